@@ -1,0 +1,32 @@
+import { createTaxonomy, SIZES } from '../dist/index.js'
+import { median, runFresh, type Check } from './lib.js'
+
+interface Once {
+  ms: number
+  maxRssMb: number
+  topics: number
+}
+
+/** Generation: medium in-process (warm, median of 20), large and 100k-topic builds in fresh processes. */
+export function benchGenerate(runs = 3): Check[] {
+  for (let i = 0; i < 5; i++) createTaxonomy({ seed: i, size: 'medium' })
+  const mediumMs = median(
+    Array.from({ length: 20 }, (_, i) => {
+      const started = performance.now()
+      createTaxonomy({ seed: 100 + i, size: 'medium' })
+      return performance.now() - started
+    }),
+  )
+  const large = Array.from({ length: runs }, () => runFresh<Once>('generate-once.ts', ['"large"']))
+  const tenth = JSON.stringify({ ...SIZES.large, topics: 100_000 })
+  const small = Array.from({ length: runs }, () => runFresh<Once>('generate-once.ts', [tenth]))
+  const largeMs = median(large.map((r) => r.ms))
+  const largeRss = Math.max(...large.map((r) => r.maxRssMb))
+  const ratio = largeMs / median(small.map((r) => r.ms))
+  return [
+    { name: 'medium build (warm, median of 20)', value: `${mediumMs.toFixed(1)} ms`, target: '<= 30 ms', ok: mediumMs <= 30 },
+    { name: `large build, 1,000,000 topics (fresh process, median of ${runs})`, value: `${largeMs.toFixed(0)} ms`, target: '<= 2000 ms', ok: largeMs <= 2000 },
+    { name: 'large build peak RSS (whole process)', value: `${largeRss.toFixed(0)} MB`, target: '<= 1024 MB', ok: largeRss <= 1024 },
+    { name: 'linearity: 1M topics / 100k topics build time', value: `${ratio.toFixed(1)}x`, target: '<= 12x', ok: ratio <= 12 },
+  ]
+}

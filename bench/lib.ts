@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** Runs a bench script in a fresh Node process (with tsx) and parses the JSON line it prints. */
+export function runFresh<T>(script: string, args: string[] = []): T {
+  const path = fileURLToPath(new URL(script, import.meta.url))
+  const output = execFileSync(process.execPath, ['--import', 'tsx', path, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  })
+  return JSON.parse(output.trim().split('\n').at(-1)!) as T
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/** One line of the report: a name, the figure, the target, and whether it holds. */
+export interface Check {
+  readonly name: string
+  readonly value: string
+  readonly target: string
+  readonly ok: boolean
+}
+
+export function printChecks(title: string, checks: readonly Check[]): void {
+  console.log(`\n## ${title}\n`)
+  console.log('| measure | figure | target | |')
+  console.log('|---|---|---|---|')
+  for (const check of checks) {
+    console.log(`| ${check.name} | ${check.value} | ${check.target} | ${check.ok ? 'ok' : 'MISSED'} |`)
+  }
+}

@@ -1,0 +1,64 @@
+import type { Random } from './random.js'
+
+/** One readable English sentence per record, from a few templates picked by the seeded generator. */
+
+export function describeDomain(random: Random, name: string, scope: string): string {
+  switch (random.nextInt(3)) {
+    case 0:
+      return `${name} covers ${scope}.`
+    case 1:
+      return `The disciplines of ${name} share an interest in ${scope}.`
+    default:
+      return `${name} brings together fields concerned with ${scope}.`
+  }
+}
+
+export function describeDiscipline(random: Random, name: string, study: string): string {
+  switch (random.nextInt(3)) {
+    case 0:
+      return `${name} is the study of ${study}.`
+    case 1:
+      return `${name} investigates ${study}, drawing on both theory and evidence.`
+    default:
+      return `Scholars in ${name} examine ${study}.`
+  }
+}
+
+export function describeSubDiscipline(
+  random: Random,
+  name: string,
+  disciplineName: string,
+  subjects: readonly string[],
+): string {
+  const first = random.pick(subjects)
+  const second = random.pick(subjects)
+  const focus = first === second ? first : `${first} and ${second}`
+  switch (random.nextInt(3)) {
+    case 0:
+      return `${name} is a branch of ${disciplineName} that focuses on ${focus}.`
+    case 1:
+      return `Within ${disciplineName}, ${name} deals with questions such as ${focus}.`
+    default:
+      return `${name} applies the methods of ${disciplineName} to ${focus}.`
+  }
+}
+
+/**
+ * Creates the topic describer of one sub-discipline: each template's text around the topic name
+ * is built once, so a description costs two concatenations (a million topics share the rest).
+ */
+export function createTopicDescriber(
+  random: Random,
+  subDisciplineName: string,
+): (topicName: string) => string {
+  const templates: readonly (readonly [string, string])[] = [
+    ['Research on ', ` within ${subDisciplineName}.`],
+    [`An area of ${subDisciplineName} that deals with `, '.'],
+    [`Work in ${subDisciplineName} on `, ', from methods to findings.'],
+    ['', `, a recurring theme in ${subDisciplineName}.`],
+  ]
+  return (topicName) => {
+    const [before, after] = templates[random.nextInt(templates.length)]!
+    return before + topicName + after
+  }
+}

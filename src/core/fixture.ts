@@ -1,0 +1,176 @@
+import { FixtureError, type FixtureIssue } from './fixture-error.js'
+import { describe } from './size.js'
+import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
+import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const MAX_NAME_LENGTH = 500
+const MAX_ISSUES = 100
+
+/** Each level below the top, with its parent level and the field that links to it. */
+const LINKS = {
+  domains: undefined,
+  disciplines: { field: 'domain_ids', parent: 'domains', noun: 'domain' },
+  sub_disciplines: { field: 'discipline_ids', parent: 'disciplines', noun: 'discipline' },
+  topics: { field: 'sub_discipline_ids', parent: 'sub_disciplines', noun: 'sub-discipline' },
+} as const satisfies Record<Level, { field: string; parent: Level; noun: string } | undefined>
+
+const LEVELS = Object.keys(LINKS) as Level[]
+const ROOT_KEYS = new Set(['format', 'seed', ...LEVELS])
+const RECORD_KEYS = ['id', 'name', 'slug', 'description']
+
+/**
+ * Turns untrusted data into a frozen, valid fixture, or throws one `FixtureError` listing every
+ * problem found with its JSON path. Nothing is returned half-checked.
+ *
+ * @example
+ * const fixture = parseFixture(JSON.parse(text))
+ */
+export function parseFixture(value: unknown): Fixture {
+  const issues = createIssueList()
+  if (!isRecord(value)) {
+    issues.add('$', `expected a fixture object; received ${describe(value)}`)
+    throw issues.toError()
+  }
+  for (const key of Object.keys(value)) {
+    if (!ROOT_KEYS.has(key)) issues.add(key, 'unknown field')
+  }
+  if (value.format !== FIXTURE_FORMAT) {
+    issues.add('format', `expected "${FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`)
+  }
+  const seed = value.seed ?? null
+  if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0)) {
+    issues.add('seed', `expected a non-negative integer or null; received ${describe(seed)}`)
+  }
+  const idsByLevel = new Map<Level, Set<string>>()
+  const levels = {} as Record<Level, FixtureDomain[]>
+  for (const level of LEVELS) {
+    const link = LINKS[level]
+    levels[level] = parseLevel(value[level], level, issues, link && idsByLevel.get(link.parent))
+    // A level that is not even an array has no ids to check links against: say so once, not per link.
+    if (Array.isArray(value[level])) idsByLevel.set(level, new Set(levels[level].map((r) => r.id)))
+  }
+  if (issues.count > 0) throw issues.toError()
+  return Object.freeze({
+    format: FIXTURE_FORMAT,
+    seed: seed as number | null,
+    ...levels,
+  }) as unknown as Fixture
+}
+
+function parseLevel(
+  value: unknown,
+  level: Level,
+  issues: IssueList,
+  parentIds: ReadonlySet<string> | undefined,
+): FixtureDomain[] {
+  if (!Array.isArray(value)) {
+    issues.add(level, `expected an array; received ${describeMissing(value)}`)
+    return []
+  }
+  const link = LINKS[level]
+  const firstWithId = new Map<string, number>()
+  const firstWithSlug = new Map<string, number>()
+  const records: FixtureDomain[] = []
+  value.forEach((item: unknown, index) => {
+    const at = `${level}[${index}]`
+    if (!isRecord(item)) {
+      issues.add(at, `expected an object; received ${describe(item)}`)
+      return
+    }
+    for (const key of Object.keys(item)) {
+      if (!RECORD_KEYS.includes(key) && key !== link?.field) issues.add(`${at}.${key}`, 'unknown field')
+    }
+    const id = checkString(item.id, `${at}.id`, issues)
+    if (id !== undefined) {
+      if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
+      const first = firstWithId.get(id)
+      if (first !== undefined) issues.add(`${at}.id`, `${quote(id)} is already the id of ${level}[${first}]`)
+      else firstWithId.set(id, index)
+    }
+    const name = checkString(item.name, `${at}.name`, issues)
+    if (name !== undefined && name.trim() === '') issues.add(`${at}.name`, 'must not be empty')
+    if (name !== undefined && name.length > MAX_NAME_LENGTH) {
+      issues.add(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters; has ${name.length}`)
+    }
+    const slug = checkString(item.slug, `${at}.slug`, issues)
+    if (slug !== undefined) {
+      if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
+        issues.add(`${at}.slug`, `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`)
+      }
+      const first = firstWithSlug.get(slug)
+      if (first !== undefined) issues.add(`${at}.slug`, `${quote(slug)} is already the slug of ${level}[${first}]`)
+      else firstWithSlug.set(slug, index)
+    }
+    const description = checkString(item.description, `${at}.description`, issues)
+    const record: Record<string, unknown> = { id, name, slug, description }
+    if (link) {
+      record[link.field] = checkParents(item[link.field], `${at}.${link.field}`, link.noun, parentIds, issues)
+    }
+    records.push(Object.freeze(record) as unknown as FixtureDomain)
+  })
+  return records
+}
+
+function checkParents(
+  value: unknown,
+  at: string,
+  noun: string,
+  parentIds: ReadonlySet<string> | undefined,
+  issues: IssueList,
+): readonly string[] {
+  if (!Array.isArray(value)) {
+    issues.add(at, `expected an array of ${noun} ids; received ${describeMissing(value)}`)
+    return []
+  }
+  if (value.length === 0) issues.add(at, `must name at least one ${noun}: every record has a parent`)
+  const seen = new Map<string, number>()
+  value.forEach((id: unknown, index) => {
+    const path = `${at}[${index}]`
+    if (typeof id !== 'string') return issues.add(path, `expected a string; received ${describe(id)}`)
+    const first = seen.get(id)
+    if (first !== undefined) return issues.add(path, `duplicate of ${at}[${first}]`)
+    seen.set(id, index)
+    if (parentIds && !parentIds.has(id)) issues.add(path, `no ${noun} has id ${quote(id)}`)
+  })
+  return Object.freeze(value.slice() as string[])
+}
+
+function checkString(value: unknown, at: string, issues: IssueList): string | undefined {
+  if (typeof value === 'string') return value
+  issues.add(at, `expected a string; received ${describeMissing(value)}`)
+  return undefined
+}
+
+interface IssueList {
+  readonly count: number
+  add(path: string, message: string): void
+  toError(): FixtureError
+}
+
+function createIssueList(): IssueList {
+  const kept: FixtureIssue[] = []
+  let count = 0
+  return {
+    get count() {
+      return count
+    },
+    add(path, message) {
+      count++
+      if (kept.length < MAX_ISSUES) kept.push({ path, message })
+    },
+    toError: () => new FixtureError('invalid-fixture', kept, count),
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function describeMissing(value: unknown): string {
+  return value === undefined ? 'nothing (the field is missing)' : describe(value)
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
+}

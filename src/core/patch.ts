@@ -1,0 +1,79 @@
+import { createRandom } from './random.js'
+import { createIdSource } from './ids.js'
+import { toSlug } from './slug.js'
+import type { Taxonomy } from './store.js'
+import { loadTaxonomy } from './load.js'
+import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
+
+/** A record to add or replace: every field is optional, and a parent link field where it has one. */
+export interface RecordPatch {
+  /** Matches an existing record to replace; for a new one, derived from the level and slug. */
+  readonly id?: string
+  /** Required for a new record. */
+  readonly name?: string
+  /** Matches an existing record when `id` does not; for a new one, derived from the name. */
+  readonly slug?: string
+  readonly description?: string
+  readonly domain_ids?: readonly string[]
+  readonly discipline_ids?: readonly string[]
+  readonly sub_discipline_ids?: readonly string[]
+}
+
+/** Records to add or replace, level by level, in fixture field names. */
+export type TaxonomyPatch = { readonly [level in Level]?: readonly RecordPatch[] }
+
+/**
+ * Adds or replaces a few records on top of a taxonomy, without writing a whole fixture file. A
+ * patch record replaces the record with its `id`, else the one with its `slug` (keeping unspecified
+ * fields), else it is added. The result is validated like a loaded fixture and has seed `null`.
+ *
+ * @example
+ * const base = createTaxonomy({ seed: 42, size: 'small' })
+ * const taxonomy = patchTaxonomy(base, {
+ *   disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }],
+ * })
+ */
+export function patchTaxonomy(taxonomy: Taxonomy, patch: TaxonomyPatch): Taxonomy {
+  const base = taxonomy.toFixture()
+  const next: Record<Level, unknown[]> = {
+    domains: applyLevel(base.domains, patch.domains, 'domains'),
+    disciplines: applyLevel(base.disciplines, patch.disciplines, 'disciplines'),
+    sub_disciplines: applyLevel(base.sub_disciplines, patch.sub_disciplines, 'sub_disciplines'),
+    topics: applyLevel(base.topics, patch.topics, 'topics'),
+  }
+  return loadTaxonomy({ format: FIXTURE_FORMAT, seed: null, ...next } satisfies Record<keyof Fixture, unknown>)
+}
+
+function applyLevel(
+  records: readonly FixtureDomain[],
+  patches: readonly RecordPatch[] | undefined,
+  level: Level,
+): unknown[] {
+  if (!patches || patches.length === 0) return records.slice()
+  const result: unknown[] = records.slice()
+  const indexById = new Map(records.map((record, i) => [record.id, i]))
+  const indexBySlug = new Map(records.map((record, i) => [record.slug, i]))
+  for (const patch of patches) {
+    const slug = patch.slug ?? (typeof patch.name === 'string' ? toSlug(patch.name) : undefined)
+    const index =
+      (patch.id !== undefined ? indexById.get(patch.id) : undefined) ??
+      (slug !== undefined ? indexBySlug.get(slug) : undefined)
+    if (index !== undefined) {
+      result[index] = { ...(result[index] as object), ...definedFields(patch) }
+    } else {
+      result.push({
+        id: patch.id ?? createIdSource(createRandom(`${level}:${slug ?? ''}`))(),
+        slug,
+        description: typeof patch.name === 'string' ? `${patch.name}, added by a test.` : undefined,
+        ...definedFields(patch),
+      })
+    }
+  }
+  return result
+}
+
+/** The patch's own fields that hold a value, so `undefined` never erases an existing one. */
+function definedFields(patch: RecordPatch): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
+}
+

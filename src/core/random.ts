@@ -1,0 +1,93 @@
+/**
+ * A small seeded PRNG (sfc32, seeded through splitmix32) and the draws the generator needs.
+ *
+ * Only 32-bit integer arithmetic (`Math.imul`, shifts, `>>> 0`) decides a value, so the sequence is
+ * the same on every engine and Node version; `Math.random`, the clock and `crypto` are never used.
+ */
+export interface Random {
+  /** A uniformly distributed unsigned 32-bit integer. */
+  nextUint32(): number
+  /** An integer in `[0, bound)`; `bound` is a positive integer below 2^32. */
+  nextInt(bound: number): number
+  /** True with probability `percent / 100`. */
+  chance(percent: number): boolean
+  /** One element of a non-empty array. */
+  pick<T>(items: readonly T[]): T
+}
+
+function splitmix32(state: number): () => number {
+  return () => {
+    state = (state + 0x9e3779b9) | 0
+    let z = state
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
+    return (z ^ (z >>> 16)) >>> 0
+  }
+}
+
+/**
+ * Creates a generator from a seed: a non-negative safe integer, or a string key (for derived streams).
+ *
+ * @example
+ * const random = createRandom(42)
+ * random.nextInt(6) // always the same value for seed 42
+ */
+export function createRandom(seed: number | string): Random {
+  const seeder = splitmix32(typeof seed === 'number' ? mixNumber(seed) : hashString(seed))
+  let a = seeder()
+  let b = seeder()
+  let c = seeder()
+  let d = seeder()
+
+  function nextUint32(): number {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return t >>> 0
+  }
+  // Warm up, as sfc32's authors recommend, so nearby seeds diverge at once.
+  for (let i = 0; i < 12; i++) nextUint32()
+
+  function nextInt(bound: number): number {
+    // Multiply-high keeps the draw in integer range; the bias for bounds this small is negligible.
+    return Math.floor((nextUint32() / 0x1_0000_0000) * bound)
+  }
+
+  return {
+    nextUint32,
+    nextInt,
+    chance: (percent) => nextInt(100) < percent,
+    pick: (items) => items[nextInt(items.length)]!,
+  }
+}
+
+/** Folds a safe integer's high and low 32 bits into one 32-bit state. */
+function mixNumber(seed: number): number {
+  const low = seed >>> 0
+  const high = Math.floor(seed / 0x1_0000_0000) >>> 0
+  return (low ^ Math.imul(high, 0x9e3779b1)) >>> 0
+}
+
+/** FNV-1a over UTF-16 code units: stable, and enough to separate derived streams. */
+function hashString(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  }
+  return hash >>> 0
+}
+
+/** A Fisher-Yates shuffle of `items` into a new array, drawn from `random`. */
+export function shuffled<T>(random: Random, items: readonly T[]): T[] {
+  const result = items.slice()
+  for (let i = result.length - 1; i > 0; i--) {
+    const j = random.nextInt(i + 1)
+    const swap = result[i]!
+    result[i] = result[j]!
+    result[j] = swap
+  }
+  return result
+}

@@ -1,0 +1,82 @@
+/** How many records each level gets. */
+export interface SizeCounts {
+  readonly domains: number
+  readonly disciplines: number
+  readonly subDisciplines: number
+  readonly topics: number
+}
+
+/** A named preset, or explicit counts (missing levels take the `medium` count). */
+export type Size = 'small' | 'medium' | 'large' | Partial<SizeCounts>
+
+/** The presets: `small` for unit tests, `medium` about the scale of real taxonomies, `large` for load. */
+export const SIZES: Readonly<Record<'small' | 'medium' | 'large', SizeCounts>> = {
+  small: { domains: 3, disciplines: 10, subDisciplines: 40, topics: 200 },
+  medium: { domains: 5, disciplines: 30, subDisciplines: 250, topics: 4_500 },
+  large: { domains: 8, disciplines: 72, subDisciplines: 3_000, topics: 1_000_000 },
+}
+
+/** Upper bounds that keep a typo from exhausting memory. */
+const LIMITS: SizeCounts = {
+  domains: 1_000,
+  disciplines: 10_000,
+  subDisciplines: 100_000,
+  topics: 5_000_000,
+}
+
+/**
+ * Validates a size option and returns the counts, throwing `TypeError` that names the problem.
+ *
+ * @example
+ * resolveSize('small') // { domains: 3, disciplines: 10, subDisciplines: 40, topics: 200 }
+ * resolveSize({ topics: 10 }) // medium counts with 10 topics
+ */
+export function resolveSize(size: unknown): SizeCounts {
+  if (size === undefined) return SIZES.medium
+  if (typeof size === 'string') {
+    if (size === 'small' || size === 'medium' || size === 'large') return SIZES[size]
+    throw new TypeError(
+      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${describe(size)}`,
+    )
+  }
+  if (typeof size !== 'object' || size === null || Array.isArray(size)) {
+    throw new TypeError(
+      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${describe(size)}`,
+    )
+  }
+  const given = size as Record<string, unknown>
+  for (const key of Object.keys(given)) {
+    if (!(key in LIMITS)) {
+      throw new TypeError(
+        `\`size.${key}\` is not a level; use domains, disciplines, subDisciplines or topics`,
+      )
+    }
+  }
+  const counts = { ...SIZES.medium }
+  for (const key of Object.keys(LIMITS) as (keyof SizeCounts)[]) {
+    const value = given[key]
+    if (value === undefined) continue
+    const min = key === 'topics' ? 0 : 1
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > LIMITS[key]) {
+      throw new TypeError(
+        `\`size.${key}\` must be an integer from ${min} to ${LIMITS[key]}; received ${describe(value)}`,
+      )
+    }
+    counts[key] = value
+  }
+  if (counts.subDisciplines < counts.disciplines) {
+    throw new TypeError(
+      `\`size.subDisciplines\` must be at least \`size.disciplines\` (${counts.disciplines}), since every discipline has a sub-discipline; received ${counts.subDisciplines}`,
+    )
+  }
+  return counts
+}
+
+/** Renders a received value for an error message: `-5 (number)`, `"huge" (string)`. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return `${JSON.stringify(value.slice(0, 60))} (string)`
+  if (typeof value === 'object') return 'an object'
+  return `${String(value)} (${typeof value})`
+}

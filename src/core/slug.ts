@@ -1,0 +1,40 @@
+/** What a slug looks like: lowercase words of letters and digits joined by single `-` or `_`. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/
+
+/** The longest slug accepted in a fixture (the spec leaves the bound open; §2.7). */
+export const MAX_SLUG_LENGTH = 200
+
+/**
+ * Turns a name into a lowercase kebab slug.
+ *
+ * @example
+ * toSlug('Boundary-Layer Meteorology') // 'boundary-layer-meteorology'
+ * toSlug('Études Médiévales') // 'etudes-medievales'
+ */
+export function toSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+  return slug === '' ? 'untitled' : slug
+}
+
+/**
+ * Creates a function that hands out slugs unique within one level: a repeated slug gets `-2`, `-3`...
+ *
+ * @example
+ * const unique = createUniqueSlugs()
+ * unique('ethics') // 'ethics'
+ * unique('ethics') // 'ethics-2'
+ */
+export function createUniqueSlugs(taken: Iterable<string> = []): (slug: string) => string {
+  const used = new Set(taken)
+  return (slug) => {
+    let candidate = slug
+    for (let n = 2; used.has(candidate); n++) candidate = `${slug}-${n}`
+    used.add(candidate)
+    return candidate
+  }
+}

@@ -1,0 +1,28 @@
+export { createTaxonomy, DEFAULT_SEED } from './core/generate.js'
+export { loadTaxonomy } from './core/load.js'
+export { patchTaxonomy } from './core/patch.js'
+export { parseFixture } from './core/fixture.js'
+export { FixtureError } from './core/fixture-error.js'
+export { toDisciplineRecord, toSubDisciplineRecord } from './core/records.js'
+export { toFixtureJson } from './core/serialize.js'
+export { SIZES } from './core/size.js'
+export { FIXTURE_FORMAT } from './core/types.js'
+export type { Taxonomy } from './core/store.js'
+export type { CreateTaxonomyOptions } from './core/generate.js'
+export type { RecordPatch, TaxonomyPatch } from './core/patch.js'
+export type { FixtureErrorCode, FixtureIssue } from './core/fixture-error.js'
+export type { Size, SizeCounts } from './core/size.js'
+export type {
+  DisciplineRecord,
+  DisciplineSummary,
+  DomainSummary,
+  Fixture,
+  FixtureDiscipline,
+  FixtureDomain,
+  FixtureSubDiscipline,
+  FixtureTopic,
+  Level,
+  SubDisciplineRecord,
+  SubDisciplineSummary,
+  TopicSummary,
+} from './core/types.js'

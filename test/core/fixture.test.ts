@@ -1,0 +1,110 @@
+import { expect, it } from 'vitest'
+import { FixtureError } from '../../src/core/fixture-error.js'
+import { parseFixture } from '../../src/core/fixture.js'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { cloneFixture, readFixture } from '../helpers/fixtures.js'
+
+function problemsOf(value: unknown): string[] {
+  try {
+    parseFixture(value)
+  } catch (error) {
+    expect(error).toBeInstanceOf(FixtureError)
+    return (error as FixtureError).issues.map((issue) => `${issue.path}: ${issue.message}`)
+  }
+  throw new Error('expected the fixture to be rejected')
+}
+
+/** Breaks one thing in the minimal fixture and names the exact problem expected. */
+const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
+  ['a wrong format tag', (f) => (f.format = 'taxonomy-mock/v0'), 'format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
+  ['a missing format tag', (f) => delete f.format, 'format: expected "taxonomy-mock/v1"; received nothing (the field is missing)'],
+  ['a bad seed', (f) => (f.seed = -1), 'seed: expected a non-negative integer or null; received -1 (number)'],
+  ['an unknown root field', (f) => (f.extra = 1), 'extra: unknown field'],
+  ['a level that is not an array', (f) => (f.topics = {}), 'topics: expected an array; received an object'],
+  ['a missing level', (f) => delete f.domains, 'domains: expected an array; received nothing (the field is missing)'],
+  ['a record that is not an object', (f) => f.topics.push('x'), 'topics[1]: expected an object; received "x" (string)'],
+  ['an unknown record field', (f) => (f.domains[0].parent_id = 'x'), 'domains[0].parent_id: unknown field'],
+  ['a missing id', (f) => delete f.topics[0].id, 'topics[0].id: expected a string; received nothing (the field is missing)'],
+  ['an id that is not a UUID', (f) => (f.topics[0].id = 'topic-1'), 'topics[0].id: "topic-1" is not a UUID'],
+  ['a mistyped name', (f) => (f.disciplines[0].name = 7), 'disciplines[0].name: expected a string; received 7 (number)'],
+  ['an empty name', (f) => (f.disciplines[0].name = '  '), 'disciplines[0].name: must not be empty'],
+  ['an overlong name', (f) => (f.domains[0].name = 'x'.repeat(501)), 'domains[0].name: must be at most 500 characters; has 501'],
+  ['a bad slug', (f) => (f.sub_disciplines[0].slug = 'Bad Slug'), 'sub_disciplines[0].slug: "Bad Slug" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)'],
+  ['a missing description', (f) => delete f.domains[0].description, 'domains[0].description: expected a string; received nothing (the field is missing)'],
+  ['a missing parent list', (f) => delete f.disciplines[0].domain_ids, 'disciplines[0].domain_ids: expected an array of domain ids; received nothing (the field is missing)'],
+  ['a record with no parent', (f) => (f.topics[0].sub_discipline_ids = []), 'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
+  ['a parent id that is not a string', (f) => (f.sub_disciplines[0].discipline_ids = [5]), 'sub_disciplines[0].discipline_ids[0]: expected a string; received 5 (number)'],
+  ['a dangling parent link', (f) => f.disciplines[0].domain_ids.push('00000000-0000-4000-8000-000000000000'), 'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
+  ['a duplicate parent link', (f) => f.disciplines[0].domain_ids.push(f.domains[0].id), 'disciplines[0].domain_ids[1]: duplicate of disciplines[0].domain_ids[0]'],
+  ['a duplicate id', (f) => f.domains.push({ ...f.domains[0], slug: 'other' }), `domains[1].id: "${cloneFixture().domains[0].id}" is already the id of domains[0]`],
+  ['a duplicate slug', (f) => f.domains.push({ ...f.domains[0], id: '11111111-1111-4111-8111-111111111111' }), `domains[1].slug: "${cloneFixture().domains[0].slug}" is already the slug of domains[0]`],
+]
+
+it.each(BROKEN)('rejects %s with its JSON path', (_, breakIt, expected) => {
+  const fixture = cloneFixture()
+  breakIt(fixture)
+  expect(problemsOf(fixture)).toEqual([expected])
+})
+
+it('rejects something that is not a fixture object at all', () => {
+  expect(problemsOf([])).toEqual(['$: expected a fixture object; received an array'])
+  expect(problemsOf(null)).toEqual(['$: expected a fixture object; received null'])
+})
+
+it('reports every problem at once, and names the first in its message', () => {
+  const fixture = cloneFixture()
+  fixture.topics[0].id = 'nope'
+  fixture.domains[0].slug = 'NO'
+  const error = (() => {
+    try {
+      parseFixture(fixture)
+    } catch (caught) {
+      return caught as FixtureError
+    }
+  })()!
+  expect(error.code).toBe('invalid-fixture')
+  expect(error.issueCount).toBe(2)
+  expect(error.message).toBe(
+    'Failed to load fixture: domains[0].slug: "NO" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters) (and 1 more problem)',
+  )
+})
+
+it('reports the committed broken files with their exact messages', () => {
+  const cases: [string, string][] = [
+    ['broken/wrong-format.json', 'format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
+    ['broken/dangling-parent.json', 'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
+    ['broken/orphan-topic.json', 'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
+    ['broken/duplicate-slug.json', `sub_disciplines[1].slug: "${cloneFixture().sub_disciplines[0].slug}" is already the slug of sub_disciplines[0]`],
+  ]
+  for (const [file, expected] of cases) {
+    expect(() => loadTaxonomy(readFixture(file)), file).toThrow(`Failed to load fixture: ${expected}`)
+  }
+})
+
+it('reports text that is not JSON as invalid-json', () => {
+  expect(() => loadTaxonomy(readFixture('broken/not-json.json'))).toThrow(
+    /^Failed to load fixture: \$: not valid JSON: /,
+  )
+})
+
+it('loads a hand-written minimal file', () => {
+  const taxonomy = loadTaxonomy(readFixture('minimal.json'))
+  expect(taxonomy.seed).toBeNull()
+  expect(taxonomy.topicsOf(taxonomy.subDisciplines[0]!)).toHaveLength(1)
+})
+
+it('round-trips a generated dataset exactly through the fixture format', () => {
+  const generated = createTaxonomy({ seed: 8, size: 'medium' })
+  const loaded = loadTaxonomy(toFixtureJson(generated))
+  expect(toFixtureJson(loaded)).toBe(toFixtureJson(generated))
+  expect(loaded.toFixture()).toEqual(generated.toFixture())
+})
+
+it('keeps the committed seed-42 export equal to what the generator makes', () => {
+  // Regenerate with: npx taxonomy-mock export --seed 42 --size small --out fixtures/taxonomy-seed-42-small.json
+  expect(readFixture('taxonomy-seed-42-small.json')).toBe(
+    toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })),
+  )
+})

@@ -1,0 +1,59 @@
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
+import { toDisciplineRecord } from '../../src/core/records.js'
+
+const base = createTaxonomy({ seed: 42, size: 'small' })
+
+it('adds a discipline with a slug the app hard-codes, filling id and description', () => {
+  const domain = base.domains[0]!
+  const taxonomy = patchTaxonomy(base, {
+    disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [domain.id] }],
+  })
+  const added = taxonomy.findDiscipline('cs')!
+  expect(added.name).toBe('Computer Science')
+  expect(added.id).toMatch(/^[0-9a-f-]{36}$/)
+  expect(added.description).toBe('Computer Science, added by a test.')
+  expect(taxonomy.disciplinesOf(domain)).toContain(added)
+  expect(taxonomy.seed).toBeNull()
+  expect(taxonomy.disciplines).toHaveLength(base.disciplines.length + 1)
+})
+
+it('derives the same id for the same added record every run', () => {
+  const patch = { domains: [{ name: 'Test Domain' }] }
+  expect(patchTaxonomy(base, patch).domains.at(-1)!.id).toBe(patchTaxonomy(base, patch).domains.at(-1)!.id)
+})
+
+it('replaces a record matched by slug, keeping its id, links and unspecified fields', () => {
+  const target = base.disciplines[2]!
+  const taxonomy = patchTaxonomy(base, { disciplines: [{ slug: target.slug, name: 'Renamed' }] })
+  const replaced = taxonomy.findDiscipline(target.slug)!
+  expect(replaced).toMatchObject({ id: target.id, name: 'Renamed', description: target.description })
+  expect(toDisciplineRecord(taxonomy, replaced).sub_disciplines_count).toBe(
+    toDisciplineRecord(base, target).sub_disciplines_count,
+  )
+})
+
+it('replaces a record matched by id, even with a new slug', () => {
+  const target = base.subDisciplines[0]!
+  const taxonomy = patchTaxonomy(base, { sub_disciplines: [{ id: target.id, slug: 'renamed-sub' }] })
+  expect(taxonomy.findSubDiscipline('renamed-sub')!.id).toBe(target.id)
+  expect(taxonomy.findSubDiscipline(target.slug)).toBeUndefined()
+})
+
+it('validates the patched data like a loaded file', () => {
+  expect(() =>
+    patchTaxonomy(base, { sub_disciplines: [{ name: 'Orphan Studies', discipline_ids: [] }] }),
+  ).toThrow(
+    `Failed to load fixture: sub_disciplines[${base.subDisciplines.length}].discipline_ids: must name at least one discipline: every record has a parent`,
+  )
+  expect(() => patchTaxonomy(base, { topics: [{ slug: 'no-name' }] })).toThrow(
+    `topics[${base.topics.length}].name: expected a string; received nothing (the field is missing)`,
+  )
+})
+
+it('leaves the base taxonomy untouched', () => {
+  const before = JSON.stringify(base.toFixture())
+  patchTaxonomy(base, { domains: [{ slug: base.domains[0]!.slug, name: 'Changed' }] })
+  expect(JSON.stringify(base.toFixture())).toBe(before)
+})

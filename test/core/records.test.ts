@@ -1,0 +1,45 @@
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+
+const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+
+it('builds a discipline record with exactly the fields of spec 2.1, 2.2 and 2.3', () => {
+  const record = toDisciplineRecord(taxonomy, taxonomy.disciplines[0]!)
+  expect(Object.keys(record)).toEqual([
+    'id', 'name', 'slug', 'description', 'domains', 'sub_disciplines_count', 'sub_disciplines',
+  ])
+  expect(Object.keys(record.domains[0]!)).toEqual(['id', 'name', 'slug'])
+  expect(Object.keys(record.sub_disciplines[0]!)).toEqual(['id', 'name', 'slug', 'description', 'topics_count'])
+})
+
+it('builds a sub-discipline record with exactly the fields of spec 2.4, 2.5 and 2.6', () => {
+  const sub = taxonomy.subDisciplines.find((s) => taxonomy.topicsOf(s).length > 0)!
+  const record = toSubDisciplineRecord(taxonomy, sub)
+  expect(Object.keys(record)).toEqual([
+    'id', 'name', 'slug', 'description', 'disciplines', 'topics_count', 'topics',
+  ])
+  expect(Object.keys(record.disciplines[0]!)).toEqual(['id', 'name', 'slug'])
+  expect(Object.keys(record.topics[0]!)).toEqual(['id', 'name', 'slug', 'description'])
+})
+
+it('sorts every nested array by name, case-insensitively, then by slug', () => {
+  for (const sub of taxonomy.subDisciplines) {
+    const names = toSubDisciplineRecord(taxonomy, sub).topics.map((t) => t.name.toLowerCase())
+    expect(names).toEqual([...names].sort())
+  }
+  for (const discipline of taxonomy.disciplines) {
+    const record = toDisciplineRecord(taxonomy, discipline)
+    for (const list of [record.domains, record.sub_disciplines]) {
+      const names = list.map((item) => item.name.toLowerCase())
+      expect(names).toEqual([...names].sort())
+    }
+  }
+})
+
+it('gives an empty topics array and a zero count to a sub-discipline without topics', () => {
+  const lonely = createTaxonomy({ seed: 1, size: { disciplines: 2, subDisciplines: 4, topics: 0 } })
+  const record = toSubDisciplineRecord(lonely, lonely.subDisciplines[0]!)
+  expect(record.topics).toEqual([])
+  expect(record.topics_count).toBe(0)
+})

@@ -1,0 +1,49 @@
+import { expect, it } from 'vitest'
+import { toSlug } from '../../src/core/slug.js'
+import { ASPECTS, CONTEXTS, DOMAINS } from '../../src/core/vocabulary/index.js'
+
+const disciplines = DOMAINS.flatMap((domain) => domain.disciplines)
+
+it('lists each domain, discipline and sub-discipline name once', () => {
+  const names = [
+    ...DOMAINS.map((d) => d.name),
+    ...disciplines.map((d) => d.name),
+    ...disciplines.flatMap((d) => d.subDisciplines),
+  ]
+  expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([])
+})
+
+it('lists each topic subject once across all disciplines, so name keys are unique', () => {
+  const subjects = disciplines.flatMap((d) => d.subjects)
+  expect(subjects.filter((s, i) => subjects.indexOf(s) !== i)).toEqual([])
+})
+
+it('never makes one slug from two different aspect, subject and context choices', () => {
+  // The generator checks topic-slug uniqueness on name keys, which is sound only if this holds.
+  const seen = new Set<string>()
+  const endingInDigits: string[] = []
+  let count = 0
+  for (const discipline of disciplines) {
+    for (const [aspect] of ASPECTS) {
+      for (const subject of discipline.subjects) {
+        const base = toSlug(aspect.replace('{s}', subject))
+        for (const context of ['', ...CONTEXTS]) {
+          const slug = context === '' ? base : `${base}-${toSlug(context)}`
+          seen.add(slug)
+          count++
+          if (/-\d+$/.test(slug)) endingInDigits.push(slug)
+        }
+      }
+    }
+  }
+  expect(seen.size).toBe(count)
+  // A repeated name gets a numeric suffix; no natural slug may look like one.
+  expect(endingInDigits).toEqual([])
+})
+
+it('gives each discipline six real sub-disciplines and twelve subjects', () => {
+  for (const discipline of disciplines) {
+    expect(discipline.subDisciplines, discipline.name).toHaveLength(6)
+    expect(discipline.subjects, discipline.name).toHaveLength(12)
+  }
+})

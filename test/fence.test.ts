@@ -1,0 +1,52 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url))
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  )
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((match) => match[1]!)
+}
+
+function withoutComments(file: string): string {
+  return readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+}
+
+const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: importsOf(file) }))
+
+it('keeps core/, http/ and msw/ free of node:* modules, so they run in browsers', () => {
+  const offenders = files
+    .filter((f) => /^(core|http|msw)\//.test(f.path))
+    .flatMap((f) => f.imports.filter((i) => i.startsWith('node:') || i === 'fs' || i === 'http').map((i) => `${f.path}: ${i}`))
+  expect(offenders).toEqual([])
+})
+
+it('keeps msw out of everything but msw/', () => {
+  const offenders = files
+    .filter((f) => !f.path.startsWith('msw/'))
+    .flatMap((f) => f.imports.filter((i) => i === 'msw' || i.startsWith('msw/')).map((i) => `${f.path}: ${i}`))
+  expect(offenders).toEqual([])
+})
+
+it('keeps the core pure: no clock, no Math.random, no crypto', () => {
+  const offenders = files
+    .filter((f) => f.path.startsWith('core/'))
+    .filter((f) => /Math\.random|Date\.now|new Date|crypto\.|performance\.now/.test(withoutComments(join(SRC, f.path))))
+    .map((f) => f.path)
+  expect(offenders).toEqual([])
+})
+
+it('points imports inward: core imports nothing outside core', () => {
+  const offenders = files
+    .filter((f) => f.path.startsWith('core/'))
+    .flatMap((f) => f.imports.filter((i) => i.startsWith('../../') || /\.\.\/(http|msw|server|cli)\//.test(i)).map((i) => `${f.path}: ${i}`))
+  expect(offenders).toEqual([])
+})
