@@ -23,6 +23,7 @@ import {
   type FixtureDomain,
   type FixtureSubDiscipline,
   type FixtureTopic,
+  type Level,
 } from './types.js'
 import { DOMAINS, type DisciplineWords, type DomainWords } from './vocabulary/index.js'
 
@@ -80,8 +81,10 @@ interface SubDisciplineDraft {
 /** Builds the fixture of a seed and size: domains, then each level below in turn. */
 export function generateFixture(seed: number, counts: SizeCounts): Fixture {
   const random = createRandom(seed)
-  // Ids come from a stream of their own, so a change in names never shifts them, nor the reverse.
-  const nextId = createIdSource(createRandom(`ids:${seed}`))
+  // Each level draws ids from a stream of its own: changing one level's count or names never
+  // shifts the ids of another.
+  const idsOf = (level: Level) => createIdSource(createRandom(`ids:${level}:${seed}`))
+  const nextId = idsOf('domains')
   const domainWords = cycle(shuffled(random, DOMAINS), counts.domains)
   const domainSlugs = createUniqueSlugs()
   const domains = domainWords.map(
@@ -93,9 +96,9 @@ export function generateFixture(seed: number, counts: SizeCounts): Fixture {
         description: describeDomain(random, words.name, words.scope),
       }),
   )
-  const disciplines = generateDisciplines(random, nextId, counts, domains, domainWords)
-  const subDisciplines = generateSubDisciplines(random, nextId, counts, disciplines)
-  const topics = generateTopics(random, nextId, counts, subDisciplines)
+  const disciplines = generateDisciplines(random, idsOf('disciplines'), counts, domains, domainWords)
+  const subDisciplines = generateSubDisciplines(random, idsOf('sub_disciplines'), counts, disciplines)
+  const topics = generateTopics(random, idsOf('topics'), counts, subDisciplines)
   return Object.freeze({
     format: FIXTURE_FORMAT,
     seed,
