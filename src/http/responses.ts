@@ -1,0 +1,86 @@
+/**
+ * The one table of outcomes: status, and the §7 message where the spec gives one. Where the spec
+ * says "not shown", the README's "Choices" section records what we chose and why.
+ */
+export const OUTCOMES = {
+  ok: { status: 200, error: undefined },
+  preflight: { status: 204, error: undefined },
+  malformed: { status: 400, error: 'Malformed request: the slug is not valid percent-encoding' },
+  unauthorized: { status: 401, error: 'Invalid or missing API key' },
+  notFound: { status: 404, error: 'Resource not found' },
+  methodNotAllowed: { status: 405, error: 'Method not allowed' },
+  serverError: { status: 500, error: 'Internal server error' },
+  unavailable: { status: 503, error: 'Service unavailable' },
+} as const
+
+export type Outcome = keyof typeof OUTCOMES
+
+/** What the resolver answers: adapters turn it into a `Response` or a `node:http` reply. */
+export interface MockAnswer {
+  readonly status: number
+  /** Lower-case names; includes `content-length`, also for HEAD. */
+  readonly headers: Readonly<Record<string, string>>
+  /** `null` for HEAD and 204. */
+  readonly body: Uint8Array | null
+}
+
+export const ALLOW = 'GET, HEAD, OPTIONS'
+const JSON_TYPE = 'application/json'
+const encoder = new TextEncoder()
+
+/** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'WWW-Authenticate',
+}
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': ALLOW,
+  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-max-age': '600',
+}
+
+/** Encodes a value as a JSON body, once; callers keep the result. */
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value))
+}
+
+/** An answer with a body of `contentType`, and its HEAD twin without the body. */
+export function createAnswers(
+  status: number,
+  body: Uint8Array,
+  cors: boolean,
+  extra: Readonly<Record<string, string>> = {},
+  contentType = JSON_TYPE,
+): { readonly get: MockAnswer; readonly head: MockAnswer } {
+  const headers = Object.freeze({
+    'content-type': contentType,
+    'content-length': String(body.byteLength),
+    ...(cors ? CORS_HEADERS : {}),
+    ...extra,
+  })
+  return {
+    get: Object.freeze({ status, headers, body }),
+    head: Object.freeze({ status, headers, body: null }),
+  }
+}
+
+/** The answers of an error outcome: `{"error": message}` with the outcome's status. */
+export function createErrorAnswers(outcome: Exclude<Outcome, 'ok' | 'preflight'>, cors: boolean) {
+  const { status, error } = OUTCOMES[outcome]
+  const extra: Record<string, string> =
+    outcome === 'unauthorized'
+      ? { 'www-authenticate': 'Bearer' }
+      : outcome === 'methodNotAllowed'
+        ? { allow: ALLOW }
+        : {}
+  return createAnswers(status, encodeJson({ error }), cors, extra)
+}
+
+/** 204 to a preflight (or any OPTIONS): what is allowed, and CORS permission when on. */
+export function createPreflightAnswer(cors: boolean): MockAnswer {
+  return Object.freeze({
+    status: 204,
+    headers: Object.freeze({ allow: ALLOW, ...(cors ? { ...CORS_HEADERS, ...PREFLIGHT_HEADERS } : {}) }),
+    body: null,
+  })
+}

@@ -1,0 +1,60 @@
+/** What a request path names, before method and key are considered. */
+export type Route =
+  | { readonly kind: 'discipline' | 'subDiscipline'; readonly slug: string }
+  /** Under `/api/`, but a slug that does not decode (bad percent-encoding). */
+  | { readonly kind: 'malformed' }
+  /** Under `/api/`, but no endpoint: needs a key like the endpoints, then 404. */
+  | { readonly kind: 'apiUnknown' }
+  | { readonly kind: 'health' | 'openapi' | 'home' }
+  | { readonly kind: 'unknown' }
+
+const API_PREFIX = '/api/'
+// A Map, not an object literal: a segment such as `__proto__` must not find anything.
+const COLLECTIONS = new Map<string, 'discipline' | 'subDiscipline'>([
+  ['disciplines', 'discipline'],
+  ['sub_disciplines', 'subDiscipline'],
+])
+
+/**
+ * Matches a path (query string ignored) against the routes. The slug is percent-decoded once;
+ * extra segments, other versions and unknown collections name no endpoint.
+ *
+ * @example
+ * matchRoute('/api/v2/disciplines/astrophysics?x=1') // { kind: 'discipline', slug: 'astrophysics' }
+ */
+export function matchRoute(path: string): Route {
+  if (path === '/__health') return { kind: 'health' }
+  if (path === '/openapi.json') return { kind: 'openapi' }
+  if (path === '/') return { kind: 'home' }
+  if (!path.startsWith(API_PREFIX)) return { kind: 'unknown' }
+  const segments = path.split('/')
+  // ['', 'api', 'v2', collection, slug]
+  const collection = segments.length === 5 && segments[2] === 'v2' ? COLLECTIONS.get(segments[3]!) : undefined
+  if (collection === undefined) return { kind: 'apiUnknown' }
+  try {
+    return { kind: collection, slug: decodeURIComponent(segments[4]!) }
+  } catch {
+    return { kind: 'malformed' }
+  }
+}
+
+/**
+ * The path of a request target, without query or fragment: from origin form (`/a?b`), absolute
+ * form (`http://h/a`) or a full URL. `undefined` when it is none of these.
+ */
+export function toPath(target: string, basePath = ''): string | undefined {
+  let path: string
+  if (target.startsWith('/')) {
+    const end = target.search(/[?#]/)
+    path = end === -1 ? target : target.slice(0, end)
+  } else {
+    try {
+      path = new URL(target).pathname
+    } catch {
+      return undefined
+    }
+  }
+  if (basePath === '') return path
+  if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined
+  return path.slice(basePath.length) || '/'
+}

@@ -1,0 +1,51 @@
+import { http, type HttpHandler } from 'msw'
+import { createResolver } from '../http/handle-request.js'
+import { fromRequest, toResponse, wait } from '../http/fetch.js'
+import type { MockOptions } from '../http/options.js'
+import { resolveBaseUrl, type HandlerBase } from './base-url.js'
+
+/** Options of {@link createHandlers}: the data, how to answer, and where to listen. */
+export type CreateHandlersOptions = MockOptions & {
+  /**
+   * Only intercept this origin and path prefix, e.g. `'https://api.example.test'`.
+   * @default undefined (the two paths on any origin)
+   */
+  readonly baseUrl?: string
+}
+
+const ENDPOINT_PATHS = ['/api/v2/disciplines/:slug', '/api/v2/sub_disciplines/:slug'] as const
+
+/**
+ * MSW request handlers for the two endpoints, answered by the shared resolver.
+ *
+ * @example
+ * const server = setupServer(...createHandlers({ seed: 7, apiKeys: ['k'] }))
+ */
+export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
+  const { baseUrl, ...mockOptions } = options
+  const base = resolveBaseUrl(baseUrl)
+  const resolver = createResolver(mockOptions as MockOptions)
+  return createEndpointHandlers(base, async (request) => {
+    const answer = resolver.resolve(fromRequest(request, relativeUrl(request, base)), base.basePath)
+    await wait(resolver.options.delay)
+    return toResponse(answer)
+  })
+}
+
+/** One handler per endpoint path under `base`, all methods, each calling `answer`. */
+export function createEndpointHandlers(
+  base: HandlerBase,
+  answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
+): HttpHandler[] {
+  return ENDPOINT_PATHS.map((path) => http.all(`${base.pattern}${path}`, ({ request }) => answer(request)))
+}
+
+/**
+ * With no base URL the handlers match any origin and prefix, so the resolver is given the path
+ * from `/api/v2/` on; with one, the absolute URL and its prefix.
+ */
+function relativeUrl(request: Request, base: HandlerBase): string {
+  if (base.pattern !== '*') return request.url
+  const { pathname, search } = new URL(request.url)
+  return pathname.slice(pathname.lastIndexOf('/api/v2/')) + search
+}

@@ -1,0 +1,6 @@
+export { createHandlers } from './handlers.js'
+export { delayAnswers, failNetwork, failWith, hideSlug, rejectKeys } from './scenarios.js'
+export { DEFAULT_API_KEY } from '../http/options.js'
+export type { CreateHandlersOptions } from './handlers.js'
+export type { ScenarioOptions } from './scenarios.js'
+export type { AnswerOptions, DataOptions, MockOptions } from '../http/options.js'

@@ -1,0 +1,130 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { createResolver, type Resolver } from '../http/handle-request.js'
+import { createErrorAnswers, encodeJson, type MockAnswer } from '../http/responses.js'
+import type { MockOptions } from '../http/options.js'
+import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
+import { toLogPath } from './log-path.js'
+
+export { DEFAULT_HOST, DEFAULT_PORT } from './options.js'
+export type { RequestLogEntry, StartServerOptions } from './options.js'
+
+/** A listening mock server. */
+export interface RunningServer {
+  /** `http://host:port`, with the real port when 0 was asked for. */
+  readonly url: string
+  readonly port: number
+  /** The resolver behind it, with the resolved options (keys, taxonomy). */
+  readonly resolver: Resolver
+  /** Stops accepting connections, lets requests in flight finish, then resolves. */
+  close(): Promise<void>
+}
+
+/** Slow clients may take this long to send headers, and the whole request. */
+const HEADERS_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 30_000
+/** After `close()`, connections still busy this long are cut. */
+const CLOSE_GRACE_MS = 10_000
+
+/**
+ * Starts the standalone server: `node:http` in front of the shared resolver, nothing more.
+ *
+ * @example
+ * const server = await startServer({ port: 0, seed: 42 })
+ * await fetch(`${server.url}/api/v2/disciplines/...`, { headers: { Authorization: 'Bearer taxonomy-mock-key' } })
+ * await server.close()
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const { port: portOption, host: hostOption, onRequest, ...mockOptions } = options
+  const port = resolvePort(portOption)
+  const host = resolveHost(hostOption)
+  const resolver = createResolver(mockOptions as MockOptions)
+  const { delay } = resolver.options
+  // The last-resort answer if the resolver ever throws; a test shows it is never reached.
+  const internalError = createErrorAnswers('serverError', resolver.options.cors).get
+
+  let draining = false
+
+  function handle(request: IncomingMessage, response: ServerResponse): void {
+    const started = performance.now()
+    let answer: MockAnswer
+    try {
+      answer = resolver.resolve({
+        method: request.method ?? 'GET',
+        url: request.url ?? '/',
+        header: (name) => request.headers[name],
+      })
+    } catch {
+      answer = internalError
+    }
+    const send = () => {
+      // While closing, each answer ends its connection, so close() is not held up by keep-alive.
+      if (draining) response.setHeader('connection', 'close')
+      response.writeHead(answer.status, answer.headers)
+      response.end(answer.body ?? undefined)
+      onRequest?.({
+        method: request.method ?? '',
+        path: toLogPath(request.url ?? ''),
+        status: answer.status,
+        ms: performance.now() - started,
+      })
+    }
+    if (delay > 0) setTimeout(send, delay)
+    else send()
+  }
+
+  const server = createServer(
+    { keepAlive: true, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    handle,
+  )
+  server.on('clientError', answerClientError)
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    resolver,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        draining = true
+        server.close(() => resolve())
+        // Idle keep-alive sockets close now; busy ones after their response is sent.
+        server.closeIdleConnections()
+        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+        cut.unref()
+      })
+      return closing
+    },
+  }
+}
+
+const OVERSIZED = encodeJson({ error: 'Request header fields too large' })
+const MALFORMED = encodeJson({ error: 'Malformed request' })
+
+/** Answers a request Node could not parse with a JSON error, then closes the connection. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['431 Request Header Fields Too Large', OVERSIZED]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['408 Request Timeout', encodeJson({ error: 'Request timeout' })]
+        : ['400 Bad Request', MALFORMED]
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${body.byteLength}\r\n` +
+      `access-control-allow-origin: *\r\nconnection: close\r\n\r\n${new TextDecoder().decode(body)}`,
+  )
+}

@@ -1,0 +1,13 @@
+const MAX_LOGGED = 200
+
+/**
+ * A request path made safe for one log line: control and non-ASCII characters escaped, long paths
+ * cut, so a hostile URL can neither forge log lines nor flood the terminal.
+ *
+ * @example
+ * toLogPath('/a\nb') // '/a\\x0ab'
+ */
+export function toLogPath(path: string): string {
+  const cut = path.length > MAX_LOGGED ? `${path.slice(0, MAX_LOGGED)}…(${path.length} chars)` : path
+  return cut.replace(/[^\x20-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`)
+}

@@ -1,0 +1,46 @@
+import { describe } from '../core/size.js'
+import type { MockOptions } from '../http/options.js'
+
+/** The CLI's port when none is given: clear of 3000, 4010, 5173 and 8080, which dev tools take. */
+export const DEFAULT_PORT = 4477
+export const DEFAULT_HOST = '127.0.0.1'
+
+/** One handled request, for a log line: the path is made safe for a terminal. */
+export interface RequestLogEntry {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly ms: number
+}
+
+/** Options of {@link startServer}: the mock's options plus where to listen. */
+export type StartServerOptions = MockOptions & {
+  /**
+   * TCP port; 0 picks a free one (read it from the returned `url`).
+   * @default 4477
+   */
+  readonly port?: number
+  /**
+   * Interface to bind. Use '0.0.0.0' or '::' to accept connections from other machines.
+   * @default '127.0.0.1'
+   */
+  readonly host?: string
+  /** Called after each answer is sent. @default undefined (no logging) */
+  readonly onRequest?: (entry: RequestLogEntry) => void
+}
+
+export function resolvePort(port: unknown): number {
+  if (port === undefined) return DEFAULT_PORT
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TypeError(`\`port\` must be an integer from 0 to 65535; received ${describe(port)}`)
+  }
+  return port
+}
+
+export function resolveHost(host: unknown): string {
+  if (host === undefined) return DEFAULT_HOST
+  if (typeof host !== 'string' || host === '' || /\s/.test(host)) {
+    throw new TypeError(`\`host\` must be a host name or IP address; received ${describe(host)}`)
+  }
+  return host
+}
