@@ -1,12 +1,45 @@
 import type { Taxonomy } from './store.js'
+import type { Level } from './types.js'
+
+const LEVELS: readonly Level[] = ['domains', 'disciplines', 'sub_disciplines', 'topics']
+const RECORDS_PER_CHUNK = 2_000
 
 /**
- * The canonical fixture export: JSON with two-space indents and a final newline. Golden digests
- * pin these bytes, and `taxonomy-mock export` writes exactly them.
+ * The canonical fixture export in chunks: exactly the bytes of `JSON.stringify(fixture, null, 2)`
+ * plus a final newline, without ever holding them in one string.
+ *
+ * @example
+ * for (const chunk of fixtureJsonChunks(taxonomy)) stream.write(chunk)
+ */
+export function* fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, undefined> {
+  const fixture = taxonomy.toFixture()
+  yield `{\n  "format": ${JSON.stringify(fixture.format)},\n  "seed": ${JSON.stringify(fixture.seed)}`
+  for (const level of LEVELS) {
+    const records = fixture[level]
+    if (records.length === 0) {
+      yield `,\n  ${JSON.stringify(level)}: []`
+      continue
+    }
+    yield `,\n  ${JSON.stringify(level)}: [\n`
+    for (let start = 0; start < records.length; start += RECORDS_PER_CHUNK) {
+      const chunk = records.slice(start, start + RECORDS_PER_CHUNK).map(
+        // A record at depth 2 is JSON.stringify's output with every line indented four more spaces.
+        (record) => `    ${JSON.stringify(record, null, 2).replaceAll('\n', '\n    ')}`,
+      )
+      yield chunk.join(',\n') + (start + RECORDS_PER_CHUNK < records.length ? ',\n' : '\n')
+    }
+    yield '  ]'
+  }
+  yield '\n}\n'
+}
+
+/**
+ * The canonical fixture export as one string: JSON with two-space indents and a final newline.
+ * Golden digests pin these bytes, and `taxonomy-mock export` writes exactly them.
  *
  * @example
  * writeFileSync('fixtures/taxonomy.json', toFixtureJson(createTaxonomy({ seed: 42 })))
  */
 export function toFixtureJson(taxonomy: Taxonomy): string {
-  return `${JSON.stringify(taxonomy.toFixture(), null, 2)}\n`
+  return [...fixtureJsonChunks(taxonomy)].join('')
 }

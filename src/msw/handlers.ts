@@ -13,7 +13,7 @@ export type CreateHandlersOptions = MockOptions & {
   readonly baseUrl?: string
 }
 
-const ENDPOINT_PATHS = ['/api/v2/disciplines/:slug', '/api/v2/sub_disciplines/:slug'] as const
+const COLLECTIONS = ['disciplines', 'sub_disciplines'] as const
 
 /**
  * MSW request handlers for the two endpoints, answered by the shared resolver.
@@ -37,7 +37,18 @@ export function createEndpointHandlers(
   base: HandlerBase,
   answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
 ): HttpHandler[] {
-  return ENDPOINT_PATHS.map((path) => http.all(`${base.pattern}${path}`, ({ request }) => answer(request)))
+  return COLLECTIONS.map((collection) =>
+    http.all(endpointPattern(base, collection), ({ request }) => answer(request)),
+  )
+}
+
+/**
+ * A RegExp, not a `:slug` path: MSW decodes path parameters itself and answers 500 when a slug is
+ * not valid percent-encoding. The resolver decodes once and answers 400 instead.
+ */
+function endpointPattern(base: HandlerBase, collection: string): RegExp {
+  const start = base.pattern === '*' ? '' : `^${base.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`
+  return new RegExp(`${start}/api/v2/${collection}/[^/]+$`)
 }
 
 /**

@@ -8,6 +8,8 @@ const MAX_LOGGED = 200
  * toLogPath('/a\nb') // '/a\\x0ab'
  */
 export function toLogPath(path: string): string {
-  const cut = path.length > MAX_LOGGED ? `${path.slice(0, MAX_LOGGED)}…(${path.length} chars)` : path
-  return cut.replace(/[^\x20-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`)
+  const head = path
+    .slice(0, MAX_LOGGED)
+    .replace(/[^\x20-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`)
+  return path.length > MAX_LOGGED ? `${head}...(${path.length} chars)` : head
 }

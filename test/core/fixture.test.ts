@@ -108,3 +108,13 @@ it('keeps the committed seed-42 export equal to what the generator makes', () =>
     toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })),
   )
 })
+
+it('streams exactly the bytes of JSON.stringify with two-space indents', () => {
+  for (const taxonomy of [
+    createTaxonomy({ seed: 3, size: 'medium' }),
+    createTaxonomy({ seed: 3, size: { disciplines: 1, subDisciplines: 1, topics: 0 } }),
+    loadTaxonomy(readFixture('minimal.json')),
+  ]) {
+    expect(toFixtureJson(taxonomy)).toBe(`${JSON.stringify(taxonomy.toFixture(), null, 2)}\n`)
+  }
+})

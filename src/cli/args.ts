@@ -1,0 +1,172 @@
+import { parseArgs } from 'node:util'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
+import { UsageError } from './usage-error.js'
+
+/** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
+export interface ServeArgs {
+  readonly command: 'serve'
+  readonly port: number
+  readonly host: string
+  readonly seed: number | undefined
+  readonly size: 'small' | 'medium' | 'large' | undefined
+  readonly apiKeys: readonly string[] | undefined
+  /** Where `apiKeys` came from: keys from the environment are treated as secrets. */
+  readonly keysFrom: 'flag' | 'env' | 'default'
+  readonly anyKey: boolean
+  readonly data: string | undefined
+  readonly delay: number
+  readonly cors: boolean
+  readonly quiet: boolean
+}
+
+export interface ExportArgs {
+  readonly command: 'export'
+  readonly seed: number | undefined
+  readonly size: 'small' | 'medium' | 'large' | undefined
+  readonly out: string | undefined
+}
+
+export type Args = ServeArgs | ExportArgs | { readonly command: 'help' | 'version' }
+
+const OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  size: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  'any-key': { type: 'boolean' },
+  data: { type: 'string' },
+  delay: { type: 'string' },
+  'no-cors': { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  out: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+const SERVE_ONLY = ['port', 'host', 'api-key', 'any-key', 'data', 'delay', 'no-cors', 'quiet'] as const
+
+/**
+ * Parses the command line and the `TAXONOMY_MOCK_*` environment (flags win). Throws `UsageError`
+ * with a one-line message naming the flag or variable at fault.
+ *
+ * @example
+ * parseCliArgs(['--port', '0'], {}) // { command: 'serve', port: 0, ... }
+ */
+export function parseCliArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Args {
+  let parsed
+  try {
+    parsed = parseArgs({ args: attachNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError(describeParseError(error as Error & { code?: string }))
+  }
+  const { values, positionals } = parsed
+  if (values.help) return { command: 'help' }
+  if (values.version) return { command: 'version' }
+  const [command = 'serve', ...extra] = positionals
+  if (command !== 'serve' && command !== 'export') {
+    throw new UsageError(`unknown command "${command}"; use serve or export (see --help)`)
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
+  const seed = parseInteger(values.seed ?? env.TAXONOMY_MOCK_SEED, values.seed !== undefined ? '--seed' : 'TAXONOMY_MOCK_SEED', 0, Number.MAX_SAFE_INTEGER)
+  const size = parseSize(values.size)
+  if (command === 'export') {
+    const misplaced = SERVE_ONLY.find((name) => values[name] !== undefined)
+    if (misplaced) throw new UsageError(`--${misplaced} is a serve option; export takes --seed, --size and --out`)
+    return { command, seed, size, out: values.out }
+  }
+  if (values.out !== undefined) throw new UsageError('--out is an export option (see --help)')
+  return parseServe(values, env, seed, size)
+}
+
+function parseServe(
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: Readonly<Record<string, string | undefined>>,
+  seed: number | undefined,
+  size: ExportArgs['size'],
+): ServeArgs {
+  const data = values.data as string | undefined
+  if (data !== undefined && (values.seed !== undefined || size !== undefined)) {
+    throw new UsageError('--data excludes --seed and --size: the file holds the whole dataset')
+  }
+  const flagKeys = values['api-key'] as string[] | undefined
+  const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',').map((key) => key.trim()).filter(Boolean)
+  const anyKey = values['any-key'] === true
+  if (anyKey && flagKeys) throw new UsageError('--any-key excludes --api-key: pass one or the other')
+  const apiKeys = anyKey ? undefined : (flagKeys ?? (envKeys?.length ? envKeys : undefined))
+  for (const key of apiKeys ?? []) {
+    if (!/^[\x21-\x7e]{1,256}$/.test(key)) {
+      throw new UsageError(`${flagKeys ? '--api-key' : 'TAXONOMY_MOCK_API_KEYS'} must hold keys of 1-256 visible ASCII characters with no spaces`)
+    }
+  }
+  const portSource = values.port !== undefined ? '--port' : 'TAXONOMY_MOCK_PORT'
+  return {
+    command: 'serve',
+    port: parseInteger((values.port as string | undefined) ?? env.TAXONOMY_MOCK_PORT, portSource, 0, 65535) ?? DEFAULT_PORT,
+    host: parseHost(values.host as string | undefined),
+    seed: data === undefined ? seed : undefined,
+    size,
+    apiKeys,
+    keysFrom: flagKeys ? 'flag' : apiKeys ? 'env' : 'default',
+    anyKey,
+    data,
+    delay: parseInteger(values.delay as string | undefined, '--delay', 0, 600_000) ?? 0,
+    cors: values['no-cors'] !== true,
+    quiet: values.quiet === true,
+  }
+}
+
+/** `--seed -3` becomes `--seed=-3`, so the value is judged as a number rather than read as a flag. */
+function attachNegativeValues(argv: readonly string[]): string[] {
+  const result: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.replace(/^--/, '')
+    const next = argv[i + 1]
+    if (argv[i]!.startsWith('--') && OPTIONS[name as keyof typeof OPTIONS]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      result.push(`${argv[i]}=${next}`)
+      i++
+    } else {
+      result.push(argv[i]!)
+    }
+  }
+  return result
+}
+
+function parseInteger(text: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}; received ${JSON.stringify(text.slice(0, 40))}`)
+  }
+  return value
+}
+
+function parseSize(text: string | undefined): ExportArgs['size'] {
+  if (text === undefined) return undefined
+  if (text === 'small' || text === 'medium' || text === 'large') return text
+  throw new UsageError(`--size must be small, medium or large; received ${JSON.stringify(text.slice(0, 40))}`)
+}
+
+function parseHost(text: string | undefined): string {
+  if (text === undefined) return DEFAULT_HOST
+  if (text === '' || /\s/.test(text)) throw new UsageError(`--host must be a host name or IP address; received ${JSON.stringify(text)}`)
+  return text
+}
+
+function describeParseError(error: Error & { code?: string }): string {
+  const option = /--?[A-Za-z][\w-]*/.exec(error.message)?.[0]
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option ?? error.message} (see --help)`
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const long = /--[a-z][\w-]*/.exec(error.message)?.[0] ?? option
+      return error.message.includes('does not take')
+        ? `${long} takes no value (see --help)`
+        : `${long} needs a value (see --help)`
+    }
+    default:
+      return `${error.message.split('\n')[0]} (see --help)`
+  }
+}
+
+export { DEFAULT_PORT }

@@ -1,0 +1,37 @@
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { createTaxonomy } from '../core/generate.js'
+import { fixtureJsonChunks } from '../core/serialize.js'
+import type { ExportArgs } from './args.js'
+import type { CliIo } from './io.js'
+import { RuntimeError } from './usage-error.js'
+
+/**
+ * `taxonomy-mock export`: the canonical fixture JSON on stdout, or in `--out FILE`. A file is
+ * written beside its target and renamed into place, so a failed export leaves nothing half-written.
+ */
+export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number> {
+  const taxonomy = createTaxonomy({ seed: args.seed, size: args.size })
+  if (args.out === undefined) {
+    for (const chunk of fixtureJsonChunks(taxonomy)) await io.write(chunk)
+    return 0
+  }
+  const partial = `${args.out}.${process.pid}.partial`
+  try {
+    const stream = createWriteStream(partial, { flags: 'wx' })
+    await once(stream, 'open')
+    for (const chunk of fixtureJsonChunks(taxonomy)) {
+      if (!stream.write(chunk)) await once(stream, 'drain')
+    }
+    stream.end()
+    await once(stream, 'finish')
+    await rename(partial, args.out)
+  } catch (error) {
+    await rm(partial, { force: true })
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new RuntimeError(`cannot write --out file ${JSON.stringify(args.out)}: ${code}`)
+  }
+  io.stderr(`taxonomy-mock: wrote ${taxonomy.topics.length} topics (seed ${taxonomy.seed}) to ${args.out}`)
+  return 0
+}

@@ -1,0 +1,102 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { fixturePath } from '../helpers/fixtures.js'
+import { runCli } from '../helpers/cli.js'
+
+const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+
+it('prints the version and the help', async () => {
+  expect(await runCli(['--version'])).toEqual({ code: 0, stdout: [version], stderr: [] })
+  const help = await runCli(['--help'])
+  expect(help.code).toBe(0)
+  expect(help.stdout.join('\n')).toContain('Exit codes: 0 done')
+})
+
+it('exports the fixture JSON to stdout, byte for byte the canonical export', async () => {
+  const { code, stdout, stderr } = await runCli(['export', '--seed', '42', '--size', 'small'])
+  expect(code).toBe(0)
+  expect(stderr).toEqual([])
+  expect(`${stdout.join('\n')}\n`).toBe(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+})
+
+it('exports to a file with --out and says so on stderr', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const out = join(dir, 'taxonomy.json')
+  const { code, stdout, stderr } = await runCli(['export', '--seed', '7', '--size', 'small', '--out', out])
+  expect(code).toBe(0)
+  expect(stdout).toEqual([])
+  expect(stderr).toEqual([`taxonomy-mock: wrote 200 topics (seed 7) to ${out}`])
+  expect(readFileSync(out, 'utf8')).toBe(toFixtureJson(createTaxonomy({ seed: 7, size: 'small' })))
+})
+
+it('exits 1 when --out cannot be written, leaving no partial file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const out = join(dir, 'missing-dir', 'taxonomy.json')
+  const { code, stderr } = await runCli(['export', '--out', out])
+  expect(code).toBe(1)
+  expect(stderr).toEqual([`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: ENOENT`])
+  expect(readdirSync(dir)).toEqual([])
+})
+
+it.each([
+  [['--bogus'], 'taxonomy-mock: unknown option --bogus (see --help)'],
+  [['--port', 'abc'], 'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc"'],
+  [['--port'], 'taxonomy-mock: --port needs a value (see --help)'],
+  [['--size', 'huge'], 'taxonomy-mock: --size must be small, medium or large; received "huge"'],
+  [['--seed', '-3'], 'taxonomy-mock: --seed must be an integer from 0 to 9007199254740991; received "-3"'],
+  [['--delay', '1.5'], 'taxonomy-mock: --delay must be an integer from 0 to 600000; received "1.5"'],
+  [['--any-key', '--api-key', 'k'], 'taxonomy-mock: --any-key excludes --api-key: pass one or the other'],
+  [['--data', 'x.json', '--seed', '1'], 'taxonomy-mock: --data excludes --seed and --size: the file holds the whole dataset'],
+  [['launch'], 'taxonomy-mock: unknown command "launch"; use serve or export (see --help)'],
+  [['export', '--port', '1'], 'taxonomy-mock: --port is a serve option; export takes --seed, --size and --out'],
+  [['--api-key', 'has space'], 'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces'],
+])('exits 2 with one line for a usage error: %j', async (args, message) => {
+  const { code, stdout, stderr } = await runCli(args)
+  expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [message] })
+})
+
+it('names the variable when the environment is wrong', async () => {
+  const { code, stderr } = await runCli([], { TAXONOMY_MOCK_PORT: 'eighty' })
+  expect(code).toBe(2)
+  expect(stderr).toEqual(['taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received "eighty"'])
+})
+
+it.each([
+  ['broken/dangling-parent.json', 'invalid --data file "%s": disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
+  ['broken/wrong-format.json', 'invalid --data file "%s": format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
+  ['broken/orphan-topic.json', 'invalid --data file "%s": topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
+  ['missing.json', 'cannot read --data file "%s": no such file'],
+])('exits 2 naming the file and JSON path for a bad --data file: %s', async (name, message) => {
+  const file = fixturePath(name)
+  const { code, stdout, stderr } = await runCli(['--data', file, '--port', '0'])
+  expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [`taxonomy-mock: ${message.replace('%s', file)}`] })
+})
+
+it('exits 2 for a --data file that is not JSON, with no stack trace', async () => {
+  const file = fixturePath('broken/not-json.json')
+  const { code, stderr } = await runCli(['--data', file, '--port', '0'])
+  expect(code).toBe(2)
+  expect(stderr).toHaveLength(1)
+  expect(stderr[0]).toMatch(new RegExp(`^taxonomy-mock: invalid --data file "${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": \\$: not valid JSON: `))
+})
+
+it('exits 2 for a --data file that is a directory', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const { code, stderr } = await runCli(['--data', dir, '--port', '0'])
+  expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: --data file ${JSON.stringify(dir)} is a directory, not a fixture file`] })
+  expect(existsSync(dir)).toBe(true)
+})
+
+it('exits 2 for a --data file over the size limit, before reading it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const file = join(dir, 'huge.json')
+  writeFileSync(file, '')
+  const { truncateSync } = await import('node:fs')
+  truncateSync(file, 200 * 1024 * 1024)
+  const { code, stderr } = await runCli(['--data', file, '--port', '0'])
+  expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: --data file ${JSON.stringify(file)} is 200 MB; the limit is 100 MB (use --size large for more data)`] })
+})

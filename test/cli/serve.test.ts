@@ -1,0 +1,104 @@
+import { createServer } from 'node:net'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { fixturePath } from '../helpers/fixtures.js'
+import { spawnCli } from '../helpers/cli.js'
+
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+
+async function startCli(args: string[], env: Record<string, string> = {}) {
+  const run = spawnCli(['--port', '0', ...args], env)
+  const line = await run.waitFor(URL_LINE)
+  return { run, url: URL_LINE.exec(line)![1]!, line }
+}
+
+const medium = createTaxonomy()
+
+it('prints the URL line with the real port, seed and key, then a curl and example slugs', async () => {
+  const { run, url, line } = await startCli([])
+  expect(line).toBe(`taxonomy-mock listening on ${url} (seed 42, size medium; key: taxonomy-mock-key)`)
+  await run.waitFor(/sub_disciplines:/)
+  const curl = run.stdout.find((l) => l.includes('curl'))!
+  expect(curl).toContain(`curl -H 'Authorization: Bearer taxonomy-mock-key' ${url}/api/v2/disciplines/${medium.disciplines[0]!.slug}`)
+  const examples = run.stdout.find((l) => l.trim().startsWith('disciplines:'))!
+  for (const slug of examples.split(':')[1]!.split(',').map((s) => s.trim())) {
+    expect(medium.findDiscipline(slug), slug).toBeDefined()
+  }
+})
+
+it('answers the curl it printed, then closes on SIGTERM with exit code 0', async () => {
+  const { run, url } = await startCli([])
+  const response = await fetch(`${url}/api/v2/disciplines/${medium.disciplines[0]!.slug}`, {
+    headers: { authorization: 'Bearer taxonomy-mock-key' },
+  })
+  expect(response.status).toBe(200)
+  expect((await run.waitFor(/^GET \/api\/v2\/disciplines\//))).toMatch(/^GET \/api\/v2\/disciplines\/[a-z-]+ 200 \d+\.\dms$/)
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+  expect(run.stderr).toEqual([])
+})
+
+it('closes on SIGINT with exit code 0', async () => {
+  const { run } = await startCli(['--quiet'])
+  run.child.kill('SIGINT')
+  expect(await run.exit).toBe(0)
+})
+
+it('answers the readiness probe', async () => {
+  const { url } = await startCli(['--quiet'])
+  expect((await fetch(`${url}/__health`)).status).toBe(200)
+})
+
+it('logs nothing per request with --quiet, and never a key without it', async () => {
+  const quiet = await startCli(['--quiet', '--api-key', 'secret-key-123'])
+  await fetch(`${quiet.url}/api/v2/disciplines/x`, { headers: { authorization: 'Bearer secret-key-123' } })
+  const loud = await startCli(['--api-key', 'secret-key-123'])
+  await fetch(`${loud.url}/api/v2/disciplines/x`, { headers: { authorization: 'Bearer secret-key-123' } })
+  await loud.run.waitFor(/^GET /)
+  expect(quiet.run.stdout).toHaveLength(1)
+  expect([...quiet.run.stdout, ...loud.run.stdout].join('\n')).not.toContain('secret-key-123')
+  expect(loud.line).toContain('key: secr…123')
+})
+
+it('takes keys, seed and port from the environment, and flags win', async () => {
+  const { url, line } = await startCli(['--seed', '9'], { TAXONOMY_MOCK_API_KEYS: 'alpha,beta', TAXONOMY_MOCK_SEED: '5', TAXONOMY_MOCK_PORT: '1' })
+  expect(line).toContain('(seed 9, size medium; keys: al…, be…)')
+  const slug = createTaxonomy({ seed: 9 }).disciplines[0]!.slug
+  for (const key of ['alpha', 'beta']) {
+    expect((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+  }
+})
+
+it('serves a --data fixture file instead of generated data', async () => {
+  const { url, line } = await startCli(['--data', fixturePath('minimal.json'), '--any-key'])
+  expect(line).toContain(`(data ${fixturePath('minimal.json')}; key: any non-empty key)`)
+  const minimal = (await import('../../fixtures/minimal.json', { with: { type: 'json' } })).default
+  const response = await fetch(`${url}/api/v2/sub_disciplines/${minimal.sub_disciplines[0]!.slug}`, { headers: { authorization: 'Bearer whatever' } })
+  expect((await response.json()).topics_count).toBe(1)
+})
+
+it('applies --delay and --no-cors', async () => {
+  const { url } = await startCli(['--delay', '200', '--no-cors', '--quiet'])
+  const started = performance.now()
+  const response = await fetch(`${url}/api/v2/disciplines/x`)
+  expect(performance.now() - started).toBeGreaterThanOrEqual(190)
+  expect(response.status).toBe(401)
+  expect(response.headers.get('access-control-allow-origin')).toBeNull()
+})
+
+it('exits 1 with one line naming the port when it is in use, and serves nothing', async () => {
+  const blocker = createServer()
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+  const port = (blocker.address() as { port: number }).port
+  const run = spawnCli(['--port', String(port)])
+  expect(await run.exit).toBe(1)
+  expect(run.stderr).toEqual([`taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with --port (0 = any free port)`])
+  expect(run.stdout).toEqual([])
+  blocker.close()
+})
+
+it('exits 1 with one line when the host cannot be bound', async () => {
+  const run = spawnCli(['--port', '0', '--host', '203.0.113.7'])
+  expect(await run.exit).toBe(1)
+  expect(run.stderr).toEqual(['taxonomy-mock: cannot bind --host 203.0.113.7: no such address on this machine'])
+})

@@ -1,0 +1,103 @@
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+
+/** The dataset every transport is checked against. */
+export const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+export const KEY = 'taxonomy-mock-key'
+export const AUTH = { authorization: `Bearer ${KEY}` }
+
+const discipline = taxonomy.disciplines[0]!
+const sub = taxonomy.subDisciplines.find((s) => taxonomy.topicsOf(s).length > 0)!
+const disciplineBody = JSON.stringify(toDisciplineRecord(taxonomy, discipline))
+const subBody = JSON.stringify(toSubDisciplineRecord(taxonomy, sub))
+const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
+const NOT_FOUND = '{"error":"Resource not found"}'
+
+export interface ContractCase {
+  readonly name: string
+  readonly method: string
+  readonly path: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly status: number
+  /** Exact body text; `''` for none. */
+  readonly body: string
+  /** Headers whose value must match exactly; `null` means absent. */
+  readonly expectHeaders?: Readonly<Record<string, string | null>>
+}
+
+const d = `/api/v2/disciplines/${discipline.slug}`
+const s = `/api/v2/sub_disciplines/${sub.slug}`
+
+/** Spec §4-7 and the README's choices, as request in, answer out. */
+export const CASES: readonly ContractCase[] = [
+  { name: 'answers a discipline (§4.1)', method: 'GET', path: d, headers: AUTH, status: 200, body: disciplineBody, expectHeaders: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } },
+  { name: 'answers a sub-discipline (§4.2)', method: 'GET', path: s, headers: AUTH, status: 200, body: subBody },
+  { name: 'takes the Bearer scheme in any case and spacing', method: 'GET', path: d, headers: { authorization: `bEaReR   ${KEY}` }, status: 200, body: disciplineBody },
+  { name: 'ignores the query string', method: 'GET', path: `${d}?include=all&page=2`, headers: AUTH, status: 200, body: disciplineBody },
+  { name: 'decodes a percent-encoded slug once', method: 'GET', path: `/api/v2/disciplines/${encodeURIComponent(discipline.slug).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)}`, headers: AUTH, status: 200, body: disciplineBody },
+  { name: 'answers 401 without an Authorization header', method: 'GET', path: d, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer', 'content-type': 'application/json', 'access-control-allow-origin': '*' } },
+  { name: 'answers 401 to another scheme', method: 'GET', path: d, headers: { authorization: `Basic ${KEY}` }, status: 401, body: UNAUTHORIZED },
+  { name: 'answers 401 to an empty key', method: 'GET', path: d, headers: { authorization: 'Bearer ' }, status: 401, body: UNAUTHORIZED },
+  { name: 'answers 401 when the key is unknown', method: 'GET', path: s, headers: { authorization: 'Bearer wrong-key' }, status: 401, body: UNAUTHORIZED },
+  { name: 'answers 401 before 404 for an unknown slug without a key', method: 'GET', path: '/api/v2/disciplines/no-such-slug', status: 401, body: UNAUTHORIZED },
+  { name: 'answers 404 for an unknown discipline slug', method: 'GET', path: '/api/v2/disciplines/no-such-slug', headers: AUTH, status: 404, body: NOT_FOUND, expectHeaders: { 'www-authenticate': null } },
+  { name: 'answers 404 for a discipline slug on the sub-discipline path', method: 'GET', path: `/api/v2/sub_disciplines/${discipline.slug}`, headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 404 for a doubly encoded slug', method: 'GET', path: `/api/v2/disciplines/%25${discipline.slug}`, headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 404 for prototype names as slugs', method: 'GET', path: '/api/v2/disciplines/__proto__', headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 404 for constructor as a slug', method: 'GET', path: '/api/v2/sub_disciplines/constructor', headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 400 for malformed percent-encoding', method: 'GET', path: '/api/v2/disciplines/%E0%A4%A', headers: AUTH, status: 400, body: '{"error":"Malformed request: the slug is not valid percent-encoding"}' },
+  { name: 'answers 401 for malformed percent-encoding without a key', method: 'GET', path: '/api/v2/disciplines/%E0%A4%A', status: 401, body: UNAUTHORIZED },
+  { name: 'answers HEAD as GET without a body', method: 'HEAD', path: d, headers: AUTH, status: 200, body: '', expectHeaders: { 'content-length': String(Buffer.byteLength(disciplineBody)), 'content-type': 'application/json' } },
+  { name: 'answers 405 to POST, naming what is allowed', method: 'POST', path: d, headers: AUTH, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
+  { name: 'answers 405 to DELETE on the sub-discipline path', method: 'DELETE', path: s, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
+  { name: 'answers a CORS preflight with 204', method: 'OPTIONS', path: d, headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }, status: 204, body: '', expectHeaders: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Authorization, Content-Type', allow: 'GET, HEAD, OPTIONS' } },
+]
+
+/** Cases only a full server answers: MSW handlers intercept just the two endpoint paths. */
+export const SERVER_CASES: readonly ContractCase[] = [
+  { name: 'answers 404 for an empty slug', method: 'GET', path: '/api/v2/disciplines/', headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 404 for an extra path segment', method: 'GET', path: `${d}/more`, headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 401 for an extra path segment without a key', method: 'GET', path: `${d}/more`, status: 401, body: UNAUTHORIZED },
+  { name: 'answers 404 for another API version', method: 'GET', path: `/api/v1/disciplines/${discipline.slug}`, headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 404 for an unknown path under /api/v2', method: 'GET', path: '/api/v2/topics/anything', headers: AUTH, status: 404, body: NOT_FOUND },
+  { name: 'answers 404 for a path outside the API without asking for a key', method: 'GET', path: '/nothing-here', status: 404, body: NOT_FOUND },
+  { name: 'answers the readiness probe', method: 'GET', path: '/__health', status: 200, body: '{"status":"ok"}' },
+]
+
+/** Every record of the small dataset, as a 200 case. */
+export const RECORD_CASES: readonly ContractCase[] = [
+  ...taxonomy.disciplines.map((record) => ({
+    name: `discipline ${record.slug}`, method: 'GET', path: `/api/v2/disciplines/${record.slug}`, headers: AUTH, status: 200,
+    body: JSON.stringify(toDisciplineRecord(taxonomy, record)),
+  })),
+  ...taxonomy.subDisciplines.map((record) => ({
+    name: `sub-discipline ${record.slug}`, method: 'GET', path: `/api/v2/sub_disciplines/${record.slug}`, headers: AUTH, status: 200,
+    body: JSON.stringify(toSubDisciplineRecord(taxonomy, record)),
+  })),
+]
+
+/** The headers compared across transports. */
+export const HEADERS_THAT_MATTER = [
+  'content-type', 'content-length', 'www-authenticate', 'allow', 'access-control-allow-origin',
+  'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers',
+] as const
+
+export interface Observed {
+  readonly status: number
+  readonly headers: Record<string, string | null>
+  readonly body: string
+}
+
+/** Picks the headers that matter from a header reader. */
+export function pickHeaders(get: (name: string) => string | null | undefined): Record<string, string | null> {
+  return Object.fromEntries(HEADERS_THAT_MATTER.map((name) => [name, get(name) ?? null]))
+}
+
+/** Checks an observed answer against a case. */
+export function expectCase(observed: Observed, contract: ContractCase, expect: (v: unknown, m?: string) => any): void {
+  expect(observed.status, contract.name).toBe(contract.status)
+  expect(observed.body, contract.name).toBe(contract.body)
+  for (const [name, value] of Object.entries(contract.expectHeaders ?? {})) {
+    expect(observed.headers[name] ?? null, `${contract.name}: ${name}`).toBe(value)
+  }
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { expect, it } from 'vitest'
+import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
+import { startTestServer } from '../helpers/server.js'
+import { CASES, RECORD_CASES, taxonomy } from './cases.js'
+import { createResolver, viaResolver } from '../helpers/transports.js'
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema: { $ref: string } }>; headers?: Record<string, { schema: { const?: string } }> }> }
+
+const ajv = new Ajv2020({ strict: true, allErrors: true })
+;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
+// Components become standalone schemas, so each response is validated against its own $ref.
+const schemas = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas).replaceAll('#/components/schemas/', 'urn:taxonomy:'))
+for (const [name, schema] of Object.entries(schemas)) ajv.addSchema({ ...(schema as object), $id: `urn:taxonomy:${name}` })
+
+function operationFor(path: string): Operation {
+  const key = path.startsWith('/api/v2/disciplines/') ? '/api/v2/disciplines/{slug}' : '/api/v2/sub_disciplines/{slug}'
+  return (OPENAPI_DOCUMENT.paths as unknown as Record<string, { get: Operation }>)[key]!.get
+}
+
+it('is a valid OpenAPI 3.1 document with strict JSON schemas', () => {
+  expect(OPENAPI_DOCUMENT.openapi).toBe('3.1.0')
+  for (const name of Object.keys(schemas)) expect(ajv.getSchema(`urn:taxonomy:${name}`), name).toBeDefined()
+})
+
+it('describes every answer of the small dataset: status, body schema and documented headers', () => {
+  const resolver = createResolver({ taxonomy })
+  const endpointCases = [...CASES, ...RECORD_CASES].filter((c) => c.method === 'GET' && c.path.startsWith('/api/v2/'))
+  expect(endpointCases.length).toBeGreaterThan(50)
+  for (const c of endpointCases) {
+    const observed = viaResolver(resolver, c)
+    const response = operationFor(c.path).responses[String(observed.status)]
+    expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
+    const ref = response!.content!['application/json']!.schema.$ref.replace('#/components/schemas/', 'urn:taxonomy:')
+    const validate = ajv.getSchema(ref)!
+    const valid = validate(JSON.parse(observed.body))
+    expect(valid ? [] : validate.errors, c.name).toEqual([])
+    for (const [header, spec] of Object.entries(response!.headers ?? {})) {
+      expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(spec.schema.const)
+    }
+  }
+})
+
+it('rejects a body with a field the spec does not list', () => {
+  const validate = ajv.getSchema('urn:taxonomy:Discipline')!
+  const body = JSON.parse(viaResolver(createResolver({ taxonomy }), RECORD_CASES[0]!).body)
+  expect(validate({ ...body, extra: 1 })).toBe(false)
+})
+
+it('serves the document at /openapi.json, equal to the shipped dist/openapi.json', async () => {
+  const server = await startTestServer({ taxonomy })
+  const served = await (await fetch(`${server.url}/openapi.json`)).json()
+  expect(served).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)))
+  const shipped = JSON.parse(readFileSync(new URL('../../dist/openapi.json', import.meta.url), 'utf8'))
+  expect(shipped).toEqual(served)
+})

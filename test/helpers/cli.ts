@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
+
+export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.js', import.meta.url))
+const running: ChildProcess[] = []
+
+/** A spawned CLI: its process, the lines it printed so far, and its exit. */
+export interface CliRun {
+  readonly child: ChildProcess
+  readonly stdout: string[]
+  readonly stderr: string[]
+  readonly exit: Promise<number | null>
+  /** Resolves with the first stdout line matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>
+}
+
+/** Spawns `bin/taxonomy-mock.js` with `args`; it is killed after the test if still running. */
+export function spawnCli(args: string[], env: Record<string, string> = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.push(child)
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = []
+  collectLines(child.stdout!, (line) => {
+    stdout.push(line)
+    for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+      waiters.splice(waiters.indexOf(waiter), 1)
+      waiter.resolve(line)
+    }
+  })
+  collectLines(child.stderr!, (line) => stderr.push(line))
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  return {
+    child,
+    stdout,
+    stderr,
+    exit,
+    waitFor(pattern, timeoutMs = 10_000) {
+      const seen = stdout.find((line) => pattern.test(line))
+      if (seen) return Promise.resolve(seen)
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern}; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('\n')}`)), timeoutMs)
+        waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) })
+        void exit.then(() => setTimeout(() => reject(new Error(`exited before ${pattern}; stderr: ${stderr.join('\n')}`)), 50))
+      })
+    },
+  }
+}
+
+/** Runs the CLI to completion and returns its exit code and output. */
+export async function runCli(args: string[], env: Record<string, string> = {}) {
+  const run = spawnCli(args, env)
+  const code = await run.exit
+  return { code, stdout: run.stdout, stderr: run.stderr }
+}
+
+function collectLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffer = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    buffer += chunk
+    const lines = buffer.split('\n')
+    buffer = lines.pop() ?? ''
+    lines.forEach(onLine)
+  })
+  stream.on('end', () => buffer && onLine(buffer))
+}
+
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})

@@ -1,0 +1,72 @@
+import { expect, it } from 'vitest'
+import { createResolver } from '../../src/http/handle-request.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders } from '../contract/cases.js'
+import { viaResolver } from '../helpers/transports.js'
+
+const resolver = createResolver({ taxonomy })
+
+it.each([...CASES, ...SERVER_CASES])('resolver $name', (c) => {
+  expectCase(viaResolver(resolver, c), c, expect)
+})
+
+it('answers every record of the small dataset with its exact body', () => {
+  for (const c of RECORD_CASES) expectCase(viaResolver(resolver, c), c, expect)
+})
+
+it('answers the same through the fetch-style handler, from web Request objects', async () => {
+  const handle = createFetchHandler(resolver)
+  for (const c of [...CASES, ...SERVER_CASES]) {
+    const response = await handle(new Request(`http://mock.test${c.path}`, { method: c.method, headers: c.headers }))
+    const observed = { status: response.status, headers: pickHeaders((n) => response.headers.get(n)), body: await response.text() }
+    expect(observed).toEqual(viaResolver(resolver, c))
+  }
+})
+
+it('serialises each record once and reuses the bytes', () => {
+  const c = RECORD_CASES[0]!
+  const first = resolver.resolve({ method: 'GET', url: c.path, header: () => c.headers!.authorization })
+  const second = resolver.resolve({ method: 'GET', url: c.path, header: () => c.headers!.authorization })
+  expect(second.body).toBe(first.body)
+})
+
+it('accepts several keys, any of them', () => {
+  const multi = createResolver({ taxonomy, apiKeys: ['one', 'two'] })
+  const c = RECORD_CASES[0]!
+  for (const key of ['one', 'two']) {
+    expect(multi.resolve({ method: 'GET', url: c.path, header: () => `Bearer ${key}` }).status).toBe(200)
+  }
+  expect(multi.resolve({ method: 'GET', url: c.path, header: () => 'Bearer taxonomy-mock-key' }).status).toBe(401)
+})
+
+it('accepts any non-empty key in any-key mode, and still refuses none', () => {
+  const any = createResolver({ taxonomy, anyKey: true })
+  const c = RECORD_CASES[0]!
+  expect(any.resolve({ method: 'GET', url: c.path, header: () => 'Bearer whatever-the-app-sends' }).status).toBe(200)
+  expect(any.resolve({ method: 'GET', url: c.path, header: () => 'Bearer ' }).status).toBe(401)
+  expect(any.resolve({ method: 'GET', url: c.path, header: () => undefined }).status).toBe(401)
+})
+
+it('sends no CORS headers when CORS is off, and still answers preflights with Allow', () => {
+  const closed = createResolver({ taxonomy, cors: false })
+  for (const c of CASES) {
+    const answer = closed.resolve({ method: c.method, url: c.path, header: (n) => c.headers?.[n] })
+    expect(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')), c.name).toEqual([])
+  }
+})
+
+it('routes under a base path and ignores what lies outside it', () => {
+  const c = RECORD_CASES[0]!
+  const request = (url: string) => ({ method: 'GET', url, header: () => c.headers!.authorization })
+  expect(resolver.resolve(request(`https://x.test/mock${c.path}`), '/mock').status).toBe(200)
+  expect(resolver.resolve(request(`https://x.test/other${c.path}`), '/mock').status).toBe(404)
+})
+
+it('rejects bad options with a TypeError naming the option', () => {
+  expect(() => createResolver({ taxonomy, delay: -5 })).toThrow('`delay` must be a non-negative number of milliseconds; received -5 (number)')
+  expect(() => createResolver({ taxonomy, apiKeys: [] })).toThrow('`apiKeys` must be a key or a non-empty array of keys')
+  expect(() => createResolver({ taxonomy, apiKeys: ['has space'] })).toThrow('`apiKeys` must hold 1-256 visible ASCII characters')
+  expect(() => createResolver({ taxonomy, anyKey: true, apiKeys: ['k'] })).toThrow('`anyKey` excludes `apiKeys`')
+  expect(() => createResolver({ taxonomy, seed: 1 } as never)).toThrow('`taxonomy` excludes `seed` and `size`')
+  expect(() => createResolver({ taxonomy, cors: 'no' as never })).toThrow('`cors` must be true or false; received "no" (string)')
+})

@@ -1,0 +1,111 @@
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { createHandlers, delayAnswers, failNetwork, failWith, hideSlug, rejectKeys } from '../../src/msw/index.js'
+import { AUTH, CASES, RECORD_CASES, expectCase, taxonomy } from '../contract/cases.js'
+import { createResolver, viaFetch, viaResolver } from '../helpers/transports.js'
+
+const ORIGIN = 'http://taxonomy.test'
+const server = setupServer(...createHandlers({ taxonomy }))
+const resolver = createResolver({ taxonomy })
+const discipline = taxonomy.disciplines[0]!
+const path = `/api/v2/disciplines/${discipline.slug}`
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+it.each(CASES)('msw $name', async (c) => {
+  expectCase(await viaFetch(ORIGIN, c), c, expect)
+})
+
+it('gives the same status, headers and bytes as the resolver for every record', async () => {
+  for (const c of [...CASES, ...RECORD_CASES]) {
+    expect(await viaFetch(ORIGIN, c), c.name).toEqual(viaResolver(resolver, c))
+  }
+})
+
+it('matches the two paths on any origin without a base URL', async () => {
+  for (const origin of ['https://api.example.com', 'http://localhost:3000', 'http://any.test/some/prefix']) {
+    const response = await fetch(`${origin}${path}`, { headers: AUTH })
+    expect(response.status, origin).toBe(200)
+  }
+})
+
+it('matches only its origin and prefix with a base URL, with or without a trailing slash', async () => {
+  for (const baseUrl of ['https://api.example.test/taxonomy', 'https://api.example.test/taxonomy/']) {
+    server.use(...createHandlers({ taxonomy, baseUrl, apiKeys: ['k'] }))
+    const ok = await fetch(`https://api.example.test/taxonomy${path}`, { headers: { authorization: 'Bearer k' } })
+    expect(ok.status).toBe(200)
+    // Another origin falls through to the default handlers, whose key differs.
+    const other = await fetch(`https://other.test${path}`, { headers: { authorization: 'Bearer k' } })
+    expect(other.status).toBe(401)
+    server.resetHandlers()
+  }
+})
+
+it('takes one options object for data and answers', async () => {
+  server.use(...createHandlers({ seed: 7, size: 'small', apiKeys: ['k'], baseUrl: 'https://seven.test' }))
+  const response = await fetch(`https://seven.test/api/v2/disciplines/no-such`, { headers: { authorization: 'Bearer k' } })
+  expect(response.status).toBe(404)
+})
+
+it('lets server.use override one request and resetHandlers restore the default', async () => {
+  server.use(http.get(`*${path}`, () => HttpResponse.json({ overridden: true })))
+  expect(await (await fetch(`${ORIGIN}${path}`, { headers: AUTH })).json()).toEqual({ overridden: true })
+  server.resetHandlers()
+  expect((await (await fetch(`${ORIGIN}${path}`, { headers: AUTH })).json()).slug).toBe(discipline.slug)
+})
+
+it('rejects every key with rejectKeys()', async () => {
+  server.use(...rejectKeys())
+  const response = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  expect(response.status).toBe(401)
+  expect(response.headers.get('www-authenticate')).toBe('Bearer')
+  expect(await response.text()).toBe('{"error":"Invalid or missing API key"}')
+})
+
+it('hides one slug with hideSlug() and leaves the others alone', async () => {
+  server.use(...hideSlug(discipline.slug))
+  const hidden = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  expect(hidden.status).toBe(404)
+  expect(await hidden.text()).toBe('{"error":"Resource not found"}')
+  const other = taxonomy.disciplines[1]!
+  expect((await fetch(`${ORIGIN}/api/v2/disciplines/${other.slug}`, { headers: AUTH })).status).toBe(200)
+})
+
+it('fails with 500 or 503 and a JSON error body with failWith()', async () => {
+  server.use(...failWith(503))
+  const unavailable = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  expect([unavailable.status, await unavailable.text()]).toEqual([503, '{"error":"Service unavailable"}'])
+  server.resetHandlers()
+  server.use(...failWith(500))
+  const broken = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  expect([broken.status, await broken.text()]).toEqual([500, '{"error":"Internal server error"}'])
+})
+
+it('makes fetch reject with failNetwork()', async () => {
+  server.use(...failNetwork())
+  await expect(fetch(`${ORIGIN}${path}`, { headers: AUTH })).rejects.toThrow(TypeError)
+})
+
+it('delays answers with delayAnswers(), then answers as usual', async () => {
+  server.use(...delayAnswers(150))
+  const started = performance.now()
+  const response = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  expect(response.status).toBe(200)
+  expect(performance.now() - started).toBeGreaterThanOrEqual(140)
+})
+
+it('applies the delay option to every answer, errors included', async () => {
+  server.use(...createHandlers({ taxonomy, delay: 120 }))
+  const started = performance.now()
+  expect((await fetch(`${ORIGIN}${path}`)).status).toBe(401)
+  expect(performance.now() - started).toBeGreaterThanOrEqual(110)
+})
+
+it('rejects a bad baseUrl with a TypeError naming it', () => {
+  expect(() => createHandlers({ baseUrl: 'api.example.test' })).toThrow(
+    "`baseUrl` must be an absolute http(s) URL such as 'https://api.example.test'; received \"api.example.test\" (string)",
+  )
+})

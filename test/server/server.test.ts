@@ -1,0 +1,108 @@
+import { connect } from 'node:net'
+import { expect, it } from 'vitest'
+import { startServer } from '../../src/server/index.js'
+import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy } from '../contract/cases.js'
+import { startTestServer } from '../helpers/server.js'
+import { createResolver, viaFetch, viaResolver, viaSocket } from '../helpers/transports.js'
+
+const resolver = createResolver({ taxonomy })
+const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+
+/** Sends raw bytes and returns everything the server writes back until it closes. */
+function rawExchange(url: string, data: string, endAfterWrite = false): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(data)
+      if (endAfterWrite) socket.end()
+    })
+    let received = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk) => (received += chunk))
+    socket.on('close', () => resolve(received))
+    socket.on('error', reject)
+  })
+}
+
+it.each([...CASES, ...SERVER_CASES])('server $name', async (c) => {
+  const server = await startTestServer({ taxonomy })
+  expectCase(await viaSocket(server.url, c), c, expect)
+})
+
+it('gives the same status, headers and bytes as the resolver for every record, over one socket each', async () => {
+  const server = await startTestServer({ taxonomy })
+  for (const c of [...CASES, ...SERVER_CASES, ...RECORD_CASES]) {
+    expect(await viaSocket(server.url, c), c.name).toEqual(viaResolver(resolver, c))
+  }
+})
+
+it('answers fetch over keep-alive connections the same way', async () => {
+  const server = await startTestServer({ taxonomy })
+  for (const c of CASES) expectCase(await viaFetch(server.url, c), c, expect)
+})
+
+it('listens on 127.0.0.1 by default and reports the real port for port 0', async () => {
+  const server = await startTestServer({ taxonomy })
+  expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  expect(server.port).toBeGreaterThan(0)
+})
+
+it('answers an oversized header with 431 and keeps serving', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await rawExchange(server.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
+  expect(reply).toMatch(/^HTTP\/1\.1 431 /)
+  expect(reply).toContain('{"error":"Request header fields too large"}')
+  expect((await viaFetch(server.url, { ...CASES[0]! })).status).toBe(200)
+})
+
+it('answers raw garbage with a JSON 400 and keeps serving', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await rawExchange(server.url, 'NONSENSE \x00\x01\x02 garbage\r\n\r\n')
+  expect(reply).toMatch(/^HTTP\/1\.1 400 /)
+  expect(reply).toContain('{"error":"Malformed request"}')
+  expect((await viaFetch(server.url, { ...CASES[0]! })).status).toBe(200)
+})
+
+it('lets a request in flight finish when close() is called, then resolves', async () => {
+  const server = await startServer({ port: 0, taxonomy, delay: 300 })
+  const pending = fetch(`${server.url}${path}`, { headers: AUTH })
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const closed = server.close()
+  const response = await pending
+  expect(response.status).toBe(200)
+  expect((await response.json()).slug).toBe(taxonomy.disciplines[0]!.slug)
+  await closed
+  await expect(fetch(`${server.url}${path}`, { headers: AUTH })).rejects.toThrow()
+})
+
+it('closes promptly with idle keep-alive connections open', async () => {
+  const server = await startServer({ port: 0, taxonomy })
+  for (let i = 0; i < 3; i++) await (await fetch(`${server.url}${path}`, { headers: AUTH })).text()
+  const started = performance.now()
+  await server.close()
+  expect(performance.now() - started).toBeLessThan(1_000)
+})
+
+it('rejects when the port is in use, naming EADDRINUSE', async () => {
+  const first = await startTestServer({ taxonomy })
+  await expect(startServer({ taxonomy, port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' })
+})
+
+it('never reaches the last-resort 500 for any contract case', async () => {
+  const server = await startTestServer({ taxonomy })
+  const statuses = new Set<number>()
+  for (const c of [...CASES, ...SERVER_CASES]) statuses.add((await viaSocket(server.url, c)).status)
+  expect([...statuses].filter((status) => status >= 500)).toEqual([])
+})
+
+it('logs each request with method, safe path, status and time, never a header', async () => {
+  const entries: unknown[] = []
+  const server = await startTestServer({ taxonomy, onRequest: (entry) => entries.push(entry) })
+  await viaSocket(server.url, { ...CASES[0]!, path: `${path}?q=%0Aforged` })
+  // Node's parser refuses control characters in the request line before any handler runs.
+  const reply = await rawExchange(server.url, 'GET /a\x1b[31m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+  expect(reply).toMatch(/^HTTP\/1\.1 400 /)
+  expect(entries).toMatchObject([{ method: 'GET', path: `${path}?q=%0Aforged`, status: 200 }])
+  expect(entries).toHaveLength(1)
+  expect(JSON.stringify(entries)).not.toContain('taxonomy-mock-key')
+})
