@@ -1,13 +1,23 @@
 // `npm run bench`: every performance target of the project, measured in one run, as a table.
 import { benchGenerate } from './generate.js'
 import { printChecks, type Check } from './lib.js'
+import { benchMsw } from './msw.js'
+import { benchServer } from './server.js'
+import { benchStartup } from './startup.js'
 
-const sections: [string, () => Check[]][] = [['Generator', () => benchGenerate()]]
+const only = process.argv[2]
+const sections: [string, () => Check[] | Promise<Check[]>][] = [
+  ['Generator', () => benchGenerate()],
+  ['Standalone server', () => benchServer()],
+  ['MSW handlers', () => benchMsw()],
+  ['Start-up', () => benchStartup()],
+]
 
 let missed = 0
 console.log(`taxonomy-mock bench: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`)
 for (const [title, run] of sections) {
-  const checks = run()
+  if (only && !title.toLowerCase().includes(only.toLowerCase())) continue
+  const checks = await run()
   printChecks(title, checks)
   missed += checks.filter((check) => !check.ok).length
 }

@@ -2,7 +2,9 @@ import type { Random } from './random.js'
 
 const HEX_CODES = new Uint8Array([...'0123456789abcdef'].map((char) => char.charCodeAt(0)))
 const UUID_LENGTH = 36
-const BATCH = 4096
+/** Batches grow from the first to the largest size, so a level of three records fills 64 ids, not 4,096. */
+const FIRST_BATCH = 64
+const LARGEST_BATCH = 4096
 
 /**
  * Creates a source of RFC 4122 version-4-shaped UUIDs drawn from `random`.
@@ -17,10 +19,12 @@ const BATCH = 4096
 export function createIdSource(random: Random): () => string {
   const decoder = new TextDecoder('latin1')
   let batch = ''
-  let position = BATCH
+  let size = 0
+  let position = 0
   return () => {
-    if (position === BATCH) {
-      batch = decoder.decode(fillBatch(random))
+    if (position === size) {
+      size = Math.min(LARGEST_BATCH, Math.max(FIRST_BATCH, size * 2))
+      batch = decoder.decode(fillBatch(random, size))
       position = 0
     }
     const start = position++ * UUID_LENGTH
@@ -28,8 +32,8 @@ export function createIdSource(random: Random): () => string {
   }
 }
 
-function fillBatch(random: Random): Uint8Array {
-  const bytes = new Uint8Array(BATCH * UUID_LENGTH)
+function fillBatch(random: Random, size: number): Uint8Array {
+  const bytes = new Uint8Array(size * UUID_LENGTH)
   for (let at = 0; at < bytes.length; at += UUID_LENGTH) {
     const w0 = random.nextUint32()
     const w1 = random.nextUint32()

@@ -72,13 +72,15 @@ export function createTopicNames(
   const pairNames: string[] = []
   const pairSlugs: string[] = []
   const pairKeys: number[] = []
+  const subjectSlugs = subjects.map(toSlug)
+  const subjectIndexes = subjects.map((subject) => SUBJECT_INDEX.get(subject) ?? 0)
   ASPECT_PARTS.forEach((aspect, a) => {
     if (!fits(aspect.fit, style)) return
-    for (const subject of subjects) {
+    subjects.forEach((subject, s) => {
       pairNames.push(aspect.before + subject + aspect.after)
-      pairSlugs.push(aspect.slugBefore + toSlug(subject) + aspect.slugAfter)
-      pairKeys.push(((SUBJECT_INDEX.get(subject) ?? 0) * ASPECT_PARTS.length + a) * ROUNDS)
-    }
+      pairSlugs.push(aspect.slugBefore + subjectSlugs[s]! + aspect.slugAfter)
+      pairKeys.push((subjectIndexes[s]! * ASPECT_PARTS.length + a) * ROUNDS)
+    })
   })
   const pairs = pairNames.length
   const stride = coprimeStride(random, pairs)

@@ -45,7 +45,9 @@ export function matchRoute(path: string): Route {
 export function toPath(target: string, basePath = ''): string | undefined {
   let path: string
   if (target.startsWith('/')) {
-    const end = target.search(/[?#]/)
+    const query = target.indexOf('?')
+    const hash = target.indexOf('#')
+    const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash)
     path = end === -1 ? target : target.slice(0, end)
   } else {
     try {

@@ -46,31 +46,32 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let draining = false
 
   function handle(request: IncomingMessage, response: ServerResponse): void {
-    const started = performance.now()
+    const started = onRequest ? performance.now() : 0
     let answer: MockAnswer
     try {
       answer = resolver.resolve({
         method: request.method ?? 'GET',
         url: request.url ?? '/',
-        header: (name) => request.headers[name],
+        header: (name) => findRawHeader(request.rawHeaders, name),
       })
     } catch {
       answer = internalError
     }
-    const send = () => {
-      // While closing, each answer ends its connection, so close() is not held up by keep-alive.
-      if (draining) response.setHeader('connection', 'close')
-      response.writeHead(answer.status, answer.headers)
-      response.end(answer.body ?? undefined)
-      onRequest?.({
-        method: request.method ?? '',
-        path: toLogPath(request.url ?? ''),
-        status: answer.status,
-        ms: performance.now() - started,
-      })
-    }
-    if (delay > 0) setTimeout(send, delay)
-    else send()
+    if (delay > 0) setTimeout(send, delay, request, response, answer, started)
+    else send(request, response, answer, started)
+  }
+
+  function send(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
+    // While closing, each answer ends its connection, so close() is not held up by keep-alive.
+    if (draining) response.setHeader('connection', 'close')
+    response.writeHead(answer.status, answer.headers)
+    response.end(answer.body ? toBuffer(answer.body) : undefined)
+    onRequest?.({
+      method: request.method ?? '',
+      path: toLogPath(request.url ?? ''),
+      status: answer.status,
+      ms: performance.now() - started,
+    })
   }
 
   const server = createServer(
@@ -106,6 +107,30 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return closing
     },
   }
+}
+
+const buffers = new WeakMap<Uint8Array, Buffer>()
+
+/** A `Buffer` view of a body (no copy), made once: Node writes Buffers without converting them. */
+function toBuffer(body: Uint8Array): Buffer {
+  let buffer = buffers.get(body)
+  if (buffer === undefined) {
+    buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    buffers.set(body, buffer)
+  }
+  return buffer
+}
+
+/**
+ * The first value of a header, read from the raw list: cheaper than building `request.headers`
+ * for one lookup, and like it, a repeated Authorization header counts once (the first).
+ */
+function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const candidate = rawHeaders[i]!
+    if (candidate.length === name.length && candidate.toLowerCase() === name) return rawHeaders[i + 1]
+  }
+  return undefined
 }
 
 const OVERSIZED = encodeJson({ error: 'Request header fields too large' })
