@@ -1,10 +1,32 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+const dist = (path: string) => fileURLToPath(new URL(`./dist/${path}`, import.meta.url))
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts'] },
+      },
+      {
+        // The README's Vitest example, run as a user runs it: against the built package.
+        extends: true,
+        resolve: {
+          alias: {
+            'taxonomy-mock/msw': dist('msw/index.js'),
+            'taxonomy-mock/server': dist('server/index.js'),
+          },
+        },
+        test: {
+          name: 'example',
+          include: ['examples/vitest/**/*.test.ts'],
+          setupFiles: ['examples/vitest/setup.ts'],
+        },
+      },
+    ],
   },
 })

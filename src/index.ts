@@ -26,3 +26,9 @@ export type {
   SubDisciplineSummary,
   TopicSummary,
 } from './core/types.js'
+export { createFetchHandler } from './http/fetch.js'
+export { createResolver } from './http/handle-request.js'
+export { DEFAULT_API_KEY } from './http/options.js'
+export type { MockRequest, Resolver } from './http/handle-request.js'
+export type { MockAnswer } from './http/responses.js'
+export type { AnswerOptions, DataOptions, MockOptions } from './http/options.js'

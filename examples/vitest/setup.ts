@@ -1,0 +1,10 @@
+// vitest.setup.ts: the taxonomy API answered in every test, from seed-42 data.
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { createHandlers } from 'taxonomy-mock/msw'
+
+export const server = setupServer(...createHandlers({ seed: 42, size: 'small' }))
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
