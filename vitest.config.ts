@@ -13,6 +13,11 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts'] },
       },
       {
+        // Real headless Chromium (Debian's package): `npm run test:browser`, run by .ci/run.
+        extends: true,
+        test: { name: 'browser', include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+      {
         // The README's Vitest example, run as a user runs it: against the built package.
         extends: true,
         resolve: {

@@ -14,7 +14,7 @@ export async function benchMsw(batches = 15, perBatch = 400): Promise<Check[]> {
   const url = `http://api.test/api/v2/disciplines/${slug}`
   const init = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
   const server = setupServer()
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen()
   const ours = createHandlers({ taxonomy })
   server.use(...ours)
   const sample = await fetch(url, init)

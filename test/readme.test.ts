@@ -15,4 +15,5 @@ it.each(['examples/vitest/setup.ts', 'examples/vitest/discipline.test.ts'])(
 it('gives the install and test commands the CI runs', () => {
   expect(codeBlocks).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
+  expect(read('package.json')).toContain('"test": "npm run typecheck && npm run build && vitest run')
 })

@@ -5,6 +5,6 @@ import { createHandlers } from 'taxonomy-mock/msw'
 
 export const server = setupServer(...createHandlers({ seed: 42, size: 'small' }))
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen())
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())

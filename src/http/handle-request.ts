@@ -1,6 +1,7 @@
 import { toDisciplineRecord, toSubDisciplineRecord } from '../core/records.js'
 import type { FixtureDiscipline, FixtureSubDiscipline } from '../core/types.js'
 import { isAuthorized } from './auth.js'
+import { renderIndexPage, renderRecordPage } from './browse.js'
 import { OPENAPI_DOCUMENT } from './openapi.js'
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
 import {
@@ -33,6 +34,12 @@ export interface Resolver {
 
 type Answers = { readonly get: MockAnswer; readonly head: MockAnswer }
 
+const HTML_TYPE = 'text/html; charset=utf-8'
+// The pages carry no scripts; this keeps it so even if escaping were ever wrong.
+const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
+const textEncoder = new TextEncoder()
+const encodeText = (text: string) => textEncoder.encode(text)
+
 /**
  * Creates the resolver: the only place that decides status, headers and body. Record bodies are
  * serialised on first use and kept, so a request costs a lookup, not a `JSON.stringify`.
@@ -54,6 +61,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
   const openapi = createAnswers(200, encodeJson(OPENAPI_DOCUMENT), cors)
   const bodies = new Map<FixtureDiscipline | FixtureSubDiscipline, Answers>()
+  const pages = new Map<FixtureDiscipline | FixtureSubDiscipline, Answers>()
+  let indexPage: Answers | undefined
 
   function recordAnswers(route: Extract<Route, { slug: string }>): Answers | undefined {
     const record =
@@ -73,14 +82,35 @@ export function createResolver(options: MockOptions = {}): Resolver {
     return answers
   }
 
+  /** A record's browse page, built from the same bytes the API sends, once. */
+  function browseAnswers(route: Extract<Route, { kind: 'browse' }>): Answers | undefined {
+    const kind = route.collection === 'disciplines' ? 'discipline' : 'subDiscipline'
+    const api = recordAnswers({ kind, slug: route.slug })
+    const record = kind === 'discipline' ? taxonomy.findDiscipline(route.slug) : taxonomy.findSubDiscipline(route.slug)
+    if (!api || !record) return undefined
+    let answers = pages.get(record)
+    if (answers === undefined) {
+      const html = renderRecordPage(route.collection, record, api.get.body!, resolved)
+      answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
+      pages.set(record, answers)
+    }
+    return answers
+  }
+
   function choose(request: MockRequest, route: Route): Answers | MockAnswer {
     const { method } = request
     if (method === 'OPTIONS') return preflight
     const readOnly = method === 'GET' || method === 'HEAD'
     switch (route.kind) {
       case 'unknown':
-      case 'home':
         return errors.notFound
+      case 'home':
+        if (!readOnly) return errors.methodNotAllowed
+        indexPage ??= createAnswers(200, encodeText(renderIndexPage(taxonomy, resolved)), cors, HTML_HEADERS, HTML_TYPE)
+        return indexPage
+      case 'browse':
+        if (!readOnly) return errors.methodNotAllowed
+        return browseAnswers(route) ?? errors.notFound
       case 'health':
         return readOnly ? health : errors.methodNotAllowed
       case 'openapi':

@@ -6,9 +6,12 @@ export type Route =
   /** Under `/api/`, but no endpoint: needs a key like the endpoints, then 404. */
   | { readonly kind: 'apiUnknown' }
   | { readonly kind: 'health' | 'openapi' | 'home' }
+  /** `/browse/{collection}/{slug}`: a record's HTML page; needs no key. */
+  | { readonly kind: 'browse'; readonly collection: 'disciplines' | 'sub_disciplines'; readonly slug: string }
   | { readonly kind: 'unknown' }
 
 const API_PREFIX = '/api/'
+const BROWSE_PREFIX = '/browse/'
 // A Map, not an object literal: a segment such as `__proto__` must not find anything.
 const COLLECTIONS = new Map<string, 'discipline' | 'subDiscipline'>([
   ['disciplines', 'discipline'],
@@ -26,6 +29,7 @@ export function matchRoute(path: string): Route {
   if (path === '/__health') return { kind: 'health' }
   if (path === '/openapi.json') return { kind: 'openapi' }
   if (path === '/') return { kind: 'home' }
+  if (path.startsWith(BROWSE_PREFIX)) return matchBrowse(path)
   if (!path.startsWith(API_PREFIX)) return { kind: 'unknown' }
   const segments = path.split('/')
   // ['', 'api', 'v2', collection, slug]
@@ -35,6 +39,20 @@ export function matchRoute(path: string): Route {
     return { kind: collection, slug: decodeURIComponent(segments[4]!) }
   } catch {
     return { kind: 'malformed' }
+  }
+}
+
+function matchBrowse(path: string): Route {
+  const segments = path.split('/')
+  // ['', 'browse', collection, slug]
+  const collection = segments[2]
+  if (segments.length !== 4 || (collection !== 'disciplines' && collection !== 'sub_disciplines')) {
+    return { kind: 'unknown' }
+  }
+  try {
+    return { kind: 'browse', collection, slug: decodeURIComponent(segments[3]!) }
+  } catch {
+    return { kind: 'unknown' }
   }
 }
 

@@ -11,7 +11,7 @@ const resolver = createResolver({ taxonomy })
 const discipline = taxonomy.disciplines[0]!
 const path = `/api/v2/disciplines/${discipline.slug}`
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen())
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 

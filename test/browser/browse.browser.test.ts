@@ -1,0 +1,49 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startTestServer } from '../helpers/server.js'
+import { launchChromium } from './chromium.js'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+it('lists the medium dataset on / and a link shows exactly what the API returns', async () => {
+  const server = await startTestServer({ seed: 42, size: 'medium' })
+  const page = await browser.newPage()
+  const started = performance.now()
+  await page.goto(`${server.url}/`)
+  const loadMs = performance.now() - started
+  expect(loadMs).toBeLessThan(1_000)
+  expect(await page.textContent('body')).toContain('Accepted key: taxonomy-mock-key')
+  const links = await page.$$eval('a[href^="/browse/sub_disciplines/"]', (anchors) => anchors.map((a) => a.getAttribute('href')!))
+  expect(links.length).toBe(countListed(server))
+
+  await page.click(`a[href="${links[3]}"]`)
+  await page.waitForSelector('#api-json')
+  const shown = JSON.parse((await page.textContent('#api-json'))!)
+  const slug = decodeURIComponent(links[3]!.split('/').at(-1)!)
+  const api = await fetch(`${server.url}/api/v2/sub_disciplines/${encodeURIComponent(slug)}`, {
+    headers: { authorization: 'Bearer taxonomy-mock-key' },
+  })
+  expect(shown).toEqual(await api.json())
+
+  await page.goBack()
+  await page.click('a[href^="/browse/disciplines/"]')
+  await page.waitForSelector('#api-json')
+  const discipline = JSON.parse((await page.textContent('#api-json'))!)
+  expect(discipline.sub_disciplines_count).toBe(discipline.sub_disciplines.length)
+})
+
+/** Every sub-discipline is listed under each of its disciplines, under each of their domains. */
+function countListed(server: Awaited<ReturnType<typeof startTestServer>>): number {
+  const { taxonomy } = server.resolver.options
+  return taxonomy.domains
+    .flatMap((domain) => taxonomy.disciplinesOf(domain))
+    .reduce((sum, discipline) => sum + taxonomy.subDisciplinesOf(discipline).length, 0)
+}

@@ -1,0 +1,32 @@
+import { createServer, type Server } from 'node:http'
+import { extname } from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
+
+/** Debian's Chromium, headless; the background-networking flags keep it off this closed network. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  })
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
+
+/** Serves a few files from memory on 127.0.0.1 and a free port. */
+export async function serveFiles(files: Record<string, string | Uint8Array>): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname
+    const file = files[path === '/' ? '/index.html' : path]
+    if (file === undefined) {
+      response.writeHead(404).end()
+      return
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/html', 'service-worker-allowed': '/' })
+    response.end(file)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
+}

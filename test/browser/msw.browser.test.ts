@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { build, type Plugin } from 'esbuild'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+import { launchChromium, serveFiles } from './chromium.js'
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
+
+/** Resolves `taxonomy-mock/*` to the built package, as an installed copy would. */
+const useBuiltPackage: Plugin = {
+  name: 'taxonomy-mock',
+  setup(b) {
+    b.onResolve({ filter: /^taxonomy-mock(\/msw)?$/ }, (args) => ({
+      path: root(args.path === 'taxonomy-mock' ? 'dist/index.js' : 'dist/msw/index.js'),
+    }))
+  },
+}
+
+let browser: Browser
+let close: () => void
+let url: string
+
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [root('examples/browser/main.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    plugins: [useBuiltPackage],
+  })
+  const served = await serveFiles({
+    '/index.html': '<!doctype html><html><body>loading</body><script type="module" src="/main.js"></script></html>',
+    '/main.js': bundle.outputFiles[0]!.text,
+    '/mockServiceWorker.js': readFileSync(root('node_modules/msw/lib/mockServiceWorker.js')),
+  })
+  url = served.url
+  close = () => served.server.close()
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  close?.()
+})
+
+it('answers both endpoints and both errors through setupWorker in Chromium', async () => {
+  const page = await browser.newPage()
+  await page.goto(url)
+  await page.waitForFunction(() => 'results' in window, undefined, { timeout: 15_000 })
+  const results = await page.evaluate(() => (window as unknown as { results: Record<string, { status: number; body: string }> }).results)
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  expect(results).toEqual({
+    discipline: { status: 200, body: JSON.stringify(toDisciplineRecord(taxonomy, taxonomy.findDiscipline('pharmacology')!)) },
+    subDiscipline: { status: 200, body: JSON.stringify(toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('clinical-pharmacology')!)) },
+    unauthorized: { status: 401, body: '{"error":"Invalid or missing API key"}' },
+    notFound: { status: 404, body: '{"error":"Resource not found"}' },
+  })
+})
+
+it('bundles taxonomy-mock/msw for the browser with no node:* module', async () => {
+  const result = await build({
+    stdin: { contents: "export * from 'taxonomy-mock/msw'", resolveDir: root('.') },
+    bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent',
+    external: ['msw'], plugins: [useBuiltPackage],
+  })
+  const inputs = Object.keys(result.metafile!.inputs)
+  expect(inputs.filter((input) => input.startsWith('node:') || input.includes('/server/') || input.includes('/cli/'))).toEqual([])
+})
