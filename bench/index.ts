@@ -1,4 +1,5 @@
 // `npm run bench`: every performance target of the project, measured in one run, as a table.
+import { benchBundle } from './bundle.js'
 import { benchGenerate } from './generate.js'
 import { printChecks, type Check } from './lib.js'
 import { benchMsw } from './msw.js'
@@ -11,6 +12,7 @@ const sections: [string, () => Check[] | Promise<Check[]>][] = [
   ['Standalone server', () => benchServer()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
+  ['Browser bundle', () => benchBundle()],
 ]
 
 let missed = 0

@@ -69,20 +69,16 @@ export function createTopicNames(
   style: DomainWords['style'],
   subjects: readonly string[],
 ): () => NamedSubject {
-  const pairNames: string[] = []
-  const pairSlugs: string[] = []
-  const pairKeys: number[] = []
+  const aspects: number[] = []
+  ASPECT_PARTS.forEach((aspect, a) => {
+    if (fits(aspect.fit, style)) aspects.push(a)
+  })
   const subjectSlugs = subjects.map(toSlug)
   const subjectIndexes = subjects.map((subject) => SUBJECT_INDEX.get(subject) ?? 0)
-  ASPECT_PARTS.forEach((aspect, a) => {
-    if (!fits(aspect.fit, style)) return
-    subjects.forEach((subject, s) => {
-      pairNames.push(aspect.before + subject + aspect.after)
-      pairSlugs.push(aspect.slugBefore + subjectSlugs[s]! + aspect.slugAfter)
-      pairKeys.push((subjectIndexes[s]! * ASPECT_PARTS.length + a) * ROUNDS)
-    })
-  })
-  const pairs = pairNames.length
+  // Pair names and slugs are built on first use: medium uses a quarter of them, large all.
+  const pairNames: string[] = []
+  const pairSlugs: string[] = []
+  const pairs = aspects.length * subjects.length
   const stride = coprimeStride(random, pairs)
   const offset = random.nextInt(pairs)
   let issued = 0
@@ -90,12 +86,14 @@ export function createTopicNames(
     const round = Math.floor(issued / pairs) % ROUNDS
     const pair = (stride * (issued % pairs) + offset) % pairs
     issued++
-    if (round === 0) return { name: pairNames[pair]!, slug: pairSlugs[pair]!, key: pairKeys[pair]! }
-    return {
-      name: pairNames[pair]! + CONTEXT_NAMES[round - 1]!,
-      slug: pairSlugs[pair]! + CONTEXT_SLUGS[round - 1]!,
-      key: pairKeys[pair]! + round,
-    }
+    const s = pair % subjects.length
+    const a = aspects[Math.floor(pair / subjects.length)]!
+    const aspect = ASPECT_PARTS[a]!
+    const name = (pairNames[pair] ??= aspect.before + subjects[s]! + aspect.after)
+    const slug = (pairSlugs[pair] ??= aspect.slugBefore + subjectSlugs[s]! + aspect.slugAfter)
+    const key = (subjectIndexes[s]! * ASPECT_PARTS.length + a) * ROUNDS + round
+    if (round === 0) return { name, slug, key }
+    return { name: name + CONTEXT_NAMES[round - 1]!, slug: slug + CONTEXT_SLUGS[round - 1]!, key }
   }
 }
 

@@ -16,8 +16,8 @@ export interface CliRun {
 }
 
 /** Spawns `bin/taxonomy-mock.js` with `args`; it is killed after the test if still running. */
-export function spawnCli(args: string[], env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export function spawnCli(args: string[], env: Record<string, string> = {}, bin = BIN): CliRun {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
