@@ -9,6 +9,10 @@ export const OUTCOMES = {
   unauthorized: { status: 401, error: 'Invalid or missing API key' },
   notFound: { status: 404, error: 'Resource not found' },
   methodNotAllowed: { status: 405, error: 'Method not allowed' },
+  // Server only: requests Node cannot parse, or that arrive too slowly or with too much header.
+  badRequest: { status: 400, error: 'Malformed request' },
+  requestTimeout: { status: 408, error: 'Request timeout' },
+  headersTooLarge: { status: 431, error: 'Request header fields too large' },
   serverError: { status: 500, error: 'Internal server error' },
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const

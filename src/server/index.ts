@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { createResolver, type Resolver } from '../http/handle-request.js'
-import { createErrorAnswers, encodeJson, type MockAnswer } from '../http/responses.js'
+import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
 import type { MockOptions } from '../http/options.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
@@ -75,10 +75,43 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
 
   const server = createServer(
-    { keepAlive: true, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    {
+      keepAlive: true,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      // Node checks those timeouts every 30 s by default; a slow client should not linger that long.
+      connectionsCheckingInterval: 1_000,
+    },
     handle,
   )
-  server.on('clientError', answerClientError)
+  const { cors } = resolver.options
+  const rawAnswers = (outcome: Parameters<typeof createErrorAnswers>[0]) => {
+    const { get, head } = createErrorAnswers(outcome, cors)
+    return { get: toRawAnswer(get), head: toRawAnswer(head) }
+  }
+  const raw = {
+    badRequest: rawAnswers('badRequest'),
+    requestTimeout: rawAnswers('requestTimeout'),
+    headersTooLarge: rawAnswers('headersTooLarge'),
+    methodNotAllowed: rawAnswers('methodNotAllowed'),
+  }
+  // A request Node could not parse gets a JSON error, then the connection closes.
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const answers =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? raw.headersTooLarge
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? raw.requestTimeout
+          : raw.badRequest
+    // After HEAD a body would be read as the next response: send the headers alone.
+    socket.end(error.rawPacket?.toString('latin1', 0, 5) === 'HEAD ' ? answers.head : answers.get)
+  })
+  // Node routes CONNECT to this event and drops the socket when nobody listens: answer it instead.
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => socket.end(raw.methodNotAllowed.get))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -133,23 +166,9 @@ function findRawHeader(rawHeaders: readonly string[], name: string): string | un
   return undefined
 }
 
-const OVERSIZED = encodeJson({ error: 'Request header fields too large' })
-const MALFORMED = encodeJson({ error: 'Malformed request' })
-
-/** Answers a request Node could not parse with a JSON error, then closes the connection. */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy()
-    return
-  }
-  const [status, body] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['431 Request Header Fields Too Large', OVERSIZED]
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? ['408 Request Timeout', encodeJson({ error: 'Request timeout' })]
-        : ['400 Bad Request', MALFORMED]
-  socket.end(
-    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${body.byteLength}\r\n` +
-      `access-control-allow-origin: *\r\nconnection: close\r\n\r\n${new TextDecoder().decode(body)}`,
-  )
+/** An answer written straight to a socket, for requests that never become `request` events. */
+function toRawAnswer(answer: MockAnswer): string {
+  const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  const body = answer.body ? new TextDecoder().decode(answer.body) : ''
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${headers}connection: close\r\n\r\n${body}`
 }
