@@ -33,3 +33,26 @@ export function printChecks(title: string, checks: readonly Check[]): void {
     console.log(`| ${check.name} | ${check.value} | ${check.target} | ${check.ok ? 'ok' : 'MISSED'} |`)
   }
 }
+
+/**
+ * Runs the sections (all, or those whose title contains `only`), prints each table, and sets exit
+ * code 1 when any target is missed.
+ */
+export async function runSections(
+  heading: string,
+  sections: readonly (readonly [string, () => Check[] | Promise<Check[]>])[],
+  only?: string,
+): Promise<void> {
+  let missed = 0
+  console.log(`${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`)
+  for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only.toLowerCase())) continue
+    const checks = await run()
+    printChecks(title, checks)
+    missed += checks.filter((check) => !check.ok).length
+  }
+  if (missed > 0) {
+    console.log(`\n${missed} target(s) missed`)
+    process.exitCode = 1
+  }
+}

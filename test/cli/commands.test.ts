@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { fixturePath } from '../helpers/fixtures.js'
-import { runCli } from '../helpers/cli.js'
+import { BIN, runCli } from '../helpers/cli.js'
 
 const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
 
@@ -99,4 +100,25 @@ it('exits 2 for a --data file over the size limit, before reading it', async () 
   truncateSync(file, 200 * 1024 * 1024)
   const { code, stderr } = await runCli(['--data', file, '--port', '0'])
   expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: --data file ${JSON.stringify(file)} is 200 MB; the limit is 100 MB (use --size large for more data)`] })
+})
+
+it('exits 2 for a --data file nested a million levels deep, naming the path', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const file = join(dir, 'deep.json')
+  const depth = 1_000_000
+  writeFileSync(file, `{"format":"taxonomy-mock/v1","seed":null,"domains":[${'['.repeat(depth)}${']'.repeat(depth)}],"disciplines":[],"sub_disciplines":[],"topics":[]}`)
+  const { code, stderr } = await runCli(['--data', file, '--port', '0'])
+  expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: invalid --data file ${JSON.stringify(file)}: domains[0]: expected an object; received an array`] })
+})
+
+it('exits 2 for a --data file it may not read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const file = join(dir, 'secret.json')
+  writeFileSync(file, '{}')
+  chmodSync(file, 0o000)
+  // Root reads anything, so as root the CLI runs as nobody (uid 65534); the 0700 folder stops it.
+  const asRoot = process.getuid?.() === 0
+  const child = spawnSync(process.execPath, [BIN, '--data', file, '--port', '0'], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+  expect(child.status).toBe(2)
+  expect(child.stderr).toBe(`taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`)
 })

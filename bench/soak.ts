@@ -1,0 +1,120 @@
+// `npm run soak`: robustness under load, bounded in time, loopback only. Exits 1 if a figure is missed.
+import { Agent, request } from 'node:http'
+import { createTaxonomy } from '../dist/index.js'
+import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
+import { runSections, type Check } from './lib.js'
+import { KEY, openHandles, pause, rssMb, runWrk, startCliServer } from './soak-lib.js'
+
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
+const CONNECTIONS = 256
+
+/** 60 s at 256 keep-alive connections over every record's path, after a warm-up that fills the caches. */
+async function soak(size: 'medium' | 'large'): Promise<Check[]> {
+  const taxonomy = createTaxonomy({ size })
+  const paths = [
+    ...taxonomy.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
+    ...taxonomy.subDisciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
+  ]
+  const server = await startCliServer(['--size', size, '--quiet'])
+  const pid = server.child.pid!
+  try {
+    runWrk(server.url, paths, 10, CONNECTIONS)
+    await pause(1_000)
+    const warm = { rss: rssMb(pid), handles: openHandles(pid) }
+    const run = runWrk(server.url, paths, SOAK_SECONDS, CONNECTIONS)
+    await pause(1_000)
+    const after = { rss: rssMb(pid), handles: openHandles(pid) }
+    const growth = (after.rss - warm.rss) / warm.rss
+    return [
+      { name: `${size}: requests in ${SOAK_SECONDS} s at ${CONNECTIONS} connections (p99 ${run.p99Ms.toFixed(1)} ms, ${run.rps.toFixed(0)} req/s)`, value: String(run.requests), target: '> 0', ok: run.requests > 0 },
+      { name: `${size}: socket errors and timeouts`, value: String(run.errors), target: '0', ok: run.errors === 0 },
+      { name: `${size}: non-2xx answers`, value: String(run.non2xx), target: '0', ok: run.non2xx === 0 },
+      { name: `${size}: RSS after the run vs after warm-up`, value: `${after.rss.toFixed(0)} vs ${warm.rss.toFixed(0)} MB (${(growth * 100).toFixed(1)}%)`, target: 'within 10%', ok: Math.abs(growth) <= 0.1 },
+      { name: `${size}: open handles after the run vs after warm-up`, value: `${after.handles} vs ${warm.handles}`, target: 'no growth', ok: after.handles <= warm.handles },
+    ]
+  } finally {
+    server.child.kill('SIGKILL')
+  }
+}
+
+/**
+ * SIGTERM under load: 64 keep-alive clients send valid requests; after 3 s the server gets SIGTERM.
+ * Every request it answered (one log line each) must reach a client in full, it must exit 0 within
+ * 2 s, and no client may see an error before the signal.
+ */
+async function sigtermUnderLoad(): Promise<Check[]> {
+  const taxonomy = createTaxonomy()
+  const paths = taxonomy.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`)
+  const server = await startCliServer([])
+  const { port } = new URL(server.url)
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+  let completed = 0
+  let truncated = 0
+  let signalledAt = Number.POSITIVE_INFINITY
+  const errorsBeforeSignal: string[] = []
+  let stop = false
+  const client = async (n: number) => {
+    for (let i = n; !stop; i += 64) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const req = request({ host: '127.0.0.1', port, path: paths[i % paths.length], headers: { authorization: `Bearer ${KEY}` }, agent }, (res) => {
+          let bytes = 0
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+          res.on('end', () => {
+            if (bytes === Number(res.headers['content-length'])) completed++
+            else truncated++
+            resolve(true)
+          })
+          res.on('error', () => resolve(false))
+        })
+        req.on('error', (error) => {
+          if (performance.now() < signalledAt) errorsBeforeSignal.push(error.message)
+          resolve(false)
+        })
+        req.end()
+      })
+      if (!ok && performance.now() >= signalledAt) await pause(5)
+    }
+  }
+  const clients = Array.from({ length: 64 }, (_, n) => client(n))
+  await pause(3_000)
+  signalledAt = performance.now()
+  server.child.kill('SIGTERM')
+  const exit = await server.exit
+  stop = true
+  await Promise.all(clients)
+  agent.destroy()
+  const exitMs = exit.at - signalledAt
+  const answered = server.lines.filter((line) => /^GET \/api\/v2\/disciplines\/\S+ 200 /.test(line)).length
+  return [
+    { name: 'SIGTERM under load: exit code', value: String(exit.code), target: '0', ok: exit.code === 0 },
+    { name: 'SIGTERM under load: time from signal to exit', value: `${exitMs.toFixed(0)} ms`, target: '<= 2000 ms', ok: exitMs <= 2_000 },
+    { name: 'SIGTERM under load: answers logged by the server vs received in full by clients', value: `${answered} vs ${completed}`, target: 'equal', ok: answered === completed && answered > 0 },
+    { name: 'SIGTERM under load: truncated answers', value: String(truncated), target: '0', ok: truncated === 0 },
+    { name: 'SIGTERM under load: client errors before the signal', value: String(errorsBeforeSignal.length), target: '0', ok: errorsBeforeSignal.length === 0 },
+  ]
+}
+
+/** The socket fuzz at full size: 100,000 generated requests by default, 20,000 in each other mode. */
+async function fuzz(): Promise<Check[]> {
+  const checks: Check[] = []
+  for (const [mode, options, count] of [['default', {}, 100_000], ['CORS off', { cors: false }, 20_000], ['2 ms delay', { delay: 2 }, 20_000]] as const) {
+    const report = await fuzzServer(count, options, 64)
+    const bad = undocumentedStatuses(report)
+    checks.push({
+      name: `fuzz (${mode}): ${report.sent} generated requests, answered / 5xx / undocumented / client errors / still correct`,
+      value: `${report.answered} / ${report.serverErrors} / ${bad.length} / ${report.clientErrors.length} / ${report.stillCorrect}`,
+      target: `${report.sent} / 0 / 0 / 0 / true`,
+      ok: report.answered === report.sent && report.serverErrors === 0 && bad.length === 0 && report.clientErrors.length === 0 && report.stillCorrect,
+    })
+  }
+  return checks
+}
+
+const sections = [
+  ['Socket fuzz', fuzz],
+  ['Soak, medium dataset', () => soak('medium')],
+  ['Soak, large dataset (1,000,000 topics)', () => soak('large')],
+  ['SIGTERM under load', sigtermUnderLoad],
+] as const
+
+await runSections('taxonomy-mock soak', sections, process.argv[2])
