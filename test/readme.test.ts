@@ -12,7 +12,7 @@ it.each([
   'examples/jest/jest.setup.js',
   'examples/jest/discipline.test.js',
   'examples/browser/mocks.ts',
-  'examples/browser/main.ts',
+  'examples/browser/main.tsx',
 ])(
   'shows %s in the README exactly as the tests run it',
   (file) => {

@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import type { Browser } from 'playwright-core'
@@ -25,7 +28,8 @@ let url: string
 
 beforeAll(async () => {
   const bundle = await build({
-    entryPoints: [root('examples/browser/main.ts')],
+    entryPoints: [root('examples/browser/main.tsx')],
+    jsx: 'automatic',
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -34,10 +38,13 @@ beforeAll(async () => {
     logLevel: 'silent',
     plugins: [useBuiltPackage],
   })
+  // The worker script as the README makes it: `npx msw init public/`.
+  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
+  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir], { cwd: root('.'), stdio: 'ignore' })
   const served = await serveFiles({
-    '/index.html': '<!doctype html><html><body>loading</body><script type="module" src="/main.js"></script></html>',
+    '/index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
     '/main.js': bundle.outputFiles[0]!.text,
-    '/mockServiceWorker.js': readFileSync(root('node_modules/msw/lib/mockServiceWorker.js')),
+    '/mockServiceWorker.js': readFileSync(join(publicDir, 'mockServiceWorker.js')),
   })
   url = served.url
   close = () => served.server.close()
@@ -49,11 +56,11 @@ afterAll(async () => {
   close?.()
 })
 
-it('answers both endpoints and both errors through setupWorker in Chromium', async () => {
+it('answers both endpoints and both errors through setupWorker in a React page in Chromium', async () => {
   const page = await browser.newPage()
   await page.goto(url)
-  await page.waitForFunction(() => 'results' in window, undefined, { timeout: 15_000 })
-  const results = await page.evaluate(() => (window as unknown as { results: Record<string, { status: number; body: string }> }).results)
+  await page.waitForFunction(() => document.getElementById('results')?.textContent?.startsWith('{'), undefined, { timeout: 15_000 })
+  const results = JSON.parse((await page.textContent('#results'))!)
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
   expect(results).toEqual({
     discipline: { status: 200, body: JSON.stringify(toDisciplineRecord(taxonomy, taxonomy.findDiscipline('pharmacology')!)) },

@@ -1,0 +1,32 @@
+// src/main.tsx: start the worker before the app renders, so its first request is answered.
+import { useEffect, useState } from 'react'
+import { createRoot } from 'react-dom/client'
+import { worker } from './mocks.js'
+
+async function enableMocking(): Promise<void> {
+  await worker.start({ quiet: true })
+}
+
+/** The "app": it fetches both endpoints and both error cases, and shows each status and body. */
+function App() {
+  const [results, setResults] = useState<Record<string, { status: number; body: string }>>()
+  useEffect(() => {
+    const auth = { headers: { Authorization: 'Bearer taxonomy-mock-key' } }
+    const requests: [string, string, RequestInit?][] = [
+      ['discipline', '/api/v2/disciplines/pharmacology', auth],
+      ['subDiscipline', '/api/v2/sub_disciplines/clinical-pharmacology', auth],
+      ['unauthorized', '/api/v2/disciplines/pharmacology'],
+      ['notFound', '/api/v2/disciplines/no-such-slug', auth],
+    ]
+    void Promise.all(
+      requests.map(async ([name, path, init]) => {
+        const response = await fetch(path, init)
+        return [name, { status: response.status, body: await response.text() }] as const
+      }),
+    ).then((entries) => setResults(Object.fromEntries(entries)))
+  }, [])
+  return <pre id="results">{results ? JSON.stringify(results) : 'loading'}</pre>
+}
+
+await enableMocking()
+createRoot(document.getElementById('root')!).render(<App />)
