@@ -9,6 +9,7 @@ import {
   createErrorAnswers,
   createPreflightAnswer,
   encodeJson,
+  encodeText,
   type MockAnswer,
 } from './responses.js'
 import { matchRoute, toPath, type Route } from './routes.js'
@@ -37,8 +38,6 @@ type Answers = { readonly get: MockAnswer; readonly head: MockAnswer }
 const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
-const textEncoder = new TextEncoder()
-const encodeText = (text: string) => textEncoder.encode(text)
 
 /**
  * Creates the resolver: the only place that decides status, headers and body. Record bodies are
@@ -64,16 +63,19 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const pages = new Map<FixtureDiscipline | FixtureSubDiscipline, Answers>()
   let indexPage: Answers | undefined
 
-  function recordAnswers(route: Extract<Route, { slug: string }>): Answers | undefined {
-    const record =
-      route.kind === 'discipline'
-        ? taxonomy.findDiscipline(route.slug)
-        : taxonomy.findSubDiscipline(route.slug)
-    if (record === undefined) return undefined
+  type Kind = 'discipline' | 'subDiscipline'
+  type StoredRecord = FixtureDiscipline | FixtureSubDiscipline
+
+  function findRecord(kind: Kind, slug: string): StoredRecord | undefined {
+    return kind === 'discipline' ? taxonomy.findDiscipline(slug) : taxonomy.findSubDiscipline(slug)
+  }
+
+  /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
+  function apiAnswers(kind: Kind, record: StoredRecord): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
       const body =
-        route.kind === 'discipline'
+        kind === 'discipline'
           ? toDisciplineRecord(taxonomy, record as FixtureDiscipline)
           : toSubDisciplineRecord(taxonomy, record as FixtureSubDiscipline)
       answers = createAnswers(200, encodeJson(body), cors)
@@ -83,14 +85,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
-  function browseAnswers(route: Extract<Route, { kind: 'browse' }>): Answers | undefined {
-    const kind = route.collection === 'disciplines' ? 'discipline' : 'subDiscipline'
-    const api = recordAnswers({ kind, slug: route.slug })
-    const record = kind === 'discipline' ? taxonomy.findDiscipline(route.slug) : taxonomy.findSubDiscipline(route.slug)
-    if (!api || !record) return undefined
+  function pageAnswers(collection: 'disciplines' | 'sub_disciplines', record: StoredRecord): Answers {
     let answers = pages.get(record)
     if (answers === undefined) {
-      const html = renderRecordPage(route.collection, record, api.get.body!, resolved)
+      const kind = collection === 'disciplines' ? 'discipline' : 'subDiscipline'
+      const html = renderRecordPage(collection, record, apiAnswers(kind, record).get.body!, resolved)
       answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
       pages.set(record, answers)
     }
@@ -108,9 +107,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
         if (!readOnly) return errors.methodNotAllowed
         indexPage ??= createAnswers(200, encodeText(renderIndexPage(taxonomy, resolved)), cors, HTML_HEADERS, HTML_TYPE)
         return indexPage
-      case 'browse':
+      case 'browse': {
         if (!readOnly) return errors.methodNotAllowed
-        return browseAnswers(route) ?? errors.notFound
+        const record = findRecord(route.collection === 'disciplines' ? 'discipline' : 'subDiscipline', route.slug)
+        return record ? pageAnswers(route.collection, record) : errors.notFound
+      }
       case 'health':
         return readOnly ? health : errors.methodNotAllowed
       case 'openapi':
@@ -118,11 +119,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
       case 'apiUnknown':
         // A caller without a key learns nothing, not even which paths exist (401 before 404).
         return isAuthorized(request.header('authorization'), apiKeys) ? errors.notFound : errors.unauthorized
-      default:
+      default: {
         if (!readOnly) return errors.methodNotAllowed
         if (!isAuthorized(request.header('authorization'), apiKeys)) return errors.unauthorized
         if (route.kind === 'malformed') return errors.malformed
-        return recordAnswers(route) ?? errors.notFound
+        const record = findRecord(route.kind, route.slug)
+        return record ? apiAnswers(route.kind, record) : errors.notFound
+      }
     }
   }
 

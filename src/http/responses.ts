@@ -48,6 +48,11 @@ export function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value))
 }
 
+/** Encodes text as UTF-8, once; callers keep the result. */
+export function encodeText(text: string): Uint8Array {
+  return encoder.encode(text)
+}
+
 /** An answer with a body of `contentType`, and its HEAD twin without the body. */
 export function createAnswers(
   status: number,
