@@ -1,0 +1,173 @@
+import { allocate, evenWeights, skewedWeights } from './allocate.js'
+import { createTopicDescriber, describeDiscipline, describeSubDiscipline } from './descriptions.js'
+import { TOPIC_KEY_COUNT, createTopicNames, subDisciplineNames, type NamedSubject } from './names.js'
+import { shuffled, type Random } from './random.js'
+import type { SizeCounts } from './size.js'
+import { createUniqueSlugs, toSlug } from './slug.js'
+import type { FixtureDiscipline, FixtureDomain, FixtureSubDiscipline, FixtureTopic } from './types.js'
+import type { DisciplineWords, DomainWords } from './vocabulary/index.js'
+
+/**
+ * The levels below the domains, one function each, in the order the seeded stream draws them.
+ * Drafts carry what a level below needs of its parent: the words, the domain, the name source.
+ */
+
+/** A discipline and what its sub-disciplines and topics need from it. */
+export interface DisciplineDraft {
+  readonly record: FixtureDiscipline
+  readonly domainIndex: number
+  readonly domainWords: DomainWords
+  readonly words: DisciplineWords
+  readonly topicNames: () => NamedSubject
+}
+
+/** A sub-discipline and the discipline it was made under. */
+export interface SubDisciplineDraft {
+  readonly record: FixtureSubDiscipline
+  readonly discipline: DisciplineDraft
+}
+
+/** Disciplines, round-robin over the domains; about 20% also in one or two other domains. */
+export function generateDisciplines(
+  random: Random,
+  nextId: () => string,
+  counts: SizeCounts,
+  domains: readonly FixtureDomain[],
+  domainWords: readonly DomainWords[],
+): DisciplineDraft[] {
+  const queues = domainWords.map((): DisciplineWords[] => [])
+  const slugs = createUniqueSlugs()
+  const drafts: DisciplineDraft[] = []
+  for (let i = 0; i < counts.disciplines; i++) {
+    // Round-robin over the domains, so each gets its share of disciplines.
+    const domainIndex = i % domains.length
+    const queue = queues[domainIndex]!
+    if (queue.length === 0) queue.push(...shuffled(random, domainWords[domainIndex]!.disciplines))
+    const words = queue.shift()!
+    // Most disciplines sit in one domain; some 20% also in one or two others.
+    const extra = domains.length > 1 ? extraParentCount(random, 4, 20) : 0
+    const domainIds = [domains[domainIndex]!.id]
+    for (const other of pickOthers(random, domains.length, domainIndex, extra)) {
+      domainIds.push(domains[other]!.id)
+    }
+    drafts.push({
+      record: Object.freeze({
+        id: nextId(),
+        name: words.name,
+        slug: slugs(toSlug(words.name)),
+        description: describeDiscipline(random, words.name, words.study),
+        domain_ids: Object.freeze(domainIds),
+      }),
+      domainIndex,
+      domainWords: domainWords[domainIndex]!,
+      words,
+      topicNames: createTopicNames(random, domainWords[domainIndex]!.style, words.subjects),
+    })
+  }
+  return drafts
+}
+
+/** At least one sub-discipline per discipline; about 17% shared with a discipline of the same domain. */
+export function generateSubDisciplines(
+  random: Random,
+  nextId: () => string,
+  counts: SizeCounts,
+  disciplines: readonly DisciplineDraft[],
+): SubDisciplineDraft[] {
+  const shares = allocate(counts.subDisciplines, evenWeights(random, disciplines.length), 1)
+  const slugs = createUniqueSlugs()
+  const drafts: SubDisciplineDraft[] = []
+  disciplines.forEach((discipline, index) => {
+    const names = subDisciplineNames(random, discipline.domainWords, discipline.words)
+    // Sub-disciplines also sit in other disciplines, preferably of the same domain.
+    const siblings = disciplines.filter(
+      (other) => other !== discipline && other.domainIndex === discipline.domainIndex,
+    )
+    for (let n = 0; n < shares[index]!; n++) {
+      const name = names[n % names.length]!
+      const disciplineIds = [discipline.record.id]
+      const extra = extraParentCount(random, 3, 17)
+      const pool = siblings.length >= extra ? siblings : disciplines.filter((d) => d !== discipline)
+      for (const other of pickOthers(random, pool.length, -1, Math.min(extra, pool.length))) {
+        disciplineIds.push(pool[other]!.record.id)
+      }
+      drafts.push({
+        record: Object.freeze({
+          id: nextId(),
+          name,
+          slug: slugs(toSlug(name)),
+          description: describeSubDiscipline(
+            random,
+            name,
+            discipline.words.name,
+            discipline.words.subjects,
+          ),
+          discipline_ids: Object.freeze(disciplineIds),
+        }),
+        discipline,
+      })
+    }
+  })
+  return drafts
+}
+
+/** Topics in widely varying numbers per sub-discipline; about 8% shared with a sibling. */
+export function generateTopics(
+  random: Random,
+  nextId: () => string,
+  counts: SizeCounts,
+  subDisciplines: readonly SubDisciplineDraft[],
+): FixtureTopic[] {
+  // Topic counts vary widely; about 3% of sub-disciplines have none.
+  const shares = allocate(counts.topics, skewedWeights(random, subDisciplines.length, 3), 0)
+  const siblingsOf = new Map<DisciplineDraft, string[]>()
+  for (const draft of subDisciplines) {
+    const ids = siblingsOf.get(draft.discipline) ?? []
+    ids.push(draft.record.id)
+    siblingsOf.set(draft.discipline, ids)
+  }
+  // How often each name key was handed out: a repeat gets `-2`, `-3`... (no natural slug ends in digits).
+  const timesUsed = new Uint32Array(TOPIC_KEY_COUNT)
+  const topics: FixtureTopic[] = new Array(counts.topics)
+  let t = 0
+  subDisciplines.forEach((draft, index) => {
+    const siblings = siblingsOf.get(draft.discipline)!
+    // Most topics have this one parent: they share one frozen list rather than a million copies.
+    const onlyThis = Object.freeze([draft.record.id])
+    const describeTopic = createTopicDescriber(random, draft.record.name)
+    for (let n = 0; n < shares[index]!; n++) {
+      const named = draft.discipline.topicNames()
+      let subDisciplineIds = onlyThis
+      // About 8% of topics are shared with a sibling sub-discipline.
+      if (siblings.length > 1 && random.chance(8)) {
+        const other = siblings[random.nextInt(siblings.length)]!
+        if (other !== draft.record.id) subDisciplineIds = Object.freeze([draft.record.id, other])
+      }
+      topics[t++] = Object.freeze({
+        id: nextId(),
+        name: named.name,
+        slug: ++timesUsed[named.key]! === 1 ? named.slug : `${named.slug}-${timesUsed[named.key]}`,
+        description: describeTopic(named.name),
+        sub_discipline_ids: subDisciplineIds,
+      })
+    }
+  })
+  return topics
+}
+
+/** 0, 1 or 2 extra parents: 2 with `twoPercent`, 1 with `onePercent - twoPercent`. */
+function extraParentCount(random: Random, twoPercent: number, onePercent: number): number {
+  const roll = random.nextInt(100)
+  return roll < twoPercent ? 2 : roll < onePercent ? 1 : 0
+}
+
+/** Up to `count` distinct indexes below `length`, never `excluded`. */
+function pickOthers(random: Random, length: number, excluded: number, count: number): number[] {
+  const picked: number[] = []
+  const available = excluded >= 0 && excluded < length ? length - 1 : length
+  while (picked.length < Math.min(count, available)) {
+    const index = random.nextInt(length)
+    if (index !== excluded && !picked.includes(index)) picked.push(index)
+  }
+  return picked
+}
