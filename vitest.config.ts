@@ -10,12 +10,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts'] },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts'] },
       },
       {
         // Real headless Chromium (Debian's package): `npm run test:browser`, run by .ci/run.
         extends: true,
         test: { name: 'browser', include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+      {
+        // The README's Storybook setup: installs, builds and opens examples/storybook (npm run test:storybook).
+        extends: true,
+        test: { name: 'storybook', include: ['test/**/*.storybook.test.ts'], testTimeout: 60_000, hookTimeout: 600_000 },
       },
       {
         // The README's Vitest example, run as a user runs it: against the built package.

@@ -13,6 +13,9 @@ it.each([
   'examples/jest/discipline.test.js',
   'examples/browser/mocks.ts',
   'examples/browser/main.tsx',
+  'examples/storybook/.storybook/main.ts',
+  'examples/storybook/.storybook/preview.ts',
+  'examples/storybook/src/Discipline.stories.tsx',
 ])(
   'shows %s in the README exactly as the tests run it',
   (file) => {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
-import { extname } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 
 /** Debian's Chromium, headless; the background-networking flags keep it off this closed network. */
@@ -13,7 +14,23 @@ export function launchChromium(): Promise<Browser> {
   })
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
+const TYPES: Record<string, string> = {
+  '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml',
+}
+
+/** Serves a folder on 127.0.0.1 and a free port, for a static build such as storybook-static. */
+export async function serveFolder(folder: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname
+    const file = join(folder, path === '/' ? 'index.html' : normalize(path))
+    readFile(file).then(
+      (body) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => response.writeHead(404).end(),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
+}
 
 /** Serves a few files from memory on 127.0.0.1 and a free port. */
 export async function serveFiles(files: Record<string, string | Uint8Array>): Promise<{ url: string; server: Server }> {

@@ -119,6 +119,7 @@ it('exits 2 for a --data file it may not read', async () => {
   // Root reads anything, so as root the CLI runs as nobody (uid 65534); the 0700 folder stops it.
   const asRoot = process.getuid?.() === 0
   const child = spawnSync(process.execPath, [BIN, '--data', file, '--port', '0'], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+  expect(child.error, `${process.execPath} must be executable by nobody`).toBeUndefined()
   expect(child.status).toBe(2)
   expect(child.stderr).toBe(`taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`)
 })

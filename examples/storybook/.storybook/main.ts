@@ -1,0 +1,10 @@
+// .storybook/main.ts: the addon, and the folder where `npx msw init public` put the worker script.
+import type { StorybookConfig } from '@storybook/react-vite'
+
+const config: StorybookConfig = {
+  framework: '@storybook/react-vite',
+  stories: ['../src/**/*.stories.tsx'],
+  addons: ['msw-storybook-addon'],
+  staticDirs: ['../public'],
+}
+export default config
