@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { createTaxonomy } from '../core/generate.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { ExportArgs } from './args.js'
@@ -8,8 +9,9 @@ import type { CliIo } from './io.js'
 import { RuntimeError } from './usage-error.js'
 
 /**
- * `taxonomy-mock export`: the canonical fixture JSON on stdout, or in `--out FILE`. A file is
- * written beside its target and renamed into place, so a failed export leaves nothing half-written.
+ * `taxonomy-mock export`: the canonical fixture JSON on stdout, or in `--out FILE` (its folder is
+ * made if missing). A file is written beside its target and renamed into place, so a failed export
+ * leaves nothing half-written.
  */
 export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number> {
   const taxonomy = createTaxonomy({ seed: args.seed, size: args.size })
@@ -19,6 +21,8 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
   }
   const partial = `${args.out}.${process.pid}.partial`
   try {
+    // `--out fixtures/taxonomy.json` in a project without fixtures/ should just work.
+    await mkdir(dirname(args.out), { recursive: true })
     const stream = createWriteStream(partial, { flags: 'wx' })
     await once(stream, 'open')
     for (const chunk of fixtureJsonChunks(taxonomy)) {
@@ -28,7 +32,8 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
     await once(stream, 'finish')
     await rename(partial, args.out)
   } catch (error) {
-    await rm(partial, { force: true })
+    // Best effort: where the folder could not be made there is no partial file either.
+    await rm(partial, { force: true }).catch(() => {})
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
     throw new RuntimeError(`cannot write --out file ${JSON.stringify(args.out)}: ${code}`)
   }

@@ -98,8 +98,10 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
   }
   for (const key of keys) {
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
+      const received = typeof key === 'string' ? `a string of ${key.length} characters` : describe(key)
       throw new TypeError(
-        `\`apiKeys\` must hold 1-256 visible ASCII characters with no spaces; received ${describe(key)}`,
+        `\`apiKeys\` must hold 1-256 visible ASCII characters with no spaces; received ${received}`,
       )
     }
   }

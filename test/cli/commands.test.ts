@@ -34,13 +34,22 @@ it('exports to a file with --out and says so on stderr', async () => {
   expect(readFileSync(out, 'utf8')).toBe(toFixtureJson(createTaxonomy({ seed: 7, size: 'small' })))
 })
 
+it('makes the folder of --out when it is missing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const out = join(dir, 'fixtures', 'taxonomy.json')
+  expect((await runCli(['export', '--size', 'small', '--out', out])).code).toBe(0)
+  expect(readFileSync(out, 'utf8')).toBe(toFixtureJson(createTaxonomy({ size: 'small' })))
+})
+
 it('exits 1 when --out cannot be written, leaving no partial file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
-  const out = join(dir, 'missing-dir', 'taxonomy.json')
+  // A file where the folder should be: the folder cannot be made.
+  writeFileSync(join(dir, 'taken'), '')
+  const out = join(dir, 'taken', 'taxonomy.json')
   const { code, stderr } = await runCli(['export', '--out', out])
   expect(code).toBe(1)
-  expect(stderr).toEqual([`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: ENOENT`])
-  expect(readdirSync(dir)).toEqual([])
+  expect(stderr).toEqual([`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: EEXIST`])
+  expect(readdirSync(dir)).toEqual(['taken'])
 })
 
 it.each([

@@ -1,12 +1,16 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, expect, it } from 'vitest'
 import { packAndInstall, type PackedInstall } from '../helpers/packed.js'
-import { spawnCli } from '../helpers/cli.js'
 
 let installed: PackedInstall
+/** The README's `loadTaxonomy` + `createHandlers` snippet, run in the installed project. */
+const README_SNIPPET = /```ts\n(import \{ readFileSync \} from 'node:fs'\nimport \{ loadTaxonomy \}[\s\S]*?)```/.exec(
+  readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8'),
+)![1]!
 const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: installed.dir, encoding: 'utf8' })
 
 beforeAll(() => {
@@ -27,14 +31,39 @@ it('runs npx taxonomy-mock --version with plain node, no TypeScript loader', () 
   expect(run('npx', ['--no-install', 'taxonomy-mock', '--version']).trim()).toBe(version)
 })
 
-it('serves from the installed bin on port 0', async () => {
-  const cli = spawnCli(['serve', '--port', '0', '--quiet'], {}, join(installed.dir, 'node_modules/.bin/taxonomy-mock'))
-  const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await cli.waitFor(/listening on/))![1]
+it('answers a request from npx taxonomy-mock serve --port 0', async () => {
+  // Its own process group: npx does not pass SIGTERM on to the server it starts.
+  const cli = spawn('npx', ['--no-install', 'taxonomy-mock', 'serve', '--port', '0', '--quiet'], { cwd: installed.dir, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = ''
+    cli.stdout.setEncoding('utf8')
+    cli.stdout.on('data', (chunk: string) => {
+      output += chunk
+      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (match) resolve(match[1]!)
+    })
+    cli.on('exit', () => reject(new Error(`exited before listening: ${output}`)))
+  })
   const response = await fetch(`${url}/api/v2/disciplines/history`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
   expect(response.status).toBe(200)
   expect((await response.json()).name).toBe('History')
-  cli.child.kill('SIGTERM')
-  expect(await cli.exit).toBe(0)
+  const exited = new Promise((resolve) => cli.on('exit', resolve))
+  process.kill(-cli.pid!, 'SIGTERM')
+  await exited
+})
+
+it("runs the README's CI-fixtures block as written", async () => {
+  run('npx', ['--no-install', 'taxonomy-mock', 'export', '--seed', '42', '--size', 'small', '--out', 'fixtures/taxonomy.json'])
+  writeFileSync(join(installed.dir, 'load.mjs'), `${README_SNIPPET}\nconsole.log(taxonomy.topics.length, handlers.length)\n`)
+  expect(run('node', ['load.mjs']).trim()).toBe('200 2')
+})
+
+it('fences taxonomy-mock/server off from browser bundles', async () => {
+  const { build } = await import('esbuild')
+  const bundle = (entry: string) =>
+    build({ stdin: { contents: `import '${entry}'`, resolveDir: installed.dir }, bundle: true, platform: 'browser', write: false, logLevel: 'silent', external: ['msw', 'msw/*'] })
+  await expect(bundle('taxonomy-mock/msw')).resolves.toBeDefined()
+  await expect(bundle('taxonomy-mock/server')).rejects.toThrow(/Could not resolve "taxonomy-mock\/server"/)
 })
 
 it('imports every subpath', () => {
