@@ -5,11 +5,13 @@ import { renderIndexPage, renderRecordPage } from './browse.js'
 import { OPENAPI_DOCUMENT } from './openapi.js'
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
 import {
+  answerFor,
   createAnswers,
   createErrorAnswers,
   createPreflightAnswer,
   encodeJson,
   encodeText,
+  type Answers,
   type MockAnswer,
 } from './responses.js'
 import { matchRoute, toPath, type Route } from './routes.js'
@@ -32,8 +34,6 @@ export interface Resolver {
    */
   resolve(request: MockRequest, basePath?: string): MockAnswer
 }
-
-type Answers = { readonly get: MockAnswer; readonly head: MockAnswer }
 
 const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
@@ -134,8 +134,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     resolve(request, basePath = '') {
       const path = toPath(request.url, basePath)
       const chosen = choose(request, path === undefined ? { kind: 'unknown' } : matchRoute(path))
-      if ('status' in chosen) return chosen
-      return request.method === 'HEAD' ? chosen.head : chosen.get
+      return 'status' in chosen ? chosen : answerFor(chosen, request.method)
     },
   }
 }

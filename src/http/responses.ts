@@ -19,6 +19,9 @@ export const OUTCOMES = {
 
 export type Outcome = keyof typeof OUTCOMES
 
+/** The outcomes that answer with an `{"error": …}` body. */
+export type ErrorOutcome = Exclude<Outcome, 'ok' | 'preflight'>
+
 /** What the resolver answers: adapters turn it into a `Response` or a `node:http` reply. */
 export interface MockAnswer {
   readonly status: number
@@ -31,6 +34,17 @@ export interface MockAnswer {
 export const ALLOW = 'GET, HEAD, OPTIONS'
 const JSON_TYPE = 'application/json'
 const encoder = new TextEncoder()
+
+/** A GET answer and its HEAD twin (same headers, no body). */
+export interface Answers {
+  readonly get: MockAnswer
+  readonly head: MockAnswer
+}
+
+/** The answer for a request's method: the body-less twin for HEAD. */
+export function answerFor(answers: Answers, method: string): MockAnswer {
+  return method === 'HEAD' ? answers.head : answers.get
+}
 
 /** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
 const CORS_HEADERS = {
@@ -60,7 +74,7 @@ export function createAnswers(
   cors: boolean,
   extra: Readonly<Record<string, string>> = {},
   contentType = JSON_TYPE,
-): { readonly get: MockAnswer; readonly head: MockAnswer } {
+): Answers {
   const headers = Object.freeze({
     'content-type': contentType,
     'content-length': String(body.byteLength),
@@ -74,7 +88,7 @@ export function createAnswers(
 }
 
 /** The answers of an error outcome: `{"error": message}` with the outcome's status. */
-export function createErrorAnswers(outcome: Exclude<Outcome, 'ok' | 'preflight'>, cors: boolean) {
+export function createErrorAnswers(outcome: ErrorOutcome, cors: boolean): Answers {
   const { status, error } = OUTCOMES[outcome]
   const extra: Record<string, string> =
     outcome === 'unauthorized'

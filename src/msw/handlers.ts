@@ -55,7 +55,7 @@ function endpointPattern(base: HandlerBase, collection: string): RegExp {
  * With no base URL the handlers match any origin and prefix, so the resolver is given the path
  * from `/api/v2/` on; with one, the absolute URL and its prefix.
  */
-function relativeUrl(request: Request, base: HandlerBase): string {
+export function relativeUrl(request: Request, base: HandlerBase): string {
   if (base.pattern !== '*') return request.url
   const { pathname, search } = new URL(request.url)
   return pathname.slice(pathname.lastIndexOf('/api/v2/')) + search

@@ -1,10 +1,10 @@
 import type { HttpHandler } from 'msw'
-import { fromRequest, toResponse, wait } from '../http/fetch.js'
-import { createErrorAnswers } from '../http/responses.js'
+import { toResponse, wait } from '../http/fetch.js'
+import { answerFor, createErrorAnswers, type ErrorOutcome } from '../http/responses.js'
 import { matchRoute, toPath } from '../http/routes.js'
 import { describe } from '../core/size.js'
 import { resolveBaseUrl } from './base-url.js'
-import { createEndpointHandlers } from './handlers.js'
+import { createEndpointHandlers, relativeUrl } from './handlers.js'
 
 /** Where a scenario applies, and whether its answers carry CORS headers. */
 export interface ScenarioOptions {
@@ -21,10 +21,7 @@ export interface ScenarioOptions {
  * server.use(...rejectKeys())
  */
 export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
-  const answer = createErrorAnswers('unauthorized', options.cors ?? true)
-  return createEndpointHandlers(resolveBaseUrl(options.baseUrl), (request) =>
-    toResponse(request.method === 'HEAD' ? answer.head : answer.get),
-  )
+  return answerAlways('unauthorized', options)
 }
 
 /**
@@ -37,13 +34,11 @@ export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
 export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandler[] {
   if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${describe(slug)}`)
   const base = resolveBaseUrl(options.baseUrl)
-  const answer = createErrorAnswers('notFound', options.cors ?? true)
+  const answers = createErrorAnswers('notFound', options.cors ?? true)
   return createEndpointHandlers(base, (request) => {
-    const path = toPath(fromRequest(request).url, base.basePath)
-    const route = path === undefined ? undefined : matchRoute(path.slice(path.lastIndexOf('/api/v2/')))
-    if (route && 'slug' in route && route.slug === slug) {
-      return toResponse(request.method === 'HEAD' ? answer.head : answer.get)
-    }
+    const path = toPath(relativeUrl(request, base), base.basePath)
+    const route = path === undefined ? undefined : matchRoute(path)
+    if (route && 'slug' in route && route.slug === slug) return toResponse(answerFor(answers, request.method))
     return undefined
   })
 }
@@ -59,10 +54,7 @@ export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {})
   if (status !== 500 && status !== 503) {
     throw new TypeError(`\`status\` must be 500 or 503; received ${describe(status)}`)
   }
-  const answer = createErrorAnswers(status === 500 ? 'serverError' : 'unavailable', options.cors ?? true)
-  return createEndpointHandlers(resolveBaseUrl(options.baseUrl), (request) =>
-    toResponse(request.method === 'HEAD' ? answer.head : answer.get),
-  )
+  return answerAlways(status === 500 ? 'serverError' : 'unavailable', options)
 }
 
 /**
@@ -89,4 +81,12 @@ export function delayAnswers(ms: number, options: ScenarioOptions = {}): HttpHan
     await wait(ms)
     return undefined
   })
+}
+
+/** Handlers that answer every request to both endpoints with one error outcome. */
+function answerAlways(outcome: ErrorOutcome, options: ScenarioOptions): HttpHandler[] {
+  const answers = createErrorAnswers(outcome, options.cors ?? true)
+  return createEndpointHandlers(resolveBaseUrl(options.baseUrl), (request) =>
+    toResponse(answerFor(answers, request.method)),
+  )
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { createResolver, type Resolver } from '../http/handle-request.js'
-import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
+import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
 import type { MockOptions } from '../http/options.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
@@ -85,7 +85,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     handle,
   )
   const { cors } = resolver.options
-  const rawAnswers = (outcome: Parameters<typeof createErrorAnswers>[0]) => {
+  const rawAnswers = (outcome: ErrorOutcome) => {
     const { get, head } = createErrorAnswers(outcome, cors)
     return { get: toRawAnswer(get), head: toRawAnswer(head) }
   }

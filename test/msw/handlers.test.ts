@@ -74,6 +74,13 @@ it('hides one slug with hideSlug() and leaves the others alone', async () => {
   expect((await fetch(`${ORIGIN}/api/v2/disciplines/${other.slug}`, { headers: AUTH })).status).toBe(200)
 })
 
+it('hides a slug under a base URL and prefix only', async () => {
+  server.use(...hideSlug(discipline.slug, { baseUrl: 'https://api.example.test/v' }))
+  expect((await fetch(`https://api.example.test/v${path}`, { headers: AUTH })).status).toBe(404)
+  // Elsewhere the default handlers answer as usual.
+  expect((await fetch(`${ORIGIN}${path}`, { headers: AUTH })).status).toBe(200)
+})
+
 it('fails with 500 or 503 and a JSON error body with failWith()', async () => {
   server.use(...failWith(503))
   const unavailable = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
