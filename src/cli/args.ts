@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
+import { isApiKey } from '../http/options.js'
+import { DEFAULT_HOST, DEFAULT_PORT, isHost } from '../server/options.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
@@ -95,7 +96,7 @@ function parseServe(
   if (anyKey && flagKeys) throw new UsageError('--any-key excludes --api-key: pass one or the other')
   const apiKeys = anyKey ? undefined : (flagKeys ?? (envKeys?.length ? envKeys : undefined))
   for (const key of apiKeys ?? []) {
-    if (!/^[\x21-\x7e]{1,256}$/.test(key)) {
+    if (!isApiKey(key)) {
       throw new UsageError(`${flagKeys ? '--api-key' : 'TAXONOMY_MOCK_API_KEYS'} must hold keys of 1-256 visible ASCII characters with no spaces`)
     }
   }
@@ -149,7 +150,7 @@ function parseSize(text: string | undefined): ExportArgs['size'] {
 
 function parseHost(text: string | undefined): string {
   if (text === undefined) return DEFAULT_HOST
-  if (text === '' || /\s/.test(text)) throw new UsageError(`--host must be a host name or IP address; received ${JSON.stringify(text)}`)
+  if (!isHost(text)) throw new UsageError(`--host must be a host name or IP address; received ${JSON.stringify(text)}`)
   return text
 }
 

@@ -1,6 +1,6 @@
 import type { Taxonomy } from '../core/store.js'
-import { maskKey } from '../http/auth.js'
-import { DEFAULT_API_KEY } from '../http/options.js'
+import { showKeys } from '../http/auth.js'
+import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
 import type { ServeArgs } from './args.js'
 
@@ -11,14 +11,18 @@ const EXAMPLES = 3
  * paste and example slugs, since the API has no list endpoint. Only the documented default key is
  * printed whole; other keys are masked like everywhere else.
  */
-export function formatBanner(url: string, taxonomy: Taxonomy, args: ServeArgs): string[] {
-  const keys = args.anyKey ? ['any non-empty key'] : (args.apiKeys ?? [DEFAULT_API_KEY]).map(showKey)
+export function formatBanner(
+  url: string,
+  taxonomy: Taxonomy,
+  apiKeys: ResolvedOptions['apiKeys'],
+  args: ServeArgs,
+): string[] {
+  const { shown: keys, curlKey } = showKeys(apiKeys, DEFAULT_API_KEY)
   const source = args.data !== undefined ? `data ${args.data}` : `seed ${taxonomy.seed}, size ${args.size ?? 'medium'}`
   const first = `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
   if (args.quiet) return [first]
   const disciplines = taxonomy.disciplines.slice(0, EXAMPLES).map((d) => d.slug)
   const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicsOf(s).length > 0).slice(0, EXAMPLES).map((s) => s.slug)
-  const curlKey = args.anyKey ? 'any-key' : args.apiKeys ? '<your key>' : DEFAULT_API_KEY
   const lines = [
     first,
     `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,
@@ -32,8 +36,4 @@ export function formatBanner(url: string, taxonomy: Taxonomy, args: ServeArgs): 
 /** One log line per request: method, path, status, milliseconds. Never headers, so never keys. */
 export function formatLogLine(entry: RequestLogEntry): string {
   return `${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms`
-}
-
-function showKey(key: string): string {
-  return key === DEFAULT_API_KEY ? key : maskKey(key)
 }

@@ -30,7 +30,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     stopListening()
     throw new RuntimeError(describeListenError(error, args))
   })
-  for (const line of formatBanner(server.url, taxonomy, args)) io.stdout(line)
+  for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
   if (!stopRequested) await new Promise<void>((resolve) => (wake = resolve))
   await server.close()
   return 0

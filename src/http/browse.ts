@@ -1,6 +1,6 @@
 import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
-import { maskKey } from './auth.js'
+import { showKeys } from './auth.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
 
 /**
@@ -26,16 +26,9 @@ function link(collection: 'disciplines' | 'sub_disciplines', record: FixtureDoma
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
 
-/** The key shown on the pages: the documented default whole, any other masked. */
-function describeKeys(options: ResolvedOptions): { shown: string; curlKey: string } {
-  if (options.apiKeys === 'any') return { shown: 'any non-empty key', curlKey: 'any-key' }
-  const shown = options.apiKeys.map((key) => (key === DEFAULT_API_KEY ? key : maskKey(key))).join(', ')
-  return { shown, curlKey: options.apiKeys.includes(DEFAULT_API_KEY) ? DEFAULT_API_KEY : '<your key>' }
-}
-
 /** `GET /`: every domain with its disciplines and their sub-disciplines, names and slugs. */
 export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): string {
-  const { shown, curlKey } = describeKeys(options)
+  const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY)
   const first = taxonomy.disciplines[0]
   const domains = taxonomy.domains
     .map((domain) => {
@@ -59,7 +52,7 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
   return page(
     'taxonomy-mock',
     `<h1>taxonomy-mock</h1>
-<p>Seed <code>${escapeHtml(seed)}</code>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown)}</code>.</p>
+<p>Seed <code>${escapeHtml(seed)}</code>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
 ${domains}`,
@@ -73,7 +66,7 @@ export function renderRecordPage(
   apiBody: Uint8Array,
   options: ResolvedOptions,
 ): string {
-  const { curlKey } = describeKeys(options)
+  const { curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY)
   const json = JSON.stringify(JSON.parse(new TextDecoder().decode(apiBody)), null, 2)
   const path = `/api/v2/${collection}/${encodeURIComponent(record.slug)}`
   return page(

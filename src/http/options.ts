@@ -53,6 +53,11 @@ export interface ResolvedOptions {
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,256}$/
+
+/** Whether a string can be an API key: 1-256 visible ASCII characters, no spaces. */
+export function isApiKey(key: unknown): key is string {
+  return typeof key === 'string' && KEY_PATTERN.test(key)
+}
 const MAX_DELAY = 2_147_483_647
 
 /**
@@ -97,7 +102,7 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
     throw new TypeError(`\`apiKeys\` must be a key or a non-empty array of keys; received ${describe(apiKeys)}`)
   }
   for (const key of keys) {
-    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    if (!isApiKey(key)) {
       // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
       const received = typeof key === 'string' ? `a string of ${key.length} characters` : describe(key)
       throw new TypeError(

@@ -37,9 +37,14 @@ export function resolvePort(port: unknown): number {
   return port
 }
 
+/** Whether a string can name an interface to bind: non-empty, no white space. */
+export function isHost(host: unknown): host is string {
+  return typeof host === 'string' && host !== '' && !/\s/.test(host)
+}
+
 export function resolveHost(host: unknown): string {
   if (host === undefined) return DEFAULT_HOST
-  if (typeof host !== 'string' || host === '' || /\s/.test(host)) {
+  if (!isHost(host)) {
     throw new TypeError(`\`host\` must be a host name or IP address; received ${describe(host)}`)
   }
   return host
