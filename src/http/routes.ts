@@ -35,11 +35,8 @@ export function matchRoute(path: string): Route {
   // ['', 'api', 'v2', collection, slug]
   const collection = segments.length === 5 && segments[2] === 'v2' ? COLLECTIONS.get(segments[3]!) : undefined
   if (collection === undefined) return { kind: 'apiUnknown' }
-  try {
-    return { kind: collection, slug: decodeURIComponent(segments[4]!) }
-  } catch {
-    return { kind: 'malformed' }
-  }
+  const slug = decodeSlug(segments[4]!)
+  return slug === undefined ? { kind: 'malformed' } : { kind: collection, slug }
 }
 
 function matchBrowse(path: string): Route {
@@ -49,10 +46,16 @@ function matchBrowse(path: string): Route {
   if (segments.length !== 4 || (collection !== 'disciplines' && collection !== 'sub_disciplines')) {
     return { kind: 'unknown' }
   }
+  const slug = decodeSlug(segments[3]!)
+  return slug === undefined ? { kind: 'unknown' } : { kind: 'browse', collection, slug }
+}
+
+/** A slug segment percent-decoded once, or `undefined` when it is not valid percent-encoding. */
+function decodeSlug(segment: string): string | undefined {
   try {
-    return { kind: 'browse', collection, slug: decodeURIComponent(segments[3]!) }
+    return decodeURIComponent(segment)
   } catch {
-    return { kind: 'unknown' }
+    return undefined
   }
 }
 
