@@ -1,53 +1,16 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { median, type Check } from './lib.js'
+import { BIN, startListening } from './processes.js'
+import { KEY, hasWrk, runWrk as wrk, type WrkRun } from './wrk.js'
 
-const BIN = fileURLToPath(new URL('../bin/taxonomy-mock.js', import.meta.url))
 const REFERENCE = fileURLToPath(new URL('./reference-server.ts', import.meta.url))
-const KEY = 'taxonomy-mock-key'
 
-interface WrkResult {
-  rps: number
-  p99Ms: number
-  errors: number
-}
+/** A server pinned to core 0, so wrk on core 1 does not compete with it. */
+const startPinned = (args: readonly string[]) => startListening('taskset', ['-c', '0', process.execPath, ...args])
 
-/** Starts a server process pinned to core 0 and resolves with its URL once it prints it. */
-function startPinned(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout!.setEncoding('utf8')
-    child.stdout!.on('data', (chunk: string) => {
-      output += chunk
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0]
-      if (url) resolve({ child, url })
-    })
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)))
-  })
-}
-
-/** wrk on core 1, keep-alive, bounded to `seconds`; loopback only. */
-function runWrk(url: string, seconds: number, connections: number): WrkResult {
-  const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${KEY}`, url], { encoding: 'utf8' })
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1])
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)!
-  const p99Ms = Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1)
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0)
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
-  const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0)
-  return { rps, p99Ms, errors }
-}
-
-function hasWrk(): boolean {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' })
-  } catch (error) {
-    // wrk prints its version and exits 1; only a missing binary throws ENOENT.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT'
-  }
-  return true
-}
+/** One thread of wrk on core 1, one URL, the key as a static header. */
+const runWrk = (url: string, seconds: number, connections: number): WrkRun =>
+  wrk(url, { seconds, connections, threads: 1, core: 1 })
 
 /**
  * Throughput and p99 of the standalone server against the bare reference, same request, same
@@ -66,15 +29,15 @@ export async function benchServer(rounds = 3, seconds = 8, connections = 64): Pr
   try {
     runWrk(`${ours.url}${path}`, 2, connections)
     runWrk(`${reference.url}${path}`, 2, connections)
-    const ourRuns: WrkResult[] = []
-    const refRuns: WrkResult[] = []
+    const ourRuns: WrkRun[] = []
+    const refRuns: WrkRun[] = []
     for (let round = 0; round < rounds; round++) {
       refRuns.push(runWrk(`${reference.url}${path}`, seconds, connections))
       ourRuns.push(runWrk(`${ours.url}${path}`, seconds, connections))
     }
     const throughput = median(ourRuns.map((r) => r.rps)) / median(refRuns.map((r) => r.rps))
     const latency = median(ourRuns.map((r) => r.p99Ms)) / median(refRuns.map((r) => r.p99Ms))
-    const errors = ourRuns.reduce((sum, r) => sum + r.errors, 0)
+    const errors = ourRuns.reduce((sum, r) => sum + r.socketErrors + r.non2xx, 0)
     const detail = `${median(ourRuns.map((r) => r.rps)).toFixed(0)} vs ${median(refRuns.map((r) => r.rps)).toFixed(0)} req/s`
     return [
       { name: `server throughput vs bare node:http (${connections} keep-alive connections, ${rounds}x${seconds}s)`, value: `${throughput.toFixed(2)}x (${detail})`, target: '>= 0.85x', ok: throughput >= 0.85 },

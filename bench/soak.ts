@@ -3,7 +3,9 @@ import { Agent, request } from 'node:http'
 import { createTaxonomy } from '../dist/index.js'
 import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
-import { KEY, openHandles, pause, rssMb, runWrk, startCliServer } from './soak-lib.js'
+import { startCliServer } from './processes.js'
+import { openHandles, pause, rssMb } from './soak-lib.js'
+import { KEY, runWrk } from './wrk.js'
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const CONNECTIONS = 256
@@ -18,16 +20,16 @@ async function soak(size: 'medium' | 'large'): Promise<Check[]> {
   const server = await startCliServer(['--size', size, '--quiet'])
   const pid = server.child.pid!
   try {
-    runWrk(server.url, paths, 10, CONNECTIONS)
+    runWrk(server.url, { paths, seconds: 10, connections: CONNECTIONS, threads: 2, timeoutSeconds: 5 })
     await pause(1_000)
     const warm = { rss: rssMb(pid), handles: openHandles(pid) }
-    const run = runWrk(server.url, paths, SOAK_SECONDS, CONNECTIONS)
+    const run = runWrk(server.url, { paths, seconds: SOAK_SECONDS, connections: CONNECTIONS, threads: 2, timeoutSeconds: 5 })
     await pause(1_000)
     const after = { rss: rssMb(pid), handles: openHandles(pid) }
     const growth = (after.rss - warm.rss) / warm.rss
     return [
       { name: `${size}: requests in ${SOAK_SECONDS} s at ${CONNECTIONS} connections (p99 ${run.p99Ms.toFixed(1)} ms, ${run.rps.toFixed(0)} req/s)`, value: String(run.requests), target: '> 0', ok: run.requests > 0 },
-      { name: `${size}: socket errors and timeouts`, value: String(run.errors), target: '0', ok: run.errors === 0 },
+      { name: `${size}: socket errors and timeouts`, value: String(run.socketErrors), target: '0', ok: run.socketErrors === 0 },
       { name: `${size}: non-2xx answers`, value: String(run.non2xx), target: '0', ok: run.non2xx === 0 },
       { name: `${size}: RSS after the run vs after warm-up`, value: `${after.rss.toFixed(0)} vs ${warm.rss.toFixed(0)} MB (${(growth * 100).toFixed(1)}%)`, target: 'within 10%', ok: Math.abs(growth) <= 0.1 },
       { name: `${size}: open handles after the run vs after warm-up`, value: `${after.handles} vs ${warm.handles}`, target: 'no growth', ok: after.handles <= warm.handles },

@@ -1,33 +1,20 @@
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { packAndInstall } from '../test/helpers/packed.js'
 import { median, type Check } from './lib.js'
-
-const BIN = fileURLToPath(new URL('../bin/taxonomy-mock.js', import.meta.url))
+import { BIN, startCliServer } from './processes.js'
+import { KEY } from './wrk.js'
 
 /** Milliseconds from spawning `bin` to a 200 answer for a discipline, default dataset. */
-export async function timeToFirstAnswer(bin = BIN, slug?: string): Promise<number> {
+export async function timeToFirstAnswer(bin: string, slug: string): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, [bin, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const server = await startCliServer(['--quiet'], bin)
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = ''
-      child.stdout!.setEncoding('utf8')
-      child.stdout!.on('data', (chunk: string) => {
-        output += chunk
-        const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output)
-        if (match) resolve(match[0])
-      })
-      child.on('exit', () => reject(new Error(`exited early: ${output}`)))
-    })
-    const target = slug ?? 'history'
-    const response = await fetch(`${url}/api/v2/disciplines/${target}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+    const response = await fetch(`${server.url}/api/v2/disciplines/${slug}`, { headers: { authorization: `Bearer ${KEY}` } })
     await response.arrayBuffer()
     if (response.status !== 200) throw new Error(`expected 200, got ${response.status}`)
     return performance.now() - started
   } finally {
-    child.kill('SIGTERM')
+    server.child.kill('SIGTERM')
   }
 }
 

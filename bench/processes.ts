@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const BIN = fileURLToPath(new URL('../bin/taxonomy-mock.js', import.meta.url))
+
+/** A server in a child process: its URL once it is listening, and every stdout line it prints. */
+export interface ServerProcess {
+  readonly child: ChildProcess
+  readonly url: string
+  readonly lines: string[]
+  readonly exit: Promise<{ code: number | null; at: number }>
+}
+
+/** Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT`. */
+export function startListening(command: string, args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const lines: string[] = []
+  let buffer = ''
+  const exit = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, at: performance.now() })),
+  )
+  return new Promise((resolve, reject) => {
+    child.stdout!.setEncoding('utf8')
+    child.stdout!.on('data', (chunk: string) => {
+      buffer += chunk
+      const parts = buffer.split('\n')
+      buffer = parts.pop()!
+      for (const line of parts) {
+        lines.push(line)
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
+        if (match) resolve({ child, url: match[1]!, lines, exit })
+      }
+    })
+    void exit.then(({ code }) => reject(new Error(`${command} exited with ${code} before listening: ${lines.join('\n')}`)))
+  })
+}
+
+/** The CLI on a free port, with extra arguments. */
+export function startCliServer(args: readonly string[], bin = BIN): Promise<ServerProcess> {
+  return startListening(process.execPath, [bin, '--port', '0', ...args])
+}
