@@ -35,7 +35,7 @@ export function createFetchHandler(
   const resolver = 'resolve' in options ? options : createResolver(options)
   return async (request) => {
     const answer = resolver.resolve(fromRequest(request))
-    await wait(resolver.options.delay)
+    await wait(answer.delay ?? 0)
     return toResponse(answer)
   }
 }

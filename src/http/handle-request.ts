@@ -134,7 +134,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
     resolve(request, basePath = '') {
       const path = toPath(request.url, basePath)
       const chosen = choose(request, path === undefined ? { kind: 'unknown' } : matchRoute(path))
-      return 'status' in chosen ? chosen : answerFor(chosen, request.method)
+      const answer = 'status' in chosen ? chosen : answerFor(chosen, request.method)
+      return resolved.delay > 0 && request.method !== 'OPTIONS' ? { ...answer, delay: resolved.delay } : answer
     },
   }
 }

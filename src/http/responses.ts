@@ -29,7 +29,17 @@ export interface MockAnswer {
   readonly headers: Readonly<Record<string, string>>
   /** `null` for HEAD and 204. */
   readonly body: Uint8Array | null
+  /** Milliseconds to wait before answering (a `delay` option or scenario); absent means none. */
+  readonly delay?: number
+  /**
+   * Instead of an HTTP answer: `'network-error'` ends the connection without one (MSW:
+   * `Response.error()`); `'hang'` sends nothing until the client gives up or the server closes.
+   */
+  readonly fault?: Fault
 }
+
+/** The two ways a scenario can answer without an HTTP answer. */
+export type Fault = 'network-error' | 'hang'
 
 export const ALLOW = 'GET, HEAD, OPTIONS'
 const JSON_TYPE = 'application/json'

@@ -27,7 +27,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const resolver = createResolver(mockOptions as MockOptions)
   return createEndpointHandlers(base, async (request) => {
     const answer = resolver.resolve(fromRequest(request, relativeUrl(request, base)), base.basePath)
-    await wait(resolver.options.delay)
+    await wait(answer.delay ?? 0)
     return toResponse(answer)
   })
 }

@@ -39,7 +39,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const port = resolvePort(portOption)
   const host = resolveHost(hostOption)
   const resolver = createResolver(mockOptions as MockOptions)
-  const { delay } = resolver.options
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
   const internalError = createErrorAnswers('serverError', resolver.options.cors).get
 
@@ -57,6 +56,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     } catch {
       answer = internalError
     }
+    const delay = answer.delay ?? 0
     if (delay > 0) setTimeout(send, delay, request, response, answer, started)
     else send(request, response, answer, started)
   }
