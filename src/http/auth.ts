@@ -19,7 +19,7 @@ export function isAuthorized(header: string | null | undefined, keys: readonly s
 }
 
 /** Compares two strings without stopping at the first difference. */
-function equalInConstantTime(a: string, b: string): boolean {
+export function equalInConstantTime(a: string, b: string): boolean {
   const length = Math.max(a.length, b.length)
   let difference = a.length ^ b.length
   for (let i = 0; i < length; i++) {

@@ -1,41 +1,98 @@
-import { createResolver, type Resolver } from './handle-request.js'
+import { resolveScope, targetOf, type RequestScope } from './base-url.js'
+import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
+import type { ScenarioState } from './scenario-state.js'
+import { createResolver, type Resolver } from './resolver.js'
 import type { MockAnswer } from './responses.js'
 
-/**
- * Converts an answer into a web `Response`.
- *
- * @example
- * toResponse(resolver.resolve(request)).status // 200
- */
-export function toResponse(answer: MockAnswer): Response {
-  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers })
-}
-
-/** Reads the parts of a web `Request` that the resolver needs. */
-export function fromRequest(request: Request, url = request.url) {
-  return { method: request.method, url, header: (name: string) => request.headers.get(name) }
-}
-
-/** Waits before answering when a delay is set; resolves at once otherwise. */
-export function wait(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
+/** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
+export type FetchHandlerOptions = MockOptions & {
+  /**
+   * Answer only this origin and path prefix, e.g. `'https://api.example.test/mock'`; others get 404.
+   * @default undefined (any origin, routes at the root)
+   */
+  readonly baseUrl?: string
 }
 
 /**
- * A `fetch`-style handler, `(request) => Promise<Response>`, for any runtime with web APIs.
+ * A `fetch`-style handler, `(request) => Promise<Response>`, for any runtime with web APIs
+ * (Bun.serve, Deno.serve, service workers, Cloudflare Workers). The admin API answers it only
+ * with an `adminKey`: a fetch handler cannot tell where a client is.
  *
  * @example
  * const handle = createFetchHandler({ seed: 42 })
  * const response = await handle(new Request('http://mock/api/v2/disciplines/ethics'))
  */
 export function createFetchHandler(
-  options: MockOptions | Resolver = {},
+  options: FetchHandlerOptions | Resolver = {},
 ): (request: Request) => Promise<Response> {
-  const resolver = 'resolve' in options ? options : createResolver(options)
-  return async (request) => {
-    const answer = resolver.resolve(fromRequest(request))
-    await wait(answer.delay ?? 0)
-    return toResponse(answer)
+  let resolver: Resolver
+  let scope: RequestScope
+  if ('resolve' in options) {
+    resolver = options
+    scope = resolveScope(undefined)
+  } else {
+    const { baseUrl, ...mockOptions } = options
+    scope = resolveScope(baseUrl)
+    resolver = createResolver(mockOptions as MockOptions)
   }
+  return (request) => answerRequest(resolver, request, scope)
+}
+
+/**
+ * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
+ * delay; `network-error` is `Response.error()`, `hang` waits for the client to give up. MSW
+ * handlers call it too, with the scenarios their helpers selected.
+ */
+export async function answerRequest(
+  resolver: Resolver,
+  request: Request,
+  scope: RequestScope,
+  scenarios?: readonly ScenarioState[],
+): Promise<Response> {
+  const target = targetOf(request, scope)
+  const answer = await resolver.resolve(
+    {
+      method: request.method,
+      // Out of scope: an empty target, which the resolver answers 404.
+      url: target?.url ?? '',
+      header: (name) => request.headers.get(name),
+      text: () => readText(request),
+    },
+    { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) },
+  )
+  if (answer.delay) await wait(answer.delay, request.signal)
+  if (answer.fault === 'hang') await wait(Number.POSITIVE_INFINITY, request.signal)
+  if (answer.fault !== undefined) return Response.error()
+  return toResponse(answer)
+}
+
+/**
+ * Converts an answer into a web `Response`.
+ *
+ * @example
+ * toResponse(await resolver.resolve(request)).status // 200
+ */
+export function toResponse(answer: MockAnswer): Response {
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers })
+}
+
+/** Waits `ms`, or until `signal` aborts; forever when `ms` is infinite and nothing aborts. */
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined
+    function done() {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done)
+  })
+}
+
+async function readText(request: Request): Promise<string> {
+  const text = await request.text()
+  if (new TextEncoder().encode(text).byteLength > ADMIN_BODY_LIMIT) throw new BodyTooLargeError()
+  return text
 }

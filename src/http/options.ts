@@ -1,6 +1,7 @@
 import { createTaxonomy } from '../core/generate.js'
 import { describe, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
+import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
 
 /** The key accepted when none is configured. Printed by the server; documented in the README. */
 export const DEFAULT_API_KEY = 'taxonomy-mock-key'
@@ -38,6 +39,18 @@ export interface AnswerOptions {
    * @default true
    */
   readonly cors?: boolean
+  /**
+   * The default session's scenario: an error state, fault or delay for the requests it matches,
+   * e.g. `'unavailable'` or `{ kind: 'not-found', slug: 'ethics', times: 2 }`.
+   * @default undefined (the usual answers)
+   */
+  readonly scenario?: ScenarioInput
+  /**
+   * Lets clients other than loopback use the session admin API (`/__admin/...`) when they send
+   * it in `X-Taxonomy-Mock-Admin-Key`; then every client must. Never the API key.
+   * @default undefined (the admin API answers loopback clients only)
+   */
+  readonly adminKey?: string
 }
 
 /** Everything a resolver takes: the data and how to answer. */
@@ -50,6 +63,8 @@ export interface ResolvedOptions {
   readonly apiKeys: readonly string[] | 'any'
   readonly delay: number
   readonly cors: boolean
+  readonly scenario: Scenario | undefined
+  readonly adminKey: string | undefined
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,256}$/
@@ -75,6 +90,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     apiKeys: resolveKeys(options.apiKeys, options.anyKey),
     delay: resolveDelay(options.delay),
     cors: resolveFlag(options.cors, 'cors', true),
+    scenario: options.scenario === undefined ? undefined : parseScenario(options.scenario),
+    adminKey: resolveAdminKey(options.adminKey),
   }
 }
 
@@ -111,6 +128,15 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
     }
   }
   return Object.freeze([...keys])
+}
+
+function resolveAdminKey(adminKey: unknown): string | undefined {
+  if (adminKey === undefined) return undefined
+  if (!isApiKey(adminKey)) {
+    const received = typeof adminKey === 'string' ? `a string of ${adminKey.length} characters` : describe(adminKey)
+    throw new TypeError(`\`adminKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
+  }
+  return adminKey
 }
 
 function resolveDelay(delay: unknown): number {

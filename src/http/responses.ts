@@ -9,6 +9,9 @@ export const OUTCOMES = {
   unauthorized: { status: 401, error: 'Invalid or missing API key' },
   notFound: { status: 404, error: 'Resource not found' },
   methodNotAllowed: { status: 405, error: 'Method not allowed' },
+  // Admin API: a client it does not answer, a body past its limit.
+  forbidden: { status: 403, error: 'Forbidden' },
+  payloadTooLarge: { status: 413, error: 'Request body too large' },
   // Server only: requests Node cannot parse, or that arrive too slowly or with too much header.
   badRequest: { status: 400, error: 'Malformed request' },
   requestTimeout: { status: 408, error: 'Request timeout' },
@@ -63,9 +66,19 @@ const CORS_HEADERS = {
 }
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,
-  'access-control-allow-headers': 'Authorization, Content-Type',
+  // `Prefer` and the session header select scenarios from a browser too.
+  'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session',
   'access-control-max-age': '600',
 }
+
+/** A 503 says when to come back: soon, since a test is waiting. */
+export const RETRY_AFTER_SECONDS = '1'
+
+/** The answers that are no HTTP answer at all (see `MockAnswer.fault`). */
+export const FAULT_ANSWERS: Readonly<Record<Fault, MockAnswer>> = Object.freeze({
+  'network-error': Object.freeze({ status: 0, headers: Object.freeze({}), body: null, fault: 'network-error' }),
+  hang: Object.freeze({ status: 0, headers: Object.freeze({}), body: null, fault: 'hang' }),
+})
 
 /** Encodes a value as a JSON body, once; callers keep the result. */
 export function encodeJson(value: unknown): Uint8Array {
@@ -97,23 +110,39 @@ export function createAnswers(
   }
 }
 
+/** The headers each error outcome adds to its body. */
+const ERROR_HEADERS: Partial<Record<ErrorOutcome, Readonly<Record<string, string>>>> = {
+  unauthorized: { 'www-authenticate': 'Bearer' },
+  methodNotAllowed: { allow: ALLOW },
+  unavailable: { 'retry-after': RETRY_AFTER_SECONDS },
+}
+
 /** The answers of an error outcome: `{"error": message}` with the outcome's status. */
 export function createErrorAnswers(outcome: ErrorOutcome, cors: boolean): Answers {
   const { status, error } = OUTCOMES[outcome]
-  const extra: Record<string, string> =
-    outcome === 'unauthorized'
-      ? { 'www-authenticate': 'Bearer' }
-      : outcome === 'methodNotAllowed'
-        ? { allow: ALLOW }
-        : {}
-  return createAnswers(status, encodeJson({ error }), cors, extra)
+  return createAnswers(status, encodeJson({ error }), cors, ERROR_HEADERS[outcome])
+}
+
+/** An error outcome with a message of its own, for answers that name what was wrong. */
+export function createMessageAnswers(
+  outcome: ErrorOutcome,
+  message: string,
+  cors: boolean,
+  extra?: Readonly<Record<string, string>>,
+): Answers {
+  return createAnswers(OUTCOMES[outcome].status, encodeJson({ error: message }), cors, { ...ERROR_HEADERS[outcome], ...extra })
 }
 
 /** 204 to a preflight (or any OPTIONS): what is allowed, and CORS permission when on. */
-export function createPreflightAnswer(cors: boolean): MockAnswer {
+export function createPreflightAnswer(
+  cors: boolean,
+  allow = ALLOW,
+  allowHeaders = PREFLIGHT_HEADERS['access-control-allow-headers'],
+): MockAnswer {
+  const preflight = { ...PREFLIGHT_HEADERS, 'access-control-allow-methods': allow, 'access-control-allow-headers': allowHeaders }
   return Object.freeze({
     status: 204,
-    headers: Object.freeze({ allow: ALLOW, ...(cors ? { ...CORS_HEADERS, ...PREFLIGHT_HEADERS } : {}) }),
+    headers: Object.freeze({ allow, ...(cors ? { ...CORS_HEADERS, ...preflight } : {}) }),
     body: null,
   })
 }

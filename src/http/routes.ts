@@ -1,21 +1,31 @@
+import { findEndpoint, type Endpoint } from './endpoints.js'
+
 /** What a request path names, before method and key are considered. */
 export type Route =
-  | { readonly kind: 'discipline' | 'subDiscipline'; readonly slug: string }
-  /** Under `/api/`, but a slug that does not decode (bad percent-encoding). */
-  | { readonly kind: 'malformed' }
+  | { readonly kind: 'record'; readonly endpoint: Endpoint; readonly slug: string }
+  /** An endpoint's path, but a slug that does not decode (bad percent-encoding). */
+  | { readonly kind: 'malformed'; readonly endpoint: Endpoint }
   /** Under `/api/`, but no endpoint: needs a key like the endpoints, then 404. */
   | { readonly kind: 'apiUnknown' }
   | { readonly kind: 'health' | 'openapi' | 'home' }
   /** `/browse/{collection}/{slug}`: a record's HTML page; needs no key. */
-  | { readonly kind: 'browse'; readonly collection: 'disciplines' | 'sub_disciplines'; readonly slug: string }
+  | { readonly kind: 'browse'; readonly endpoint: Endpoint; readonly slug: string }
+  /** `/__admin/sessions/{id}[/scenario|/requests]`: the session admin API. */
+  | { readonly kind: 'admin'; readonly session: string; readonly resource: AdminResource }
+  /** Under `/__admin/`, but no admin resource. */
+  | { readonly kind: 'adminUnknown' }
   | { readonly kind: 'unknown' }
+
+export type AdminResource = 'session' | 'scenario' | 'requests'
 
 const API_PREFIX = '/api/'
 const BROWSE_PREFIX = '/browse/'
-// A Map, not an object literal: a segment such as `__proto__` must not find anything.
-const COLLECTIONS = new Map<string, 'discipline' | 'subDiscipline'>([
-  ['disciplines', 'discipline'],
-  ['sub_disciplines', 'subDiscipline'],
+const ADMIN_PREFIX = '/__admin/'
+const SESSIONS_PREFIX = '/__sessions/'
+const ADMIN_RESOURCES = new Map<string | undefined, AdminResource>([
+  [undefined, 'session'],
+  ['scenario', 'scenario'],
+  ['requests', 'requests'],
 ])
 
 /**
@@ -23,35 +33,63 @@ const COLLECTIONS = new Map<string, 'discipline' | 'subDiscipline'>([
  * extra segments, other versions and unknown collections name no endpoint.
  *
  * @example
- * matchRoute('/api/v2/disciplines/astrophysics?x=1') // { kind: 'discipline', slug: 'astrophysics' }
+ * matchRoute('/api/v2/disciplines/astrophysics') // { kind: 'record', endpoint: disciplines, slug: 'astrophysics' }
  */
 export function matchRoute(path: string): Route {
+  if (path.startsWith(API_PREFIX)) return matchApi(path)
   if (path === '/__health') return { kind: 'health' }
   if (path === '/openapi.json') return { kind: 'openapi' }
   if (path === '/') return { kind: 'home' }
   if (path.startsWith(BROWSE_PREFIX)) return matchBrowse(path)
-  if (!path.startsWith(API_PREFIX)) return { kind: 'unknown' }
+  if (path.startsWith(ADMIN_PREFIX)) return matchAdmin(path)
+  return { kind: 'unknown' }
+}
+
+function matchApi(path: string): Route {
   const segments = path.split('/')
   // ['', 'api', 'v2', collection, slug]
-  const collection = segments.length === 5 && segments[2] === 'v2' ? COLLECTIONS.get(segments[3]!) : undefined
-  if (collection === undefined) return { kind: 'apiUnknown' }
-  const slug = decodeSlug(segments[4]!)
-  return slug === undefined ? { kind: 'malformed' } : { kind: collection, slug }
+  const endpoint = segments.length === 5 && segments[2] === 'v2' ? findEndpoint(segments[3]!) : undefined
+  if (endpoint === undefined) return { kind: 'apiUnknown' }
+  const slug = decodeSegment(segments[4]!)
+  return slug === undefined ? { kind: 'malformed', endpoint } : { kind: 'record', endpoint, slug }
 }
 
 function matchBrowse(path: string): Route {
   const segments = path.split('/')
   // ['', 'browse', collection, slug]
-  const collection = segments[2]
-  if (segments.length !== 4 || (collection !== 'disciplines' && collection !== 'sub_disciplines')) {
-    return { kind: 'unknown' }
-  }
-  const slug = decodeSlug(segments[3]!)
-  return slug === undefined ? { kind: 'unknown' } : { kind: 'browse', collection, slug }
+  const endpoint = segments.length === 4 ? findEndpoint(segments[2]!) : undefined
+  const slug = endpoint && decodeSegment(segments[3]!)
+  return endpoint && slug !== undefined ? { kind: 'browse', endpoint, slug } : { kind: 'unknown' }
 }
 
-/** A slug segment percent-decoded once, or `undefined` when it is not valid percent-encoding. */
-function decodeSlug(segment: string): string | undefined {
+function matchAdmin(path: string): Route {
+  const segments = path.split('/')
+  // ['', '__admin', 'sessions', id, resource?]
+  const resource = segments.length <= 5 ? ADMIN_RESOURCES.get(segments[4]) : undefined
+  const session = segments[3] === undefined ? undefined : decodeSegment(segments[3])
+  if (segments[2] !== 'sessions' || resource === undefined || session === undefined || session === '') {
+    return { kind: 'adminUnknown' }
+  }
+  return { kind: 'admin', session, resource }
+}
+
+/**
+ * Splits a `/__sessions/{id}/…` prefix off a path, for clients that cannot add the session
+ * header. `undefined` when the path has no such prefix.
+ *
+ * @example
+ * splitSessionPrefix('/__sessions/t1/api/v2/disciplines/x') // { session: 't1', path: '/api/v2/disciplines/x' }
+ */
+export function splitSessionPrefix(path: string): { session: string; path: string } | undefined {
+  if (!path.startsWith(SESSIONS_PREFIX)) return undefined
+  const end = path.indexOf('/', SESSIONS_PREFIX.length)
+  const session = decodeSegment(path.slice(SESSIONS_PREFIX.length, end === -1 ? undefined : end))
+  if (session === undefined) return undefined
+  return { session, path: end === -1 ? '/' : path.slice(end) }
+}
+
+/** A path segment percent-decoded once, or `undefined` when it is not valid percent-encoding. */
+function decodeSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment)
   } catch {

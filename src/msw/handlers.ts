@@ -1,44 +1,45 @@
 import { http, type HttpHandler } from 'msw'
-import { createResolver } from '../http/handle-request.js'
-import { fromRequest, toResponse, wait } from '../http/fetch.js'
+import { resolveScope, type RequestScope } from '../http/base-url.js'
+import { ENDPOINTS } from '../http/endpoints.js'
+import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
-import { resolveBaseUrl, type HandlerBase } from './base-url.js'
+import { createResolver } from '../http/resolver.js'
+import { takeSelected } from './selection.js'
 
 /** Options of {@link createHandlers}: the data, how to answer, and where to listen. */
 export type CreateHandlersOptions = MockOptions & {
   /**
-   * Only intercept this origin and path prefix, e.g. `'https://api.example.test'`.
+   * Only intercept this origin and path prefix, e.g. `'https://api.example.test'`. A URL that
+   * ends in `/api/v2` means the same as one without it.
    * @default undefined (the two paths on any origin)
    */
   readonly baseUrl?: string
 }
 
-const COLLECTIONS = ['disciplines', 'sub_disciplines'] as const
-
 /**
- * MSW request handlers for the two endpoints, answered by the shared resolver.
+ * MSW request handlers for the two endpoints, answered by the shared resolver, with the
+ * scenarios that helpers such as `hideSlug()` selected for the request.
  *
  * @example
  * const server = setupServer(...createHandlers({ seed: 7, apiKeys: ['k'] }))
+ * const failing = createHandlers({ scenario: { kind: 'unavailable', times: 2 } })
  */
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
   const { baseUrl, ...mockOptions } = options
-  const base = resolveBaseUrl(baseUrl)
+  const scope = resolveScope(baseUrl, 'any')
   const resolver = createResolver(mockOptions as MockOptions)
-  return createEndpointHandlers(base, async (request) => {
-    const answer = resolver.resolve(fromRequest(request, relativeUrl(request, base)), base.basePath)
-    await wait(answer.delay ?? 0)
-    return toResponse(answer)
-  })
+  return createEndpointHandlers(scope, (request, requestId) =>
+    answerRequest(resolver, request, scope, takeSelected(requestId)),
+  )
 }
 
-/** One handler per endpoint path under `base`, all methods, each calling `answer`. */
+/** One handler per endpoint path under `scope`, all methods, each calling `answer`. */
 export function createEndpointHandlers(
-  base: HandlerBase,
-  answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
+  scope: RequestScope,
+  answer: (request: Request, requestId: string) => Promise<Response | undefined> | Response | undefined,
 ): HttpHandler[] {
-  return COLLECTIONS.map((collection) =>
-    http.all(endpointPattern(base, collection), ({ request }) => answer(request)),
+  return ENDPOINTS.map((endpoint) =>
+    http.all(endpointPattern(scope, endpoint.collection), ({ request, requestId }) => answer(request, requestId)),
   )
 }
 
@@ -46,17 +47,7 @@ export function createEndpointHandlers(
  * A RegExp, not a `:slug` path: MSW decodes path parameters itself and answers 500 when a slug is
  * not valid percent-encoding. The resolver decodes once and answers 400 instead.
  */
-function endpointPattern(base: HandlerBase, collection: string): RegExp {
-  const start = base.pattern === '*' ? '' : `^${base.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`
+function endpointPattern(scope: RequestScope, collection: string): RegExp {
+  const start = scope.pattern === '*' ? '' : `^${scope.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`
   return new RegExp(`${start}/api/v2/${collection}/[^/]+$`)
-}
-
-/**
- * With no base URL the handlers match any origin and prefix, so the resolver is given the path
- * from `/api/v2/` on; with one, the absolute URL and its prefix.
- */
-export function relativeUrl(request: Request, base: HandlerBase): string {
-  if (base.pattern !== '*') return request.url
-  const { pathname, search } = new URL(request.url)
-  return pathname.slice(pathname.lastIndexOf('/api/v2/')) + search
 }

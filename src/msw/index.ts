@@ -1,6 +1,18 @@
 export { createHandlers } from './handlers.js'
-export { delayAnswers, failNetwork, failWith, hideSlug, rejectKeys } from './scenarios.js'
+export {
+  delayAnswers,
+  failNetwork,
+  failTimes,
+  failWith,
+  hangAnswers,
+  hideSlug,
+  injectFaults,
+  rejectKeys,
+  withScenario,
+} from './scenarios.js'
 export { DEFAULT_API_KEY } from '../http/options.js'
+export { SCENARIO_KINDS } from '../http/scenario.js'
 export type { CreateHandlersOptions } from './handlers.js'
 export type { ScenarioOptions } from './scenarios.js'
 export type { AnswerOptions, DataOptions, MockOptions } from '../http/options.js'
+export type { FaultKind, Scenario, ScenarioDelay, ScenarioInput, ScenarioKind, SeededFaults } from '../http/scenario.js'

@@ -1,17 +1,38 @@
 import type { HttpHandler } from 'msw'
-import { toResponse, wait } from '../http/fetch.js'
-import { answerFor, createErrorAnswers, type ErrorOutcome } from '../http/responses.js'
-import { matchRoute, toPath } from '../http/routes.js'
 import { describe } from '../core/size.js'
-import { resolveBaseUrl } from './base-url.js'
-import { createEndpointHandlers, relativeUrl } from './handlers.js'
+import { resolveScope } from '../http/base-url.js'
+import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
+import { ScenarioState } from '../http/scenario-state.js'
+import { createEndpointHandlers } from './handlers.js'
+import { select } from './selection.js'
 
-/** Where a scenario applies, and whether its answers carry CORS headers. */
+/** Where a helper's scenario applies. */
 export interface ScenarioOptions {
   /** As in `createHandlers`. @default undefined (any origin) */
   readonly baseUrl?: string
-  /** @default true */
+  /**
+   * @deprecated Ignored: the answer is made by the `createHandlers()` handlers behind the helper,
+   * with their `cors` option.
+   */
   readonly cors?: boolean
+}
+
+/**
+ * Handlers for `server.use(...)` that put a scenario in place for the requests it matches. They
+ * only select it: the `createHandlers()` handlers behind them answer, through the one resolver,
+ * so the order of checks holds (preflight 204, 405, 401 before 404) and the bytes are the
+ * server's. Each call has its own counters (`times`, seeded `faults`).
+ *
+ * @example
+ * server.use(...withScenario({ kind: 'unavailable', times: 2 })) // fail twice, then answer
+ * server.use(...withScenario('hang'))
+ */
+export function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
+  const state = new ScenarioState(scenario)
+  return createEndpointHandlers(resolveScope(options.baseUrl, 'any'), (_request, requestId) => {
+    select(requestId, state)
+    return undefined
+  })
 }
 
 /**
@@ -21,31 +42,24 @@ export interface ScenarioOptions {
  * server.use(...rejectKeys())
  */
 export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
-  return answerAlways('unauthorized', options)
+  return withScenario('unauthorized', options)
 }
 
 /**
- * One slug is missing from both endpoints: 404 `{"error":"Resource not found"}`; other slugs
- * fall through to the handlers behind.
+ * One slug is missing from both endpoints: 404 `{"error":"Resource not found"}` (still 401 first
+ * without a key); other slugs answer as usual.
  *
  * @example
  * server.use(...hideSlug('astrophysics'))
  */
 export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandler[] {
   if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${describe(slug)}`)
-  const base = resolveBaseUrl(options.baseUrl)
-  const answers = createErrorAnswers('notFound', options.cors ?? true)
-  return createEndpointHandlers(base, (request) => {
-    const path = toPath(relativeUrl(request, base), base.basePath)
-    const route = path === undefined ? undefined : matchRoute(path)
-    if (route && 'slug' in route && route.slug === slug) return toResponse(answerFor(answers, request.method))
-    return undefined
-  })
+  return withScenario({ kind: 'not-found', slug }, options)
 }
 
 /**
  * An outage: both endpoints answer 500 `{"error":"Internal server error"}` or 503
- * `{"error":"Service unavailable"}`.
+ * `{"error":"Service unavailable"}` (with `Retry-After`).
  *
  * @example
  * server.use(...failWith(503))
@@ -54,7 +68,18 @@ export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {})
   if (status !== 500 && status !== 503) {
     throw new TypeError(`\`status\` must be 500 or 503; received ${describe(status)}`)
   }
-  return answerAlways(status === 500 ? 'serverError' : 'unavailable', options)
+  return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
+}
+
+/**
+ * Fails the next `times` requests, then answers as usual: for retry logic.
+ *
+ * @example
+ * server.use(...failTimes(2)) // 503, 503, then 200
+ * server.use(...failTimes(1, 'network-error'))
+ */
+export function failTimes(times: number, kind: FaultKind = 'unavailable', options: ScenarioOptions = {}): HttpHandler[] {
+  return withScenario({ kind, times }, options)
 }
 
 /**
@@ -64,11 +89,22 @@ export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {})
  * server.use(...failNetwork())
  */
 export function failNetwork(options: ScenarioOptions = {}): HttpHandler[] {
-  return createEndpointHandlers(resolveBaseUrl(options.baseUrl), () => Response.error())
+  return withScenario('network-error', options)
 }
 
 /**
- * Slow answers: waits `ms`, then lets the handlers behind answer as usual.
+ * No answer at all until the client gives up (its `AbortSignal`): for timeout handling.
+ *
+ * @example
+ * server.use(...hangAnswers())
+ * await fetch(url, { signal: AbortSignal.timeout(500) }) // rejects after 500 ms
+ */
+export function hangAnswers(options: ScenarioOptions = {}): HttpHandler[] {
+  return withScenario('hang', options)
+}
+
+/**
+ * Slow answers: waits `ms`, then answers as usual.
  *
  * @example
  * server.use(...delayAnswers(2_000))
@@ -77,16 +113,16 @@ export function delayAnswers(ms: number, options: ScenarioOptions = {}): HttpHan
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
     throw new TypeError(`\`ms\` must be a non-negative number of milliseconds; received ${describe(ms)}`)
   }
-  return createEndpointHandlers(resolveBaseUrl(options.baseUrl), async () => {
-    await wait(ms)
-    return undefined
-  })
+  return withScenario({ delay: ms }, options)
 }
 
-/** Handlers that answer every request to both endpoints with one error outcome. */
-function answerAlways(outcome: ErrorOutcome, options: ScenarioOptions): HttpHandler[] {
-  const answers = createErrorAnswers(outcome, options.cors ?? true)
-  return createEndpointHandlers(resolveBaseUrl(options.baseUrl), (request) =>
-    toResponse(answerFor(answers, request.method)),
-  )
+/**
+ * Seeded random faults: a share `rate` of the requests gets a fault from `kinds`, at places the
+ * seed fixes, so the same sequence of requests fails at the same places on every run.
+ *
+ * @example
+ * server.use(...injectFaults({ rate: 0.2, seed: 7 }))
+ */
+export function injectFaults(faults: SeededFaults, options: ScenarioOptions = {}): HttpHandler[] {
+  return withScenario({ faults }, options)
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { createResolver, type Resolver } from '../http/handle-request.js'
+import { ADMIN_BODY_LIMIT, BodyTooLargeError } from '../http/admin.js'
+import { createResolver, type MockRequest, type Resolver } from '../http/resolver.js'
 import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
 import type { MockOptions } from '../http/options.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
@@ -44,24 +45,41 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   let draining = false
 
+  /** Answers that wait for the client to leave (`hang`), ended cleanly when the server closes. */
+  const hanging = new Set<ServerResponse>()
+
   function handle(request: IncomingMessage, response: ServerResponse): void {
     const started = onRequest ? performance.now() : 0
-    let answer: MockAnswer
+    let answer: MockAnswer | Promise<MockAnswer>
     try {
-      answer = resolver.resolve({
-        method: request.method ?? 'GET',
-        url: request.url ?? '/',
-        header: (name) => findRawHeader(request.rawHeaders, name),
-      })
+      answer = resolver.resolve(new NodeMockRequest(request))
     } catch {
       answer = internalError
     }
+    if (answer instanceof Promise) void answer.catch(() => internalError).then((settled) => schedule(request, response, settled, started))
+    else schedule(request, response, answer, started)
+  }
+
+  function schedule(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
     const delay = answer.delay ?? 0
     if (delay > 0) setTimeout(send, delay, request, response, answer, started)
     else send(request, response, answer, started)
   }
 
   function send(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
+    if (answer.fault === 'network-error') {
+      // No HTTP answer at all: the client sees the connection drop, as with a crashed upstream.
+      request.socket.destroy()
+      return
+    }
+    if (answer.fault === 'hang') {
+      if (draining) request.socket.end()
+      else {
+        hanging.add(response)
+        response.once('close', () => hanging.delete(response))
+      }
+      return
+    }
     // While closing, each answer ends its connection, so close() is not held up by keep-alive.
     if (draining) response.setHeader('connection', 'close')
     response.writeHead(answer.status, answer.headers)
@@ -132,6 +150,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       closing ??= new Promise<void>((resolve) => {
         draining = true
         server.close(() => resolve())
+        // A hung answer never comes: its connection ends cleanly, without one.
+        for (const response of hanging) response.socket?.end()
+        hanging.clear()
         // Idle keep-alive sockets close now; busy ones after their response is sent.
         server.closeIdleConnections()
         const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -139,6 +160,48 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       })
       return closing
     },
+  }
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
+
+/** A `node:http` request as the resolver reads it; methods on a prototype, so no closures per request. */
+class NodeMockRequest implements MockRequest {
+  readonly method: string
+  readonly url: string
+  readonly #request: IncomingMessage
+
+  constructor(request: IncomingMessage) {
+    this.method = request.method ?? 'GET'
+    this.url = request.url ?? '/'
+    this.#request = request
+  }
+
+  header(name: string): string | undefined {
+    return findRawHeader(this.#request.rawHeaders, name)
+  }
+
+  get fromLoopback(): boolean {
+    return LOOPBACK.test(this.#request.socket.remoteAddress ?? '')
+  }
+
+  /** The body, up to the admin API's limit: past it, reading stops and the promise rejects. */
+  text(): Promise<string> {
+    const request = this.#request
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      request.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > ADMIN_BODY_LIMIT) {
+          request.removeAllListeners('data')
+          request.resume()
+          reject(new BodyTooLargeError())
+        } else chunks.push(chunk)
+      })
+      request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      request.once('error', reject)
+    })
   }
 }
 

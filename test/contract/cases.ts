@@ -50,7 +50,7 @@ export const CASES: readonly ContractCase[] = [
   { name: 'answers HEAD as GET without a body', method: 'HEAD', path: d, headers: AUTH, status: 200, body: '', expectHeaders: { 'content-length': String(Buffer.byteLength(disciplineBody)), 'content-type': 'application/json' } },
   { name: 'answers 405 to POST, naming what is allowed', method: 'POST', path: d, headers: AUTH, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
   { name: 'answers 405 to DELETE on the sub-discipline path', method: 'DELETE', path: s, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
-  { name: 'answers a CORS preflight with 204', method: 'OPTIONS', path: d, headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }, status: 204, body: '', expectHeaders: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Authorization, Content-Type', allow: 'GET, HEAD, OPTIONS' } },
+  { name: 'answers a CORS preflight with 204', method: 'OPTIONS', path: d, headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }, status: 204, body: '', expectHeaders: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session', allow: 'GET, HEAD, OPTIONS' } },
 ]
 
 /** Cases only a full server answers: MSW handlers intercept just the two endpoint paths. */

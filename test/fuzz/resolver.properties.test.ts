@@ -1,8 +1,9 @@
 import fc from 'fast-check'
+import { resolveNow, authorization as onlyAuthorization } from '../helpers/transports.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
-import { createResolver } from '../../src/http/handle-request.js'
+import { createResolver } from '../../src/http/resolver.js'
 import { METHODS, authorizationArbitrary, pathArbitrary, segmentArbitrary } from './arbitraries.js'
 
 const RUNS = 10_000
@@ -20,7 +21,7 @@ const modes = [
 it.each(modes)('never throws and answers only documented statuses, with JSON errors (%s)', (_, resolver) => {
   fc.assert(
     fc.property(fc.constantFrom(...METHODS), pathArbitrary(taxonomy), authorizationArbitrary(KEY), (method, url, authorization) => {
-      const answer = resolver.resolve({ method, url, header: () => authorization })
+      const answer = resolveNow(resolver, { method, url, header: onlyAuthorization(authorization) })
       expect(DOCUMENTED.has(answer.status)).toBe(true)
       if (answer.body) expect(answer.headers['content-length']).toBe(String(answer.body.byteLength))
       if (method === 'HEAD' || method === 'OPTIONS') expect(answer.body).toBeNull()
@@ -44,7 +45,7 @@ it('always answers a valid request with a valid key with the record', () => {
   const query = fc.oneof(fc.constant(''), fc.string({ maxLength: 30 }).map((q) => `?${encodeURIComponent(q)}`))
   fc.assert(
     fc.property(fc.constantFrom(...records), scheme, spacing, query, (record, s, space, q) => {
-      const answer = resolver.resolve({ method: 'GET', url: record.path + q, header: () => `${s}${space}${KEY}` })
+      const answer = resolveNow(resolver, { method: 'GET', url: record.path + q, header: onlyAuthorization(`${s}${space}${KEY}`) })
       expect(answer.status).toBe(200)
       expect(decoder.decode(answer.body!)).toBe(record.body)
     }),
@@ -56,7 +57,7 @@ it('answers 401, and nothing about the data, to any request without a valid key 
   const resolver = createResolver({ taxonomy })
   fc.assert(
     fc.property(segmentArbitrary(taxonomy), fc.constantFrom('disciplines', 'sub_disciplines', 'topics'), authorizationArbitrary('wrong-key'), (segment, collection, authorization) => {
-      const answer = resolver.resolve({ method: 'GET', url: `/api/v2/${collection}/${segment}`, header: () => authorization })
+      const answer = resolveNow(resolver, { method: 'GET', url: `/api/v2/${collection}/${segment}`, header: onlyAuthorization(authorization) })
       expect(answer.status).toBe(401)
     }),
     { numRuns: RUNS },

@@ -1,11 +1,24 @@
 import { request as httpRequest } from 'node:http'
-import { createResolver, type Resolver } from '../../src/http/handle-request.js'
+import { createResolver, type MockRequest, type ResolveContext, type Resolver } from '../../src/http/resolver.js'
+import type { MockAnswer } from '../../src/http/responses.js'
 import { pickHeaders, type ContractCase, type Observed } from '../contract/cases.js'
+
+/** The resolver's answer to a request that is not for the admin API, which it answers at once. */
+export function resolveNow(resolver: Resolver, request: MockRequest, context?: ResolveContext): MockAnswer {
+  const answer = resolver.resolve(request, context)
+  if (answer instanceof Promise) throw new Error(`${request.url}: the resolver answered later, as only the admin API does`)
+  return answer
+}
+
+/** A header reader that knows only `Authorization`. */
+export function authorization(value: string | undefined): (name: string) => string | undefined {
+  return (name) => (name === 'authorization' ? value : undefined)
+}
 
 /** One answer through the resolver, as the adapters see it. */
 export function viaResolver(resolver: Resolver, c: ContractCase): Observed {
   const headers = Object.fromEntries(Object.entries(c.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
-  const answer = resolver.resolve({ method: c.method, url: c.path, header: (name) => headers[name] })
+  const answer = resolveNow(resolver, { method: c.method, url: c.path, header: (name) => headers[name] })
   return {
     status: answer.status,
     headers: pickHeaders((name) => answer.headers[name]),

@@ -1,11 +1,12 @@
+import { resolveNow, authorization } from '../helpers/transports.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
-import { createResolver } from '../../src/http/handle-request.js'
+import { createResolver } from '../../src/http/resolver.js'
 
 const base = createTaxonomy({ seed: 42, size: 'small' })
 const get = (resolver: ReturnType<typeof createResolver>, url: string, method = 'GET') => {
-  const answer = resolver.resolve({ method, url, header: () => undefined })
+  const answer = resolveNow(resolver, { method, url, header: () => undefined })
   return { ...answer, text: answer.body ? new TextDecoder().decode(answer.body) : '' }
 }
 
@@ -25,7 +26,7 @@ it("shows a record's page with the API's JSON, without a key", () => {
   const discipline = base.disciplines[1]!
   const page = get(resolver, `/browse/disciplines/${discipline.slug}`)
   expect(page.status).toBe(200)
-  const api = resolver.resolve({ method: 'GET', url: `/api/v2/disciplines/${discipline.slug}`, header: () => 'Bearer taxonomy-mock-key' })
+  const api = resolveNow(resolver, { method: 'GET', url: `/api/v2/disciplines/${discipline.slug}`, header: authorization('Bearer taxonomy-mock-key') })
   const shown = /<pre id="api-json">([\s\S]*?)<\/pre>/.exec(page.text)![1]!.replaceAll('&#34;', '"').replaceAll('&#39;', "'").replaceAll('&#38;', '&')
   expect(JSON.parse(shown)).toEqual(JSON.parse(new TextDecoder().decode(api.body!)))
 })

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
-import { createResolver } from '../../src/http/handle-request.js'
+import { createResolver } from '../../src/http/resolver.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders } from '../contract/cases.js'
-import { viaResolver } from '../helpers/transports.js'
+import { resolveNow, viaResolver, authorization } from '../helpers/transports.js'
 
 const resolver = createResolver({ taxonomy })
 
@@ -25,8 +25,8 @@ it('answers the same through the fetch-style handler, from web Request objects',
 
 it('serialises each record once and reuses the bytes', () => {
   const c = RECORD_CASES[0]!
-  const first = resolver.resolve({ method: 'GET', url: c.path, header: () => c.headers!.authorization })
-  const second = resolver.resolve({ method: 'GET', url: c.path, header: () => c.headers!.authorization })
+  const first = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
+  const second = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
   expect(second.body).toBe(first.body)
 })
 
@@ -34,32 +34,32 @@ it('accepts several keys, any of them', () => {
   const multi = createResolver({ taxonomy, apiKeys: ['one', 'two'] })
   const c = RECORD_CASES[0]!
   for (const key of ['one', 'two']) {
-    expect(multi.resolve({ method: 'GET', url: c.path, header: () => `Bearer ${key}` }).status).toBe(200)
+    expect(resolveNow(multi, { method: 'GET', url: c.path, header: authorization(`Bearer ${key}`) }).status).toBe(200)
   }
-  expect(multi.resolve({ method: 'GET', url: c.path, header: () => 'Bearer taxonomy-mock-key' }).status).toBe(401)
+  expect(resolveNow(multi, { method: 'GET', url: c.path, header: authorization('Bearer taxonomy-mock-key') }).status).toBe(401)
 })
 
 it('accepts any non-empty key in any-key mode, and still refuses none', () => {
   const any = createResolver({ taxonomy, anyKey: true })
   const c = RECORD_CASES[0]!
-  expect(any.resolve({ method: 'GET', url: c.path, header: () => 'Bearer whatever-the-app-sends' }).status).toBe(200)
-  expect(any.resolve({ method: 'GET', url: c.path, header: () => 'Bearer ' }).status).toBe(401)
-  expect(any.resolve({ method: 'GET', url: c.path, header: () => undefined }).status).toBe(401)
+  expect(resolveNow(any, { method: 'GET', url: c.path, header: authorization('Bearer whatever-the-app-sends') }).status).toBe(200)
+  expect(resolveNow(any, { method: 'GET', url: c.path, header: authorization('Bearer ') }).status).toBe(401)
+  expect(resolveNow(any, { method: 'GET', url: c.path, header: () => undefined }).status).toBe(401)
 })
 
 it('sends no CORS headers when CORS is off, and still answers preflights with Allow', () => {
   const closed = createResolver({ taxonomy, cors: false })
   for (const c of CASES) {
-    const answer = closed.resolve({ method: c.method, url: c.path, header: (n) => c.headers?.[n] })
+    const answer = resolveNow(closed, { method: c.method, url: c.path, header: (n: string) => c.headers?.[n] })
     expect(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')), c.name).toEqual([])
   }
 })
 
 it('routes under a base path and ignores what lies outside it', () => {
   const c = RECORD_CASES[0]!
-  const request = (url: string) => ({ method: 'GET', url, header: () => c.headers!.authorization })
-  expect(resolver.resolve(request(`https://x.test/mock${c.path}`), '/mock').status).toBe(200)
-  expect(resolver.resolve(request(`https://x.test/other${c.path}`), '/mock').status).toBe(404)
+  const request = (url: string) => ({ method: 'GET', url, header: authorization(c.headers!.authorization) })
+  expect(resolveNow(resolver, request(`https://x.test/mock${c.path}`), { basePath: '/mock' }).status).toBe(200)
+  expect(resolveNow(resolver, request(`https://x.test/other${c.path}`), { basePath: '/mock' }).status).toBe(404)
 })
 
 it('rejects bad options with a TypeError naming the option', () => {

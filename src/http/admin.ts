@@ -1,0 +1,106 @@
+import { equalInConstantTime } from './auth.js'
+import { ScenarioState } from './scenario-state.js'
+import { isSessionId, type SessionRegistry } from './sessions.js'
+import { createAnswers, createMessageAnswers, createPreflightAnswer, encodeJson, type MockAnswer } from './responses.js'
+import type { AdminResource } from './routes.js'
+import type { MockRequest } from './request.js'
+
+/** The header that carries `adminKey`; never the API key. */
+export const ADMIN_KEY_HEADER = 'x-taxonomy-mock-admin-key'
+/** Admin bodies are one small scenario object. */
+export const ADMIN_BODY_LIMIT = 64 * 1024
+
+/** Thrown by `MockRequest.text()` when a body passes {@link ADMIN_BODY_LIMIT}. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError'
+}
+
+const ALLOWED: Readonly<Record<AdminResource, string>> = {
+  scenario: 'GET, PUT, DELETE, OPTIONS',
+  requests: 'GET, DELETE, OPTIONS',
+  session: 'GET, DELETE, OPTIONS',
+}
+
+/**
+ * The session admin API, JSON in and JSON out:
+ * `PUT|GET|DELETE /__admin/sessions/{id}/scenario`, `GET|DELETE /__admin/sessions/{id}/requests`,
+ * `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients, or with `adminKey` set, only
+ * clients that send it.
+ */
+export function createAdmin(sessions: SessionRegistry, adminKey: string | undefined, cors: boolean) {
+  const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), cors).get
+  const error = (outcome: Parameters<typeof createMessageAnswers>[0], message: string, extra?: Record<string, string>) =>
+    createMessageAnswers(outcome, message, cors, extra).get
+
+  function isAllowed(request: MockRequest): boolean {
+    if (adminKey === undefined) return request.fromLoopback === true
+    const sent = request.header(ADMIN_KEY_HEADER)
+    return typeof sent === 'string' && equalInConstantTime(sent, adminKey)
+  }
+
+  async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
+    let text: string
+    try {
+      text = request.text ? await request.text() : ''
+    } catch (cause) {
+      if (cause instanceof BodyTooLargeError) return error('payloadTooLarge', `Request body too large: the limit is ${ADMIN_BODY_LIMIT} bytes`)
+      return error('badRequest', 'Malformed request: the body could not be read')
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return error('badRequest', 'Malformed request: the body must be a JSON scenario such as {"kind":"unavailable"}')
+    }
+    try {
+      return new ScenarioState(value as never)
+    } catch (cause) {
+      return error('badRequest', `Invalid scenario: ${(cause as Error).message}`)
+    }
+  }
+
+  return async function answerAdmin(request: MockRequest, session: string, resource: AdminResource): Promise<MockAnswer> {
+    const { method } = request
+    if (method === 'OPTIONS') return createPreflightAnswer(cors, ALLOWED[resource], `Content-Type, X-Taxonomy-Mock-Admin-Key`)
+    if (!isAllowed(request)) {
+      return error(
+        'forbidden',
+        adminKey === undefined
+          ? 'Forbidden: the admin API answers loopback clients only; start the server with --admin-key to allow others'
+          : 'Forbidden: send the admin key in X-Taxonomy-Mock-Admin-Key',
+      )
+    }
+    if (!isSessionId(session)) {
+      return error('badRequest', 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters')
+    }
+    if (!ALLOWED[resource].split(', ').includes(method)) {
+      return error('methodNotAllowed', 'Method not allowed', { allow: ALLOWED[resource] })
+    }
+    switch (`${method} ${resource}`) {
+      case 'PUT scenario': {
+        const state = await readScenario(request)
+        if (!(state instanceof ScenarioState)) return state
+        sessions.get(session).scenario = state
+        return json(200, { session, scenario: state.scenario })
+      }
+      case 'GET scenario':
+        return json(200, { session, scenario: sessions.get(session).scenario?.scenario ?? null })
+      case 'DELETE scenario':
+        sessions.get(session).scenario = undefined
+        return json(200, { session, scenario: null })
+      case 'GET requests':
+        return json(200, sessions.get(session).requests())
+      case 'DELETE requests':
+        sessions.get(session).clearRequests()
+        return json(200, [])
+      case 'GET session': {
+        const found = sessions.get(session)
+        return json(200, { session, scenario: found.scenario?.scenario ?? null, requests: found.requests().length })
+      }
+      default:
+        // DELETE session: its scenario and journal are gone; the next request starts afresh.
+        sessions.delete(session)
+        return json(200, { session, scenario: null, requests: 0 })
+    }
+  }
+}

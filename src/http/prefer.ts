@@ -1,0 +1,73 @@
+import { SCENARIO_KINDS, type ScenarioKind } from './scenario.js'
+import { ScenarioState } from './scenario-state.js'
+
+/** Prism's `Prefer: code=…`, so tests written for Prism keep working; 200 asks for the usual answer. */
+const CODES = new Map<string, ScenarioKind | undefined>([
+  ['200', undefined],
+  ['401', 'unauthorized'],
+  ['404', 'not-found'],
+  ['500', 'server-error'],
+  ['503', 'unavailable'],
+])
+
+/**
+ * Reads the scenario a request asks for in its RFC 7240 `Prefer` header: `scenario=KIND`
+ * (or Prism's `code=401|404|500|503`), optionally `slug=…`, and `delay=MS` or `delay=MIN-MAX`,
+ * separated by commas. Preferences it does not know are ignored, as RFC 7240 asks.
+ *
+ * @returns the scenario for this one request, `undefined` when it asks for none, or a message
+ *   naming the preference at fault.
+ * @example
+ * parsePrefer('scenario=unavailable, delay=100-500') // ScenarioState
+ * parsePrefer('return=minimal') // undefined
+ */
+export function parsePrefer(header: string): ScenarioState | string | undefined {
+  const preferences = new Map<string, string>()
+  for (const part of header.split(',')) {
+    // Parameters after `;` refine a preference; none of ours takes any.
+    const [name, ...rest] = part.split(';')[0]!.split('=')
+    const key = name!.trim().toLowerCase()
+    if (key !== '' && !preferences.has(key)) preferences.set(key, unquote(rest.join('=').trim()))
+  }
+  const scenario = preferences.get('scenario')
+  const code = preferences.get('code')
+  const delay = preferences.get('delay')
+  const slug = preferences.get('slug')
+  if (scenario === undefined && code === undefined && delay === undefined) return undefined
+
+  if (scenario !== undefined && !(SCENARIO_KINDS as readonly string[]).includes(scenario)) {
+    return `Prefer scenario must be one of ${SCENARIO_KINDS.join(', ')}; received ${JSON.stringify(scenario.slice(0, 40))}`
+  }
+  if (code !== undefined && !CODES.has(code)) {
+    return `Prefer code must be one of ${[...CODES.keys()].join(', ')}; received ${JSON.stringify(code.slice(0, 40))}`
+  }
+  const kind = (scenario as ScenarioKind | undefined) ?? CODES.get(code!)
+  if (scenario !== undefined && code !== undefined && CODES.get(code) !== kind) {
+    return `Prefer scenario=${scenario} and code=${code} ask for different answers; send one`
+  }
+  let ms: number | [number, number] | undefined
+  if (delay !== undefined) {
+    const match = /^(\d{1,10})(?:-(\d{1,10}))?$/.exec(delay)
+    const min = Number(match?.[1])
+    const max = match?.[2] === undefined ? min : Number(match[2])
+    if (!match || max < min || max > 2_147_483_647) {
+      return `Prefer delay must be milliseconds (300) or a range (100-500); received ${JSON.stringify(delay.slice(0, 40))}`
+    }
+    ms = match[2] === undefined ? min : [min, max]
+  }
+  if (kind === undefined && ms === undefined) return undefined
+  if (slug !== undefined && slug === '') return 'Prefer slug must not be empty'
+  try {
+    return new ScenarioState({
+      ...(kind !== undefined ? { kind } : {}),
+      ...(slug !== undefined ? { slug } : {}),
+      ...(ms !== undefined ? { delay: ms } : {}),
+    })
+  } catch (error) {
+    return `Prefer: ${(error as Error).message}`
+  }
+}
+
+function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value
+}

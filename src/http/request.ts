@@ -1,0 +1,25 @@
+import type { ScenarioState } from './scenario-state.js'
+
+/** The parts of a request the mock reads. Adapters build one from whatever their runtime gives. */
+export interface MockRequest {
+  readonly method: string
+  /** Origin form (`/api/v2/disciplines/x?y`) or an absolute URL. */
+  readonly url: string
+  /** Reads a request header by lower-case name. */
+  header(name: string): string | null | undefined
+  /**
+   * The body as text; only the admin API asks for it. Rejects with `BodyTooLargeError` past its
+   * limit. Adapters that serve no admin API may leave it out.
+   */
+  text?(): Promise<string>
+  /** Whether the client is on this machine (the admin API answers only those without a key). */
+  readonly fromLoopback?: boolean
+}
+
+/** What an adapter adds to a request when it asks for its answer. */
+export interface ResolveContext {
+  /** A path prefix the routes sit under, such as `/mock`. @default '' */
+  readonly basePath?: string
+  /** Scenarios selected for this request (MSW helpers), tried before the session's. */
+  readonly scenarios?: readonly ScenarioState[]
+}

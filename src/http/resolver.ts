@@ -1,0 +1,212 @@
+import type { FixtureDomain } from '../core/types.js'
+import { createAdmin } from './admin.js'
+import { isAuthorized } from './auth.js'
+import { renderIndexPage, renderRecordPage } from './browse.js'
+import type { Endpoint } from './endpoints.js'
+import { OPENAPI_DOCUMENT } from './openapi.js'
+import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
+import { parsePrefer } from './prefer.js'
+import type { MockRequest, ResolveContext } from './request.js'
+import {
+  FAULT_ANSWERS,
+  answerFor,
+  createAnswers,
+  createErrorAnswers,
+  createMessageAnswers,
+  createPreflightAnswer,
+  encodeJson,
+  encodeText,
+  type Answers,
+  type MockAnswer,
+} from './responses.js'
+import { matchRoute, splitSessionPrefix, toPath, type Route } from './routes.js'
+import type { ScenarioKind } from './scenario.js'
+import { ScenarioState, selectScenario } from './scenario-state.js'
+import { SESSION_HEADER, Session, SessionRegistry, isSessionId } from './sessions.js'
+
+export type { MockRequest, ResolveContext } from './request.js'
+
+/** Turns requests into answers for one dataset, one set of options and its sessions. */
+export interface Resolver {
+  readonly options: ResolvedOptions
+  /** Every session's scenario and request journal (the admin API reads and writes them). */
+  readonly sessions: SessionRegistry
+  /**
+   * The answer to a request: never throws, never a 5xx unless a scenario asks for one. A
+   * `Promise` only for the admin API, which reads the request body.
+   */
+  resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
+}
+
+const HTML_TYPE = 'text/html; charset=utf-8'
+// The pages carry no scripts; this keeps it so even if escaping were ever wrong.
+const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
+const NO_SCENARIOS: readonly ScenarioState[] = []
+const JOURNAL_PATH_LIMIT = 2_000
+
+/**
+ * Creates the resolver: the only place that decides status, headers and body, scenarios included.
+ * Record bodies are serialised on first use and kept, so a request costs a lookup.
+ *
+ * Order of checks for the two endpoints (README "Choices"): preflight `OPTIONS` (never delayed or
+ * failed), method, then the scenario's outages and delay (whatever the key), the key, encoding,
+ * the scenario's data states (`not-found`), and the lookup.
+ *
+ * @example
+ * const resolver = createResolver({ seed: 42, size: 'small', scenario: { kind: 'unavailable', times: 2 } })
+ * resolver.resolve({ method: 'GET', url: '/api/v2/disciplines/x', header: () => 'Bearer taxonomy-mock-key' })
+ */
+export function createResolver(options: MockOptions = {}): Resolver {
+  const resolved = resolveOptions(options)
+  const { taxonomy, cors, apiKeys } = resolved
+  const errors = {
+    malformed: createErrorAnswers('malformed', cors),
+    unauthorized: createErrorAnswers('unauthorized', cors),
+    notFound: createErrorAnswers('notFound', cors),
+    methodNotAllowed: createErrorAnswers('methodNotAllowed', cors),
+    serverError: createErrorAnswers('serverError', cors),
+    unavailable: createErrorAnswers('unavailable', cors),
+  }
+  const SCENARIO_ANSWERS: Readonly<Record<Exclude<ScenarioKind, 'delay'>, Answers>> = {
+    unauthorized: errors.unauthorized,
+    'not-found': errors.notFound,
+    'server-error': errors.serverError,
+    unavailable: errors.unavailable,
+    'network-error': { get: FAULT_ANSWERS['network-error'], head: FAULT_ANSWERS['network-error'] },
+    hang: { get: FAULT_ANSWERS.hang, head: FAULT_ANSWERS.hang },
+  }
+  const preflight = createPreflightAnswer(cors)
+  const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
+  const openapi = createAnswers(200, encodeJson(OPENAPI_DOCUMENT), cors)
+  const sessions = new SessionRegistry()
+  if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
+  const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
+  const bodies = new Map<FixtureDomain, Answers>()
+  const pages = new Map<FixtureDomain, Answers>()
+  let indexPage: Answers | undefined
+
+  /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
+  function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+    let answers = bodies.get(record)
+    if (answers === undefined) {
+      answers = createAnswers(200, encodeJson(endpoint.toBody(taxonomy, record)), cors)
+      bodies.set(record, answers)
+    }
+    return answers
+  }
+
+  /** A record's browse page, built from the same bytes the API sends, once. */
+  function pageAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+    let answers = pages.get(record)
+    if (answers === undefined) {
+      const html = renderRecordPage(endpoint.collection, record, apiAnswers(endpoint, record).get.body!, resolved)
+      answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
+      pages.set(record, answers)
+    }
+    return answers
+  }
+
+  /** Pages and probes: no key, no scenario, no journal. */
+  function answerSite(route: Route, readOnly: boolean): Answers {
+    if (route.kind === 'unknown' || route.kind === 'adminUnknown') return errors.notFound
+    if (!readOnly) return errors.methodNotAllowed
+    switch (route.kind) {
+      case 'home':
+        indexPage ??= createAnswers(200, encodeText(renderIndexPage(taxonomy, resolved)), cors, HTML_HEADERS, HTML_TYPE)
+        return indexPage
+      case 'browse': {
+        const record = route.endpoint.find(taxonomy, route.slug)
+        return record ? pageAnswers(route.endpoint, record) : errors.notFound
+      }
+      case 'health':
+        return health
+      case 'openapi':
+        return openapi
+      default:
+        return errors.notFound
+    }
+  }
+
+  /** The two endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
+  function answerApi(
+    request: MockRequest,
+    route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>,
+    session: Session,
+    selected: readonly ScenarioState[],
+  ): MockAnswer {
+    const { method } = request
+    const finish = (answers: Answers, delay: number, label: ScenarioKind | null) => {
+      const answer = answerFor(answers, method)
+      session.record({
+        method,
+        path: request.url.length > JOURNAL_PATH_LIMIT ? request.url.slice(0, JOURNAL_PATH_LIMIT) : request.url,
+        status: answer.fault ? null : answer.status,
+        ms: delay,
+        scenario: label,
+      })
+      return delay > 0 ? { ...answer, delay } : answer
+    }
+    const authorized = isAuthorized(request.header('authorization'), apiKeys)
+    // A caller without a key learns nothing, not even which paths exist (401 before 404).
+    if (route.kind === 'apiUnknown') return finish(authorized ? errors.notFound : errors.unauthorized, resolved.delay, null)
+    if (method !== 'GET' && method !== 'HEAD') return finish(errors.methodNotAllowed, resolved.delay, null)
+
+    const prefer = request.header('prefer')
+    const preferred = prefer ? parsePrefer(prefer) : undefined
+    if (typeof preferred === 'string') return finish(createMessageAnswers('badRequest', `Malformed request: ${preferred}`, cors), 0, null)
+    const slug = route.kind === 'record' ? route.slug : undefined
+    const state = selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
+
+    let delay = resolved.delay
+    let label: ScenarioKind | null = null
+    if (state !== undefined && !state.afterKeyCheck) {
+      // Outages and delays stand in front of the service: they apply whatever the key.
+      const effect = state.take()
+      delay = effect.delay ?? delay
+      label = effect.label
+      if (effect.kind !== undefined) return finish(SCENARIO_ANSWERS[effect.kind], delay, label)
+    }
+    if (!authorized) return finish(errors.unauthorized, delay, label)
+    if (state?.afterKeyCheck) {
+      // Data states come after the key check, so a request without a key still gets 401.
+      const effect = state.take()
+      return finish(errors.notFound, effect.delay ?? delay, effect.label)
+    }
+    if (route.kind === 'malformed') return finish(errors.malformed, delay, label)
+    const record = route.endpoint.find(taxonomy, route.slug)
+    return finish(record ? apiAnswers(route.endpoint, record) : errors.notFound, delay, label)
+  }
+
+  /** The session a request names by header or path prefix; a malformed id is the client's error. */
+  function sessionOf(request: MockRequest, prefixed: string | undefined): Session | MockAnswer {
+    const id = prefixed ?? request.header(SESSION_HEADER)
+    if (id === undefined || id === null) return sessions.default
+    if (!isSessionId(id)) {
+      const message = 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
+      return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
+    }
+    return sessions.get(id)
+  }
+
+  return {
+    options: resolved,
+    sessions,
+    resolve(request, context = {}) {
+      let path = toPath(request.url, context.basePath)
+      if (path === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
+      const prefix = splitSessionPrefix(path)
+      if (prefix !== undefined) path = prefix.path
+      const route = matchRoute(path)
+      if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
+      // Preflights are never delayed, failed or journaled: the browser must see the real answer.
+      if (request.method === 'OPTIONS') return preflight
+      if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown') {
+        const session = sessionOf(request, prefix?.session)
+        if (!(session instanceof Session)) return session
+        return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS)
+      }
+      const answer = answerFor(answerSite(route, request.method === 'GET' || request.method === 'HEAD'), request.method)
+      return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
+    },
+  }
+}

@@ -1,0 +1,82 @@
+import { DEFAULT_SEED } from '../core/generate.js'
+import { createRandom, type Random } from '../core/random.js'
+import type { Collection } from './endpoints.js'
+import { DEFAULT_FAULT_KINDS, parseScenario, type FaultKind, type Scenario, type ScenarioInput, type ScenarioKind } from './scenario.js'
+
+/** What a scenario does to one request: an answer kind (or none: the usual answer) and a delay. */
+export interface ScenarioEffect {
+  /** `undefined`: the usual answer, maybe delayed. */
+  readonly kind: Exclude<ScenarioKind, 'delay'> | undefined
+  /** `undefined`: the resolver's own `delay` option applies. */
+  readonly delay: number | undefined
+  /** The name the request journal records: the kind, `'delay'`, or `null` when nothing applied. */
+  readonly label: ScenarioKind | null
+}
+
+/**
+ * A scenario in use: the scenario plus its counters (how many `times` are left, the position of
+ * the next matching request), so "fail twice, then answer" and seeded faults are reproducible.
+ * One state per session or per MSW helper; the resolver alone calls {@link take}.
+ */
+export class ScenarioState {
+  readonly scenario: Scenario
+  /** `not-found` is a data state: it applies after the key check, so 401 still comes first. */
+  readonly afterKeyCheck: boolean
+  #remaining: number
+  #random: Random | undefined
+
+  constructor(input: ScenarioInput) {
+    this.scenario = parseScenario(input)
+    this.afterKeyCheck = this.scenario.kind === 'not-found'
+    this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
+  }
+
+  /** Whether the scenario still applies to a request for `slug` on `collection`. */
+  matches(collection: Collection, slug: string | undefined): boolean {
+    const { endpoint, slug: only } = this.scenario
+    return (
+      this.#remaining > 0 &&
+      (endpoint === undefined || endpoint === collection) &&
+      (only === undefined || only === slug)
+    )
+  }
+
+  /**
+   * Counts one matching request and says what it gets. Draws from the seeded PRNG a fixed number
+   * of times per request, so the n-th matching request gets the same effect on every run.
+   */
+  take(): ScenarioEffect {
+    this.#remaining--
+    const { kind, delay, faults } = this.scenario
+    let effectKind: ScenarioEffect['kind'] = kind === 'delay' ? undefined : kind
+    if (faults !== undefined) {
+      const random = this.#prng()
+      const hit = random.nextUint32() / 0x1_0000_0000 < faults.rate
+      const drawn = random.pick<FaultKind>(faults.kinds ?? DEFAULT_FAULT_KINDS)
+      effectKind = hit ? drawn : undefined
+    }
+    let ms: number | undefined
+    if (typeof delay === 'number') ms = delay
+    else if (delay !== undefined) ms = delay[0] + this.#prng().nextInt(delay[1] - delay[0] + 1)
+    const label = effectKind ?? (delay !== undefined ? 'delay' : null)
+    return { kind: effectKind, delay: ms, label }
+  }
+
+  #prng(): Random {
+    this.#random ??= createRandom(this.scenario.faults?.seed ?? DEFAULT_SEED)
+    return this.#random
+  }
+}
+
+/**
+ * The first scenario, in order, that still applies to this request: the request's own
+ * preference first, then those selected for it, then its session's.
+ */
+export function selectScenario(
+  states: readonly (ScenarioState | undefined)[],
+  collection: Collection,
+  slug: string | undefined,
+): ScenarioState | undefined {
+  for (const state of states) if (state?.matches(collection, slug)) return state
+  return undefined
+}

@@ -1,0 +1,97 @@
+import type { ScenarioKind } from './scenario.js'
+import type { ScenarioState } from './scenario-state.js'
+
+/** The session of requests that name none. */
+export const DEFAULT_SESSION = 'default'
+/** The request header that names a session (a path prefix `/__sessions/{id}` does too). */
+export const SESSION_HEADER = 'x-taxonomy-mock-session'
+
+/** Sessions kept at most (least recently used dropped first), and journal entries per session. */
+export const SESSION_LIMITS = Object.freeze({ sessions: 10_000, journal: 1_000 })
+
+const SESSION_ID = /^[A-Za-z0-9._~:@-]{1,200}$/
+
+/** Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`. */
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID.test(value)
+}
+
+/** One request as the journal keeps it. */
+export interface JournalEntry {
+  readonly method: string
+  /** The request target as received, query included (cut at 2,000 characters). */
+  readonly path: string
+  /** `null` when no HTTP answer was sent (`network-error`, `hang`). */
+  readonly status: number | null
+  /** The delay the mock applied before answering. */
+  readonly ms: number
+  /** The scenario kind that decided the answer, `'delay'`, or `null`. */
+  readonly scenario: ScenarioKind | null
+}
+
+/** A session: its scenario (if any) and the journal of its last requests, oldest first. */
+export class Session {
+  scenario: ScenarioState | undefined
+  #journal: (JournalEntry | undefined)[] = []
+  #next = 0
+
+  constructor(readonly id: string) {}
+
+  /** Adds an entry, dropping the oldest past the limit (a ring, so no array shifts). */
+  record(entry: JournalEntry): void {
+    this.#journal[this.#next] = entry
+    this.#next = (this.#next + 1) % SESSION_LIMITS.journal
+  }
+
+  /** Empties the journal. */
+  clearRequests(): void {
+    this.#journal = []
+    this.#next = 0
+  }
+
+  /** The journal, oldest first. */
+  requests(): JournalEntry[] {
+    const ring = this.#journal
+    const ordered = ring.length < SESSION_LIMITS.journal ? ring : [...ring.slice(this.#next), ...ring.slice(0, this.#next)]
+    return ordered.filter((entry): entry is JournalEntry => entry !== undefined)
+  }
+}
+
+/**
+ * Every session of one resolver, bounded so a long run cannot exhaust memory. The default session
+ * is held apart: it is never dropped and costs the hot path no map lookup.
+ */
+export class SessionRegistry {
+  #default = new Session(DEFAULT_SESSION)
+  readonly #named = new Map<string, Session>()
+
+  /** The session of requests that name none. */
+  get default(): Session {
+    return this.#default
+  }
+
+  /** The session with this id, made if new; marks it recently used. */
+  get(id: string): Session {
+    if (id === DEFAULT_SESSION) return this.#default
+    let session = this.#named.get(id)
+    if (session !== undefined) {
+      this.#named.delete(id)
+    } else {
+      session = new Session(id)
+      if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#named.delete(this.#named.keys().next().value!)
+    }
+    this.#named.set(id, session)
+    return session
+  }
+
+  /** Forgets a session: its scenario and journal. The default session is emptied instead. */
+  delete(id: string): void {
+    if (id === DEFAULT_SESSION) this.#default = new Session(DEFAULT_SESSION)
+    else this.#named.delete(id)
+  }
+
+  /** How many sessions are kept, the default included. */
+  get size(): number {
+    return this.#named.size + 1
+  }
+}
