@@ -79,7 +79,7 @@ export const RECORD_CASES: readonly ContractCase[] = [
 /** The headers compared across transports. */
 export const HEADERS_THAT_MATTER = [
   'content-type', 'content-length', 'www-authenticate', 'allow', 'access-control-allow-origin',
-  'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers',
+  'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'retry-after',
 ] as const
 
 export interface Observed {

@@ -1,0 +1,118 @@
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import {
+  createHandlers,
+  delayAnswers,
+  failNetwork,
+  failTimes,
+  failWith,
+  hangAnswers,
+  hideSlug,
+  injectFaults,
+  rejectKeys,
+  withScenario,
+} from '../../src/msw/index.js'
+import { AUTH, taxonomy } from '../contract/cases.js'
+import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../contract/scenario-cases.js'
+
+const ORIGIN = 'http://taxonomy.test'
+const server = setupServer(...createHandlers({ taxonomy }))
+const send = (path: string, init: RequestInit = { headers: AUTH }) => fetch(`${ORIGIN}${path}`, init)
+
+beforeAll(() => server.listen())
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+async function replay(c: (typeof SCENARIO_CASES)[number]): Promise<void> {
+  for (const [i, request] of c.requests.entries()) {
+    const observed = await outcomeOf(send(request.path, { method: request.method, headers: request.headers }))
+    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+  }
+}
+
+it.each(SCENARIO_CASES)('createHandlers({ scenario }): $name', async (c) => {
+  server.use(...createHandlers({ taxonomy, scenario: c.scenario }))
+  await replay(c)
+})
+
+it.each(SCENARIO_CASES)('server.use(...withScenario()): $name', async (c) => {
+  server.use(...withScenario(c.scenario))
+  await replay(c)
+})
+
+it('answers 401, not 404, to a request without a key under hideSlug() (regression)', async () => {
+  server.use(...hideSlug(taxonomy.disciplines[0]!.slug))
+  const response = await send(D, {})
+  expect([response.status, await response.text()]).toEqual([401, '{"error":"Invalid or missing API key"}'])
+})
+
+it('answers a preflight with 204 under every helper (regression)', async () => {
+  const preflight = { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }
+  for (const handlers of [hideSlug(taxonomy.disciplines[0]!.slug), rejectKeys(), failWith(500), failNetwork(), hangAnswers(), delayAnswers(5_000)]) {
+    server.resetHandlers()
+    server.use(...handlers)
+    const started = performance.now()
+    const response = await send(D, preflight)
+    expect(response.status).toBe(204)
+    expect(performance.now() - started).toBeLessThan(1_000)
+  }
+})
+
+it('stacks helpers: each one applies to the requests it matches', async () => {
+  server.use(...hideSlug(taxonomy.disciplines[0]!.slug), ...hideSlug(taxonomy.disciplines[1]!.slug))
+  expect([(await send(D)).status, (await send(D2)).status]).toEqual([404, 404])
+})
+
+it('fails twice, then answers, with failTimes()', async () => {
+  server.use(...failTimes(2))
+  const statuses = []
+  for (let i = 0; i < 3; i++) statuses.push((await send(D)).status)
+  expect(statuses).toEqual([503, 503, 200])
+})
+
+it('gives each helper call its own counters', async () => {
+  server.use(...failTimes(1, 'server-error'))
+  expect((await send(D)).status).toBe(500)
+  server.resetHandlers()
+  server.use(...failTimes(1, 'server-error'))
+  expect((await send(D)).status).toBe(500)
+})
+
+it('hangs until the client gives up, with hangAnswers()', async () => {
+  server.use(...hangAnswers())
+  const started = performance.now()
+  await expect(send(D, { headers: AUTH, signal: AbortSignal.timeout(200) })).rejects.toThrow()
+  expect(performance.now() - started).toBeGreaterThanOrEqual(190)
+})
+
+it('fails the same requests on every run with injectFaults()', async () => {
+  const run = async () => {
+    server.resetHandlers()
+    server.use(...injectFaults({ rate: 0.3, seed: 11, kinds: ['server-error'] }))
+    const statuses = []
+    for (let i = 0; i < 20; i++) statuses.push((await send(D)).status)
+    return statuses
+  }
+  const first = await run()
+  expect(first).toEqual(await run())
+  expect(first).toContain(500)
+  expect(first).toContain(200)
+})
+
+it('applies a helper under its base URL only', async () => {
+  server.use(...failWith(500, { baseUrl: 'https://api.example.test' }))
+  expect((await fetch(`https://api.example.test${D}`, { headers: AUTH })).status).toBe(500)
+  expect((await send(D)).status).toBe(200)
+})
+
+it('answers a base URL that ends in /api/v2 (the README API constant) instead of matching nothing', async () => {
+  server.use(...createHandlers({ taxonomy, baseUrl: 'https://api.example.test/api/v2', apiKeys: ['k'] }))
+  expect((await fetch(`https://api.example.test${D}`, { headers: { authorization: 'Bearer k' } })).status).toBe(200)
+})
+
+it('rejects a bad scenario with a TypeError naming the field', () => {
+  expect(() => createHandlers({ taxonomy, scenario: { kind: 'unavailable', times: 0 } })).toThrow(
+    '`scenario.times` must be a positive integer; received 0 (number)',
+  )
+  expect(() => withScenario({ kind: 'nope' } as never)).toThrow(TypeError)
+})
