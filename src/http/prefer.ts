@@ -10,18 +10,21 @@ const CODES = new Map<string, ScenarioKind | undefined>([
   ['503', 'unavailable'],
 ])
 
+/** `Prefer: code=200`: the usual answer for this request, whatever its session's scenario. */
+export const USUAL_ANSWER = Symbol('usual answer')
+
 /**
  * Reads the scenario a request asks for in its RFC 7240 `Prefer` header: `scenario=KIND`
  * (or Prism's `code=401|404|500|503`), optionally `slug=…`, and `delay=MS` or `delay=MIN-MAX`,
  * separated by commas. Preferences it does not know are ignored, as RFC 7240 asks.
  *
- * @returns the scenario for this one request, `undefined` when it asks for none, or a message
- *   naming the preference at fault.
+ * @returns the scenario for this one request, {@link USUAL_ANSWER} for `code=200`, `undefined`
+ *   when it asks for nothing, or a message naming the preference at fault.
  * @example
  * parsePrefer('scenario=unavailable, delay=100-500') // ScenarioState
  * parsePrefer('return=minimal') // undefined
  */
-export function parsePrefer(header: string): ScenarioState | string | undefined {
+export function parsePrefer(header: string): ScenarioState | typeof USUAL_ANSWER | string | undefined {
   const preferences = new Map<string, string>()
   for (const part of header.split(',')) {
     // Parameters after `;` refine a preference; none of ours takes any.
@@ -55,7 +58,7 @@ export function parsePrefer(header: string): ScenarioState | string | undefined 
     }
     ms = match[2] === undefined ? min : [min, max]
   }
-  if (kind === undefined && ms === undefined) return undefined
+  if (kind === undefined && ms === undefined) return USUAL_ANSWER
   if (slug !== undefined && slug === '') return 'Prefer slug must not be empty'
   try {
     return new ScenarioState({

@@ -5,7 +5,7 @@ import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
 import { OPENAPI_DOCUMENT } from './openapi.js'
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
-import { parsePrefer } from './prefer.js'
+import { USUAL_ANSWER, parsePrefer } from './prefer.js'
 import type { MockRequest, ResolveContext } from './request.js'
 import {
   FAULT_ANSWERS,
@@ -155,7 +155,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
     const preferred = prefer ? parsePrefer(prefer) : undefined
     if (typeof preferred === 'string') return finish(createMessageAnswers('badRequest', `Malformed request: ${preferred}`, cors), 0, null)
     const slug = route.kind === 'record' ? route.slug : undefined
-    const state = selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
+    const state =
+      preferred === USUAL_ANSWER ? undefined : selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
 
     let delay = resolved.delay
     let label: ScenarioKind | null = null

@@ -72,6 +72,7 @@ it('lets a Prefer header choose a scenario per request, over the session scenari
   expect(ask('return=minimal, scenario="not-found"; x=1').status).toBe(404)
   expect(ask('delay=100-200').delay).toBeGreaterThanOrEqual(100)
   expect(ask(`scenario=not-found, slug=other`).status).toBe(500)
+  expect(ask('code=200').status).toBe(200)
 })
 
 it('answers 400 naming the preference for a bad Prefer value', () => {
