@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { isApiKey } from '../http/options.js'
+import type { Scenario } from '../http/scenario.js'
 import { DEFAULT_HOST, DEFAULT_PORT, isHost } from '../server/options.js'
+import { parseScenarioFlags } from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
@@ -18,6 +20,10 @@ export interface ServeArgs {
   readonly delay: number
   readonly cors: boolean
   readonly quiet: boolean
+  /** The default session's scenario, from `--scenario` or `--faults`. */
+  readonly scenario: Scenario | undefined
+  /** Lets non-loopback clients use the admin API; a secret like the API keys. */
+  readonly adminKey: string | undefined
 }
 
 export interface ExportArgs {
@@ -40,12 +46,20 @@ const OPTIONS = {
   delay: { type: 'string' },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
+  scenario: { type: 'string' },
+  'scenario-slug': { type: 'string' },
+  'scenario-times': { type: 'string' },
+  faults: { type: 'string' },
+  'admin-key': { type: 'string' },
   out: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
 
-const SERVE_ONLY = ['port', 'host', 'api-key', 'any-key', 'data', 'delay', 'no-cors', 'quiet'] as const
+const SERVE_ONLY = [
+  'port', 'host', 'api-key', 'any-key', 'data', 'delay', 'no-cors', 'quiet',
+  'scenario', 'scenario-slug', 'scenario-times', 'faults', 'admin-key',
+] as const
 
 /**
  * Parses the command line and the `TAXONOMY_MOCK_*` environment (flags win). Throws `UsageError`
@@ -101,6 +115,18 @@ function parseServe(
     }
   }
   const portSource = values.port !== undefined ? '--port' : 'TAXONOMY_MOCK_PORT'
+  const delay = parseInteger(values.delay as string | undefined, '--delay', 0, 600_000) ?? 0
+  const adminKey = (values['admin-key'] as string | undefined) ?? env.TAXONOMY_MOCK_ADMIN_KEY
+  if (adminKey !== undefined && !isApiKey(adminKey)) {
+    throw new UsageError(`${values['admin-key'] !== undefined ? '--admin-key' : 'TAXONOMY_MOCK_ADMIN_KEY'} must be 1-256 visible ASCII characters with no spaces`)
+  }
+  const scenario = parseScenarioFlags({
+    scenario: values.scenario as string | undefined,
+    slug: values['scenario-slug'] as string | undefined,
+    times: values['scenario-times'] as string | undefined,
+    faults: values.faults as string | undefined,
+    delay,
+  })
   return {
     command: 'serve',
     port: parseInteger((values.port as string | undefined) ?? env.TAXONOMY_MOCK_PORT, portSource, 0, 65535) ?? DEFAULT_PORT,
@@ -111,9 +137,11 @@ function parseServe(
     keysFrom: flagKeys ? 'flag' : apiKeys ? 'env' : 'default',
     anyKey,
     data,
-    delay: parseInteger(values.delay as string | undefined, '--delay', 0, 600_000) ?? 0,
+    delay,
     cors: values['no-cors'] !== true,
     quiet: values.quiet === true,
+    scenario,
+    adminKey,
   }
 }
 

@@ -29,6 +29,7 @@ export function formatBanner(
     `  disciplines:     ${disciplines.join(', ')}`,
     `  sub_disciplines: ${subs.join(', ')}`,
     `  also:            ${url}/__health  ${url}/openapi.json`,
+    `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
   ]
   return lines
 }

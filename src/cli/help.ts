@@ -20,6 +20,21 @@ Serve options:
       --no-cors      send no CORS headers
   -q, --quiet        no per-request log lines, no examples
 
+Scenarios (error states, faults, delays; README "Scenarios"):
+      --scenario K   the default session's scenario: unauthorized, not-found,
+                     server-error, unavailable, network-error, hang, delay
+      --scenario-slug S   only for this slug
+      --scenario-times N  only for the next N matching requests, then as usual
+      --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
+      --admin-key K  let other machines use the admin API with this key
+                     (X-Taxonomy-Mock-Admin-Key; env TAXONOMY_MOCK_ADMIN_KEY)
+  Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
+                   (Prism's Prefer: code=401|404|500|503 too)
+  Per session:     header X-Taxonomy-Mock-Session: ID, or the path /__sessions/ID/api/v2/...
+  Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario (JSON body {"kind":"unavailable","times":2}),
+                   GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
+                   loopback clients only unless --admin-key is set; ID "default" is everyone else
+
 Export options:
       --seed N, --size S   as above
   -o, --out FILE     write the fixture JSON here instead of stdout

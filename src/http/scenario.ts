@@ -165,7 +165,8 @@ function parseFaults(value: unknown, name: string): SeededFaults {
     const valid =
       Array.isArray(kinds) && kinds.length > 0 && kinds.every((kind) => (FAULT_KINDS as readonly unknown[]).includes(kind))
     if (!valid) {
-      throw new TypeError(`\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${describe(kinds)}`)
+      const received = Array.isArray(kinds) ? JSON.stringify(kinds).slice(0, 80) : describe(kinds)
+      throw new TypeError(`\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`)
     }
     faults.kinds = Object.freeze([...new Set(kinds as FaultKind[])])
   }

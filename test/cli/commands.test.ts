@@ -132,3 +132,18 @@ it('exits 2 for a --data file it may not read', async () => {
   expect(child.status).toBe(2)
   expect(child.stderr).toBe(`taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`)
 })
+
+it.each([
+  [['--scenario', 'oops'], "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)"],
+  [['--scenario', 'hang', '--scenario-times', '-1'], 'taxonomy-mock: --scenario-times must be a positive integer; received "-1" (string)'],
+  [['--scenario-slug', 'x'], 'taxonomy-mock: --scenario-slug goes with --scenario or --faults'],
+  [['--faults', 'rate=2'], 'taxonomy-mock: --faults rate must be a number from 0 to 1; received 2 (number)'],
+  [['--faults', 'rate=0.1,kinds=hang+delay'], "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'; received [\"hang\",\"delay\"]"],
+  [['--faults', 'colour=red'], 'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red"'],
+  [['--scenario', 'hang', '--faults', 'rate=0.5'], 'taxonomy-mock: --scenario excludes --faults: the faults draw the kind'],
+  [['--admin-key', 'has space'], 'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces'],
+  [['export', '--scenario', 'hang'], 'taxonomy-mock: --scenario is a serve option; export takes --seed, --size and --out'],
+])('exits 2 with one line for a bad scenario flag: %j', async (args, message) => {
+  const { code, stdout, stderr } = await runCli(args)
+  expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [message] })
+})
