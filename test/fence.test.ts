@@ -50,3 +50,11 @@ it('points imports inward: core imports nothing outside core', () => {
     .flatMap((f) => f.imports.filter((i) => i.startsWith('../../') || /\.\.\/(http|msw|server|cli)\//.test(i)).map((i) => `${f.path}: ${i}`))
   expect(offenders).toEqual([])
 })
+
+it('lets the compiler hold the fence too: core/, http/ and msw/ type-check without Node types', () => {
+  const config = JSON.parse(readFileSync(new URL('../tsconfig.fence.json', import.meta.url), 'utf8').replace(/^\s*\/\/.*$/gm, ''))
+  expect(config.compilerOptions.types).toEqual([])
+  expect(config.include).toEqual(expect.arrayContaining(['src/core', 'src/http', 'src/msw']))
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  expect(pkg.scripts.typecheck).toContain('tsc -p tsconfig.fence.json')
+})

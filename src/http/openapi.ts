@@ -1,6 +1,13 @@
+import { ADMIN_KEY_HEADER } from './admin.js'
+import { ENDPOINTS, type Endpoint } from './endpoints.js'
+import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
+import { RETRY_AFTER_SECONDS } from './responses.js'
+
 /**
  * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
  * extra fields, §5 Bearer auth, §7 error bodies, and the statuses the README's "Choices" records.
+ * The scenario controls (`Prefer`, the session header) are optional parameters; the admin API has
+ * its own tag, so clients generated for the service can leave it out.
  */
 
 const id = { type: 'string', format: 'uuid' } as const
@@ -20,21 +27,44 @@ function errorResponse(description: string, headers?: Record<string, unknown>) {
   }
 }
 
-function lookup(summary: string, operationId: string, schema: string, what: string) {
+const PREFER = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    'Mock only: a scenario for this request (RFC 7240). `scenario=KIND`, or Prism\'s `code=401|404|500|503` ' +
+    '(`code=200`: the usual answer), optionally `slug=SLUG` and `delay=MS` or `delay=MIN-MAX`, comma-separated. ' +
+    `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
+  schema: { type: 'string' },
+  examples: { unavailable: { value: 'scenario=unavailable' }, slow: { value: 'delay=100-500' }, prism: { value: 'code=404' } },
+} as const
+
+const SESSION = {
+  name: 'X-Taxonomy-Mock-Session',
+  in: 'header',
+  required: false,
+  description: 'Mock only: the session whose scenario and journal this request belongs to (or the path prefix /__sessions/{id}).',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._~:@-]{1,200}$' },
+} as const
+
+function lookup({ noun, operationId, schema }: Endpoint) {
   return {
     get: {
-      summary,
+      summary: `Get a ${noun}`,
       operationId,
+      tags: ['taxonomy'],
       security: [{ bearerAuth: [] }],
       parameters: [
-        { name: 'slug', in: 'path', required: true, description: `The URL slug of the ${what}`, schema: { type: 'string' } },
+        { name: 'slug', in: 'path', required: true, description: `The URL slug of the ${noun}`, schema: { type: 'string' } },
+        PREFER,
+        SESSION,
       ],
       responses: {
         '200': {
-          description: `The ${what} with its parents and children`,
+          description: `The ${noun} with its parents and children`,
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
         },
-        '400': errorResponse('The slug is not valid percent-encoding'),
+        '400': errorResponse('The slug is not valid percent-encoding, or a Prefer value or session id is malformed'),
         '401': errorResponse('Invalid or missing API key', {
           'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } },
         }),
@@ -42,10 +72,54 @@ function lookup(summary: string, operationId: string, schema: string, what: stri
         '405': errorResponse('Method not allowed', {
           Allow: { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
         }),
+        '500': errorResponse('Mock only: the server-error scenario'),
+        '503': errorResponse('Mock only: the unavailable scenario', {
+          'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } },
+        }),
       },
     },
   }
 }
+
+const sessionId = { name: 'id', in: 'path', required: true, description: 'The session id; `default` for requests that name none', schema: SESSION.schema } as const
+const adminJson = (description: string, schema: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+})
+const adminErrors = {
+  '400': errorResponse('A malformed session id, body or scenario'),
+  '403': errorResponse(`Not a loopback client, or the admin key is missing from ${ADMIN_KEY_HEADER}`),
+  '405': errorResponse('Method not allowed'),
+}
+
+function admin(summary: string, operationId: string, extra: Record<string, unknown>) {
+  return { summary, operationId, tags: ['admin'], security: [{}, { adminKey: [] }], parameters: [sessionId], ...extra }
+}
+
+/** The admin API: per-session scenarios and request journals (server only, not the service). */
+const ADMIN_PATHS = {
+  '/__admin/sessions/{id}/scenario': {
+    get: admin("Read a session's scenario", 'getSessionScenario', { responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors } }),
+    put: admin("Set a session's scenario", 'putSessionScenario', {
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } } },
+      responses: { '200': adminJson('The scenario now in place', 'SessionScenario'), ...adminErrors, '413': errorResponse('A body over 64 KB') },
+    }),
+    delete: admin("Clear a session's scenario", 'deleteSessionScenario', { responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors } }),
+  },
+  '/__admin/sessions/{id}/requests': {
+    get: admin("Read a session's request journal, oldest first (the last 1,000)", 'getSessionRequests', {
+      responses: { '200': { description: 'The journal', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } } } } }, ...adminErrors },
+    }),
+    delete: admin("Empty a session's journal", 'deleteSessionRequests', {
+      responses: { '200': { description: 'An empty journal', content: { 'application/json': { schema: { type: 'array', maxItems: 0 } } } }, ...adminErrors },
+    }),
+  },
+  '/__admin/sessions/{id}': {
+    delete: admin('Forget a session: its scenario and journal', 'deleteSession', { responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors } }),
+  },
+} as const
+
+const milliseconds = { type: 'number', minimum: 0, maximum: 2_147_483_647 } as const
 
 /** The document served at `GET /openapi.json` and shipped as `taxonomy-mock/openapi.json`. */
 export const OPENAPI_DOCUMENT = {
@@ -56,12 +130,19 @@ export const OPENAPI_DOCUMENT = {
     description: 'Look up one discipline or one sub-discipline by slug, with its parents and children.',
   },
   servers: [{ url: '/' }],
+  tags: [
+    { name: 'taxonomy', description: 'The service: the two lookups of the spec' },
+    { name: 'admin', description: 'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.' },
+  ],
   paths: {
-    '/api/v2/disciplines/{slug}': lookup('Get a discipline', 'getDiscipline', 'Discipline', 'discipline'),
-    '/api/v2/sub_disciplines/{slug}': lookup('Get a sub-discipline', 'getSubDiscipline', 'SubDiscipline', 'sub-discipline'),
+    ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint)])),
+    ...ADMIN_PATHS,
   },
   components: {
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      adminKey: { type: 'apiKey', in: 'header', name: 'X-Taxonomy-Mock-Admin-Key', description: 'Needed only when the server was started with --admin-key' },
+    },
     schemas: {
       Error: object({ error: text }),
       DomainSummary: object({ id, name: text, slug }),
@@ -85,6 +166,41 @@ export const OPENAPI_DOCUMENT = {
         disciplines: { type: 'array', items: { $ref: '#/components/schemas/DisciplineSummary' } },
         topics_count: count,
         topics: { type: 'array', items: { $ref: '#/components/schemas/TopicSummary' } },
+      }),
+      Scenario: {
+        oneOf: [
+          { type: 'string', enum: SCENARIO_KINDS },
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              kind: { type: 'string', enum: SCENARIO_KINDS },
+              slug: { type: 'string', minLength: 1, maxLength: 1000 },
+              endpoint: { type: 'string', enum: ENDPOINTS.map((endpoint) => endpoint.collection) },
+              times: { type: 'integer', minimum: 1 },
+              delay: { oneOf: [milliseconds, { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 }] },
+              faults: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['rate'],
+                properties: {
+                  rate: { type: 'number', minimum: 0, maximum: 1 },
+                  seed: { type: 'integer', minimum: 0 },
+                  kinds: { type: 'array', minItems: 1, items: { type: 'string', enum: FAULT_KINDS } },
+                },
+              },
+            },
+          },
+        ],
+      },
+      SessionScenario: object({ session: text, scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] } }),
+      SessionSummary: object({ session: text, scenario: { type: 'null' }, requests: count }),
+      JournalEntry: object({
+        method: text,
+        path: text,
+        status: { type: ['integer', 'null'] },
+        ms: { type: 'number', minimum: 0 },
+        scenario: { type: ['string', 'null'], enum: [...SCENARIO_KINDS, null] },
       }),
     },
   },

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { startTestServer } from '../helpers/server.js'
 import { CASES, RECORD_CASES, taxonomy } from './cases.js'
+import { D, SCENARIO_CASES } from './scenario-cases.js'
 import { createResolver, viaResolver } from '../helpers/transports.js'
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: { $ref: string } }>; headers?: Record<string, { schema: { const?: string } }> }> }
@@ -55,4 +56,35 @@ it('serves the document at /openapi.json, equal to the shipped dist/openapi.json
   expect(served).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)))
   const shipped = JSON.parse(readFileSync(new URL('../../dist/openapi.json', import.meta.url), 'utf8'))
   expect(shipped).toEqual(served)
+})
+
+it('documents the status and headers of every scenario answer on the two endpoints', () => {
+  for (const c of SCENARIO_CASES) {
+    const resolver = createResolver({ taxonomy, scenario: c.scenario })
+    for (const request of c.requests.filter((r) => (r.method ?? 'GET') === 'GET')) {
+      const observed = viaResolver(resolver, { name: c.name, method: 'GET', path: request.path, headers: request.headers, status: 0, body: '' })
+      if (observed.status === 0) continue // network-error: no HTTP answer to describe
+      const response = operationFor(request.path).responses[String(observed.status)]
+      expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
+      for (const [header, spec] of Object.entries(response!.headers ?? {})) {
+        expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(spec.schema.const)
+      }
+    }
+  }
+})
+
+it('describes the admin API under its own tag, and its answers match the schemas', async () => {
+  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, { tags: string[] }>>
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const operation of Object.values(operations)) expect(operation.tags, path).toEqual([path.startsWith('/__admin/') ? 'admin' : 'taxonomy'])
+  }
+  const server = await startTestServer({ taxonomy })
+  const put = await fetch(`${server.url}/__admin/sessions/doc/scenario`, { method: 'PUT', body: '{"kind":"unavailable","times":1,"delay":[1,2]}' })
+  expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(await put.json())).toBe(true)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ faults: { rate: 0.1, seed: 7, kinds: ['hang'] } })).toBe(true)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ kind: 'oops' })).toBe(false)
+  await fetch(`${server.url}${D}`, { headers: { 'x-taxonomy-mock-session': 'doc' } })
+  const journal = await (await fetch(`${server.url}/__admin/sessions/doc/requests`)).json()
+  expect(journal).toHaveLength(1)
+  for (const entry of journal) expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry), JSON.stringify(entry)).toBe(true)
 })
