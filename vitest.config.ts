@@ -10,7 +10,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts'] },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts', 'test/**/*.playwright.test.ts'] },
+      },
+      {
+        // The README's Playwright recipes, run by @playwright/test in a packed install (npm run test:playwright).
+        extends: true,
+        test: { name: 'playwright', include: ['test/**/*.playwright.test.ts'], testTimeout: 300_000, hookTimeout: 600_000 },
       },
       {
         // Real headless Chromium (Debian's package): `npm run test:browser`, run by .ci/run.

@@ -1,0 +1,60 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, expect, it } from 'vitest'
+import { packAndInstall } from '../helpers/packed.js'
+
+/**
+ * The README's two Playwright recipes, run as a user runs them: copied into a fresh project that
+ * installed the packed tarball, @playwright/test and @msw/playwright, with two parallel workers in
+ * Debian's Chromium (never a browser download).
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const devVersion = (name: string) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string
+// @msw/playwright 0.6 asks for msw 2; pinned so a run is the same run.
+const MSW_PLAYWRIGHT = '0.6.7'
+let dir: string
+
+beforeAll(() => {
+  dir = packAndInstall().dir
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', `@playwright/test@${devVersion('playwright-core')}`, `@msw/playwright@${MSW_PLAYWRIGHT}`], {
+    cwd: dir,
+    stdio: 'ignore',
+  })
+  for (const recipe of ['playwright-msw', 'playwright-server']) cpSync(join(ROOT, 'examples', recipe), join(dir, recipe), { recursive: true })
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['playwright-msw', 'playwright-server'] }),
+  )
+}, 600_000)
+
+function playwright(recipe: string): { status: number | null; output: string } {
+  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', '-c', `${recipe}/playwright.config.ts`, '--reporter', 'line'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1', MOCK_PORT: '4479' },
+    timeout: 300_000,
+  })
+  return { status: run.status, output: `${run.stdout}\n${run.stderr}` }
+}
+
+it('type-checks both recipes against the packed types', () => {
+  const run = spawnSync('npx', ['--no-install', 'tsc', '-p', '.'], { cwd: dir, encoding: 'utf8' })
+  expect(run.stdout.split('\n').filter((line) => line.includes('error'))).toEqual([])
+  expect(run.status).toBe(0)
+})
+
+it('runs the @msw/playwright recipe: each test switches scenario with network.use(), in parallel', () => {
+  const { status, output } = playwright('playwright-msw')
+  expect(output).toMatch(/5 passed/)
+  expect(output).toMatch(/using 2 workers/)
+  expect(status).toBe(0)
+}, 300_000)
+
+it('runs the webServer recipe: a session per test, scenarios by the admin API, the journal read back', () => {
+  const { status, output } = playwright('playwright-server')
+  expect(output).toMatch(/5 passed/)
+  expect(output).toMatch(/using 2 workers/)
+  expect(status).toBe(0)
+}, 300_000)
