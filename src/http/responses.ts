@@ -62,7 +62,8 @@ export function answerFor(answers: Answers, method: string): MockAnswer {
 /** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'WWW-Authenticate',
+  // Scripts may read the §5 challenge, and when to retry after a 503.
+  'access-control-expose-headers': 'WWW-Authenticate, Retry-After',
 }
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,

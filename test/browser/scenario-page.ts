@@ -1,0 +1,37 @@
+// Bundled for the browser by scenarios.browser.test.ts: the kit's handlers in a service worker, and
+// a function the test calls to replay one scenario case through `fetch`, as an app would.
+import { setupWorker } from 'msw/browser'
+import { createHandlers, withScenario, type ScenarioInput } from 'taxonomy-mock/msw'
+
+interface Request {
+  readonly method?: string
+  readonly path: string
+  readonly headers?: Record<string, string>
+}
+
+const worker = setupWorker(...createHandlers({ seed: 42, size: 'small' }))
+const ready = worker.start({ quiet: true })
+
+async function outcome(request: Request): Promise<unknown> {
+  try {
+    // Cross-origin, as most apps call their API: CORS is enforced on the answer.
+    const response = await fetch(`http://api.taxonomy.test${request.path}`, { method: request.method, headers: request.headers })
+    const headers: Record<string, string | null> = {}
+    response.headers.forEach((value, name) => (headers[name] = value))
+    return { status: response.status, body: await response.text(), headers }
+  } catch {
+    return { fault: 'network-error' }
+  }
+}
+
+Object.assign(window, {
+  async replay(scenario: ScenarioInput, requests: readonly Request[]): Promise<unknown[]> {
+    await ready
+    worker.resetHandlers()
+    worker.use(...withScenario(scenario))
+    const outcomes = []
+    for (const request of requests) outcomes.push(await outcome(request))
+    return outcomes
+  },
+})
+document.title = 'ready'

@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build, type Plugin } from 'esbuild'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { SCENARIO_CASES, matches, type Outcome } from '../contract/scenario-cases.js'
+import { launchChromium, serveFiles } from './chromium.js'
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
+const useBuiltPackage: Plugin = {
+  name: 'taxonomy-mock',
+  setup(b) {
+    b.onResolve({ filter: /^taxonomy-mock\/msw$/ }, () => ({ path: root('dist/msw/index.js') }))
+  },
+}
+
+let browser: Browser
+let page: Page
+let close: () => void
+
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [root('test/browser/scenario-page.ts')],
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', plugins: [useBuiltPackage],
+  })
+  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
+  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir], { cwd: root('.'), stdio: 'ignore' })
+  const served = await serveFiles({
+    '/index.html': '<!doctype html><html><body><script type="module" src="/main.js"></script></body></html>',
+    '/main.js': bundle.outputFiles[0]!.text,
+    '/mockServiceWorker.js': readFileSync(join(publicDir, 'mockServiceWorker.js')),
+  })
+  close = () => served.server.close()
+  browser = await launchChromium()
+  page = await browser.newPage()
+  await page.goto(served.url)
+  await page.waitForFunction(() => document.title === 'ready')
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  close?.()
+})
+
+it.each(SCENARIO_CASES)('browser worker: $name', async (c) => {
+  const outcomes = (await page.evaluate(
+    ([scenario, requests]) => (window as unknown as { replay: (s: unknown, r: unknown) => Promise<Outcome[]> }).replay(scenario, requests),
+    [c.scenario, c.requests] as const,
+  )) as Outcome[]
+  outcomes.forEach((observed, i) => {
+    // A browser hides a preflight from scripts: only the real request's answer is seen.
+    const expected = c.outcomes[i]!
+    const comparable = 'status' in expected && expected.status === 204 ? { ...expected, headers: {} } : expected
+    expect(matches(observed, comparable), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+  })
+})
+
+it('lets a page on another origin select a session and read Retry-After from the real server', async () => {
+  const { startServer } = (await import(root('dist/server/index.js'))) as typeof import('../../src/server/index.js')
+  const server = await startServer({ port: 0, seed: 42, size: 'small' })
+  try {
+    await fetch(`${server.url}/__admin/sessions/page/scenario`, { method: 'PUT', body: '{"kind":"unavailable","times":1}' })
+    // A page without the worker: its requests reach the real server.
+    const plain = await browser.newPage()
+    const seen = await plain.evaluate(async (base) => {
+      const init = { headers: { Authorization: 'Bearer taxonomy-mock-key', 'X-Taxonomy-Mock-Session': 'page' } }
+      const first = await fetch(`${base}/api/v2/disciplines/pharmacology`, init)
+      const second = await fetch(`${base}/api/v2/disciplines/pharmacology`, init)
+      return [first.status, first.headers.get('retry-after'), second.status]
+    }, server.url)
+    // The custom header made Chromium send a real preflight, which had to allow it.
+    expect(seen).toEqual([503, '1', 200])
+  } finally {
+    await server.close()
+  }
+})
