@@ -4,11 +4,13 @@ import { benchGenerate } from './generate.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchServer } from './server.js'
+import { benchSessions } from './sessions.js'
 import { benchStartup } from './startup.js'
 
 const sections = [
   ['Generator', () => benchGenerate()],
   ['Standalone server', () => benchServer()],
+  ['Sessions and scenarios', () => benchSessions()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['Browser bundle', () => benchBundle()],

@@ -55,3 +55,7 @@ it('answers a story through msw-storybook-addon with the exact record', async ()
 it("lets a story's parameters swap in a scenario", async () => {
   expect(await storyResult('discipline--missing')).toBe('404 {"error":"Resource not found"}')
 })
+
+it('shows an outage story: the kit handlers with a scenario', async () => {
+  expect(await storyResult('discipline--outage')).toBe('503 {"error":"Service unavailable"}')
+})

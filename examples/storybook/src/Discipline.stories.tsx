@@ -1,6 +1,6 @@
-// A story whose component calls the API; one story overrides the handlers to show a missing slug.
+// A story whose component calls the API; two stories override the handlers with an error state.
 import { useEffect, useState } from 'react'
-import { hideSlug } from 'taxonomy-mock/msw'
+import { createHandlers } from 'taxonomy-mock/msw'
 
 function Discipline({ slug }: { slug: string }) {
   const [text, setText] = useState('loading')
@@ -17,7 +17,13 @@ export default { title: 'Discipline', component: Discipline }
 
 export const Pharmacology = { args: { slug: 'pharmacology' } }
 
+// A story's `parameters.msw` replaces the global handlers, so it brings the kit's, with a scenario.
 export const Missing = {
   args: { slug: 'pharmacology' },
-  parameters: { msw: hideSlug('pharmacology') },
+  parameters: { msw: createHandlers({ seed: 42, size: 'small', scenario: { kind: 'not-found', slug: 'pharmacology' } }) },
+}
+
+export const Outage = {
+  args: { slug: 'pharmacology' },
+  parameters: { msw: createHandlers({ seed: 42, size: 'small', scenario: 'unavailable' }) },
 }

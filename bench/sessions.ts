@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { median, type Check } from './lib.js'
+import { BIN, startListening } from './processes.js'
+
+/** One session's scenario and the status each of its requests must get (`null`: no HTTP answer). */
+interface SessionPlan {
+  readonly scenario: unknown
+  readonly expect: (index: number) => number | null
+}
+
+const LOAD = fileURLToPath(new URL('./session-load.ts', import.meta.url))
+
+const PLANS: readonly SessionPlan[] = [
+  { scenario: 'server-error', expect: () => 500 },
+  { scenario: 'unavailable', expect: () => 503 },
+  { scenario: 'unauthorized', expect: () => 401 },
+  { scenario: 'not-found', expect: () => 404 },
+  { scenario: { kind: 'unavailable', times: 250 }, expect: (i) => (i < 250 ? 503 : 200) },
+  { scenario: { kind: 'server-error', times: 1 }, expect: (i) => (i < 1 ? 500 : 200) },
+  { scenario: { delay: 1 }, expect: () => 200 },
+  { scenario: 'network-error', expect: () => null },
+]
+
+/**
+ * 16 sessions on one server, each with its own scenario, 500 requests each, all at once: every
+ * answer must be its own session's (one that is not fails the bench). Meanwhile an admin client
+ * sets and clears a 17th session's scenario; its p95 latency is the admin figure.
+ */
+export async function benchSessions(sessions = 16, requests = 500, adminCalls = 200): Promise<Check[]> {
+  const server = await startListening('taskset', ['-c', '0', process.execPath, BIN, '--port', '0', '--quiet'])
+  try {
+    const { createTaxonomy } = await import('../dist/index.js')
+    const path = `${server.url}/api/v2/disciplines/${createTaxonomy().disciplines[0]!.slug}`
+    await Promise.all(
+      Array.from({ length: sessions }, (_, i) =>
+        fetch(`${server.url}/__admin/sessions/s${i}/scenario`, { method: 'PUT', body: JSON.stringify(PLANS[i % PLANS.length]!.scenario) }),
+      ),
+    )
+    // The load in its own process on core 1; the admin client here measures only the server.
+    const plans = PLANS.map((plan) => ({ expect: Array.from({ length: requests }, (_, n) => plan.expect(n)) }))
+    const child = spawn('taskset', ['-c', '1', process.execPath, '--import', 'tsx', LOAD, path, String(sessions), String(requests)], {
+      env: { ...process.env, PLANS: JSON.stringify(plans) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    let done = false
+    const load = new Promise<number>((resolve, reject) =>
+      child.on('exit', (code) => {
+        done = true
+        if (code === 0) resolve((JSON.parse(output.trim().split('\n').at(-1)!) as { wrong: number }).wrong)
+        else reject(new Error(`session load exited with ${code}`))
+      }),
+    )
+    // Let the load get going before measuring under it.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const adminMs: number[] = []
+    for (let n = 0; n < adminCalls && !done; n++) {
+      const started = performance.now()
+      const response = await fetch(`${server.url}/__admin/sessions/probe/scenario`, { method: n % 2 ? 'DELETE' : 'PUT', body: n % 2 ? undefined : '{"kind":"hang"}' })
+      await response.arrayBuffer()
+      adminMs.push(performance.now() - started)
+    }
+    const wrong = await load
+    const sorted = adminMs.sort((a, b) => a - b)
+    const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN
+    return [
+      { name: `answers from another session's scenario (${sessions} sessions x ${requests} requests, in parallel)`, value: String(wrong), target: '0', ok: wrong === 0 },
+      { name: `admin call (set or clear a scenario) p95 under that load (${sorted.length} calls, median ${median(sorted).toFixed(2)} ms)`, value: `${p95.toFixed(2)} ms`, target: '<= 5 ms', ok: p95 <= 5 },
+    ]
+  } finally {
+    server.child.kill('SIGTERM')
+  }
+}
