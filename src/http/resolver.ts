@@ -127,6 +127,37 @@ export function createResolver(options: MockOptions = {}): Resolver {
     }
   }
 
+  /** Journals an answer in its session and adds its delay: the last step of every API answer. */
+  function finish(request: MockRequest, session: Session, answers: Answers, delay: number, label: ScenarioKind | null): MockAnswer {
+    const answer = answerFor(answers, request.method)
+    const { url } = request
+    session.record({
+      method: request.method,
+      path: url.length > JOURNAL_PATH_LIMIT ? url.slice(0, JOURNAL_PATH_LIMIT) : url,
+      status: answer.fault ? null : answer.status,
+      ms: delay,
+      scenario: label,
+    })
+    return delay > 0 ? { ...answer, delay } : answer
+  }
+
+  /** The scenario for this request: its own preference, then those selected for it, then its session's. */
+  function scenarioFor(
+    request: MockRequest,
+    route: Extract<Route, { kind: 'record' | 'malformed' }>,
+    session: Session,
+    selected: readonly ScenarioState[],
+  ): ScenarioState | string | undefined {
+    const prefer = request.header('prefer')
+    const preferred = prefer ? parsePrefer(prefer) : undefined
+    if (preferred === USUAL_ANSWER) return undefined
+    if (typeof preferred === 'string') return preferred
+    // The common case, no scenario anywhere, allocates nothing.
+    if (preferred === undefined && selected.length === 0 && session.scenario === undefined) return undefined
+    const slug = route.kind === 'record' ? route.slug : undefined
+    return selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
+  }
+
   /** The two endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
   function answerApi(
     request: MockRequest,
@@ -134,30 +165,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
     session: Session,
     selected: readonly ScenarioState[],
   ): MockAnswer {
-    const { method } = request
-    const finish = (answers: Answers, delay: number, label: ScenarioKind | null) => {
-      const answer = answerFor(answers, method)
-      session.record({
-        method,
-        path: request.url.length > JOURNAL_PATH_LIMIT ? request.url.slice(0, JOURNAL_PATH_LIMIT) : request.url,
-        status: answer.fault ? null : answer.status,
-        ms: delay,
-        scenario: label,
-      })
-      return delay > 0 ? { ...answer, delay } : answer
-    }
     const authorized = isAuthorized(request.header('authorization'), apiKeys)
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
-    if (route.kind === 'apiUnknown') return finish(authorized ? errors.notFound : errors.unauthorized, resolved.delay, null)
-    if (method !== 'GET' && method !== 'HEAD') return finish(errors.methodNotAllowed, resolved.delay, null)
+    if (route.kind === 'apiUnknown') return finish(request, session, authorized ? errors.notFound : errors.unauthorized, resolved.delay, null)
+    if (request.method !== 'GET' && request.method !== 'HEAD') return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
 
-    const prefer = request.header('prefer')
-    const preferred = prefer ? parsePrefer(prefer) : undefined
-    if (typeof preferred === 'string') return finish(createMessageAnswers('badRequest', `Malformed request: ${preferred}`, cors), 0, null)
-    const slug = route.kind === 'record' ? route.slug : undefined
-    const state =
-      preferred === USUAL_ANSWER ? undefined : selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
-
+    const state = scenarioFor(request, route, session, selected)
+    if (typeof state === 'string') return finish(request, session, createMessageAnswers('badRequest', `Malformed request: ${state}`, cors), 0, null)
     let delay = resolved.delay
     let label: ScenarioKind | null = null
     if (state !== undefined && !state.afterKeyCheck) {
@@ -165,17 +179,17 @@ export function createResolver(options: MockOptions = {}): Resolver {
       const effect = state.take()
       delay = effect.delay ?? delay
       label = effect.label
-      if (effect.kind !== undefined) return finish(SCENARIO_ANSWERS[effect.kind], delay, label)
+      if (effect.kind !== undefined) return finish(request, session, SCENARIO_ANSWERS[effect.kind], delay, label)
     }
-    if (!authorized) return finish(errors.unauthorized, delay, label)
+    if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
     if (state?.afterKeyCheck) {
       // Data states come after the key check, so a request without a key still gets 401.
       const effect = state.take()
-      return finish(errors.notFound, effect.delay ?? delay, effect.label)
+      return finish(request, session, errors.notFound, effect.delay ?? delay, effect.label)
     }
-    if (route.kind === 'malformed') return finish(errors.malformed, delay, label)
+    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     const record = route.endpoint.find(taxonomy, route.slug)
-    return finish(record ? apiAnswers(route.endpoint, record) : errors.notFound, delay, label)
+    return finish(request, session, record ? apiAnswers(route.endpoint, record) : errors.notFound, delay, label)
   }
 
   /** The session a request names by header or path prefix; a malformed id is the client's error. */
