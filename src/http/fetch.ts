@@ -4,6 +4,7 @@ import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
 import { createResolver, type Resolver } from './resolver.js'
 import type { MockAnswer } from './responses.js'
+import { matchRoute, toPath } from './routes.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
 export type FetchHandlerOptions = MockOptions & {
@@ -65,6 +66,24 @@ export async function answerRequest(
   if (answer.fault === 'hang') await wait(Number.POSITIVE_INFINITY, request.signal)
   if (answer.fault !== undefined) return Response.error()
   return toResponse(answer)
+}
+
+/**
+ * The answer under one scenario, for MSW's scenario helpers: `undefined` (let the request pass)
+ * unless the scenario still applies to this request's endpoint and slug.
+ */
+export function answerWithScenario(
+  resolver: Resolver,
+  request: Request,
+  scope: RequestScope,
+  state: ScenarioState,
+): Promise<Response> | undefined {
+  const target = targetOf(request, scope)
+  const path = target && toPath(target.url, target.basePath)
+  const route = path === undefined ? undefined : matchRoute(path)
+  if (route?.kind !== 'record' && route?.kind !== 'malformed') return undefined
+  if (!state.matches(route.endpoint.collection, route.kind === 'record' ? route.slug : undefined)) return undefined
+  return answerRequest(resolver, request, scope, [state])
 }
 
 /**

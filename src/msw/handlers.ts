@@ -4,7 +4,7 @@ import { ENDPOINTS } from '../http/endpoints.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
 import { createResolver } from '../http/resolver.js'
-import { takeSelected } from './selection.js'
+import { registerKit } from './kits.js'
 
 /** Options of {@link createHandlers}: the data, how to answer, and where to listen. */
 export type CreateHandlersOptions = MockOptions & {
@@ -17,8 +17,8 @@ export type CreateHandlersOptions = MockOptions & {
 }
 
 /**
- * MSW request handlers for the two endpoints, answered by the shared resolver, with the
- * scenarios that helpers such as `hideSlug()` selected for the request.
+ * MSW request handlers for the two endpoints, answered by the shared resolver. Scenario helpers
+ * such as `hideSlug()` answer with the same resolver (its data, keys and options).
  *
  * @example
  * const server = setupServer(...createHandlers({ seed: 7, apiKeys: ['k'] }))
@@ -28,19 +28,16 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const { baseUrl, ...mockOptions } = options
   const scope = resolveScope(baseUrl, 'any')
   const resolver = createResolver(mockOptions as MockOptions)
-  return createEndpointHandlers(scope, (request, requestId) =>
-    answerRequest(resolver, request, scope, takeSelected(requestId)),
-  )
+  registerKit({ scope, resolver })
+  return createEndpointHandlers(scope, (request) => answerRequest(resolver, request, scope))
 }
 
 /** One handler per endpoint path under `scope`, all methods, each calling `answer`. */
 export function createEndpointHandlers(
   scope: RequestScope,
-  answer: (request: Request, requestId: string) => Promise<Response | undefined> | Response | undefined,
+  answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
 ): HttpHandler[] {
-  return ENDPOINTS.map((endpoint) =>
-    http.all(endpointPattern(scope, endpoint.collection), ({ request, requestId }) => answer(request, requestId)),
-  )
+  return ENDPOINTS.map((endpoint) => http.all(endpointPattern(scope, endpoint.collection), ({ request }) => answer(request)))
 }
 
 /**

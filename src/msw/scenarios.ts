@@ -3,25 +3,26 @@ import { describe } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
 import { ScenarioState } from '../http/scenario-state.js'
+import { answerWithScenario } from '../http/fetch.js'
 import { createEndpointHandlers } from './handlers.js'
-import { select } from './selection.js'
+import { findKitResolver } from './kits.js'
 
 /** Where a helper's scenario applies. */
 export interface ScenarioOptions {
   /** As in `createHandlers`. @default undefined (any origin) */
   readonly baseUrl?: string
   /**
-   * @deprecated Ignored: the answer is made by the `createHandlers()` handlers behind the helper,
-   * with their `cors` option.
+   * @deprecated Ignored: the answer follows the `cors` option of the kit's `createHandlers()`.
    */
   readonly cors?: boolean
 }
 
 /**
- * Handlers for `server.use(...)` that put a scenario in place for the requests it matches. They
- * only select it: the `createHandlers()` handlers behind them answer, through the one resolver,
- * so the order of checks holds (preflight 204, 405, 401 before 404) and the bytes are the
- * server's. Each call has its own counters (`times`, seeded `faults`).
+ * Handlers for `server.use(...)` that put a scenario in place for the requests it matches (other
+ * requests pass to the handlers behind). They decide nothing: a matching request is answered by
+ * the resolver of the newest `createHandlers()` for its URL, with this scenario selected, so the
+ * order of checks holds (preflight 204, 405, 401 before 404), the data and keys are the kit's and
+ * the bytes are the server's. Each call has its own counters (`times`, seeded `faults`).
  *
  * @example
  * server.use(...withScenario({ kind: 'unavailable', times: 2 })) // fail twice, then answer
@@ -29,10 +30,8 @@ export interface ScenarioOptions {
  */
 export function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
   const state = new ScenarioState(scenario)
-  return createEndpointHandlers(resolveScope(options.baseUrl, 'any'), (_request, requestId) => {
-    select(requestId, state)
-    return undefined
-  })
+  const scope = resolveScope(options.baseUrl, 'any')
+  return createEndpointHandlers(scope, (request) => answerWithScenario(findKitResolver(request.url), request, scope, state))
 }
 
 /**

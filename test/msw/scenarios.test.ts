@@ -116,3 +116,14 @@ it('rejects a bad scenario with a TypeError naming the field', () => {
   )
   expect(() => withScenario({ kind: 'nope' } as never)).toThrow(TypeError)
 })
+
+it('answers on its own when nothing is behind it, with the newest kit’s data and keys', async () => {
+  // As `server.resetHandlers(...failWith(503))` or a Storybook story's `parameters.msw` leave it.
+  createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' })
+  server.resetHandlers(...hideSlug(taxonomy.disciplines[0]!.slug, { baseUrl: 'https://keys.test' }))
+  const hidden = (key: string) => fetch(`https://keys.test${D}`, { headers: { authorization: `Bearer ${key}` } })
+  expect((await hidden('own-key')).status).toBe(404)
+  expect((await hidden('taxonomy-mock-key')).status).toBe(401)
+  server.resetHandlers(...failWith(503))
+  expect((await send(D)).status).toBe(503)
+})
