@@ -126,4 +126,5 @@ it('answers on its own when nothing is behind it, with the newest kit’s data a
   expect((await hidden('taxonomy-mock-key')).status).toBe(401)
   server.resetHandlers(...failWith(503))
   expect((await send(D)).status).toBe(503)
+  server.resetHandlers(...createHandlers({ taxonomy }))
 })
