@@ -45,8 +45,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   let draining = false
 
-  /** Answers that wait for the client to leave (`hang`), ended cleanly when the server closes. */
-  const hanging = new Set<ServerResponse>()
+  /** Connections whose answer waits for the client to leave (`hang`), ended when the server closes. */
+  const hanging = new Set<Socket>()
 
   function handle(request: IncomingMessage, response: ServerResponse): void {
     const started = onRequest ? performance.now() : 0
@@ -73,10 +73,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return
     }
     if (answer.fault === 'hang') {
-      if (draining) request.socket.end()
-      else {
-        hanging.add(response)
-        response.once('close', () => hanging.delete(response))
+      const { socket } = request
+      if (draining) socket.destroySoon()
+      else if (!hanging.has(socket)) {
+        // The socket, not the response: a client that half-closes ends the response but not the socket.
+        hanging.add(socket)
+        socket.once('close', () => hanging.delete(socket))
       }
       return
     }
@@ -150,8 +152,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       closing ??= new Promise<void>((resolve) => {
         draining = true
         server.close(() => resolve())
-        // A hung answer never comes: its connection ends cleanly, without one.
-        for (const response of hanging) response.socket?.end()
+        // A hung answer never comes: its connection ends cleanly (FIN, not RST), without one, and
+        // without waiting for a client that keeps its side open.
+        for (const socket of hanging) socket.destroySoon()
         hanging.clear()
         // Idle keep-alive sockets close now; busy ones after their response is sent.
         server.closeIdleConnections()
