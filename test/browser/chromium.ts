@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
@@ -46,4 +50,18 @@ export async function serveFiles(files: Record<string, string | Uint8Array>): Pr
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
+}
+
+/**
+ * Serves a bundled page with MSW's worker script made as the README makes it (`npx msw init`), on
+ * 127.0.0.1: `index.html` with a `#root` and `main.js`.
+ */
+export async function serveWorkerPage(mainJs: string): Promise<{ url: string; server: Server }> {
+  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
+  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' })
+  return serveFiles({
+    '/index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
+    '/main.js': mainJs,
+    '/mockServiceWorker.js': await readFile(join(publicDir, 'mockServiceWorker.js')),
+  })
 }

@@ -1,14 +1,10 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
-import { launchChromium, serveFiles } from './chromium.js'
+import { launchChromium, serveWorkerPage } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
@@ -39,13 +35,7 @@ beforeAll(async () => {
     plugins: [useBuiltPackage],
   })
   // The worker script as the README makes it: `npx msw init public/`.
-  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
-  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir], { cwd: root('.'), stdio: 'ignore' })
-  const served = await serveFiles({
-    '/index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
-    '/main.js': bundle.outputFiles[0]!.text,
-    '/mockServiceWorker.js': readFileSync(join(publicDir, 'mockServiceWorker.js')),
-  })
+  const served = await serveWorkerPage(bundle.outputFiles[0]!.text)
   url = served.url
   close = () => served.server.close()
   browser = await launchChromium()

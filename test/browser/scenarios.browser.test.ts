@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SCENARIO_CASES, matches, type Outcome } from '../contract/scenario-cases.js'
-import { launchChromium, serveFiles } from './chromium.js'
+import { launchChromium, serveWorkerPage } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 const useBuiltPackage: Plugin = {
@@ -26,13 +22,7 @@ beforeAll(async () => {
     entryPoints: [root('test/browser/scenario-page.ts')],
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', plugins: [useBuiltPackage],
   })
-  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
-  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir], { cwd: root('.'), stdio: 'ignore' })
-  const served = await serveFiles({
-    '/index.html': '<!doctype html><html><body><script type="module" src="/main.js"></script></body></html>',
-    '/main.js': bundle.outputFiles[0]!.text,
-    '/mockServiceWorker.js': readFileSync(join(publicDir, 'mockServiceWorker.js')),
-  })
+  const served = await serveWorkerPage(bundle.outputFiles[0]!.text)
   close = () => served.server.close()
   browser = await launchChromium()
   page = await browser.newPage()
