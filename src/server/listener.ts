@@ -1,16 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Resolver } from '../http/handle-request.js'
 import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
+import type { PendingAnswers } from './pending.js'
 
-/** What the listener reads from its server while running: whether `close()` has begun. */
+/** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
 export interface ListenerState {
   draining: boolean
+  readonly pending: PendingAnswers
 }
+
+/** Set on a socket once, while closing, its last answer (with `connection: close`) was sent. */
+const LAST_SENT = Symbol('taxonomy-mock.lastSent')
+type ServerSocket = Socket & { [LAST_SENT]?: true }
 
 /**
  * The `request` listener: `node:http` request -> resolver -> `node:http` response, nothing more.
+ * Answers without a delay are written at once (no timer, no allocation beyond Node's own); delayed
+ * ones wait in `state.pending`, which `close()` settles.
  *
  * @example
  * createServer(options, createListener(resolver, onRequest, state))
@@ -20,12 +29,24 @@ export function createListener(
   onRequest: StartServerOptions['onRequest'],
   state: ListenerState,
 ): (request: IncomingMessage, response: ServerResponse) => void {
+  const { cors } = resolver.options
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
-  const internalError = createErrorAnswers('serverError', resolver.options.cors).get
+  const internalError = createErrorAnswers('serverError', cors).get
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
+  const noHost = createErrorAnswers('badRequest', cors)
 
+  /** The one place an answer leaves the server, once its delay (if any) is over. */
   function deliver(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
-    // While closing, each answer ends its connection, so close() is not held up by keep-alive.
-    if (state.draining) response.setHeader('connection', 'close')
+    if (state.draining) {
+      const socket = request.socket as ServerSocket
+      // While closing, the last answer a connection owes ends it, so close() is not held up by
+      // keep-alive; requests read after it are never answered (the client saw `connection: close`).
+      if (socket[LAST_SENT]) return
+      if (!state.pending.has(socket)) {
+        socket[LAST_SENT] = true
+        response.setHeader('connection', 'close')
+      }
+    }
     response.writeHead(answer.status, answer.headers)
     response.end(answer.body ? toBuffer(answer.body) : undefined)
     onRequest?.({
@@ -39,18 +60,26 @@ export function createListener(
   return function listener(request, response) {
     const started = onRequest ? performance.now() : 0
     let answer: MockAnswer
-    try {
-      answer = resolver.resolve({
-        method: request.method ?? 'GET',
-        url: request.url ?? '/',
-        header: (name) => findRawHeader(request.rawHeaders, name),
-      })
-    } catch {
-      answer = internalError
+    if (request.httpVersionMinor === 1 && request.headers.host === undefined) {
+      answer = request.method === 'HEAD' ? noHost.head : noHost.get
+    } else {
+      try {
+        answer = resolver.resolve({
+          method: request.method ?? 'GET',
+          url: request.url ?? '/',
+          header: (name) => findRawHeader(request.rawHeaders, name),
+        })
+      } catch {
+        answer = internalError
+      }
     }
     const delay = answer.delay ?? 0
-    if (delay > 0) setTimeout(deliver, delay, request, response, answer, started)
-    else deliver(request, response, answer, started)
+    // While closing, nothing waits: answers still owed are sent at once.
+    if (delay > 0 && !state.draining) {
+      state.pending.add(request.socket, delay, () => deliver(request, response, answer, started))
+    } else {
+      deliver(request, response, answer, started)
+    }
   }
 }
 
