@@ -1,17 +1,22 @@
-import { readFile, stat } from 'node:fs/promises'
+import { closeSync, constants, createReadStream, openSync, readSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { Socket } from 'node:net'
+import type { Readable } from 'node:stream'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { loadTaxonomy } from '../core/load.js'
 import type { Taxonomy } from '../core/store.js'
 import { UsageError } from './usage-error.js'
 
-/** Larger files are refused before reading: `--size large` builds more data than fits in one. */
+/** Larger files are refused: `--size large` builds more data than fits in one. */
 export const MAX_DATA_BYTES = 100 * 1024 * 1024
 
 /**
  * Reads and validates a `--data` fixture file. Every failure is a `UsageError` naming the file
- * and, for bad content, the JSON path of the first problem.
+ * and, for bad content, the JSON path of the first problem. The size limit holds while reading,
+ * whatever the file is (a FIFO, `/dev/zero`, `<(command)`); a regular file over it is refused
+ * before reading. `signal` abandons the read (a signal during start-up).
  */
-export async function loadDataFile(file: string): Promise<Taxonomy> {
+export async function loadDataFile(file: string, signal?: AbortSignal): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
   let text: string
   try {
@@ -20,7 +25,7 @@ export async function loadDataFile(file: string): Promise<Taxonomy> {
     if (info.size > MAX_DATA_BYTES) {
       throw new UsageError(`${where} is ${megabytes(info.size)}; the limit is ${megabytes(MAX_DATA_BYTES)} (use --size large for more data)`)
     }
-    text = await readFile(file, 'utf8')
+    text = await readLimited(file, info.isFIFO() || info.isSocket(), where, signal)
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${where}: ${reasonOf(error as NodeJS.ErrnoException)}`)
@@ -30,6 +35,58 @@ export async function loadDataFile(file: string): Promise<Taxonomy> {
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
     throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)
+  }
+}
+
+/**
+ * The file's text, failing as soon as more than {@link MAX_DATA_BYTES} arrive. A FIFO is opened
+ * without blocking (one with no writer reads as empty instead of waiting forever) and read as a
+ * pipe, so it can be abandoned.
+ */
+async function readLimited(file: string, isPipe: boolean, where: string, signal?: AbortSignal): Promise<string> {
+  let stream: Readable
+  const chunks: Buffer[] = []
+  if (isPipe) {
+    // Opening a FIFO for reading waits for a writer; without blocking it returns at once.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    const first = readNow(fd)
+    if (first?.length === 0) {
+      closeSync(fd)
+      throw new UsageError(`${where} is a FIFO with no writer: nothing to read`)
+    }
+    if (first) chunks.push(first)
+    // The socket owns the descriptor from here and closes it.
+    stream = new Socket({ fd, readable: true, writable: false })
+  } else {
+    stream = createReadStream(file)
+  }
+  const abort = () => stream.destroy()
+  signal?.addEventListener('abort', abort, { once: true })
+  try {
+    let bytes = chunks[0]?.length ?? 0
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length
+      if (bytes > MAX_DATA_BYTES) {
+        throw new UsageError(`${where} is over the ${megabytes(MAX_DATA_BYTES)} limit (use --size large for more data)`)
+      }
+      chunks.push(chunk)
+    }
+    return Buffer.concat(chunks).toString('utf8')
+  } finally {
+    signal?.removeEventListener('abort', abort)
+    stream.destroy()
+  }
+}
+
+/** A non-blocking read: the bytes there, an empty buffer at end of file (no writer), `undefined` for none yet. */
+function readNow(fd: number): Buffer | undefined {
+  const buffer = Buffer.alloc(64 * 1024)
+  try {
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, null))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return undefined
+    closeSync(fd)
+    throw error
   }
 }
 

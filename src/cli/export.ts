@@ -10,13 +10,21 @@ import { RuntimeError } from './usage-error.js'
 
 /**
  * `taxonomy-mock export`: the canonical fixture JSON on stdout, or in `--out FILE` (its folder is
- * made if missing). A file is written beside its target and renamed into place, so a failed export
+ * made if missing). A reader that closes stdout early ends the export with 0; any other write
+ * error is one line and exit 1. A file is written beside its target and renamed into place, so a failed export
  * leaves nothing half-written.
  */
 export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number> {
   const taxonomy = createTaxonomy({ seed: args.seed, size: args.size })
   if (args.out === undefined) {
-    for (const chunk of fixtureJsonChunks(taxonomy)) await io.write(chunk)
+    try {
+      for (const chunk of fixtureJsonChunks(taxonomy)) await io.write(chunk)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+      // `export | head -c 100` closes the pipe early: the reader's choice, so exit 0, quietly.
+      if (code === 'EPIPE') return 0
+      throw new RuntimeError(`cannot write the export to stdout: ${code}`)
+    }
     return 0
   }
   const partial = `${args.out}.${process.pid}.partial`

@@ -1,12 +1,26 @@
 /** What the CLI touches outside itself, so `run()` can be tested in-process. */
 export interface CliIo {
-  /** Prints one line to standard output. */
+  /** Prints a line the user needs (banner, help): never dropped; a failing stdout is said on stderr. */
   readonly stdout: (line: string) => void
   /** Prints one line to standard error. */
   readonly stderr: (line: string) => void
-  /** Writes raw output (an export) to standard output, respecting back-pressure. */
+  /**
+   * Prints a request log line, never blocking and never buffering without bound: while stdout is
+   * not being read (or cannot be written) lines are dropped and counted, and the count is printed
+   * once lines get through again, or by {@link CliIo.finishLog}.
+   */
+  readonly log: (line: string) => void
+  /** Says on stderr how many log lines were dropped and never reported (at exit). */
+  readonly finishLog: () => void
+  /**
+   * Writes raw output (an export) to standard output, resolving once it is written; rejects with
+   * the stream's error (`code` `'EPIPE'` when the reader closed the pipe).
+   */
   readonly write: (chunk: string) => Promise<void>
   readonly env: Readonly<Record<string, string | undefined>>
-  /** Calls `handler` once on SIGINT or SIGTERM; returns a function that stops listening. */
-  readonly onStop: (handler: () => void) => () => void
+  /**
+   * Calls `handler` on every SIGINT, SIGTERM or SIGHUP with how many have arrived so far; returns a
+   * function that stops listening. While listening, those signals no longer end the process.
+   */
+  readonly onStop: (handler: (signals: number) => void) => () => void
 }

@@ -1,4 +1,5 @@
 import { createTaxonomy } from '../core/generate.js'
+import type { Taxonomy } from '../core/store.js'
 import { startServer } from '../server/index.js'
 import type { ServeArgs } from './args.js'
 import { formatBanner, formatLogLine } from './banner.js'
@@ -7,35 +8,68 @@ import type { CliIo } from './io.js'
 import { RuntimeError } from './usage-error.js'
 
 /**
- * `taxonomy-mock serve`: builds or loads the data, listens, prints the banner, and on SIGINT or
- * SIGTERM closes gracefully and returns 0. Nothing listens until the data is valid.
+ * `taxonomy-mock serve`: builds or loads the data, listens, prints the banner, and on SIGINT,
+ * SIGTERM or SIGHUP closes gracefully and returns 0: answers still owed are sent at once, and
+ * connections whose client does not read them are cut after the grace (10 s), or at once on a
+ * second signal. A signal during start-up returns 0 without listening. Nothing listens until
+ * the data is valid.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
-  const taxonomy = args.data !== undefined ? await loadDataFile(args.data) : createTaxonomy({ seed: args.seed, size: args.size })
-  let stopRequested = false
-  let wake = () => {}
-  const stopListening = io.onStop(() => {
-    stopRequested = true
-    wake()
-  })
-  const server = await startServer({
-    taxonomy,
-    port: args.port,
-    host: args.host,
-    ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
-    delay: args.delay,
-    cors: args.cors,
-    ...(args.scenario ? { scenario: args.scenario } : {}),
-    ...(args.adminKey ? { adminKey: args.adminKey } : {}),
-    ...(args.quiet ? {} : { onRequest: (entry) => io.stdout(formatLogLine(entry)) }),
-  }).catch((error: NodeJS.ErrnoException) => {
+  const stopped = new AbortController()
+  let cutNow = () => {}
+  // Listening from the start, so a signal while the data is built does not kill the process.
+  const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
+  try {
+    const taxonomy = await buildData(args, stopped.signal)
+    if (taxonomy === undefined || stopped.signal.aborted) return 0
+    const server = await startServer({
+      taxonomy,
+      port: args.port,
+      host: args.host,
+      ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
+      delay: args.delay,
+      cors: args.cors,
+      ...(args.scenario ? { scenario: args.scenario } : {}),
+      ...(args.adminKey ? { adminKey: args.adminKey } : {}),
+      ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw new RuntimeError(describeListenError(error, args))
+    })
+    cutNow = () => void server.close({ graceMs: 0 })
+    await afterPendingSignals()
+    if (!stopped.signal.aborted) {
+      for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
+      await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
+    }
+    await server.close()
+    io.finishLog()
+    return 0
+  } finally {
     stopListening()
-    throw new RuntimeError(describeListenError(error, args))
-  })
-  for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
-  if (!stopRequested) await new Promise<void>((resolve) => (wake = resolve))
-  await server.close()
-  return 0
+  }
+}
+
+/** The dataset, or `undefined` when a signal came first. */
+async function buildData(args: ServeArgs, signal: AbortSignal): Promise<Taxonomy | undefined> {
+  if (args.data !== undefined) {
+    const loading = loadDataFile(args.data, signal)
+    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }))
+    // A FIFO may never be written: a signal ends the wait (the read is abandoned).
+    return await Promise.race([loading, aborted]).finally(() => loading.catch(() => {}))
+  }
+  // Generating `--size large` takes seconds of synchronous work; a signal sent meanwhile is
+  // handled once it is done.
+  const taxonomy = createTaxonomy({ seed: args.seed, size: args.size })
+  await afterPendingSignals()
+  return signal.aborted ? undefined : taxonomy
+}
+
+/**
+ * Resolves once signals that arrived during synchronous work have been handled: Node reads them
+ * in the event loop's poll phase, which the second of two `setImmediate` turns is sure to follow.
+ */
+async function afterPendingSignals(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
 }
 
 function describeListenError(error: NodeJS.ErrnoException, args: ServeArgs): string {

@@ -13,8 +13,17 @@ code,pre{font:13px/1.4 ui-monospace,monospace;background:#f4f4f4;border-radius:4
 code{padding:.1em .3em}pre{padding:1rem;overflow:auto}h2{margin-top:2rem}ul{padding-left:1.2rem}
 li{margin:.15rem 0}.slug{color:#666;font-size:13px}a{color:#0645ad}`
 
+/** The index page stops listing at about this many characters, and says what it left out. */
+const INDEX_BUDGET = 2_000_000
+/** Sub-disciplines listed under one discipline on the index; its own page lists them all. */
+const INDEX_SUBS_PER_DISCIPLINE = 200
+/** A record page shows at most this much of the API's JSON; the API itself always answers whole. */
+const RECORD_JSON_BUDGET = 1_000_000
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&#38;', '<': '&#60;', '>': '&#62;', '"': '&#34;', "'": '&#39;' }
+
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
 }
 
 function page(title: string, body: string): string {
@@ -26,25 +35,54 @@ function link(collection: 'disciplines' | 'sub_disciplines', record: FixtureDoma
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
 
-/** `GET /`: every domain with its disciplines and their sub-disciplines, names and slugs. */
+/**
+ * `GET /`: every domain with its disciplines and their sub-disciplines, names and slugs. A
+ * discipline under several domains lists its sub-disciplines under the first only, at most
+ * {@link INDEX_SUBS_PER_DISCIPLINE} of them, and past
+ * {@link INDEX_BUDGET} characters the page stops and counts what it left out, so the page costs
+ * time and memory linear in the data and bounded, whatever a `--data` file holds.
+ */
 export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): string {
   const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY)
   const first = taxonomy.disciplines[0]
-  const domains = taxonomy.domains
-    .map((domain) => {
-      const disciplines = taxonomy
-        .disciplinesOf(domain)
-        .map((discipline) => {
-          const subs = taxonomy
-            .subDisciplinesOf(discipline)
-            .map((sub) => `<li>${link('sub_disciplines', sub)}</li>`)
-            .join('')
-          return `<li>${link('disciplines', discipline)}<ul>${subs}</ul></li>`
-        })
-        .join('\n')
-      return `<h2>${escapeHtml(domain.name)} <span class="slug">${escapeHtml(domain.slug)}</span></h2>\n<ul>${disciplines}</ul>`
-    })
-    .join('\n')
+  const parts: string[] = []
+  let size = 0
+  let full = false
+  const add = (html: string): boolean => {
+    if (full || size + html.length > INDEX_BUDGET) return !(full = true)
+    parts.push(html)
+    size += html.length
+    return true
+  }
+  const listedUnder = new Map<FixtureDomain, FixtureDomain>()
+  let shownRecords = 0
+  for (const domain of taxonomy.domains) {
+    if (!add(`<h2>${escapeHtml(domain.name)} <span class="slug">${escapeHtml(domain.slug)}</span></h2>\n<ul>`)) break
+    for (const discipline of taxonomy.disciplinesOf(domain)) {
+      const home = listedUnder.get(discipline)
+      if (home !== undefined) {
+        if (!add(`<li>${link('disciplines', discipline)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`)) break
+        continue
+      }
+      listedUnder.set(discipline, domain)
+      if (!add(`<li>${link('disciplines', discipline)}<ul>`)) break
+      shownRecords++
+      const subs = taxonomy.subDisciplinesOf(discipline)
+      for (const sub of subs.slice(0, INDEX_SUBS_PER_DISCIPLINE)) {
+        if (!add(`<li>${link('sub_disciplines', sub)}</li>`)) break
+        shownRecords++
+      }
+      if (subs.length > INDEX_SUBS_PER_DISCIPLINE) {
+        add(`<li class="slug">and ${(subs.length - INDEX_SUBS_PER_DISCIPLINE).toLocaleString('en')} more: see the discipline's page</li>`)
+      }
+      add('</ul></li>\n')
+    }
+    add('</ul>\n')
+  }
+  if (full) {
+    const total = taxonomy.disciplines.length + taxonomy.subDisciplines.length
+    parts.push(`</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} disciplines and sub-disciplines are not shown. Each API answer names the slugs of the records related to it.</p>`)
+  }
   const seed = taxonomy.seed === null ? 'none (loaded or patched data)' : String(taxonomy.seed)
   const curl = first
     ? `<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}/api/v2/disciplines/${escapeHtml(encodeURIComponent(first.slug))}</pre>`
@@ -55,11 +93,11 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
 <p>Seed <code>${escapeHtml(seed)}</code>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
-${domains}`,
+${parts.join('')}`,
   )
 }
 
-/** A record's page: the JSON body the API returns for it, pretty-printed, and a curl for it. */
+/** A record's page: the JSON body the API returns for it, pretty-printed (its start if huge), and a curl for it. */
 export function renderRecordPage(
   collection: 'disciplines' | 'sub_disciplines',
   record: FixtureDomain,
@@ -67,7 +105,11 @@ export function renderRecordPage(
   options: ResolvedOptions,
 ): string {
   const { curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY)
-  const json = JSON.stringify(JSON.parse(new TextDecoder().decode(apiBody)), null, 2)
+  // A record with tens of thousands of children has an API answer of many MB: show its start.
+  const json =
+    apiBody.byteLength <= RECORD_JSON_BUDGET
+      ? JSON.stringify(JSON.parse(new TextDecoder().decode(apiBody)), null, 2)
+      : `${new TextDecoder().decode(apiBody.subarray(0, RECORD_JSON_BUDGET))}\n… (the first ${RECORD_JSON_BUDGET.toLocaleString('en')} of ${apiBody.byteLength.toLocaleString('en')} bytes; the API answers in full)`
   const path = `/api/v2/${collection}/${encodeURIComponent(record.slug)}`
   return page(
     `${record.name} · taxonomy-mock`,

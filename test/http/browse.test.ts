@@ -2,6 +2,7 @@ import { resolveNow, authorization } from '../helpers/transports.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 import { createResolver } from '../../src/http/resolver.js'
 
 const base = createTaxonomy({ seed: 42, size: 'small' })
@@ -54,4 +55,25 @@ it('answers 404 for an unknown record page and 405 for writes, as JSON', () => {
   expect(get(resolver, '/browse/topics/x').status).toBe(404)
   expect(get(resolver, '/', 'POST').status).toBe(405)
   expect(get(resolver, '/', 'HEAD')).toMatchObject({ status: 200, body: null })
+})
+
+it('issue 9, item 1: keeps the index linear and bounded for a valid fixture built to blow it up', () => {
+  // One discipline under 20 domains, 10,000 sub-disciplines named with 500 '&' (each escapes to 2,500 characters).
+  const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
+  const domains = Array.from({ length: 20 }, (_, i) => ({ id: uuid(i + 1), name: `Domain ${i}`, slug: `domain-${i}`, description: 'd' }))
+  const discipline = { id: uuid(100), name: 'Everything', slug: 'everything', description: 'd', domain_ids: domains.map((d) => d.id) }
+  const subs = Array.from({ length: 10_000 }, (_, i) => ({ id: uuid(1_000 + i), name: '&'.repeat(500), slug: `s-${i}`, description: 'd', discipline_ids: [discipline.id] }))
+  const taxonomy = loadTaxonomy({ format: 'taxonomy-mock/v1', seed: null, domains, disciplines: [discipline], sub_disciplines: subs, topics: [] })
+  const resolver = createResolver({ taxonomy })
+  const started = performance.now()
+  const index = get(resolver, '/')
+  const record = get(resolver, '/browse/disciplines/everything')
+  expect(performance.now() - started).toBeLessThan(3_000)
+  expect(index.status).toBe(200)
+  expect(index.text.length).toBeLessThan(2_100_000)
+  expect(index.text).toContain('(sub-disciplines under Domain 0)')
+  expect(index.text).toContain('and 9,800 more')
+  expect(record.status).toBe(200)
+  expect(record.text.length).toBeLessThan(6_000_000)
+  expect(record.text).toContain('the API answers in full')
 })

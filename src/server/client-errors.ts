@@ -1,0 +1,93 @@
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
+import { pauseReading } from './reading.js'
+import { isHeadInProgress, trackRequestStarts } from './request-start.js'
+
+/** Set on a socket once its error answer is decided: Node may report the same error again. */
+const ANSWERED = Symbol('taxonomy-mock.clientErrorAnswered')
+type ErrorSocket = Socket & {
+  [ANSWERED]?: true
+  /** Node's response being written on this socket; pipelined ones follow it in order. */
+  _httpMessage?: ServerResponse | null
+  parser?: { headersCompleted?: () => boolean } | null
+}
+type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }
+
+/**
+ * Answers what never becomes a `request` event: bytes Node cannot parse (JSON 400), oversized
+ * headers (JSON 431), a client too slow to send its headers (JSON 408), and `CONNECT` (JSON 405,
+ * which Node would otherwise drop without a word). Each answer comes after the answers to every
+ * request parsed before it on that connection, in order, then the connection closes. A request
+ * whose body is still trickling in when the request timeout ends was answered already: its
+ * connection closes quietly after that answer.
+ *
+ * @example
+ * answerClientErrors(server, resolver.options.cors)
+ */
+export function answerClientErrors(server: Server, cors: boolean): void {
+  const rawAnswers = (outcome: ErrorOutcome) => {
+    const { get, head } = createErrorAnswers(outcome, cors)
+    return { get: toRawAnswer(get), head: toRawAnswer(head) }
+  }
+  const raw = {
+    badRequest: rawAnswers('badRequest'),
+    requestTimeout: rawAnswers('requestTimeout'),
+    headersTooLarge: rawAnswers('headersTooLarge'),
+    methodNotAllowed: rawAnswers('methodNotAllowed'),
+  }
+  trackRequestStarts(server)
+  server.on('clientError', (error: ClientError, socket: ErrorSocket) => {
+    if (socket[ANSWERED]) return
+    socket[ANSWERED] = true
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    // Read no more: whatever follows the fault is not answered.
+    pauseReading(socket)
+    const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    if (timeout && socket.parser?.headersCompleted?.()) {
+      afterEarlierAnswers(socket, () => socket.destroySoon())
+      return
+    }
+    const answers = error.code === 'HPE_HEADER_OVERFLOW' ? raw.headersTooLarge : timeout ? raw.requestTimeout : raw.badRequest
+    // After HEAD a body would be read as the next response: send the headers alone.
+    const answer = isHeadInProgress(socket, error.rawPacket, error.bytesParsed) ? answers.head : answers.get
+    afterEarlierAnswers(socket, () => {
+      // The socket is paused, so it would never read the client's close: destroy once written.
+      socket.write(answer)
+      socket.destroySoon()
+    })
+  })
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => socket.end(raw.methodNotAllowed.get))
+}
+
+/**
+ * Runs `then` once every response Node has for `socket` is written: pipelined answers (delayed
+ * ones included) go out in order before an error about what followed them.
+ */
+function afterEarlierAnswers(socket: ErrorSocket, then: () => void): void {
+  // Node clears `_httpMessage` in its own 'finish' listener, so one still set is yet to finish.
+  const current = socket._httpMessage
+  if (current) {
+    const next = () => {
+      current.off('finish', next)
+      current.off('close', next)
+      // Node assigns the next pipelined response in its own 'finish' listener, which ran first.
+      if (socket.writable) afterEarlierAnswers(socket, then)
+    }
+    current.on('finish', next)
+    current.on('close', next)
+    return
+  }
+  if (socket.writable) then()
+  else socket.destroy()
+}
+
+/** An answer written straight to a socket, for requests that never become `request` events. */
+function toRawAnswer(answer: MockAnswer): string {
+  const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  const body = answer.body ? new TextDecoder().decode(answer.body) : ''
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${headers}connection: close\r\n\r\n${body}`
+}

@@ -1,0 +1,168 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { ADMIN_BODY_LIMIT, BodyTooLargeError } from '../http/admin.js'
+import type { MockRequest, Resolver } from '../http/resolver.js'
+import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
+import type { StartServerOptions } from './options.js'
+import { toLogPath } from './log-path.js'
+import type { PendingAnswers } from './pending.js'
+
+/** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
+export interface ListenerState {
+  draining: boolean
+  readonly pending: PendingAnswers
+}
+
+/** Set on a socket once, while closing, its last answer (with `connection: close`) was sent. */
+const LAST_SENT = Symbol('taxonomy-mock.lastSent')
+type ServerSocket = Socket & { [LAST_SENT]?: true }
+
+/**
+ * The `request` listener: `node:http` request -> resolver -> `node:http` response, nothing more.
+ * Answers without a delay are written at once (no timer, no allocation beyond Node's own); delayed
+ * ones wait in `state.pending`, which `close()` settles.
+ *
+ * @example
+ * createServer(options, createListener(resolver, onRequest, state))
+ */
+export function createListener(
+  resolver: Resolver,
+  onRequest: StartServerOptions['onRequest'],
+  state: ListenerState,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const { cors } = resolver.options
+  // The last-resort answer if the resolver ever throws; a test shows it is never reached.
+  const internalError = createErrorAnswers('serverError', cors).get
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
+  const noHost = createErrorAnswers('badRequest', cors)
+
+  /** The one place an answer leaves the server, once its delay (if any) is over. */
+  function deliver(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
+    if (answer.fault === 'network-error') {
+      // No HTTP answer at all: the client sees the connection drop, as with a crashed upstream.
+      request.socket.destroy()
+      return
+    }
+    if (answer.fault === 'hang') {
+      // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
+      if (state.draining) request.socket.destroySoon()
+      else state.pending.hold(request.socket, () => request.socket.destroySoon())
+      return
+    }
+    if (state.draining) {
+      const socket = request.socket as ServerSocket
+      // While closing, the last answer a connection owes ends it, so close() is not held up by
+      // keep-alive; requests read after it are never answered (the client saw `connection: close`).
+      if (socket[LAST_SENT]) return
+      if (!state.pending.has(socket)) {
+        socket[LAST_SENT] = true
+        response.setHeader('connection', 'close')
+      }
+    }
+    response.writeHead(answer.status, answer.headers)
+    response.end(answer.body ? toBuffer(answer.body) : undefined)
+    onRequest?.({
+      method: request.method ?? '',
+      path: toLogPath(request.url ?? ''),
+      status: answer.status,
+      ms: performance.now() - started,
+    })
+  }
+
+  /** After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`. */
+  function schedule(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
+    const delay = answer.delay ?? 0
+    // While closing, nothing waits: answers still owed are sent at once.
+    if (delay > 0 && !state.draining) {
+      state.pending.add(request.socket, delay, () => deliver(request, response, answer, started))
+    } else {
+      deliver(request, response, answer, started)
+    }
+  }
+
+  return function listener(request, response) {
+    const started = onRequest ? performance.now() : 0
+    let answer: MockAnswer | Promise<MockAnswer>
+    if (request.httpVersionMinor === 1 && request.headers.host === undefined) {
+      answer = request.method === 'HEAD' ? noHost.head : noHost.get
+    } else {
+      try {
+        answer = resolver.resolve(new NodeMockRequest(request))
+      } catch {
+        answer = internalError
+      }
+    }
+    // Only the admin API answers later (it reads the body).
+    if (answer instanceof Promise) {
+      void answer.catch(() => internalError).then((settled) => schedule(request, response, settled, started))
+    } else {
+      schedule(request, response, answer, started)
+    }
+  }
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
+
+/** A `node:http` request as the resolver reads it; methods on a prototype, so no closures per request. */
+class NodeMockRequest implements MockRequest {
+  readonly method: string
+  readonly url: string
+  readonly #request: IncomingMessage
+
+  constructor(request: IncomingMessage) {
+    this.method = request.method ?? 'GET'
+    this.url = request.url ?? '/'
+    this.#request = request
+  }
+
+  header(name: string): string | undefined {
+    return findRawHeader(this.#request.rawHeaders, name)
+  }
+
+  get fromLoopback(): boolean {
+    return LOOPBACK.test(this.#request.socket.remoteAddress ?? '')
+  }
+
+  /** The body, up to the admin API's limit: past it, reading stops and the promise rejects. */
+  text(): Promise<string> {
+    const request = this.#request
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      request.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > ADMIN_BODY_LIMIT) {
+          request.removeAllListeners('data')
+          request.resume()
+          reject(new BodyTooLargeError())
+        } else chunks.push(chunk)
+      })
+      request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      request.once('error', reject)
+    })
+  }
+}
+
+const buffers = new WeakMap<Uint8Array, Buffer>()
+
+/** A `Buffer` view of a body (no copy), made once: Node writes Buffers without converting them. */
+function toBuffer(body: Uint8Array): Buffer {
+  let buffer = buffers.get(body)
+  if (buffer === undefined) {
+    buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    buffers.set(body, buffer)
+  }
+  return buffer
+}
+
+/**
+ * The first value of a header, read from the raw list: cheaper than building `request.headers`
+ * for one lookup, and like it, a repeated Authorization header counts once (the first).
+ */
+function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const candidate = rawHeaders[i]!
+    if (candidate.length === name.length && candidate.toLowerCase() === name) return rawHeaders[i + 1]
+  }
+  return undefined
+}

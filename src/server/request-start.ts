@@ -1,0 +1,59 @@
+import type { Server } from 'node:http'
+import type { Socket } from 'node:net'
+
+/** The first bytes of the request a connection is still sending the headers of. */
+const START = Symbol('taxonomy-mock.requestStart')
+type TrackedSocket = Socket & { [START]?: string; parser?: Parser | null }
+
+/** The parts of Node's (internal, long-stable) HTTP parser this module reads. */
+interface Parser {
+  headersCompleted(): boolean
+  getCurrentBuffer(): Buffer
+  [key: string]: unknown
+}
+
+/**
+ * Whether the request whose headers are still arriving on `socket` is a HEAD: an error answer to
+ * it must then be headers only. Node parses a request before telling anyone its method, so the
+ * start of a request whose headers span several reads is kept here (see {@link trackRequestStarts}).
+ */
+export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, bytesParsed?: number): boolean {
+  const start = rawPacket ? findStart(rawPacket, bytesParsed ?? rawPacket.length, (socket as TrackedSocket)[START]) : (socket as TrackedSocket)[START]
+  return start?.startsWith('HEAD ') ?? false
+}
+
+/**
+ * Keeps, per connection, the first bytes of a request whose headers did not arrive in one read.
+ * It hooks Node's per-read parser callback, which costs one native call per read and copies a
+ * read only when it ends inside a request's headers; if Node ever changes that callback, the
+ * hook is skipped and such (rare) requests get a body after HEAD, as before.
+ */
+export function trackRequestStarts(server: Server): void {
+  let key: string | undefined
+  server.on('connection', (socket: TrackedSocket) => {
+    const parser = socket.parser
+    if (!parser) return
+    key ??= Object.keys(parser).find((k) => (parser[k] as { name?: string } | null)?.name === 'bound onParserExecute')
+    const original = key === undefined ? undefined : parser[key]
+    if (typeof original !== 'function' || typeof parser.headersCompleted !== 'function') return
+    parser[key!] = (ret: number | (Error & { bytesParsed?: number })) => {
+      if (typeof ret === 'number' && parser.headersCompleted()) {
+        if (socket[START] !== undefined) socket[START] = undefined
+      } else {
+        const buffer = parser.getCurrentBuffer()
+        const end = typeof ret === 'number' ? buffer.length : (ret.bytesParsed ?? buffer.length)
+        socket[START] = findStart(buffer, end, socket[START])
+      }
+      return (original as (ret: unknown) => unknown)(ret)
+    }
+  })
+}
+
+/** Where the last request begun before `end` starts: after the last blank line, else `previous`. */
+function findStart(buffer: Buffer, end: number, previous: string | undefined): string | undefined {
+  const blank = end >= 4 ? buffer.lastIndexOf('\r\n\r\n', end - 4, 'latin1') : -1
+  if (blank === -1 && previous !== undefined) return previous
+  let at = blank === -1 ? 0 : blank + 4
+  while (at < end && (buffer[at] === 13 || buffer[at] === 10)) at++
+  return at < end ? buffer.toString('latin1', at, Math.min(at + 5, end)) : previous
+}

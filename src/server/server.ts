@@ -1,0 +1,112 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createResolver, type Resolver } from '../http/resolver.js'
+import type { MockOptions } from '../http/options.js'
+import { answerClientErrors } from './client-errors.js'
+import { SERVER_LIMITS, type ServerLimits } from './limits.js'
+import { createListener, type ListenerState } from './listener.js'
+import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
+import { PendingAnswers } from './pending.js'
+
+/** Options of {@link RunningServer.close}. */
+export interface CloseOptions {
+  /**
+   * Milliseconds to wait for clients to read their last answers before cutting their connections;
+   * a later call with a shorter grace (such as 0) cuts sooner.
+   * @default 10000
+   */
+  readonly graceMs?: number
+}
+
+/** A listening mock server. */
+export interface RunningServer {
+  /** `http://host:port`, with the real port when 0 was asked for. */
+  readonly url: string
+  readonly port: number
+  /** The resolver behind it, with the resolved options (keys, taxonomy). */
+  readonly resolver: Resolver
+  /**
+   * Stops accepting connections and answers every request already received at once (delayed
+   * answers skip the rest of their delay), each connection closing after its last answer; after
+   * `graceMs`, connections whose client has not read its answers are cut. Then resolves.
+   */
+  close(options?: CloseOptions): Promise<void>
+}
+
+/**
+ * Starts the standalone server: `node:http` in front of the shared resolver, nothing more.
+ *
+ * @example
+ * const server = await startServer({ port: 0, seed: 42 })
+ * await fetch(`${server.url}/api/v2/disciplines/...`, { headers: { Authorization: 'Bearer taxonomy-mock-key' } })
+ * await server.close()
+ */
+export function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  return startServerWithLimits(options, SERVER_LIMITS)
+}
+
+/** {@link startServer} with other limits: for tests that cannot wait 30 s for a timeout. */
+export async function startServerWithLimits(options: StartServerOptions, limits: ServerLimits): Promise<RunningServer> {
+  const { port: portOption, host: hostOption, onRequest, ...mockOptions } = options
+  const port = resolvePort(portOption)
+  const host = resolveHost(hostOption)
+  const resolver = createResolver(mockOptions as MockOptions)
+  const state: ListenerState = { draining: false, pending: new PendingAnswers(limits.maxPendingPerConnection) }
+  const listener = createListener(resolver, onRequest, state)
+
+  const server = createServer(
+    {
+      keepAlive: true,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks those timeouts every 30 s by default; a slow client should not linger that long.
+      connectionsCheckingInterval: limits.checkIntervalMs,
+      // The listener answers a missing Host itself, as JSON.
+      requireHostHeader: false,
+    },
+    listener,
+  )
+  // `Expect` other than 100-continue: answered as if absent (RFC 9110 §10.1.1 allows it), not an empty 417.
+  server.on('checkExpectation', listener)
+  answerClientErrors(server, resolver.options.cors)
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen({ port, host, backlog: limits.backlog }, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+
+  let closing: Promise<void> | undefined
+  let cutAt = Number.POSITIVE_INFINITY
+  let cut: NodeJS.Timeout | undefined
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    resolver,
+    close({ graceMs = limits.closeGraceMs } = {}) {
+      closing ??= new Promise<void>((resolve) => {
+        state.draining = true
+        server.close(() => {
+          clearTimeout(cut)
+          resolve()
+        })
+        // Idle keep-alive sockets close now; the answers still owed go out now, each connection
+        // closing after its last one.
+        server.closeIdleConnections()
+        state.pending.settleAll()
+      })
+      // A shorter grace (a second signal) moves the cut sooner; a longer one never delays it.
+      if (performance.now() + graceMs < cutAt) {
+        cutAt = performance.now() + graceMs
+        clearTimeout(cut)
+        if (graceMs <= 0) server.closeAllConnections()
+        else (cut = setTimeout(() => server.closeAllConnections(), graceMs)).unref()
+      }
+      return closing
+    },
+  }
+}

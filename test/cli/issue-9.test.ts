@@ -1,0 +1,125 @@
+// Regressions of issue 9 ("Robustness, round two") in the CLI: each test names its item.
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, openSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { BIN, spawnCli } from '../helpers/cli.js'
+
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+function freePort(): Promise<number> {
+  const server = createServer()
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as AddressInfo
+    server.close(() => resolve(port))
+  }))
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Sends `count` requests over `connections` keep-alive connections; resolves with how many got an answer. */
+async function load(url: string, count: number, connections = 8): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections })
+  let answered = 0
+  let next = 0
+  const worker = async () => {
+    while (next++ < count) {
+      await new Promise<void>((resolve) => {
+        const req = request(`${url}/nope`, { agent }, (res) => {
+          res.resume()
+          res.on('end', () => (answered++, resolve()))
+        })
+        req.on('error', () => resolve())
+        req.end()
+      })
+    }
+  }
+  await Promise.all(Array.from({ length: connections }, worker))
+  agent.destroy()
+  return answered
+}
+
+it('item 2: drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
+  const run = spawnCli(['--port', '0'])
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+  await run.waitFor(/also:/)
+  run.child.stdout!.pause()
+  // ~20,000 log lines: far more than a pipe holds (64 KB).
+  expect(await load(url, 20_000)).toBe(20_000)
+  const signalled = performance.now()
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+  expect(performance.now() - signalled).toBeLessThan(2_000)
+  expect(run.stderr.join('\n')).toMatch(/^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/)
+}, 60_000)
+
+it('item 3: keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
+  // The banner cannot be read from stdout: pick the port beforehand.
+  const port = await freePort()
+  const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve))
+  while ((await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200) await pause(50)
+  expect(await load(`http://127.0.0.1:${port}`, 2_000)).toBe(2_000)
+  child.kill('SIGTERM')
+  expect(await exit).toBe(0)
+  expect(stderr).toBe('taxonomy-mock: cannot write to stdout (ENOSPC); the request log is dropped\n')
+})
+
+it('item 3: export to a full disk is one line and exit 1', () => {
+  const child = spawnSync(process.execPath, [BIN, 'export', '--size', 'small'], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'], encoding: 'utf8' })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 1, stderr: 'taxonomy-mock: cannot write the export to stdout: ENOSPC\n' })
+})
+
+it('item 7: export into a reader that closes the pipe early exits 0 and prints nothing', () => {
+  const child = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" export --size large | head -c 100 > /dev/null`], { encoding: 'utf8' })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' })
+}, 30_000)
+
+it('item 9: enforces the --data size limit while reading a file that is not a regular file', () => {
+  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], { encoding: 'utf8', timeout: 20_000 })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({
+    status: 2,
+    stderr: 'taxonomy-mock: --data file "/dev/zero" is over the 100 MB limit (use --size large for more data)\n',
+  })
+})
+
+it('item 9: refuses a FIFO with no writer at once instead of waiting forever', () => {
+  const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
+  execFileSync('mkfifo', [fifo])
+  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], { encoding: 'utf8', timeout: 10_000 })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({
+    status: 2,
+    stderr: `taxonomy-mock: --data file ${JSON.stringify(fifo)} is a FIFO with no writer: nothing to read\n`,
+  })
+})
+
+it('item 10: SIGTERM during start-up exits 0 without listening', async () => {
+  const run = spawnCli(['--port', '0', '--size', 'large'])
+  await pause(400)
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+  expect(run.stdout).toEqual([])
+  expect(run.stderr).toEqual([])
+}, 30_000)
+
+it('item 10: SIGHUP closes gracefully like SIGTERM, exit 0', async () => {
+  const run = spawnCli(['--port', '0', '--quiet'])
+  await run.waitFor(URL_LINE)
+  run.child.kill('SIGHUP')
+  expect(await run.exit).toBe(0)
+})
+
+it('item 10: a second signal cuts the grace short, still exit 0, and delayed answers were sent', async () => {
+  const run = spawnCli(['--port', '0', '--quiet', '--delay', '30000'])
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+  const pending = fetch(`${url}/__health`).then((response) => response.status)
+  await pause(300)
+  run.child.kill('SIGTERM')
+  run.child.kill('SIGINT')
+  expect(await run.exit).toBe(0)
+  expect(await pending).toBe(200)
+})

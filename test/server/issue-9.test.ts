@@ -1,0 +1,152 @@
+// Regressions of issue 9 ("Robustness, round two"): each test names its item.
+import { connect, type Socket } from 'node:net'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { SERVER_LIMITS } from '../../src/server/limits.js'
+import { startServerWithLimits } from '../../src/server/server.js'
+import { startTestServer } from '../helpers/server.js'
+
+const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+const get = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\n${extra}\r\n`
+
+/** A raw connection: what it received so far, and a promise of everything once the server closes it. */
+function open(port: number, onConnect: (socket: Socket) => void) {
+  const socket = connect(port, '127.0.0.1', () => onConnect(socket))
+  let received = ''
+  socket.setEncoding('latin1')
+  socket.on('data', (chunk: string) => (received += chunk))
+  const closed = new Promise<string>((resolve) => {
+    socket.on('close', () => resolve(received))
+    socket.on('error', () => {})
+  })
+  return { socket, closed, received: () => received }
+}
+
+const statuses = (reply: string) => [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+it('item 4: answers every pipelined request in order before the 400 for garbage that follows', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await open(server.port, (s) => s.write(`${get(path)}${get('/nope')}NONSENSE \x00\r\n\r\n`)).closed
+  expect(statuses(reply)).toEqual([200, 404, 400])
+  expect(reply.endsWith('{"error":"Malformed request"}')).toBe(true)
+})
+
+it('item 4: answers every pipelined request in order before the 431 for an oversized one', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await open(server.port, (s) => s.write(`${get(path)}${get('/nope')}${get(`${path}?q=${'a'.repeat(17_000)}`)}`)).closed
+  expect(statuses(reply)).toEqual([200, 404, 431])
+})
+
+it('item 4: sends a delayed answer before the 400 for garbage that followed its request', async () => {
+  const server = await startTestServer({ taxonomy, delay: 300 })
+  const reply = await open(server.port, (s) => s.write(`${get(path)}NONSENSE\r\n\r\n`)).closed
+  expect(statuses(reply)).toEqual([200, 400])
+})
+
+it('item 5: close() sends every pipelined delayed answer at once, then resolves', async () => {
+  const server = await startTestServer({ taxonomy, delay: 2_000 })
+  const client = open(server.port, (s) => s.write(get(path).repeat(5)))
+  await pause(300)
+  const started = performance.now()
+  await server.close()
+  expect(statuses(await client.closed)).toEqual([200, 200, 200, 200, 200])
+  expect(performance.now() - started).toBeLessThan(1_000)
+})
+
+it('item 5: close() does not wait for a delay longer than the grace, and answers the request', async () => {
+  const server = await startTestServer({ taxonomy, delay: 30_000 })
+  const client = open(server.port, (s) => s.write(get(path)))
+  await pause(200)
+  const started = performance.now()
+  await server.close()
+  expect(performance.now() - started).toBeLessThan(1_000)
+  const reply = await client.closed
+  expect(statuses(reply)).toEqual([200])
+  expect(reply).toMatch(/connection: close/i)
+})
+
+it('item 5: close({ graceMs: 0 }) cuts a client that does not read its answers', async () => {
+  const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) })
+  const client = open(server.port, (s) => {
+    s.pause()
+    s.write(get(path).repeat(20_000))
+  })
+  await pause(300)
+  const closing = server.close()
+  const started = performance.now()
+  await server.close({ graceMs: 0 })
+  await closing
+  expect(performance.now() - started).toBeLessThan(1_000)
+  client.socket.destroy()
+})
+
+it('item 6: stops reading a connection whose delayed answers pile up, and serves others meanwhile', async () => {
+  const server = await startTestServer({ taxonomy, delay: 1_000 })
+  let received = 0
+  const { resolve } = server.resolver
+  Object.assign(server.resolver, { resolve: (...args: Parameters<typeof resolve>) => (received++, resolve(...args)) })
+  // 100,000 pipelined requests (2.8 MB), never read.
+  const flood = open(server.port, (s) => {
+    s.pause()
+    s.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(100_000))
+  })
+  await pause(800)
+  // Without a bound, every request that arrived is read and waits (all 100,000 within the delay);
+  // with it, reading stops at 64 waiting answers, plus the rest of the read they came in.
+  expect(received).toBeLessThan(10_000)
+  const started = performance.now()
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+  expect(response.status).toBe(200)
+  expect(performance.now() - started).toBeLessThan(1_500)
+  flood.socket.destroy()
+})
+
+it('item 8: answers an HTTP/1.1 request without Host with a JSON 400', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await open(server.port, (s) => s.write(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`)).closed
+  expect(statuses(reply)).toEqual([400])
+  expect(reply).toMatch(/content-type: application\/json/i)
+  expect(reply).toMatch(/access-control-allow-origin: \*/i)
+  expect(reply.endsWith('{"error":"Malformed request"}')).toBe(true)
+})
+
+it('item 8: answers a request with an unknown Expect as if it had none', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await open(server.port, (s) => s.write(get(path, 'Expect: bogus\r\nConnection: close\r\n'))).closed
+  expect(statuses(reply)).toEqual([200])
+  expect(reply).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
+})
+
+it('item 8: answers a HEAD whose oversized headers arrive in two writes with a 431 without a body', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await open(server.port, (s) => {
+    s.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(10_000)}`)
+    setTimeout(() => s.write(`${'a'.repeat(10_000)}\r\n\r\n`), 100)
+  }).closed
+  expect(statuses(reply)).toEqual([431])
+  expect(reply.endsWith('\r\n\r\n')).toBe(true)
+})
+
+const fast = { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 }
+
+it('item 8: answers a stalled HEAD with a 408 without a body', async () => {
+  const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
+  const reply = await open(server.port, (s) => s.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n`)).closed
+  await server.close()
+  expect(statuses(reply)).toEqual([408])
+  expect(reply.endsWith('\r\n\r\n')).toBe(true)
+})
+
+it('item 8: closes quietly, without an unsolicited 408, when the body of an answered request trickles in', async () => {
+  const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
+  const client = open(server.port, (s) => {
+    s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\nContent-Length: 100\r\n\r\nabc`)
+    const timer = setInterval(() => s.writable && s.write('d'), 200)
+    s.on('close', () => clearInterval(timer))
+  })
+  const reply = await client.closed
+  await server.close()
+  expect(statuses(reply)).toEqual([200])
+})
