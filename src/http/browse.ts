@@ -2,6 +2,7 @@ import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { showKeys } from './auth.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
+import type { Collection } from './endpoints.js'
 
 /**
  * The browse pages: what a newcomer opens first to find slugs (the API has no list endpoint).
@@ -30,7 +31,7 @@ function page(title: string, body: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>\n${body}\n</body></html>\n`
 }
 
-function link(collection: 'disciplines' | 'sub_disciplines', record: FixtureDomain): string {
+function link(collection: Collection, record: FixtureDomain): string {
   const href = `/browse/${collection}/${encodeURIComponent(record.slug)}`
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
@@ -99,7 +100,7 @@ ${parts.join('')}`,
 
 /** A record's page: the JSON body the API returns for it, pretty-printed (its start if huge), and a curl for it. */
 export function renderRecordPage(
-  collection: 'disciplines' | 'sub_disciplines',
+  collection: Collection,
   record: FixtureDomain,
   apiBody: Uint8Array,
   options: ResolvedOptions,
