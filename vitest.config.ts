@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts', 'test/package/**', 'test/readme.test.ts'],
+          exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts', 'test/**/*.runtimes.test.ts', 'test/package/**', 'test/readme.test.ts'],
         },
       },
       {
@@ -22,6 +22,11 @@ export default defineConfig({
           globalSetup: ['test/package/global-setup.ts'],
           testTimeout: 120_000,
         },
+      },
+      {
+        // Bun and Deno from the npm registry, installed into a temp folder: `npm run test:runtimes`, run by .ci/run.
+        extends: true,
+        test: { name: 'runtimes', include: ['test/**/*.runtimes.test.ts'], globalSetup: ['test/runtimes/global-setup.ts'] },
       },
       {
         // Real headless Chromium (Debian's package): `npm run test:browser`, run by .ci/run.

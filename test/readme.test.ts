@@ -64,7 +64,7 @@ it("runs the README's CI-fixtures blocks as written", () => {
   expect(run('node', ['mocks.mjs'], consumers.esm).trim()).toBe('200 2')
 })
 
-it('type-checks every TypeScript block that names a file, as a user compiles it', () => {
+it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
   const dir = consumers.esm
   layOut('CI fixtures with a fixed seed', dir)
   layOut('MSW in the browser (Vite, React)', dir)
