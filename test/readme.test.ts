@@ -102,6 +102,9 @@ it('gives the install and test commands the CI runs, under Development', () => {
   expect(development).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
   expect(read('package.json')).toContain('"test": "npm run typecheck && npm run build && vitest run')
+  // From a clone, `npm start` builds first (there is no prepare script to do it at install).
+  const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
+  expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([undefined, 'npm run build', 'node bin/taxonomy-mock.js'])
 })
 
 it('opens with what a user installs', () => {
