@@ -101,7 +101,8 @@ it('gives the install and test commands the CI runs, under Development', () => {
   const development = readmeBlocks().filter((block) => block.section === 'Development').map((block) => block.code)
   expect(development).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
-  expect(read('package.json')).toContain('"test": "npm run typecheck && npm run build && vitest run')
+  // Build first: bench/ and examples/ import the built package, and a fresh clone has no dist/.
+  expect(read('package.json')).toContain('"test": "npm run build && npm run typecheck && vitest run')
   // From a clone, `npm start` builds first (there is no prepare script to do it at install).
   const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
   expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([undefined, 'npm run build', 'node bin/taxonomy-mock.js'])
