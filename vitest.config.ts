@@ -1,7 +1,4 @@
-import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
-
-const dist = (path: string) => fileURLToPath(new URL(`./dist/${path}`, import.meta.url))
 
 export default defineConfig({
   test: {
@@ -10,7 +7,26 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts', 'test/**/*.playwright.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts', 'test/**/*.runtimes.test.ts', 'test/**/*.playwright.test.ts', 'test/package/**', 'test/readme.test.ts'],
+        },
+      },
+      {
+        // The packed tarball installed into temp consumer projects, once; the README's blocks run there.
+        extends: true,
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts', 'test/readme.test.ts'],
+          globalSetup: ['test/package/global-setup.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        // Bun and Deno from the npm registry, installed into a temp folder: `npm run test:runtimes`, run by .ci/run.
+        extends: true,
+        test: { name: 'runtimes', include: ['test/**/*.runtimes.test.ts'], globalSetup: ['test/runtimes/global-setup.ts'] },
       },
       {
         // The README's Playwright recipes, run by @playwright/test in a packed install (npm run test:playwright).
@@ -26,21 +42,6 @@ export default defineConfig({
         // The README's Storybook setup: installs, builds and opens examples/storybook (npm run test:storybook).
         extends: true,
         test: { name: 'storybook', include: ['test/**/*.storybook.test.ts'], testTimeout: 60_000, hookTimeout: 600_000 },
-      },
-      {
-        // The README's Vitest example, run as a user runs it: against the built package.
-        extends: true,
-        resolve: {
-          alias: {
-            'taxonomy-mock/msw': dist('msw/index.js'),
-            'taxonomy-mock/server': dist('server/index.js'),
-          },
-        },
-        test: {
-          name: 'example',
-          include: ['examples/vitest/**/*.test.ts'],
-          setupFiles: ['examples/vitest/setup.ts'],
-        },
       },
     ],
   },

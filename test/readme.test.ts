@@ -1,39 +1,127 @@
-import { readFileSync } from 'node:fs'
-import { expect, it } from 'vitest'
+// The README's blocks are the test input: each quickstart's files are written under the names the
+// README gives them, in temp projects that installed the packed tarball (test/package/global-setup.ts),
+// and run there with the commands the README gives.
+import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, inject, it } from 'vitest'
+import { layOut, README, readmeBlocks, readmeFiles } from './helpers/readme.js'
 
+const consumers = inject('consumers')
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
-const readme = read('README.md')
-const codeBlocks = [...readme.matchAll(/```\w*\n([\s\S]*?)```/g)].map((match) => match[1]!)
+// A clean environment: no Vitest variables of this run leak into the runners started below.
+const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }
+const run = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+/** Runs a test runner; on failure the error carries its whole output. */
+function runTests(command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) + ''
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout: string; stderr: string }
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`)
+  }
+}
+
+it('runs the Vitest quickstart as written', () => {
+  const dir = join(consumers.esm, 'vitest')
+  expect(layOut('MSW in Node tests (Vitest)', dir)).toEqual(['vitest.config.ts', 'vitest.setup.ts', 'discipline.test.ts'])
+  const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
+  expect(output).toMatch(/Tests +3 passed \(3\)/)
+})
+
+it('runs the Jest (ES modules) quickstart as written', () => {
+  const dir = join(consumers.esm, 'jest-esm')
+  expect(layOut('MSW in Node tests (Jest)', dir)).toEqual(['jest.config.js', 'jest.setup.js', 'sub-discipline.test.js'])
+  expect(README).toContain('`node --experimental-vm-modules node_modules/jest/bin/jest.js` (your `test` script)')
+  const output = runTests('node', ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js'], dir)
+  expect(output).toBe('')
+})
+
+it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', () => {
+  const section = 'MSW in Node tests (Jest with CommonJS and babel-jest)'
+  expect(layOut(section, consumers.cjs)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
+  const result = execFileSync('node', ['node_modules/jest/bin/jest.js'], { cwd: consumers.cjs, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  expect(result).toBe('')
+  // Each package the README names is one babel-jest must compile: drop one and the run fails.
+  const config = readmeFiles(section).get('jest.config.js')!
+  for (const name of ['rettime', 'until-async', '@open-draft/deferred-promise']) {
+    expect(config).toContain(`|${name}`)
+    writeFileSync(join(consumers.cjs, 'jest.config.js'), config.replace(`|${name}`, ''))
+    expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], consumers.cjs), name).toThrow(/SyntaxError|Unexpected token/)
+  }
+  writeFileSync(join(consumers.cjs, 'jest.config.js'), config)
+})
+
+it("runs the README's CI-fixtures blocks as written", () => {
+  const section = 'CI fixtures with a fixed seed'
+  const shell = readmeBlocks().find((block) => block.section === section && block.lang === 'sh')!.code
+  const exportLine = shell.split('\n').find((line) => line.startsWith('npx taxonomy-mock export '))!
+  run('sh', ['-c', exportLine], consumers.esm)
+  const code = readmeFiles(section).get('mocks.ts')!
+  // The block is TypeScript that is also JavaScript: Node runs it as is, tsc checks it below.
+  writeFileSync(join(consumers.esm, 'mocks.mjs'), `${code}\nconsole.log(taxonomy.topics.length, handlers.length)\n`)
+  expect(run('node', ['mocks.mjs'], consumers.esm).trim()).toBe('200 2')
+})
+
+it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
+  const dir = consumers.esm
+  layOut('CI fixtures with a fixed seed', dir)
+  layOut('MSW in the browser (Vite, React)', dir)
+  layOut('MSW in Node tests (Vitest)', join(dir, 'vitest'))
+  const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], skipLibCheck: true, jsx: 'react-jsx' }
+  // Node files under nodenext, the browser app as a bundler compiles it.
+  writeFileSync(join(dir, 'tsconfig.node.json'), JSON.stringify({
+    compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', types: ['node'] },
+    files: ['mocks.ts', 'vitest/vitest.config.ts', 'vitest/vitest.setup.ts', 'vitest/discipline.test.ts'],
+  }))
+  writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({
+    compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', types: [] },
+    files: ['src/main.tsx', 'src/mocks/browser.ts'],
+  }))
+  expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.node.json'], dir)).not.toThrow()
+  expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir)).not.toThrow()
+})
 
 it.each([
-  'examples/vitest/setup.ts',
-  'examples/vitest/discipline.test.ts',
-  'examples/jest/jest.config.js',
-  'examples/jest/jest.setup.js',
-  'examples/jest/discipline.test.js',
-  'examples/browser/mocks.ts',
-  'examples/browser/main.tsx',
-  'examples/storybook/.storybook/main.ts',
-  'examples/storybook/.storybook/preview.ts',
-  'examples/storybook/src/Discipline.stories.tsx',
-])(
-  'shows %s in the README exactly as the tests run it',
-  (file) => {
-    expect(codeBlocks).toContain(read(file))
-  },
-)
+  ['MSW in the browser (Vite, React)', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
+  ['MSW in the browser (Vite, React)', 'src/main.tsx', 'examples/browser/src/main.tsx'],
+  ['MSW in Storybook (msw-storybook-addon)', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
+  ['MSW in Storybook (msw-storybook-addon)', '.storybook/preview.ts', 'examples/storybook/.storybook/preview.ts'],
+])('shows the Chromium-tested %s file %s exactly as %s', (section, name, file) => {
+  expect(readmeFiles(section).get(name)).toBe(read(file))
+})
 
-it('gives the install and test commands the CI runs', () => {
-  expect(codeBlocks).toContain('npm install\nnpm test\n')
+it('shows the Storybook story exactly as npm run test:storybook builds it', () => {
+  const blocks = readmeBlocks().filter((block) => block.section === 'MSW in Storybook (msw-storybook-addon)')
+  expect(blocks.map((block) => block.code)).toContain(read('examples/storybook/src/Discipline.stories.tsx'))
+})
+
+it('gives the install and test commands the CI runs, under Development', () => {
+  const development = readmeBlocks().filter((block) => block.section === 'Development').map((block) => block.code)
+  expect(development).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
-  expect(read('package.json')).toContain('"test": "npm run typecheck && npm run build && vitest run')
+  // Build first: bench/ and examples/ import the built package, and a fresh clone has no dist/.
+  expect(read('package.json')).toContain('"test": "npm run build && npm run typecheck && vitest run')
+  // From a clone, `npm start` builds first (there is no prepare script to do it at install).
+  const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
+  expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([undefined, 'npm run build', 'node bin/taxonomy-mock.js'])
+})
+
+it('opens with what a user installs', () => {
+  const first = readmeBlocks()[0]!
+  expect(first).toMatchObject({ section: 'Install', code: 'npm i -D taxonomy-mock msw\n' })
+})
+
+it('links nothing relatively: the npm page has no repository files to link to', () => {
+  expect(README.match(/\]\((?!https:\/\/)[^)]*\)/g) ?? []).toEqual([])
 })
 
 it("points the local-server quickstart's curl at a real slug, the default port and key", async () => {
   const { createTaxonomy } = await import('../src/core/generate.js')
   const { DEFAULT_PORT } = await import('../src/server/options.js')
   const { DEFAULT_API_KEY } = await import('../src/http/options.js')
-  const curl = /curl -H 'Authorization: Bearer ([^']+)' http:\/\/127\.0\.0\.1:(\d+)\/api\/v2\/disciplines\/([a-z0-9-]+)/.exec(readme)!
+  const curl = /curl -H 'Authorization: Bearer ([^']+)' http:\/\/127\.0\.0\.1:(\d+)\/api\/v2\/disciplines\/([a-z0-9-]+)/.exec(README)!
   expect(curl[1]).toBe(DEFAULT_API_KEY)
   expect(Number(curl[2])).toBe(DEFAULT_PORT)
   expect(createTaxonomy().findDiscipline(curl[3]!)).toBeDefined()

@@ -24,7 +24,7 @@ let url: string
 
 beforeAll(async () => {
   const bundle = await build({
-    entryPoints: [root('examples/browser/main.tsx')],
+    entryPoints: [root('examples/browser/src/main.tsx')],
     jsx: 'automatic',
     bundle: true,
     format: 'esm',

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
@@ -127,11 +127,27 @@ it('exits 2 for a --data file it may not read', async () => {
   chmodSync(file, 0o000)
   // Root reads anything, so as root the CLI runs as nobody (uid 65534); the 0700 folder stops it.
   const asRoot = process.getuid?.() === 0
-  const child = spawnSync(process.execPath, [BIN, '--data', file, '--port', '0'], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+  const bin = asRoot ? readableByNobody() : BIN
+  const child = spawnSync(process.execPath, [bin, '--data', file, '--port', '0'], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
   expect(child.error, `${process.execPath} must be executable by nobody`).toBeUndefined()
   expect(child.status).toBe(2)
   expect(child.stderr).toBe(`taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`)
 })
+
+/**
+ * A copy of what the CLI runs (bin/, dist/, package.json) that uid 65534 may read: the clone itself
+ * may sit in a private 0700 folder, such as a fresh `mktemp -d`. Returns the copied bin script.
+ */
+function readableByNobody(): string {
+  const root = dirname(dirname(BIN))
+  const copy = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cli-'))
+  for (const entry of ['bin', 'dist', 'package.json']) cpSync(join(root, entry), join(copy, entry), { recursive: true })
+  chmodSync(copy, 0o755)
+  for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true })) {
+    chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
+  }
+  return join(copy, 'bin/taxonomy-mock.js')
+}
 
 it.each([
   [['--scenario', 'oops'], "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)"],

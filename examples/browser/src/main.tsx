@@ -1,7 +1,7 @@
 // src/main.tsx: start the worker before the app renders, so its first request is answered.
 import { useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { worker } from './mocks.js'
+import { worker } from './mocks/browser.js'
 
 async function enableMocking(): Promise<void> {
   await worker.start({ quiet: true })
