@@ -46,7 +46,7 @@ afterAll(async () => {
   close?.()
 })
 
-it('answers both endpoints and both errors through setupWorker in a React page in Chromium', async () => {
+it('answers both endpoints and three errors through setupWorker in a React page in Chromium', async () => {
   const page = await browser.newPage()
   await page.goto(url)
   await page.waitForFunction(() => document.getElementById('results')?.textContent?.startsWith('{'), undefined, { timeout: 15_000 })
@@ -57,6 +57,7 @@ it('answers both endpoints and both errors through setupWorker in a React page i
     subDiscipline: { status: 200, body: JSON.stringify(toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('clinical-pharmacology')!)) },
     unauthorized: { status: 401, body: '{"error":"Invalid or missing API key"}' },
     notFound: { status: 404, body: '{"error":"Resource not found"}' },
+    outage: { status: 503, body: '{"error":"Service unavailable"}' },
   })
 })
 

@@ -1,12 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, expect, it } from 'vitest'
 import { packAndInstall } from '../helpers/packed.js'
+import { layOut } from '../helpers/readme.js'
 
 /**
- * The README's two Playwright recipes, run as a user runs them: copied into a fresh project that
+ * The README's two Playwright recipes, run as a user runs them: laid out from the README under the
+ * names it gives, in folders of a fresh project that
  * installed the packed tarball, @playwright/test and @msw/playwright, with two parallel workers in
  * Debian's Chromium (never a browser download).
  */
@@ -22,7 +24,8 @@ beforeAll(() => {
     cwd: dir,
     stdio: 'ignore',
   })
-  for (const recipe of ['playwright-msw', 'playwright-server']) cpSync(join(ROOT, 'examples', recipe), join(dir, recipe), { recursive: true })
+  expect(layOut("Playwright with MSW's binding (@msw/playwright)", join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
+  expect(layOut('Playwright with the standalone server (webServer)', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['playwright-msw', 'playwright-server'] }),

@@ -7,7 +7,7 @@ async function enableMocking(): Promise<void> {
   await worker.start({ quiet: true })
 }
 
-/** The "app": it fetches both endpoints and both error cases, and shows each status and body. */
+/** The "app": it fetches both endpoints and three error cases, and shows each status and body. */
 function App() {
   const [results, setResults] = useState<Record<string, { status: number; body: string }>>()
   useEffect(() => {
@@ -17,6 +17,8 @@ function App() {
       ['subDiscipline', '/api/v2/sub_disciplines/clinical-pharmacology', auth],
       ['unauthorized', '/api/v2/disciplines/pharmacology'],
       ['notFound', '/api/v2/disciplines/no-such-slug', auth],
+      // An error state for one request: the service is down.
+      ['outage', '/api/v2/disciplines/pharmacology', { headers: { ...auth.headers, Prefer: 'scenario=unavailable' } }],
     ]
     void Promise.all(
       requests.map(async ([name, path, init]) => {
