@@ -33,7 +33,13 @@ export interface ExportArgs {
   readonly out: string | undefined
 }
 
-export type Args = ServeArgs | ExportArgs | { readonly command: 'help' | 'version' }
+/** `taxonomy-mock validate FILE`: every problem of a fixture file. */
+export interface ValidateArgs {
+  readonly command: 'validate'
+  readonly file: string
+}
+
+export type Args = ServeArgs | ExportArgs | ValidateArgs | { readonly command: 'help' | 'version' }
 
 const OPTIONS = {
   port: { type: 'string', short: 'p' },
@@ -79,8 +85,10 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
   if (values.help) return { command: 'help' }
   if (values.version) return { command: 'version' }
   const [command = 'serve', ...extra] = positionals
+  if (command === 'help') return { command: 'help' }
+  if (command === 'validate') return parseValidate(values, extra)
   if (command !== 'serve' && command !== 'export') {
-    throw new UsageError(`unknown command "${command}"; use serve or export (see --help)`)
+    throw new UsageError(`unknown command "${command}"; use serve, export, validate or help (see --help)`)
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
   const seed = parseInteger(values.seed ?? env.TAXONOMY_MOCK_SEED, values.seed !== undefined ? '--seed' : 'TAXONOMY_MOCK_SEED', 0, Number.MAX_SAFE_INTEGER)
@@ -92,6 +100,13 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
   }
   if (values.out !== undefined) throw new UsageError('--out is an export option (see --help)')
   return parseServe(values, env, seed, size)
+}
+
+function parseValidate(values: Record<string, unknown>, files: readonly string[]): ValidateArgs {
+  const flag = Object.keys(values).find((name) => values[name] !== undefined)
+  if (flag !== undefined) throw new UsageError(`validate takes only a file; received --${flag}`)
+  if (files.length !== 1) throw new UsageError('validate takes one fixture file: taxonomy-mock validate FILE')
+  return { command: 'validate', file: files[0]! }
 }
 
 function parseServe(

@@ -28,8 +28,9 @@ export function formatBanner(
     `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,
     `  disciplines:     ${disciplines.join(', ')}`,
     `  sub_disciplines: ${subs.join(', ')}`,
-    `  also:            ${url}/__health  ${url}/openapi.json`,
+    `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
+    `  stop:            Ctrl+C (or SIGTERM)`,
   ]
   return lines
 }

@@ -18,23 +18,30 @@ export const MAX_DATA_BYTES = 100 * 1024 * 1024
  */
 export async function loadDataFile(file: string, signal?: AbortSignal): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
-  let text: string
+  const text = await readDataFile(file, where, signal)
+  try {
+    return loadTaxonomy(text)
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error
+    throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)
+  }
+}
+
+/**
+ * A fixture file's text, within {@link MAX_DATA_BYTES}; every failure is a `UsageError` that
+ * names the file as `where` does (`--data file "t.json"`).
+ */
+export async function readDataFile(file: string, where: string, signal?: AbortSignal): Promise<string> {
   try {
     const info = await stat(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
     if (info.size > MAX_DATA_BYTES) {
       throw new UsageError(`${where} is ${megabytes(info.size)}; the limit is ${megabytes(MAX_DATA_BYTES)} (use --size large for more data)`)
     }
-    text = await readLimited(file, info.isFIFO() || info.isSocket(), where, signal)
+    return await readLimited(file, info.isFIFO() || info.isSocket(), where, signal)
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${where}: ${reasonOf(error as NodeJS.ErrnoException)}`)
-  }
-  try {
-    return loadTaxonomy(text)
-  } catch (error) {
-    if (!(error instanceof FixtureError)) throw error
-    throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)
   }
 }
 

@@ -3,6 +3,8 @@ import { DEFAULT_API_KEY } from '../http/options.js'
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock export [--seed N] [--size S] [--out FILE]
+       taxonomy-mock validate FILE     every problem of a fixture file, with its JSON path
+       taxonomy-mock help              this text
 
 A mock of the Academic Taxonomy Lookup Service (GET /api/v2/disciplines/:slug and
 GET /api/v2/sub_disciplines/:slug), answered from deterministic seeded data.
@@ -35,6 +37,10 @@ Scenarios (error states, faults, delays; README "Scenarios"):
                    GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
                    loopback clients only unless --admin-key is set; ID "default" is everyone else
 
+Also served, no key needed: GET / (a page listing every record, each linked to its JSON),
+GET /__health (readiness), GET /openapi.json (the OpenAPI 3.1 document).
+Stop with Ctrl+C, SIGTERM or SIGHUP: answers still owed are sent, then exit 0.
+
 Export options:
       --seed N, --size S   as above
   -o, --out FILE     write the fixture JSON here instead of stdout
@@ -43,4 +49,4 @@ Export options:
   -v, --version      the version
 
 Exit codes: 0 done (also after Ctrl+C or SIGTERM), 1 runtime failure (such as a port
-in use), 2 usage error or invalid --data file.`
+in use), 2 usage error, invalid --data file or a fixture that validate rejects.`

@@ -3,6 +3,7 @@ import { exportFixture } from './export.js'
 import { HELP } from './help.js'
 import type { CliIo } from './io.js'
 import { serve } from './serve.js'
+import { validateFixture } from './validate.js'
 import { RuntimeError, UsageError } from './usage-error.js'
 import { readVersion } from './version.js'
 
@@ -28,6 +29,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         return 0
       case 'export':
         return await exportFixture(args, io)
+      case 'validate':
+        return await validateFixture(args.file, io)
       case 'serve':
         return await serve(args, io)
     }

@@ -1,0 +1,29 @@
+import { FixtureError } from '../core/fixture-error.js'
+import { loadTaxonomy } from '../core/load.js'
+import { readDataFile } from './data-file.js'
+import type { CliIo } from './io.js'
+
+/**
+ * `taxonomy-mock validate FILE`: every problem of a fixture file, one line each with its JSON path
+ * (`loadTaxonomy` keeps the first 100 and counts the rest), on stdout; 0 when there is none, 2
+ * otherwise (as for an invalid `--data` file).
+ */
+export async function validateFixture(file: string, io: CliIo): Promise<number> {
+  const name = JSON.stringify(file)
+  const text = await readDataFile(file, `file ${name}`)
+  try {
+    const taxonomy = loadTaxonomy(text)
+    io.stdout(
+      `${file}: a valid fixture: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ` +
+        `${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics`,
+    )
+    return 0
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error
+    for (const issue of error.issues) io.stdout(`${file}: ${issue.path}: ${issue.message}`)
+    const unlisted = error.issueCount - error.issues.length
+    if (unlisted > 0) io.stdout(`${file}: and ${unlisted} more problems (the first ${error.issues.length} are listed)`)
+    io.stderr(`taxonomy-mock: ${name} is not a valid fixture: ${error.issueCount} problem${error.issueCount === 1 ? '' : 's'}`)
+    return 2
+  }
+}

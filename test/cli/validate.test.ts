@@ -1,0 +1,61 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { runCli } from '../helpers/cli.js'
+import { fixturePath } from '../helpers/fixtures.js'
+
+it('says a valid fixture is valid, with its counts, and exits 0', async () => {
+  const file = fixturePath('taxonomy-seed-42-small.json')
+  expect(await runCli(['validate', file])).toEqual({
+    code: 0,
+    stdout: [`${file}: a valid fixture: 3 domains, 10 disciplines, 40 sub-disciplines, 200 topics`],
+    stderr: [],
+  })
+})
+
+it('lists every problem with its JSON path, one per line, and exits 2', async () => {
+  const fixture = JSON.parse(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  fixture.disciplines[0].domain_ids = ['00000000-0000-4000-8000-000000000000']
+  fixture.disciplines[1].slug = 'Not A Slug'
+  fixture.topics[2].name = ''
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-validate-')), 'broken.json')
+  writeFileSync(file, JSON.stringify(fixture))
+  const { code, stdout, stderr } = await runCli(['validate', file])
+  expect(code).toBe(2)
+  expect(stdout).toHaveLength(3)
+  expect(stdout.map((line) => line.split(': ')[1])).toEqual(['disciplines[0].domain_ids[0]', 'disciplines[1].slug', 'topics[2].name'])
+  expect(stdout.every((line) => line.startsWith(`${file}: `))).toBe(true)
+  expect(stderr).toEqual([`taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 3 problems`])
+})
+
+it('says how many problems are not listed past the first 100', async () => {
+  const fixture = JSON.parse(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  for (const topic of fixture.topics.slice(0, 150)) topic.name = ''
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-validate-')), 'many.json')
+  writeFileSync(file, JSON.stringify(fixture))
+  const { code, stdout } = await runCli(['validate', file])
+  expect(code).toBe(2)
+  expect(stdout).toHaveLength(101)
+  expect(stdout.at(-1)).toBe(`${file}: and 50 more problems (the first 100 are listed)`)
+})
+
+it.each([
+  [['validate'], 'taxonomy-mock: validate takes one fixture file: taxonomy-mock validate FILE'],
+  [['validate', 'a.json', 'b.json'], 'taxonomy-mock: validate takes one fixture file: taxonomy-mock validate FILE'],
+  [['validate', 'a.json', '--port', '1'], 'taxonomy-mock: validate takes only a file; received --port'],
+  [['validate', '/no/such/file.json'], 'taxonomy-mock: cannot read file "/no/such/file.json": no such file'],
+])('exits 2 with one line for %j', async (args, message) => {
+  expect(await runCli(args)).toEqual({ code: 2, stdout: [], stderr: [message] })
+})
+
+it('answers `taxonomy-mock help` like --help', async () => {
+  const help = await runCli(['help'])
+  expect(help).toEqual(await runCli(['--help']))
+  const text = help.stdout.join('\n')
+  for (const phrase of ['GET / (a page listing every record', '/__health', '/openapi.json', 'Ctrl+C', 'Prefer: scenario=', '/__admin/sessions/ID/scenario', 'validate FILE']) {
+    expect(text).toContain(phrase)
+  }
+})
