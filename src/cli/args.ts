@@ -17,6 +17,8 @@ export interface ServeArgs {
   readonly keysFrom: 'flag' | 'env' | 'default'
   readonly anyKey: boolean
   readonly data: string | undefined
+  /** With `data`: reload the file when it changes. */
+  readonly watch: boolean
   readonly delay: number
   readonly cors: boolean
   readonly quiet: boolean
@@ -49,6 +51,7 @@ const OPTIONS = {
   'api-key': { type: 'string', multiple: true },
   'any-key': { type: 'boolean' },
   data: { type: 'string' },
+  watch: { type: 'boolean' },
   delay: { type: 'string' },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -63,7 +66,7 @@ const OPTIONS = {
 } as const
 
 const SERVE_ONLY = [
-  'port', 'host', 'api-key', 'any-key', 'data', 'delay', 'no-cors', 'quiet',
+  'port', 'host', 'api-key', 'any-key', 'data', 'watch', 'delay', 'no-cors', 'quiet',
   'scenario', 'scenario-slug', 'scenario-times', 'faults', 'admin-key',
 ] as const
 
@@ -119,6 +122,7 @@ function parseServe(
   if (data !== undefined && (values.seed !== undefined || size !== undefined)) {
     throw new UsageError('--data excludes --seed and --size: the file holds the whole dataset')
   }
+  if (values.watch === true && data === undefined) throw new UsageError('--watch goes with --data FILE: it reloads that file when it changes')
   const flagKeys = values['api-key'] as string[] | undefined
   const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',').map((key) => key.trim()).filter(Boolean)
   const anyKey = values['any-key'] === true
@@ -152,6 +156,7 @@ function parseServe(
     keysFrom: flagKeys ? 'flag' : apiKeys ? 'env' : 'default',
     anyKey,
     data,
+    watch: values.watch === true,
     delay,
     cors: values['no-cors'] !== true,
     quiet: values.quiet === true,

@@ -18,6 +18,8 @@ Serve options:
                                                               env TAXONOMY_MOCK_API_KEYS=k1,k2)
       --any-key      accept any non-empty Bearer key
       --data FILE    serve a fixture v1 file instead of generated data
+      --watch        with --data: reload the file when it changes (an invalid one is
+                     reported and the previous data kept)
       --delay MS     wait before every answer                (default 0)
       --no-cors      send no CORS headers
   -q, --quiet        no per-request log lines, no examples

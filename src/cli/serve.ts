@@ -6,6 +6,7 @@ import { formatBanner, formatLogLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './usage-error.js'
+import { watchDataFile } from './watch.js'
 
 /**
  * `taxonomy-mock serve`: builds or loads the data, listens, prints the banner, and on SIGINT,
@@ -36,11 +37,23 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       throw new RuntimeError(describeListenError(error, args))
     })
     cutNow = () => void server.close({ graceMs: 0 })
+    const stopWatching =
+      args.watch && args.data !== undefined
+        ? watchDataFile(
+            args.data,
+            (next) => {
+              server.resolver.replaceTaxonomy(next)
+              io.stdout(`taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`)
+            },
+            (line) => io.stdout(`taxonomy-mock: ${line}`),
+          )
+        : () => {}
     await afterPendingSignals()
     if (!stopped.signal.aborted) {
       for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
       await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
     }
+    stopWatching()
     await server.close()
     io.finishLog()
     return 0

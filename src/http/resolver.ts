@@ -1,3 +1,4 @@
+import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { createAdmin } from './admin.js'
 import { isAuthorized } from './auth.js'
@@ -28,6 +29,7 @@ export type { MockRequest, ResolveContext } from './request.js'
 
 /** Turns requests into answers for one dataset, one set of options and its sessions. */
 export interface Resolver {
+  /** The options in force; `options.taxonomy` is the data now served. */
   readonly options: ResolvedOptions
   /** Every session's scenario and request journal (the admin API reads and writes them). */
   readonly sessions: SessionRegistry
@@ -36,6 +38,11 @@ export interface Resolver {
    * `Promise` only for the admin API, which reads the request body.
    */
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
+  /**
+   * Serves other data from the next request on (`--data FILE --watch`): one step, so no request
+   * sees a mix of the two. Sessions and their scenarios stay.
+   */
+  replaceTaxonomy(taxonomy: Taxonomy): void
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8'
@@ -57,8 +64,9 @@ const JOURNAL_PATH_LIMIT = 2_000
  * resolver.resolve({ method: 'GET', url: '/api/v2/disciplines/x', header: () => 'Bearer taxonomy-mock-key' })
  */
 export function createResolver(options: MockOptions = {}): Resolver {
-  const resolved = resolveOptions(options)
-  const { taxonomy, cors, apiKeys } = resolved
+  let resolved = resolveOptions(options)
+  let { taxonomy } = resolved
+  const { cors, apiKeys } = resolved
   const errors = {
     malformed: createErrorAnswers('malformed', cors),
     unauthorized: createErrorAnswers('unauthorized', cors),
@@ -81,8 +89,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
-  const bodies = new Map<FixtureDomain, Answers>()
-  const pages = new Map<FixtureDomain, Answers>()
+  // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
+  let bodies = new Map<FixtureDomain, Answers>()
+  let pages = new Map<FixtureDomain, Answers>()
   let indexPage: Answers | undefined
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
@@ -204,8 +213,18 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   return {
-    options: resolved,
+    get options() {
+      return resolved
+    },
     sessions,
+    replaceTaxonomy(next) {
+      if (typeof next?.toFixture !== 'function') throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
+      resolved = Object.freeze({ ...resolved, taxonomy: next })
+      taxonomy = next
+      bodies = new Map()
+      pages = new Map()
+      indexPage = undefined
+    },
     resolve(request, context = {}) {
       let path = toPath(request.url, context.basePath)
       if (path === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)

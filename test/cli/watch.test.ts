@@ -1,0 +1,87 @@
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
+import { toDisciplineRecord } from '../../src/core/records.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { spawnCli } from '../helpers/cli.js'
+
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
+const base = createTaxonomy({ seed: 42, size: 'small' })
+const patched = patchTaxonomy(base, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }] })
+
+async function start(file: string) {
+  const run = spawnCli(['--port', '0', '--quiet', '--data', file, '--watch'])
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+  return { run, url }
+}
+
+/** Waits until `count` lines of `lines` match `pattern`. */
+async function waitForLines(lines: string[], pattern: RegExp, count: number): Promise<void> {
+  for (let waited = 0; lines.filter((line) => pattern.test(line)).length < count; waited += 20) {
+    if (waited > 10_000) throw new Error(`fewer than ${count} lines match ${pattern}: ${lines.join('\n')}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+function tempFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-watch-')), 'taxonomy.json')
+  writeFileSync(file, text)
+  return file
+}
+
+it('reloads the --data file when it changes, and keeps the previous data when the new file is invalid', async () => {
+  const file = tempFile(toFixtureJson(base))
+  const { run, url } = await start(file)
+  expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(404)
+
+  writeFileSync(file, toFixtureJson(patched))
+  await run.waitFor(/reloaded --data file/)
+  expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(200)
+
+  writeFileSync(file, '{ "format": "taxonomy-mock/v1", "domains": [')
+  const problem = await run.waitFor(/still serving the previous data/)
+  expect(problem).toMatch(/^taxonomy-mock: invalid --data file ".*taxonomy\.json": .+; still serving the previous data$/)
+  expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(200)
+
+  // Editors often replace a file by renaming a new one over it.
+  const next = `${file}.new`
+  writeFileSync(next, toFixtureJson(base))
+  renameSync(next, file)
+  await waitForLines(run.stdout, /reloaded --data file/, 2)
+  expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(404)
+})
+
+it('switches atomically: every answer during reloads is wholly the old data or wholly the new', async () => {
+  const file = tempFile(toFixtureJson(base))
+  const { run, url } = await start(file)
+  const slug = base.disciplines[0]!.slug
+  const changed = patchTaxonomy(base, { disciplines: [{ slug, description: 'Rewritten while the server runs.' }] })
+  const bodies = new Set([base, changed].map((t) => JSON.stringify(toDisciplineRecord(t, t.findDiscipline(slug)!))))
+  expect(bodies.size).toBe(2)
+  let writing = true
+  const writer = (async () => {
+    for (let i = 0; i < 6; i++) {
+      writeFileSync(file, toFixtureJson(i % 2 ? base : changed))
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    writing = false
+  })()
+  const seen = new Set<string>()
+  while (writing) {
+    const text = await (await fetch(`${url}/api/v2/disciplines/${slug}`, auth)).text()
+    expect(bodies.has(text)).toBe(true)
+    seen.add(text)
+  }
+  await writer
+  expect(seen.size, run.stdout.join('\n')).toBe(2)
+})
+
+it('refuses --watch without --data', async () => {
+  const run = spawnCli(['--watch'])
+  expect(await run.exit).toBe(2)
+  expect(run.stderr).toEqual(['taxonomy-mock: --watch goes with --data FILE: it reloads that file when it changes'])
+})
