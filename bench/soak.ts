@@ -4,6 +4,7 @@ import { createTaxonomy } from '../dist/index.js'
 import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
 import { startCliServer } from './processes.js'
+import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { openHandles, pause, rssMb } from './soak-lib.js'
 import { KEY, runWrk } from './wrk.js'
 
@@ -117,6 +118,9 @@ const sections = [
   ['Soak, medium dataset', () => soak('medium')],
   ['Soak, large dataset (1,000,000 topics)', () => soak('large')],
   ['SIGTERM under load', sigtermUnderLoad],
+  ['Pipelining with garbage', () => pipeliningWithGarbage()],
+  ['Unread stdout', () => unreadStdout()],
+  ['SIGTERM with delayed answers', delayedSigterm],
 ] as const
 
 await runSections('taxonomy-mock soak', sections, process.argv[2])

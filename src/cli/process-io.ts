@@ -2,12 +2,17 @@ import { writeSync } from 'node:fs'
 import type { CliIo } from './io.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+/** Log text waiting for stdout; past this, lines are dropped and counted. */
+const MAX_WAITING_CHARS = 256 * 1024
+/** While stdout is full, how often waiting text is tried again. */
+const RETRY_MS = 25
 
 /**
- * The real process: stdout, stderr, environment and signals. Lines go to stdout with `writeSync`
- * on its descriptor, which Node has made non-blocking for pipes: a full pipe fails at once
- * (EAGAIN) instead of queueing in memory, so a reader that stops reading costs nothing but the
- * lines, and nothing is left queued to hold up the exit.
+ * The real process: stdout, stderr, environment and signals. Lines for stdout are gathered and
+ * written once per turn of the event loop with `writeSync` on its descriptor, which Node has made
+ * non-blocking for pipes: a full pipe fails at once (EAGAIN) instead of queueing in memory, so a
+ * reader that stops reading costs at most {@link MAX_WAITING_CHARS} and the lines past it, and
+ * nothing is left queued to hold up the exit.
  */
 export function createProcessIo(): CliIo {
   const stdout = process.stdout
@@ -16,46 +21,70 @@ export function createProcessIo(): CliIo {
   // never thrown from here: an 'error' event with no listener would crash the process.
   stdout.on('error', (error: NodeJS.ErrnoException) => (streamError ??= error))
   const stderr = (line: string) => void process.stderr.write(`${line}\n`)
+  // Request log lines are ASCII (toLogPath escapes the rest), so characters count bytes.
+  let waiting = ''
   let dropped = 0
   let failure: string | undefined
+  let scheduled = false
+  let retry: NodeJS.Timeout | undefined
 
-  /** Writes `text` now, or throws; never queues. */
-  function writeNow(text: string): void {
-    // Earlier output still queued in the stream (see `line`): writing past it would reorder lines.
-    if (stdout.writableLength > 0) throw Object.assign(new Error('stdout is busy'), { code: 'EAGAIN' })
-    writeSync(1, text)
+  /** Writes as much waiting text as stdout takes now; never blocks on a pipe, never throws. */
+  function flush(): void {
+    scheduled = false
+    if (waiting === '' || failure !== undefined) return
+    try {
+      const written = writeSync(1, waiting)
+      waiting = waiting.slice(written)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'EAGAIN') fail(code ?? String(error))
+    }
+    if (waiting !== '' && retry === undefined && failure === undefined) {
+      retry = setTimeout(() => ((retry = undefined), flush()), RETRY_MS)
+      retry.unref()
+    }
   }
 
-  function reportFailure(error: NodeJS.ErrnoException): void {
-    const code = error.code ?? error.message
-    if (code === 'EAGAIN' || code === 'EPIPE' || failure !== undefined) return
+  function fail(code: string): void {
     failure = code
-    stderr(`taxonomy-mock: cannot write to stdout (${code}); the request log is dropped`)
+    waiting = ''
+    // The reader left (EPIPE): nothing to say. Anything else (a full disk) is said once.
+    if (code !== 'EPIPE') stderr(`taxonomy-mock: cannot write to stdout (${code}); the request log is dropped`)
+  }
+
+  function note(): string {
+    return `taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)`
   }
 
   return {
     stdout(line) {
-      try {
-        writeNow(`${line}\n`)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') stdout.write(`${line}\n`)
-        else reportFailure(error as NodeJS.ErrnoException)
-      }
+      if (failure !== undefined) return
+      waiting += `${line}\n`
+      flush()
     },
     stderr,
     log(line) {
-      const note = dropped > 0 ? `taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)\n` : ''
-      try {
-        writeNow(`${note}${line}\n`)
+      if (failure !== undefined) return
+      if (waiting.length + line.length >= MAX_WAITING_CHARS) {
+        dropped++
+        return
+      }
+      if (dropped > 0) {
+        waiting += `${note()}\n`
         dropped = 0
-      } catch (error) {
-        // Only lines a slow reader missed are counted; a failing stdout is said once instead.
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') dropped++
-        else reportFailure(error as NodeJS.ErrnoException)
+      }
+      waiting += `${line}\n`
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
       }
     },
     finishLog() {
-      if (dropped > 0) stderr(`taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)`)
+      flush()
+      clearTimeout(retry)
+      for (let at = waiting.indexOf('\n'); at !== -1; at = waiting.indexOf('\n', at + 1)) dropped++
+      waiting = ''
+      if (dropped > 0) stderr(note())
       dropped = 0
     },
     write: (chunk) =>
