@@ -17,7 +17,7 @@ li{margin:.15rem 0}.slug{color:#666;font-size:13px}a{color:#0645ad}`
 /** The index page stops listing at about this many characters, and says what it left out. */
 const INDEX_BUDGET = 2_000_000
 /** Sub-disciplines listed under one discipline on the index; its own page lists them all. */
-const INDEX_SUBS_PER_DISCIPLINE = 200
+export const INDEX_SUBS_PER_DISCIPLINE = 200
 /** A record page shows at most this much of the API's JSON; the API itself always answers whole. */
 const RECORD_JSON_BUDGET = 1_000_000
 
