@@ -140,13 +140,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
   function finish(request: MockRequest, session: Session, answers: Answers, delay: number, label: ScenarioKind | null): MockAnswer {
     const answer = answerFor(answers, request.method)
     const { url } = request
-    session.record({
-      method: request.method,
-      path: url.length > JOURNAL_PATH_LIMIT ? url.slice(0, JOURNAL_PATH_LIMIT) : url,
-      status: answer.fault ? null : answer.status,
-      ms: delay,
-      scenario: label,
-    })
+    const path = url.length > JOURNAL_PATH_LIMIT ? url.slice(0, JOURNAL_PATH_LIMIT) : url
+    session.record(request.method, path, answer.fault ? null : answer.status, delay, label)
     return delay > 0 ? { ...answer, delay } : answer
   }
 

@@ -32,28 +32,47 @@ export interface JournalEntry {
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session {
   scenario: ScenarioState | undefined
-  #journal: (JournalEntry | undefined)[] = []
+  // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
+  #methods: string[] = []
+  #paths: string[] = []
+  #statuses: (number | null)[] = []
+  #delays: number[] = []
+  #labels: (ScenarioKind | null)[] = []
   #next = 0
+  #size = 0
 
   constructor(readonly id: string) {}
 
-  /** Adds an entry, dropping the oldest past the limit (a ring, so no array shifts). */
-  record(entry: JournalEntry): void {
-    this.#journal[this.#next] = entry
-    this.#next = (this.#next + 1) % SESSION_LIMITS.journal
+  /** Records one request, dropping the oldest past the limit. */
+  record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
+    const i = this.#next
+    this.#methods[i] = method
+    this.#paths[i] = path
+    this.#statuses[i] = status
+    this.#delays[i] = ms
+    this.#labels[i] = scenario
+    this.#next = (i + 1) % SESSION_LIMITS.journal
+    if (this.#size < SESSION_LIMITS.journal) this.#size++
   }
 
   /** Empties the journal. */
   clearRequests(): void {
-    this.#journal = []
+    this.#methods = []
+    this.#paths = []
+    this.#statuses = []
+    this.#delays = []
+    this.#labels = []
     this.#next = 0
+    this.#size = 0
   }
 
   /** The journal, oldest first. */
   requests(): JournalEntry[] {
-    const ring = this.#journal
-    const ordered = ring.length < SESSION_LIMITS.journal ? ring : [...ring.slice(this.#next), ...ring.slice(0, this.#next)]
-    return ordered.filter((entry): entry is JournalEntry => entry !== undefined)
+    const first = this.#size < SESSION_LIMITS.journal ? 0 : this.#next
+    return Array.from({ length: this.#size }, (_, n) => {
+      const i = (first + n) % SESSION_LIMITS.journal
+      return { method: this.#methods[i]!, path: this.#paths[i]!, status: this.#statuses[i]!, ms: this.#delays[i]!, scenario: this.#labels[i]! }
+    })
   }
 }
 

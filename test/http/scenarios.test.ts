@@ -135,7 +135,7 @@ it('bounds sessions (least recently used dropped first) and each journal (oldest
   }
   expect(sessions.size).toBe(SESSION_LIMITS.sessions)
   const journal = sessions.get('keep')
-  for (let i = 0; i < SESSION_LIMITS.journal + 10; i++) journal.record({ method: 'GET', path: `/${i}`, status: 200, ms: 0, scenario: null })
+  for (let i = 0; i < SESSION_LIMITS.journal + 10; i++) journal.record('GET', `/${i}`, 200, 0, null)
   const requests = journal.requests()
   expect(requests).toHaveLength(SESSION_LIMITS.journal)
   expect([requests[0]!.path, requests.at(-1)!.path]).toEqual(['/10', `/${SESSION_LIMITS.journal + 9}`])
