@@ -49,6 +49,7 @@ const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
 const NO_SCENARIOS: readonly ScenarioState[] = []
+const NO_CONTEXT: ResolveContext = Object.freeze({})
 const JOURNAL_PATH_LIMIT = 2_000
 
 /**
@@ -75,7 +76,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
   }
-  const SCENARIO_ANSWERS: Readonly<Record<Exclude<ScenarioKind, 'delay'>, Answers>> = {
+  const scenarioAnswers: Readonly<Record<Exclude<ScenarioKind, 'delay'>, Answers>> = {
     unauthorized: errors.unauthorized,
     'not-found': errors.notFound,
     'server-error': errors.serverError,
@@ -183,7 +184,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       const effect = state.take()
       delay = effect.delay ?? delay
       label = effect.label
-      if (effect.kind !== undefined) return finish(request, session, SCENARIO_ANSWERS[effect.kind], delay, label)
+      if (effect.kind !== undefined) return finish(request, session, scenarioAnswers[effect.kind], delay, label)
     }
     if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
     if (state?.afterKeyCheck) {
@@ -220,7 +221,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       pages = new Map()
       indexPage = undefined
     },
-    resolve(request, context = {}) {
+    resolve(request, context = NO_CONTEXT) {
       let path = toPath(request.url, context.basePath)
       if (path === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       const prefix = splitSessionPrefix(path)
