@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createTaxonomy } from '../core/generate.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
@@ -42,9 +42,43 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
   } catch (error) {
     // Best effort: where the folder could not be made there is no partial file either.
     await rm(partial, { force: true }).catch(() => {})
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-    throw new RuntimeError(`cannot write --out file ${JSON.stringify(args.out)}: ${code}`)
+    throw new RuntimeError(`cannot write --out file ${JSON.stringify(args.out)}: ${await describeWriteError(error as NodeJS.ErrnoException, args.out)}`)
   }
   io.stderr(`taxonomy-mock: wrote ${taxonomy.topics.length} topics (seed ${taxonomy.seed}) to ${args.out}`)
   return 0
+}
+
+/** Why a file could not be written, in words, naming the path at fault where it is not the file. */
+async function describeWriteError(error: NodeJS.ErrnoException, out: string): Promise<string> {
+  switch (error.code) {
+    case 'EEXIST':
+    case 'ENOTDIR': {
+      // mkdir -p met a file where a folder must be: name it.
+      const blocker = await findFileOnPath(dirname(out))
+      return blocker ? `${JSON.stringify(blocker)} is a file, not a folder` : 'a part of the path is a file, not a folder'
+    }
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    case 'ENOSPC':
+      return 'no space left on the device'
+    case 'EISDIR':
+      return 'it is a folder'
+    case 'EROFS':
+      return 'the file system is read-only'
+    default:
+      return error.code ?? error.message
+  }
+}
+
+/** The first existing non-folder on the way to `folder`, if any. */
+async function findFileOnPath(folder: string): Promise<string | undefined> {
+  const parts: string[] = []
+  for (let current = folder; dirname(current) !== current; current = dirname(current)) parts.unshift(current)
+  for (const part of parts) {
+    const info = await stat(part).catch(() => undefined)
+    if (info === undefined) return undefined
+    if (!info.isDirectory()) return part
+  }
+  return undefined
 }

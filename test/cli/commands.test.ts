@@ -48,7 +48,7 @@ it('exits 1 when --out cannot be written, leaving no partial file', async () => 
   const out = join(dir, 'taken', 'taxonomy.json')
   const { code, stderr } = await runCli(['export', '--out', out])
   expect(code).toBe(1)
-  expect(stderr).toEqual([`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: EEXIST`])
+  expect(stderr).toEqual([`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: ${JSON.stringify(join(dir, 'taken'))} is a file, not a folder`])
   expect(readdirSync(dir)).toEqual(['taken'])
 })
 
