@@ -3,7 +3,7 @@ import { createAdmin } from './admin.js'
 import { isAuthorized } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
-import { OPENAPI_DOCUMENT } from './openapi.js'
+import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
 import type { MockRequest, ResolveContext } from './request.js'
@@ -58,11 +58,11 @@ const JOURNAL_PATH_LIMIT = 2_000
  */
 export function createResolver(options: MockOptions = {}): Resolver {
   const resolved = resolveOptions(options)
-  const { taxonomy, cors, apiKeys } = resolved
+  const { taxonomy, cors, apiKeys, statuses, order } = resolved
   const errors = {
     malformed: createErrorAnswers('malformed', cors),
-    unauthorized: createErrorAnswers('unauthorized', cors),
-    notFound: createErrorAnswers('notFound', cors),
+    unauthorized: createErrorAnswers('unauthorized', cors, statuses.unauthorized),
+    notFound: createErrorAnswers('notFound', cors, statuses.notFound),
     methodNotAllowed: createErrorAnswers('methodNotAllowed', cors),
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
@@ -77,7 +77,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
   const preflight = createPreflightAnswer(cors)
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
-  const openapi = createAnswers(200, encodeJson(OPENAPI_DOCUMENT), cors)
+  const openapi = createAnswers(200, encodeJson(createOpenApiDocument(statuses)), cors)
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
@@ -89,7 +89,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
-      answers = createAnswers(200, encodeJson(endpoint.toBody(taxonomy, record)), cors)
+      answers = createAnswers(200, encodeJson(endpoint.toBody(taxonomy, record, order)), cors)
       bodies.set(record, answers)
     }
     return answers
