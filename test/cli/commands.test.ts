@@ -77,7 +77,7 @@ it('names the variable when the environment is wrong', async () => {
 
 it.each([
   ['broken/dangling-parent.json', 'invalid --data file "%s": disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
-  ['broken/wrong-format.json', 'invalid --data file "%s": format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
+  ['broken/wrong-format.json', 'invalid --data file "%s": format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
   ['broken/orphan-topic.json', 'invalid --data file "%s": topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
   ['missing.json', 'cannot read --data file "%s": no such file'],
 ])('exits 2 naming the file and JSON path for a bad --data file: %s', async (name, message) => {
