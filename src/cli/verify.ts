@@ -43,7 +43,7 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
 
 const FLAGS: Readonly<Record<string, string>> = {
   target: '--target',
-  apiKey: 'the key',
+  apiKey: '--api-key-env NAME',
   disciplines: '--discipline',
   subDisciplines: '--sub-discipline',
   rate: '--rate',
