@@ -61,7 +61,7 @@ it.each([
   [['--delay', '1.5'], 'taxonomy-mock: --delay must be an integer from 0 to 600000; received "1.5"'],
   [['--any-key', '--api-key', 'k'], 'taxonomy-mock: --any-key excludes --api-key: pass one or the other'],
   [['--data', 'x.json', '--seed', '1'], 'taxonomy-mock: --data excludes --seed and --size: the file holds the whole dataset'],
-  [['launch'], 'taxonomy-mock: unknown command "launch"; use serve or export (see --help)'],
+  [['launch'], 'taxonomy-mock: unknown command "launch"; use serve, export, verify or record (see --help)'],
   [['export', '--port', '1'], 'taxonomy-mock: --port is a serve option; export takes --seed, --size and --out'],
   [['--api-key', 'has space'], 'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces'],
 ])('exits 2 with one line for a usage error: %j', async (args, message) => {

@@ -74,7 +74,8 @@ it('honours both options in startServer, and serves an OpenAPI document with its
 })
 
 it('describes two errors on one status in one OpenAPI entry, and keeps the shipped document as it was', () => {
-  const responses = createOpenApiDocument({ unauthorized: 404, notFound: 404 }).paths['/api/v2/sub_disciplines/{slug}'].get.responses as Record<string, { description: string }>
+  const paths = createOpenApiDocument({ unauthorized: 404, notFound: 404 }).paths as unknown as Record<string, { get: { responses: Record<string, { description: string }> } }>
+  const responses = paths['/api/v2/sub_disciplines/{slug}']!.get.responses
   expect(Object.keys(responses)).toEqual(['200', '400', '404', '405', '500', '503'])
   expect(responses['404']!.description).toBe('Invalid or missing API key; or: Resource not found')
   expect(createOpenApiDocument()).toEqual(OPENAPI_DOCUMENT)
