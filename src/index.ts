@@ -6,9 +6,10 @@ export { FixtureError } from './core/fixture-error.js'
 export { toDisciplineRecord, toSubDisciplineRecord } from './core/records.js'
 export { fixtureJsonChunks, toFixtureJson } from './core/serialize.js'
 export { SIZES } from './core/size.js'
-export { FIXTURE_FORMAT } from './core/types.js'
+export { FIXTURE_FORMAT, FIXTURE_FORMATS, RECORDED_FIXTURE_FORMAT } from './core/types.js'
 export type { Taxonomy } from './core/store.js'
 export type { CreateTaxonomyOptions } from './core/generate.js'
+export type { RecordOptions } from './core/records.js'
 export type { RecordPatch, TaxonomyPatch } from './core/patch.js'
 export type { FixtureErrorCode, FixtureIssue } from './core/fixture-error.js'
 export type { Size, SizeCounts } from './core/size.js'
@@ -19,6 +20,7 @@ export type {
   Fixture,
   FixtureDiscipline,
   FixtureDomain,
+  FixtureFormat,
   FixtureSubDiscipline,
   FixtureTopic,
   Level,
@@ -35,6 +37,17 @@ export { ADMIN_KEY_HEADER } from './http/admin.js'
 export type { FetchHandlerOptions } from './http/fetch.js'
 export type { MockRequest, ResolveContext, Resolver } from './http/resolver.js'
 export type { Fault, MockAnswer } from './http/responses.js'
-export type { AnswerOptions, DataOptions, MockOptions } from './http/options.js'
+export type { AnswerOptions, DataOptions, ErrorStatuses, MockOptions, NestedOrder } from './http/options.js'
 export type { FaultKind, Scenario, ScenarioDelay, ScenarioInput, ScenarioKind, SeededFaults } from './http/scenario.js'
 export type { JournalEntry } from './http/sessions.js'
+export { verifyService } from './contract/verify.js'
+export { recordService, RecordError } from './contract/record.js'
+export { UnreachableError } from './contract/client.js'
+export { formatVerifySummary, toJunitXml } from './contract/format.js'
+export { RULES } from './contract/rules.js'
+export type { VerifyReport } from './contract/verify.js'
+export type { RecordResult } from './contract/record.js'
+export type { RecordServiceOptions, ServiceOptions, VerifyOptions } from './contract/options.js'
+export type { RuleId, RuleResult } from './contract/rules.js'
+export type { Observation } from './contract/observe.js'
+export type { NestedArray, ObservedOrder } from './contract/order.js'

@@ -22,9 +22,9 @@ function withoutComments(file: string): string {
 
 const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: importsOf(file) }))
 
-it('keeps core/, http/ and msw/ free of node:* modules, so they run in browsers', () => {
+it('keeps core/, http/, msw/ and contract/ free of node:* modules, so they run in browsers', () => {
   const offenders = files
-    .filter((f) => /^(core|http|msw)\//.test(f.path))
+    .filter((f) => /^(core|http|msw|contract)\//.test(f.path))
     .flatMap((f) => f.imports.filter((i) => i.startsWith('node:') || i === 'fs' || i === 'http').map((i) => `${f.path}: ${i}`))
   expect(offenders).toEqual([])
 })
@@ -54,7 +54,7 @@ it('points imports inward: core imports nothing outside core', () => {
 it('lets the compiler hold the fence too: core/, http/ and msw/ type-check without Node types', () => {
   const config = JSON.parse(readFileSync(new URL('../tsconfig.fence.json', import.meta.url), 'utf8').replace(/^\s*\/\/.*$/gm, ''))
   expect(config.compilerOptions.types).toEqual([])
-  expect(config.include).toEqual(expect.arrayContaining(['src/core', 'src/http', 'src/msw']))
+  expect(config.include).toEqual(expect.arrayContaining(['src/core', 'src/http', 'src/msw', 'src/contract']))
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   expect(pkg.scripts.typecheck).toContain('tsc -p tsconfig.fence.json')
 })

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
-import { isApiKey } from '../http/options.js'
+import { isApiKey, type AnswerOptions } from '../http/options.js'
+import { parseContractArgs, type ContractArgs } from './contract-args.js'
+import { parseMatchingFlags } from './matching-flags.js'
 import type { Scenario } from '../http/scenario.js'
 import { DEFAULT_HOST, DEFAULT_PORT, isHost } from '../server/options.js'
 import { parseScenarioFlags } from './scenario-flags.js'
@@ -26,6 +28,8 @@ export interface ServeArgs {
   readonly scenario: Scenario | undefined
   /** Lets non-loopback clients use the admin API; a secret like the API keys. */
   readonly adminKey: string | undefined
+  /** `--unauthorized-status`, `--not-found-status`, `--order`: what makes the mock match a real service. */
+  readonly matching: Pick<AnswerOptions, 'statuses' | 'order'>
 }
 
 export interface ExportArgs {
@@ -41,7 +45,7 @@ export interface ValidateArgs {
   readonly file: string
 }
 
-export type Args = ServeArgs | ExportArgs | ValidateArgs | { readonly command: 'help' | 'version' }
+export type Args = ServeArgs | ExportArgs | ValidateArgs | ContractArgs | { readonly command: 'help' | 'version' }
 
 const OPTIONS = {
   port: { type: 'string', short: 'p' },
@@ -60,6 +64,9 @@ const OPTIONS = {
   'scenario-times': { type: 'string' },
   faults: { type: 'string' },
   'admin-key': { type: 'string' },
+  'unauthorized-status': { type: 'string' },
+  'not-found-status': { type: 'string' },
+  order: { type: 'string' },
   out: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -68,6 +75,7 @@ const OPTIONS = {
 const SERVE_ONLY = [
   'port', 'host', 'api-key', 'any-key', 'data', 'watch', 'delay', 'no-cors', 'quiet',
   'scenario', 'scenario-slug', 'scenario-times', 'faults', 'admin-key',
+  'unauthorized-status', 'not-found-status', 'order',
 ] as const
 
 /**
@@ -78,6 +86,8 @@ const SERVE_ONLY = [
  * parseCliArgs(['--port', '0'], {}) // { command: 'serve', port: 0, ... }
  */
 export function parseCliArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Args {
+  // verify and record take flags of their own (contract-args.ts): the command comes first.
+  if (argv[0] === 'verify' || argv[0] === 'record') return parseContractArgs(argv[0], argv.slice(1), env)
   let parsed
   try {
     parsed = parseArgs({ args: attachNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true })
@@ -91,7 +101,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
   if (command === 'help') return { command: 'help' }
   if (command === 'validate') return parseValidate(values, extra)
   if (command !== 'serve' && command !== 'export') {
-    throw new UsageError(`unknown command "${command}"; use serve, export, validate or help (see --help)`)
+    throw new UsageError(`unknown command "${command}"; use serve, export, validate, verify, record or help (see --help)`)
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
   const seed = parseInteger(values.seed ?? env.TAXONOMY_MOCK_SEED, values.seed !== undefined ? '--seed' : 'TAXONOMY_MOCK_SEED', 0, Number.MAX_SAFE_INTEGER)
@@ -162,6 +172,7 @@ function parseServe(
     quiet: values.quiet === true,
     scenario,
     adminKey,
+    matching: parseMatchingFlags(values),
   }
 }
 
@@ -181,7 +192,7 @@ function attachNegativeValues(argv: readonly string[]): string[] {
   return result
 }
 
-function parseInteger(text: string | undefined, name: string, min: number, max: number): number | undefined {
+export function parseInteger(text: string | undefined, name: string, min: number, max: number): number | undefined {
   if (text === undefined) return undefined
   const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN
   if (!Number.isSafeInteger(value) || value < min || value > max) {
@@ -202,7 +213,7 @@ function parseHost(text: string | undefined): string {
   return text
 }
 
-function describeParseError(error: Error & { code?: string }): string {
+export function describeParseError(error: Error & { code?: string }): string {
   const option = /--?[A-Za-z][\w-]*/.exec(error.message)?.[0]
   switch (error.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':

@@ -5,6 +5,8 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock export [--seed N] [--size S] [--out FILE]
        taxonomy-mock validate FILE     every problem of a fixture file, with its JSON path
        taxonomy-mock help              this text
+       taxonomy-mock verify --target URL --discipline SLUG... [--crawl N] [--report FILE] [--junit FILE]
+       taxonomy-mock record --target URL --discipline SLUG... --out FILE [--all]
 
 A mock of the Academic Taxonomy Lookup Service (GET /api/v2/disciplines/:slug and
 GET /api/v2/sub_disciplines/:slug), answered from deterministic seeded data.
@@ -22,6 +24,9 @@ Serve options:
                      reported and the previous data kept)
       --delay MS     wait before every answer                (default 0)
       --no-cors      send no CORS headers
+      --unauthorized-status N   status of the key error        (default 401)
+      --not-found-status N      status of the not-found error  (default 404)
+      --order O      nested arrays by name | id | fixture    (default name)
   -q, --quiet        no per-request log lines, no examples
 
 Scenarios (error states, faults, delays; README "Scenarios"):
@@ -46,6 +51,20 @@ Stop with Ctrl+C, SIGTERM or SIGHUP: answers still owed are sent, then exit 0.
 Export options:
       --seed N, --size S   as above
   -o, --out FILE     write the fixture JSON here instead of stdout
+
+Verify and record (read-only; README "Keeping the mock honest"):
+      --target URL   the service's base URL (requests go to URL/api/v2/...)
+      --api-key-env NAME  variable holding the key          (default TAXONOMY_API_KEY)
+      --api-key K    the key itself (visible to other users of the machine: prefer the variable)
+      --discipline SLUG, --sub-discipline SLUG   where to start; repeatable
+      --max-requests N    requests in all, retries included  (default 200)
+      --rate R       requests per second, at most            (default 2)
+      --timeout MS   per answer                              (default 10000)
+  verify: --crawl N  up to N more records through children and parents (default 0)
+          --report FILE  the report as JSON;  --junit FILE  as JUnit XML
+          exit 0 no rule failed, 1 a rule failed or the target cannot be reached
+  record: --out FILE a closed fixture (format v1.1), written atomically
+          --all      record everything reachable (raise --max-requests to fit)
 
   -h, --help         this text
   -v, --version      the version

@@ -5,6 +5,8 @@ import type { CliIo } from './io.js'
 import { serve } from './serve.js'
 import { validateFixture } from './validate.js'
 import { RuntimeError, UsageError } from './usage-error.js'
+import { record } from './record.js'
+import { verify } from './verify.js'
 import { readVersion } from './version.js'
 
 export { createProcessIo } from './process-io.js'
@@ -33,6 +35,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         return await validateFixture(args.file, io)
       case 'serve':
         return await serve(args, io)
+      case 'verify':
+        return await verify(args, io)
+      case 'record':
+        return await record(args, io)
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -30,6 +30,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
       delay: args.delay,
       cors: args.cors,
+      ...args.matching,
       ...(args.scenario ? { scenario: args.scenario } : {}),
       ...(args.adminKey ? { adminKey: args.adminKey } : {}),
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),

@@ -1,7 +1,7 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
 import { describe } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
-import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
+import { FIXTURE_FORMAT, FIXTURE_FORMATS, RECORDED_FIXTURE_FORMAT, type Fixture, type FixtureDomain, type FixtureFormat, type Level } from './types.js'
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const MAX_NAME_LENGTH = 500
@@ -35,9 +35,11 @@ export function parseFixture(value: unknown): Fixture {
   for (const key of Object.keys(value)) {
     if (!ROOT_KEYS.has(key)) issues.add(key, 'unknown field')
   }
-  if (value.format !== FIXTURE_FORMAT) {
-    issues.add('format', `expected "${FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`)
+  const known = FIXTURE_FORMATS.includes(value.format as FixtureFormat)
+  if (!known) {
+    issues.add('format', `expected "${FIXTURE_FORMAT}" or "${RECORDED_FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`)
   }
+  const format = known ? (value.format as FixtureFormat) : FIXTURE_FORMAT
   const seed = value.seed ?? null
   if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0)) {
     issues.add('seed', `expected a non-negative integer or null; received ${describe(seed)}`)
@@ -46,13 +48,13 @@ export function parseFixture(value: unknown): Fixture {
   const levels = {} as Record<Level, FixtureDomain[]>
   for (const level of LEVELS) {
     const link = LINKS[level]
-    levels[level] = parseLevel(value[level], level, issues, link && idsByLevel.get(link.parent))
+    levels[level] = parseLevel(value[level], level, issues, link && idsByLevel.get(link.parent), format)
     // A level that is not even an array has no ids to check links against: say so once, not per link.
     if (Array.isArray(value[level])) idsByLevel.set(level, new Set(levels[level].map((r) => r.id)))
   }
   if (issues.count > 0) throw issues.toError()
   return Object.freeze({
-    format: FIXTURE_FORMAT,
+    format,
     seed: seed as number | null,
     ...levels,
   }) as unknown as Fixture
@@ -63,6 +65,7 @@ function parseLevel(
   level: Level,
   issues: IssueList,
   parentIds: ReadonlySet<string> | undefined,
+  format: FixtureFormat,
 ): FixtureDomain[] {
   if (!Array.isArray(value)) {
     issues.add(level, `expected an array; received ${describeMissing(value)}`)
@@ -102,7 +105,7 @@ function parseLevel(
       if (first !== undefined) issues.add(`${at}.slug`, `${quote(slug)} is already the slug of ${level}[${first}]`)
       else firstWithSlug.set(slug, index)
     }
-    const description = checkString(item.description, `${at}.description`, issues)
+    const description = checkDescription(item.description, `${at}.description`, level, format, issues)
     const record: Record<string, unknown> = { id, name, slug, description }
     if (link) {
       record[link.field] = checkParents(item[link.field], `${at}.${link.field}`, link.noun, parentIds, issues)
@@ -134,6 +137,13 @@ function checkParents(
     if (parentIds && !parentIds.has(id)) issues.add(path, `no ${noun} has id ${quote(id)}`)
   })
   return Object.freeze(value.slice() as string[])
+}
+
+/** A string; or, for a domain of a recorded (v1.1) file, `null`: not known (§2.2 shows none). */
+function checkDescription(value: unknown, at: string, level: Level, format: FixtureFormat, issues: IssueList): string | null | undefined {
+  if (value !== null || level !== 'domains') return checkString(value, at, issues)
+  if (format !== RECORDED_FIXTURE_FORMAT) issues.add(at, `null (not known) needs format "${RECORDED_FIXTURE_FORMAT}"`)
+  return null
 }
 
 function checkString(value: unknown, at: string, issues: IssueList): string | undefined {

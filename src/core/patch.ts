@@ -3,7 +3,7 @@ import { createIdSource } from './ids.js'
 import { toSlug } from './slug.js'
 import type { Taxonomy } from './store.js'
 import { loadTaxonomy } from './load.js'
-import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
+import type { Fixture, FixtureDomain, Level } from './types.js'
 
 /** A record to add or replace: every field is optional, and a parent link field where it has one. */
 export interface RecordPatch {
@@ -41,7 +41,8 @@ export function patchTaxonomy(taxonomy: Taxonomy, patch: TaxonomyPatch): Taxonom
     sub_disciplines: applyLevel(base.sub_disciplines, patch.sub_disciplines, 'sub_disciplines'),
     topics: applyLevel(base.topics, patch.topics, 'topics'),
   }
-  return loadTaxonomy({ format: FIXTURE_FORMAT, seed: null, ...next } satisfies Record<keyof Fixture, unknown>)
+  // A recorded (v1.1) base stays v1.1: its domains may have no description.
+  return loadTaxonomy({ format: base.format, seed: null, ...next } satisfies Record<keyof Fixture, unknown>)
 }
 
 function applyLevel(

@@ -12,14 +12,33 @@ import type {
 } from './types.js'
 
 /**
+ * The order of nested arrays (§4.3 leaves it unsaid): `'name'` (case-insensitive, then name and
+ * slug in code-unit order), `'id'` (code-unit order), or `'fixture'` (parents in the order of the
+ * record's `*_ids`, children in dataset order).
+ */
+export type NestedOrder = 'name' | 'id' | 'fixture'
+
+/** Options of the record builders. */
+export interface RecordOptions {
+  /** @default 'name' */
+  readonly order?: NestedOrder
+}
+
+/**
  * §2.1: a discipline with its parent domains and child sub-disciplines, exactly the listed fields.
- * Nested arrays are sorted by name (case-insensitive), then slug: one order for every array.
+ * Nested arrays are sorted by name (case-insensitive), then slug, unless `order` says otherwise:
+ * one order for every array.
+ *
+ * @example
+ * toDisciplineRecord(taxonomy, taxonomy.findDiscipline('history')!, { order: 'id' })
  */
 export function toDisciplineRecord(
   taxonomy: Taxonomy,
   discipline: FixtureDiscipline,
+  options: RecordOptions = {},
 ): DisciplineRecord {
-  const subDisciplines = byName(taxonomy.subDisciplinesOf(discipline)).map(
+  const arrange = ARRANGE[options.order ?? 'name']
+  const subDisciplines = arrange(taxonomy.subDisciplinesOf(discipline)).map(
     (sub): SubDisciplineSummary => ({
       id: sub.id,
       name: sub.name,
@@ -34,19 +53,27 @@ export function toDisciplineRecord(
     name: discipline.name,
     slug: discipline.slug,
     description: discipline.description,
-    domains: byName(taxonomy.domainsOf(discipline)).map(toSummary),
+    domains: arrange(taxonomy.domainsOf(discipline)).map(toSummary),
     // §2.7: the count equals the child array's length; arrays are never cut short.
     sub_disciplines_count: subDisciplines.length,
     sub_disciplines: subDisciplines,
   }
 }
 
-/** §2.4: a sub-discipline with its parent disciplines and child topics, exactly the listed fields. */
+/**
+ * §2.4: a sub-discipline with its parent disciplines and child topics, exactly the listed fields,
+ * nested arrays in the order `order` names (by name unless told otherwise).
+ *
+ * @example
+ * toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('ethics')!)
+ */
 export function toSubDisciplineRecord(
   taxonomy: Taxonomy,
   sub: FixtureSubDiscipline,
+  options: RecordOptions = {},
 ): SubDisciplineRecord {
-  const topics = byName(taxonomy.topicsOf(sub)).map(
+  const arrange = ARRANGE[options.order ?? 'name']
+  const topics = arrange(taxonomy.topicsOf(sub)).map(
     (topic): TopicSummary => ({
       id: topic.id,
       name: topic.name,
@@ -59,7 +86,7 @@ export function toSubDisciplineRecord(
     name: sub.name,
     slug: sub.slug,
     description: sub.description,
-    disciplines: byName(taxonomy.parentDisciplinesOf(sub)).map(toSummary),
+    disciplines: arrange(taxonomy.parentDisciplinesOf(sub)).map(toSummary),
     topics_count: topics.length,
     topics,
   }
@@ -70,8 +97,15 @@ function toSummary(record: FixtureDomain): DomainSummary & DisciplineSummary {
   return { id: record.id, name: record.name, slug: record.slug }
 }
 
+/** A copy in each order; `'fixture'` keeps the store's order (link order for parents, dataset order for children). */
+const ARRANGE: Readonly<Record<NestedOrder, <T extends FixtureDomain>(records: readonly T[]) => readonly T[]>> = {
+  name: byName,
+  id: (records) => records.slice().sort((a, b) => compare(a.id, b.id)),
+  fixture: (records) => records,
+}
+
 /** A sorted copy: case-insensitive name, then name, then slug (code-unit order, no locale). */
-function byName<T extends FixtureDomain>(records: readonly T[]): T[] {
+export function byName<T extends FixtureDomain>(records: readonly T[]): T[] {
   return records
     .map((record) => ({ record, key: record.name.toLowerCase() }))
     .sort(
@@ -83,6 +117,7 @@ function byName<T extends FixtureDomain>(records: readonly T[]): T[] {
     .map(({ record }) => record)
 }
 
-function compare(a: string, b: string): number {
+/** Code-unit order, the same on every machine (no locale). */
+export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }

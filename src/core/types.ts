@@ -56,35 +56,57 @@ export interface SubDisciplineRecord {
   readonly topics: readonly TopicSummary[]
 }
 
-/** The format tag of fixture files; a new tag is a breaking change. */
+/** The format tag of generated fixture files (`export`); a new tag is a breaking change. */
 export const FIXTURE_FORMAT = 'taxonomy-mock/v1'
 
-/** A domain as stored in a fixture: the top level, so it has no parent links. */
+/**
+ * The format tag of recorded fixture files (`taxonomy-mock record`): v1, except that a domain's
+ * `description` may be `null`, "not known": the service shows domains only as summaries (§2.2),
+ * which have no description. Older readers refuse the tag rather than misread the file.
+ */
+export const RECORDED_FIXTURE_FORMAT = 'taxonomy-mock/v1.1'
+
+/** Every format tag `loadTaxonomy` reads. */
+export const FIXTURE_FORMATS = Object.freeze([FIXTURE_FORMAT, RECORDED_FIXTURE_FORMAT] as const)
+
+/** A fixture format tag. */
+export type FixtureFormat = (typeof FIXTURE_FORMATS)[number]
+
+/**
+ * A domain as stored in a fixture: the top level, so it has no parent links. Its `description` is
+ * `null` only in a recorded (v1.1) file: the API never shows it. The other levels extend this type.
+ */
 export interface FixtureDomain {
   readonly id: string
   readonly name: string
   readonly slug: string
-  readonly description: string
+  readonly description: string | null
 }
 
 /** A discipline as stored in a fixture, linked to one or more domains. */
 export interface FixtureDiscipline extends FixtureDomain {
+  readonly description: string
   readonly domain_ids: readonly string[]
 }
 
 /** A sub-discipline as stored in a fixture, linked to one or more disciplines. */
 export interface FixtureSubDiscipline extends FixtureDomain {
+  readonly description: string
   readonly discipline_ids: readonly string[]
 }
 
 /** A topic as stored in a fixture, linked to one or more sub-disciplines. */
 export interface FixtureTopic extends FixtureDomain {
+  readonly description: string
   readonly sub_discipline_ids: readonly string[]
 }
 
-/** Fixture format v1: the whole dataset, each record linking to its parents by id. */
+/**
+ * Fixture format v1 (generated) or v1.1 (recorded): the whole dataset, each record linking to its
+ * parents by id.
+ */
 export interface Fixture {
-  readonly format: typeof FIXTURE_FORMAT
+  readonly format: FixtureFormat
   /** The seed that generated the data, or `null` for hand-written or patched data. */
   readonly seed: number | null
   readonly domains: readonly FixtureDomain[]

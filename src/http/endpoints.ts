@@ -1,4 +1,4 @@
-import { toDisciplineRecord, toSubDisciplineRecord } from '../core/records.js'
+import { toDisciplineRecord, toSubDisciplineRecord, type NestedOrder } from '../core/records.js'
 import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 
@@ -19,8 +19,8 @@ export interface Endpoint {
   readonly operationId: string
   /** The stored record with this slug, or `undefined`. */
   find(taxonomy: Taxonomy, slug: string): FixtureDomain | undefined
-  /** The record's API body (§2.1 / §2.4). */
-  toBody(taxonomy: Taxonomy, record: FixtureDomain): unknown
+  /** The record's API body (§2.1 / §2.4), nested arrays in `order`. */
+  toBody(taxonomy: Taxonomy, record: FixtureDomain, order: NestedOrder): unknown
 }
 
 export const ENDPOINTS: readonly Endpoint[] = Object.freeze([
@@ -30,7 +30,7 @@ export const ENDPOINTS: readonly Endpoint[] = Object.freeze([
     schema: 'Discipline',
     operationId: 'getDiscipline',
     find: (taxonomy, slug) => taxonomy.findDiscipline(slug),
-    toBody: (taxonomy, record) => toDisciplineRecord(taxonomy, record as never),
+    toBody: (taxonomy, record, order) => toDisciplineRecord(taxonomy, record as never, { order }),
   },
   {
     collection: 'sub_disciplines',
@@ -38,7 +38,7 @@ export const ENDPOINTS: readonly Endpoint[] = Object.freeze([
     schema: 'SubDiscipline',
     operationId: 'getSubDiscipline',
     find: (taxonomy, slug) => taxonomy.findSubDiscipline(slug),
-    toBody: (taxonomy, record) => toSubDisciplineRecord(taxonomy, record as never),
+    toBody: (taxonomy, record, order) => toSubDisciplineRecord(taxonomy, record as never, { order }),
   },
 ])
 

@@ -1,6 +1,7 @@
 import { ADMIN_KEY_HEADER } from './admin.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js'
 import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
+import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
@@ -47,7 +48,33 @@ const SESSION = {
   schema: { type: 'string', pattern: '^[A-Za-z0-9._~:@-]{1,200}$' },
 } as const
 
-function lookup({ noun, operationId, schema }: Endpoint) {
+/**
+ * The error responses of a lookup, keyed by status. The `statuses` option may put the key and
+ * not-found errors on other statuses, even on one they share with another error: then one entry
+ * describes both.
+ */
+function errorResponses(statuses: Required<ErrorStatuses>) {
+  const rows: [number, string, Record<string, unknown>?][] = [
+    [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
+    [statuses.unauthorized, 'Invalid or missing API key', { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } }],
+    [statuses.notFound, 'Resource not found'],
+    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } } }],
+    [500, 'Mock only: the server-error scenario'],
+    [503, 'Mock only: the unavailable scenario', { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } }],
+  ]
+  const merged = new Map<number, { descriptions: string[]; headers?: Record<string, unknown> }>()
+  for (const [status, description, headers] of rows) {
+    const entry = merged.get(status) ?? { descriptions: [] }
+    entry.descriptions.push(description)
+    if (headers) entry.headers = { ...entry.headers, ...headers }
+    merged.set(status, entry)
+  }
+  return Object.fromEntries(
+    [...merged].sort(([a], [b]) => a - b).map(([status, entry]) => [String(status), errorResponse(entry.descriptions.join('; or: '), entry.headers)]),
+  )
+}
+
+function lookup({ noun, operationId, schema }: Endpoint, statuses: Required<ErrorStatuses>) {
   return {
     get: {
       summary: `Get a ${noun}`,
@@ -64,18 +91,7 @@ function lookup({ noun, operationId, schema }: Endpoint) {
           description: `The ${noun} with its parents and children`,
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
         },
-        '400': errorResponse('The slug is not valid percent-encoding, or a Prefer value or session id is malformed'),
-        '401': errorResponse('Invalid or missing API key', {
-          'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } },
-        }),
-        '404': errorResponse('Resource not found'),
-        '405': errorResponse('Method not allowed', {
-          Allow: { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
-        }),
-        '500': errorResponse('Mock only: the server-error scenario'),
-        '503': errorResponse('Mock only: the unavailable scenario', {
-          'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } },
-        }),
+        ...errorResponses(statuses),
       },
     },
   }
@@ -121,7 +137,24 @@ const ADMIN_PATHS = {
 
 const milliseconds = { type: 'number', minimum: 0, maximum: 2_147_483_647 } as const
 
-/** The document served at `GET /openapi.json` and shipped as `taxonomy-mock/openapi.json`. */
+/**
+ * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
+ * statuses it answers them with (the `statuses` option).
+ *
+ * @example
+ * createOpenApiDocument({ unauthorized: 403, notFound: 404 }).paths['/api/v2/disciplines/{slug}'].get.responses['403']
+ */
+export function createOpenApiDocument(statuses: Required<ErrorStatuses> = DEFAULT_STATUSES) {
+  return {
+    ...OPENAPI_DOCUMENT,
+    paths: {
+      ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, statuses)])),
+      ...ADMIN_PATHS,
+    },
+  }
+}
+
+/** The document of the default options, shipped as `taxonomy-mock/openapi.json`. */
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
   info: {
@@ -135,7 +168,7 @@ export const OPENAPI_DOCUMENT = {
     { name: 'admin', description: 'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.' },
   ],
   paths: {
-    ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint)])),
+    ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, DEFAULT_STATUSES)])),
     ...ADMIN_PATHS,
   },
   components: {

@@ -1,7 +1,10 @@
 import { createTaxonomy } from '../core/generate.js'
 import { describe, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
+import type { NestedOrder } from '../core/records.js'
 import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
+
+export type { NestedOrder } from '../core/records.js'
 
 /** The key accepted when none is configured. Printed by the server; documented in the README. */
 export const DEFAULT_API_KEY = 'taxonomy-mock-key'
@@ -51,6 +54,29 @@ export interface AnswerOptions {
    * @default undefined (the admin API answers loopback clients only)
    */
   readonly adminKey?: string
+  /**
+   * The status of each error whose status the spec leaves unsaid (§7), so the mock can match the
+   * real service (`taxonomy-mock verify` names the values it observed). A 4xx status other than
+   * 405, 407, 408, 413, 429 and 431, which mean something else to clients and proxies.
+   * @default { unauthorized: 401, notFound: 404 }
+   */
+  readonly statuses?: ErrorStatuses
+  /**
+   * The order of every nested array (`domains`, `sub_disciplines`, `disciplines`, `topics`), which
+   * the spec leaves unsaid (§4.3): `'name'` (case-insensitive, then name and slug in code-unit
+   * order), `'id'` (code-unit order), or `'fixture'` (parents in the order of the record's
+   * `*_ids`, children in dataset order: what `taxonomy-mock record` keeps).
+   * @default 'name'
+   */
+  readonly order?: NestedOrder
+}
+
+/** The status of each error the spec describes without a status (§7). */
+export interface ErrorStatuses {
+  /** Missing or invalid key (§5). @default 401 */
+  readonly unauthorized?: number
+  /** No record for the slug, and unknown paths. @default 404 */
+  readonly notFound?: number
 }
 
 /** Everything a resolver takes: the data and how to answer. */
@@ -65,6 +91,8 @@ export interface ResolvedOptions {
   readonly cors: boolean
   readonly scenario: Scenario | undefined
   readonly adminKey: string | undefined
+  readonly statuses: Required<ErrorStatuses>
+  readonly order: NestedOrder
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,256}$/
@@ -92,7 +120,49 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     cors: resolveFlag(options.cors, 'cors', true),
     scenario: options.scenario === undefined ? undefined : parseScenario(options.scenario),
     adminKey: resolveAdminKey(options.adminKey),
+    statuses: resolveStatuses(options.statuses),
+    order: resolveOrder(options.order),
   }
+}
+
+/** The defaults: what the README's "Choices" records. */
+export const DEFAULT_STATUSES: Readonly<Required<ErrorStatuses>> = Object.freeze({ unauthorized: 401, notFound: 404 })
+export const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
+// Statuses with a meaning of their own to clients, proxies or the server: never an error's stand-in.
+const RESERVED_STATUSES = new Set([405, 407, 408, 413, 429, 431])
+
+/** Whether a status can stand for an error of §7: a 4xx other than the reserved ones. */
+export function isErrorStatus(status: unknown): status is number {
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 499 && !RESERVED_STATUSES.has(status)
+}
+
+function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
+  if (statuses === undefined) return DEFAULT_STATUSES
+  if (typeof statuses !== 'object' || statuses === null || Array.isArray(statuses)) {
+    throw new TypeError(`\`statuses\` must be an object such as { unauthorized: 403 }; received ${describe(statuses)}`)
+  }
+  const result: Record<string, number> = { ...DEFAULT_STATUSES }
+  for (const [name, status] of Object.entries(statuses)) {
+    if (!(name in DEFAULT_STATUSES)) {
+      throw new TypeError(`\`statuses\` takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`)
+    }
+    if (status === undefined) continue
+    if (!isErrorStatus(status)) {
+      throw new TypeError(
+        `\`statuses.${name}\` must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received ${describe(status)}`,
+      )
+    }
+    result[name] = status
+  }
+  return Object.freeze(result) as Required<ErrorStatuses>
+}
+
+function resolveOrder(order: unknown): NestedOrder {
+  if (order === undefined) return 'name'
+  if (!NESTED_ORDERS.includes(order as NestedOrder)) {
+    throw new TypeError(`\`order\` must be 'name', 'id' or 'fixture'; received ${describe(order)}`)
+  }
+  return order as NestedOrder
 }
 
 function resolveTaxonomy(options: MockOptions): Taxonomy {

@@ -4,7 +4,7 @@ import { createAdmin } from './admin.js'
 import { isAuthorized } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
-import { OPENAPI_DOCUMENT } from './openapi.js'
+import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
 import type { MockRequest, ResolveContext } from './request.js'
@@ -67,11 +67,11 @@ const JOURNAL_PATH_LIMIT = 2_000
 export function createResolver(options: MockOptions = {}): Resolver {
   let resolved = resolveOptions(options)
   let { taxonomy } = resolved
-  const { cors, apiKeys } = resolved
+  const { cors, apiKeys, statuses, order } = resolved
   const errors = {
     malformed: createErrorAnswers('malformed', cors),
-    unauthorized: createErrorAnswers('unauthorized', cors),
-    notFound: createErrorAnswers('notFound', cors),
+    unauthorized: createErrorAnswers('unauthorized', cors, statuses.unauthorized),
+    notFound: createErrorAnswers('notFound', cors, statuses.notFound),
     methodNotAllowed: createErrorAnswers('methodNotAllowed', cors),
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
@@ -86,7 +86,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
   const preflight = createPreflightAnswer(cors)
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
-  const openapi = createAnswers(200, encodeJson(OPENAPI_DOCUMENT), cors)
+  const openapi = createAnswers(200, encodeJson(createOpenApiDocument(statuses)), cors)
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
@@ -99,7 +99,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
-      answers = createAnswers(200, encodeJson(endpoint.toBody(taxonomy, record)), cors)
+      answers = createAnswers(200, encodeJson(endpoint.toBody(taxonomy, record, order)), cors)
       bodies.set(record, answers)
     }
     return answers

@@ -118,10 +118,12 @@ const ERROR_HEADERS: Partial<Record<ErrorOutcome, Readonly<Record<string, string
   unavailable: { 'retry-after': RETRY_AFTER_SECONDS },
 }
 
-/** The answers of an error outcome: `{"error": message}` with the outcome's status. */
-export function createErrorAnswers(outcome: ErrorOutcome, cors: boolean): Answers {
-  const { status, error } = OUTCOMES[outcome]
-  return createAnswers(status, encodeJson({ error }), cors, ERROR_HEADERS[outcome])
+/**
+ * The answers of an error outcome: `{"error": message}` with the outcome's status, or the one the
+ * `statuses` option chose for it.
+ */
+export function createErrorAnswers(outcome: ErrorOutcome, cors: boolean, status: number = OUTCOMES[outcome].status): Answers {
+  return createAnswers(status, encodeJson({ error: OUTCOMES[outcome].error }), cors, ERROR_HEADERS[outcome])
 }
 
 /** An error outcome with a message of its own, for answers that name what was wrong. */

@@ -61,7 +61,7 @@ it.each([
   [['--delay', '1.5'], 'taxonomy-mock: --delay must be an integer from 0 to 600000; received "1.5"'],
   [['--any-key', '--api-key', 'k'], 'taxonomy-mock: --any-key excludes --api-key: pass one or the other'],
   [['--data', 'x.json', '--seed', '1'], 'taxonomy-mock: --data excludes --seed and --size: the file holds the whole dataset'],
-  [['launch'], 'taxonomy-mock: unknown command "launch"; use serve, export, validate or help (see --help)'],
+  [['launch'], 'taxonomy-mock: unknown command "launch"; use serve, export, validate, verify, record or help (see --help)'],
   [['export', '--port', '1'], 'taxonomy-mock: --port is a serve option; export takes --seed, --size and --out'],
   [['--api-key', 'has space'], 'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces'],
 ])('exits 2 with one line for a usage error: %j', async (args, message) => {
@@ -77,7 +77,7 @@ it('names the variable when the environment is wrong', async () => {
 
 it.each([
   ['broken/dangling-parent.json', 'invalid --data file "%s": disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
-  ['broken/wrong-format.json', 'invalid --data file "%s": format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
+  ['broken/wrong-format.json', 'invalid --data file "%s": format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
   ['broken/orphan-topic.json', 'invalid --data file "%s": topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
   ['missing.json', 'cannot read --data file "%s": no such file'],
 ])('exits 2 naming the file and JSON path for a bad --data file: %s', async (name, message) => {

@@ -3,6 +3,7 @@ import { FixtureError } from '../../src/core/fixture-error.js'
 import { parseFixture } from '../../src/core/fixture.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { cloneFixture, readFixture } from '../helpers/fixtures.js'
 
@@ -18,8 +19,8 @@ function problemsOf(value: unknown): string[] {
 
 /** Breaks one thing in the minimal fixture and names the exact problem expected. */
 const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
-  ['a wrong format tag', (f) => (f.format = 'taxonomy-mock/v0'), 'format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
-  ['a missing format tag', (f) => delete f.format, 'format: expected "taxonomy-mock/v1"; received nothing (the field is missing)'],
+  ['a wrong format tag', (f) => (f.format = 'taxonomy-mock/v0'), 'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
+  ['a missing format tag', (f) => delete f.format, 'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received nothing (the field is missing)'],
   ['a bad seed', (f) => (f.seed = -1), 'seed: expected a non-negative integer or null; received -1 (number)'],
   ['an unknown root field', (f) => (f.extra = 1), 'extra: unknown field'],
   ['a level that is not an array', (f) => (f.topics = {}), 'topics: expected an array; received an object'],
@@ -33,6 +34,8 @@ const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
   ['an overlong name', (f) => (f.domains[0].name = 'x'.repeat(501)), 'domains[0].name: must be at most 500 characters; has 501'],
   ['a bad slug', (f) => (f.sub_disciplines[0].slug = 'Bad Slug'), 'sub_disciplines[0].slug: "Bad Slug" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)'],
   ['a missing description', (f) => delete f.domains[0].description, 'domains[0].description: expected a string; received nothing (the field is missing)'],
+  ['a null domain description in a v1 file', (f) => (f.domains[0].description = null), 'domains[0].description: null (not known) needs format "taxonomy-mock/v1.1"'],
+  ['a null description below the domains, even in v1.1', (f) => ((f.format = 'taxonomy-mock/v1.1'), (f.topics[0].description = null)), 'topics[0].description: expected a string; received null'],
   ['a missing parent list', (f) => delete f.disciplines[0].domain_ids, 'disciplines[0].domain_ids: expected an array of domain ids; received nothing (the field is missing)'],
   ['a record with no parent', (f) => (f.topics[0].sub_discipline_ids = []), 'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
   ['a parent id that is not a string', (f) => (f.sub_disciplines[0].discipline_ids = [5]), 'sub_disciplines[0].discipline_ids[0]: expected a string; received 5 (number)'],
@@ -73,7 +76,7 @@ it('reports every problem at once, and names the first in its message', () => {
 
 it('reports the committed broken files with their exact messages', () => {
   const cases: [string, string][] = [
-    ['broken/wrong-format.json', 'format: expected "taxonomy-mock/v1"; received "taxonomy-mock/v0" (string)'],
+    ['broken/wrong-format.json', 'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
     ['broken/dangling-parent.json', 'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
     ['broken/orphan-topic.json', 'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
     ['broken/duplicate-slug.json', `sub_disciplines[1].slug: "${cloneFixture().sub_disciplines[0].slug}" is already the slug of sub_disciplines[0]`],
@@ -93,6 +96,18 @@ it('loads a hand-written minimal file', () => {
   const taxonomy = loadTaxonomy(readFixture('minimal.json'))
   expect(taxonomy.seed).toBeNull()
   expect(taxonomy.topicsOf(taxonomy.subDisciplines[0]!)).toHaveLength(1)
+})
+
+it('loads a recorded v1.1 file, whose domains may have no description, and exports it as v1.1', () => {
+  const fixture = cloneFixture()
+  fixture.format = 'taxonomy-mock/v1.1'
+  fixture.domains[0].description = null
+  const taxonomy = loadTaxonomy(fixture)
+  expect(taxonomy.domains[0]!.description).toBeNull()
+  expect(JSON.parse(toFixtureJson(taxonomy))).toEqual(fixture)
+  const patched = patchTaxonomy(taxonomy, { topics: [{ id: fixture.topics[0].id, name: 'Renamed' }] })
+  expect(patched.toFixture().format).toBe('taxonomy-mock/v1.1')
+  expect(patched.domains[0]!.description).toBeNull()
 })
 
 it('round-trips a generated dataset exactly through the fixture format', () => {

@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util'
+import { isApiKey } from '../http/options.js'
+import { describeParseError, parseInteger } from './args.js'
+import { UsageError } from './usage-error.js'
+
+/** What `taxonomy-mock verify` or `record` was asked to do. The key itself travels only here. */
+export interface ContractArgs {
+  readonly command: 'verify' | 'record'
+  readonly target: string
+  readonly apiKey: string
+  /** Where the key came from, for the summary: `--api-key` or `env NAME`. */
+  readonly keySource: string
+  readonly disciplines: readonly string[]
+  readonly subDisciplines: readonly string[]
+  readonly crawl: number | undefined
+  readonly maxRequests: number | undefined
+  readonly rate: number | undefined
+  readonly timeout: number | undefined
+  readonly report: string | undefined
+  readonly junit: string | undefined
+  readonly out: string | undefined
+  readonly all: boolean
+}
+
+/** The environment variable the key is read from unless `--api-key-env` names another. */
+export const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
+
+const OPTIONS = {
+  target: { type: 'string' },
+  'api-key': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  discipline: { type: 'string', multiple: true },
+  'sub-discipline': { type: 'string', multiple: true },
+  crawl: { type: 'string' },
+  'max-requests': { type: 'string' },
+  rate: { type: 'string' },
+  timeout: { type: 'string' },
+  report: { type: 'string' },
+  junit: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  all: { type: 'boolean' },
+} as const
+
+const ONLY: Readonly<Record<'verify' | 'record', readonly (keyof typeof OPTIONS)[]>> = {
+  verify: ['crawl', 'report', 'junit'],
+  record: ['out', 'all'],
+}
+
+/**
+ * Parses `verify` and `record` flags (argv after the command). Throws `UsageError` naming the flag;
+ * never echoes a key.
+ *
+ * @example
+ * parseContractArgs('verify', ['--target', 'https://staging.example.com', '--discipline', 'history'], process.env)
+ */
+export function parseContractArgs(command: 'verify' | 'record', argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ContractArgs {
+  let values
+  try {
+    ;({ values } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }))
+  } catch (error) {
+    throw new UsageError(`${command}: ${describeParseError(error as Error & { code?: string })}`)
+  }
+  const other = command === 'verify' ? 'record' : 'verify'
+  const misplaced = ONLY[other].find((name) => values[name] !== undefined)
+  if (misplaced) throw new UsageError(`--${misplaced} is a ${other} option (see --help)`)
+  if (values.target === undefined) throw new UsageError(`${command} needs --target URL, the service's base URL (e.g. https://staging.example.com)`)
+  if (command === 'record' && values.out === undefined) throw new UsageError('record needs --out FILE, where the fixture goes')
+  const disciplines = values.discipline ?? []
+  const subDisciplines = values['sub-discipline'] ?? []
+  if (disciplines.length + subDisciplines.length === 0) {
+    throw new UsageError(`${command} needs at least one --discipline SLUG or --sub-discipline SLUG: the API has no list endpoint to start from`)
+  }
+  const { apiKey, keySource } = readKey(values['api-key'], values['api-key-env'], env)
+  return {
+    command,
+    target: values.target,
+    apiKey,
+    keySource,
+    disciplines,
+    subDisciplines,
+    crawl: parseInteger(values.crawl, '--crawl', 0, 100_000),
+    maxRequests: parseInteger(values['max-requests'], '--max-requests', 1, 100_000),
+    rate: parseRate(values.rate),
+    timeout: parseInteger(values.timeout, '--timeout', 1, 600_000),
+    report: values.report,
+    junit: values.junit,
+    out: values.out,
+    all: values.all === true,
+  }
+}
+
+function readKey(flag: string | undefined, envName: string | undefined, env: Readonly<Record<string, string | undefined>>) {
+  if (flag !== undefined && envName !== undefined) throw new UsageError('--api-key excludes --api-key-env: pass one or the other')
+  const name = envName ?? DEFAULT_KEY_ENV
+  if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) {
+    throw new UsageError(`--api-key-env must name an environment variable; received ${JSON.stringify(envName.slice(0, 40))}`)
+  }
+  const keySource = flag !== undefined ? '--api-key' : `env ${name}`
+  const apiKey: string | undefined = flag ?? env[name]
+  if (apiKey === undefined || apiKey === '') {
+    throw new UsageError(`no API key: ${name} is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)`)
+  }
+  // Never echo the key, not even a part of it: only its length.
+  const length = apiKey.length
+  if (!isApiKey(apiKey)) throw new UsageError(`the key in ${keySource} must be 1-256 visible ASCII characters with no spaces; it has ${length} characters`)
+  return { apiKey, keySource }
+}
+
+function parseRate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  const rate = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN
+  if (!(rate >= 0.01 && rate <= 1_000)) throw new UsageError(`--rate must be a number of requests per second from 0.01 to 1000; received ${JSON.stringify(text.slice(0, 40))}`)
+  return rate
+}

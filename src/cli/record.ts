@@ -1,0 +1,21 @@
+import { recordService } from '../contract/record.js'
+import type { ContractArgs } from './contract-args.js'
+import type { CliIo } from './io.js'
+import { toRuntimeError, toServiceOptions } from './verify.js'
+import { writeFileAtomically } from './write-file.js'
+
+/**
+ * `taxonomy-mock record`: a closed fixture of the service in `--out`, written atomically, and the
+ * command that serves it as the service answered; 1 when the set cannot be closed or recorded.
+ */
+export async function record(args: ContractArgs, io: CliIo): Promise<number> {
+  const result = await recordService({ ...toServiceOptions(args), all: args.all }).catch(toRuntimeError)
+  await writeFileAtomically(args.out!, result.json, '--out')
+  const { taxonomy } = result
+  io.stdout(
+    `taxonomy-mock: recorded ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ` +
+      `${taxonomy.domains.length} domains and ${taxonomy.topics.length} topics from ${args.target} in ${result.requests} requests to ${args.out}`,
+  )
+  io.stdout(`Serve it as the service answered: taxonomy-mock --data ${args.out}${result.order === 'name' ? '' : ` --order ${result.order}`}`)
+  return 0
+}

@@ -1,0 +1,57 @@
+import { UnreachableError } from '../contract/client.js'
+import { formatVerifySummary, toJunitXml } from '../contract/format.js'
+import { resolveServiceOptions, type ServiceOptions } from '../contract/options.js'
+import { RecordError } from '../contract/record.js'
+import { verifyService } from '../contract/verify.js'
+import type { ContractArgs } from './contract-args.js'
+import type { CliIo } from './io.js'
+import { RuntimeError, UsageError } from './usage-error.js'
+import { writeFileAtomically } from './write-file.js'
+
+/**
+ * `taxonomy-mock verify`: the summary on stdout, `--report` JSON and `--junit` XML; 0 when no rule
+ * fails, 1 when one does or the target cannot be reached.
+ */
+export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
+  const options = toServiceOptions(args)
+  const report = await verifyService({ ...options, ...(args.crawl !== undefined ? { crawl: args.crawl } : {}) }).catch(toRuntimeError)
+  for (const line of formatVerifySummary(report, args.keySource)) io.stdout(line)
+  if (args.report !== undefined) await writeFileAtomically(args.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
+  if (args.junit !== undefined) await writeFileAtomically(args.junit, toJunitXml(report), '--junit')
+  return report.passed ? 0 : 1
+}
+
+/** The library options of the flags, validated once by the library, its TypeErrors naming the flags. */
+export function toServiceOptions(args: ContractArgs): ServiceOptions {
+  const options: ServiceOptions = {
+    target: args.target,
+    apiKey: args.apiKey,
+    disciplines: args.disciplines,
+    subDisciplines: args.subDisciplines,
+    ...(args.rate !== undefined ? { rate: args.rate } : {}),
+    ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
+    ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
+  }
+  try {
+    resolveServiceOptions(options)
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error
+    throw new UsageError(error.message.replace(/`(\w+)`/g, (_, name: string) => FLAGS[name] ?? name))
+  }
+  return options
+}
+
+const FLAGS: Readonly<Record<string, string>> = {
+  target: '--target',
+  apiKey: '--api-key-env NAME',
+  disciplines: '--discipline',
+  subDisciplines: '--sub-discipline',
+  rate: '--rate',
+  maxRequests: '--max-requests',
+  timeout: '--timeout',
+}
+
+export function toRuntimeError(error: unknown): never {
+  if (error instanceof UnreachableError || error instanceof RecordError) throw new RuntimeError(error.message)
+  throw error
+}

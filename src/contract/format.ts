@@ -1,0 +1,82 @@
+import type { VerifyReport } from './verify.js'
+
+/**
+ * The human summary of a verify report: pass/fail per rule with its problems, then the
+ * observations with the option that makes the mock match, then the verdict.
+ *
+ * @example
+ * for (const line of formatVerifySummary(report)) console.log(line)
+ */
+export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'): string[] {
+  const { requests, records } = report
+  const lines = [
+    `taxonomy-mock verify ${report.target} (key from ${keySource}, ${report.key.length} characters)`,
+    `${requests.sent} requests (bound ${requests.maxRequests}, at most ${requests.rate}/s); ${records.disciplines} disciplines and ${records.subDisciplines} sub-disciplines looked up`,
+    '',
+    'Rules',
+  ]
+  const idWidth = Math.max(...report.rules.map((rule) => rule.id.length))
+  for (const rule of report.rules) {
+    const mark = rule.status === 'pass' ? 'pass' : rule.status === 'fail' ? 'FAIL' : 'skip'
+    const detail = rule.status === 'skip' ? `not checked: ${rule.note}` : `${rule.checked} checked`
+    lines.push(`  ${mark}  ${rule.id.padEnd(idWidth)}  ${rule.sections}: ${rule.title} (${detail})`)
+    for (const problem of rule.problems) lines.push(`          ${problem}`)
+    if (rule.problemCount > rule.problems.length) lines.push(`          and ${rule.problemCount - rule.problems.length} more`)
+  }
+  lines.push('', 'Observations (where the spec says "not shown"; the mock with its defaults)')
+  const rows = report.observations.map((o) => [o.question, o.service, o.mock, o.verdict === 'option' ? `${o.option!.cli}  (${o.option!.library})` : o.verdict === 'same' ? 'same' : o.verdict === 'differs' ? `differs: ${o.note ?? 'no option'}` : o.verdict])
+  const widths = [0, 1, 2].map((column) => Math.max(...[['what', 'service', 'mock'][column]!, ...rows.map((row) => row[column]!)].map((cell) => cell.length)))
+  const row = (cells: string[]) => `  ${cells.map((cell, index) => (index < 3 ? cell.padEnd(widths[index]!) : cell)).join('  ')}`.trimEnd()
+  lines.push(row(['what', 'service', 'mock', 'to match']))
+  for (const cells of rows) lines.push(row(cells))
+  lines.push('')
+  const options = report.observations.filter((o) => o.verdict === 'option').map((o) => o.option!.cli)
+  if (options.length > 0) lines.push(`To make the mock match: taxonomy-mock ${[...new Set(options)].join(' ')}`)
+  lines.push(
+    report.passed
+      ? 'No rule failed.'
+      : `${report.failed.length} rule${report.failed.length === 1 ? '' : 's'} failed (breaking drift): ${report.failed.join(', ')}`,
+  )
+  return lines
+}
+
+/**
+ * The report as JUnit XML, one test case per rule (a skipped rule is `<skipped>`), the
+ * observations as properties, for CI dashboards.
+ */
+export function toJunitXml(report: VerifyReport): string {
+  const failures = report.rules.filter((rule) => rule.status === 'fail').length
+  const skipped = report.rules.filter((rule) => rule.status === 'skip').length
+  const cases = report.rules.map((rule) => {
+    const open = `    <testcase classname="taxonomy-mock.verify" name="${xml(`${rule.id} (${rule.sections})`)}">`
+    if (rule.status === 'pass') return `${open}</testcase>`
+    if (rule.status === 'skip') return `${open}<skipped message="${xml(rule.note ?? '')}"/></testcase>`
+    const text = [...rule.problems, ...(rule.problemCount > rule.problems.length ? [`and ${rule.problemCount - rule.problems.length} more`] : [])].join('\n')
+    return `${open}\n      <failure message="${xml(`${rule.problemCount} problem(s): ${rule.title}`)}">${xml(text)}</failure>\n    </testcase>`
+  })
+  const properties = report.observations.map(
+    (o) => `      <property name="${xml(o.id)}" value="${xml(`service: ${o.service}; mock: ${o.mock}; ${o.option ? `match with ${o.option.cli}` : o.verdict}`)}"/>`,
+  )
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites tests="${report.rules.length}" failures="${failures}" skipped="${skipped}">`,
+    `  <testsuite name="${xml(`taxonomy-mock verify ${report.target}`)}" tests="${report.rules.length}" failures="${failures}" skipped="${skipped}">`,
+    '    <properties>',
+    ...properties,
+    '    </properties>',
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n')
+}
+
+function xml(text: string): string {
+  // Characters XML 1.0 cannot carry at all are dropped.
+  return text
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+}

@@ -1,0 +1,141 @@
+import { describe } from '../core/size.js'
+import { MAX_SLUG_LENGTH } from '../core/slug.js'
+import { isApiKey } from '../http/options.js'
+
+/** What `verifyService` and `recordService` share: where the service is, the key, and the bounds. */
+export interface ServiceOptions {
+  /**
+   * The service's base URL, the `{base_url}` of the spec: requests go to `{target}/api/v2/...`.
+   * http or https, with no credentials, query or fragment.
+   */
+  readonly target: string | URL
+  /** The API key, sent as `Authorization: Bearer <key>`; never logged or reported beyond its length. */
+  readonly apiKey: string
+  /** Discipline slugs to start from. @default [] */
+  readonly disciplines?: readonly string[]
+  /** Sub-discipline slugs to start from. @default [] */
+  readonly subDisciplines?: readonly string[]
+  /** Requests per second, at most. @default 2 */
+  readonly rate?: number
+  /** Requests in all, retries after `429`/`503` included; a run never sends more. @default 200 */
+  readonly maxRequests?: number
+  /** Milliseconds to wait for each answer. @default 10000 */
+  readonly timeout?: number
+  /** The longest `Retry-After` honoured, in seconds; a longer one ends the run. @default 60 */
+  readonly maxRetryAfter?: number
+  /** The fetch to use, e.g. `createFetchHandler()` to check the mock in-process. @default globalThis.fetch */
+  readonly fetch?: (request: Request) => Promise<Response>
+}
+
+/** Options of `verifyService`. */
+export interface VerifyOptions extends ServiceOptions {
+  /** Up to this many more records, reached through the records' children and parents. @default 0 */
+  readonly crawl?: number
+}
+
+/** Options of `recordService`. */
+export interface RecordServiceOptions extends ServiceOptions {
+  /**
+   * Say that the whole reachable set is wanted. The recording is always closed (every discipline
+   * with all its sub-disciplines, every sub-discipline with its parents), which for this API is
+   * everything reachable from the slugs given; `all` only changes how a bound reached is worded.
+   * @default false
+   */
+  readonly all?: boolean
+}
+
+/** Service options after validation and defaults. */
+export interface ResolvedServiceOptions {
+  /** The base URL without a trailing slash. */
+  readonly base: string
+  readonly apiKey: string
+  readonly disciplines: readonly string[]
+  readonly subDisciplines: readonly string[]
+  readonly rate: number
+  readonly maxRequests: number
+  readonly timeout: number
+  readonly maxRetryAfter: number
+  readonly fetch: (request: Request) => Promise<Response>
+}
+
+export const DEFAULT_RATE = 2
+export const DEFAULT_MAX_REQUESTS = 200
+export const DEFAULT_TIMEOUT = 10_000
+export const DEFAULT_MAX_RETRY_AFTER = 60
+
+/**
+ * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).
+ *
+ * @example
+ * resolveServiceOptions({ target: 'https://staging.example.com', apiKey: 'k', disciplines: ['history'] })
+ */
+export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object; received ${describe(options)}`)
+  const key: unknown = options.apiKey
+  if (!isApiKey(key)) {
+    // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
+    const received = typeof key === 'string' ? `a string of ${key.length} characters` : describe(key)
+    throw new TypeError(`\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
+  }
+  const disciplines = resolveSlugs(options.disciplines, 'disciplines')
+  const subDisciplines = resolveSlugs(options.subDisciplines, 'subDisciplines')
+  if (disciplines.length + subDisciplines.length === 0) {
+    throw new TypeError('give at least one slug in `disciplines` or `subDisciplines`: the API has no list endpoint to start from')
+  }
+  const fetchOption = options.fetch ?? globalThis.fetch
+  if (typeof fetchOption !== 'function') throw new TypeError(`\`fetch\` must be a function; received ${describe(options.fetch)}`)
+  return {
+    base: resolveTarget(options.target),
+    apiKey: options.apiKey,
+    disciplines,
+    subDisciplines,
+    rate: resolveNumber(options.rate, 'rate', DEFAULT_RATE, 0.01, 1_000, 'requests per second'),
+    maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, 1, 100_000),
+    timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),
+    maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),
+    fetch: (request) => fetchOption(request),
+  }
+}
+
+function resolveTarget(target: unknown): string {
+  let url: URL
+  try {
+    url = new URL(String(target instanceof URL ? target.href : target))
+  } catch {
+    throw new TypeError(`\`target\` must be an http or https URL; received ${describe(target)}`)
+  }
+  if (typeof target !== 'string' && !(target instanceof URL)) throw new TypeError(`\`target\` must be a URL; received ${describe(target)}`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`\`target\` must be an http or https URL; received ${JSON.stringify(url.protocol)}`)
+  // A key in the URL would end up in reports and logs: the key has its own option.
+  if (url.username || url.password) throw new TypeError('`target` must not carry credentials: pass the key as `apiKey`')
+  if (url.search || url.hash) throw new TypeError('`target` must be a base URL without a query or fragment')
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+function resolveSlugs(slugs: unknown, name: string): readonly string[] {
+  if (slugs === undefined) return []
+  if (!Array.isArray(slugs)) throw new TypeError(`\`${name}\` must be an array of slugs; received ${describe(slugs)}`)
+  for (const slug of slugs) {
+    // The spec leaves the character set of slugs unsaid (§2.7): any text, percent-encoded on the way.
+    if (typeof slug !== 'string' || slug === '' || slug.length > MAX_SLUG_LENGTH) {
+      throw new TypeError(`\`${name}\` must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${describe(slug)}`)
+    }
+  }
+  return Object.freeze([...new Set(slugs as string[])])
+}
+
+function resolveNumber(value: unknown, name: string, fallback: number, min: number, max: number, unit: string): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new TypeError(`\`${name}\` must be a number of ${unit} from ${min} to ${max}; received ${describe(value)}`)
+  }
+  return value
+}
+
+export function resolveInteger(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new TypeError(`\`${name}\` must be an integer from ${min} to ${max}; received ${describe(value)}`)
+  }
+  return value
+}

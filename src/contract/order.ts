@@ -1,0 +1,97 @@
+import { byName, compare, type NestedOrder } from '../core/records.js'
+import { isObject, type Lookup } from './lookups.js'
+
+/** The nested arrays of the two records (§2.1, §2.4). */
+export const NESTED_ARRAYS = ['domains', 'sub_disciplines', 'disciplines', 'topics'] as const
+export type NestedArray = (typeof NESTED_ARRAYS)[number]
+
+/** What the observed arrays of one kind agree with. `unknown`: none had two or more items. */
+export type ObservedOrder = 'name' | 'id' | 'name or id' | 'other' | 'unknown'
+
+interface Named {
+  readonly id: string
+  readonly name: string
+  readonly slug: string
+  readonly description: string | null
+}
+
+const SORTERS: Readonly<Record<'name' | 'id', (items: readonly Named[]) => readonly Named[]>> = {
+  name: byName,
+  id: (items) => items.slice().sort((a, b) => compare(a.id, b.id)),
+}
+
+/** Each observed nested array of a kind, as summaries with string id, name and slug. */
+export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
+  const owner = kind === 'domains' || kind === 'sub_disciplines' ? 'disciplines' : 'sub_disciplines'
+  return lookups
+    .filter((lookup) => lookup.collection === owner && lookup.exchange.status === 200 && isObject(lookup.body))
+    .map((lookup) => (lookup.body as Record<string, unknown>)[kind])
+    .filter((items): items is unknown[] => Array.isArray(items))
+    .map((items) => items.filter(isNamed).map((item) => ({ id: item.id, name: item.name, slug: item.slug, description: null })))
+}
+
+/** Which of the kit's orders every observed array of a kind is in. */
+export function observeOrder(arrays: readonly (readonly Named[])[]): ObservedOrder {
+  const telling = arrays.filter((items) => items.length >= 2)
+  if (telling.length === 0) return 'unknown'
+  const matches = (['name', 'id'] as const).filter((order) => telling.every((items) => sameOrder(items, SORTERS[order](items))))
+  return matches.length === 2 ? 'name or id' : matches[0] ?? 'other'
+}
+
+/**
+ * The `order` option that makes the mock answer every observed array in its order: `'name'` or
+ * `'id'` when every kind agrees with it, else `'fixture'` (which reproduces any order, but only
+ * with a recorded fixture).
+ */
+export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrder>>): NestedOrder {
+  const kinds = Object.values(observed)
+  for (const order of ['name', 'id'] as const) {
+    if (kinds.every((kind) => kind === order || kind === 'name or id' || kind === 'unknown')) return order
+  }
+  return 'fixture'
+}
+
+/**
+ * One order of all the records of a level in which every observed array is a subsequence, so that
+ * dataset order reproduces them: ties go by name, so a service that sorts by name gives a file
+ * sorted by name. `undefined` when the arrays disagree (a cycle).
+ */
+export function mergeOrders<T extends Named>(records: readonly T[], sequences: readonly (readonly string[])[]): T[] | undefined {
+  const rank = new Map(byName(records).map((record, index) => [record.id, index]))
+  const after = new Map<string, Set<string>>()
+  const pending = new Map<string, number>(records.map((record) => [record.id, 0]))
+  for (const sequence of sequences) {
+    for (let i = 1; i < sequence.length; i++) {
+      const [before, next] = [sequence[i - 1]!, sequence[i]!]
+      const edges = after.get(before) ?? new Set()
+      if (!edges.has(next)) {
+        edges.add(next)
+        pending.set(next, (pending.get(next) ?? 0) + 1)
+      }
+      after.set(before, edges)
+    }
+  }
+  const byId = new Map(records.map((record) => [record.id, record]))
+  const ready = records.filter((record) => pending.get(record.id) === 0).map((record) => record.id)
+  const result: T[] = []
+  while (ready.length > 0) {
+    // Few records per level: a sort per step is simpler than a heap and fast enough.
+    ready.sort((a, b) => rank.get(a)! - rank.get(b)!)
+    const id = ready.shift()!
+    result.push(byId.get(id)!)
+    for (const next of after.get(id) ?? []) {
+      const left = pending.get(next)! - 1
+      pending.set(next, left)
+      if (left === 0) ready.push(next)
+    }
+  }
+  return result.length === records.length ? result : undefined
+}
+
+function sameOrder(a: readonly Named[], b: readonly Named[]): boolean {
+  return a.every((item, index) => item.id === b[index]!.id)
+}
+
+function isNamed(item: unknown): item is { id: string; name: string; slug: string } {
+  return isObject(item) && typeof item.id === 'string' && typeof item.name === 'string' && typeof item.slug === 'string'
+}

@@ -1,0 +1,132 @@
+import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
+import { loadTaxonomy } from '../core/load.js'
+import { byName, type NestedOrder } from '../core/records.js'
+import { toFixtureJson } from '../core/serialize.js'
+import type { Taxonomy } from '../core/store.js'
+import { RECORDED_FIXTURE_FORMAT } from '../core/types.js'
+import { findEndpoint } from '../http/endpoints.js'
+import { createServiceClient } from './client.js'
+import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
+import { resolveServiceOptions, type RecordServiceOptions } from './options.js'
+import { arraysOf, matchingOrder, mergeOrders, NESTED_ARRAYS, observeOrder, type NestedArray, type ObservedOrder } from './order.js'
+import { evaluateRules } from './rules.js'
+import { lookUpGiven, startSlugs } from './verify.js'
+
+/** A recording: the fixture, its canonical bytes, and how to serve it as the service answered. */
+export interface RecordResult {
+  readonly taxonomy: Taxonomy
+  /** The fixture file (format `taxonomy-mock/v1.1`), exactly what `toFixtureJson(taxonomy)` gives. */
+  readonly json: string
+  /** The `order` option with which serving the file gives every recorded body as the service did. */
+  readonly order: NestedOrder
+  readonly observedOrders: Readonly<Record<NestedArray, ObservedOrder>>
+  /** Records looked up, and requests sent (retries included). */
+  readonly lookups: number
+  readonly requests: number
+}
+
+/** A recording that cannot be made: one line saying why; nothing is written. */
+export class RecordError extends Error {
+  override readonly name = 'RecordError'
+}
+
+/**
+ * Records a running service into a closed, consistent fixture: the records of the slugs given,
+ * every sub-discipline of each discipline, every parent of each sub-discipline, until nothing
+ * is missing (or the request bound is reached: then `RecordError`). Domains and topics, which the
+ * API shows only as summaries, are kept as summaries: a domain's `description` is `null`
+ * (format v1.1), a topic links to the recorded sub-disciplines that list it. The file is checked
+ * before it is returned: loaded, and every recorded body rebuilt from it must equal the service's.
+ *
+ * @example
+ * const { json, order } = await recordService({ target, apiKey, disciplines: ['history'] })
+ */
+export async function recordService(options: RecordServiceOptions): Promise<RecordResult> {
+  const resolved = resolveServiceOptions(options)
+  const client = createServiceClient(resolved)
+  const lookups = new LookupSet()
+  const start = await lookUpGiven(resolved, client, lookups)
+  const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...(await crawl(client, lookups, start, Infinity))]
+  if (missing.length > 0) {
+    const [first] = missing
+    throw new RecordError(
+      `not closed after ${client.sent} requests: at least ${missing.length} more record${missing.length === 1 ? '' : 's'} needed ` +
+        `(e.g. ${findEndpoint(first!.collection)!.noun} ${JSON.stringify(first!.slug)}); raise --max-requests (now ${resolved.maxRequests})` +
+        `${options.all ? ' to record everything reachable' : ''}; nothing written`,
+    )
+  }
+  const all = lookups.all()
+  const failedLookup = all.find((lookup) => lookup.exchange.status !== 200)
+  if (failedLookup) {
+    throw new RecordError(`GET ${failedLookup.exchange.path} answered ${failedLookup.exchange.status}, so the set cannot be closed; nothing written`)
+  }
+  const failed = evaluateRules(all, undefined).filter((rule) => rule.status === 'fail')
+  if (failed.length > 0) {
+    throw new RecordError(`the service's answers break ${failed.map((rule) => rule.id).join(', ')} (run taxonomy-mock verify for details); nothing written`)
+  }
+  const observedOrders = Object.fromEntries(NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(all, kind))])) as Record<NestedArray, ObservedOrder>
+  const order = matchingOrder(observedOrders)
+  const taxonomy = toTaxonomy(all)
+  checkReproduces(taxonomy, all, order)
+  const json = toFixtureJson(taxonomy)
+  if (json.includes(resolved.apiKey)) throw new RecordError('the recording would contain the API key; nothing written')
+  return { taxonomy, json, order, observedOrders, lookups: all.length, requests: client.sent }
+}
+
+type Body = Record<string, unknown> & { id: string; name: string; slug: string; description: string }
+
+/** The fixture of a closed set of lookups, in a canonical order (see `mergeOrders`). */
+function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
+  const bodies = (collection: string) => lookups.filter((lookup) => lookup.collection === collection).map((lookup) => lookup.body as Body)
+  const disciplines = bodies('disciplines')
+  const subs = bodies('sub_disciplines')
+  const domains = new Map<string, { id: string; name: string; slug: string; description: null }>()
+  for (const discipline of disciplines) {
+    for (const domain of discipline.domains as Body[]) domains.set(domain.id, { id: domain.id, name: domain.name, slug: domain.slug, description: null })
+  }
+  const topics = new Map<string, { id: string; name: string; slug: string; description: string }>()
+  for (const sub of subs) {
+    for (const topic of sub.topics as Body[]) topics.set(topic.id, { id: topic.id, name: topic.name, slug: topic.slug, description: topic.description })
+  }
+  const ids = (items: unknown) => (items as Body[]).map((item) => item.id)
+  const subOrder = mergeOrders(subs, disciplines.map((discipline) => ids(discipline.sub_disciplines))) ?? byName(subs)
+  const topicOrder = mergeOrders([...topics.values()], subOrder.map((sub) => ids(sub.topics))) ?? byName([...topics.values()])
+  const topicParents = new Map<string, string[]>()
+  for (const sub of subOrder) for (const id of ids(sub.topics)) (topicParents.get(id) ?? topicParents.set(id, []).get(id)!).push(sub.id)
+  const fixture = {
+    format: RECORDED_FIXTURE_FORMAT,
+    seed: null,
+    domains: byName([...domains.values()]),
+    disciplines: byName(disciplines).map((d) => ({ id: d.id, name: d.name, slug: d.slug, description: d.description, domain_ids: ids(d.domains) })),
+    sub_disciplines: subOrder.map((s) => ({ id: s.id, name: s.name, slug: s.slug, description: s.description, discipline_ids: ids(s.disciplines) })),
+    topics: topicOrder.map((t) => ({ ...t, sub_discipline_ids: topicParents.get(t.id)! })),
+  }
+  try {
+    return loadTaxonomy(fixture)
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error
+    throw new RecordError(`the service's records do not make a valid fixture: ${summarizeIssues(error.issues, error.issueCount)}; nothing written`)
+  }
+}
+
+/**
+ * Every recorded body, rebuilt from the fixture with `order`, must be the service's, field for
+ * field and item for item (key order aside: a service may order an object's keys otherwise).
+ */
+function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: NestedOrder): void {
+  for (const lookup of lookups) {
+    const endpoint = findEndpoint(lookup.collection)!
+    const record = endpoint.find(taxonomy, lookup.slug)
+    const rebuilt = record && JSON.stringify(sortKeys(endpoint.toBody(taxonomy, record, order)))
+    if (rebuilt !== JSON.stringify(sortKeys(lookup.body))) {
+      const why = isObject(lookup.body) && order === 'fixture' ? ': its arrays are in orders no single dataset order gives' : ''
+      throw new RecordError(`the recording would not answer GET ${lookup.exchange.path} as the service did${why}; nothing written`)
+    }
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (!isObject(value)) return value
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]))
+}

@@ -1,0 +1,204 @@
+import type { Exchange } from './client.js'
+import { isObject, parseBody, type Lookup } from './lookups.js'
+import type { Probes } from './probes.js'
+import { checkRecordFields, checkSummaryFields, where } from './shape.js'
+
+/** The rules `verify` checks, each with the spec sections it comes from. A failed rule is breaking drift. */
+export const RULES = Object.freeze([
+  { id: 'lookup-ok', sections: '§4.1, §4.2', title: 'each record looked up answers 200 with a JSON body of that slug' },
+  { id: 'record-fields', sections: '§2.1, §2.4', title: 'a record has exactly its fields, with their types; ids are UUIDs' },
+  { id: 'summary-fields', sections: '§2.2, §2.3, §2.5, §2.6', title: 'each summary has exactly its fields, with their types' },
+  { id: 'counts', sections: '§2.7, §4.1, §4.2', title: "each count equals its array's length" },
+  { id: 'back-links', sections: '§1, §4.1, §4.2', title: 'a parent lists its child and the child its parent, both ways' },
+  { id: 'summary-counts', sections: '§2.3', title: "a sub-discipline summary's topics_count equals the sub-discipline's own" },
+  { id: 'same-identity', sections: '§2', title: 'an id always carries the same name, slug and description; a slug one id' },
+  { id: 'unauthorized-error', sections: '§5, §7', title: 'no key and a wrong key give {"error":"Invalid or missing API key"}, a 4xx' },
+  { id: 'not-found-error', sections: '§7', title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on both endpoints' },
+  { id: 'auth-before-not-found', sections: '§5, §7', title: 'an unknown slug without a key gives the key error' },
+] as const)
+
+export type RuleId = (typeof RULES)[number]['id']
+
+/** How one rule fared: `skip` when nothing it checks was looked up. */
+export interface RuleResult {
+  readonly id: RuleId
+  readonly sections: string
+  readonly title: string
+  readonly status: 'pass' | 'fail' | 'skip'
+  /** How many things were checked. */
+  readonly checked: number
+  /** The first problems found (up to 20), each naming the request and JSON path. */
+  readonly problems: readonly string[]
+  readonly problemCount: number
+  /** Why a rule was skipped. */
+  readonly note?: string
+}
+
+export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key'
+export const NOT_FOUND_MESSAGE = 'Resource not found'
+const MAX_PROBLEMS = 20
+
+/** Checks every rule against the lookups and probes of a run. */
+export function evaluateRules(lookups: readonly Lookup[], probes: Probes | undefined): RuleResult[] {
+  const results = new Map<RuleId, Tally>(RULES.map((rule) => [rule.id, new Tally()]))
+  const tally = (id: RuleId) => results.get(id)!
+  const good: Lookup[] = []
+  for (const lookup of lookups) {
+    const ok = lookup.exchange.status === 200 && isObject(lookup.body)
+    tally('lookup-ok').check(ok, () => `${where(lookup)}: answered ${lookup.exchange.status} ${excerpt(lookup.exchange.text)}`)
+    if (!ok) continue
+    const body = lookup.body as Record<string, unknown>
+    tally('lookup-ok').check(body.slug === lookup.slug, () => `${where(lookup)}: the body's slug is ${JSON.stringify(body.slug)}`)
+    good.push(lookup)
+    tally('record-fields').add(checkRecordFields(lookup))
+    tally('summary-fields').add(checkSummaryFields(lookup))
+    checkCount(lookup, tally('counts'))
+  }
+  checkLinks(good, tally('back-links'), tally('summary-counts'))
+  checkIdentity(good, tally('same-identity'))
+  if (probes) checkErrors(probes, tally)
+  return RULES.map((rule) => results.get(rule.id)!.toResult(rule))
+}
+
+/** §2.7: `sub_disciplines_count` and `topics_count` equal their arrays' lengths. */
+function checkCount(lookup: Lookup, tally: Tally): void {
+  const body = lookup.body as Record<string, unknown>
+  const [countField, arrayField] = lookup.collection === 'disciplines' ? ['sub_disciplines_count', 'sub_disciplines'] : ['topics_count', 'topics']
+  const count = body[countField]
+  const items = body[arrayField]
+  if (typeof count !== 'number' || !Array.isArray(items)) return
+  tally.check(count === items.length, () => `${where(lookup)}: ${countField} is ${count}, ${arrayField} has ${items.length} items`)
+}
+
+function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Tally): void {
+  const byId = new Map<string, Lookup>()
+  for (const lookup of good) byId.set(`${lookup.collection}:${String((lookup.body as { id: unknown }).id)}`, lookup)
+  for (const lookup of good) {
+    const body = lookup.body as Record<string, unknown>
+    const [field, other, back] = lookup.collection === 'disciplines' ? ['sub_disciplines', 'sub_disciplines', 'disciplines'] : ['disciplines', 'disciplines', 'sub_disciplines']
+    for (const item of arrayOf(body[field])) {
+      const linked = byId.get(`${other}:${String(item.id)}`)
+      if (!linked) continue
+      const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some((entry) => entry.id === body.id)
+      backLinks.check(listed, () => `${where(linked)}: does not list ${JSON.stringify(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`)
+      if (lookup.collection === 'disciplines') {
+        const own = (linked.body as Record<string, unknown>).topics_count
+        summaryCounts.check(item.topics_count === own, () => `${where(lookup)}: the summary of ${JSON.stringify(item.slug)} says topics_count ${String(item.topics_count)}; its record says ${String(own)}`)
+      }
+    }
+  }
+  backLinks.skipUnlessChecked('no linked pair of records was looked up (raise --crawl)')
+  summaryCounts.skipUnlessChecked('no sub-discipline was looked up together with a discipline listing it (raise --crawl)')
+}
+
+/** §2: the same id carries the same name, slug and description everywhere; one slug, one id. */
+function checkIdentity(good: readonly Lookup[], tally: Tally): void {
+  const seen = new Map<string, { name: unknown; slug: unknown; description: unknown; at: string }>()
+  const slugs = new Map<string, { id: unknown; at: string }>()
+  const sighting = (level: string, item: Record<string, unknown>, at: string) => {
+    if (typeof item.id !== 'string') return
+    const first = seen.get(`${level}:${item.id}`)
+    if (!first) seen.set(`${level}:${item.id}`, { name: item.name, slug: item.slug, description: item.description, at })
+    else {
+      for (const field of ['name', 'slug', 'description'] as const) {
+        if (item[field] === undefined || first[field] === undefined) continue
+        tally.check(item[field] === first[field], () => `${at}: ${level} ${item.id} has ${field} ${JSON.stringify(item[field])}; ${first.at} gives ${JSON.stringify(first[field])}`)
+      }
+    }
+    if (typeof item.slug !== 'string') return
+    const bySlug = slugs.get(`${level}:${item.slug}`)
+    if (!bySlug) slugs.set(`${level}:${item.slug}`, { id: item.id, at })
+    else tally.check(bySlug.id === item.id, () => `${at}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${bySlug.at} gives ${String(bySlug.id)}`)
+  }
+  for (const lookup of good) {
+    const body = lookup.body as Record<string, unknown>
+    const own = lookup.collection === 'disciplines' ? 'discipline' : 'sub-discipline'
+    sighting(own, body, where(lookup))
+    const nested = lookup.collection === 'disciplines' ? [['domains', 'domain'], ['sub_disciplines', 'sub-discipline']] : [['disciplines', 'discipline'], ['topics', 'topic']]
+    for (const [field, level] of nested) arrayOf(body[field!]).forEach((item, index) => sighting(level!, item, where(lookup, `${field}[${index}]`)))
+  }
+  tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
+}
+
+function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
+  const unauthorized = tally('unauthorized-error')
+  for (const [exchange, label] of [[probes.noKey, 'no key'], [probes.wrongKey, 'a wrong key']] as const) {
+    if (exchange) unauthorized.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () => describeAnswer(exchange, label))
+  }
+  if (probes.noKey && probes.wrongKey) {
+    unauthorized.check(probes.noKey.status === probes.wrongKey.status, () => `no key answers ${probes.noKey!.status}, a wrong key ${probes.wrongKey!.status}: one condition, one status (§5)`)
+  }
+  unauthorized.skipUnlessChecked('the request bound left no room for the probes')
+  const notFound = tally('not-found-error')
+  for (const exchange of [probes.unknownDiscipline, probes.unknownSubDiscipline]) {
+    if (exchange) notFound.check(isErrorAnswer(exchange, NOT_FOUND_MESSAGE), () => describeAnswer(exchange, 'the key'))
+  }
+  notFound.skipUnlessChecked('the request bound left no room for the probes')
+  const order = tally('auth-before-not-found')
+  const exchange = probes.unknownNoKey
+  if (exchange) {
+    order.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () => describeAnswer(exchange, 'no key'))
+    if (probes.noKey) order.check(exchange.status === probes.noKey.status, () => `GET ${exchange.path} (no key): answered ${exchange.status}, a known slug without a key ${probes.noKey!.status}`)
+  }
+  order.skipUnlessChecked('the request bound left no room for the probes')
+}
+
+/** A 4xx whose body is exactly `{"error": message}` (§7). */
+export function isErrorAnswer(exchange: Exchange, message: string): boolean {
+  const body = parseBody(exchange.text)
+  return exchange.status >= 400 && exchange.status <= 499 && isObject(body) && Object.keys(body).length === 1 && body.error === message
+}
+
+function describeAnswer(exchange: Exchange, auth: string): string {
+  return `GET ${exchange.path} (${auth}): answered ${exchange.status} ${excerpt(exchange.text)}`
+}
+
+/** The start of a body, for a problem line. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat === '' ? '(empty body)' : flat.length > 120 ? `${flat.slice(0, 120)}…` : flat
+}
+
+function arrayOf(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isObject) : []
+}
+
+/** Counts checks and keeps the first problems of one rule. */
+class Tally {
+  checked = 0
+  problemCount = 0
+  readonly problems: string[] = []
+  note: string | undefined
+
+  check(ok: boolean, problem: () => string): void {
+    this.checked++
+    if (!ok) this.#problem(problem())
+  }
+
+  /** Field problems: each object checked counts once. */
+  add(problems: readonly string[]): void {
+    this.checked++
+    for (const problem of problems) this.#problem(problem)
+  }
+
+  skipUnlessChecked(note: string): void {
+    if (this.checked === 0) this.note = note
+  }
+
+  #problem(problem: string): void {
+    this.problemCount++
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(problem)
+  }
+
+  toResult(rule: (typeof RULES)[number]): RuleResult {
+    const status = this.problemCount > 0 ? 'fail' : this.checked === 0 ? 'skip' : 'pass'
+    return {
+      ...rule,
+      status,
+      checked: this.checked,
+      problems: this.problems,
+      problemCount: this.problemCount,
+      ...(status === 'skip' ? { note: this.note ?? 'nothing to check' } : {}),
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { Collection } from '../http/endpoints.js'
+import { BoundReachedError, createServiceClient } from './client.js'
+import { crawl, LookupSet, type Lookup } from './lookups.js'
+import { observe, type Observation } from './observe.js'
+import { resolveInteger, resolveServiceOptions, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
+import { createUnknownSlug, runProbes } from './probes.js'
+import { evaluateRules, type RuleId, type RuleResult } from './rules.js'
+
+/** What `verifyService` found: each rule, each observation, and what the run cost. */
+export interface VerifyReport {
+  /** The base URL checked. */
+  readonly target: string
+  /** The key is never reported; its length helps tell a truncated secret. */
+  readonly key: { readonly length: number }
+  readonly requests: { readonly sent: number; readonly maxRequests: number; readonly rate: number }
+  readonly records: { readonly disciplines: number; readonly subDisciplines: number }
+  /** The random slug the not-found probes used. */
+  readonly unknownSlug: string
+  readonly rules: readonly RuleResult[]
+  readonly observations: readonly Observation[]
+  /** The rules that failed: breaking drift between the service and the spec the mock follows. */
+  readonly failed: readonly RuleId[]
+  readonly passed: boolean
+}
+
+/**
+ * Holds a running service against the spec and the mock: looks up the slugs given (and, with
+ * `crawl`, up to that many records linked to them), probes the errors and what the spec leaves
+ * unsaid, and reports each rule and observation. Read-only, one request at a time, within
+ * `rate` and `maxRequests`. Throws `UnreachableError` when the service cannot be asked.
+ *
+ * @example
+ * const report = await verifyService({ target: 'https://staging.example.com', apiKey, disciplines: ['history'], crawl: 20 })
+ * if (!report.passed) console.log(report.failed)
+ */
+export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
+  const resolved = resolveServiceOptions(options)
+  const limit = resolveInteger(options.crawl, 'crawl', 0, 0, 100_000)
+  const client = createServiceClient(resolved)
+  const lookups = new LookupSet()
+  const start = await lookUpGiven(resolved, client, lookups)
+  // The probes need a record that exists: the first slug given that was found.
+  const found = start.find((lookup) => lookup.exchange.status === 200)
+  const known = found ? { collection: found.collection, slug: found.slug } : startSlugs(resolved)[0]!
+  const unknownSlug = createUnknownSlug()
+  const probes = await runProbes(client, known, unknownSlug)
+  await crawl(client, lookups, start, limit)
+  const all = lookups.all()
+  const rules = evaluateRules(all, probes)
+  const failed = rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id)
+  const report: VerifyReport = {
+    target: resolved.base,
+    key: { length: resolved.apiKey.length },
+    requests: { sent: client.sent, maxRequests: resolved.maxRequests, rate: resolved.rate },
+    records: countRecords(all),
+    unknownSlug,
+    rules,
+    observations: observe(all, probes, client.waits),
+    failed,
+    passed: failed.length === 0,
+  }
+  // A service may echo what it was sent: no string of the report carries the key.
+  return redact(report, resolved.apiKey)
+}
+
+/** The slugs given, disciplines first, each with its collection. */
+export function startSlugs(options: ResolvedServiceOptions): { collection: Collection; slug: string }[] {
+  return [
+    ...options.disciplines.map((slug) => ({ collection: 'disciplines' as const, slug })),
+    ...options.subDisciplines.map((slug) => ({ collection: 'sub_disciplines' as const, slug })),
+  ]
+}
+
+/** Looks up the slugs given, up to the request bound. */
+export async function lookUpGiven(options: ResolvedServiceOptions, client: ReturnType<typeof createServiceClient>, lookups: LookupSet): Promise<Lookup[]> {
+  const start: Lookup[] = []
+  for (const { collection, slug } of startSlugs(options)) {
+    try {
+      start.push(await lookups.fetch(client, collection, slug))
+    } catch (error) {
+      if (error instanceof BoundReachedError) break
+      throw error
+    }
+  }
+  return start
+}
+
+function countRecords(lookups: readonly Lookup[]): VerifyReport['records'] {
+  const ok = lookups.filter((lookup) => lookup.exchange.status === 200)
+  return {
+    disciplines: ok.filter((lookup) => lookup.collection === 'disciplines').length,
+    subDisciplines: ok.filter((lookup) => lookup.collection === 'sub_disciplines').length,
+  }
+}
+
+/** A deep copy with every occurrence of `secret` in a string replaced. */
+export function redact<T>(value: T, secret: string): T {
+  if (typeof value === 'string') return value.split(secret).join('[API key]') as T
+  if (Array.isArray(value)) return value.map((item) => redact(item, secret)) as T
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redact(item, secret)])) as T
+  }
+  return value
+}
