@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
 import { pauseReading } from './reading.js'
-import { isHeadInProgress, trackRequestStarts } from './request-start.js'
+import { isHeadInProgress, isInBody, trackRequestStarts } from './request-start.js'
 
 /** Set on a socket once its error answer is decided: Node may report the same error again. */
 const ANSWERED = Symbol('taxonomy-mock.clientErrorAnswered')
@@ -10,7 +10,6 @@ type ErrorSocket = Socket & {
   [ANSWERED]?: true
   /** Node's response being written on this socket; pipelined ones follow it in order. */
   _httpMessage?: ServerResponse | null
-  parser?: { headersCompleted?: () => boolean } | null
 }
 type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }
 
@@ -47,7 +46,7 @@ export function answerClientErrors(server: Server, cors: boolean): void {
     // Read no more: whatever follows the fault is not answered.
     pauseReading(socket)
     const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    if (timeout && socket.parser?.headersCompleted?.()) {
+    if (timeout && isInBody(socket)) {
       afterEarlierAnswers(socket, () => socket.destroySoon())
       return
     }
