@@ -131,6 +131,7 @@ const ADMIN_PATHS = {
     }),
   },
   '/__admin/sessions/{id}': {
+    get: admin("A session's scenario and the size of its journal", 'getSession', { responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors } }),
     delete: admin('Forget a session: its scenario and journal', 'deleteSession', { responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors } }),
   },
 } as const
@@ -227,7 +228,7 @@ export const OPENAPI_DOCUMENT = {
         ],
       },
       SessionScenario: object({ session: text, scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] } }),
-      SessionSummary: object({ session: text, scenario: { type: 'null' }, requests: count }),
+      SessionSummary: object({ session: text, scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] }, requests: count }),
       JournalEntry: object({
         method: text,
         path: text,

@@ -88,3 +88,14 @@ it('describes the admin API under its own tag, and its answers match the schemas
   expect(journal).toHaveLength(1)
   for (const entry of journal) expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry), JSON.stringify(entry)).toBe(true)
 })
+
+it('describes GET and DELETE of a session, and their answers match the schema', async () => {
+  const server = await startTestServer({ taxonomy })
+  await fetch(`${server.url}/__admin/sessions/doc2/scenario`, { method: 'PUT', body: '"server-error"' })
+  await fetch(`${server.url}${D}`, { headers: { 'x-taxonomy-mock-session': 'doc2' } })
+  const summary = await (await fetch(`${server.url}/__admin/sessions/doc2`)).json()
+  expect(summary).toEqual({ session: 'doc2', scenario: { kind: 'server-error' }, requests: 1 })
+  expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(summary)).toBe(true)
+  const deleted = await (await fetch(`${server.url}/__admin/sessions/doc2`, { method: 'DELETE' })).json()
+  expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(deleted)).toBe(true)
+})
