@@ -47,7 +47,7 @@ export function checkSummaryFields(lookup: Lookup): string[] {
 function checkObject(value: Record<string, unknown>, fields: Readonly<Record<string, FieldType>>, at: (path: string) => string, prefix: string): string[] {
   const problems: string[] = []
   for (const key of Object.keys(value)) {
-    if (!(key in fields)) problems.push(`${at(prefix + key)}: extra field (not in the spec)`)
+    if (!Object.hasOwn(fields, key)) problems.push(`${at(prefix + key)}: extra field (not in the spec)`)
   }
   for (const [key, type] of Object.entries(fields)) {
     const field = value[key]

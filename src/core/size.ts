@@ -46,7 +46,7 @@ export function resolveSize(size: unknown): SizeCounts {
   }
   const given = size as Record<string, unknown>
   for (const key of Object.keys(given)) {
-    if (!(key in LIMITS)) {
+    if (!Object.hasOwn(LIMITS, key)) {
       throw new TypeError(
         `\`size.${key}\` is not a level; use domains, disciplines, subDisciplines or topics`,
       )

@@ -143,7 +143,7 @@ function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
   }
   const result: Record<string, number> = { ...DEFAULT_STATUSES }
   for (const [name, status] of Object.entries(statuses)) {
-    if (!(name in DEFAULT_STATUSES)) {
+    if (!Object.hasOwn(DEFAULT_STATUSES, name)) {
       throw new TypeError(`\`statuses\` takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`)
     }
     if (status === undefined) continue

@@ -154,3 +154,8 @@ it('accepts a base URL that ends in /api/v2 as the same base', async () => {
   expect((await handle(new Request(`https://api.example.test${D}`, { headers: AUTH }))).status).toBe(200)
   expect((await handle(new Request(`https://elsewhere.test${D}`, { headers: AUTH }))).status).toBe(404)
 })
+
+it('takes only its own names in statuses and size, never inherited ones such as constructor', () => {
+  expect(() => createResolver({ taxonomy, statuses: { constructor: 403 } as never })).toThrow('`statuses` takes unauthorized and notFound; received "constructor"')
+  expect(() => createResolver({ size: { toString: 5 } as never })).toThrow('`size.toString` is not a level')
+})
