@@ -33,8 +33,10 @@ export function createProcessIo(): CliIo {
     scheduled = false
     if (waiting === '' || failure !== undefined) return
     try {
-      const written = writeSync(1, waiting)
-      waiting = waiting.slice(written)
+      // writeSync counts bytes; the banner and some notices are not ASCII, so slice bytes, not characters.
+      const bytes = Buffer.from(waiting)
+      const written = writeSync(1, bytes)
+      waiting = written >= bytes.length ? '' : bytes.subarray(written).toString()
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EAGAIN') fail(code ?? String(error))

@@ -38,24 +38,29 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       throw new RuntimeError(describeListenError(error, args))
     })
     cutNow = () => void server.close({ graceMs: 0 })
-    const stopWatching =
-      args.watch && args.data !== undefined
-        ? watchDataFile(
-            args.data,
-            (next) => {
-              server.resolver.replaceTaxonomy(next)
-              io.stdout(`taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`)
-            },
-            (line) => io.stdout(`taxonomy-mock: ${line}`),
-          )
-        : () => {}
-    await afterPendingSignals()
-    if (!stopped.signal.aborted) {
-      for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
-      await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
+    let stopWatching = () => {}
+    // Whatever happens after listening, the server is closed before serve() returns.
+    try {
+      stopWatching =
+        args.watch && args.data !== undefined
+          ? watchDataFile(
+              args.data,
+              (next) => {
+                server.resolver.replaceTaxonomy(next)
+                io.stdout(`taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`)
+              },
+              (line) => io.stdout(`taxonomy-mock: ${line}`),
+            )
+          : () => {}
+      await afterPendingSignals()
+      if (!stopped.signal.aborted) {
+        for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
+        await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
+      }
+    } finally {
+      stopWatching()
+      await server.close()
     }
-    stopWatching()
-    await server.close()
     io.finishLog()
     return 0
   } finally {

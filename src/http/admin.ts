@@ -83,19 +83,22 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
         sessions.get(session).scenario = state
         return json(200, { session, scenario: state.scenario })
       }
+      // Reading or clearing a session that does not exist makes none (nor pushes another out).
       case 'GET scenario':
-        return json(200, { session, scenario: sessions.get(session).scenario?.scenario ?? null })
-      case 'DELETE scenario':
-        sessions.get(session).scenario = undefined
+        return json(200, { session, scenario: sessions.find(session)?.scenario?.scenario ?? null })
+      case 'DELETE scenario': {
+        const found = sessions.find(session)
+        if (found) found.scenario = undefined
         return json(200, { session, scenario: null })
+      }
       case 'GET requests':
-        return json(200, sessions.get(session).requests())
+        return json(200, sessions.find(session)?.requests() ?? [])
       case 'DELETE requests':
-        sessions.get(session).clearRequests()
+        sessions.find(session)?.clearRequests()
         return json(200, [])
       case 'GET session': {
-        const found = sessions.get(session)
-        return json(200, { session, scenario: found.scenario?.scenario ?? null, requests: found.requests().length })
+        const found = sessions.find(session)
+        return json(200, { session, scenario: found?.scenario?.scenario ?? null, requests: found?.requests().length ?? 0 })
       }
       default:
         // DELETE session: its scenario and journal are gone; the next request starts afresh.

@@ -103,6 +103,11 @@ export class SessionRegistry {
     return session
   }
 
+  /** The session with this id if it exists, without making it or marking it used. */
+  find(id: string): Session | undefined {
+    return id === DEFAULT_SESSION ? this.#default : this.#named.get(id)
+  }
+
   /** Forgets a session: its scenario and journal. The default session is emptied instead. */
   delete(id: string): void {
     if (id === DEFAULT_SESSION) this.#default = new Session(DEFAULT_SESSION)

@@ -59,7 +59,12 @@ export function answerClientErrors(server: Server, cors: boolean): void {
       socket.destroySoon()
     })
   })
-  server.on('connect', (_request: IncomingMessage, socket: Socket) => socket.end(raw.methodNotAllowed.get))
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    // Node takes its own error listener off a CONNECT socket: without one, a client that resets
+    // would crash the process. The socket is never read, so it is destroyed once the answer is out.
+    socket.on('error', () => socket.destroy())
+    socket.end(raw.methodNotAllowed.get, () => socket.destroy())
+  })
 }
 
 /**

@@ -83,7 +83,8 @@ export function createListener(
   return function listener(request, response) {
     const started = onRequest ? performance.now() : 0
     let answer: MockAnswer | Promise<MockAnswer>
-    if (request.httpVersionMinor === 1 && request.headers.host === undefined) {
+    // The raw list, not `request.headers`, which would build the whole headers object per request.
+    if (request.httpVersionMinor === 1 && findRawHeader(request.rawHeaders, 'host') === undefined) {
       answer = request.method === 'HEAD' ? noHost.head : noHost.get
     } else {
       try {

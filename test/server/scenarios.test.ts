@@ -172,3 +172,31 @@ it('keeps 16 parallel sessions apart on one server: no answer from another sessi
   )
   expect(wrong).toEqual(Array(16).fill(0))
 })
+
+it('survives a CONNECT client that resets the connection (regression: an unhandled socket error crashed the process)', async () => {
+  const { connect } = await import('node:net')
+  const server = await startTestServer({ taxonomy })
+  for (let i = 0; i < 5; i++) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.write('CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n')
+        setTimeout(() => {
+          socket.resetAndDestroy()
+          resolve()
+        }, 5)
+      })
+      socket.on('error', () => resolve())
+    })
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(await viaSocket(server.url, { path: D, headers: AUTH })).toMatchObject({ status: 200 })
+})
+
+it('makes no session when the admin API reads or clears one that does not exist', async () => {
+  const server = await startTestServer({ taxonomy })
+  expect((await admin(server.url, 'GET', 'ghost/requests')).json).toEqual([])
+  expect((await admin(server.url, 'GET', 'ghost/scenario')).json).toEqual({ session: 'ghost', scenario: null })
+  expect((await admin(server.url, 'DELETE', 'ghost/scenario')).json).toEqual({ session: 'ghost', scenario: null })
+  expect((await admin(server.url, 'GET', 'ghost')).json).toEqual({ session: 'ghost', scenario: null, requests: 0 })
+  expect(server.resolver.sessions.size).toBe(1)
+})
