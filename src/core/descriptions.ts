@@ -43,22 +43,23 @@ export function describeSubDiscipline(
   }
 }
 
+/** How many templates a topic description is drawn from: the draw is `random.nextInt(TOPIC_TEMPLATES)`. */
+export const TOPIC_TEMPLATES = 4
+
 /**
  * Creates the topic describer of one sub-discipline: each template's text around the topic name
- * is built once, so a description costs two concatenations (a million topics share the rest).
+ * is built once, so a description costs two concatenations (a million topics share the rest). The
+ * caller draws the template, so the topics can be counted without describing them.
  */
-export function createTopicDescriber(
-  random: Random,
-  subDisciplineName: string,
-): (topicName: string) => string {
+export function createTopicDescriber(subDisciplineName: string): (template: number, topicName: string) => string {
   const templates: readonly (readonly [string, string])[] = [
     ['Research on ', ` within ${subDisciplineName}.`],
     [`An area of ${subDisciplineName} that deals with `, '.'],
     [`Work in ${subDisciplineName} on `, ', from methods to findings.'],
     ['', `, a recurring theme in ${subDisciplineName}.`],
   ]
-  return (topicName) => {
-    const [before, after] = templates[random.nextInt(templates.length)]!
+  return (template, topicName) => {
+    const [before, after] = templates[template]!
     return before + topicName + after
   }
 }

@@ -13,6 +13,8 @@ export interface Random {
   chance(percent: number): boolean
   /** One element of a non-empty array. */
   pick<T>(items: readonly T[]): T
+  /** A copy that draws the same sequence from here on, without moving this one. */
+  fork(): Random
 }
 
 function splitmix32(state: number): () => number {
@@ -34,11 +36,14 @@ function splitmix32(state: number): () => number {
  */
 export function createRandom(seed: number | string): Random {
   const seeder = splitmix32(typeof seed === 'number' ? mixNumber(seed) : hashString(seed))
-  let a = seeder()
-  let b = seeder()
-  let c = seeder()
-  let d = seeder()
+  const random = fromState(seeder(), seeder(), seeder(), seeder())
+  // Warm up, as sfc32's authors recommend, so nearby seeds diverge at once.
+  for (let i = 0; i < 12; i++) random.nextUint32()
+  return random
+}
 
+/** sfc32 from its four words of state. */
+function fromState(a: number, b: number, c: number, d: number): Random {
   function nextUint32(): number {
     const t = (((a + b) | 0) + d) | 0
     d = (d + 1) | 0
@@ -48,8 +53,6 @@ export function createRandom(seed: number | string): Random {
     c = (c + t) | 0
     return t >>> 0
   }
-  // Warm up, as sfc32's authors recommend, so nearby seeds diverge at once.
-  for (let i = 0; i < 12; i++) nextUint32()
 
   function nextInt(bound: number): number {
     // Multiply-high keeps the draw in integer range; the bias for bounds this small is negligible.
@@ -61,6 +64,7 @@ export function createRandom(seed: number | string): Random {
     nextInt,
     chance: (percent) => nextInt(100) < percent,
     pick: (items) => items[nextInt(items.length)]!,
+    fork: () => fromState(a, b, c, d),
   }
 }
 
