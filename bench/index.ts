@@ -6,6 +6,7 @@ import { benchMsw } from './msw.js'
 import { benchServer } from './server.js'
 import { benchSessions } from './sessions.js'
 import { benchStartup } from './startup.js'
+import { benchTestFile } from './test-file.js'
 
 const sections = [
   ['Generator', () => benchGenerate()],
@@ -13,6 +14,7 @@ const sections = [
   ['Sessions and scenarios', () => benchSessions()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
+  ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
 ] as const
 

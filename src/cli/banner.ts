@@ -22,7 +22,7 @@ export function formatBanner(
   const first = `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
   if (args.quiet) return [first]
   const disciplines = taxonomy.disciplines.slice(0, EXAMPLES).map((d) => d.slug)
-  const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicsOf(s).length > 0).slice(0, EXAMPLES).map((s) => s.slug)
+  const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicCountOf(s) > 0).slice(0, EXAMPLES).map((s) => s.slug)
   const lines = [
     first,
     `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,

@@ -1,6 +1,6 @@
 import { describeDomain } from './descriptions.js'
 import { createIdSource } from './ids.js'
-import { generateDisciplines, generateSubDisciplines, generateTopics } from './levels.js'
+import { countTopics, generateDisciplines, generateSubDisciplines, generateTopics } from './levels.js'
 import { createRandom, shuffled } from './random.js'
 import { describe, resolveSize, type Size, type SizeCounts } from './size.js'
 import { createUniqueSlugs, toSlug } from './slug.js'
@@ -34,7 +34,38 @@ export interface CreateTaxonomyOptions {
  */
 export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
   const seed = resolveSeed(options.seed)
-  return new Taxonomy(generateFixture(seed, resolveSize(options.size)))
+  const counts = resolveSize(options.size)
+  const key = `${seed}:${counts.domains}:${counts.disciplines}:${counts.subDisciplines}:${counts.topics}`
+  let taxonomy = recent.get(key)
+  if (taxonomy === undefined) {
+    taxonomy = generateTaxonomy(seed, counts)
+    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!)
+  } else {
+    recent.delete(key)
+  }
+  recent.set(key, taxonomy)
+  return taxonomy
+}
+
+/**
+ * The datasets made last, by seed and counts: a test file that calls `createHandlers()` in every
+ * test builds its data once. A `Taxonomy` is immutable, so sharing one is safe; a few are kept,
+ * least recently asked for dropped first, so a loop over many seeds does not hold them all.
+ */
+const recent = new Map<string, Taxonomy>()
+const RECENT_LIMIT = 4
+
+/**
+ * A generated taxonomy whose topics wait for their first use. Their counts per sub-discipline come
+ * at once from a fork of the stream, so a discipline's `topics_count` needs no topic built.
+ */
+function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
+  const { head, random, subDisciplines } = generateUpperLevels(seed, counts)
+  const topicCounts = countTopics(random.fork(), counts, subDisciplines)
+  return new Taxonomy(head, {
+    counts: new Map(subDisciplines.map((draft, index) => [draft.record.id, topicCounts[index]!])),
+    build: () => Object.freeze(generateTopics(random, idsOf(seed, 'topics'), counts, subDisciplines)),
+  })
 }
 
 /** Validates the `seed` option: a non-negative safe integer, 42 when absent. */
@@ -46,13 +77,10 @@ export function resolveSeed(seed: unknown): number {
   return seed
 }
 
-/** Builds the fixture of a seed and size: domains, then each level below in turn. */
-export function generateFixture(seed: number, counts: SizeCounts): Fixture {
+/** The levels above the topics, and the stream and drafts the topics go on from. */
+function generateUpperLevels(seed: number, counts: SizeCounts) {
   const random = createRandom(seed)
-  // Each level draws ids from a stream of its own: changing one level's count or names never
-  // shifts the ids of another.
-  const idsOf = (level: Level) => createIdSource(createRandom(`ids:${level}:${seed}`))
-  const nextId = idsOf('domains')
+  const nextId = idsOf(seed, 'domains')
   const domainWords = cycle(shuffled(random, DOMAINS), counts.domains)
   const domainSlugs = createUniqueSlugs()
   const domains = domainWords.map(
@@ -64,17 +92,24 @@ export function generateFixture(seed: number, counts: SizeCounts): Fixture {
         description: describeDomain(random, words.name, words.scope),
       }),
   )
-  const disciplines = generateDisciplines(random, idsOf('disciplines'), counts, domains, domainWords)
-  const subDisciplines = generateSubDisciplines(random, idsOf('sub_disciplines'), counts, disciplines)
-  const topics = generateTopics(random, idsOf('topics'), counts, subDisciplines)
-  return Object.freeze({
+  const disciplines = generateDisciplines(random, idsOf(seed, 'disciplines'), counts, domains, domainWords)
+  const subDisciplines = generateSubDisciplines(random, idsOf(seed, 'sub_disciplines'), counts, disciplines)
+  const head: Omit<Fixture, 'topics'> = Object.freeze({
     format: FIXTURE_FORMAT,
     seed,
     domains: Object.freeze(domains),
     disciplines: Object.freeze(disciplines.map((draft) => draft.record)),
     sub_disciplines: Object.freeze(subDisciplines.map((draft) => draft.record)),
-    topics: Object.freeze(topics),
   })
+  return { head, random, subDisciplines }
+}
+
+/**
+ * Each level draws ids from a stream of its own: changing one level's count or names never shifts
+ * the ids of another.
+ */
+function idsOf(seed: number, level: Level): () => string {
+  return createIdSource(createRandom(`ids:${level}:${seed}`))
 }
 
 /** The first `count` items of `items` repeated as often as needed. */

@@ -45,7 +45,7 @@ export function toDisciplineRecord(
       slug: sub.slug,
       description: sub.description,
       // §2.3: the sub-discipline's own count, the length of its topics array in 4.2.
-      topics_count: taxonomy.topicsOf(sub).length,
+      topics_count: taxonomy.topicCountOf(sub),
     }),
   )
   return {

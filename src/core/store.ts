@@ -7,8 +7,21 @@ import type {
 } from './types.js'
 
 /**
+ * Topics a generated dataset builds on first use: a million of them are most of the work, and a
+ * discipline lookup needs only their counts, which a cheap walk of the seeded stream gives at once.
+ * @internal
+ */
+export interface DeferredTopics {
+  /** How many topics each sub-discipline has, by id (the length its `topicsOf` will have). */
+  readonly counts: ReadonlyMap<string, number>
+  /** Builds the topics, frozen, in dataset order; called once. */
+  readonly build: () => readonly FixtureTopic[]
+}
+
+/**
  * A validated dataset held in memory: frozen records, indexes by slug and id, and child lists
- * derived from the records' parent links, so the two directions can never disagree.
+ * derived from the records' parent links, so the two directions can never disagree. Immutable, so
+ * one instance can be shared (`createTaxonomy` does, per seed and size).
  *
  * Build one with `createTaxonomy()` or `loadTaxonomy()`; the constructor trusts its input.
  */
@@ -18,9 +31,10 @@ export class Taxonomy {
   readonly domains: readonly FixtureDomain[]
   readonly disciplines: readonly FixtureDiscipline[]
   readonly subDisciplines: readonly FixtureSubDiscipline[]
-  readonly topics: readonly FixtureTopic[]
 
-  readonly #fixture: Fixture
+  #head: Omit<Fixture, 'topics'>
+  #fixture: Fixture | undefined
+  #deferred: DeferredTopics | undefined
   readonly #disciplineBySlug = new Map<string, FixtureDiscipline>()
   readonly #subDisciplineBySlug = new Map<string, FixtureSubDiscipline>()
   readonly #domainById = new Map<string, FixtureDomain>()
@@ -28,16 +42,22 @@ export class Taxonomy {
   readonly #subDisciplineById = new Map<string, FixtureSubDiscipline>()
   readonly #childrenOfDomain = new Map<string, FixtureDiscipline[]>()
   readonly #childrenOfDiscipline = new Map<string, FixtureSubDiscipline[]>()
-  readonly #childrenOfSubDiscipline = new Map<string, FixtureTopic[]>()
+  #childrenOfSubDiscipline: Map<string, FixtureTopic[]> | undefined
 
-  /** @internal Trusts `fixture` to be valid and frozen; use `createTaxonomy` or `loadTaxonomy`. */
-  constructor(fixture: Fixture) {
-    this.#fixture = fixture
+  /**
+   * @internal Trusts its input to be valid and frozen; use `createTaxonomy` or `loadTaxonomy`.
+   * Without `deferred`, `fixture` holds the topics; with it, they are built on first use.
+   */
+  constructor(fixture: Fixture)
+  constructor(fixture: Omit<Fixture, 'topics'>, deferred: DeferredTopics)
+  constructor(fixture: Fixture | Omit<Fixture, 'topics'>, deferred?: DeferredTopics) {
+    this.#head = fixture
+    this.#deferred = deferred
+    if (deferred === undefined) this.#fixture = fixture as Fixture
     this.seed = fixture.seed
     this.domains = fixture.domains
     this.disciplines = fixture.disciplines
     this.subDisciplines = fixture.sub_disciplines
-    this.topics = fixture.topics
     for (const domain of fixture.domains) this.#domainById.set(domain.id, domain)
     for (const discipline of fixture.disciplines) {
       this.#disciplineById.set(discipline.id, discipline)
@@ -49,9 +69,12 @@ export class Taxonomy {
       this.#subDisciplineBySlug.set(sub.slug, sub)
       for (const id of sub.discipline_ids) append(this.#childrenOfDiscipline, id, sub)
     }
-    for (const topic of fixture.topics) {
-      for (const id of topic.sub_discipline_ids) append(this.#childrenOfSubDiscipline, id, topic)
-    }
+    Object.freeze(this)
+  }
+
+  /** Every topic, in dataset order (a generated dataset builds them on first use). */
+  get topics(): readonly FixtureTopic[] {
+    return this.toFixture().topics
   }
 
   /** The discipline with this slug, or `undefined`. */
@@ -86,7 +109,19 @@ export class Taxonomy {
 
   /** The child topics of a sub-discipline, in dataset order. */
   topicsOf(sub: FixtureSubDiscipline): readonly FixtureTopic[] {
+    if (this.#childrenOfSubDiscipline === undefined) {
+      const children = new Map<string, FixtureTopic[]>()
+      for (const topic of this.topics) {
+        for (const id of topic.sub_discipline_ids) append(children, id, topic)
+      }
+      this.#childrenOfSubDiscipline = children
+    }
     return this.#childrenOfSubDiscipline.get(sub.id) ?? []
+  }
+
+  /** `topicsOf(sub).length`, without building the topics of a generated dataset. */
+  topicCountOf(sub: FixtureSubDiscipline): number {
+    return this.#deferred?.counts.get(sub.id) ?? this.topicsOf(sub).length
   }
 
   /** The parent sub-disciplines of a topic, in the order of its `sub_discipline_ids`. */
@@ -101,6 +136,10 @@ export class Taxonomy {
    * writeFileSync('taxonomy.json', JSON.stringify(taxonomy.toFixture(), null, 2))
    */
   toFixture(): Fixture {
+    if (this.#fixture === undefined) {
+      this.#fixture = Object.freeze({ ...this.#head, topics: this.#deferred!.build() })
+      this.#deferred = undefined
+    }
     return this.#fixture
   }
 }

@@ -1,5 +1,5 @@
-import { createTaxonomy } from '../core/generate.js'
-import { describe, type Size } from '../core/size.js'
+import { createTaxonomy, resolveSeed } from '../core/generate.js'
+import { describe, resolveSize, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
 import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
@@ -113,8 +113,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`options must be an object; received ${describe(options)}`)
   }
-  return {
-    taxonomy: resolveTaxonomy(options),
+  const data = resolveData(options)
+  return Object.freeze({
+    // Built on first use: handlers that answer nothing cost nothing, and datasets are shared per seed and size.
+    get taxonomy() {
+      return data()
+    },
     apiKeys: resolveKeys(options.apiKeys, options.anyKey),
     delay: resolveDelay(options.delay),
     cors: resolveFlag(options.cors, 'cors', true),
@@ -122,7 +126,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     adminKey: resolveAdminKey(options.adminKey),
     statuses: resolveStatuses(options.statuses),
     order: resolveOrder(options.order),
-  }
+  })
 }
 
 /** The defaults: what the README's "Choices" records. */
@@ -165,8 +169,14 @@ function resolveOrder(order: unknown): NestedOrder {
   return order as NestedOrder
 }
 
-function resolveTaxonomy(options: MockOptions): Taxonomy {
-  if (options.taxonomy === undefined) return createTaxonomy({ seed: options.seed, size: options.size })
+/** Validates the data options at once; the dataset itself is made (or shared) when first asked for. */
+function resolveData(options: MockOptions): () => Taxonomy {
+  if (options.taxonomy === undefined) {
+    const seed = resolveSeed(options.seed)
+    const size = resolveSize(options.size)
+    let taxonomy: Taxonomy | undefined
+    return () => (taxonomy ??= createTaxonomy({ seed, size }))
+  }
   if (options.seed !== undefined || options.size !== undefined) {
     throw new TypeError('`taxonomy` excludes `seed` and `size`: pass one or the other')
   }
@@ -175,7 +185,14 @@ function resolveTaxonomy(options: MockOptions): Taxonomy {
       `\`taxonomy\` must come from createTaxonomy() or loadTaxonomy(); received ${describe(options.taxonomy)}`,
     )
   }
-  return options.taxonomy
+  const { taxonomy } = options
+  return () => taxonomy
+}
+
+/** The same options with other data (`--data FILE --watch`). */
+export function withTaxonomy(options: ResolvedOptions, taxonomy: Taxonomy): ResolvedOptions {
+  const descriptors = { ...Object.getOwnPropertyDescriptors(options), taxonomy: { value: taxonomy, enumerable: true } }
+  return Object.freeze(Object.defineProperties({}, descriptors)) as ResolvedOptions
 }
 
 function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'any' {

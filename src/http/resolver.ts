@@ -5,7 +5,7 @@ import { isAuthorized } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
 import { createOpenApiDocument } from './openapi.js'
-import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js'
+import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
 import type { MockRequest, ResolveContext } from './request.js'
 import {
@@ -66,7 +66,6 @@ const JOURNAL_PATH_LIMIT = 2_000
  */
 export function createResolver(options: MockOptions = {}): Resolver {
   let resolved = resolveOptions(options)
-  let { taxonomy } = resolved
   const { cors, apiKeys, statuses, order } = resolved
   const errors = {
     malformed: createErrorAnswers('malformed', cors),
@@ -86,7 +85,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
   const preflight = createPreflightAnswer(cors)
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
-  const openapi = createAnswers(200, encodeJson(createOpenApiDocument(statuses)), cors)
+  let openapi: Answers | undefined
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
@@ -99,7 +98,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
-      answers = createAnswers(200, encodeJson(endpoint.toBody(taxonomy, record, order)), cors)
+      answers = createAnswers(200, encodeJson(endpoint.toBody(resolved.taxonomy, record, order)), cors)
       bodies.set(record, answers)
     }
     return answers
@@ -122,15 +121,16 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (!readOnly) return errors.methodNotAllowed
     switch (route.kind) {
       case 'home':
-        indexPage ??= createAnswers(200, encodeText(renderIndexPage(taxonomy, resolved)), cors, HTML_HEADERS, HTML_TYPE)
+        indexPage ??= createAnswers(200, encodeText(renderIndexPage(resolved.taxonomy, resolved)), cors, HTML_HEADERS, HTML_TYPE)
         return indexPage
       case 'browse': {
-        const record = route.endpoint.find(taxonomy, route.slug)
+        const record = route.endpoint.find(resolved.taxonomy, route.slug)
         return record ? pageAnswers(route.endpoint, record) : errors.notFound
       }
       case 'health':
         return health
       case 'openapi':
+        openapi ??= createAnswers(200, encodeJson(createOpenApiDocument(statuses)), cors)
         return openapi
       default:
         return errors.notFound
@@ -193,7 +193,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       return finish(request, session, errors.notFound, effect.delay ?? delay, effect.label)
     }
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    const record = route.endpoint.find(taxonomy, route.slug)
+    const record = route.endpoint.find(resolved.taxonomy, route.slug)
     return finish(request, session, record ? apiAnswers(route.endpoint, record) : errors.notFound, delay, label)
   }
 
@@ -215,8 +215,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     sessions,
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function') throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
-      resolved = Object.freeze({ ...resolved, taxonomy: next })
-      taxonomy = next
+      resolved = withTaxonomy(resolved, next)
       bodies = new Map()
       pages = new Map()
       indexPage = undefined

@@ -98,12 +98,21 @@ it('item 9: refuses a FIFO with no writer at once instead of waiting forever', (
 })
 
 it('item 10: SIGTERM during start-up exits 0 without listening', async () => {
-  const run = spawnCli(['--port', '0', '--size', 'large'])
-  await pause(400)
-  run.child.kill('SIGTERM')
-  expect(await run.exit).toBe(0)
-  expect(run.stdout).toEqual([])
-  expect(run.stderr).toEqual([])
+  // Start-up held open: the --data file is a FIFO whose writer sends half a document and waits.
+  // (Generating `--size large` used to take long enough; its topics now wait for first use.)
+  const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
+  execFileSync('mkfifo', [fifo])
+  const writer = spawn('sh', ['-c', 'exec 3>"$1"; printf \'{"format":\' >&3; exec sleep 20', 'sh', fifo], { stdio: 'ignore' })
+  try {
+    const run = spawnCli(['--port', '0', '--data', fifo])
+    await pause(400)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    expect(run.stdout).toEqual([])
+    expect(run.stderr).toEqual([])
+  } finally {
+    writer.kill('SIGKILL')
+  }
 }, 30_000)
 
 it('item 10: SIGHUP closes gracefully like SIGTERM, exit 0', async () => {

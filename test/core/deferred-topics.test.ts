@@ -1,0 +1,68 @@
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toDisciplineRecord } from '../../src/core/records.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import type { Size } from '../../src/core/size.js'
+
+// Seeds no other test uses: createTaxonomy shares recent datasets, and these must start unbuilt.
+let nextSeed = 910_000
+const fresh = (size: Size) => createTaxonomy({ seed: nextSeed++, size })
+
+it('gives each sub-discipline the topic count its topics will have, before any topic is built', () => {
+  fc.assert(
+    fc.property(
+      fc.record({
+        domains: fc.integer({ min: 1, max: 6 }),
+        disciplines: fc.integer({ min: 6, max: 20 }),
+        subDisciplines: fc.integer({ min: 20, max: 60 }),
+        topics: fc.integer({ min: 0, max: 600 }),
+      }),
+      (size) => {
+        const taxonomy = fresh(size)
+        const before = taxonomy.subDisciplines.map((sub) => taxonomy.topicCountOf(sub))
+        const after = taxonomy.subDisciplines.map((sub) => taxonomy.topicsOf(sub).length)
+        expect(before).toEqual(after)
+        expect(taxonomy.subDisciplines.map((sub) => taxonomy.topicCountOf(sub))).toEqual(after)
+      },
+    ),
+    { numRuns: 40 },
+  )
+})
+
+it('serves the same discipline bytes before and after the topics are built', () => {
+  for (const size of ['small', 'medium'] as const) {
+    const taxonomy = fresh(size)
+    const bodies = () => taxonomy.disciplines.map((d) => JSON.stringify(toDisciplineRecord(taxonomy, d)))
+    const before = bodies()
+    expect(taxonomy.topics.length).toBeGreaterThan(0)
+    expect(bodies()).toEqual(before)
+  }
+})
+
+it('builds the same topics whichever is asked for first: the list, a parent\'s topics, or the fixture', () => {
+  const seed = nextSeed++
+  const exports = [
+    (t: ReturnType<typeof createTaxonomy>) => t.topics,
+    (t: ReturnType<typeof createTaxonomy>) => t.topicsOf(t.subDisciplines[0]!),
+    (t: ReturnType<typeof createTaxonomy>) => t.toFixture(),
+  ].map((first, i) => {
+    // Other sizes in between push the seed's dataset out of the shared few, so each is built anew.
+    for (let k = 0; k < 4; k++) createTaxonomy({ seed, size: { topics: 10 + i * 4 + k } })
+    const taxonomy = createTaxonomy({ seed, size: 'small' })
+    first(taxonomy)
+    return toFixtureJson(taxonomy)
+  })
+  expect(new Set(exports).size).toBe(1)
+})
+
+it('shares one dataset per seed and size within a process, and keeps only the few asked for last', () => {
+  const seed = nextSeed++
+  const a = createTaxonomy({ seed, size: 'small' })
+  expect(createTaxonomy({ seed, size: 'small' })).toBe(a)
+  expect(createTaxonomy({ seed, size: { domains: 3, disciplines: 10, subDisciplines: 40, topics: 200 } })).toBe(a)
+  expect(createTaxonomy({ seed: seed + 1, size: 'small' })).not.toBe(a)
+  for (let k = 0; k < 4; k++) createTaxonomy({ seed, size: { topics: 1 + k } })
+  expect(createTaxonomy({ seed, size: 'small' })).not.toBe(a)
+  expect(Object.isFrozen(a)).toBe(true)
+})
