@@ -1,4 +1,4 @@
-import { describe } from '../core/size.js'
+import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
 import { isApiKey } from '../http/options.js'
 
@@ -70,11 +70,11 @@ export const DEFAULT_MAX_RETRY_AFTER = 60
  * resolveServiceOptions({ target: 'https://staging.example.com', apiKey: 'k', disciplines: ['history'] })
  */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object; received ${describe(options)}`)
+  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
   const key: unknown = options.apiKey
   if (!isApiKey(key)) {
     // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
-    const received = typeof key === 'string' ? `a string of ${key.length} characters` : describe(key)
+    const received = typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
     throw new TypeError(`\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
   }
   const disciplines = resolveSlugs(options.disciplines, 'disciplines')
@@ -83,7 +83,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     throw new TypeError('give at least one slug in `disciplines` or `subDisciplines`: the API has no list endpoint to start from')
   }
   const fetchOption = options.fetch ?? globalThis.fetch
-  if (typeof fetchOption !== 'function') throw new TypeError(`\`fetch\` must be a function; received ${describe(options.fetch)}`)
+  if (typeof fetchOption !== 'function') throw new TypeError(`\`fetch\` must be a function; received ${formatReceived(options.fetch)}`)
   return {
     base: resolveTarget(options.target),
     apiKey: options.apiKey,
@@ -102,9 +102,9 @@ function resolveTarget(target: unknown): string {
   try {
     url = new URL(String(target instanceof URL ? target.href : target))
   } catch {
-    throw new TypeError(`\`target\` must be an http or https URL; received ${describe(target)}`)
+    throw new TypeError(`\`target\` must be an http or https URL; received ${formatReceived(target)}`)
   }
-  if (typeof target !== 'string' && !(target instanceof URL)) throw new TypeError(`\`target\` must be a URL; received ${describe(target)}`)
+  if (typeof target !== 'string' && !(target instanceof URL)) throw new TypeError(`\`target\` must be a URL; received ${formatReceived(target)}`)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`\`target\` must be an http or https URL; received ${JSON.stringify(url.protocol)}`)
   // A key in the URL would end up in reports and logs: the key has its own option.
   if (url.username || url.password) throw new TypeError('`target` must not carry credentials: pass the key as `apiKey`')
@@ -114,11 +114,11 @@ function resolveTarget(target: unknown): string {
 
 function resolveSlugs(slugs: unknown, name: string): readonly string[] {
   if (slugs === undefined) return []
-  if (!Array.isArray(slugs)) throw new TypeError(`\`${name}\` must be an array of slugs; received ${describe(slugs)}`)
+  if (!Array.isArray(slugs)) throw new TypeError(`\`${name}\` must be an array of slugs; received ${formatReceived(slugs)}`)
   for (const slug of slugs) {
     // The spec leaves the character set of slugs unsaid (§2.7): any text, percent-encoded on the way.
     if (typeof slug !== 'string' || slug === '' || slug.length > MAX_SLUG_LENGTH) {
-      throw new TypeError(`\`${name}\` must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${describe(slug)}`)
+      throw new TypeError(`\`${name}\` must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${formatReceived(slug)}`)
     }
   }
   return Object.freeze([...new Set(slugs as string[])])
@@ -127,7 +127,7 @@ function resolveSlugs(slugs: unknown, name: string): readonly string[] {
 function resolveNumber(value: unknown, name: string, fallback: number, min: number, max: number, unit: string): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new TypeError(`\`${name}\` must be a number of ${unit} from ${min} to ${max}; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be a number of ${unit} from ${min} to ${max}; received ${formatReceived(value)}`)
   }
   return value
 }
@@ -135,7 +135,7 @@ function resolveNumber(value: unknown, name: string, fallback: number, min: numb
 export function resolveInteger(value: unknown, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`\`${name}\` must be an integer from ${min} to ${max}; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be an integer from ${min} to ${max}; received ${formatReceived(value)}`)
   }
   return value
 }

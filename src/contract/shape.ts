@@ -1,4 +1,4 @@
-import { describe } from '../core/size.js'
+import { formatReceived } from '../core/size.js'
 import { isObject, type Lookup } from './lookups.js'
 
 type FieldType = 'string' | 'uuid' | 'integer' | 'array'
@@ -37,7 +37,7 @@ export function checkSummaryFields(lookup: Lookup): string[] {
     if (!Array.isArray(items)) continue
     items.forEach((item, index) => {
       const at = `${field}[${index}]`
-      if (!isObject(item)) problems.push(`${where(lookup, at)}: expected an object; received ${describe(item)}`)
+      if (!isObject(item)) problems.push(`${where(lookup, at)}: expected an object; received ${formatReceived(item)}`)
       else problems.push(...checkObject(item, SUMMARIES[field]!, (path) => where(lookup, path), `${at}.`))
     })
   }
@@ -52,7 +52,7 @@ function checkObject(value: Record<string, unknown>, fields: Readonly<Record<str
   for (const [key, type] of Object.entries(fields)) {
     const field = value[key]
     if (field === undefined) problems.push(`${at(prefix + key)}: missing`)
-    else if (!hasType(field, type)) problems.push(`${at(prefix + key)}: expected ${NOUNS[type]}; received ${describe(field)}`)
+    else if (!hasType(field, type)) problems.push(`${at(prefix + key)}: expected ${NOUNS[type]}; received ${formatReceived(field)}`)
   }
   return problems
 }

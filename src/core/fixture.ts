@@ -1,5 +1,5 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
-import { describe } from './size.js'
+import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
 import { FIXTURE_FORMAT, FIXTURE_FORMATS, RECORDED_FIXTURE_FORMAT, type Fixture, type FixtureDomain, type FixtureFormat, type Level } from './types.js'
 
@@ -29,7 +29,7 @@ const RECORD_KEYS = ['id', 'name', 'slug', 'description']
 export function parseFixture(value: unknown): Fixture {
   const issues = createIssueList()
   if (!isRecord(value)) {
-    issues.add('$', `expected a fixture object; received ${describe(value)}`)
+    issues.add('$', `expected a fixture object; received ${formatReceived(value)}`)
     throw issues.toError()
   }
   for (const key of Object.keys(value)) {
@@ -42,7 +42,7 @@ export function parseFixture(value: unknown): Fixture {
   const format = known ? (value.format as FixtureFormat) : FIXTURE_FORMAT
   const seed = value.seed ?? null
   if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0)) {
-    issues.add('seed', `expected a non-negative integer or null; received ${describe(seed)}`)
+    issues.add('seed', `expected a non-negative integer or null; received ${formatReceived(seed)}`)
   }
   const idsByLevel = new Map<Level, Set<string>>()
   const levels = {} as Record<Level, FixtureDomain[]>
@@ -78,7 +78,7 @@ function parseLevel(
   value.forEach((item: unknown, index) => {
     const at = `${level}[${index}]`
     if (!isRecord(item)) {
-      issues.add(at, `expected an object; received ${describe(item)}`)
+      issues.add(at, `expected an object; received ${formatReceived(item)}`)
       return
     }
     for (const key of Object.keys(item)) {
@@ -130,7 +130,7 @@ function checkParents(
   const seen = new Map<string, number>()
   value.forEach((id: unknown, index) => {
     const path = `${at}[${index}]`
-    if (typeof id !== 'string') return issues.add(path, `expected a string; received ${describe(id)}`)
+    if (typeof id !== 'string') return issues.add(path, `expected a string; received ${formatReceived(id)}`)
     const first = seen.get(id)
     if (first !== undefined) return issues.add(path, `duplicate of ${at}[${first}]`)
     seen.set(id, index)
@@ -178,7 +178,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function describeMissing(value: unknown): string {
-  return value === undefined ? 'nothing (the field is missing)' : describe(value)
+  return value === undefined ? 'nothing (the field is missing)' : formatReceived(value)
 }
 
 function quote(text: string): string {

@@ -2,7 +2,7 @@ import { describeDomain } from './descriptions.js'
 import { createIdSource } from './ids.js'
 import { countTopics, generateDisciplines, generateSubDisciplines, generateTopics } from './levels.js'
 import { createRandom, shuffled } from './random.js'
-import { describe, resolveSize, type Size, type SizeCounts } from './size.js'
+import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { createUniqueSlugs, toSlug } from './slug.js'
 import { Taxonomy } from './store.js'
 import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
@@ -72,7 +72,7 @@ function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
 export function resolveSeed(seed: unknown): number {
   if (seed === undefined) return DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
-    throw new TypeError(`\`seed\` must be a non-negative safe integer; received ${describe(seed)}`)
+    throw new TypeError(`\`seed\` must be a non-negative safe integer; received ${formatReceived(seed)}`)
   }
   return seed
 }

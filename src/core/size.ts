@@ -36,12 +36,12 @@ export function resolveSize(size: unknown): SizeCounts {
   if (typeof size === 'string') {
     if (size === 'small' || size === 'medium' || size === 'large') return SIZES[size]
     throw new TypeError(
-      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${describe(size)}`,
+      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${formatReceived(size)}`,
     )
   }
   if (typeof size !== 'object' || size === null || Array.isArray(size)) {
     throw new TypeError(
-      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${describe(size)}`,
+      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${formatReceived(size)}`,
     )
   }
   const given = size as Record<string, unknown>
@@ -59,7 +59,7 @@ export function resolveSize(size: unknown): SizeCounts {
     const min = key === 'topics' ? 0 : 1
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > LIMITS[key]) {
       throw new TypeError(
-        `\`size.${key}\` must be an integer from ${min} to ${LIMITS[key]}; received ${describe(value)}`,
+        `\`size.${key}\` must be an integer from ${min} to ${LIMITS[key]}; received ${formatReceived(value)}`,
       )
     }
     counts[key] = value
@@ -73,7 +73,7 @@ export function resolveSize(size: unknown): SizeCounts {
 }
 
 /** Renders a received value for an error message: `-5 (number)`, `"huge" (string)`. */
-export function describe(value: unknown): string {
+export function formatReceived(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return `${JSON.stringify(value.slice(0, 60))} (string)`

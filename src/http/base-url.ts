@@ -1,4 +1,4 @@
-import { describe } from '../core/size.js'
+import { formatReceived } from '../core/size.js'
 
 /**
  * Which requests an adapter answers: an origin (or any) and the path prefix the routes sit under.
@@ -29,7 +29,7 @@ export function resolveScope(baseUrl: unknown, withoutBaseUrl: RequestScope['bas
   }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
     throw new TypeError(
-      `\`baseUrl\` must be an absolute http(s) URL such as 'https://api.example.test'; received ${describe(baseUrl)}`,
+      `\`baseUrl\` must be an absolute http(s) URL such as 'https://api.example.test'; received ${formatReceived(baseUrl)}`,
     )
   }
   const basePath = url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/, '')

@@ -1,5 +1,5 @@
 import { createTaxonomy, resolveSeed } from '../core/generate.js'
-import { describe, resolveSize, type Size } from '../core/size.js'
+import { formatReceived, resolveSize, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
 import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
@@ -111,7 +111,7 @@ const MAX_DELAY = 2_147_483_647
  */
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`options must be an object; received ${describe(options)}`)
+    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
   }
   const data = resolveData(options)
   return Object.freeze({
@@ -143,7 +143,7 @@ export function isErrorStatus(status: unknown): status is number {
 function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
   if (statuses === undefined) return DEFAULT_STATUSES
   if (typeof statuses !== 'object' || statuses === null || Array.isArray(statuses)) {
-    throw new TypeError(`\`statuses\` must be an object such as { unauthorized: 403 }; received ${describe(statuses)}`)
+    throw new TypeError(`\`statuses\` must be an object such as { unauthorized: 403 }; received ${formatReceived(statuses)}`)
   }
   const result: Record<string, number> = { ...DEFAULT_STATUSES }
   for (const [name, status] of Object.entries(statuses)) {
@@ -153,7 +153,7 @@ function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
     if (status === undefined) continue
     if (!isErrorStatus(status)) {
       throw new TypeError(
-        `\`statuses.${name}\` must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received ${describe(status)}`,
+        `\`statuses.${name}\` must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received ${formatReceived(status)}`,
       )
     }
     result[name] = status
@@ -164,7 +164,7 @@ function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
 function resolveOrder(order: unknown): NestedOrder {
   if (order === undefined) return 'name'
   if (!NESTED_ORDERS.includes(order as NestedOrder)) {
-    throw new TypeError(`\`order\` must be 'name', 'id' or 'fixture'; received ${describe(order)}`)
+    throw new TypeError(`\`order\` must be 'name', 'id' or 'fixture'; received ${formatReceived(order)}`)
   }
   return order as NestedOrder
 }
@@ -182,7 +182,7 @@ function resolveData(options: MockOptions): () => Taxonomy {
   }
   if (typeof options.taxonomy?.toFixture !== 'function') {
     throw new TypeError(
-      `\`taxonomy\` must come from createTaxonomy() or loadTaxonomy(); received ${describe(options.taxonomy)}`,
+      `\`taxonomy\` must come from createTaxonomy() or loadTaxonomy(); received ${formatReceived(options.taxonomy)}`,
     )
   }
   const { taxonomy } = options
@@ -203,12 +203,12 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
   if (apiKeys === undefined) return [DEFAULT_API_KEY]
   const keys = typeof apiKeys === 'string' ? [apiKeys] : apiKeys
   if (!Array.isArray(keys) || keys.length === 0) {
-    throw new TypeError(`\`apiKeys\` must be a key or a non-empty array of keys; received ${describe(apiKeys)}`)
+    throw new TypeError(`\`apiKeys\` must be a key or a non-empty array of keys; received ${formatReceived(apiKeys)}`)
   }
   for (const key of keys) {
     if (!isApiKey(key)) {
       // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
-      const received = typeof key === 'string' ? `a string of ${key.length} characters` : describe(key)
+      const received = typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
       throw new TypeError(
         `\`apiKeys\` must hold 1-256 visible ASCII characters with no spaces; received ${received}`,
       )
@@ -220,7 +220,7 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
 function resolveAdminKey(adminKey: unknown): string | undefined {
   if (adminKey === undefined) return undefined
   if (!isApiKey(adminKey)) {
-    const received = typeof adminKey === 'string' ? `a string of ${adminKey.length} characters` : describe(adminKey)
+    const received = typeof adminKey === 'string' ? `a string of ${adminKey.length} characters` : formatReceived(adminKey)
     throw new TypeError(`\`adminKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
   }
   return adminKey
@@ -229,13 +229,13 @@ function resolveAdminKey(adminKey: unknown): string | undefined {
 function resolveDelay(delay: unknown): number {
   if (delay === undefined) return 0
   if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0 || delay > MAX_DELAY) {
-    throw new TypeError(`\`delay\` must be a non-negative number of milliseconds; received ${describe(delay)}`)
+    throw new TypeError(`\`delay\` must be a non-negative number of milliseconds; received ${formatReceived(delay)}`)
   }
   return delay
 }
 
 function resolveFlag(value: unknown, name: string, fallback: boolean): boolean {
   if (value === undefined) return fallback
-  if (typeof value !== 'boolean') throw new TypeError(`\`${name}\` must be true or false; received ${describe(value)}`)
+  if (typeof value !== 'boolean') throw new TypeError(`\`${name}\` must be true or false; received ${formatReceived(value)}`)
   return value
 }

@@ -1,4 +1,4 @@
-import { describe } from '../core/size.js'
+import { formatReceived } from '../core/size.js'
 import { ENDPOINTS, isCollection, type Collection } from './endpoints.js'
 
 /**
@@ -77,7 +77,7 @@ const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).jo
 export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (typeof value === 'string') return parseScenario({ kind: value }, name)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`\`${name}\` must be a scenario object or a kind's name; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be a scenario object or a kind's name; received ${formatReceived(value)}`)
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FIELDS.has(key))
@@ -92,7 +92,7 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.delay !== undefined) scenario.delay = parseDelay(input.delay, `${name}.delay`)
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
   if (scenario.kind === undefined && scenario.delay === undefined && scenario.faults === undefined) {
-    throw new TypeError(`\`${name}\` needs a \`kind\`, a \`delay\` or \`faults\`; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` needs a \`kind\`, a \`delay\` or \`faults\`; received ${formatReceived(value)}`)
   }
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
     throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
@@ -105,28 +105,28 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
 
 function parseKind(value: unknown, name: string): ScenarioKind {
   if (!(SCENARIO_KINDS as readonly unknown[]).includes(value)) {
-    throw new TypeError(`\`${name}\` must be one of ${quoted(SCENARIO_KINDS)}; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`)
   }
   return value as ScenarioKind
 }
 
 function parseSlug(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '' || value.length > 1_000) {
-    throw new TypeError(`\`${name}\` must be a non-empty string of at most 1000 characters; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`)
   }
   return value
 }
 
 function parseEndpoint(value: unknown, name: string): Collection {
   if (!isCollection(value)) {
-    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINTS.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINTS.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`)
   }
   return value
 }
 
 function parseCount(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`\`${name}\` must be a positive integer; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be a positive integer; received ${formatReceived(value)}`)
   }
   return value
 }
@@ -141,23 +141,23 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
     return Object.freeze([value[0], value[1]]) as readonly [number, number]
   }
   throw new TypeError(
-    `\`${name}\` must be milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max; received ${describe(value)}`,
+    `\`${name}\` must be milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max; received ${formatReceived(value)}`,
   )
 }
 
 function parseFaults(value: unknown, name: string): SeededFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`\`${name}\` must be an object { rate, seed?, kinds? }; received ${describe(value)}`)
+    throw new TypeError(`\`${name}\` must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`)
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FAULT_FIELDS.has(key))
   if (unknown !== undefined) throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes rate, seed, kinds`)
   const { rate, seed, kinds } = input
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
-    throw new TypeError(`\`${name}.rate\` must be a number from 0 to 1; received ${describe(rate)}`)
+    throw new TypeError(`\`${name}.rate\` must be a number from 0 to 1; received ${formatReceived(rate)}`)
   }
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    throw new TypeError(`\`${name}.seed\` must be a non-negative integer; received ${describe(seed)}`)
+    throw new TypeError(`\`${name}.seed\` must be a non-negative integer; received ${formatReceived(seed)}`)
   }
   const faults: Record<string, unknown> = { rate }
   if (seed !== undefined) faults.seed = seed
@@ -165,7 +165,7 @@ function parseFaults(value: unknown, name: string): SeededFaults {
     const valid =
       Array.isArray(kinds) && kinds.length > 0 && kinds.every((kind) => (FAULT_KINDS as readonly unknown[]).includes(kind))
     if (!valid) {
-      const received = Array.isArray(kinds) ? JSON.stringify(kinds).slice(0, 80) : describe(kinds)
+      const received = Array.isArray(kinds) ? JSON.stringify(kinds).slice(0, 80) : formatReceived(kinds)
       throw new TypeError(`\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`)
     }
     faults.kinds = Object.freeze([...new Set(kinds as FaultKind[])])

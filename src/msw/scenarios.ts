@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import { describe } from '../core/size.js'
+import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
 import { ScenarioState } from '../http/scenario-state.js'
@@ -52,7 +52,7 @@ export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
  * server.use(...hideSlug('astrophysics'))
  */
 export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandler[] {
-  if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${describe(slug)}`)
+  if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
   return withScenario({ kind: 'not-found', slug }, options)
 }
 
@@ -65,7 +65,7 @@ export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandl
  */
 export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {}): HttpHandler[] {
   if (status !== 500 && status !== 503) {
-    throw new TypeError(`\`status\` must be 500 or 503; received ${describe(status)}`)
+    throw new TypeError(`\`status\` must be 500 or 503; received ${formatReceived(status)}`)
   }
   return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
 }
@@ -110,7 +110,7 @@ export function hangAnswers(options: ScenarioOptions = {}): HttpHandler[] {
  */
 export function delayAnswers(ms: number, options: ScenarioOptions = {}): HttpHandler[] {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-    throw new TypeError(`\`ms\` must be a non-negative number of milliseconds; received ${describe(ms)}`)
+    throw new TypeError(`\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`)
   }
   return withScenario({ delay: ms }, options)
 }

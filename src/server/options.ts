@@ -1,4 +1,4 @@
-import { describe } from '../core/size.js'
+import { formatReceived } from '../core/size.js'
 import type { MockOptions } from '../http/options.js'
 
 /** The CLI's port when none is given: clear of 3000, 4010, 5173 and 8080, which dev tools take. */
@@ -32,7 +32,7 @@ export type StartServerOptions = MockOptions & {
 export function resolvePort(port: unknown): number {
   if (port === undefined) return DEFAULT_PORT
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TypeError(`\`port\` must be an integer from 0 to 65535; received ${describe(port)}`)
+    throw new TypeError(`\`port\` must be an integer from 0 to 65535; received ${formatReceived(port)}`)
   }
   return port
 }
@@ -45,7 +45,7 @@ export function isHost(host: unknown): host is string {
 export function resolveHost(host: unknown): string {
   if (host === undefined) return DEFAULT_HOST
   if (!isHost(host)) {
-    throw new TypeError(`\`host\` must be a host name or IP address; received ${describe(host)}`)
+    throw new TypeError(`\`host\` must be a host name or IP address; received ${formatReceived(host)}`)
   }
   return host
 }
