@@ -1,12 +1,12 @@
-import { describeDomain } from './descriptions.js'
+import { describeDomain } from './generator/descriptions.js'
 import { createIdSource } from './ids.js'
-import { countTopics, generateDisciplines, generateSubDisciplines, generateTopics } from './levels.js'
+import { countTopics, generateDisciplines, generateSubDisciplines, generateTopics } from './generator/levels.js'
 import { createRandom, shuffled } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { createUniqueSlugs, toSlug } from './slug.js'
 import { Taxonomy } from './store.js'
 import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
-import { DOMAINS } from './vocabulary/index.js'
+import { DOMAINS } from './generator/vocabulary/index.js'
 
 /** The seed used when none is given, so that "no options" means the same data everywhere. */
 export const DEFAULT_SEED = 42

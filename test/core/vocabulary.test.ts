@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { toSlug } from '../../src/core/slug.js'
-import { ASPECTS, CONTEXTS, DOMAINS } from '../../src/core/vocabulary/index.js'
+import { ASPECTS, CONTEXTS, DOMAINS } from '../../src/core/generator/vocabulary/index.js'
 
 const disciplines = DOMAINS.flatMap((domain) => domain.disciplines)
 

@@ -1,10 +1,10 @@
 import { allocate, evenWeights, skewedWeights } from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber, describeDiscipline, describeSubDiscipline } from './descriptions.js'
 import { TOPIC_KEY_COUNT, createTopicNames, subDisciplineNames, type NamedSubject } from './names.js'
-import { shuffled, type Random } from './random.js'
-import type { SizeCounts } from './size.js'
-import { createUniqueSlugs, toSlug } from './slug.js'
-import type { FixtureDiscipline, FixtureDomain, FixtureSubDiscipline, FixtureTopic } from './types.js'
+import { shuffled, type Random } from '../random.js'
+import type { SizeCounts } from '../size.js'
+import { createUniqueSlugs, toSlug } from '../slug.js'
+import type { FixtureDiscipline, FixtureDomain, FixtureSubDiscipline, FixtureTopic } from '../types.js'
 import type { DisciplineWords, DomainWords } from './vocabulary/index.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Random } from './random.js'
+import type { Random } from '../random.js'
 
 /**
  * Splits `total` into `weights.length` integer shares proportional to the weights, with each share at

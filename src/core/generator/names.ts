@@ -1,5 +1,5 @@
-import { shuffled, type Random } from './random.js'
-import { toSlug } from './slug.js'
+import { shuffled, type Random } from '../random.js'
+import { toSlug } from '../slug.js'
 import {
   ASPECTS,
   CONTEXTS,

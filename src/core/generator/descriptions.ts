@@ -1,4 +1,4 @@
-import type { Random } from './random.js'
+import type { Random } from '../random.js'
 
 /** One readable English sentence per record, from a few templates picked by the seeded generator. */
 
