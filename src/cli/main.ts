@@ -1,12 +1,7 @@
 import { parseCliArgs } from './args.js'
-import { exportFixture } from './export.js'
-import { HELP } from './help.js'
 import type { CliIo } from './io.js'
 import { serve } from './serve.js'
-import { validateFixture } from './validate.js'
 import { RuntimeError, UsageError } from './usage-error.js'
-import { record } from './record.js'
-import { verify } from './verify.js'
 import { readVersion } from './version.js'
 
 export { createProcessIo } from './process-io.js'
@@ -22,23 +17,25 @@ export type { CliIo } from './io.js'
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const args = parseCliArgs(argv, io.env)
+    // Only `serve` is loaded up front; the other commands are imported when asked for, so starting
+    // the server reads and compiles none of their code (issue 12: start-up time).
     switch (args.command) {
       case 'help':
-        io.stdout(HELP)
+        io.stdout((await import('./help.js')).HELP)
         return 0
       case 'version':
         io.stdout(readVersion())
         return 0
       case 'export':
-        return await exportFixture(args, io)
+        return await (await import('./export.js')).exportFixture(args, io)
       case 'validate':
-        return await validateFixture(args.file, io)
+        return await (await import('./validate.js')).validateFixture(args.file, io)
       case 'serve':
         return await serve(args, io)
       case 'verify':
-        return await verify(args, io)
+        return await (await import('./verify.js')).verify(args, io)
       case 'record':
-        return await record(args, io)
+        return await (await import('./record.js')).record(args, io)
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -58,7 +58,9 @@ export async function serveFiles(files: Record<string, string | Uint8Array>): Pr
  */
 export async function serveWorkerPage(mainJs: string): Promise<{ url: string; server: Server }> {
   const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
-  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' })
+  // --no-save: the worker script alone; without it msw asks whether to save the folder in package.json,
+  // and its prompt can spin forever on the closed stdin.
+  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir, '--no-save'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' })
   return serveFiles({
     '/index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
     '/main.js': mainJs,

@@ -1,0 +1,53 @@
+// dist/ as scripts/bundle.mjs writes it (`npm test` builds first): entry points and shared chunks.
+import { readFileSync, readdirSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url))
+const scripts = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
+
+/** Every file a dist script loads before it runs (static imports, transitively), and the bare specifiers met. */
+function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
+  const files = new Set<string>()
+  const bare = new Set<string>()
+  const visit = (file: string) => {
+    if (files.has(file)) return
+    files.add(file)
+    const text = readFileSync(join(DIST, file), 'utf8')
+    for (const [, specifier] of text.matchAll(/^(?:import|export)\s[^;]*?["']([^"']+)["'];?$/gms)) {
+      if (specifier!.startsWith('.')) visit(relative(DIST, join(DIST, dirname(file), specifier!)))
+      else bare.add(specifier!)
+    }
+  }
+  visit(entry)
+  return { files, bare }
+}
+
+it('keeps node:* out of what taxonomy-mock and taxonomy-mock/msw load, so browsers can bundle them', () => {
+  for (const entry of ['index.js', 'msw/index.js']) {
+    expect([...staticGraph(entry).bare].filter((specifier) => specifier !== 'msw')).toEqual([])
+  }
+})
+
+it('bundles each source module into exactly one dist file, so module state exists once across entry points', () => {
+  const owners = new Map<string, string[]>()
+  for (const file of scripts) {
+    const sources = new Set(readFileSync(join(DIST, file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm))
+    for (const source of sources) owners.set(source, [...(owners.get(source) ?? []), file])
+  }
+  expect(owners.get('// src/msw/kits.ts')).toHaveLength(1)
+  expect(owners.get('// src/core/store.ts')).toHaveLength(1)
+  expect([...owners].filter(([, files]) => files.length > 1)).toEqual([])
+})
+
+it('loads no code of the other CLI commands when serving', () => {
+  const { files } = staticGraph('cli/main.js')
+  const loaded = [...files].map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n')
+  for (const lazy of ['export', 'validate', 'verify', 'record', 'help']) expect(loaded).not.toContain(`// src/cli/${lazy}.ts`)
+  expect(loaded).not.toContain('// src/contract/')
+})
+
+it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
+  expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|cli\/main|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
+})
