@@ -64,7 +64,7 @@ function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
   const topicCounts = countTopics(random.fork(), counts, subDisciplines)
   return new Taxonomy(head, {
     counts: new Map(subDisciplines.map((draft, index) => [draft.record.id, topicCounts[index]!])),
-    build: () => Object.freeze(generateTopics(random, idsOf(seed, 'topics'), counts, subDisciplines)),
+    build: () => Object.freeze(generateTopics(random, idsOf(seed, 'topics', counts.topics), counts, subDisciplines)),
   })
 }
 
@@ -80,7 +80,7 @@ export function resolveSeed(seed: unknown): number {
 /** The levels above the topics, and the stream and drafts the topics go on from. */
 function generateUpperLevels(seed: number, counts: SizeCounts) {
   const random = createRandom(seed)
-  const nextId = idsOf(seed, 'domains')
+  const nextId = idsOf(seed, 'domains', counts.domains)
   const domainWords = cycle(shuffled(random, DOMAINS), counts.domains)
   const domainSlugs = createUniqueSlugs()
   const domains = domainWords.map(
@@ -92,8 +92,8 @@ function generateUpperLevels(seed: number, counts: SizeCounts) {
         description: describeDomain(random, words.name, words.scope),
       }),
   )
-  const disciplines = generateDisciplines(random, idsOf(seed, 'disciplines'), counts, domains, domainWords)
-  const subDisciplines = generateSubDisciplines(random, idsOf(seed, 'sub_disciplines'), counts, disciplines)
+  const disciplines = generateDisciplines(random, idsOf(seed, 'disciplines', counts.disciplines), counts, domains, domainWords)
+  const subDisciplines = generateSubDisciplines(random, idsOf(seed, 'sub_disciplines', counts.subDisciplines), counts, disciplines)
   const head: Omit<Fixture, 'topics'> = Object.freeze({
     format: FIXTURE_FORMAT,
     seed,
@@ -108,8 +108,8 @@ function generateUpperLevels(seed: number, counts: SizeCounts) {
  * Each level draws ids from a stream of its own: changing one level's count or names never shifts
  * the ids of another.
  */
-function idsOf(seed: number, level: Level): () => string {
-  return createIdSource(createRandom(`ids:${level}:${seed}`))
+function idsOf(seed: number, level: Level, count: number): () => string {
+  return createIdSource(createRandom(`ids:${level}:${seed}`), count)
 }
 
 /** The first `count` items of `items` repeated as often as needed. */

@@ -2,8 +2,7 @@ import type { Random } from './random.js'
 
 const HEX_CODES = new Uint8Array([...'0123456789abcdef'].map((char) => char.charCodeAt(0)))
 const UUID_LENGTH = 36
-/** Batches grow from the first to the largest size, so a level of three records fills 64 ids, not 4,096. */
-const FIRST_BATCH = 64
+/** Batches grow from the first to the largest size, so a level of three records fills a few ids, not 4,096. */
 const LARGEST_BATCH = 4096
 
 /**
@@ -16,14 +15,15 @@ const LARGEST_BATCH = 4096
  * const nextId = createIdSource(createRandom(42))
  * nextId() // '3c88596c-5e88-45db-8116-017eb4733ac5' (same every run)
  */
-export function createIdSource(random: Random): () => string {
+export function createIdSource(random: Random, expected = 64): () => string {
   const decoder = new TextDecoder('latin1')
   let batch = ''
   let size = 0
   let position = 0
   return () => {
     if (position === size) {
-      size = Math.min(LARGEST_BATCH, Math.max(FIRST_BATCH, size * 2))
+      // The first batch holds the ids expected, so a level of 250 records writes 250, not 448.
+      size = Math.min(LARGEST_BATCH, size === 0 ? Math.max(1, expected) : size * 2)
       batch = decoder.decode(fillBatch(random, size))
       position = 0
     }
