@@ -1,0 +1,47 @@
+import type { LoadFigures } from './load.js'
+import type { Verdicts } from './probe.js'
+
+/** One row: a peer's figures and verdicts, or why it was not measured. */
+export type PeerRow =
+  | {
+      readonly name: string
+      readonly load: LoadFigures
+      /** The peer's req/s over the reference's, from rounds run alternately with it. */
+      readonly ratio: number
+      /** Median ms from spawn to the first 200; undefined where not measured. */
+      readonly startupMs: number | undefined
+      readonly rssMb: number
+      readonly verdicts: Verdicts
+    }
+  | { readonly name: string; readonly notMeasured: string }
+
+const thousands = (n: number) => Math.round(n).toLocaleString('en-US')
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0))
+
+function toCells(row: PeerRow): string[] {
+  if ('notMeasured' in row)
+    return [row.name, `not measured: ${row.notMeasured}`, '', '', '', '', '', '', '', '']
+  const errors = row.load.errors > 0 ? ` (${thousands(row.load.errors)} errors)` : ''
+  return [
+    row.name,
+    `${thousands(row.load.rps)}${errors}`,
+    `${row.ratio.toFixed(row.ratio < 0.1 ? 3 : 2)}x`,
+    `${ms(row.load.p50Ms)} ms`,
+    `${ms(row.load.p99Ms)} ms`,
+    row.startupMs === undefined ? '—' : `${row.startupMs.toFixed(0)} ms`,
+    `${row.rssMb.toFixed(0)} MB`,
+    row.verdicts.sameBytes,
+    row.verdicts.unauthorized,
+    row.verdicts.notFound,
+  ]
+}
+
+/** Prints the peers as one Markdown table, the way the README shows it. */
+export function printPeersTable(title: string, rows: readonly PeerRow[]): void {
+  console.log(`\n## ${title}\n`)
+  console.log(
+    '| server | req/s | vs bare | p50 | p99 | start-up | RSS | same 200 bytes | 401 (no key, wrong key) | 404 (unknown slug) |',
+  )
+  console.log('|---|---|---|---|---|---|---|---|---|---|')
+  for (const row of rows) console.log(`| ${toCells(row).join(' | ')} |`)
+}
