@@ -25,7 +25,7 @@ import { printPeersTable, type PeerRow } from './table.js'
 
 const REFERENCE = fileURLToPath(new URL('../reference-server.ts', import.meta.url))
 const PEERS: readonly Peer[] = [kit, fastify, jsonServer, mswMiddleware, prism, mockoon]
-const DEFAULTS: MeasureOptions = { starts: 3, rounds: 3, seconds: 4, connections: 64 }
+const DEFAULTS: MeasureOptions = { starts: 3, rounds: 5, seconds: 4, connections: 64 }
 
 /** The first line of an error, short enough for a table cell. */
 const toCause = (error: unknown) =>
