@@ -25,7 +25,7 @@ import { printPeersTable, type PeerRow } from './table.js'
 
 const REFERENCE = fileURLToPath(new URL('../reference-server.ts', import.meta.url))
 const PEERS: readonly Peer[] = [kit, fastify, jsonServer, mswMiddleware, prism, mockoon]
-const DEFAULTS: MeasureOptions = { starts: 3, rounds: 5, seconds: 4, connections: 64 }
+const DEFAULTS: MeasureOptions = { starts: 3, rounds: 8, seconds: 2, connections: 64 }
 
 /** The first line of an error, short enough for a table cell. */
 const toCause = (error: unknown) =>
@@ -39,7 +39,7 @@ function toReferenceRow(runs: readonly WrkRun[], rssMb: number): PeerRow {
   if (runs.length === 0) return { name, notMeasured: 'no peer was measured' }
   const sameBytes = 'yes (by construction)'
   const verdicts = { sameBytes, unauthorized: 'n/a (200 to all)', notFound: 'n/a (200 to all)' }
-  return { name, load: summarize(runs), ratio: 1, startupMs: undefined, rssMb, verdicts }
+  return { name, load: summarize(runs), ratio: undefined, startupMs: undefined, rssMb, verdicts }
 }
 
 /** Installs the peers, measures each against the bare reference, and prints one table. */

@@ -29,9 +29,25 @@ export function summarize(runs: readonly WrkRun[]): LoadFigures {
 const load = (url: string, seconds: number, connections: number): WrkRun =>
   runWrk(url, { seconds, connections, threads: 1, core: 1, timeoutSeconds: 10 })
 
+/** A peer's req/s over the reference's: the median of the rounds, and their lowest and highest. */
+export interface Ratio {
+  readonly median: number
+  readonly low: number
+  readonly high: number
+}
+
 /**
- * A warm-up, then A/B rounds of the bare reference and the peer, so that drift on the shared
- * machine hits both alike. Returns every run; the ratio is taken from the medians.
+ * Each round's peer req/s over the same round's reference req/s. Other benches on the machine come
+ * and go within seconds, so a round's pair shares its disturbance better than the two medians do.
+ */
+export function toRatio(peer: readonly WrkRun[], reference: readonly WrkRun[]): Ratio {
+  const ratios = peer.map((run, round) => run.rps / reference[round]!.rps)
+  return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) }
+}
+
+/**
+ * A warm-up, then short A/B rounds of the bare reference and the peer, so that drift on the shared
+ * machine hits both alike. Returns every run, round by round.
  */
 export function measureAgainstReference(
   peerUrl: string,

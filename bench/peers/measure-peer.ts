@@ -1,7 +1,7 @@
 import { median } from '../lib.js'
 import type { WrkRun } from '../wrk.js'
 import { startPeer, stopPeer, type RunningPeer } from './launch.js'
-import { measureAgainstReference, summarize, type LoadOptions } from './load.js'
+import { measureAgainstReference, summarize, toRatio, type LoadOptions } from './load.js'
 import type { Peer, Sample } from './peer.js'
 import { probePeer } from './probe.js'
 import { readRssMb } from './rss.js'
@@ -47,7 +47,7 @@ export async function measurePeer(
       options,
     )
     const load = summarize(runs.peer)
-    const ratio = load.rps / summarize(runs.reference).rps
+    const ratio = toRatio(runs.peer, runs.reference)
     const rssMb = readRssMb(running.child.pid!)
     const row = { name: peer.name, load, ratio, startupMs: median(startups), rssMb, verdicts }
     return { row, referenceRuns: runs.reference }
