@@ -44,7 +44,7 @@ function toReferenceRow(runs: readonly WrkRun[], rssMb: number): PeerRow {
 
 /** Installs the peers, measures each against the bare reference, and prints one table. */
 export async function benchPeers(options: MeasureOptions = DEFAULTS): Promise<Check[]> {
-  const title = `Peers (wrk, ${options.connections} keep-alive connections, ${options.rounds} A/B rounds of ${options.seconds} s against the bare reference)`
+  const title = `Peers (wrk, ${options.connections} keep-alive connections, ${options.rounds} A/B rounds of ${options.seconds} s against the bare reference, each undisturbed by other processes or run again)`
   if (!hasWrk()) {
     printPeersTable(title, [
       { name: 'all', notMeasured: 'wrk is missing (apt-get install -y wrk)' },
@@ -87,7 +87,17 @@ export async function benchPeers(options: MeasureOptions = DEFAULTS): Promise<Ch
           continue
         }
         try {
-          const measured = await measurePeer(peer, folderOf(index), sample, reference.url, options)
+          const referenceTarget = {
+            url: `${reference.url}${sample.path}`,
+            pid: reference.child.pid!,
+          }
+          const measured = await measurePeer(
+            peer,
+            folderOf(index),
+            sample,
+            referenceTarget,
+            options,
+          )
           rows.push(measured.row)
           referenceRuns.push(...measured.referenceRuns)
         } catch (error) {

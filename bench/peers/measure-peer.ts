@@ -1,7 +1,13 @@
 import { median } from '../lib.js'
 import type { WrkRun } from '../wrk.js'
 import { startPeer, stopPeer, type RunningPeer } from './launch.js'
-import { measureAgainstReference, summarize, toRatio, type LoadOptions } from './load.js'
+import {
+  measureAgainstReference,
+  summarize,
+  toResult,
+  type LoadOptions,
+  type LoadTarget,
+} from './load.js'
 import type { Peer, Sample } from './peer.js'
 import { probePeer } from './probe.js'
 import { readRssMb } from './rss.js'
@@ -12,7 +18,7 @@ export interface MeasureOptions extends LoadOptions {
   readonly starts: number
 }
 
-/** A peer's row, and the reference's runs taken between its own. */
+/** A peer's row, and the reference's runs taken between its own (those the row uses). */
 export interface MeasuredPeer {
   readonly row: PeerRow
   readonly referenceRuns: readonly WrkRun[]
@@ -26,7 +32,7 @@ export async function measurePeer(
   peer: Peer,
   dir: string,
   sample: Sample,
-  referenceUrl: string,
+  reference: LoadTarget,
   options: MeasureOptions,
 ): Promise<MeasuredPeer> {
   peer.configure(dir, sample)
@@ -41,16 +47,13 @@ export async function measurePeer(
     }
     if (!running) throw new RangeError('starts must be at least 1')
     const verdicts = await probePeer(running.url, sample)
-    const runs = measureAgainstReference(
-      `${running.url}${sample.path}`,
-      `${referenceUrl}${sample.path}`,
-      options,
-    )
-    const load = summarize(runs.peer)
-    const ratio = toRatio(runs.peer, runs.reference)
-    const rssMb = readRssMb(running.child.pid!)
+    const target = { url: `${running.url}${sample.path}`, pid: running.child.pid! }
+    const rounds = measureAgainstReference(target, reference, options)
+    const { used, ratio } = toResult(rounds, options.rounds)
+    const load = summarize(used.map((round) => round.peer))
+    const rssMb = readRssMb(target.pid)
     const row = { name: peer.name, load, ratio, startupMs: median(startups), rssMb, verdicts }
-    return { row, referenceRuns: runs.reference }
+    return { row, referenceRuns: used.map((round) => round.reference) }
   } finally {
     if (running) await stopPeer(running.child)
   }

@@ -28,7 +28,7 @@ function toCells(row: PeerRow): string[] {
     `${thousands(row.load.rps)}${errors}`,
     row.ratio === undefined
       ? '1x'
-      : `${times(row.ratio.median)} (${times(row.ratio.low)}–${times(row.ratio.high)})`,
+      : `${times(row.ratio.median)} (${times(row.ratio.low)}–${times(row.ratio.high)}; ${row.ratio.used} of ${row.ratio.run} rounds)`,
     `${ms(row.load.p50Ms)} ms`,
     `${ms(row.load.p99Ms)} ms`,
     row.startupMs === undefined ? '—' : `${row.startupMs.toFixed(0)} ms`,
