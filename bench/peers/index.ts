@@ -52,13 +52,15 @@ export async function benchPeers(options: MeasureOptions = DEFAULTS): Promise<Ch
     return []
   }
   const base = mkdtempSync(join(tmpdir(), 'taxonomy-mock-peers-'))
-  const { tarball } = packTarball()
+  let tarball: string | undefined
   try {
     const sample = await captureSample()
+    const kitTarball = packTarball().tarball
+    tarball = kitTarball
     console.error(`installing ${PEERS.length - 1} peers into ${base} …`)
     const folderOf = (index: number) => join(base, `peer-${index}`)
     const installs = await Promise.allSettled(
-      PEERS.map((peer, index) => installPeer(peer, folderOf(index), tarball)),
+      PEERS.map((peer, index) => installPeer(peer, folderOf(index), kitTarball)),
     )
     const referenceArgs = [
       '--import',
@@ -111,7 +113,7 @@ export async function benchPeers(options: MeasureOptions = DEFAULTS): Promise<Ch
     printPeersTable(title, rows)
   } finally {
     rmSync(base, { recursive: true, force: true })
-    rmSync(dirname(tarball), { recursive: true, force: true })
+    if (tarball) rmSync(dirname(tarball), { recursive: true, force: true })
   }
   return []
 }
