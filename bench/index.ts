@@ -3,6 +3,7 @@ import { benchBundle } from './bundle.js'
 import { benchGenerate } from './generate.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
+import { benchPeers } from './peers/index.js'
 import { benchServer } from './server.js'
 import { benchSessions } from './sessions.js'
 import { benchStartup } from './startup.js'
@@ -16,6 +17,8 @@ const sections = [
   ['Start-up', () => benchStartup()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
+  // Installs five tools and takes minutes: only `npm run bench -- peers`.
+  ['Peers', () => benchPeers(), { onDemand: true }],
 ] as const
 
 await runSections('taxonomy-mock bench', sections, process.argv[2])

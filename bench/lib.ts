@@ -34,21 +34,27 @@ export function printChecks(title: string, checks: readonly Check[]): void {
   }
 }
 
+export interface SectionOptions {
+  /** Run only when asked by name (it installs packages or takes minutes), never in a plain run. */
+  readonly onDemand?: boolean
+}
+
 /**
- * Runs the sections (all, or those whose title contains `only`), prints each table, and sets exit
- * code 1 when any target is missed.
+ * Runs the sections (all but the on-demand ones, or those whose title contains `only`), prints each
+ * table, and sets exit code 1 when any target is missed. A section that prints its own table returns
+ * no checks.
  */
 export async function runSections(
   heading: string,
-  sections: readonly (readonly [string, () => Check[] | Promise<Check[]>])[],
+  sections: readonly (readonly [string, () => Check[] | Promise<Check[]>, SectionOptions?])[],
   only?: string,
 ): Promise<void> {
   let missed = 0
   console.log(`${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`)
-  for (const [title, run] of sections) {
-    if (only && !title.toLowerCase().includes(only.toLowerCase())) continue
+  for (const [title, run, options] of sections) {
+    if (only ? !title.toLowerCase().includes(only.toLowerCase()) : options?.onDemand) continue
     const checks = await run()
-    printChecks(title, checks)
+    if (checks.length > 0) printChecks(title, checks)
     missed += checks.filter((check) => !check.ok).length
   }
   if (missed > 0) {

@@ -20,6 +20,7 @@ export interface WrkOptions {
 export interface WrkRun {
   readonly requests: number
   readonly rps: number
+  readonly p50Ms: number
   readonly p99Ms: number
   /** Connect, read and write errors and timeouts. */
   readonly socketErrors: number
@@ -62,10 +63,12 @@ function pathsScript(paths: readonly string[]): string {
 
 function parseWrk(out: string): WrkRun {
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)!
+  const p50 = /50%\s+([\d.]+)(us|ms|s)/.exec(out)!
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
   return {
     requests: Number(/(\d+) requests in/.exec(out)![1]),
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
+    p50Ms: Number(p50[1]) * (p50[2] === 'us' ? 0.001 : p50[2] === 's' ? 1000 : 1),
     p99Ms: Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1),
     socketErrors: socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
