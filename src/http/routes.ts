@@ -1,4 +1,4 @@
-import { findEndpoint, type Endpoint } from './endpoints.js'
+import { ENDPOINTS, findEndpoint, type Endpoint } from './endpoints.js'
 
 /** What a request path names, before method and key are considered. */
 export type Route =
@@ -19,6 +19,7 @@ export type Route =
 export type AdminResource = 'session' | 'scenario' | 'requests'
 
 const API_PREFIX = '/api/'
+const API_V2_PREFIX = '/api/v2/'
 const BROWSE_PREFIX = '/browse/'
 const ADMIN_PREFIX = '/__admin/'
 const SESSIONS_PREFIX = '/__sessions/'
@@ -45,13 +46,31 @@ export function matchRoute(path: string): Route {
   return { kind: 'unknown' }
 }
 
+const API_UNKNOWN: Route = Object.freeze({ kind: 'apiUnknown' })
+
+/**
+ * `/api/v2/{collection}/{slug}`, read in place: this runs on every API request, so it makes no
+ * array of segments, and a slug without `%` (nearly all) is used as it is.
+ */
 function matchApi(path: string): Route {
-  const segments = path.split('/')
-  // ['', 'api', 'v2', collection, slug]
-  const endpoint = segments.length === 5 && segments[2] === 'v2' ? findEndpoint(segments[3]!) : undefined
-  if (endpoint === undefined) return { kind: 'apiUnknown' }
-  const slug = decodeSegment(segments[4]!)
+  if (!path.startsWith(API_V2_PREFIX)) return API_UNKNOWN
+  const at = API_V2_PREFIX.length
+  const end = path.indexOf('/', at)
+  // Exactly one more segment after the collection's.
+  if (end === -1 || path.indexOf('/', end + 1) !== -1) return API_UNKNOWN
+  const endpoint = findEndpointAt(path, at, end)
+  if (endpoint === undefined) return API_UNKNOWN
+  const segment = path.slice(end + 1)
+  const slug = segment.includes('%') ? decodeSegment(segment) : segment
   return slug === undefined ? { kind: 'malformed', endpoint } : { kind: 'record', endpoint, slug }
+}
+
+/** The endpoint whose collection is `path` from `start` to `end`, compared in place. */
+function findEndpointAt(path: string, start: number, end: number): Endpoint | undefined {
+  for (const endpoint of ENDPOINTS) {
+    if (end - start === endpoint.collection.length && path.startsWith(endpoint.collection, start)) return endpoint
+  }
+  return undefined
 }
 
 function matchBrowse(path: string): Route {
