@@ -10,20 +10,48 @@ const BEARER = /^[ \t]*bearer[ \t]+([^\s]+)[ \t]*$/i
  * isAuthorized('Basic k1', ['k1']) // false
  */
 export function isAuthorized(header: string | null | undefined, keys: readonly string[] | 'any'): boolean {
-  const key = header ? BEARER.exec(header)?.[1] : undefined
-  if (key === undefined) return false
+  // `test`, not `exec`: this runs on every API request, and the key is compared where it stands.
+  if (!header || !BEARER.test(header)) return false
   if (keys === 'any') return true
+  const start = findKeyStart(header)
+  // The pattern matched, so the key has no white space and only spaces or tabs follow it.
+  const end = findSpaceOrTab(header, start)
   let matched = 0
-  for (const accepted of keys) matched |= equalInConstantTime(key, accepted) ? 1 : 0
+  for (const accepted of keys) matched |= equalInConstantTime(header, accepted, start, end) ? 1 : 0
   return matched === 1
 }
 
-/** Compares two strings without stopping at the first difference. */
-export function equalInConstantTime(a: string, b: string): boolean {
-  const length = Math.max(a.length, b.length)
-  let difference = a.length ^ b.length
+/** Where the key of a header that matched {@link BEARER} starts: after the scheme and its spaces. */
+function findKeyStart(header: string): number {
+  let at = 0
+  while (isSpaceOrTab(header.charCodeAt(at))) at++
+  at += 'bearer'.length
+  while (isSpaceOrTab(header.charCodeAt(at))) at++
+  return at
+}
+
+function findSpaceOrTab(text: string, from: number): number {
+  let at = from
+  while (at < text.length && !isSpaceOrTab(text.charCodeAt(at))) at++
+  return at
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 32 || code === 9
+}
+
+/**
+ * Compares two strings (or `a` from `start` to `end` with all of `b`) without stopping at the
+ * first difference.
+ */
+export function equalInConstantTime(a: string, b: string, start = 0, end = a.length): boolean {
+  const aLength = end - start
+  const length = Math.max(aLength, b.length)
+  let difference = aLength ^ b.length
   for (let i = 0; i < length; i++) {
-    difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0)
+    // Past `end` (a shorter `a`), compare nothing real: NaN | 0 is 0, as past the end of a string.
+    const code = i < aLength ? a.charCodeAt(start + i) | 0 : 0
+    difference |= code ^ (b.charCodeAt(i) | 0)
   }
   return difference === 0
 }
