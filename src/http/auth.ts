@@ -1,43 +1,58 @@
-/** `Bearer <key>`: the scheme in any case, one or more spaces, a key without spaces (§5). */
-const BEARER = /^[ \t]*bearer[ \t]+([^\s]+)[ \t]*$/i
+/** The scheme of §5, compared in any case. */
+const BEARER = 'bearer'
 
 /**
- * Whether an `Authorization` header carries an accepted key. Every accepted key is compared in full,
- * in time that depends only on the lengths, so timing reveals neither a key nor which one matched.
+ * Whether an `Authorization` header carries an accepted key: `Bearer <key>`, the scheme in any case,
+ * one or more spaces or tabs, a key without white space, optional spaces or tabs (§5). Every accepted
+ * key is compared in full, in time that depends only on the lengths, so timing reveals neither a key
+ * nor which one matched.
  *
  * @example
  * isAuthorized('Bearer k1', ['k1', 'k2']) // true
  * isAuthorized('Basic k1', ['k1']) // false
  */
 export function isAuthorized(header: string | null | undefined, keys: readonly string[] | 'any'): boolean {
-  // `test`, not `exec`: this runs on every API request, and the key is compared where it stands.
-  if (!header || !BEARER.test(header)) return false
+  if (!header) return false
+  // Read in one pass, the key compared where it stands: this runs on every API request.
+  let at = skipSpaceOrTab(header, 0)
+  if (!startsWithBearer(header, at)) return false
+  const afterScheme = at + BEARER.length
+  const start = skipSpaceOrTab(header, afterScheme)
+  let end = start
+  while (end < header.length && !isWhiteSpace(header.charCodeAt(end))) end++
+  at = skipSpaceOrTab(header, end)
+  if (start === afterScheme || end === start || at !== header.length) return false
   if (keys === 'any') return true
-  const start = findKeyStart(header)
-  // The pattern matched, so the key has no white space and only spaces or tabs follow it.
-  const end = findSpaceOrTab(header, start)
   let matched = 0
   for (const accepted of keys) matched |= equalInConstantTime(header, accepted, start, end) ? 1 : 0
   return matched === 1
 }
 
-/** Where the key of a header that matched {@link BEARER} starts: after the scheme and its spaces. */
-function findKeyStart(header: string): number {
-  let at = 0
-  while (isSpaceOrTab(header.charCodeAt(at))) at++
-  at += 'bearer'.length
-  while (isSpaceOrTab(header.charCodeAt(at))) at++
-  return at
+/** Whether `header` has the scheme `bearer`, in any case, at `at`. */
+function startsWithBearer(header: string, at: number): boolean {
+  if (header.length < at + BEARER.length) return false
+  for (let i = 0; i < BEARER.length; i++) {
+    const code = header.charCodeAt(at + i)
+    // A-Z to a-z; no other character has one of these letters as its case (as in /bearer/i).
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== BEARER.charCodeAt(i)) return false
+  }
+  return true
 }
 
-function findSpaceOrTab(text: string, from: number): number {
+function skipSpaceOrTab(text: string, from: number): number {
   let at = from
-  while (at < text.length && !isSpaceOrTab(text.charCodeAt(at))) at++
+  while (at < text.length && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++
   return at
 }
 
-function isSpaceOrTab(code: number): boolean {
-  return code === 32 || code === 9
+/** JavaScript's `\s`: white space and line terminators, as the key may contain none. */
+function isWhiteSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13)
+  if (code < 160) return false
+  return (
+    code === 160 || code === 5760 || (code >= 8192 && code <= 8202) || code === 8232 || code === 8233 ||
+    code === 8239 || code === 8287 || code === 12288 || code === 65279
+  )
 }
 
 /**
