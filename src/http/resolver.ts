@@ -20,7 +20,7 @@ import {
   type Answers,
   type MockAnswer,
 } from './responses.js'
-import { matchRoute, splitSessionPrefix, toPath, type Route } from './routes.js'
+import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
 import { SESSION_HEADER, Session, SessionRegistry, isSessionId } from './sessions.js'
@@ -89,6 +89,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
+  const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
   let bodies = new Map<FixtureDomain, Answers>()
   let pages = new Map<FixtureDomain, Answers>()
@@ -221,16 +222,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
       indexPage = undefined
     },
     resolve(request, context = NO_CONTEXT) {
-      let path = toPath(request.url, context.basePath)
-      if (path === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
-      const prefix = splitSessionPrefix(path)
-      if (prefix !== undefined) path = prefix.path
-      const route = matchRoute(path)
+      const { route, session: prefixed } = locateRoute(request.url, context.basePath)
+      if (route === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
       if (request.method === 'OPTIONS') return preflight
       if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown') {
-        const session = sessionOf(request, prefix?.session)
+        const session = sessionOf(request, prefixed)
         if (!(session instanceof Session)) return session
         return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS)
       }

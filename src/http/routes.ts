@@ -1,4 +1,4 @@
-import { findEndpoint, type Endpoint } from './endpoints.js'
+import { ENDPOINTS, findEndpoint, type Endpoint } from './endpoints.js'
 
 /** What a request path names, before method and key are considered. */
 export type Route =
@@ -19,6 +19,7 @@ export type Route =
 export type AdminResource = 'session' | 'scenario' | 'requests'
 
 const API_PREFIX = '/api/'
+const API_V2_PREFIX = '/api/v2/'
 const BROWSE_PREFIX = '/browse/'
 const ADMIN_PREFIX = '/__admin/'
 const SESSIONS_PREFIX = '/__sessions/'
@@ -45,13 +46,31 @@ export function matchRoute(path: string): Route {
   return { kind: 'unknown' }
 }
 
+const API_UNKNOWN: Route = Object.freeze({ kind: 'apiUnknown' })
+
+/**
+ * `/api/v2/{collection}/{slug}`, read in place: this runs on every API request, so it makes no
+ * array of segments, and a slug without `%` (nearly all) is used as it is.
+ */
 function matchApi(path: string): Route {
-  const segments = path.split('/')
-  // ['', 'api', 'v2', collection, slug]
-  const endpoint = segments.length === 5 && segments[2] === 'v2' ? findEndpoint(segments[3]!) : undefined
-  if (endpoint === undefined) return { kind: 'apiUnknown' }
-  const slug = decodeSegment(segments[4]!)
+  if (!path.startsWith(API_V2_PREFIX)) return API_UNKNOWN
+  const at = API_V2_PREFIX.length
+  const end = path.indexOf('/', at)
+  // Exactly one more segment after the collection's.
+  if (end === -1 || path.indexOf('/', end + 1) !== -1) return API_UNKNOWN
+  const endpoint = findEndpointAt(path, at, end)
+  if (endpoint === undefined) return API_UNKNOWN
+  const segment = path.slice(end + 1)
+  const slug = segment.includes('%') ? decodeSegment(segment) : segment
   return slug === undefined ? { kind: 'malformed', endpoint } : { kind: 'record', endpoint, slug }
+}
+
+/** The endpoint whose collection is `path` from `start` to `end`, compared in place. */
+function findEndpointAt(path: string, start: number, end: number): Endpoint | undefined {
+  for (const endpoint of ENDPOINTS) {
+    if (end - start === endpoint.collection.length && path.startsWith(endpoint.collection, start)) return endpoint
+  }
+  return undefined
 }
 
 function matchBrowse(path: string): Route {
@@ -86,6 +105,53 @@ export function splitSessionPrefix(path: string): { session: string; path: strin
   const session = decodeSegment(path.slice(SESSIONS_PREFIX.length, end === -1 ? undefined : end))
   if (session === undefined) return undefined
   return { session, path: end === -1 ? '/' : path.slice(end) }
+}
+
+/** Where a request target leads: its route (`undefined` when it is no path at all) and session prefix. */
+export interface Located {
+  readonly route: Route | undefined
+  /** The session a `/__sessions/{id}/…` prefix names. */
+  readonly session: string | undefined
+}
+
+const NOWHERE: Located = Object.freeze({ route: undefined, session: undefined })
+/** Targets a locator remembers, and the longest it remembers: a bounded cost for any client. */
+const REMEMBERED_TARGETS = 64
+const REMEMBERED_TARGET_LENGTH = 256
+
+/** The route and session prefix of a request target, under `basePath` if given. */
+export function locate(target: string, basePath?: string): Located {
+  let path = toPath(target, basePath)
+  if (path === undefined) return NOWHERE
+  const prefix = splitSessionPrefix(path)
+  if (prefix !== undefined) path = prefix.path
+  return { route: matchRoute(path), session: prefix?.session }
+}
+
+/**
+ * {@link locate}, remembering the targets it has seen (without a base path): clients repeat their
+ * requests, and a remembered target costs one map lookup instead of scans, slices and a decode.
+ * At most 64 targets of up to 256 characters; when full, it starts afresh, so what it remembers
+ * dies young when a client cycles through many paths (with 1,024, the large soak grew 29%).
+ *
+ * @example
+ * const locateRoute = createLocator()
+ * locateRoute('/api/v2/disciplines/x?y') // { route: { kind: 'record', … }, session: undefined }
+ */
+export function createLocator(): (target: string, basePath?: string) => Located {
+  let remembered = new Map<string, Located>()
+  return (target, basePath) => {
+    if (basePath) return locate(target, basePath)
+    let located = remembered.get(target)
+    if (located === undefined) {
+      located = locate(target)
+      if (target.length <= REMEMBERED_TARGET_LENGTH) {
+        if (remembered.size >= REMEMBERED_TARGETS) remembered = new Map()
+        remembered.set(target, located)
+      }
+    }
+    return located
+  }
 }
 
 /** A path segment percent-decoded once, or `undefined` when it is not valid percent-encoding. */

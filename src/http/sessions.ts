@@ -46,8 +46,11 @@ export class Session {
   /** Records one request, dropping the oldest past the limit. */
   record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
     const i = this.#next
+    const previous = this.#paths[(i + SESSION_LIMITS.journal - 1) % SESSION_LIMITS.journal]
     this.#methods[i] = method
-    this.#paths[i] = path
+    // A path equal to the one before is kept as that same string: the new one then dies young, and
+    // a client repeating a request does not make the collector copy and promote a string each time.
+    this.#paths[i] = path === previous ? previous : path
     this.#statuses[i] = status
     this.#delays[i] = ms
     this.#labels[i] = scenario

@@ -162,8 +162,21 @@ function toBuffer(body: Uint8Array): Buffer {
  */
 function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    const candidate = rawHeaders[i]!
-    if (candidate.length === name.length && candidate.toLowerCase() === name) return rawHeaders[i + 1]
+    if (isNamed(rawHeaders[i]!, name)) return rawHeaders[i + 1]
   }
   return undefined
+}
+
+/**
+ * Whether a header name as received is `lowerCaseName`, in any case: compared in place, since a
+ * `toLowerCase()` copy per header and request is what this runs on every request to avoid.
+ */
+function isNamed(candidate: string, lowerCaseName: string): boolean {
+  if (candidate.length !== lowerCaseName.length) return false
+  for (let i = 0; i < candidate.length; i++) {
+    const code = candidate.charCodeAt(i)
+    // A-Z to a-z; header names are tokens (RFC 9110 §5.1), so no other letter has a case here.
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== lowerCaseName.charCodeAt(i)) return false
+  }
+  return true
 }

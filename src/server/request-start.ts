@@ -10,6 +10,8 @@ interface Parser {
   /** The message whose headers it has parsed, until the next one begins (`complete` once its body is in). */
   incoming?: { complete?: boolean } | null
   getCurrentBuffer(): Buffer
+  /** Milliseconds since the message in hand began, or 0 between messages (Node 18 and later). */
+  duration?: () => number
   [key: string]: unknown
 }
 
@@ -35,8 +37,9 @@ export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, 
 
 /**
  * Keeps, per connection, the first bytes of a request whose headers did not arrive in one read.
- * It hooks Node's per-read parser callback, which costs one native call per read and copies a
- * read only when it ends inside a request's headers; if Node ever changes that callback, the
+ * It hooks Node's per-read parser callback. A read that ends between messages (the usual case:
+ * a keep-alive client sends whole requests) costs one native call that allocates nothing; only a
+ * read that ends inside a request's headers is copied. If Node ever changes that callback, the
  * hook is skipped and such (rare) requests get a body after HEAD, as before.
  */
 export function trackRequestStarts(server: Server): void {
@@ -48,7 +51,9 @@ export function trackRequestStarts(server: Server): void {
     const original = key === undefined ? undefined : parser[key]
     if (typeof original !== 'function') return
     parser[key!] = (ret: number | (Error & { bytesParsed?: number })) => {
-      if (typeof ret === 'number' && isInBody(socket)) {
+      // No message begun, or its headers are in: no request start to keep. (Without `duration`,
+      // every read is looked at, which costs a copy of it.)
+      if (typeof ret === 'number' && (parser.duration?.() === 0 || isInBody(socket))) {
         if (socket[START] !== undefined) socket[START] = undefined
       } else {
         const buffer = parser.getCurrentBuffer()
