@@ -17,6 +17,31 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
+/** The spread of a set of figures: median, quartiles (nearest rank) and range. */
+export interface Spread {
+  readonly median: number
+  readonly q1: number
+  readonly q3: number
+  readonly min: number
+  readonly max: number
+}
+
+/**
+ * The spread of per-round ratios (or any figures). A/B benches report the median of each round's
+ * own ratio: the two runs of a round are seconds apart, so they share a disturbance of the shared
+ * machine better than two medians do.
+ */
+export function spreadOf(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b)
+  return {
+    median: median(sorted),
+    q1: sorted[Math.floor((sorted.length - 1) / 4)]!,
+    q3: sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]!,
+    min: sorted[0]!,
+    max: sorted.at(-1)!,
+  }
+}
+
 /** One line of the report: a name, the figure, the target, and whether it holds. */
 export interface Check {
   readonly name: string

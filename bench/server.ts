@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { median, type Check } from './lib.js'
+import { median, spreadOf, type Check, type Spread } from './lib.js'
 import { BIN, startListening, type ServerProcess } from './processes.js'
 import { KEY, hasWrk, runWrk as wrk, type WrkRun } from './wrk.js'
 
@@ -99,9 +99,8 @@ function cpuMs(pid: number | undefined): number {
 }
 
 /** The per-round ratios ours / reference: their median and spread. */
-function ratios(ours: readonly Round[], reference: readonly Round[], value: (run: Round) => number) {
-  const each = ours.map((run, i) => value(run) / value(reference[i]!))
-  return { median: median(each), min: Math.min(...each), max: Math.max(...each) }
+function ratios(ours: readonly Round[], reference: readonly Round[], value: (run: Round) => number): Spread {
+  return spreadOf(ours.map((run, i) => value(run) / value(reference[i]!)))
 }
 
 async function firstDisciplineSlug(): Promise<string> {

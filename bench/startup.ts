@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packAndInstall } from '../test/helpers/packed.js'
-import { median, type Check } from './lib.js'
+import { median, spreadOf, type Check } from './lib.js'
 import { BIN, startListening } from './processes.js'
 import { KEY } from './wrk.js'
 
@@ -63,18 +63,10 @@ export async function alternate(launches: readonly Launch[], path: string, round
   return times
 }
 
-/** The lower and upper quartiles of `values` (nearest rank). */
-function quartiles(values: readonly number[]): [number, number] {
-  const sorted = [...values].sort((a, b) => a - b)
-  return [sorted[Math.floor((sorted.length - 1) / 4)]!, sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]!]
-}
-
 /** The median round-by-round ratio of `times` to `reference`, with its IQR and range, and both medians in ms. */
 function ratioFigure(times: readonly number[], reference: readonly number[]): { ratio: number; text: string } {
-  const ratios = times.map((ms, i) => ms / reference[i]!)
-  const ratio = median(ratios)
-  const [q1, q3] = quartiles(ratios)
-  const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
+  const { median: ratio, q1, q3, min, max } = spreadOf(times.map((ms, i) => ms / reference[i]!))
+  const range = `${min.toFixed(2)}–${max.toFixed(2)}`
   return { ratio, text: `${ratio.toFixed(2)}x (IQR ${q1.toFixed(2)}–${q3.toFixed(2)}, range ${range}; ${median(times).toFixed(0)} vs ${median(reference).toFixed(0)} ms)` }
 }
 

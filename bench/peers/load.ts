@@ -1,4 +1,4 @@
-import { median } from '../lib.js'
+import { median, spreadOf } from '../lib.js'
 import { runWrk, type WrkRun } from '../wrk.js'
 import { watchOtherCpu } from './cpu-share.js'
 
@@ -94,13 +94,7 @@ export function toResult(all: readonly Round[], wanted: number): { used: Round[]
   const measured = all.filter((round) => round.reference.rps > 0)
   const quiet = measured.filter((round) => round.otherCores <= MAX_OTHER_CORES)
   const used = quiet.length >= Math.ceil(wanted / 2) ? quiet : measured
-  const ratios = used.map((round) => round.peer.rps / round.reference.rps)
-  const ratio = {
-    median: median(ratios),
-    low: Math.min(...ratios),
-    high: Math.max(...ratios),
-    used: used.length,
-    run: all.length,
-  }
+  const { median: middle, min, max } = spreadOf(used.map((round) => round.peer.rps / round.reference.rps))
+  const ratio = { median: middle, low: min, high: max, used: used.length, run: all.length }
   return { used, ratio }
 }
