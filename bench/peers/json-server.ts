@@ -21,15 +21,7 @@ export const jsonServer: Peer = {
   },
   args: (dir, port) => [
     join(dir, 'node_modules/json-server/lib/cli/bin.js'),
-    ...[
-      'db.json',
-      '--routes',
-      'routes.json',
-      '--id',
-      'slug',
-      '--middlewares',
-      'json-server-auth.cjs',
-    ],
-    ...['--port', String(port), '--host', '127.0.0.1', '--quiet'],
+    'db.json', '--routes', 'routes.json', '--id', 'slug', '--middlewares', 'json-server-auth.cjs',
+    '--port', String(port), '--host', '127.0.0.1', '--quiet',
   ],
 }

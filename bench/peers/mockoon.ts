@@ -110,15 +110,6 @@ export const mockoon: Peer = {
   },
   args: (dir, port) => [
     join(dir, 'node_modules/@mockoon/cli/bin/run.js'),
-    ...[
-      'start',
-      '--data',
-      'environment.json',
-      '--port',
-      String(port),
-      '--hostname',
-      '127.0.0.1',
-      '-X',
-    ],
+    'start', '--data', 'environment.json', '--port', String(port), '--hostname', '127.0.0.1', '-X',
   ],
 }
