@@ -1,3 +1,5 @@
+import { hasLowerCaseAt } from './ascii-case.js'
+
 /** The scheme of §5, compared in any case. */
 const BEARER = 'bearer'
 
@@ -15,7 +17,7 @@ export function isAuthorized(header: string | null | undefined, keys: readonly s
   if (!header) return false
   // Read in one pass, the key compared where it stands: this runs on every API request.
   let at = skipSpaceOrTab(header, 0)
-  if (!startsWithBearer(header, at)) return false
+  if (!hasLowerCaseAt(header, at, BEARER)) return false
   const afterScheme = at + BEARER.length
   const start = skipSpaceOrTab(header, afterScheme)
   let end = start
@@ -26,17 +28,6 @@ export function isAuthorized(header: string | null | undefined, keys: readonly s
   let matched = 0
   for (const accepted of keys) matched |= equalInConstantTime(header, accepted, start, end) ? 1 : 0
   return matched === 1
-}
-
-/** Whether `header` has the scheme `bearer`, in any case, at `at`. */
-function startsWithBearer(header: string, at: number): boolean {
-  if (header.length < at + BEARER.length) return false
-  for (let i = 0; i < BEARER.length; i++) {
-    const code = header.charCodeAt(at + i)
-    // A-Z to a-z; no other character has one of these letters as its case (as in /bearer/i).
-    if ((code >= 65 && code <= 90 ? code + 32 : code) !== BEARER.charCodeAt(i)) return false
-  }
-  return true
 }
 
 function skipSpaceOrTab(text: string, from: number): number {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { ADMIN_BODY_LIMIT, BodyTooLargeError } from '../http/admin.js'
+import { hasLowerCaseAt } from '../http/ascii-case.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
 import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
 import type { StartServerOptions } from './options.js'
@@ -162,21 +163,9 @@ function toBuffer(body: Uint8Array): Buffer {
  */
 function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (isNamed(rawHeaders[i]!, name)) return rawHeaders[i + 1]
+    const candidate = rawHeaders[i]!
+    if (candidate.length === name.length && hasLowerCaseAt(candidate, 0, name)) return rawHeaders[i + 1]
   }
   return undefined
 }
 
-/**
- * Whether a header name as received is `lowerCaseName`, in any case: compared in place, since a
- * `toLowerCase()` copy per header and request is what this runs on every request to avoid.
- */
-function isNamed(candidate: string, lowerCaseName: string): boolean {
-  if (candidate.length !== lowerCaseName.length) return false
-  for (let i = 0; i < candidate.length; i++) {
-    const code = candidate.charCodeAt(i)
-    // A-Z to a-z; header names are tokens (RFC 9110 §5.1), so no other letter has a case here.
-    if ((code >= 65 && code <= 90 ? code + 32 : code) !== lowerCaseName.charCodeAt(i)) return false
-  }
-  return true
-}
