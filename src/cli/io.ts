@@ -19,8 +19,9 @@ export interface CliIo {
   readonly write: (chunk: string) => Promise<void>
   readonly env: Readonly<Record<string, string | undefined>>
   /**
-   * Calls `handler` on every SIGINT, SIGTERM or SIGHUP with how many have arrived so far; returns a
-   * function that stops listening. While listening, those signals no longer end the process.
+   * Calls `handler` on every SIGINT, SIGTERM or SIGHUP with how many have arrived so far (a
+   * launcher's echo of the same signal counts once); returns a function that stops listening.
+   * While listening, and briefly after, those signals no longer end the process.
    */
   readonly onStop: (handler: (signals: number) => void) => () => void
 }

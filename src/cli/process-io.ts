@@ -6,6 +6,12 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 const MAX_WAITING_CHARS = 256 * 1024
 /** While stdout is full, how often waiting text is tried again. */
 const RETRY_MS = 25
+/**
+ * A launcher (npx, bunx) forwards to its child the signal that a terminal's Ctrl+C (or a group
+ * kill) has already sent the child: the same signal twice within this time is one stop, not a
+ * second one that cuts the grace short, nor, after the server has closed, death by the signal.
+ */
+const ECHO_MS = 500
 
 /**
  * The real process: stdout, stderr, environment and signals. Lines for stdout are gathered and
@@ -97,10 +103,24 @@ export function createProcessIo(): CliIo {
     env: process.env,
     onStop(handler) {
       let signals = 0
-      const listener = () => handler(++signals)
+      let last: { signal: NodeJS.Signals; at: number } | undefined
+      const listener = (signal: NodeJS.Signals) => {
+        const at = performance.now()
+        const echo = last !== undefined && last.signal === signal && at - last.at < ECHO_MS
+        last = { signal, at }
+        if (!echo) handler(++signals)
+      }
       for (const signal of STOP_SIGNALS) process.on(signal, listener)
       return () => {
-        for (const signal of STOP_SIGNALS) process.off(signal, listener)
+        // The process is on its way out; an echo arriving now must not kill it with a signal status.
+        const swallow = () => {}
+        for (const signal of STOP_SIGNALS) {
+          process.off(signal, listener)
+          process.on(signal, swallow)
+        }
+        setTimeout(() => {
+          for (const signal of STOP_SIGNALS) process.off(signal, swallow)
+        }, ECHO_MS).unref()
       }
     },
   }

@@ -18,7 +18,8 @@ afterEach(async () => {
 
 /** Starts a server process; resolves with its port once it prints a URL, and stops it after the test. */
 async function start(command: string, args: string[]): Promise<{ port: number; stop: () => Promise<number | null> }> {
-  // Its own process group: a launcher (bunx) might not pass SIGTERM on.
+  // Its own process group, signalled whole as a terminal's Ctrl+C is: bunx forwards the signal
+  // to the server it started, so the server gets it twice.
   const child = spawn(command, args, { cwd: runtimes.project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const stop = () => {

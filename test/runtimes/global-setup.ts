@@ -20,8 +20,9 @@ declare module 'vitest' {
   }
 }
 
-// Latest of each major, from the npm registry: the binaries come as the packages' optional dependencies.
-const PACKAGES = ['bun@1', 'deno@2']
+// From the npm registry (the binaries come as the packages' optional dependencies), pinned so that
+// a runtime's new release cannot turn CI red on its own; bump them on purpose.
+const PACKAGES = ['bun@1.4.5', 'deno@2.9.6']
 const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
 
 /** Installs Bun and Deno into a temp folder (never into this repository) and the packed tarball into a project. */
