@@ -86,8 +86,14 @@ function hashString(text: string): number {
 
 /** A Fisher-Yates shuffle of `items` into a new array, drawn from `random`. */
 export function shuffled<T>(random: Random, items: readonly T[]): T[] {
-  const result = items.slice()
-  for (let i = result.length - 1; i > 0; i--) {
+  return Array.from(shuffledIndexes(random, items.length), (index) => items[index]!)
+}
+
+/** The indexes below `length` in the order {@link shuffled} would put `length` items: the same draws. */
+export function shuffledIndexes(random: Random, length: number): Uint32Array {
+  const result = new Uint32Array(length)
+  for (let i = 0; i < length; i++) result[i] = i
+  for (let i = length - 1; i > 0; i--) {
     const j = random.nextInt(i + 1)
     const swap = result[i]!
     result[i] = result[j]!

@@ -1,6 +1,6 @@
 import { allocate, evenWeights, skewedWeights } from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber, describeDiscipline, describeSubDiscipline } from './descriptions.js'
-import { TOPIC_KEY_COUNT, createTopicNames, subDisciplineNames, type NamedSubject } from './names.js'
+import { createTopicNames, subDisciplineNames, topicKeyCount, type NamedSubject } from './names.js'
 import { shuffled, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import { createUniqueSlugs, toSlug } from '../slug.js'
@@ -84,7 +84,7 @@ export function generateSubDisciplines(
       (other) => other !== discipline && other.domainIndex === discipline.domainIndex,
     )
     for (let n = 0; n < shares[index]!; n++) {
-      const name = names[n % names.length]!
+      const name = names(n)
       const disciplineIds = [discipline.record.id]
       const extra = extraParentCount(random, 3, 17)
       const pool = siblings.length >= extra ? siblings : disciplines.filter((d) => d !== discipline)
@@ -119,7 +119,7 @@ export function generateTopics(
   subDisciplines: readonly SubDisciplineDraft[],
 ): FixtureTopic[] {
   // How often each name key was handed out: a repeat gets `-2`, `-3`... (no natural slug ends in digits).
-  const timesUsed = new Uint32Array(TOPIC_KEY_COUNT)
+  const timesUsed = new Uint32Array(topicKeyCount())
   // Most topics have one parent: they share one frozen list per parent rather than a million copies.
   const onlyParent = subDisciplines.map((draft) => Object.freeze([draft.record.id]))
   const describers = subDisciplines.map((draft) => createTopicDescriber(draft.record.name))

@@ -1,4 +1,4 @@
-import { shuffled, type Random } from '../random.js'
+import { shuffled, shuffledIndexes, type Random } from '../random.js'
 import { toSlug } from '../slug.js'
 import {
   ASPECTS,
@@ -22,40 +22,59 @@ export interface NamedSubject {
 
 /**
  * The sub-discipline names of one discipline, in the order they are handed out: the real
- * sub-fields first (shuffled), then modifier combinations ("Computational Cosmology").
+ * sub-fields first (shuffled), then modifier combinations ("Computational Cosmology"). Returns the
+ * `n`th name, cycling. The combinations' order is a shuffle of their indexes, the same draws as
+ * shuffling the names themselves, so only the names handed out are ever built.
  */
 export function subDisciplineNames(
   random: Random,
   domain: DomainWords,
   discipline: DisciplineWords,
-): string[] {
+): (n: number) => string {
   const real = shuffled(random, discipline.subDisciplines)
-  const combined: string[] = []
-  for (const modifier of shuffled(random, domain.modifiers)) {
-    for (const base of real) combined.push(`${modifier} ${base}`)
+  const modifiers = shuffled(random, domain.modifiers)
+  const order = shuffledIndexes(random, modifiers.length * real.length)
+  const total = real.length + order.length
+  return (n) => {
+    const k = n % total
+    if (k < real.length) return real[k]!
+    const combination = order[k - real.length]!
+    return `${modifiers[Math.floor(combination / real.length)]!} ${real[combination % real.length]!}`
   }
-  return [...real, ...shuffled(random, combined)]
 }
 
-const ASPECT_PARTS = ASPECTS.map(([aspect, fit]) => {
-  const [before = '', after = ''] = aspect.split('{s}')
-  return {
-    fit,
-    before,
-    after,
-    slugBefore: before.trim() === '' ? '' : `${toSlug(before)}-`,
-    slugAfter: after.trim() === '' ? '' : `-${toSlug(after)}`,
-  }
-})
-const CONTEXT_NAMES = CONTEXTS.map((context) => ` ${context}`)
-const CONTEXT_SLUGS = CONTEXTS.map((context) => `-${toSlug(context)}`)
+/** What naming topics needs from the word lists, built on first use: the upper levels need none of it. */
+interface TopicTables {
+  readonly aspects: readonly { before: string; after: string; slugBefore: string; slugAfter: string }[]
+  readonly contextNames: readonly string[]
+  readonly contextSlugs: readonly string[]
+  readonly subjectIndex: ReadonlyMap<string, number>
+}
+
+let tables: TopicTables | undefined
+function topicTables(): TopicTables {
+  return (tables ??= {
+    aspects: ASPECTS.map(([aspect]) => {
+      const [before = '', after = ''] = aspect.split('{s}')
+      return {
+        before,
+        after,
+        slugBefore: before.trim() === '' ? '' : `${toSlug(before)}-`,
+        slugAfter: after.trim() === '' ? '' : `-${toSlug(after)}`,
+      }
+    }),
+    contextNames: CONTEXTS.map((context) => ` ${context}`),
+    contextSlugs: CONTEXTS.map((context) => `-${toSlug(context)}`),
+    subjectIndex: new Map(DOMAINS.flatMap((domain) => domain.disciplines.flatMap((d) => d.subjects)).map((s, i) => [s, i])),
+  })
+}
+
 const ROUNDS = CONTEXTS.length + 1
-const SUBJECT_INDEX = new Map(
-  DOMAINS.flatMap((domain) => domain.disciplines.flatMap((d) => d.subjects)).map((s, i) => [s, i]),
-)
 
 /** The number of distinct topic-name keys; every key is below it. */
-export const TOPIC_KEY_COUNT = SUBJECT_INDEX.size * ASPECTS.length * ROUNDS
+export function topicKeyCount(): number {
+  return topicTables().subjectIndex.size * ASPECTS.length * ROUNDS
+}
 
 /**
  * Creates the topic-name source of one discipline. Each call hands out the next distinct name:
@@ -70,30 +89,32 @@ export function createTopicNames(
   subjects: readonly string[],
 ): () => NamedSubject {
   const aspects: number[] = []
-  ASPECT_PARTS.forEach((aspect, a) => {
-    if (fits(aspect.fit, style)) aspects.push(a)
+  ASPECTS.forEach(([, fit], a) => {
+    if (fits(fit, style)) aspects.push(a)
   })
-  const subjectSlugs = subjects.map(toSlug)
-  const subjectIndexes = subjects.map((subject) => SUBJECT_INDEX.get(subject) ?? 0)
-  // Pair names and slugs are built on first use: medium uses a quarter of them, large all.
-  const pairNames: string[] = []
-  const pairSlugs: string[] = []
   const pairs = aspects.length * subjects.length
   const stride = coprimeStride(random, pairs)
   const offset = random.nextInt(pairs)
+  // Slugs, keys and pair names are built on first use: medium uses a quarter of the pairs, large all.
+  const subjectSlugs: string[] = []
+  const subjectKeys: number[] = []
+  const pairNames: string[] = []
+  const pairSlugs: string[] = []
   let issued = 0
   return () => {
+    const { aspects: parts, contextNames, contextSlugs, subjectIndex } = topicTables()
     const round = Math.floor(issued / pairs) % ROUNDS
     const pair = (stride * (issued % pairs) + offset) % pairs
     issued++
     const s = pair % subjects.length
     const a = aspects[Math.floor(pair / subjects.length)]!
-    const aspect = ASPECT_PARTS[a]!
-    const name = (pairNames[pair] ??= aspect.before + subjects[s]! + aspect.after)
-    const slug = (pairSlugs[pair] ??= aspect.slugBefore + subjectSlugs[s]! + aspect.slugAfter)
-    const key = (subjectIndexes[s]! * ASPECT_PARTS.length + a) * ROUNDS + round
+    const aspect = parts[a]!
+    const subject = subjects[s]!
+    const name = (pairNames[pair] ??= aspect.before + subject + aspect.after)
+    const slug = (pairSlugs[pair] ??= aspect.slugBefore + (subjectSlugs[s] ??= toSlug(subject)) + aspect.slugAfter)
+    const key = ((subjectKeys[s] ??= subjectIndex.get(subject) ?? 0) * parts.length + a) * ROUNDS + round
     if (round === 0) return { name, slug, key }
-    return { name: name + CONTEXT_NAMES[round - 1]!, slug: slug + CONTEXT_SLUGS[round - 1]!, key }
+    return { name: name + contextNames[round - 1]!, slug: slug + contextSlugs[round - 1]!, key }
   }
 }
 
