@@ -175,9 +175,11 @@ function walkTopics(
     indexes.push(index)
     siblingsOf.set(draft.discipline, indexes)
   })
-  subDisciplines.forEach((draft, index) => {
-    const siblings = siblingsOf.get(draft.discipline)!
-    for (let n = 0; n < shares[index]!; n++) {
+  // One loop, not a callback per sub-discipline: a cold start runs it optimized sooner.
+  for (let index = 0; index < subDisciplines.length; index++) {
+    const siblings = siblingsOf.get(subDisciplines[index]!.discipline)!
+    const share = shares[index]!
+    for (let n = 0; n < share; n++) {
       let sharedWith = -1
       // About 8% of topics are shared with a sibling sub-discipline.
       if (siblings.length > 1 && random.chance(8)) {
@@ -186,7 +188,7 @@ function walkTopics(
       }
       visit(index, sharedWith, random.nextInt(TOPIC_TEMPLATES))
     }
-  })
+  }
 }
 
 /** 0, 1 or 2 extra parents: 2 with `twoPercent`, 1 with `onePercent - twoPercent`. */
