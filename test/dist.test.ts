@@ -26,8 +26,21 @@ function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
 
 it('keeps node:* out of what taxonomy-mock and taxonomy-mock/msw load, so browsers can bundle them', () => {
   for (const entry of ['index.js', 'msw/index.js']) {
-    expect([...staticGraph(entry).bare].filter((specifier) => specifier !== 'msw')).toEqual([])
+    const { files, bare } = staticGraph(entry)
+    expect([...bare].filter((specifier) => specifier !== 'msw')).toEqual([])
+    // Builtins come through process.getBuiltinModule (next test), so look for that too.
+    expect([...files].filter((file) => readFileSync(join(DIST, file), 'utf8').includes('getBuiltinModule'))).toEqual([])
   }
+})
+
+it('takes Node builtins from process.getBuiltinModule, never by an import that builds a facade of every export', () => {
+  const sources = [...scripts.map((file) => join(DIST, file)), fileURLToPath(new URL('../bin/taxonomy-mock.js', import.meta.url))]
+  const importers = sources.filter((file) => /^(?:import|export)\s[^;]*?["']node:/m.test(readFileSync(file, 'utf8')))
+  expect(importers).toEqual([])
+  const serverChunks = [...staticGraph('server/index.js').files].map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n')
+  expect(serverChunks).toContain('process.getBuiltinModule("node:http")')
+  // Only the names used are read: reading fs.ReadStream, say, would load fs streams.
+  expect(serverChunks).not.toMatch(/\$read\("(?:ReadStream|WebSocket|Agent)"\)/)
 })
 
 it('bundles each source module into exactly one dist file, so module state exists once across entry points', () => {
