@@ -75,7 +75,7 @@ function ratioFigure(times: readonly number[], reference: readonly number[]): { 
  * `bin/`), against a bare `node:http` server spawned the same way, in alternating rounds; then
  * the same with `--size large`.
  */
-export async function benchStartup(rounds = 15, largeRounds = 5): Promise<Check[]> {
+export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[]> {
   const { createTaxonomy, toDisciplineRecord } = await import('../dist/index.js')
   const taxonomy = createTaxonomy()
   const discipline = taxonomy.disciplines[0]!
