@@ -23,6 +23,7 @@ export async function benchBundle(): Promise<Check[]> {
       value: `${gzipKb.toFixed(1)} KB (${(code.byteLength / 1024).toFixed(0)} KB minified)`,
       target: '<= 100 KB',
       ok: gzipKb <= 100,
+      figure: gzipKb,
     },
   ]
 }

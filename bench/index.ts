@@ -21,4 +21,9 @@ const sections = [
   ['Peers', () => benchPeers(), { onDemand: true }],
 ] as const
 
-await runSections('taxonomy-mock bench', sections, process.argv[2])
+// `npm run bench -- [section] [--runs N]`: one section by (part of) its title; N whole passes.
+const args = process.argv.slice(2)
+const runsAt = args.indexOf('--runs')
+const runs = runsAt === -1 ? 1 : Number(args.splice(runsAt, 2)[1])
+if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number of runs, 1 or more')
+await runSections('taxonomy-mock bench', sections, args[0], runs)

@@ -48,6 +48,8 @@ export interface Check {
   readonly value: string
   readonly target: string
   readonly ok: boolean
+  /** The figure as a number (the first one `value` shows), for the median over `--runs`. */
+  readonly figure?: number
 }
 
 export function printChecks(title: string, checks: readonly Check[]): void {
@@ -67,23 +69,58 @@ export interface SectionOptions {
 /**
  * Runs the sections (all but the on-demand ones, or those whose title contains `only`), prints each
  * table, and sets exit code 1 when any target is missed. A section that prints its own table returns
- * no checks.
+ * no checks. With `runs` above 1, every section runs that many times in turn (whole passes, minutes
+ * apart), each pass prints its tables, and a last table gives each figure's median over the passes
+ * with every pass's figure; a target then counts as missed when most passes missed it.
  */
 export async function runSections(
   heading: string,
   sections: readonly (readonly [string, () => Check[] | Promise<Check[]>, SectionOptions?])[],
   only?: string,
+  runs = 1,
 ): Promise<void> {
+  console.log(`${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${runs > 1 ? `, ${runs} runs` : ''}`)
+  const chosen = sections.filter(([title, , options]) => (only ? title.toLowerCase().includes(only.toLowerCase()) : !options?.onDemand))
+  const passes: Check[][][] = []
+  for (let run = 1; run <= runs; run++) {
+    if (runs > 1) console.log(`\n# Run ${run} of ${runs}`)
+    const pass: Check[][] = []
+    for (const [title, measure] of chosen) {
+      const checks = await measure()
+      if (checks.length > 0) printChecks(title, checks)
+      pass.push(checks)
+    }
+    passes.push(pass)
+  }
   let missed = 0
-  console.log(`${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`)
-  for (const [title, run, options] of sections) {
-    if (only ? !title.toLowerCase().includes(only.toLowerCase()) : options?.onDemand) continue
-    const checks = await run()
-    if (checks.length > 0) printChecks(title, checks)
-    missed += checks.filter((check) => !check.ok).length
+  if (runs > 1) {
+    console.log(`\n# Median of ${runs} runs`)
+    chosen.forEach(([title], s) => {
+      const combined = passes[0]![s]!.map((first, c) => combine(passes.map((pass) => pass[s]![c]!), first))
+      if (combined.length > 0) printChecks(title, combined)
+      missed += combined.filter((check) => !check.ok).length
+    })
+  } else {
+    missed = passes[0]!.flat().filter((check) => !check.ok).length
   }
   if (missed > 0) {
     console.log(`\n${missed} target(s) missed`)
     process.exitCode = 1
   }
+}
+
+/** One check over several runs: the median figure, then each run's, and how many runs met the target. */
+function combine(checks: readonly Check[], first: Check): Check {
+  const met = checks.filter((check) => check.ok).length
+  const figures = checks.map((check) => check.figure)
+  // The unit the first run's value gives its figure: "0.93x [...]" -> "x", "8.8 ms" -> " ms".
+  const unit = /^-?[\d.,]+(x| ?[A-Za-zµ]+)?/.exec(first.value)?.[1] ?? ''
+  const each = figures.every((figure) => figure !== undefined)
+    ? `${formatFigure(median(figures as number[]))}${unit} (runs: ${figures.map((figure) => formatFigure(figure!)).join(', ')})`
+    : checks.map((check) => check.value).join(' / ')
+  return { name: first.name, value: `${each}; target met in ${met} of ${checks.length}`, target: first.target, ok: met * 2 > checks.length }
+}
+
+function formatFigure(figure: number): string {
+  return Math.abs(figure) >= 100 ? figure.toFixed(0) : String(Number(figure.toPrecision(3)))
 }

@@ -63,16 +63,18 @@ export async function benchServer(rounds = 9, seconds = 5): Promise<Check[]> {
           value: `${throughput.median.toFixed(2)}x [${throughput.min.toFixed(2)}–${throughput.max.toFixed(2)}] (${median(ourRuns.map((r) => r.rps)).toFixed(0)} vs ${median(refRuns.map((r) => r.rps)).toFixed(0)} req/s; ${cpu})`,
           target: `>= ${THROUGHPUT_TARGET}x`,
           ok: throughput.median >= THROUGHPUT_TARGET,
+          figure: throughput.median,
         },
         {
           name: `server p99 latency vs bare node:http (${connections} connections, same rounds)`,
           value: `${latency.median.toFixed(2)}x [${latency.min.toFixed(2)}–${latency.max.toFixed(2)}] (${median(ourRuns.map((r) => r.p99Ms)).toFixed(2)} vs ${median(refRuns.map((r) => r.p99Ms)).toFixed(2)} ms)`,
           target: `<= ${P99_TARGET}x`,
           ok: latency.median <= P99_TARGET,
+          figure: latency.median,
         },
       )
     }
-    checks.push({ name: 'server errors and non-2xx answers under load', value: String(errors), target: '0', ok: errors === 0 })
+    checks.push({ name: 'server errors and non-2xx answers under load', value: String(errors), target: '0', ok: errors === 0, figure: errors })
     return checks
   } finally {
     ours.child.kill('SIGTERM')
