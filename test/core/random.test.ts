@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createIdSource } from '../../src/core/ids.js'
-import { createRandom, shuffled } from '../../src/core/random.js'
+import { createRandom, shuffled, shuffledIndexes } from '../../src/core/random.js'
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -52,4 +53,21 @@ it('shuffles into a permutation without touching the input', () => {
   const result = shuffled(createRandom(3), items)
   expect([...result].sort()).toEqual([...items])
   expect(result).not.toEqual(items)
+})
+
+it('shuffles as a Fisher-Yates shuffle drawing nextInt(i + 1) at each step would', () => {
+  fc.assert(
+    fc.property(fc.nat(), fc.nat(300), (seed, length) => {
+      const reference = createRandom(seed)
+      const expected = Array.from({ length }, (_, i) => i)
+      for (let i = length - 1; i > 0; i--) {
+        const j = reference.nextInt(i + 1)
+        ;[expected[i], expected[j]] = [expected[j]!, expected[i]!]
+      }
+      const random = createRandom(seed)
+      expect([...shuffledIndexes(random, length)]).toEqual(expected)
+      // The stream moved as far as the reference's.
+      expect(random.nextUint32()).toBe(reference.nextUint32())
+    }),
+  )
 })

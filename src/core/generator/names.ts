@@ -88,10 +88,12 @@ export function createTopicNames(
   style: DomainWords['style'],
   subjects: readonly string[],
 ): () => NamedSubject {
+  // Indexes rather than destructuring: a cold start runs this before the JIT, where each
+  // destructured pair costs an iterator.
   const aspects: number[] = []
-  ASPECTS.forEach(([, fit], a) => {
-    if (fits(fit, style)) aspects.push(a)
-  })
+  for (let a = 0; a < ASPECTS.length; a++) {
+    if (fits(ASPECTS[a]![1], style)) aspects.push(a)
+  }
   const pairs = aspects.length * subjects.length
   const stride = coprimeStride(random, pairs)
   const offset = random.nextInt(pairs)
@@ -132,7 +134,12 @@ function coprimeStride(random: Random, n: number): number {
 }
 
 function greatestCommonDivisor(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b]
+  // A temporary rather than `[a, b] = [b, a % b]`, which builds an array per step before the JIT.
+  while (b !== 0) {
+    const rest = a % b
+    a = b
+    b = rest
+  }
   return a
 }
 
