@@ -1,7 +1,7 @@
 import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { createAdmin } from './admin.js'
-import { isAuthorized } from './auth.js'
+import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
 import { createOpenApiDocument } from './openapi.js'
@@ -89,6 +89,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
+  const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
   let bodies = new Map<FixtureDomain, Answers>()
@@ -171,7 +172,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     session: Session,
     selected: readonly ScenarioState[],
   ): MockAnswer {
-    const authorized = isAuthorized(request.header('authorization'), apiKeys)
+    const authorized = isAuthorized(request.header('authorization'))
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
     if (route.kind === 'apiUnknown') return finish(request, session, authorized ? errors.notFound : errors.unauthorized, resolved.delay, null)
     if (request.method !== 'GET' && request.method !== 'HEAD') return finish(request, session, errors.methodNotAllowed, resolved.delay, null)

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import { ADMIN_BODY_LIMIT, BodyTooLargeError } from '../http/admin.js'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
+import { SESSION_HEADER } from '../http/sessions.js'
 import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
@@ -37,6 +38,10 @@ export function createListener(
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
   const noHost = createErrorAnswers('badRequest', cors)
 
+  // The body last sent and its Buffer view.
+  let lastBody: Uint8Array | undefined
+  let lastBuffer: Buffer | undefined
+
   /** The one place an answer leaves the server, once its delay (if any) is over. */
   function deliver(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
     if (answer.fault === 'network-error') {
@@ -61,7 +66,12 @@ export function createListener(
       }
     }
     response.writeHead(answer.status, answer.headers)
-    response.end(answer.body ? toBuffer(answer.body) : undefined)
+    if (answer.body !== null && answer.body !== lastBody) {
+      // A client repeating a request skips the WeakMap lookup.
+      lastBody = answer.body
+      lastBuffer = toBuffer(answer.body)
+    }
+    response.end(answer.body === null ? undefined : lastBuffer)
     onRequest?.({
       method: request.method ?? '',
       path: toLogPath(request.url ?? ''),
@@ -162,10 +172,29 @@ function toBuffer(body: Uint8Array): Buffer {
  * for one lookup, and like it, a repeated Authorization header counts once (the first).
  */
 function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  const usual = usualSpelling(name)
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const candidate = rawHeaders[i]!
-    if (candidate.length === name.length && hasLowerCaseAt(candidate, 0, name)) return rawHeaders[i + 1]
+    if (candidate.length !== name.length) continue
+    // Clients send `Authorization` or `authorization`: one native comparison each, before the loop
+    // that folds any other case.
+    if (candidate === usual || candidate === name || hasLowerCaseAt(candidate, 0, name)) return rawHeaders[i + 1]
   }
   return undefined
 }
 
+/** The usual spelling of the names the resolver and this listener look up (constants: compared by identity). */
+function usualSpelling(name: string): string {
+  switch (name) {
+    case 'host':
+      return 'Host'
+    case 'authorization':
+      return 'Authorization'
+    case 'prefer':
+      return 'Prefer'
+    case SESSION_HEADER:
+      return 'X-Taxonomy-Mock-Session'
+    default:
+      return name
+  }
+}

@@ -1,0 +1,63 @@
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { hasLowerCaseAt } from '../../src/http/ascii-case.js'
+import { createKeyCheck, equalInConstantTime, isAuthorized } from '../../src/http/auth.js'
+
+/** The rule of §5 as first written (a scan, then a comparison per key): the one-pass check must agree with it. */
+function reference(header: string | null | undefined, keys: readonly string[] | 'any'): boolean {
+  if (!header) return false
+  let at = skip(header, 0)
+  if (!hasLowerCaseAt(header, at, 'bearer')) return false
+  const afterScheme = at + 'bearer'.length
+  const start = skip(header, afterScheme)
+  let end = start
+  while (end < header.length && !/\s/.test(header[end]!)) end++
+  at = skip(header, end)
+  if (start === afterScheme || end === start || at !== header.length) return false
+  if (keys === 'any') return true
+  let matched = 0
+  for (const accepted of keys) matched |= equalInConstantTime(header, accepted, start, end) ? 1 : 0
+  return matched === 1
+}
+
+function skip(text: string, from: number): number {
+  let at = from
+  while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at++
+  return at
+}
+
+const piece = fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', ' ', '\t', '  ', 'k1', 'k2', 'key', 'taxonomy-mock-key', '\u00a0', '\u2028', '\n', 'é', '😀', 'x', '')
+const keySet = fc.oneof(
+  fc.constant<'any'>('any'),
+  fc.array(fc.constantFrom('k1', 'k2', 'key', 'taxonomy-mock-key', 'é', 'k😀', 'k1k1'), { minLength: 1, maxLength: 3 }),
+)
+
+it('accepts exactly the headers the scan-then-compare rule accepts', () => {
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 6 }), keySet, (pieces, keys) => {
+      const header = pieces.join('')
+      expect(createKeyCheck(keys)(header)).toBe(reference(header, keys))
+    }),
+    { numRuns: 20_000 },
+  )
+  fc.assert(
+    fc.property(fc.string(), keySet, (header, keys) => {
+      expect(isAuthorized(header, keys)).toBe(reference(header, keys))
+      expect(isAuthorized(`Bearer ${header}`, keys)).toBe(reference(`Bearer ${header}`, keys))
+    }),
+  )
+})
+
+it('reads the scheme in any case and the key between spaces or tabs', () => {
+  const check = createKeyCheck(['k1', 'k2'])
+  expect(check('Bearer k1')).toBe(true)
+  expect(check(' bEaReR \t k2 \t')).toBe(true)
+  expect(check('Bearer k1 k2')).toBe(false)
+  expect(check('Bearerk1')).toBe(false)
+  expect(check('Bearer k')).toBe(false)
+  expect(check('Bearer k10')).toBe(false)
+  expect(check('Bearer ')).toBe(false)
+  expect(check(undefined)).toBe(false)
+  expect(createKeyCheck('any')('Bearer anything')).toBe(true)
+  expect(createKeyCheck('any')('Basic anything')).toBe(false)
+})
