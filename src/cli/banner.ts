@@ -1,3 +1,4 @@
+import { DEFAULT_SEED } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
 import { showKeys } from '../http/auth.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
@@ -7,24 +8,30 @@ import type { ServeArgs } from './args.js'
 const EXAMPLES = 3
 
 /**
- * What the server prints once listening: the URL line first (tools wait for it), then a curl to
- * paste and example slugs, since the API has no list endpoint. Only the documented default key is
- * printed whole; other keys are masked like everywhere else.
+ * The first line the server prints once listening, before its data is built: tools wait for it.
+ * Only the documented default key is printed whole; other keys are masked like everywhere else.
  */
-export function formatBanner(
+export function formatUrlLine(url: string, apiKeys: ResolvedOptions['apiKeys'], args: ServeArgs): string {
+  const { shown: keys } = showKeys(apiKeys, DEFAULT_API_KEY)
+  const source = args.data !== undefined ? `data ${args.data}` : `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
+  return `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
+}
+
+/**
+ * The rest of the banner, once the data is there (none with `--quiet`): a curl to paste and example
+ * slugs, since the API has no list endpoint.
+ */
+export function formatBannerDetails(
   url: string,
   taxonomy: Taxonomy,
   apiKeys: ResolvedOptions['apiKeys'],
   args: ServeArgs,
 ): string[] {
-  const { shown: keys, curlKey } = showKeys(apiKeys, DEFAULT_API_KEY)
-  const source = args.data !== undefined ? `data ${args.data}` : `seed ${taxonomy.seed}, size ${args.size ?? 'medium'}`
-  const first = `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
-  if (args.quiet) return [first]
+  if (args.quiet) return []
+  const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY)
   const disciplines = taxonomy.disciplines.slice(0, EXAMPLES).map((d) => d.slug)
   const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicCountOf(s) > 0).slice(0, EXAMPLES).map((s) => s.slug)
-  const lines = [
-    first,
+  return [
     `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,
     `  disciplines:     ${disciplines.join(', ')}`,
     `  sub_disciplines: ${subs.join(', ')}`,
@@ -32,7 +39,6 @@ export function formatBanner(
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
     `  stop:            Ctrl+C (or SIGTERM)`,
   ]
-  return lines
 }
 
 /** One log line per request: method, path, status, milliseconds. Never headers, so never keys. */

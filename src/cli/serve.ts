@@ -1,19 +1,20 @@
-import { createTaxonomy } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
 import { startServer } from '../server/index.js'
 import type { ServeArgs } from './args.js'
-import { formatBanner, formatLogLine } from './banner.js'
+import { formatBannerDetails, formatLogLine, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './usage-error.js'
 import { watchDataFile } from './watch.js'
 
 /**
- * `taxonomy-mock serve`: builds or loads the data, listens, prints the banner, and on SIGINT,
- * SIGTERM or SIGHUP closes gracefully and returns 0: answers still owed are sent at once, and
- * connections whose client does not read them are cut after the grace (10 s), or at once on a
- * second signal. A signal during start-up returns 0 without listening. Nothing listens until
- * the data is valid.
+ * `taxonomy-mock serve`: listens, prints the banner, and on SIGINT, SIGTERM or SIGHUP closes
+ * gracefully and returns 0: answers still owed are sent at once, and connections whose client does
+ * not read them are cut after the grace (10 s), or at once on a second signal. A signal during
+ * start-up returns 0. A `--data` file is loaded first: nothing listens until it is valid. A
+ * generated dataset cannot be invalid, so the server listens and prints its URL line first and
+ * builds the data right after: a client that waits for that line connects while it is built, and
+ * its first answer comes as soon as the data is there.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   const stopped = new AbortController()
@@ -21,10 +22,11 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   // Listening from the start, so a signal while the data is built does not kill the process.
   const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
   try {
-    const taxonomy = await buildData(args, stopped.signal)
-    if (taxonomy === undefined || stopped.signal.aborted) return 0
+    const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
+    if (args.data !== undefined && (loaded === undefined || stopped.signal.aborted)) return 0
     const server = await startServer({
-      taxonomy,
+      // Generated data is built by the resolver on first use: just below, after the URL line.
+      ...(loaded ? { taxonomy: loaded } : { seed: args.seed, size: args.size }),
       port: args.port,
       host: args.host,
       ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
@@ -52,9 +54,14 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               (line) => io.stdout(`taxonomy-mock: ${line}`),
             )
           : () => {}
+      const { apiKeys } = server.resolver.options
+      io.stdout(formatUrlLine(server.url, apiKeys, args))
+      // Generating `--size large` takes a fraction of a second of synchronous work; a signal sent
+      // meanwhile is handled once it is done.
+      const taxonomy = server.resolver.options.taxonomy
       await afterPendingSignals()
       if (!stopped.signal.aborted) {
-        for (const line of formatBanner(server.url, taxonomy, server.resolver.options.apiKeys, args)) io.stdout(line)
+        for (const line of formatBannerDetails(server.url, taxonomy, apiKeys, args)) io.stdout(line)
         await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
       }
     } finally {
@@ -68,19 +75,12 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   }
 }
 
-/** The dataset, or `undefined` when a signal came first. */
-async function buildData(args: ServeArgs, signal: AbortSignal): Promise<Taxonomy | undefined> {
-  if (args.data !== undefined) {
-    const loading = loadDataFile(args.data, signal)
-    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }))
-    // A FIFO may never be written: a signal ends the wait (the read is abandoned).
-    return await Promise.race([loading, aborted]).finally(() => loading.catch(() => {}))
-  }
-  // Generating `--size large` takes seconds of synchronous work; a signal sent meanwhile is
-  // handled once it is done.
-  const taxonomy = createTaxonomy({ seed: args.seed, size: args.size })
-  await afterPendingSignals()
-  return signal.aborted ? undefined : taxonomy
+/** The `--data` file's dataset, or `undefined` when a signal came first. */
+async function loadData(file: string, signal: AbortSignal): Promise<Taxonomy | undefined> {
+  const loading = loadDataFile(file, signal)
+  const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }))
+  // A FIFO may never be written: a signal ends the wait (the read is abandoned).
+  return await Promise.race([loading, aborted]).finally(() => loading.catch(() => {}))
 }
 
 /**
