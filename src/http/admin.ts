@@ -59,9 +59,14 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
     }
   }
 
+  // Built on first use and kept, as the resolver's own preflight answer is.
+  const preflights: Partial<Record<AdminResource, MockAnswer>> = {}
+
   return async function answerAdmin(request: MockRequest, session: string, resource: AdminResource): Promise<MockAnswer> {
     const { method } = request
-    if (method === 'OPTIONS') return createPreflightAnswer(cors, ALLOWED[resource], `Content-Type, X-Taxonomy-Mock-Admin-Key`)
+    if (method === 'OPTIONS') {
+      return (preflights[resource] ??= createPreflightAnswer(cors, ALLOWED[resource], 'Content-Type, X-Taxonomy-Mock-Admin-Key'))
+    }
     if (!isAllowed(request)) {
       return error(
         'forbidden',
