@@ -200,3 +200,24 @@ it('makes no session when the admin API reads or clears one that does not exist'
   expect((await admin(server.url, 'GET', 'ghost')).json).toEqual({ session: 'ghost', scenario: null, requests: 0 })
   expect(server.resolver.sessions.size).toBe(1)
 })
+
+it('answers each admin resource’s preflight with its own methods, every time', async () => {
+  const server = await startTestServer({ taxonomy })
+  try {
+    const preflight = async (path: string) => {
+      const response = await fetch(`${server.url}/__admin/sessions/${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://app.test', 'access-control-request-method': 'PUT' },
+      })
+      return [response.status, response.headers.get('access-control-allow-methods'), response.headers.get('access-control-allow-headers')]
+    }
+    const headers = 'Content-Type, X-Taxonomy-Mock-Admin-Key'
+    for (let round = 0; round < 2; round++) {
+      expect(await preflight('s1/scenario')).toEqual([204, 'GET, PUT, DELETE, OPTIONS', headers])
+      expect(await preflight('s1/requests')).toEqual([204, 'GET, DELETE, OPTIONS', headers])
+      expect(await preflight('s1')).toEqual([204, 'GET, DELETE, OPTIONS', headers])
+    }
+  } finally {
+    await server.close()
+  }
+})
