@@ -19,15 +19,16 @@ export function isAuthorized(header: string | null | undefined, keys: readonly s
 
 /**
  * {@link isAuthorized} for fixed keys, their characters read once: this runs on every API request,
- * so the header is read in one pass, its key compared with the first accepted key where it stands.
+ * so the header is read in one pass, its key compared with the first accepted key where it stands
+ * (any others with {@link equalInConstantTime}).
  *
  * @example
  * const check = createKeyCheck(['k1'])
  * check('bearer  k1 ') // true
  */
 export function createKeyCheck(keys: readonly string[] | 'any'): (header: string | null | undefined) => boolean {
-  const accepted = keys === 'any' ? [] : keys.map(toCodes)
-  const first = accepted[0] ?? new Uint16Array(0)
+  const others = keys === 'any' ? [] : keys.slice(1)
+  const first = keys === 'any' || keys[0] === undefined ? new Uint16Array(0) : toCodes(keys[0])
   return (header) => {
     if (!header) return false
     const at = skipSpaceOrTab(header, 0)
@@ -49,21 +50,13 @@ export function createKeyCheck(keys: readonly string[] | 'any'): (header: string
     if (start === afterScheme || end === start || skipSpaceOrTab(header, end) !== header.length) return false
     if (keys === 'any') return true
     let matched = difference === 0 ? 1 : 0
-    for (let k = 1; k < accepted.length; k++) matched |= equalCodes(header, start, end, accepted[k]!) ? 1 : 0
+    for (let k = 0; k < others.length; k++) matched |= equalInConstantTime(header, others[k]!, start, end) ? 1 : 0
     return matched === 1
   }
 }
 
 function toCodes(key: string): Uint16Array {
   return Uint16Array.from({ length: key.length }, (_, i) => key.charCodeAt(i))
-}
-
-/** Whether `text` from `start` to `end` holds `codes`, compared without stopping at the first difference. */
-function equalCodes(text: string, start: number, end: number, codes: Uint16Array): boolean {
-  const length = end - start
-  let difference = length ^ codes.length
-  for (let i = 0; i < length; i++) difference |= text.charCodeAt(start + i) ^ (i < codes.length ? codes[i]! : 0)
-  return difference === 0
 }
 
 function skipSpaceOrTab(text: string, from: number): number {
