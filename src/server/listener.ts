@@ -38,10 +38,6 @@ export function createListener(
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
   const noHost = createErrorAnswers('badRequest', cors)
 
-  // The body last sent and its Buffer view.
-  let lastBody: Uint8Array | undefined
-  let lastBuffer: Buffer | undefined
-
   /** The one place an answer leaves the server, once its delay (if any) is over. */
   function deliver(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
     if (answer.fault === 'network-error') {
@@ -66,12 +62,7 @@ export function createListener(
       }
     }
     response.writeHead(answer.status, answer.headers)
-    if (answer.body !== null && answer.body !== lastBody) {
-      // A client repeating a request skips the WeakMap lookup.
-      lastBody = answer.body
-      lastBuffer = toBuffer(answer.body)
-    }
-    response.end(answer.body === null ? undefined : lastBuffer)
+    response.end(answer.body ? toBuffer(answer.body) : undefined)
     onRequest?.({
       method: request.method ?? '',
       path: toLogPath(request.url ?? ''),
