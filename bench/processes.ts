@@ -35,7 +35,7 @@ export function startListening(command: string, args: readonly string[]): Promis
   })
 }
 
-/** The CLI on a free port, with extra arguments. */
-export function startCliServer(args: readonly string[], bin = BIN): Promise<ServerProcess> {
-  return startListening(process.execPath, [bin, '--port', '0', ...args])
+/** The CLI on a free port, with extra arguments (and options for Node itself before the script). */
+export function startCliServer(args: readonly string[], bin = BIN, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  return startListening(process.execPath, [...nodeArgs, bin, '--port', '0', ...args])
 }

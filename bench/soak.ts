@@ -1,10 +1,10 @@
 // `npm run soak`: robustness under load, bounded in time, loopback only. Exits 1 if a figure is missed.
 import { Agent, request } from 'node:http'
+import { fileURLToPath } from 'node:url'
 import { createTaxonomy } from '../dist/index.js'
 import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
-import { fileURLToPath } from 'node:url'
-import { BIN, startCliServer, startListening, type ServerProcess } from './processes.js'
+import { BIN, startCliServer, type ServerProcess } from './processes.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { openHandles, pause, rssMb } from './soak-lib.js'
 import { KEY, runWrk } from './wrk.js'
@@ -13,15 +13,17 @@ const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const CONNECTIONS = 256
 
 const MEMORY_PRELOAD = fileURLToPath(new URL('./soak-memory.mjs', import.meta.url))
+/** How bench/soak-memory.mjs begins its line. */
+const MEMORY_LINE = 'taxonomy-mock-soak-memory '
 
 /** The server's memory in use after a full GC, in MB, from bench/soak-memory.mjs (SIGUSR2). */
 async function liveMb(server: ServerProcess): Promise<number> {
   const seen = server.lines.length
   server.child.kill('SIGUSR2')
   for (let waited = 0; waited < 10_000; waited += 20) {
-    const line = server.lines.slice(seen).find((l) => l.startsWith('taxonomy-mock-soak-memory '))
+    const line = server.lines.slice(seen).find((l) => l.startsWith(MEMORY_LINE))
     if (line) {
-      const { heapUsed, external } = JSON.parse(line.slice('taxonomy-mock-soak-memory '.length)) as { heapUsed: number; external: number }
+      const { heapUsed, external } = JSON.parse(line.slice(MEMORY_LINE.length)) as { heapUsed: number; external: number }
       return (heapUsed + external) / 2 ** 20
     }
     await pause(20)
@@ -36,7 +38,7 @@ async function soak(size: 'medium' | 'large'): Promise<Check[]> {
     ...taxonomy.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
     ...taxonomy.subDisciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
   ]
-  const server = await startListening(process.execPath, ['--expose-gc', '--import', MEMORY_PRELOAD, BIN, '--port', '0', '--size', size, '--quiet'])
+  const server = await startCliServer(['--size', size, '--quiet'], BIN, ['--expose-gc', '--import', MEMORY_PRELOAD])
   const pid = server.child.pid!
   try {
     runWrk(server.url, { paths, seconds: 10, connections: CONNECTIONS, threads: 2, timeoutSeconds: 5 })
