@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-export const BIN = fileURLToPath(new URL('../bin/taxonomy-mock.js', import.meta.url))
+export const BIN = fileURLToPath(new URL('../bin/taxonomy-mock.cjs', import.meta.url))
 
 /** A server in a child process: its URL once it is listening, and every stdout line it prints. */
 export interface ServerProcess {

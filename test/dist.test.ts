@@ -1,11 +1,13 @@
-// dist/ as scripts/bundle.mjs writes it (`npm test` builds first): entry points and shared chunks.
+// dist/ as scripts/bundle.mjs writes it (`npm test` builds first): the package's entry points and
+// shared chunks (ES modules), and the CLI's two CommonJS files.
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url))
-const scripts = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
+const files = readdirSync(DIST, { recursive: true, encoding: 'utf8' })
+const scripts = files.filter((file) => file.endsWith('.js'))
 
 /** Every file a dist script loads before it runs (static imports, transitively), and the bare specifiers met. */
 function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
@@ -34,7 +36,7 @@ it('keeps node:* out of what taxonomy-mock and taxonomy-mock/msw load, so browse
 })
 
 it('takes Node builtins from process.getBuiltinModule, never by an import that builds a facade of every export', () => {
-  const sources = [...scripts.map((file) => join(DIST, file)), fileURLToPath(new URL('../bin/taxonomy-mock.js', import.meta.url))]
+  const sources = [...scripts.map((file) => join(DIST, file)), fileURLToPath(new URL('../bin/taxonomy-mock.cjs', import.meta.url))]
   const importers = sources.filter((file) => /^(?:import|export)\s[^;]*?["']node:/m.test(readFileSync(file, 'utf8')))
   expect(importers).toEqual([])
   const serverChunks = [...staticGraph('server/index.js').files].map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n')
@@ -54,13 +56,20 @@ it('bundles each source module into exactly one dist file, so module state exist
   expect([...owners].filter(([, files]) => files.length > 1)).toEqual([])
 })
 
-it('loads no code of the other CLI commands when serving', () => {
-  const { files } = staticGraph('cli/main.js')
-  const loaded = [...files].map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n')
-  for (const lazy of ['export', 'validate', 'verify', 'record', 'help']) expect(loaded).not.toContain(`// src/cli/${lazy}.ts`)
-  expect(loaded).not.toContain('// src/contract/')
+it('loads no code of the other CLI commands when serving: they are in commands.cjs, required when run', () => {
+  const main = readFileSync(join(DIST, 'cli/main.cjs'), 'utf8')
+  const commands = readFileSync(join(DIST, 'cli/commands.cjs'), 'utf8')
+  for (const lazy of ['commands', 'export', 'validate', 'verify', 'record', 'help']) {
+    expect(main).not.toContain(`// src/cli/${lazy}.ts`)
+    expect(commands).toContain(`// src/cli/${lazy}.ts`)
+  }
+  expect(main).not.toContain('// src/contract/')
+  // One file on the serve path: main.cjs requires no file of ours but commands.cjs, and that lazily.
+  expect([...main.matchAll(/require\("(\.[^"]*)"\)/g)].map(([, path]) => path)).toEqual(['./commands.cjs'])
+  expect(main).toMatch(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/commands\.cjs"\)/)
 })
 
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
-  expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|cli\/main|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
+  expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
+  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/commands.cjs', 'cli/main.cjs'])
 })

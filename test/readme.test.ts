@@ -105,7 +105,7 @@ it('gives the install and test commands the CI runs, under Development', () => {
   expect(read('package.json')).toContain('"test": "npm run build && npm run typecheck && vitest run')
   // From a clone, `npm start` builds first (there is no prepare script to do it at install).
   const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
-  expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([undefined, 'npm run build', 'node bin/taxonomy-mock.js'])
+  expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([undefined, 'npm run build', 'node bin/taxonomy-mock.cjs'])
 })
 
 it('opens with what a user installs', () => {

@@ -45,7 +45,7 @@ export interface ValidateArgs {
   readonly file: string
 }
 
-export type Args = ServeArgs | ExportArgs | ValidateArgs | ContractArgs | { readonly command: 'help' | 'version' }
+export type Args = ServeArgs | ExportArgs | ValidateArgs | ContractArgs | { readonly command: 'help' } | { readonly command: 'version' }
 
 const OPTIONS = {
   port: { type: 'string', short: 'p' },

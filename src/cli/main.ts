@@ -1,7 +1,7 @@
 import { parseCliArgs } from './args.js'
+import { reportFailure } from './failure.js'
 import type { CliIo } from './io.js'
 import { serve } from './serve.js'
-import { RuntimeError, UsageError } from './usage-error.js'
 import { readVersion } from './version.js'
 
 export { createProcessIo } from './process-io.js'
@@ -17,33 +17,18 @@ export type { CliIo } from './io.js'
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const args = parseCliArgs(argv, io.env)
-    // Only `serve` is loaded up front; the other commands are imported when asked for, so starting
-    // the server reads and compiles none of their code (issue 12: start-up time).
     switch (args.command) {
-      case 'help':
-        io.stdout((await import('./help.js')).HELP)
-        return 0
+      case 'serve':
+        return await serve(args, io)
       case 'version':
         io.stdout(readVersion())
         return 0
-      case 'export':
-        return await (await import('./export.js')).exportFixture(args, io)
-      case 'validate':
-        return await (await import('./validate.js')).validateFixture(args.file, io)
-      case 'serve':
-        return await serve(args, io)
-      case 'verify':
-        return await (await import('./verify.js')).verify(args, io)
-      case 'record':
-        return await (await import('./record.js')).record(args, io)
+      default:
+        // Only `serve` is loaded up front; the other commands are imported when asked for, so
+        // starting the server reads and compiles none of their code (issue 12: start-up time).
+        return await (await import('./commands.js')).runLoadedLater(args, io)
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`taxonomy-mock: ${error.message}`)
-      return 2
-    }
-    const message = error instanceof RuntimeError ? error.message : `unexpected failure: ${String((error as Error)?.message ?? error).split('\n')[0]}`
-    io.stderr(`taxonomy-mock: ${message}`)
-    return 1
+    return reportFailure(error, io)
   }
 }

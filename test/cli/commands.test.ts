@@ -146,7 +146,7 @@ function readableByNobody(): string {
   for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true })) {
     chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
   }
-  return join(copy, 'bin/taxonomy-mock.js')
+  return join(copy, 'bin/taxonomy-mock.cjs')
 }
 
 it.each([

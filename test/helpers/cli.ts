@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
 
-export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.js', import.meta.url))
+export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.cjs', import.meta.url))
 const running: ChildProcess[] = []
 
 /** A spawned CLI: its process, the lines it printed so far, and its exit. */
@@ -15,7 +15,7 @@ export interface CliRun {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>
 }
 
-/** Spawns `bin/taxonomy-mock.js` with `args`; it is killed after the test if still running. */
+/** Spawns `bin/taxonomy-mock.cjs` with `args`; it is killed after the test if still running. */
 export function spawnCli(args: string[], env: Record<string, string> = {}, bin = BIN): CliRun {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },

@@ -11,7 +11,7 @@ const run = (command: string, args: string[]) => execFileSync(command, args, { c
 
 it('packs only what a user needs: bin, dist, README, CHANGELOG, LICENSE, package.json', () => {
   const unexpected = installed.files.filter(
-    (file) => !/^(bin\/taxonomy-mock\.js|dist\/.+\.(js|d\.ts|d\.cts|json)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/.test(file),
+    (file) => !/^(bin\/taxonomy-mock\.cjs|dist\/.+\.(js|cjs|d\.ts|d\.cts|json)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/.test(file),
   )
   expect(unexpected).toEqual([])
   expect(installed.files).toContain('dist/openapi.json')

@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// CommonJS, as dist/cli/ is: Node 20 starts it sooner than ES modules (scripts/bundle.mjs).
+// Node 22.1+ keeps the CLI's compiled code on disk between runs (NODE_DISABLE_COMPILE_CACHE=1
+// turns it off); Node 20 and Deno lack the function, Bun has a stub. Hence the require below
+// comes after it.
+require('node:module').enableCompileCache?.()
+const { createProcessIo, run } = require('../dist/cli/main.cjs')
+
+run(process.argv.slice(2), createProcessIo()).then((code) => {
+  process.exitCode = code
+})
