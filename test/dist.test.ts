@@ -71,5 +71,5 @@ it('loads no code of the other CLI commands when serving: they are in commands.c
 
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
   expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
-  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/commands.cjs', 'cli/main.cjs'])
+  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/code-cache.cjs', 'cli/commands.cjs', 'cli/main.cjs'])
 })

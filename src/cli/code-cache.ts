@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
+import { Script } from 'node:vm'
+
+/** A CommonJS module's exports, and a way to keep the code V8 has compiled for it so far. */
+export interface CachedModule {
+  readonly exports: unknown
+  /** Whether V8 took the cache this run read. */
+  readonly cacheAccepted: boolean
+  /** Writes the cache for the next run, unless this run's was accepted; never throws. */
+  readonly saveCodeCache: () => void
+}
+
+/**
+ * Requires the CommonJS file `file` of the package at `root` with V8's code cache: what Node 22.1+
+ * does with `module.enableCompileCache()`, for Node 20, which lacks it. A run that had no cache (or
+ * one V8 rejected: another Node, other flags) saves one when asked, after its work, so that it
+ * holds the functions that work compiled and not only the top level. The cache sits in the
+ * `node_modules/.cache/taxonomy-mock/` the package is installed in (of the clone, run from one),
+ * writable by whoever may write the package's own code; when it cannot be read or written, the file
+ * is compiled as usual.
+ */
+export function requireWithCodeCache(file: string, root: string): CachedModule {
+  const source = readFileSync(file, 'utf8')
+  const dir = cacheDir(root)
+  // The file's size and time: an upgrade or a rebuild starts a new cache (V8 itself checks the
+  // length of the source, its own version and its flags).
+  const { size, mtimeMs } = statSync(file)
+  const name = basename(file)
+  const path = dir && join(dir, `${name}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`)
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData: path === undefined ? undefined : readIfThere(path),
+  })
+  const module = { exports: {} as unknown }
+  const body = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void
+  body(module.exports, createRequire(file), module, file, dirname(file))
+  const cacheAccepted = script.cachedDataRejected === false
+  const saveCodeCache = () => {
+    if (path === undefined || cacheAccepted) return
+    try {
+      mkdirSync(dir!, { recursive: true })
+      // Written whole, then renamed: a run that starts meanwhile reads the old cache or none.
+      writeFileSync(`${path}.${process.pid}`, script.createCachedData())
+      renameSync(`${path}.${process.pid}`, path)
+      for (const other of readdirSync(dir!)) if (other.startsWith(`${name}-`) && join(dir!, other) !== path) unlinkSync(join(dir!, other))
+    } catch {
+      // A cache: without it the next run compiles as this one did.
+    }
+  }
+  return { exports: module.exports, cacheAccepted, saveCodeCache }
+}
+
+/** `node_modules/.cache/taxonomy-mock` of the node_modules that holds `root`, or of `root`'s own. */
+function cacheDir(root: string): string | undefined {
+  const parent = dirname(root)
+  const scoped = basename(parent).startsWith('@') ? dirname(parent) : parent
+  const nodeModules = basename(scoped) === 'node_modules' ? scoped : join(root, 'node_modules')
+  return existsSync(nodeModules) ? join(nodeModules, '.cache', 'taxonomy-mock') : undefined
+}
+
+function readIfThere(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path)
+  } catch {
+    return undefined
+  }
+}
