@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { hash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
@@ -22,14 +23,14 @@ export interface CachedModule {
  * is compiled as usual.
  */
 export function requireWithCodeCache(file: string, root: string): CachedModule {
-  const source = readFileSync(file, 'utf8')
+  const bytes = readFileSync(file)
   const dir = cacheDir(root)
-  // The file's size and time: an upgrade or a rebuild starts a new cache (V8 itself checks the
-  // length of the source, its own version and its flags).
-  const { size, mtimeMs } = statSync(file)
+  // Named by the file's content: V8 checks only the source's length (and its own version and
+  // flags), so code compiled from other source of the same length would run. (npm gives every
+  // installed file the same time, so the file's time cannot tell versions apart.)
   const name = basename(file)
-  const path = dir && join(dir, `${name}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`)
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const path = dir && join(dir, `${name}-${hash('sha1', bytes, 'base64url')}-${process.version}-${process.arch}`)
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`, {
     filename: file,
     cachedData: path === undefined ? undefined : readIfThere(path),
   })
