@@ -91,7 +91,7 @@ for (const [name, plugins] of [
     // `require` for `import()` too: in CommonJS, `import()` goes through Node's ES module loader.
     supported: { 'dynamic-import': false },
     // `import.meta.url` (src/cli/version.ts) as CommonJS spells it, in the same file.
-    inject: ['scripts/import-meta-url.cjs'],
+    inject: ['scripts/import-meta-url.js'],
     define: { 'import.meta.url': 'importMetaUrl' },
     plugins,
     legalComments: 'none',

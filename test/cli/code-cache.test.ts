@@ -1,9 +1,10 @@
 // bin/ keeps the CLI's compiled code between runs: Node 22.1+ in its own compile cache, Node 20
-// through src/cli/code-cache.ts into node_modules/.cache/taxonomy-mock/. CI runs this file on both:
-// the Node 20 cases are skipped on 22 and 24 and the other way round.
+// (any Node without module.enableCompileCache) through src/cli/code-cache.ts into
+// node_modules/.cache/taxonomy-mock/. CI runs this file on both: the Node 20 cases are skipped on
+// 22 and 24 and the other way round.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import nodeModule from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -13,6 +14,7 @@ import { BIN, spawnCli } from '../helpers/cli.js'
 
 // Node 22.1+ has module.enableCompileCache (@types/node 20 does not know it).
 const NODE_20 = !('enableCompileCache' in nodeModule)
+const NODE_20_NAME = 'Node 20 (no enableCompileCache)'
 
 /** A package folder inside a project's node_modules, holding `main.cjs`; returns both paths. */
 function installedModule(source: string): { root: string; file: string; cache: string } {
@@ -80,6 +82,21 @@ it('writes nothing when the package is in no node_modules folder, or the cache c
   expect(readFileSync(cache, 'utf8')).toBe('a file where the folder would be')
 })
 
+it('neither reads nor writes a cache in a folder that others may write to (V8 would run what it holds)', () => {
+  const { root, file, cache } = installedModule(SOURCE)
+  loadInFreshProcess(file, root)
+  const [name] = readdirSync(cache)
+  const kept = readFileSync(join(cache, name!))
+  chmodSync(cache, 0o777)
+  expect(loadInFreshProcess(file, root)).toMatchObject({ accepted: false, twice: 42 })
+  expect(readdirSync(cache)).toEqual([name])
+  expect(readFileSync(join(cache, name!)).equals(kept)).toBe(true)
+  // A cache file others may write to is not read either.
+  chmodSync(cache, 0o700)
+  chmodSync(join(cache, name!), 0o666)
+  expect(loadInFreshProcess(file, root)).toMatchObject({ accepted: false, twice: 42 })
+})
+
 /** The CLI as a package installed in a temp project: bin/, dist/ and package.json copied. */
 function installedCli(): { bin: string; cache: string } {
   const project = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cache-'))
@@ -99,29 +116,32 @@ async function serveOnce(bin: string, env: Record<string, string> = {}, key = 't
   expect(cli.stderr).toEqual([])
 }
 
-it.runIf(NODE_20)('Node 20: a served run leaves main.cjs compiled for the next start, holding no key it was given', async () => {
+it.runIf(NODE_20)(`${NODE_20_NAME}: a served run leaves main.cjs compiled for the next start, holding no key it was given`, async () => {
   const { bin, cache } = installedCli()
   const key = 'k3y-that-must-stay-secret-7f1c'
   await serveOnce(bin, {}, key)
   const [name, ...others] = readdirSync(cache)
   expect(others).toEqual([])
-  expect(name).toMatch(/^main\.cjs-[\w-]{27}-v20\./)
+  expect(name).toBe(`main.cjs-${createHash('sha1').update(readFileSync(join(dirname(dirname(bin)), 'dist/cli/main.cjs'))).digest('base64url')}-${process.version}-${process.arch}`)
   expect(readFileSync(join(cache, name!)).includes(key)).toBe(false)
   const written = statSync(join(cache, name!)).mtimeMs
   await serveOnce(bin)
   expect(statSync(join(cache, name!)).mtimeMs).toBe(written)
 }, 30_000)
 
-it.runIf(NODE_20)('Node 20: NODE_DISABLE_COMPILE_CACHE=1 and runs of other commands keep no cache', async () => {
+it.runIf(NODE_20)(`${NODE_20_NAME}: no cache with NODE_DISABLE_COMPILE_CACHE=1, after a serve that failed, or after other commands`, async () => {
   const { bin, cache } = installedCli()
   await serveOnce(bin, { NODE_DISABLE_COMPILE_CACHE: '1' })
-  const version = spawnCli(['--version'], {}, bin)
-  expect(await version.exit).toBe(0)
+  const failed = spawnCli(['--data', join(tmpdir(), 'no-such-taxonomy-mock-file.json')], {}, bin)
+  expect(await failed.exit).toBe(2)
+  for (const args of [['--version'], ['help'], ['validate', bin]]) expect(await spawnCli(args, {}, bin).exit).not.toBeNull()
   expect(existsSync(cache)).toBe(false)
 }, 30_000)
 
 it.runIf(!NODE_20)('Node 22.1+: the CLI uses Node’s own compile cache and writes nothing to node_modules/.cache', async () => {
   const { bin, cache } = installedCli()
-  await serveOnce(bin)
+  const nodeCache = mkdtempSync(join(tmpdir(), 'taxonomy-mock-node-cache-'))
+  await serveOnce(bin, { NODE_COMPILE_CACHE: nodeCache })
+  expect(readdirSync(nodeCache, { recursive: true }).length).toBeGreaterThan(0)
   expect(existsSync(cache)).toBe(false)
 }, 30_000)
