@@ -11,9 +11,9 @@ export interface ServerProcess {
   readonly exit: Promise<{ code: number | null; at: number }>
 }
 
-/** Spawns `command` (with `env` added to this process's) and resolves once it prints `listening on http://127.0.0.1:PORT`. */
-export function startListening(command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ServerProcess> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+/** Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT`. */
+export function startListening(command: string, args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   const lines: string[] = []
   let buffer = ''
   const exit = new Promise<{ code: number | null; at: number }>((resolve) =>

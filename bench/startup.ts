@@ -5,11 +5,10 @@ import { median, spreadOf, type Check } from './lib.js'
 import { BIN, startListening } from './processes.js'
 import { KEY } from './wrk.js'
 
-/** One way to start a server: a script run with `node`, its arguments, and variables added to the environment. */
+/** One way to start a server: a script run with `node`, and its arguments. */
 export interface Launch {
   readonly script: string
   readonly args: readonly string[]
-  readonly env?: Readonly<Record<string, string>>
 }
 
 /**
@@ -18,7 +17,7 @@ export interface Launch {
  */
 export async function timeToFirstAnswer(launch: Launch, path: string): Promise<number> {
   const started = performance.now()
-  const server = await startListening(process.execPath, [launch.script, ...launch.args], launch.env)
+  const server = await startListening(process.execPath, [launch.script, ...launch.args])
   try {
     const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })
     await response.arrayBuffer()
@@ -86,12 +85,9 @@ export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[
   const serve = ['--port', '0', '--quiet']
   const packed: Launch = { script: join(dir, 'node_modules/.bin/taxonomy-mock'), args: serve }
   const repo: Launch = { script: BIN, args: serve }
-  // A first start after installing, or with the cache turned off: the CLI's code compiled afresh.
-  const uncached: Launch = { ...packed, env: { NODE_DISABLE_COMPILE_CACHE: '1' } }
-  const [bareTimes, packedTimes, repoTimes, uncachedTimes] = await alternate([bare, packed, repo, uncached], path, rounds)
+  const [bareTimes, packedTimes, repoTimes] = await alternate([bare, packed, repo], path, rounds)
   const packedRatio = ratioFigure(packedTimes!, bareTimes!)
   const repoRatio = ratioFigure(repoTimes!, bareTimes!)
-  const uncachedRatio = ratioFigure(uncachedTimes!, bareTimes!)
 
   // `--size large`: its own slug (each size draws its own names), fewer rounds (each is long).
   const largeSlug = createTaxonomy({ size: 'large' }).disciplines[0]!.slug
@@ -113,13 +109,6 @@ export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[
       target: '<= 1.3x',
       ok: repoRatio.ratio <= 1.3,
       figure: repoRatio.ratio,
-    },
-    {
-      name: 'the same, packed install, with no compile cache (`NODE_DISABLE_COMPILE_CACHE=1`, as in the first start after installing)',
-      value: uncachedRatio.text,
-      target: 'report',
-      ok: true,
-      figure: uncachedRatio.ratio,
     },
     {
       name: `spawn to first 200, \`--size large\` (1,000,000 topics), packed install (median of ${largeRounds} A/B rounds)`,

@@ -75,8 +75,6 @@ const cliCommandsApart = {
 for (const [name, plugins] of [
   ['main', [cliCommandsApart]],
   ['commands', []],
-  // For bin/ on Node 20: loads main.cjs with V8's code cache.
-  ['code-cache', []],
 ]) {
   await build({
     absWorkingDir: ROOT,

@@ -70,7 +70,7 @@ it('loads no code of the other CLI commands when serving: they are in commands.c
 })
 
 it('keeps the CLI to Node builtins: its CommonJS files require no package (msw is ES modules only)', () => {
-  for (const file of ['cli/main.cjs', 'cli/commands.cjs', 'cli/code-cache.cjs']) {
+  for (const file of ['cli/main.cjs', 'cli/commands.cjs']) {
     const required = [...readFileSync(join(DIST, file), 'utf8').matchAll(/require\("([^"]*)"\)/g)].map(([, path]) => path!)
     expect(required.filter((path) => !path.startsWith('node:') && path !== './commands.cjs')).toEqual([])
   }
@@ -78,5 +78,5 @@ it('keeps the CLI to Node builtins: its CommonJS files require no package (msw i
 
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
   expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
-  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/code-cache.cjs', 'cli/commands.cjs', 'cli/main.cjs'])
+  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/commands.cjs', 'cli/main.cjs'])
 })

@@ -1,4 +1,4 @@
-import { parseCliArgs, type Args } from './args.js'
+import { parseCliArgs } from './args.js'
 import { reportFailure } from './failure.js'
 import type { CliIo } from './io.js'
 import { serve } from './serve.js'
@@ -10,16 +10,13 @@ export type { CliIo } from './io.js'
 /**
  * Runs the CLI and returns its exit code: 0 done, 1 runtime failure, 2 usage error or invalid data.
  * Every failure is one line on stderr naming the cause and the place; never a stack trace.
- * `onCommand` is told which command the arguments ask for, before it runs (bin/ keeps the code
- * compiled by a `serve` run for the next start).
  *
  * @example
  * process.exitCode = await run(process.argv.slice(2), createProcessIo())
  */
-export async function run(argv: readonly string[], io: CliIo, onCommand?: (command: Args['command']) => void): Promise<number> {
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const args = parseCliArgs(argv, io.env)
-    onCommand?.(args.command)
     switch (args.command) {
       case 'serve':
         return await serve(args, io)
