@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 
 export const KEY = 'taxonomy-mock-key'
 
@@ -39,16 +40,24 @@ export function hasWrk(): boolean {
 
 /** Runs wrk with keep-alive connections and the API key, bounded in time; loopback only. */
 export function runWrk(url: string, options: WrkOptions): WrkRun {
+  const [command, args] = wrkCommand(url, options)
+  return parseWrk(execFileSync(command, args, { encoding: 'utf8' }))
+}
+
+/** {@link runWrk}, without blocking: for two runs at once (the server bench's duet rounds). */
+export async function runWrkAsync(url: string, options: WrkOptions): Promise<WrkRun> {
+  const [command, args] = wrkCommand(url, options)
+  const { stdout } = await promisify(execFile)(command, args, { encoding: 'utf8' })
+  return parseWrk(stdout)
+}
+
+function wrkCommand(url: string, options: WrkOptions): [string, string[]] {
   const args = ['-t', String(options.threads), `-c${options.connections}`, `-d${options.seconds}s`, '--latency']
   if (options.timeoutSeconds !== undefined) args.push('--timeout', `${options.timeoutSeconds}s`)
   if (options.paths) args.push('-s', pathsScript(options.paths))
   else args.push('-H', `Authorization: Bearer ${KEY}`)
   args.push(url)
-  const out =
-    options.core === undefined
-      ? execFileSync('wrk', args, { encoding: 'utf8' })
-      : execFileSync('taskset', ['-c', String(options.core), 'wrk', ...args], { encoding: 'utf8' })
-  return parseWrk(out)
+  return options.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.core), 'wrk', ...args]]
 }
 
 function pathsScript(paths: readonly string[]): string {
