@@ -94,6 +94,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
   let bodies = new Map<FixtureDomain, Answers>()
   let pages = new Map<FixtureDomain, Answers>()
+  // A record route's answers, found once: the locator hands back the same route for a repeated target.
+  let routeAnswers = new WeakMap<Route, Answers>()
   let indexPage: Answers | undefined
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
@@ -102,6 +104,17 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (answers === undefined) {
       answers = createAnswers(200, encodeJson(endpoint.toBody(resolved.taxonomy, record, order)), cors)
       bodies.set(record, answers)
+    }
+    return answers
+  }
+
+  /** The answers to a record route: the record's, or 404 when there is none. */
+  function recordAnswers(route: Extract<Route, { kind: 'record' }>): Answers {
+    let answers = routeAnswers.get(route)
+    if (answers === undefined) {
+      const record = route.endpoint.find(resolved.taxonomy, route.slug)
+      answers = record ? apiAnswers(route.endpoint, record) : errors.notFound
+      routeAnswers.set(route, answers)
     }
     return answers
   }
@@ -195,8 +208,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       return finish(request, session, errors.notFound, effect.delay ?? delay, effect.label)
     }
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    const record = route.endpoint.find(resolved.taxonomy, route.slug)
-    return finish(request, session, record ? apiAnswers(route.endpoint, record) : errors.notFound, delay, label)
+    return finish(request, session, recordAnswers(route), delay, label)
   }
 
   /** The session a request names by header or path prefix; a malformed id is the client's error. */
@@ -220,6 +232,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       resolved = withTaxonomy(resolved, next)
       bodies = new Map()
       pages = new Map()
+      routeAnswers = new WeakMap()
       indexPage = undefined
     },
     resolve(request, context = NO_CONTEXT) {

@@ -85,12 +85,12 @@ export function createListener(
   return function listener(request, response) {
     const started = onRequest ? performance.now() : 0
     let answer: MockAnswer | Promise<MockAnswer>
-    // The raw list, not `request.headers`, which would build the whole headers object per request.
-    if (request.httpVersionMinor === 1 && findRawHeader(request.rawHeaders, 'host') === undefined) {
+    const mockRequest = new NodeMockRequest(request)
+    if (request.httpVersionMinor === 1 && mockRequest.host === undefined) {
       answer = request.method === 'HEAD' ? noHost.head : noHost.get
     } else {
       try {
-        answer = resolver.resolve(new NodeMockRequest(request))
+        answer = resolver.resolve(mockRequest)
       } catch {
         answer = internalError
       }
@@ -110,16 +110,60 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
 class NodeMockRequest implements MockRequest {
   readonly method: string
   readonly url: string
+  /** The headers read on every request (the listener's Host check, then the resolver's), found in one pass. */
+  readonly host: string | undefined
+  readonly #authorization: string | undefined
+  readonly #prefer: string | undefined
+  readonly #session: string | undefined
   readonly #request: IncomingMessage
 
   constructor(request: IncomingMessage) {
     this.method = request.method ?? 'GET'
     this.url = request.url ?? '/'
     this.#request = request
+    // The raw list, not `request.headers`, which would build the whole headers object per request.
+    // As there, a repeated header counts once (the first); names are told apart by length first.
+    const raw = request.rawHeaders
+    let host: string | undefined
+    let authorization: string | undefined
+    let prefer: string | undefined
+    let session: string | undefined
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!
+      switch (name.length) {
+        case 4:
+          if (host === undefined && isName(name, 'host')) host = raw[i + 1]
+          break
+        case 13:
+          if (authorization === undefined && isName(name, 'authorization')) authorization = raw[i + 1]
+          break
+        case 6:
+          if (prefer === undefined && isName(name, 'prefer')) prefer = raw[i + 1]
+          break
+        case SESSION_HEADER.length:
+          if (session === undefined && isName(name, SESSION_HEADER)) session = raw[i + 1]
+          break
+      }
+    }
+    this.host = host
+    this.#authorization = authorization
+    this.#prefer = prefer
+    this.#session = session
   }
 
   header(name: string): string | undefined {
-    return findRawHeader(this.#request.rawHeaders, name)
+    switch (name) {
+      case 'host':
+        return this.host
+      case 'authorization':
+        return this.#authorization
+      case 'prefer':
+        return this.#prefer
+      case SESSION_HEADER:
+        return this.#session
+      default:
+        return findRawHeader(this.#request.rawHeaders, name)
+    }
   }
 
   get fromLoopback(): boolean {
@@ -158,23 +202,25 @@ function toBuffer(body: Uint8Array): Buffer {
   return buffer
 }
 
-/**
- * The first value of a header, read from the raw list: cheaper than building `request.headers`
- * for one lookup, and like it, a repeated Authorization header counts once (the first).
- */
+/** The first value of a header, read from the raw list (names in any case). */
 function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
-  const usual = usualSpelling(name)
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const candidate = rawHeaders[i]!
-    if (candidate.length !== name.length) continue
-    // Clients send `Authorization` or `authorization`: one native comparison each, before the loop
-    // that folds any other case.
-    if (candidate === usual || candidate === name || hasLowerCaseAt(candidate, 0, name)) return rawHeaders[i + 1]
+    if (candidate.length === name.length && isName(candidate, name)) return rawHeaders[i + 1]
   }
   return undefined
 }
 
-/** The usual spelling of the names the resolver and this listener look up (constants: compared by identity). */
+/**
+ * Whether a header name as sent, as long as `lowerCase`, is it in any case. Clients send
+ * `Authorization` or `authorization`: one native comparison each, before the loop that folds any
+ * other case.
+ */
+function isName(sent: string, lowerCase: string): boolean {
+  return sent === lowerCase || sent === usualSpelling(lowerCase) || hasLowerCaseAt(sent, 0, lowerCase)
+}
+
+/** The usual spelling of the names read on every request (constants: compared by identity). */
 function usualSpelling(name: string): string {
   switch (name) {
     case 'host':

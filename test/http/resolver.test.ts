@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
 import { CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders } from '../contract/cases.js'
 import { resolveNow, viaResolver, authorization } from '../helpers/transports.js'
 
@@ -28,6 +29,21 @@ it('serialises each record once and reuses the bytes', () => {
   const first = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
   const second = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
   expect(second.body).toBe(first.body)
+})
+
+it('answers a target asked before from the new data once the taxonomy is replaced', () => {
+  const replaced = createResolver({ taxonomy })
+  const c = RECORD_CASES[0]!
+  const ask = () => resolveNow(replaced, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
+  const before = ask()
+  expect(before.status).toBe(200)
+  const slug = c.path.slice(c.path.lastIndexOf('/') + 1)
+  // The first case is a discipline's.
+  replaced.replaceTaxonomy(patchTaxonomy(taxonomy, { disciplines: [{ slug, name: 'Renamed Discipline' }] }))
+  const after = ask()
+  expect(after.status).toBe(200)
+  expect(new TextDecoder().decode(after.body!)).toContain('Renamed Discipline')
+  expect(after.body).not.toEqual(before.body)
 })
 
 it('accepts several keys, any of them', () => {
