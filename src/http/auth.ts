@@ -20,7 +20,8 @@ export function isAuthorized(header: string | null | undefined, keys: readonly s
 /**
  * {@link isAuthorized} for fixed keys, their characters read once: this runs on every API request,
  * so the header is read in one pass, its key compared with the first accepted key where it stands
- * (any others with {@link equalInConstantTime}).
+ * (any others with {@link equalInConstantTime}), and up to 16 headers it accepted are remembered,
+ * so a client's repeated header costs a set lookup.
  *
  * @example
  * const check = createKeyCheck(['k1'])
@@ -30,9 +31,10 @@ export function createKeyCheck(keys: readonly string[] | 'any'): (header: string
   const others = keys === 'any' ? [] : keys.slice(1)
   const first = keys === 'any' || keys[0] === undefined ? new Uint16Array(0) : toCodes(keys[0])
   // Headers accepted before, as sent: clients repeat theirs, and a set lookup (a native hash of the
-  // header) costs a third of reading it. Only accepted headers are kept, and a lookup compares
-  // characters only with an entry of the same full hash, so its timing tells a guess no more than
-  // the answer does.
+  // header) costs a third of reading it. Only accepted headers are kept. A lookup compares
+  // characters only with an entry of the same length and full hash, so short of such a collision
+  // its timing may tell whether a bucket holds an accepted header, never which characters of a
+  // key a guess got right.
   const accepted = new Set<string>()
   return (header) => {
     if (!header) return false

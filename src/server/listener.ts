@@ -122,7 +122,8 @@ class NodeMockRequest implements MockRequest {
     this.url = request.url ?? '/'
     this.#request = request
     // The raw list, not `request.headers`, which would build the whole headers object per request.
-    // As there, a repeated header counts once (the first); names are told apart by length first.
+    // The first of a repeated header counts (`request.headers` keeps the first Host and
+    // Authorization, but joins repeated others); names are told apart by length first.
     const raw = request.rawHeaders
     let host: string | undefined
     let authorization: string | undefined

@@ -58,6 +58,16 @@ it('agrees with the rule over a run of headers, repeats included, when one check
   )
 })
 
+it('keeps its rule once it remembers as many accepted headers as it may', () => {
+  const check = createKeyCheck(['k1', 'k2'])
+  // 24 spellings of the two keys, more than the 16 it remembers, each asked twice.
+  const accepted = ['Bearer', 'bearer', 'BEARER'].flatMap((scheme) =>
+    ['k1', 'k2'].flatMap((key) => [`${scheme} ${key}`, `${scheme}  ${key}`, `${scheme}\t${key}`, ` ${scheme} ${key} `]),
+  )
+  for (const header of [...accepted, ...accepted]) expect(check(header), header).toBe(true)
+  for (const header of ['Bearer k3', 'Bearer k1k1', 'Basic k1', 'Bearer', 'Bearer k1 k2', 'bearer\u00a0k1']) expect(check(header), header).toBe(false)
+})
+
 it('reads the scheme in any case and the key between spaces or tabs', () => {
   const check = createKeyCheck(['k1', 'k2'])
   expect(check('Bearer k1')).toBe(true)

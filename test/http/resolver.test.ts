@@ -46,6 +46,14 @@ it('answers a target asked before from the new data once the taxonomy is replace
   expect(after.body).not.toEqual(before.body)
 })
 
+it('answers a slug that was not found once the replacing taxonomy has it', () => {
+  const replaced = createResolver({ taxonomy })
+  const ask = () => resolveNow(replaced, { method: 'GET', url: '/api/v2/disciplines/cs', header: authorization('Bearer taxonomy-mock-key') })
+  expect(ask().status).toBe(404)
+  replaced.replaceTaxonomy(patchTaxonomy(taxonomy, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [taxonomy.domains[0]!.id] }] }))
+  expect(ask().status).toBe(200)
+})
+
 it('accepts several keys, any of them', () => {
   const multi = createResolver({ taxonomy, apiKeys: ['one', 'two'] })
   const c = RECORD_CASES[0]!

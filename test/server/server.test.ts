@@ -55,6 +55,35 @@ it('answers an oversized header with 431 and keeps serving', async () => {
   expect((await viaFetch(server.url, { ...CASES[0]! })).status).toBe(200)
 })
 
+it('reads Host, Authorization, Prefer, the session and admin key headers in any case, the first of a repeated one', async () => {
+  const server = await startTestServer({ taxonomy, adminKey: 'admin-secret' })
+  const statusOf = async (head: string, target = path, version = '1.1') =>
+    Number(/^HTTP\/1\.1 (\d{3}) /.exec(await rawExchange(server.url, `GET ${target} HTTP/${version}\r\n${head}Connection: close\r\n\r\n`))?.[1])
+  const key = 'Bearer taxonomy-mock-key'
+  expect(await statusOf(`HOST: x\r\nAUTHORIZATION: ${key}\r\n`)).toBe(200)
+  expect(await statusOf(`host: x\r\nauthorization: ${key}\r\nAuthorization: Bearer wrong\r\n`)).toBe(200)
+  expect(await statusOf(`Host: x\r\nAuthorization: Bearer wrong\r\nauthorization: ${key}\r\n`)).toBe(401)
+  // Without Host: 400 on HTTP/1.1, which requires it; HTTP/1.0 does not.
+  expect(await statusOf(`Authorization: ${key}\r\n`)).toBe(400)
+  expect(await statusOf(`Authorization: ${key}\r\n`, path, '1.0')).toBe(200)
+  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\npReFeR: scenario=unavailable\r\nPrefer: scenario=not-found\r\n`)).toBe(503)
+  // The admin API, with its key in odd case, sets a session's scenario; the session header finds it in any case.
+  const body = '"server-error"'
+  const refused = await rawExchange(
+    server.url,
+    `PUT /__admin/sessions/s1/scenario HTTP/1.1\r\nHost: x\r\nX-Taxonomy-Mock-Admin-Key: wrong\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+  )
+  expect(refused).toMatch(/^HTTP\/1\.1 403 /)
+  const put = await rawExchange(
+    server.url,
+    `PUT /__admin/sessions/s1/scenario HTTP/1.1\r\nHost: x\r\nX-TAXONOMY-MOCK-ADMIN-KEY: admin-secret\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+  )
+  expect(put).toMatch(/^HTTP\/1\.1 2\d\d /)
+  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\nX-Taxonomy-Mock-Session: s1\r\n`)).toBe(500)
+  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-MOCK-session: s1\r\nx-taxonomy-mock-session: s2\r\n`)).toBe(500)
+  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-mock-session: s2\r\nX-Taxonomy-Mock-Session: s1\r\n`)).toBe(200)
+})
+
 it('answers raw garbage with a JSON 400 and keeps serving', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await rawExchange(server.url, 'NONSENSE \x00\x01\x02 garbage\r\n\r\n')
