@@ -14,8 +14,8 @@ const P99_TARGET = 1.15
 const startPinned = (args: readonly string[]) => startListening('taskset', ['-c', '0', process.execPath, ...args])
 
 /** One thread of wrk on core 1, one URL, the key as a static header. */
-const runWrk = (url: string, seconds: number, connections: number): WrkRun =>
-  wrk(url, { seconds, connections, threads: 1, core: 1 })
+const wrkOptions = (seconds: number, connections: number) => ({ seconds, connections, threads: 1, core: 1 })
+const runWrk = (url: string, seconds: number, connections: number): WrkRun => wrk(url, wrkOptions(seconds, connections))
 
 /** One wrk round against one server, with the server's CPU time per answered request. */
 interface Round extends WrkRun {
@@ -79,8 +79,8 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
         await stopPair(pair)
       }
     }
-    errors += [...ourRuns, ...duets.map((d) => d.ours)].reduce((sum, r) => sum + r.socketErrors + r.non2xx, 0)
-    referenceErrors += [...refRuns, ...duets.map((d) => d.reference)].reduce((sum, r) => sum + r.socketErrors + r.non2xx, 0)
+    errors += countErrors([...ourRuns, ...duets.map((d) => d.ours)])
+    referenceErrors += countErrors([...refRuns, ...duets.map((d) => d.reference)])
     const together = spreadOf(duets.map((d) => d.ours.rps / d.reference.rps))
     // Each server busy about half the core: the ratio is then one of costs, not of idle time.
     const shares = `${percent(median(duets.map((d) => d.ourShare)))} vs ${percent(median(duets.map((d) => d.referenceShare)))} of core 0; ${runAgain} round(s) run again for uneven shares`
@@ -91,21 +91,21 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
     checks.push(
       {
         name: `server throughput vs bare node:http, both served at once on one core (${connections} keep-alive connections each, median of ${rounds} duet rounds of ${seconds} s from ${pairs} pairs of processes, spread in brackets)`,
-        value: `${together.median.toFixed(2)}x [${together.min.toFixed(2)}–${together.max.toFixed(2)}] (${median(duets.map((d) => d.ours.rps)).toFixed(0)} vs ${median(duets.map((d) => d.reference.rps)).toFixed(0)} req/s; ${shares})`,
+        value: `${formatRatio(together)} (${median(duets.map((d) => d.ours.rps)).toFixed(0)} vs ${median(duets.map((d) => d.reference.rps)).toFixed(0)} req/s; ${shares})`,
         target: `>= ${THROUGHPUT_TARGET}x`,
         ok: together.median >= THROUGHPUT_TARGET,
         figure: together.median,
       },
       {
         name: `the same, one server at a time (${connections} connections, median of ${rounds} A/B rounds of ${seconds} s, same pairs)`,
-        value: `${alone.median.toFixed(2)}x [${alone.min.toFixed(2)}–${alone.max.toFixed(2)}] (${median(ourRuns.map((r) => r.rps)).toFixed(0)} vs ${median(refRuns.map((r) => r.rps)).toFixed(0)} req/s; ${cpu})`,
+        value: `${formatRatio(alone)} (${median(ourRuns.map((r) => r.rps)).toFixed(0)} vs ${median(refRuns.map((r) => r.rps)).toFixed(0)} req/s; ${cpu})`,
         target: 'report only: throughput is judged in duet rounds',
         ok: true,
         figure: alone.median,
       },
       {
         name: `server p99 latency vs bare node:http (${connections} connections, one at a time, same rounds)`,
-        value: `${latency.median.toFixed(2)}x [${latency.min.toFixed(2)}–${latency.max.toFixed(2)}] (${median(ourRuns.map((r) => r.p99Ms)).toFixed(2)} vs ${median(refRuns.map((r) => r.p99Ms)).toFixed(2)} ms)`,
+        value: `${formatRatio(latency)} (${median(ourRuns.map((r) => r.p99Ms)).toFixed(2)} vs ${median(refRuns.map((r) => r.p99Ms)).toFixed(2)} ms)`,
         target: `<= ${P99_TARGET}x`,
         ok: latency.median <= P99_TARGET,
         figure: latency.median,
@@ -180,7 +180,7 @@ interface Duet {
  * the other takes to start, so the order alternates from round to round.
  */
 async function duet(pair: Pair, seconds: number, connections: number, oursFirst: boolean): Promise<Duet> {
-  const options = { seconds, connections, threads: 1, core: 1 }
+  const options = wrkOptions(seconds, connections)
   const before = [cpuMs(pair.ours.child.pid), cpuMs(pair.reference.child.pid)]
   const started = performance.now()
   const [first, second] = oursFirst ? [pair.ourUrl, pair.referenceUrl] : [pair.referenceUrl, pair.ourUrl]
@@ -219,6 +219,12 @@ function cpuMs(pid: number | undefined): number {
 }
 
 const percent = (share: number) => `${Math.round(share * 100)}%`
+
+/** A median ratio and, in brackets, the range of the rounds' ratios. */
+const formatRatio = (spread: Spread) => `${spread.median.toFixed(2)}x [${spread.min.toFixed(2)}–${spread.max.toFixed(2)}]`
+
+/** Socket errors, timeouts and non-2xx answers over some wrk runs. */
+const countErrors = (runs: readonly WrkRun[]) => runs.reduce((sum, run) => sum + run.socketErrors + run.non2xx, 0)
 
 /** The per-round ratios ours / reference: their median and spread. */
 function ratios(ours: readonly Round[], reference: readonly Round[], value: (run: Round) => number): Spread {
