@@ -9,16 +9,22 @@ import { UsageError } from './usage-error.js'
 
 /** Larger files are refused: `--size large` builds more data than fits in one. */
 export const MAX_DATA_BYTES = 100 * 1024 * 1024
+/**
+ * A `--data` file must be read to its end within this time: a FIFO whose writer keeps it open
+ * never ends, and nothing else (start-up, the next reload under `--watch`) may wait on it forever.
+ */
+export const DATA_READ_TIMEOUT_MS = 5_000
 
 /**
  * Reads and validates a `--data` fixture file. Every failure is a `UsageError` naming the file
  * and, for bad content, the JSON path of the first problem. The size limit holds while reading,
  * whatever the file is (a FIFO, `/dev/zero`, `<(command)`); a regular file over it is refused
- * before reading. `signal` abandons the read (a signal during start-up).
+ * before reading, and the read must end within `timeoutMs`. `signal` abandons the read (a signal
+ * during start-up).
  */
-export async function loadDataFile(file: string, signal?: AbortSignal): Promise<Taxonomy> {
+export async function loadDataFile(file: string, signal?: AbortSignal, timeoutMs = DATA_READ_TIMEOUT_MS): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
-  const text = await readDataFile(file, where, signal)
+  const text = await readDataFile(file, where, signal, timeoutMs)
   try {
     return loadTaxonomy(text)
   } catch (error) {
@@ -28,17 +34,18 @@ export async function loadDataFile(file: string, signal?: AbortSignal): Promise<
 }
 
 /**
- * A fixture file's text, within {@link MAX_DATA_BYTES}; every failure is a `UsageError` that
- * names the file as `where` does (`--data file "t.json"`).
+ * A fixture file's text, within {@link MAX_DATA_BYTES} and `timeoutMs`; every failure is a
+ * `UsageError` that names the file as `where` does (`--data file "t.json"`).
  */
-export async function readDataFile(file: string, where: string, signal?: AbortSignal): Promise<string> {
+export async function readDataFile(file: string, where: string, signal?: AbortSignal, timeoutMs = DATA_READ_TIMEOUT_MS): Promise<string> {
   try {
     const info = await stat(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
     if (info.size > MAX_DATA_BYTES) {
       throw new UsageError(`${where} is ${megabytes(info.size)}; the limit is ${megabytes(MAX_DATA_BYTES)} (use --size large for more data)`)
     }
-    return await readLimited(file, info.isFIFO() || info.isSocket(), where, signal)
+    const isPipe = info.isFIFO() || info.isSocket()
+    return await readLimited(file, isPipe, where, { signal, timeoutMs })
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${where}: ${reasonOf(error as NodeJS.ErrnoException)}`)
@@ -46,11 +53,16 @@ export async function readDataFile(file: string, where: string, signal?: AbortSi
 }
 
 /**
- * The file's text, failing as soon as more than {@link MAX_DATA_BYTES} arrive. A FIFO is opened
- * without blocking (one with no writer reads as empty instead of waiting forever) and read as a
- * pipe, so it can be abandoned.
+ * The file's text, failing as soon as more than {@link MAX_DATA_BYTES} arrive or once `timeoutMs`
+ * has passed. A FIFO is opened without blocking (one with no writer reads as empty instead of
+ * waiting forever) and read as a pipe, so it can be abandoned.
  */
-async function readLimited(file: string, isPipe: boolean, where: string, signal?: AbortSignal): Promise<string> {
+async function readLimited(
+  file: string,
+  isPipe: boolean,
+  where: string,
+  { signal, timeoutMs }: { signal: AbortSignal | undefined; timeoutMs: number },
+): Promise<string> {
   let stream: Readable
   const chunks: Buffer[] = []
   if (isPipe) {
@@ -69,6 +81,10 @@ async function readLimited(file: string, isPipe: boolean, where: string, signal?
   }
   const abort = () => stream.destroy()
   signal?.addEventListener('abort', abort, { once: true })
+  const late = isPipe
+    ? `${where} is a FIFO that did not end within ${seconds(timeoutMs)} (its writer keeps it open)`
+    : `${where} could not be read within ${seconds(timeoutMs)}`
+  const timer = setTimeout(() => stream.destroy(new UsageError(late)), timeoutMs)
   try {
     let bytes = chunks[0]?.length ?? 0
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -80,6 +96,7 @@ async function readLimited(file: string, isPipe: boolean, where: string, signal?
     }
     return Buffer.concat(chunks).toString('utf8')
   } finally {
+    clearTimeout(timer)
     signal?.removeEventListener('abort', abort)
     stream.destroy()
   }
@@ -107,6 +124,10 @@ function reasonOf(error: NodeJS.ErrnoException): string {
     default:
       return error.code ?? error.message
   }
+}
+
+function seconds(ms: number): string {
+  return `${ms / 1000} s`
 }
 
 function megabytes(bytes: number): string {

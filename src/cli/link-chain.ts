@@ -1,0 +1,60 @@
+import { lstatSync, readlinkSync } from 'node:fs'
+import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path'
+
+/** As many links as Linux follows in one path (ELOOP past it): a loop ends here. */
+const MAX_LINKS = 40
+
+/**
+ * Where a change can alter what reading `file` gives: each folder, with the entries in it that
+ * matter. Those are every symbolic link met while resolving the path (a folder link such as a
+ * Kubernetes ConfigMap's `..data` included) and the file at the end of the chain; where the chain
+ * breaks (a missing entry), the entry that is missing. Folders are real paths, free of links.
+ * Synchronous: a few `lstat` and `readlink` calls, none of which waits on the file's content.
+ */
+export function findLinkChain(file: string): Map<string, Set<string>> {
+  const chain = new Map<string, Set<string>>()
+  const add = (folder: string, name: string) => {
+    const names = chain.get(folder) ?? new Set<string>()
+    chain.set(folder, names.add(name))
+  }
+  const start = resolve(file)
+  let folder = parse(start).root
+  const rest = toParts(start.slice(folder.length))
+  for (let links = 0; rest.length > 0; ) {
+    const name = rest.shift()!
+    if (name === '.') continue
+    if (name === '..') {
+      folder = dirname(folder)
+      continue
+    }
+    const path = join(folder, name)
+    let isLink: boolean
+    try {
+      isLink = lstatSync(path).isSymbolicLink()
+    } catch {
+      // Missing, or not a folder: watch for the entry to appear.
+      add(folder, name)
+      break
+    }
+    if (!isLink) {
+      if (rest.length === 0) add(folder, name)
+      folder = path
+      continue
+    }
+    add(folder, name)
+    if (++links > MAX_LINKS) break
+    let target: string
+    try {
+      target = readlinkSync(path)
+    } catch {
+      break
+    }
+    rest.unshift(...toParts(isAbsolute(target) ? target.slice(parse(target).root.length) : target))
+    if (isAbsolute(target)) folder = parse(target).root
+  }
+  return chain
+}
+
+function toParts(path: string): string[] {
+  return path.split(sep === '\\' ? /[\\/]/ : '/').filter((part) => part !== '')
+}

@@ -1,0 +1,105 @@
+// `--watch` when `--data` is a symbolic link, as containers and deploy tools mount data.
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { spawnCli } from '../helpers/cli.js'
+
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
+const base = createTaxonomy({ seed: 42, size: 'small' })
+const patched = patchTaxonomy(base, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }] })
+
+async function start(file: string) {
+  const run = spawnCli(['--port', '0', '--quiet', '--data', file, '--watch'])
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+  return { run, url }
+}
+
+const csStatus = async (url: string) => (await fetch(`${url}/api/v2/disciplines/cs`, auth)).status
+
+/**
+ * The layout Kubernetes gives a mounted ConfigMap: `data.json -> ..data/data.json`, and `..data` a
+ * link to a timestamped folder, swapped for a new folder by renaming a new link over it.
+ */
+function createConfigMap(text: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-configmap-'))
+  let version = 0
+  let current: string | undefined
+  const publish = (next: string) => {
+    const folder = `..2026_01_01_00_00_00.${version++}`
+    mkdirSync(join(dir, folder))
+    writeFileSync(join(dir, folder, 'data.json'), next)
+    symlinkSync(folder, join(dir, '..data_tmp'))
+    renameSync(join(dir, '..data_tmp'), join(dir, '..data'))
+    if (current !== undefined) rmSync(join(dir, current), { recursive: true })
+    current = folder
+  }
+  publish(text)
+  symlinkSync('..data/data.json', join(dir, 'data.json'))
+  return { file: join(dir, 'data.json'), publish }
+}
+
+it('follows a Kubernetes ConfigMap mount: reloads when the ..data link is swapped to a new folder', async () => {
+  const configMap = createConfigMap(toFixtureJson(base))
+  const { run, url } = await start(configMap.file)
+  expect(await csStatus(url)).toBe(404)
+  configMap.publish(toFixtureJson(patched))
+  await run.waitFor(/reloaded --data file/)
+  expect(await csStatus(url)).toBe(200)
+})
+
+it('follows a chain of links into other folders: reloads when the target is replaced by a rename', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'taxonomy-mock-links-'))
+  for (const folder of ['mount', 'releases', 'store']) mkdirSync(join(root, folder))
+  const target = join(root, 'store', 'taxonomy.json')
+  writeFileSync(target, toFixtureJson(base))
+  // mount/data.json -> ../releases/current.json -> <root>/store/taxonomy.json
+  symlinkSync(target, join(root, 'releases', 'current.json'))
+  symlinkSync('../releases/current.json', join(root, 'mount', 'data.json'))
+  const { run, url } = await start(join(root, 'mount', 'data.json'))
+  expect(await csStatus(url)).toBe(404)
+  writeFileSync(`${target}.new`, toFixtureJson(patched))
+  renameSync(`${target}.new`, target)
+  await run.waitFor(/reloaded --data file/)
+  expect(await csStatus(url)).toBe(200)
+})
+
+it('follows a link into another folder: reloads when the target is rewritten in place', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'taxonomy-mock-links-'))
+  for (const folder of ['mount', 'store']) mkdirSync(join(root, folder))
+  writeFileSync(join(root, 'store', 'taxonomy.json'), toFixtureJson(base))
+  symlinkSync('../store/taxonomy.json', join(root, 'mount', 'data.json'))
+  const { run, url } = await start(join(root, 'mount', 'data.json'))
+  expect(await csStatus(url)).toBe(404)
+  writeFileSync(join(root, 'store', 'taxonomy.json'), toFixtureJson(patched))
+  await run.waitFor(/reloaded --data file/)
+  expect(await csStatus(url)).toBe(200)
+})
+
+it('follows a link that is pointed at another file', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'taxonomy-mock-links-'))
+  for (const folder of ['mount', 'old', 'new']) mkdirSync(join(root, folder))
+  writeFileSync(join(root, 'old', 'taxonomy.json'), toFixtureJson(base))
+  writeFileSync(join(root, 'new', 'taxonomy.json'), toFixtureJson(patched))
+  symlinkSync('../old/taxonomy.json', join(root, 'mount', 'data.json'))
+  const { run, url } = await start(join(root, 'mount', 'data.json'))
+  expect(await csStatus(url)).toBe(404)
+  symlinkSync('../new/taxonomy.json', join(root, 'mount', 'next.json'))
+  renameSync(join(root, 'mount', 'next.json'), join(root, 'mount', 'data.json'))
+  await run.waitFor(/reloaded --data file/)
+  expect(await csStatus(url)).toBe(200)
+  // The chain now runs through new/: a change there is seen.
+  writeFileSync(join(root, 'new', 'taxonomy.json'), toFixtureJson(base))
+  await waitFor(async () => (await csStatus(url)) === 404)
+})
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  for (const started = performance.now(); !(await check()); ) {
+    if (performance.now() - started > timeoutMs) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
