@@ -103,3 +103,63 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
+
+it('stress: 50 ConfigMap swaps under load; every answer is one whole dataset, and the last one wins', async () => {
+  // Version k stamps a discipline, its first domain and its first sub-discipline: an answer mixing
+  // two datasets would carry two versions.
+  const discipline = base.disciplines[0]!
+  const domain = base.domains.find((d) => d.id === discipline.domain_ids[0])!
+  const sub = base.subDisciplines.find((s) => s.discipline_ids.includes(discipline.id))!
+  const versions = Array.from({ length: 51 }, (_, k) =>
+    toFixtureJson(
+      patchTaxonomy(base, {
+        domains: [{ slug: domain.slug, name: `Domain version ${k}` }],
+        disciplines: [{ slug: discipline.slug, description: `Version ${k}.` }],
+        sub_disciplines: [{ slug: sub.slug, name: `Sub-discipline version ${k}` }],
+      }),
+    ),
+  )
+  const versionOf = (body: string) => {
+    const record = JSON.parse(body) as { description: string; domains: { name: string }[]; sub_disciplines: { name: string }[] }
+    const stamps = [
+      /^Version (\d+)\.$/.exec(record.description)?.[1],
+      record.domains.map((d) => /^Domain version (\d+)$/.exec(d.name)?.[1]).find(Boolean),
+      record.sub_disciplines.map((s) => /^Sub-discipline version (\d+)$/.exec(s.name)?.[1]).find(Boolean),
+    ]
+    expect(new Set(stamps).size, body).toBe(1)
+    expect(stamps[0], body).toBeDefined()
+    return Number(stamps[0])
+  }
+
+  const configMap = createConfigMap(versions[0]!)
+  const { run, url } = await start(configMap.file)
+  const last = versions.length - 1
+  let swapping = true
+  const swapper = (async () => {
+    for (let k = 1; k <= last; k++) {
+      await new Promise((resolve) => setTimeout(resolve, [40, 160, 320][k % 3]))
+      configMap.publish(versions[k]!)
+    }
+    swapping = false
+  })()
+  const seen = new Set<number>()
+  const client = async () => {
+    // Data only moves forward: one client never sees an older version after a newer one.
+    let newest = 0
+    for (let waited = 0; swapping || newest < last; ) {
+      const response = await fetch(`${url}/api/v2/disciplines/${discipline.slug}`, auth)
+      expect(response.status).toBe(200)
+      const version = versionOf(await response.text())
+      expect(version).toBeGreaterThanOrEqual(newest)
+      newest = version
+      seen.add(version)
+      if (!swapping && (waited += 1) > 500) throw new Error(`version ${last} never served; newest ${newest}`)
+      if (!swapping) await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+  await Promise.all([swapper, client(), client(), client(), client()])
+  expect(seen.has(last)).toBe(true)
+  // Reloads happened while requests flowed, not only at the end.
+  expect(seen.size).toBeGreaterThan(10)
+  expect(run.stdout.filter((line) => !/reloaded --data file/.test(line)).slice(1)).toEqual([])
+}, 30_000)
