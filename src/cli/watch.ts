@@ -52,6 +52,7 @@ export function watchDataFile(
     loading = loading.then(async () => {
       reloadWaiting = false
       if (stopping.signal.aborted) return
+      follow()
       try {
         const next = await loadDataFile(file, stopping.signal, readTimeoutMs)
         if (!stopping.signal.aborted) onLoad(next)
@@ -62,11 +63,14 @@ export function watchDataFile(
       }
     })
   }
-  const changed = () => {
-    // The chain may run elsewhere now: watch where it goes before the data is read again.
-    const chain = follow()
+  const scheduleReload = () => {
     clearTimeout(timer)
     timer = setTimeout(reload, SETTLE_MS)
+  }
+  const changed = () => {
+    // The chain may run elsewhere now: watch where it goes at once, and again before reading.
+    const chain = follow()
+    scheduleReload()
     return chain
   }
 
@@ -95,12 +99,8 @@ export function watchDataFile(
       })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      // Removed since the chain was followed: the change that removed it is on its way.
-      if (code === 'ENOENT') {
-        clearTimeout(timer)
-        timer = setTimeout(changed, SETTLE_MS)
-        return
-      }
+      // Removed since the chain was followed: the reload follows it again.
+      if (code === 'ENOENT') return scheduleReload()
       if (!unwatchable.has(folder)) onProblem(cannotWatch(folder, error as NodeJS.ErrnoException))
       unwatchable.add(folder)
       return
