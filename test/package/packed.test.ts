@@ -24,6 +24,18 @@ it('runs and flags nothing of its own when installed: no install-time scripts in
   expect(consumers.esmInstallLog).not.toMatch(/taxonomy-mock@/)
 })
 
+it('says where its source lives: repository, bugs and homepage name one GitHub repository', () => {
+  const manifest = JSON.parse(readFileSync(join(installed.dir, 'node_modules/taxonomy-mock/package.json'), 'utf8')) as {
+    repository?: { type: string; url: string }
+    bugs?: { url: string }
+    homepage?: string
+  }
+  const base = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+(?=#readme$)/.exec(manifest.homepage ?? '')?.[0]
+  expect(base).toBeDefined()
+  expect(manifest.repository).toEqual({ type: 'git', url: `git+${base}.git` })
+  expect(manifest.bugs).toEqual({ url: `${base}/issues` })
+})
+
 it('runs npx taxonomy-mock --version with plain node, no TypeScript loader', () => {
   const version = JSON.parse(run('node', ['-p', 'JSON.stringify(require("taxonomy-mock/package.json").version)']))
   expect(run('npx', ['--no-install', 'taxonomy-mock', '--version']).trim()).toBe(version)
