@@ -40,7 +40,7 @@ export interface PackOptions {
   readonly scripts?: boolean
 }
 
-/** `npm pack` of this repository's current build (`npm test` builds first), into a fresh temp folder. */
+/** `npm pack` into a fresh temp folder: of this repository's current build (`npm test` builds first), or of `from`. */
 export function packTarball({ from = ROOT, scripts = false }: PackOptions = {}): { tarball: string; files: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-pack-'))
   // World-readable: the Bun, Deno and CLI tests may run as another user.
