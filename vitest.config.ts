@@ -19,9 +19,16 @@ export default defineConfig({
         test: {
           name: 'package',
           include: ['test/package/**/*.test.ts', 'test/readme.test.ts'],
+          exclude: ['test/**/*.git.test.ts'],
           globalSetup: ['test/package/global-setup.ts'],
           testTimeout: 120_000,
         },
+      },
+      {
+        // Installed from a git+file:// URL of a fresh clone, which npm builds after installing its
+        // devDependencies there: `npm run test:git`, run by .ci/run.
+        extends: true,
+        test: { name: 'git', include: ['test/**/*.git.test.ts'], testTimeout: 300_000 },
       },
       {
         // Bun and Deno from the npm registry, installed into a temp folder: `npm run test:runtimes`, run by .ci/run.

@@ -1,19 +1,16 @@
 import { execFileSync } from 'node:child_process'
-import { spawn } from 'node:child_process'
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, inject, it } from 'vitest'
+import { requestThroughNpx, unexpectedPackedFiles } from '../helpers/packed.js'
 
 const consumers = inject('consumers')
 const installed = { dir: consumers.esm, files: consumers.files }
 const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: installed.dir, encoding: 'utf8' })
 
 it('packs only what a user needs: bin, dist, README, CHANGELOG, LICENSE, package.json', () => {
-  const unexpected = installed.files.filter(
-    (file) => !/^(bin\/taxonomy-mock\.cjs|dist\/.+\.(js|cjs|d\.ts|d\.cts|json)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/.test(file),
-  )
-  expect(unexpected).toEqual([])
+  expect(unexpectedPackedFiles(installed.files)).toEqual([])
   expect(installed.files).toContain('dist/openapi.json')
   expect(installed.files).toContain('CHANGELOG.md')
   expect(installed.files.some((file) => /^(test|bench|src|examples|fixtures)\//.test(file))).toBe(false)
@@ -27,30 +24,27 @@ it('runs and flags nothing of its own when installed: no install-time scripts in
   expect(consumers.esmInstallLog).not.toMatch(/taxonomy-mock@/)
 })
 
+it('says where its source lives: repository, bugs and homepage name one GitHub repository', () => {
+  const manifest = JSON.parse(readFileSync(join(installed.dir, 'node_modules/taxonomy-mock/package.json'), 'utf8')) as {
+    repository?: { type: string; url: string }
+    bugs?: { url: string }
+    homepage?: string
+  }
+  const base = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+(?=#readme$)/.exec(manifest.homepage ?? '')?.[0]
+  expect(base).toBeDefined()
+  expect(manifest.repository).toEqual({ type: 'git', url: `git+${base}.git` })
+  expect(manifest.bugs).toEqual({ url: `${base}/issues` })
+})
+
 it('runs npx taxonomy-mock --version with plain node, no TypeScript loader', () => {
   const version = JSON.parse(run('node', ['-p', 'JSON.stringify(require("taxonomy-mock/package.json").version)']))
   expect(run('npx', ['--no-install', 'taxonomy-mock', '--version']).trim()).toBe(version)
 })
 
 it('answers a request from npx taxonomy-mock serve --port 0', async () => {
-  // Its own process group: npx does not pass SIGTERM on to the server it starts.
-  const cli = spawn('npx', ['--no-install', 'taxonomy-mock', 'serve', '--port', '0', '--quiet'], { cwd: installed.dir, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = ''
-    cli.stdout.setEncoding('utf8')
-    cli.stdout.on('data', (chunk: string) => {
-      output += chunk
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (match) resolve(match[1]!)
-    })
-    cli.on('exit', () => reject(new Error(`exited before listening: ${output}`)))
-  })
-  const response = await fetch(`${url}/api/v2/disciplines/history`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
-  expect(response.status).toBe(200)
-  expect((await response.json()).name).toBe('History')
-  const exited = new Promise((resolve) => cli.on('exit', resolve))
-  process.kill(-cli.pid!, 'SIGTERM')
-  await exited
+  const { status, body } = await requestThroughNpx(installed.dir)
+  expect(status).toBe(200)
+  expect(body.name).toBe('History')
 })
 
 it('fences taxonomy-mock/server off from browser bundles', async () => {
