@@ -34,8 +34,8 @@ const s = `/api/v2/sub_disciplines/${sub.slug}`
  * fetch, MSW and the fetch handler. Every transport must answer them alike.
  */
 export const REPEATED_HEADER_CASES: readonly ContractCase[] = [
-  { name: 'reads two Prefer fields as one list (RFC 7240)', method: 'GET', path: d, headers: { ...AUTH, prefer: ['return=minimal', 'scenario=unavailable'] }, status: 503, body: '{"error":"Service unavailable"}', expectHeaders: { 'retry-after': '1' } },
-  { name: 'takes the first of a preference repeated across Prefer fields', method: 'GET', path: d, headers: { ...AUTH, prefer: ['scenario=not-found', 'scenario=unavailable'] }, status: 404, body: NOT_FOUND },
+  { name: 'reads two Prefer fields as one list (RFC 7240)', method: 'GET', path: d, headers: { ...AUTH, prefer: ['return=minimal', 'scenario=not-found'] }, status: 404, body: NOT_FOUND },
+  { name: 'takes the first of a preference repeated across Prefer fields', method: 'GET', path: d, headers: { ...AUTH, prefer: ['code=401', 'code=404'] }, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer' } },
   { name: 'answers 400 to Prefer fields that together ask for two answers', method: 'GET', path: d, headers: { ...AUTH, prefer: ['scenario=unavailable', 'code=404'] }, status: 400, body: '{"error":"Malformed request: Prefer scenario=unavailable and code=404 ask for different answers; send one"}' },
   { name: 'takes the first of two Authorization fields', method: 'GET', path: d, headers: { authorization: [`Bearer ${KEY}`, 'Bearer wrong-key'] }, status: 200, body: disciplineBody },
   { name: 'answers 401 when the first of two Authorization fields is wrong', method: 'GET', path: d, headers: { authorization: ['Bearer wrong-key', `Bearer ${KEY}`] }, status: 401, body: UNAUTHORIZED },
