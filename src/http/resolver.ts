@@ -170,7 +170,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     selected: readonly ScenarioState[],
   ): ScenarioState | string | undefined {
     const prefer = request.header('prefer')
-    const preferred = prefer ? parsePrefer(prefer) : undefined
+    const preferred = prefer ? parsePrefer(prefer, session.preferRandom) : undefined
     if (preferred === USUAL_ANSWER) return undefined
     if (typeof preferred === 'string') return preferred
     // The common case, no scenario anywhere, allocates nothing.

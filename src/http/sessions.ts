@@ -1,3 +1,5 @@
+import { DEFAULT_SEED } from '../core/generate.js'
+import { createRandom, type Random } from '../core/random.js'
 import type { ScenarioKind } from './scenario.js'
 import type { ScenarioState } from './scenario-state.js'
 
@@ -41,7 +43,18 @@ export class Session {
   #next = 0
   #size = 0
 
+  #preferRandom: Random | undefined
+
   constructor(readonly id: string) {}
+
+  /**
+   * The seeded stream a request's `Prefer: delay=MIN-MAX` draws from: the same requests in the same
+   * order get the same delays on every run. Made on first use.
+   */
+  get preferRandom(): Random {
+    this.#preferRandom ??= createRandom(DEFAULT_SEED)
+    return this.#preferRandom
+  }
 
   /** Records one request, dropping the oldest past the limit. */
   record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
