@@ -148,9 +148,9 @@ class NodeMockRequest implements MockRequest {
       }
     }
     this.host = host
-    this.#authorization = authorization
-    this.#prefer = prefer
-    this.#session = session
+    this.#authorization = endJoined(authorization)
+    this.#prefer = endJoined(prefer)
+    this.#session = endJoined(session)
   }
 
   header(name: string): string | undefined {
@@ -211,12 +211,23 @@ function findRawHeader(rawHeaders: readonly string[], name: string): string | un
     const candidate = rawHeaders[i]!
     if (candidate.length === name.length && isName(candidate, name)) value = join(value, rawHeaders[i + 1]!)
   }
-  return value
+  return endJoined(value)
 }
 
 /** One more field of a repeated header, joined as a web `Headers` joins them. */
 function join(previous: string | undefined, field: string): string {
   return previous === undefined ? field : `${previous}${FIELD_SEPARATOR}${field}`
+}
+
+/**
+ * A joined value as a `Request` holds it: its headers are trimmed of spaces and tabs once joined,
+ * so a last field that is empty leaves `a,`, not `a, `.
+ */
+function endJoined(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  let end = value.length
+  while (end > 0 && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--
+  return end === value.length ? value : value.slice(0, end)
 }
 
 /**
