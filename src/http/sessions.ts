@@ -34,18 +34,7 @@ export interface JournalEntry {
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session {
   scenario: ScenarioState | undefined
-  // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
-  #methods: string[] = []
-  #paths: string[] = []
-  #statuses: (number | null)[] = []
-  #delays: number[] = []
-  #labels: (ScenarioKind | null)[] = []
-  #next = 0
-  #size = 0
-
   #preferRandom: Random | undefined
-
-  constructor(readonly id: string) {}
 
   /**
    * The seeded stream a request's `Prefer: delay=MIN-MAX` draws from: the same requests in the same
@@ -55,6 +44,16 @@ export class Session {
     this.#preferRandom ??= createRandom(DEFAULT_SEED)
     return this.#preferRandom
   }
+  // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
+  #methods: string[] = []
+  #paths: string[] = []
+  #statuses: (number | null)[] = []
+  #delays: number[] = []
+  #labels: (ScenarioKind | null)[] = []
+  #next = 0
+  #size = 0
+
+  constructor(readonly id: string) {}
 
   /** Records one request, dropping the oldest past the limit. */
   record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
