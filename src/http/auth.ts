@@ -7,9 +7,9 @@ const BEARER = 'bearer'
 /**
  * Whether an `Authorization` header carries an accepted key: `Bearer <key>`, the scheme in any case,
  * one or more spaces or tabs, a key without white space, optional spaces or tabs (§5). Of repeated
- * fields (joined with `, `) the first counts. Every accepted
- * key is compared in full, in time that depends only on the lengths, so timing reveals neither a key
- * nor which one matched. For checks repeated with the same keys, {@link createKeyCheck}.
+ * fields (joined with `, `) the first counts. Every accepted key is compared in full, in time that
+ * depends only on the lengths, so timing reveals neither a key nor which one matched. For checks
+ * repeated with the same keys, {@link createKeyCheck}.
  *
  * @example
  * isAuthorized('Bearer k1', ['k1', 'k2']) // true
