@@ -1,13 +1,15 @@
 import { hasLowerCaseAt } from './ascii-case.js'
+import { firstElement } from './header-fields.js'
 
 /** The scheme of §5, compared in any case. */
 const BEARER = 'bearer'
 
 /**
  * Whether an `Authorization` header carries an accepted key: `Bearer <key>`, the scheme in any case,
- * one or more spaces or tabs, a key without white space, optional spaces or tabs (§5). Every accepted
- * key is compared in full, in time that depends only on the lengths, so timing reveals neither a key
- * nor which one matched. For checks repeated with the same keys, {@link createKeyCheck}.
+ * one or more spaces or tabs, a key without white space, optional spaces or tabs (§5). Of repeated
+ * fields (joined with `, `) the first counts. Every accepted key is compared in full, in time that
+ * depends only on the lengths, so timing reveals neither a key nor which one matched. For checks
+ * repeated with the same keys, {@link createKeyCheck}.
  *
  * @example
  * isAuthorized('Bearer k1', ['k1', 'k2']) // true
@@ -39,7 +41,7 @@ export function createKeyCheck(keys: readonly string[] | 'any'): (header: string
   return (header) => {
     if (!header) return false
     if (accepted.has(header)) return true
-    const ok = readsAcceptedKey(header)
+    const ok = readsAcceptedKey(firstElement(header))
     if (ok && accepted.size < REMEMBERED_HEADERS) accepted.add(header)
     return ok
   }

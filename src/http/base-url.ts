@@ -5,8 +5,9 @@ import { formatReceived } from '../core/size.js'
  * `basePath: 'any'` finds the routes after any prefix, for MSW handlers without a `baseUrl`.
  */
 export interface RequestScope {
-  /** `*` (any origin) or `https://host[:port][/prefix]`, never with a trailing slash. */
-  readonly pattern: string
+  /** `*` (any origin) or an origin as URLs serialise it: `https://host[:port]`. */
+  readonly origin: string
+  /** `''`, or a prefix such as `/mock`, never with a trailing slash. */
   readonly basePath: string | 'any'
 }
 
@@ -16,11 +17,11 @@ export interface RequestScope {
  * own API constant often does) means the same, so it never silently matches nothing.
  *
  * @example
- * resolveScope('https://api.example.test/v/') // { pattern: 'https://api.example.test/v', basePath: '/v' }
- * resolveScope('https://api.example.test/api/v2') // { pattern: 'https://api.example.test', basePath: '' }
+ * resolveScope('https://api.example.test/v/') // { origin: 'https://api.example.test', basePath: '/v' }
+ * resolveScope('https://api.example.test/api/v2') // { origin: 'https://api.example.test', basePath: '' }
  */
 export function resolveScope(baseUrl: unknown, withoutBaseUrl: RequestScope['basePath'] = ''): RequestScope {
-  if (baseUrl === undefined) return { pattern: '*', basePath: withoutBaseUrl }
+  if (baseUrl === undefined) return { origin: '*', basePath: withoutBaseUrl }
   let url: URL | undefined
   try {
     url = typeof baseUrl === 'string' ? new URL(baseUrl) : undefined
@@ -33,17 +34,53 @@ export function resolveScope(baseUrl: unknown, withoutBaseUrl: RequestScope['bas
     )
   }
   const basePath = url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/, '')
-  return { pattern: `${url.origin}${basePath}`, basePath }
+  return { origin: url.origin, basePath }
 }
 
 /** The request target and prefix to hand the resolver, or `undefined` when out of scope. */
 export function targetOf(request: Request, scope: RequestScope): { url: string; basePath: string } | undefined {
   if (scope.basePath !== 'any') {
-    if (scope.pattern !== '*' && !request.url.startsWith(scope.pattern)) return undefined
+    if (!isInScope(request.url, scope)) return undefined
     return { url: request.url, basePath: scope.basePath }
   }
   // Any origin and prefix: the routes start at the last `/api/v2/`.
   const { pathname, search } = new URL(request.url)
   const start = pathname.lastIndexOf('/api/v2/')
   return { url: (start === -1 ? pathname : pathname.slice(start)) + search, basePath: '' }
+}
+
+/**
+ * Whether a request URL lies in a scope: exactly its origin (not a longer host, nor another port
+ * or scheme), then its path prefix ending at a segment boundary (`/mock` takes `/mock/…`, never
+ * `/mockery`). The fetch handler, the MSW handlers and their helpers all ask this.
+ *
+ * @example
+ * isInScope('https://api.example.test/mock/api/v2/disciplines/x', scope) // true
+ * isInScope('https://api.example.test.evil.example/api/v2/disciplines/x', scope) // false
+ */
+export function isInScope(url: string, scope: RequestScope): boolean {
+  if (scope.origin === '*') return true
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return false
+  }
+  if (parsed.origin !== scope.origin) return false
+  const prefix = scope.basePath === 'any' ? '' : scope.basePath
+  return prefix === '' || parsed.pathname === prefix || parsed.pathname.startsWith(`${prefix}/`)
+}
+
+/**
+ * The start of a RegExp that takes only URLs in `scope` (empty for any origin): MSW matches a
+ * handler by RegExp, and this says in its terms what {@link isInScope} says.
+ */
+export function scopePattern(scope: RequestScope): string {
+  if (scope.origin === '*') return ''
+  const prefix = scope.basePath === 'any' ? '' : scope.basePath
+  return `^${escapeRegExp(scope.origin + prefix)}`
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

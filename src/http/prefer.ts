@@ -1,3 +1,4 @@
+import type { Random } from '../core/random.js'
 import { SCENARIO_KINDS, type ScenarioKind } from './scenario.js'
 import { ScenarioState } from './scenario-state.js'
 
@@ -16,15 +17,17 @@ export const USUAL_ANSWER = Symbol('usual answer')
 /**
  * Reads the scenario a request asks for in its RFC 7240 `Prefer` header: `scenario=KIND`
  * (or Prism's `code=401|404|500|503`), optionally `slug=…`, and `delay=MS` or `delay=MIN-MAX`,
- * separated by commas. Preferences it does not know are ignored, as RFC 7240 asks.
+ * separated by commas. Preferences it does not know are ignored, as RFC 7240 asks; of one given
+ * twice the first counts. `delay=MIN-MAX` draws from `random`, the session's stream, so each
+ * request gets its own delay and a run of requests the same series on every run.
  *
  * @returns the scenario for this one request, {@link USUAL_ANSWER} for `code=200`, `undefined`
  *   when it asks for nothing, or a message naming the preference at fault.
  * @example
- * parsePrefer('scenario=unavailable, delay=100-500') // ScenarioState
+ * parsePrefer('scenario=unavailable, delay=100-500', session.preferRandom) // ScenarioState
  * parsePrefer('return=minimal') // undefined
  */
-export function parsePrefer(header: string): ScenarioState | typeof USUAL_ANSWER | string | undefined {
+export function parsePrefer(header: string, random?: Random): ScenarioState | typeof USUAL_ANSWER | string | undefined {
   const preferences = new Map<string, string>()
   for (const part of header.split(',')) {
     // Parameters after `;` refine a preference; none of ours takes any.
@@ -65,7 +68,7 @@ export function parsePrefer(header: string): ScenarioState | typeof USUAL_ANSWER
       ...(kind !== undefined ? { kind } : {}),
       ...(slug !== undefined ? { slug } : {}),
       ...(ms !== undefined ? { delay: ms } : {}),
-    })
+    }, random)
   } catch (error) {
     return `Prefer: ${(error as Error).message}`
   }

@@ -5,7 +5,10 @@ export interface MockRequest {
   readonly method: string
   /** Origin form (`/api/v2/disciplines/x?y`) or an absolute URL. */
   readonly url: string
-  /** Reads a request header by lower-case name. */
+  /**
+   * Reads a request header by lower-case name; repeated fields joined with `, `, as a web
+   * `Headers` does (see `header-fields.ts` for which element counts).
+   */
   header(name: string): string | null | undefined
   /**
    * The body as text; only the admin API asks for it. Rejects with `BodyTooLargeError` past its

@@ -4,6 +4,7 @@ import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
+import { firstElement } from './header-fields.js'
 import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
@@ -169,7 +170,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     selected: readonly ScenarioState[],
   ): ScenarioState | string | undefined {
     const prefer = request.header('prefer')
-    const preferred = prefer ? parsePrefer(prefer) : undefined
+    const preferred = prefer ? parsePrefer(prefer, session.preferRandom) : undefined
     if (preferred === USUAL_ANSWER) return undefined
     if (typeof preferred === 'string') return preferred
     // The common case, no scenario anywhere, allocates nothing.
@@ -213,8 +214,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
 
   /** The session a request names by header or path prefix; a malformed id is the client's error. */
   function sessionOf(request: MockRequest, prefixed: string | undefined): Session | MockAnswer {
-    const id = prefixed ?? request.header(SESSION_HEADER)
-    if (id === undefined || id === null) return sessions.default
+    let id = prefixed
+    if (id === undefined) {
+      const header = request.header(SESSION_HEADER)
+      if (header === undefined || header === null) return sessions.default
+      // Of repeated session fields the first counts, as of `Authorization`.
+      id = firstElement(header)
+    }
     if (!isSessionId(id)) {
       const message = 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
       return answerFor(createMessageAnswers('badRequest', message, cors), request.method)

@@ -25,8 +25,13 @@ export class ScenarioState {
   #remaining: number
   #random: Random | undefined
 
-  constructor(input: ScenarioInput) {
+  /**
+   * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
+   *   from its session's, so a series of requests gets a series of delays)
+   */
+  constructor(input: ScenarioInput, random?: Random) {
     this.scenario = parseScenario(input)
+    this.#random = random
     this.afterKeyCheck = this.scenario.kind === 'not-found'
     this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
   }

@@ -1,3 +1,5 @@
+import { DEFAULT_SEED } from '../core/generate.js'
+import { createRandom, type Random } from '../core/random.js'
 import type { ScenarioKind } from './scenario.js'
 import type { ScenarioState } from './scenario-state.js'
 
@@ -32,6 +34,16 @@ export interface JournalEntry {
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session {
   scenario: ScenarioState | undefined
+  #preferRandom: Random | undefined
+
+  /**
+   * The seeded stream a request's `Prefer: delay=MIN-MAX` draws from: the same requests in the same
+   * order get the same delays on every run. Made on first use.
+   */
+  get preferRandom(): Random {
+    this.#preferRandom ??= createRandom(DEFAULT_SEED)
+    return this.#preferRandom
+  }
   // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
   #methods: string[] = []
   #paths: string[] = []

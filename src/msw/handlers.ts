@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from 'msw'
-import { resolveScope, type RequestScope } from '../http/base-url.js'
+import { resolveScope, scopePattern, type RequestScope } from '../http/base-url.js'
 import { ENDPOINTS } from '../http/endpoints.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
@@ -45,6 +45,5 @@ export function createEndpointHandlers(
  * not valid percent-encoding. The resolver decodes once and answers 400 instead.
  */
 function endpointPattern(scope: RequestScope, collection: string): RegExp {
-  const start = scope.pattern === '*' ? '' : `^${scope.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`
-  return new RegExp(`${start}/api/v2/${collection}/[^/]+$`)
+  return new RegExp(`${scopePattern(scope)}/api/v2/${collection}/[^/]+$`)
 }

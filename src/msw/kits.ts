@@ -1,5 +1,5 @@
 import { createResolver, type Resolver } from '../http/resolver.js'
-import type { RequestScope } from '../http/base-url.js'
+import { isInScope, type RequestScope } from '../http/base-url.js'
 
 /** A `createHandlers()` call: its resolver (data, keys, options) and the requests it answers. */
 export interface Kit {
@@ -25,7 +25,7 @@ export function registerKit(kit: Kit): void {
 export function findKitResolver(url: string): Resolver {
   for (let i = kits.length - 1; i >= 0; i--) {
     const { scope, resolver } = kits[i]!
-    if (scope.pattern === '*' || url.startsWith(scope.pattern)) return resolver
+    if (isInScope(url, scope)) return resolver
   }
   fallback ??= createResolver()
   return fallback

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { ADMIN_BODY_LIMIT, BodyTooLargeError } from '../http/admin.js'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
+import { FIELD_SEPARATOR } from '../http/header-fields.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
 import { SESSION_HEADER } from '../http/sessions.js'
 import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
@@ -122,8 +123,8 @@ class NodeMockRequest implements MockRequest {
     this.url = request.url ?? '/'
     this.#request = request
     // The raw list, not `request.headers`, which would build the whole headers object per request.
-    // The first of a repeated header counts (`request.headers` keeps the first Host and
-    // Authorization, but joins repeated others); names are told apart by length first.
+    // Repeated fields are joined with `, `, as a web `Headers` joins them, so the resolver reads
+    // the same text from every transport (the first Host counts); names are told apart by length.
     const raw = request.rawHeaders
     let host: string | undefined
     let authorization: string | undefined
@@ -136,20 +137,20 @@ class NodeMockRequest implements MockRequest {
           if (host === undefined && isName(name, 'host')) host = raw[i + 1]
           break
         case 13:
-          if (authorization === undefined && isName(name, 'authorization')) authorization = raw[i + 1]
+          if (isName(name, 'authorization')) authorization = join(authorization, raw[i + 1]!)
           break
         case 6:
-          if (prefer === undefined && isName(name, 'prefer')) prefer = raw[i + 1]
+          if (isName(name, 'prefer')) prefer = join(prefer, raw[i + 1]!)
           break
         case SESSION_HEADER.length:
-          if (session === undefined && isName(name, SESSION_HEADER)) session = raw[i + 1]
+          if (isName(name, SESSION_HEADER)) session = join(session, raw[i + 1]!)
           break
       }
     }
     this.host = host
-    this.#authorization = authorization
-    this.#prefer = prefer
-    this.#session = session
+    this.#authorization = endJoined(authorization)
+    this.#prefer = endJoined(prefer)
+    this.#session = endJoined(session)
   }
 
   header(name: string): string | undefined {
@@ -203,13 +204,30 @@ function toBuffer(body: Uint8Array): Buffer {
   return buffer
 }
 
-/** The first value of a header, read from the raw list (names in any case). */
+/** A header's value from the raw list (names in any case), repeated fields joined as `Headers` does. */
 function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  let value: string | undefined
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const candidate = rawHeaders[i]!
-    if (candidate.length === name.length && isName(candidate, name)) return rawHeaders[i + 1]
+    if (candidate.length === name.length && isName(candidate, name)) value = join(value, rawHeaders[i + 1]!)
   }
-  return undefined
+  return endJoined(value)
+}
+
+/** One more field of a repeated header, joined as a web `Headers` joins them. */
+function join(previous: string | undefined, field: string): string {
+  return previous === undefined ? field : `${previous}${FIELD_SEPARATOR}${field}`
+}
+
+/**
+ * A joined value as a `Request` holds it: its headers are trimmed of spaces and tabs once joined,
+ * so a last field that is empty leaves `a,`, not `a, `.
+ */
+function endJoined(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  let end = value.length
+  while (end > 0 && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--
+  return end === value.length ? value : value.slice(0, end)
 }
 
 /**

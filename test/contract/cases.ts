@@ -17,7 +17,8 @@ export interface ContractCase {
   readonly name: string
   readonly method: string
   readonly path: string
-  readonly headers?: Readonly<Record<string, string>>
+  /** A list sends the header as that many fields, which a web `Headers` joins with `, `. */
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>
   readonly status: number
   /** Exact body text; `''` for none. */
   readonly body: string
@@ -27,6 +28,21 @@ export interface ContractCase {
 
 const d = `/api/v2/disciplines/${discipline.slug}`
 const s = `/api/v2/sub_disciplines/${sub.slug}`
+
+/**
+ * Repeated header fields: sent as separate fields over a socket, joined with `, ` by `Headers` in
+ * fetch, MSW and the fetch handler. Every transport must answer them alike.
+ */
+export const REPEATED_HEADER_CASES: readonly ContractCase[] = [
+  { name: 'reads two Prefer fields as one list (RFC 7240)', method: 'GET', path: d, headers: { ...AUTH, prefer: ['return=minimal', 'scenario=not-found'] }, status: 404, body: NOT_FOUND },
+  { name: 'takes the first of a preference repeated across Prefer fields', method: 'GET', path: d, headers: { ...AUTH, prefer: ['code=401', 'code=404'] }, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer' } },
+  { name: 'answers 400 to Prefer fields that together ask for two answers', method: 'GET', path: d, headers: { ...AUTH, prefer: ['scenario=unavailable', 'code=404'] }, status: 400, body: '{"error":"Malformed request: Prefer scenario=unavailable and code=404 ask for different answers; send one"}' },
+  { name: 'takes the first of two Authorization fields', method: 'GET', path: d, headers: { authorization: [`Bearer ${KEY}`, 'Bearer wrong-key'] }, status: 200, body: disciplineBody },
+  { name: 'answers 401 when the first of two Authorization fields is wrong', method: 'GET', path: d, headers: { authorization: ['Bearer wrong-key', `Bearer ${KEY}`] }, status: 401, body: UNAUTHORIZED },
+  { name: 'answers 401 when the first of two Authorization fields has another scheme', method: 'GET', path: d, headers: { authorization: [`Basic ${KEY}`, `Bearer ${KEY}`] }, status: 401, body: UNAUTHORIZED },
+  { name: 'takes the first of two session fields', method: 'GET', path: d, headers: { ...AUTH, 'x-taxonomy-mock-session': ['s1', 's2'] }, status: 200, body: disciplineBody },
+  { name: 'answers 400 when the first of two session fields is malformed', method: 'GET', path: d, headers: { ...AUTH, 'x-taxonomy-mock-session': ['no spaces', 's1'] }, status: 400, body: '{"error":"Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters"}' },
+]
 
 /** Spec §4-7 and the README's choices, as request in, answer out. */
 export const CASES: readonly ContractCase[] = [
@@ -51,6 +67,7 @@ export const CASES: readonly ContractCase[] = [
   { name: 'answers 405 to POST, naming what is allowed', method: 'POST', path: d, headers: AUTH, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
   { name: 'answers 405 to DELETE on the sub-discipline path', method: 'DELETE', path: s, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
   { name: 'answers a CORS preflight with 204', method: 'OPTIONS', path: d, headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }, status: 204, body: '', expectHeaders: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session', allow: 'GET, HEAD, OPTIONS' } },
+  ...REPEATED_HEADER_CASES,
 ]
 
 /** Cases only a full server answers: MSW handlers intercept just the two endpoint paths. */
@@ -91,6 +108,15 @@ export interface Observed {
 /** Picks the headers that matter from a header reader. */
 export function pickHeaders(get: (name: string) => string | null | undefined): Record<string, string | null> {
   return Object.fromEntries(HEADERS_THAT_MATTER.map((name) => [name, get(name) ?? null]))
+}
+
+/** A case's headers as a web `Headers`: a repeated header appended once per field. */
+export function toHeaders(headers: ContractCase['headers'] = {}): Headers {
+  const result = new Headers()
+  for (const [name, value] of Object.entries(headers)) {
+    for (const field of typeof value === 'string' ? [value] : value) result.append(name, field)
+  }
+  return result
 }
 
 /** Checks an observed answer against a case. */

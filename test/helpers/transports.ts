@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { createResolver, type MockRequest, type ResolveContext, type Resolver } from '../../src/http/resolver.js'
 import type { MockAnswer } from '../../src/http/responses.js'
-import { pickHeaders, type ContractCase, type Observed } from '../contract/cases.js'
+import { pickHeaders, toHeaders, type ContractCase, type Observed } from '../contract/cases.js'
 
 /** The resolver's answer to a request that is not for the admin API, which it answers at once. */
 export function resolveNow(resolver: Resolver, request: MockRequest, context?: ResolveContext): MockAnswer {
@@ -15,10 +15,10 @@ export function authorization(value: string | undefined): (name: string) => stri
   return (name) => (name === 'authorization' ? value : undefined)
 }
 
-/** One answer through the resolver, as the adapters see it. */
+/** One answer through the resolver, as the adapters see it (repeated fields joined, as `Headers` does). */
 export function viaResolver(resolver: Resolver, c: ContractCase): Observed {
-  const headers = Object.fromEntries(Object.entries(c.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
-  const answer = resolveNow(resolver, { method: c.method, url: c.path, header: (name) => headers[name] })
+  const headers = toHeaders(c.headers)
+  const answer = resolveNow(resolver, { method: c.method, url: c.path, header: (name) => headers.get(name) })
   return {
     status: answer.status,
     headers: pickHeaders((name) => answer.headers[name]),
@@ -28,18 +28,18 @@ export function viaResolver(resolver: Resolver, c: ContractCase): Observed {
 
 /** One answer through `fetch` (real, or intercepted by MSW). */
 export async function viaFetch(base: string, c: ContractCase): Promise<Observed> {
-  const response = await fetch(`${base}${c.path}`, { method: c.method, headers: c.headers })
+  const response = await fetch(`${base}${c.path}`, { method: c.method, headers: toHeaders(c.headers) })
   return { status: response.status, headers: pickHeaders((n) => response.headers.get(n)), body: await response.text() }
 }
 
 /**
  * One answer over a raw `node:http` request: no URL normalisation by a client, so paths reach the
- * server exactly as written.
+ * server exactly as written, and a repeated header as that many fields.
  */
 export function viaSocket(base: string, c: ContractCase): Promise<Observed> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: c.method, path: c.path, headers: c.headers, agent: false }, (res) => {
+    const req = httpRequest({ host: hostname, port, method: c.method, path: c.path, headers: c.headers as Record<string, string | string[]>, agent: false }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () =>

@@ -3,9 +3,13 @@ import { expect, it } from 'vitest'
 import { hasLowerCaseAt } from '../../src/http/ascii-case.js'
 import { createKeyCheck, equalInConstantTime, isAuthorized } from '../../src/http/auth.js'
 
-/** The rule of §5 as first written (a scan, then a comparison per key): the one-pass check must agree with it. */
-function reference(header: string | null | undefined, keys: readonly string[] | 'any'): boolean {
-  if (!header) return false
+/**
+ * The rule of §5 as first written (a scan, then a comparison per key), on the first of repeated
+ * fields (the text before the first `, `): the one-pass check must agree with it.
+ */
+function reference(joined: string | null | undefined, keys: readonly string[] | 'any'): boolean {
+  if (!joined) return false
+  const header = joined.split(', ')[0]!
   let at = skip(header, 0)
   if (!hasLowerCaseAt(header, at, 'bearer')) return false
   const afterScheme = at + 'bearer'.length
@@ -26,10 +30,10 @@ function skip(text: string, from: number): number {
   return at
 }
 
-const piece = fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', ' ', '\t', '  ', 'k1', 'k2', 'key', 'taxonomy-mock-key', '\u00a0', '\u2028', '\n', 'é', '😀', 'x', '')
+const piece = fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', ' ', '\t', '  ', 'k1', 'k2', 'key', 'taxonomy-mock-key', '\u00a0', '\u2028', '\n', 'é', '😀', 'x', '', ',', ', ', 'k,1')
 const keySet = fc.oneof(
   fc.constant<'any'>('any'),
-  fc.array(fc.constantFrom('k1', 'k2', 'key', 'taxonomy-mock-key', 'é', 'k😀', 'k1k1'), { minLength: 1, maxLength: 3 }),
+  fc.array(fc.constantFrom('k1', 'k2', 'key', 'taxonomy-mock-key', 'é', 'k😀', 'k1k1', 'k,1', 'k1,'), { minLength: 1, maxLength: 3 }),
 )
 
 it('accepts exactly the headers the scan-then-compare rule accepts', () => {
@@ -80,4 +84,14 @@ it('reads the scheme in any case and the key between spaces or tabs', () => {
   expect(check(undefined)).toBe(false)
   expect(createKeyCheck('any')('Bearer anything')).toBe(true)
   expect(createKeyCheck('any')('Basic anything')).toBe(false)
+})
+
+it('takes the first of repeated Authorization fields, which a web Headers joins with a comma and a space', () => {
+  expect(isAuthorized('Bearer k1, Bearer wrong', ['k1'])).toBe(true)
+  expect(isAuthorized('Bearer wrong, Bearer k1', ['k1'])).toBe(false)
+  expect(isAuthorized(', Bearer k1', ['k1'])).toBe(false)
+  // A key may hold commas; only a comma and a space part fields.
+  expect(isAuthorized('Bearer k,1', ['k,1'])).toBe(true)
+  expect(isAuthorized('Bearer k1,', ['k1,'])).toBe(true)
+  expect(isAuthorized('Bearer k1,, Bearer other', ['k1,'])).toBe(true)
 })

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
-import { CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders } from '../contract/cases.js'
+import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders, toHeaders } from '../contract/cases.js'
 import { resolveNow, viaResolver, authorization } from '../helpers/transports.js'
 
 const resolver = createResolver({ taxonomy })
@@ -18,7 +18,7 @@ it('answers every record of the small dataset with its exact body', () => {
 it('answers the same through the fetch-style handler, from web Request objects', async () => {
   const handle = createFetchHandler(resolver)
   for (const c of [...CASES, ...SERVER_CASES]) {
-    const response = await handle(new Request(`http://mock.test${c.path}`, { method: c.method, headers: c.headers }))
+    const response = await handle(new Request(`http://mock.test${c.path}`, { method: c.method, headers: toHeaders(c.headers) }))
     const observed = { status: response.status, headers: pickHeaders((n) => response.headers.get(n)), body: await response.text() }
     expect(observed).toEqual(viaResolver(resolver, c))
   }
@@ -26,15 +26,15 @@ it('answers the same through the fetch-style handler, from web Request objects',
 
 it('serialises each record once and reuses the bytes', () => {
   const c = RECORD_CASES[0]!
-  const first = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
-  const second = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
+  const first = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
+  const second = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
   expect(second.body).toBe(first.body)
 })
 
 it('answers a target asked before from the new data once the taxonomy is replaced', () => {
   const replaced = createResolver({ taxonomy })
   const c = RECORD_CASES[0]!
-  const ask = () => resolveNow(replaced, { method: 'GET', url: c.path, header: authorization(c.headers!.authorization) })
+  const ask = () => resolveNow(replaced, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
   const before = ask()
   expect(before.status).toBe(200)
   const slug = c.path.slice(c.path.lastIndexOf('/') + 1)
@@ -74,14 +74,14 @@ it('accepts any non-empty key in any-key mode, and still refuses none', () => {
 it('sends no CORS headers when CORS is off, and still answers preflights with Allow', () => {
   const closed = createResolver({ taxonomy, cors: false })
   for (const c of CASES) {
-    const answer = resolveNow(closed, { method: c.method, url: c.path, header: (n: string) => c.headers?.[n] })
+    const answer = resolveNow(closed, { method: c.method, url: c.path, header: (n: string) => toHeaders(c.headers).get(n) })
     expect(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')), c.name).toEqual([])
   }
 })
 
 it('routes under a base path and ignores what lies outside it', () => {
   const c = RECORD_CASES[0]!
-  const request = (url: string) => ({ method: 'GET', url, header: authorization(c.headers!.authorization) })
+  const request = (url: string) => ({ method: 'GET', url, header: authorization(AUTH.authorization) })
   expect(resolveNow(resolver, request(`https://x.test/mock${c.path}`), { basePath: '/mock' }).status).toBe(200)
   expect(resolveNow(resolver, request(`https://x.test/other${c.path}`), { basePath: '/mock' }).status).toBe(404)
 })

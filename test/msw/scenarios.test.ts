@@ -128,3 +128,15 @@ it('answers on its own when nothing is behind it, with the newest kit’s data a
   expect((await send(D)).status).toBe(503)
   server.resetHandlers(...createHandlers({ taxonomy }))
 })
+
+it('answers a helper’s request with a kit only on the kit’s own origin, not one that starts with it', async () => {
+  createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' })
+  server.resetHandlers(...hideSlug(taxonomy.disciplines[0]!.slug))
+  const hidden = (origin: string) => fetch(`${origin}${D}`, { headers: { authorization: 'Bearer own-key' } })
+  expect((await hidden('https://keys.test')).status).toBe(404)
+  // Other origins are the newest any-origin kit's, whose key differs.
+  for (const origin of ['https://keys.test.evil.example', 'https://keys.testevil.example', 'https://keys.test:8443']) {
+    expect((await hidden(origin)).status, origin).toBe(401)
+  }
+  server.resetHandlers(...createHandlers({ taxonomy }))
+})
