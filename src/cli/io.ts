@@ -7,9 +7,12 @@ export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
  * loses lines.
  */
 export interface CliIo {
-  /** Prints a line the user needs (banner, help): never dropped; a failing stdout is said on stderr. */
+  /**
+   * Prints a line the user needs (banner, help): kept until stdout takes it (up to 1 MB waiting,
+   * and not past the exit); a failing stdout is said on stderr.
+   */
   readonly stdout: (line: string) => void
-  /** Prints one line to standard error. */
+  /** Prints one line to standard error, on the same terms. */
   readonly stderr: (line: string) => void
   /** Says that stdout now carries the request log, so that a failing stdout is said to drop it. */
   readonly startLog: () => void

@@ -65,7 +65,9 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
         waiting = 0
         return onFailure(code)
       }
-      if (written > 0) atLineStart = chunk[written - 1] === 0x0a
+      // Nothing taken without an error: try again later rather than spin.
+      if (written === 0) return scheduleRetry()
+      atLineStart = chunk[written - 1] === 0x0a
       advance(written)
     }
   }
