@@ -6,6 +6,7 @@ import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
 import { BIN, startCliServer, type ServerProcess } from './processes.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
+import { OUTPUT_SECTIONS } from './soak-output.js'
 import { openHandles, pause, rssMb } from './soak-lib.js'
 import { KEY, runWrk } from './wrk.js'
 
@@ -149,6 +150,7 @@ const sections = [
   ['Pipelining with garbage', () => pipeliningWithGarbage()],
   ['Unread stdout', () => unreadStdout()],
   ['SIGTERM with delayed answers', delayedSigterm],
+  ...OUTPUT_SECTIONS,
 ] as const
 
 await runSections('taxonomy-mock soak', sections, process.argv[2])

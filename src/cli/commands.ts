@@ -4,8 +4,10 @@ import { reportFailure } from './failure.js'
 import { HELP } from './help.js'
 import type { CliIo } from './io.js'
 import { record } from './record.js'
+import { RuntimeError } from './usage-error.js'
 import { validateFixture } from './validate.js'
 import { verify } from './verify.js'
+import { removePartialFiles } from './write-file.js'
 
 /** The commands that `run` loads only when asked for: every one but `serve` and `version`. */
 export type LoadedLaterArgs = Exclude<Args, { readonly command: 'serve' | 'version' }>
@@ -13,9 +15,27 @@ export type LoadedLaterArgs = Exclude<Args, { readonly command: 'serve' | 'versi
 /**
  * Runs one of the commands other than `serve` and `version`, and returns its exit code. It reports
  * its own failures: the CLI's build puts this module in a file of its own, which has its own copy
- * of the error classes (scripts/bundle.mjs).
+ * of the error classes (scripts/bundle.mjs). A stop signal (Ctrl+C, SIGTERM, SIGHUP) ends the
+ * command at once with 1 and one line, its partial files removed: it did not finish, and the
+ * process exits without waiting for work left in flight (bin/).
  */
 export async function runLoadedLater(args: LoadedLaterArgs, io: CliIo): Promise<number> {
+  let stopListening = () => {}
+  const stopped = new Promise<number>((resolve) => {
+    stopListening = io.onStop((signals, signal) => {
+      if (signals > 1) return
+      removePartialFiles()
+      resolve(reportFailure(new RuntimeError(`stopped by ${signal}; ${args.command} did not finish`), io))
+    })
+  })
+  try {
+    return await Promise.race([runCommand(args, io), stopped])
+  } finally {
+    stopListening()
+  }
+}
+
+async function runCommand(args: LoadedLaterArgs, io: CliIo): Promise<number> {
   try {
     switch (args.command) {
       case 'help':

@@ -9,7 +9,9 @@ export type { CliIo } from './io.js'
 
 /**
  * Runs the CLI and returns its exit code: 0 done, 1 runtime failure, 2 usage error or invalid data.
- * Every failure is one line on stderr naming the cause and the place; never a stack trace.
+ * Every failure is one line on stderr naming the cause and the place; never a stack trace. A stop
+ * signal ends `serve` with 0 (its usual end) and any other command with 1 (it did not finish).
+ * Output that fails or is not read never changes the code.
  *
  * @example
  * process.exitCode = await run(process.argv.slice(2), createProcessIo())

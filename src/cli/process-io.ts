@@ -1,11 +1,12 @@
-import { writeSync } from 'node:fs'
-import type { CliIo } from './io.js'
+import { fstatSync } from 'node:fs'
+import type { CliIo, StopSignal } from './io.js'
+import { createLineOutput, type LineOutput } from './line-output.js'
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 /** Log text waiting for stdout; past this, lines are dropped and counted. */
-const MAX_WAITING_CHARS = 256 * 1024
-/** While stdout is full, how often waiting text is tried again. */
-const RETRY_MS = 25
+const MAX_WAITING_LOG_BYTES = 256 * 1024
+/** Other lines (banner, notices, failures) are few; this bound is only a backstop. */
+const MAX_WAITING_BYTES = 1024 * 1024
 /**
  * A launcher (npx, bunx) forwards to its child the signal that a terminal's Ctrl+C (or a group
  * kill) has already sent the child: the same signal twice within this time is one stop, not a
@@ -14,114 +15,103 @@ const RETRY_MS = 25
 const ECHO_MS = 500
 
 /**
- * The real process: stdout, stderr, environment and signals. Lines for stdout are gathered and
- * written once per turn of the event loop with `writeSync` on its descriptor, which Node has made
- * non-blocking for pipes: a full pipe fails at once (EAGAIN) instead of queueing in memory, so a
- * reader that stops reading costs at most {@link MAX_WAITING_CHARS} and the lines past it, and
- * nothing is left queued to hold up the exit.
+ * Stop signals that arrived before the CLI listened for them. bin/ starts collecting them before
+ * it loads anything, so that a signal during start-up is handled as documented rather than
+ * killing the process; the first `onStop` takes them over.
  */
-export function createProcessIo(): CliIo {
-  const stdout = process.stdout
+export interface EarlySignals {
+  readonly received: StopSignal[]
+  readonly listener: (signal: StopSignal) => void
+}
+
+/**
+ * The real process: stdout, stderr, environment and signals. Lines are written to both without
+ * ever blocking or throwing (src/cli/line-output.ts): a reader that stops reading costs at most
+ * {@link MAX_WAITING_LOG_BYTES} of log and the lines past it, nothing is left queued to hold up the
+ * exit, and an output that fails (a full disk, a closed pipe) never ends the process nor changes
+ * its exit code. When stdout and stderr are one file or pipe (`2>&1`), their lines share one queue,
+ * so they stay in order and never split each other.
+ */
+export function createProcessIo(early?: EarlySignals): CliIo {
+  // A write error of the export's stream (EPIPE from `| head`, ENOSPC) is reported where it
+  // matters; an 'error' event with no listener would crash the process. Reading process.stderr
+  // also makes a piped stderr non-blocking, as Node makes stdout.
   let streamError: NodeJS.ErrnoException | undefined
-  // A write error (EPIPE from `| head`, ENOSPC from a full disk) is reported where it matters,
-  // never thrown from here: an 'error' event with no listener would crash the process.
-  stdout.on('error', (error: NodeJS.ErrnoException) => (streamError ??= error))
-  const stderr = (line: string) => void process.stderr.write(`${line}\n`)
-  // Request log lines are ASCII (toLogPath escapes the rest), so characters count bytes.
-  let waiting = ''
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => (streamError ??= error))
+  process.stderr.on('error', () => {})
+  let logging = false
   let dropped = 0
-  let failure: string | undefined
-  let scheduled = false
-  let retry: NodeJS.Timeout | undefined
-
-  /** Writes as much waiting text as stdout takes now; never blocks on a pipe, never throws. */
-  function flush(): void {
-    scheduled = false
-    if (waiting === '' || failure !== undefined) return
-    try {
-      // writeSync counts bytes; the banner and some notices are not ASCII, so slice bytes, not characters.
-      const bytes = Buffer.from(waiting)
-      const written = writeSync(1, bytes)
-      waiting = written >= bytes.length ? '' : bytes.subarray(written).toString()
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code !== 'EAGAIN') fail(code ?? String(error))
-    }
-    if (waiting !== '' && retry === undefined && failure === undefined) {
-      retry = setTimeout(() => ((retry = undefined), flush()), RETRY_MS)
-      retry.unref()
-    }
-  }
-
-  function fail(code: string): void {
-    failure = code
-    waiting = ''
+  const out = createLineOutput(1, (code) => {
     // The reader left (EPIPE): nothing to say. Anything else (a full disk) is said once.
-    if (code !== 'EPIPE') stderr(`taxonomy-mock: cannot write to stdout (${code}); the request log is dropped`)
-  }
-
-  function note(): string {
-    return `taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)`
-  }
+    if (code !== 'EPIPE') err.write(`taxonomy-mock: cannot write to stdout (${code})${logging ? '; the request log is dropped' : ''}`, MAX_WAITING_BYTES)
+  })
+  // Nowhere is left to say that stderr failed.
+  const err: LineOutput = isSameFile(1, 2) ? out : createLineOutput(2, () => {})
+  // A last try, without waiting, for lines a full pipe held back.
+  process.once('exit', () => (out.finish(), err.finish()))
+  const note = () => `taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)`
 
   return {
-    stdout(line) {
-      if (failure !== undefined) return
-      waiting += `${line}\n`
-      flush()
+    stdout: (line) => void out.write(line, MAX_WAITING_BYTES),
+    stderr: (line) => void err.write(line, MAX_WAITING_BYTES),
+    startLog() {
+      logging = true
     },
-    stderr,
     log(line) {
-      if (failure !== undefined) return
-      if (waiting.length + line.length >= MAX_WAITING_CHARS) {
-        dropped++
-        return
-      }
-      if (dropped > 0) {
-        waiting += `${note()}\n`
-        dropped = 0
-      }
-      waiting += `${line}\n`
-      if (!scheduled) {
-        scheduled = true
-        setImmediate(flush)
-      }
+      // A stdout that failed was said once; its lines are not counted as unread.
+      if (out.failed()) return
+      if (dropped > 0 && out.queue(note(), MAX_WAITING_LOG_BYTES - line.length - 1)) dropped = 0
+      if (dropped > 0 || !out.queue(line, MAX_WAITING_LOG_BYTES)) dropped++
     },
     finishLog() {
-      flush()
-      clearTimeout(retry)
-      for (let at = waiting.indexOf('\n'); at !== -1; at = waiting.indexOf('\n', at + 1)) dropped++
-      waiting = ''
-      if (dropped > 0) stderr(note())
+      dropped += out.finish()
+      if (dropped > 0) err.write(note(), MAX_WAITING_BYTES)
       dropped = 0
     },
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
         if (streamError) return reject(streamError)
-        stdout.write(chunk, (error) => (error ? reject(streamError ?? error) : resolve()))
+        process.stdout.write(chunk, (error) => (error ? reject(streamError ?? error) : resolve()))
       }),
     env: process.env,
-    onStop(handler) {
-      let signals = 0
-      let last: { signal: NodeJS.Signals; at: number } | undefined
-      const listener = (signal: NodeJS.Signals) => {
-        const at = performance.now()
-        const echo = last !== undefined && last.signal === signal && at - last.at < ECHO_MS
-        last = { signal, at }
-        if (!echo) handler(++signals)
-      }
-      for (const signal of STOP_SIGNALS) process.on(signal, listener)
-      return () => {
-        // The process is on its way out; an echo arriving now must not kill it with a signal status.
-        const swallow = () => {}
-        for (const signal of STOP_SIGNALS) {
-          process.off(signal, listener)
-          process.on(signal, swallow)
-        }
-        setTimeout(() => {
-          for (const signal of STOP_SIGNALS) process.off(signal, swallow)
-        }, ECHO_MS).unref()
-      }
-    },
+    onStop: (handler) => listenForStop(handler, early),
+  }
+}
+
+/** Whether two descriptors lead to one file, pipe or terminal (`2>&1`). */
+function isSameFile(a: number, b: number): boolean {
+  try {
+    const [first, second] = [fstatSync(a), fstatSync(b)]
+    return first.dev === second.dev && first.ino === second.ino
+  } catch {
+    return false
+  }
+}
+
+function listenForStop(handler: (signals: number, signal: StopSignal) => void, early: EarlySignals | undefined): () => void {
+  let signals = 0
+  let last: { signal: StopSignal; at: number } | undefined
+  const listener = (signal: StopSignal) => {
+    const at = performance.now()
+    const echo = last !== undefined && last.signal === signal && at - last.at < ECHO_MS
+    last = { signal, at }
+    if (!echo) handler(++signals, signal)
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, listener)
+  if (early !== undefined) {
+    for (const signal of STOP_SIGNALS) process.off(signal, early.listener)
+    // Handled at once, before onStop returns: the caller decides its start-up from here on.
+    early.received.splice(0).forEach(listener)
+  }
+  return () => {
+    // The process is on its way out; an echo arriving now must not kill it with a signal status.
+    const swallow = () => {}
+    for (const signal of STOP_SIGNALS) {
+      process.off(signal, listener)
+      process.on(signal, swallow)
+    }
+    setTimeout(() => {
+      for (const signal of STOP_SIGNALS) process.off(signal, swallow)
+    }, ECHO_MS).unref()
   }
 }

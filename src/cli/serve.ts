@@ -23,7 +23,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
   try {
     const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
-    if (args.data !== undefined && (loaded === undefined || stopped.signal.aborted)) return 0
+    // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
+    if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
+    if (!args.quiet) io.startLog()
     const server = await startServer({
       // Generated data is built by the resolver on first use: just below, after the URL line.
       ...(loaded ? { taxonomy: loaded } : { seed: args.seed, size: args.size }),

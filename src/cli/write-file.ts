@@ -1,19 +1,160 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { once } from 'node:events'
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs'
+import { mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { RuntimeError } from './usage-error.js'
 
+/** A path that names one of the process's descriptors: written through, never replaced. */
+const DESCRIPTOR_PATH = /^\/(dev\/(stdout|stderr|stdin|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/
+/** Symbolic links followed at most while looking for a descriptor path (Linux's own limit). */
+const MAX_LINKS = 40
+
+/** Partial files being written now, so that a stop signal can remove them (see removePartialFiles). */
+const partialFiles = new Set<string>()
+
 /**
- * Writes a file beside its target and renames it into place, making its folder if missing: a
- * reader sees the old file or the new one, never half of one. `flag` names the file in errors.
+ * Writes `text` to `file` (see {@link writeOutputFile}). `flag` names the file in errors.
+ *
+ * @example
+ * await writeFileAtomically('report.json', json, '--report')
  */
 export async function writeFileAtomically(file: string, text: string, flag: string): Promise<void> {
-  const partial = `${file}.${process.pid}.partial`
+  await writeOutputFile(file, [text], flag)
+}
+
+/**
+ * Writes `chunks` to `file`. A regular file (or none yet) is written beside its target and renamed
+ * into place, making its folder if missing: a reader sees the old file or the new one, never half
+ * of one, and a link to it stays a link. A character device, FIFO or socket (`/dev/null`, a named
+ * pipe) is written to directly, as is a path that names a descriptor (`/dev/stdout`, `/dev/fd/3`),
+ * appending, so as not to cut off what the process wrote there before: replacing one would leave
+ * a regular file where the device was. A folder is refused. `flag` names the file in errors.
+ */
+export async function writeOutputFile(file: string, chunks: Iterable<string>, flag: string): Promise<void> {
+  let partial: string | undefined
   try {
-    await mkdir(dirname(file), { recursive: true })
-    await writeFile(partial, text, { flag: 'wx' })
-    await rename(partial, file)
+    const target = await findTarget(file)
+    if (target.kind !== 'replace') return await writeThrough(target, chunks)
+    // `--out fixtures/taxonomy.json` in a project without fixtures/ should just work.
+    await mkdir(dirname(target.path), { recursive: true })
+    partial = `${target.path}.${process.pid}.partial`
+    partialFiles.add(partial)
+    await writeChunks(createWriteStream(partial, { flags: 'wx' }), chunks)
+    await rename(partial, target.path)
   } catch (error) {
-    await rm(partial, { force: true }).catch(() => {})
-    throw new RuntimeError(`cannot write ${flag} file ${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    // Best effort: where the folder could not be made there is no partial file either.
+    if (partial !== undefined) await rm(partial, { force: true }).catch(() => {})
+    throw new RuntimeError(`cannot write ${flag} file ${JSON.stringify(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`)
+  } finally {
+    if (partial !== undefined) partialFiles.delete(partial)
   }
+}
+
+/** Removes, at once, every partial file being written: the process is being stopped. */
+export function removePartialFiles(): void {
+  for (const partial of partialFiles) rmSync(partial, { force: true })
+  partialFiles.clear()
+}
+
+type Target =
+  | { readonly kind: 'replace'; readonly path: string }
+  | { readonly kind: 'open'; readonly path: string; readonly flags: 'a' | 'w' }
+  | { readonly kind: 'stdio'; readonly stream: NodeJS.WriteStream }
+
+async function findTarget(file: string): Promise<Target> {
+  const descriptor = await findDescriptorPath(file)
+  if (descriptor !== undefined) {
+    // Our own stdout or stderr may be a socket (Node's child processes), which cannot be opened by path.
+    const own = ownDescriptorOf(descriptor)
+    if (own === 1 || own === 2) return { kind: 'stdio', stream: own === 1 ? process.stdout : process.stderr }
+    return { kind: 'open', path: file, flags: 'a' }
+  }
+  // Missing or not to be looked at: written beside it, which then says what is wrong.
+  const info = await stat(file).catch(() => undefined)
+  if (info === undefined) return { kind: 'replace', path: file }
+  if (info.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' })
+  if (!info.isFile()) return { kind: 'open', path: file, flags: 'w' }
+  return { kind: 'replace', path: await realpath(file) }
+}
+
+/** The descriptor path that `file`, or a link on the way from it, is, if any. */
+async function findDescriptorPath(file: string): Promise<string | undefined> {
+  let path = resolve(file)
+  for (let links = 0; links <= MAX_LINKS; links++) {
+    if (DESCRIPTOR_PATH.test(path)) return path
+    const next = await readlink(path).catch(() => undefined)
+    if (next === undefined) return undefined
+    path = resolve(dirname(path), next)
+  }
+  return undefined
+}
+
+/** Which of this process's own descriptors a descriptor path names, if it is one of them. */
+function ownDescriptorOf(path: string): number | undefined {
+  if (path === '/dev/stdout') return 1
+  if (path === '/dev/stderr') return 2
+  const match = /^\/(?:dev|proc\/(?:self|thread-self|(\d+)))\/fd\/(\d+)$/.exec(path)
+  if (match === null || (match[1] !== undefined && Number(match[1]) !== process.pid)) return undefined
+  return Number(match[2])
+}
+
+/** Writes to a device, FIFO or descriptor; a reader that leaves early (EPIPE) ends it quietly, as for stdout. */
+async function writeThrough(target: Exclude<Target, { kind: 'replace' }>, chunks: Iterable<string>): Promise<void> {
+  try {
+    if (target.kind === 'open') return await writeChunks(createWriteStream(target.path, { flags: target.flags }), chunks)
+    for (const chunk of chunks) {
+      if (!target.stream.write(chunk)) await once(target.stream, 'drain')
+    }
+    await new Promise<void>((resolve, reject) => target.stream.write('', (error) => (error ? reject(error) : resolve())))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error
+  }
+}
+
+async function writeChunks(stream: WriteStream, chunks: Iterable<string>): Promise<void> {
+  try {
+    await once(stream, 'open')
+    for (const chunk of chunks) {
+      if (!stream.write(chunk)) await once(stream, 'drain')
+    }
+    stream.end()
+    await once(stream, 'finish')
+  } finally {
+    stream.destroy()
+  }
+}
+
+/** Why a file could not be written, in words, naming the path at fault where it is not the file. */
+async function describeWriteError(error: NodeJS.ErrnoException, file: string): Promise<string> {
+  switch (error.code) {
+    case 'EEXIST':
+    case 'ENOTDIR': {
+      // mkdir -p met a file where a folder must be: name it.
+      const blocker = await findFileOnPath(dirname(file))
+      return blocker ? `${JSON.stringify(blocker)} is a file, not a folder` : 'a part of the path is a file, not a folder'
+    }
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    case 'ENOSPC':
+      return 'no space left on the device'
+    case 'EISDIR':
+      return 'it is a folder'
+    case 'EROFS':
+      return 'the file system is read-only'
+    default:
+      return error.code ?? error.message
+  }
+}
+
+/** The first existing non-folder on the way to `folder`, if any. */
+async function findFileOnPath(folder: string): Promise<string | undefined> {
+  const parts: string[] = []
+  for (let current = folder; dirname(current) !== current; current = dirname(current)) parts.unshift(current)
+  for (const part of parts) {
+    const info = await stat(part).catch(() => undefined)
+    if (info === undefined) return undefined
+    if (!info.isDirectory()) return part
+  }
+  return undefined
 }

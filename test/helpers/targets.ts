@@ -58,6 +58,7 @@ export async function runInProcess(argv: string[], env: Record<string, string> =
   const io: CliIo = {
     stdout: (line) => stdout.push(line),
     stderr: (line) => stderr.push(line),
+    startLog: () => {},
     log: (line) => stdout.push(line),
     finishLog: () => {},
     write: async (chunk) => void stdout.push(chunk),

@@ -1,0 +1,133 @@
+// Output that fails or is not read never stops the server, never holds up its exit, and never
+// changes an exit code (stdout and stderr on /dev/full, or on one pipe nobody reads).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { openSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { BIN } from '../helpers/cli.js'
+import { startTestServer } from '../helpers/server.js'
+import { SECRET } from '../helpers/targets.js'
+
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+const LOG_LINE = /^GET \/\S* 404 \d+\.\dms$/
+const NOTICE = /^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const running: ChildProcess[] = []
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+function freePort(): Promise<number> {
+  const server = createServer()
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    }),
+  )
+}
+
+/** Sends `count` requests over 8 keep-alive connections; resolves with how many got an answer. */
+async function load(url: string, count: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+  let answered = 0
+  let next = 0
+  const worker = async () => {
+    while (next++ < count) {
+      await new Promise<void>((resolve) => {
+        const req = request(`${url}/nope`, { agent }, (res) => {
+          res.resume()
+          res.on('end', () => (answered++, resolve()))
+        })
+        req.on('error', () => resolve())
+        req.end()
+      })
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, worker))
+  agent.destroy()
+  return answered
+}
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+const full = () => openSync('/dev/full', 'w')
+
+it('keeps exit code 2 for a usage error when stderr cannot be written', () => {
+  const child = spawnSync(process.execPath, [BIN, '--bogus'], { stdio: ['ignore', 'pipe', full()] })
+  expect(child.status).toBe(2)
+})
+
+it('keeps exit code 2 for an invalid file in validate when stdout and stderr cannot be written', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'bad.json')
+  writeFileSync(file, '{}')
+  const child = spawnSync(process.execPath, [BIN, 'validate', file], { stdio: ['ignore', full(), full()] })
+  expect(child.status).toBe(2)
+})
+
+it('keeps exit code 0 for a passing verify when stdout and stderr cannot be written', async () => {
+  const server = await startTestServer({ seed: 42, size: 'small', apiKeys: [SECRET] })
+  const slug = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!.slug
+  const child = spawn(process.execPath, [BIN, 'verify', '--target', server.url, '--discipline', slug, '--crawl', '3', '--rate', '500'], {
+    env: { PATH: process.env.PATH ?? '', TAXONOMY_API_KEY: SECRET },
+    stdio: ['ignore', full(), full()],
+  })
+  running.push(child)
+  expect(await exitOf(child)).toBe(0)
+})
+
+it('says a failing stdout on stderr, without a request log to drop, for a command other than serve', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'good.json')
+  writeFileSync(file, toFixtureJson(createTaxonomy({ size: 'small' })))
+  const child = spawnSync(process.execPath, [BIN, 'validate', file], { stdio: ['ignore', full(), 'pipe'], encoding: 'utf8' })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: 'taxonomy-mock: cannot write to stdout (ENOSPC)\n' })
+})
+
+it.each([
+  ['stdout and stderr on a full device', () => [full(), full()]],
+  ['one full file for both (> log 2>&1 on a full disk)', () => Array<number>(2).fill(full())],
+])('keeps serving, and exits 0 on SIGTERM, with %s', async (_, stdio) => {
+  // Nothing can be read from the banner: pick the port beforehand.
+  const port = await freePort()
+  const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', ...stdio()] })
+  running.push(child)
+  const exit = exitOf(child)
+  while ((await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200) {
+    expect(child.exitCode).toBe(null)
+    await pause(50)
+  }
+  expect(await load(`http://127.0.0.1:${port}`, 2_000)).toBe(2_000)
+  child.kill('SIGTERM')
+  expect(await exit).toBe(0)
+})
+
+it('exits at once on SIGTERM when stdout and stderr share one pipe nobody reads, and never splits a line', async () => {
+  // One pipe for both, as Popen(stdout=PIPE, stderr=STDOUT) makes it: `exec` keeps the pid.
+  const child = spawn('sh', ['-c', 'exec "$0" "$1" --port 0 2>&1', process.execPath, BIN], { stdio: ['ignore', 'pipe', 'ignore'] })
+  running.push(child)
+  let output = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const exit = exitOf(child)
+  while (!output.includes('stop:')) await pause(20)
+  child.stdout!.pause()
+  const url = URL_LINE.exec(output)![1]!
+  // ~20,000 log lines: far more than a pipe holds (64 KB).
+  expect(await load(url, 20_000)).toBe(20_000)
+  const signalled = performance.now()
+  child.kill('SIGTERM')
+  const code = await Promise.race([exit, pause(5_000).then(() => 'still running')])
+  const exitMs = performance.now() - signalled
+  child.stdout!.resume()
+  const closed = new Promise((resolve) => child.stdout!.on('close', resolve))
+  await Promise.race([closed, pause(5_000)])
+  expect(code).toBe(0)
+  expect(exitMs).toBeLessThan(2_000)
+  const lines = output.split('\n')
+  expect(lines.pop()).toBe('')
+  const banner = lines.findIndex((line) => line.includes('stop:'))
+  expect(lines.slice(banner + 1).filter((line) => !LOG_LINE.test(line) && !NOTICE.test(line))).toEqual([])
+}, 60_000)

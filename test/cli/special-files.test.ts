@@ -1,0 +1,93 @@
+// --out, --report and --junit write a device, a FIFO or a descriptor link directly, replace only
+// regular files, and refuse a folder. Nothing here may touch /dev itself: the links live in temp
+// folders, so a regression replaces a link, never a device.
+import { spawn, execFileSync } from 'node:child_process'
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { runCli } from '../helpers/cli.js'
+import { startTestServer } from '../helpers/server.js'
+import { SECRET } from '../helpers/targets.js'
+
+const SMALL = toFixtureJson(createTaxonomy({ size: 'small' }))
+const tempDir = () => mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function startVerifyTarget() {
+  const server = await startTestServer({ seed: 42, size: 'small', apiKeys: [SECRET] })
+  const slug = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!.slug
+  return ['verify', '--target', server.url, '--discipline', slug, '--crawl', '3', '--rate', '500']
+}
+
+it('writes --out into a FIFO, which stays a FIFO', async () => {
+  const fifo = join(tempDir(), 'export.fifo')
+  execFileSync('mkfifo', [fifo])
+  const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] })
+  let read = ''
+  reader.stdout.setEncoding('utf8').on('data', (chunk: string) => (read += chunk))
+  const readerDone = new Promise((resolve) => reader.on('close', resolve))
+  try {
+    const { code, stderr } = await runCli(['export', '--size', 'small', '--out', fifo])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: [`taxonomy-mock: wrote 200 topics (seed 42) to ${fifo}`] })
+    await Promise.race([readerDone, pause(5_000)])
+    expect(read).toBe(SMALL)
+    expect(lstatSync(fifo).isFIFO()).toBe(true)
+  } finally {
+    reader.kill('SIGKILL')
+  }
+})
+
+it('writes --out through a link to /dev/null, leaving the link and /dev/null as they were', async () => {
+  const dir = tempDir()
+  const link = join(dir, 'null')
+  symlinkSync('/dev/null', link)
+  const { code } = await runCli(['export', '--size', 'small', '--out', link])
+  expect(code).toBe(0)
+  expect(readlinkSync(link)).toBe('/dev/null')
+  expect(readdirSync(dir)).toEqual(['null'])
+  expect(statSync('/dev/null').isCharacterDevice()).toBe(true)
+})
+
+it('writes --out through a link to the standard output descriptor, after what was printed before', async () => {
+  // As /dev/stdout is (a link to /proc/self/fd/1), but in a temp folder.
+  const link = join(tempDir(), 'stdout')
+  symlinkSync('/proc/self/fd/1', link)
+  const { code, stdout } = await runCli(['export', '--size', 'small', '--out', link])
+  expect(code).toBe(0)
+  expect(`${stdout.join('\n')}\n`).toBe(SMALL)
+  expect(readlinkSync(link)).toBe('/proc/self/fd/1')
+})
+
+it('writes --report and --junit through links to the standard output descriptor', async () => {
+  const dir = tempDir()
+  symlinkSync('/proc/self/fd/1', join(dir, 'report'))
+  symlinkSync('/proc/self/fd/1', join(dir, 'junit'))
+  const { code, stdout } = await runCli([...(await startVerifyTarget()), '--report', join(dir, 'report'), '--junit', join(dir, 'junit')], { TAXONOMY_API_KEY: SECRET })
+  expect(code).toBe(0)
+  const text = stdout.join('\n')
+  expect(text).toContain('"passed": true')
+  expect(text).toContain('<testsuite')
+  expect(readlinkSync(join(dir, 'report'))).toBe('/proc/self/fd/1')
+  expect(readlinkSync(join(dir, 'junit'))).toBe('/proc/self/fd/1')
+})
+
+it('replaces a regular file behind a link and keeps the link', async () => {
+  const dir = tempDir()
+  writeFileSync(join(dir, 'real.json'), 'old')
+  symlinkSync('real.json', join(dir, 'taxonomy.json'))
+  expect((await runCli(['export', '--size', 'small', '--out', join(dir, 'taxonomy.json')])).code).toBe(0)
+  expect(readlinkSync(join(dir, 'taxonomy.json'))).toBe('real.json')
+  expect(readFileSync(join(dir, 'real.json'), 'utf8')).toBe(SMALL)
+  expect(readdirSync(dir).sort()).toEqual(['real.json', 'taxonomy.json'])
+})
+
+it('refuses a folder for --out and --report in one line, exit 1', async () => {
+  const dir = tempDir()
+  expect(await runCli(['export', '--size', 'small', '--out', dir])).toEqual({ code: 1, stdout: [], stderr: [`taxonomy-mock: cannot write --out file ${JSON.stringify(dir)}: it is a folder`] })
+  const { code, stderr } = await runCli([...(await startVerifyTarget()), '--report', dir], { TAXONOMY_API_KEY: SECRET })
+  expect({ code, stderr }).toEqual({ code: 1, stderr: [`taxonomy-mock: cannot write --report file ${JSON.stringify(dir)}: it is a folder`] })
+  expect(readdirSync(dir)).toEqual([])
+})
