@@ -6,8 +6,28 @@ export const DEFAULT_SESSION = 'default'
 /** The request header that names a session (a path prefix `/__sessions/{id}` does too). */
 export const SESSION_HEADER = 'x-taxonomy-mock-session'
 
-/** Sessions kept at most (least recently used dropped first), and journal entries per session. */
-export const SESSION_LIMITS = Object.freeze({ sessions: 10_000, journal: 1_000 })
+/**
+ * What the sessions may hold: sessions kept at most (least recently used dropped first), journal
+ * entries per session (oldest dropped first), characters of a request target kept, and the bytes
+ * all journals together may take (as estimated by {@link estimateEntryBytes}); past those bytes
+ * the least recently used sessions are forgotten, then the oldest entries of the rest.
+ */
+export const SESSION_LIMITS = Object.freeze({
+  sessions: 10_000,
+  journal: 1_000,
+  pathLength: 2_000,
+  journalBytes: 64 * 1024 * 1024,
+})
+
+/** What a session costs before its journal (ids, scenario, the ring's arrays), as counted. */
+const SESSION_BYTES = 1_024
+/** What an entry costs besides its strings (five array slots, a boxed number), as counted. */
+const ENTRY_BYTES = 128
+
+/** An entry's cost as counted against `journalBytes`: two bytes a character, whatever V8 uses. */
+export function estimateEntryBytes(method: string, path: string): number {
+  return ENTRY_BYTES + 2 * (method.length + path.length)
+}
 
 const SESSION_ID = /^[A-Za-z0-9._~:@-]{1,200}$/
 
@@ -29,6 +49,11 @@ export interface JournalEntry {
   readonly scenario: ScenarioKind | null
 }
 
+/** Where a session reports what its journal grows or shrinks by. */
+interface Ledger {
+  charge(session: Session, bytes: number): void
+}
+
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session {
   scenario: ScenarioState | undefined
@@ -40,22 +65,46 @@ export class Session {
   #labels: (ScenarioKind | null)[] = []
   #next = 0
   #size = 0
+  #bytes = 0
+  #ledger: Ledger | undefined
 
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    ledger?: Ledger,
+  ) {
+    this.#ledger = ledger
+  }
 
   /** Records one request, dropping the oldest past the limit. */
   record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
+    const limit = SESSION_LIMITS.journal
     const i = this.#next
-    const previous = this.#paths[(i + SESSION_LIMITS.journal - 1) % SESSION_LIMITS.journal]
+    const previous = this.#paths[(i + limit - 1) % limit]
+    const freed = this.#size === limit ? estimateEntryBytes(this.#methods[i]!, this.#paths[i]!) : 0
     this.#methods[i] = method
     // A path equal to the one before is kept as that same string: the new one then dies young, and
     // a client repeating a request does not make the collector copy and promote a string each time.
-    this.#paths[i] = path === previous ? previous : path
+    this.#paths[i] = path === previous ? previous : toKeptPath(path)
     this.#statuses[i] = status
     this.#delays[i] = ms
     this.#labels[i] = scenario
-    this.#next = (i + 1) % SESSION_LIMITS.journal
-    if (this.#size < SESSION_LIMITS.journal) this.#size++
+    this.#next = (i + 1) % limit
+    if (this.#size < limit) this.#size++
+    this.#charge(estimateEntryBytes(method, this.#paths[i]!) - freed)
+  }
+
+  /** Drops the oldest entry; false when the journal is empty. */
+  dropOldest(): boolean {
+    if (this.#size === 0) return false
+    const limit = SESSION_LIMITS.journal
+    const i = (this.#next - this.#size + limit) % limit
+    const freed = estimateEntryBytes(this.#methods[i]!, this.#paths[i]!)
+    // Let go of the strings; the slot is written again before it is read.
+    this.#methods[i] = ''
+    this.#paths[i] = ''
+    this.#size--
+    this.#charge(-freed)
+    return true
   }
 
   /** Empties the journal. */
@@ -67,25 +116,61 @@ export class Session {
     this.#labels = []
     this.#next = 0
     this.#size = 0
+    this.#charge(-this.#bytes)
   }
 
   /** The journal, oldest first. */
   requests(): JournalEntry[] {
-    const first = this.#size < SESSION_LIMITS.journal ? 0 : this.#next
+    const limit = SESSION_LIMITS.journal
+    const first = (this.#next - this.#size + limit) % limit
     return Array.from({ length: this.#size }, (_, n) => {
-      const i = (first + n) % SESSION_LIMITS.journal
+      const i = (first + n) % limit
       return { method: this.#methods[i]!, path: this.#paths[i]!, status: this.#statuses[i]!, ms: this.#delays[i]!, scenario: this.#labels[i]! }
     })
+  }
+
+  /** The bytes its journal is counted as, {@link SESSION_BYTES} aside. */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Stops reporting to the registry (which forgot this session). */
+  detach(): void {
+    this.#ledger = undefined
+  }
+
+  #charge(bytes: number): void {
+    this.#bytes += bytes
+    this.#ledger?.charge(this, bytes)
   }
 }
 
 /**
- * Every session of one resolver, bounded so a long run cannot exhaust memory. The default session
- * is held apart: it is never dropped and costs the hot path no map lookup.
+ * A request target as a journal keeps it: at most {@link SESSION_LIMITS.pathLength} characters,
+ * and then a string of its own. A slice would be a view that keeps the whole target alive.
  */
-export class SessionRegistry {
-  #default = new Session(DEFAULT_SESSION)
+function toKeptPath(path: string): string {
+  if (path.length <= SESSION_LIMITS.pathLength) return path
+  // Parsing makes a new flat string; `slice`, `substring` and concatenation all make views.
+  return JSON.parse(JSON.stringify(path.slice(0, SESSION_LIMITS.pathLength))) as string
+}
+
+/**
+ * Every session of one resolver, bounded so a long run cannot exhaust memory: in count, and in the
+ * bytes of all journals together. The default session is held apart: it is never dropped (only its
+ * oldest entries) and costs the hot path no map lookup.
+ */
+export class SessionRegistry implements Ledger {
   readonly #named = new Map<string, Session>()
+  readonly #budget: number
+  #default: Session
+  #bytes = 0
+
+  /** @param journalBytes the journals' budget; tests pass a small one. */
+  constructor(journalBytes = SESSION_LIMITS.journalBytes) {
+    this.#budget = journalBytes
+    this.#default = new Session(DEFAULT_SESSION, this)
+  }
 
   /** The session of requests that name none. */
   get default(): Session {
@@ -98,11 +183,13 @@ export class SessionRegistry {
     let session = this.#named.get(id)
     if (session !== undefined) {
       this.#named.delete(id)
-    } else {
-      session = new Session(id)
-      if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#named.delete(this.#named.keys().next().value!)
+      this.#named.set(id, session)
+      return session
     }
+    if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#forget(this.#named.keys().next().value!)
+    session = new Session(id, this)
     this.#named.set(id, session)
+    this.charge(session, SESSION_BYTES)
     return session
   }
 
@@ -113,12 +200,45 @@ export class SessionRegistry {
 
   /** Forgets a session: its scenario and journal. The default session is emptied instead. */
   delete(id: string): void {
-    if (id === DEFAULT_SESSION) this.#default = new Session(DEFAULT_SESSION)
-    else this.#named.delete(id)
+    if (id !== DEFAULT_SESSION) {
+      this.#forget(id)
+      return
+    }
+    this.#default.clearRequests()
+    this.#default.detach()
+    this.#default = new Session(DEFAULT_SESSION, this)
   }
 
   /** How many sessions are kept, the default included. */
   get size(): number {
     return this.#named.size + 1
+  }
+
+  /** The bytes all sessions are counted as (at most the budget once a request is journaled). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Counts what `session` grew by; past the budget, sheds what was used least recently. */
+  charge(session: Session, bytes: number): void {
+    this.#bytes += bytes
+    if (this.#bytes > this.#budget) this.#shed(session)
+  }
+
+  #shed(current: Session): void {
+    for (const [id, session] of this.#named) {
+      if (this.#bytes <= this.#budget) return
+      if (session !== current) this.#forget(id)
+    }
+    // Left: the default session and the one in use, with a budget smaller than their journals.
+    while (this.#bytes > this.#budget && (this.#default.dropOldest() || current.dropOldest())) {}
+  }
+
+  #forget(id: string): void {
+    const session = this.#named.get(id)
+    if (session === undefined) return
+    this.#named.delete(id)
+    session.detach()
+    this.#bytes -= session.bytes + SESSION_BYTES
   }
 }
