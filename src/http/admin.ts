@@ -15,6 +15,11 @@ export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError'
 }
 
+/** Thrown by `MockRequest.text()` when the request timeout ends before the whole body arrived. */
+export class BodyTimeoutError extends Error {
+  override readonly name = 'BodyTimeoutError'
+}
+
 const ALLOWED: Readonly<Record<AdminResource, string>> = {
   scenario: 'GET, PUT, DELETE, OPTIONS',
   requests: 'GET, DELETE, OPTIONS',
@@ -44,6 +49,7 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
       text = request.text ? await request.text() : ''
     } catch (cause) {
       if (cause instanceof BodyTooLargeError) return error('payloadTooLarge', `Request body too large: the limit is ${ADMIN_BODY_LIMIT} bytes`)
+      if (cause instanceof BodyTimeoutError) return error('requestTimeout', 'Request timeout: the body did not arrive in time')
       return error('badRequest', 'Malformed request: the body could not be read')
     }
     let value: unknown
