@@ -87,7 +87,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   let openapi: Answers | undefined
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
-  const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
+  const answerAdmin = createAdmin(sessions, resolved.adminKey)
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
