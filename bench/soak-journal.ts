@@ -10,7 +10,7 @@ const CONNECTIONS = 32
 const SESSIONS = 2_000
 const TARGET_LENGTH = 15_000
 /** What RSS may grow by beyond the journals' budget: the collector's headroom and Node's buffers. */
-const MARGIN_MB = 96
+const MARGIN_MB = 128
 
 /**
  * 32 keep-alive clients send GETs with distinct targets of about 15,000 characters, each naming
