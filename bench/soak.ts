@@ -5,6 +5,7 @@ import { createTaxonomy } from '../dist/index.js'
 import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
 import { BIN, startCliServer, type ServerProcess } from './processes.js'
+import { journalFlood } from './soak-journal.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { OUTPUT_SECTIONS } from './soak-output.js'
 import { openHandles, pause, rssMb } from './soak-lib.js'
@@ -151,6 +152,7 @@ const sections = [
   ['Unread stdout', () => unreadStdout()],
   ['SIGTERM with delayed answers', delayedSigterm],
   ...OUTPUT_SECTIONS,
+  ['Journal flood', () => journalFlood()],
 ] as const
 
 await runSections('taxonomy-mock soak', sections, process.argv[2])

@@ -137,6 +137,10 @@ function parseServe(
   const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',').map((key) => key.trim()).filter(Boolean)
   const anyKey = values['any-key'] === true
   if (anyKey && flagKeys) throw new UsageError('--any-key excludes --api-key: pass one or the other')
+  // Set but empty is a mistake (a variable meant to hold a secret), not a request for the public default key.
+  if (!anyKey && !flagKeys && envKeys?.length === 0) {
+    throw new UsageError('TAXONOMY_MOCK_API_KEYS is set but holds no key: list keys separated by commas, or unset it for the default key')
+  }
   const apiKeys = anyKey ? undefined : (flagKeys ?? (envKeys?.length ? envKeys : undefined))
   for (const key of apiKeys ?? []) {
     if (!isApiKey(key)) {

@@ -1,6 +1,6 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
-import { showKeys } from '../http/auth.js'
+import { showKeys } from '../http/shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
 import type { ServeArgs } from './args.js'
@@ -12,7 +12,7 @@ const EXAMPLES = 3
  * Only the documented default key is printed whole; other keys are masked like everywhere else.
  */
 export function formatUrlLine(url: string, apiKeys: ResolvedOptions['apiKeys'], args: ServeArgs): string {
-  const { shown: keys } = showKeys(apiKeys, DEFAULT_API_KEY)
+  const { shown: keys } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
   const source = args.data !== undefined ? `data ${args.data}` : `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
   return `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
 }
@@ -28,7 +28,7 @@ export function formatBannerDetails(
   args: ServeArgs,
 ): string[] {
   if (args.quiet) return []
-  const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY)
+  const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
   const disciplines = taxonomy.disciplines.slice(0, EXAMPLES).map((d) => d.slug)
   const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicCountOf(s) > 0).slice(0, EXAMPLES).map((s) => s.slug)
   return [

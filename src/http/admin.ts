@@ -1,18 +1,21 @@
-import { equalInConstantTime } from './auth.js'
+import { findAdminRefusal } from './admin-access.js'
 import { ScenarioState } from './scenario-state.js'
 import { isSessionId, type SessionRegistry } from './sessions.js'
 import { createAnswers, createMessageAnswers, createPreflightAnswer, encodeJson, type MockAnswer } from './responses.js'
 import type { AdminResource } from './routes.js'
 import type { MockRequest } from './request.js'
 
-/** The header that carries `adminKey`; never the API key. */
-export const ADMIN_KEY_HEADER = 'x-taxonomy-mock-admin-key'
 /** Admin bodies are one small scenario object. */
 export const ADMIN_BODY_LIMIT = 64 * 1024
 
 /** Thrown by `MockRequest.text()` when a body passes {@link ADMIN_BODY_LIMIT}. */
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError'
+}
+
+/** Thrown by `MockRequest.text()` when the request timeout ends before the whole body arrived. */
+export class BodyTimeoutError extends Error {
+  override readonly name = 'BodyTimeoutError'
 }
 
 const ALLOWED: Readonly<Record<AdminResource, string>> = {
@@ -24,19 +27,14 @@ const ALLOWED: Readonly<Record<AdminResource, string>> = {
 /**
  * The session admin API, JSON in and JSON out:
  * `PUT|GET|DELETE /__admin/sessions/{id}/scenario`, `GET|DELETE /__admin/sessions/{id}/requests`,
- * `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients, or with `adminKey` set, only
- * clients that send it.
+ * `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients addressed by IP or `localhost`,
+ * or with `adminKey` set, only clients that send it; never a page of another origin, and its
+ * answers carry no CORS headers whatever `cors` says, so a browser lets no other page call it.
  */
-export function createAdmin(sessions: SessionRegistry, adminKey: string | undefined, cors: boolean) {
-  const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), cors).get
+export function createAdmin(sessions: SessionRegistry, adminKey: string | undefined) {
+  const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), false).get
   const error = (outcome: Parameters<typeof createMessageAnswers>[0], message: string, extra?: Record<string, string>) =>
-    createMessageAnswers(outcome, message, cors, extra).get
-
-  function isAllowed(request: MockRequest): boolean {
-    if (adminKey === undefined) return request.fromLoopback === true
-    const sent = request.header(ADMIN_KEY_HEADER)
-    return typeof sent === 'string' && equalInConstantTime(sent, adminKey)
-  }
+    createMessageAnswers(outcome, message, false, extra).get
 
   async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
     let text: string
@@ -44,6 +42,7 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
       text = request.text ? await request.text() : ''
     } catch (cause) {
       if (cause instanceof BodyTooLargeError) return error('payloadTooLarge', `Request body too large: the limit is ${ADMIN_BODY_LIMIT} bytes`)
+      if (cause instanceof BodyTimeoutError) return error('requestTimeout', 'Request timeout: the body did not arrive in time')
       return error('badRequest', 'Malformed request: the body could not be read')
     }
     let value: unknown
@@ -65,16 +64,11 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
   return async function answerAdmin(request: MockRequest, session: string, resource: AdminResource): Promise<MockAnswer> {
     const { method } = request
     if (method === 'OPTIONS') {
-      return (preflights[resource] ??= createPreflightAnswer(cors, ALLOWED[resource], 'Content-Type, X-Taxonomy-Mock-Admin-Key'))
+      // No CORS headers: the browser then refuses the page's request itself.
+      return (preflights[resource] ??= createPreflightAnswer(false, ALLOWED[resource]))
     }
-    if (!isAllowed(request)) {
-      return error(
-        'forbidden',
-        adminKey === undefined
-          ? 'Forbidden: the admin API answers loopback clients only; start the server with --admin-key to allow others'
-          : 'Forbidden: send the admin key in X-Taxonomy-Mock-Admin-Key',
-      )
-    }
+    const refusal = findAdminRefusal(request, adminKey)
+    if (refusal !== undefined) return error('forbidden', refusal)
     if (!isSessionId(session)) {
       return error('badRequest', 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters')
     }

@@ -109,27 +109,3 @@ export function equalInConstantTime(a: string, b: string, start = 0, end = a.len
   }
   return difference === 0
 }
-
-/** How the accepted keys are shown to people (banner, browse page) and which key a curl example uses. */
-export interface ShownKeys {
-  /** The documented default key whole, any other masked; or 'any non-empty key'. */
-  readonly shown: readonly string[]
-  readonly curlKey: string
-}
-
-/**
- * The one rule for showing keys: only the documented default key is printed whole; a curl example
- * uses it when it is accepted, and a placeholder otherwise.
- */
-export function showKeys(keys: readonly string[] | 'any', defaultKey: string): ShownKeys {
-  if (keys === 'any') return { shown: ['any non-empty key'], curlKey: 'any-key' }
-  return {
-    shown: keys.map((key) => (key === defaultKey ? key : maskKey(key))),
-    curlKey: keys.includes(defaultKey) ? defaultKey : '<your key>',
-  }
-}
-
-/** A key shortened for logs and banners: never printed whole (`taxo…key`). */
-function maskKey(key: string): string {
-  return key.length <= 8 ? `${key.slice(0, 2)}…` : `${key.slice(0, 4)}…${key.slice(-3)}`
-}

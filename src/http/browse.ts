@@ -1,6 +1,6 @@
 import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
-import { showKeys } from './auth.js'
+import { showKeys } from './shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
 import type { Collection } from './endpoints.js'
 
@@ -44,7 +44,7 @@ function link(collection: Collection, record: FixtureDomain): string {
  * time and memory linear in the data and bounded, whatever a `--data` file holds.
  */
 export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): string {
-  const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY)
+  const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
   const first = taxonomy.disciplines[0]
   const parts: string[] = []
   let size = 0
@@ -105,7 +105,7 @@ export function renderRecordPage(
   apiBody: Uint8Array,
   options: ResolvedOptions,
 ): string {
-  const { curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY)
+  const { curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
   // A record with tens of thousands of children has an API answer of many MB: show its start.
   const json =
     apiBody.byteLength <= RECORD_JSON_BUDGET

@@ -1,4 +1,4 @@
-import { ADMIN_KEY_HEADER } from './admin.js'
+import { ADMIN_KEY_HEADER } from './admin-access.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js'
 import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
@@ -104,7 +104,7 @@ const adminJson = (description: string, schema: string) => ({
 })
 const adminErrors = {
   '400': errorResponse('A malformed session id, body or scenario'),
-  '403': errorResponse(`Not a loopback client, or the admin key is missing from ${ADMIN_KEY_HEADER}`),
+  '403': errorResponse(`Not a loopback client addressed by IP or localhost, a page of another origin, or the admin key is missing from ${ADMIN_KEY_HEADER}`),
   '405': errorResponse('Method not allowed'),
 }
 

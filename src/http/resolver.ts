@@ -51,7 +51,6 @@ const HTML_TYPE = 'text/html; charset=utf-8'
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
 const NO_SCENARIOS: readonly ScenarioState[] = []
 const NO_CONTEXT: ResolveContext = Object.freeze({})
-const JOURNAL_PATH_LIMIT = 2_000
 
 /**
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
@@ -89,7 +88,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   let openapi: Answers | undefined
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
-  const answerAdmin = createAdmin(sessions, resolved.adminKey, cors)
+  const answerAdmin = createAdmin(sessions, resolved.adminKey)
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
@@ -156,9 +155,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   /** Journals an answer in its session and adds its delay: the last step of every API answer. */
   function finish(request: MockRequest, session: Session, answers: Answers, delay: number, label: ScenarioKind | null): MockAnswer {
     const answer = answerFor(answers, request.method)
-    const { url } = request
-    const path = url.length > JOURNAL_PATH_LIMIT ? url.slice(0, JOURNAL_PATH_LIMIT) : url
-    session.record(request.method, path, answer.fault ? null : answer.status, delay, label)
+    session.record(request.method, request.url, answer.fault ? null : answer.status, delay, label)
     return delay > 0 ? { ...answer, delay } : answer
   }
 
@@ -185,8 +182,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
     route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>,
     session: Session,
     selected: readonly ScenarioState[],
+    authorized: boolean,
   ): MockAnswer {
-    const authorized = isAuthorized(request.header('authorization'))
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
     if (route.kind === 'apiUnknown') return finish(request, session, authorized ? errors.notFound : errors.unauthorized, resolved.delay, null)
     if (request.method !== 'GET' && request.method !== 'HEAD') return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
@@ -212,8 +209,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     return finish(request, session, recordAnswers(route), delay, label)
   }
 
-  /** The session a request names by header or path prefix; a malformed id is the client's error. */
-  function sessionOf(request: MockRequest, prefixed: string | undefined): Session | MockAnswer {
+  /**
+   * The session a request names by header or path prefix; a malformed id is the client's error.
+   * Only a request with a valid key makes a session: one without is journaled in the session it
+   * names if that exists, else nowhere, so keyless clients cannot fill memory with sessions.
+   */
+  function sessionOf(request: MockRequest, prefixed: string | undefined, authorized: boolean): Session | MockAnswer {
     let id = prefixed
     if (id === undefined) {
       const header = request.header(SESSION_HEADER)
@@ -225,7 +226,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       const message = 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
       return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
     }
-    return sessions.get(id)
+    return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
   }
 
   return {
@@ -248,9 +249,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
       if (request.method === 'OPTIONS') return preflight
       if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown') {
-        const session = sessionOf(request, prefixed)
+        const authorized = isAuthorized(request.header('authorization'))
+        const session = sessionOf(request, prefixed, authorized)
         if (!(session instanceof Session)) return session
-        return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS)
+        return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS, authorized)
       }
       const answer = answerFor(answerSite(route, request.method === 'GET' || request.method === 'HEAD'), request.method)
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer

@@ -1,15 +1,29 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import { createRandom, type Random } from '../core/random.js'
-import type { ScenarioKind } from './scenario.js'
+import { JOURNAL_LIMITS, Journal, type JournalLedger } from './journal.js'
 import type { ScenarioState } from './scenario-state.js'
+
+export type { JournalEntry } from './journal.js'
 
 /** The session of requests that name none. */
 export const DEFAULT_SESSION = 'default'
 /** The request header that names a session (a path prefix `/__sessions/{id}` does too). */
 export const SESSION_HEADER = 'x-taxonomy-mock-session'
 
-/** Sessions kept at most (least recently used dropped first), and journal entries per session. */
-export const SESSION_LIMITS = Object.freeze({ sessions: 10_000, journal: 1_000 })
+/**
+ * What the sessions may hold: sessions kept at most (least recently used dropped first), and the
+ * journals' limits: entries each, characters of a target, and bytes of all of them together; past
+ * those bytes the least recently used sessions are forgotten, then the oldest entries of the rest.
+ */
+export const SESSION_LIMITS = Object.freeze({
+  sessions: 10_000,
+  journal: JOURNAL_LIMITS.entries,
+  pathLength: JOURNAL_LIMITS.pathLength,
+  journalBytes: JOURNAL_LIMITS.bytes,
+})
+
+/** What a session costs before its journal (ids, scenario, the ring's arrays), as counted. */
+const SESSION_BYTES = 1_024
 
 const SESSION_ID = /^[A-Za-z0-9._~:@-]{1,200}$/
 
@@ -18,21 +32,8 @@ export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID.test(value)
 }
 
-/** One request as the journal keeps it. */
-export interface JournalEntry {
-  readonly method: string
-  /** The request target as received, query included (cut at 2,000 characters). */
-  readonly path: string
-  /** `null` when no HTTP answer was sent (`network-error`, `hang`). */
-  readonly status: number | null
-  /** The delay the mock applied before answering. */
-  readonly ms: number
-  /** The scenario kind that decided the answer, `'delay'`, or `null`. */
-  readonly scenario: ScenarioKind | null
-}
-
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
-export class Session {
+export class Session extends Journal {
   scenario: ScenarioState | undefined
   #preferRandom: Random | undefined
 
@@ -44,60 +45,31 @@ export class Session {
     this.#preferRandom ??= createRandom(DEFAULT_SEED)
     return this.#preferRandom
   }
-  // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
-  #methods: string[] = []
-  #paths: string[] = []
-  #statuses: (number | null)[] = []
-  #delays: number[] = []
-  #labels: (ScenarioKind | null)[] = []
-  #next = 0
-  #size = 0
 
-  constructor(readonly id: string) {}
-
-  /** Records one request, dropping the oldest past the limit. */
-  record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
-    const i = this.#next
-    const previous = this.#paths[(i + SESSION_LIMITS.journal - 1) % SESSION_LIMITS.journal]
-    this.#methods[i] = method
-    // A path equal to the one before is kept as that same string: the new one then dies young, and
-    // a client repeating a request does not make the collector copy and promote a string each time.
-    this.#paths[i] = path === previous ? previous : path
-    this.#statuses[i] = status
-    this.#delays[i] = ms
-    this.#labels[i] = scenario
-    this.#next = (i + 1) % SESSION_LIMITS.journal
-    if (this.#size < SESSION_LIMITS.journal) this.#size++
-  }
-
-  /** Empties the journal. */
-  clearRequests(): void {
-    this.#methods = []
-    this.#paths = []
-    this.#statuses = []
-    this.#delays = []
-    this.#labels = []
-    this.#next = 0
-    this.#size = 0
-  }
-
-  /** The journal, oldest first. */
-  requests(): JournalEntry[] {
-    const first = this.#size < SESSION_LIMITS.journal ? 0 : this.#next
-    return Array.from({ length: this.#size }, (_, n) => {
-      const i = (first + n) % SESSION_LIMITS.journal
-      return { method: this.#methods[i]!, path: this.#paths[i]!, status: this.#statuses[i]!, ms: this.#delays[i]!, scenario: this.#labels[i]! }
-    })
+  constructor(
+    readonly id: string,
+    ledger?: JournalLedger,
+  ) {
+    super(ledger)
   }
 }
 
 /**
- * Every session of one resolver, bounded so a long run cannot exhaust memory. The default session
- * is held apart: it is never dropped and costs the hot path no map lookup.
+ * Every session of one resolver, bounded so a long run cannot exhaust memory: in count, and in the
+ * bytes of all journals together. The default session is held apart: it is never dropped (only its
+ * oldest entries) and costs the hot path no map lookup.
  */
-export class SessionRegistry {
-  #default = new Session(DEFAULT_SESSION)
+export class SessionRegistry implements JournalLedger {
   readonly #named = new Map<string, Session>()
+  readonly #budget: number
+  #default: Session
+  #bytes = 0
+
+  /** @param journalBytes the journals' budget; tests pass a small one. */
+  constructor(journalBytes = SESSION_LIMITS.journalBytes) {
+    this.#budget = journalBytes
+    this.#default = new Session(DEFAULT_SESSION, this)
+  }
 
   /** The session of requests that name none. */
   get default(): Session {
@@ -110,11 +82,13 @@ export class SessionRegistry {
     let session = this.#named.get(id)
     if (session !== undefined) {
       this.#named.delete(id)
-    } else {
-      session = new Session(id)
-      if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#named.delete(this.#named.keys().next().value!)
+      this.#named.set(id, session)
+      return session
     }
+    if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#forget(this.#named.keys().next().value!)
+    session = new Session(id, this)
     this.#named.set(id, session)
+    this.charge(session, SESSION_BYTES)
     return session
   }
 
@@ -125,12 +99,45 @@ export class SessionRegistry {
 
   /** Forgets a session: its scenario and journal. The default session is emptied instead. */
   delete(id: string): void {
-    if (id === DEFAULT_SESSION) this.#default = new Session(DEFAULT_SESSION)
-    else this.#named.delete(id)
+    if (id !== DEFAULT_SESSION) {
+      this.#forget(id)
+      return
+    }
+    this.#default.clearRequests()
+    this.#default.detach()
+    this.#default = new Session(DEFAULT_SESSION, this)
   }
 
   /** How many sessions are kept, the default included. */
   get size(): number {
     return this.#named.size + 1
+  }
+
+  /** The bytes all sessions are counted as (at most the budget once a request is journaled). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Counts what a journal grew by; past the budget, sheds what was used least recently. */
+  charge(journal: Journal, bytes: number): void {
+    this.#bytes += bytes
+    if (this.#bytes > this.#budget) this.#shed(journal)
+  }
+
+  #shed(current: Journal): void {
+    for (const [id, session] of this.#named) {
+      if (this.#bytes <= this.#budget) return
+      if (session !== current) this.#forget(id)
+    }
+    // Left: the default session and the one in use, with a budget smaller than their journals.
+    while (this.#bytes > this.#budget && (this.#default.dropOldest() || current.dropOldest())) {}
+  }
+
+  #forget(id: string): void {
+    const session = this.#named.get(id)
+    if (session === undefined) return
+    this.#named.delete(id)
+    session.detach()
+    this.#bytes -= session.bytes + SESSION_BYTES
   }
 }

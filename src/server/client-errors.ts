@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
+import { abandonBody } from './body.js'
 import { pauseReading } from './reading.js'
 import { isHeadInProgress, isInBody, trackRequestStarts } from './request-start.js'
 
@@ -46,6 +47,9 @@ export function answerClientErrors(server: Server, cors: boolean): void {
     // Read no more: whatever follows the fault is not answered.
     pauseReading(socket)
     const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    // An admin request still reading its body is owed an answer: it is sent (408 after a timeout)
+    // before the connection closes, as an API request's answer is sent before its body arrives.
+    abandonBody(socket, timeout)
     if (timeout && isInBody(socket)) {
       afterEarlierAnswers(socket, () => socket.destroySoon())
       return

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { ADMIN_BODY_LIMIT, BodyTooLargeError } from '../http/admin.js'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
 import { SESSION_HEADER } from '../http/sessions.js'
 import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
+import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
 import type { PendingAnswers } from './pending.js'
@@ -174,21 +174,7 @@ class NodeMockRequest implements MockRequest {
 
   /** The body, up to the admin API's limit: past it, reading stops and the promise rejects. */
   text(): Promise<string> {
-    const request = this.#request
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = []
-      let size = 0
-      request.on('data', (chunk: Buffer) => {
-        size += chunk.length
-        if (size > ADMIN_BODY_LIMIT) {
-          request.removeAllListeners('data')
-          request.resume()
-          reject(new BodyTooLargeError())
-        } else chunks.push(chunk)
-      })
-      request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-      request.once('error', reject)
-    })
+    return readBody(this.#request)
   }
 }
 

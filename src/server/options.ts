@@ -42,10 +42,11 @@ export function isHost(host: unknown): host is string {
   return typeof host === 'string' && host !== '' && !/\s/.test(host)
 }
 
+/** The interface to bind: `[::1]`, as a URL writes an IPv6 address, binds `::1`. */
 export function resolveHost(host: unknown): string {
   if (host === undefined) return DEFAULT_HOST
   if (!isHost(host)) {
     throw new TypeError(`\`host\` must be a host name or IP address; received ${formatReceived(host)}`)
   }
-  return host
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
 }

@@ -1,0 +1,29 @@
+import { expect, it } from 'vitest'
+import { startServer } from '../../src/server/index.js'
+import { runCli, spawnCli } from '../helpers/cli.js'
+
+it('exits 2 when TAXONOMY_MOCK_API_KEYS is set but holds no key, rather than accept the public default key', async () => {
+  for (const value of ['', ' , ']) {
+    const { code, stdout, stderr } = await runCli(['--port', '0'], { TAXONOMY_MOCK_API_KEYS: value })
+    expect(code).toBe(2)
+    expect(stdout).toEqual([])
+    expect(stderr.join('\n')).toContain('TAXONOMY_MOCK_API_KEYS is set but holds no key')
+  }
+})
+
+it('listens on a bracketed IPv6 literal given to --host, and prints the URL with brackets', async () => {
+  const run = spawnCli(['--host', '[::1]', '--port', '0', '--quiet'])
+  const line = await run.waitFor(/listening on /)
+  const url = /listening on (http:\/\/\[::1\]:\d+) /.exec(line)?.[1]
+  expect(url, line).toBeDefined()
+  expect((await fetch(`${url}/__health`)).status).toBe(200)
+})
+
+it('binds ::1 for host [::1] in the library too', async () => {
+  const server = await startServer({ port: 0, host: '[::1]' })
+  try {
+    expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/)
+  } finally {
+    await server.close()
+  }
+})

@@ -1,0 +1,69 @@
+import { runInNewContext } from 'node:vm'
+import { setFlagsFromString } from 'node:v8'
+import { expect, it } from 'vitest'
+import { createResolver } from '../../src/http/resolver.js'
+import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
+import { taxonomy } from '../contract/cases.js'
+import { resolveNow } from '../helpers/transports.js'
+
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
+
+const KEY = 'Bearer taxonomy-mock-key'
+const ask = (resolver: ReturnType<typeof createResolver>, url: string, session?: string, authorization?: string) =>
+  resolveNow(resolver, {
+    method: 'GET',
+    url,
+    header: (name) => (name === 'x-taxonomy-mock-session' ? session : name === 'authorization' ? authorization : undefined),
+  })
+
+it('keeps its own copy of a long target, so the journal does not hold the whole target', () => {
+  const resolver = createResolver({ taxonomy })
+  gc()
+  const before = process.memoryUsage().heapUsed
+  // 100 targets of 1,000,000 characters: the journal shows 2,000 of each.
+  for (let i = 0; i < 100; i++) ask(resolver, `/api/v2/disciplines/${String(i).padStart(3, '0')}${'x'.repeat(1_000_000)}`, undefined, KEY)
+  gc()
+  const grown = process.memoryUsage().heapUsed - before
+  const paths = resolver.sessions.default.requests().map((entry) => entry.path)
+  expect(paths).toHaveLength(100)
+  expect(paths.every((path) => path.length === SESSION_LIMITS.pathLength)).toBe(true)
+  expect(grown).toBeLessThan(20 * 1024 * 1024)
+})
+
+it('holds all journals together within their byte budget, forgetting the least recently used sessions', () => {
+  const budget = 1024 * 1024
+  const sessions = new SessionRegistry(budget)
+  const target = `/api/v2/disciplines/${'y'.repeat(3_000)}`
+  for (let i = 0; i < 2_000; i++) {
+    const session = sessions.get(`s${i}`)
+    for (let j = 0; j < 3; j++) session.record('GET', `${target}${i}-${j}`, 401, 0, null)
+    expect(sessions.bytes).toBeLessThanOrEqual(budget)
+  }
+  expect(sessions.find('s0')).toBeUndefined()
+  expect(sessions.find('s1999')?.requests()).toHaveLength(3)
+  expect(sessions.size).toBeLessThan(2_000)
+})
+
+it('drops the oldest entries of the session in use when it alone passes the budget', () => {
+  const sessions = new SessionRegistry(100_000)
+  for (let i = 0; i < 500; i++) sessions.default.record('GET', `/${i}${'z'.repeat(500)}`, 200, 0, null)
+  const kept = sessions.default.requests()
+  expect(sessions.bytes).toBeLessThanOrEqual(100_000)
+  expect(kept.at(-1)!.path.startsWith('/499')).toBe(true)
+  expect(kept.length).toBeLessThan(500)
+  sessions.delete('default')
+  expect(sessions.bytes).toBe(0)
+})
+
+it('makes no session for a request without a valid key, and journals it in the session it names if that exists', () => {
+  const resolver = createResolver({ taxonomy })
+  const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+  for (let i = 0; i < 50; i++) expect(ask(resolver, path, `keyless-${i}`).status).toBe(401)
+  expect(ask(resolver, `/__sessions/keyless-x${path}`).status).toBe(401)
+  expect(resolver.sessions.size).toBe(1)
+  expect(ask(resolver, path, 'keyed', KEY).status).toBe(200)
+  expect(ask(resolver, path, 'keyed').status).toBe(401)
+  expect(resolver.sessions.size).toBe(2)
+  expect(resolver.sessions.find('keyed')!.requests().map((entry) => entry.status)).toEqual([200, 401])
+})
