@@ -62,7 +62,11 @@ async function record(resolved: ResolvedServiceOptions, redactor: Redactor, want
   const client = createServiceClient(resolved)
   const lookups = new LookupSet()
   const start = await lookUpGiven(resolved, client, lookups)
-  const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...(await crawl(client, lookups, start, Infinity))]
+  const unfetched = await crawl(client, lookups, start, Infinity)
+  // First what no bound could change: an answer that holds the key is never recorded.
+  const echoing = lookups.all().find((lookup) => lookup.exchange.heldKey)
+  if (echoing) throw new RecordError(`GET ${echoing.exchange.path} answered with the API key in its body, which a recording must not hold; nothing written`)
+  const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...unfetched]
   if (missing.length > 0) {
     const [first] = missing
     throw new RecordError(
@@ -72,8 +76,6 @@ async function record(resolved: ResolvedServiceOptions, redactor: Redactor, want
     )
   }
   const all = lookups.all()
-  const echoing = all.find((lookup) => lookup.exchange.heldKey)
-  if (echoing) throw new RecordError(`GET ${echoing.exchange.path} answered with the API key in its body, which a recording must not hold; nothing written`)
   const failedLookup = all.find((lookup) => lookup.exchange.status !== 200)
   if (failedLookup) {
     throw new RecordError(`GET ${failedLookup.exchange.path} answered ${failedLookup.exchange.status}, so the set cannot be closed; nothing written`)
