@@ -5,6 +5,7 @@ import { createTaxonomy } from '../dist/index.js'
 import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
 import { BIN, startCliServer, type ServerProcess } from './processes.js'
+import { hostileContract } from './soak-contract.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { openHandles, pause, rssMb } from './soak-lib.js'
 import { KEY, runWrk } from './wrk.js'
@@ -149,6 +150,7 @@ const sections = [
   ['Pipelining with garbage', () => pipeliningWithGarbage()],
   ['Unread stdout', () => unreadStdout()],
   ['SIGTERM with delayed answers', delayedSigterm],
+  ['Hostile verify and record target', hostileContract],
 ] as const
 
 await runSections('taxonomy-mock soak', sections, process.argv[2])

@@ -47,18 +47,23 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
       return
     }
     const [, collection, slug] = match
-    const children = Array.from({ length: Math.max(1, Math.round(bodyBytes / 280)) }, () => {
+    // A sub-discipline summary takes about 200 bytes, a discipline summary about 90.
+    const count = Math.max(1, Math.round(bodyBytes / (collection === 'disciplines' ? 200 : 90)))
+    // Built as text: a JSON.stringify of 50,000 objects a request would slow the service, not the client.
+    const children: string[] = []
+    for (let i = 0; i < count; i++) {
       fresh++
-      return { id: uuid(fresh), name: `Child ${fresh}`, slug: `child-${fresh}`, description: 'A child listed to make the body large: each one has a slug never seen before.', topics_count: 0 }
-    })
-    if (echo) children[0] = { ...children[0]!, slug: key }
-    const record =
+      const childSlug = echo && i === 0 ? json(key) : `"child-${fresh}"`
+      const summary = `{"id":"${uuid(fresh)}","name":"Child ${fresh}","slug":${childSlug}`
+      children.push(collection === 'disciplines' ? `${summary},"description":"${CHILD_DESCRIPTION}","topics_count":0}` : `${summary}}`)
+    }
+    const head = `{"id":"${uuid(0)}","name":"Hostile","slug":${json(decodeURIComponent(slug!))}`
+    const body =
       collection === 'disciplines'
-        ? { id: uuid(0), name: 'Hostile', slug: decodeURIComponent(slug!), description: `A discipline${echoed}`, domains: [], sub_disciplines_count: children.length, sub_disciplines: children }
-        : { id: uuid(0), name: 'Hostile', slug: decodeURIComponent(slug!), description: `A sub-discipline${echoed}`, disciplines: children.map(({ topics_count: _, description: __, ...summary }) => summary), topics_count: 0, topics: [] }
+        ? `${head},"description":${json(`A discipline${echoed}`)},"domains":[],"sub_disciplines_count":${count},"sub_disciplines":[${children.join(',')}]}`
+        : `${head},"description":${json(`A sub-discipline${echoed}`)},"disciplines":[${children.join(',')}],"topics_count":0,"topics":[]}`
     res.writeHead(200, { 'content-type': 'application/json' })
-    // PHP's json_encode escapes every slash.
-    res.end(JSON.stringify(record).replace(/\//g, '\\/'))
+    res.end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
@@ -70,6 +75,13 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
       return new Promise((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+const CHILD_DESCRIPTION = 'A child listed to make the body large: each one has a slug never seen before.'
+
+/** JSON text of a string, slashes escaped as PHP's json_encode does by default. */
+function json(text: string): string {
+  return JSON.stringify(text).replace(/\//g, '\\/')
 }
 
 function uuid(n: number): string {
