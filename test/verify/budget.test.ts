@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { afterEach, expect, it } from 'vitest'
+import { recordService } from '../../src/contract/record.js'
 import { verifyService } from '../../src/contract/verify.js'
 import { runCli } from '../helpers/cli.js'
 import { startHostileTarget, type HostileTarget } from '../helpers/hostile-target.js'
@@ -73,4 +74,11 @@ it('ends the run rather than wait past maxTotalWait in all, though each Retry-Af
   await expect(run).rejects.toThrow(`${target.url} answered 503 asking to wait 1 s (Retry-After) after 2 waits of 2 s in all; a run waits at most 2 s in all: try again later`)
   expect(target.requests).toHaveLength(3)
   expect(performance.now() - started).toBeLessThan(5_000)
+})
+
+it('keeps at most 100,000 links waiting: record says "at least 100000 more" of a sub-discipline listing 150,000 parents', async () => {
+  const target = await startHostileTarget({ key: SECRET, bodyBytes: 150_000 * 90, echo: false })
+  opened.push(target)
+  const run = recordService({ target: target.url, apiKey: SECRET, subDisciplines: ['hostile'], rate: 1_000, maxRequests: 1 })
+  await expect(run).rejects.toThrow(/^not closed after 1 requests: at least 100000 more records needed \(e\.g\. discipline "child-1"\)/)
 })
