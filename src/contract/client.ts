@@ -130,7 +130,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       bytes += chunk.value.byteLength
       if (bytes > cap) {
         await reader.cancel().catch(() => {})
-        throw tooLarge(`more than ${bytes - chunk.value.byteLength} bytes`)
+        throw tooLarge(`more than ${cap} bytes`)
       }
       parts.push(decoder.decode(chunk.value, { stream: true }))
     }
