@@ -76,8 +76,15 @@ export interface Link {
  * looked up (`Infinity`: until nothing new is reached). Returns the links still unfetched.
  * Stops quietly at the request bound; the caller reads `client.sent`. At most `MAX_FRONTIER`
  * links wait at a time: one answer may list any number, and a run could never follow more.
+ * `stopAfter` ends the crawl early at a lookup that makes going on pointless.
  */
-export async function crawl(client: ServiceClient, lookups: LookupSet, start: readonly Lookup[], limit: number): Promise<Link[]> {
+export async function crawl(
+  client: ServiceClient,
+  lookups: LookupSet,
+  start: readonly Lookup[],
+  limit: number,
+  stopAfter: (lookup: Lookup) => boolean = () => false,
+): Promise<Link[]> {
   const frontier = new Frontier(lookups)
   for (const lookup of start) frontier.add(linksOf(lookup))
   let fetched = 0
@@ -86,6 +93,7 @@ export async function crawl(client: ServiceClient, lookups: LookupSet, start: re
       const lookup = await lookups.fetch(client, next.collection, next.slug)
       fetched++
       frontier.done()
+      if (stopAfter(lookup)) break
       frontier.add(linksOf(lookup))
     } catch (error) {
       if (error instanceof BoundReachedError) break

@@ -62,9 +62,10 @@ async function record(resolved: ResolvedServiceOptions, redactor: Redactor, want
   const client = createServiceClient(resolved)
   const lookups = new LookupSet()
   const start = await lookUpGiven(resolved, client, lookups)
-  const unfetched = await crawl(client, lookups, start, Infinity)
-  // First what no bound could change: an answer that holds the key is never recorded.
-  const echoing = lookups.all().find((lookup) => lookup.exchange.heldKey)
+  // First what no bound could change: an answer that holds the key is never recorded, so stop at one.
+  const heldKey = (lookup: Lookup) => lookup.exchange.heldKey
+  const unfetched = start.some(heldKey) ? [] : await crawl(client, lookups, start, Infinity, heldKey)
+  const echoing = lookups.all().find(heldKey)
   if (echoing) throw new RecordError(`GET ${echoing.exchange.path} answered with the API key in its body, which a recording must not hold; nothing written`)
   const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...unfetched]
   if (missing.length > 0) {

@@ -71,10 +71,11 @@ it('record keeps the key off stderr when a listed slug is the key and its lookup
   for (const output of outputs) expect(findKeyLeak(output, key)).toBeUndefined()
 })
 
-it('record refuses, and writes nothing, when a recorded value holds a key with a quote and a backslash (JSON escapes them in the file)', async () => {
+it('record refuses at once, and writes nothing, when a recorded value holds a key with a quote and a backslash (JSON escapes them in the file)', async () => {
   const target = await startTarget(driftBodies('disciplines', (b) => ({ ...b, description: `${b.description} ${KEY}` })), { seed: 42, size: 'small', apiKeys: [KEY] })
   const { code, stderr, written, outputs } = await runCommand('record', target.url, KEY)
   expect([code, stderr.length, written]).toEqual([1, 1, []])
+  expect(target.requests).toHaveLength(1)
   expect(stderr[0]).toMatch(/^taxonomy-mock: GET \/api\/v2\/disciplines\/\S+ answered with the API key in its body, which a recording must not hold; nothing written$/)
   for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
 })
