@@ -53,8 +53,8 @@ async function runCliProcess(args: readonly string[]): Promise<CliResult> {
 }
 
 /** One command against one hostile service: the checks of its exit, output, files and memory. */
-async function hostileRun(command: 'verify' | 'record', bodyBytes: number, expectedLine: RegExp | undefined): Promise<Check[]> {
-  const target = await startHostileTarget({ key: KEY, bodyBytes })
+async function hostileRun(command: 'verify' | 'record', bodyBytes: number, echo: boolean, expectedLine: RegExp | undefined): Promise<Check[]> {
+  const target = await startHostileTarget({ key: KEY, bodyBytes, echo })
   const dir = mkdtempSync(join(tmpdir(), 'soak-contract-'))
   const files = command === 'verify' ? [join(dir, 'report.json'), join(dir, 'junit.xml')] : [join(dir, 'recording.json')]
   const flags = command === 'verify' ? ['--crawl', '190', '--report', files[0]!, '--junit', files[1]!] : ['--max-requests', '1000', '--out', files[0]!]
@@ -63,7 +63,7 @@ async function hostileRun(command: 'verify' | 'record', bodyBytes: number, expec
     const written = files.filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8'))
     const leaks = [run.stdout, run.stderr, ...written].map((text) => findKeyLeak(text, KEY)).filter((leak) => leak !== undefined)
     const lines = run.stderr.split('\n').filter(Boolean)
-    const label = `${command}, ${(bodyBytes / 1e6).toFixed(bodyBytes < 1e6 ? 3 : 0)} MB bodies, ${target.requests.length} requests in ${(run.ms / 1000).toFixed(1)} s`
+    const label = `${command}, ${(bodyBytes / 1e6).toFixed(bodyBytes < 1e6 ? 3 : 0)} MB bodies${echo ? ' echoing the key' : ''}, ${target.requests.length} requests in ${(run.ms / 1000).toFixed(1)} s`
     return [
       { name: `${label}: exit code`, value: String(run.code), target: '1', ok: run.code === 1 },
       expectedLine
@@ -79,15 +79,16 @@ async function hostileRun(command: 'verify' | 'record', bodyBytes: number, expec
 
 /**
  * A hostile `verify`/`record` target on 127.0.0.1: record bodies of 15 MB (under the 16 MB cap),
- * each listing ~50,000 children with fresh slugs, echoing the key raw, PHP-escaped, percent-encoded,
- * base64 and as a slug; then small bodies echoing it the same ways, so reports get written.
+ * each listing 75,000-165,000 children with fresh slugs (for `verify`, also echoing the key raw,
+ * PHP-escaped, percent-encoded, base64 and as a slug; `record` stops at the first echo, so its big
+ * run gets none); then 4 KB bodies echoing it the same ways, so the report files get written.
  */
 export async function hostileContract(): Promise<Check[]> {
   const tooLarge = /^taxonomy-mock: GET \S+ would take the answers read past 64 MB, the budget of one run/
   return [
-    ...(await hostileRun('verify', 15_000_000, tooLarge)),
-    ...(await hostileRun('record', 15_000_000, tooLarge)),
-    ...(await hostileRun('verify', 4_096, undefined)),
-    ...(await hostileRun('record', 4_096, /^taxonomy-mock: GET \S+ answered with the API key in its body, which a recording must not hold; nothing written$/)),
+    ...(await hostileRun('verify', 15_000_000, true, tooLarge)),
+    ...(await hostileRun('record', 15_000_000, false, tooLarge)),
+    ...(await hostileRun('verify', 4_096, true, undefined)),
+    ...(await hostileRun('record', 4_096, true, /^taxonomy-mock: GET \S+ answered with the API key in its body, which a recording must not hold; nothing written$/)),
   ]
 }
