@@ -98,3 +98,16 @@ it('redacts the key in every encoding and mix, and leaves text around it whole',
   for (const form of forms) expect(redactor.redact(`before ${form} after`), form).toBe('before [API key] after')
   expect(redactor.redact('record 1b4e28ba-2fa1-11d2-883f-0016d3cca427')).toBe('record 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
 })
+
+it('keeps the key out of the observations when a header echoes it percent-encoded', async () => {
+  const drift: Drift = (_, response) => {
+    if (response.status !== 401) return response
+    const headers = new Headers(response.headers)
+    headers.set('www-authenticate', `Bearer realm="${percent}"`)
+    return new Response(response.body, { status: 401, headers })
+  }
+  const target = await startTarget(drift, { seed: 42, size: 'small', apiKeys: [KEY] })
+  const { outputs, stdout } = await runCommand('verify', target.url, KEY)
+  expect(stdout.join('\n')).toContain('Bearer realm="[API key]"')
+  for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
+})
