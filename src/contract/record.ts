@@ -11,8 +11,8 @@ import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
 import { resolveServiceOptions, type RecordServiceOptions, type ResolvedServiceOptions } from './options.js'
 import { arraysOf, matchingOrder, mergeOrders, NESTED_ARRAYS, observeOrder, type NestedArray, type ObservedOrder } from './order.js'
 import { evaluateRules } from './rules.js'
-import { createRedactor, type Redactor } from './redact.js'
-import { lookUpGiven, startSlugs, withRedactedErrors } from './verify.js'
+import { createRedactor, withRedactedErrors, type Redactor } from './redact.js'
+import { lookUpGiven, startSlugs } from './verify.js'
 
 /** A recording: the fixture, its canonical bytes, and how to serve it as the service answered. */
 export interface RecordResult {

@@ -49,6 +49,22 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
   return value
 }
 
+/**
+ * Runs `run`, and rethrows what it throws with the key redacted from the message and stack: a
+ * message quotes paths and bodies of the service, and a caller may log either.
+ */
+export async function withRedactedErrors<T>(redactor: Redactor, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof Error) {
+      error.message = redactor.redact(error.message)
+      if (error.stack) error.stack = redactor.redact(error.stack)
+    }
+    throw error
+  }
+}
+
 /** Each character of `form` as any of its encodings, in sequence. */
 function encodedPattern(form: string): string {
   return [...form].map((char) => `(?:${characterForms(char).join('|')})`).join('')

@@ -4,7 +4,7 @@ import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { observe, type Observation } from './observe.js'
 import { resolveInteger, resolveServiceOptions, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
 import { createUnknownSlug, runProbes } from './probes.js'
-import { createRedactor, redactDeep, type Redactor } from './redact.js'
+import { createRedactor, redactDeep, withRedactedErrors } from './redact.js'
 import { evaluateRules, type RuleId, type RuleResult } from './rules.js'
 
 /** What `verifyService` found: each rule, each observation, and what the run cost. */
@@ -67,19 +67,6 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
     observations: observe(all, probes, client.waits),
     failed,
     passed: failed.length === 0,
-  }
-}
-
-/**
- * Runs `run`, and rethrows what it throws with the key redacted from the message: a message
- * quotes paths and bodies of the service.
- */
-export async function withRedactedErrors<T>(redactor: Redactor, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run()
-  } catch (error) {
-    if (error instanceof Error) error.message = redactor.redact(error.message)
-    throw error
   }
 }
 
