@@ -5,6 +5,7 @@ import { createTaxonomy } from '../dist/index.js'
 import { fuzzServer, undocumentedStatuses } from '../test/fuzz/socket-fuzz.js'
 import { runSections, type Check } from './lib.js'
 import { BIN, startCliServer, type ServerProcess } from './processes.js'
+import { hostileContract } from './soak-contract.js'
 import { journalFlood } from './soak-journal.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { OUTPUT_SECTIONS } from './soak-output.js'
@@ -153,6 +154,7 @@ const sections = [
   ['SIGTERM with delayed answers', delayedSigterm],
   ...OUTPUT_SECTIONS,
   ['Journal flood', () => journalFlood()],
+  ['Hostile verify and record target', hostileContract],
 ] as const
 
 await runSections('taxonomy-mock soak', sections, process.argv[2])

@@ -54,7 +54,7 @@ Export options:
 
 Verify and record (read-only; README "Keeping the mock honest"):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
-      --api-key-env NAME  variable holding the key          (default TAXONOMY_API_KEY)
+      --api-key-env NAME  variable holding the key, 8+ characters (default TAXONOMY_API_KEY)
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
       --discipline SLUG, --sub-discipline SLUG   where to start; repeatable
       --max-requests N    requests in all, retries included  (default 200)
@@ -65,6 +65,7 @@ Verify and record (read-only; README "Keeping the mock honest"):
           exit 0 no rule failed, 1 a rule failed or the target cannot be reached
   record: --out FILE a closed fixture (format v1.1), written atomically
           --all      record everything reachable (raise --max-requests to fit)
+  both:   exit 1 past 16 MB an answer, 64 MB a run, or 120 s of Retry-After waits
 
   -h, --help         this text
   -v, --version      the version

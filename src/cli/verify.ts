@@ -1,7 +1,9 @@
+import { TooLargeError } from '../contract/budget.js'
 import { UnreachableError } from '../contract/client.js'
 import { formatVerifySummary, toJunitXml } from '../contract/format.js'
-import { resolveServiceOptions, type ServiceOptions } from '../contract/options.js'
+import { resolveServiceOptions, shortKeyMessage, type ServiceOptions } from '../contract/options.js'
 import { RecordError } from '../contract/record.js'
+import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
 import { verifyService } from '../contract/verify.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
@@ -10,7 +12,7 @@ import { writeFileAtomically } from './write-file.js'
 
 /**
  * `taxonomy-mock verify`: the summary on stdout, `--report` JSON and `--junit` XML; 0 when no rule
- * fails, 1 when one does or the target cannot be reached.
+ * fails, 1 when one does, the target cannot be reached, or its data is past the memory budget.
  */
 export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
   const options = toServiceOptions(args)
@@ -23,6 +25,7 @@ export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
 
 /** The library options of the flags, validated once by the library, its TypeErrors naming the flags. */
 export function toServiceOptions(args: ContractArgs): ServiceOptions {
+  if (args.apiKey.length < MIN_REDACTABLE_KEY_LENGTH) throw new UsageError(shortKeyMessage(`the key in ${args.keySource}`, args.apiKey.length))
   const options: ServiceOptions = {
     target: args.target,
     apiKey: args.apiKey,
@@ -52,6 +55,6 @@ const FLAGS: Readonly<Record<string, string>> = {
 }
 
 export function toRuntimeError(error: unknown): never {
-  if (error instanceof UnreachableError || error instanceof RecordError) throw new RuntimeError(error.message)
+  if (error instanceof UnreachableError || error instanceof TooLargeError || error instanceof RecordError) throw new RuntimeError(error.message)
   throw error
 }

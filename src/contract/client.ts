@@ -1,15 +1,20 @@
+import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, MAX_READ_BYTES, TooLargeError, toMegabytes } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
+import { createRedactor } from './redact.js'
 
 /** How a request authenticates: the real key, none, a wrong key, or the real key after `bearer`. */
 export type Auth = 'key' | 'none' | 'wrong' | 'lowercase'
 
-/** One answer of the service, read whole. */
+/** One answer of the service, read whole, the key redacted from its text. */
 export interface Exchange {
   /** The path asked for, relative to the target (never the key). */
   readonly path: string
   readonly status: number
   readonly headers: Headers
+  /** The body, every occurrence of the key replaced by `[API key]`; once parsed, only its start is kept. */
   readonly text: string
+  /** Whether the body held the key, in any encoding, before it was redacted. */
+  readonly heldKey: boolean
 }
 
 /** The request bound was reached: nothing more is sent. */
@@ -17,7 +22,7 @@ export class BoundReachedError extends Error {
   override readonly name = 'BoundReachedError'
 }
 
-/** The service could not be asked: refused, reset, timed out, or wants a wait past the limit. */
+/** The service could not be asked or did not answer: refused, reset, timed out, or wants a wait past the limits. */
 export class UnreachableError extends Error {
   override readonly name = 'UnreachableError'
 }
@@ -40,19 +45,23 @@ export interface ServiceClient {
 // The origin a browser app would send, so CORS headers can be observed.
 export const PROBE_ORIGIN = 'https://taxonomy-mock-verify.invalid'
 const WRONG_KEY = 'taxonomy-mock-verify-wrong-key'
-const MAX_BODY_BYTES = 32 * 1024 * 1024
 const MAX_RETRIES = 3
 
 /**
  * Creates the client `verifyService` and `recordService` send every request through, so no run
  * exceeds its bounds. A `429` or `503` with `Retry-After` (seconds or a date) is waited out and
- * retried, at most three times; a wait longer than `maxRetryAfter` ends the run.
+ * retried, at most three times; a wait longer than `maxRetryAfter`, or one that would take the
+ * run's waits past `maxTotalWait`, ends the run. Bodies are read up to the budget (`budget.ts`),
+ * and the key is redacted from each before anything reads it.
  */
 export function createServiceClient(options: ResolvedServiceOptions): ServiceClient {
   const interval = 1000 / options.rate
   let nextAt = 0
   let sent = 0
+  let received = 0
+  let waited = 0
   const waits: Wait[] = []
+  const redactor = createRedactor(options.apiKey)
   const wrongKey = options.apiKey === WRONG_KEY ? `${WRONG_KEY}-2` : WRONG_KEY
 
   function authorization(auth: Auth): string | undefined {
@@ -78,11 +87,52 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     const value = authorization(auth)
     if (value !== undefined) headers.set('authorization', value)
     const request = new Request(`${options.base}${path}`, { headers, redirect: 'manual', signal: AbortSignal.timeout(options.timeout) })
+    let response: Response
     try {
-      const response = await options.fetch(request)
-      return { path, status: response.status, headers: response.headers, text: await readText(response) }
+      response = await options.fetch(request)
     } catch (error) {
       throw new UnreachableError(`cannot reach ${options.base}: ${reasonOf(error)}`)
+    }
+    const body = await readBody(response, path, sent - 1)
+    received += body.bytes
+    const heldKey = redactor.holds(body.text)
+    return { path, status: response.status, headers: response.headers, text: heldKey ? redactor.redact(body.text) : body.text, heldKey }
+  }
+
+  /** The body as text, within the cap of one answer and what is left of the run's budget. */
+  async function readBody(response: Response, path: string, answers: number): Promise<{ text: string; bytes: number }> {
+    const left = MAX_READ_BYTES - received
+    const tooLarge = (bytes: string) =>
+      new TooLargeError(
+        MAX_BODY_BYTES <= left
+          ? `GET ${path} answered a body of ${bytes}, over the ${toMegabytes(MAX_BODY_BYTES)} one answer may bring: the service's data is too large for taxonomy-mock to check or record`
+          : `GET ${path} would take the answers read past ${toMegabytes(MAX_READ_BYTES)}, the budget of one run (${answers} answers before it): the service's data is too large for taxonomy-mock to check or record`,
+      )
+    const cap = Math.min(MAX_BODY_BYTES, left)
+    const declared = Number(response.headers.get('content-length'))
+    if (declared > cap) {
+      await response.body?.cancel().catch(() => {})
+      throw tooLarge(`${declared} bytes (Content-Length)`)
+    }
+    if (!response.body) return { text: '', bytes: 0 }
+    const reader = response.body.getReader()
+    const decoder = new TextDecoder()
+    const parts: string[] = []
+    let bytes = 0
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>
+      try {
+        chunk = await reader.read()
+      } catch (error) {
+        throw new UnreachableError(`GET ${path} answered ${response.status}, but its body broke off after ${bytes} bytes: ${reasonOf(error)}`)
+      }
+      if (chunk.done) return { text: parts.join('') + decoder.decode(), bytes }
+      bytes += chunk.value.byteLength
+      if (bytes > cap) {
+        await reader.cancel().catch(() => {})
+        throw tooLarge(`more than ${cap} bytes`)
+      }
+      parts.push(decoder.decode(chunk.value, { stream: true }))
     }
   }
 
@@ -99,11 +149,27 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
         if (seconds > options.maxRetryAfter) {
           throw new UnreachableError(`${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter} s allowed`)
         }
+        if (waited + seconds > options.maxTotalWait) {
+          throw new UnreachableError(
+            `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After) after ${waits.length} waits of ${waited} s in all; ` +
+              `a run waits at most ${options.maxTotalWait} s in all: try again later`,
+          )
+        }
+        waited += seconds
         waits.push({ path, status: exchange.status, seconds })
         nextAt = Math.max(nextAt, Date.now() + seconds * 1000)
       }
     },
   }
+}
+
+/**
+ * The exchange with only the start of its text, once what needs the whole body has read it: an
+ * excerpt and a §7 error body both fit. The start is copied, so the whole text can be collected.
+ */
+export function keepStart(exchange: Exchange): Exchange {
+  if (exchange.text.length <= KEPT_TEXT_CHARS) return exchange
+  return { ...exchange, text: JSON.parse(JSON.stringify(exchange.text.slice(0, KEPT_TEXT_CHARS))) as string }
 }
 
 /** `Retry-After` as seconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
@@ -113,26 +179,6 @@ export function parseRetryAfter(value: string | null): number | undefined {
   if (/^\d+$/.test(text)) return Number(text)
   const date = Date.parse(text)
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
-}
-
-async function readText(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length'))
-  if (declared > MAX_BODY_BYTES) throw new Error(`a body of ${declared} bytes, over the ${MAX_BODY_BYTES} read`)
-  if (!response.body) return ''
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let bytes = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
-    bytes += value.byteLength
-    if (bytes > MAX_BODY_BYTES) {
-      await reader.cancel()
-      throw new Error(`a body over the ${MAX_BODY_BYTES} bytes read`)
-    }
-    text += decoder.decode(value, { stream: true })
-  }
 }
 
 function reasonOf(error: unknown): string {

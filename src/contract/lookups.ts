@@ -1,5 +1,6 @@
 import type { Collection } from '../http/endpoints.js'
-import { BoundReachedError, type Exchange, type ServiceClient } from './client.js'
+import { MAX_FRONTIER } from './budget.js'
+import { BoundReachedError, keepStart, type Exchange, type ServiceClient } from './client.js'
 
 /** A record lookup as the service answered it; `body` is the parsed JSON, if it parsed. */
 export interface Lookup {
@@ -43,19 +44,19 @@ export class LookupSet {
     return [...this.#byKey.values()]
   }
 
-  /** Looks a record up once; later calls return the first answer. */
+  /** Looks a record up once; later calls return the first answer. Keeps the parsed body, not the text. */
   async fetch(client: ServiceClient, collection: Collection, slug: string): Promise<Lookup> {
     const known = this.find(collection, slug)
     if (known) return known
     const exchange = await client.get(lookupPath(collection, slug))
-    const lookup = { collection, slug, exchange, body: parseBody(exchange.text) }
+    const lookup = { collection, slug, body: parseBody(exchange.text), exchange: keepStart(exchange) }
     this.#byKey.set(`${collection}/${slug}`, lookup)
     return lookup
   }
 }
 
 /** The slugs a successful lookup links to: its children and parents, each with its collection. */
-export function linksOf(lookup: Lookup): { collection: Collection; slug: string }[] {
+export function linksOf(lookup: Lookup): Link[] {
   if (lookup.exchange.status !== 200 || !isObject(lookup.body)) return []
   const [field, collection]: [string, Collection] =
     lookup.collection === 'disciplines' ? ['sub_disciplines', 'sub_disciplines'] : ['disciplines', 'disciplines']
@@ -64,37 +65,88 @@ export function linksOf(lookup: Lookup): { collection: Collection; slug: string 
   return items.filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '').map((item) => ({ collection, slug: (item as { slug: string }).slug }))
 }
 
+/** A link to a record: its collection and slug. */
+export interface Link {
+  readonly collection: Collection
+  readonly slug: string
+}
+
 /**
  * Breadth-first from `start` through children and parents, fetching up to `limit` records not yet
  * looked up (`Infinity`: until nothing new is reached). Returns the links still unfetched.
- * Stops quietly at the request bound; the caller reads `client.sent`.
+ * Stops quietly at the request bound; the caller reads `client.sent`. At most `MAX_FRONTIER`
+ * links wait at a time: one answer may list any number, and a run could never follow more.
+ * `stopAfter` ends the crawl early at a lookup that makes going on pointless.
  */
 export async function crawl(
   client: ServiceClient,
   lookups: LookupSet,
   start: readonly Lookup[],
   limit: number,
-): Promise<{ collection: Collection; slug: string }[]> {
-  const queue = start.flatMap(linksOf)
+  stopAfter: (lookup: Lookup) => boolean = () => false,
+): Promise<Link[]> {
+  const frontier = new Frontier(lookups)
+  for (const lookup of start) frontier.add(linksOf(lookup))
   let fetched = 0
-  while (queue.length > 0) {
-    const next = queue[0]!
-    if (lookups.has(next.collection, next.slug)) {
-      queue.shift()
-      continue
-    }
-    if (fetched >= limit) break
+  for (let next = frontier.next(); next && fetched < limit; next = frontier.next()) {
     try {
       const lookup = await lookups.fetch(client, next.collection, next.slug)
       fetched++
-      queue.shift()
-      queue.push(...linksOf(lookup))
+      frontier.done()
+      if (stopAfter(lookup)) break
+      frontier.add(linksOf(lookup))
     } catch (error) {
       if (error instanceof BoundReachedError) break
       throw error
     }
   }
-  return queue.filter((link) => !lookups.has(link.collection, link.slug))
+  return frontier.waiting()
+}
+
+/** The links waiting to be looked up, first in first out, each once, at most `MAX_FRONTIER`. */
+class Frontier {
+  readonly #lookups: LookupSet
+  #queue: Link[] = []
+  #head = 0
+  readonly #queued = new Set<string>()
+
+  constructor(lookups: LookupSet) {
+    this.#lookups = lookups
+  }
+
+  add(links: readonly Link[]): void {
+    for (const link of links) {
+      const key = `${link.collection}/${link.slug}`
+      if (this.#queue.length - this.#head >= MAX_FRONTIER) return
+      if (this.#queued.has(key) || this.#lookups.has(link.collection, link.slug)) continue
+      this.#queued.add(key)
+      this.#queue.push(link)
+    }
+  }
+
+  /** The first link not yet looked up, left in place until `done()`. */
+  next(): Link | undefined {
+    while (this.#head < this.#queue.length) {
+      const link = this.#queue[this.#head]!
+      if (!this.#lookups.has(link.collection, link.slug)) return link
+      this.done()
+    }
+    return undefined
+  }
+
+  done(): void {
+    const link = this.#queue[this.#head++]!
+    this.#queued.delete(`${link.collection}/${link.slug}`)
+    // Drop what was taken once it is half the array, so a long crawl does not keep it all.
+    if (this.#head > 1_024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head)
+      this.#head = 0
+    }
+  }
+
+  waiting(): Link[] {
+    return this.#queue.slice(this.#head).filter((link) => !this.#lookups.has(link.collection, link.slug))
+  }
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
 import { isApiKey } from '../http/options.js'
+import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
 
 /** What `verifyService` and `recordService` share: where the service is, the key, and the bounds. */
 export interface ServiceOptions {
@@ -9,7 +10,10 @@ export interface ServiceOptions {
    * http or https, with no credentials, query or fragment.
    */
   readonly target: string | URL
-  /** The API key, sent as `Authorization: Bearer <key>`; never logged or reported beyond its length. */
+  /**
+   * The API key, sent as `Authorization: Bearer <key>`; never logged or reported beyond its length.
+   * At least 8 characters (`MIN_REDACTABLE_KEY_LENGTH`): a shorter one cannot be told from the data.
+   */
   readonly apiKey: string
   /** Discipline slugs to start from. @default [] */
   readonly disciplines?: readonly string[]
@@ -23,6 +27,8 @@ export interface ServiceOptions {
   readonly timeout?: number
   /** The longest `Retry-After` honoured, in seconds; a longer one ends the run. @default 60 */
   readonly maxRetryAfter?: number
+  /** The most a run waits for `Retry-After` in all, in seconds; a wait past it ends the run. @default 120 */
+  readonly maxTotalWait?: number
   /** The fetch to use, e.g. `createFetchHandler()` to check the mock in-process. @default globalThis.fetch */
   readonly fetch?: (request: Request) => Promise<Response>
 }
@@ -55,6 +61,7 @@ export interface ResolvedServiceOptions {
   readonly maxRequests: number
   readonly timeout: number
   readonly maxRetryAfter: number
+  readonly maxTotalWait: number
   readonly fetch: (request: Request) => Promise<Response>
 }
 
@@ -62,6 +69,7 @@ export const DEFAULT_RATE = 2
 export const DEFAULT_MAX_REQUESTS = 200
 export const DEFAULT_TIMEOUT = 10_000
 export const DEFAULT_MAX_RETRY_AFTER = 60
+export const DEFAULT_MAX_TOTAL_WAIT = 120
 
 /**
  * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).
@@ -77,6 +85,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     const received = typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
     throw new TypeError(`\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
   }
+  if (key.length < MIN_REDACTABLE_KEY_LENGTH) throw new TypeError(shortKeyMessage('`apiKey`', key.length))
   const disciplines = resolveSlugs(options.disciplines, 'disciplines')
   const subDisciplines = resolveSlugs(options.subDisciplines, 'subDisciplines')
   if (disciplines.length + subDisciplines.length === 0) {
@@ -93,8 +102,17 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, 1, 100_000),
     timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),
     maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),
+    maxTotalWait: resolveNumber(options.maxTotalWait, 'maxTotalWait', DEFAULT_MAX_TOTAL_WAIT, 0, 86_400, 'seconds'),
     fetch: (request) => fetchOption(request),
   }
+}
+
+/** Why a key is too short for `verify` and `record`, naming where it came from, never the key. */
+export function shortKeyMessage(source: string, length: number): string {
+  return (
+    `${source} must have at least ${MIN_REDACTABLE_KEY_LENGTH} characters for verify and record; it has ${length}: ` +
+    'a shorter key turns up by chance in what a service answers, so it could not be kept out of reports'
+  )
 }
 
 function resolveTarget(target: unknown): string {

@@ -1,5 +1,5 @@
 import type { Collection } from '../http/endpoints.js'
-import { BoundReachedError, type Auth, type Exchange, type ServiceClient } from './client.js'
+import { BoundReachedError, keepStart, type Auth, type Exchange, type ServiceClient } from './client.js'
 import { lookupPath } from './lookups.js'
 
 /** The requests that look at errors and at what the spec leaves unsaid, each with its answer. */
@@ -39,7 +39,7 @@ export async function runProbes(client: ServiceClient, known: Probes['known'], u
     // A slug with no letters has no upper case: nothing to learn.
     if (name === 'upperCaseSlug' && known.slug.toUpperCase() === known.slug) continue
     try {
-      probes[name] = await client.get(path, auth)
+      probes[name] = keepStart(await client.get(path, auth))
     } catch (error) {
       if (error instanceof BoundReachedError) break
       throw error

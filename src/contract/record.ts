@@ -5,11 +5,13 @@ import { toFixtureJson } from '../core/serialize.js'
 import type { Taxonomy } from '../core/store.js'
 import { RECORDED_FIXTURE_FORMAT } from '../core/types.js'
 import { findEndpoint } from '../http/endpoints.js'
+import { TooLargeError } from './budget.js'
 import { createServiceClient } from './client.js'
 import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
-import { resolveServiceOptions, type RecordServiceOptions } from './options.js'
+import { resolveServiceOptions, type RecordServiceOptions, type ResolvedServiceOptions } from './options.js'
 import { arraysOf, matchingOrder, mergeOrders, NESTED_ARRAYS, observeOrder, type NestedArray, type ObservedOrder } from './order.js'
 import { evaluateRules } from './rules.js'
+import { createRedactor, withRedactedErrors, type Redactor } from './redact.js'
 import { lookUpGiven, startSlugs } from './verify.js'
 
 /** A recording: the fixture, its canonical bytes, and how to serve it as the service answered. */
@@ -36,23 +38,42 @@ export class RecordError extends Error {
  * is missing (or the request bound is reached: then `RecordError`). Domains and topics, which the
  * API shows only as summaries, are kept as summaries: a domain's `description` is `null`
  * (format v1.1), a topic links to the recorded sub-disciplines that list it. The file is checked
- * before it is returned: loaded, and every recorded body rebuilt from it must equal the service's.
+ * before it is returned: loaded, and every recorded body rebuilt from it must equal the service's;
+ * an answer that holds the key, in any encoding, is never recorded. Data past the memory budget
+ * (`budget.ts`) ends the run with `RecordError`, as does the service being unreachable.
  *
  * @example
  * const { json, order } = await recordService({ target, apiKey, disciplines: ['history'] })
  */
 export async function recordService(options: RecordServiceOptions): Promise<RecordResult> {
   const resolved = resolveServiceOptions(options)
+  const redactor = createRedactor(resolved.apiKey)
+  return withRedactedErrors(redactor, async () => {
+    try {
+      return await record(resolved, redactor, options.all === true)
+    } catch (error) {
+      if (error instanceof TooLargeError) throw new RecordError(`${error.message}; nothing written`)
+      throw error
+    }
+  })
+}
+
+async function record(resolved: ResolvedServiceOptions, redactor: Redactor, wantsAll: boolean): Promise<RecordResult> {
   const client = createServiceClient(resolved)
   const lookups = new LookupSet()
   const start = await lookUpGiven(resolved, client, lookups)
-  const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...(await crawl(client, lookups, start, Infinity))]
+  // First what no bound could change: an answer that holds the key is never recorded, so stop at one.
+  const heldKey = (lookup: Lookup) => lookup.exchange.heldKey
+  const unfetched = start.some(heldKey) ? [] : await crawl(client, lookups, start, Infinity, heldKey)
+  const echoing = lookups.all().find(heldKey)
+  if (echoing) throw new RecordError(`GET ${echoing.exchange.path} answered with the API key in its body, which a recording must not hold; nothing written`)
+  const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...unfetched]
   if (missing.length > 0) {
     const [first] = missing
     throw new RecordError(
       `not closed after ${client.sent} requests: at least ${missing.length} more record${missing.length === 1 ? '' : 's'} needed ` +
         `(e.g. ${findEndpoint(first!.collection)!.noun} ${JSON.stringify(first!.slug)}); raise --max-requests (now ${resolved.maxRequests})` +
-        `${options.all ? ' to record everything reachable' : ''}; nothing written`,
+        `${wantsAll ? ' to record everything reachable' : ''}; nothing written`,
     )
   }
   const all = lookups.all()
@@ -68,8 +89,9 @@ export async function recordService(options: RecordServiceOptions): Promise<Reco
   const order = matchingOrder(observedOrders)
   const taxonomy = toTaxonomy(all)
   checkReproduces(taxonomy, all, order)
+  // The parsed values, not the file's text: JSON escapes a key holding `"` or `\`.
+  if (holdsKey(taxonomy.toFixture(), redactor)) throw new RecordError('the recording would contain the API key; nothing written')
   const json = toFixtureJson(taxonomy)
-  if (json.includes(resolved.apiKey)) throw new RecordError('the recording would contain the API key; nothing written')
   return { taxonomy, json, order, observedOrders, lookups: all.length, requests: client.sent }
 }
 
@@ -123,6 +145,14 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
       throw new RecordError(`the recording would not answer GET ${lookup.exchange.path} as the service did${why}; nothing written`)
     }
   }
+}
+
+/** Whether any string in the value, keys included, holds the key. */
+function holdsKey(value: unknown, redactor: Redactor): boolean {
+  if (typeof value === 'string') return redactor.holds(value)
+  if (Array.isArray(value)) return value.some((item) => holdsKey(item, redactor))
+  if (isObject(value)) return Object.entries(value).some(([name, item]) => redactor.holds(name) || holdsKey(item, redactor))
+  return false
 }
 
 function sortKeys(value: unknown): unknown {

@@ -4,6 +4,7 @@ import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { observe, type Observation } from './observe.js'
 import { resolveInteger, resolveServiceOptions, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
 import { createUnknownSlug, runProbes } from './probes.js'
+import { createRedactor, redactDeep, withRedactedErrors } from './redact.js'
 import { evaluateRules, type RuleId, type RuleResult } from './rules.js'
 
 /** What `verifyService` found: each rule, each observation, and what the run cost. */
@@ -27,7 +28,9 @@ export interface VerifyReport {
  * Holds a running service against the spec and the mock: looks up the slugs given (and, with
  * `crawl`, up to that many records linked to them), probes the errors and what the spec leaves
  * unsaid, and reports each rule and observation. Read-only, one request at a time, within
- * `rate` and `maxRequests`. Throws `UnreachableError` when the service cannot be asked.
+ * `rate` and `maxRequests`. Throws `UnreachableError` when the service cannot be asked, and
+ * `TooLargeError` when its data does not fit the memory budget (`budget.ts`). No string of the
+ * report or of an error carries the key, in any encoding (`redact.ts`).
  *
  * @example
  * const report = await verifyService({ target: 'https://staging.example.com', apiKey, disciplines: ['history'], crawl: 20 })
@@ -36,6 +39,12 @@ export interface VerifyReport {
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   const resolved = resolveServiceOptions(options)
   const limit = resolveInteger(options.crawl, 'crawl', 0, 0, 100_000)
+  const redactor = createRedactor(resolved.apiKey)
+  // A service may echo what it was sent: no string of the report carries the key.
+  return redactDeep(await withRedactedErrors(redactor, () => check(resolved, limit)), redactor)
+}
+
+async function check(resolved: ResolvedServiceOptions, limit: number): Promise<VerifyReport> {
   const client = createServiceClient(resolved)
   const lookups = new LookupSet()
   const start = await lookUpGiven(resolved, client, lookups)
@@ -48,7 +57,7 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
   const all = lookups.all()
   const rules = evaluateRules(all, probes)
   const failed = rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id)
-  const report: VerifyReport = {
+  return {
     target: resolved.base,
     key: { length: resolved.apiKey.length },
     requests: { sent: client.sent, maxRequests: resolved.maxRequests, rate: resolved.rate },
@@ -59,8 +68,6 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
     failed,
     passed: failed.length === 0,
   }
-  // A service may echo what it was sent: no string of the report carries the key.
-  return redact(report, resolved.apiKey)
 }
 
 /** The slugs given, disciplines first, each with its collection. */
@@ -91,14 +98,4 @@ function countRecords(lookups: readonly Lookup[]): VerifyReport['records'] {
     disciplines: ok.filter((lookup) => lookup.collection === 'disciplines').length,
     subDisciplines: ok.filter((lookup) => lookup.collection === 'sub_disciplines').length,
   }
-}
-
-/** A deep copy with every occurrence of `secret` in a string replaced. */
-export function redact<T>(value: T, secret: string): T {
-  if (typeof value === 'string') return value.split(secret).join('[API key]') as T
-  if (Array.isArray(value)) return value.map((item) => redact(item, secret)) as T
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redact(item, secret)])) as T
-  }
-  return value
 }

@@ -1,0 +1,105 @@
+/** What stands in for the key wherever a service echoed it. */
+export const REDACTED = '[API key]'
+
+/**
+ * The shortest key `verify` and `record` accept. A shorter one turns up by chance in what any
+ * service answers (a one-character key is in every UUID), so it could neither be told from the
+ * data nor kept out of a report without garbling it.
+ */
+export const MIN_REDACTABLE_KEY_LENGTH = 8
+
+/** Finds the key in text, in every encoding a body, header or URL can carry it. */
+export interface Redactor {
+  /** The text with each occurrence of the key, in any encoding, replaced by `[API key]`. */
+  redact(text: string): string
+  /** Whether the text holds the key in any encoding. */
+  holds(text: string): boolean
+}
+
+/**
+ * A redactor for `key`: it matches the key written raw, JSON-escaped (`\"`, `\\`, PHP's `\/`,
+ * `\u0041`), percent-encoded (once or twice, any case), as HTML character references, in any mix
+ * of these character by character, and its base64 (standard and URL-safe, at each of the three
+ * alignments, the characters that depend on the key alone).
+ *
+ * @example
+ * createRedactor('a/b-secret-key').redact('{"echo":"a\\/b-secret-key"}') // '{"echo":"[API key]"}'
+ */
+export function createRedactor(key: string): Redactor {
+  const forms = [key, ...base64Forms(key)].map(encodedPattern)
+  const pattern = new RegExp(forms.join('|'), 'g')
+  return {
+    redact: (text) => text.replace(pattern, REDACTED),
+    holds: (text) => {
+      pattern.lastIndex = 0
+      const found = pattern.test(text)
+      pattern.lastIndex = 0
+      return found
+    },
+  }
+}
+
+/** A deep copy with every string redacted. */
+export function redactDeep<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.redact(value) as T
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor)) as T
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactDeep(item, redactor)])) as T
+  }
+  return value
+}
+
+/**
+ * Runs `run`, and rethrows what it throws with the key redacted from the message and stack: a
+ * message quotes paths and bodies of the service, and a caller may log either.
+ */
+export async function withRedactedErrors<T>(redactor: Redactor, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof Error) {
+      error.message = redactor.redact(error.message)
+      if (error.stack) error.stack = redactor.redact(error.stack)
+    }
+    throw error
+  }
+}
+
+/** Each character of `form` as any of its encodings, in sequence. */
+function encodedPattern(form: string): string {
+  return [...form].map((char) => `(?:${characterForms(char).join('|')})`).join('')
+}
+
+const HTML_NAMES: Readonly<Record<string, string>> = { '"': 'quot', '&': 'amp', '<': 'lt', '>': 'gt', "'": 'apos' }
+
+function characterForms(char: string): string[] {
+  const code = char.charCodeAt(0)
+  const hex = code.toString(16).padStart(2, '0')
+  const cases = [...new Set([hex, hex.toUpperCase()])]
+  const forms = [escapeRegExp(char)]
+  // JSON: a backslash before the three characters that take one, or \u00XX for any.
+  if (char === '"' || char === '\\' || char === '/') forms.push(escapeRegExp(`\\${char}`))
+  for (const h of cases) forms.push(escapeRegExp(`\\u00${h}`), `%${h}`, `%25${h}`, `&#x0*${h};`)
+  forms.push(`&#0*${code};`)
+  if (HTML_NAMES[char]) forms.push(`&${HTML_NAMES[char]};`)
+  return forms
+}
+
+/**
+ * The base64 of the key at each alignment within a longer encoded text, keeping only the
+ * characters that depend on the key's bytes alone; too short a stretch says nothing and is left out.
+ */
+function base64Forms(key: string): string[] {
+  const forms: string[] = []
+  for (const skip of [0, 1, 2]) {
+    const groups = Math.floor((key.length - skip) / 3)
+    if (groups < 2) continue
+    const standard = btoa(key.slice(skip, skip + groups * 3))
+    forms.push(standard, standard.replace(/\+/g, '-').replace(/\//g, '_'))
+  }
+  return [...new Set(forms)]
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')
+}

@@ -1,0 +1,89 @@
+import { createServer, type Server } from 'node:http'
+
+/** What a hostile service does: how big each record body is, and how it echoes the key. */
+export interface HostileOptions {
+  /** The key it accepts, and echoes. */
+  readonly key: string
+  /** About how many bytes each record body has: that many children with fresh slugs. @default 4096 */
+  readonly bodyBytes?: number
+  /** Whether bodies, errors and a child's slug echo the key, in every encoding. @default true */
+  readonly echo?: boolean
+}
+
+/** A hostile service on 127.0.0.1: its URL, the requests it got, and `close()`. */
+export interface HostileTarget {
+  readonly url: string
+  readonly requests: string[]
+  close(): Promise<void>
+}
+
+/** The key as a service may echo it: raw, JSON-escaped PHP's way, percent-encoded, base64. */
+export function echoesOf(key: string): string[] {
+  return [key, JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'), encodeURIComponent(key), btoa(key)]
+}
+
+/**
+ * Starts a service that answers every record lookup with the key in every encoding (in the
+ * description, in an error past the 120th character, as a child's slug) and `bodyBytes` of
+ * children whose slugs were never seen before, so a crawl never runs out of links.
+ */
+export async function startHostileTarget(options: HostileOptions): Promise<HostileTarget> {
+  const { key, bodyBytes = 4_096, echo = true } = options
+  const requests: string[] = []
+  let fresh = 0
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '')
+    const match = /^\/api\/v2\/(disciplines|sub_disciplines)\/([^/]+)$/.exec(req.url ?? '')
+    const echoed = echo ? ` echoed: ${echoesOf(key).join(' ')}` : ''
+    if (req.headers.authorization !== `Bearer ${key}`) {
+      // Past the 120 characters of an excerpt, so a cut would split the key.
+      res.writeHead(401, { 'content-type': 'application/json' })
+      res.end(`{"error":"Invalid or missing API key","detail":"${'.'.repeat(52)}${echoed}"}`)
+      return
+    }
+    if (!match) {
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(`{"error":"Resource not found","detail":"${'.'.repeat(60)}${echoed}"}`)
+      return
+    }
+    const [, collection, slug] = match
+    // A sub-discipline summary takes about 200 bytes, a discipline summary about 90.
+    const count = Math.max(1, Math.round(bodyBytes / (collection === 'disciplines' ? 200 : 90)))
+    // Built as text: a JSON.stringify of 50,000 objects a request would slow the service, not the client.
+    const children: string[] = []
+    for (let i = 0; i < count; i++) {
+      fresh++
+      const childSlug = echo && i === 0 ? json(key) : `"child-${fresh}"`
+      const summary = `{"id":"${uuid(fresh)}","name":"Child ${fresh}","slug":${childSlug}`
+      children.push(collection === 'disciplines' ? `${summary},"description":"${CHILD_DESCRIPTION}","topics_count":0}` : `${summary}}`)
+    }
+    const head = `{"id":"${uuid(0)}","name":"Hostile","slug":${json(decodeURIComponent(slug!))}`
+    const body =
+      collection === 'disciplines'
+        ? `${head},"description":${json(`A discipline${echoed}`)},"domains":[],"sub_disciplines_count":${count},"sub_disciplines":[${children.join(',')}]}`
+        : `${head},"description":${json(`A sub-discipline${echoed}`)},"disciplines":[${children.join(',')}],"topics_count":0,"topics":[]}`
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections()
+      return new Promise((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+const CHILD_DESCRIPTION = 'A child listed to make the body large: each one has a slug never seen before.'
+
+/** JSON text of a string, slashes escaped as PHP's json_encode does by default. */
+function json(text: string): string {
+  return JSON.stringify(text).replace(/\//g, '\\/')
+}
+
+function uuid(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
+}
