@@ -57,7 +57,8 @@ export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrd
  * sorted by name. `undefined` when the arrays disagree (a cycle).
  */
 export function mergeOrders<T extends Named>(records: readonly T[], sequences: readonly (readonly string[])[]): T[] | undefined {
-  const rank = new Map(byName(records).map((record, index) => [record.id, index]))
+  const byRank = byName(records)
+  const rank = new Map(byRank.map((record, index) => [record.id, index]))
   const after = new Map<string, Set<string>>()
   const pending = new Map<string, number>(records.map((record) => [record.id, 0]))
   for (const sequence of sequences) {
@@ -71,21 +72,62 @@ export function mergeOrders<T extends Named>(records: readonly T[], sequences: r
       after.set(before, edges)
     }
   }
-  const byId = new Map(records.map((record) => [record.id, record]))
-  const ready = records.filter((record) => pending.get(record.id) === 0).map((record) => record.id)
+  // Ready records wait in a heap by rank: a level of a large dataset has a million of them.
+  const ready = new RankHeap()
+  for (const record of records) if (pending.get(record.id) === 0) ready.push(rank.get(record.id)!)
   const result: T[] = []
-  while (ready.length > 0) {
-    // Few records per level: a sort per step is simpler than a heap and fast enough.
-    ready.sort((a, b) => rank.get(a)! - rank.get(b)!)
-    const id = ready.shift()!
-    result.push(byId.get(id)!)
-    for (const next of after.get(id) ?? []) {
+  while (ready.size > 0) {
+    const record = byRank[ready.pop()]!
+    result.push(record)
+    for (const next of after.get(record.id) ?? []) {
       const left = pending.get(next)! - 1
       pending.set(next, left)
-      if (left === 0) ready.push(next)
+      if (left === 0) ready.push(rank.get(next)!)
     }
   }
   return result.length === records.length ? result : undefined
+}
+
+/** A binary min-heap of ranks (distinct non-negative integers). */
+class RankHeap {
+  readonly #items: number[] = []
+
+  get size(): number {
+    return this.#items.length
+  }
+
+  push(rank: number): void {
+    const items = this.#items
+    let index = items.push(rank) - 1
+    while (index > 0) {
+      const parent = (index - 1) >> 1
+      if (items[parent]! <= rank) break
+      items[index] = items[parent]!
+      index = parent
+    }
+    items[index] = rank
+  }
+
+  /** The smallest rank, removed; call only when `size > 0`. */
+  pop(): number {
+    const items = this.#items
+    const top = items[0]!
+    const last = items.pop()!
+    if (items.length > 0) {
+      let index = 0
+      for (;;) {
+        const left = 2 * index + 1
+        if (left >= items.length) break
+        const right = left + 1
+        const child = right < items.length && items[right]! < items[left]! ? right : left
+        if (items[child]! >= last) break
+        items[index] = items[child]!
+        index = child
+      }
+      items[index] = last
+    }
+    return top
+  }
 }
 
 function sameOrder(a: readonly Named[], b: readonly Named[]): boolean {
