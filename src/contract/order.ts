@@ -57,33 +57,31 @@ export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrd
  * sorted by name. `undefined` when the arrays disagree (a cycle).
  */
 export function mergeOrders<T extends Named>(records: readonly T[], sequences: readonly (readonly string[])[]): T[] | undefined {
+  // Records are numbered by their rank by name, and the ready ones wait in a heap of those numbers.
   const byRank = byName(records)
   const rank = new Map(byRank.map((record, index) => [record.id, index]))
-  const after = new Map<string, Set<string>>()
-  const pending = new Map<string, number>(records.map((record) => [record.id, 0]))
+  const after: number[][] = byRank.map(() => [])
+  const pending = new Uint32Array(byRank.length)
+  const edges = new Set<number>()
   for (const sequence of sequences) {
     for (let i = 1; i < sequence.length; i++) {
-      const [before, next] = [sequence[i - 1]!, sequence[i]!]
-      const edges = after.get(before) ?? new Set()
-      if (!edges.has(next)) {
-        edges.add(next)
-        pending.set(next, (pending.get(next) ?? 0) + 1)
-      }
-      after.set(before, edges)
+      const before = rank.get(sequence[i - 1]!)
+      const next = rank.get(sequence[i]!)
+      if (before === undefined || next === undefined) continue
+      const edge = before * byRank.length + next
+      if (edges.has(edge)) continue
+      edges.add(edge)
+      after[before]!.push(next)
+      pending[next]!++
     }
   }
-  // Ready records wait in a heap by rank: a level of a large dataset has a million of them.
   const ready = new RankHeap()
-  for (const record of records) if (pending.get(record.id) === 0) ready.push(rank.get(record.id)!)
+  for (let index = 0; index < byRank.length; index++) if (pending[index] === 0) ready.push(index)
   const result: T[] = []
   while (ready.size > 0) {
-    const record = byRank[ready.pop()]!
-    result.push(record)
-    for (const next of after.get(record.id) ?? []) {
-      const left = pending.get(next)! - 1
-      pending.set(next, left)
-      if (left === 0) ready.push(rank.get(next)!)
-    }
+    const index = ready.pop()
+    result.push(byRank[index]!)
+    for (const next of after[index]!) if (--pending[next]! === 0) ready.push(next)
   }
   return result.length === records.length ? result : undefined
 }
