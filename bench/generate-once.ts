@@ -6,7 +6,12 @@ const started = performance.now()
 const taxonomy = createTaxonomy({ seed: 42, size })
 // Everything a discipline lookup needs; the topics wait for their first use.
 const readyMs = performance.now() - started
+// What a first sub-discipline lookup adds: the topic plan and that sub-discipline's topics.
+const sub = taxonomy.subDisciplines.at(-1)!
+const subStarted = performance.now()
+taxonomy.topicsOf(sub)
+const firstSubMs = performance.now() - subStarted
 const topics = taxonomy.topics.length
 const ms = performance.now() - started
 const maxRssMb = process.resourceUsage().maxRSS / 1024
-console.log(JSON.stringify({ ms, readyMs, maxRssMb, topics }))
+console.log(JSON.stringify({ ms, readyMs, firstSubMs, maxRssMb, topics }))

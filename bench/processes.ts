@@ -11,8 +11,11 @@ export interface ServerProcess {
   readonly exit: Promise<{ code: number | null; at: number }>
 }
 
-/** Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT`. */
-export function startListening(command: string, args: readonly string[]): Promise<ServerProcess> {
+/**
+ * Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT`. With `keepLines`
+ * false, the lines after that one are read and dropped (a request log under load would fill memory).
+ */
+export function startListening(command: string, args: readonly string[], keepLines = true): Promise<ServerProcess> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   const lines: string[] = []
   let buffer = ''
@@ -21,16 +24,19 @@ export function startListening(command: string, args: readonly string[]): Promis
   )
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8')
-    child.stdout!.on('data', (chunk: string) => {
+    const read = (chunk: string) => {
       buffer += chunk
       const parts = buffer.split('\n')
       buffer = parts.pop()!
       for (const line of parts) {
         lines.push(line)
         const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
-        if (match) resolve({ child, url: match[1]!, lines, exit })
+        if (!match) continue
+        if (!keepLines) child.stdout!.off('data', read).resume()
+        resolve({ child, url: match[1]!, lines, exit })
       }
-    })
+    }
+    child.stdout!.on('data', read)
     void exit.then(({ code }) => reject(new Error(`${command} exited with ${code} before listening: ${lines.join('\n')}`)))
   })
 }

@@ -5,17 +5,22 @@ import { BIN, startListening, type ServerProcess } from './processes.js'
 import { KEY, hasWrk, runWrk as wrk, runWrkAsync, type WrkRun } from './wrk.js'
 
 const REFERENCE = fileURLToPath(new URL('./reference-server.ts', import.meta.url))
-/** Issue 12: against the bare reference, at each of these connection counts. */
+/** Against the bare reference, at each of these connection counts. */
 const CONNECTIONS = [32, 64] as const
+/** The request log and sessions are compared with our own quiet server at one count. */
+const LOG_CONNECTIONS = 64
+const SESSION_CONNECTIONS = 64
 const THROUGHPUT_TARGET = 0.95
 const P99_TARGET = 1.15
+const SESSION_P99_TARGET = 1.2
 
 /** A server pinned to core 0, so wrk on core 1 does not compete with it. */
-const startPinned = (args: readonly string[]) => startListening('taskset', ['-c', '0', process.execPath, ...args])
+const startPinned = (args: readonly string[], keepLines = true) => startListening('taskset', ['-c', '0', process.execPath, ...args], keepLines)
 
 /** One thread of wrk on core 1, one URL, the key as a static header. */
 const wrkOptions = (seconds: number, connections: number) => ({ seconds, connections, threads: 1, core: 1 })
-const runWrk = (url: string, seconds: number, connections: number): WrkRun => wrk(url, wrkOptions(seconds, connections))
+const runWrk = (url: string, seconds: number, connections: number, headers?: Readonly<Record<string, string>>): WrkRun =>
+  wrk(url, { ...wrkOptions(seconds, connections), headers })
 
 /** One wrk round against one server, with the server's CPU time per answered request. */
 interface Round extends WrkRun {
@@ -45,82 +50,152 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
   if (!hasWrk()) {
     return [{ name: 'server throughput', value: 'not measured: wrk is missing (apt-get install -y wrk)', target: `>= ${THROUGHPUT_TARGET}x`, ok: false }]
   }
-  const path = `/api/v2/disciplines/${await firstDisciplineSlug()}`
+  const slug = await firstDisciplineSlug()
+  const path = `/api/v2/disciplines/${slug}`
   const answer = await sampleAnswer(path)
+  const quiet: Contender = { start: () => startPinned([BIN, '--port', '0', '--quiet']) }
+  const reference: Contender = {
+    start: () => startPinned(['--import', 'tsx', REFERENCE, answer.body.toString('base64'), JSON.stringify(answer.headers)]),
+  }
   const checks: Check[] = []
   let errors = 0
-  let referenceErrors = 0
   for (const connections of CONNECTIONS) {
-    const ourRuns: Round[] = []
-    const refRuns: Round[] = []
-    const duets: Duet[] = []
-    let runAgain = 0
-    for (let first = 0; first < rounds; first += ROUNDS_PER_PAIR) {
-      // A fresh pair of processes every few rounds: a process's JIT can settle into a state that
-      // makes it 20-30% slower or faster for as long as it lives (either server's, seen in the
-      // CPU it spends per request), and one such process does not sway a median over several pairs.
-      const pair = await startPair(path, answer)
-      try {
-        runWrk(pair.ourUrl, 2, connections)
-        runWrk(pair.referenceUrl, 2, connections)
-        await duet(pair, 2, connections, true)
-        for (let round = first; round < Math.min(first + ROUNDS_PER_PAIR, rounds); round++) {
-          const runOurs = () => ourRuns.push(measure(pair.ours, pair.ourUrl, seconds, connections))
-          const runReference = () => refRuns.push(measure(pair.reference, pair.referenceUrl, seconds, connections))
-          for (const run of round % 2 === 0 ? [runReference, runOurs] : [runOurs, runReference]) run()
-          let both = await duet(pair, seconds, connections, round % 2 === 1)
-          if (Math.abs(both.ourShare - both.referenceShare) > 0.05) {
-            runAgain++
-            both = await duet(pair, seconds, connections, round % 2 === 1)
-          }
-          duets.push(both)
-        }
-      } finally {
-        await stopPair(pair)
-      }
-    }
-    errors += countErrors([...ourRuns, ...duets.map((d) => d.ours)])
-    referenceErrors += countErrors([...refRuns, ...duets.map((d) => d.reference)])
-    const together = spreadOf(duets.map((d) => d.ours.rps / d.reference.rps))
-    // Each server busy about half the core: the ratio is then one of costs, not of idle time.
-    const shares = `${percent(median(duets.map((d) => d.ourShare)))} vs ${percent(median(duets.map((d) => d.referenceShare)))} of core 0; ${runAgain} round(s) run again for uneven shares`
-    const alone = ratios(ourRuns, refRuns, (r) => r.rps)
-    const latency = ratios(ourRuns, refRuns, (r) => r.p99Ms)
-    const cpu = `${median(ourRuns.map((r) => r.cpuUs)).toFixed(1)} vs ${median(refRuns.map((r) => r.cpuUs)).toFixed(1)} µs of server CPU per request`
-    const pairs = Math.ceil(rounds / ROUNDS_PER_PAIR)
+    const result = await compare(quiet, reference, path, connections, rounds, seconds)
+    errors += result.errors
     checks.push(
       {
-        name: `server throughput vs bare node:http, both served at once on one core (${connections} keep-alive connections each, median of ${rounds} duet rounds of ${seconds} s from ${pairs} pairs of processes, spread in brackets)`,
-        value: `${formatRatio(together)} (${median(duets.map((d) => d.ours.rps)).toFixed(0)} vs ${median(duets.map((d) => d.reference.rps)).toFixed(0)} req/s; ${shares})`,
+        name: `server throughput vs bare node:http, both served at once on one core (${connections} keep-alive connections each, median of ${rounds} duet rounds of ${seconds} s from ${result.pairs} pairs of processes, spread in brackets)`,
+        value: `${formatRatio(result.together)} (${result.rps}; ${result.shares})`,
         target: `>= ${THROUGHPUT_TARGET}x`,
-        ok: together.median >= THROUGHPUT_TARGET,
-        figure: together.median,
+        ok: result.together.median >= THROUGHPUT_TARGET,
+        figure: result.together.median,
       },
       {
-        name: `the same, one server at a time (${connections} connections, median of ${rounds} A/B rounds of ${seconds} s, same pairs)`,
-        value: `${formatRatio(alone)} (${median(ourRuns.map((r) => r.rps)).toFixed(0)} vs ${median(refRuns.map((r) => r.rps)).toFixed(0)} req/s; ${cpu})`,
-        target: 'report only: throughput is judged in duet rounds',
-        ok: true,
-        figure: alone.median,
-      },
-      {
-        name: `server p99 latency vs bare node:http (${connections} connections, one at a time, same rounds)`,
-        value: `${formatRatio(latency)} (${median(ourRuns.map((r) => r.p99Ms)).toFixed(2)} vs ${median(refRuns.map((r) => r.p99Ms)).toFixed(2)} ms)`,
+        name: `server p99 latency vs bare node:http (${connections} connections, one server at a time, median of ${rounds} A/B rounds of ${seconds} s; one-at-a-time throughput ${formatRatio(result.alone)}, ${result.cpu})`,
+        value: `${formatRatio(result.latency)} (${result.p99})`,
         target: `<= ${P99_TARGET}x`,
-        ok: latency.median <= P99_TARGET,
-        figure: latency.median,
+        ok: result.latency.median <= P99_TARGET,
+        figure: result.latency.median,
       },
     )
   }
-  // The reference's errors would lower its req/s and so flatter ours: they void the run too.
+
+  // The request log as users get it by default (a line per request on stdout, read by a pipe).
+  const logging: Contender = { start: () => startPinned([BIN, '--port', '0'], false) }
+  const logged = await compare(logging, quiet, path, LOG_CONNECTIONS, rounds, seconds)
+  errors += logged.errors
   checks.push({
-    name: 'server errors and non-2xx answers under load (the reference\'s in brackets)',
-    value: `${errors} (${referenceErrors})`,
-    target: '0 (0)',
-    ok: errors === 0 && referenceErrors === 0,
-    figure: errors + referenceErrors,
+    name: `default request log on vs \`--quiet\` (${LOG_CONNECTIONS} connections, median of ${rounds} duet rounds; the log read through a pipe)`,
+    value: `${formatRatio(logged.together)} (${logged.rps}; ${logged.shares})`,
+    target: `>= ${THROUGHPUT_TARGET}x`,
+    ok: logged.together.median >= THROUGHPUT_TARGET,
+    figure: logged.together.median,
+  })
+
+  // A session whose scenario is for another slug: the session is looked up and its scenario
+  // checked on every request, and the answer is the same 200.
+  const session: Contender = {
+    start: async () => {
+      const server = await quiet.start()
+      const scenario = JSON.stringify({ kind: 'unavailable', slug: `not-${slug}` })
+      const set = await fetch(`${server.url}/__admin/sessions/bench/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: scenario })
+      if (!set.ok) throw new Error(`setting the bench session's scenario answered ${set.status}`)
+      return server
+    },
+    headers: { 'X-Taxonomy-Mock-Session': 'bench' },
+  }
+  const sessions = await compare(session, quiet, path, SESSION_CONNECTIONS, rounds, seconds)
+  errors += sessions.errors
+  checks.push(
+    {
+      name: `requests in a session with a scenario vs the no-session path (${SESSION_CONNECTIONS} connections, median of ${rounds} duet rounds)`,
+      value: `${formatRatio(sessions.together)} (${sessions.rps}; ${sessions.shares})`,
+      target: `>= ${THROUGHPUT_TARGET}x`,
+      ok: sessions.together.median >= THROUGHPUT_TARGET,
+      figure: sessions.together.median,
+    },
+    {
+      name: 'the same, p99 latency (one server at a time, same rounds)',
+      value: `${formatRatio(sessions.latency)} (${sessions.p99})`,
+      target: `<= ${SESSION_P99_TARGET}x`,
+      ok: sessions.latency.median <= SESSION_P99_TARGET,
+      figure: sessions.latency.median,
+    },
+  )
+  // Either side's errors would lower its req/s and so sway a ratio: they void the run.
+  checks.push({
+    name: 'server errors and non-2xx answers under load, every server above',
+    value: String(errors),
+    target: '0',
+    ok: errors === 0,
+    figure: errors,
   })
   return checks
+}
+
+/** A server to measure: how to start it, and headers its requests carry. */
+interface Contender {
+  readonly start: () => Promise<ServerProcess>
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** What {@link compare} found: per-round ratios of the first contender to the second, and texts for the report. */
+interface Comparison {
+  readonly together: Spread
+  readonly alone: Spread
+  readonly latency: Spread
+  readonly rps: string
+  readonly p99: string
+  readonly cpu: string
+  readonly shares: string
+  readonly pairs: number
+  readonly errors: number
+}
+
+/**
+ * `rounds` duet rounds and as many one-at-a-time rounds of `ours` against `theirs`, a fresh pair
+ * of processes every {@link ROUNDS_PER_PAIR} rounds: a process's JIT can settle into a state that
+ * makes it 20-30% slower or faster for as long as it lives (either server's, seen in the CPU it
+ * spends per request), and one such process does not sway a median over several pairs.
+ */
+async function compare(ours: Contender, theirs: Contender, path: string, connections: number, rounds: number, seconds: number): Promise<Comparison> {
+  const ourRuns: Round[] = []
+  const theirRuns: Round[] = []
+  const duets: Duet[] = []
+  let runAgain = 0
+  for (let first = 0; first < rounds; first += ROUNDS_PER_PAIR) {
+    const pair = await startPair(ours, theirs, path)
+    try {
+      runWrk(pair.ourUrl, 2, connections, ours.headers)
+      runWrk(pair.referenceUrl, 2, connections, theirs.headers)
+      await duet(pair, ours, theirs, 2, connections, true)
+      for (let round = first; round < Math.min(first + ROUNDS_PER_PAIR, rounds); round++) {
+        const runOurs = () => ourRuns.push(measure(pair.ours, pair.ourUrl, seconds, connections, ours.headers))
+        const runTheirs = () => theirRuns.push(measure(pair.reference, pair.referenceUrl, seconds, connections, theirs.headers))
+        for (const run of round % 2 === 0 ? [runTheirs, runOurs] : [runOurs, runTheirs]) run()
+        let both = await duet(pair, ours, theirs, seconds, connections, round % 2 === 1)
+        if (Math.abs(both.ourShare - both.referenceShare) > 0.05) {
+          runAgain++
+          both = await duet(pair, ours, theirs, seconds, connections, round % 2 === 1)
+        }
+        duets.push(both)
+      }
+    } finally {
+      await stopPair(pair)
+    }
+  }
+  const rps = (runs: readonly WrkRun[]) => median(runs.map((r) => r.rps)).toFixed(0)
+  return {
+    together: spreadOf(duets.map((d) => d.ours.rps / d.reference.rps)),
+    alone: ratios(ourRuns, theirRuns, (r) => r.rps),
+    latency: ratios(ourRuns, theirRuns, (r) => r.p99Ms),
+    rps: `${rps(duets.map((d) => d.ours))} vs ${rps(duets.map((d) => d.reference))} req/s`,
+    p99: `${median(ourRuns.map((r) => r.p99Ms)).toFixed(2)} vs ${median(theirRuns.map((r) => r.p99Ms)).toFixed(2)} ms`,
+    cpu: `${median(ourRuns.map((r) => r.cpuUs)).toFixed(1)} vs ${median(theirRuns.map((r) => r.cpuUs)).toFixed(1)} µs of server CPU per request`,
+    shares: `${percent(median(duets.map((d) => d.ourShare)))} vs ${percent(median(duets.map((d) => d.referenceShare)))} of core 0; ${runAgain} round(s) run again for uneven shares`,
+    pairs: Math.ceil(rounds / ROUNDS_PER_PAIR),
+    errors: countErrors([...ourRuns, ...theirRuns, ...duets.flatMap((d) => [d.ours, d.reference])]),
+  }
 }
 
 /** Rounds each pair of server processes serves before a fresh pair takes over. */
@@ -140,17 +215,15 @@ async function sampleAnswer(path: string): Promise<{ body: Buffer; headers: Reco
   }
 }
 
-/** Our server and the reference, both pinned to core 0. */
-async function startPair(path: string, answer: { body: Buffer; headers: Record<string, string> }): Promise<Pair> {
-  const ours = await startPinned([BIN, '--port', '0', '--quiet'])
-  const reference = await startPinned(['--import', 'tsx', REFERENCE, answer.body.toString('base64'), JSON.stringify(answer.headers)]).catch(
-    async (error: unknown) => {
-      ours.child.kill('SIGTERM')
-      await ours.exit
-      throw error
-    },
-  )
-  return { ours, reference, ourUrl: `${ours.url}${path}`, referenceUrl: `${reference.url}${path}` }
+/** Both contenders' servers, both pinned to core 0. */
+async function startPair(ours: Contender, theirs: Contender, path: string): Promise<Pair> {
+  const ourServer = await ours.start()
+  const theirServer = await theirs.start().catch(async (error: unknown) => {
+    ourServer.child.kill('SIGTERM')
+    await ourServer.exit
+    throw error
+  })
+  return { ours: ourServer, reference: theirServer, ourUrl: `${ourServer.url}${path}`, referenceUrl: `${theirServer.url}${path}` }
 }
 
 async function stopPair(pair: Pair): Promise<void> {
@@ -179,31 +252,34 @@ interface Duet {
  * A duet round: a wrk for each server at once. The one started first runs alone for the moment
  * the other takes to start, so the order alternates from round to round.
  */
-async function duet(pair: Pair, seconds: number, connections: number, oursFirst: boolean): Promise<Duet> {
-  const options = wrkOptions(seconds, connections)
+async function duet(pair: Pair, ours: Contender, theirs: Contender, seconds: number, connections: number, oursFirst: boolean): Promise<Duet> {
+  const ourOptions = { ...wrkOptions(seconds, connections), headers: ours.headers }
+  const theirOptions = { ...wrkOptions(seconds, connections), headers: theirs.headers }
   const before = [cpuMs(pair.ours.child.pid), cpuMs(pair.reference.child.pid)]
   const started = performance.now()
-  const [first, second] = oursFirst ? [pair.ourUrl, pair.referenceUrl] : [pair.referenceUrl, pair.ourUrl]
+  const ourRun = () => runWrkAsync(pair.ourUrl, ourOptions)
+  const theirRun = () => runWrkAsync(pair.referenceUrl, theirOptions)
+  const [first, second] = oursFirst ? [ourRun, theirRun] : [theirRun, ourRun]
   // Both settle before either failure is thrown, so no wrk is left running.
-  const settled = await Promise.allSettled([runWrkAsync(first, options), runWrkAsync(second, options)])
+  const settled = await Promise.allSettled([first(), second()])
   const runs = settled.map((result) => {
     if (result.status === 'rejected') throw result.reason
     return result.value
   }) as [WrkRun, WrkRun]
   const elapsed = performance.now() - started
-  const [ours, reference] = oursFirst ? runs : [runs[1], runs[0]]
+  const [ourResult, theirResult] = oursFirst ? runs : [runs[1], runs[0]]
   return {
-    ours,
-    reference,
+    ours: ourResult,
+    reference: theirResult,
     ourShare: (cpuMs(pair.ours.child.pid) - before[0]!) / elapsed,
     referenceShare: (cpuMs(pair.reference.child.pid) - before[1]!) / elapsed,
   }
 }
 
 /** A wrk round, with the CPU time the server spent in it. */
-function measure(server: ServerProcess, url: string, seconds: number, connections: number): Round {
+function measure(server: ServerProcess, url: string, seconds: number, connections: number, headers?: Readonly<Record<string, string>>): Round {
   const before = cpuMs(server.child.pid)
-  const run = runWrk(url, seconds, connections)
+  const run = runWrk(url, seconds, connections, headers)
   return { ...run, cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / run.requests }
 }
 

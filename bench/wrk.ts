@@ -16,6 +16,8 @@ export interface WrkOptions {
   readonly core?: number
   /** Seconds before wrk counts a request as timed out. @default wrk's own (2 s) */
   readonly timeoutSeconds?: number
+  /** Headers sent with every request besides the key (not with `paths`). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export interface WrkRun {
@@ -55,7 +57,10 @@ function wrkCommand(url: string, options: WrkOptions): [string, string[]] {
   const args = ['-t', String(options.threads), `-c${options.connections}`, `-d${options.seconds}s`, '--latency']
   if (options.timeoutSeconds !== undefined) args.push('--timeout', `${options.timeoutSeconds}s`)
   if (options.paths) args.push('-s', pathsScript(options.paths))
-  else args.push('-H', `Authorization: Bearer ${KEY}`)
+  else {
+    args.push('-H', `Authorization: Bearer ${KEY}`)
+    for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
+  }
   args.push(url)
   return options.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.core), 'wrk', ...args]]
 }

@@ -57,35 +57,75 @@ export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrd
  * sorted by name. `undefined` when the arrays disagree (a cycle).
  */
 export function mergeOrders<T extends Named>(records: readonly T[], sequences: readonly (readonly string[])[]): T[] | undefined {
-  const rank = new Map(byName(records).map((record, index) => [record.id, index]))
-  const after = new Map<string, Set<string>>()
-  const pending = new Map<string, number>(records.map((record) => [record.id, 0]))
+  // Records are numbered by their rank by name, and the ready ones wait in a heap of those numbers.
+  const byRank = byName(records)
+  const rank = new Map(byRank.map((record, index) => [record.id, index]))
+  const after: number[][] = byRank.map(() => [])
+  const pending = new Uint32Array(byRank.length)
+  const edges = new Set<number>()
   for (const sequence of sequences) {
     for (let i = 1; i < sequence.length; i++) {
-      const [before, next] = [sequence[i - 1]!, sequence[i]!]
-      const edges = after.get(before) ?? new Set()
-      if (!edges.has(next)) {
-        edges.add(next)
-        pending.set(next, (pending.get(next) ?? 0) + 1)
-      }
-      after.set(before, edges)
+      const before = rank.get(sequence[i - 1]!)
+      const next = rank.get(sequence[i]!)
+      if (before === undefined || next === undefined) continue
+      const edge = before * byRank.length + next
+      if (edges.has(edge)) continue
+      edges.add(edge)
+      after[before]!.push(next)
+      pending[next]!++
     }
   }
-  const byId = new Map(records.map((record) => [record.id, record]))
-  const ready = records.filter((record) => pending.get(record.id) === 0).map((record) => record.id)
+  const ready = new RankHeap()
+  for (let index = 0; index < byRank.length; index++) if (pending[index] === 0) ready.push(index)
   const result: T[] = []
-  while (ready.length > 0) {
-    // Few records per level: a sort per step is simpler than a heap and fast enough.
-    ready.sort((a, b) => rank.get(a)! - rank.get(b)!)
-    const id = ready.shift()!
-    result.push(byId.get(id)!)
-    for (const next of after.get(id) ?? []) {
-      const left = pending.get(next)! - 1
-      pending.set(next, left)
-      if (left === 0) ready.push(next)
-    }
+  while (ready.size > 0) {
+    const index = ready.pop()
+    result.push(byRank[index]!)
+    for (const next of after[index]!) if (--pending[next]! === 0) ready.push(next)
   }
   return result.length === records.length ? result : undefined
+}
+
+/** A binary min-heap of ranks (distinct non-negative integers). */
+class RankHeap {
+  readonly #items: number[] = []
+
+  get size(): number {
+    return this.#items.length
+  }
+
+  push(rank: number): void {
+    const items = this.#items
+    let index = items.push(rank) - 1
+    while (index > 0) {
+      const parent = (index - 1) >> 1
+      if (items[parent]! <= rank) break
+      items[index] = items[parent]!
+      index = parent
+    }
+    items[index] = rank
+  }
+
+  /** The smallest rank, removed; call only when `size > 0`. */
+  pop(): number {
+    const items = this.#items
+    const top = items[0]!
+    const last = items.pop()!
+    if (items.length > 0) {
+      let index = 0
+      for (;;) {
+        const left = 2 * index + 1
+        if (left >= items.length) break
+        const right = left + 1
+        const child = right < items.length && items[right]! < items[left]! ? right : left
+        if (items[child]! >= last) break
+        items[index] = items[child]!
+        index = child
+      }
+      items[index] = last
+    }
+    return top
+  }
 }
 
 function sameOrder(a: readonly Named[], b: readonly Named[]): boolean {

@@ -1,7 +1,8 @@
 import { describeDomain } from './generator/descriptions.js'
 import { createIdSource } from './ids.js'
-import { countTopics, generateDisciplines, generateSubDisciplines, generateTopics } from './generator/levels.js'
-import { createRandom, shuffled } from './random.js'
+import { generateDisciplines, generateSubDisciplines } from './generator/levels.js'
+import { planTopics } from './generator/topics.js'
+import { createRandom, shuffled, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { createUniqueSlugs, toSlug } from './slug.js'
 import { Taxonomy } from './store.js'
@@ -56,15 +57,20 @@ const recent = new Map<string, Taxonomy>()
 const RECENT_LIMIT = 4
 
 /**
- * A generated taxonomy whose topics wait for their first use. Their counts per sub-discipline come
- * at once from a fork of the stream, so a discipline's `topics_count` needs no topic built.
+ * A generated taxonomy whose topics wait for their first use, a sub-discipline's at a time. Their
+ * counts come at once from the plan, so a discipline's `topics_count` needs no topic built.
  */
 function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
   const { head, random, subDisciplines } = generateUpperLevels(seed, counts)
-  const topicCounts = countTopics(random.fork(), counts, subDisciplines)
+  const plan = planTopics(random, idStream(seed, 'topics'), counts, subDisciplines)
+  const indexOf = new Map(subDisciplines.map((draft, index) => [draft.record.id, index]))
   return new Taxonomy(head, {
-    counts: new Map(subDisciplines.map((draft, index) => [draft.record.id, topicCounts[index]!])),
-    build: () => Object.freeze(generateTopics(random, idsOf(seed, 'topics', counts.topics), counts, subDisciplines)),
+    counts: new Map(subDisciplines.map((draft, index) => [draft.record.id, plan.counts[index]!])),
+    topicsOf: (subId) => {
+      const index = indexOf.get(subId)
+      return index === undefined ? [] : plan.topicsOf(index)
+    },
+    build: plan.all,
   })
 }
 
@@ -109,7 +115,11 @@ function generateUpperLevels(seed: number, counts: SizeCounts) {
  * the ids of another.
  */
 function idsOf(seed: number, level: Level, count: number): () => string {
-  return createIdSource(createRandom(`ids:${level}:${seed}`), count)
+  return createIdSource(idStream(seed, level), count)
+}
+
+function idStream(seed: number, level: Level): Random {
+  return createRandom(`ids:${level}:${seed}`)
 }
 
 /** The first `count` items of `items` repeated as often as needed. */

@@ -7,13 +7,15 @@ import type {
 } from './types.js'
 
 /**
- * Topics a generated dataset builds on first use: a million of them are most of the work, and a
- * discipline lookup needs only their counts, which a cheap walk of the seeded stream gives at once.
+ * Topics a generated dataset builds on first use: a million of them are most of the work, a
+ * discipline lookup needs only their counts, and a sub-discipline lookup only its own topics.
  * @internal
  */
 export interface DeferredTopics {
   /** How many topics each sub-discipline has, by id (the length its `topicsOf` will have). */
   readonly counts: ReadonlyMap<string, number>
+  /** The child topics of a sub-discipline, by id, in dataset order: the same objects `build` gives. */
+  readonly topicsOf: (subId: string) => readonly FixtureTopic[]
   /** Builds the topics, frozen, in dataset order; called once. */
   readonly build: () => readonly FixtureTopic[]
 }
@@ -109,6 +111,7 @@ export class Taxonomy {
 
   /** The child topics of a sub-discipline, in dataset order. */
   topicsOf(sub: FixtureSubDiscipline): readonly FixtureTopic[] {
+    if (this.#deferred !== undefined) return this.#deferred.topicsOf(sub.id)
     if (this.#childrenOfSubDiscipline === undefined) {
       const children = new Map<string, FixtureTopic[]>()
       for (const topic of this.topics) {

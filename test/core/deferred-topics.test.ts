@@ -66,3 +66,28 @@ it('shares one dataset per seed and size within a process, and keeps only the fe
   expect(createTaxonomy({ seed, size: 'small' })).not.toBe(a)
   expect(Object.isFrozen(a)).toBe(true)
 })
+
+it('builds one sub-discipline\'s topics alone as the same objects, in the same order, as the whole build', () => {
+  fc.assert(
+    fc.property(
+      fc.record({
+        domains: fc.integer({ min: 1, max: 4 }),
+        disciplines: fc.integer({ min: 2, max: 12 }),
+        subDisciplines: fc.integer({ min: 12, max: 40 }),
+        topics: fc.integer({ min: 0, max: 2_000 }),
+      }),
+      fc.nat(),
+      (size, pick) => {
+        const taxonomy = fresh(size)
+        const sub = taxonomy.subDisciplines[pick % taxonomy.subDisciplines.length]!
+        const alone = taxonomy.topicsOf(sub)
+        const all = taxonomy.topics
+        expect(alone).toHaveLength(taxonomy.topicCountOf(sub))
+        const expected = all.filter((topic) => topic.sub_discipline_ids.includes(sub.id))
+        expect(alone.length).toBe(expected.length)
+        alone.forEach((topic, i) => expect(topic).toBe(expected[i]))
+      },
+    ),
+    { numRuns: 60 },
+  )
+})

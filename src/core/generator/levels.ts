@@ -1,10 +1,10 @@
-import { allocate, evenWeights, skewedWeights } from './allocate.js'
-import { TOPIC_TEMPLATES, createTopicDescriber, describeDiscipline, describeSubDiscipline } from './descriptions.js'
-import { createTopicNames, subDisciplineNames, topicKeyCount, type NamedSubject } from './names.js'
+import { allocate, evenWeights } from './allocate.js'
+import { describeDiscipline, describeSubDiscipline } from './descriptions.js'
+import { createTopicNames, subDisciplineNames, type TopicNames } from './names.js'
 import { shuffled, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import { createUniqueSlugs, toSlug } from '../slug.js'
-import type { FixtureDiscipline, FixtureDomain, FixtureSubDiscipline, FixtureTopic } from '../types.js'
+import type { FixtureDiscipline, FixtureDomain, FixtureSubDiscipline } from '../types.js'
 import type { DisciplineWords, DomainWords } from './vocabulary/index.js'
 
 /**
@@ -18,7 +18,7 @@ export interface DisciplineDraft {
   readonly domainIndex: number
   readonly domainWords: DomainWords
   readonly words: DisciplineWords
-  readonly topicNames: () => NamedSubject
+  readonly topicNames: TopicNames
 }
 
 /** A sub-discipline and the discipline it was made under. */
@@ -108,86 +108,6 @@ export function generateSubDisciplines(
     }
   })
   return drafts
-}
-
-/** Topics in widely varying numbers per sub-discipline; about 8% shared with a sibling. */
-export function generateTopics(
-  random: Random,
-  nextId: () => string,
-  counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
-): FixtureTopic[] {
-  // How often each name key was handed out: a repeat gets `-2`, `-3`... (no natural slug ends in digits).
-  const timesUsed = new Uint32Array(topicKeyCount())
-  // Most topics have one parent: they share one frozen list per parent rather than a million copies.
-  const onlyParent = subDisciplines.map((draft) => Object.freeze([draft.record.id]))
-  const describers = subDisciplines.map((draft) => createTopicDescriber(draft.record.name))
-  const topics: FixtureTopic[] = new Array(counts.topics)
-  let t = 0
-  walkTopics(random, counts, subDisciplines, (index, sharedWith, template) => {
-    const draft = subDisciplines[index]!
-    const named = draft.discipline.topicNames()
-    topics[t++] = Object.freeze({
-      id: nextId(),
-      name: named.name,
-      slug: ++timesUsed[named.key]! === 1 ? named.slug : `${named.slug}-${timesUsed[named.key]}`,
-      description: describers[index]!(template, named.name),
-      sub_discipline_ids:
-        sharedWith < 0 ? onlyParent[index]! : Object.freeze([draft.record.id, subDisciplines[sharedWith]!.record.id]),
-    })
-  })
-  return topics
-}
-
-/**
- * How many topics each sub-discipline will have, by index, without building them: the same walk
- * of the seeded stream as {@link generateTopics}, so the counts cannot disagree with the topics.
- */
-export function countTopics(
-  random: Random,
-  counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
-): Uint32Array {
-  const topicCounts = new Uint32Array(subDisciplines.length)
-  walkTopics(random, counts, subDisciplines, (index, sharedWith) => {
-    topicCounts[index]!++
-    if (sharedWith >= 0) topicCounts[sharedWith]!++
-  })
-  return topicCounts
-}
-
-/**
- * Every draw the topics make from the seeded stream, in order: per topic, its sub-discipline (by
- * index), the sibling it is also shared with (an index, or -1), and its description template.
- */
-function walkTopics(
-  random: Random,
-  counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
-  visit: (index: number, sharedWith: number, template: number) => void,
-): void {
-  // Topic counts vary widely; about 3% of sub-disciplines have none.
-  const shares = allocate(counts.topics, skewedWeights(random, subDisciplines.length, 3), 0)
-  const siblingsOf = new Map<DisciplineDraft, number[]>()
-  subDisciplines.forEach((draft, index) => {
-    const indexes = siblingsOf.get(draft.discipline) ?? []
-    indexes.push(index)
-    siblingsOf.set(draft.discipline, indexes)
-  })
-  // One loop, not a callback per sub-discipline: a cold start runs it optimized sooner.
-  for (let index = 0; index < subDisciplines.length; index++) {
-    const siblings = siblingsOf.get(subDisciplines[index]!.discipline)!
-    const share = shares[index]!
-    for (let n = 0; n < share; n++) {
-      let sharedWith = -1
-      // About 8% of topics are shared with a sibling sub-discipline.
-      if (siblings.length > 1 && random.chance(8)) {
-        const other = siblings[random.nextInt(siblings.length)]!
-        if (other !== index) sharedWith = other
-      }
-      visit(index, sharedWith, random.nextInt(TOPIC_TEMPLATES))
-    }
-  }
 }
 
 /** 0, 1 or 2 extra parents: 2 with `twoPercent`, 1 with `onePercent - twoPercent`. */

@@ -76,9 +76,18 @@ export function topicKeyCount(): number {
   return topicTables().subjectIndex.size * ASPECTS.length * ROUNDS
 }
 
+/** The topic names of one discipline, by the order they are handed out in (0, 1, 2...). */
+export interface TopicNames {
+  /** The `issued`th name. */
+  readonly at: (issued: number) => NamedSubject
+  /** `at(issued).key`, without building the name. */
+  readonly keyAt: (issued: number) => number
+}
+
 /**
- * Creates the topic-name source of one discipline. Each call hands out the next distinct name:
- * every aspect-subject pair once in a seeded order, then the same pairs in each context.
+ * Creates the topic-name source of one discipline: every aspect-subject pair once in a seeded
+ * order, then the same pairs in each context. A name is a function of its place in that order, so
+ * the topics of one sub-discipline can be named without naming those before it.
  *
  * A million topics must not each run a regex or build a chain of strings: pair names and slugs
  * are built once per discipline, so a topic costs at most one concatenation for each.
@@ -87,7 +96,7 @@ export function createTopicNames(
   random: Random,
   style: DomainWords['style'],
   subjects: readonly string[],
-): () => NamedSubject {
+): TopicNames {
   // Indexes rather than destructuring: a cold start runs this before the JIT, where each
   // destructured pair costs an iterator.
   const aspects: number[] = []
@@ -102,21 +111,28 @@ export function createTopicNames(
   const subjectKeys: number[] = []
   const pairNames: string[] = []
   const pairSlugs: string[] = []
-  let issued = 0
-  return () => {
-    const { aspects: parts, contextNames, contextSlugs, subjectIndex } = topicTables()
-    const round = Math.floor(issued / pairs) % ROUNDS
-    const pair = (stride * (issued % pairs) + offset) % pairs
-    issued++
+  const pairOf = (issued: number) => (stride * (issued % pairs) + offset) % pairs
+  const roundOf = (issued: number) => Math.floor(issued / pairs) % ROUNDS
+  const keyOf = (pair: number, round: number) => {
     const s = pair % subjects.length
     const a = aspects[Math.floor(pair / subjects.length)]!
-    const aspect = parts[a]!
-    const subject = subjects[s]!
-    const name = (pairNames[pair] ??= aspect.before + subject + aspect.after)
-    const slug = (pairSlugs[pair] ??= aspect.slugBefore + (subjectSlugs[s] ??= toSlug(subject)) + aspect.slugAfter)
-    const key = ((subjectKeys[s] ??= subjectIndex.get(subject) ?? 0) * parts.length + a) * ROUNDS + round
-    if (round === 0) return { name, slug, key }
-    return { name: name + contextNames[round - 1]!, slug: slug + contextSlugs[round - 1]!, key }
+    return ((subjectKeys[s] ??= topicTables().subjectIndex.get(subjects[s]!) ?? 0) * ASPECTS.length + a) * ROUNDS + round
+  }
+  return {
+    keyAt: (issued) => keyOf(pairOf(issued), roundOf(issued)),
+    at: (issued) => {
+      const { aspects: parts, contextNames, contextSlugs } = topicTables()
+      const round = roundOf(issued)
+      const pair = pairOf(issued)
+      const s = pair % subjects.length
+      const aspect = parts[aspects[Math.floor(pair / subjects.length)]!]!
+      const subject = subjects[s]!
+      const name = (pairNames[pair] ??= aspect.before + subject + aspect.after)
+      const slug = (pairSlugs[pair] ??= aspect.slugBefore + (subjectSlugs[s] ??= toSlug(subject)) + aspect.slugAfter)
+      const key = keyOf(pair, round)
+      if (round === 0) return { name, slug, key }
+      return { name: name + contextNames[round - 1]!, slug: slug + contextSlugs[round - 1]!, key }
+    },
   }
 }
 

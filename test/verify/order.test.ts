@@ -1,0 +1,73 @@
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { byName } from '../../src/core/records.js'
+import { mergeOrders } from '../../src/contract/order.js'
+
+interface Item {
+  readonly id: string
+  readonly name: string
+  readonly slug: string
+  readonly description: string | null
+}
+
+/** The plain definition: among the records with no unplaced predecessor, take the first by name. */
+function mergeOrdersByDefinition(records: readonly Item[], sequences: readonly (readonly string[])[]): Item[] | undefined {
+  const rank = new Map(byName(records).map((record, index) => [record.id, index]))
+  const before = new Map(records.map((record) => [record.id, new Set<string>()]))
+  for (const sequence of sequences) {
+    for (let i = 1; i < sequence.length; i++) before.get(sequence[i]!)!.add(sequence[i - 1]!)
+  }
+  const placed = new Set<string>()
+  const result: Item[] = []
+  while (result.length < records.length) {
+    const ready = records.filter((record) => !placed.has(record.id) && [...before.get(record.id)!].every((id) => placed.has(id)))
+    if (ready.length === 0) return undefined
+    const next = ready.reduce((a, b) => (rank.get(a.id)! < rank.get(b.id)! ? a : b))
+    placed.add(next.id)
+    result.push(next)
+  }
+  return result
+}
+
+const itemsArbitrary = fc
+  .uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 30 })
+  .map((ids): Item[] => ids.map((id, index) => ({ id, name: `n${(index * 7) % 5}${id}`, slug: id, description: null })))
+
+const caseArbitrary = itemsArbitrary.chain((items) =>
+  fc.record({
+    items: fc.constant(items),
+    sequences: fc.array(
+      fc.shuffledSubarray(items.map((item) => item.id)),
+      { maxLength: 6 },
+    ),
+  }),
+)
+
+it('merges observed orders exactly as the definition does, cycles included', () => {
+  fc.assert(
+    fc.property(caseArbitrary, ({ items, sequences }) => {
+      const merged = mergeOrders(items, sequences)
+      const expected = mergeOrdersByDefinition(items, sequences)
+      expect(merged?.map((item) => item.id)).toEqual(expected?.map((item) => item.id))
+    }),
+    { numRuns: 500 },
+  )
+})
+
+it('keeps every observed sequence as a subsequence of a level of 200,000 records', () => {
+  const items: Item[] = Array.from({ length: 200_000 }, (_, i) => ({
+    id: `id-${String(i).padStart(6, '0')}`,
+    name: `name ${(i * 7919) % 200_000}`,
+    slug: `s${i}`,
+    description: null,
+  }))
+  // Runs of 100 in reverse id order, so the merge must place most records by their predecessors.
+  const sequences = Array.from({ length: 2_000 }, (_, run) =>
+    Array.from({ length: 100 }, (_, k) => items[run * 100 + 99 - k]!.id),
+  )
+  const merged = mergeOrders(items, sequences)!
+  expect(merged).toHaveLength(items.length)
+  const position = new Map(merged.map((item, index) => [item.id, index]))
+  const broken = sequences.filter((sequence) => sequence.some((id, i) => i > 0 && position.get(sequence[i - 1]!)! > position.get(id)!))
+  expect(broken).toEqual([])
+})
