@@ -7,8 +7,8 @@ import { packAndInstall } from '../helpers/packed.js'
 import { layOut } from '../helpers/readme.js'
 
 /**
- * The README's two Playwright recipes, run as a user runs them: laid out from the README under the
- * names it gives, in folders of a fresh project that
+ * The two Playwright recipes, run as a user runs them: laid out from docs/recipes/ under the
+ * names they give, in folders of a fresh project that
  * installed the packed tarball, @playwright/test and @msw/playwright, with two parallel workers in
  * Debian's Chromium (never a browser download).
  */
@@ -24,8 +24,8 @@ beforeAll(() => {
     cwd: dir,
     stdio: 'ignore',
   })
-  expect(layOut("Playwright with MSW's binding (@msw/playwright)", join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
-  expect(layOut('Playwright with the standalone server (webServer)', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
+  expect(layOut('docs/recipes/playwright-msw.md', join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
+  expect(layOut('docs/recipes/playwright-server.md', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['playwright-msw', 'playwright-server'] }),

@@ -1,4 +1,4 @@
-// createFetchHandler under Bun.serve and Deno.serve, from the README's blocks, and the CLI under
+// createFetchHandler under Bun.serve and Deno.serve, from the Bun and Deno recipe's blocks, and the CLI under
 // each runtime, all from the packed tarball (`npm run test:runtimes`, run by .ci/run).
 import { spawn, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -7,7 +7,7 @@ import { afterEach, expect, inject, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
-import { readmeFiles } from '../helpers/readme.js'
+import { docFiles } from '../helpers/readme.js'
 
 const runtimes = inject('runtimes')
 const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' }
@@ -71,9 +71,9 @@ type Command = () => [string, string[]]
 it.each<[string, string, Command]>([
   ['bun', 'bun-server.ts', () => [runtimes.bun, ['bun-server.ts']]],
   ['deno', 'deno-server.ts', () => [runtimes.deno, ['run', '--allow-net', 'deno-server.ts']]],
-])('serves createFetchHandler under %s from the README block %s, as Node answers', async (_name, file, command) => {
+])('serves createFetchHandler under %s from the recipe block %s, as Node answers', async (_name, file, command) => {
   // As written, except port 0 for a free port.
-  const code = readmeFiles('Other runtimes (Bun, Deno)').get(file)!
+  const code = docFiles('docs/recipes/bun-deno.md').get(file)!
   expect(code).toContain('port: 4477')
   writeFileSync(join(runtimes.project, file), code.replace('port: 4477', 'port: 0'))
   const [binary, args] = command()
