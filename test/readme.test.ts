@@ -78,7 +78,7 @@ it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user 
   }))
   writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({
     compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', types: [] },
-    files: ['src/main.tsx', 'src/mocks/browser.ts'],
+    files: ['src/main.tsx', 'src/mocks/browser.ts', 'src/vite-env.d.ts'],
   }))
   expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.node.json'], dir)).not.toThrow()
   expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir)).not.toThrow()
@@ -87,6 +87,7 @@ it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user 
 it.each([
   ['docs/recipes/browser-vite.md', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
   ['docs/recipes/browser-vite.md', 'src/main.tsx', 'examples/browser/src/main.tsx'],
+  ['docs/recipes/browser-vite.md', 'src/vite-env.d.ts', 'examples/browser/src/vite-env.d.ts'],
   ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
   ['docs/recipes/storybook.md', '.storybook/preview.ts', 'examples/storybook/.storybook/preview.ts'],
 ])('shows the Chromium-tested %s file %s exactly as %s', (recipe, name, file) => {

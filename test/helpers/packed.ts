@@ -54,7 +54,8 @@ export interface ConsumerProjects {
   readonly files: readonly string[]
   /**
    * An ES-module project ("type": "module") with this repository's msw (2 or 3), TypeScript,
-   * Vitest, Jest and React. `vitest/` and `jest-esm/` inside it link to its node_modules.
+   * Vitest, Jest, React and Vite (whose client types the browser recipe references). `vitest/` and
+   * `jest-esm/` inside it link to its node_modules.
    */
   readonly esm: string
   /** npm's stderr when installing the tarball into `esm`. */
@@ -83,7 +84,7 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
   const at = (name: string) => `${name}@${installedVersion(name)}`
   const [esmInstallLog] = await Promise.all([
     npmAsync([...NPM_INSTALL, tarball, at('msw'), at('typescript'), at('@types/node'), at('vitest'), at('jest'),
-      at('react'), at('react-dom'), at('@types/react'), at('@types/react-dom')], esm),
+      at('react'), at('react-dom'), at('@types/react'), at('@types/react-dom'), at('vite')], esm),
     npmAsync([...NPM_INSTALL, tarball, `msw@${lockedVersion('msw')}`, at('typescript'), at('@types/node'), at('jest'),
       `babel-jest@${installedVersion('jest')}`, at('@babel/core'), '@babel/preset-env@7.29.14'], cjs),
   ])
