@@ -56,13 +56,19 @@ it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', (
 
 it('runs the CI-fixtures recipe as written', () => {
   const recipe = 'docs/recipes/ci-fixtures.md'
-  const shell = docBlocks(recipe).find((block) => block.lang === 'sh')!.code
+  const shell = docBlocks(recipe).find((block) => block.lang === 'sh' && block.code.includes(' export '))!.code
   const exportLine = shell.split('\n').find((line) => line.startsWith('npx taxonomy-mock export '))!
   run('sh', ['-c', exportLine], consumers.esm)
   const code = docFiles(recipe).get('mocks.ts')!
   // The block is TypeScript that is also JavaScript: Node runs it as is, tsc checks it below.
-  writeFileSync(join(consumers.esm, 'mocks.mjs'), `${code}\nconsole.log(taxonomy.topics.length, handlers.length)\n`)
-  expect(run('node', ['mocks.mjs'], consumers.esm).trim()).toBe('200 2')
+  writeFileSync(join(consumers.esm, 'mocks.mjs'), code)
+  writeFileSync(join(consumers.esm, 'use-mocks.mjs'), `import { server, taxonomy } from './mocks.mjs'
+server.listen({ onUnhandledRequest: 'error' })
+const response = await fetch('https://taxonomy.example.com/api/v2/disciplines/pharmacology', { headers: { Authorization: 'Bearer taxonomy-mock-key' } })
+console.log(taxonomy.topics.length, response.status, (await response.json()).id === taxonomy.findDiscipline('pharmacology').id)
+server.close()
+`)
+  expect(run('node', ['use-mocks.mjs'], consumers.esm).trim()).toBe('200 200 true')
 })
 
 it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
@@ -84,18 +90,40 @@ it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user 
   expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir)).not.toThrow()
 })
 
+/** The packages a recipe's `npm i -D` line names, each with the major version it pins, if it pins one. */
+function installLine(recipe: string): { name: string; major: string | undefined }[] {
+  const line = docBlocks(recipe).flatMap((block) => block.code.split('\n')).find((candidate) => candidate.startsWith('npm i -D '))
+  if (line === undefined) throw new Error(`${recipe} has no npm i -D line`)
+  return line.slice('npm i -D '.length).split(' ').map((spec) => {
+    const at = spec.lastIndexOf('@')
+    return at > 0 ? { name: spec.slice(0, at), major: spec.slice(at + 1) } : { name: spec, major: undefined }
+  })
+}
+
+it.each([
+  ['docs/recipes/vitest.md', 'esm'],
+  ['docs/recipes/jest-esm.md', 'esm'],
+  ['docs/recipes/jest-commonjs.md', 'cjs'],
+  ['docs/recipes/ci-fixtures.md', 'esm'],
+  ['docs/recipes/browser-vite.md', 'esm'],
+] as const)('installs what %s names, at the majors it names, in the project that runs it', (recipe, project) => {
+  const installed = installLine(recipe).map(({ name, major }) => {
+    const version = (JSON.parse(readFileSync(join(consumers[project], 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+    return major === undefined || version.startsWith(`${major}.`) ? name : `${name}@${major}, but ${version} runs`
+  })
+  expect(installed).toEqual(installLine(recipe).map(({ name }) => name))
+  expect(installed[0]).toBe('taxonomy-mock')
+})
+
 it.each([
   ['docs/recipes/browser-vite.md', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
   ['docs/recipes/browser-vite.md', 'src/main.tsx', 'examples/browser/src/main.tsx'],
   ['docs/recipes/browser-vite.md', 'src/vite-env.d.ts', 'examples/browser/src/vite-env.d.ts'],
   ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
   ['docs/recipes/storybook.md', '.storybook/preview.ts', 'examples/storybook/.storybook/preview.ts'],
+  ['docs/recipes/storybook.md', 'src/Discipline.stories.tsx', 'examples/storybook/src/Discipline.stories.tsx'],
 ])('shows the Chromium-tested %s file %s exactly as %s', (recipe, name, file) => {
   expect(docFiles(recipe).get(name)).toBe(read(file))
-})
-
-it('shows the Storybook story exactly as npm run test:storybook builds it', () => {
-  expect(docBlocks('docs/recipes/storybook.md').map((block) => block.code)).toContain(read('examples/storybook/src/Discipline.stories.tsx'))
 })
 
 it.each([
