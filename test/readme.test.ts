@@ -31,6 +31,13 @@ it('runs the Vitest recipe as written', () => {
   expect(output).toMatch(/Tests +3 passed \(3\)/)
 })
 
+it("runs the SSR recipe as written: the page request's session reaches the mock", () => {
+  const dir = join(consumers.esm, 'ssr')
+  expect(layOut('docs/recipes/ssr.md', dir)).toEqual(['render.ts', 'render.test.ts'])
+  const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
+  expect(output).toMatch(/Tests +2 passed \(2\)/)
+})
+
 it('runs the Jest (ES modules) recipe as written', () => {
   const dir = join(consumers.esm, 'jest-esm')
   expect(layOut('docs/recipes/jest-esm.md', dir)).toEqual(['jest.config.js', 'jest.setup.js', 'sub-discipline.test.js'])
@@ -71,16 +78,17 @@ server.close()
   expect(run('node', ['use-mocks.mjs'], consumers.esm).trim()).toBe('200 200 true')
 })
 
-it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
+it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
   const dir = consumers.esm
   layOut('docs/recipes/ci-fixtures.md', dir)
   layOut('docs/recipes/browser-vite.md', dir)
   layOut('docs/recipes/vitest.md', join(dir, 'vitest'))
+  layOut('docs/recipes/ssr.md', join(dir, 'ssr'))
   const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], skipLibCheck: true, jsx: 'react-jsx' }
   // Node files under nodenext, the browser app as a bundler compiles it.
   writeFileSync(join(dir, 'tsconfig.node.json'), JSON.stringify({
     compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', types: ['node'] },
-    files: ['mocks.ts', 'vitest/vitest.config.ts', 'vitest/vitest.setup.ts', 'vitest/discipline.test.ts'],
+    files: ['mocks.ts', 'vitest/vitest.config.ts', 'vitest/vitest.setup.ts', 'vitest/discipline.test.ts', 'ssr/render.ts', 'ssr/render.test.ts'],
   }))
   writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({
     compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', types: [] },
@@ -106,6 +114,7 @@ it.each([
   ['docs/recipes/jest-commonjs.md', 'cjs'],
   ['docs/recipes/ci-fixtures.md', 'esm'],
   ['docs/recipes/browser-vite.md', 'esm'],
+  ['docs/recipes/ssr.md', 'esm'],
 ] as const)('installs what %s names, at the majors it names, in the project that runs it', (recipe, project) => {
   const installed = installLine(recipe).map(({ name, major }) => {
     const version = (JSON.parse(readFileSync(join(consumers[project], 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version

@@ -54,8 +54,8 @@ export interface ConsumerProjects {
   readonly files: readonly string[]
   /**
    * An ES-module project ("type": "module") with this repository's msw (2 or 3), TypeScript,
-   * Vitest, Jest, React and Vite (whose client types the browser recipe references). `vitest/` and
-   * `jest-esm/` inside it link to its node_modules.
+   * Vitest, Jest, React and Vite (whose client types the browser recipe references). `vitest/`,
+   * `jest-esm/` and `ssr/` inside it link to its node_modules.
    */
   readonly esm: string
   /** npm's stderr when installing the tarball into `esm`. */
@@ -88,7 +88,7 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
     npmAsync([...NPM_INSTALL, tarball, `msw@${lockedVersion('msw')}`, at('typescript'), at('@types/node'), at('jest'),
       `babel-jest@${installedVersion('jest')}`, at('@babel/core'), '@babel/preset-env@7.29.14'], cjs),
   ])
-  for (const folder of ['vitest', 'jest-esm']) {
+  for (const folder of ['vitest', 'jest-esm', 'ssr']) {
     mkdirSync(join(esm, folder))
     symlinkSync(join(esm, 'node_modules'), join(esm, folder, 'node_modules'))
     writeFileSync(join(esm, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true, type: 'module' }))

@@ -1,4 +1,4 @@
-// src/main.tsx: in development, start the worker before the app renders, so its first request is answered.
+// src/main.tsx: in development, the worker starts before the app renders and makes its first request.
 import { useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 
