@@ -61,6 +61,22 @@ it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', (
   writeFileSync(join(consumers.cjs, 'jest.config.js'), config)
 })
 
+it('runs the Jest recipe for jsdom (jest-fixed-jsdom) as written, and shows why: under plain jsdom it fails', () => {
+  const dir = join(consumers.cjs, 'jest-jsdom')
+  expect(layOut('docs/recipes/jest-jsdom.md', dir)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
+  expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
+  const config = docFiles('docs/recipes/jest-jsdom.md').get('jest.config.js')!
+  writeFileSync(join(dir, 'jest.config.js'), config.replace("testEnvironment: 'jest-fixed-jsdom'", "testEnvironment: 'jsdom'"))
+  expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toThrow(/Cannot find module 'msw\/node'/)
+  writeFileSync(join(dir, 'jest.config.js'), config)
+})
+
+it('runs the Jest recipe with ts-jest as written, with msw 2', () => {
+  const dir = join(consumers.cjs, 'ts-jest')
+  expect(layOut('docs/recipes/ts-jest.md', dir)).toEqual(['jest.config.js', 'jest.setup.ts', 'discipline.test.ts'])
+  expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
+})
+
 it('runs the CI-fixtures recipe as written', () => {
   const recipe = 'docs/recipes/ci-fixtures.md'
   const shell = docBlocks(recipe).find((block) => block.lang === 'sh' && block.code.includes(' export '))!.code
@@ -112,6 +128,8 @@ it.each([
   ['docs/recipes/vitest.md', 'esm'],
   ['docs/recipes/jest-esm.md', 'esm'],
   ['docs/recipes/jest-commonjs.md', 'cjs'],
+  ['docs/recipes/jest-jsdom.md', 'cjs'],
+  ['docs/recipes/ts-jest.md', 'cjs'],
   ['docs/recipes/ci-fixtures.md', 'esm'],
   ['docs/recipes/browser-vite.md', 'esm'],
   ['docs/recipes/ssr.md', 'esm'],
