@@ -1,6 +1,6 @@
 // Build step: empties dist/, then writes its JavaScript with esbuild, one file per entry point plus
 // shared chunks. Loading ~60 small modules cost more start-up time (resolving and opening each) than
-// running them (issue 12). Code splitting keeps module-level state (the MSW kit registry, the
+// running them. Code splitting keeps module-level state (the MSW kit registry, the
 // Taxonomy class) in one chunk, so it exists once when a program imports two entry points.
 // Declarations come from tsc afterwards (tsconfig.build.json: emitDeclarationOnly).
 import { rmSync } from 'node:fs'
@@ -60,7 +60,7 @@ await build({
 
 /**
  * The CLI, for bin/: CommonJS, in dist/cli/. Node 20 starts the same code as a CommonJS program
- * about 10 ms sooner than as ES modules, and one file sooner than several (issue 12: spawn to first
+ * about 10 ms sooner than as ES modules, and one file sooner than several (spawn to first
  * 200). So `serve` and all it uses are one file, main.cjs, and the other commands another,
  * commands.cjs, which main.cjs requires when one of them is run. Each file has its own copy of
  * the code both use (src/cli/commands.ts reports its own failures for that reason), and the CLI

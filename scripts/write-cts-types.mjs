@@ -3,7 +3,7 @@
 // `import ... from 'msw'` resolves through `require` too, so it meets the same copy of msw's types
 // as its own `import { setupServer } from 'msw/node'` (msw 2 ships `.d.ts` for require and `.d.mts`
 // for import; two copies make `HttpHandler` unassignable to `AnyHandler`). The runtime file stays
-// the one ES module: Node 20.19+ requires it, and Jest transforms it (see the README).
+// the one ES module: Node 20.19+ requires it, and Jest transforms it (see docs/recipes/jest-commonjs.md).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

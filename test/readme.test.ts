@@ -1,11 +1,12 @@
-// The README's blocks are the test input: each quickstart's files are written under the names the
-// README gives them, in temp projects that installed the packed tarball (test/package/global-setup.ts),
-// and run there with the commands the README gives.
+// The recipes' blocks are the test input: each recipe's files (docs/recipes/*.md) are written under
+// the names the page gives them, in temp projects that installed the packed tarball
+// (test/package/global-setup.ts), and run there with the commands the page gives. The README's own
+// blocks are the recipes' blocks, word for word.
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
-import { layOut, README, readmeBlocks, readmeFiles } from './helpers/readme.js'
+import { docBlocks, docFiles, layOut, readDoc, README } from './helpers/readme.js'
 
 const consumers = inject('consumers')
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
@@ -23,28 +24,35 @@ function runTests(command: string, args: string[], cwd: string): string {
   }
 }
 
-it('runs the Vitest quickstart as written', () => {
+it('runs the Vitest recipe as written', () => {
   const dir = join(consumers.esm, 'vitest')
-  expect(layOut('MSW in Node tests (Vitest)', dir)).toEqual(['vitest.config.ts', 'vitest.setup.ts', 'discipline.test.ts'])
+  expect(layOut('docs/recipes/vitest.md', dir)).toEqual(['vitest.config.ts', 'vitest.setup.ts', 'discipline.test.ts'])
   const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
   expect(output).toMatch(/Tests +3 passed \(3\)/)
 })
 
-it('runs the Jest (ES modules) quickstart as written', () => {
+it("runs the SSR recipe as written: the page request's session reaches the mock", () => {
+  const dir = join(consumers.esm, 'ssr')
+  expect(layOut('docs/recipes/ssr.md', dir)).toEqual(['render.ts', 'render.test.ts'])
+  const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
+  expect(output).toMatch(/Tests +2 passed \(2\)/)
+})
+
+it('runs the Jest (ES modules) recipe as written', () => {
   const dir = join(consumers.esm, 'jest-esm')
-  expect(layOut('MSW in Node tests (Jest)', dir)).toEqual(['jest.config.js', 'jest.setup.js', 'sub-discipline.test.js'])
-  expect(README).toContain('`node --experimental-vm-modules node_modules/jest/bin/jest.js` (your `test` script)')
+  expect(layOut('docs/recipes/jest-esm.md', dir)).toEqual(['jest.config.js', 'jest.setup.js', 'sub-discipline.test.js'])
+  expect(readDoc('docs/recipes/jest-esm.md')).toContain('`node --experimental-vm-modules node_modules/jest/bin/jest.js` (your `test` script)')
   const output = runTests('node', ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js'], dir)
   expect(output).toBe('')
 })
 
 it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', () => {
-  const section = 'MSW in Node tests (Jest with CommonJS and babel-jest)'
-  expect(layOut(section, consumers.cjs)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
+  const recipe = 'docs/recipes/jest-commonjs.md'
+  expect(layOut(recipe, consumers.cjs)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
   const result = execFileSync('node', ['node_modules/jest/bin/jest.js'], { cwd: consumers.cjs, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
   expect(result).toBe('')
-  // Each package the README names is one babel-jest must compile: drop one and the run fails.
-  const config = readmeFiles(section).get('jest.config.js')!
+  // Each package the recipe names is one babel-jest must compile: drop one and the run fails.
+  const config = docFiles(recipe).get('jest.config.js')!
   for (const name of ['rettime', 'until-async', '@open-draft/deferred-promise']) {
     expect(config).toContain(`|${name}`)
     writeFileSync(join(consumers.cjs, 'jest.config.js'), config.replace(`|${name}`, ''))
@@ -53,53 +61,110 @@ it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', (
   writeFileSync(join(consumers.cjs, 'jest.config.js'), config)
 })
 
-it("runs the README's CI-fixtures blocks as written", () => {
-  const section = 'CI fixtures with a fixed seed'
-  const shell = readmeBlocks().find((block) => block.section === section && block.lang === 'sh')!.code
-  const exportLine = shell.split('\n').find((line) => line.startsWith('npx taxonomy-mock export '))!
-  run('sh', ['-c', exportLine], consumers.esm)
-  const code = readmeFiles(section).get('mocks.ts')!
-  // The block is TypeScript that is also JavaScript: Node runs it as is, tsc checks it below.
-  writeFileSync(join(consumers.esm, 'mocks.mjs'), `${code}\nconsole.log(taxonomy.topics.length, handlers.length)\n`)
-  expect(run('node', ['mocks.mjs'], consumers.esm).trim()).toBe('200 2')
+it('runs the Jest recipe for jsdom (jest-fixed-jsdom) as written, and shows why: under plain jsdom it fails', () => {
+  const dir = join(consumers.cjs, 'jest-jsdom')
+  expect(layOut('docs/recipes/jest-jsdom.md', dir)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
+  expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
+  const config = docFiles('docs/recipes/jest-jsdom.md').get('jest.config.js')!
+  writeFileSync(join(dir, 'jest.config.js'), config.replace("testEnvironment: 'jest-fixed-jsdom'", "testEnvironment: 'jsdom'"))
+  expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toThrow(/Cannot find module 'msw\/node'/)
+  writeFileSync(join(dir, 'jest.config.js'), config)
 })
 
-it('type-checks the Vitest, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
+it('runs the Jest recipe with ts-jest as written, with msw 2', () => {
+  const dir = join(consumers.cjs, 'ts-jest')
+  expect(layOut('docs/recipes/ts-jest.md', dir)).toEqual(['jest.config.js', 'jest.setup.ts', 'discipline.test.ts'])
+  expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
+})
+
+it('runs the CI-fixtures recipe as written', () => {
+  const recipe = 'docs/recipes/ci-fixtures.md'
+  const shell = docBlocks(recipe).find((block) => block.lang === 'sh' && block.code.includes(' export '))!.code
+  const exportLine = shell.split('\n').find((line) => line.startsWith('npx taxonomy-mock export '))!
+  run('sh', ['-c', exportLine], consumers.esm)
+  const code = docFiles(recipe).get('mocks.ts')!
+  // The block is TypeScript that is also JavaScript: Node runs it as is, tsc checks it below.
+  writeFileSync(join(consumers.esm, 'mocks.mjs'), code)
+  writeFileSync(join(consumers.esm, 'use-mocks.mjs'), `import { server, taxonomy } from './mocks.mjs'
+server.listen({ onUnhandledRequest: 'error' })
+const response = await fetch('https://taxonomy.example.com/api/v2/disciplines/pharmacology', { headers: { Authorization: 'Bearer taxonomy-mock-key' } })
+console.log(taxonomy.topics.length, response.status, (await response.json()).id === taxonomy.findDiscipline('pharmacology').id)
+server.close()
+`)
+  expect(run('node', ['use-mocks.mjs'], consumers.esm).trim()).toBe('200 200 true')
+})
+
+it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a user compiles them', () => {
   const dir = consumers.esm
-  layOut('CI fixtures with a fixed seed', dir)
-  layOut('MSW in the browser (Vite, React)', dir)
-  layOut('MSW in Node tests (Vitest)', join(dir, 'vitest'))
+  layOut('docs/recipes/ci-fixtures.md', dir)
+  layOut('docs/recipes/browser-vite.md', dir)
+  layOut('docs/recipes/vitest.md', join(dir, 'vitest'))
+  layOut('docs/recipes/ssr.md', join(dir, 'ssr'))
   const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], skipLibCheck: true, jsx: 'react-jsx' }
   // Node files under nodenext, the browser app as a bundler compiles it.
   writeFileSync(join(dir, 'tsconfig.node.json'), JSON.stringify({
     compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', types: ['node'] },
-    files: ['mocks.ts', 'vitest/vitest.config.ts', 'vitest/vitest.setup.ts', 'vitest/discipline.test.ts'],
+    files: ['mocks.ts', 'vitest/vitest.config.ts', 'vitest/vitest.setup.ts', 'vitest/discipline.test.ts', 'ssr/render.ts', 'ssr/render.test.ts'],
   }))
   writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({
     compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', types: [] },
-    files: ['src/main.tsx', 'src/mocks/browser.ts'],
+    files: ['src/main.tsx', 'src/mocks/browser.ts', 'src/vite-env.d.ts'],
   }))
   expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.node.json'], dir)).not.toThrow()
   expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir)).not.toThrow()
 })
 
+/** The packages a recipe's `npm i -D` line names, each with the major version it pins, if it pins one. */
+function installLine(recipe: string): { name: string; major: string | undefined }[] {
+  const line = docBlocks(recipe).flatMap((block) => block.code.split('\n')).find((candidate) => candidate.startsWith('npm i -D '))
+  if (line === undefined) throw new Error(`${recipe} has no npm i -D line`)
+  return line.slice('npm i -D '.length).split(' ').map((spec) => {
+    const at = spec.lastIndexOf('@')
+    return at > 0 ? { name: spec.slice(0, at), major: spec.slice(at + 1) } : { name: spec, major: undefined }
+  })
+}
+
 it.each([
-  ['MSW in the browser (Vite, React)', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
-  ['MSW in the browser (Vite, React)', 'src/main.tsx', 'examples/browser/src/main.tsx'],
-  ['MSW in Storybook (msw-storybook-addon)', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
-  ['MSW in Storybook (msw-storybook-addon)', '.storybook/preview.ts', 'examples/storybook/.storybook/preview.ts'],
-])('shows the Chromium-tested %s file %s exactly as %s', (section, name, file) => {
-  expect(readmeFiles(section).get(name)).toBe(read(file))
+  ['docs/recipes/vitest.md', 'esm'],
+  ['docs/recipes/jest-esm.md', 'esm'],
+  ['docs/recipes/jest-commonjs.md', 'cjs'],
+  ['docs/recipes/jest-jsdom.md', 'cjs'],
+  ['docs/recipes/ts-jest.md', 'cjs'],
+  ['docs/recipes/ci-fixtures.md', 'esm'],
+  ['docs/recipes/browser-vite.md', 'esm'],
+  ['docs/recipes/ssr.md', 'esm'],
+] as const)('installs what %s names, at the majors it names, in the project that runs it', (recipe, project) => {
+  const installed = installLine(recipe).map(({ name, major }) => {
+    const version = (JSON.parse(readFileSync(join(consumers[project], 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+    return major === undefined || version.startsWith(`${major}.`) ? name : `${name}@${major}, but ${version} runs`
+  })
+  expect(installed).toEqual(installLine(recipe).map(({ name }) => name))
+  expect(installed[0]).toBe('taxonomy-mock')
 })
 
-it('shows the Storybook story exactly as npm run test:storybook builds it', () => {
-  const blocks = readmeBlocks().filter((block) => block.section === 'MSW in Storybook (msw-storybook-addon)')
-  expect(blocks.map((block) => block.code)).toContain(read('examples/storybook/src/Discipline.stories.tsx'))
+it.each([
+  ['docs/recipes/browser-vite.md', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
+  ['docs/recipes/browser-vite.md', 'src/main.tsx', 'examples/browser/src/main.tsx'],
+  ['docs/recipes/browser-vite.md', 'src/vite-env.d.ts', 'examples/browser/src/vite-env.d.ts'],
+  ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
+  ['docs/recipes/storybook.md', '.storybook/preview.ts', 'examples/storybook/.storybook/preview.ts'],
+  ['docs/recipes/storybook.md', 'src/Discipline.stories.tsx', 'examples/storybook/src/Discipline.stories.tsx'],
+])('shows the Chromium-tested %s file %s exactly as %s', (recipe, name, file) => {
+  expect(docFiles(recipe).get(name)).toBe(read(file))
 })
 
-it('gives the install and test commands the CI runs, under Development', () => {
-  const development = readmeBlocks().filter((block) => block.section === 'Development').map((block) => block.code)
+it.each([
+  ['vitest.setup.ts', 'docs/recipes/vitest.md'],
+  ['src/mocks/browser.ts', 'docs/recipes/browser-vite.md'],
+])("shows the README's %s block exactly as %s, where it is run", (name, recipe) => {
+  const block = docBlocks('README.md').find((candidate) => candidate.file === name)
+  expect(block?.code).toBe(docFiles(recipe).get(name))
+})
+
+it('gives the install and test commands the CI runs, in the README and under Development', () => {
+  const development = docBlocks('docs/development.md').map((block) => block.code)
   expect(development).toContain('npm install\nnpm test\n')
+  expect(docBlocks('README.md').map((block) => block.code)).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
   // Build first: bench/ and examples/ import the built package, and a fresh clone has no dist/.
   expect(read('package.json')).toContain('"test": "npm run build && npm run typecheck && vitest run')
@@ -109,12 +174,8 @@ it('gives the install and test commands the CI runs, under Development', () => {
 })
 
 it('opens with what a user installs', () => {
-  const first = readmeBlocks()[0]!
+  const first = docBlocks('README.md')[0]!
   expect(first).toMatchObject({ section: 'Install', code: 'npm i -D taxonomy-mock msw\n' })
-})
-
-it('links nothing relatively: the npm page has no repository files to link to', () => {
-  expect(README.match(/\]\((?!https:\/\/)[^)]*\)/g) ?? []).toEqual([])
 })
 
 it("points the local-server quickstart's curl at a real slug, the default port and key", async () => {

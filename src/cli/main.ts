@@ -27,7 +27,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         return 0
       default:
         // Only `serve` is loaded up front; the other commands are imported when asked for, so
-        // starting the server reads and compiles none of their code (issue 12: start-up time).
+        // starting the server reads and compiles none of their code (start-up time).
         return await (await import('./commands.js')).runLoadedLater(args, io)
     }
   } catch (error) {

@@ -6,7 +6,7 @@ import { RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
  * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
- * extra fields, §5 Bearer auth, §7 error bodies, and the statuses the README's "Choices" records.
+ * extra fields, §5 Bearer auth, §7 error bodies, and the statuses docs/spec-choices.md records.
  * The scenario controls (`Prefer`, the session header) are optional parameters; the admin API has
  * its own tag, so clients generated for the service can leave it out.
  */

@@ -129,7 +129,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   })
 }
 
-/** The defaults: what the README's "Choices" records. */
+/** The defaults: what docs/spec-choices.md records. */
 export const DEFAULT_STATUSES: Readonly<Required<ErrorStatuses>> = Object.freeze({ unauthorized: 401, notFound: 404 })
 export const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
 // Statuses with a meaning of their own to clients, proxies or the server: never an error's stand-in.

@@ -56,7 +56,7 @@ const NO_CONTEXT: ResolveContext = Object.freeze({})
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
  * Record bodies are serialised on first use and kept, so a request costs a lookup.
  *
- * Order of checks for the two endpoints (README "Choices"): preflight `OPTIONS` (never delayed or
+ * Order of checks for the two endpoints (docs/spec-choices.md): preflight `OPTIONS` (never delayed or
  * failed), method, then the scenario's outages and delay (whatever the key), the key, encoding,
  * the scenario's data states (`not-found`), and the lookup.
  *

@@ -1,6 +1,6 @@
 /**
  * The one table of outcomes: status, and the §7 message where the spec gives one. Where the spec
- * says "not shown", the README's "Choices" section records what we chose and why.
+ * says "not shown", docs/spec-choices.md records what we chose and why.
  */
 export const OUTCOMES = {
   ok: { status: 200, error: undefined },

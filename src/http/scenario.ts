@@ -3,7 +3,7 @@ import { ENDPOINTS, isCollection, type Collection } from './endpoints.js'
 
 /**
  * The scenario vocabulary: what a matching request gets instead of the usual answer. The names are
- * part of the public contract (README "Scenarios"), the same in every transport.
+ * part of the public contract (docs/scenarios.md), the same in every transport.
  */
 export const SCENARIO_KINDS = [
   'unauthorized',

@@ -5,7 +5,8 @@ import type { Socket } from 'node:net'
  * `_paused` makes Node pause the connection's parser after the read in hand (a socket's own
  * `pause()` alone does not stop a connection whose parser reads it natively), and Node resumes
  * reading itself once its queued answers drain. These fields are internal but have served this
- * purpose unchanged since Node 12; the tests of issue 9 (item 6) would catch a change.
+ * purpose unchanged since Node 12; test/server/pipelined-and-stalled-clients.test.ts
+ * would catch a change.
  */
 type HttpSocket = Socket & { _paused?: boolean; parser?: { resume(): void } | null }
 

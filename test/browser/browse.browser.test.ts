@@ -43,7 +43,7 @@ it('lists the medium dataset on / and a link shows exactly what the API returns'
 
 /**
  * Every sub-discipline is listed under each of its disciplines, once per discipline: a discipline
- * under several domains lists them under the first (issue 9: the page stays linear in the data).
+ * under several domains lists them under the first (so the page stays linear in the data).
  */
 function countListed(server: Awaited<ReturnType<typeof startTestServer>>): number {
   const { taxonomy } = server.resolver.options

@@ -33,6 +33,8 @@ beforeAll(async () => {
     write: false,
     logLevel: 'silent',
     plugins: [useBuiltPackage],
+    // The app as the dev server runs it: the development branch that starts the worker is kept.
+    define: { 'import.meta.env.DEV': 'true' },
   })
   // The worker script as the README makes it: `npx msw init public/`.
   const served = await serveWorkerPage(bundle.outputFiles[0]!.text)

@@ -23,7 +23,8 @@ beforeAll(() => {
   const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], ROOT)) as [{ filename: string }]
   // No lock file: this registry lacks other platforms' Rollup binaries, which a lock must list.
   run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', join(packDir, packed.filename)], EXAMPLE)
-  run('npx', ['--no-install', 'msw', 'init', 'public'], EXAMPLE)
+  // As the recipe runs it: --save finds the folder already recorded in package.json, as on any run after the first.
+  run('npx', ['--no-install', 'msw', 'init', 'public', '--save'], EXAMPLE)
   run('npx', ['--no-install', 'storybook', 'build', '--quiet', '-o', 'storybook-static'], EXAMPLE)
 }, 600_000)
 

@@ -134,14 +134,17 @@ export interface ConsumerProjects {
   readonly files: readonly string[]
   /**
    * An ES-module project ("type": "module") with this repository's msw (2 or 3), TypeScript,
-   * Vitest, Jest and React. `vitest/` and `jest-esm/` inside it link to its node_modules.
+   * Vitest, Jest, React and Vite (whose client types the browser recipe references). `vitest/`,
+   * `jest-esm/` and `ssr/` inside it link to its node_modules.
    */
   readonly esm: string
   /** npm's stderr when installing the tarball into `esm`. */
   readonly esmInstallLog: string
   /**
-   * A CommonJS project (no "type") with msw 2 as the lock file pins it, Jest 29, babel-jest and
-   * @babel/preset-env 7: the Jest-CommonJS recipe and TypeScript under `node10` and `.cts`.
+   * A CommonJS project (no "type") with msw 2 as the lock file pins it, Jest 29, babel-jest,
+   * @babel/preset-env 7, jest-fixed-jsdom and ts-jest: the Jest-CommonJS recipe and TypeScript under
+   * `node10` and `.cts`; `jest-jsdom/` and `ts-jest/` inside it, linked to its node_modules, hold
+   * those two recipes.
    */
   readonly cjs: string
 }
@@ -160,14 +163,20 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
   const at = (name: string) => `${name}@${installedVersion(name)}`
   const [esmInstallLog] = await Promise.all([
     npmAsync([...NPM_INSTALL, tarball, at('msw'), at('typescript'), at('@types/node'), at('vitest'), at('jest'),
-      at('react'), at('react-dom'), at('@types/react'), at('@types/react-dom')], esm),
+      at('react'), at('react-dom'), at('@types/react'), at('@types/react-dom'), at('vite')], esm),
     npmAsync([...NPM_INSTALL, tarball, `msw@${lockedVersion('msw')}`, at('typescript'), at('@types/node'), at('jest'),
-      `babel-jest@${installedVersion('jest')}`, at('@babel/core'), '@babel/preset-env@7.29.14'], cjs),
+      `babel-jest@${installedVersion('jest')}`, at('@babel/core'), '@babel/preset-env@7.29.14',
+      `jest-environment-jsdom@${installedVersion('jest')}`, 'jest-fixed-jsdom@0.0.11', 'ts-jest@29.4.15'], cjs),
   ])
-  for (const folder of ['vitest', 'jest-esm']) {
+  for (const folder of ['vitest', 'jest-esm', 'ssr']) {
     mkdirSync(join(esm, folder))
     symlinkSync(join(esm, 'node_modules'), join(esm, folder, 'node_modules'))
     writeFileSync(join(esm, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true, type: 'module' }))
+  }
+  for (const folder of ['jest-jsdom', 'ts-jest']) {
+    mkdirSync(join(cjs, folder))
+    symlinkSync(join(cjs, 'node_modules'), join(cjs, folder, 'node_modules'))
+    writeFileSync(join(cjs, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true }))
   }
   return { files, esm, esmInstallLog, cjs }
 }

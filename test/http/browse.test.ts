@@ -57,7 +57,7 @@ it('answers 404 for an unknown record page and 405 for writes, as JSON', () => {
   expect(get(resolver, '/', 'HEAD')).toMatchObject({ status: 200, body: null })
 })
 
-it('issue 9, item 1: keeps the index linear and bounded for a valid fixture built to blow it up', () => {
+it('keeps the index linear and bounded for a valid fixture built to blow it up', () => {
   // One discipline under 20 domains, 10,000 sub-disciplines named with 500 '&' (each escapes to 2,500 characters).
   const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
   const domains = Array.from({ length: 20 }, (_, i) => ({ id: uuid(i + 1), name: `Domain ${i}`, slug: `domain-${i}`, description: 'd' }))

@@ -7,10 +7,12 @@ import { packAndInstall } from '../helpers/packed.js'
 import { layOut } from '../helpers/readme.js'
 
 /**
- * The README's two Playwright recipes, run as a user runs them: laid out from the README under the
- * names it gives, in folders of a fresh project that
+ * The two Playwright recipes, run as a user runs them: laid out from docs/recipes/ under the
+ * names they give, in folders of a fresh project that
  * installed the packed tarball, @playwright/test and @msw/playwright, with two parallel workers in
- * Debian's Chromium (never a browser download).
+ * Debian's Chromium (never a browser download). The recipe's files name no browser, as a user's do:
+ * a wrapper config beside each (HARNESS_CONFIG) imports the recipe's config unchanged and adds
+ * Debian's Chromium, so the files under test are the page's bytes.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const devVersion = (name: string) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string
@@ -18,14 +20,24 @@ const devVersion = (name: string) => JSON.parse(readFileSync(join(ROOT, 'node_mo
 const MSW_PLAYWRIGHT = '0.6.7'
 let dir: string
 
+/** Imports the recipe's own config and adds only the browser: Debian's Chromium instead of a download. */
+const HARNESS_CONFIG = `import config from './playwright.config.js'
+
+export default {
+  ...config,
+  use: { ...config.use, launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' } },
+}
+`
+
 beforeAll(() => {
   dir = packAndInstall().dir
   execFileSync('npm', ['install', '--no-audit', '--no-fund', `@playwright/test@${devVersion('playwright-core')}`, `@msw/playwright@${MSW_PLAYWRIGHT}`], {
     cwd: dir,
     stdio: 'ignore',
   })
-  expect(layOut("Playwright with MSW's binding (@msw/playwright)", join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
-  expect(layOut('Playwright with the standalone server (webServer)', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
+  expect(layOut('docs/recipes/playwright-msw.md', join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
+  expect(layOut('docs/recipes/playwright-server.md', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
+  for (const recipe of ['playwright-msw', 'playwright-server']) writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['playwright-msw', 'playwright-server'] }),
@@ -33,7 +45,7 @@ beforeAll(() => {
 }, 600_000)
 
 function playwright(recipe: string): { status: number | null; output: string } {
-  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', '-c', `${recipe}/playwright.config.ts`, '--reporter', 'line'], {
+  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', '-c', `${recipe}/harness.config.ts`, '--reporter', 'line'], {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, CI: '1', MOCK_PORT: '4479' },
@@ -41,6 +53,12 @@ function playwright(recipe: string): { status: number | null; output: string } {
   })
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` }
 }
+
+it('names no browser in the recipes: a user runs the browsers Playwright installs', () => {
+  for (const recipe of ['playwright-msw', 'playwright-server']) {
+    expect(readFileSync(join(dir, recipe, 'playwright.config.ts'), 'utf8')).not.toMatch(/executablePath|chromium/i)
+  }
+})
 
 it('type-checks both recipes against the packed types', () => {
   const run = spawnSync('npx', ['--no-install', 'tsc', '-p', '.'], { cwd: dir, encoding: 'utf8' })

@@ -1,9 +1,11 @@
-// src/main.tsx: start the worker before the app renders, so its first request is answered.
+// src/main.tsx: in development, the worker starts before the app renders and makes its first request.
 import { useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { worker } from './mocks/browser.js'
 
 async function enableMocking(): Promise<void> {
+  // A production build drops this branch, and with it the worker, msw and the kit's data.
+  if (!import.meta.env.DEV) return
+  const { worker } = await import('./mocks/browser.js')
   await worker.start({ quiet: true })
 }
 

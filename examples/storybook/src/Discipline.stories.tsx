@@ -1,4 +1,4 @@
-// A story whose component calls the API; two stories override the handlers with an error state.
+// src/Discipline.stories.tsx: a component that calls the API; two of its stories show an error state.
 import { useEffect, useState } from 'react'
 import { createHandlers } from 'taxonomy-mock/msw'
 

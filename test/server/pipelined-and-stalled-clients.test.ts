@@ -1,4 +1,5 @@
-// Regressions of issue 9 ("Robustness, round two"): each test names its item.
+// Pipelined requests before a fault, delayed answers at close, connections whose answers pile up,
+// and requests Node cannot parse or a client stalls on: every answer owed is sent, in order.
 import { connect, type Socket } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -26,26 +27,26 @@ function open(port: number, onConnect: (socket: Socket) => void) {
 const statuses = (reply: string) => [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-it('item 4: answers every pipelined request in order before the 400 for garbage that follows', async () => {
+it('answers every pipelined request in order before the 400 for garbage that follows', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await open(server.port, (s) => s.write(`${get(path)}${get('/nope')}NONSENSE \x00\r\n\r\n`)).closed
   expect(statuses(reply)).toEqual([200, 404, 400])
   expect(reply.endsWith('{"error":"Malformed request"}')).toBe(true)
 })
 
-it('item 4: answers every pipelined request in order before the 431 for an oversized one', async () => {
+it('answers every pipelined request in order before the 431 for an oversized one', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await open(server.port, (s) => s.write(`${get(path)}${get('/nope')}${get(`${path}?q=${'a'.repeat(17_000)}`)}`)).closed
   expect(statuses(reply)).toEqual([200, 404, 431])
 })
 
-it('item 4: sends a delayed answer before the 400 for garbage that followed its request', async () => {
+it('sends a delayed answer before the 400 for garbage that followed its request', async () => {
   const server = await startTestServer({ taxonomy, delay: 300 })
   const reply = await open(server.port, (s) => s.write(`${get(path)}NONSENSE\r\n\r\n`)).closed
   expect(statuses(reply)).toEqual([200, 400])
 })
 
-it('item 5: close() sends every pipelined delayed answer at once, then resolves', async () => {
+it('close() sends every pipelined delayed answer at once, then resolves', async () => {
   const server = await startTestServer({ taxonomy, delay: 2_000 })
   const client = open(server.port, (s) => s.write(get(path).repeat(5)))
   await pause(300)
@@ -55,7 +56,7 @@ it('item 5: close() sends every pipelined delayed answer at once, then resolves'
   expect(performance.now() - started).toBeLessThan(1_000)
 })
 
-it('item 5: close() does not wait for a delay longer than the grace, and answers the request', async () => {
+it('close() does not wait for a delay longer than the grace, and answers the request', async () => {
   const server = await startTestServer({ taxonomy, delay: 30_000 })
   const client = open(server.port, (s) => s.write(get(path)))
   await pause(200)
@@ -67,7 +68,7 @@ it('item 5: close() does not wait for a delay longer than the grace, and answers
   expect(reply).toMatch(/connection: close/i)
 })
 
-it('item 5: close({ graceMs: 0 }) cuts a client that does not read its answers', async () => {
+it('close({ graceMs: 0 }) cuts a client that does not read its answers', async () => {
   const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) })
   const client = open(server.port, (s) => {
     s.pause()
@@ -82,7 +83,7 @@ it('item 5: close({ graceMs: 0 }) cuts a client that does not read its answers',
   client.socket.destroy()
 })
 
-it('item 6: stops reading a connection whose delayed answers pile up, and serves others meanwhile', async () => {
+it('stops reading a connection whose delayed answers pile up, and serves others meanwhile', async () => {
   const server = await startTestServer({ taxonomy, delay: 1_000 })
   let received = 0
   const { resolve } = server.resolver
@@ -103,7 +104,7 @@ it('item 6: stops reading a connection whose delayed answers pile up, and serves
   flood.socket.destroy()
 })
 
-it('item 8: answers an HTTP/1.1 request without Host with a JSON 400', async () => {
+it('answers an HTTP/1.1 request without Host with a JSON 400', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await open(server.port, (s) => s.write(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`)).closed
   expect(statuses(reply)).toEqual([400])
@@ -112,14 +113,14 @@ it('item 8: answers an HTTP/1.1 request without Host with a JSON 400', async () 
   expect(reply.endsWith('{"error":"Malformed request"}')).toBe(true)
 })
 
-it('item 8: answers a request with an unknown Expect as if it had none', async () => {
+it('answers a request with an unknown Expect as if it had none', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await open(server.port, (s) => s.write(get(path, 'Expect: bogus\r\nConnection: close\r\n'))).closed
   expect(statuses(reply)).toEqual([200])
   expect(reply).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
 })
 
-it('item 8: answers a HEAD whose oversized headers arrive in two writes with a 431 without a body', async () => {
+it('answers a HEAD whose oversized headers arrive in two writes with a 431 without a body', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await open(server.port, (s) => {
     s.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(10_000)}`)
@@ -131,7 +132,7 @@ it('item 8: answers a HEAD whose oversized headers arrive in two writes with a 4
 
 const fast = { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 }
 
-it('item 8: answers a stalled HEAD with a 408 without a body', async () => {
+it('answers a stalled HEAD with a 408 without a body', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
   const reply = await open(server.port, (s) => s.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n`)).closed
   await server.close()
@@ -139,7 +140,7 @@ it('item 8: answers a stalled HEAD with a 408 without a body', async () => {
   expect(reply.endsWith('\r\n\r\n')).toBe(true)
 })
 
-it('item 8: closes quietly, without an unsolicited 408, when the body of an answered request trickles in', async () => {
+it('closes quietly, without an unsolicited 408, when the body of an answered request trickles in', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
   const client = open(server.port, (s) => {
     s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\nContent-Length: 100\r\n\r\nabc`)

@@ -1,4 +1,5 @@
-// Regressions of issue 9 ("Robustness, round two") in the CLI: each test names its item.
+// The CLI when its output is not read or cannot be written, when --data is a FIFO or a device, and
+// when a signal arrives during start-up or twice.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { Agent, request } from 'node:http'
@@ -41,7 +42,7 @@ async function load(url: string, count: number, connections = 8): Promise<number
   return answered
 }
 
-it('item 2: drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
+it('drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
   const run = spawnCli(['--port', '0'])
   const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
   await run.waitFor(/also:/)
@@ -55,7 +56,7 @@ it('item 2: drops and counts log lines while stdout is not read, and exits promp
   expect(run.stderr.join('\n')).toMatch(/^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/)
 }, 60_000)
 
-it('item 3: keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
+it('keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
   // The banner cannot be read from stdout: pick the port beforehand.
   const port = await freePort()
   const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] })
@@ -69,17 +70,17 @@ it('item 3: keeps serving when stdout cannot be written (a full disk), saying so
   expect(stderr).toBe('taxonomy-mock: cannot write to stdout (ENOSPC); the request log is dropped\n')
 })
 
-it('item 3: export to a full disk is one line and exit 1', () => {
+it('export to a full disk is one line and exit 1', () => {
   const child = spawnSync(process.execPath, [BIN, 'export', '--size', 'small'], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'], encoding: 'utf8' })
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 1, stderr: 'taxonomy-mock: cannot write the export to stdout: ENOSPC\n' })
 })
 
-it('item 7: export into a reader that closes the pipe early exits 0 and prints nothing', () => {
+it('export into a reader that closes the pipe early exits 0 and prints nothing', () => {
   const child = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" export --size large | head -c 100 > /dev/null`], { encoding: 'utf8' })
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' })
 }, 30_000)
 
-it('item 9: enforces the --data size limit while reading a file that is not a regular file', () => {
+it('enforces the --data size limit while reading a file that is not a regular file', () => {
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], { encoding: 'utf8', timeout: 20_000 })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
@@ -87,7 +88,7 @@ it('item 9: enforces the --data size limit while reading a file that is not a re
   })
 })
 
-it('item 9: refuses a FIFO with no writer at once instead of waiting forever', () => {
+it('refuses a FIFO with no writer at once instead of waiting forever', () => {
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
   execFileSync('mkfifo', [fifo])
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], { encoding: 'utf8', timeout: 10_000 })
@@ -97,7 +98,7 @@ it('item 9: refuses a FIFO with no writer at once instead of waiting forever', (
   })
 })
 
-it('item 10: SIGTERM during start-up exits 0 without listening', async () => {
+it('SIGTERM during start-up exits 0 without listening', async () => {
   // Start-up held open: the --data file is a FIFO whose writer sends half a document and waits.
   // (Generating `--size large` used to take long enough; its topics now wait for first use.)
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
@@ -115,14 +116,14 @@ it('item 10: SIGTERM during start-up exits 0 without listening', async () => {
   }
 }, 30_000)
 
-it('item 10: SIGHUP closes gracefully like SIGTERM, exit 0', async () => {
+it('SIGHUP closes gracefully like SIGTERM, exit 0', async () => {
   const run = spawnCli(['--port', '0', '--quiet'])
   await run.waitFor(URL_LINE)
   run.child.kill('SIGHUP')
   expect(await run.exit).toBe(0)
 })
 
-it('item 10: a second signal cuts the grace short, still exit 0, and delayed answers were sent', async () => {
+it('a second signal cuts the grace short, still exit 0, and delayed answers were sent', async () => {
   const run = spawnCli(['--port', '0', '--quiet', '--delay', '30000'])
   const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
   const pending = fetch(`${url}/__health`).then((response) => response.status)

@@ -1,0 +1,124 @@
+// The README and docs/ as GitHub renders them: every relative link resolves, every table is a table,
+// the README stays a front page, no page or source file speaks of how the project was made, and
+// every recipe's files are run by some test.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+import { BIN } from './helpers/cli.js'
+import { anchorsOf, linksOf, tableProblems } from './helpers/markdown.js'
+import { docBlocks } from './helpers/readme.js'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+
+/** Files under a folder of the repository, recursively, as paths from the root. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+const PAGES = ['README.md', 'CHANGELOG.md', 'bench/README.md', ...filesUnder('docs').filter((file) => file.endsWith('.md'))]
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
+
+/**
+ * Words of the project's own history, not of what a user reads: issue numbers, commit hashes, work
+ * rounds, the machines and registry it was built with. At least what the repository's hook rejects.
+ */
+const PROCESS_WORDS = [
+  /[Ii]ssue #?[0-9]+/,
+  /issue-[0-9]+/,
+  /\bduet\b/i,
+  /these machines/i,
+  /this machine's/i,
+  /this project's registry/i,
+  /\bour registry/i,
+  /\b(this|last|next|previous|earlier) (round|pass)\b/i,
+  /\bround(s)? (two|three|four)\b/i,
+  /the round before/i,
+  /\bat commit\b/i,
+  /[(`][0-9a-f]{7}[)`]/,
+  /\bitem [0-9]+:/,
+]
+
+function processWords(text: string): string[] {
+  const hits: string[] = []
+  text.split('\n').forEach((line, index) => {
+    for (const word of PROCESS_WORDS) if (word.test(line)) hits.push(`${index + 1}: ${line.trim()}`)
+  })
+  return hits
+}
+
+it('finds no process words in the README, docs/, src/ and bin/', () => {
+  const files = ['README.md', ...filesUnder('docs'), ...filesUnder('src'), ...filesUnder('bin')]
+  const hits = files.flatMap((file) => processWords(read(file)).map((hit) => `${file}:${hit}`))
+  expect(hits).toEqual([])
+})
+
+it('finds no process words in the --help text', () => {
+  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' })
+  expect(help.status).toBe(0)
+  expect(help.stdout.length).toBeGreaterThan(500)
+  expect(processWords(help.stdout + help.stderr)).toEqual([])
+})
+
+it('catches each kind of process word it looks for', () => {
+  const samples = ['see issue 9', 'test/cli/issue-9.test.ts', 'in duet rounds', 'these machines cannot', "this machine's cores",
+    "this project's registry", 'this round of changes', 'at commit c70baa7', 'figures at `3c52890`', "it('item 4: answers"]
+  expect(samples.filter((sample) => processWords(sample).length === 0)).toEqual([])
+  expect(processWords('a round trip; it passes the key; bypass; 4477 (default); `abcdefg1`')).toEqual([])
+})
+
+it('names no test file after an issue', () => {
+  expect(filesUnder('test').filter((file) => /issue|regression-\d/i.test(file))).toEqual([])
+})
+
+it.each(PAGES)('resolves every relative link of %s, anchors included', (page) => {
+  const broken: string[] = []
+  for (const link of linksOf(read(page))) {
+    if (/^[a-z]+:/i.test(link)) continue
+    const [path = '', anchor] = link.split('#')
+    const target = path === '' ? page : join(dirname(page), path)
+    if (!existsSync(join(ROOT, target))) {
+      broken.push(`${link}: no ${target}`)
+      continue
+    }
+    if (anchor !== undefined && !statSync(join(ROOT, target)).isDirectory() && target.endsWith('.md')) {
+      if (!anchorsOf(read(target)).has(anchor)) broken.push(`${link}: no heading #${anchor} in ${target}`)
+    }
+  }
+  expect(broken).toEqual([])
+})
+
+it.each(PAGES)('renders every table of %s as a table', (page) => {
+  expect(tableProblems(read(page))).toEqual([])
+})
+
+it('catches a table split by a blank line, and a row with a cell too many', () => {
+  const split = '| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n'
+  expect(tableProblems(split)).toEqual(['line 5: rows with no header and delimiter row above them (a blank line inside a table?)'])
+  const extra = '| a | b |\n|---|---|\n| 1 | 2 | 3 |\n| `x \\| y` | 2 |\n'
+  expect(tableProblems(extra)).toEqual(['line 3: 3 cells in a table of 2 columns'])
+  expect(tableProblems('```\n| not | a table\n```\n')).toEqual([])
+})
+
+it('keeps the README a front page: at most 350 lines and 3,000 words', () => {
+  const readme = read('README.md')
+  expect(readme.split('\n').length).toBeLessThanOrEqual(350)
+  expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(3000)
+})
+
+it('links every recipe from the README', () => {
+  const readme = read('README.md')
+  const missing = filesUnder('docs/recipes').filter((file) => !readme.includes(`](${file})`))
+  expect(missing).toEqual([])
+})
+
+it('runs every recipe that names a file: some test reads its page', () => {
+  const tests = filesUnder('test').filter((file) => file.endsWith('.ts')).map(read).join('\n')
+  const recipes = filesUnder('docs/recipes').filter((file) => docBlocks(file).some((block) => block.file !== undefined))
+  expect(recipes.length).toBeGreaterThan(8)
+  expect(recipes.filter((file) => !tests.includes(`'${file}'`))).toEqual([])
+})
