@@ -7,12 +7,17 @@ import { writeSync } from 'node:fs'
 const ATOMIC_BYTES = 4096
 /** While the descriptor is full, how often waiting lines are tried again. */
 const RETRY_MS = 25
+/**
+ * How long queued lines may wait for more to join them: a request log under load then costs a
+ * write per {@link ATOMIC_BYTES} of lines, not one per turn of the event loop (a few requests).
+ */
+const QUEUE_MS = 20
 
 /** Lines for one descriptor (stdout or stderr), written without ever blocking or throwing. */
 export interface LineOutput {
   /** Queues a line and writes what the descriptor takes now; false when refused (over `limit` bytes waiting, or failed). */
   readonly write: (line: string, limit: number) => boolean
-  /** Queues a line to be written with the others of this turn of the event loop; false when refused. */
+  /** Queues a line to be written with others within {@link QUEUE_MS} (at once past {@link ATOMIC_BYTES}); false when refused. */
   readonly queue: (line: string, limit: number) => boolean
   /** Whether writing failed for good (the lines since were not queued). */
   readonly failed: () => boolean
@@ -36,7 +41,7 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   let failed = false
   /** Whether the last byte written ended a line. */
   let atLineStart = true
-  let scheduled = false
+  let scheduled: NodeJS.Timeout | undefined
   let retry: NodeJS.Timeout | undefined
 
   function add(line: string, limit: number): boolean {
@@ -51,7 +56,8 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   }
 
   function flush(): void {
-    scheduled = false
+    clearTimeout(scheduled)
+    scheduled = undefined
     while (lines.length > 0 && !failed) {
       const chunk = nextChunk()
       let written: number
@@ -100,10 +106,9 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
     },
     queue(line, limit) {
       const added = add(line, limit)
-      if (added && !scheduled) {
-        scheduled = true
-        setImmediate(flush)
-      }
+      if (!added || retry !== undefined) return added
+      if (waiting >= ATOMIC_BYTES) flush()
+      else if (scheduled === undefined) (scheduled = setTimeout(flush, QUEUE_MS)).unref()
       return added
     },
     failed: () => failed,
