@@ -104,11 +104,14 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
     },
     headers: { 'X-Taxonomy-Mock-Session': 'bench' },
   }
-  const sessions = await compare(session, quiet, path, SESSION_CONNECTIONS, rounds, seconds)
+  // The no-session side sends a header of the same size that names nothing, so that Node's parsing
+  // of one more header (the same for any server) is not counted as the session's cost.
+  const plain: Contender = { start: quiet.start, headers: { 'X-Taxonomy-Mock-Unknown': 'bench' } }
+  const sessions = await compare(session, plain, path, SESSION_CONNECTIONS, rounds, seconds)
   errors += sessions.errors
   checks.push(
     {
-      name: `requests in a session with a scenario vs the no-session path (${SESSION_CONNECTIONS} connections, median of ${rounds} duet rounds)`,
+      name: `requests in a session with a scenario vs the no-session path, each with one extra header (${SESSION_CONNECTIONS} connections, median of ${rounds} duet rounds)`,
       value: `${formatRatio(sessions.together)} (${sessions.rps}; ${sessions.shares})`,
       target: `>= ${THROUGHPUT_TARGET}x`,
       ok: sessions.together.median >= THROUGHPUT_TARGET,

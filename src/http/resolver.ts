@@ -170,9 +170,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
     const preferred = prefer ? parsePrefer(prefer, session.preferRandom) : undefined
     if (preferred === USUAL_ANSWER) return undefined
     if (typeof preferred === 'string') return preferred
-    // The common case, no scenario anywhere, allocates nothing.
-    if (preferred === undefined && selected.length === 0 && session.scenario === undefined) return undefined
     const slug = route.kind === 'record' ? route.slug : undefined
+    // The common cases, no scenario or only the session's, allocate nothing.
+    if (preferred === undefined && selected.length === 0) {
+      return session.scenario?.matches(route.endpoint.collection, slug) ? session.scenario : undefined
+    }
     return selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
   }
 

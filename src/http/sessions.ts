@@ -63,6 +63,7 @@ export class SessionRegistry implements JournalLedger {
   readonly #named = new Map<string, Session>()
   readonly #budget: number
   #default: Session
+  #newest: Session | undefined
   #bytes = 0
 
   /** @param journalBytes the journals' budget; tests pass a small one. */
@@ -81,13 +82,18 @@ export class SessionRegistry implements JournalLedger {
     if (id === DEFAULT_SESSION) return this.#default
     let session = this.#named.get(id)
     if (session !== undefined) {
-      this.#named.delete(id)
-      this.#named.set(id, session)
+      // Most recently used last; a run of requests in one session moves nothing.
+      if (this.#newest !== session) {
+        this.#named.delete(id)
+        this.#named.set(id, session)
+        this.#newest = session
+      }
       return session
     }
     if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#forget(this.#named.keys().next().value!)
     session = new Session(id, this)
     this.#named.set(id, session)
+    this.#newest = session
     this.charge(session, SESSION_BYTES)
     return session
   }
@@ -137,6 +143,7 @@ export class SessionRegistry implements JournalLedger {
     const session = this.#named.get(id)
     if (session === undefined) return
     this.#named.delete(id)
+    if (this.#newest === session) this.#newest = undefined
     session.detach()
     this.#bytes -= session.bytes + SESSION_BYTES
   }
