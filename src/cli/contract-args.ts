@@ -108,7 +108,8 @@ function readKey(flag: string | undefined, envName: string | undefined, env: Rea
 
 function parseRate(text: string | undefined): number | undefined {
   if (text === undefined) return undefined
+  if (text.trim() === 'unlimited') return Number.POSITIVE_INFINITY
   const rate = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN
-  if (!(rate >= 0.01 && rate <= 1_000)) throw new UsageError(`--rate must be a number of requests per second from 0.01 to 1000; received ${JSON.stringify(text.slice(0, 40))}`)
+  if (!(rate >= 0.01 && rate <= 1_000)) throw new UsageError(`--rate must be a number of requests per second from 0.01 to 1000, or unlimited; received ${JSON.stringify(text.slice(0, 40))}`)
   return rate
 }

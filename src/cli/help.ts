@@ -58,7 +58,7 @@ Verify and record (read-only; README "Keeping the mock honest"):
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
       --discipline SLUG, --sub-discipline SLUG   where to start; repeatable
       --max-requests N    requests in all, retries included  (default 200)
-      --rate R       requests per second, at most            (default 2)
+      --rate R       requests per second, at most, or unlimited  (default 2)
       --timeout MS   per answer                              (default 10000)
   verify: --crawl N  up to N more records through children and parents (default 0)
           --report FILE  the report as JSON;  --junit FILE  as JUnit XML

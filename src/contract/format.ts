@@ -11,7 +11,7 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
   const { requests, records } = report
   const lines = [
     `taxonomy-mock verify ${report.target} (key from ${keySource}, ${report.key.length} characters)`,
-    `${requests.sent} requests (bound ${requests.maxRequests}, at most ${requests.rate}/s); ${records.disciplines} disciplines and ${records.subDisciplines} sub-disciplines looked up`,
+    `${requests.sent} requests (bound ${requests.maxRequests}, ${requests.rate === Number.POSITIVE_INFINITY ? 'no rate limit' : `at most ${requests.rate}/s`}); ${records.disciplines} disciplines and ${records.subDisciplines} sub-disciplines looked up`,
     '',
     'Rules',
   ]

@@ -19,7 +19,10 @@ export interface ServiceOptions {
   readonly disciplines?: readonly string[]
   /** Sub-discipline slugs to start from. @default [] */
   readonly subDisciplines?: readonly string[]
-  /** Requests per second, at most. @default 2 */
+  /**
+   * Requests per second, at most; `Infinity` sends each as soon as the one before is answered
+   * (for a mock or a service of your own, never a shared one). @default 2
+   */
   readonly rate?: number
   /** Requests in all, retries after `429`/`503` included; a run never sends more. @default 200 */
   readonly maxRequests?: number
@@ -98,7 +101,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     apiKey: options.apiKey,
     disciplines,
     subDisciplines,
-    rate: resolveNumber(options.rate, 'rate', DEFAULT_RATE, 0.01, 1_000, 'requests per second'),
+    rate: options.rate === Number.POSITIVE_INFINITY ? options.rate : resolveNumber(options.rate, 'rate', DEFAULT_RATE, 0.01, 1_000, 'requests per second'),
     maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, 1, 100_000),
     timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),
     maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),

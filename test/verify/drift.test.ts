@@ -134,6 +134,14 @@ it('never sends more than --max-requests, nor faster than --rate', async () => {
   for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(180)
 })
 
+it('with --rate unlimited, sends each request once the one before is answered and says so', async () => {
+  const target = await startTarget()
+  const { code, stdout } = await runInProcess(['verify', '--target', target.url, '--discipline', discipline.slug, '--crawl', '20', '--rate', 'unlimited'], ENV)
+  expect(code).toBe(0)
+  expect(target.requests.length).toBeGreaterThan(20)
+  expect(stdout.join('\n')).toContain('no rate limit')
+})
+
 it('sends the key only as Bearer, and only where a probe needs it', async () => {
   const target = await startTarget()
   await verify(target.url)
@@ -163,7 +171,7 @@ it.each([
   [['verify', '--target', `http://user:${SECRET}@x`, '--discipline', 'x'], ENV, 'taxonomy-mock: --target must not carry credentials: pass the key as --api-key-env NAME'],
   [['verify', '--target', 'http://x', '--discipline', 'x', '--out', 'f'], ENV, 'taxonomy-mock: --out is a record option (see --help)'],
   [['record', '--target', 'http://x', '--discipline', 'x', '--out', 'f', '--crawl', '3'], ENV, 'taxonomy-mock: --crawl is a verify option (see --help)'],
-  [['verify', '--target', 'http://x', '--discipline', 'x', '--rate', '0'], ENV, 'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000; received "0"'],
+  [['verify', '--target', 'http://x', '--discipline', 'x', '--rate', '0'], ENV, 'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000, or unlimited; received "0"'],
   [['serve', '--order', 'random'], {}, 'taxonomy-mock: --order must be name, id or fixture; received "random"'],
   [['serve', '--unauthorized-status', '200'], {}, 'taxonomy-mock: --unauthorized-status must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received "200"'],
 ])('exits 2 with one line for %j', async (argv, env, line) => {
