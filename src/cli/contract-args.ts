@@ -15,6 +15,8 @@ export interface ContractArgs {
   readonly crawl: number | undefined
   readonly maxRequests: number | undefined
   readonly rate: number | undefined
+  /** `--max-read MB`: the run's read budget. */
+  readonly maxReadMb: number | undefined
   readonly timeout: number | undefined
   readonly report: string | undefined
   readonly junit: string | undefined
@@ -35,6 +37,7 @@ const OPTIONS = {
   'max-requests': { type: 'string' },
   rate: { type: 'string' },
   timeout: { type: 'string' },
+  'max-read': { type: 'string' },
   report: { type: 'string' },
   junit: { type: 'string' },
   out: { type: 'string', short: 'o' },
@@ -82,6 +85,8 @@ export function parseContractArgs(command: 'verify' | 'record', argv: readonly s
     maxRequests: parseInteger(values['max-requests'], '--max-requests', 1, 100_000),
     rate: parseRate(values.rate),
     timeout: parseInteger(values.timeout, '--timeout', 1, 600_000),
+    // Its bounds are the library's, checked there (see toServiceOptions).
+    maxReadMb: parseInteger(values['max-read'], '--max-read', 1, Number.MAX_SAFE_INTEGER),
     report: values.report,
     junit: values.junit,
     out: values.out,

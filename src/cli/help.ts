@@ -60,12 +60,13 @@ Verify and record (read-only; README "Keeping the mock honest"):
       --max-requests N    requests in all, retries included  (default 200)
       --rate R       requests per second, at most, or unlimited  (default 2)
       --timeout MS   per answer                              (default 10000)
+      --max-read MB  answers read in all, at most            (default 64)
   verify: --crawl N  up to N more records through children and parents (default 0)
           --report FILE  the report as JSON;  --junit FILE  as JUnit XML
           exit 0 no rule failed, 1 a rule failed or the target cannot be reached
   record: --out FILE a closed fixture (format v1.1), written atomically
           --all      record everything reachable (raise --max-requests to fit)
-  both:   exit 1 past 16 MB an answer, 64 MB a run, or 120 s of Retry-After waits
+  both:   exit 1 past 16 MB an answer, --max-read in all, or 120 s of Retry-After waits
 
   -h, --help         this text
   -v, --version      the version

@@ -1,4 +1,4 @@
-import { TooLargeError } from '../contract/budget.js'
+import { MAX_BODY_BYTES, MAX_READ_LIMIT, TooLargeError } from '../contract/budget.js'
 import { UnreachableError } from '../contract/client.js'
 import { formatVerifySummary, toJunitXml } from '../contract/format.js'
 import { resolveServiceOptions, shortKeyMessage, type ServiceOptions } from '../contract/options.js'
@@ -34,15 +34,22 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
     ...(args.rate !== undefined ? { rate: args.rate } : {}),
     ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
     ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
+    ...(args.maxReadMb !== undefined ? { maxReadBytes: args.maxReadMb * MB } : {}),
   }
   try {
     resolveServiceOptions(options)
   } catch (error) {
     if (!(error instanceof TypeError)) throw error
+    // The flag counts megabytes where the option counts bytes.
+    if (error.message.startsWith('`maxReadBytes`')) {
+      throw new UsageError(`--max-read must be a whole number of megabytes from ${MAX_BODY_BYTES / MB} to ${MAX_READ_LIMIT / MB}; received ${args.maxReadMb}`)
+    }
     throw new UsageError(error.message.replace(/`(\w+)`/g, (_, name: string) => FLAGS[name] ?? name))
   }
   return options
 }
+
+const MB = 1024 * 1024
 
 const FLAGS: Readonly<Record<string, string>> = {
   target: '--target',

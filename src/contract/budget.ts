@@ -13,6 +13,9 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024
  */
 export const MAX_READ_BYTES = 64 * 1024 * 1024
 
+/** The highest `maxReadBytes` a run may be given (8 GB). */
+export const MAX_READ_LIMIT = 8 * 1024 * 1024 * 1024
+
 /**
  * Links waiting to be followed: as many as the highest request bound, so a run never drops a
  * link it could still follow; links past it are counted, not kept.

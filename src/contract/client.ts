@@ -1,4 +1,4 @@
-import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, MAX_READ_BYTES, TooLargeError, toMegabytes } from './budget.js'
+import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError, toMegabytes } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
 
@@ -101,12 +101,12 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
 
   /** The body as text, within the cap of one answer and what is left of the run's budget. */
   async function readBody(response: Response, path: string, answers: number): Promise<{ text: string; bytes: number }> {
-    const left = MAX_READ_BYTES - received
+    const left = options.maxReadBytes - received
     const tooLarge = (bytes: string) =>
       new TooLargeError(
         MAX_BODY_BYTES <= left
           ? `GET ${path} answered a body of ${bytes}, over the ${toMegabytes(MAX_BODY_BYTES)} one answer may bring: the service's data is too large for taxonomy-mock to check or record`
-          : `GET ${path} would take the answers read past ${toMegabytes(MAX_READ_BYTES)}, the budget of one run (${answers} answers before it): the service's data is too large for taxonomy-mock to check or record`,
+          : `GET ${path} would take the answers read past ${toMegabytes(options.maxReadBytes)}, the budget of one run (${answers} answers before it): the service's data is too large for taxonomy-mock to check or record`,
       )
     const cap = Math.min(MAX_BODY_BYTES, left)
     const declared = Number(response.headers.get('content-length'))

@@ -1,6 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
 import { isApiKey } from '../http/options.js'
+import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
 
 /** What `verifyService` and `recordService` share: where the service is, the key, and the bounds. */
@@ -32,6 +33,12 @@ export interface ServiceOptions {
   readonly maxRetryAfter?: number
   /** The most a run waits for `Retry-After` in all, in seconds; a wait past it ends the run. @default 120 */
   readonly maxTotalWait?: number
+  /**
+   * The most all answers of a run may bring together, in bytes: past it the run ends with a
+   * `TooLargeError`. What is kept grows with what is read: raise it to record a large service on a
+   * machine with the memory for it. @default 67108864 (64 MB)
+   */
+  readonly maxReadBytes?: number
   /** The fetch to use, e.g. `createFetchHandler()` to check the mock in-process. @default globalThis.fetch */
   readonly fetch?: (request: Request) => Promise<Response>
 }
@@ -65,6 +72,7 @@ export interface ResolvedServiceOptions {
   readonly timeout: number
   readonly maxRetryAfter: number
   readonly maxTotalWait: number
+  readonly maxReadBytes: number
   readonly fetch: (request: Request) => Promise<Response>
 }
 
@@ -106,6 +114,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),
     maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),
     maxTotalWait: resolveNumber(options.maxTotalWait, 'maxTotalWait', DEFAULT_MAX_TOTAL_WAIT, 0, 86_400, 'seconds'),
+    maxReadBytes: resolveInteger(options.maxReadBytes, 'maxReadBytes', MAX_READ_BYTES, MAX_BODY_BYTES, MAX_READ_LIMIT),
     fetch: (request) => fetchOption(request),
   }
 }

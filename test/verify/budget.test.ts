@@ -82,3 +82,17 @@ it('keeps at most 100,000 links waiting: record says "at least 100000 more" of a
   const run = recordService({ target: target.url, apiKey: SECRET, subDisciplines: ['hostile'], rate: 1_000, maxRequests: 1 })
   await expect(run).rejects.toThrow(/^not closed after 1 requests: at least 100000 more records needed \(e\.g\. discipline "child-1"\)/)
 })
+
+it('reads past 64 MB only when --max-read allows it, and names the budget it was given', async () => {
+  const target = await startHostileTarget({ key: SECRET, bodyBytes: 12_000_000, echo: false })
+  opened.push(target)
+  const run = (maxRead: string) => runInProcess(['verify', '--target', target.url, '--discipline', 'hostile', '--rate', 'unlimited', '--crawl', '190', '--max-read', maxRead], ENV)
+  const answersBefore = (line: string | undefined, mb: number) =>
+    Number(new RegExp(`would take the answers read past ${mb} MB, the budget of one run \\((\\d+) answers before it\\)`).exec(line ?? '')?.[1])
+  const small = await run('16')
+  const large = await run('100')
+  expect([small.code, large.code]).toEqual([1, 1])
+  // 12 MB a big body: at least seven more of them fit 100 MB than 16 MB (small probes go between).
+  expect(answersBefore(large.stderr[0], 100) - answersBefore(small.stderr[0], 16)).toBeGreaterThanOrEqual(7)
+  expect(await run('8')).toMatchObject({ code: 2, stderr: ['taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received 8'] })
+}, 60_000)
