@@ -93,31 +93,53 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
 
 /** §2: the same id carries the same name, slug and description everywhere; one slug, one id. */
 function checkIdentity(good: readonly Lookup[], tally: Tally): void {
-  const seen = new Map<string, { name: unknown; slug: unknown; description: unknown; at: string }>()
-  const slugs = new Map<string, { id: unknown; at: string }>()
-  const sighting = (level: string, item: Record<string, unknown>, at: string) => {
+  // Per level, by id and by slug. Where an item was seen is kept as its lookup and array place
+  // and put into words only for a message: a large service lists a million items.
+  const seen = new Map<string, Map<string, Sighting>>()
+  const slugs = new Map<string, Map<string, Sighting>>()
+  const levelMap = (maps: Map<string, Map<string, Sighting>>, level: string) => {
+    let map = maps.get(level)
+    if (map === undefined) maps.set(level, (map = new Map()))
+    return map
+  }
+  const sighting = (level: string, item: Record<string, unknown>, lookup: Lookup, field?: string, index?: number) => {
     if (typeof item.id !== 'string') return
-    const first = seen.get(`${level}:${item.id}`)
-    if (!first) seen.set(`${level}:${item.id}`, { name: item.name, slug: item.slug, description: item.description, at })
+    const here: Sighting = { item, lookup, field, index }
+    const byId = levelMap(seen, level)
+    const first = byId.get(item.id)
+    if (!first) byId.set(item.id, here)
     else {
-      for (const field of ['name', 'slug', 'description'] as const) {
-        if (item[field] === undefined || first[field] === undefined) continue
-        tally.check(item[field] === first[field], () => `${at}: ${level} ${item.id} has ${field} ${JSON.stringify(item[field])}; ${first.at} gives ${JSON.stringify(first[field])}`)
+      for (const name of ['name', 'slug', 'description'] as const) {
+        if (item[name] === undefined || first.item[name] === undefined) continue
+        tally.check(item[name] === first.item[name], () => `${placeOf(here)}: ${level} ${item.id} has ${name} ${JSON.stringify(item[name])}; ${placeOf(first)} gives ${JSON.stringify(first.item[name])}`)
       }
     }
     if (typeof item.slug !== 'string') return
-    const bySlug = slugs.get(`${level}:${item.slug}`)
-    if (!bySlug) slugs.set(`${level}:${item.slug}`, { id: item.id, at })
-    else tally.check(bySlug.id === item.id, () => `${at}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${bySlug.at} gives ${String(bySlug.id)}`)
+    const bySlug = levelMap(slugs, level)
+    const other = bySlug.get(item.slug)
+    if (!other) bySlug.set(item.slug, here)
+    else tally.check(other.item.id === item.id, () => `${placeOf(here)}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${placeOf(other)} gives ${String(other.item.id)}`)
   }
   for (const lookup of good) {
     const body = lookup.body as Record<string, unknown>
     const own = lookup.collection === 'disciplines' ? 'discipline' : 'sub-discipline'
-    sighting(own, body, where(lookup))
+    sighting(own, body, lookup)
     const nested = lookup.collection === 'disciplines' ? [['domains', 'domain'], ['sub_disciplines', 'sub-discipline']] : [['disciplines', 'discipline'], ['topics', 'topic']]
-    for (const [field, level] of nested) arrayOf(body[field!]).forEach((item, index) => sighting(level!, item, where(lookup, `${field}[${index}]`)))
+    for (const [field, level] of nested) arrayOf(body[field!]).forEach((item, index) => sighting(level!, item, lookup, field, index))
   }
   tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
+}
+
+/** An item as a lookup's answer gave it: the record itself, or an element of one of its arrays. */
+interface Sighting {
+  readonly item: Record<string, unknown>
+  readonly lookup: Lookup
+  readonly field: string | undefined
+  readonly index: number | undefined
+}
+
+function placeOf(sighting: Sighting): string {
+  return sighting.field === undefined ? where(sighting.lookup) : where(sighting.lookup, `${sighting.field}[${sighting.index}]`)
 }
 
 function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
