@@ -40,6 +40,20 @@ it('passes every rule against an undrifted target, and says so in the summary, r
   expect(report.observations.every((o) => o.verdict === 'same')).toBe(true)
 })
 
+it('fails same-identity, naming both places, when a summary gives another name than the record it stands for', async () => {
+  const renamed = driftBodies('disciplines', (b) => ({
+    ...b,
+    sub_disciplines: (b.sub_disciplines as { name: string }[]).map((s, i) => (i === 0 ? { ...s, name: `${s.name} (renamed)` } : s)),
+  }))
+  const { code, rule } = await verify((await startTarget(renamed)).url)
+  const first = taxonomy.subDisciplinesOf(discipline).slice().sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1))[0]!
+  expect(code).toBe(1)
+  expect(rule('same-identity').status).toBe('fail')
+  expect(rule('same-identity').problems).toContain(
+    `GET /api/v2/sub_disciplines/${first.slug}: sub-discipline ${first.id} has name ${JSON.stringify(first.name)}; GET /api/v2/disciplines/${discipline.slug} sub_disciplines[0] gives ${JSON.stringify(`${first.name} (renamed)`)}`,
+  )
+})
+
 it('names the status option when the service answers a missing key with 403 (no rule fails: the spec leaves it open)', async () => {
   const drift: Drift = (_, response) => (response.status === 401 ? new Response(response.body, { status: 403, headers: response.headers }) : response)
   const { code, stdout, observation, rule } = await verify((await startTarget(drift)).url)
