@@ -93,53 +93,63 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
 
 /** §2: the same id carries the same name, slug and description everywhere; one slug, one id. */
 function checkIdentity(good: readonly Lookup[], tally: Tally): void {
-  // Per level, by id and by slug. Where an item was seen is kept as its lookup and array place
-  // and put into words only for a message: a large service lists a million items.
-  const seen = new Map<string, Map<string, Sighting>>()
-  const slugs = new Map<string, Map<string, Sighting>>()
-  const levelMap = (maps: Map<string, Map<string, Sighting>>, level: string) => {
-    let map = maps.get(level)
-    if (map === undefined) maps.set(level, (map = new Map()))
-    return map
-  }
-  const sighting = (level: string, item: Record<string, unknown>, lookup: Lookup, field?: string, index?: number) => {
+  // Per level, the first item seen with each id and with each slug. A large service lists a
+  // million items: the maps keep the items themselves, and where one was seen is found again
+  // only for a message.
+  const byId = new Map<string, Map<string, Item>>()
+  const bySlug = new Map<string, Map<string, Item>>()
+  const placeOf = (item: Item) => findPlace(good, item)
+  const sighting = (level: string, item: Item) => {
     if (typeof item.id !== 'string') return
-    const here: Sighting = { item, lookup, field, index }
-    const byId = levelMap(seen, level)
-    const first = byId.get(item.id)
-    if (!first) byId.set(item.id, here)
+    const ids = levelMap(byId, level)
+    const first = ids.get(item.id)
+    if (!first) ids.set(item.id, item)
     else {
       for (const name of ['name', 'slug', 'description'] as const) {
-        if (item[name] === undefined || first.item[name] === undefined) continue
-        tally.check(item[name] === first.item[name], () => `${placeOf(here)}: ${level} ${item.id} has ${name} ${JSON.stringify(item[name])}; ${placeOf(first)} gives ${JSON.stringify(first.item[name])}`)
+        if (item[name] === undefined || first[name] === undefined) continue
+        tally.check(item[name] === first[name], () => `${placeOf(item)}: ${level} ${item.id} has ${name} ${JSON.stringify(item[name])}; ${placeOf(first)} gives ${JSON.stringify(first[name])}`)
       }
     }
     if (typeof item.slug !== 'string') return
-    const bySlug = levelMap(slugs, level)
-    const other = bySlug.get(item.slug)
-    if (!other) bySlug.set(item.slug, here)
-    else tally.check(other.item.id === item.id, () => `${placeOf(here)}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${placeOf(other)} gives ${String(other.item.id)}`)
+    const slugs = levelMap(bySlug, level)
+    const other = slugs.get(item.slug)
+    if (!other) slugs.set(item.slug, item)
+    else tally.check(other.id === item.id, () => `${placeOf(item)}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${placeOf(other)} gives ${String(other.id)}`)
   }
   for (const lookup of good) {
-    const body = lookup.body as Record<string, unknown>
-    const own = lookup.collection === 'disciplines' ? 'discipline' : 'sub-discipline'
-    sighting(own, body, lookup)
-    const nested = lookup.collection === 'disciplines' ? [['domains', 'domain'], ['sub_disciplines', 'sub-discipline']] : [['disciplines', 'discipline'], ['topics', 'topic']]
-    for (const [field, level] of nested) arrayOf(body[field!]).forEach((item, index) => sighting(level!, item, lookup, field, index))
+    const body = lookup.body as Item
+    sighting(lookup.collection === 'disciplines' ? 'discipline' : 'sub-discipline', body)
+    for (const [field, level] of nestedOf(lookup)) for (const item of arrayOf(body[field])) sighting(level, item)
   }
   tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
 }
 
-/** An item as a lookup's answer gave it: the record itself, or an element of one of its arrays. */
-interface Sighting {
-  readonly item: Record<string, unknown>
-  readonly lookup: Lookup
-  readonly field: string | undefined
-  readonly index: number | undefined
+type Item = Record<string, unknown>
+
+function levelMap(maps: Map<string, Map<string, Item>>, level: string): Map<string, Item> {
+  let map = maps.get(level)
+  if (map === undefined) maps.set(level, (map = new Map()))
+  return map
 }
 
-function placeOf(sighting: Sighting): string {
-  return sighting.field === undefined ? where(sighting.lookup) : where(sighting.lookup, `${sighting.field}[${sighting.index}]`)
+/** The nested arrays of a lookup's record, each with the level of its items. */
+function nestedOf(lookup: Lookup): readonly (readonly [string, string])[] {
+  return lookup.collection === 'disciplines'
+    ? [['domains', 'domain'], ['sub_disciplines', 'sub-discipline']]
+    : [['disciplines', 'discipline'], ['topics', 'topic']]
+}
+
+/** Where an item was first given: a lookup's record, or an element of one of its arrays. */
+function findPlace(good: readonly Lookup[], item: Item): string {
+  for (const lookup of good) {
+    const body = lookup.body as Item
+    if (body === item) return where(lookup)
+    for (const [field] of nestedOf(lookup)) {
+      const index = arrayOf(body[field]).indexOf(item)
+      if (index !== -1) return where(lookup, `${field}[${index}]`)
+    }
+  }
+  return '(unknown)'
 }
 
 function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
