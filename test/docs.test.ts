@@ -64,6 +64,24 @@ it('finds no process words in the --help text', () => {
   expect(processWords(help.stdout + help.stderr)).toEqual([])
 })
 
+it('keeps the --help text to 100 columns, pointing at docs pages that exist', () => {
+  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout
+  expect(help.split('\n').filter((line) => line.length > 100)).toEqual([])
+  expect(help).not.toMatch(/README "/)
+  const pages = [...help.matchAll(/\bdocs\/[\w/-]+\.md\b/g)].map((match) => match[0])
+  expect(pages).toEqual(['docs/scenarios.md', 'docs/keeping-honest.md'])
+  expect(pages.filter((page) => !existsSync(join(ROOT, page)))).toEqual([])
+})
+
+it('gives in --help the exit codes docs/reference.md gives: 1 for a command other than serve stopped by a signal', () => {
+  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')
+  expect(help).toContain('0 done (serve also after Ctrl+C, SIGTERM or SIGHUP)')
+  expect(help).toContain('export, validate, verify and record stopped by a signal: one line, partial files removed')
+  expect(read('docs/reference.md')).toContain('a command other than `serve` stopped by a signal (one line, partial files removed)')
+  expect(help).toContain('through symbolic links')
+  expect(help).toContain('without --admin-key: loopback clients only, with a Host that is an IP literal or localhost')
+})
+
 it('catches each kind of process word it looks for', () => {
   const samples = ['see issue 9', 'test/cli/issue-9.test.ts', 'in duet rounds', 'these machines cannot', "this machine's cores",
     "this project's registry", 'this round of changes', 'at commit c70baa7', 'figures at `3c52890`', "it('item 4: answers"]
