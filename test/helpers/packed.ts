@@ -147,6 +147,29 @@ export interface ConsumerProjects {
    * those two recipes.
    */
   readonly cjs: string
+  /**
+   * TypeScript 7's `tsc` (a file to run with `node`), what `npm i -D typescript` installs now, from
+   * the npm registry into a folder of its own: the type checks run it on files of `esm` and `cjs`
+   * beside their own TypeScript 5.
+   */
+  readonly typescript7: string
+}
+
+/** A TypeScript major the type checks run: the consumer projects' own 5.9, or 7. */
+export type TypeScriptMajor = 5 | 7
+
+/**
+ * Runs `tsc -p config` in `dir` (a consumer project or a folder in one) with TypeScript `major`;
+ * returns its output, which is empty when the files compile.
+ */
+export function typeCheck(consumers: ConsumerProjects, major: TypeScriptMajor, dir: string, config: string): string {
+  const [command, ...args] = major === 7 ? ['node', consumers.typescript7] : ['npx', '--no-install', 'tsc']
+  try {
+    return execFileSync(command!, [...args, '-p', config], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    return `${stdout ?? ''}${stderr ?? ''}` || String(error)
+  }
 }
 
 /** Packs once and installs the tarball into an ES-module and a CommonJS consumer project, in parallel. */
@@ -156,10 +179,13 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
   chmodSync(base, 0o755)
   const esm = join(base, 'esm')
   const cjs = join(base, 'cjs')
+  const typescript7 = join(base, 'typescript7')
   mkdirSync(esm)
   mkdirSync(cjs)
+  mkdirSync(typescript7)
   writeFileSync(join(esm, 'package.json'), JSON.stringify({ name: 'esm-consumer', private: true, type: 'module' }))
   writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-consumer', private: true }))
+  writeFileSync(join(typescript7, 'package.json'), JSON.stringify({ name: 'typescript7', private: true }))
   const at = (name: string) => `${name}@${installedVersion(name)}`
   const [esmInstallLog] = await Promise.all([
     npmAsync([...NPM_INSTALL, tarball, at('msw'), at('typescript'), at('@types/node'), at('vitest'), at('jest'),
@@ -167,6 +193,8 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
     npmAsync([...NPM_INSTALL, tarball, `msw@${lockedVersion('msw')}`, at('typescript'), at('@types/node'), at('jest'),
       `babel-jest@${installedVersion('jest')}`, at('@babel/core'), '@babel/preset-env@7.29.14',
       `jest-environment-jsdom@${installedVersion('jest')}`, 'jest-fixed-jsdom@0.0.11', 'ts-jest@29.4.15'], cjs),
+    // Once, for every type check: a compiler (native, two packages), not a project of its own.
+    npmAsync([...NPM_INSTALL, 'typescript@7'], typescript7),
   ])
   for (const folder of ['vitest', 'jest-esm', 'ssr']) {
     mkdirSync(join(esm, folder))
@@ -178,5 +206,5 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
     symlinkSync(join(cjs, 'node_modules'), join(cjs, folder, 'node_modules'))
     writeFileSync(join(cjs, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true }))
   }
-  return { files, esm, esmInstallLog, cjs }
+  return { files, esm, esmInstallLog, cjs, typescript7: join(typescript7, 'node_modules/typescript/bin/tsc') }
 }
