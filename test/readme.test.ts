@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
+import { installLineOf, installSpecsOf } from './helpers/install-lines.js'
+import { CONSUMER_RECIPES } from './helpers/packed.js'
 import { docBlocks, docFiles, layOut, readDoc, README } from './helpers/readme.js'
 
 const consumers = inject('consumers')
@@ -114,32 +116,25 @@ it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a 
   expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir)).not.toThrow()
 })
 
-/** The packages a recipe's `npm i -D` line names, each with the major version it pins, if it pins one. */
-function installLine(recipe: string): { name: string; major: string | undefined }[] {
-  const line = docBlocks(recipe).flatMap((block) => block.code.split('\n')).find((candidate) => candidate.startsWith('npm i -D '))
-  if (line === undefined) throw new Error(`${recipe} has no npm i -D line`)
-  return line.slice('npm i -D '.length).split(' ').map((spec) => {
-    const at = spec.lastIndexOf('@')
-    return at > 0 ? { name: spec.slice(0, at), major: spec.slice(at + 1) } : { name: spec, major: undefined }
-  })
-}
+const recipeProjects = Object.entries(CONSUMER_RECIPES).flatMap(([project, recipes]) => recipes.map((recipe) => [recipe, project as keyof typeof CONSUMER_RECIPES] as const))
 
-it.each([
-  ['docs/recipes/vitest.md', 'esm'],
-  ['docs/recipes/jest-esm.md', 'esm'],
-  ['docs/recipes/jest-commonjs.md', 'cjs'],
-  ['docs/recipes/jest-jsdom.md', 'cjs'],
-  ['docs/recipes/ts-jest.md', 'cjs'],
-  ['docs/recipes/ci-fixtures.md', 'esm'],
-  ['docs/recipes/browser-vite.md', 'esm'],
-  ['docs/recipes/ssr.md', 'esm'],
-] as const)('installs what %s names, at the majors it names, in the project that runs it', (recipe, project) => {
-  const installed = installLine(recipe).map(({ name, major }) => {
+it.each(recipeProjects)('installs %s from its own npm i -D line, as it names each package, in the project that runs it', (recipe, project) => {
+  const line = installLineOf(recipe)
+  expect(line[0]!.name).toBe('taxonomy-mock')
+  const given = consumers.installed[project]
+  expect(line.slice(1).filter(({ spec }) => !given.includes(spec))).toEqual([])
+  expect(given.filter((spec) => spec.endsWith('.tgz'))).toHaveLength(1)
+  // What npm made of each word: the major the line names, if it names one.
+  const installed = line.map(({ name, major }) => {
     const version = (JSON.parse(readFileSync(join(consumers[project], 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
     return major === undefined || version.startsWith(`${major}.`) ? name : `${name}@${major}, but ${version} runs`
   })
-  expect(installed).toEqual(installLine(recipe).map(({ name }) => name))
-  expect(installed[0]).toBe('taxonomy-mock')
+  expect(installed).toEqual(line.map(({ name }) => name))
+})
+
+it('refuses recipes that share a project but name a package differently', () => {
+  expect(() => installSpecsOf(['docs/recipes/vitest.md', 'docs/recipes/jest-commonjs.md'], 'x.tgz')).toThrow(/installs msw and docs\/recipes\/jest-commonjs\.md msw@2/)
+  expect(() => installSpecsOf(['docs/recipes/ts-jest.md'], 'x.tgz', ['typescript@5.9.3'])).toThrow(/which the project has already/)
 })
 
 it.each([

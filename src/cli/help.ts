@@ -5,7 +5,8 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock export [--seed N] [--size S] [--out FILE]
        taxonomy-mock validate FILE     every problem of a fixture file, with its JSON path
        taxonomy-mock help              this text
-       taxonomy-mock verify --target URL --discipline SLUG... [--crawl N] [--report FILE] [--junit FILE]
+       taxonomy-mock verify --target URL --discipline SLUG... [--crawl N]
+                            [--report FILE] [--junit FILE]
        taxonomy-mock record --target URL --discipline SLUG... --out FILE [--all]
 
 A mock of the Academic Taxonomy Lookup Service (GET /api/v2/disciplines/:slug and
@@ -20,8 +21,8 @@ Serve options:
                                                               env TAXONOMY_MOCK_API_KEYS=k1,k2)
       --any-key      accept any non-empty Bearer key
       --data FILE    serve a fixture v1 file instead of generated data
-      --watch        with --data: reload the file when it changes (an invalid one is
-                     reported and the previous data kept)
+      --watch        with --data: reload the file when it changes, through symbolic links
+                     (a ConfigMap mount); an invalid one is reported, the previous data kept
       --delay MS     wait before every answer                (default 0)
       --no-cors      send no CORS headers
       --unauthorized-status N   status of the key error        (default 401)
@@ -29,7 +30,7 @@ Serve options:
       --order O      nested arrays by name | id | fixture    (default name)
   -q, --quiet        no per-request log lines, no examples
 
-Scenarios (error states, faults, delays; README "Scenarios"):
+Scenarios (error states, faults, delays; docs/scenarios.md):
       --scenario K   the default session's scenario: unauthorized, not-found,
                      server-error, unavailable, network-error, hang, delay
       --scenario-slug S   only for this slug
@@ -40,9 +41,11 @@ Scenarios (error states, faults, delays; README "Scenarios"):
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
                    (Prism's Prefer: code=401|404|500|503 too)
   Per session:     header X-Taxonomy-Mock-Session: ID, or the path /__sessions/ID/api/v2/...
-  Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario (JSON body {"kind":"unavailable","times":2}),
+  Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario
+                   (JSON body {"kind":"unavailable","times":2}),
                    GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
-                   loopback clients only unless --admin-key is set; ID "default" is everyone else
+                   without --admin-key: loopback clients only, with a Host that is an IP
+                   literal or localhost; ID "default" is everyone else
 
 Also served, no key needed: GET / (a page listing every record, each linked to its JSON),
 GET /__health (readiness), GET /openapi.json (the OpenAPI 3.1 document).
@@ -52,7 +55,7 @@ Export options:
       --seed N, --size S   as above
   -o, --out FILE     write the fixture JSON here instead of stdout
 
-Verify and record (read-only; README "Keeping the mock honest"):
+Verify and record (read-only; docs/keeping-honest.md):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
       --api-key-env NAME  variable holding the key, 8+ characters (default TAXONOMY_API_KEY)
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
@@ -71,5 +74,6 @@ Verify and record (read-only; README "Keeping the mock honest"):
   -h, --help         this text
   -v, --version      the version
 
-Exit codes: 0 done (also after Ctrl+C or SIGTERM), 1 runtime failure (such as a port
-in use), 2 usage error, invalid --data file or a fixture that validate rejects.`
+Exit codes: 0 done (serve also after Ctrl+C, SIGTERM or SIGHUP), 1 runtime failure (such as
+a port in use; export, validate, verify and record stopped by a signal: one line, partial files
+removed), 2 usage error, invalid --data file or a fixture that validate rejects.`

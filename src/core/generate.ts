@@ -40,6 +40,7 @@ export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
   let taxonomy = recent.get(key)
   if (taxonomy === undefined) {
     taxonomy = generateTaxonomy(seed, counts)
+    generations.set(taxonomy, { seed, counts })
     if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!)
   } else {
     recent.delete(key)
@@ -55,6 +56,21 @@ export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
  */
 const recent = new Map<string, Taxonomy>()
 const RECENT_LIMIT = 4
+
+/** What a generated dataset was generated from. */
+export interface Generation {
+  readonly seed: number
+  readonly counts: SizeCounts
+}
+
+// Keyed by the instance, not by its seed field: a loaded export carries its seed too, and may have
+// been edited since.
+const generations = new WeakMap<Taxonomy, Generation>()
+
+/** The seed and counts `createTaxonomy` made `taxonomy` from; `undefined` for loaded or patched data. */
+export function findGeneration(taxonomy: Taxonomy): Generation | undefined {
+  return generations.get(taxonomy)
+}
 
 /**
  * A generated taxonomy whose topics wait for their first use, a sub-discipline's at a time. Their

@@ -1,3 +1,5 @@
+import { findGeneration } from '../core/generate.js'
+import { SIZES, type SizeCounts } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { showKeys } from './shown-keys.js'
@@ -29,6 +31,27 @@ function escapeHtml(text: string): string {
 
 function page(title: string, body: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>\n${body}\n</body></html>\n`
+}
+
+/**
+ * Which dataset the pages show, as HTML: the same slug has another id in another seed or size. The
+ * seed and size for generated data; for loaded data, the fixture's format and the seed it records.
+ */
+function describeDataset(taxonomy: Taxonomy): string {
+  const generation = findGeneration(taxonomy)
+  if (generation !== undefined) {
+    const preset = presetOf(generation.counts)
+    const size = preset === undefined ? 'a custom size' : `size <code>${escapeHtml(preset)}</code>`
+    return `generated from seed <code>${generation.seed}</code>, ${size}`
+  }
+  const { format, seed } = taxonomy.toFixture()
+  const recorded = seed === null ? 'no seed' : `seed <code>${seed}</code> as the fixture records it`
+  return `loaded from a fixture of format <code>${escapeHtml(format)}</code>, ${recorded}`
+}
+
+function presetOf(counts: SizeCounts): string | undefined {
+  const same = (preset: SizeCounts) => (Object.keys(preset) as (keyof SizeCounts)[]).every((level) => preset[level] === counts[level])
+  return (Object.keys(SIZES) as (keyof typeof SIZES)[]).find((name) => same(SIZES[name]))
 }
 
 function link(collection: Collection, record: FixtureDomain): string {
@@ -84,14 +107,13 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
     const total = taxonomy.disciplines.length + taxonomy.subDisciplines.length
     parts.push(`</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} disciplines and sub-disciplines are not shown. Each API answer names the slugs of the records related to it.</p>`)
   }
-  const seed = taxonomy.seed === null ? 'none (loaded or patched data)' : String(taxonomy.seed)
   const curl = first
     ? `<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}/api/v2/disciplines/${escapeHtml(encodeURIComponent(first.slug))}</pre>`
     : ''
   return page(
     'taxonomy-mock',
     `<h1>taxonomy-mock</h1>
-<p>Seed <code>${escapeHtml(seed)}</code>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
+<p>Data <span id="dataset">${describeDataset(taxonomy)}</span>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
 ${parts.join('')}`,
@@ -114,7 +136,7 @@ export function renderRecordPage(
   const path = `/api/v2/${collection}/${encodeURIComponent(record.slug)}`
   return page(
     `${record.name} · taxonomy-mock`,
-    `<p><a href="/">All records</a></p>
+    `<p><a href="/">All records</a> · data <span id="dataset">${describeDataset(options.taxonomy)}</span></p>
 <h1>${escapeHtml(record.name)}</h1>
 <p><code>GET ${escapeHtml(path)}</code> answers:</p>
 <pre id="api-json">${escapeHtml(json)}</pre>

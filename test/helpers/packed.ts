@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { installSpecsOf } from './install-lines.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline']
@@ -14,12 +15,6 @@ const npmAsync = async (args: string[], cwd: string) => (await execFileAsync('np
 /** The version of a package this repository has installed (its lock file's choice, or CI's msw 3). */
 export function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
-}
-
-/** The version the lock file pins, whatever CI installed over it (msw 3 on Node 22 and 24). */
-function lockedVersion(name: string): string {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> }
-  return lock.packages[`node_modules/${name}`]!.version
 }
 
 /** Every file a packed tarball may hold: what a user needs, and nothing built for this repository alone. */
@@ -128,25 +123,61 @@ export function packAndInstall(): PackedInstall {
   return { dir, files }
 }
 
+/**
+ * The recipes each consumer project runs. A project installs what their `npm i -D` lines name, as
+ * they name it (test/helpers/install-lines.ts), so each line is what the tests install.
+ */
+export const CONSUMER_RECIPES = {
+  esm: ['docs/recipes/vitest.md', 'docs/recipes/jest-esm.md', 'docs/recipes/ci-fixtures.md', 'docs/recipes/browser-vite.md', 'docs/recipes/ssr.md'],
+  cjs: ['docs/recipes/jest-commonjs.md', 'docs/recipes/jest-jsdom.md', 'docs/recipes/ts-jest.md'],
+} as const
+
 /** The consumer projects the package and README tests run in, each with the packed tarball installed. */
 export interface ConsumerProjects {
   /** The tarball's files, relative to the package root. */
   readonly files: readonly string[]
   /**
-   * An ES-module project ("type": "module") with this repository's msw (2 or 3), TypeScript,
-   * Vitest, Jest, React and Vite (whose client types the browser recipe references). `vitest/`,
-   * `jest-esm/` and `ssr/` inside it link to its node_modules.
+   * An ES-module project ("type": "module") with what its recipes' lines install (msw 2 or 3, as
+   * npm picks for this Node, Vitest, Jest 29), and what a Vite React app has before them: this
+   * repository's TypeScript, React and Vite (whose client types the browser recipe references).
+   * `vitest/`, `jest-esm/` and `ssr/` inside it link to its node_modules.
    */
   readonly esm: string
   /** npm's stderr when installing the tarball into `esm`. */
   readonly esmInstallLog: string
   /**
-   * A CommonJS project (no "type") with msw 2 as the lock file pins it, Jest 29, babel-jest,
-   * @babel/preset-env 7, jest-fixed-jsdom and ts-jest: the Jest-CommonJS recipe and TypeScript under
-   * `node10` and `.cts`; `jest-jsdom/` and `ts-jest/` inside it, linked to its node_modules, hold
-   * those two recipes.
+   * A CommonJS project (no "type") with what its recipes' lines install: msw 2, Jest 29,
+   * babel-jest, @babel/preset-env 7, jest-fixed-jsdom, ts-jest and TypeScript: the Jest-CommonJS
+   * recipe and TypeScript under `node10` and `.cts`; `jest-jsdom/` and `ts-jest/` inside it, linked
+   * to its node_modules, hold those two recipes.
    */
   readonly cjs: string
+  /** The words each project's `npm install` was given, the tarball's path for `taxonomy-mock`. */
+  readonly installed: { readonly esm: readonly string[]; readonly cjs: readonly string[] }
+  /**
+   * TypeScript 7's `tsc` (a file to run with `node`), what `npm i -D typescript` installs now, from
+   * the npm registry into a folder of its own: the type checks run it on files of `esm` and `cjs`
+   * beside their own TypeScript 5.
+   */
+  readonly typescript7: string
+}
+
+/** A TypeScript major the type checks run: the consumer projects' own 5.9, or 7. */
+export type TypeScriptMajor = 5 | 7
+
+/**
+ * Runs `tsc -p config` in `dir` (a consumer project or a folder in one) with TypeScript `major`;
+ * returns its output, which is empty when the files compile.
+ */
+export function typeCheck(consumers: ConsumerProjects, major: TypeScriptMajor, dir: string, config: string): string {
+  // The ES-module project's TypeScript is this repository's 5.9, whatever the CommonJS one installed for ts-jest.
+  const tsc = major === 7 ? consumers.typescript7 : join(consumers.esm, 'node_modules/typescript/bin/tsc')
+  try {
+    return execFileSync('node', [tsc, '-p', config], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    return `${stdout ?? ''}${stderr ?? ''}` || String(error)
+  }
 }
 
 /** Packs once and installs the tarball into an ES-module and a CommonJS consumer project, in parallel. */
@@ -156,17 +187,22 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
   chmodSync(base, 0o755)
   const esm = join(base, 'esm')
   const cjs = join(base, 'cjs')
+  const typescript7 = join(base, 'typescript7')
   mkdirSync(esm)
   mkdirSync(cjs)
+  mkdirSync(typescript7)
   writeFileSync(join(esm, 'package.json'), JSON.stringify({ name: 'esm-consumer', private: true, type: 'module' }))
   writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-consumer', private: true }))
+  writeFileSync(join(typescript7, 'package.json'), JSON.stringify({ name: 'typescript7', private: true }))
   const at = (name: string) => `${name}@${installedVersion(name)}`
+  // A Vite React app has these before any recipe; the type checks use its TypeScript 5.9.
+  const viteApp = ['typescript', '@types/node', 'react', 'react-dom', '@types/react', '@types/react-dom', 'vite'].map(at)
+  const installed = { esm: installSpecsOf(CONSUMER_RECIPES.esm, tarball, viteApp), cjs: installSpecsOf(CONSUMER_RECIPES.cjs, tarball) }
   const [esmInstallLog] = await Promise.all([
-    npmAsync([...NPM_INSTALL, tarball, at('msw'), at('typescript'), at('@types/node'), at('vitest'), at('jest'),
-      at('react'), at('react-dom'), at('@types/react'), at('@types/react-dom'), at('vite')], esm),
-    npmAsync([...NPM_INSTALL, tarball, `msw@${lockedVersion('msw')}`, at('typescript'), at('@types/node'), at('jest'),
-      `babel-jest@${installedVersion('jest')}`, at('@babel/core'), '@babel/preset-env@7.29.14',
-      `jest-environment-jsdom@${installedVersion('jest')}`, 'jest-fixed-jsdom@0.0.11', 'ts-jest@29.4.15'], cjs),
+    npmAsync([...NPM_INSTALL, '-D', ...installed.esm], esm),
+    npmAsync([...NPM_INSTALL, '-D', ...installed.cjs], cjs),
+    // Once, for every type check: a compiler (native, two packages), not a project of its own.
+    npmAsync([...NPM_INSTALL, 'typescript@7'], typescript7),
   ])
   for (const folder of ['vitest', 'jest-esm', 'ssr']) {
     mkdirSync(join(esm, folder))
@@ -178,5 +214,5 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
     symlinkSync(join(cjs, 'node_modules'), join(cjs, folder, 'node_modules'))
     writeFileSync(join(cjs, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true }))
   }
-  return { files, esm, esmInstallLog, cjs }
+  return { files, esm, esmInstallLog, cjs, installed, typescript7: join(typescript7, 'node_modules/typescript/bin/tsc') }
 }

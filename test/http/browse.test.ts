@@ -11,6 +11,9 @@ const get = (resolver: ReturnType<typeof createResolver>, url: string, method = 
   return { ...answer, text: answer.body ? new TextDecoder().decode(answer.body) : '' }
 }
 
+/** What a page says of its dataset: the HTML of its `#dataset` element. */
+const dataset = (url: string, options: Parameters<typeof createResolver>[0]) => /<span id="dataset">(.*?)<\/span>/.exec(get(createResolver(options), url).text)?.[1]
+
 it('serves the index without a key, listing every discipline with its slug and link', () => {
   const page = get(createResolver({ taxonomy: base }), '/')
   expect(page.status).toBe(200)
@@ -18,8 +21,30 @@ it('serves the index without a key, listing every discipline with its slug and l
   for (const discipline of base.disciplines) {
     expect(page.text).toContain(`<a href="/browse/disciplines/${discipline.slug}">${discipline.name}</a>`)
   }
-  expect(page.text).toContain('Seed <code>42</code>')
+  expect(page.text).toContain('Data <span id="dataset">generated from seed <code>42</code>, size <code>small</code></span>: 3 domains, 10 disciplines')
   expect(page.text).toContain('Accepted key: <code>taxonomy-mock-key</code>')
+})
+
+it('names the dataset on the index and on each record page: one slug has another id in another size', () => {
+  const medium = createTaxonomy({ seed: 42, size: 'medium' })
+  const slug = base.disciplines.find((discipline) => medium.findDiscipline(discipline.slug) !== undefined)!.slug
+  expect(medium.findDiscipline(slug)!.id).not.toBe(base.findDiscipline(slug)!.id)
+  for (const url of ['/', `/browse/disciplines/${slug}`]) {
+    expect(dataset(url, { seed: 42, size: 'small' })).toBe('generated from seed <code>42</code>, size <code>small</code>')
+    expect(dataset(url, { seed: 42 })).toBe('generated from seed <code>42</code>, size <code>medium</code>')
+    expect(dataset(url, { taxonomy: createTaxonomy({ seed: 7, size: { topics: 10 } }) })).toBe('generated from seed <code>7</code>, a custom size')
+  }
+})
+
+it('says loaded data is loaded, with its format and the seed it records, even when it is an unchanged export', () => {
+  const exported = loadTaxonomy(base.toFixture())
+  const recorded = loadTaxonomy({ ...base.toFixture(), format: 'taxonomy-mock/v1.1', seed: null })
+  const slug = base.disciplines[0]!.slug
+  for (const url of ['/', `/browse/disciplines/${slug}`]) {
+    expect(dataset(url, { taxonomy: exported })).toBe('loaded from a fixture of format <code>taxonomy-mock/v1</code>, seed <code>42</code> as the fixture records it')
+    expect(dataset(url, { taxonomy: recorded })).toBe('loaded from a fixture of format <code>taxonomy-mock/v1.1</code>, no seed')
+    expect(dataset(url, { taxonomy: patchTaxonomy(base, {}) })).toBe('loaded from a fixture of format <code>taxonomy-mock/v1</code>, no seed')
+  }
 })
 
 it("shows a record's page with the API's JSON, without a key", () => {

@@ -1,23 +1,20 @@
 // CommonJS consumers of the packed package, in a project without "type": "module" and with msw 2
 // (whose CommonJS and ES-module builds ship separate type declarations). The Jest recipe runs in
 // test/readme.test.ts, from the README's blocks.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
+import { typeCheck, type TypeScriptMajor } from '../helpers/packed.js'
 
-const { cjs } = inject('consumers')
-const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: cjs, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-/** Runs tsc on one file with these options; resolves to its output (empty when the file compiles). */
-function typeCheck(file: string, source: string, compilerOptions: Record<string, unknown>): string {
+const consumers = inject('consumers')
+const { cjs } = consumers
+/** Runs tsc of TypeScript `major` on one file with these options; resolves to its output (empty when the file compiles). */
+function typeCheckFile(file: string, source: string, compilerOptions: Record<string, unknown>, major: TypeScriptMajor = 5): string {
   writeFileSync(join(cjs, file), source)
-  const config = `tsconfig.${file.replace(/\W/g, '-')}.json`
+  const config = `tsconfig.typescript${major}-${file.replace(/\W/g, '-')}.json`
   writeFileSync(join(cjs, config), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', types: ['node'], ...compilerOptions }, files: [file] }))
-  try {
-    return run('npx', ['--no-install', 'tsc', '-p', config])
-  } catch (error) {
-    return (error as { stdout: string }).stdout
-  }
+  return typeCheck(consumers, major, cjs, config)
 }
 
 /** Uses every entry point's types the way a CommonJS test set-up does. */
@@ -33,12 +30,20 @@ export const running: Promise<RunningServer> = startServer({ port: 0 })
 export type Payloads = [DisciplineRecord, SubDisciplineRecord]
 `
 
-it('type-checks setupServer(...createHandlers()) in a .cts file under nodenext: one copy of msw types', () => {
-  expect(typeCheck('consumer.cts', CONSUMER, { module: 'nodenext', moduleResolution: 'nodenext' })).toBe('')
+it.each([5, 7] as const)('type-checks setupServer(...createHandlers()) in a .cts file under nodenext with TypeScript %i: one copy of msw types', (major) => {
+  expect(typeCheckFile('consumer.cts', CONSUMER, { module: 'nodenext', moduleResolution: 'nodenext' }, major)).toBe('')
 })
 
-it('type-checks under module commonjs and moduleResolution node10', () => {
-  expect(typeCheck('consumer-node10.ts', CONSUMER, { module: 'commonjs', moduleResolution: 'node10', lib: ['es2023', 'dom'] })).toBe('')
+it('type-checks under module commonjs and moduleResolution node10 with TypeScript 5.9, through typesVersions', () => {
+  expect(typeCheckFile('consumer-node10.ts', CONSUMER, { module: 'commonjs', moduleResolution: 'node10', lib: ['es2023', 'dom'] })).toBe('')
+})
+
+it('type-checks under module commonjs with TypeScript 7, which has no node10 and resolves as bundler', () => {
+  const options = { module: 'commonjs', lib: ['es2023', 'dom'] }
+  expect(typeCheckFile('consumer-commonjs.ts', CONSUMER, options, 7)).toBe('')
+  expect(typeCheckFile('consumer-commonjs.ts', CONSUMER, { ...options, moduleResolution: 'node10' }, 7)).toMatch(
+    /error TS5108: Option 'moduleResolution=node10' has been removed/,
+  )
 })
 
 it("runs require('taxonomy-mock/msw') in plain Node, answering through msw's setupServer", () => {

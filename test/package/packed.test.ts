@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, inject, it } from 'vitest'
-import { requestThroughNpx, unexpectedPackedFiles } from '../helpers/packed.js'
+import { requestThroughNpx, typeCheck, unexpectedPackedFiles } from '../helpers/packed.js'
 
 const consumers = inject('consumers')
 const installed = { dir: consumers.esm, files: consumers.files }
@@ -64,11 +64,23 @@ it('imports every subpath', () => {
   expect(JSON.parse(run('node', ['--input-type=module', '-e', script]))).toEqual(['function', 'function', 'function', '3.1.0'])
 })
 
-it('type-checks a consumer file that uses every public function', () => {
+it('type-checks with TypeScript 5.9 as the project has it, and TypeScript 7', () => {
+  expect(run('npx', ['--no-install', 'tsc', '--version'])).toMatch(/^Version 5\.9\./)
+  expect(run('node', [consumers.typescript7, '--version'])).toMatch(/^Version 7\./)
+})
+
+// The resolutions each major has; TypeScript 7 removed node10 (commonjs.test.ts shows both).
+it.each([
+  [5, 'nodenext', 'nodenext'],
+  [5, 'node16', 'node16'],
+  [5, 'bundler', 'esnext'],
+  [7, 'nodenext', 'nodenext'],
+  [7, 'node16', 'node16'],
+  [7, 'bundler', 'esnext'],
+] as const)('type-checks a consumer file that uses every public function with TypeScript %i under %s', (major, moduleResolution, module) => {
   copyFileSync(fileURLToPath(new URL('./consumer.ts.txt', import.meta.url)), join(installed.dir, 'consumer.ts'))
-  writeFileSync(
-    join(installed.dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], skipLibCheck: true }, files: ['consumer.ts'] }),
-  )
-  expect(() => run('npx', ['--no-install', 'tsc', '-p', '.'])).not.toThrow()
+  const config = `tsconfig.typescript${major}-${moduleResolution}.json`
+  const compilerOptions = { strict: true, noEmit: true, module, moduleResolution, target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], skipLibCheck: true }
+  writeFileSync(join(installed.dir, config), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }))
+  expect(typeCheck(consumers, major, installed.dir, config)).toBe('')
 })
