@@ -4,9 +4,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { createServer, type AddressInfo } from 'node:net'
 import { createTaxonomy } from '../dist/index.js'
 import type { Check } from './lib.js'
+import { freePort } from '../test/helpers/local-load.js'
 import { BIN } from './processes.js'
 import { pause } from './soak-lib.js'
 import { KEY } from './wrk.js'
@@ -111,14 +111,4 @@ function checksOf(mode: string, seconds: number, result: LoadResult): Check[] {
       ok: result.exitCode === 0 && result.exitMs <= 2_000,
     },
   ]
-}
-
-function freePort(): Promise<number> {
-  const server = createServer()
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    }),
-  )
 }

@@ -2,13 +2,12 @@
 // changes an exit code (stdout and stderr on /dev/full, or on one pipe nobody reads).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { openSync, writeFileSync, mkdtempSync } from 'node:fs'
-import { Agent, request } from 'node:http'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
+import { freePort, load } from '../helpers/local-load.js'
 import { BIN } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
@@ -22,37 +21,7 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 })
 
-function freePort(): Promise<number> {
-  const server = createServer()
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    }),
-  )
-}
 
-/** Sends `count` requests over 8 keep-alive connections; resolves with how many got an answer. */
-async function load(url: string, count: number): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 })
-  let answered = 0
-  let next = 0
-  const worker = async () => {
-    while (next++ < count) {
-      await new Promise<void>((resolve) => {
-        const req = request(`${url}/nope`, { agent }, (res) => {
-          res.resume()
-          res.on('end', () => (answered++, resolve()))
-        })
-        req.on('error', () => resolve())
-        req.end()
-      })
-    }
-  }
-  await Promise.all(Array.from({ length: 8 }, worker))
-  agent.destroy()
-  return answered
-}
 
 const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
 const full = () => openSync('/dev/full', 'w')

@@ -2,45 +2,16 @@
 // when a signal arrives during start-up or twice.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
-import { Agent, request } from 'node:http'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { freePort, load } from '../helpers/local-load.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
-function freePort(): Promise<number> {
-  const server = createServer()
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo
-    server.close(() => resolve(port))
-  }))
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Sends `count` requests over `connections` keep-alive connections; resolves with how many got an answer. */
-async function load(url: string, count: number, connections = 8): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections })
-  let answered = 0
-  let next = 0
-  const worker = async () => {
-    while (next++ < count) {
-      await new Promise<void>((resolve) => {
-        const req = request(`${url}/nope`, { agent }, (res) => {
-          res.resume()
-          res.on('end', () => (answered++, resolve()))
-        })
-        req.on('error', () => resolve())
-        req.end()
-      })
-    }
-  }
-  await Promise.all(Array.from({ length: connections }, worker))
-  agent.destroy()
-  return answered
-}
 
 it('drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
   const run = spawnCli(['--port', '0'])

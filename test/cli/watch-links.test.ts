@@ -3,21 +3,11 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { createTaxonomy } from '../../src/core/generate.js'
-import { patchTaxonomy } from '../../src/core/patch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
-import { spawnCli } from '../helpers/cli.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
+import { auth, base, patched, startWatching } from '../helpers/watch.js'
 
-const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
-const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
-const base = createTaxonomy({ seed: 42, size: 'small' })
-const patched = patchTaxonomy(base, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }] })
 
-async function start(file: string) {
-  const run = spawnCli(['--port', '0', '--quiet', '--data', file, '--watch'])
-  const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
-  return { run, url }
-}
 
 const csStatus = async (url: string) => (await fetch(`${url}/api/v2/disciplines/cs`, auth)).status
 
@@ -45,7 +35,7 @@ function createConfigMap(text: string) {
 
 it('follows a Kubernetes ConfigMap mount: reloads when the ..data link is swapped to a new folder', async () => {
   const configMap = createConfigMap(toFixtureJson(base))
-  const { run, url } = await start(configMap.file)
+  const { run, url } = await startWatching(configMap.file)
   expect(await csStatus(url)).toBe(404)
   configMap.publish(toFixtureJson(patched))
   await run.waitFor(/reloaded --data file/)
@@ -60,7 +50,7 @@ it('follows a chain of links into other folders: reloads when the target is repl
   // mount/data.json -> ../releases/current.json -> <root>/store/taxonomy.json
   symlinkSync(target, join(root, 'releases', 'current.json'))
   symlinkSync('../releases/current.json', join(root, 'mount', 'data.json'))
-  const { run, url } = await start(join(root, 'mount', 'data.json'))
+  const { run, url } = await startWatching(join(root, 'mount', 'data.json'))
   expect(await csStatus(url)).toBe(404)
   writeFileSync(`${target}.new`, toFixtureJson(patched))
   renameSync(`${target}.new`, target)
@@ -73,7 +63,7 @@ it('follows a link into another folder: reloads when the target is rewritten in 
   for (const folder of ['mount', 'store']) mkdirSync(join(root, folder))
   writeFileSync(join(root, 'store', 'taxonomy.json'), toFixtureJson(base))
   symlinkSync('../store/taxonomy.json', join(root, 'mount', 'data.json'))
-  const { run, url } = await start(join(root, 'mount', 'data.json'))
+  const { run, url } = await startWatching(join(root, 'mount', 'data.json'))
   expect(await csStatus(url)).toBe(404)
   writeFileSync(join(root, 'store', 'taxonomy.json'), toFixtureJson(patched))
   await run.waitFor(/reloaded --data file/)
@@ -86,7 +76,7 @@ it('follows a link that is pointed at another file', async () => {
   writeFileSync(join(root, 'old', 'taxonomy.json'), toFixtureJson(base))
   writeFileSync(join(root, 'new', 'taxonomy.json'), toFixtureJson(patched))
   symlinkSync('../old/taxonomy.json', join(root, 'mount', 'data.json'))
-  const { run, url } = await start(join(root, 'mount', 'data.json'))
+  const { run, url } = await startWatching(join(root, 'mount', 'data.json'))
   expect(await csStatus(url)).toBe(404)
   symlinkSync('../new/taxonomy.json', join(root, 'mount', 'next.json'))
   renameSync(join(root, 'mount', 'next.json'), join(root, 'mount', 'data.json'))
@@ -132,7 +122,7 @@ it('stress: 50 ConfigMap swaps under load; every answer is one whole dataset, an
   }
 
   const configMap = createConfigMap(versions[0]!)
-  const { run, url } = await start(configMap.file)
+  const { run, url } = await startWatching(configMap.file)
   const last = versions.length - 1
   let swapping = true
   const swapper = (async () => {

@@ -2,22 +2,13 @@ import { mkdtempSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { createTaxonomy } from '../../src/core/generate.js'
-import { patchTaxonomy } from '../../src/core/patch.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
 import { spawnCli } from '../helpers/cli.js'
+import { auth, base, patched, startWatching } from '../helpers/watch.js'
 
-const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
-const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
-const base = createTaxonomy({ seed: 42, size: 'small' })
-const patched = patchTaxonomy(base, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }] })
 
-async function start(file: string) {
-  const run = spawnCli(['--port', '0', '--quiet', '--data', file, '--watch'])
-  const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
-  return { run, url }
-}
 
 /** Waits until `count` lines of `lines` match `pattern`. */
 async function waitForLines(lines: string[], pattern: RegExp, count: number): Promise<void> {
@@ -35,7 +26,7 @@ function tempFile(text: string): string {
 
 it('reloads the --data file when it changes, and keeps the previous data when the new file is invalid', async () => {
   const file = tempFile(toFixtureJson(base))
-  const { run, url } = await start(file)
+  const { run, url } = await startWatching(file)
   expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(404)
 
   writeFileSync(file, toFixtureJson(patched))
@@ -57,7 +48,7 @@ it('reloads the --data file when it changes, and keeps the previous data when th
 
 it('switches atomically: every answer during reloads is wholly the old data or wholly the new', async () => {
   const file = tempFile(toFixtureJson(base))
-  const { run, url } = await start(file)
+  const { run, url } = await startWatching(file)
   const slug = base.disciplines[0]!.slug
   const changed = patchTaxonomy(base, { disciplines: [{ slug, description: 'Rewritten while the server runs.' }] })
   const bodies = new Set([base, changed].map((t) => JSON.stringify(toDisciplineRecord(t, t.findDiscipline(slug)!))))
