@@ -1,7 +1,7 @@
 // The CLI when its output is not read or cannot be written, when --data is a FIFO or a device, and
 // when a signal arrives during start-up or twice.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, openSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -74,7 +74,10 @@ it('SIGTERM during start-up exits 0 without listening', async () => {
   // (Generating `--size large` used to take long enough; its topics now wait for first use.)
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
   execFileSync('mkfifo', [fifo])
-  const writer = spawn('sh', ['-c', 'exec 3>"$1"; printf \'{"format":\' >&3; exec sleep 20', 'sh', fifo], { stdio: 'ignore' })
+  // Opened here, before the CLI starts, so that it always finds a writer (Linux opens a FIFO for
+  // reading and writing at once without waiting).
+  const writer = openSync(fifo, 'r+')
+  writeSync(writer, '{"format":')
   try {
     const run = spawnCli(['--port', '0', '--data', fifo])
     await pause(400)
@@ -83,7 +86,7 @@ it('SIGTERM during start-up exits 0 without listening', async () => {
     expect(run.stdout).toEqual([])
     expect(run.stderr).toEqual([])
   } finally {
-    writer.kill('SIGKILL')
+    closeSync(writer)
   }
 }, 30_000)
 
