@@ -1,5 +1,6 @@
 // `npm run bench`: every performance target of the project, measured in one run, as a table.
 import { benchBundle } from './bundle.js'
+import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
@@ -17,6 +18,7 @@ const sections = [
   ['Start-up', () => benchStartup()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
+  ['Verify and record', () => benchContract()],
   // Installs five tools and takes minutes: only `npm run bench -- peers`.
   ['Peers', () => benchPeers(), { onDemand: true }],
 ] as const
