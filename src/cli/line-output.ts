@@ -34,9 +34,11 @@ export interface LineOutput {
  * output then drops everything.
  */
 export function createLineOutput(fd: number, onFailure: (code: string) => void): LineOutput {
-  const lines: Buffer[] = []
-  /** Bytes of `lines[0]` already written. */
-  let head = 0
+  // Lines wait as strings and become bytes a chunk at a time: one buffer per write, not per line.
+  const lines: string[] = []
+  const sizes: number[] = []
+  /** The part of a chunk the descriptor did not take: it goes out before any line. */
+  let rest: Buffer | undefined
   let waiting = 0
   let failed = false
   /** Whether the last byte written ended a line. */
@@ -47,49 +49,53 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   function add(line: string, limit: number): boolean {
     if (failed) return false
     // Half a line was written and the rest given up (finish): start afresh.
-    const text = lines.length === 0 && !atLineStart ? `\n${line}\n` : `${line}\n`
-    const bytes = Buffer.from(text)
-    if (waiting + bytes.length > limit) return false
-    lines.push(bytes)
-    waiting += bytes.length
+    const text = lines.length === 0 && rest === undefined && !atLineStart ? `\n${line}\n` : `${line}\n`
+    const size = Buffer.byteLength(text)
+    if (waiting + size > limit) return false
+    lines.push(text)
+    sizes.push(size)
+    waiting += size
     return true
   }
 
   function flush(): void {
     clearTimeout(scheduled)
     scheduled = undefined
-    while (lines.length > 0 && !failed) {
-      const chunk = nextChunk()
+    while ((rest !== undefined || lines.length > 0) && !failed) {
+      const chunk = rest ?? takeChunk()
+      rest = undefined
       let written: number
       try {
         written = writeSync(fd, chunk)
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? String(error)
-        if (code === 'EAGAIN') return scheduleRetry()
+        if (code === 'EAGAIN') {
+          rest = chunk
+          return scheduleRetry()
+        }
         failed = true
         lines.length = 0
+        sizes.length = 0
         waiting = 0
         return onFailure(code)
       }
+      waiting -= written
+      if (written > 0) atLineStart = chunk[written - 1] === 0x0a
+      if (written < chunk.length) rest = chunk.subarray(written)
       // Nothing taken without an error: try again later rather than spin.
       if (written === 0) return scheduleRetry()
-      atLineStart = chunk[written - 1] === 0x0a
-      advance(written)
     }
   }
 
-  function nextChunk(): Buffer {
-    if (head > 0) return lines[0]!.subarray(head)
+  /** The next lines, whole, up to {@link ATOMIC_BYTES} (or one longer line alone), as bytes. */
+  function takeChunk(): Buffer {
     let count = 1
-    let size = lines[0]!.length
-    while (count < lines.length && size + lines[count]!.length <= ATOMIC_BYTES) size += lines[count++]!.length
-    return count === 1 ? lines[0]! : Buffer.concat(lines.slice(0, count), size)
-  }
-
-  function advance(written: number): void {
-    waiting -= written
-    head += written
-    while (lines.length > 0 && head >= lines[0]!.length) head -= lines.shift()!.length
+    let size = sizes[0]!
+    while (count < lines.length && size + sizes[count]! <= ATOMIC_BYTES) size += sizes[count++]!
+    const text = count === 1 ? lines[0]! : lines.slice(0, count).join('')
+    lines.splice(0, count)
+    sizes.splice(0, count)
+    return Buffer.from(text)
   }
 
   function scheduleRetry(): void {
@@ -116,11 +122,19 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
       flush()
       clearTimeout(retry)
       retry = undefined
-      const forgotten = lines.length
+      // A line cut by a partial write counts as forgotten, as do the lines after it.
+      const forgotten = lines.length + (rest === undefined ? 0 : countLineEnds(rest))
       lines.length = 0
-      head = 0
+      sizes.length = 0
+      rest = undefined
       waiting = 0
       return forgotten
     },
   }
+}
+
+function countLineEnds(bytes: Buffer): number {
+  let count = 0
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++
+  return count
 }

@@ -1,0 +1,16 @@
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { formatLogLine } from '../../src/cli/banner.js'
+
+it('writes the milliseconds of a log line with one decimal, as toFixed(1) rounds them', () => {
+  fc.assert(
+    fc.property(fc.double({ min: 0, max: 3_600_000, noNaN: true }), (ms) => {
+      const line = formatLogLine({ method: 'GET', path: '/api/v2/disciplines/x', status: 200, ms })
+      const written = Number(/ (\d+\.\d)ms$/.exec(line)![1])
+      expect(Math.abs(written - ms)).toBeLessThanOrEqual(0.05 + 1e-9)
+    }),
+    { numRuns: 5_000 },
+  )
+  expect(formatLogLine({ method: 'HEAD', path: '/', status: 404, ms: 12.34 })).toBe('HEAD / 404 12.3ms')
+  expect(formatLogLine({ method: 'GET', path: '/', status: 200, ms: 0 })).toBe('GET / 200 0.0ms')
+})
