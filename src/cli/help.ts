@@ -1,5 +1,6 @@
 import { DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
+import { ENDPOINT_LIST } from '../http/endpoints.js'
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock export [--seed N] [--size S] [--out FILE]
@@ -8,8 +9,7 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock verify --target URL --discipline SLUG... [--crawl N] [--report FILE] [--junit FILE]
        taxonomy-mock record --target URL --discipline SLUG... --out FILE [--all]
 
-A mock of the Academic Taxonomy Lookup Service (GET /api/v2/disciplines/:slug and
-GET /api/v2/sub_disciplines/:slug), answered from deterministic seeded data.
+A mock of the Academic Taxonomy Lookup Service (${ENDPOINT_LIST.map((endpoint) => `GET /api/v2/${endpoint.collection}/:slug`).join(' and\n')}), answered from deterministic seeded data.
 
 Serve options:
   -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env TAXONOMY_MOCK_PORT)
@@ -56,7 +56,7 @@ Verify and record (read-only; README "Keeping the mock honest"):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
       --api-key-env NAME  variable holding the key, 8+ characters (default TAXONOMY_API_KEY)
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
-      --discipline SLUG, --sub-discipline SLUG   where to start; repeatable
+      ${ENDPOINT_LIST.map((endpoint) => `--${endpoint.flag} SLUG`).join(', ')}   where to start; repeatable
       --max-requests N    requests in all, retries included  (default 200)
       --rate R       requests per second, at most            (default 2)
       --timeout MS   per answer                              (default 10000)

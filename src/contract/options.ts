@@ -1,5 +1,6 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
+import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { isApiKey } from '../http/options.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
 
@@ -86,18 +87,16 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     throw new TypeError(`\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
   }
   if (key.length < MIN_REDACTABLE_KEY_LENGTH) throw new TypeError(shortKeyMessage('`apiKey`', key.length))
-  const disciplines = resolveSlugs(options.disciplines, 'disciplines')
-  const subDisciplines = resolveSlugs(options.subDisciplines, 'subDisciplines')
-  if (disciplines.length + subDisciplines.length === 0) {
-    throw new TypeError('give at least one slug in `disciplines` or `subDisciplines`: the API has no list endpoint to start from')
+  const slugs = Object.fromEntries(ENDPOINT_LIST.map(({ startOption }) => [startOption, resolveSlugs(options[startOption], startOption)]))
+  if (Object.values(slugs).every((given) => given.length === 0)) {
+    throw new TypeError(`give at least one slug in ${ENDPOINT_LIST.map(({ startOption }) => `\`${startOption}\``).join(' or ')}: the API has no list endpoint to start from`)
   }
   const fetchOption = options.fetch ?? globalThis.fetch
   if (typeof fetchOption !== 'function') throw new TypeError(`\`fetch\` must be a function; received ${formatReceived(options.fetch)}`)
   return {
     base: resolveTarget(options.target),
     apiKey: options.apiKey,
-    disciplines,
-    subDisciplines,
+    ...(slugs as Readonly<Record<Endpoint['startOption'], readonly string[]>>),
     rate: resolveNumber(options.rate, 'rate', DEFAULT_RATE, 0.01, 1_000, 'requests per second'),
     maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, 1, 100_000),
     timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),

@@ -1,5 +1,6 @@
 import { ADMIN_KEY_HEADER } from './admin-access.js'
-import { ENDPOINTS, type Endpoint } from './endpoints.js'
+import { SHAPES, type FieldKind } from '../core/shapes.js'
+import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { RETRY_AFTER_SECONDS } from './responses.js'
@@ -19,6 +20,17 @@ const slug = { type: 'string', pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$' } as con
 function object(properties: Record<string, unknown>) {
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties }
 }
+
+const FIELD_SCHEMAS = { uuid: id, id, text, slug, count } as const
+
+function fieldSchema(kind: FieldKind) {
+  return typeof kind === 'string' ? FIELD_SCHEMAS[kind] : { type: 'array', items: { $ref: `#/components/schemas/${kind.items}` } }
+}
+
+/** The component schemas of the spec's shapes (§2), read from `SHAPES`. */
+const SHAPE_SCHEMAS = Object.fromEntries(
+  Object.entries(SHAPES).map(([name, fields]) => [name, object(Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, fieldSchema(kind)])))]),
+) as Readonly<Record<keyof typeof SHAPES, ReturnType<typeof object>>>
 
 function errorResponse(description: string, headers?: Record<string, unknown>) {
   return {
@@ -149,7 +161,7 @@ export function createOpenApiDocument(statuses: Required<ErrorStatuses> = DEFAUL
   return {
     ...OPENAPI_DOCUMENT,
     paths: {
-      ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, statuses)])),
+      ...Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, statuses)])),
       ...ADMIN_PATHS,
     },
   }
@@ -161,7 +173,7 @@ export const OPENAPI_DOCUMENT = {
   info: {
     title: 'Academic Taxonomy Lookup Service (taxonomy-mock)',
     version: '2.0.0',
-    description: 'Look up one discipline or one sub-discipline by slug, with its parents and children.',
+    description: `Look up ${ENDPOINT_LIST.map((endpoint) => `one ${endpoint.noun}`).join(' or ')} by slug, with its parents and children.`,
   },
   servers: [{ url: '/' }],
   tags: [
@@ -169,7 +181,7 @@ export const OPENAPI_DOCUMENT = {
     { name: 'admin', description: 'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.' },
   ],
   paths: {
-    ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, DEFAULT_STATUSES)])),
+    ...Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, DEFAULT_STATUSES)])),
     ...ADMIN_PATHS,
   },
   components: {
@@ -179,28 +191,7 @@ export const OPENAPI_DOCUMENT = {
     },
     schemas: {
       Error: object({ error: text }),
-      DomainSummary: object({ id, name: text, slug }),
-      DisciplineSummary: object({ id, name: text, slug }),
-      SubDisciplineSummary: object({ id, name: text, slug, description: text, topics_count: count }),
-      TopicSummary: object({ id, name: text, slug, description: text }),
-      Discipline: object({
-        id,
-        name: text,
-        slug,
-        description: text,
-        domains: { type: 'array', items: { $ref: '#/components/schemas/DomainSummary' } },
-        sub_disciplines_count: count,
-        sub_disciplines: { type: 'array', items: { $ref: '#/components/schemas/SubDisciplineSummary' } },
-      }),
-      SubDiscipline: object({
-        id,
-        name: text,
-        slug,
-        description: text,
-        disciplines: { type: 'array', items: { $ref: '#/components/schemas/DisciplineSummary' } },
-        topics_count: count,
-        topics: { type: 'array', items: { $ref: '#/components/schemas/TopicSummary' } },
-      }),
+      ...SHAPE_SCHEMAS,
       Scenario: {
         oneOf: [
           { type: 'string', enum: SCENARIO_KINDS },
@@ -210,7 +201,7 @@ export const OPENAPI_DOCUMENT = {
             properties: {
               kind: { type: 'string', enum: SCENARIO_KINDS },
               slug: { type: 'string', minLength: 1, maxLength: 1000 },
-              endpoint: { type: 'string', enum: ENDPOINTS.map((endpoint) => endpoint.collection) },
+              endpoint: { type: 'string', enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection) },
               times: { type: 'integer', minimum: 1 },
               delay: { oneOf: [milliseconds, { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 }] },
               faults: {

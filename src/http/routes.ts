@@ -1,4 +1,4 @@
-import { ENDPOINTS, findEndpoint, type Endpoint } from './endpoints.js'
+import { ENDPOINT_LIST, findEndpoint, type Endpoint } from './endpoints.js'
 
 /** What a request path names, before method and key are considered. */
 export type Route =
@@ -67,7 +67,7 @@ function matchApi(path: string): Route {
 
 /** The endpoint whose collection is `path` from `start` to `end`, compared in place. */
 function findEndpointAt(path: string, start: number, end: number): Endpoint | undefined {
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of ENDPOINT_LIST) {
     if (end - start === endpoint.collection.length && path.startsWith(endpoint.collection, start)) return endpoint
   }
   return undefined

@@ -1,5 +1,5 @@
 import { formatReceived } from '../core/size.js'
-import { ENDPOINTS, isCollection, type Collection } from './endpoints.js'
+import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
 
 /**
  * The scenario vocabulary: what a matching request gets instead of the usual answer. The names are
@@ -119,7 +119,7 @@ function parseSlug(value: unknown, name: string): string {
 
 function parseEndpoint(value: unknown, name: string): Collection {
   if (!isCollection(value)) {
-    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINTS.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`)
+    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`)
   }
   return value
 }

@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw'
 import { resolveScope, scopePattern, type RequestScope } from '../http/base-url.js'
-import { ENDPOINTS } from '../http/endpoints.js'
+import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
 import { createResolver } from '../http/resolver.js'
@@ -37,7 +37,7 @@ export function createEndpointHandlers(
   scope: RequestScope,
   answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
 ): HttpHandler[] {
-  return ENDPOINTS.map((endpoint) => http.all(endpointPattern(scope, endpoint.collection), ({ request }) => answer(request)))
+  return ENDPOINT_LIST.map((endpoint) => http.all(endpointPattern(scope, endpoint.collection), ({ request }) => answer(request)))
 }
 
 /**
