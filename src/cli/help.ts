@@ -1,6 +1,22 @@
 import { DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
+import { SCENARIO_KINDS } from '../http/scenario.js'
+
+const WIDTH = 80
+
+/** Breaks a line at spaces before `WIDTH` characters, indenting the lines after the first. */
+function wrap(line: string, indent: string): string {
+  const lines: string[] = []
+  let current = ''
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    if (current !== '' && current.length + 1 + word.length > WIDTH) {
+      lines.push(current)
+      current = indent + word
+    } else current = current === '' ? word : `${current} ${word}`
+  }
+  return [...lines, current].join('\n')
+}
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock export [--seed N] [--size S] [--out FILE]
@@ -30,8 +46,7 @@ Serve options:
   -q, --quiet        no per-request log lines, no examples
 
 Scenarios (error states, faults, delays; README "Scenarios"):
-      --scenario K   the default session's scenario: unauthorized, not-found,
-                     server-error, unavailable, network-error, hang, delay
+${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.join(', ')}`, ' '.repeat(21))}
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]

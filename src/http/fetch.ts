@@ -3,7 +3,7 @@ import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
 import { createResolver, type Resolver } from './resolver.js'
-import type { MockAnswer } from './responses.js'
+import { unreachable, type Delivery, type MockAnswer } from './responses.js'
 import { matchRoute, toPath } from './routes.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
@@ -42,8 +42,8 @@ export function createFetchHandler(
 
 /**
  * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
- * delay; `network-error` is `Response.error()`, `hang` waits for the client to give up. MSW
- * handlers call it too, with the scenarios their helpers selected.
+ * delay, delivered as its `delivery` says. MSW handlers call it too, with the scenarios their
+ * helpers selected.
  */
 export async function answerRequest(
   resolver: Resolver,
@@ -63,9 +63,35 @@ export async function answerRequest(
     { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) },
   )
   if (answer.delay) await wait(answer.delay, request.signal)
-  if (answer.fault === 'hang') await wait(Number.POSITIVE_INFINITY, request.signal)
-  if (answer.fault !== undefined) return Response.error()
-  return toResponse(answer)
+  const { delivery } = answer
+  if (delivery === undefined) return toResponse(answer)
+  switch (delivery.mode) {
+    case 'network-error':
+      return Response.error()
+    case 'hang':
+      // Nothing until the client gives up; then, as a dropped connection would, an error.
+      await wait(Number.POSITIVE_INFINITY, request.signal)
+      return Response.error()
+    case 'slow-body':
+      return new Response(answer.body && slowBody(answer.body, delivery, request.signal), { status: answer.status, headers: answer.headers })
+    default:
+      return unreachable(delivery)
+  }
+}
+
+/** A body that arrives in pieces, `interval` ms apart: the headers are already out. */
+function slowBody(body: Uint8Array, { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  let offset = 0
+  return new ReadableStream({
+    async pull(controller) {
+      if (offset > 0) await wait(interval, signal)
+      if (signal?.aborted) return controller.error(signal.reason)
+      const end = Math.min(offset + chunkBytes, body.byteLength)
+      controller.enqueue(body.subarray(offset, end))
+      offset = end
+      if (offset >= body.byteLength) controller.close()
+    },
+  })
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ADMIN_KEY_HEADER } from './admin-access.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
+import { PRISM_CODES } from './prefer.js'
 import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { RETRY_AFTER_SECONDS } from './responses.js'
@@ -45,7 +46,7 @@ const PREFER = {
   in: 'header',
   required: false,
   description:
-    'Mock only: a scenario for this request (RFC 7240). `scenario=KIND`, or Prism\'s `code=401|404|500|503` ' +
+    `Mock only: a scenario for this request (RFC 7240). \`scenario=KIND\`, or Prism's \`code=${[...PRISM_CODES.keys()].join('|')}\` ` +
     '(`code=200`: the usual answer), optionally `slug=SLUG` and `delay=MS` or `delay=MIN-MAX`, comma-separated. ' +
     `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
   schema: { type: 'string' },

@@ -9,8 +9,8 @@ import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
 import type { MockRequest, ResolveContext } from './request.js'
+import { KINDS, kindSpec, type KindAnswers } from './kinds.js'
 import {
-  FAULT_ANSWERS,
   answerFor,
   createAnswers,
   createErrorAnswers,
@@ -18,6 +18,7 @@ import {
   createPreflightAnswer,
   encodeJson,
   encodeText,
+  sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
@@ -75,13 +76,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
   }
-  const scenarioAnswers: Readonly<Record<Exclude<ScenarioKind, 'delay'>, Answers>> = {
-    unauthorized: errors.unauthorized,
-    'not-found': errors.notFound,
-    'server-error': errors.serverError,
-    unavailable: errors.unavailable,
-    'network-error': { get: FAULT_ANSWERS['network-error'], head: FAULT_ANSWERS['network-error'] },
-    hang: { get: FAULT_ANSWERS.hang, head: FAULT_ANSWERS.hang },
+  // Each kind that answers in place of the usual answer, built once from its row.
+  const kindAnswers = new Map<ScenarioKind, Answers>()
+  for (const kind of Object.keys(KINDS) as ScenarioKind[]) {
+    const spec = kindSpec(kind)
+    if (spec.phase !== 'after-lookup' && spec.answer !== 'usual') kindAnswers.set(kind, spec.answer(errors satisfies KindAnswers))
   }
   const preflight = createPreflightAnswer(cors)
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
@@ -155,7 +154,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   /** Journals an answer in its session and adds its delay: the last step of every API answer. */
   function finish(request: MockRequest, session: Session, answers: Answers, delay: number, label: ScenarioKind | null): MockAnswer {
     const answer = answerFor(answers, request.method)
-    session.record(request.method, request.url, answer.fault ? null : answer.status, delay, label)
+    session.record(request.method, request.url, sendsStatus(answer.delivery) ? answer.status : null, delay, label)
     return delay > 0 ? { ...answer, delay } : answer
   }
 
@@ -192,21 +191,39 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (typeof state === 'string') return finish(request, session, createMessageAnswers('badRequest', `Malformed request: ${state}`, cors), 0, null)
     let delay = resolved.delay
     let label: ScenarioKind | null = null
-    if (state !== undefined && !state.afterKeyCheck) {
+    if (state !== undefined && state.phase === 'before-key') {
       // Outages and delays stand in front of the service: they apply whatever the key.
       const effect = state.take()
       delay = effect.delay ?? delay
       label = effect.label
-      if (effect.kind !== undefined) return finish(request, session, scenarioAnswers[effect.kind], delay, label)
+      const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
+      if (outage !== undefined) return finish(request, session, outage, delay, label)
     }
     if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
-    if (state?.afterKeyCheck) {
-      // Data states come after the key check, so a request without a key still gets 401.
-      const effect = state.take()
-      return finish(request, session, errors.notFound, effect.delay ?? delay, effect.label)
-    }
+    if (state !== undefined && state.phase !== 'before-key') return answerInPhase(request, route, session, state, delay)
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     return finish(request, session, recordAnswers(route), delay, label)
+  }
+
+  /**
+   * A scenario that applies once the key is checked: a data state answers in place of the lookup
+   * (so a request without a key still gets 401 first); a kind after the lookup changes its answer.
+   */
+  function answerInPhase(
+    request: MockRequest,
+    route: Extract<Route, { kind: 'record' | 'malformed' }>,
+    session: Session,
+    state: ScenarioState,
+    delay: number,
+  ): MockAnswer {
+    const effect = state.take()
+    const ms = effect.delay ?? delay
+    const replaced = state.phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
+    if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
+    if (route.kind === 'malformed') return finish(request, session, errors.malformed, ms, effect.label)
+    const usual = recordAnswers(route)
+    const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
+    return finish(request, session, spec?.phase === 'after-lookup' ? spec.answer(usual) : usual, ms, effect.label)
   }
 
   /**

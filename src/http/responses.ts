@@ -34,15 +34,41 @@ export interface MockAnswer {
   readonly body: Uint8Array | null
   /** Milliseconds to wait before answering (a `delay` option or scenario); absent means none. */
   readonly delay?: number
-  /**
-   * Instead of an HTTP answer: `'network-error'` ends the connection without one (MSW:
-   * `Response.error()`); `'hang'` sends nothing until the client gives up or the server closes.
-   */
-  readonly fault?: Fault
+  /** How the adapter sends it; absent: the whole answer at once. */
+  readonly delivery?: Delivery
 }
 
-/** The two ways a scenario can answer without an HTTP answer. */
-export type Fault = 'network-error' | 'hang'
+/**
+ * How an answer leaves an adapter when not whole and at once. Each adapter delivers these in one
+ * exhaustive `switch`, so a new mode fails to compile until every adapter handles it.
+ * - `network-error`: no HTTP answer; the connection ends (fetch and MSW: `Response.error()`).
+ * - `hang`: nothing is sent until the client gives up or the server closes.
+ * - `slow-body`: status and headers at once, then the body in `chunkBytes` pieces, `interval`
+ *   milliseconds apart.
+ */
+export type Delivery =
+  | { readonly mode: 'network-error' }
+  | { readonly mode: 'hang' }
+  | { readonly mode: 'slow-body'; readonly chunkBytes: number; readonly interval: number }
+
+/** Whether an answer delivered this way reaches the client as HTTP (it has a status to journal). */
+export function sendsStatus(delivery: Delivery | undefined): boolean {
+  if (delivery === undefined) return true
+  switch (delivery.mode) {
+    case 'network-error':
+    case 'hang':
+      return false
+    case 'slow-body':
+      return true
+    default:
+      return unreachable(delivery)
+  }
+}
+
+/** The end of an exhaustive `switch`: a new case fails to compile where it must be handled. */
+export function unreachable(value: never): never {
+  throw new TypeError(`unhandled case ${JSON.stringify(value)}`)
+}
 
 export const ALLOW = 'GET, HEAD, OPTIONS'
 const JSON_TYPE = 'application/json'
@@ -75,11 +101,11 @@ const PREFLIGHT_HEADERS = {
 /** A 503 says when to come back: soon, since a test is waiting. */
 export const RETRY_AFTER_SECONDS = '1'
 
-/** The answers that are no HTTP answer at all (see `MockAnswer.fault`). */
-export const FAULT_ANSWERS: Readonly<Record<Fault, MockAnswer>> = Object.freeze({
-  'network-error': Object.freeze({ status: 0, headers: Object.freeze({}), body: null, fault: 'network-error' }),
-  hang: Object.freeze({ status: 0, headers: Object.freeze({}), body: null, fault: 'hang' }),
-})
+/** An answer that is no HTTP answer at all (see `Delivery`), for GET and HEAD alike. */
+export function createNoAnswer(mode: 'network-error' | 'hang'): Answers {
+  const answer: MockAnswer = Object.freeze({ status: 0, headers: Object.freeze({}), body: null, delivery: Object.freeze({ mode }) })
+  return { get: answer, head: answer }
+}
 
 /** Encodes a value as a JSON body, once; callers keep the result. */
 export function encodeJson(value: unknown): Uint8Array {

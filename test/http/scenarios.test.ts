@@ -17,7 +17,7 @@ it.each(SCENARIO_CASES)('resolver: $name', (c) => {
     const headers = request.headers ?? {}
     const answer = resolveNow(resolver, { method: request.method ?? 'GET', url: request.path, header: (n) => headers[n] })
     const observed: Outcome =
-      answer.fault !== undefined
+      answer.delivery !== undefined
         ? { fault: 'network-error' }
         : { status: answer.status, body: answer.body ? decoder.decode(answer.body) : '', headers: pickHeaders((n) => answer.headers[n]) }
     expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)

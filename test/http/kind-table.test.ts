@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { HELP } from '../../src/cli/help.js'
+import { KINDS, kindSpec, type ScenarioKind } from '../../src/http/kinds.js'
+import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
+import { PRISM_CODES } from '../../src/http/prefer.js'
+import { createResolver } from '../../src/http/resolver.js'
+import { parseScenario, SCENARIO_KINDS } from '../../src/http/scenario.js'
+import { AUTH, taxonomy } from '../contract/cases.js'
+import { SCENARIO_CASES } from '../contract/scenario-cases.js'
+import { resolveNow } from '../helpers/transports.js'
+
+const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+// Kinds the cross-transport table cannot hold, each tested through every transport elsewhere.
+const NOT_IN_CASE_TABLE: Partial<Record<ScenarioKind, string>> = { hang: 'no outcome to compare: test/server/scenarios.test.ts, test/msw/scenarios.test.ts', delay: 'timing: the delay cases use `delay` alone' }
+
+interface OpenApiJson {
+  paths: Record<string, { get: { parameters: { name: string; description: string }[] } }>
+  components: { schemas: Record<string, { properties: Record<string, { enum?: unknown[] }> }> }
+}
+
+function answer(kind: ScenarioKind, headers: Readonly<Record<string, string>>) {
+  const resolver = createResolver({ taxonomy, scenario: { kind, ...(kindSpec(kind).answer === 'usual' ? { delay: 7 } : {}) } })
+  return resolveNow(resolver, { method: 'GET', url: path, header: (name) => headers[name] })
+}
+
+describe.each(SCENARIO_KINDS.map((kind) => [kind] as const))('the %s row', (kind) => {
+  const spec = kindSpec(kind)
+
+  it('is read by --help, the OpenAPI document and the scenario parser', () => {
+    expect(HELP.replace(/\s+/g, ' ')).toContain(kind)
+    const document = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as OpenApiJson
+    const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find((parameter) => parameter.name === 'Prefer')!
+    expect(prefer.description).toContain(kind)
+    expect(document.components.schemas.JournalEntry!.properties.scenario!.enum).toContain(kind)
+    expect(parseScenario({ kind, delay: 1 }).kind).toBe(kind)
+    if (spec.preferCode !== undefined) expect(PRISM_CODES.get(spec.preferCode)).toBe(kind)
+  })
+
+  it('has a case in the cross-transport scenario table, or says where it is replayed', () => {
+    const named = SCENARIO_CASES.some((c) => (typeof c.scenario === 'string' ? c.scenario : c.scenario.kind) === kind)
+    expect(named || NOT_IN_CASE_TABLE[kind] !== undefined).toBe(true)
+  })
+
+  it('applies in its phase of the order of checks', () => {
+    const keyed = answer(kind, AUTH)
+    const keyless = answer(kind, {})
+    switch (spec.phase) {
+      case 'before-key':
+        if (spec.answer === 'usual') {
+          expect([keyed.status, keyed.delay, keyless.status, keyless.delay]).toEqual([200, 7, 401, 7])
+        } else {
+          expect(keyless).toEqual(keyed)
+          expect(keyed.status).not.toBe(200)
+        }
+        break
+      case 'after-key':
+        expect(keyless.status).toBe(401)
+        expect(keyed.status).not.toBe(200)
+        break
+      case 'after-lookup':
+        expect(keyless.status).toBe(401)
+        break
+    }
+  })
+})
+
+it('lists every kind once, in table order', () => {
+  expect(SCENARIO_KINDS).toEqual(Object.keys(KINDS))
+})
