@@ -58,3 +58,11 @@ it('lets the compiler hold the fence too: core/, http/ and msw/ type-check witho
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   expect(pkg.scripts.typecheck).toContain('tsc -p tsconfig.fence.json')
 })
+
+it("keeps Node's HTTP internals in server/node-internals.ts only, where a self-check guards them", () => {
+  const internals = /\b_paused\b|\b_httpMessage\b|\.parser\b|onParserExecute|getCurrentBuffer/
+  const offenders = sourceFiles(SRC)
+    .filter((file) => relative(SRC, file) !== join('server', 'node-internals.ts') && internals.test(withoutComments(file)))
+    .map((file) => relative(SRC, file))
+  expect(offenders).toEqual([])
+})
