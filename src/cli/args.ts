@@ -40,7 +40,7 @@ export interface ExportArgs {
 }
 
 /** `taxonomy-mock validate FILE`: every problem of a fixture file. */
-export interface ValidateArgs {
+interface ValidateArgs {
   readonly command: 'validate'
   readonly file: string
 }
@@ -233,4 +233,3 @@ export function describeParseError(error: Error & { code?: string }): string {
   }
 }
 
-export { DEFAULT_PORT }

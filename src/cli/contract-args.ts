@@ -24,7 +24,7 @@ export interface ContractArgs {
 }
 
 /** The environment variable the key is read from unless `--api-key-env` names another. */
-export const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
+const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
 
 /** The flag per endpoint giving slugs to start from (`Endpoint.flag`). */
 const START_FLAGS = {

@@ -56,7 +56,7 @@ export class LookupSet {
 }
 
 /** The slugs a successful lookup links to: its children and parents, each with its collection. */
-export function linksOf(lookup: Lookup): Link[] {
+function linksOf(lookup: Lookup): Link[] {
   if (lookup.exchange.status !== 200 || !isObject(lookup.body)) return []
   return nestedArrays(ENDPOINTS[lookup.collection]).flatMap(({ field, collection }) => {
     const items = (lookup.body as Record<string, unknown>)[field]

@@ -66,11 +66,11 @@ export interface ResolvedServiceOptions {
   readonly fetch: (request: Request) => Promise<Response>
 }
 
-export const DEFAULT_RATE = 2
-export const DEFAULT_MAX_REQUESTS = 200
-export const DEFAULT_TIMEOUT = 10_000
-export const DEFAULT_MAX_RETRY_AFTER = 60
-export const DEFAULT_MAX_TOTAL_WAIT = 120
+const DEFAULT_RATE = 2
+const DEFAULT_MAX_REQUESTS = 200
+const DEFAULT_TIMEOUT = 10_000
+const DEFAULT_MAX_RETRY_AFTER = 60
+const DEFAULT_MAX_TOTAL_WAIT = 120
 
 /**
  * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).

@@ -165,7 +165,7 @@ function describeAnswer(exchange: Exchange, auth: string): string {
 }
 
 /** The start of a body, for a problem line. */
-export function excerpt(text: string): string {
+function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat === '' ? '(empty body)' : flat.length > 120 ? `${flat.slice(0, 120)}…` : flat
 }

@@ -118,7 +118,7 @@ export function answerWithScenario(
  * @example
  * toResponse(await resolver.resolve(request)).status // 200
  */
-export function toResponse(answer: MockAnswer): Response {
+function toResponse(answer: MockAnswer): Response {
   return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers })
 }
 

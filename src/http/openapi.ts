@@ -4,7 +4,7 @@ import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
 import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
-import { RETRY_AFTER_SECONDS } from './responses.js'
+import { ALLOW, RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
  * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
@@ -71,7 +71,7 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
     [statuses.unauthorized, 'Invalid or missing API key', { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } }],
     [statuses.notFound, 'Resource not found'],
-    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } } }],
+    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
     [500, 'Mock only: the server-error scenario'],
     [503, 'Mock only: the unavailable scenario', { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } }],
   ]

@@ -1,10 +1,8 @@
 /**
- * The one table of outcomes: status, and the §7 message where the spec gives one. Where the spec
+ * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the spec
  * says "not shown", the README's "Choices" section records what we chose and why.
  */
-export const OUTCOMES = {
-  ok: { status: 200, error: undefined },
-  preflight: { status: 204, error: undefined },
+const OUTCOMES = {
   malformed: { status: 400, error: 'Malformed request: the slug is not valid percent-encoding' },
   unauthorized: { status: 401, error: 'Invalid or missing API key' },
   notFound: { status: 404, error: 'Resource not found' },
@@ -20,10 +18,8 @@ export const OUTCOMES = {
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const
 
-export type Outcome = keyof typeof OUTCOMES
-
-/** The outcomes that answer with an `{"error": …}` body. */
-export type ErrorOutcome = Exclude<Outcome, 'ok' | 'preflight'>
+/** An outcome, answered with an `{"error": …}` body. */
+export type ErrorOutcome = keyof typeof OUTCOMES
 
 /** What the resolver answers: adapters turn it into a `Response` or a `node:http` reply. */
 export interface MockAnswer {
@@ -70,6 +66,7 @@ export function unreachable(value: never): never {
   throw new TypeError(`unhandled case ${JSON.stringify(value)}`)
 }
 
+/** The methods the API answers, as `Allow` and the OpenAPI document name them. */
 export const ALLOW = 'GET, HEAD, OPTIONS'
 const JSON_TYPE = 'application/json'
 const encoder = new TextEncoder()

@@ -99,7 +99,7 @@ function matchAdmin(path: string): Route {
  * @example
  * splitSessionPrefix('/__sessions/t1/api/v2/disciplines/x') // { session: 't1', path: '/api/v2/disciplines/x' }
  */
-export function splitSessionPrefix(path: string): { session: string; path: string } | undefined {
+function splitSessionPrefix(path: string): { session: string; path: string } | undefined {
   if (!path.startsWith(SESSIONS_PREFIX)) return undefined
   const end = path.indexOf('/', SESSIONS_PREFIX.length)
   const session = decodeSegment(path.slice(SESSIONS_PREFIX.length, end === -1 ? undefined : end))
@@ -120,7 +120,7 @@ const REMEMBERED_TARGETS = 64
 const REMEMBERED_TARGET_LENGTH = 256
 
 /** The route and session prefix of a request target, under `basePath` if given. */
-export function locate(target: string, basePath?: string): Located {
+function locate(target: string, basePath?: string): Located {
   let path = toPath(target, basePath)
   if (path === undefined) return NOWHERE
   const prefix = splitSessionPrefix(path)

@@ -33,7 +33,7 @@ const s = `/api/v2/sub_disciplines/${sub.slug}`
  * Repeated header fields: sent as separate fields over a socket, joined with `, ` by `Headers` in
  * fetch, MSW and the fetch handler. Every transport must answer them alike.
  */
-export const REPEATED_HEADER_CASES: readonly ContractCase[] = [
+const REPEATED_HEADER_CASES: readonly ContractCase[] = [
   { name: 'reads two Prefer fields as one list (RFC 7240)', method: 'GET', path: d, headers: { ...AUTH, prefer: ['return=minimal', 'scenario=not-found'] }, status: 404, body: NOT_FOUND },
   { name: 'takes the first of a preference repeated across Prefer fields', method: 'GET', path: d, headers: { ...AUTH, prefer: ['code=401', 'code=404'] }, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer' } },
   { name: 'answers 400 to Prefer fields that together ask for two answers', method: 'GET', path: d, headers: { ...AUTH, prefer: ['scenario=unavailable', 'code=404'] }, status: 400, body: '{"error":"Malformed request: Prefer scenario=unavailable and code=404 ask for different answers; send one"}' },
@@ -94,7 +94,7 @@ export const RECORD_CASES: readonly ContractCase[] = [
 ]
 
 /** The headers compared across transports. */
-export const HEADERS_THAT_MATTER = [
+const HEADERS_THAT_MATTER = [
   'content-type', 'content-length', 'www-authenticate', 'allow', 'access-control-allow-origin',
   'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'retry-after',
 ] as const
