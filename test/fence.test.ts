@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
@@ -65,4 +65,24 @@ it("keeps Node's HTTP internals in server/node-internals.ts only, where a self-c
     .filter((file) => relative(SRC, file) !== join('server', 'node-internals.ts') && internals.test(withoutComments(file)))
     .map((file) => relative(SRC, file))
   expect(offenders).toEqual([])
+})
+
+it('has no import cycles among the modules of src/ (type-only imports aside)', () => {
+  const valueImports = (file: string) =>
+    [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)(?!\s+type\b)[^'"]*from\s*['"](\.[^'"]+)['"]/gm)].map((match) =>
+      join(dirname(file), match[1]!.replace(/\.js$/, '.ts')),
+    )
+  const graph = new Map(sourceFiles(SRC).map((file) => [file, valueImports(file)]))
+  const cycles: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (file: string, path: string[]): void => {
+    state.set(file, 'open')
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), file, next].map((f) => relative(SRC, f)).join(' -> '))
+      else if (!state.has(next)) visit(next, [...path, file])
+    }
+    state.set(file, 'done')
+  }
+  for (const file of graph.keys()) if (!state.has(file)) visit(file, [])
+  expect(cycles).toEqual([])
 })

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { isApiKey } from '../http/options.js'
-import { describeParseError, parseInteger } from './args.js'
+import { describeParseError, parseInteger } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock verify` or `record` was asked to do. The key itself travels only here. */

@@ -1,6 +1,7 @@
 import { DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
+import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
 
 const WIDTH = 80
@@ -51,10 +52,10 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
       --scenario-times N  only for the next N matching requests, then as usual
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
-                     (X-Taxonomy-Mock-Admin-Key; env TAXONOMY_MOCK_ADMIN_KEY)
+                     (${ADMIN_KEY_HEADER_NAME}; env TAXONOMY_MOCK_ADMIN_KEY)
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
                    (Prism's Prefer: code=401|404|500|503 too)
-  Per session:     header X-Taxonomy-Mock-Session: ID, or the path /__sessions/ID/api/v2/...
+  Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario (JSON body {"kind":"unavailable","times":2}),
                    GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
                    loopback clients only unless --admin-key is set; ID "default" is everyone else

@@ -66,6 +66,17 @@ export interface ResolvedServiceOptions {
   readonly fetch: (request: Request) => Promise<Response>
 }
 
+/**
+ * The bounds of the service options. The CLI checks its flags against the same numbers itself (its
+ * serve bundle carries no contract code); a test holds the two together.
+ */
+export const SERVICE_LIMITS = Object.freeze({
+  rate: Object.freeze({ min: 0.01, max: 1_000 }),
+  maxRequests: Object.freeze({ min: 1, max: 100_000 }),
+  timeout: Object.freeze({ min: 1, max: 600_000 }),
+  crawl: Object.freeze({ min: 0, max: 100_000 }),
+})
+
 const DEFAULT_RATE = 2
 const DEFAULT_MAX_REQUESTS = 200
 const DEFAULT_TIMEOUT = 10_000
@@ -97,9 +108,9 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     base: resolveTarget(options.target),
     apiKey: options.apiKey,
     ...(slugs as Readonly<Record<Endpoint['startOption'], readonly string[]>>),
-    rate: resolveNumber(options.rate, 'rate', DEFAULT_RATE, 0.01, 1_000, 'requests per second'),
-    maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, 1, 100_000),
-    timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),
+    rate: resolveNumber(options.rate, 'rate', DEFAULT_RATE, SERVICE_LIMITS.rate.min, SERVICE_LIMITS.rate.max, 'requests per second'),
+    maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, SERVICE_LIMITS.maxRequests.min, SERVICE_LIMITS.maxRequests.max),
+    timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, SERVICE_LIMITS.timeout.min, SERVICE_LIMITS.timeout.max),
     maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),
     maxTotalWait: resolveNumber(options.maxTotalWait, 'maxTotalWait', DEFAULT_MAX_TOTAL_WAIT, 0, 86_400, 'seconds'),
     fetch: (request) => fetchOption(request),

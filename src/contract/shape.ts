@@ -1,3 +1,4 @@
+import { UUID_PATTERN } from '../core/ids.js'
 import { SHAPES, type FieldKind, type ShapeName } from '../core/shapes.js'
 import { formatReceived } from '../core/size.js'
 import { ENDPOINTS, nestedArrays } from '../http/endpoints.js'
@@ -13,7 +14,6 @@ function fieldsOf(shape: ShapeName): Readonly<Record<string, FieldType>> {
 }
 
 const FIELDS = new Map(Object.keys(SHAPES).map((shape) => [shape, fieldsOf(shape as ShapeName)]))
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Where a problem is: the request, then the JSON path. */
 export function where(lookup: Lookup, path = ''): string {

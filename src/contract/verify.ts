@@ -2,7 +2,7 @@ import { ENDPOINT_LIST, type Collection, type Endpoint } from '../http/endpoints
 import { BoundReachedError, createServiceClient } from './client.js'
 import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { observe, type Observation } from './observe.js'
-import { resolveInteger, resolveServiceOptions, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
+import { resolveInteger, resolveServiceOptions, SERVICE_LIMITS, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
 import { createUnknownSlug, runProbes } from './probes.js'
 import { createRedactor, redactDeep, withRedactedErrors } from './redact.js'
 import { evaluateRules, type RuleId, type RuleResult } from './rules.js'
@@ -39,7 +39,7 @@ export interface VerifyReport {
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   const resolved = resolveServiceOptions(options)
-  const limit = resolveInteger(options.crawl, 'crawl', 0, 0, 100_000)
+  const limit = resolveInteger(options.crawl, 'crawl', 0, SERVICE_LIMITS.crawl.min, SERVICE_LIMITS.crawl.max)
   const redactor = createRedactor(resolved.apiKey)
   // A service may echo what it was sent: no string of the report carries the key.
   return redactDeep(await withRedactedErrors(redactor, () => check(resolved, limit)), redactor)

@@ -1,4 +1,8 @@
-import { ADMIN_KEY_HEADER } from './admin-access.js'
+import { ADMIN_BODY_LIMIT } from './admin.js'
+import { MAX_DELAY } from './delay.js'
+import { JOURNAL_LIMITS } from './journal.js'
+import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
+import { SESSION_ID_PATTERN } from './sessions.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
@@ -54,11 +58,11 @@ const PREFER = {
 } as const
 
 const SESSION = {
-  name: 'X-Taxonomy-Mock-Session',
+  name: SESSION_HEADER_NAME,
   in: 'header',
   required: false,
   description: 'Mock only: the session whose scenario and journal this request belongs to (or the path prefix /__sessions/{id}).',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9._~:@-]{1,200}$' },
+  schema: { type: 'string', pattern: SESSION_ID_PATTERN.source },
 } as const
 
 /**
@@ -131,12 +135,12 @@ const ADMIN_PATHS = {
     get: admin("Read a session's scenario", 'getSessionScenario', { responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors } }),
     put: admin("Set a session's scenario", 'putSessionScenario', {
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } } },
-      responses: { '200': adminJson('The scenario now in place', 'SessionScenario'), ...adminErrors, '413': errorResponse('A body over 64 KB') },
+      responses: { '200': adminJson('The scenario now in place', 'SessionScenario'), ...adminErrors, '413': errorResponse(`A body over ${ADMIN_BODY_LIMIT / 1024} KB`) },
     }),
     delete: admin("Clear a session's scenario", 'deleteSessionScenario', { responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors } }),
   },
   '/__admin/sessions/{id}/requests': {
-    get: admin("Read a session's request journal, oldest first (the last 1,000)", 'getSessionRequests', {
+    get: admin(`Read a session's request journal, oldest first (the last ${JOURNAL_LIMITS.entries.toLocaleString('en')})`, 'getSessionRequests', {
       responses: { '200': { description: 'The journal', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } } } } }, ...adminErrors },
     }),
     delete: admin("Empty a session's journal", 'deleteSessionRequests', {
@@ -149,7 +153,7 @@ const ADMIN_PATHS = {
   },
 } as const
 
-const milliseconds = { type: 'number', minimum: 0, maximum: 2_147_483_647 } as const
+const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
@@ -188,7 +192,7 @@ export const OPENAPI_DOCUMENT = {
   components: {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer' },
-      adminKey: { type: 'apiKey', in: 'header', name: 'X-Taxonomy-Mock-Admin-Key', description: 'Needed only when the server was started with --admin-key' },
+      adminKey: { type: 'apiKey', in: 'header', name: ADMIN_KEY_HEADER_NAME, description: 'Needed only when the server was started with --admin-key' },
     },
     schemas: {
       Error: object({ error: text }),

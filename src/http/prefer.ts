@@ -1,4 +1,5 @@
 import type { Random } from '../core/random.js'
+import { MAX_DELAY } from './delay.js'
 import { kindSpec } from './kinds.js'
 import { SCENARIO_KINDS, type ScenarioKind } from './scenario.js'
 import { ScenarioState } from './scenario-state.js'
@@ -59,7 +60,7 @@ export function parsePrefer(header: string, random?: Random): ScenarioState | ty
     const match = /^(\d{1,10})(?:-(\d{1,10}))?$/.exec(delay)
     const min = Number(match?.[1])
     const max = match?.[2] === undefined ? min : Number(match[2])
-    if (!match || max < min || max > 2_147_483_647) {
+    if (!match || max < min || max > MAX_DELAY) {
       return `Prefer delay must be milliseconds (300) or a range (100-500); received ${JSON.stringify(delay.slice(0, 40))}`
     }
     ms = match[2] === undefined ? min : [min, max]

@@ -25,7 +25,8 @@ import {
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
-import { SESSION_HEADER, Session, SessionRegistry, isSessionId } from './sessions.js'
+import { SESSION_HEADER } from './header-names.js'
+import { Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 

@@ -1,3 +1,5 @@
+import { SESSION_HEADER_NAME } from './header-names.js'
+
 /**
  * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the spec
  * says "not shown", the README's "Choices" section records what we chose and why.
@@ -91,7 +93,7 @@ const CORS_HEADERS = {
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,
   // `Prefer` and the session header select scenarios from a browser too.
-  'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session',
+  'access-control-allow-headers': `Authorization, Content-Type, Prefer, ${SESSION_HEADER_NAME}`,
   'access-control-max-age': '600',
 }
 

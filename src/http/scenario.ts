@@ -1,4 +1,5 @@
 import { formatReceived } from '../core/size.js'
+import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 
@@ -57,7 +58,6 @@ export type ScenarioInput = Scenario | ScenarioKind
 
 const FIELDS = new Set(['kind', 'slug', 'endpoint', 'times', 'delay', 'faults'])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
-const MAX_DELAY = 2_147_483_647
 const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).join(', ')
 
 /**

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
-import { SESSION_HEADER } from '../http/sessions.js'
+import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { createErrorAnswers, unreachable, type Delivery, type MockAnswer } from '../http/responses.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
@@ -260,7 +260,7 @@ function usualSpelling(name: string): string {
     case 'prefer':
       return 'Prefer'
     case SESSION_HEADER:
-      return 'X-Taxonomy-Mock-Session'
+      return SESSION_HEADER_NAME
     default:
       return name
   }
