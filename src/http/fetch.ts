@@ -2,9 +2,8 @@ import { resolveScope, targetOf, type RequestScope } from './base-url.js'
 import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
-import { createResolver, type Resolver } from './resolver.js'
+import { createResolver, type MockRequest, type Resolver } from './resolver.js'
 import { unreachable, type Delivery, type MockAnswer } from './responses.js'
-import { matchRoute, toPath } from './routes.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
 export type FetchHandlerOptions = MockOptions & {
@@ -52,16 +51,32 @@ export async function answerRequest(
   scenarios?: readonly ScenarioState[],
 ): Promise<Response> {
   const target = targetOf(request, scope)
-  const answer = await resolver.resolve(
-    {
-      method: request.method,
-      // Out of scope: an empty target, which the resolver answers 404.
-      url: target?.url ?? '',
-      header: (name) => request.headers.get(name),
-      text: () => readText(request),
-    },
-    { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) },
-  )
+  const answer = await resolver.resolve(toMockRequest(request, target), { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) })
+  return deliver(answer, request)
+}
+
+/**
+ * The answer under the scenarios an MSW helper selected, or `undefined` (let the request pass)
+ * when none applies: the resolver routes and decides, the helper only selects.
+ */
+export async function answerSelected(resolver: Resolver, request: Request, scope: RequestScope, scenarios: readonly ScenarioState[]): Promise<Response | undefined> {
+  const target = targetOf(request, scope)
+  const answer = await resolver.resolve(toMockRequest(request, target), { basePath: target?.basePath ?? '', scenarios, passUnlessSelected: true })
+  return answer === undefined ? undefined : deliver(answer, request)
+}
+
+function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): MockRequest {
+  return {
+    method: request.method,
+    // Out of scope: an empty target, which the resolver answers 404.
+    url: target?.url ?? '',
+    header: (name) => request.headers.get(name),
+    text: () => readText(request),
+  }
+}
+
+/** Sends an answer as its `delivery` says, after its delay. */
+async function deliver(answer: MockAnswer, request: Request): Promise<Response> {
   if (answer.delay) await wait(answer.delay, request.signal)
   const { delivery } = answer
   if (delivery === undefined) return toResponse(answer)
@@ -92,24 +107,6 @@ function slowBody(body: Uint8Array, { chunkBytes, interval }: Extract<Delivery, 
       if (offset >= body.byteLength) controller.close()
     },
   })
-}
-
-/**
- * The answer under one scenario, for MSW's scenario helpers: `undefined` (let the request pass)
- * unless the scenario still applies to this request's endpoint and slug.
- */
-export function answerWithScenario(
-  resolver: Resolver,
-  request: Request,
-  scope: RequestScope,
-  state: ScenarioState,
-): Promise<Response> | undefined {
-  const target = targetOf(request, scope)
-  const path = target && toPath(target.url, target.basePath)
-  const route = path === undefined ? undefined : matchRoute(path)
-  if (route?.kind !== 'record' && route?.kind !== 'malformed') return undefined
-  if (!state.matches(route.endpoint.collection, route.kind === 'record' ? route.slug : undefined)) return undefined
-  return answerRequest(resolver, request, scope, [state])
 }
 
 /**

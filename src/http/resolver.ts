@@ -38,8 +38,10 @@ export interface Resolver {
   readonly sessions: SessionRegistry
   /**
    * The answer to a request: never throws, never a 5xx unless a scenario asks for one. A
-   * `Promise` only for the admin API, which reads the request body.
+   * `Promise` only for the admin API, which reads the request body. With `passUnlessSelected`,
+   * `undefined` when no selected scenario applies.
    */
+  resolve(request: MockRequest, context: ResolveContext & { readonly passUnlessSelected: true }): MockAnswer | Promise<MockAnswer> | undefined
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
   /**
    * Serves other data from the next request on (`--data FILE --watch`): one step, so no request
@@ -260,8 +262,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
       routeAnswers = new WeakMap()
       indexPage = undefined
     },
-    resolve(request, context = NO_CONTEXT) {
+    resolve: ((request: MockRequest, context: ResolveContext = NO_CONTEXT) => {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
+      if (context.passUnlessSelected === true && !isSelected(route, context.scenarios ?? NO_SCENARIOS)) return undefined
       if (route === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
@@ -274,6 +277,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
       }
       const answer = answerFor(answerSite(route, request.method === 'GET' || request.method === 'HEAD'), request.method)
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
-    },
+    }) as Resolver['resolve'],
   }
+}
+
+/** Whether one of the scenarios selected for a request applies to its endpoint and slug. */
+function isSelected(route: Route | undefined, scenarios: readonly ScenarioState[]): boolean {
+  if (route?.kind !== 'record' && route?.kind !== 'malformed') return false
+  const slug = route.kind === 'record' ? route.slug : undefined
+  return scenarios.some((state) => state.matches(route.endpoint.collection, slug))
 }

@@ -3,7 +3,7 @@ import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
 import { ScenarioState } from '../http/scenario-state.js'
-import { answerWithScenario } from '../http/fetch.js'
+import { answerSelected } from '../http/fetch.js'
 import { createEndpointHandlers } from './handlers.js'
 import { findKitResolver } from './kits.js'
 
@@ -31,7 +31,7 @@ export interface ScenarioOptions {
 export function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
   const state = new ScenarioState(scenario)
   const scope = resolveScope(options.baseUrl, 'any')
-  return createEndpointHandlers(scope, (request) => answerWithScenario(findKitResolver(request.url), request, scope, state))
+  return createEndpointHandlers(scope, (request) => answerSelected(findKitResolver(request.url), request, scope, [state]))
 }
 
 /**
