@@ -36,7 +36,7 @@ const ADMIN_RESOURCES = new Map<string | undefined, AdminResource>([
  * @example
  * matchRoute('/api/v2/disciplines/astrophysics') // { kind: 'record', endpoint: disciplines, slug: 'astrophysics' }
  */
-export function matchRoute(path: string): Route {
+function matchRoute(path: string): Route {
   if (path.startsWith(API_PREFIX)) return matchApi(path)
   if (path === '/__health') return { kind: 'health' }
   if (path === '/openapi.json') return { kind: 'openapi' }
@@ -173,7 +173,7 @@ function decodeSegment(segment: string): string | undefined {
  * The path of a request target, without query or fragment: from origin form (`/a?b`), absolute
  * form (`http://h/a`) or a full URL. `undefined` when it is none of these.
  */
-export function toPath(target: string, basePath = ''): string | undefined {
+function toPath(target: string, basePath = ''): string | undefined {
   let path: string
   if (target.startsWith('/')) {
     const query = target.indexOf('?')
