@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { SESSION_HEADER } from '../../src/http/header-names.js'
 import { createHandlers } from '../../src/msw/index.js'
-import { KEY, taxonomy } from '../contract/cases.js'
+import { KEY, taxonomy } from '../cases/cases.js'
 import { startTestServer } from '../helpers/server.js'
 import { authorizationArbitrary } from './arbitraries.js'
 

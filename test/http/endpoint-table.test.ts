@@ -4,7 +4,7 @@ import { HELP } from '../../src/cli/help.js'
 import { ENDPOINT_LIST, ENDPOINTS, nestedArrays } from '../../src/http/endpoints.js'
 import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { createResolver } from '../../src/http/resolver.js'
-import { CASES, taxonomy } from '../contract/cases.js'
+import { CASES, taxonomy } from '../cases/cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 // Each row of the endpoint table must reach everything a consumer reads at run time; the compiler

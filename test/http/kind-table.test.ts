@@ -5,8 +5,8 @@ import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { PRISM_CODES } from '../../src/http/prefer.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { parseScenario, SCENARIO_KINDS } from '../../src/http/scenario.js'
-import { AUTH, taxonomy } from '../contract/cases.js'
-import { SCENARIO_CASES } from '../contract/scenario-cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
+import { SCENARIO_CASES } from '../cases/scenario-cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`

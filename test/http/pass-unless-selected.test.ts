@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
-import { AUTH, taxonomy } from '../contract/cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
 
 // MSW helpers only select a scenario: the resolver decides whether it applies, and passes otherwise.
 const resolver = createResolver({ taxonomy })

@@ -5,8 +5,8 @@ import { createResolver } from '../../src/http/resolver.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
-import { AUTH, pickHeaders, taxonomy } from '../contract/cases.js'
-import { D, SCENARIO_CASES, matches, outcomeOf, type Outcome } from '../contract/scenario-cases.js'
+import { AUTH, pickHeaders, taxonomy } from '../cases/cases.js'
+import { D, SCENARIO_CASES, matches, outcomeOf, type Outcome } from '../cases/scenario-cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const decoder = new TextDecoder()

@@ -1,8 +1,8 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createHandlers, createMock } from '../../src/msw/index.js'
-import { taxonomy } from '../contract/cases.js'
-import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../contract/scenario-cases.js'
+import { taxonomy } from '../cases/cases.js'
+import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cases.js'
 
 const ORIGIN = 'http://kit.test'
 const server = setupServer()

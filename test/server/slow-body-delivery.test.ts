@@ -6,7 +6,7 @@ import { answerRequest } from '../../src/http/fetch.js'
 import { createResolver, type Resolver } from '../../src/http/resolver.js'
 import { createListener } from '../../src/server/listener.js'
 import { PendingAnswers } from '../../src/server/pending.js'
-import { AUTH, taxonomy } from '../contract/cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
 
 // No kind delivers a body slowly yet; the answer type can say it, and both adapters deliver it:
 // the real resolver's answer, marked `slow-body`, arrives whole, headers first, then in pieces.
