@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { HELP } from '../../src/cli/help.js'
 import { KINDS, kindSpec, type ScenarioKind } from '../../src/http/kinds.js'
@@ -6,12 +7,9 @@ import { PRISM_CODES } from '../../src/http/prefer.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { parseScenario, SCENARIO_KINDS } from '../../src/http/scenario.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
-import { SCENARIO_CASES } from '../cases/scenario-cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
-// Kinds the cross-transport table cannot hold, each tested through every transport elsewhere.
-const NOT_IN_CASE_TABLE: Partial<Record<ScenarioKind, string>> = { hang: 'no outcome to compare: test/server/scenarios.test.ts, test/msw/scenarios.test.ts', delay: 'timing: the delay cases use `delay` alone' }
 
 interface OpenApiJson {
   paths: Record<string, { get: { parameters: { name: string; description: string }[] } }>
@@ -36,9 +34,8 @@ describe.each(SCENARIO_KINDS.map((kind) => [kind] as const))('the %s row', (kind
     if (spec.preferCode !== undefined) expect(PRISM_CODES.get(spec.preferCode)).toBe(kind)
   })
 
-  it('has a case in the cross-transport scenario table, or says where it is replayed', () => {
-    const named = SCENARIO_CASES.some((c) => (typeof c.scenario === 'string' ? c.scenario : c.scenario.kind) === kind)
-    expect(named || NOT_IN_CASE_TABLE[kind] !== undefined).toBe(true)
+  it('has its own test file, which replays it through every transport (test/kinds/replay.ts)', () => {
+    expect(existsSync(new URL(`../kinds/${kind}.test.ts`, import.meta.url))).toBe(true)
   })
 
   it('applies in its phase of the order of checks', () => {
