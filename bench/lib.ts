@@ -52,7 +52,7 @@ export interface Check {
   readonly figure?: number
 }
 
-export function printChecks(title: string, checks: readonly Check[]): void {
+function printChecks(title: string, checks: readonly Check[]): void {
   console.log(`\n## ${title}\n`)
   console.log('| measure | figure | target | |')
   console.log('|---|---|---|---|')

@@ -27,7 +27,7 @@ export const OUTPUT_SECTIONS = [
  * at 64 keep-alive connections (the log fills the pipe in well under a second), then SIGTERM while
  * the load goes on. Afterwards every line the pipe held must be whole.
  */
-export async function sharedUnreadPipe(seconds = 10): Promise<Check[]> {
+async function sharedUnreadPipe(seconds = 10): Promise<Check[]> {
   // `exec` keeps the pid: the signal goes to the server, not to the shell.
   const child = spawn('sh', ['-c', 'exec "$0" "$1" --port 0 2>&1', process.execPath, BIN], { stdio: ['ignore', 'pipe', 'ignore'] })
   let output = ''
@@ -44,7 +44,7 @@ export async function sharedUnreadPipe(seconds = 10): Promise<Check[]> {
 }
 
 /** `> log 2>&1` on a full disk: every write to stdout or stderr fails with ENOSPC from the start. */
-export async function fullDevice(seconds = 10): Promise<Check[]> {
+async function fullDevice(seconds = 10): Promise<Check[]> {
   const port = await freePort()
   const full = openSync('/dev/full', 'w')
   const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', full, full] })

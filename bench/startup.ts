@@ -6,7 +6,7 @@ import { BIN, startListening } from './processes.js'
 import { KEY } from './wrk.js'
 
 /** One way to start a server: a script run with `node`, and its arguments. */
-export interface Launch {
+interface Launch {
   readonly script: string
   readonly args: readonly string[]
 }
@@ -15,7 +15,7 @@ export interface Launch {
  * Milliseconds from spawning `node script ...args` to a 200 answer for `path`. The process is
  * stopped, and its exit awaited, before this returns, so the next spawn runs alone.
  */
-export async function timeToFirstAnswer(launch: Launch, path: string): Promise<number> {
+async function timeToFirstAnswer(launch: Launch, path: string): Promise<number> {
   const started = performance.now()
   const server = await startListening(process.execPath, [launch.script, ...launch.args])
   try {
@@ -34,7 +34,7 @@ export async function timeToFirstAnswer(launch: Launch, path: string): Promise<n
  * "listening on" line and answers `body`, precomputed, whatever it is asked. CommonJS, as the CLI
  * is: an ES module script starts later, which would flatter the ratio.
  */
-export function writeBareServer(dir: string, body: string): string {
+function writeBareServer(dir: string, body: string): string {
   const script = join(dir, 'bare-server.cjs')
   writeFileSync(
     script,
@@ -52,7 +52,7 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)))
 }
 
 /** Per-round times of several launches, spawned in turn (the order rotating each round), after one unrecorded round. */
-export async function alternate(launches: readonly Launch[], path: string, rounds: number): Promise<number[][]> {
+async function alternate(launches: readonly Launch[], path: string, rounds: number): Promise<number[][]> {
   const times = launches.map((): number[] => [])
   for (let round = -1; round < rounds; round++) {
     for (let k = 0; k < launches.length; k++) {

@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
@@ -57,4 +57,32 @@ it('lets the compiler hold the fence too: core/, http/ and msw/ type-check witho
   expect(config.include).toEqual(expect.arrayContaining(['src/core', 'src/http', 'src/msw', 'src/contract']))
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   expect(pkg.scripts.typecheck).toContain('tsc -p tsconfig.fence.json')
+})
+
+it("keeps Node's HTTP internals in server/node-internals.ts only, where a self-check guards them", () => {
+  const internals = /\b_paused\b|\b_httpMessage\b|\.parser\b|onParserExecute|getCurrentBuffer/
+  const offenders = sourceFiles(SRC)
+    .filter((file) => relative(SRC, file) !== join('server', 'node-internals.ts') && internals.test(withoutComments(file)))
+    .map((file) => relative(SRC, file))
+  expect(offenders).toEqual([])
+})
+
+it('has no import cycles among the modules of src/ (type-only imports aside)', () => {
+  const valueImports = (file: string) =>
+    [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)(?!\s+type\b)[^'"]*from\s*['"](\.[^'"]+)['"]/gm)].map((match) =>
+      join(dirname(file), match[1]!.replace(/\.js$/, '.ts')),
+    )
+  const graph = new Map(sourceFiles(SRC).map((file) => [file, valueImports(file)]))
+  const cycles: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (file: string, path: string[]): void => {
+    state.set(file, 'open')
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), file, next].map((f) => relative(SRC, f)).join(' -> '))
+      else if (!state.has(next)) visit(next, [...path, file])
+    }
+    state.set(file, 'done')
+  }
+  for (const file of graph.keys()) if (!state.has(file)) visit(file, [])
+  expect(cycles).toEqual([])
 })

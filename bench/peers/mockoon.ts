@@ -49,7 +49,7 @@ function toResponse(index: number, statusCode: number, body: string, rules: Rule
 }
 
 /** A Mockoon environment with one route: 401 without the key, the sample for its slug, else 404. */
-export function toMockoonEnvironment(sample: Sample): unknown {
+function toMockoonEnvironment(sample: Sample): unknown {
   const responses = [
     toResponse(1, UNAUTHORIZED.status, UNAUTHORIZED.body, [
       rule('header', 'Authorization', `Bearer ${KEY}`, true),

@@ -17,7 +17,7 @@ interface Operation {
  * and the §7 bodies as the 401 and 404 examples. Prism answers the first 2xx example; it checks
  * that a Bearer token is present and then answers the 401 example.
  */
-export function toPrismDocument(sample: Sample): unknown {
+function toPrismDocument(sample: Sample): unknown {
   const document = JSON.parse(readFileSync(KIT_OPENAPI, 'utf8')) as {
     paths: Record<string, { get: Operation }>
     components: { securitySchemes: Record<string, unknown> }

@@ -5,6 +5,7 @@ import { parseMatchingFlags } from './matching-flags.js'
 import type { Scenario } from '../http/scenario.js'
 import { DEFAULT_HOST, DEFAULT_PORT, isHost } from '../server/options.js'
 import { parseScenarioFlags } from './scenario-flags.js'
+import { describeParseError, parseInteger } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
@@ -40,7 +41,7 @@ export interface ExportArgs {
 }
 
 /** `taxonomy-mock validate FILE`: every problem of a fixture file. */
-export interface ValidateArgs {
+interface ValidateArgs {
   readonly command: 'validate'
   readonly file: string
 }
@@ -115,6 +116,9 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
   return parseServe(values, env, seed, size)
 }
 
+/** The CLI's bound on `--delay`, ten minutes, as documented; the library takes up to `MAX_DELAY`. */
+const MAX_CLI_DELAY = 600_000
+
 function parseValidate(values: Record<string, unknown>, files: readonly string[]): ValidateArgs {
   const flag = Object.keys(values).find((name) => values[name] !== undefined)
   if (flag !== undefined) throw new UsageError(`validate takes only a file; received --${flag}`)
@@ -148,7 +152,7 @@ function parseServe(
     }
   }
   const portSource = values.port !== undefined ? '--port' : 'TAXONOMY_MOCK_PORT'
-  const delay = parseInteger(values.delay as string | undefined, '--delay', 0, 600_000) ?? 0
+  const delay = parseInteger(values.delay as string | undefined, '--delay', 0, MAX_CLI_DELAY) ?? 0
   const adminKey = (values['admin-key'] as string | undefined) ?? env.TAXONOMY_MOCK_ADMIN_KEY
   if (adminKey !== undefined && !isApiKey(adminKey)) {
     throw new UsageError(`${values['admin-key'] !== undefined ? '--admin-key' : 'TAXONOMY_MOCK_ADMIN_KEY'} must be 1-256 visible ASCII characters with no spaces`)
@@ -196,15 +200,6 @@ function attachNegativeValues(argv: readonly string[]): string[] {
   return result
 }
 
-export function parseInteger(text: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (text === undefined) return undefined
-  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} must be an integer from ${min} to ${max}; received ${JSON.stringify(text.slice(0, 40))}`)
-  }
-  return value
-}
-
 function parseSize(text: string | undefined): ExportArgs['size'] {
   if (text === undefined) return undefined
   if (text === 'small' || text === 'medium' || text === 'large') return text
@@ -217,20 +212,3 @@ function parseHost(text: string | undefined): string {
   return text
 }
 
-export function describeParseError(error: Error & { code?: string }): string {
-  const option = /--?[A-Za-z][\w-]*/.exec(error.message)?.[0]
-  switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${option ?? error.message} (see --help)`
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
-      const long = /--[a-z][\w-]*/.exec(error.message)?.[0] ?? option
-      return error.message.includes('does not take')
-        ? `${long} takes no value (see --help)`
-        : `${long} needs a value (see --help)`
-    }
-    default:
-      return `${error.message.split('\n')[0]} (see --help)`
-  }
-}
-
-export { DEFAULT_PORT }

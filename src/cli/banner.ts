@@ -1,5 +1,6 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
+import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { showKeys } from '../http/shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
@@ -29,12 +30,11 @@ export function formatBannerDetails(
 ): string[] {
   if (args.quiet) return []
   const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
-  const disciplines = taxonomy.disciplines.slice(0, EXAMPLES).map((d) => d.slug)
-  const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicCountOf(s) > 0).slice(0, EXAMPLES).map((s) => s.slug)
+  const examples = ENDPOINT_LIST.map((endpoint) => ({ endpoint, slugs: endpoint.examples(taxonomy, EXAMPLES).map((record) => record.slug) }))
+  const [{ endpoint: first, slugs: firstSlugs }] = examples as [(typeof examples)[number]]
   return [
-    `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,
-    `  disciplines:     ${disciplines.join(', ')}`,
-    `  sub_disciplines: ${subs.join(', ')}`,
+    `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs[0] ?? ''}`,
+    ...examples.map(({ endpoint, slugs }) => `  ${`${endpoint.collection}:`.padEnd(17)}${slugs.join(', ')}`),
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
     `  stop:            Ctrl+C (or SIGTERM)`,

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
+import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { isApiKey } from '../http/options.js'
-import { describeParseError, parseInteger } from './args.js'
+import { describeParseError, parseInteger } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock verify` or `record` was asked to do. The key itself travels only here. */
@@ -25,14 +26,19 @@ export interface ContractArgs {
 }
 
 /** The environment variable the key is read from unless `--api-key-env` names another. */
-export const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
+const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
+
+/** The flag per endpoint giving slugs to start from (`Endpoint.flag`). */
+const START_FLAGS = {
+  discipline: { type: 'string', multiple: true },
+  'sub-discipline': { type: 'string', multiple: true },
+} as const satisfies Readonly<Record<Endpoint['flag'], { type: 'string'; multiple: true }>>
 
 const OPTIONS = {
   target: { type: 'string' },
   'api-key': { type: 'string' },
   'api-key-env': { type: 'string' },
-  discipline: { type: 'string', multiple: true },
-  'sub-discipline': { type: 'string', multiple: true },
+  ...START_FLAGS,
   crawl: { type: 'string' },
   'max-requests': { type: 'string' },
   rate: { type: 'string' },
@@ -68,10 +74,10 @@ export function parseContractArgs(command: 'verify' | 'record', argv: readonly s
   if (misplaced) throw new UsageError(`--${misplaced} is a ${other} option (see --help)`)
   if (values.target === undefined) throw new UsageError(`${command} needs --target URL, the service's base URL (e.g. https://staging.example.com)`)
   if (command === 'record' && values.out === undefined) throw new UsageError('record needs --out FILE, where the fixture goes')
-  const disciplines = values.discipline ?? []
-  const subDisciplines = values['sub-discipline'] ?? []
-  if (disciplines.length + subDisciplines.length === 0) {
-    throw new UsageError(`${command} needs at least one --discipline SLUG or --sub-discipline SLUG: the API has no list endpoint to start from`)
+  const starts = Object.fromEntries(ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, values[flag] ?? []])) as Record<Endpoint['startOption'], string[]>
+  if (Object.values(starts).every((slugs) => slugs.length === 0)) {
+    const flags = ENDPOINT_LIST.map(({ flag }) => `--${flag} SLUG`).join(' or ')
+    throw new UsageError(`${command} needs at least one ${flags}: the API has no list endpoint to start from`)
   }
   const { apiKey, keySource } = readKey(values['api-key'], values['api-key-env'], env)
   return {
@@ -79,8 +85,7 @@ export function parseContractArgs(command: 'verify' | 'record', argv: readonly s
     target: values.target,
     apiKey,
     keySource,
-    disciplines,
-    subDisciplines,
+    ...starts,
     crawl: parseInteger(values.crawl, '--crawl', 0, 100_000),
     maxRequests: parseInteger(values['max-requests'], '--max-requests', 1, 100_000),
     rate: parseRate(values.rate),

@@ -8,7 +8,7 @@ import type { Taxonomy } from '../core/store.js'
 import { UsageError } from './usage-error.js'
 
 /** Larger files are refused: `--size large` builds more data than fits in one. */
-export const MAX_DATA_BYTES = 100 * 1024 * 1024
+const MAX_DATA_BYTES = 100 * 1024 * 1024
 /**
  * A `--data` file must be read to its end within this time: a FIFO whose writer keeps it open
  * never ends, and nothing else (start-up, the next reload under `--watch`) may wait on it forever.

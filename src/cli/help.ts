@@ -1,5 +1,23 @@
 import { DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
+import { ENDPOINT_LIST } from '../http/endpoints.js'
+import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
+import { SCENARIO_KINDS } from '../http/scenario.js'
+
+const WIDTH = 80
+
+/** Breaks a line at spaces before `WIDTH` characters, indenting the lines after the first. */
+function wrap(line: string, indent: string): string {
+  const lines: string[] = []
+  let current = ''
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    if (current !== '' && current.length + 1 + word.length > WIDTH) {
+      lines.push(current)
+      current = indent + word
+    } else current = current === '' ? word : `${current} ${word}`
+  }
+  return [...lines, current].join('\n')
+}
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
        taxonomy-mock export [--seed N] [--size S] [--out FILE]
@@ -9,8 +27,7 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
                             [--report FILE] [--junit FILE]
        taxonomy-mock record --target URL --discipline SLUG... --out FILE [--all]
 
-A mock of the Academic Taxonomy Lookup Service (GET /api/v2/disciplines/:slug and
-GET /api/v2/sub_disciplines/:slug), answered from deterministic seeded data.
+A mock of the Academic Taxonomy Lookup Service (${ENDPOINT_LIST.map((endpoint) => `GET /api/v2/${endpoint.collection}/:slug`).join(' and\n')}), answered from deterministic seeded data.
 
 Serve options:
   -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env TAXONOMY_MOCK_PORT)
@@ -31,16 +48,15 @@ Serve options:
   -q, --quiet        no per-request log lines, no examples
 
 Scenarios (error states, faults, delays; docs/scenarios.md):
-      --scenario K   the default session's scenario: unauthorized, not-found,
-                     server-error, unavailable, network-error, hang, delay
+${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.join(', ')}`, ' '.repeat(21))}
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
-                     (X-Taxonomy-Mock-Admin-Key; env TAXONOMY_MOCK_ADMIN_KEY)
+                     (${ADMIN_KEY_HEADER_NAME}; env TAXONOMY_MOCK_ADMIN_KEY)
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
                    (Prism's Prefer: code=401|404|500|503 too)
-  Per session:     header X-Taxonomy-Mock-Session: ID, or the path /__sessions/ID/api/v2/...
+  Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario
                    (JSON body {"kind":"unavailable","times":2}),
                    GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
@@ -59,7 +75,7 @@ Verify and record (read-only; docs/keeping-honest.md):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
       --api-key-env NAME  variable holding the key, 8+ characters (default TAXONOMY_API_KEY)
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
-      --discipline SLUG, --sub-discipline SLUG   where to start; repeatable
+      ${ENDPOINT_LIST.map((endpoint) => `--${endpoint.flag} SLUG`).join(', ')}   where to start; repeatable
       --max-requests N    requests in all, retries included  (default 200)
       --rate R       requests per second, at most, or unlimited  (default 2)
       --timeout MS   per answer                              (default 10000)

@@ -2,7 +2,7 @@ import { fstatSync } from 'node:fs'
 import type { CliIo, StopSignal } from './io.js'
 import { createLineOutput, type LineOutput } from './line-output.js'
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 /** Log text waiting for stdout; past this, lines are dropped and counted. */
 const MAX_WAITING_LOG_BYTES = 256 * 1024
 /** Other lines (banner, notices, failures) are few; this bound is only a backstop. */

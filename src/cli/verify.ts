@@ -5,6 +5,7 @@ import { resolveServiceOptions, shortKeyMessage, type ServiceOptions } from '../
 import { RecordError } from '../contract/record.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
 import { verifyService } from '../contract/verify.js'
+import { ENDPOINT_LIST } from '../http/endpoints.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
 import { RuntimeError, UsageError } from './usage-error.js'
@@ -29,8 +30,7 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
   const options: ServiceOptions = {
     target: args.target,
     apiKey: args.apiKey,
-    disciplines: args.disciplines,
-    subDisciplines: args.subDisciplines,
+    ...Object.fromEntries(ENDPOINT_LIST.map(({ startOption }) => [startOption, args[startOption]])),
     ...(args.rate !== undefined ? { rate: args.rate } : {}),
     ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
     ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
@@ -54,8 +54,7 @@ const MB = 1024 * 1024
 const FLAGS: Readonly<Record<string, string>> = {
   target: '--target',
   apiKey: '--api-key-env NAME',
-  disciplines: '--discipline',
-  subDisciplines: '--sub-discipline',
+  ...Object.fromEntries(ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, `--${flag}`])),
   rate: '--rate',
   maxRequests: '--max-requests',
   timeout: '--timeout',

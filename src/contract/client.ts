@@ -43,7 +43,7 @@ export interface ServiceClient {
 }
 
 // The origin a browser app would send, so CORS headers can be observed.
-export const PROBE_ORIGIN = 'https://taxonomy-mock-verify.invalid'
+const PROBE_ORIGIN = 'https://taxonomy-mock-verify.invalid'
 const WRONG_KEY = 'taxonomy-mock-verify-wrong-key'
 const MAX_RETRIES = 3
 
@@ -173,7 +173,7 @@ export function keepStart(exchange: Exchange): Exchange {
 }
 
 /** `Retry-After` as seconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null): number | undefined {
+function parseRetryAfter(value: string | null): number | undefined {
   if (value === null) return undefined
   const text = value.trim()
   if (/^\d+$/.test(text)) return Number(text)

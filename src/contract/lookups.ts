@@ -1,4 +1,4 @@
-import type { Collection } from '../http/endpoints.js'
+import { ENDPOINTS, nestedArrays, type Collection } from '../http/endpoints.js'
 import { MAX_FRONTIER } from './budget.js'
 import { BoundReachedError, keepStart, type Exchange, type ServiceClient } from './client.js'
 
@@ -56,13 +56,13 @@ export class LookupSet {
 }
 
 /** The slugs a successful lookup links to: its children and parents, each with its collection. */
-export function linksOf(lookup: Lookup): Link[] {
+function linksOf(lookup: Lookup): Link[] {
   if (lookup.exchange.status !== 200 || !isObject(lookup.body)) return []
-  const [field, collection]: [string, Collection] =
-    lookup.collection === 'disciplines' ? ['sub_disciplines', 'sub_disciplines'] : ['disciplines', 'disciplines']
-  const items = lookup.body[field]
-  if (!Array.isArray(items)) return []
-  return items.filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '').map((item) => ({ collection, slug: (item as { slug: string }).slug }))
+  return nestedArrays(ENDPOINTS[lookup.collection]).flatMap(({ field, collection }) => {
+    const items = (lookup.body as Record<string, unknown>)[field]
+    if (collection === undefined || !Array.isArray(items)) return []
+    return items.filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '').map((item) => ({ collection, slug: (item as { slug: string }).slug }))
+  })
 }
 
 /** A link to a record: its collection and slug. */

@@ -1,5 +1,6 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
+import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { isApiKey } from '../http/options.js'
 import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
@@ -76,11 +77,22 @@ export interface ResolvedServiceOptions {
   readonly fetch: (request: Request) => Promise<Response>
 }
 
-export const DEFAULT_RATE = 2
-export const DEFAULT_MAX_REQUESTS = 200
-export const DEFAULT_TIMEOUT = 10_000
-export const DEFAULT_MAX_RETRY_AFTER = 60
-export const DEFAULT_MAX_TOTAL_WAIT = 120
+/**
+ * The bounds of the service options. The CLI checks its flags against the same numbers itself (its
+ * serve bundle carries no contract code); a test holds the two together.
+ */
+export const SERVICE_LIMITS = Object.freeze({
+  rate: Object.freeze({ min: 0.01, max: 1_000 }),
+  maxRequests: Object.freeze({ min: 1, max: 100_000 }),
+  timeout: Object.freeze({ min: 1, max: 600_000 }),
+  crawl: Object.freeze({ min: 0, max: 100_000 }),
+})
+
+const DEFAULT_RATE = 2
+const DEFAULT_MAX_REQUESTS = 200
+const DEFAULT_TIMEOUT = 10_000
+const DEFAULT_MAX_RETRY_AFTER = 60
+const DEFAULT_MAX_TOTAL_WAIT = 120
 
 /**
  * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).
@@ -97,21 +109,22 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     throw new TypeError(`\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
   }
   if (key.length < MIN_REDACTABLE_KEY_LENGTH) throw new TypeError(shortKeyMessage('`apiKey`', key.length))
-  const disciplines = resolveSlugs(options.disciplines, 'disciplines')
-  const subDisciplines = resolveSlugs(options.subDisciplines, 'subDisciplines')
-  if (disciplines.length + subDisciplines.length === 0) {
-    throw new TypeError('give at least one slug in `disciplines` or `subDisciplines`: the API has no list endpoint to start from')
+  const slugs = Object.fromEntries(ENDPOINT_LIST.map(({ startOption }) => [startOption, resolveSlugs(options[startOption], startOption)]))
+  if (Object.values(slugs).every((given) => given.length === 0)) {
+    throw new TypeError(`give at least one slug in ${ENDPOINT_LIST.map(({ startOption }) => `\`${startOption}\``).join(' or ')}: the API has no list endpoint to start from`)
   }
   const fetchOption = options.fetch ?? globalThis.fetch
   if (typeof fetchOption !== 'function') throw new TypeError(`\`fetch\` must be a function; received ${formatReceived(options.fetch)}`)
   return {
     base: resolveTarget(options.target),
     apiKey: options.apiKey,
-    disciplines,
-    subDisciplines,
-    rate: options.rate === Number.POSITIVE_INFINITY ? options.rate : resolveNumber(options.rate, 'rate', DEFAULT_RATE, 0.01, 1_000, 'requests per second'),
-    maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, 1, 100_000),
-    timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, 1, 600_000),
+    ...(slugs as Readonly<Record<Endpoint['startOption'], readonly string[]>>),
+    rate:
+      options.rate === Number.POSITIVE_INFINITY
+        ? options.rate
+        : resolveNumber(options.rate, 'rate', DEFAULT_RATE, SERVICE_LIMITS.rate.min, SERVICE_LIMITS.rate.max, 'requests per second'),
+    maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, SERVICE_LIMITS.maxRequests.min, SERVICE_LIMITS.maxRequests.max),
+    timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, SERVICE_LIMITS.timeout.min, SERVICE_LIMITS.timeout.max),
     maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),
     maxTotalWait: resolveNumber(options.maxTotalWait, 'maxTotalWait', DEFAULT_MAX_TOTAL_WAIT, 0, 86_400, 'seconds'),
     maxReadBytes: resolveInteger(options.maxReadBytes, 'maxReadBytes', MAX_READ_BYTES, MAX_BODY_BYTES, MAX_READ_LIMIT),

@@ -1,9 +1,10 @@
 import { byName, compare, type NestedOrder } from '../core/records.js'
+import { ENDPOINT_LIST, nestedArrays, type Collection, type ENDPOINTS } from '../http/endpoints.js'
 import { isObject, type Lookup } from './lookups.js'
 
-/** The nested arrays of the two records (§2.1, §2.4). */
-export const NESTED_ARRAYS = ['domains', 'sub_disciplines', 'disciplines', 'topics'] as const
-export type NestedArray = (typeof NESTED_ARRAYS)[number]
+/** The nested arrays of the records (§2.1, §2.4), endpoint by endpoint. */
+export type NestedArray = (typeof ENDPOINTS)[Collection]['parents' | 'children']['field']
+export const NESTED_ARRAYS = Object.freeze(ENDPOINT_LIST.flatMap(nestedArrays).map((array) => array.field as NestedArray))
 
 /** What the observed arrays of one kind agree with. `unknown`: none had two or more items. */
 export type ObservedOrder = 'name' | 'id' | 'name or id' | 'other' | 'unknown'
@@ -22,7 +23,7 @@ const SORTERS: Readonly<Record<'name' | 'id', (items: readonly Named[]) => reado
 
 /** Each observed nested array of a kind, as summaries with string id, name and slug. */
 export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
-  const owner = kind === 'domains' || kind === 'sub_disciplines' ? 'disciplines' : 'sub_disciplines'
+  const owner = ENDPOINT_LIST.find((endpoint) => nestedArrays(endpoint).some((array) => array.field === kind))!.collection
   return lookups
     .filter((lookup) => lookup.collection === owner && lookup.exchange.status === 200 && isObject(lookup.body))
     .map((lookup) => (lookup.body as Record<string, unknown>)[kind])

@@ -1,4 +1,4 @@
-import type { Collection } from '../http/endpoints.js'
+import { ENDPOINT_LIST, type Collection } from '../http/endpoints.js'
 import { BoundReachedError, keepStart, type Auth, type Exchange, type ServiceClient } from './client.js'
 import { lookupPath } from './lookups.js'
 
@@ -18,17 +18,24 @@ export interface Probes {
   readonly upperCaseSlug?: Exchange
 }
 
+type PlannedProbe = [keyof Omit<Probes, 'known' | 'unknownSlug'>, string, Auth]
+
+/** The probe that asks each endpoint for a slug no service has: a new endpoint names its own. */
+export const UNKNOWN_SLUG_PROBES = {
+  disciplines: 'unknownDiscipline',
+  sub_disciplines: 'unknownSubDiscipline',
+} as const satisfies Readonly<Record<Collection, keyof Probes>>
+
 /**
  * Sends the probes in a fixed order, each once; a probe past the request bound is left out (its
  * rules and observations say "not checked").
  */
 export async function runProbes(client: ServiceClient, known: Probes['known'], unknownSlug: string): Promise<Probes> {
   const knownPath = lookupPath(known.collection, known.slug)
-  const plan: [keyof Omit<Probes, 'known' | 'unknownSlug'>, string, Auth][] = [
+  const plan: PlannedProbe[] = [
     ['noKey', knownPath, 'none'],
     ['wrongKey', knownPath, 'wrong'],
-    ['unknownDiscipline', lookupPath('disciplines', unknownSlug), 'key'],
-    ['unknownSubDiscipline', lookupPath('sub_disciplines', unknownSlug), 'key'],
+    ...ENDPOINT_LIST.map(({ collection }): PlannedProbe => [UNKNOWN_SLUG_PROBES[collection], lookupPath(collection, unknownSlug), 'key']),
     ['unknownNoKey', lookupPath(known.collection, unknownSlug), 'none'],
     ['lowercaseBearer', knownPath, 'lowercase'],
     ['trailingSlash', `${knownPath}/`, 'key'],

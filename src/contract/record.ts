@@ -4,7 +4,7 @@ import { byName, type NestedOrder } from '../core/records.js'
 import { toFixtureJson } from '../core/serialize.js'
 import type { Taxonomy } from '../core/store.js'
 import { RECORDED_FIXTURE_FORMAT } from '../core/types.js'
-import { findEndpoint } from '../http/endpoints.js'
+import { ENDPOINT_LIST, findEndpoint, noOtherRows, type Collection } from '../http/endpoints.js'
 import { TooLargeError } from './budget.js'
 import { createServiceClient } from './client.js'
 import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
@@ -97,11 +97,19 @@ async function record(resolved: ResolvedServiceOptions, redactor: Redactor, want
 
 type Body = Record<string, unknown> & { id: string; name: string; slug: string; description: string }
 
+/** The bodies looked up, by collection. */
+function bodiesByCollection(lookups: readonly Lookup[]): Readonly<Record<Collection, Body[]>> {
+  const bodies = Object.fromEntries(ENDPOINT_LIST.map(({ collection }) => [collection, [] as Body[]])) as Record<Collection, Body[]>
+  for (const lookup of lookups) bodies[lookup.collection].push(lookup.body as Body)
+  return bodies
+}
+
+
 /** The fixture of a closed set of lookups, in a canonical order (see `mergeOrders`). */
 function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
-  const bodies = (collection: string) => lookups.filter((lookup) => lookup.collection === collection).map((lookup) => lookup.body as Body)
-  const disciplines = bodies('disciplines')
-  const subs = bodies('sub_disciplines')
+  const { disciplines, sub_disciplines: subs, ...unrecorded } = bodiesByCollection(lookups)
+  // A new endpoint fails to compile here until this function says what its records become.
+  noOtherRows(unrecorded)
   const domains = new Map<string, { id: string; name: string; slug: string; description: null }>()
   for (const discipline of disciplines) {
     for (const domain of discipline.domains as Body[]) domains.set(domain.id, { id: domain.id, name: domain.name, slug: domain.slug, description: null })

@@ -1,5 +1,5 @@
 /** What stands in for the key wherever a service echoed it. */
-export const REDACTED = '[API key]'
+const REDACTED = '[API key]'
 
 /**
  * The shortest key `verify` and `record` accept. A shorter one turns up by chance in what any

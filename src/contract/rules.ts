@@ -1,6 +1,8 @@
+import { SHAPES } from '../core/shapes.js'
+import { ENDPOINTS, ENDPOINT_LIST, nestedArrays, type Collection } from '../http/endpoints.js'
 import type { Exchange } from './client.js'
 import { isObject, parseBody, type Lookup } from './lookups.js'
-import type { Probes } from './probes.js'
+import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
 import { checkRecordFields, checkSummaryFields, where } from './shape.js'
 
 /** The rules `verify` checks, each with the spec sections it comes from. A failed rule is breaking drift. */
@@ -63,11 +65,16 @@ export function evaluateRules(lookups: readonly Lookup[], probes: Probes | undef
 /** §2.7: `sub_disciplines_count` and `topics_count` equal their arrays' lengths. */
 function checkCount(lookup: Lookup, tally: Tally): void {
   const body = lookup.body as Record<string, unknown>
-  const [countField, arrayField] = lookup.collection === 'disciplines' ? ['sub_disciplines_count', 'sub_disciplines'] : ['topics_count', 'topics']
+  const { count: countField, field: arrayField } = ENDPOINTS[lookup.collection].children
   const count = body[countField]
   const items = body[arrayField]
   if (typeof count !== 'number' || !Array.isArray(items)) return
   tally.check(count === items.length, () => `${where(lookup)}: ${countField} is ${count}, ${arrayField} has ${items.length} items`)
+}
+
+/** The array of a `collection` record that lists records of `linked`: where a back-link is. */
+function backField(collection: Collection, linked: Collection): string {
+  return nestedArrays(ENDPOINTS[collection]).find((array) => array.collection === linked)!.field
 }
 
 function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Tally): void {
@@ -75,15 +82,20 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
   for (const lookup of good) byId.set(`${lookup.collection}:${String((lookup.body as { id: unknown }).id)}`, lookup)
   for (const lookup of good) {
     const body = lookup.body as Record<string, unknown>
-    const [field, other, back] = lookup.collection === 'disciplines' ? ['sub_disciplines', 'sub_disciplines', 'disciplines'] : ['disciplines', 'disciplines', 'sub_disciplines']
-    for (const item of arrayOf(body[field])) {
-      const linked = byId.get(`${other}:${String(item.id)}`)
-      if (!linked) continue
-      const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some((entry) => entry.id === body.id)
-      backLinks.check(listed, () => `${where(linked)}: does not list ${JSON.stringify(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`)
-      if (lookup.collection === 'disciplines') {
-        const own = (linked.body as Record<string, unknown>).topics_count
-        summaryCounts.check(item.topics_count === own, () => `${where(lookup)}: the summary of ${JSON.stringify(item.slug)} says topics_count ${String(item.topics_count)}; its record says ${String(own)}`)
+    for (const { field, summary, collection: other } of nestedArrays(ENDPOINTS[lookup.collection])) {
+      if (other === undefined) continue
+      const back = backField(other, lookup.collection)
+      // A summary's counts (a sub-discipline's topics_count) must equal the linked record's own.
+      const counts = Object.keys(SHAPES[summary]).filter((name) => (SHAPES[summary] as Record<string, unknown>)[name] === 'count')
+      for (const item of arrayOf(body[field])) {
+        const linked = byId.get(`${other}:${String(item.id)}`)
+        if (!linked) continue
+        const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some((entry) => entry.id === body.id)
+        backLinks.check(listed, () => `${where(linked)}: does not list ${JSON.stringify(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`)
+        for (const name of counts) {
+          const own = (linked.body as Record<string, unknown>)[name]
+          summaryCounts.check(item[name] === own, () => `${where(lookup)}: the summary of ${JSON.stringify(item.slug)} says ${name} ${String(item[name])}; its record says ${String(own)}`)
+        }
       }
     }
   }
@@ -118,8 +130,9 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
   }
   for (const lookup of good) {
     const body = lookup.body as Item
-    sighting(lookup.collection === 'disciplines' ? 'discipline' : 'sub-discipline', body)
-    for (const [field, level] of nestedOf(lookup)) for (const item of arrayOf(body[field])) sighting(level, item)
+    const endpoint = ENDPOINTS[lookup.collection]
+    sighting(endpoint.noun, body)
+    for (const { field, noun } of nestedArrays(endpoint)) for (const item of arrayOf(body[field])) sighting(noun, item)
   }
   tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
 }
@@ -132,19 +145,12 @@ function levelMap(maps: Map<string, Map<string, Item>>, level: string): Map<stri
   return map
 }
 
-/** The nested arrays of a lookup's record, each with the level of its items. */
-function nestedOf(lookup: Lookup): readonly (readonly [string, string])[] {
-  return lookup.collection === 'disciplines'
-    ? [['domains', 'domain'], ['sub_disciplines', 'sub-discipline']]
-    : [['disciplines', 'discipline'], ['topics', 'topic']]
-}
-
 /** Where an item was first given: a lookup's record, or an element of one of its arrays. */
 function findPlace(good: readonly Lookup[], item: Item): string {
   for (const lookup of good) {
     const body = lookup.body as Item
     if (body === item) return where(lookup)
-    for (const [field] of nestedOf(lookup)) {
+    for (const { field } of nestedArrays(ENDPOINTS[lookup.collection])) {
       const index = arrayOf(body[field]).indexOf(item)
       if (index !== -1) return where(lookup, `${field}[${index}]`)
     }
@@ -162,7 +168,7 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
   }
   unauthorized.skipUnlessChecked('the request bound left no room for the probes')
   const notFound = tally('not-found-error')
-  for (const exchange of [probes.unknownDiscipline, probes.unknownSubDiscipline]) {
+  for (const exchange of ENDPOINT_LIST.map((endpoint) => probes[UNKNOWN_SLUG_PROBES[endpoint.collection]])) {
     if (exchange) notFound.check(isErrorAnswer(exchange, NOT_FOUND_MESSAGE), () => describeAnswer(exchange, 'the key'))
   }
   notFound.skipUnlessChecked('the request bound left no room for the probes')
@@ -186,7 +192,7 @@ function describeAnswer(exchange: Exchange, auth: string): string {
 }
 
 /** The start of a body, for a problem line. */
-export function excerpt(text: string): string {
+function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat === '' ? '(empty body)' : flat.length > 120 ? `${flat.slice(0, 120)}…` : flat
 }

@@ -1,20 +1,19 @@
+import { UUID_PATTERN } from '../core/ids.js'
+import { SHAPES, type FieldKind, type ShapeName } from '../core/shapes.js'
 import { formatReceived } from '../core/size.js'
+import { ENDPOINTS, nestedArrays } from '../http/endpoints.js'
 import { isObject, type Lookup } from './lookups.js'
 
 type FieldType = 'string' | 'uuid' | 'integer' | 'array'
 
-/** §2.1: the discipline record. */
-const DISCIPLINE = { id: 'uuid', name: 'string', slug: 'string', description: 'string', domains: 'array', sub_disciplines_count: 'integer', sub_disciplines: 'array' } as const
-/** §2.4: the sub-discipline record. */
-const SUB_DISCIPLINE = { id: 'uuid', name: 'string', slug: 'string', description: 'string', disciplines: 'array', topics_count: 'integer', topics: 'array' } as const
-/** §2.2 (a UUID is implied), §2.3, §2.5, §2.6 (a string id). */
-const SUMMARIES: Readonly<Record<string, Readonly<Record<string, FieldType>>>> = {
-  domains: { id: 'uuid', name: 'string', slug: 'string' },
-  sub_disciplines: { id: 'uuid', name: 'string', slug: 'string', description: 'string', topics_count: 'integer' },
-  disciplines: { id: 'uuid', name: 'string', slug: 'string' },
-  topics: { id: 'string', name: 'string', slug: 'string', description: 'string' },
+/** What each kind of field of `SHAPES` is checked as: the spec calls only some ids UUIDs. */
+const CHECKS: Readonly<Record<Exclude<FieldKind, object>, FieldType>> = { uuid: 'uuid', id: 'string', text: 'string', slug: 'string', count: 'integer' }
+
+function fieldsOf(shape: ShapeName): Readonly<Record<string, FieldType>> {
+  return Object.fromEntries(Object.entries(SHAPES[shape]).map(([field, kind]: [string, FieldKind]) => [field, typeof kind === 'string' ? CHECKS[kind] : 'array']))
 }
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const FIELDS = new Map(Object.keys(SHAPES).map((shape) => [shape, fieldsOf(shape as ShapeName)]))
 
 /** Where a problem is: the request, then the JSON path. */
 export function where(lookup: Lookup, path = ''): string {
@@ -23,7 +22,7 @@ export function where(lookup: Lookup, path = ''): string {
 
 /** Problems with a 200 body's own fields (§2.1 / §2.4): missing, extra, mistyped; ids not UUIDs. */
 export function checkRecordFields(lookup: Lookup): string[] {
-  const fields = lookup.collection === 'disciplines' ? DISCIPLINE : SUB_DISCIPLINE
+  const fields = FIELDS.get(ENDPOINTS[lookup.collection].schema)!
   if (!isObject(lookup.body)) return [`${where(lookup)}: the body is not a JSON object`]
   return checkObject(lookup.body, fields, (path) => where(lookup, path), '')
 }
@@ -32,13 +31,13 @@ export function checkRecordFields(lookup: Lookup): string[] {
 export function checkSummaryFields(lookup: Lookup): string[] {
   if (!isObject(lookup.body)) return []
   const problems: string[] = []
-  for (const field of lookup.collection === 'disciplines' ? ['domains', 'sub_disciplines'] : ['disciplines', 'topics']) {
+  for (const { field, summary } of nestedArrays(ENDPOINTS[lookup.collection])) {
     const items = lookup.body[field]
     if (!Array.isArray(items)) continue
     items.forEach((item, index) => {
       const at = `${field}[${index}]`
       if (!isObject(item)) problems.push(`${where(lookup, at)}: expected an object; received ${formatReceived(item)}`)
-      else problems.push(...checkObject(item, SUMMARIES[field]!, (path) => where(lookup, path), `${at}.`))
+      else problems.push(...checkObject(item, FIELDS.get(summary)!, (path) => where(lookup, path), `${at}.`))
     })
   }
   return problems

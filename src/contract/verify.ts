@@ -1,8 +1,8 @@
-import type { Collection } from '../http/endpoints.js'
+import { ENDPOINT_LIST, type Collection, type Endpoint } from '../http/endpoints.js'
 import { BoundReachedError, createServiceClient } from './client.js'
 import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { observe, type Observation } from './observe.js'
-import { resolveInteger, resolveServiceOptions, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
+import { resolveInteger, resolveServiceOptions, SERVICE_LIMITS, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
 import { createUnknownSlug, runProbes } from './probes.js'
 import { createRedactor, redactDeep, withRedactedErrors } from './redact.js'
 import { evaluateRules, type RuleId, type RuleResult } from './rules.js'
@@ -14,7 +14,8 @@ export interface VerifyReport {
   /** The key is never reported; its length helps tell a truncated secret. */
   readonly key: { readonly length: number }
   readonly requests: { readonly sent: number; readonly maxRequests: number; readonly rate: number }
-  readonly records: { readonly disciplines: number; readonly subDisciplines: number }
+  /** Records looked up, by the option that names their endpoint's slugs: `disciplines`, `subDisciplines`. */
+  readonly records: Readonly<Record<Endpoint['startOption'], number>>
   /** The random slug the not-found probes used. */
   readonly unknownSlug: string
   readonly rules: readonly RuleResult[]
@@ -38,7 +39,7 @@ export interface VerifyReport {
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   const resolved = resolveServiceOptions(options)
-  const limit = resolveInteger(options.crawl, 'crawl', 0, 0, 100_000)
+  const limit = resolveInteger(options.crawl, 'crawl', 0, SERVICE_LIMITS.crawl.min, SERVICE_LIMITS.crawl.max)
   const redactor = createRedactor(resolved.apiKey)
   // A service may echo what it was sent: no string of the report carries the key.
   return redactDeep(await withRedactedErrors(redactor, () => check(resolved, limit)), redactor)
@@ -72,10 +73,7 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
 
 /** The slugs given, disciplines first, each with its collection. */
 export function startSlugs(options: ResolvedServiceOptions): { collection: Collection; slug: string }[] {
-  return [
-    ...options.disciplines.map((slug) => ({ collection: 'disciplines' as const, slug })),
-    ...options.subDisciplines.map((slug) => ({ collection: 'sub_disciplines' as const, slug })),
-  ]
+  return ENDPOINT_LIST.flatMap(({ collection, startOption }) => options[startOption].map((slug) => ({ collection, slug })))
 }
 
 /** Looks up the slugs given, up to the request bound. */
@@ -94,8 +92,7 @@ export async function lookUpGiven(options: ResolvedServiceOptions, client: Retur
 
 function countRecords(lookups: readonly Lookup[]): VerifyReport['records'] {
   const ok = lookups.filter((lookup) => lookup.exchange.status === 200)
-  return {
-    disciplines: ok.filter((lookup) => lookup.collection === 'disciplines').length,
-    subDisciplines: ok.filter((lookup) => lookup.collection === 'sub_disciplines').length,
-  }
+  return Object.fromEntries(
+    ENDPOINT_LIST.map(({ collection, startOption }) => [startOption, ok.filter((lookup) => lookup.collection === collection).length]),
+  ) as VerifyReport['records']
 }

@@ -1,9 +1,9 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
+import { UUID_PATTERN } from './ids.js'
 import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
-import { FIXTURE_FORMAT, FIXTURE_FORMATS, RECORDED_FIXTURE_FORMAT, type Fixture, type FixtureDomain, type FixtureFormat, type Level } from './types.js'
+import { FIXTURE_FORMAT, FIXTURE_FORMATS, RECORDED_FIXTURE_FORMAT, LEVELS, type Fixture, type FixtureDomain, type FixtureFormat, type Level } from './types.js'
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const MAX_NAME_LENGTH = 500
 const MAX_ISSUES = 100
 
@@ -15,7 +15,6 @@ const LINKS = {
   topics: { field: 'sub_discipline_ids', parent: 'sub_disciplines', noun: 'sub-discipline' },
 } as const satisfies Record<Level, { field: string; parent: Level; noun: string } | undefined>
 
-const LEVELS = Object.keys(LINKS) as Level[]
 const ROOT_KEYS = new Set(['format', 'seed', ...LEVELS])
 const RECORD_KEYS = ['id', 'name', 'slug', 'description']
 

@@ -2,6 +2,9 @@ import type { Random } from './random.js'
 
 const HEX_CODES = new Uint8Array([...'0123456789abcdef'].map((char) => char.charCodeAt(0)))
 const UUID_LENGTH = 36
+
+/** What a UUID looks like, in any case: fixtures and the contract checks test ids with it. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Batches grow from the first to the largest size, so a level of three records fills a few ids, not 4,096. */
 const LARGEST_BATCH = 4096
 

@@ -14,7 +14,7 @@ export function loadTaxonomy(fixture: unknown): Taxonomy {
 }
 
 /** `JSON.parse` that fails with a `FixtureError` instead of a bare `SyntaxError`. */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {

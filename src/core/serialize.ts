@@ -1,7 +1,6 @@
 import type { Taxonomy } from './store.js'
-import type { Level } from './types.js'
+import { LEVELS } from './types.js'
 
-const LEVELS: readonly Level[] = ['domains', 'disciplines', 'sub_disciplines', 'topics']
 const RECORDS_PER_CHUNK = 2_000
 
 /**

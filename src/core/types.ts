@@ -115,5 +115,8 @@ export interface Fixture {
   readonly topics: readonly FixtureTopic[]
 }
 
-/** The four levels, as named in fixtures. */
-export type Level = 'domains' | 'disciplines' | 'sub_disciplines' | 'topics'
+/** The four levels, as named in fixtures, top first: the order of a fixture's arrays. */
+export const LEVELS = Object.freeze(['domains', 'disciplines', 'sub_disciplines', 'topics'] as const)
+
+/** A level, as named in fixtures. */
+export type Level = (typeof LEVELS)[number]

@@ -1,8 +1,7 @@
 import { equalInConstantTime } from './auth.js'
+import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME } from './header-names.js'
 import type { MockRequest } from './request.js'
 
-/** The header that carries `adminKey`; never the API key. */
-export const ADMIN_KEY_HEADER = 'x-taxonomy-mock-admin-key'
 
 // A host name whose address the machine decides (RFC 6761 §6.3), or an IP literal, which no DNS
 // answer can point elsewhere: DNS rebinding needs a name the attacker controls.
@@ -26,7 +25,7 @@ export function findAdminRefusal(request: MockRequest, adminKey: string | undefi
   if (isFromOtherOrigin(request, host)) return 'Forbidden: the admin API does not answer pages of other origins'
   if (adminKey !== undefined) {
     const sent = request.header(ADMIN_KEY_HEADER)
-    return typeof sent === 'string' && equalInConstantTime(sent, adminKey) ? undefined : 'Forbidden: send the admin key in X-Taxonomy-Mock-Admin-Key'
+    return typeof sent === 'string' && equalInConstantTime(sent, adminKey) ? undefined : `Forbidden: send the admin key in ${ADMIN_KEY_HEADER_NAME}`
   }
   if (request.fromLoopback !== true) {
     return 'Forbidden: the admin API answers loopback clients only; start the server with --admin-key to allow others'

@@ -4,7 +4,7 @@ import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { showKeys } from './shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
-import type { Collection } from './endpoints.js'
+import { ENDPOINT_LIST, ENDPOINTS, noOtherRows, type Collection, type Endpoint } from './endpoints.js'
 
 /**
  * The browse pages: what a newcomer opens first to find slugs (the API has no list endpoint).
@@ -54,7 +54,7 @@ function presetOf(counts: SizeCounts): string | undefined {
   return (Object.keys(SIZES) as (keyof typeof SIZES)[]).find((name) => same(SIZES[name]))
 }
 
-function link(collection: Collection, record: FixtureDomain): string {
+function link({ collection }: Endpoint, record: FixtureDomain): string {
   const href = `/browse/${collection}/${encodeURIComponent(record.slug)}`
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
@@ -67,8 +67,11 @@ function link(collection: Collection, record: FixtureDomain): string {
  * time and memory linear in the data and bounded, whatever a `--data` file holds.
  */
 export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): string {
+  // The index is a tree of the levels: a new endpoint fails to compile here until it has a place.
+  const { disciplines, sub_disciplines: subDisciplines, ...unplaced } = ENDPOINTS
+  noOtherRows(unplaced)
+  const first = disciplines.records(taxonomy)[0]
   const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
-  const first = taxonomy.disciplines[0]
   const parts: string[] = []
   let size = 0
   let full = false
@@ -85,15 +88,15 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
     for (const discipline of taxonomy.disciplinesOf(domain)) {
       const home = listedUnder.get(discipline)
       if (home !== undefined) {
-        if (!add(`<li>${link('disciplines', discipline)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`)) break
+        if (!add(`<li>${link(disciplines, discipline)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`)) break
         continue
       }
       listedUnder.set(discipline, domain)
-      if (!add(`<li>${link('disciplines', discipline)}<ul>`)) break
+      if (!add(`<li>${link(disciplines, discipline)}<ul>`)) break
       shownRecords++
       const subs = taxonomy.subDisciplinesOf(discipline)
       for (const sub of subs.slice(0, INDEX_SUBS_PER_DISCIPLINE)) {
-        if (!add(`<li>${link('sub_disciplines', sub)}</li>`)) break
+        if (!add(`<li>${link(subDisciplines, sub)}</li>`)) break
         shownRecords++
       }
       if (subs.length > INDEX_SUBS_PER_DISCIPLINE) {
@@ -104,11 +107,12 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
     add('</ul>\n')
   }
   if (full) {
-    const total = taxonomy.disciplines.length + taxonomy.subDisciplines.length
-    parts.push(`</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} disciplines and sub-disciplines are not shown. Each API answer names the slugs of the records related to it.</p>`)
+    const total = ENDPOINT_LIST.reduce((sum, endpoint) => sum + endpoint.records(taxonomy).length, 0)
+    const plurals = ENDPOINT_LIST.map((endpoint) => endpoint.plural).join(' and ')
+    parts.push(`</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} ${plurals} are not shown. Each API answer names the slugs of the records related to it.</p>`)
   }
   const curl = first
-    ? `<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}/api/v2/disciplines/${escapeHtml(encodeURIComponent(first.slug))}</pre>`
+    ? `<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}/api/v2/${disciplines.collection}/${escapeHtml(encodeURIComponent(first.slug))}</pre>`
     : ''
   return page(
     'taxonomy-mock',

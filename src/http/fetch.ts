@@ -2,9 +2,8 @@ import { resolveScope, targetOf, type RequestScope } from './base-url.js'
 import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
-import { createResolver, type Resolver } from './resolver.js'
-import type { MockAnswer } from './responses.js'
-import { matchRoute, toPath } from './routes.js'
+import { createResolver, type MockRequest, type Resolver } from './resolver.js'
+import { unreachable, type Delivery, type MockAnswer } from './responses.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
 export type FetchHandlerOptions = MockOptions & {
@@ -42,8 +41,8 @@ export function createFetchHandler(
 
 /**
  * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
- * delay; `network-error` is `Response.error()`, `hang` waits for the client to give up. MSW
- * handlers call it too, with the scenarios their helpers selected.
+ * delay, delivered as its `delivery` says. MSW handlers call it too, with the scenarios their
+ * helpers selected.
  */
 export async function answerRequest(
   resolver: Resolver,
@@ -52,38 +51,62 @@ export async function answerRequest(
   scenarios?: readonly ScenarioState[],
 ): Promise<Response> {
   const target = targetOf(request, scope)
-  const answer = await resolver.resolve(
-    {
-      method: request.method,
-      // Out of scope: an empty target, which the resolver answers 404.
-      url: target?.url ?? '',
-      header: (name) => request.headers.get(name),
-      text: () => readText(request),
-    },
-    { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) },
-  )
-  if (answer.delay) await wait(answer.delay, request.signal)
-  if (answer.fault === 'hang') await wait(Number.POSITIVE_INFINITY, request.signal)
-  if (answer.fault !== undefined) return Response.error()
-  return toResponse(answer)
+  const answer = await resolver.resolve(toMockRequest(request, target), { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) })
+  return deliver(answer, request)
 }
 
 /**
- * The answer under one scenario, for MSW's scenario helpers: `undefined` (let the request pass)
- * unless the scenario still applies to this request's endpoint and slug.
+ * The answer under the scenarios an MSW helper selected, or `undefined` (let the request pass)
+ * when none applies: the resolver routes and decides, the helper only selects.
  */
-export function answerWithScenario(
-  resolver: Resolver,
-  request: Request,
-  scope: RequestScope,
-  state: ScenarioState,
-): Promise<Response> | undefined {
+export async function answerSelected(resolver: Resolver, request: Request, scope: RequestScope, scenarios: readonly ScenarioState[]): Promise<Response | undefined> {
   const target = targetOf(request, scope)
-  const path = target && toPath(target.url, target.basePath)
-  const route = path === undefined ? undefined : matchRoute(path)
-  if (route?.kind !== 'record' && route?.kind !== 'malformed') return undefined
-  if (!state.matches(route.endpoint.collection, route.kind === 'record' ? route.slug : undefined)) return undefined
-  return answerRequest(resolver, request, scope, [state])
+  const answer = await resolver.resolve(toMockRequest(request, target), { basePath: target?.basePath ?? '', scenarios, passUnlessSelected: true })
+  return answer === undefined ? undefined : deliver(answer, request)
+}
+
+function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): MockRequest {
+  return {
+    method: request.method,
+    // Out of scope: an empty target, which the resolver answers 404.
+    url: target?.url ?? '',
+    header: (name) => request.headers.get(name),
+    text: () => readText(request),
+  }
+}
+
+/** Sends an answer as its `delivery` says, after its delay. */
+async function deliver(answer: MockAnswer, request: Request): Promise<Response> {
+  if (answer.delay) await wait(answer.delay, request.signal)
+  const { delivery } = answer
+  if (delivery === undefined) return toResponse(answer)
+  switch (delivery.mode) {
+    case 'network-error':
+      return Response.error()
+    case 'hang':
+      // Nothing until the client gives up; then, as a dropped connection would, an error.
+      await wait(Number.POSITIVE_INFINITY, request.signal)
+      return Response.error()
+    case 'slow-body':
+      return new Response(answer.body && slowBody(answer.body, delivery, request.signal), { status: answer.status, headers: answer.headers })
+    default:
+      return unreachable(delivery)
+  }
+}
+
+/** A body that arrives in pieces, `interval` ms apart: the headers are already out. */
+function slowBody(body: Uint8Array, { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  let offset = 0
+  return new ReadableStream({
+    async pull(controller) {
+      if (offset > 0) await wait(interval, signal)
+      if (signal?.aborted) return controller.error(signal.reason)
+      const end = Math.min(offset + chunkBytes, body.byteLength)
+      controller.enqueue(body.subarray(offset, end))
+      offset = end
+      if (offset >= body.byteLength) controller.close()
+    },
+  })
 }
 
 /**
@@ -92,7 +115,7 @@ export function answerWithScenario(
  * @example
  * toResponse(await resolver.resolve(request)).status // 200
  */
-export function toResponse(answer: MockAnswer): Response {
+function toResponse(answer: MockAnswer): Response {
   return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers })
 }
 

@@ -11,7 +11,7 @@ export const JOURNAL_LIMITS = Object.freeze({ entries: 1_000, pathLength: 2_000,
 const ENTRY_BYTES = 128
 
 /** An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. */
-export function estimateEntryBytes(method: string, path: string): number {
+function estimateEntryBytes(method: string, path: string): number {
   return ENTRY_BYTES + 2 * (method.length + path.length)
 }
 

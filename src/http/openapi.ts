@@ -1,8 +1,14 @@
-import { ADMIN_KEY_HEADER } from './admin-access.js'
-import { ENDPOINTS, type Endpoint } from './endpoints.js'
+import { ADMIN_BODY_LIMIT } from './admin.js'
+import { MAX_DELAY } from './delay.js'
+import { JOURNAL_LIMITS } from './journal.js'
+import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
+import { SESSION_ID_PATTERN } from './sessions.js'
+import { SHAPES, type FieldKind } from '../core/shapes.js'
+import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
+import { PRISM_CODES } from './prefer.js'
 import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
-import { RETRY_AFTER_SECONDS } from './responses.js'
+import { ALLOW, RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
  * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
@@ -20,6 +26,17 @@ function object(properties: Record<string, unknown>) {
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties }
 }
 
+const FIELD_SCHEMAS = { uuid: id, id, text, slug, count } as const
+
+function fieldSchema(kind: FieldKind) {
+  return typeof kind === 'string' ? FIELD_SCHEMAS[kind] : { type: 'array', items: { $ref: `#/components/schemas/${kind.items}` } }
+}
+
+/** The component schemas of the spec's shapes (§2), read from `SHAPES`. */
+const SHAPE_SCHEMAS = Object.fromEntries(
+  Object.entries(SHAPES).map(([name, fields]) => [name, object(Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, fieldSchema(kind)])))]),
+) as Readonly<Record<keyof typeof SHAPES, ReturnType<typeof object>>>
+
 function errorResponse(description: string, headers?: Record<string, unknown>) {
   return {
     description,
@@ -33,7 +50,7 @@ const PREFER = {
   in: 'header',
   required: false,
   description:
-    'Mock only: a scenario for this request (RFC 7240). `scenario=KIND`, or Prism\'s `code=401|404|500|503` ' +
+    `Mock only: a scenario for this request (RFC 7240). \`scenario=KIND\`, or Prism's \`code=${[...PRISM_CODES.keys()].join('|')}\` ` +
     '(`code=200`: the usual answer), optionally `slug=SLUG` and `delay=MS` or `delay=MIN-MAX`, comma-separated. ' +
     `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
   schema: { type: 'string' },
@@ -41,11 +58,11 @@ const PREFER = {
 } as const
 
 const SESSION = {
-  name: 'X-Taxonomy-Mock-Session',
+  name: SESSION_HEADER_NAME,
   in: 'header',
   required: false,
   description: 'Mock only: the session whose scenario and journal this request belongs to (or the path prefix /__sessions/{id}).',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9._~:@-]{1,200}$' },
+  schema: { type: 'string', pattern: SESSION_ID_PATTERN.source },
 } as const
 
 /**
@@ -58,7 +75,7 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
     [statuses.unauthorized, 'Invalid or missing API key', { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } }],
     [statuses.notFound, 'Resource not found'],
-    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } } }],
+    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
     [500, 'Mock only: the server-error scenario'],
     [503, 'Mock only: the unavailable scenario', { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } }],
   ]
@@ -118,12 +135,12 @@ const ADMIN_PATHS = {
     get: admin("Read a session's scenario", 'getSessionScenario', { responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors } }),
     put: admin("Set a session's scenario", 'putSessionScenario', {
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } } },
-      responses: { '200': adminJson('The scenario now in place', 'SessionScenario'), ...adminErrors, '413': errorResponse('A body over 64 KB') },
+      responses: { '200': adminJson('The scenario now in place', 'SessionScenario'), ...adminErrors, '413': errorResponse(`A body over ${ADMIN_BODY_LIMIT / 1024} KB`) },
     }),
     delete: admin("Clear a session's scenario", 'deleteSessionScenario', { responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors } }),
   },
   '/__admin/sessions/{id}/requests': {
-    get: admin("Read a session's request journal, oldest first (the last 1,000)", 'getSessionRequests', {
+    get: admin(`Read a session's request journal, oldest first (the last ${JOURNAL_LIMITS.entries.toLocaleString('en')})`, 'getSessionRequests', {
       responses: { '200': { description: 'The journal', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } } } } }, ...adminErrors },
     }),
     delete: admin("Empty a session's journal", 'deleteSessionRequests', {
@@ -136,7 +153,7 @@ const ADMIN_PATHS = {
   },
 } as const
 
-const milliseconds = { type: 'number', minimum: 0, maximum: 2_147_483_647 } as const
+const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
@@ -149,7 +166,7 @@ export function createOpenApiDocument(statuses: Required<ErrorStatuses> = DEFAUL
   return {
     ...OPENAPI_DOCUMENT,
     paths: {
-      ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, statuses)])),
+      ...Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, statuses)])),
       ...ADMIN_PATHS,
     },
   }
@@ -161,7 +178,7 @@ export const OPENAPI_DOCUMENT = {
   info: {
     title: 'Academic Taxonomy Lookup Service (taxonomy-mock)',
     version: '2.0.0',
-    description: 'Look up one discipline or one sub-discipline by slug, with its parents and children.',
+    description: `Look up ${ENDPOINT_LIST.map((endpoint) => `one ${endpoint.noun}`).join(' or ')} by slug, with its parents and children.`,
   },
   servers: [{ url: '/' }],
   tags: [
@@ -169,38 +186,17 @@ export const OPENAPI_DOCUMENT = {
     { name: 'admin', description: 'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.' },
   ],
   paths: {
-    ...Object.fromEntries(ENDPOINTS.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, DEFAULT_STATUSES)])),
+    ...Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, DEFAULT_STATUSES)])),
     ...ADMIN_PATHS,
   },
   components: {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer' },
-      adminKey: { type: 'apiKey', in: 'header', name: 'X-Taxonomy-Mock-Admin-Key', description: 'Needed only when the server was started with --admin-key' },
+      adminKey: { type: 'apiKey', in: 'header', name: ADMIN_KEY_HEADER_NAME, description: 'Needed only when the server was started with --admin-key' },
     },
     schemas: {
       Error: object({ error: text }),
-      DomainSummary: object({ id, name: text, slug }),
-      DisciplineSummary: object({ id, name: text, slug }),
-      SubDisciplineSummary: object({ id, name: text, slug, description: text, topics_count: count }),
-      TopicSummary: object({ id, name: text, slug, description: text }),
-      Discipline: object({
-        id,
-        name: text,
-        slug,
-        description: text,
-        domains: { type: 'array', items: { $ref: '#/components/schemas/DomainSummary' } },
-        sub_disciplines_count: count,
-        sub_disciplines: { type: 'array', items: { $ref: '#/components/schemas/SubDisciplineSummary' } },
-      }),
-      SubDiscipline: object({
-        id,
-        name: text,
-        slug,
-        description: text,
-        disciplines: { type: 'array', items: { $ref: '#/components/schemas/DisciplineSummary' } },
-        topics_count: count,
-        topics: { type: 'array', items: { $ref: '#/components/schemas/TopicSummary' } },
-      }),
+      ...SHAPE_SCHEMAS,
       Scenario: {
         oneOf: [
           { type: 'string', enum: SCENARIO_KINDS },
@@ -210,7 +206,7 @@ export const OPENAPI_DOCUMENT = {
             properties: {
               kind: { type: 'string', enum: SCENARIO_KINDS },
               slug: { type: 'string', minLength: 1, maxLength: 1000 },
-              endpoint: { type: 'string', enum: ENDPOINTS.map((endpoint) => endpoint.collection) },
+              endpoint: { type: 'string', enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection) },
               times: { type: 'integer', minimum: 1 },
               delay: { oneOf: [milliseconds, { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 }] },
               faults: {

@@ -2,6 +2,7 @@ import { createTaxonomy, resolveSeed } from '../core/generate.js'
 import { formatReceived, resolveSize, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
+import { MAX_DELAY } from './delay.js'
 import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
 
 export type { NestedOrder } from '../core/records.js'
@@ -101,7 +102,6 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,256}$/
 export function isApiKey(key: unknown): key is string {
   return typeof key === 'string' && KEY_PATTERN.test(key)
 }
-const MAX_DELAY = 2_147_483_647
 
 /**
  * Validates options once and fills in defaults; a bad option throws a `TypeError` naming it.

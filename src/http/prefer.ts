@@ -1,15 +1,19 @@
 import type { Random } from '../core/random.js'
+import { MAX_DELAY } from './delay.js'
+import { kindSpec } from './kinds.js'
 import { SCENARIO_KINDS, type ScenarioKind } from './scenario.js'
 import { ScenarioState } from './scenario-state.js'
 
+/** The kinds Prism's `Prefer: code=…` asks for, by code (the rows' `preferCode`), in table order. */
+export const PRISM_CODES: ReadonlyMap<string, ScenarioKind> = new Map(
+  SCENARIO_KINDS.flatMap((kind) => {
+    const code = kindSpec(kind).preferCode
+    return code === undefined ? [] : [[code, kind] as const]
+  }),
+)
+
 /** Prism's `Prefer: code=…`, so tests written for Prism keep working; 200 asks for the usual answer. */
-const CODES = new Map<string, ScenarioKind | undefined>([
-  ['200', undefined],
-  ['401', 'unauthorized'],
-  ['404', 'not-found'],
-  ['500', 'server-error'],
-  ['503', 'unavailable'],
-])
+const CODES = new Map<string, ScenarioKind | undefined>([['200', undefined], ...PRISM_CODES])
 
 /** `Prefer: code=200`: the usual answer for this request, whatever its session's scenario. */
 export const USUAL_ANSWER = Symbol('usual answer')
@@ -56,7 +60,7 @@ export function parsePrefer(header: string, random?: Random): ScenarioState | ty
     const match = /^(\d{1,10})(?:-(\d{1,10}))?$/.exec(delay)
     const min = Number(match?.[1])
     const max = match?.[2] === undefined ? min : Number(match[2])
-    if (!match || max < min || max > 2_147_483_647) {
+    if (!match || max < min || max > MAX_DELAY) {
       return `Prefer delay must be milliseconds (300) or a range (100-500); received ${JSON.stringify(delay.slice(0, 40))}`
     }
     ms = match[2] === undefined ? min : [min, max]

@@ -25,4 +25,10 @@ export interface ResolveContext {
   readonly basePath?: string
   /** Scenarios selected for this request (MSW helpers), tried before the session's. */
   readonly scenarios?: readonly ScenarioState[]
+  /**
+   * Answer only if one of `scenarios` applies to this request (its endpoint, slug and count left);
+   * else `resolve` returns `undefined`, and the adapter lets the request pass (MSW: to the handlers
+   * behind). @default false
+   */
+  readonly passUnlessSelected?: boolean
 }

@@ -9,8 +9,8 @@ import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
 import type { MockRequest, ResolveContext } from './request.js'
+import { KINDS, kindSpec, type KindAnswers } from './kinds.js'
 import {
-  FAULT_ANSWERS,
   answerFor,
   createAnswers,
   createErrorAnswers,
@@ -18,13 +18,15 @@ import {
   createPreflightAnswer,
   encodeJson,
   encodeText,
+  sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
-import { SESSION_HEADER, Session, SessionRegistry, isSessionId } from './sessions.js'
+import { SESSION_HEADER } from './header-names.js'
+import { Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -36,8 +38,10 @@ export interface Resolver {
   readonly sessions: SessionRegistry
   /**
    * The answer to a request: never throws, never a 5xx unless a scenario asks for one. A
-   * `Promise` only for the admin API, which reads the request body.
+   * `Promise` only for the admin API, which reads the request body. With `passUnlessSelected`,
+   * `undefined` when no selected scenario applies.
    */
+  resolve(request: MockRequest, context: ResolveContext & { readonly passUnlessSelected: true }): MockAnswer | Promise<MockAnswer> | undefined
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
   /**
    * Serves other data from the next request on (`--data FILE --watch`): one step, so no request
@@ -75,13 +79,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
   }
-  const scenarioAnswers: Readonly<Record<Exclude<ScenarioKind, 'delay'>, Answers>> = {
-    unauthorized: errors.unauthorized,
-    'not-found': errors.notFound,
-    'server-error': errors.serverError,
-    unavailable: errors.unavailable,
-    'network-error': { get: FAULT_ANSWERS['network-error'], head: FAULT_ANSWERS['network-error'] },
-    hang: { get: FAULT_ANSWERS.hang, head: FAULT_ANSWERS.hang },
+  // Each kind that answers in place of the usual answer, built once from its row.
+  const kindAnswers = new Map<ScenarioKind, Answers>()
+  for (const kind of Object.keys(KINDS) as ScenarioKind[]) {
+    const spec = kindSpec(kind)
+    if (spec.phase !== 'after-lookup' && spec.answer !== 'usual') kindAnswers.set(kind, spec.answer(errors satisfies KindAnswers))
   }
   const preflight = createPreflightAnswer(cors)
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
@@ -155,7 +157,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   /** Journals an answer in its session and adds its delay: the last step of every API answer. */
   function finish(request: MockRequest, session: Session, answers: Answers, delay: number, label: ScenarioKind | null): MockAnswer {
     const answer = answerFor(answers, request.method)
-    session.record(request.method, request.url, answer.fault ? null : answer.status, delay, label)
+    session.record(request.method, request.url, sendsStatus(answer.delivery) ? answer.status : null, delay, label)
     return delay > 0 ? { ...answer, delay } : answer
   }
 
@@ -194,21 +196,39 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (typeof state === 'string') return finish(request, session, createMessageAnswers('badRequest', `Malformed request: ${state}`, cors), 0, null)
     let delay = resolved.delay
     let label: ScenarioKind | null = null
-    if (state !== undefined && !state.afterKeyCheck) {
+    if (state !== undefined && state.phase === 'before-key') {
       // Outages and delays stand in front of the service: they apply whatever the key.
       const effect = state.take()
       delay = effect.delay ?? delay
       label = effect.label
-      if (effect.kind !== undefined) return finish(request, session, scenarioAnswers[effect.kind], delay, label)
+      const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
+      if (outage !== undefined) return finish(request, session, outage, delay, label)
     }
     if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
-    if (state?.afterKeyCheck) {
-      // Data states come after the key check, so a request without a key still gets 401.
-      const effect = state.take()
-      return finish(request, session, errors.notFound, effect.delay ?? delay, effect.label)
-    }
+    if (state !== undefined && state.phase !== 'before-key') return answerInPhase(request, route, session, state, delay)
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     return finish(request, session, recordAnswers(route), delay, label)
+  }
+
+  /**
+   * A scenario that applies once the key is checked: a data state answers in place of the lookup
+   * (so a request without a key still gets 401 first); a kind after the lookup changes its answer.
+   */
+  function answerInPhase(
+    request: MockRequest,
+    route: Extract<Route, { kind: 'record' | 'malformed' }>,
+    session: Session,
+    state: ScenarioState,
+    delay: number,
+  ): MockAnswer {
+    const effect = state.take()
+    const ms = effect.delay ?? delay
+    const replaced = state.phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
+    if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
+    if (route.kind === 'malformed') return finish(request, session, errors.malformed, ms, effect.label)
+    const usual = recordAnswers(route)
+    const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
+    return finish(request, session, spec?.phase === 'after-lookup' ? spec.answer(usual) : usual, ms, effect.label)
   }
 
   /**
@@ -244,8 +264,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
       routeAnswers = new WeakMap()
       indexPage = undefined
     },
-    resolve(request, context = NO_CONTEXT) {
+    resolve: ((request: MockRequest, context: ResolveContext = NO_CONTEXT) => {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
+      if (context.passUnlessSelected === true && !isSelected(route, context.scenarios ?? NO_SCENARIOS)) return undefined
       if (route === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
@@ -258,6 +279,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
       }
       const answer = answerFor(answerSite(route, request.method === 'GET' || request.method === 'HEAD'), request.method)
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
-    },
+    }) as Resolver['resolve'],
   }
+}
+
+/** Whether one of the scenarios selected for a request applies to its endpoint and slug. */
+function isSelected(route: Route | undefined, scenarios: readonly ScenarioState[]): boolean {
+  if (route?.kind !== 'record' && route?.kind !== 'malformed') return false
+  const slug = route.kind === 'record' ? route.slug : undefined
+  return scenarios.some((state) => state.matches(route.endpoint.collection, slug))
 }

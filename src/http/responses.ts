@@ -1,10 +1,10 @@
+import { SESSION_HEADER_NAME } from './header-names.js'
+
 /**
- * The one table of outcomes: status, and the §7 message where the spec gives one. Where the spec
- * says "not shown", docs/spec-choices.md records what we chose and why.
+ * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the
+ * spec says "not shown", docs/spec-choices.md records what we chose and why.
  */
-export const OUTCOMES = {
-  ok: { status: 200, error: undefined },
-  preflight: { status: 204, error: undefined },
+const OUTCOMES = {
   malformed: { status: 400, error: 'Malformed request: the slug is not valid percent-encoding' },
   unauthorized: { status: 401, error: 'Invalid or missing API key' },
   notFound: { status: 404, error: 'Resource not found' },
@@ -20,10 +20,8 @@ export const OUTCOMES = {
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const
 
-export type Outcome = keyof typeof OUTCOMES
-
-/** The outcomes that answer with an `{"error": …}` body. */
-export type ErrorOutcome = Exclude<Outcome, 'ok' | 'preflight'>
+/** An outcome, answered with an `{"error": …}` body. */
+export type ErrorOutcome = keyof typeof OUTCOMES
 
 /** What the resolver answers: adapters turn it into a `Response` or a `node:http` reply. */
 export interface MockAnswer {
@@ -34,16 +32,43 @@ export interface MockAnswer {
   readonly body: Uint8Array | null
   /** Milliseconds to wait before answering (a `delay` option or scenario); absent means none. */
   readonly delay?: number
-  /**
-   * Instead of an HTTP answer: `'network-error'` ends the connection without one (MSW:
-   * `Response.error()`); `'hang'` sends nothing until the client gives up or the server closes.
-   */
-  readonly fault?: Fault
+  /** How the adapter sends it; absent: the whole answer at once. */
+  readonly delivery?: Delivery
 }
 
-/** The two ways a scenario can answer without an HTTP answer. */
-export type Fault = 'network-error' | 'hang'
+/**
+ * How an answer leaves an adapter when not whole and at once. Each adapter delivers these in one
+ * exhaustive `switch`, so a new mode fails to compile until every adapter handles it.
+ * - `network-error`: no HTTP answer; the connection ends (fetch and MSW: `Response.error()`).
+ * - `hang`: nothing is sent until the client gives up or the server closes.
+ * - `slow-body`: status and headers at once, then the body in `chunkBytes` pieces, `interval`
+ *   milliseconds apart.
+ */
+export type Delivery =
+  | { readonly mode: 'network-error' }
+  | { readonly mode: 'hang' }
+  | { readonly mode: 'slow-body'; readonly chunkBytes: number; readonly interval: number }
 
+/** Whether an answer delivered this way reaches the client as HTTP (it has a status to journal). */
+export function sendsStatus(delivery: Delivery | undefined): boolean {
+  if (delivery === undefined) return true
+  switch (delivery.mode) {
+    case 'network-error':
+    case 'hang':
+      return false
+    case 'slow-body':
+      return true
+    default:
+      return unreachable(delivery)
+  }
+}
+
+/** The end of an exhaustive `switch`: a new case fails to compile where it must be handled. */
+export function unreachable(value: never): never {
+  throw new TypeError(`unhandled case ${JSON.stringify(value)}`)
+}
+
+/** The methods the API answers, as `Allow` and the OpenAPI document name them. */
 export const ALLOW = 'GET, HEAD, OPTIONS'
 const JSON_TYPE = 'application/json'
 const encoder = new TextEncoder()
@@ -68,18 +93,18 @@ const CORS_HEADERS = {
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,
   // `Prefer` and the session header select scenarios from a browser too.
-  'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session',
+  'access-control-allow-headers': `Authorization, Content-Type, Prefer, ${SESSION_HEADER_NAME}`,
   'access-control-max-age': '600',
 }
 
 /** A 503 says when to come back: soon, since a test is waiting. */
 export const RETRY_AFTER_SECONDS = '1'
 
-/** The answers that are no HTTP answer at all (see `MockAnswer.fault`). */
-export const FAULT_ANSWERS: Readonly<Record<Fault, MockAnswer>> = Object.freeze({
-  'network-error': Object.freeze({ status: 0, headers: Object.freeze({}), body: null, fault: 'network-error' }),
-  hang: Object.freeze({ status: 0, headers: Object.freeze({}), body: null, fault: 'hang' }),
-})
+/** An answer that is no HTTP answer at all (see `Delivery`), for GET and HEAD alike. */
+export function createNoAnswer(mode: 'network-error' | 'hang'): Answers {
+  const answer: MockAnswer = Object.freeze({ status: 0, headers: Object.freeze({}), body: null, delivery: Object.freeze({ mode }) })
+  return { get: answer, head: answer }
+}
 
 /** Encodes a value as a JSON body, once; callers keep the result. */
 export function encodeJson(value: unknown): Uint8Array {

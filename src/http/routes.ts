@@ -1,4 +1,4 @@
-import { ENDPOINTS, findEndpoint, type Endpoint } from './endpoints.js'
+import { ENDPOINT_LIST, findEndpoint, type Endpoint } from './endpoints.js'
 
 /** What a request path names, before method and key are considered. */
 export type Route =
@@ -36,7 +36,7 @@ const ADMIN_RESOURCES = new Map<string | undefined, AdminResource>([
  * @example
  * matchRoute('/api/v2/disciplines/astrophysics') // { kind: 'record', endpoint: disciplines, slug: 'astrophysics' }
  */
-export function matchRoute(path: string): Route {
+function matchRoute(path: string): Route {
   if (path.startsWith(API_PREFIX)) return matchApi(path)
   if (path === '/__health') return { kind: 'health' }
   if (path === '/openapi.json') return { kind: 'openapi' }
@@ -67,7 +67,7 @@ function matchApi(path: string): Route {
 
 /** The endpoint whose collection is `path` from `start` to `end`, compared in place. */
 function findEndpointAt(path: string, start: number, end: number): Endpoint | undefined {
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of ENDPOINT_LIST) {
     if (end - start === endpoint.collection.length && path.startsWith(endpoint.collection, start)) return endpoint
   }
   return undefined
@@ -99,7 +99,7 @@ function matchAdmin(path: string): Route {
  * @example
  * splitSessionPrefix('/__sessions/t1/api/v2/disciplines/x') // { session: 't1', path: '/api/v2/disciplines/x' }
  */
-export function splitSessionPrefix(path: string): { session: string; path: string } | undefined {
+function splitSessionPrefix(path: string): { session: string; path: string } | undefined {
   if (!path.startsWith(SESSIONS_PREFIX)) return undefined
   const end = path.indexOf('/', SESSIONS_PREFIX.length)
   const session = decodeSegment(path.slice(SESSIONS_PREFIX.length, end === -1 ? undefined : end))
@@ -120,7 +120,7 @@ const REMEMBERED_TARGETS = 64
 const REMEMBERED_TARGET_LENGTH = 256
 
 /** The route and session prefix of a request target, under `basePath` if given. */
-export function locate(target: string, basePath?: string): Located {
+function locate(target: string, basePath?: string): Located {
   let path = toPath(target, basePath)
   if (path === undefined) return NOWHERE
   const prefix = splitSessionPrefix(path)
@@ -173,7 +173,7 @@ function decodeSegment(segment: string): string | undefined {
  * The path of a request target, without query or fragment: from origin form (`/a?b`), absolute
  * form (`http://h/a`) or a full URL. `undefined` when it is none of these.
  */
-export function toPath(target: string, basePath = ''): string | undefined {
+function toPath(target: string, basePath = ''): string | undefined {
   let path: string
   if (target.startsWith('/')) {
     const query = target.indexOf('?')

@@ -1,12 +1,13 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import { createRandom, type Random } from '../core/random.js'
 import type { Collection } from './endpoints.js'
+import { kindSpec, type Phase } from './kinds.js'
 import { DEFAULT_FAULT_KINDS, parseScenario, type FaultKind, type Scenario, type ScenarioInput, type ScenarioKind } from './scenario.js'
 
 /** What a scenario does to one request: an answer kind (or none: the usual answer) and a delay. */
 export interface ScenarioEffect {
-  /** `undefined`: the usual answer, maybe delayed. */
-  readonly kind: Exclude<ScenarioKind, 'delay'> | undefined
+  /** The kind whose row answers (`KINDS`); `undefined`: the usual answer, maybe delayed. */
+  readonly kind: ScenarioKind | undefined
   /** `undefined`: the resolver's own `delay` option applies. */
   readonly delay: number | undefined
   /** The name the request journal records: the kind, `'delay'`, or `null` when nothing applied. */
@@ -20,8 +21,8 @@ export interface ScenarioEffect {
  */
 export class ScenarioState {
   readonly scenario: Scenario
-  /** `not-found` is a data state: it applies after the key check, so 401 still comes first. */
-  readonly afterKeyCheck: boolean
+  /** Where it applies in the resolver's order of checks: its kind's phase; drawn faults and delays go before the key. */
+  readonly phase: Phase
   #remaining: number
   #random: Random | undefined
 
@@ -32,7 +33,7 @@ export class ScenarioState {
   constructor(input: ScenarioInput, random?: Random) {
     this.scenario = parseScenario(input)
     this.#random = random
-    this.afterKeyCheck = this.scenario.kind === 'not-found'
+    this.phase = this.scenario.kind === undefined ? 'before-key' : kindSpec(this.scenario.kind).phase
     this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
   }
 
@@ -53,7 +54,7 @@ export class ScenarioState {
   take(): ScenarioEffect {
     this.#remaining--
     const { kind, delay, faults } = this.scenario
-    let effectKind: ScenarioEffect['kind'] = kind === 'delay' ? undefined : kind
+    let effectKind: ScenarioEffect['kind'] = kind
     if (faults !== undefined) {
       const random = this.#prng()
       const hit = random.nextUint32() / 0x1_0000_0000 < faults.rate

@@ -1,28 +1,23 @@
 import { formatReceived } from '../core/size.js'
-import { ENDPOINTS, isCollection, type Collection } from './endpoints.js'
+import { MAX_DELAY } from './delay.js'
+import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
+import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 
-/**
- * The scenario vocabulary: what a matching request gets instead of the usual answer. The names are
- * part of the public contract (docs/scenarios.md), the same in every transport.
- */
-export const SCENARIO_KINDS = [
-  'unauthorized',
-  'not-found',
-  'server-error',
-  'unavailable',
-  'network-error',
-  'hang',
-  'delay',
-] as const
+export type { FaultKind, ScenarioKind } from './kinds.js'
 
-export type ScenarioKind = (typeof SCENARIO_KINDS)[number]
+/** The scenario kinds, in the order of the `KINDS` table. */
+export const SCENARIO_KINDS: readonly ScenarioKind[] = Object.freeze(Object.keys(KINDS) as ScenarioKind[])
 
 /** The kinds a seeded fault can draw: outages, which apply whatever the key. */
-export const FAULT_KINDS = ['server-error', 'unavailable', 'network-error', 'hang'] as const
-export type FaultKind = (typeof FAULT_KINDS)[number]
+export const FAULT_KINDS: readonly FaultKind[] = Object.freeze(SCENARIO_KINDS.filter((kind): kind is FaultKind => faultOf(kind) !== undefined))
 
 /** Drawn when `faults.kinds` is left out. */
-export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['server-error', 'unavailable', 'network-error']
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = Object.freeze(FAULT_KINDS.filter((kind) => faultOf(kind) === 'default'))
+
+function faultOf(kind: ScenarioKind): 'default' | 'listed' | undefined {
+  const spec = kindSpec(kind)
+  return spec.phase === 'after-lookup' ? undefined : spec.fault
+}
 
 /** Milliseconds, or `[min, max]` drawn per request from a seeded PRNG. */
 export type ScenarioDelay = number | readonly [number, number]
@@ -63,7 +58,6 @@ export type ScenarioInput = Scenario | ScenarioKind
 
 const FIELDS = new Set(['kind', 'slug', 'endpoint', 'times', 'delay', 'faults'])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
-const MAX_DELAY = 2_147_483_647
 const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).join(', ')
 
 /**
@@ -97,8 +91,9 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
     throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
   }
-  if (scenario.kind === 'delay' && scenario.delay === undefined) {
-    throw new TypeError(`\`${name}.kind\` 'delay' needs \`${name}.delay\` (milliseconds or [min, max])`)
+  // A kind that answers as usual does nothing without a delay.
+  if (scenario.kind !== undefined && kindSpec(scenario.kind as ScenarioKind).answer === 'usual' && scenario.delay === undefined) {
+    throw new TypeError(`\`${name}.kind\` '${scenario.kind as string}' needs \`${name}.delay\` (milliseconds or [min, max])`)
   }
   return Object.freeze(scenario) as Scenario
 }
@@ -119,7 +114,7 @@ function parseSlug(value: unknown, name: string): string {
 
 function parseEndpoint(value: unknown, name: string): Collection {
   if (!isCollection(value)) {
-    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINTS.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`)
+    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`)
   }
   return value
 }

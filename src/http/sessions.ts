@@ -7,8 +7,6 @@ export type { JournalEntry } from './journal.js'
 
 /** The session of requests that name none. */
 export const DEFAULT_SESSION = 'default'
-/** The request header that names a session (a path prefix `/__sessions/{id}` does too). */
-export const SESSION_HEADER = 'x-taxonomy-mock-session'
 
 /**
  * What the sessions may hold: sessions kept at most (least recently used dropped first), and the
@@ -25,11 +23,12 @@ export const SESSION_LIMITS = Object.freeze({
 /** What a session costs before its journal (ids, scenario, the ring's arrays), as counted. */
 const SESSION_BYTES = 1_024
 
-const SESSION_ID = /^[A-Za-z0-9._~:@-]{1,200}$/
+/** A session id: what a path segment and a header both carry unescaped. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9._~:@-]{1,200}$/
 
 /** Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`. */
 export function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && SESSION_ID.test(value)
+  return typeof value === 'string' && SESSION_ID_PATTERN.test(value)
 }
 
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */

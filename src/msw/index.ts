@@ -1,4 +1,4 @@
-export { createHandlers } from './handlers.js'
+export { createHandlers, createMock } from './mock.js'
 export {
   delayAnswers,
   failNetwork,
@@ -13,6 +13,7 @@ export {
 export { DEFAULT_API_KEY } from '../http/options.js'
 export { SCENARIO_KINDS } from '../http/scenario.js'
 export type { CreateHandlersOptions } from './handlers.js'
-export type { ScenarioOptions } from './scenarios.js'
+export type { MockKit } from './mock.js'
+export type { ScenarioHelpers, ScenarioOptions } from './scenarios.js'
 export type { AnswerOptions, DataOptions, MockOptions } from '../http/options.js'
 export type { FaultKind, Scenario, ScenarioDelay, ScenarioInput, ScenarioKind, SeededFaults } from '../http/scenario.js'

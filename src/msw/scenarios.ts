@@ -1,15 +1,16 @@
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
+import { answerSelected } from '../http/fetch.js'
+import type { Resolver } from '../http/resolver.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
 import { ScenarioState } from '../http/scenario-state.js'
-import { answerWithScenario } from '../http/fetch.js'
 import { createEndpointHandlers } from './handlers.js'
 import { findKitResolver } from './kits.js'
 
 /** Where a helper's scenario applies. */
 export interface ScenarioOptions {
-  /** As in `createHandlers`. @default undefined (any origin) */
+  /** As in `createHandlers`. @default undefined (any origin; a kit's helpers: the kit's) */
   readonly baseUrl?: string
   /**
    * @deprecated Ignored: the answer follows the `cors` option of the kit's `createHandlers()`.
@@ -17,21 +18,73 @@ export interface ScenarioOptions {
   readonly cors?: boolean
 }
 
+/** The scenario helpers, each a list of handlers for `server.use(...)`: see the free functions below. */
+export interface ScenarioHelpers {
+  withScenario(scenario: ScenarioInput, options?: ScenarioOptions): HttpHandler[]
+  rejectKeys(options?: ScenarioOptions): HttpHandler[]
+  hideSlug(slug: string, options?: ScenarioOptions): HttpHandler[]
+  failWith(status?: 500 | 503, options?: ScenarioOptions): HttpHandler[]
+  failTimes(times: number, kind?: FaultKind, options?: ScenarioOptions): HttpHandler[]
+  failNetwork(options?: ScenarioOptions): HttpHandler[]
+  hangAnswers(options?: ScenarioOptions): HttpHandler[]
+  delayAnswers(ms: number, options?: ScenarioOptions): HttpHandler[]
+  injectFaults(faults: SeededFaults, options?: ScenarioOptions): HttpHandler[]
+}
+
+/**
+ * The helpers of one resolver (a kit's), or of the newest kit for each URL (the free functions).
+ * They decide nothing: a matching request is answered by that resolver with the helper's scenario
+ * selected, so the order of checks holds (preflight 204, 405, 401 before 404), the data and keys
+ * are the kit's and the bytes are the server's; a request the scenario does not apply to passes on.
+ * Each call has its own counters (`times`, seeded `faults`).
+ */
+export function createScenarioHelpers(resolverFor: (url: string) => Resolver, kitBaseUrl?: string): ScenarioHelpers {
+  function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
+    const state = new ScenarioState(scenario)
+    const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
+    return createEndpointHandlers(scope, (request) => answerSelected(resolverFor(request.url), request, scope, [state]))
+  }
+  return {
+    withScenario,
+    rejectKeys: (options = {}) => withScenario('unauthorized', options),
+    hideSlug(slug, options = {}) {
+      if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
+      return withScenario({ kind: 'not-found', slug }, options)
+    },
+    failWith(status = 503, options = {}) {
+      if (status !== 500 && status !== 503) {
+        throw new TypeError(`\`status\` must be 500 or 503; received ${formatReceived(status)}`)
+      }
+      return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
+    },
+    failTimes: (times, kind = 'unavailable', options = {}) => withScenario({ kind, times }, options),
+    failNetwork: (options = {}) => withScenario('network-error', options),
+    hangAnswers: (options = {}) => withScenario('hang', options),
+    delayAnswers(ms, options = {}) {
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        throw new TypeError(`\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`)
+      }
+      return withScenario({ delay: ms }, options)
+    },
+    injectFaults: (faults, options = {}) => withScenario({ faults }, options),
+  }
+}
+
+// The free helpers: sugar over those of the newest kit for each URL (`createHandlers()`), so they
+// work alone (`resetHandlers(...failWith(503))`, Storybook story parameters).
+const FREE = createScenarioHelpers(findKitResolver)
+
 /**
  * Handlers for `server.use(...)` that put a scenario in place for the requests it matches (other
- * requests pass to the handlers behind). They decide nothing: a matching request is answered by
- * the resolver of the newest `createHandlers()` for its URL, with this scenario selected, so the
- * order of checks holds (preflight 204, 405, 401 before 404), the data and keys are the kit's and
- * the bytes are the server's. Each call has its own counters (`times`, seeded `faults`).
+ * requests pass to the handlers behind), answered by the newest `createHandlers()` for the URL
+ * (see `createScenarioHelpers`).
  *
  * @example
  * server.use(...withScenario({ kind: 'unavailable', times: 2 })) // fail twice, then answer
  * server.use(...withScenario('hang'))
  */
 export function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
-  const state = new ScenarioState(scenario)
-  const scope = resolveScope(options.baseUrl, 'any')
-  return createEndpointHandlers(scope, (request) => answerWithScenario(findKitResolver(request.url), request, scope, state))
+  return FREE.withScenario(scenario, options)
 }
 
 /**
@@ -41,7 +94,7 @@ export function withScenario(scenario: ScenarioInput, options: ScenarioOptions =
  * server.use(...rejectKeys())
  */
 export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
-  return withScenario('unauthorized', options)
+  return FREE.rejectKeys(options)
 }
 
 /**
@@ -52,8 +105,7 @@ export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
  * server.use(...hideSlug('astrophysics'))
  */
 export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandler[] {
-  if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
-  return withScenario({ kind: 'not-found', slug }, options)
+  return FREE.hideSlug(slug, options)
 }
 
 /**
@@ -64,10 +116,7 @@ export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandl
  * server.use(...failWith(503))
  */
 export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {}): HttpHandler[] {
-  if (status !== 500 && status !== 503) {
-    throw new TypeError(`\`status\` must be 500 or 503; received ${formatReceived(status)}`)
-  }
-  return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
+  return FREE.failWith(status, options)
 }
 
 /**
@@ -78,7 +127,7 @@ export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {})
  * server.use(...failTimes(1, 'network-error'))
  */
 export function failTimes(times: number, kind: FaultKind = 'unavailable', options: ScenarioOptions = {}): HttpHandler[] {
-  return withScenario({ kind, times }, options)
+  return FREE.failTimes(times, kind, options)
 }
 
 /**
@@ -88,7 +137,7 @@ export function failTimes(times: number, kind: FaultKind = 'unavailable', option
  * server.use(...failNetwork())
  */
 export function failNetwork(options: ScenarioOptions = {}): HttpHandler[] {
-  return withScenario('network-error', options)
+  return FREE.failNetwork(options)
 }
 
 /**
@@ -99,7 +148,7 @@ export function failNetwork(options: ScenarioOptions = {}): HttpHandler[] {
  * await fetch(url, { signal: AbortSignal.timeout(500) }) // rejects after 500 ms
  */
 export function hangAnswers(options: ScenarioOptions = {}): HttpHandler[] {
-  return withScenario('hang', options)
+  return FREE.hangAnswers(options)
 }
 
 /**
@@ -109,10 +158,7 @@ export function hangAnswers(options: ScenarioOptions = {}): HttpHandler[] {
  * server.use(...delayAnswers(2_000))
  */
 export function delayAnswers(ms: number, options: ScenarioOptions = {}): HttpHandler[] {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-    throw new TypeError(`\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`)
-  }
-  return withScenario({ delay: ms }, options)
+  return FREE.delayAnswers(ms, options)
 }
 
 /**
@@ -123,5 +169,5 @@ export function delayAnswers(ms: number, options: ScenarioOptions = {}): HttpHan
  * server.use(...injectFaults({ rate: 0.2, seed: 7 }))
  */
 export function injectFaults(faults: SeededFaults, options: ScenarioOptions = {}): HttpHandler[] {
-  return withScenario({ faults }, options)
+  return FREE.injectFaults(faults, options)
 }

@@ -1,17 +1,13 @@
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
 import { abandonBody } from './body.js'
-import { pauseReading } from './reading.js'
-import { isHeadInProgress, isInBody, trackRequestStarts } from './request-start.js'
+import { isReadingBody, pauseReading, responseInProgress } from './node-internals.js'
+import { isHeadInProgress, trackRequestStarts } from './request-start.js'
 
 /** Set on a socket once its error answer is decided: Node may report the same error again. */
 const ANSWERED = Symbol('taxonomy-mock.clientErrorAnswered')
-type ErrorSocket = Socket & {
-  [ANSWERED]?: true
-  /** Node's response being written on this socket; pipelined ones follow it in order. */
-  _httpMessage?: ServerResponse | null
-}
+type ErrorSocket = Socket & { [ANSWERED]?: true }
 type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }
 
 /**
@@ -23,9 +19,9 @@ type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: nu
  * connection closes quietly after that answer.
  *
  * @example
- * answerClientErrors(server, resolver.options.cors)
+ * answerClientErrors(server, resolver.options.cors, (message) => process.emitWarning(message))
  */
-export function answerClientErrors(server: Server, cors: boolean): void {
+export function answerClientErrors(server: Server, cors: boolean, warn: (message: string) => void): void {
   const rawAnswers = (outcome: ErrorOutcome) => {
     const { get, head } = createErrorAnswers(outcome, cors)
     return { get: toRawAnswer(get), head: toRawAnswer(head) }
@@ -36,7 +32,7 @@ export function answerClientErrors(server: Server, cors: boolean): void {
     headersTooLarge: rawAnswers('headersTooLarge'),
     methodNotAllowed: rawAnswers('methodNotAllowed'),
   }
-  trackRequestStarts(server)
+  trackRequestStarts(server, warn)
   server.on('clientError', (error: ClientError, socket: ErrorSocket) => {
     if (socket[ANSWERED]) return
     socket[ANSWERED] = true
@@ -50,7 +46,7 @@ export function answerClientErrors(server: Server, cors: boolean): void {
     // An admin request still reading its body is owed an answer: it is sent (408 after a timeout)
     // before the connection closes, as an API request's answer is sent before its body arrives.
     abandonBody(socket, timeout)
-    if (timeout && isInBody(socket)) {
+    if (timeout && isReadingBody(socket)) {
       afterEarlierAnswers(socket, () => socket.destroySoon())
       return
     }
@@ -76,8 +72,8 @@ export function answerClientErrors(server: Server, cors: boolean): void {
  * ones included) go out in order before an error about what followed them.
  */
 function afterEarlierAnswers(socket: ErrorSocket, then: () => void): void {
-  // Node clears `_httpMessage` in its own 'finish' listener, so one still set is yet to finish.
-  const current = socket._httpMessage
+  // Node forgets a response in its own 'finish' listener, so one still named is yet to finish.
+  const current = responseInProgress(socket)
   if (current) {
     const next = () => {
       current.off('finish', next)

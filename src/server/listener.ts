@@ -3,8 +3,8 @@ import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
-import { SESSION_HEADER } from '../http/sessions.js'
-import { createErrorAnswers, type MockAnswer } from '../http/responses.js'
+import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
+import { createErrorAnswers, unreachable, type Delivery, type MockAnswer } from '../http/responses.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
@@ -41,16 +41,24 @@ export function createListener(
 
   /** The one place an answer leaves the server, once its delay (if any) is over. */
   function deliver(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
-    if (answer.fault === 'network-error') {
-      // No HTTP answer at all: the client sees the connection drop, as with a crashed upstream.
-      request.socket.destroy()
-      return
-    }
-    if (answer.fault === 'hang') {
-      // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
-      if (state.draining) request.socket.destroySoon()
-      else state.pending.hold(request.socket, () => request.socket.destroySoon())
-      return
+    const { delivery } = answer
+    if (delivery !== undefined) {
+      switch (delivery.mode) {
+        case 'network-error':
+          // No HTTP answer at all: the client sees the connection drop, as with a crashed upstream.
+          request.socket.destroy()
+          return
+        case 'hang':
+          // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
+          if (state.draining) request.socket.destroySoon()
+          else state.pending.hold(request.socket, () => request.socket.destroySoon())
+          return
+        case 'slow-body':
+          // An HTTP answer: sent below, its body in pieces.
+          break
+        default:
+          unreachable(delivery)
+      }
     }
     if (state.draining) {
       const socket = request.socket as ServerSocket
@@ -63,13 +71,30 @@ export function createListener(
       }
     }
     response.writeHead(answer.status, answer.headers)
-    response.end(answer.body ? toBuffer(answer.body) : undefined)
+    if (delivery?.mode === 'slow-body' && answer.body) writeInPieces(response, toBuffer(answer.body), delivery)
+    else response.end(answer.body ? toBuffer(answer.body) : undefined)
     onRequest?.({
       method: request.method ?? '',
       path: toLogPath(request.url ?? ''),
       status: answer.status,
       ms: performance.now() - started,
     })
+  }
+
+  /** Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest at once. */
+  function writeInPieces(response: ServerResponse, body: Buffer, { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>): void {
+    let offset = 0
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const next = () => {
+      const end = state.draining ? body.byteLength : Math.min(offset + chunkBytes, body.byteLength)
+      const piece = body.subarray(offset, end)
+      offset = end
+      if (offset >= body.byteLength) return void response.end(piece)
+      response.write(piece)
+      timer = setTimeout(next, interval)
+    }
+    response.once('close', () => clearTimeout(timer))
+    next()
   }
 
   /** After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`. */
@@ -235,7 +260,7 @@ function usualSpelling(name: string): string {
     case 'prefer':
       return 'Prefer'
     case SESSION_HEADER:
-      return 'X-Taxonomy-Mock-Session'
+      return SESSION_HEADER_NAME
     default:
       return name
   }

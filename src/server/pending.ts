@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { pauseReading, resumeReading } from './reading.js'
+import { pauseReading, resumeReading } from './node-internals.js'
 
 /**
  * An answer that waits: for its delay to run out (and, later, a hung answer). `settle` sends it

@@ -1,29 +1,10 @@
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
+import { checkConnectionInternals, hookParserReads, isReadingBody } from './node-internals.js'
 
 /** The first bytes of the request a connection is still sending the headers of. */
 const START = Symbol('taxonomy-mock.requestStart')
-type TrackedSocket = Socket & { [START]?: string; parser?: Parser | null }
-
-/** The parts of Node's (internal, long-stable) HTTP parser this module reads. */
-interface Parser {
-  /** The message whose headers it has parsed, until the next one begins (`complete` once its body is in). */
-  incoming?: { complete?: boolean } | null
-  getCurrentBuffer(): Buffer
-  /** Milliseconds since the message in hand began, or 0 between messages (Node 18 and later). */
-  duration?: () => number
-  [key: string]: unknown
-}
-
-/**
- * Whether the parser of `socket` has the whole headers of the message in hand and is reading its
- * body. Node 20's parser could say so itself (`headersCompleted()`), Node 22's cannot; its
- * `incoming` message, present on 20, 22 and 24, says it at no cost per request.
- */
-export function isInBody(socket: Socket): boolean {
-  const incoming = (socket as TrackedSocket).parser?.incoming
-  return incoming != null && incoming.complete === false
-}
+type TrackedSocket = Socket & { [START]?: string }
 
 /**
  * Whether the request whose headers are still arriving on `socket` is a HEAD: an error answer to
@@ -36,32 +17,26 @@ export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, 
 }
 
 /**
- * Keeps, per connection, the first bytes of a request whose headers did not arrive in one read.
- * It hooks Node's per-read parser callback. A read that ends between messages (the usual case:
- * a keep-alive client sends whole requests) costs one native call that allocates nothing; only a
- * read that ends inside a request's headers is copied. If Node ever changes that callback, the
- * hook is skipped and such (rare) requests get a body after HEAD, as before.
+ * Keeps, per connection, the first bytes of a request whose headers did not arrive in one read,
+ * from a hook on Node's per-read parser callback (`node-internals.ts`). A read that ends between
+ * messages (the usual case: a keep-alive client sends whole requests) costs one native call that
+ * allocates nothing; only a read that ends inside a request's headers is copied. Without the hook
+ * such (rare) requests get a body after HEAD. The first connection runs the internals' self-check.
  */
-export function trackRequestStarts(server: Server): void {
-  let key: string | undefined
+export function trackRequestStarts(server: Server, warn: (message: string) => void): void {
   server.on('connection', (socket: TrackedSocket) => {
-    const parser = socket.parser
-    if (!parser) return
-    key ??= Object.keys(parser).find((k) => (parser[k] as { name?: string } | null)?.name === 'bound onParserExecute')
-    const original = key === undefined ? undefined : parser[key]
-    if (typeof original !== 'function') return
-    parser[key!] = (ret: number | (Error & { bytesParsed?: number })) => {
-      // No message begun, or its headers are in: no request start to keep. (Without `duration`,
-      // every read is looked at, which costs a copy of it.)
-      if (typeof ret === 'number' && (parser.duration?.() === 0 || isInBody(socket))) {
+    checkConnectionInternals(socket, warn)
+    hookParserReads(socket, (read) => {
+      // No message begun, or its headers are in: no request start to keep. (When the parser
+      // cannot say, every read is looked at, which costs a copy of it.)
+      if (typeof read.result === 'number' && (read.betweenMessages === true || isReadingBody(socket))) {
         if (socket[START] !== undefined) socket[START] = undefined
       } else {
-        const buffer = parser.getCurrentBuffer()
-        const end = typeof ret === 'number' ? buffer.length : (ret.bytesParsed ?? buffer.length)
+        const buffer = read.buffer()
+        const end = typeof read.result === 'number' ? buffer.length : (read.result.bytesParsed ?? buffer.length)
         socket[START] = findStart(buffer, end, socket[START])
       }
-      return (original as (ret: unknown) => unknown)(ret)
-    }
+    })
   })
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import type { MockOptions } from '../http/options.js'
 import { answerClientErrors } from './client-errors.js'
+import { checkResponseInternals } from './node-internals.js'
 import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
@@ -45,6 +46,11 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
   return startServerWithLimits(options, SERVER_LIMITS)
 }
 
+/** Says, once per internal, that a Node internal is missing and its feature off (see `node-internals.ts`). */
+function warnInternal(message: string): void {
+  process.emitWarning(message, 'TaxonomyMockWarning')
+}
+
 /** {@link startServer} with other limits: for tests that cannot wait 30 s for a timeout. */
 export async function startServerWithLimits(options: StartServerOptions, limits: ServerLimits): Promise<RunningServer> {
   const { port: portOption, host: hostOption, onRequest, ...mockOptions } = options
@@ -68,7 +74,9 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
   )
   // `Expect` other than 100-continue: answered as if absent (RFC 9110 §10.1.1 allows it), not an empty 417.
   server.on('checkExpectation', listener)
-  answerClientErrors(server, resolver.options.cors)
+  answerClientErrors(server, resolver.options.cors, warnInternal)
+  // Before the listener, which may end the response at once.
+  server.prependOnceListener('request', (request, response) => checkResponseInternals(request.socket, response, warnInternal))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

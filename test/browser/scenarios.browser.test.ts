@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { SCENARIO_CASES, matches, type Outcome } from '../contract/scenario-cases.js'
+import { SCENARIO_CASES, matches, type Outcome } from '../cases/scenario-cases.js'
 import { launchChromium, serveWorkerPage } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))

@@ -51,8 +51,8 @@ it('never throws and answers only documented statuses under any scenario and Pre
       for (const [method, url, authorization, prefer] of requests) {
         const answer = resolveNow(resolver, { method, url, header: (name) => (name === 'authorization' ? authorization : name === 'prefer' ? prefer : undefined) })
         expect(DOCUMENTED.has(answer.status)).toBe(true)
-        if (method === 'OPTIONS') expect([answer.status, answer.delay, answer.fault]).toEqual([204, undefined, undefined])
-        if (answer.fault) expect(answer.body).toBeNull()
+        if (method === 'OPTIONS') expect([answer.status, answer.delay, answer.delivery]).toEqual([204, undefined, undefined])
+        if (answer.delivery) expect(answer.body).toBeNull()
         if (answer.status >= 400 && answer.body) expect(JSON.parse(decoder.decode(answer.body))).toEqual({ error: expect.any(String) })
       }
     }),

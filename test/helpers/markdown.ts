@@ -14,7 +14,7 @@ function proseLines(markdown: string): string[] {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function toAnchor(heading: string): string {
+function toAnchor(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

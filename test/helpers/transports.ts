@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { createResolver, type MockRequest, type ResolveContext, type Resolver } from '../../src/http/resolver.js'
 import type { MockAnswer } from '../../src/http/responses.js'
-import { pickHeaders, toHeaders, type ContractCase, type Observed } from '../contract/cases.js'
+import { pickHeaders, toHeaders, type SpecCase, type Observed } from '../cases/cases.js'
 
 /** The resolver's answer to a request that is not for the admin API, which it answers at once. */
 export function resolveNow(resolver: Resolver, request: MockRequest, context?: ResolveContext): MockAnswer {
@@ -16,7 +16,7 @@ export function authorization(value: string | undefined): (name: string) => stri
 }
 
 /** One answer through the resolver, as the adapters see it (repeated fields joined, as `Headers` does). */
-export function viaResolver(resolver: Resolver, c: ContractCase): Observed {
+export function viaResolver(resolver: Resolver, c: SpecCase): Observed {
   const headers = toHeaders(c.headers)
   const answer = resolveNow(resolver, { method: c.method, url: c.path, header: (name) => headers.get(name) })
   return {
@@ -27,7 +27,7 @@ export function viaResolver(resolver: Resolver, c: ContractCase): Observed {
 }
 
 /** One answer through `fetch` (real, or intercepted by MSW). */
-export async function viaFetch(base: string, c: ContractCase): Promise<Observed> {
+export async function viaFetch(base: string, c: SpecCase): Promise<Observed> {
   const response = await fetch(`${base}${c.path}`, { method: c.method, headers: toHeaders(c.headers) })
   return { status: response.status, headers: pickHeaders((n) => response.headers.get(n)), body: await response.text() }
 }
@@ -36,7 +36,7 @@ export async function viaFetch(base: string, c: ContractCase): Promise<Observed>
  * One answer over a raw `node:http` request: no URL normalisation by a client, so paths reach the
  * server exactly as written, and a repeated header as that many fields.
  */
-export function viaSocket(base: string, c: ContractCase): Promise<Observed> {
+export function viaSocket(base: string, c: SpecCase): Promise<Observed> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method: c.method, path: c.path, headers: c.headers as Record<string, string | string[]>, agent: false }, (res) => {

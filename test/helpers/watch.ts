@@ -2,7 +2,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { spawnCli } from './cli.js'
 
-export const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 export const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
 /** The small seed-42 dataset, and the same with a discipline `cs` added: which one is served shows in one request. */
 export const base = createTaxonomy({ seed: 42, size: 'small' })

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
-import { AUTH, taxonomy } from '../contract/cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
 
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
 

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8'
 import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
-import { taxonomy } from '../contract/cases.js'
+import { taxonomy } from '../cases/cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 setFlagsFromString('--expose-gc')

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
-import { AUTH, taxonomy } from '../contract/cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const D = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`

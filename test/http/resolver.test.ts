@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
-import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders, toHeaders } from '../contract/cases.js'
+import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders, toHeaders } from '../cases/cases.js'
 import { resolveNow, viaResolver, authorization } from '../helpers/transports.js'
 
 const resolver = createResolver({ taxonomy })

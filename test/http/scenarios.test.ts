@@ -5,8 +5,8 @@ import { createResolver } from '../../src/http/resolver.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
-import { AUTH, pickHeaders, taxonomy } from '../contract/cases.js'
-import { D, SCENARIO_CASES, matches, outcomeOf, type Outcome } from '../contract/scenario-cases.js'
+import { AUTH, pickHeaders, taxonomy } from '../cases/cases.js'
+import { D, SCENARIO_CASES, matches, outcomeOf, type Outcome } from '../cases/scenario-cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const decoder = new TextDecoder()
@@ -17,7 +17,7 @@ it.each(SCENARIO_CASES)('resolver: $name', (c) => {
     const headers = request.headers ?? {}
     const answer = resolveNow(resolver, { method: request.method ?? 'GET', url: request.path, header: (n) => headers[n] })
     const observed: Outcome =
-      answer.fault !== undefined
+      answer.delivery !== undefined
         ? { fault: 'network-error' }
         : { status: answer.status, body: answer.body ? decoder.decode(answer.body) : '', headers: pickHeaders((n) => answer.headers[n]) }
     expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createHandlers, delayAnswers, failNetwork, failWith, hideSlug, rejectKeys } from '../../src/msw/index.js'
-import { AUTH, CASES, RECORD_CASES, expectCase, taxonomy } from '../contract/cases.js'
+import { AUTH, CASES, RECORD_CASES, expectCase, taxonomy } from '../cases/cases.js'
 import { createResolver, viaFetch, viaResolver } from '../helpers/transports.js'
 
 const ORIGIN = 'http://taxonomy.test'

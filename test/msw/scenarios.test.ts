@@ -12,8 +12,8 @@ import {
   rejectKeys,
   withScenario,
 } from '../../src/msw/index.js'
-import { AUTH, taxonomy } from '../contract/cases.js'
-import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../contract/scenario-cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
+import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cases.js'
 
 const ORIGIN = 'http://taxonomy.test'
 const server = setupServer(...createHandlers({ taxonomy }))

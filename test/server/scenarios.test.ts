@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
-import { AUTH, taxonomy } from '../contract/cases.js'
-import { D, D2, SCENARIO_CASES, matches, outcomeOf, type Outcome, type ScenarioRequest } from '../contract/scenario-cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
+import { D, D2, SCENARIO_CASES, matches, outcomeOf, type Outcome, type ScenarioRequest } from '../cases/scenario-cases.js'
 import { startTestServer } from '../helpers/server.js'
 
 /** One request over its own socket: an outcome, or the network error a client sees. */

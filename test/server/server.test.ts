@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { startServer } from '../../src/server/index.js'
-import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy } from '../contract/cases.js'
+import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy } from '../cases/cases.js'
 import { startTestServer } from '../helpers/server.js'
 import { createResolver, viaFetch, viaResolver, viaSocket } from '../helpers/transports.js'
 
@@ -117,7 +117,7 @@ it('rejects when the port is in use, naming EADDRINUSE', async () => {
   await expect(startServer({ taxonomy, port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' })
 })
 
-it('never reaches the last-resort 500 for any contract case', async () => {
+it('never reaches the last-resort 500 for any spec case', async () => {
   const server = await startTestServer({ taxonomy })
   const statuses = new Set<number>()
   for (const c of [...CASES, ...SERVER_CASES]) statuses.add((await viaSocket(server.url, c)).status)

@@ -10,7 +10,7 @@ import {
 } from './vocabulary/index.js'
 
 /** A name with its slug; the slug may still need a suffix to be unique in its level. */
-export interface NamedSubject {
+interface NamedSubject {
   readonly name: string
   readonly slug: string
   /**

@@ -13,7 +13,7 @@ const subBody = JSON.stringify(toSubDisciplineRecord(taxonomy, sub))
 const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
 const NOT_FOUND = '{"error":"Resource not found"}'
 
-export interface ContractCase {
+export interface SpecCase {
   readonly name: string
   readonly method: string
   readonly path: string
@@ -33,7 +33,7 @@ const s = `/api/v2/sub_disciplines/${sub.slug}`
  * Repeated header fields: sent as separate fields over a socket, joined with `, ` by `Headers` in
  * fetch, MSW and the fetch handler. Every transport must answer them alike.
  */
-export const REPEATED_HEADER_CASES: readonly ContractCase[] = [
+const REPEATED_HEADER_CASES: readonly SpecCase[] = [
   { name: 'reads two Prefer fields as one list (RFC 7240)', method: 'GET', path: d, headers: { ...AUTH, prefer: ['return=minimal', 'scenario=not-found'] }, status: 404, body: NOT_FOUND },
   { name: 'takes the first of a preference repeated across Prefer fields', method: 'GET', path: d, headers: { ...AUTH, prefer: ['code=401', 'code=404'] }, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer' } },
   { name: 'answers 400 to Prefer fields that together ask for two answers', method: 'GET', path: d, headers: { ...AUTH, prefer: ['scenario=unavailable', 'code=404'] }, status: 400, body: '{"error":"Malformed request: Prefer scenario=unavailable and code=404 ask for different answers; send one"}' },
@@ -45,7 +45,7 @@ export const REPEATED_HEADER_CASES: readonly ContractCase[] = [
 ]
 
 /** Spec §4-7 and the README's choices, as request in, answer out. */
-export const CASES: readonly ContractCase[] = [
+export const CASES: readonly SpecCase[] = [
   { name: 'answers a discipline (§4.1)', method: 'GET', path: d, headers: AUTH, status: 200, body: disciplineBody, expectHeaders: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } },
   { name: 'answers a sub-discipline (§4.2)', method: 'GET', path: s, headers: AUTH, status: 200, body: subBody },
   { name: 'takes the Bearer scheme in any case and spacing', method: 'GET', path: d, headers: { authorization: `bEaReR   ${KEY}` }, status: 200, body: disciplineBody },
@@ -71,7 +71,7 @@ export const CASES: readonly ContractCase[] = [
 ]
 
 /** Cases only a full server answers: MSW handlers intercept just the two endpoint paths. */
-export const SERVER_CASES: readonly ContractCase[] = [
+export const SERVER_CASES: readonly SpecCase[] = [
   { name: 'answers 404 for an empty slug', method: 'GET', path: '/api/v2/disciplines/', headers: AUTH, status: 404, body: NOT_FOUND },
   { name: 'answers 404 for an extra path segment', method: 'GET', path: `${d}/more`, headers: AUTH, status: 404, body: NOT_FOUND },
   { name: 'answers 401 for an extra path segment without a key', method: 'GET', path: `${d}/more`, status: 401, body: UNAUTHORIZED },
@@ -82,7 +82,7 @@ export const SERVER_CASES: readonly ContractCase[] = [
 ]
 
 /** Every record of the small dataset, as a 200 case. */
-export const RECORD_CASES: readonly ContractCase[] = [
+export const RECORD_CASES: readonly SpecCase[] = [
   ...taxonomy.disciplines.map((record) => ({
     name: `discipline ${record.slug}`, method: 'GET', path: `/api/v2/disciplines/${record.slug}`, headers: AUTH, status: 200,
     body: JSON.stringify(toDisciplineRecord(taxonomy, record)),
@@ -94,7 +94,7 @@ export const RECORD_CASES: readonly ContractCase[] = [
 ]
 
 /** The headers compared across transports. */
-export const HEADERS_THAT_MATTER = [
+const HEADERS_THAT_MATTER = [
   'content-type', 'content-length', 'www-authenticate', 'allow', 'access-control-allow-origin',
   'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'retry-after',
 ] as const
@@ -111,7 +111,7 @@ export function pickHeaders(get: (name: string) => string | null | undefined): R
 }
 
 /** A case's headers as a web `Headers`: a repeated header appended once per field. */
-export function toHeaders(headers: ContractCase['headers'] = {}): Headers {
+export function toHeaders(headers: SpecCase['headers'] = {}): Headers {
   const result = new Headers()
   for (const [name, value] of Object.entries(headers)) {
     for (const field of typeof value === 'string' ? [value] : value) result.append(name, field)
@@ -120,10 +120,10 @@ export function toHeaders(headers: ContractCase['headers'] = {}): Headers {
 }
 
 /** Checks an observed answer against a case. */
-export function expectCase(observed: Observed, contract: ContractCase, expect: (v: unknown, m?: string) => any): void {
-  expect(observed.status, contract.name).toBe(contract.status)
-  expect(observed.body, contract.name).toBe(contract.body)
-  for (const [name, value] of Object.entries(contract.expectHeaders ?? {})) {
-    expect(observed.headers[name] ?? null, `${contract.name}: ${name}`).toBe(value)
+export function expectCase(observed: Observed, c: SpecCase, expect: (v: unknown, m?: string) => any): void {
+  expect(observed.status, c.name).toBe(c.status)
+  expect(observed.body, c.name).toBe(c.body)
+  for (const [name, value] of Object.entries(c.expectHeaders ?? {})) {
+    expect(observed.headers[name] ?? null, `${c.name}: ${name}`).toBe(value)
   }
 }

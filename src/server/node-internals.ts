@@ -1,0 +1,129 @@
+import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+/**
+ * The one module that touches Node's HTTP internals (a test forbids them elsewhere). Each has
+ * served its purpose unchanged across Node 20, 22 and 24; each also has a fallback, taken when the
+ * self-check finds it missing, so a future Node costs a feature, never a crash:
+ * - `socket.parser`: the connection's HTTP parser. `incoming` tells a request still reading its
+ *   body; `resume()` restarts reading; its bound `onParserExecute` callback, hooked, keeps the start
+ *   of a request whose headers span reads (so an error answer to HEAD has no body).
+ * - `socket._paused`: Node's own flow control, which pauses the parser after the read in hand
+ *   (a socket's `pause()` alone does not stop a parser that reads natively).
+ * - `socket._httpMessage`: the response being written, so an error answer waits for it.
+ */
+
+/** The parts of Node's HTTP parser read here. */
+interface Parser {
+  incoming?: { complete?: boolean } | null
+  getCurrentBuffer(): Buffer
+  /** Milliseconds since the message in hand began, or 0 between messages. */
+  duration?: () => number
+  resume?: () => void
+  [key: string]: unknown
+}
+
+type InternalSocket = Socket & { _paused?: boolean; parser?: Parser | null; _httpMessage?: ServerResponse | null }
+
+/** What each internal is for: the feature turned off when it is missing. */
+export const INTERNALS = {
+  parserHook: "socket.parser's onParserExecute hook: without it, an error answer to a HEAD whose headers span reads may carry a body",
+  paused: 'socket._paused: without it, a paused connection stops at the socket only, so Node may parse a few more requests',
+  httpMessage: 'socket._httpMessage: without it, an error answer does not wait for pipelined answers before it',
+} as const
+
+export type Internal = keyof typeof INTERNALS
+
+const available: Record<Internal, boolean> = { parserHook: true, paused: true, httpMessage: true }
+const checked = new Set<'connection' | 'response'>()
+const PARSER_EXECUTE = 'bound onParserExecute'
+let parserExecuteKey: string | undefined
+
+/**
+ * The start-up self-check, on the first connection of the process: turns off (and names, through
+ * `warn`) each internal this Node lacks. Returns those found missing.
+ */
+export function checkConnectionInternals(socket: Socket, warn: (message: string) => void): Internal[] {
+  if (checked.has('connection')) return []
+  checked.add('connection')
+  const internal = socket as InternalSocket
+  const parser = internal.parser
+  const missing: Internal[] = []
+  parserExecuteKey = parser ? Object.keys(parser).find((key) => (parser[key] as { name?: string } | null)?.name === PARSER_EXECUTE) : undefined
+  if (!parser || typeof parser.getCurrentBuffer !== 'function' || parserExecuteKey === undefined) missing.push('parserHook')
+  if (typeof internal._paused !== 'boolean' || typeof parser?.resume !== 'function') missing.push('paused')
+  return turnOff(missing, warn)
+}
+
+/** The second half of the self-check, on the first response: Node names it on its socket. */
+export function checkResponseInternals(socket: Socket, response: ServerResponse, warn: (message: string) => void): Internal[] {
+  if (checked.has('response')) return []
+  checked.add('response')
+  return turnOff((socket as InternalSocket)._httpMessage === response ? [] : ['httpMessage'], warn)
+}
+
+function turnOff(missing: Internal[], warn: (message: string) => void): Internal[] {
+  for (const name of missing) {
+    available[name] = false
+    warn(`taxonomy-mock: this Node lacks an internal it uses, so that feature is off: ${INTERNALS[name]}`)
+  }
+  return missing
+}
+
+/** Whether the parser of `socket` has the whole headers of the message in hand and is reading its body. */
+export function isReadingBody(socket: Socket): boolean {
+  const incoming = (socket as InternalSocket).parser?.incoming
+  return incoming != null && incoming.complete === false
+}
+
+/** What a hooked parser read reports: its result, the bytes in hand, and whether a message is begun. */
+export interface ParserRead {
+  /** Bytes parsed, or the parse error (with `bytesParsed`). */
+  readonly result: number | (Error & { bytesParsed?: number })
+  /** Whether no message is begun (between messages); `undefined` when the parser cannot say. */
+  readonly betweenMessages: boolean | undefined
+  buffer(): Buffer
+}
+
+/**
+ * Calls `onRead` before the parser handles each read of `socket`. Does nothing when the hook is
+ * off (see {@link checkConnectionInternals}).
+ */
+export function hookParserReads(socket: Socket, onRead: (read: ParserRead) => void): void {
+  const parser = (socket as InternalSocket).parser
+  if (!available.parserHook || !parser || parserExecuteKey === undefined) return
+  const key = parserExecuteKey
+  const original = parser[key]
+  if (typeof original !== 'function') return
+  parser[key] = (result: ParserRead['result']) => {
+    onRead({ result, betweenMessages: parser.duration ? parser.duration() === 0 : undefined, buffer: () => parser.getCurrentBuffer() })
+    return (original as (result: unknown) => unknown)(result)
+  }
+}
+
+/** Stops reading requests from `socket` after the read in hand. */
+export function pauseReading(socket: Socket): void {
+  const internal = socket as InternalSocket
+  if (available.paused) {
+    if (internal._paused) return
+    internal._paused = true
+  }
+  socket.pause()
+}
+
+/** Reads from `socket` again, unless its client is not reading its answers (Node then resumes it). */
+export function resumeReading(socket: Socket): void {
+  const internal = socket as InternalSocket
+  if (socket.writableNeedDrain || socket.destroyed) return
+  if (available.paused) {
+    if (!internal._paused) return
+    internal._paused = false
+    internal.parser?.resume?.()
+  }
+  socket.resume()
+}
+
+/** The response Node is still writing on `socket`, if it can say. */
+export function responseInProgress(socket: Socket): ServerResponse | undefined {
+  return available.httpMessage ? ((socket as InternalSocket)._httpMessage ?? undefined) : undefined
+}

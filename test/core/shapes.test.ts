@@ -1,0 +1,19 @@
+import { expect, it } from 'vitest'
+import { SHAPES, type WireOf } from '../../src/core/shapes.js'
+import type { DisciplineRecord, DisciplineSummary, DomainSummary, SubDisciplineRecord, SubDisciplineSummary, TopicSummary } from '../../src/core/types.js'
+
+// The exported record types equal the field table, both ways: `tsc` fails here when one moves.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const held: [
+  Same<WireOf<'Discipline'>, DisciplineRecord>,
+  Same<WireOf<'SubDiscipline'>, SubDisciplineRecord>,
+  Same<WireOf<'DomainSummary'>, DomainSummary>,
+  Same<WireOf<'DisciplineSummary'>, DisciplineSummary>,
+  Same<WireOf<'SubDisciplineSummary'>, SubDisciplineSummary>,
+  Same<WireOf<'TopicSummary'>, TopicSummary>,
+] = [true, true, true, true, true, true]
+
+it('holds the exported record types to the field table', () => {
+  expect(held.every(Boolean)).toBe(true)
+  expect(Object.keys(SHAPES)).toEqual(['DomainSummary', 'DisciplineSummary', 'SubDisciplineSummary', 'TopicSummary', 'Discipline', 'SubDiscipline'])
+})

@@ -1,0 +1,3 @@
+import { replayKind } from './replay.js'
+
+replayKind('unavailable')
