@@ -42,9 +42,10 @@ export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, 
  * read that ends inside a request's headers is copied. If Node ever changes that callback, the
  * hook is skipped and such (rare) requests get a body after HEAD, as before.
  */
-export function trackRequestStarts(server: Server): void {
+export function trackRequestStarts(server: Server, connectionEvent: 'connection' | 'secureConnection'): void {
   let key: string | undefined
-  server.on('connection', (socket: TrackedSocket) => {
+  // Over TLS the parser is attached once the handshake is done.
+  server.on(connectionEvent, (socket: TrackedSocket) => {
     const parser = socket.parser
     if (!parser) return
     key ??= Object.keys(parser).find((k) => (parser[k] as { name?: string } | null)?.name === 'bound onParserExecute')
