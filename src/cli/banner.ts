@@ -3,6 +3,7 @@ import type { Taxonomy } from '../core/store.js'
 import { showKeys } from '../http/shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
+import type { ServerCertificate } from '../server/tls.js'
 import type { ServeArgs } from './args.js'
 
 const EXAMPLES = 3
@@ -18,21 +19,37 @@ export function formatUrlLine(url: string, apiKeys: ResolvedOptions['apiKeys'], 
 }
 
 /**
- * The rest of the banner, once the data is there (none with `--quiet`): a curl to paste and example
- * slugs, since the API has no list endpoint.
+ * Right after the URL line over HTTPS (with `--quiet` too: a client needs them to connect): what
+ * the certificate is valid for, where `--tls` wrote it for clients to trust, and the two hashes
+ * that pin it without a file.
+ */
+export function formatTlsLines(certificate: ServerCertificate, caFile: string | undefined): string[] {
+  return [
+    `  certificate:     ${caFile === undefined ? 'from --tls-cert' : 'self-signed'}, for ${certificate.names.join(', ')}`,
+    ...(caFile === undefined ? [] : [`  trust:           ${caFile} (curl --cacert FILE, NODE_EXTRA_CA_CERTS=FILE)`]),
+    `  sha256:          ${certificate.fingerprint256}`,
+    `  spki sha256:     ${certificate.spkiSha256} (chromium --ignore-certificate-errors-spki-list)`,
+  ]
+}
+
+/**
+ * The rest of the banner, once the data is there (none with `--quiet`): a curl to paste (trusting
+ * `caFile`, the certificate `--tls` wrote) and example slugs, since the API has no list endpoint.
  */
 export function formatBannerDetails(
   url: string,
   taxonomy: Taxonomy,
   apiKeys: ResolvedOptions['apiKeys'],
   args: ServeArgs,
+  caFile?: string,
 ): string[] {
   if (args.quiet) return []
   const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
+  const trust = caFile === undefined ? '' : `--cacert ${caFile} `
   const disciplines = taxonomy.disciplines.slice(0, EXAMPLES).map((d) => d.slug)
   const subs = taxonomy.subDisciplines.filter((s) => taxonomy.topicCountOf(s) > 0).slice(0, EXAMPLES).map((s) => s.slug)
   return [
-    `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,
+    `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/disciplines/${disciplines[0] ?? ''}`,
     `  disciplines:     ${disciplines.join(', ')}`,
     `  sub_disciplines: ${subs.join(', ')}`,
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,

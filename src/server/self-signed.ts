@@ -56,7 +56,7 @@ export function createSelfSignedCertificate(names: readonly string[], now = new 
 /**
  * The names a certificate for a server bound to `host` must hold: loopback under every spelling,
  * 10.0.2.2 (how the Android emulator reaches its host's loopback), `host` itself, and for a
- * wildcard bind (`0.0.0.0`, `::`) this machine's name and addresses.
+ * wildcard bind (`0.0.0.0`, `::`) the host's own name and addresses.
  */
 export function findCertificateNames(host: string): string[] {
   const names = new Set(['localhost', '127.0.0.1', '::1', '10.0.2.2'])

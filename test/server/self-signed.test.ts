@@ -40,7 +40,7 @@ it('gives every certificate a fresh key and a positive 16-byte serial', () => {
   expect(serials.size).toBe(50)
 })
 
-it('names loopback and the Android emulator’s host address for every bind, and this machine’s addresses for a wildcard one', () => {
+it('names loopback and the Android emulator’s host address for every bind, and the host’s own addresses for a wildcard one', () => {
   expect(findCertificateNames('127.0.0.1')).toEqual(['localhost', '127.0.0.1', '::1', '10.0.2.2'])
   expect(findCertificateNames('mock.test')).toEqual(['localhost', '127.0.0.1', '::1', '10.0.2.2', 'mock.test'])
   const wildcard = findCertificateNames('0.0.0.0')
