@@ -4,7 +4,6 @@ import type { ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
-import { readTlsFiles, writeTrustedCertificate } from './tls-files.js'
 import { RuntimeError } from './usage-error.js'
 import { watchDataFile } from './watch.js'
 
@@ -25,7 +24,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   // Listening from the start, so a signal while the data is built does not kill the process.
   const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
   try {
-    const tlsFiles = args.tls?.kind === 'files' ? await readTlsFiles(args.tls, stopped.signal) : undefined
+    // Loaded only with a TLS flag, as is all the certificate code: plain HTTP starts no slower.
+    const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
+    const pair = args.tls?.kind === 'files' ? await tlsFiles!.readTlsFiles(args.tls, stopped.signal) : undefined
     const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
@@ -41,7 +42,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       ...args.matching,
       ...(args.scenario ? { scenario: args.scenario } : {}),
       ...(args.adminKey ? { adminKey: args.adminKey } : {}),
-      ...(args.tls ? { tls: tlsFiles ?? 'self-signed' } : {}),
+      ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(describeListenError(error, args))
@@ -61,7 +62,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               (line) => io.stdout(`taxonomy-mock: ${line}`),
             )
           : () => {}
-      const caFile = args.tls?.kind === 'self-signed' ? await writeTrustedCertificate(server.certificate!.pem, args.tls.caOut, server.port) : undefined
+      const caFile = args.tls?.kind === 'self-signed' ? await tlsFiles!.writeTrustedCertificate(server.certificate!.pem, args.tls.caOut, server.port) : undefined
       const { apiKeys } = server.resolver.options
       io.stdout(formatUrlLine(server.url, apiKeys, args))
       if (server.certificate) for (const line of formatTlsLines(server.certificate, caFile)) io.stdout(line)

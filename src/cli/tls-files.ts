@@ -20,7 +20,6 @@ export async function readTlsFiles(tls: Extract<TlsArgs, { kind: 'files' }>, sig
     cert: await readPemFile(tls.cert, '--tls-cert', signal),
     key: await readPemFile(tls.key, '--tls-key', signal),
   }
-  // Loaded only here: node:tls and the certificate code are not read when serving plain HTTP.
   const problem = (await import('../server/tls.js')).findTlsProblem(pair)
   if (problem) {
     const flag = `--tls-${problem.option}`
