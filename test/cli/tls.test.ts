@@ -142,14 +142,17 @@ it('exits 1 with one line when the certificate cannot be written, having listene
   expect(existsSync(file)).toBe(false)
 })
 
-/** Prints, at exit, whether the process loaded Node's TLS modules. */
+/** Prints, at exit, which of Node's TLS and crypto modules the process loaded. */
 const PRELOAD = join(folder, 'report-tls-modules.cjs')
-writeFileSync(PRELOAD, `process.on('exit', () => require('node:fs').writeSync(2, 'tls modules: ' + process.moduleLoadList.filter((m) => /^NativeModule (tls|https|_tls_wrap)$/.test(m)).length + '\\n'))\n`)
+writeFileSync(
+  PRELOAD,
+  `process.on('exit', () => require('node:fs').writeSync(2, 'loaded: ' + process.moduleLoadList.filter((m) => /^NativeModule (tls|https|_tls_wrap|crypto|os)$/.test(m)).map((m) => m.slice(13)).sort().join(' ') + '\\n'))\n`,
+)
 
 it.each([
-  [[], 'tls modules: 0'],
-  [['--tls', '--tls-ca-out', join(folder, 'modules-ca.pem')], 'tls modules: 3'],
-])('loads node:tls and node:https only for HTTPS: %j', async (args, report) => {
+  [[], 'loaded: '],
+  [['--tls', '--tls-ca-out', join(folder, 'modules-ca.pem')], 'loaded: _tls_wrap crypto https os tls'],
+])('loads node:tls, node:https and node:crypto only for HTTPS: %j', async (args, report) => {
   const { cli } = await startCli(['--quiet', ...args], { NODE_OPTIONS: `--require ${PRELOAD}` })
   cli.child.kill('SIGTERM')
   expect(await cli.exit).toBe(0)
