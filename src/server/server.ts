@@ -69,11 +69,11 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
     requireHostHeader: false,
   }
   // Over TLS the same `node:http` machinery reads and answers, so the bytes inside are the same.
-  // Only HTTP/1.1 is offered (no ALPN `h2`): HTTP/2 would frame and compress the same answers
+  // Only HTTP/1.1 is offered by ALPN, never `h2`: HTTP/2 would frame and compress the same answers
   // differently. A client must finish its handshake as soon as it must send its headers.
   const server: Server = secure
     ? ((await import('node:https')).createServer(
-        { ...httpOptions, ...secure.pair, handshakeTimeout: limits.headersTimeoutMs },
+        { ...httpOptions, ...secure.pair, ALPNProtocols: ['http/1.1'], handshakeTimeout: limits.headersTimeoutMs },
         listener,
       ) as unknown as Server)
     : createServer(httpOptions, listener)

@@ -199,3 +199,18 @@ it('answers a slow client over TLS with the JSON 408, as over HTTP', async () =>
     await server.close()
   }
 })
+
+it('agrees on HTTP/1.1 by ALPN with a client that offers HTTP/2 first, and answers it', async () => {
+  const server = await startTestServer({ taxonomy, tls: 'self-signed' })
+  const reply = await new Promise<{ protocol: string | false | null; received: string }>((resolve) => {
+    const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem, ALPNProtocols: ['h2', 'http/1.1'] }, () =>
+      socket.write(request('GET /__health', 'Connection: close\r\n')),
+    )
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('close', () => resolve({ protocol: socket.alpnProtocol, received }))
+  })
+  expect(reply.protocol).toBe('http/1.1')
+  expect(statuses(reply.received)).toEqual([200])
+})
