@@ -62,19 +62,25 @@ await build({
  * The CLI, for bin/: CommonJS, in dist/cli/. Node 20 starts the same code as a CommonJS program
  * about 10 ms sooner than as ES modules, and one file sooner than several (spawn to first
  * 200). So `serve` and all it uses are one file, main.cjs, and the other commands another,
- * commands.cjs, which main.cjs requires when one of them is run. Each file has its own copy of
- * the code both use (src/cli/commands.ts reports its own failures for that reason), and the CLI
+ * commands.cjs, which main.cjs requires when one of them is run. HTTPS (the certificate code,
+ * node:tls) is a third, tls.cjs, required only with a TLS flag. Each file has its own copy of
+ * the code they share (src/cli/commands.ts reports its own failures for that reason), and the CLI
  * shares no module state with a program that imports the package.
  */
 const cliCommandsApart = {
   name: 'cli-commands-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({ path: './commands.cjs', external: true }))
+    // The dynamic imports of src/cli/serve.ts and src/server/server.ts; src/cli/tls.ts exports both.
+    build.onResolve({ filter: /^\.\/tls(-files)?\.js$/, namespace: 'file' }, ({ kind }) =>
+      kind === 'dynamic-import' ? { path: './tls.cjs', external: true } : undefined,
+    )
   },
 }
 for (const [name, plugins] of [
   ['main', [cliCommandsApart]],
   ['commands', []],
+  ['tls', []],
 ]) {
   await build({
     absWorkingDir: ROOT,

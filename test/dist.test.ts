@@ -64,19 +64,32 @@ it('loads no code of the other CLI commands when serving: they are in commands.c
     expect(commands).toContain(`// src/cli/${lazy}.ts`)
   }
   expect(main).not.toContain('// src/contract/')
-  // One file on the serve path: main.cjs requires no file of ours but commands.cjs, and that lazily.
-  expect([...main.matchAll(/require\("(\.[^"]*)"\)/g)].map(([, path]) => path)).toEqual(['./commands.cjs'])
-  expect(main).toMatch(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/commands\.cjs"\)/)
+  // One file on the serve path: main.cjs requires no file of ours but commands.cjs and tls.cjs, lazily.
+  const required = [...main.matchAll(/require\("(\.[^"]*)"\)/g)].map(([, path]) => path)
+  expect(new Set(required)).toEqual(new Set(['./commands.cjs', './tls.cjs']))
+  expect(main.match(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls)\.cjs"\)/g)).toHaveLength(required.length)
+})
+
+it('loads no certificate code or node:tls when serving plain HTTP: they are in tls.cjs, required with a TLS flag', () => {
+  const main = readFileSync(join(DIST, 'cli/main.cjs'), 'utf8')
+  const tls = readFileSync(join(DIST, 'cli/tls.cjs'), 'utf8')
+  for (const lazy of ['server/tls', 'server/self-signed', 'server/der', 'cli/tls-files']) {
+    expect(main).not.toContain(`// src/${lazy}.ts`)
+    expect(tls).toContain(`// src/${lazy}.ts`)
+  }
+  // node:https is required where the server is made, and only for HTTPS.
+  expect(main).not.toMatch(/= require\("node:(tls|https|crypto|os)"\)/)
+  expect(main).toContain('(() => __toESM(require("node:https")')
 })
 
 it('keeps the CLI to Node builtins: its CommonJS files require no package (msw is ES modules only)', () => {
-  for (const file of ['cli/main.cjs', 'cli/commands.cjs']) {
+  for (const file of ['cli/main.cjs', 'cli/commands.cjs', 'cli/tls.cjs']) {
     const required = [...readFileSync(join(DIST, file), 'utf8').matchAll(/require\("([^"]*)"\)/g)].map(([, path]) => path!)
-    expect(required.filter((path) => !path.startsWith('node:') && path !== './commands.cjs')).toEqual([])
+    expect(required.filter((path) => !path.startsWith('node:') && path !== './commands.cjs' && path !== './tls.cjs')).toEqual([])
   }
 })
 
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
   expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
-  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/commands.cjs', 'cli/main.cjs'])
+  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/commands.cjs', 'cli/main.cjs', 'cli/tls.cjs'])
 })

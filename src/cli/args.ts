@@ -31,7 +31,14 @@ export interface ServeArgs {
   readonly adminKey: string | undefined
   /** `--unauthorized-status`, `--not-found-status`, `--order`: what makes the mock match a real service. */
   readonly matching: Pick<AnswerOptions, 'statuses' | 'order'>
+  /** HTTPS: `--tls` (a certificate made at start, written where a client can trust it) or `--tls-cert` and `--tls-key`. */
+  readonly tls: TlsArgs | undefined
 }
+
+/** How `serve` gets its certificate: made at start, or read from two PEM files. */
+export type TlsArgs =
+  | { readonly kind: 'self-signed'; readonly caOut: string | undefined }
+  | { readonly kind: 'files'; readonly cert: string; readonly key: string }
 
 export interface ExportArgs {
   readonly command: 'export'
@@ -68,6 +75,10 @@ const OPTIONS = {
   'unauthorized-status': { type: 'string' },
   'not-found-status': { type: 'string' },
   order: { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'tls-ca-out': { type: 'string' },
   out: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -76,7 +87,7 @@ const OPTIONS = {
 const SERVE_ONLY = [
   'port', 'host', 'api-key', 'any-key', 'data', 'watch', 'delay', 'no-cors', 'quiet',
   'scenario', 'scenario-slug', 'scenario-times', 'faults', 'admin-key',
-  'unauthorized-status', 'not-found-status', 'order',
+  'unauthorized-status', 'not-found-status', 'order', 'tls', 'tls-cert', 'tls-key', 'tls-ca-out',
 ] as const
 
 /**
@@ -181,7 +192,24 @@ function parseServe(
     scenario,
     adminKey,
     matching: parseMatchingFlags(values),
+    tls: parseTlsFlags(values),
   }
+}
+
+function parseTlsFlags(values: Record<string, string | boolean | string[] | undefined>): TlsArgs | undefined {
+  const cert = values['tls-cert'] as string | undefined
+  const key = values['tls-key'] as string | undefined
+  const caOut = values['tls-ca-out'] as string | undefined
+  if (values.tls === true) {
+    if (cert !== undefined || key !== undefined) {
+      throw new UsageError(`--tls makes a certificate at start; it excludes --${cert !== undefined ? 'tls-cert' : 'tls-key'} (pass one or the other)`)
+    }
+    return { kind: 'self-signed', caOut }
+  }
+  if (caOut !== undefined) throw new UsageError('--tls-ca-out goes with --tls: it writes the certificate --tls makes')
+  if (cert === undefined && key === undefined) return undefined
+  if (cert === undefined || key === undefined) throw new UsageError('--tls-cert and --tls-key go together: the certificate and its private key, PEM files')
+  return { kind: 'files', cert, key }
 }
 
 /** `--seed -3` becomes `--seed=-3`, so the value is judged as a number rather than read as a flag. */

@@ -4,6 +4,7 @@ import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { showKeys } from '../http/shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
+import type { ServerCertificate } from '../server/tls.js'
 import type { ServeArgs } from './args.js'
 
 const EXAMPLES = 3
@@ -19,21 +20,37 @@ export function formatUrlLine(url: string, apiKeys: ResolvedOptions['apiKeys'], 
 }
 
 /**
- * The rest of the banner, once the data is there (none with `--quiet`): a curl to paste and example
- * slugs, since the API has no list endpoint.
+ * Right after the URL line over HTTPS (with `--quiet` too: a client needs them to connect): what
+ * the certificate is valid for, where `--tls` wrote it for clients to trust, and the two hashes
+ * that pin it without a file.
+ */
+export function formatTlsLines(certificate: ServerCertificate, caFile: string | undefined): string[] {
+  return [
+    `  certificate:     ${caFile === undefined ? 'from --tls-cert' : 'self-signed'}, for ${certificate.names.join(', ')}`,
+    ...(caFile === undefined ? [] : [`  trust:           ${caFile} (curl --cacert FILE, NODE_EXTRA_CA_CERTS=FILE)`]),
+    `  sha256:          ${certificate.fingerprint256}`,
+    `  spki sha256:     ${certificate.spkiSha256} (chromium --ignore-certificate-errors-spki-list)`,
+  ]
+}
+
+/**
+ * The rest of the banner, once the data is there (none with `--quiet`): a curl to paste (trusting
+ * `caFile`, the certificate `--tls` wrote) and example slugs, since the API has no list endpoint.
  */
 export function formatBannerDetails(
   url: string,
   taxonomy: Taxonomy,
   apiKeys: ResolvedOptions['apiKeys'],
   args: ServeArgs,
+  caFile?: string,
 ): string[] {
   if (args.quiet) return []
   const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
+  const trust = caFile === undefined ? '' : `--cacert ${caFile} `
   const examples = ENDPOINT_LIST.map((endpoint) => ({ endpoint, slugs: endpoint.examples(taxonomy, EXAMPLES).map((record) => record.slug) }))
   const [{ endpoint: first, slugs: firstSlugs }] = examples as [(typeof examples)[number]]
   return [
-    `  try:             curl -H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs[0] ?? ''}`,
+    `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs[0] ?? ''}`,
     ...examples.map(({ endpoint, slugs }) => `  ${`${endpoint.collection}:`.padEnd(17)}${slugs.join(', ')}`),
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,

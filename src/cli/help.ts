@@ -46,6 +46,11 @@ Serve options:
       --not-found-status N      status of the not-found error  (default 404)
       --order O      nested arrays by name | id | fixture    (default name)
   -q, --quiet        no per-request log lines, no examples
+      --tls          serve HTTPS with a self-signed certificate made at start for localhost,
+                     loopback, 10.0.2.2 and --host; prints its SHA-256 and SPKI hash and writes
+                     it for clients to trust to --tls-ca-out FILE
+                     (default: the temp folder's taxonomy-mock-PORT-cert.pem)
+      --tls-cert FILE --tls-key FILE   serve HTTPS with this certificate and key (PEM)
 
 Scenarios (error states, faults, delays; docs/scenarios.md):
 ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.join(', ')}`, ' '.repeat(21))}

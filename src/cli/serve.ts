@@ -1,7 +1,7 @@
 import type { Taxonomy } from '../core/store.js'
 import { startServer } from '../server/index.js'
 import type { ServeArgs } from './args.js'
-import { formatBannerDetails, formatLogLine, formatUrlLine } from './banner.js'
+import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './usage-error.js'
@@ -14,7 +14,9 @@ import { watchDataFile } from './watch.js'
  * start-up returns 0. A `--data` file is loaded first: nothing listens until it is valid. A
  * generated dataset cannot be invalid, so the server listens and prints its URL line first and
  * builds the data right after: a client that waits for that line connects while it is built, and
- * its first answer comes as soon as the data is there.
+ * its first answer comes as soon as the data is there. With `--tls-cert` and `--tls-key` the two
+ * files are read and checked before the data; with `--tls` the certificate made at start is
+ * written before the URL line, so a client that waits for the line can trust the file at once.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   const stopped = new AbortController()
@@ -22,6 +24,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   // Listening from the start, so a signal while the data is built does not kill the process.
   const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
   try {
+    // Loaded only with a TLS flag, as is all the certificate code: plain HTTP starts no slower.
+    const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
+    const pair = args.tls?.kind === 'files' ? await tlsFiles!.readTlsFiles(args.tls, stopped.signal) : undefined
     const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
@@ -37,6 +42,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       ...args.matching,
       ...(args.scenario ? { scenario: args.scenario } : {}),
       ...(args.adminKey ? { adminKey: args.adminKey } : {}),
+      ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(describeListenError(error, args))
@@ -56,14 +62,16 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               (line) => io.stdout(`taxonomy-mock: ${line}`),
             )
           : () => {}
+      const caFile = args.tls?.kind === 'self-signed' ? await tlsFiles!.writeTrustedCertificate(server.certificate!.pem, args.tls.caOut, server.port) : undefined
       const { apiKeys } = server.resolver.options
       io.stdout(formatUrlLine(server.url, apiKeys, args))
+      if (server.certificate) for (const line of formatTlsLines(server.certificate, caFile)) io.stdout(line)
       // Generating `--size large` takes a fraction of a second of synchronous work; a signal sent
       // meanwhile is handled once it is done.
       const taxonomy = server.resolver.options.taxonomy
       await afterPendingSignals()
       if (!stopped.signal.aborted) {
-        for (const line of formatBannerDetails(server.url, taxonomy, apiKeys, args)) io.stdout(line)
+        for (const line of formatBannerDetails(server.url, taxonomy, apiKeys, args, caFile)) io.stdout(line)
         await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
       }
     } finally {

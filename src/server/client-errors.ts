@@ -5,9 +5,11 @@ import { abandonBody } from './body.js'
 import { isReadingBody, pauseReading, responseInProgress } from './node-internals.js'
 import { isHeadInProgress, trackRequestStarts } from './request-start.js'
 
+/** Set on a TLS socket once its handshake is done: only then does it carry HTTP. */
+const SECURE = Symbol('taxonomy-mock.secure')
 /** Set on a socket once its error answer is decided: Node may report the same error again. */
 const ANSWERED = Symbol('taxonomy-mock.clientErrorAnswered')
-type ErrorSocket = Socket & { [ANSWERED]?: true }
+type ErrorSocket = Socket & { [ANSWERED]?: true; [SECURE]?: true }
 type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }
 
 /**
@@ -16,12 +18,14 @@ type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: nu
  * which Node would otherwise drop without a word). Each answer comes after the answers to every
  * request parsed before it on that connection, in order, then the connection closes. A request
  * whose body is still trickling in when the request timeout ends was answered already: its
- * connection closes quietly after that answer.
+ * connection closes quietly after that answer. Over TLS, a failed or stalled handshake (a plain
+ * HTTP request to the HTTPS port among them) ends its connection without a word: there is no
+ * channel to answer on.
  *
  * @example
- * answerClientErrors(server, resolver.options.cors, (message) => process.emitWarning(message))
+ * answerClientErrors(server, resolver.options.cors, (message) => process.emitWarning(message), false)
  */
-export function answerClientErrors(server: Server, cors: boolean, warn: (message: string) => void): void {
+export function answerClientErrors(server: Server, cors: boolean, warn: (message: string) => void, tls: boolean): void {
   const rawAnswers = (outcome: ErrorOutcome) => {
     const { get, head } = createErrorAnswers(outcome, cors)
     return { get: toRawAnswer(get), head: toRawAnswer(head) }
@@ -32,11 +36,13 @@ export function answerClientErrors(server: Server, cors: boolean, warn: (message
     headersTooLarge: rawAnswers('headersTooLarge'),
     methodNotAllowed: rawAnswers('methodNotAllowed'),
   }
-  trackRequestStarts(server, warn)
+  trackRequestStarts(server, warn, tls ? 'secureConnection' : 'connection')
+  // An HTTPS server reports failed handshakes as client errors too (Node's 'tlsClientError').
+  if (tls) server.on('secureConnection', (socket: ErrorSocket) => (socket[SECURE] = true))
   server.on('clientError', (error: ClientError, socket: ErrorSocket) => {
     if (socket[ANSWERED]) return
     socket[ANSWERED] = true
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    if (error.code === 'ECONNRESET' || !socket.writable || (tls && !socket[SECURE])) {
       socket.destroy()
       return
     }

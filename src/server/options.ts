@@ -1,5 +1,6 @@
 import { formatReceived } from '../core/size.js'
 import type { MockOptions } from '../http/options.js'
+import type { TlsOptions } from './tls.js'
 
 /** The CLI's port when none is given: clear of 3000, 4010, 5173 and 8080, which dev tools take. */
 export const DEFAULT_PORT = 4477
@@ -25,6 +26,13 @@ export type StartServerOptions = MockOptions & {
    * @default '127.0.0.1'
    */
   readonly host?: string
+  /**
+   * Serve HTTPS (HTTP/1.1 over TLS, the same answers byte for byte): a PEM certificate and key, or
+   * `'self-signed'` for one made at start for `host` and loopback (read it from the returned
+   * `certificate`).
+   * @default undefined (plain HTTP)
+   */
+  readonly tls?: TlsOptions
   /** Called after each answer is sent. @default undefined (no logging) */
   readonly onRequest?: (entry: RequestLogEntry) => void
 }

@@ -23,8 +23,9 @@ export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, 
  * allocates nothing; only a read that ends inside a request's headers is copied. Without the hook
  * such (rare) requests get a body after HEAD. The first connection runs the internals' self-check.
  */
-export function trackRequestStarts(server: Server, warn: (message: string) => void): void {
-  server.on('connection', (socket: TrackedSocket) => {
+export function trackRequestStarts(server: Server, warn: (message: string) => void, connectionEvent: 'connection' | 'secureConnection' = 'connection'): void {
+  // Over TLS the parser is attached once the handshake is done.
+  server.on(connectionEvent, (socket: TrackedSocket) => {
     checkConnectionInternals(socket, warn)
     hookParserReads(socket, (read) => {
       // No message begun, or its headers are in: no request start to keep. (When the parser

@@ -1,5 +1,5 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import type { MockOptions } from '../http/options.js'
 import { answerClientErrors } from './client-errors.js'
@@ -8,6 +8,7 @@ import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
 import { PendingAnswers } from './pending.js'
+import type { ServerCertificate } from './tls.js'
 
 /** Options of {@link RunningServer.close}. */
 export interface CloseOptions {
@@ -21,9 +22,11 @@ export interface CloseOptions {
 
 /** A listening mock server. */
 export interface RunningServer {
-  /** `http://host:port`, with the real port when 0 was asked for. */
+  /** `http://host:port` (`https://` with `tls`), with the real port when 0 was asked for. */
   readonly url: string
   readonly port: number
+  /** With `tls`: the certificate served, its fingerprint and public key hash. */
+  readonly certificate: ServerCertificate | undefined
   /** The resolver behind it, with the resolved options (keys, taxonomy). */
   readonly resolver: Resolver
   /**
@@ -53,30 +56,51 @@ function warnInternal(message: string): void {
 
 /** {@link startServer} with other limits: for tests that cannot wait 30 s for a timeout. */
 export async function startServerWithLimits(options: StartServerOptions, limits: ServerLimits): Promise<RunningServer> {
-  const { port: portOption, host: hostOption, onRequest, ...mockOptions } = options
+  const { port: portOption, host: hostOption, onRequest, tls, ...mockOptions } = options
   const port = resolvePort(portOption)
   const host = resolveHost(hostOption)
+  // node:https and the certificate code are loaded only for HTTPS: plain HTTP starts no slower.
+  const secure = tls === undefined ? undefined : (await import('./tls.js')).resolveTls(tls, host)
   const resolver = createResolver(mockOptions as MockOptions)
   const state: ListenerState = { draining: false, pending: new PendingAnswers(limits.maxPendingPerConnection) }
   const listener = createListener(resolver, onRequest, state)
 
-  const server = createServer(
-    {
-      keepAlive: true,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      // Node checks those timeouts every 30 s by default; a slow client should not linger that long.
-      connectionsCheckingInterval: limits.checkIntervalMs,
-      // The listener answers a missing Host itself, as JSON.
-      requireHostHeader: false,
-    },
-    listener,
-  )
+  const httpOptions = {
+    keepAlive: true,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node checks those timeouts every 30 s by default; a slow client should not linger that long.
+    connectionsCheckingInterval: limits.checkIntervalMs,
+    // The listener answers a missing Host itself, as JSON.
+    requireHostHeader: false,
+  }
+  // Over TLS the same `node:http` machinery reads and answers, so the bytes inside are the same.
+  // Only HTTP/1.1 is offered by ALPN, never `h2`: HTTP/2 would frame and compress the same answers
+  // differently. A client must finish its handshake as soon as it must send its headers.
+  const server: Server = secure
+    ? ((await import('node:https')).createServer(
+        { ...httpOptions, ...secure.pair, ALPNProtocols: ['http/1.1'], handshakeTimeout: limits.headersTimeoutMs },
+        listener,
+      ) as unknown as Server)
+    : createServer(httpOptions, listener)
   // `Expect` other than 100-continue: answered as if absent (RFC 9110 §10.1.1 allows it), not an empty 417.
   server.on('checkExpectation', listener)
-  answerClientErrors(server, resolver.options.cors, warnInternal)
+  answerClientErrors(server, resolver.options.cors, warnInternal, secure !== undefined)
   // Before the listener, which may end the response at once.
   server.prependOnceListener('request', (request, response) => checkResponseInternals(request.socket, response, warnInternal))
+  // Connections still in their TLS handshake are no HTTP connections yet, so Node's
+  // `closeIdleConnections()` does not see them: `close()` ends them here, as it ends idle ones (they
+  // owe no answer). They are told apart by their client's address and port.
+  const handshaking = new Map<string, Socket>()
+  const endpointOf = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`
+  if (secure) {
+    server.on('connection', (socket: Socket) => {
+      const endpoint = endpointOf(socket)
+      handshaking.set(endpoint, socket)
+      socket.once('close', () => handshaking.get(endpoint) === socket && handshaking.delete(endpoint))
+    })
+    server.on('secureConnection', (socket: Socket) => handshaking.delete(endpointOf(socket)))
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -92,8 +116,9 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
   let cutAt = Number.POSITIVE_INFINITY
   let cut: NodeJS.Timeout | undefined
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `${secure ? 'https' : 'http'}://${urlHost}:${address.port}`,
     port: address.port,
+    certificate: secure?.certificate,
     resolver,
     close({ graceMs = limits.closeGraceMs } = {}) {
       closing ??= new Promise<void>((resolve) => {
@@ -105,6 +130,7 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
         // Idle keep-alive sockets close now; the answers still owed go out now, each connection
         // closing after its last one.
         server.closeIdleConnections()
+        for (const socket of handshaking.values()) socket.destroy()
         state.pending.settleAll()
       })
       // A shorter grace (a second signal) moves the cut sooner; a longer one never delays it.

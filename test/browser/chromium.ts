@@ -7,13 +7,17 @@ import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 
-/** Debian's Chromium, headless; the background-networking flags keep it off this closed network. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless; the background-networking flags keep it off this closed network.
+ * `args` adds flags (`--ignore-certificate-errors-spki-list=...`).
+ */
+export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...args,
     ],
   })
 }

@@ -49,5 +49,5 @@ it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', (
 })
 
 it('taxonomy-mock/server exports the server', () => {
-  expect(server).toEqual(['CloseOptions', 'DEFAULT_HOST', 'DEFAULT_PORT', 'RequestLogEntry', 'RunningServer', 'StartServerOptions', 'startServer'])
+  expect(server).toEqual(['CloseOptions', 'DEFAULT_HOST', 'DEFAULT_PORT', 'RequestLogEntry', 'RunningServer', 'ServerCertificate', 'StartServerOptions', 'TlsOptions', 'startServer'])
 })

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto'
+import { rename, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CertificatePair } from '../server/self-signed.js'
+import type { TlsArgs } from './args.js'
+import { readDataFile } from './data-file.js'
+import { RuntimeError, UsageError } from './usage-error.js'
+
+/** PEM files hold a certificate chain or a key: a few kilobytes. */
+const MAX_PEM_BYTES = 1024 * 1024
+
+/**
+ * `--tls-cert` and `--tls-key`, read and checked before anything listens. Every failure is a
+ * `UsageError` naming the flag, the file and the cause: unreadable, not PEM, an encrypted key, a
+ * key of another certificate.
+ */
+export async function readTlsFiles(tls: Extract<TlsArgs, { kind: 'files' }>, signal?: AbortSignal): Promise<CertificatePair> {
+  const pair = {
+    cert: await readPemFile(tls.cert, '--tls-cert', signal),
+    key: await readPemFile(tls.key, '--tls-key', signal),
+  }
+  const problem = (await import('../server/tls.js')).findTlsProblem(pair)
+  if (problem) {
+    const flag = `--tls-${problem.option}`
+    throw new UsageError(`${flag} file ${JSON.stringify(problem.option === 'cert' ? tls.cert : tls.key)} ${problem.reason}`)
+  }
+  return pair
+}
+
+async function readPemFile(file: string, flag: string, signal: AbortSignal | undefined): Promise<string> {
+  const where = `${flag} file ${JSON.stringify(file)}`
+  const info = await stat(file).catch(() => undefined)
+  if (info?.isDirectory()) throw new UsageError(`${where} is a directory, not a PEM file`)
+  if (info !== undefined && info.size > MAX_PEM_BYTES) throw new UsageError(`${where} is over 1 MB: not a PEM certificate or key`)
+  return readDataFile(file, where, signal)
+}
+
+/**
+ * Writes the certificate `--tls` made for clients to trust, to `--tls-ca-out` or else to the temp
+ * folder's `taxonomy-mock-PORT-cert.pem` (named by port, so servers side by side do not share one),
+ * and returns where. It is written beside its place under a fresh name and renamed into place: a
+ * link planted at that path in a shared temp folder is replaced, never followed, and a file
+ * another user owns there is refused. A failure is a `RuntimeError` (exit code 1).
+ */
+export async function writeTrustedCertificate(pem: string, caOut: string | undefined, port: number): Promise<string> {
+  const file = caOut ?? join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
+  const flag = caOut === undefined ? 'the certificate file' : '--tls-ca-out file'
+  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`
+  try {
+    await writeFile(partial, pem, { flag: 'wx' })
+    await rename(partial, file)
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => {})
+    const { code, message } = error as NodeJS.ErrnoException
+    const reason = code === 'ENOENT' ? 'no such folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (code ?? message)
+    throw new RuntimeError(`cannot write ${flag} ${JSON.stringify(file)}: ${reason}`)
+  }
+  return file
+}

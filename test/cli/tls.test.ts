@@ -1,0 +1,160 @@
+// `--tls`, `--tls-cert` and `--tls-key`: HTTPS from the CLI, the certificate written for clients
+// to trust, the same answers as over HTTP (curl, Node), and one-line errors for bad input.
+import { execFile, spawnSync } from 'node:child_process'
+import { X509Certificate } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
+import { runCli, spawnCli } from '../helpers/cli.js'
+
+const URL_LINE = /^taxonomy-mock listening on (https?:\/\/127\.0\.0\.1:(\d+)) /
+const slug = createTaxonomy({ size: 'small' }).disciplines[0]!.slug
+const hasCurl = spawnSync('curl', ['--version']).status === 0
+const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-tls-'))
+const run = promisify(execFile)
+
+async function startCli(args: string[], env: Record<string, string> = {}) {
+  const cli = spawnCli(['--port', '0', '--size', 'small', ...args], env)
+  const line = await cli.waitFor(URL_LINE)
+  const [, url, port] = URL_LINE.exec(line)!
+  return { cli, url: url!, port: Number(port) }
+}
+
+/** curl's view of an answer, headers and body, without the Date header (the only part that depends on when). */
+async function curl(url: string, ...options: string[]): Promise<string> {
+  const { stdout } = await run('curl', ['-sS', '-i', ...options, '-H', 'Authorization: Bearer taxonomy-mock-key', url])
+  return stdout.replace(/^Date: .*\r\n/gim, '')
+}
+
+it('serves HTTPS with --tls, prints the URL, the certificate lines and a curl that trusts it, and writes the certificate to the temp folder', async () => {
+  const { cli, url, port } = await startCli(['--tls'])
+  expect(url).toMatch(/^https:\/\//)
+  const file = join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
+  const certificate = new X509Certificate(readFileSync(file))
+  await cli.waitFor(/sub_disciplines:/)
+  const spki = cli.stdout.find((line) => line.startsWith('  spki sha256:'))!
+  expect(cli.stdout.slice(1, 5)).toEqual([
+    '  certificate:     self-signed, for localhost, 127.0.0.1, ::1, 10.0.2.2',
+    `  trust:           ${file} (curl --cacert FILE, NODE_EXTRA_CA_CERTS=FILE)`,
+    `  sha256:          ${certificate.fingerprint256}`,
+    spki,
+  ])
+  expect(spki).toMatch(/^ {2}spki sha256: {5}[A-Za-z0-9+/]{43}= \(chromium --ignore-certificate-errors-spki-list\)$/)
+  expect(cli.stdout.find((line) => line.startsWith('  try:'))).toContain(`curl --cacert ${file} -H 'Authorization: Bearer taxonomy-mock-key' ${url}/api/v2/`)
+  cli.child.kill('SIGTERM')
+  expect(await cli.exit).toBe(0)
+  expect(cli.stderr).toEqual([])
+  rmSync(file)
+})
+
+it.skipIf(!hasCurl)('answers curl trusting the written certificate with the same bytes as over HTTP', async () => {
+  const caFile = join(folder, 'curl-ca.pem')
+  const [https, http] = await Promise.all([startCli(['--tls', '--tls-ca-out', caFile, '--quiet']), startCli(['--quiet'])])
+  for (const path of [`/api/v2/disciplines/${slug}`, '/api/v2/disciplines/nope', '/__health']) {
+    const [overHttps, overHttp] = await Promise.all([curl(`${https.url}${path}`, '--cacert', caFile), curl(`${http.url}${path}`)])
+    expect(overHttp).toMatch(/^HTTP\/1\.1 \d{3} /)
+    expect(overHttps).toBe(overHttp)
+  }
+  // localhost is in the certificate too; curl checks the name against it.
+  expect(await curl(`https://localhost:${https.port}/__health`, '--cacert', caFile)).toMatch(/^HTTP\/1\.1 200 /)
+})
+
+it('answers Node’s fetch in a process that trusts the written certificate through NODE_EXTRA_CA_CERTS', async () => {
+  const caFile = join(folder, 'node-ca.pem')
+  const { url } = await startCli(['--tls', '--tls-ca-out', caFile, '--quiet'])
+  const script = `fetch(process.argv[1], { headers: { authorization: 'Bearer taxonomy-mock-key' } }).then(async (r) => console.log(r.status, (await r.json()).slug))`
+  const { stdout } = await run(process.execPath, ['-e', script, `${url}/api/v2/disciplines/${slug}`], { env: { NODE_EXTRA_CA_CERTS: caFile } })
+  expect(stdout.trim()).toBe(`200 ${slug}`)
+})
+
+it('serves HTTPS with --tls-cert and --tls-key, printing the certificate lines with --quiet too', async () => {
+  const pair = createSelfSignedCertificate(['localhost', '127.0.0.1'])
+  writeFileSync(join(folder, 'given-cert.pem'), pair.cert)
+  writeFileSync(join(folder, 'given-key.pem'), pair.key)
+  const { cli, url } = await startCli(['--tls-cert', join(folder, 'given-cert.pem'), '--tls-key', join(folder, 'given-key.pem'), '--quiet'])
+  expect(url).toMatch(/^https:\/\//)
+  await cli.waitFor(/spki sha256:/)
+  expect(cli.stdout.slice(1, 3)).toEqual([
+    '  certificate:     from --tls-cert, for localhost, 127.0.0.1',
+    `  sha256:          ${new X509Certificate(pair.cert).fingerprint256}`,
+  ])
+  cli.child.kill('SIGTERM')
+  expect(await cli.exit).toBe(0)
+  expect(cli.stdout).toHaveLength(4)
+})
+
+it('stops at once on SIGTERM while a client stalls in its TLS handshake', async () => {
+  const { cli, port } = await startCli(['--tls', '--tls-ca-out', join(folder, 'stall-ca.pem'), '--quiet'])
+  const socket = connect(port, '127.0.0.1')
+  socket.on('error', () => {})
+  await new Promise((resolve) => socket.on('connect', resolve))
+  const started = performance.now()
+  cli.child.kill('SIGTERM')
+  expect(await cli.exit).toBe(0)
+  expect(performance.now() - started).toBeLessThan(2_000)
+  socket.destroy()
+})
+
+const pair = createSelfSignedCertificate(['localhost'])
+const otherPair = createSelfSignedCertificate(['localhost'])
+const files = {
+  cert: join(folder, 'cert.pem'),
+  key: join(folder, 'key.pem'),
+  otherKey: join(folder, 'other-key.pem'),
+  notPem: join(folder, 'not-pem.txt'),
+  directory: join(folder, 'a-folder'),
+  missing: join(folder, 'missing.pem'),
+}
+writeFileSync(files.cert, pair.cert)
+writeFileSync(files.key, pair.key)
+writeFileSync(files.otherKey, otherPair.key)
+writeFileSync(files.notPem, 'hello\n')
+mkdirSync(files.directory)
+
+it.each([
+  [['--tls', '--tls-cert', files.cert], '--tls makes a certificate at start; it excludes --tls-cert (pass one or the other)'],
+  [['--tls', '--tls-key', files.key], '--tls makes a certificate at start; it excludes --tls-key (pass one or the other)'],
+  [['--tls-cert', files.cert], '--tls-cert and --tls-key go together: the certificate and its private key, PEM files'],
+  [['--tls-ca-out', files.missing], '--tls-ca-out goes with --tls: it writes the certificate --tls makes'],
+  [['--tls-cert', files.missing, '--tls-key', files.key], `cannot read --tls-cert file ${JSON.stringify(files.missing)}: no such file`],
+  [['--tls-cert', files.cert, '--tls-key', files.directory], `--tls-key file ${JSON.stringify(files.directory)} is a directory, not a PEM file`],
+  [['--tls-cert', files.notPem, '--tls-key', files.key], `--tls-cert file ${JSON.stringify(files.notPem)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`],
+  [['--tls-cert', files.cert, '--tls-key', files.cert], `--tls-key file ${JSON.stringify(files.cert)} holds no PEM private key (-----BEGIN PRIVATE KEY-----)`],
+  [['--tls-cert', files.cert, '--tls-key', files.otherKey], `--tls-key file ${JSON.stringify(files.otherKey)} is not the key of the certificate (their public keys differ)`],
+  [['export', '--tls'], '--tls is a serve option; export takes --seed, --size and --out'],
+])('exits 2 with one line for %j', async (args, message) => {
+  const result = await runCli(args[0] === 'export' ? args : ['--port', '0', ...args])
+  expect(result.code).toBe(2)
+  expect(result.stderr).toEqual([`taxonomy-mock: ${message}`])
+  expect(result.stdout).toEqual([])
+})
+
+it('exits 1 with one line when the certificate cannot be written, having listened and closed', async () => {
+  const file = join(folder, 'no-such-folder', 'ca.pem')
+  const result = await runCli(['--port', '0', '--tls', '--tls-ca-out', file])
+  expect(result.code).toBe(1)
+  expect(result.stderr).toEqual([`taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: no such folder`])
+  expect(existsSync(file)).toBe(false)
+})
+
+/** Prints, at exit, which of Node's TLS and crypto modules the process loaded. */
+const PRELOAD = join(folder, 'report-tls-modules.cjs')
+writeFileSync(
+  PRELOAD,
+  `process.on('exit', () => require('node:fs').writeSync(2, 'loaded: ' + process.moduleLoadList.filter((m) => /^NativeModule (tls|https|_tls_wrap|crypto|os)$/.test(m)).map((m) => m.slice(13)).sort().join(' ') + '\\n'))\n`,
+)
+
+it.each([
+  [[], 'loaded: '],
+  [['--tls', '--tls-ca-out', join(folder, 'modules-ca.pem')], 'loaded: _tls_wrap crypto https os tls'],
+])('loads node:tls, node:https and node:crypto only for HTTPS: %j', async (args, report) => {
+  const { cli } = await startCli(['--quiet', ...args], { NODE_OPTIONS: `--require ${PRELOAD}` })
+  cli.child.kill('SIGTERM')
+  expect(await cli.exit).toBe(0)
+  expect(cli.stderr).toEqual([report])
+})
