@@ -71,3 +71,13 @@ it('shuffles as a Fisher-Yates shuffle drawing nextInt(i + 1) at each step would
     }),
   )
 })
+
+it('skips draws exactly as that many calls of nextUint32 would', () => {
+  for (const count of [0, 1, 4, 1_000]) {
+    const called = createRandom(42)
+    const skipped = createRandom(42)
+    for (let i = 0; i < count; i++) called.nextUint32()
+    skipped.skip(count)
+    expect(Array.from({ length: 5 }, () => skipped.nextUint32())).toEqual(Array.from({ length: 5 }, () => called.nextUint32()))
+  }
+})

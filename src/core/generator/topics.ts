@@ -1,7 +1,7 @@
 import { allocate, skewedWeights } from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import type { DisciplineDraft, SubDisciplineDraft } from './levels.js'
-import { topicKeyCount, type TopicNames } from './names.js'
+import { topicKeyCount } from './names.js'
 import { createIdSource } from '../ids.js'
 import type { Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
@@ -31,14 +31,7 @@ export function planTopics(
   counts: SizeCounts,
   subDisciplines: readonly SubDisciplineDraft[],
 ): TopicPlan {
-  const topicCounts = new Uint32Array(subDisciplines.length)
-  walkTopics(
-    random.fork(),
-    counts,
-    subDisciplines,
-    (index, share) => (topicCounts[index]! += share),
-    (_, other) => other >= 0 && topicCounts[other]!++,
-  )
+  const topicCounts = walkTopics(random.fork(), counts, subDisciplines)
   let builder: TopicBuilder | undefined
   const children: (readonly FixtureTopic[] | undefined)[] = new Array(subDisciplines.length)
   return {
@@ -60,43 +53,20 @@ function createTopicBuilder(
   subDisciplines: readonly SubDisciplineDraft[],
 ): TopicBuilder {
   const subCount = subDisciplines.length
-  const firstTopic = new Uint32Array(subCount + 1)
-  const firstName = new Uint32Array(subCount)
-  const idStreams: Random[] = []
-  const template = new Uint8Array(counts.topics)
-  const sharedWith = new Int32Array(counts.topics)
-  const slugUses = new Uint32Array(counts.topics)
-  const sharedInto: number[][] = subDisciplines.map(() => [])
-  // How often each name key was handed out: a repeat gets `-2`, `-3`... (no natural slug ends in digits).
-  const timesUsed = new Uint32Array(counts.topics > 0 ? topicKeyCount() : 0)
-  const namesIssued = new Map<DisciplineDraft, number>()
-  let t = 0
-  let names: TopicNames | undefined
-  let issued = 0
-  walkTopics(
-    random,
-    counts,
-    subDisciplines,
-    (index, share) => {
-      const discipline = subDisciplines[index]!.discipline
-      names = discipline.topicNames
-      issued = namesIssued.get(discipline) ?? 0
-      namesIssued.set(discipline, issued + share)
-      firstTopic[index] = t
-      firstName[index] = issued
-      idStreams.push(ids.fork())
-      // Each id is four draws of the id stream.
-      for (let draw = 0; draw < 4 * share; draw++) ids.nextUint32()
-    },
-    (_, other, drawn) => {
-      sharedWith[t] = other
-      if (other >= 0) sharedInto[other]!.push(t)
-      template[t] = drawn
-      slugUses[t] = ++timesUsed[names!.keyAt(issued++)]!
-      t++
-    },
-  )
-  firstTopic[subCount] = t
+  const detail: TopicDetail = {
+    ids,
+    firstTopic: new Uint32Array(subCount + 1),
+    firstName: new Uint32Array(subCount),
+    idStreams: [],
+    template: new Uint8Array(counts.topics),
+    sharedWith: new Int32Array(counts.topics),
+    slugUses: new Uint32Array(counts.topics),
+    sharedInto: subDisciplines.map(() => []),
+    // How often each name key was handed out: a repeat gets `-2`, `-3`... (no natural slug ends in digits).
+    timesUsed: new Uint32Array(counts.topics > 0 ? topicKeyCount() : 0),
+  }
+  walkTopics(random, counts, subDisciplines, detail)
+  const { firstTopic, firstName, idStreams, template, sharedWith, slugUses, sharedInto } = detail
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
   return {
@@ -163,18 +133,28 @@ function createTopicBuilder(
   }
 }
 
+/** What the second walk keeps per topic, and where each sub-discipline's topics begin. */
+interface TopicDetail {
+  /** The id stream, moved past each sub-discipline's ids as the walk goes. */
+  readonly ids: Random
+  readonly firstTopic: Uint32Array
+  readonly firstName: Uint32Array
+  readonly idStreams: Random[]
+  readonly template: Uint8Array
+  readonly sharedWith: Int32Array
+  readonly slugUses: Uint32Array
+  readonly sharedInto: number[][]
+  readonly timesUsed: Uint32Array
+}
+
 /**
- * Every draw the topics make from the seeded stream, in dataset order: per sub-discipline (by
- * index) its share of topics, then per topic the sibling it is also shared with (an index, or -1)
- * and its description template.
+ * Every draw the topics make from the seeded stream, in dataset order: per topic, the sibling it
+ * is also shared with (or none) and its description template. Returns how many topics list each
+ * sub-discipline; with `detail`, also fills in what building them alone needs. One loop with no
+ * callback per topic: a cold start runs it optimized sooner.
  */
-function walkTopics(
-  random: Random,
-  counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
-  visitSubDiscipline: (index: number, share: number) => void,
-  visitTopic: (index: number, sharedWith: number, template: number) => void,
-): void {
+function walkTopics(random: Random, counts: SizeCounts, subDisciplines: readonly SubDisciplineDraft[], detail?: TopicDetail): Uint32Array {
+  const topicCounts = new Uint32Array(subDisciplines.length)
   // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subDisciplines.length, 3), 0)
   const siblingsOf = new Map<DisciplineDraft, number[]>()
@@ -183,19 +163,38 @@ function walkTopics(
     indexes.push(index)
     siblingsOf.set(draft.discipline, indexes)
   })
-  // One loop, not a callback per sub-discipline: a cold start runs it optimized sooner.
+  const namesIssued = new Map<DisciplineDraft, number>()
+  let t = 0
   for (let index = 0; index < subDisciplines.length; index++) {
-    const siblings = siblingsOf.get(subDisciplines[index]!.discipline)!
+    const discipline = subDisciplines[index]!.discipline
+    const siblings = siblingsOf.get(discipline)!
     const share = shares[index]!
-    visitSubDiscipline(index, share)
-    for (let n = 0; n < share; n++) {
+    topicCounts[index]! += share
+    const issued = namesIssued.get(discipline) ?? 0
+    if (detail !== undefined) {
+      namesIssued.set(discipline, issued + share)
+      detail.firstTopic[index] = t
+      detail.firstName[index] = issued
+      detail.idStreams.push(detail.ids.fork())
+      // Each id is four draws of the id stream.
+      detail.ids.skip(4 * share)
+    }
+    for (let n = 0; n < share; n++, t++) {
       let sharedWith = -1
       // About 8% of topics are shared with a sibling sub-discipline.
       if (siblings.length > 1 && random.chance(8)) {
         const other = siblings[random.nextInt(siblings.length)]!
         if (other !== index) sharedWith = other
       }
-      visitTopic(index, sharedWith, random.nextInt(TOPIC_TEMPLATES))
+      const template = random.nextInt(TOPIC_TEMPLATES)
+      if (sharedWith >= 0) topicCounts[sharedWith]!++
+      if (detail === undefined) continue
+      detail.sharedWith[t] = sharedWith
+      if (sharedWith >= 0) detail.sharedInto[sharedWith]!.push(t)
+      detail.template[t] = template
+      detail.slugUses[t] = ++detail.timesUsed[discipline.topicNames.keyAt(issued + n)]!
     }
   }
+  if (detail !== undefined) detail.firstTopic[subDisciplines.length] = t
+  return topicCounts
 }
