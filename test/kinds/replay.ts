@@ -10,6 +10,7 @@ import { pickHeaders, taxonomy } from '../cases/cases.js'
 import { SCENARIO_CASES, matches, outcomeOf, type Outcome, type ScenarioCase, type ScenarioRequest } from '../cases/scenario-cases.js'
 import { startTestServer } from '../helpers/server.js'
 import { resolveNow } from '../helpers/transports.js'
+import { onUnhandled } from '../helpers/unhandled.js'
 
 const ORIGIN = 'http://kinds.test'
 /** A client that gives up: what a request under `hang` ends with, on every transport. */
@@ -56,7 +57,7 @@ const TRANSPORTS: Readonly<Record<string, Transport>> = {
 export function replayKind(kind: ScenarioKind, own: readonly ScenarioCase[] = []): void {
   const cases = [...SCENARIO_CASES.filter((c) => (typeof c.scenario === 'string' ? c.scenario : c.scenario.kind) === kind), ...own]
   // Only requests to ORIGIN are intercepted: the node server's pass through to it.
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }))
+  beforeAll(() => msw.listen(onUnhandled('bypass')))
   afterAll(() => msw.close())
 
   it(`has cases for ${kind}`, () => {

@@ -3,12 +3,13 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createHandlers, createMock } from '../../src/msw/index.js'
 import { taxonomy } from '../cases/cases.js'
 import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cases.js'
+import { onUnhandled } from '../helpers/unhandled.js'
 
 const ORIGIN = 'http://kit.test'
 const server = setupServer()
 const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } })
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen(onUnhandled('error')))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 

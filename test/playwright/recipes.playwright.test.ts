@@ -1,23 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { beforeAll, expect, it } from 'vitest'
 import { packAndInstall } from '../helpers/packed.js'
+import { installLineOf } from '../helpers/install-lines.js'
 import { layOut } from '../helpers/readme.js'
 
 /**
  * The two Playwright recipes, run as a user runs them: laid out from docs/recipes/ under the
  * names they give, in folders of a fresh project that
- * installed the packed tarball, @playwright/test and @msw/playwright, with two parallel workers in
+ * installed the packed tarball and what the pages' install lines name, with two parallel workers in
  * Debian's Chromium (never a browser download). The recipe's files name no browser, as a user's do:
  * a wrapper config beside each (HARNESS_CONFIG) imports the recipe's config unchanged and adds
  * Debian's Chromium, so the files under test are the page's bytes.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const devVersion = (name: string) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string
-// @msw/playwright 0.6 asks for msw 2; pinned so a run is the same run.
-const MSW_PLAYWRIGHT = '0.6.7'
+const PAGES = ['docs/recipes/playwright-msw.md', 'docs/recipes/playwright-server.md']
 let dir: string
 
 /** Imports the recipe's own config and adds only the browser: Debian's Chromium instead of a download. */
@@ -31,10 +28,9 @@ export default {
 
 beforeAll(() => {
   dir = packAndInstall().dir
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', `@playwright/test@${devVersion('playwright-core')}`, `@msw/playwright@${MSW_PLAYWRIGHT}`], {
-    cwd: dir,
-    stdio: 'ignore',
-  })
+  // What the two pages' `npm i -D` lines name, as they name it (the tarball is in already).
+  const specs = new Set(PAGES.flatMap((page) => installLineOf(page)).filter((named) => named.name !== 'taxonomy-mock').map((named) => named.spec))
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', ...specs], { cwd: dir, stdio: 'ignore' })
   expect(layOut('docs/recipes/playwright-msw.md', join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
   expect(layOut('docs/recipes/playwright-server.md', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
   for (const recipe of ['playwright-msw', 'playwright-server']) writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
