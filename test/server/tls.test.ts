@@ -19,16 +19,21 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Sends `bytes` on a fresh connection (TLS when the server has a certificate) and returns all it received until the server closed it. */
 function exchange(server: RunningServer, bytes: string): Promise<string> {
+  const socket: Socket = server.certificate
+    ? connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate.pem }, () => socket.write(bytes))
+    : connectTcp(server.port, '127.0.0.1', () => socket.write(bytes))
   return new Promise((resolve, reject) => {
-    const socket: Socket = server.certificate
-      ? connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate.pem }, () => socket.write(bytes))
-      : connectTcp(server.port, '127.0.0.1', () => socket.write(bytes))
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (received += chunk))
     socket.on('error', reject)
-    socket.on('close', () => resolve(received))
+    void receivedUntilClose(socket).then(resolve)
   })
+}
+
+/** All a socket receives until it closes; its errors are the caller's to handle. */
+function receivedUntilClose(socket: Socket): Promise<string> {
+  let received = ''
+  socket.setEncoding('latin1')
+  socket.on('data', (chunk: string) => (received += chunk))
+  return new Promise((resolve) => socket.on('close', () => resolve(received)))
 }
 
 /** The Date header is the only part of an answer that depends on when it was sent. */
@@ -164,17 +169,12 @@ it('close() ends a connection stalled in its handshake at once, as it ends an id
 it('answers a HEAD over TLS whose headers stall with a 408 without a body', async () => {
   const server = await startShortServer()
   try {
-    const reply = await new Promise<string>((resolve) => {
-      const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem }, () => {
-        socket.write('HEAD /api/v2/disciplines/x HTTP/1.1\r\n')
-        setTimeout(() => socket.write('Host: localhost\r\n'), 50)
-      })
-      let received = ''
-      socket.setEncoding('latin1')
-      socket.on('data', (chunk: string) => (received += chunk))
-      socket.on('error', () => {})
-      socket.on('close', () => resolve(received))
+    const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem }, () => {
+      socket.write('HEAD /api/v2/disciplines/x HTTP/1.1\r\n')
+      setTimeout(() => socket.write('Host: localhost\r\n'), 50)
     })
+    socket.on('error', () => {})
+    const reply = await receivedUntilClose(socket)
     expect(statuses(reply)).toEqual([408])
     expect(reply.endsWith('\r\n\r\n')).toBe(true)
   } finally {
@@ -185,14 +185,9 @@ it('answers a HEAD over TLS whose headers stall with a 408 without a body', asyn
 it('answers a slow client over TLS with the JSON 408, as over HTTP', async () => {
   const server = await startShortServer()
   try {
-    const reply = await new Promise<string>((resolve) => {
-      const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem }, () => socket.write('GET /__health HTTP/1.1\r\n'))
-      let received = ''
-      socket.setEncoding('latin1')
-      socket.on('data', (chunk: string) => (received += chunk))
-      socket.on('error', () => {})
-      socket.on('close', () => resolve(received))
-    })
+    const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem }, () => socket.write('GET /__health HTTP/1.1\r\n'))
+    socket.on('error', () => {})
+    const reply = await receivedUntilClose(socket)
     expect(statuses(reply)).toEqual([408])
     expect(reply).toMatch(/\r\n\r\n\{"error":"[^"]+"\}$/)
   } finally {
