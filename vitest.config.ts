@@ -10,7 +10,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.browser.test.ts', 'test/**/*.storybook.test.ts', 'test/**/*.runtimes.test.ts', 'test/**/*.playwright.test.ts', 'test/package/**', 'test/readme.test.ts'],
+          exclude: [
+            'test/**/*.browser.test.ts',
+            'test/**/*.storybook.test.ts',
+            'test/**/*.runtimes.test.ts',
+            'test/**/*.playwright.test.ts',
+            'test/package/**',
+            'test/readme.test.ts',
+          ],
         },
       },
       {
@@ -33,22 +40,41 @@ export default defineConfig({
       {
         // Bun and Deno from the npm registry, installed into a temp folder: `npm run test:runtimes`, run by .ci/run.
         extends: true,
-        test: { name: 'runtimes', include: ['test/**/*.runtimes.test.ts'], globalSetup: ['test/runtimes/global-setup.ts'] },
+        test: {
+          name: 'runtimes',
+          include: ['test/**/*.runtimes.test.ts'],
+          globalSetup: ['test/runtimes/global-setup.ts'],
+        },
       },
       {
         // The README's Playwright recipes, run by @playwright/test in a packed install (npm run test:playwright).
         extends: true,
-        test: { name: 'playwright', include: ['test/**/*.playwright.test.ts'], testTimeout: 300_000, hookTimeout: 600_000 },
+        test: {
+          name: 'playwright',
+          include: ['test/**/*.playwright.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
       },
       {
         // Real headless Chromium (Debian's package): `npm run test:browser`, run by .ci/run.
         extends: true,
-        test: { name: 'browser', include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+        test: {
+          name: 'browser',
+          include: ['test/**/*.browser.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         // The README's Storybook setup: installs, builds and opens examples/storybook (npm run test:storybook).
         extends: true,
-        test: { name: 'storybook', include: ['test/**/*.storybook.test.ts'], testTimeout: 60_000, hookTimeout: 600_000 },
+        test: {
+          name: 'storybook',
+          include: ['test/**/*.storybook.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 600_000,
+        },
       },
     ],
   },

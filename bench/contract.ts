@@ -25,23 +25,51 @@ interface Run {
  * in a fresh process, against a plain loop in a fresh process that fetches the recorded records
  * one after another (scaled to the same number of requests). Memory is the peak RSS.
  */
-export async function benchContract(sizes: readonly ('small' | 'medium' | 'large')[] = ['small', 'medium', 'large'], runs = 3): Promise<Check[]> {
+export async function benchContract(
+  sizes: readonly ('small' | 'medium' | 'large')[] = ['small', 'medium', 'large'],
+  runs = 3,
+): Promise<Check[]> {
   const { createTaxonomy } = await import('../dist/index.js')
   const checks: Check[] = []
   for (const size of sizes) {
     const taxonomy = createTaxonomy({ size })
-    const server = await startListening(process.execPath, [BIN, '--port', '0', '--quiet', '--size', size])
+    const server = await startListening(process.execPath, [
+      BIN,
+      '--port',
+      '0',
+      '--quiet',
+      '--size',
+      size,
+    ])
     const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-'))
     try {
-      const base = ['--target', server.url, ...taxonomy.disciplines.flatMap((d) => ['--discipline', d.slug]), '--rate', 'unlimited', '--max-requests', '100000', '--max-read', String(MAX_READ_MB)]
+      const base = [
+        '--target',
+        server.url,
+        ...taxonomy.disciplines.flatMap((d) => ['--discipline', d.slug]),
+        '--rate',
+        'unlimited',
+        '--max-requests',
+        '100000',
+        '--max-read',
+        String(MAX_READ_MB),
+      ]
       const out = join(dir, 'recorded.json')
       const records: Run[] = []
       const verifies: Run[] = []
       for (let run = 0; run < runs; run++) {
         records.push(timeCli(['record', ...base, '--all', '--out', out], /in (\d+) requests/))
-        verifies.push(timeCli(['verify', ...base, '--crawl', String(taxonomy.subDisciplines.length)], /^(\d+) requests/m))
+        verifies.push(
+          timeCli(
+            ['verify', ...base, '--crawl', String(taxonomy.subDisciplines.length)],
+            /^(\d+) requests/m,
+          ),
+        )
       }
-      const recorded = JSON.parse(readFileSync(out, 'utf8')) as { disciplines: { slug: string }[]; sub_disciplines: { slug: string }[] }
+      const recorded = JSON.parse(readFileSync(out, 'utf8')) as {
+        disciplines: { slug: string }[]
+        sub_disciplines: { slug: string }[]
+      }
       const paths = [
         ...recorded.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
         ...recorded.sub_disciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
@@ -52,14 +80,19 @@ export async function benchContract(sizes: readonly ('small' | 'medium' | 'large
       let readBytes = 0
       for (let run = 0; run < runs; run++) {
         const started = performance.now()
-        const loop = spawnSync(process.execPath, [LOOP, server.url, list, KEY], { encoding: 'utf8' })
+        const loop = spawnSync(process.execPath, [LOOP, server.url, list, KEY], {
+          encoding: 'utf8',
+        })
         if (loop.status !== 0) throw new Error(`the plain loop failed: ${loop.stderr}`)
         loops.push((performance.now() - started) / paths.length)
         readBytes = Number(loop.stdout.trim())
       }
       const loopMsPerRequest = median(loops)
       const readMb = readBytes / (1024 * 1024)
-      for (const [command, times] of [['record --all', records], ['verify --crawl', verifies]] as const) {
+      for (const [command, times] of [
+        ['record --all', records],
+        ['verify --crawl', verifies],
+      ] as const) {
         const ms = median(times.map((r) => r.ms))
         const requests = median(times.map((r) => r.requests))
         const ratio = ms / (loopMsPerRequest * requests)
@@ -92,6 +125,9 @@ function timeCli(args: readonly string[], requestsPattern: RegExp): Run {
   const ms = performance.now() - started
   const output = `${result.stdout}\n${result.stderr}`
   const requests = Number(requestsPattern.exec(output)?.[1])
-  if (!Number.isFinite(requests)) throw new Error(`${args[0]} gave no request count (exit ${result.status}): ${output.slice(0, 2000)}`)
+  if (!Number.isFinite(requests))
+    throw new Error(
+      `${args[0]} gave no request count (exit ${result.status}): ${output.slice(0, 2000)}`,
+    )
   return { ms, requests, maxRssMb: Number(/maxrss=(\d+)/.exec(output)?.[1]) / 1024 }
 }

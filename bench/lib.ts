@@ -57,7 +57,9 @@ function printChecks(title: string, checks: readonly Check[]): void {
   console.log('| measure | figure | target | |')
   console.log('|---|---|---|---|')
   for (const check of checks) {
-    console.log(`| ${check.name} | ${check.value} | ${check.target} | ${check.ok ? 'ok' : 'MISSED'} |`)
+    console.log(
+      `| ${check.name} | ${check.value} | ${check.target} | ${check.ok ? 'ok' : 'MISSED'} |`,
+    )
   }
 }
 
@@ -79,8 +81,12 @@ export async function runSections(
   only?: string,
   runs = 1,
 ): Promise<void> {
-  console.log(`${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${runs > 1 ? `, ${runs} runs` : ''}`)
-  const chosen = sections.filter(([title, , options]) => (only ? title.toLowerCase().includes(only.toLowerCase()) : !options?.onDemand))
+  console.log(
+    `${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${runs > 1 ? `, ${runs} runs` : ''}`,
+  )
+  const chosen = sections.filter(([title, , options]) =>
+    only ? title.toLowerCase().includes(only.toLowerCase()) : !options?.onDemand,
+  )
   const passes: Check[][][] = []
   for (let run = 1; run <= runs; run++) {
     if (runs > 1) console.log(`\n# Run ${run} of ${runs}`)
@@ -96,7 +102,12 @@ export async function runSections(
   if (runs > 1) {
     console.log(`\n# Median of ${runs} runs`)
     chosen.forEach(([title], s) => {
-      const combined = passes[0]![s]!.map((first, c) => combine(passes.map((pass) => pass[s]![c]!), first))
+      const combined = passes[0]![s]!.map((first, c) =>
+        combine(
+          passes.map((pass) => pass[s]![c]!),
+          first,
+        ),
+      )
       if (combined.length > 0) printChecks(title, combined)
       missed += combined.filter((check) => !check.ok).length
     })
@@ -118,7 +129,12 @@ function combine(checks: readonly Check[], first: Check): Check {
   const each = figures.every((figure) => figure !== undefined)
     ? `${formatFigure(median(figures as number[]))}${unit} (runs: ${figures.map((figure) => formatFigure(figure!)).join(', ')})`
     : checks.map((check) => check.value).join(' / ')
-  return { name: first.name, value: `${each}; target met in ${met} of ${checks.length}`, target: first.target, ok: met * 2 > checks.length }
+  return {
+    name: first.name,
+    value: `${each}; target met in ${met} of ${checks.length}`,
+    target: first.target,
+    ok: met * 2 > checks.length,
+  }
 }
 
 function formatFigure(figure: number): string {

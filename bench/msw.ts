@@ -20,7 +20,10 @@ export async function benchMsw(batches = 15, perBatch = 400): Promise<Check[]> {
   const sample = await fetch(url, init)
   const body = new Uint8Array(await sample.arrayBuffer())
   const headers = Object.fromEntries(sample.headers)
-  const staticHandler = http.get('*/api/v2/disciplines/:slug', () => new Response(body, { headers }))
+  const staticHandler = http.get(
+    '*/api/v2/disciplines/:slug',
+    () => new Response(body, { headers }),
+  )
 
   async function batch(): Promise<number> {
     const started = performance.now()

@@ -15,7 +15,11 @@ export interface ServerProcess {
  * Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT`. With `keepLines`
  * false, the lines after that one are read and dropped (a request log under load would fill memory).
  */
-export function startListening(command: string, args: readonly string[], keepLines = true): Promise<ServerProcess> {
+export function startListening(
+  command: string,
+  args: readonly string[],
+  keepLines = true,
+): Promise<ServerProcess> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   const lines: string[] = []
   let buffer = ''
@@ -37,11 +41,17 @@ export function startListening(command: string, args: readonly string[], keepLin
       }
     }
     child.stdout!.on('data', read)
-    void exit.then(({ code }) => reject(new Error(`${command} exited with ${code} before listening: ${lines.join('\n')}`)))
+    void exit.then(({ code }) =>
+      reject(new Error(`${command} exited with ${code} before listening: ${lines.join('\n')}`)),
+    )
   })
 }
 
 /** The CLI on a free port, with extra arguments (and options for Node itself before the script). */
-export function startCliServer(args: readonly string[], bin = BIN, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+export function startCliServer(
+  args: readonly string[],
+  bin = BIN,
+  nodeArgs: readonly string[] = [],
+): Promise<ServerProcess> {
   return startListening(process.execPath, [...nodeArgs, bin, '--port', '0', ...args])
 }

@@ -15,12 +15,22 @@ const P99_TARGET = 1.15
 const SESSION_P99_TARGET = 1.2
 
 /** A server pinned to core 0, so wrk on core 1 does not compete with it. */
-const startPinned = (args: readonly string[], keepLines = true) => startListening('taskset', ['-c', '0', process.execPath, ...args], keepLines)
+const startPinned = (args: readonly string[], keepLines = true) =>
+  startListening('taskset', ['-c', '0', process.execPath, ...args], keepLines)
 
 /** One thread of wrk on core 1, one URL, the key as a static header. */
-const wrkOptions = (seconds: number, connections: number) => ({ seconds, connections, threads: 1, core: 1 })
-const runWrk = (url: string, seconds: number, connections: number, headers?: Readonly<Record<string, string>>): WrkRun =>
-  wrk(url, { ...wrkOptions(seconds, connections), headers })
+const wrkOptions = (seconds: number, connections: number) => ({
+  seconds,
+  connections,
+  threads: 1,
+  core: 1,
+})
+const runWrk = (
+  url: string,
+  seconds: number,
+  connections: number,
+  headers?: Readonly<Record<string, string>>,
+): WrkRun => wrk(url, { ...wrkOptions(seconds, connections), headers })
 
 /** One wrk round against one server, with the server's CPU time per answered request. */
 interface Round extends WrkRun {
@@ -48,14 +58,28 @@ interface Round extends WrkRun {
  */
 export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
   if (!hasWrk()) {
-    return [{ name: 'server throughput', value: 'not measured: wrk is missing (apt-get install -y wrk)', target: `>= ${THROUGHPUT_TARGET}x`, ok: false }]
+    return [
+      {
+        name: 'server throughput',
+        value: 'not measured: wrk is missing (apt-get install -y wrk)',
+        target: `>= ${THROUGHPUT_TARGET}x`,
+        ok: false,
+      },
+    ]
   }
   const slug = await firstDisciplineSlug()
   const path = `/api/v2/disciplines/${slug}`
   const answer = await sampleAnswer(path)
   const quiet: Contender = { start: () => startPinned([BIN, '--port', '0', '--quiet']) }
   const reference: Contender = {
-    start: () => startPinned(['--import', 'tsx', REFERENCE, answer.body.toString('base64'), JSON.stringify(answer.headers)]),
+    start: () =>
+      startPinned([
+        '--import',
+        'tsx',
+        REFERENCE,
+        answer.body.toString('base64'),
+        JSON.stringify(answer.headers),
+      ]),
   }
   const checks: Check[] = []
   let errors = 0
@@ -98,7 +122,11 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
     start: async () => {
       const server = await quiet.start()
       const scenario = JSON.stringify({ kind: 'unavailable', slug: `not-${slug}` })
-      const set = await fetch(`${server.url}/__admin/sessions/bench/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: scenario })
+      const set = await fetch(`${server.url}/__admin/sessions/bench/scenario`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: scenario,
+      })
       if (!set.ok) throw new Error(`setting the bench session's scenario answered ${set.status}`)
       return server
     },
@@ -161,7 +189,14 @@ interface Comparison {
  * makes it 20-30% slower or faster for as long as it lives (either server's, seen in the CPU it
  * spends per request), and one such process does not sway a median over several pairs.
  */
-async function compare(ours: Contender, theirs: Contender, path: string, connections: number, rounds: number, seconds: number): Promise<Comparison> {
+async function compare(
+  ours: Contender,
+  theirs: Contender,
+  path: string,
+  connections: number,
+  rounds: number,
+  seconds: number,
+): Promise<Comparison> {
   const ourRuns: Round[] = []
   const theirRuns: Round[] = []
   const duets: Duet[] = []
@@ -173,8 +208,12 @@ async function compare(ours: Contender, theirs: Contender, path: string, connect
       runWrk(pair.referenceUrl, 2, connections, theirs.headers)
       await duet(pair, ours, theirs, 2, connections, true)
       for (let round = first; round < Math.min(first + ROUNDS_PER_PAIR, rounds); round++) {
-        const runOurs = () => ourRuns.push(measure(pair.ours, pair.ourUrl, seconds, connections, ours.headers))
-        const runTheirs = () => theirRuns.push(measure(pair.reference, pair.referenceUrl, seconds, connections, theirs.headers))
+        const runOurs = () =>
+          ourRuns.push(measure(pair.ours, pair.ourUrl, seconds, connections, ours.headers))
+        const runTheirs = () =>
+          theirRuns.push(
+            measure(pair.reference, pair.referenceUrl, seconds, connections, theirs.headers),
+          )
         for (const run of round % 2 === 0 ? [runTheirs, runOurs] : [runOurs, runTheirs]) run()
         let both = await duet(pair, ours, theirs, seconds, connections, round % 2 === 1)
         if (Math.abs(both.ourShare - both.referenceShare) > 0.05) {
@@ -205,12 +244,21 @@ async function compare(ours: Contender, theirs: Contender, path: string, connect
 const ROUNDS_PER_PAIR = 4
 
 /** Our server's answer to the benchmarked request, which the reference then sends as it is. */
-async function sampleAnswer(path: string): Promise<{ body: Buffer; headers: Record<string, string> }> {
+async function sampleAnswer(
+  path: string,
+): Promise<{ body: Buffer; headers: Record<string, string> }> {
   const ours = await startPinned([BIN, '--port', '0', '--quiet'])
   try {
-    const sample = await fetch(`${ours.url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })
+    const sample = await fetch(`${ours.url}${path}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    })
     const body = Buffer.from(await sample.arrayBuffer())
-    const names = ['content-type', 'content-length', 'access-control-allow-origin', 'access-control-expose-headers']
+    const names = [
+      'content-type',
+      'content-length',
+      'access-control-allow-origin',
+      'access-control-expose-headers',
+    ]
     return { body, headers: Object.fromEntries(names.map((h) => [h, sample.headers.get(h)!])) }
   } finally {
     ours.child.kill('SIGTERM')
@@ -226,7 +274,12 @@ async function startPair(ours: Contender, theirs: Contender, path: string): Prom
     await ourServer.exit
     throw error
   })
-  return { ours: ourServer, reference: theirServer, ourUrl: `${ourServer.url}${path}`, referenceUrl: `${theirServer.url}${path}` }
+  return {
+    ours: ourServer,
+    reference: theirServer,
+    ourUrl: `${ourServer.url}${path}`,
+    referenceUrl: `${theirServer.url}${path}`,
+  }
 }
 
 async function stopPair(pair: Pair): Promise<void> {
@@ -255,7 +308,14 @@ interface Duet {
  * A duet round: a wrk for each server at once. The one started first runs alone for the moment
  * the other takes to start, so the order alternates from round to round.
  */
-async function duet(pair: Pair, ours: Contender, theirs: Contender, seconds: number, connections: number, oursFirst: boolean): Promise<Duet> {
+async function duet(
+  pair: Pair,
+  ours: Contender,
+  theirs: Contender,
+  seconds: number,
+  connections: number,
+  oursFirst: boolean,
+): Promise<Duet> {
   const ourOptions = { ...wrkOptions(seconds, connections), headers: ours.headers }
   const theirOptions = { ...wrkOptions(seconds, connections), headers: theirs.headers }
   const before = [cpuMs(pair.ours.child.pid), cpuMs(pair.reference.child.pid)]
@@ -280,7 +340,13 @@ async function duet(pair: Pair, ours: Contender, theirs: Contender, seconds: num
 }
 
 /** A wrk round, with the CPU time the server spent in it. */
-function measure(server: ServerProcess, url: string, seconds: number, connections: number, headers?: Readonly<Record<string, string>>): Round {
+function measure(
+  server: ServerProcess,
+  url: string,
+  seconds: number,
+  connections: number,
+  headers?: Readonly<Record<string, string>>,
+): Round {
   const before = cpuMs(server.child.pid)
   const run = runWrk(url, seconds, connections, headers)
   return { ...run, cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / run.requests }
@@ -300,13 +366,19 @@ function cpuMs(pid: number | undefined): number {
 const percent = (share: number) => `${Math.round(share * 100)}%`
 
 /** A median ratio and, in brackets, the range of the rounds' ratios. */
-const formatRatio = (spread: Spread) => `${spread.median.toFixed(2)}x [${spread.min.toFixed(2)}–${spread.max.toFixed(2)}]`
+const formatRatio = (spread: Spread) =>
+  `${spread.median.toFixed(2)}x [${spread.min.toFixed(2)}–${spread.max.toFixed(2)}]`
 
 /** Socket errors, timeouts and non-2xx answers over some wrk runs. */
-const countErrors = (runs: readonly WrkRun[]) => runs.reduce((sum, run) => sum + run.socketErrors + run.non2xx, 0)
+const countErrors = (runs: readonly WrkRun[]) =>
+  runs.reduce((sum, run) => sum + run.socketErrors + run.non2xx, 0)
 
 /** The per-round ratios ours / reference: their median and spread. */
-function ratios(ours: readonly Round[], reference: readonly Round[], value: (run: Round) => number): Spread {
+function ratios(
+  ours: readonly Round[],
+  reference: readonly Round[],
+  value: (run: Round) => number,
+): Spread {
   return spreadOf(ours.map((run, i) => value(run) / value(reference[i]!)))
 }
 

@@ -12,7 +12,12 @@ const wrong = await Promise.all(
     for (let n = 0; n < requests; n++) {
       let status: number | null
       try {
-        const response = await fetch(url!, { headers: { authorization: 'Bearer taxonomy-mock-key', 'x-taxonomy-mock-session': `s${i}` } })
+        const response = await fetch(url!, {
+          headers: {
+            authorization: 'Bearer taxonomy-mock-key',
+            'x-taxonomy-mock-session': `s${i}`,
+          },
+        })
         await response.arrayBuffer()
         status = response.status
       } catch {

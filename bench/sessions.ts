@@ -28,29 +28,61 @@ const PLANS: readonly SessionPlan[] = [
  * answer must be its own session's (one that is not fails the bench). Meanwhile an admin client
  * sets and clears a 17th session's scenario; its p95 latency is the admin figure.
  */
-export async function benchSessions(sessions = 16, requests = 500, adminCalls = 200): Promise<Check[]> {
-  const server = await startListening('taskset', ['-c', '0', process.execPath, BIN, '--port', '0', '--quiet'])
+export async function benchSessions(
+  sessions = 16,
+  requests = 500,
+  adminCalls = 200,
+): Promise<Check[]> {
+  const server = await startListening('taskset', [
+    '-c',
+    '0',
+    process.execPath,
+    BIN,
+    '--port',
+    '0',
+    '--quiet',
+  ])
   try {
     const { createTaxonomy } = await import('../dist/index.js')
     const path = `${server.url}/api/v2/disciplines/${createTaxonomy().disciplines[0]!.slug}`
     await Promise.all(
       Array.from({ length: sessions }, (_, i) =>
-        fetch(`${server.url}/__admin/sessions/s${i}/scenario`, { method: 'PUT', body: JSON.stringify(PLANS[i % PLANS.length]!.scenario) }),
+        fetch(`${server.url}/__admin/sessions/s${i}/scenario`, {
+          method: 'PUT',
+          body: JSON.stringify(PLANS[i % PLANS.length]!.scenario),
+        }),
       ),
     )
     // The load in its own process on core 1; the admin client here measures only the server.
-    const plans = PLANS.map((plan) => ({ expect: Array.from({ length: requests }, (_, n) => plan.expect(n)) }))
-    const child = spawn('taskset', ['-c', '1', process.execPath, '--import', 'tsx', LOAD, path, String(sessions), String(requests)], {
-      env: { ...process.env, PLANS: JSON.stringify(plans) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const plans = PLANS.map((plan) => ({
+      expect: Array.from({ length: requests }, (_, n) => plan.expect(n)),
+    }))
+    const child = spawn(
+      'taskset',
+      [
+        '-c',
+        '1',
+        process.execPath,
+        '--import',
+        'tsx',
+        LOAD,
+        path,
+        String(sessions),
+        String(requests),
+      ],
+      {
+        env: { ...process.env, PLANS: JSON.stringify(plans) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     let done = false
     const load = new Promise<number>((resolve, reject) =>
       child.on('exit', (code) => {
         done = true
-        if (code === 0) resolve((JSON.parse(output.trim().split('\n').at(-1)!) as { wrong: number }).wrong)
+        if (code === 0)
+          resolve((JSON.parse(output.trim().split('\n').at(-1)!) as { wrong: number }).wrong)
         else reject(new Error(`session load exited with ${code}`))
       }),
     )
@@ -62,7 +94,12 @@ export async function benchSessions(sessions = 16, requests = 500, adminCalls = 
     const adminMs: number[] = []
     for (let n = 0; n < adminCalls && !done; n++) {
       const started = performance.now()
-      await adminCall(`${server.url}/__admin/sessions/probe/scenario`, agent, n % 2 ? 'DELETE' : 'PUT', n % 2 ? undefined : '{"kind":"hang"}')
+      await adminCall(
+        `${server.url}/__admin/sessions/probe/scenario`,
+        agent,
+        n % 2 ? 'DELETE' : 'PUT',
+        n % 2 ? undefined : '{"kind":"hang"}',
+      )
       adminMs.push(performance.now() - started)
     }
     agent.destroy()
@@ -70,8 +107,20 @@ export async function benchSessions(sessions = 16, requests = 500, adminCalls = 
     const sorted = adminMs.sort((a, b) => a - b)
     const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN
     return [
-      { name: `answers from another session's scenario (${sessions} sessions x ${requests} requests, in parallel)`, value: String(wrong), target: '0', ok: wrong === 0, figure: wrong },
-      { name: `admin call (set or clear a scenario) p95 under that load (${sorted.length} calls)`, value: `${p95.toFixed(2)} ms (median ${median(sorted).toFixed(2)} ms)`, target: '<= 5 ms', ok: p95 <= 5, figure: p95 },
+      {
+        name: `answers from another session's scenario (${sessions} sessions x ${requests} requests, in parallel)`,
+        value: String(wrong),
+        target: '0',
+        ok: wrong === 0,
+        figure: wrong,
+      },
+      {
+        name: `admin call (set or clear a scenario) p95 under that load (${sorted.length} calls)`,
+        value: `${p95.toFixed(2)} ms (median ${median(sorted).toFixed(2)} ms)`,
+        target: '<= 5 ms',
+        ok: p95 <= 5,
+        figure: p95,
+      },
     ]
   } finally {
     server.child.kill('SIGTERM')
@@ -79,7 +128,12 @@ export async function benchSessions(sessions = 16, requests = 500, adminCalls = 
 }
 
 /** One admin request; resolves once its answer has been read. */
-function adminCall(url: string, agent: Agent, method: string, body: string | undefined): Promise<void> {
+function adminCall(
+  url: string,
+  agent: Agent,
+  method: string,
+  body: string | undefined,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const call = request(url, { method, agent }, (response) => response.resume().on('end', resolve))
     call.on('error', reject)

@@ -46,31 +46,80 @@ async function runCliProcess(args: readonly string[]): Promise<CliResult> {
     }
   }, 20)
   const timeout = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS)
-  const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)))
+  const code = await new Promise<number | null>((resolve) =>
+    child.on('close', (exit) => resolve(exit)),
+  )
   clearInterval(poll)
   clearTimeout(timeout)
   return { code, stdout, stderr, peakRssMb, ms: performance.now() - started }
 }
 
 /** One command against one hostile service: the checks of its exit, output, files and memory. */
-async function hostileRun(command: 'verify' | 'record', bodyBytes: number, echo: boolean, expectedLine: RegExp | undefined): Promise<Check[]> {
+async function hostileRun(
+  command: 'verify' | 'record',
+  bodyBytes: number,
+  echo: boolean,
+  expectedLine: RegExp | undefined,
+): Promise<Check[]> {
   const target = await startHostileTarget({ key: KEY, bodyBytes, echo })
   const dir = mkdtempSync(join(tmpdir(), 'soak-contract-'))
-  const files = command === 'verify' ? [join(dir, 'report.json'), join(dir, 'junit.xml')] : [join(dir, 'recording.json')]
-  const flags = command === 'verify' ? ['--crawl', '190', '--report', files[0]!, '--junit', files[1]!] : ['--max-requests', '1000', '--out', files[0]!]
+  const files =
+    command === 'verify'
+      ? [join(dir, 'report.json'), join(dir, 'junit.xml')]
+      : [join(dir, 'recording.json')]
+  const flags =
+    command === 'verify'
+      ? ['--crawl', '190', '--report', files[0]!, '--junit', files[1]!]
+      : ['--max-requests', '1000', '--out', files[0]!]
   try {
-    const run = await runCliProcess([command, '--target', target.url, '--discipline', 'hostile', '--rate', '1000', ...flags])
-    const written = files.filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8'))
-    const leaks = [run.stdout, run.stderr, ...written].map((text) => findKeyLeak(text, KEY)).filter((leak) => leak !== undefined)
+    const run = await runCliProcess([
+      command,
+      '--target',
+      target.url,
+      '--discipline',
+      'hostile',
+      '--rate',
+      '1000',
+      ...flags,
+    ])
+    const written = files
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file, 'utf8'))
+    const leaks = [run.stdout, run.stderr, ...written]
+      .map((text) => findKeyLeak(text, KEY))
+      .filter((leak) => leak !== undefined)
     const lines = run.stderr.split('\n').filter(Boolean)
     const label = `${command}, ${(bodyBytes / 1e6).toFixed(bodyBytes < 1e6 ? 3 : 0)} MB bodies${echo ? ' echoing the key' : ''}, ${target.requests.length} requests in ${(run.ms / 1000).toFixed(1)} s`
     return [
       { name: `${label}: exit code`, value: String(run.code), target: '1', ok: run.code === 1 },
       expectedLine
-        ? { name: `${label}: the line that ends it, nothing written`, value: `${(lines.at(-1) ?? '(none)').slice(0, 100)}…; ${written.length} files`, target: `${String(expectedLine).slice(0, 60)}…; 0 files`, ok: lines.length === 1 && expectedLine.test(lines[0]!) && written.length === 0 }
-        : { name: `${label}: stderr lines; report and JUnit files written`, value: `${lines.length}; ${written.length}`, target: '0; 2', ok: lines.length === 0 && written.length === 2 },
-      { name: `${label}: peak RSS of the CLI`, value: `${run.peakRssMb.toFixed(0)} MB`, target: `<= ${RSS_BOUND_MB} MB`, ok: run.peakRssMb > 0 && run.peakRssMb <= RSS_BOUND_MB, figure: run.peakRssMb },
-      { name: `${label}: stretches of the key in stdout, stderr and ${written.length} written file(s)`, value: leaks.length ? `${leaks.length} (e.g. ${JSON.stringify(leaks[0]).length} chars)` : '0', target: '0', ok: leaks.length === 0 },
+        ? {
+            name: `${label}: the line that ends it, nothing written`,
+            value: `${(lines.at(-1) ?? '(none)').slice(0, 100)}…; ${written.length} files`,
+            target: `${String(expectedLine).slice(0, 60)}…; 0 files`,
+            ok: lines.length === 1 && expectedLine.test(lines[0]!) && written.length === 0,
+          }
+        : {
+            name: `${label}: stderr lines; report and JUnit files written`,
+            value: `${lines.length}; ${written.length}`,
+            target: '0; 2',
+            ok: lines.length === 0 && written.length === 2,
+          },
+      {
+        name: `${label}: peak RSS of the CLI`,
+        value: `${run.peakRssMb.toFixed(0)} MB`,
+        target: `<= ${RSS_BOUND_MB} MB`,
+        ok: run.peakRssMb > 0 && run.peakRssMb <= RSS_BOUND_MB,
+        figure: run.peakRssMb,
+      },
+      {
+        name: `${label}: stretches of the key in stdout, stderr and ${written.length} written file(s)`,
+        value: leaks.length
+          ? `${leaks.length} (e.g. ${JSON.stringify(leaks[0]).length} chars)`
+          : '0',
+        target: '0',
+        ok: leaks.length === 0,
+      },
     ]
   } finally {
     await target.close()
@@ -84,11 +133,17 @@ async function hostileRun(command: 'verify' | 'record', bodyBytes: number, echo:
  * run gets none); then 4 KB bodies echoing it the same ways, so the report files get written.
  */
 export async function hostileContract(): Promise<Check[]> {
-  const tooLarge = /^taxonomy-mock: GET \S+ would take the answers read past 64 MB, the budget of one run/
+  const tooLarge =
+    /^taxonomy-mock: GET \S+ would take the answers read past 64 MB, the budget of one run/
   return [
     ...(await hostileRun('verify', 15_000_000, true, tooLarge)),
     ...(await hostileRun('record', 15_000_000, false, tooLarge)),
     ...(await hostileRun('verify', 4_096, true, undefined)),
-    ...(await hostileRun('record', 4_096, true, /^taxonomy-mock: GET \S+ answered with the API key in its body, which a recording must not hold; nothing written$/)),
+    ...(await hostileRun(
+      'record',
+      4_096,
+      true,
+      /^taxonomy-mock: GET \S+ answered with the API key in its body, which a recording must not hold; nothing written$/,
+    )),
   ]
 }

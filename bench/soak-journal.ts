@@ -34,7 +34,9 @@ export async function journalFlood(seconds = 25): Promise<Check[]> {
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250)
     const client = async (n: number) => {
       for (let i = n; !stop; i += CONNECTIONS) {
-        const headers: Record<string, string> = { 'x-taxonomy-mock-session': `flood-${i % SESSIONS}` }
+        const headers: Record<string, string> = {
+          'x-taxonomy-mock-session': `flood-${i % SESSIONS}`,
+        }
         if (i % 2 === 0) headers.authorization = `Bearer ${KEY}`
         const path = `/api/v2/disciplines/flood-${i}?${padding}`
         const ok = await new Promise<boolean>((resolve) => {
@@ -56,19 +58,37 @@ export async function journalFlood(seconds = 25): Promise<Check[]> {
     await Promise.all(clients)
     clearInterval(sampler)
     peak = Math.max(peak, rssMb(pid))
-    const health = await fetch(`${server.url}/__health`).then((r) => r.status, () => 0)
+    const health = await fetch(`${server.url}/__health`).then(
+      (r) => r.status,
+      () => 0,
+    )
     const budgetMb = SESSION_LIMITS.journalBytes / 2 ** 20
     const limit = before + budgetMb + MARGIN_MB
     return [
-      { name: `journal flood: requests of ${TARGET_LENGTH} characters in ${seconds} s at ${CONNECTIONS} connections, ${SESSIONS} sessions`, value: String(sent), target: '> 0', ok: sent > 0 },
-      { name: 'journal flood: answers other than 401 (no key) or 404 (key), and client errors', value: String(failed), target: '0', ok: failed === 0 },
+      {
+        name: `journal flood: requests of ${TARGET_LENGTH} characters in ${seconds} s at ${CONNECTIONS} connections, ${SESSIONS} sessions`,
+        value: String(sent),
+        target: '> 0',
+        ok: sent > 0,
+      },
+      {
+        name: 'journal flood: answers other than 401 (no key) or 404 (key), and client errors',
+        value: String(failed),
+        target: '0',
+        ok: failed === 0,
+      },
       {
         name: `journal flood: peak RSS vs before (budget ${budgetMb} MB + margin ${MARGIN_MB} MB)`,
         value: `${peak.toFixed(0)} vs ${before.toFixed(0)} MB`,
         target: `<= ${limit.toFixed(0)} MB`,
         ok: peak <= limit,
       },
-      { name: 'journal flood: /__health after the flood', value: String(health), target: '200', ok: health === 200 },
+      {
+        name: 'journal flood: /__health after the flood',
+        value: String(health),
+        target: '200',
+        ok: health === 200,
+      },
     ]
   } finally {
     agent.destroy()

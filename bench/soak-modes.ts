@@ -9,7 +9,11 @@ import { KEY, runWrk } from './wrk.js'
 
 const taxonomy = createTaxonomy()
 const paths = taxonomy.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`)
-const GARBAGE = ['NONSENSE \x00\r\n\r\n', `GET /${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 'GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\nHost: x\r\n\r\n']
+const GARBAGE = [
+  'NONSENSE \x00\r\n\r\n',
+  `GET /${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+  'GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\nHost: x\r\n\r\n',
+]
 const EXPECTED_ERROR = [400, 431, 400]
 
 /** One connection: `valid` pipelined requests (every other one a 404), then garbage; the statuses it got. */
@@ -25,7 +29,9 @@ function pipelineWithGarbage(port: number, valid: number, kind: number): Promise
     socket.setEncoding('latin1')
     socket.on('data', (chunk: string) => (received += chunk))
     socket.on('error', () => {})
-    socket.on('close', () => resolve([...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))))
+    socket.on('close', () =>
+      resolve([...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))),
+    )
   })
 }
 
@@ -48,16 +54,22 @@ export async function pipeliningWithGarbage(connections = 3_000): Promise<Check[
           const n = start + j
           const valid = 1 + (n % 20)
           const statuses = await pipelineWithGarbage(port, valid, n % 3)
-          const expected = [...Array.from({ length: valid }, (_, i) => (i % 2 ? 404 : 200)), EXPECTED_ERROR[n % 3]!]
+          const expected = [
+            ...Array.from({ length: valid }, (_, i) => (i % 2 ? 404 : 200)),
+            EXPECTED_ERROR[n % 3]!,
+          ]
           answers += statuses.length
           if (statuses.join() !== expected.join()) {
             misses++
-            if (example.length < 1) example.push(`got ${statuses.join(',')} for ${expected.join(',')}`)
+            if (example.length < 1)
+              example.push(`got ${statuses.join(',')} for ${expected.join(',')}`)
           }
         }),
       )
     }
-    const still = await fetch(`${server.url}${paths[0]}`, { headers: { authorization: `Bearer ${KEY}` } })
+    const still = await fetch(`${server.url}${paths[0]}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    })
     server.child.kill('SIGKILL')
     checks.push({
       name: `pipelining with garbage (${delay ? `${delay} ms delay` : 'no delay'}): ${connections} connections, ${answers} answers; connections with a missing, extra or misplaced answer${example.length ? ` (${example[0]})` : ''}`,
@@ -90,9 +102,24 @@ export async function unreadStdout(seconds = 15): Promise<Check[]> {
   const exit = await server.exit
   const exitMs = exit.at - signalled
   return [
-    { name: `unread stdout: requests in ${seconds} s at 64 connections, errors + non-2xx`, value: `${run.requests}, ${run.socketErrors + run.non2xx}`, target: '> 0, 0', ok: run.requests > 0 && run.socketErrors + run.non2xx === 0 },
-    { name: 'unread stdout: RSS after the run vs after a 5 s warm-up', value: `${after.toFixed(0)} vs ${before.toFixed(0)} MB`, target: 'within +40 MB (a --quiet server grows ~+15 MB; before issue 9, +136 MB and no exit)', ok: after - before <= 40 },
-    { name: 'unread stdout: exit code and time from SIGTERM to exit', value: `${exit.code}, ${exitMs.toFixed(0)} ms`, target: '0, <= 2000 ms', ok: exit.code === 0 && exitMs <= 2_000 },
+    {
+      name: `unread stdout: requests in ${seconds} s at 64 connections, errors + non-2xx`,
+      value: `${run.requests}, ${run.socketErrors + run.non2xx}`,
+      target: '> 0, 0',
+      ok: run.requests > 0 && run.socketErrors + run.non2xx === 0,
+    },
+    {
+      name: 'unread stdout: RSS after the run vs after a 5 s warm-up',
+      value: `${after.toFixed(0)} vs ${before.toFixed(0)} MB`,
+      target: 'within +40 MB (a --quiet server grows ~+15 MB; before issue 9, +136 MB and no exit)',
+      ok: after - before <= 40,
+    },
+    {
+      name: 'unread stdout: exit code and time from SIGTERM to exit',
+      value: `${exit.code}, ${exitMs.toFixed(0)} ms`,
+      target: '0, <= 2000 ms',
+      ok: exit.code === 0 && exitMs <= 2_000,
+    },
   ]
 }
 
@@ -109,12 +136,27 @@ export async function delayedSigterm(): Promise<Check[]> {
   let failed = 0
   const single = (i: number) =>
     new Promise<void>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: paths[i % paths.length], headers: { authorization: `Bearer ${KEY}` }, agent }, (res) => {
-        let bytes = 0
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length))
-        res.on('end', () => (bytes === Number(res.headers['content-length']) ? completed++ : failed++, resolve()))
-        res.on('error', () => (failed++, resolve()))
-      })
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: paths[i % paths.length],
+          headers: { authorization: `Bearer ${KEY}` },
+          agent,
+        },
+        (res) => {
+          let bytes = 0
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+          res.on(
+            'end',
+            () => (
+              bytes === Number(res.headers['content-length']) ? completed++ : failed++,
+              resolve()
+            ),
+          )
+          res.on('error', () => (failed++, resolve()))
+        },
+      )
       req.on('error', () => (failed++, resolve()))
       req.end()
     })
@@ -131,9 +173,31 @@ export async function delayedSigterm(): Promise<Check[]> {
   const logged = server.lines.filter((line) => /^GET \S+ (200|404) /.test(line)).length
   const pipelinedAnswers = pipelines.reduce((sum, statuses) => sum + statuses.length, 0)
   return [
-    { name: 'SIGTERM with 2 s delayed answers waiting: exit code, time from signal to exit', value: `${exit.code}, ${exitMs.toFixed(0)} ms`, target: '0, <= 2000 ms', ok: exit.code === 0 && exitMs <= 2_000 },
-    { name: 'SIGTERM with delayed answers: single requests answered in full / failed', value: `${completed} / ${failed}`, target: '64 / 0', ok: completed === 64 && failed === 0 },
-    { name: 'SIGTERM with delayed answers: pipelined requests answered (5 per connection, before the garbage)', value: `${pipelinedAnswers}`, target: `>= ${64 * 5}`, ok: pipelines.every((s) => s.slice(0, 5).join() === '200,404,200,404,200') },
-    { name: 'SIGTERM with delayed answers: answers logged by the server vs received', value: `${logged} vs ${completed + pipelines.reduce((sum, s) => sum + s.filter((x) => x !== 400).length, 0)}`, target: 'equal', ok: logged === completed + pipelines.reduce((sum, s) => sum + s.filter((x) => x !== 400).length, 0) },
+    {
+      name: 'SIGTERM with 2 s delayed answers waiting: exit code, time from signal to exit',
+      value: `${exit.code}, ${exitMs.toFixed(0)} ms`,
+      target: '0, <= 2000 ms',
+      ok: exit.code === 0 && exitMs <= 2_000,
+    },
+    {
+      name: 'SIGTERM with delayed answers: single requests answered in full / failed',
+      value: `${completed} / ${failed}`,
+      target: '64 / 0',
+      ok: completed === 64 && failed === 0,
+    },
+    {
+      name: 'SIGTERM with delayed answers: pipelined requests answered (5 per connection, before the garbage)',
+      value: `${pipelinedAnswers}`,
+      target: `>= ${64 * 5}`,
+      ok: pipelines.every((s) => s.slice(0, 5).join() === '200,404,200,404,200'),
+    },
+    {
+      name: 'SIGTERM with delayed answers: answers logged by the server vs received',
+      value: `${logged} vs ${completed + pipelines.reduce((sum, s) => sum + s.filter((x) => x !== 400).length, 0)}`,
+      target: 'equal',
+      ok:
+        logged ===
+        completed + pipelines.reduce((sum, s) => sum + s.filter((x) => x !== 400).length, 0),
+    },
   ]
 }

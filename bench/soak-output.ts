@@ -19,7 +19,10 @@ const paths = createTaxonomy().disciplines.map((d) => `/api/v2/disciplines/${d.s
 /** The soak sections of this file, for bench/soak.ts. */
 export const OUTPUT_SECTIONS = [
   ['Output: stdout and stderr on one unread pipe, SIGTERM under load', () => sharedUnreadPipe()],
-  ['Output: stdout and stderr on a full device (/dev/full), SIGTERM under load', () => fullDevice()],
+  [
+    'Output: stdout and stderr on a full device (/dev/full), SIGTERM under load',
+    () => fullDevice(),
+  ],
 ] as const
 
 /**
@@ -29,7 +32,9 @@ export const OUTPUT_SECTIONS = [
  */
 async function sharedUnreadPipe(seconds = 10): Promise<Check[]> {
   // `exec` keeps the pid: the signal goes to the server, not to the shell.
-  const child = spawn('sh', ['-c', 'exec "$0" "$1" --port 0 2>&1', process.execPath, BIN], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn('sh', ['-c', 'exec "$0" "$1" --port 0 2>&1', process.execPath, BIN], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   let output = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   for (let waited = 0; !output.includes('stop:') && waited < 10_000; waited += 20) await pause(20)
@@ -39,15 +44,27 @@ async function sharedUnreadPipe(seconds = 10): Promise<Check[]> {
   child.stdout!.resume()
   await Promise.race([new Promise((resolve) => child.stdout!.on('close', resolve)), pause(5_000)])
   const lines = output.split('\n').slice(0, -1)
-  const broken = lines.slice(lines.findIndex((line) => line.includes('stop:')) + 1).filter((line) => !/^GET \S+ 200 \d+\.\dms$|^taxonomy-mock: \d+ log lines dropped/.test(line))
-  return [...checksOf('one unread pipe', seconds, result), { name: 'one unread pipe: lines split or glued in the pipe afterwards', value: `${broken.length}${broken.length ? ` (${JSON.stringify(broken[0]!.slice(0, 60))})` : ''}`, target: '0', ok: broken.length === 0 }]
+  const broken = lines
+    .slice(lines.findIndex((line) => line.includes('stop:')) + 1)
+    .filter((line) => !/^GET \S+ 200 \d+\.\dms$|^taxonomy-mock: \d+ log lines dropped/.test(line))
+  return [
+    ...checksOf('one unread pipe', seconds, result),
+    {
+      name: 'one unread pipe: lines split or glued in the pipe afterwards',
+      value: `${broken.length}${broken.length ? ` (${JSON.stringify(broken[0]!.slice(0, 60))})` : ''}`,
+      target: '0',
+      ok: broken.length === 0,
+    },
+  ]
 }
 
 /** `> log 2>&1` on a full disk: every write to stdout or stderr fails with ENOSPC from the start. */
 async function fullDevice(seconds = 10): Promise<Check[]> {
   const port = await freePort()
   const full = openSync('/dev/full', 'w')
-  const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', full, full] })
+  const child = spawn(process.execPath, [BIN, '--port', String(port)], {
+    stdio: ['ignore', full, full],
+  })
   const url = `http://127.0.0.1:${port}`
   for (let waited = 0; waited < 10_000 && child.exitCode === null; waited += 50) {
     if ((await fetch(`${url}/__health`).catch(() => undefined))?.status === 200) break
@@ -64,7 +81,11 @@ interface LoadResult {
 }
 
 /** `seconds` of load at {@link CONNECTIONS} keep-alive clients, then SIGTERM with the load still on. */
-async function loadThenSigterm(child: ChildProcess, url: string, seconds: number): Promise<LoadResult> {
+async function loadThenSigterm(
+  child: ChildProcess,
+  url: string,
+  seconds: number,
+): Promise<LoadResult> {
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   let answered = 0
@@ -74,11 +95,15 @@ async function loadThenSigterm(child: ChildProcess, url: string, seconds: number
   const client = async (n: number) => {
     for (let i = n; !stop; i += CONNECTIONS) {
       const ok = await new Promise<boolean>((resolve) => {
-        const req = request(`${url}${paths[i % paths.length]}`, { agent, headers: { authorization: `Bearer ${KEY}` } }, (res) => {
-          res.resume()
-          res.on('end', () => (answered++, resolve(true)))
-          res.on('error', () => resolve(false))
-        })
+        const req = request(
+          `${url}${paths[i % paths.length]}`,
+          { agent, headers: { authorization: `Bearer ${KEY}` } },
+          (res) => {
+            res.resume()
+            res.on('end', () => (answered++, resolve(true)))
+            res.on('error', () => resolve(false))
+          },
+        )
         req.on('error', () => {
           if (performance.now() < signalledAt) errorsBeforeSignal++
           resolve(false)
@@ -92,7 +117,10 @@ async function loadThenSigterm(child: ChildProcess, url: string, seconds: number
   await pause(seconds * 1_000)
   signalledAt = performance.now()
   child.kill('SIGTERM')
-  const exitCode = await Promise.race([exit, pause(EXIT_WAIT_MS).then(() => 'still running' as const)])
+  const exitCode = await Promise.race([
+    exit,
+    pause(EXIT_WAIT_MS).then(() => 'still running' as const),
+  ])
   const exitMs = performance.now() - signalledAt
   if (exitCode === 'still running') child.kill('SIGKILL')
   stop = true
@@ -103,7 +131,12 @@ async function loadThenSigterm(child: ChildProcess, url: string, seconds: number
 
 function checksOf(mode: string, seconds: number, result: LoadResult): Check[] {
   return [
-    { name: `${mode}: answers in ${seconds} s at ${CONNECTIONS} connections, client errors before the signal`, value: `${result.answered}, ${result.errorsBeforeSignal}`, target: '> 0, 0', ok: result.answered > 0 && result.errorsBeforeSignal === 0 },
+    {
+      name: `${mode}: answers in ${seconds} s at ${CONNECTIONS} connections, client errors before the signal`,
+      value: `${result.answered}, ${result.errorsBeforeSignal}`,
+      target: '> 0, 0',
+      ok: result.answered > 0 && result.errorsBeforeSignal === 0,
+    },
     {
       name: `${mode}: exit code and time from SIGTERM to exit`,
       value: `${result.exitCode}, ${result.exitMs.toFixed(0)} ms`,

@@ -26,7 +26,10 @@ async function liveMb(server: ServerProcess): Promise<number> {
   for (let waited = 0; waited < 10_000; waited += 20) {
     const line = server.lines.slice(seen).find((l) => l.startsWith(MEMORY_LINE))
     if (line) {
-      const { heapUsed, external } = JSON.parse(line.slice(MEMORY_LINE.length)) as { heapUsed: number; external: number }
+      const { heapUsed, external } = JSON.parse(line.slice(MEMORY_LINE.length)) as {
+        heapUsed: number
+        external: number
+      }
       return (heapUsed + external) / 2 ** 20
     }
     await pause(20)
@@ -41,21 +44,52 @@ async function soak(size: 'medium' | 'large'): Promise<Check[]> {
     ...taxonomy.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
     ...taxonomy.subDisciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
   ]
-  const server = await startCliServer(['--size', size, '--quiet'], BIN, ['--expose-gc', '--import', MEMORY_PRELOAD])
+  const server = await startCliServer(['--size', size, '--quiet'], BIN, [
+    '--expose-gc',
+    '--import',
+    MEMORY_PRELOAD,
+  ])
   const pid = server.child.pid!
   try {
-    runWrk(server.url, { paths, seconds: 10, connections: CONNECTIONS, threads: 2, timeoutSeconds: 5 })
+    runWrk(server.url, {
+      paths,
+      seconds: 10,
+      connections: CONNECTIONS,
+      threads: 2,
+      timeoutSeconds: 5,
+    })
     await pause(1_000)
     const warm = { rss: rssMb(pid), live: await liveMb(server), handles: openHandles(pid) }
-    const run = runWrk(server.url, { paths, seconds: SOAK_SECONDS, connections: CONNECTIONS, threads: 2, timeoutSeconds: 5 })
+    const run = runWrk(server.url, {
+      paths,
+      seconds: SOAK_SECONDS,
+      connections: CONNECTIONS,
+      threads: 2,
+      timeoutSeconds: 5,
+    })
     await pause(1_000)
     const after = { rss: rssMb(pid), live: await liveMb(server), handles: openHandles(pid) }
     const growth = (after.live - warm.live) / warm.live
     const rssGrowth = (after.rss - warm.rss) / warm.rss
     return [
-      { name: `${size}: requests in ${SOAK_SECONDS} s at ${CONNECTIONS} connections (p99 ${run.p99Ms.toFixed(1)} ms, ${run.rps.toFixed(0)} req/s)`, value: String(run.requests), target: '> 0', ok: run.requests > 0 },
-      { name: `${size}: socket errors and timeouts`, value: String(run.socketErrors), target: '0', ok: run.socketErrors === 0 },
-      { name: `${size}: non-2xx answers`, value: String(run.non2xx), target: '0', ok: run.non2xx === 0 },
+      {
+        name: `${size}: requests in ${SOAK_SECONDS} s at ${CONNECTIONS} connections (p99 ${run.p99Ms.toFixed(1)} ms, ${run.rps.toFixed(0)} req/s)`,
+        value: String(run.requests),
+        target: '> 0',
+        ok: run.requests > 0,
+      },
+      {
+        name: `${size}: socket errors and timeouts`,
+        value: String(run.socketErrors),
+        target: '0',
+        ok: run.socketErrors === 0,
+      },
+      {
+        name: `${size}: non-2xx answers`,
+        value: String(run.non2xx),
+        target: '0',
+        ok: run.non2xx === 0,
+      },
       {
         name: `${size}: memory in use after a full GC (heap + external), after the run vs after warm-up`,
         value: `${after.live.toFixed(0)} vs ${warm.live.toFixed(0)} MB (${(growth * 100).toFixed(1)}%)`,
@@ -63,8 +97,18 @@ async function soak(size: 'medium' | 'large'): Promise<Check[]> {
         ok: Math.abs(growth) <= 0.1,
       },
       // RSS moves with the collector's timing as well as with what is kept (bench/soak-memory.mjs).
-      { name: `${size}: RSS after the run vs after warm-up`, value: `${after.rss.toFixed(0)} vs ${warm.rss.toFixed(0)} MB (${(rssGrowth * 100).toFixed(1)}%)`, target: 'report', ok: true },
-      { name: `${size}: open handles after the run vs after warm-up`, value: `${after.handles} vs ${warm.handles}`, target: 'no growth', ok: after.handles <= warm.handles },
+      {
+        name: `${size}: RSS after the run vs after warm-up`,
+        value: `${after.rss.toFixed(0)} vs ${warm.rss.toFixed(0)} MB (${(rssGrowth * 100).toFixed(1)}%)`,
+        target: 'report',
+        ok: true,
+      },
+      {
+        name: `${size}: open handles after the run vs after warm-up`,
+        value: `${after.handles} vs ${warm.handles}`,
+        target: 'no growth',
+        ok: after.handles <= warm.handles,
+      },
     ]
   } finally {
     server.child.kill('SIGKILL')
@@ -90,16 +134,25 @@ async function sigtermUnderLoad(): Promise<Check[]> {
   const client = async (n: number) => {
     for (let i = n; !stop; i += 64) {
       const ok = await new Promise<boolean>((resolve) => {
-        const req = request({ host: '127.0.0.1', port, path: paths[i % paths.length], headers: { authorization: `Bearer ${KEY}` }, agent }, (res) => {
-          let bytes = 0
-          res.on('data', (chunk: Buffer) => (bytes += chunk.length))
-          res.on('end', () => {
-            if (bytes === Number(res.headers['content-length'])) completed++
-            else truncated++
-            resolve(true)
-          })
-          res.on('error', () => resolve(false))
-        })
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: paths[i % paths.length],
+            headers: { authorization: `Bearer ${KEY}` },
+            agent,
+          },
+          (res) => {
+            let bytes = 0
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+            res.on('end', () => {
+              if (bytes === Number(res.headers['content-length'])) completed++
+              else truncated++
+              resolve(true)
+            })
+            res.on('error', () => resolve(false))
+          },
+        )
         req.on('error', (error) => {
           if (performance.now() < signalledAt) errorsBeforeSignal.push(error.message)
           resolve(false)
@@ -118,27 +171,63 @@ async function sigtermUnderLoad(): Promise<Check[]> {
   await Promise.all(clients)
   agent.destroy()
   const exitMs = exit.at - signalledAt
-  const answered = server.lines.filter((line) => /^GET \/api\/v2\/disciplines\/\S+ 200 /.test(line)).length
+  const answered = server.lines.filter((line) =>
+    /^GET \/api\/v2\/disciplines\/\S+ 200 /.test(line),
+  ).length
   return [
-    { name: 'SIGTERM under load: exit code', value: String(exit.code), target: '0', ok: exit.code === 0 },
-    { name: 'SIGTERM under load: time from signal to exit', value: `${exitMs.toFixed(0)} ms`, target: '<= 2000 ms', ok: exitMs <= 2_000 },
-    { name: 'SIGTERM under load: answers logged by the server vs received in full by clients', value: `${answered} vs ${completed}`, target: 'equal', ok: answered === completed && answered > 0 },
-    { name: 'SIGTERM under load: truncated answers', value: String(truncated), target: '0', ok: truncated === 0 },
-    { name: 'SIGTERM under load: client errors before the signal', value: String(errorsBeforeSignal.length), target: '0', ok: errorsBeforeSignal.length === 0 },
+    {
+      name: 'SIGTERM under load: exit code',
+      value: String(exit.code),
+      target: '0',
+      ok: exit.code === 0,
+    },
+    {
+      name: 'SIGTERM under load: time from signal to exit',
+      value: `${exitMs.toFixed(0)} ms`,
+      target: '<= 2000 ms',
+      ok: exitMs <= 2_000,
+    },
+    {
+      name: 'SIGTERM under load: answers logged by the server vs received in full by clients',
+      value: `${answered} vs ${completed}`,
+      target: 'equal',
+      ok: answered === completed && answered > 0,
+    },
+    {
+      name: 'SIGTERM under load: truncated answers',
+      value: String(truncated),
+      target: '0',
+      ok: truncated === 0,
+    },
+    {
+      name: 'SIGTERM under load: client errors before the signal',
+      value: String(errorsBeforeSignal.length),
+      target: '0',
+      ok: errorsBeforeSignal.length === 0,
+    },
   ]
 }
 
 /** The socket fuzz at full size: 100,000 generated requests by default, 20,000 in each other mode. */
 async function fuzz(): Promise<Check[]> {
   const checks: Check[] = []
-  for (const [mode, options, count] of [['default', {}, 100_000], ['CORS off', { cors: false }, 20_000], ['2 ms delay', { delay: 2 }, 20_000]] as const) {
+  for (const [mode, options, count] of [
+    ['default', {}, 100_000],
+    ['CORS off', { cors: false }, 20_000],
+    ['2 ms delay', { delay: 2 }, 20_000],
+  ] as const) {
     const report = await fuzzServer(count, options, 64)
     const bad = undocumentedStatuses(report)
     checks.push({
       name: `fuzz (${mode}): ${report.sent} generated requests, answered / 5xx / undocumented / client errors / still correct`,
       value: `${report.answered} / ${report.serverErrors} / ${bad.length} / ${report.clientErrors.length} / ${report.stillCorrect}`,
       target: `${report.sent} / 0 / 0 / 0 / true`,
-      ok: report.answered === report.sent && report.serverErrors === 0 && bad.length === 0 && report.clientErrors.length === 0 && report.stillCorrect,
+      ok:
+        report.answered === report.sent &&
+        report.serverErrors === 0 &&
+        bad.length === 0 &&
+        report.clientErrors.length === 0 &&
+        report.stillCorrect,
     })
   }
   return checks

@@ -19,7 +19,9 @@ async function timeToFirstAnswer(launch: Launch, path: string): Promise<number> 
   const started = performance.now()
   const server = await startListening(process.execPath, [launch.script, ...launch.args])
   try {
-    const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })
+    const response = await fetch(`${server.url}${path}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    })
     await response.arrayBuffer()
     if (response.status !== 200) throw new Error(`expected 200, got ${response.status}`)
     return performance.now() - started
@@ -52,7 +54,11 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)))
 }
 
 /** Per-round times of several launches, spawned in turn (the order rotating each round), after one unrecorded round. */
-async function alternate(launches: readonly Launch[], path: string, rounds: number): Promise<number[][]> {
+async function alternate(
+  launches: readonly Launch[],
+  path: string,
+  rounds: number,
+): Promise<number[][]> {
   const times = launches.map((): number[] => [])
   for (let round = -1; round < rounds; round++) {
     for (let k = 0; k < launches.length; k++) {
@@ -65,10 +71,16 @@ async function alternate(launches: readonly Launch[], path: string, rounds: numb
 }
 
 /** The median round-by-round ratio of `times` to `reference`, with its IQR and range, and both medians in ms. */
-function ratioFigure(times: readonly number[], reference: readonly number[]): { ratio: number; text: string } {
+function ratioFigure(
+  times: readonly number[],
+  reference: readonly number[],
+): { ratio: number; text: string } {
   const { median: ratio, q1, q3, min, max } = spreadOf(times.map((ms, i) => ms / reference[i]!))
   const range = `${min.toFixed(2)}–${max.toFixed(2)}`
-  return { ratio, text: `${ratio.toFixed(2)}x (IQR ${q1.toFixed(2)}–${q3.toFixed(2)}, range ${range}; ${median(times).toFixed(0)} vs ${median(reference).toFixed(0)} ms)` }
+  return {
+    ratio,
+    text: `${ratio.toFixed(2)}x (IQR ${q1.toFixed(2)}–${q3.toFixed(2)}, range ${range}; ${median(times).toFixed(0)} vs ${median(reference).toFixed(0)} ms)`,
+  }
 }
 
 /**
@@ -82,7 +94,10 @@ export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[
   const discipline = taxonomy.disciplines[0]!
   const path = `/api/v2/disciplines/${discipline.slug}`
   const { dir } = packAndInstall()
-  const bare: Launch = { script: writeBareServer(dir, JSON.stringify(toDisciplineRecord(taxonomy, discipline))), args: [] }
+  const bare: Launch = {
+    script: writeBareServer(dir, JSON.stringify(toDisciplineRecord(taxonomy, discipline))),
+    args: [],
+  }
   const serve = ['--port', '0', '--quiet']
   const packed: Launch = { script: join(dir, 'node_modules/.bin/taxonomy-mock'), args: serve }
   const repo: Launch = { script: BIN, args: serve }
@@ -95,7 +110,11 @@ export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[
   const largeTaxonomy = createTaxonomy({ size: 'large' })
   const largeSub = largeTaxonomy.subDisciplines[largeTaxonomy.subDisciplines.length - 1]!
   const large: Launch = { script: packed.script, args: [...serve, '--size', 'large'] }
-  const [largeBare, largeTimes] = await alternate([bare, large], `/api/v2/sub_disciplines/${largeSub.slug}`, largeRounds)
+  const [largeBare, largeTimes] = await alternate(
+    [bare, large],
+    `/api/v2/sub_disciplines/${largeSub.slug}`,
+    largeRounds,
+  )
   const largeMs = median(largeTimes!)
   const largeRatio = ratioFigure(largeTimes!, largeBare!)
   return [
@@ -125,14 +144,21 @@ export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[
 }
 
 /** The first request a fresh server gets, per endpoint and size: what its answer costs. */
-const FIRST_ANSWER_TARGET_MS: Readonly<Record<'medium' | 'large', number>> = { medium: 100, large: 300 }
+const FIRST_ANSWER_TARGET_MS: Readonly<Record<'medium' | 'large', number>> = {
+  medium: 100,
+  large: 300,
+}
 
 /**
  * From the "listening on" line to the answer of the first request, for each endpoint, at medium
  * and large, each in fresh processes (median of `rounds`): the work a generated dataset defers to
  * first use is paid here.
  */
-async function benchFirstAnswers(script: string, serve: readonly string[], rounds = 5): Promise<Check[]> {
+async function benchFirstAnswers(
+  script: string,
+  serve: readonly string[],
+  rounds = 5,
+): Promise<Check[]> {
   const { createTaxonomy } = await import('../dist/index.js')
   const checks: Check[] = []
   for (const size of ['medium', 'large'] as const) {
@@ -147,9 +173,12 @@ async function benchFirstAnswers(script: string, serve: readonly string[], round
         const server = await startListening(process.execPath, [script, ...serve, '--size', size])
         try {
           const started = performance.now()
-          const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })
+          const response = await fetch(`${server.url}${path}`, {
+            headers: { authorization: `Bearer ${KEY}` },
+          })
           await response.arrayBuffer()
-          if (response.status !== 200) throw new Error(`expected 200 for ${path}, got ${response.status}`)
+          if (response.status !== 200)
+            throw new Error(`expected 200 for ${path}, got ${response.status}`)
           times.push(performance.now() - started)
         } finally {
           server.child.kill('SIGTERM')

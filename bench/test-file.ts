@@ -26,7 +26,12 @@ export async function benchTestFile(rounds = 21): Promise<Check[]> {
   const body = JSON.stringify(toDisciplineRecord(taxonomy, discipline))
   const kit = join(dir, 'kit.test.mjs')
   const plain = join(dir, 'static.test.mjs')
-  writeFileSync(kit, testFile(`import { createHandlers } from 'taxonomy-mock/msw'\nconst URL = ${JSON.stringify(url)}\nconst server = setupServer(...createHandlers())`))
+  writeFileSync(
+    kit,
+    testFile(
+      `import { createHandlers } from 'taxonomy-mock/msw'\nconst URL = ${JSON.stringify(url)}\nconst server = setupServer(...createHandlers())`,
+    ),
+  )
   writeFileSync(
     plain,
     testFile(

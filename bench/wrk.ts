@@ -54,15 +54,24 @@ export async function runWrkAsync(url: string, options: WrkOptions): Promise<Wrk
 }
 
 function wrkCommand(url: string, options: WrkOptions): [string, string[]] {
-  const args = ['-t', String(options.threads), `-c${options.connections}`, `-d${options.seconds}s`, '--latency']
+  const args = [
+    '-t',
+    String(options.threads),
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--latency',
+  ]
   if (options.timeoutSeconds !== undefined) args.push('--timeout', `${options.timeoutSeconds}s`)
   if (options.paths) args.push('-s', pathsScript(options.paths))
   else {
     args.push('-H', `Authorization: Bearer ${KEY}`)
-    for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
+    for (const [name, value] of Object.entries(options.headers ?? {}))
+      args.push('-H', `${name}: ${value}`)
   }
   args.push(url)
-  return options.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.core), 'wrk', ...args]]
+  return options.core === undefined
+    ? ['wrk', args]
+    : ['taskset', ['-c', String(options.core), 'wrk', ...args]]
 }
 
 function pathsScript(paths: readonly string[]): string {
@@ -78,7 +87,9 @@ function pathsScript(paths: readonly string[]): string {
 function parseWrk(out: string): WrkRun {
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)!
   const p50 = /50%\s+([\d.]+)(us|ms|s)/.exec(out)!
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    out,
+  )
   return {
     requests: Number(/(\d+) requests in/.exec(out)![1]),
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),

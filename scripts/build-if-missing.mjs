@@ -9,6 +9,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
 if (!existsSync(new URL('../dist/', import.meta.url))) {
-  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' })
+  const build = spawnSync('npm', ['run', 'build'], {
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  })
   process.exitCode = build.status ?? 1
 }

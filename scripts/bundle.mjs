@@ -21,13 +21,17 @@ const builtinsWithoutFacades = {
   setup(build) {
     build.onResolve({ filter: /^node:/ }, ({ path }) => ({ path, namespace: 'builtin' }))
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, async ({ path }) => {
-      const names = Object.keys(await import(path)).filter((name) => /^[A-Za-z_][\w$]*$/.test(name) && name !== 'default')
+      const names = Object.keys(await import(path)).filter(
+        (name) => /^[A-Za-z_][\w$]*$/.test(name) && name !== 'default',
+      )
       const contents = [
         // `$` in the two local names: no builtin exports a name that starts with it.
         `const $builtin = process.getBuiltinModule(${JSON.stringify(path)})`,
         'const $read = (name) => $builtin[name]',
         'export default $builtin',
-        ...names.map((name) => `export const ${name} = /* @__PURE__ */ $read(${JSON.stringify(name)})`),
+        ...names.map(
+          (name) => `export const ${name} = /* @__PURE__ */ $read(${JSON.stringify(name)})`,
+        ),
       ]
       return { contents: contents.join('\n'), loader: 'js' }
     })
@@ -70,7 +74,10 @@ await build({
 const cliCommandsApart = {
   name: 'cli-commands-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({ path: './commands.cjs', external: true }))
+    build.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({
+      path: './commands.cjs',
+      external: true,
+    }))
     // The dynamic imports of src/cli/serve.ts and src/server/server.ts; src/cli/tls.ts exports both.
     build.onResolve({ filter: /^\.\/tls(-files)?\.js$/, namespace: 'file' }, ({ kind }) =>
       kind === 'dynamic-import' ? { path: './tls.cjs', external: true } : undefined,

@@ -15,5 +15,8 @@ const RELATIVE = /((?:from|import)\s*\(?\s*')(\.{1,2}\/[^']*)\.js(')/g
 for (const entry of readdirSync(DIST, { recursive: true, encoding: 'utf8' })) {
   if (!entry.endsWith('.d.ts')) continue
   const source = readFileSync(join(DIST, entry), 'utf8')
-  writeFileSync(join(DIST, entry.replace(/\.d\.ts$/, '.d.cts')), source.replace(RELATIVE, '$1$2.cjs$3'))
+  writeFileSync(
+    join(DIST, entry.replace(/\.d\.ts$/, '.d.cts')),
+    source.replace(RELATIVE, '$1$2.cjs$3'),
+  )
 }

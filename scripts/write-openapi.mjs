@@ -12,6 +12,11 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 })
-const { OPENAPI_DOCUMENT } = await import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].contents).toString('base64')}`)
+const { OPENAPI_DOCUMENT } = await import(
+  `data:text/javascript;base64,${Buffer.from(result.outputFiles[0].contents).toString('base64')}`
+)
 
-writeFileSync(new URL('../dist/openapi.json', import.meta.url), `${JSON.stringify(OPENAPI_DOCUMENT, null, 2)}\n`)
+writeFileSync(
+  new URL('../dist/openapi.json', import.meta.url),
+  `${JSON.stringify(OPENAPI_DOCUMENT, null, 2)}\n`,
+)

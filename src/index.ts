@@ -37,8 +37,21 @@ export { ADMIN_KEY_HEADER, SESSION_HEADER } from './http/header-names.js'
 export type { FetchHandlerOptions } from './http/fetch.js'
 export type { MockRequest, ResolveContext, Resolver } from './http/resolver.js'
 export type { Delivery, MockAnswer } from './http/responses.js'
-export type { AnswerOptions, DataOptions, ErrorStatuses, MockOptions, NestedOrder } from './http/options.js'
-export type { FaultKind, Scenario, ScenarioDelay, ScenarioInput, ScenarioKind, SeededFaults } from './http/scenario.js'
+export type {
+  AnswerOptions,
+  DataOptions,
+  ErrorStatuses,
+  MockOptions,
+  NestedOrder,
+} from './http/options.js'
+export type {
+  FaultKind,
+  Scenario,
+  ScenarioDelay,
+  ScenarioInput,
+  ScenarioKind,
+  SeededFaults,
+} from './http/scenario.js'
 export type { JournalEntry } from './http/sessions.js'
 export { verifyService } from './contract/verify.js'
 export { recordService, RecordError } from './contract/record.js'

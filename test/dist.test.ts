@@ -31,15 +31,23 @@ it('keeps node:* out of what taxonomy-mock and taxonomy-mock/msw load, so browse
     const { files, bare } = staticGraph(entry)
     expect([...bare].filter((specifier) => specifier !== 'msw')).toEqual([])
     // Builtins come through process.getBuiltinModule (next test), so look for that too.
-    expect([...files].filter((file) => readFileSync(join(DIST, file), 'utf8').includes('getBuiltinModule'))).toEqual([])
+    expect(
+      [...files].filter((file) =>
+        readFileSync(join(DIST, file), 'utf8').includes('getBuiltinModule'),
+      ),
+    ).toEqual([])
   }
 })
 
 it('takes Node builtins from process.getBuiltinModule, never by an import that builds a facade of every export', () => {
   // The ES modules only: the CLI's CommonJS files require builtins, which builds no facade (a test below).
-  const importers = scripts.filter((file) => /^(?:import|export)\s[^;]*?["']node:/m.test(readFileSync(join(DIST, file), 'utf8')))
+  const importers = scripts.filter((file) =>
+    /^(?:import|export)\s[^;]*?["']node:/m.test(readFileSync(join(DIST, file), 'utf8')),
+  )
   expect(importers).toEqual([])
-  const serverChunks = [...staticGraph('server/index.js').files].map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n')
+  const serverChunks = [...staticGraph('server/index.js').files]
+    .map((file) => readFileSync(join(DIST, file), 'utf8'))
+    .join('\n')
   expect(serverChunks).toContain('process.getBuiltinModule("node:http")')
   // Only the names used are read: reading fs.ReadStream, say, would load fs streams.
   expect(serverChunks).not.toMatch(/\$read\("(?:ReadStream|WebSocket|Agent)"\)/)
@@ -67,7 +75,11 @@ it('loads no code of the other CLI commands when serving: they are in commands.c
   // One file on the serve path: main.cjs requires no file of ours but commands.cjs and tls.cjs, lazily.
   const required = [...main.matchAll(/require\("(\.[^"]*)"\)/g)].map(([, path]) => path)
   expect(new Set(required)).toEqual(new Set(['./commands.cjs', './tls.cjs']))
-  expect(main.match(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls)\.cjs"\)/g)).toHaveLength(required.length)
+  expect(
+    main.match(
+      /Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls)\.cjs"\)/g,
+    ),
+  ).toHaveLength(required.length)
 })
 
 it('loads no certificate code or node:tls when serving plain HTTP: they are in tls.cjs, required with a TLS flag', () => {
@@ -84,12 +96,24 @@ it('loads no certificate code or node:tls when serving plain HTTP: they are in t
 
 it('keeps the CLI to Node builtins: its CommonJS files require no package (msw is ES modules only)', () => {
   for (const file of ['cli/main.cjs', 'cli/commands.cjs', 'cli/tls.cjs']) {
-    const required = [...readFileSync(join(DIST, file), 'utf8').matchAll(/require\("([^"]*)"\)/g)].map(([, path]) => path!)
-    expect(required.filter((path) => !path.startsWith('node:') && path !== './commands.cjs' && path !== './tls.cjs')).toEqual([])
+    const required = [
+      ...readFileSync(join(DIST, file), 'utf8').matchAll(/require\("([^"]*)"\)/g),
+    ].map(([, path]) => path!)
+    expect(
+      required.filter(
+        (path) => !path.startsWith('node:') && path !== './commands.cjs' && path !== './tls.cjs',
+      ),
+    ).toEqual([])
   }
 })
 
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
-  expect(scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file))).toEqual([])
-  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual(['cli/commands.cjs', 'cli/main.cjs', 'cli/tls.cjs'])
+  expect(
+    scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file)),
+  ).toEqual([])
+  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual([
+    'cli/commands.cjs',
+    'cli/main.cjs',
+    'cli/tls.cjs',
+  ])
 })

@@ -20,7 +20,12 @@ function filesUnder(folder: string): string[] {
     .sort()
 }
 
-const PAGES = ['README.md', 'CHANGELOG.md', 'bench/README.md', ...filesUnder('docs').filter((file) => file.endsWith('.md'))]
+const PAGES = [
+  'README.md',
+  'CHANGELOG.md',
+  'bench/README.md',
+  ...filesUnder('docs').filter((file) => file.endsWith('.md')),
+]
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
 
 /**
@@ -74,19 +79,40 @@ it('keeps the --help text to 100 columns, pointing at docs pages that exist', ()
 })
 
 it('gives in --help the exit codes docs/reference.md gives: 1 for a command other than serve stopped by a signal', () => {
-  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')
+  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout.replace(
+    /\s+/g,
+    ' ',
+  )
   expect(help).toContain('0 done (serve also after Ctrl+C, SIGTERM or SIGHUP)')
-  expect(help).toContain('export, validate, verify and record stopped by a signal: one line, partial files removed')
-  expect(read('docs/reference.md')).toContain('a command other than `serve` stopped by a signal (one line, partial files removed)')
+  expect(help).toContain(
+    'export, validate, verify and record stopped by a signal: one line, partial files removed',
+  )
+  expect(read('docs/reference.md')).toContain(
+    'a command other than `serve` stopped by a signal (one line, partial files removed)',
+  )
   expect(help).toContain('through symbolic links')
-  expect(help).toContain('without --admin-key: loopback clients only, with a Host that is an IP literal or localhost')
+  expect(help).toContain(
+    'without --admin-key: loopback clients only, with a Host that is an IP literal or localhost',
+  )
 })
 
 it('catches each kind of process word it looks for', () => {
-  const samples = ['see issue 9', 'test/cli/issue-9.test.ts', 'in duet rounds', 'these machines cannot', "this machine's cores",
-    "this project's registry", 'this round of changes', 'at commit c70baa7', 'figures at `3c52890`', "it('item 4: answers"]
+  const samples = [
+    'see issue 9',
+    'test/cli/issue-9.test.ts',
+    'in duet rounds',
+    'these machines cannot',
+    "this machine's cores",
+    "this project's registry",
+    'this round of changes',
+    'at commit c70baa7',
+    'figures at `3c52890`',
+    "it('item 4: answers",
+  ]
   expect(samples.filter((sample) => processWords(sample).length === 0)).toEqual([])
-  expect(processWords('a round trip; it passes the key; bypass; 4477 (default); `abcdefg1`')).toEqual([])
+  expect(
+    processWords('a round trip; it passes the key; bypass; 4477 (default); `abcdefg1`'),
+  ).toEqual([])
 })
 
 it('names no test file after an issue', () => {
@@ -103,8 +129,13 @@ it.each(PAGES)('resolves every relative link of %s, anchors included', (page) =>
       broken.push(`${link}: no ${target}`)
       continue
     }
-    if (anchor !== undefined && !statSync(join(ROOT, target)).isDirectory() && target.endsWith('.md')) {
-      if (!anchorsOf(read(target)).has(anchor)) broken.push(`${link}: no heading #${anchor} in ${target}`)
+    if (
+      anchor !== undefined &&
+      !statSync(join(ROOT, target)).isDirectory() &&
+      target.endsWith('.md')
+    ) {
+      if (!anchorsOf(read(target)).has(anchor))
+        broken.push(`${link}: no heading #${anchor} in ${target}`)
     }
   }
   expect(broken).toEqual([])
@@ -116,7 +147,9 @@ it.each(PAGES)('renders every table of %s as a table', (page) => {
 
 it('catches a table split by a blank line, and a row with a cell too many', () => {
   const split = '| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n'
-  expect(tableProblems(split)).toEqual(['line 5: rows with no header and delimiter row above them (a blank line inside a table?)'])
+  expect(tableProblems(split)).toEqual([
+    'line 5: rows with no header and delimiter row above them (a blank line inside a table?)',
+  ])
   const extra = '| a | b |\n|---|---|\n| 1 | 2 | 3 |\n| `x \\| y` | 2 |\n'
   expect(tableProblems(extra)).toEqual(['line 3: 3 cells in a table of 2 columns'])
   expect(tableProblems('```\n| not | a table\n```\n')).toEqual([])
@@ -144,19 +177,29 @@ const NOT_RUN: Readonly<Record<string, string>> = {
 }
 
 it('runs every recipe: some test reads its page, or it is exempt here with its reason', () => {
-  const tests = filesUnder('test').filter((file) => file.endsWith('.ts') && file !== 'test/docs.test.ts').map(read).join('\n')
+  const tests = filesUnder('test')
+    .filter((file) => file.endsWith('.ts') && file !== 'test/docs.test.ts')
+    .map(read)
+    .join('\n')
   const recipes = filesUnder('docs/recipes')
-  expect(recipes.filter((file) => docBlocks(file).some((block) => block.file !== undefined)).length).toBeGreaterThan(8)
+  expect(
+    recipes.filter((file) => docBlocks(file).some((block) => block.file !== undefined)).length,
+  ).toBeGreaterThan(8)
   expect(recipes.filter((file) => !tests.includes(`'${file}'`) && !(file in NOT_RUN))).toEqual([])
   // An exemption lapses when a test starts reading the page.
   expect(Object.keys(NOT_RUN).filter((file) => tests.includes(`'${file}'`))).toEqual([])
 })
 
-it.each(Object.entries(NOT_RUN))('says plainly on %s and in the README that the page is not run, and why', (recipe, reason) => {
-  const page = read(recipe).replace(/\s+/g, ' ')
-  expect(page).toContain('not run by the test suite')
-  expect(page).toContain(reason)
-  expect(docBlocks(recipe).filter((block) => block.file !== undefined)).toEqual([])
-  const row = read('README.md').split('\n').find((line) => line.includes(`](${recipe})`))
-  expect(row).toMatch(/not run by the test suite/)
-})
+it.each(Object.entries(NOT_RUN))(
+  'says plainly on %s and in the README that the page is not run, and why',
+  (recipe, reason) => {
+    const page = read(recipe).replace(/\s+/g, ' ')
+    expect(page).toContain('not run by the test suite')
+    expect(page).toContain(reason)
+    expect(docBlocks(recipe).filter((block) => block.file !== undefined)).toEqual([])
+    const row = read('README.md')
+      .split('\n')
+      .find((line) => line.includes(`](${recipe})`))
+    expect(row).toMatch(/not run by the test suite/)
+  },
+)

@@ -7,7 +7,11 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url))
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   )
 }
 
@@ -20,26 +24,39 @@ function withoutComments(file: string): string {
   return readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
 }
 
-const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: importsOf(file) }))
+const files = sourceFiles(SRC).map((file) => ({
+  path: relative(SRC, file),
+  imports: importsOf(file),
+}))
 
 it('keeps core/, http/, msw/ and contract/ free of node:* modules, so they run in browsers', () => {
   const offenders = files
     .filter((f) => /^(core|http|msw|contract)\//.test(f.path))
-    .flatMap((f) => f.imports.filter((i) => i.startsWith('node:') || i === 'fs' || i === 'http').map((i) => `${f.path}: ${i}`))
+    .flatMap((f) =>
+      f.imports
+        .filter((i) => i.startsWith('node:') || i === 'fs' || i === 'http')
+        .map((i) => `${f.path}: ${i}`),
+    )
   expect(offenders).toEqual([])
 })
 
 it('keeps msw out of everything but msw/', () => {
   const offenders = files
     .filter((f) => !f.path.startsWith('msw/'))
-    .flatMap((f) => f.imports.filter((i) => i === 'msw' || i.startsWith('msw/')).map((i) => `${f.path}: ${i}`))
+    .flatMap((f) =>
+      f.imports.filter((i) => i === 'msw' || i.startsWith('msw/')).map((i) => `${f.path}: ${i}`),
+    )
   expect(offenders).toEqual([])
 })
 
 it('keeps the core pure: no clock, no Math.random, no crypto', () => {
   const offenders = files
     .filter((f) => f.path.startsWith('core/'))
-    .filter((f) => /Math\.random|Date\.now|new Date|crypto\.|performance\.now/.test(withoutComments(join(SRC, f.path))))
+    .filter((f) =>
+      /Math\.random|Date\.now|new Date|crypto\.|performance\.now/.test(
+        withoutComments(join(SRC, f.path)),
+      ),
+    )
     .map((f) => f.path)
   expect(offenders).toEqual([])
 })
@@ -47,14 +64,25 @@ it('keeps the core pure: no clock, no Math.random, no crypto', () => {
 it('points imports inward: core imports nothing outside core', () => {
   const offenders = files
     .filter((f) => f.path.startsWith('core/'))
-    .flatMap((f) => f.imports.filter((i) => i.startsWith('../../') || /\.\.\/(http|msw|server|cli)\//.test(i)).map((i) => `${f.path}: ${i}`))
+    .flatMap((f) =>
+      f.imports
+        .filter((i) => i.startsWith('../../') || /\.\.\/(http|msw|server|cli)\//.test(i))
+        .map((i) => `${f.path}: ${i}`),
+    )
   expect(offenders).toEqual([])
 })
 
 it('lets the compiler hold the fence too: core/, http/ and msw/ type-check without Node types', () => {
-  const config = JSON.parse(readFileSync(new URL('../tsconfig.fence.json', import.meta.url), 'utf8').replace(/^\s*\/\/.*$/gm, ''))
+  const config = JSON.parse(
+    readFileSync(new URL('../tsconfig.fence.json', import.meta.url), 'utf8').replace(
+      /^\s*\/\/.*$/gm,
+      '',
+    ),
+  )
   expect(config.compilerOptions.types).toEqual([])
-  expect(config.include).toEqual(expect.arrayContaining(['src/core', 'src/http', 'src/msw', 'src/contract']))
+  expect(config.include).toEqual(
+    expect.arrayContaining(['src/core', 'src/http', 'src/msw', 'src/contract']),
+  )
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   expect(pkg.scripts.typecheck).toContain('tsc -p tsconfig.fence.json')
 })
@@ -62,23 +90,32 @@ it('lets the compiler hold the fence too: core/, http/ and msw/ type-check witho
 it("keeps Node's HTTP internals in server/node-internals.ts only, where a self-check guards them", () => {
   const internals = /\b_paused\b|\b_httpMessage\b|\.parser\b|onParserExecute|getCurrentBuffer/
   const offenders = sourceFiles(SRC)
-    .filter((file) => relative(SRC, file) !== join('server', 'node-internals.ts') && internals.test(withoutComments(file)))
+    .filter(
+      (file) =>
+        relative(SRC, file) !== join('server', 'node-internals.ts') &&
+        internals.test(withoutComments(file)),
+    )
     .map((file) => relative(SRC, file))
   expect(offenders).toEqual([])
 })
 
 it('has no import cycles among the modules of src/ (type-only imports aside)', () => {
   const valueImports = (file: string) =>
-    [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)(?!\s+type\b)[^'"]*from\s*['"](\.[^'"]+)['"]/gm)].map((match) =>
-      join(dirname(file), match[1]!.replace(/\.js$/, '.ts')),
-    )
+    [
+      ...readFileSync(file, 'utf8').matchAll(
+        /^(?:import|export)(?!\s+type\b)[^'"]*from\s*['"](\.[^'"]+)['"]/gm,
+      ),
+    ].map((match) => join(dirname(file), match[1]!.replace(/\.js$/, '.ts')))
   const graph = new Map(sourceFiles(SRC).map((file) => [file, valueImports(file)]))
   const cycles: string[] = []
   const state = new Map<string, 'open' | 'done'>()
   const visit = (file: string, path: string[]): void => {
     state.set(file, 'open')
     for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), file, next].map((f) => relative(SRC, f)).join(' -> '))
+      if (state.get(next) === 'open')
+        cycles.push(
+          [...path.slice(path.indexOf(next)), file, next].map((f) => relative(SRC, f)).join(' -> '),
+        )
       else if (!state.has(next)) visit(next, [...path, file])
     }
     state.set(file, 'done')

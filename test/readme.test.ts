@@ -19,7 +19,14 @@ const run = (command: string, args: string[], cwd: string) =>
 /** Runs a test runner; on failure the error carries its whole output. */
 function runTests(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) + ''
+    return (
+      execFileSync(command, args, {
+        cwd,
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }) + ''
+    )
   } catch (error) {
     const { stdout, stderr } = error as { stdout: string; stderr: string }
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`)
@@ -28,7 +35,11 @@ function runTests(command: string, args: string[], cwd: string): string {
 
 it('runs the Vitest recipe as written', () => {
   const dir = join(consumers.esm, 'vitest')
-  expect(layOut('docs/recipes/vitest.md', dir)).toEqual(['vitest.config.ts', 'vitest.setup.ts', 'discipline.test.ts'])
+  expect(layOut('docs/recipes/vitest.md', dir)).toEqual([
+    'vitest.config.ts',
+    'vitest.setup.ts',
+    'discipline.test.ts',
+  ])
   const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
   expect(output).toMatch(/Tests +3 passed \(3\)/)
 })
@@ -42,57 +53,102 @@ it("runs the SSR recipe as written: the page request's session reaches the mock"
 
 it('runs the Jest (ES modules) recipe as written', () => {
   const dir = join(consumers.esm, 'jest-esm')
-  expect(layOut('docs/recipes/jest-esm.md', dir)).toEqual(['jest.config.js', 'jest.setup.js', 'sub-discipline.test.js'])
-  expect(readDoc('docs/recipes/jest-esm.md')).toContain('`node --experimental-vm-modules node_modules/jest/bin/jest.js` (your `test` script)')
-  const output = runTests('node', ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js'], dir)
+  expect(layOut('docs/recipes/jest-esm.md', dir)).toEqual([
+    'jest.config.js',
+    'jest.setup.js',
+    'sub-discipline.test.js',
+  ])
+  expect(readDoc('docs/recipes/jest-esm.md')).toContain(
+    '`node --experimental-vm-modules node_modules/jest/bin/jest.js` (your `test` script)',
+  )
+  const output = runTests(
+    'node',
+    [
+      '--experimental-vm-modules',
+      '--disable-warning=ExperimentalWarning',
+      'node_modules/jest/bin/jest.js',
+    ],
+    dir,
+  )
   expect(output).toBe('')
 })
 
 it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', () => {
   const recipe = 'docs/recipes/jest-commonjs.md'
-  expect(layOut(recipe, consumers.cjs)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
-  const result = execFileSync('node', ['node_modules/jest/bin/jest.js'], { cwd: consumers.cjs, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  expect(layOut(recipe, consumers.cjs)).toEqual([
+    'babel.config.js',
+    'jest.config.js',
+    'jest.setup.js',
+    'discipline.test.js',
+  ])
+  const result = execFileSync('node', ['node_modules/jest/bin/jest.js'], {
+    cwd: consumers.cjs,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   expect(result).toBe('')
   // Each package the recipe names is one babel-jest must compile: drop one and the run fails.
   const config = docFiles(recipe).get('jest.config.js')!
   for (const name of ['rettime', 'until-async', '@open-draft/deferred-promise']) {
     expect(config).toContain(`|${name}`)
     writeFileSync(join(consumers.cjs, 'jest.config.js'), config.replace(`|${name}`, ''))
-    expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], consumers.cjs), name).toThrow(/SyntaxError|Unexpected token/)
+    expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], consumers.cjs), name).toThrow(
+      /SyntaxError|Unexpected token/,
+    )
   }
   writeFileSync(join(consumers.cjs, 'jest.config.js'), config)
 })
 
 it('runs the Jest recipe for jsdom (jest-fixed-jsdom) as written, and shows why: under plain jsdom it fails', () => {
   const dir = join(consumers.cjs, 'jest-jsdom')
-  expect(layOut('docs/recipes/jest-jsdom.md', dir)).toEqual(['babel.config.js', 'jest.config.js', 'jest.setup.js', 'discipline.test.js'])
+  expect(layOut('docs/recipes/jest-jsdom.md', dir)).toEqual([
+    'babel.config.js',
+    'jest.config.js',
+    'jest.setup.js',
+    'discipline.test.js',
+  ])
   expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
   const config = docFiles('docs/recipes/jest-jsdom.md').get('jest.config.js')!
-  writeFileSync(join(dir, 'jest.config.js'), config.replace("testEnvironment: 'jest-fixed-jsdom'", "testEnvironment: 'jsdom'"))
-  expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toThrow(/Cannot find module 'msw\/node'/)
+  writeFileSync(
+    join(dir, 'jest.config.js'),
+    config.replace("testEnvironment: 'jest-fixed-jsdom'", "testEnvironment: 'jsdom'"),
+  )
+  expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toThrow(
+    /Cannot find module 'msw\/node'/,
+  )
   writeFileSync(join(dir, 'jest.config.js'), config)
 })
 
 it('runs the Jest recipe with ts-jest as written, with msw 2', () => {
   const dir = join(consumers.cjs, 'ts-jest')
-  expect(layOut('docs/recipes/ts-jest.md', dir)).toEqual(['jest.config.js', 'jest.setup.ts', 'discipline.test.ts'])
+  expect(layOut('docs/recipes/ts-jest.md', dir)).toEqual([
+    'jest.config.js',
+    'jest.setup.ts',
+    'discipline.test.ts',
+  ])
   expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
 })
 
 it('runs the CI-fixtures recipe as written', () => {
   const recipe = 'docs/recipes/ci-fixtures.md'
-  const shell = docBlocks(recipe).find((block) => block.lang === 'sh' && block.code.includes(' export '))!.code
+  const shell = docBlocks(recipe).find(
+    (block) => block.lang === 'sh' && block.code.includes(' export '),
+  )!.code
   const exportLine = shell.split('\n').find((line) => line.startsWith('npx taxonomy-mock export '))!
   run('sh', ['-c', exportLine], consumers.esm)
   const code = docFiles(recipe).get('mocks.ts')!
   // The block is TypeScript that is also JavaScript: Node runs it as is, tsc checks it below.
   writeFileSync(join(consumers.esm, 'mocks.mjs'), code)
-  writeFileSync(join(consumers.esm, 'use-mocks.mjs'), `import { server, taxonomy } from './mocks.mjs'
+  writeFileSync(
+    join(consumers.esm, 'use-mocks.mjs'),
+    `import { server, taxonomy } from './mocks.mjs'
 server.listen({ onUnhandledRequest: 'error' })
 const response = await fetch('https://taxonomy.example.com/api/v2/disciplines/pharmacology', { headers: { Authorization: 'Bearer taxonomy-mock-key' } })
 console.log(taxonomy.topics.length, response.status, (await response.json()).id === taxonomy.findDiscipline('pharmacology').id)
 server.close()
-`)
+`,
+  )
   expect(run('node', ['use-mocks.mjs'], consumers.esm).trim()).toBe('200 200 true')
 })
 
@@ -102,39 +158,88 @@ it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a 
   layOut('docs/recipes/browser-vite.md', dir)
   layOut('docs/recipes/vitest.md', join(dir, 'vitest'))
   layOut('docs/recipes/ssr.md', join(dir, 'ssr'))
-  const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], skipLibCheck: true, jsx: 'react-jsx' }
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: 'es2022',
+    lib: ['es2023', 'dom', 'dom.iterable'],
+    skipLibCheck: true,
+    jsx: 'react-jsx',
+  }
   // Node files under nodenext, the browser app as a bundler compiles it.
-  writeFileSync(join(dir, 'tsconfig.node.json'), JSON.stringify({
-    compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', types: ['node'] },
-    files: ['mocks.ts', 'vitest/vitest.config.ts', 'vitest/vitest.setup.ts', 'vitest/discipline.test.ts', 'ssr/render.ts', 'ssr/render.test.ts'],
-  }))
-  writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({
-    compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', types: [] },
-    files: ['src/main.tsx', 'src/mocks/browser.ts', 'src/vite-env.d.ts'],
-  }))
-  expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.node.json'], dir)).not.toThrow()
-  expect(() => runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir)).not.toThrow()
+  writeFileSync(
+    join(dir, 'tsconfig.node.json'),
+    JSON.stringify({
+      compilerOptions: {
+        ...compilerOptions,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        types: ['node'],
+      },
+      files: [
+        'mocks.ts',
+        'vitest/vitest.config.ts',
+        'vitest/vitest.setup.ts',
+        'vitest/discipline.test.ts',
+        'ssr/render.ts',
+        'ssr/render.test.ts',
+      ],
+    }),
+  )
+  writeFileSync(
+    join(dir, 'tsconfig.bundler.json'),
+    JSON.stringify({
+      compilerOptions: {
+        ...compilerOptions,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        types: [],
+      },
+      files: ['src/main.tsx', 'src/mocks/browser.ts', 'src/vite-env.d.ts'],
+    }),
+  )
+  expect(() =>
+    runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.node.json'], dir),
+  ).not.toThrow()
+  expect(() =>
+    runTests('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json'], dir),
+  ).not.toThrow()
 })
 
-const recipeProjects = Object.entries(CONSUMER_RECIPES).flatMap(([project, recipes]) => recipes.map((recipe) => [recipe, project as keyof typeof CONSUMER_RECIPES] as const))
+const recipeProjects = Object.entries(CONSUMER_RECIPES).flatMap(([project, recipes]) =>
+  recipes.map((recipe) => [recipe, project as keyof typeof CONSUMER_RECIPES] as const),
+)
 
-it.each(recipeProjects)('installs %s from its own npm i -D line, as it names each package, in the project that runs it', (recipe, project) => {
-  const line = installLineOf(recipe)
-  expect(line[0]!.name).toBe('taxonomy-mock')
-  const given = consumers.installed[project]
-  expect(line.slice(1).filter(({ spec }) => !given.includes(spec))).toEqual([])
-  expect(given.filter((spec) => spec.endsWith('.tgz'))).toHaveLength(1)
-  // What npm made of each word: the major the line names, if it names one.
-  const installed = line.map(({ name, major }) => {
-    const version = (JSON.parse(readFileSync(join(consumers[project], 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
-    return major === undefined || version.startsWith(`${major}.`) ? name : `${name}@${major}, but ${version} runs`
-  })
-  expect(installed).toEqual(line.map(({ name }) => name))
-})
+it.each(recipeProjects)(
+  'installs %s from its own npm i -D line, as it names each package, in the project that runs it',
+  (recipe, project) => {
+    const line = installLineOf(recipe)
+    expect(line[0]!.name).toBe('taxonomy-mock')
+    const given = consumers.installed[project]
+    expect(line.slice(1).filter(({ spec }) => !given.includes(spec))).toEqual([])
+    expect(given.filter((spec) => spec.endsWith('.tgz'))).toHaveLength(1)
+    // What npm made of each word: the major the line names, if it names one.
+    const installed = line.map(({ name, major }) => {
+      const version = (
+        JSON.parse(
+          readFileSync(join(consumers[project], 'node_modules', name, 'package.json'), 'utf8'),
+        ) as { version: string }
+      ).version
+      return major === undefined || version.startsWith(`${major}.`)
+        ? name
+        : `${name}@${major}, but ${version} runs`
+    })
+    expect(installed).toEqual(line.map(({ name }) => name))
+  },
+)
 
 it('refuses recipes that share a project but name a package differently', () => {
-  expect(() => installSpecsOf(['docs/recipes/vitest.md', 'docs/recipes/jest-commonjs.md'], 'x.tgz')).toThrow(/installs msw and docs\/recipes\/jest-commonjs\.md msw@2/)
-  expect(() => installSpecsOf(['docs/recipes/ts-jest.md'], 'x.tgz', ['typescript@5.9.3'])).toThrow(/which the project has already/)
+  expect(() =>
+    installSpecsOf(['docs/recipes/vitest.md', 'docs/recipes/jest-commonjs.md'], 'x.tgz'),
+  ).toThrow(/installs msw and docs\/recipes\/jest-commonjs\.md msw@2/)
+  expect(() => installSpecsOf(['docs/recipes/ts-jest.md'], 'x.tgz', ['typescript@5.9.3'])).toThrow(
+    /which the project has already/,
+  )
 })
 
 it.each([
@@ -142,8 +247,16 @@ it.each([
   ['docs/recipes/browser-vite.md', 'src/main.tsx', 'examples/browser/src/main.tsx'],
   ['docs/recipes/browser-vite.md', 'src/vite-env.d.ts', 'examples/browser/src/vite-env.d.ts'],
   ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
-  ['docs/recipes/storybook.md', '.storybook/preview.ts', 'examples/storybook/.storybook/preview.ts'],
-  ['docs/recipes/storybook.md', 'src/Discipline.stories.tsx', 'examples/storybook/src/Discipline.stories.tsx'],
+  [
+    'docs/recipes/storybook.md',
+    '.storybook/preview.ts',
+    'examples/storybook/.storybook/preview.ts',
+  ],
+  [
+    'docs/recipes/storybook.md',
+    'src/Discipline.stories.tsx',
+    'examples/storybook/src/Discipline.stories.tsx',
+  ],
 ])('shows the Chromium-tested %s file %s exactly as %s', (recipe, name, file) => {
   expect(docFiles(recipe).get(name)).toBe(read(file))
 })
@@ -162,10 +275,16 @@ it('gives the install and test commands the CI runs, in the README and under Dev
   expect(docBlocks('README.md').map((block) => block.code)).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
   // Build first: bench/ and examples/ import the built package, and a fresh clone has no dist/.
-  expect(read('package.json')).toContain('"test": "npm run build && npm run typecheck && vitest run')
+  expect(read('package.json')).toContain(
+    '"test": "npm run build && npm run typecheck && vitest run',
+  )
   // From a clone, `npm start` builds first (there is no prepare script to do it at install).
   const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
-  expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([undefined, 'npm run build', 'node bin/taxonomy-mock.cjs'])
+  expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([
+    undefined,
+    'npm run build',
+    'node bin/taxonomy-mock.cjs',
+  ])
 })
 
 it('opens with what a user installs', () => {
@@ -177,7 +296,10 @@ it("points the local-server quickstart's curl at a real slug, the default port a
   const { createTaxonomy } = await import('../src/core/generate.js')
   const { DEFAULT_PORT } = await import('../src/server/options.js')
   const { DEFAULT_API_KEY } = await import('../src/http/options.js')
-  const curl = /curl -H 'Authorization: Bearer ([^']+)' http:\/\/127\.0\.0\.1:(\d+)\/api\/v2\/disciplines\/([a-z0-9-]+)/.exec(README)!
+  const curl =
+    /curl -H 'Authorization: Bearer ([^']+)' http:\/\/127\.0\.0\.1:(\d+)\/api\/v2\/disciplines\/([a-z0-9-]+)/.exec(
+      README,
+    )!
   expect(curl[1]).toBe(DEFAULT_API_KEY)
   expect(Number(curl[2])).toBe(DEFAULT_PORT)
   expect(createTaxonomy().findDiscipline(curl[3]!)).toBeDefined()

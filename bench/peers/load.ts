@@ -94,7 +94,11 @@ export function toResult(all: readonly Round[], wanted: number): { used: Round[]
   const measured = all.filter((round) => round.reference.rps > 0)
   const quiet = measured.filter((round) => round.otherCores <= MAX_OTHER_CORES)
   const used = quiet.length >= Math.ceil(wanted / 2) ? quiet : measured
-  const { median: middle, min, max } = spreadOf(used.map((round) => round.peer.rps / round.reference.rps))
+  const {
+    median: middle,
+    min,
+    max,
+  } = spreadOf(used.map((round) => round.peer.rps / round.reference.rps))
   const ratio = { median: middle, low: min, high: max, used: used.length, run: all.length }
   return { used, ratio }
 }

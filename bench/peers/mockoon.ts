@@ -110,6 +110,13 @@ export const mockoon: Peer = {
   },
   args: (dir, port) => [
     join(dir, 'node_modules/@mockoon/cli/bin/run.js'),
-    'start', '--data', 'environment.json', '--port', String(port), '--hostname', '127.0.0.1', '-X',
+    'start',
+    '--data',
+    'environment.json',
+    '--port',
+    String(port),
+    '--hostname',
+    '127.0.0.1',
+    '-X',
   ],
 }

@@ -45,6 +45,13 @@ export const prism: Peer = {
   },
   args: (dir, port) => [
     join(dir, 'node_modules/@stoplight/prism-cli/dist/index.js'),
-    'mock', 'openapi.json', '--port', String(port), '--host', '127.0.0.1', '--verboseLevel', 'warn',
+    'mock',
+    'openapi.json',
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--verboseLevel',
+    'warn',
   ],
 }

@@ -53,7 +53,13 @@ interface ValidateArgs {
   readonly file: string
 }
 
-export type Args = ServeArgs | ExportArgs | ValidateArgs | ContractArgs | { readonly command: 'help' } | { readonly command: 'version' }
+export type Args =
+  | ServeArgs
+  | ExportArgs
+  | ValidateArgs
+  | ContractArgs
+  | { readonly command: 'help' }
+  | { readonly command: 'version' }
 
 const OPTIONS = {
   port: { type: 'string', short: 'p' },
@@ -85,9 +91,27 @@ const OPTIONS = {
 } as const
 
 const SERVE_ONLY = [
-  'port', 'host', 'api-key', 'any-key', 'data', 'watch', 'delay', 'no-cors', 'quiet',
-  'scenario', 'scenario-slug', 'scenario-times', 'faults', 'admin-key',
-  'unauthorized-status', 'not-found-status', 'order', 'tls', 'tls-cert', 'tls-key', 'tls-ca-out',
+  'port',
+  'host',
+  'api-key',
+  'any-key',
+  'data',
+  'watch',
+  'delay',
+  'no-cors',
+  'quiet',
+  'scenario',
+  'scenario-slug',
+  'scenario-times',
+  'faults',
+  'admin-key',
+  'unauthorized-status',
+  'not-found-status',
+  'order',
+  'tls',
+  'tls-cert',
+  'tls-key',
+  'tls-ca-out',
 ] as const
 
 /**
@@ -97,12 +121,21 @@ const SERVE_ONLY = [
  * @example
  * parseCliArgs(['--port', '0'], {}) // { command: 'serve', port: 0, ... }
  */
-export function parseCliArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Args {
+export function parseCliArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Args {
   // verify and record take flags of their own (contract-args.ts): the command comes first.
-  if (argv[0] === 'verify' || argv[0] === 'record') return parseContractArgs(argv[0], argv.slice(1), env)
+  if (argv[0] === 'verify' || argv[0] === 'record')
+    return parseContractArgs(argv[0], argv.slice(1), env)
   let parsed
   try {
-    parsed = parseArgs({ args: attachNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true })
+    parsed = parseArgs({
+      args: attachNegativeValues(argv),
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    })
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }))
   }
@@ -113,14 +146,24 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
   if (command === 'help') return { command: 'help' }
   if (command === 'validate') return parseValidate(values, extra)
   if (command !== 'serve' && command !== 'export') {
-    throw new UsageError(`unknown command "${command}"; use serve, export, validate, verify, record or help (see --help)`)
+    throw new UsageError(
+      `unknown command "${command}"; use serve, export, validate, verify, record or help (see --help)`,
+    )
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
-  const seed = parseInteger(values.seed ?? env.TAXONOMY_MOCK_SEED, values.seed !== undefined ? '--seed' : 'TAXONOMY_MOCK_SEED', 0, Number.MAX_SAFE_INTEGER)
+  const seed = parseInteger(
+    values.seed ?? env.TAXONOMY_MOCK_SEED,
+    values.seed !== undefined ? '--seed' : 'TAXONOMY_MOCK_SEED',
+    0,
+    Number.MAX_SAFE_INTEGER,
+  )
   const size = parseSize(values.size)
   if (command === 'export') {
     const misplaced = SERVE_ONLY.find((name) => values[name] !== undefined)
-    if (misplaced) throw new UsageError(`--${misplaced} is a serve option; export takes --seed, --size and --out`)
+    if (misplaced)
+      throw new UsageError(
+        `--${misplaced} is a serve option; export takes --seed, --size and --out`,
+      )
     return { command, seed, size, out: values.out }
   }
   if (values.out !== undefined) throw new UsageError('--out is an export option (see --help)')
@@ -133,7 +176,8 @@ const MAX_CLI_DELAY = 600_000
 function parseValidate(values: Record<string, unknown>, files: readonly string[]): ValidateArgs {
   const flag = Object.keys(values).find((name) => values[name] !== undefined)
   if (flag !== undefined) throw new UsageError(`validate takes only a file; received --${flag}`)
-  if (files.length !== 1) throw new UsageError('validate takes one fixture file: taxonomy-mock validate FILE')
+  if (files.length !== 1)
+    throw new UsageError('validate takes one fixture file: taxonomy-mock validate FILE')
   return { command: 'validate', file: files[0]! }
 }
 
@@ -147,26 +191,36 @@ function parseServe(
   if (data !== undefined && (values.seed !== undefined || size !== undefined)) {
     throw new UsageError('--data excludes --seed and --size: the file holds the whole dataset')
   }
-  if (values.watch === true && data === undefined) throw new UsageError('--watch goes with --data FILE: it reloads that file when it changes')
+  if (values.watch === true && data === undefined)
+    throw new UsageError('--watch goes with --data FILE: it reloads that file when it changes')
   const flagKeys = values['api-key'] as string[] | undefined
-  const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',').map((key) => key.trim()).filter(Boolean)
+  const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',')
+    .map((key) => key.trim())
+    .filter(Boolean)
   const anyKey = values['any-key'] === true
-  if (anyKey && flagKeys) throw new UsageError('--any-key excludes --api-key: pass one or the other')
+  if (anyKey && flagKeys)
+    throw new UsageError('--any-key excludes --api-key: pass one or the other')
   // Set but empty is a mistake (a variable meant to hold a secret), not a request for the public default key.
   if (!anyKey && !flagKeys && envKeys?.length === 0) {
-    throw new UsageError('TAXONOMY_MOCK_API_KEYS is set but holds no key: list keys separated by commas, or unset it for the default key')
+    throw new UsageError(
+      'TAXONOMY_MOCK_API_KEYS is set but holds no key: list keys separated by commas, or unset it for the default key',
+    )
   }
   const apiKeys = anyKey ? undefined : (flagKeys ?? (envKeys?.length ? envKeys : undefined))
   for (const key of apiKeys ?? []) {
     if (!isApiKey(key)) {
-      throw new UsageError(`${flagKeys ? '--api-key' : 'TAXONOMY_MOCK_API_KEYS'} must hold keys of 1-256 visible ASCII characters with no spaces`)
+      throw new UsageError(
+        `${flagKeys ? '--api-key' : 'TAXONOMY_MOCK_API_KEYS'} must hold keys of 1-256 visible ASCII characters with no spaces`,
+      )
     }
   }
   const portSource = values.port !== undefined ? '--port' : 'TAXONOMY_MOCK_PORT'
   const delay = parseInteger(values.delay as string | undefined, '--delay', 0, MAX_CLI_DELAY) ?? 0
   const adminKey = (values['admin-key'] as string | undefined) ?? env.TAXONOMY_MOCK_ADMIN_KEY
   if (adminKey !== undefined && !isApiKey(adminKey)) {
-    throw new UsageError(`${values['admin-key'] !== undefined ? '--admin-key' : 'TAXONOMY_MOCK_ADMIN_KEY'} must be 1-256 visible ASCII characters with no spaces`)
+    throw new UsageError(
+      `${values['admin-key'] !== undefined ? '--admin-key' : 'TAXONOMY_MOCK_ADMIN_KEY'} must be 1-256 visible ASCII characters with no spaces`,
+    )
   }
   const scenario = parseScenarioFlags({
     scenario: values.scenario as string | undefined,
@@ -177,7 +231,13 @@ function parseServe(
   })
   return {
     command: 'serve',
-    port: parseInteger((values.port as string | undefined) ?? env.TAXONOMY_MOCK_PORT, portSource, 0, 65535) ?? DEFAULT_PORT,
+    port:
+      parseInteger(
+        (values.port as string | undefined) ?? env.TAXONOMY_MOCK_PORT,
+        portSource,
+        0,
+        65535,
+      ) ?? DEFAULT_PORT,
     host: parseHost(values.host as string | undefined),
     seed: data === undefined ? seed : undefined,
     size,
@@ -196,19 +256,27 @@ function parseServe(
   }
 }
 
-function parseTlsFlags(values: Record<string, string | boolean | string[] | undefined>): TlsArgs | undefined {
+function parseTlsFlags(
+  values: Record<string, string | boolean | string[] | undefined>,
+): TlsArgs | undefined {
   const cert = values['tls-cert'] as string | undefined
   const key = values['tls-key'] as string | undefined
   const caOut = values['tls-ca-out'] as string | undefined
   if (values.tls === true) {
     if (cert !== undefined || key !== undefined) {
-      throw new UsageError(`--tls makes a certificate at start; it excludes --${cert !== undefined ? 'tls-cert' : 'tls-key'} (pass one or the other)`)
+      throw new UsageError(
+        `--tls makes a certificate at start; it excludes --${cert !== undefined ? 'tls-cert' : 'tls-key'} (pass one or the other)`,
+      )
     }
     return { kind: 'self-signed', caOut }
   }
-  if (caOut !== undefined) throw new UsageError('--tls-ca-out goes with --tls: it writes the certificate --tls makes')
+  if (caOut !== undefined)
+    throw new UsageError('--tls-ca-out goes with --tls: it writes the certificate --tls makes')
   if (cert === undefined && key === undefined) return undefined
-  if (cert === undefined || key === undefined) throw new UsageError('--tls-cert and --tls-key go together: the certificate and its private key, PEM files')
+  if (cert === undefined || key === undefined)
+    throw new UsageError(
+      '--tls-cert and --tls-key go together: the certificate and its private key, PEM files',
+    )
   return { kind: 'files', cert, key }
 }
 
@@ -218,7 +286,12 @@ function attachNegativeValues(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i]!.replace(/^--/, '')
     const next = argv[i + 1]
-    if (argv[i]!.startsWith('--') && OPTIONS[name as keyof typeof OPTIONS]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+    if (
+      argv[i]!.startsWith('--') &&
+      OPTIONS[name as keyof typeof OPTIONS]?.type === 'string' &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
       result.push(`${argv[i]}=${next}`)
       i++
     } else {
@@ -231,12 +304,16 @@ function attachNegativeValues(argv: readonly string[]): string[] {
 function parseSize(text: string | undefined): ExportArgs['size'] {
   if (text === undefined) return undefined
   if (text === 'small' || text === 'medium' || text === 'large') return text
-  throw new UsageError(`--size must be small, medium or large; received ${JSON.stringify(text.slice(0, 40))}`)
+  throw new UsageError(
+    `--size must be small, medium or large; received ${JSON.stringify(text.slice(0, 40))}`,
+  )
 }
 
 function parseHost(text: string | undefined): string {
   if (text === undefined) return DEFAULT_HOST
-  if (!isHost(text)) throw new UsageError(`--host must be a host name or IP address; received ${JSON.stringify(text)}`)
+  if (!isHost(text))
+    throw new UsageError(
+      `--host must be a host name or IP address; received ${JSON.stringify(text)}`,
+    )
   return text
 }
-

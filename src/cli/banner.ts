@@ -13,9 +13,16 @@ const EXAMPLES = 3
  * The first line the server prints once listening, before its data is built: tools wait for it.
  * Only the documented default key is printed whole; other keys are masked like everywhere else.
  */
-export function formatUrlLine(url: string, apiKeys: ResolvedOptions['apiKeys'], args: ServeArgs): string {
+export function formatUrlLine(
+  url: string,
+  apiKeys: ResolvedOptions['apiKeys'],
+  args: ServeArgs,
+): string {
   const { shown: keys } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
-  const source = args.data !== undefined ? `data ${args.data}` : `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
+  const source =
+    args.data !== undefined
+      ? `data ${args.data}`
+      : `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
   return `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
 }
 
@@ -24,10 +31,15 @@ export function formatUrlLine(url: string, apiKeys: ResolvedOptions['apiKeys'], 
  * the certificate is valid for, where `--tls` wrote it for clients to trust, and the two hashes
  * that pin it without a file.
  */
-export function formatTlsLines(certificate: ServerCertificate, caFile: string | undefined): string[] {
+export function formatTlsLines(
+  certificate: ServerCertificate,
+  caFile: string | undefined,
+): string[] {
   return [
     `  certificate:     ${caFile === undefined ? 'from --tls-cert' : 'self-signed'}, for ${certificate.names.join(', ')}`,
-    ...(caFile === undefined ? [] : [`  trust:           ${caFile} (curl --cacert FILE, NODE_EXTRA_CA_CERTS=FILE)`]),
+    ...(caFile === undefined
+      ? []
+      : [`  trust:           ${caFile} (curl --cacert FILE, NODE_EXTRA_CA_CERTS=FILE)`]),
     `  sha256:          ${certificate.fingerprint256}`,
     `  spki sha256:     ${certificate.spkiSha256} (chromium --ignore-certificate-errors-spki-list)`,
   ]
@@ -47,11 +59,16 @@ export function formatBannerDetails(
   if (args.quiet) return []
   const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
   const trust = caFile === undefined ? '' : `--cacert ${caFile} `
-  const examples = ENDPOINT_LIST.map((endpoint) => ({ endpoint, slugs: endpoint.examples(taxonomy, EXAMPLES).map((record) => record.slug) }))
+  const examples = ENDPOINT_LIST.map((endpoint) => ({
+    endpoint,
+    slugs: endpoint.examples(taxonomy, EXAMPLES).map((record) => record.slug),
+  }))
   const [{ endpoint: first, slugs: firstSlugs }] = examples as [(typeof examples)[number]]
   return [
     `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs[0] ?? ''}`,
-    ...examples.map(({ endpoint, slugs }) => `  ${`${endpoint.collection}:`.padEnd(17)}${slugs.join(', ')}`),
+    ...examples.map(
+      ({ endpoint, slugs }) => `  ${`${endpoint.collection}:`.padEnd(17)}${slugs.join(', ')}`,
+    ),
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
     `  stop:            Ctrl+C (or SIGTERM)`,

@@ -25,7 +25,9 @@ export async function runLoadedLater(args: LoadedLaterArgs, io: CliIo): Promise<
     stopListening = io.onStop((signals, signal) => {
       if (signals > 1) return
       removePartialFiles()
-      resolve(reportFailure(new RuntimeError(`stopped by ${signal}; ${args.command} did not finish`), io))
+      resolve(
+        reportFailure(new RuntimeError(`stopped by ${signal}; ${args.command} did not finish`), io),
+      )
     })
   })
   try {

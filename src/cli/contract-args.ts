@@ -62,22 +62,39 @@ const ONLY: Readonly<Record<'verify' | 'record', readonly (keyof typeof OPTIONS)
  * @example
  * parseContractArgs('verify', ['--target', 'https://staging.example.com', '--discipline', 'history'], process.env)
  */
-export function parseContractArgs(command: 'verify' | 'record', argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ContractArgs {
+export function parseContractArgs(
+  command: 'verify' | 'record',
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ContractArgs {
   let values
   try {
-    ;({ values } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }))
+    ;({ values } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: false,
+      strict: true,
+    }))
   } catch (error) {
     throw new UsageError(`${command}: ${describeParseError(error as Error & { code?: string })}`)
   }
   const other = command === 'verify' ? 'record' : 'verify'
   const misplaced = ONLY[other].find((name) => values[name] !== undefined)
   if (misplaced) throw new UsageError(`--${misplaced} is a ${other} option (see --help)`)
-  if (values.target === undefined) throw new UsageError(`${command} needs --target URL, the service's base URL (e.g. https://staging.example.com)`)
-  if (command === 'record' && values.out === undefined) throw new UsageError('record needs --out FILE, where the fixture goes')
-  const starts = Object.fromEntries(ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, values[flag] ?? []])) as Record<Endpoint['startOption'], string[]>
+  if (values.target === undefined)
+    throw new UsageError(
+      `${command} needs --target URL, the service's base URL (e.g. https://staging.example.com)`,
+    )
+  if (command === 'record' && values.out === undefined)
+    throw new UsageError('record needs --out FILE, where the fixture goes')
+  const starts = Object.fromEntries(
+    ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, values[flag] ?? []]),
+  ) as Record<Endpoint['startOption'], string[]>
   if (Object.values(starts).every((slugs) => slugs.length === 0)) {
     const flags = ENDPOINT_LIST.map(({ flag }) => `--${flag} SLUG`).join(' or ')
-    throw new UsageError(`${command} needs at least one ${flags}: the API has no list endpoint to start from`)
+    throw new UsageError(
+      `${command} needs at least one ${flags}: the API has no list endpoint to start from`,
+    )
   }
   const { apiKey, keySource } = readKey(values['api-key'], values['api-key-env'], env)
   return {
@@ -99,20 +116,32 @@ export function parseContractArgs(command: 'verify' | 'record', argv: readonly s
   }
 }
 
-function readKey(flag: string | undefined, envName: string | undefined, env: Readonly<Record<string, string | undefined>>) {
-  if (flag !== undefined && envName !== undefined) throw new UsageError('--api-key excludes --api-key-env: pass one or the other')
+function readKey(
+  flag: string | undefined,
+  envName: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+) {
+  if (flag !== undefined && envName !== undefined)
+    throw new UsageError('--api-key excludes --api-key-env: pass one or the other')
   const name = envName ?? DEFAULT_KEY_ENV
   if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) {
-    throw new UsageError(`--api-key-env must name an environment variable; received ${JSON.stringify(envName.slice(0, 40))}`)
+    throw new UsageError(
+      `--api-key-env must name an environment variable; received ${JSON.stringify(envName.slice(0, 40))}`,
+    )
   }
   const keySource = flag !== undefined ? '--api-key' : `env ${name}`
   const apiKey: string | undefined = flag ?? env[name]
   if (apiKey === undefined || apiKey === '') {
-    throw new UsageError(`no API key: ${name} is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)`)
+    throw new UsageError(
+      `no API key: ${name} is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)`,
+    )
   }
   // Never echo the key, not even a part of it: only its length.
   const length = apiKey.length
-  if (!isApiKey(apiKey)) throw new UsageError(`the key in ${keySource} must be 1-256 visible ASCII characters with no spaces; it has ${length} characters`)
+  if (!isApiKey(apiKey))
+    throw new UsageError(
+      `the key in ${keySource} must be 1-256 visible ASCII characters with no spaces; it has ${length} characters`,
+    )
   return { apiKey, keySource }
 }
 
@@ -120,6 +149,9 @@ function parseRate(text: string | undefined): number | undefined {
   if (text === undefined) return undefined
   if (text.trim() === 'unlimited') return Number.POSITIVE_INFINITY
   const rate = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN
-  if (!(rate >= 0.01 && rate <= 1_000)) throw new UsageError(`--rate must be a number of requests per second from 0.01 to 1000, or unlimited; received ${JSON.stringify(text.slice(0, 40))}`)
+  if (!(rate >= 0.01 && rate <= 1_000))
+    throw new UsageError(
+      `--rate must be a number of requests per second from 0.01 to 1000, or unlimited; received ${JSON.stringify(text.slice(0, 40))}`,
+    )
   return rate
 }

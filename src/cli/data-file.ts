@@ -22,7 +22,11 @@ export const DATA_READ_TIMEOUT_MS = 5_000
  * before reading, and the read must end within `timeoutMs`. `signal` abandons the read (a signal
  * during start-up).
  */
-export async function loadDataFile(file: string, signal?: AbortSignal, timeoutMs = DATA_READ_TIMEOUT_MS): Promise<Taxonomy> {
+export async function loadDataFile(
+  file: string,
+  signal?: AbortSignal,
+  timeoutMs = DATA_READ_TIMEOUT_MS,
+): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
   const text = await readDataFile(file, where, signal, timeoutMs)
   try {
@@ -37,12 +41,19 @@ export async function loadDataFile(file: string, signal?: AbortSignal, timeoutMs
  * A fixture file's text, within {@link MAX_DATA_BYTES} and `timeoutMs`; every failure is a
  * `UsageError` that names the file as `where` does (`--data file "t.json"`).
  */
-export async function readDataFile(file: string, where: string, signal?: AbortSignal, timeoutMs = DATA_READ_TIMEOUT_MS): Promise<string> {
+export async function readDataFile(
+  file: string,
+  where: string,
+  signal?: AbortSignal,
+  timeoutMs = DATA_READ_TIMEOUT_MS,
+): Promise<string> {
   try {
     const info = await stat(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
     if (info.size > MAX_DATA_BYTES) {
-      throw new UsageError(`${where} is ${megabytes(info.size)}; the limit is ${megabytes(MAX_DATA_BYTES)} (use --size large for more data)`)
+      throw new UsageError(
+        `${where} is ${megabytes(info.size)}; the limit is ${megabytes(MAX_DATA_BYTES)} (use --size large for more data)`,
+      )
     }
     const isPipe = info.isFIFO() || info.isSocket()
     return await readLimited(file, isPipe, where, { signal, timeoutMs })
@@ -90,7 +101,9 @@ async function readLimited(
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytes += chunk.length
       if (bytes > MAX_DATA_BYTES) {
-        throw new UsageError(`${where} is over the ${megabytes(MAX_DATA_BYTES)} limit (use --size large for more data)`)
+        throw new UsageError(
+          `${where} is over the ${megabytes(MAX_DATA_BYTES)} limit (use --size large for more data)`,
+        )
       }
       chunks.push(chunk)
     }

@@ -26,6 +26,8 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
     return 0
   }
   await writeOutputFile(args.out, fixtureJsonChunks(taxonomy), '--out')
-  io.stderr(`taxonomy-mock: wrote ${taxonomy.topics.length} topics (seed ${taxonomy.seed}) to ${args.out}`)
+  io.stderr(
+    `taxonomy-mock: wrote ${taxonomy.topics.length} topics (seed ${taxonomy.seed}) to ${args.out}`,
+  )
   return 0
 }

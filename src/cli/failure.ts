@@ -11,7 +11,10 @@ export function reportFailure(error: unknown, io: CliIo): number {
     io.stderr(`taxonomy-mock: ${error.message}`)
     return 2
   }
-  const message = error instanceof RuntimeError ? error.message : `unexpected failure: ${String((error as Error)?.message ?? error).split('\n')[0]}`
+  const message =
+    error instanceof RuntimeError
+      ? error.message
+      : `unexpected failure: ${String((error as Error)?.message ?? error).split('\n')[0]}`
   io.stderr(`taxonomy-mock: ${message}`)
   return 1
 }

@@ -1,11 +1,18 @@
 import { UsageError } from './usage-error.js'
 
 /** A flag's integer value from `min` to `max`, or `undefined` when the flag is absent. */
-export function parseInteger(text: string | undefined, name: string, min: number, max: number): number | undefined {
+export function parseInteger(
+  text: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
   if (text === undefined) return undefined
   const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} must be an integer from ${min} to ${max}; received ${JSON.stringify(text.slice(0, 40))}`)
+    throw new UsageError(
+      `${name} must be an integer from ${min} to ${max}; received ${JSON.stringify(text.slice(0, 40))}`,
+    )
   }
   return value
 }

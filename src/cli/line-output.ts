@@ -49,7 +49,8 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   function add(line: string, limit: number): boolean {
     if (failed) return false
     // Half a line was written and the rest given up (finish): start afresh.
-    const text = lines.length === 0 && rest === undefined && !atLineStart ? `\n${line}\n` : `${line}\n`
+    const text =
+      lines.length === 0 && rest === undefined && !atLineStart ? `\n${line}\n` : `${line}\n`
     const size = Buffer.byteLength(text)
     if (waiting + size > limit) return false
     lines.push(text)

@@ -20,7 +20,7 @@ export function findLinkChain(file: string): Map<string, Set<string>> {
   const start = resolve(file)
   let folder = parse(start).root
   const rest = toParts(start.slice(folder.length))
-  for (let links = 0; rest.length > 0; ) {
+  for (let links = 0; rest.length > 0;) {
     const name = rest.shift()!
     if (name === '.') continue
     if (name === '..') {

@@ -43,7 +43,11 @@ export function createProcessIo(early?: EarlySignals): CliIo {
   let dropped = 0
   const out = createLineOutput(1, (code) => {
     // The reader left (EPIPE): nothing to say. Anything else (a full disk) is said once.
-    if (code !== 'EPIPE') err.write(`taxonomy-mock: cannot write to stdout (${code})${logging ? '; the request log is dropped' : ''}`, MAX_WAITING_BYTES)
+    if (code !== 'EPIPE')
+      err.write(
+        `taxonomy-mock: cannot write to stdout (${code})${logging ? '; the request log is dropped' : ''}`,
+        MAX_WAITING_BYTES,
+      )
   })
   // Nowhere is left to say that stderr failed.
   const err: LineOutput = isSameFile(1, 2) ? out : createLineOutput(2, () => {})
@@ -88,7 +92,10 @@ function isSameFile(a: number, b: number): boolean {
   }
 }
 
-function listenForStop(handler: (signals: number, signal: StopSignal) => void, early: EarlySignals | undefined): () => void {
+function listenForStop(
+  handler: (signals: number, signal: StopSignal) => void,
+  early: EarlySignals | undefined,
+): () => void {
   let signals = 0
   let last: { signal: StopSignal; at: number } | undefined
   const listener = (signal: StopSignal) => {

@@ -9,13 +9,17 @@ import { writeFileAtomically } from './write-file.js'
  * command that serves it as the service answered; 1 when the set cannot be closed or recorded.
  */
 export async function record(args: ContractArgs, io: CliIo): Promise<number> {
-  const result = await recordService({ ...toServiceOptions(args), all: args.all }).catch(toRuntimeError)
+  const result = await recordService({ ...toServiceOptions(args), all: args.all }).catch(
+    toRuntimeError,
+  )
   await writeFileAtomically(args.out!, result.json, '--out')
   const { taxonomy } = result
   io.stdout(
     `taxonomy-mock: recorded ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ` +
       `${taxonomy.domains.length} domains and ${taxonomy.topics.length} topics from ${args.target} in ${result.requests} requests to ${args.out}`,
   )
-  io.stdout(`Serve it as the service answered: taxonomy-mock --data ${args.out}${result.order === 'name' ? '' : ` --order ${result.order}`}`)
+  io.stdout(
+    `Serve it as the service answered: taxonomy-mock --data ${args.out}${result.order === 'name' ? '' : ` --order ${result.order}`}`,
+  )
   return 0
 }

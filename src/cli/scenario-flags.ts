@@ -31,7 +31,12 @@ const FLAG_OF_FIELD: readonly [RegExp, string][] = [
  */
 export function parseScenarioFlags(flags: ScenarioFlags): Scenario | undefined {
   if (flags.scenario === undefined && flags.faults === undefined) {
-    const stray = flags.slug !== undefined ? '--scenario-slug' : flags.times !== undefined ? '--scenario-times' : undefined
+    const stray =
+      flags.slug !== undefined
+        ? '--scenario-slug'
+        : flags.times !== undefined
+          ? '--scenario-times'
+          : undefined
     if (stray) throw new UsageError(`${stray} goes with --scenario or --faults`)
     return undefined
   }
@@ -42,7 +47,8 @@ export function parseScenarioFlags(flags: ScenarioFlags): Scenario | undefined {
   if (flags.scenario !== undefined) input.kind = flags.scenario
   if (flags.faults !== undefined) input.faults = parseFaultsFlag(flags.faults)
   if (flags.slug !== undefined) input.slug = flags.slug
-  if (flags.times !== undefined) input.times = /^\d+$/.test(flags.times) ? Number(flags.times) : flags.times
+  if (flags.times !== undefined)
+    input.times = /^\d+$/.test(flags.times) ? Number(flags.times) : flags.times
   if (flags.scenario === 'delay' && flags.delay) input.delay = flags.delay
   try {
     return parseScenario(input)
@@ -59,8 +65,12 @@ function parseFaultsFlag(text: string): Record<string, unknown> {
   for (const part of text.split(',')) {
     const [name, value = ''] = part.split('=', 2).map((piece) => piece.trim())
     if (name === 'kinds') faults.kinds = value.split('+')
-    else if (name === 'rate' || name === 'seed') faults[name] = value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value
-    else throw new UsageError(`--faults takes rate=R,seed=N,kinds=K1+K2; received ${JSON.stringify(part.slice(0, 40))}`)
+    else if (name === 'rate' || name === 'seed')
+      faults[name] = value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value
+    else
+      throw new UsageError(
+        `--faults takes rate=R,seed=N,kinds=K1+K2; received ${JSON.stringify(part.slice(0, 40))}`,
+      )
   }
   return faults
 }

@@ -26,7 +26,10 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   try {
     // Loaded only with a TLS flag, as is all the certificate code: plain HTTP starts no slower.
     const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
-    const pair = args.tls?.kind === 'files' ? await tlsFiles!.readTlsFiles(args.tls, stopped.signal) : undefined
+    const pair =
+      args.tls?.kind === 'files'
+        ? await tlsFiles!.readTlsFiles(args.tls, stopped.signal)
+        : undefined
     const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
@@ -57,22 +60,35 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               args.data,
               (next) => {
                 server.resolver.replaceTaxonomy(next)
-                io.stdout(`taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`)
+                io.stdout(
+                  `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
+                )
               },
               (line) => io.stdout(`taxonomy-mock: ${line}`),
             )
           : () => {}
-      const caFile = args.tls?.kind === 'self-signed' ? await tlsFiles!.writeTrustedCertificate(server.certificate!.pem, args.tls.caOut, server.port) : undefined
+      const caFile =
+        args.tls?.kind === 'self-signed'
+          ? await tlsFiles!.writeTrustedCertificate(
+              server.certificate!.pem,
+              args.tls.caOut,
+              server.port,
+            )
+          : undefined
       const { apiKeys } = server.resolver.options
       io.stdout(formatUrlLine(server.url, apiKeys, args))
-      if (server.certificate) for (const line of formatTlsLines(server.certificate, caFile)) io.stdout(line)
+      if (server.certificate)
+        for (const line of formatTlsLines(server.certificate, caFile)) io.stdout(line)
       // Generating `--size large` takes a fraction of a second of synchronous work; a signal sent
       // meanwhile is handled once it is done.
       const taxonomy = server.resolver.options.taxonomy
       await afterPendingSignals()
       if (!stopped.signal.aborted) {
-        for (const line of formatBannerDetails(server.url, taxonomy, apiKeys, args, caFile)) io.stdout(line)
-        await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }))
+        for (const line of formatBannerDetails(server.url, taxonomy, apiKeys, args, caFile))
+          io.stdout(line)
+        await new Promise((resolve) =>
+          stopped.signal.addEventListener('abort', resolve, { once: true }),
+        )
       }
     } finally {
       stopWatching()
@@ -88,7 +104,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
 /** The `--data` file's dataset, or `undefined` when a signal came first. */
 async function loadData(file: string, signal: AbortSignal): Promise<Taxonomy | undefined> {
   const loading = loadDataFile(file, signal)
-  const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }))
+  const aborted = new Promise<undefined>((resolve) =>
+    signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+  )
   // A FIFO may never be written: a signal ends the wait (the read is abandoned).
   return await Promise.race([loading, aborted]).finally(() => loading.catch(() => {}))
 }

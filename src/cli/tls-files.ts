@@ -15,7 +15,10 @@ const MAX_PEM_BYTES = 1024 * 1024
  * `UsageError` naming the flag, the file and the cause: unreadable, not PEM, an encrypted key, a
  * key of another certificate.
  */
-export async function readTlsFiles(tls: Extract<TlsArgs, { kind: 'files' }>, signal?: AbortSignal): Promise<CertificatePair> {
+export async function readTlsFiles(
+  tls: Extract<TlsArgs, { kind: 'files' }>,
+  signal?: AbortSignal,
+): Promise<CertificatePair> {
   const pair = {
     cert: await readPemFile(tls.cert, '--tls-cert', signal),
     key: await readPemFile(tls.key, '--tls-key', signal),
@@ -23,16 +26,23 @@ export async function readTlsFiles(tls: Extract<TlsArgs, { kind: 'files' }>, sig
   const problem = (await import('../server/tls.js')).findTlsProblem(pair)
   if (problem) {
     const flag = `--tls-${problem.option}`
-    throw new UsageError(`${flag} file ${JSON.stringify(problem.option === 'cert' ? tls.cert : tls.key)} ${problem.reason}`)
+    throw new UsageError(
+      `${flag} file ${JSON.stringify(problem.option === 'cert' ? tls.cert : tls.key)} ${problem.reason}`,
+    )
   }
   return pair
 }
 
-async function readPemFile(file: string, flag: string, signal: AbortSignal | undefined): Promise<string> {
+async function readPemFile(
+  file: string,
+  flag: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   const where = `${flag} file ${JSON.stringify(file)}`
   const info = await stat(file).catch(() => undefined)
   if (info?.isDirectory()) throw new UsageError(`${where} is a directory, not a PEM file`)
-  if (info !== undefined && info.size > MAX_PEM_BYTES) throw new UsageError(`${where} is over 1 MB: not a PEM certificate or key`)
+  if (info !== undefined && info.size > MAX_PEM_BYTES)
+    throw new UsageError(`${where} is over 1 MB: not a PEM certificate or key`)
   return readDataFile(file, where, signal)
 }
 
@@ -43,7 +53,11 @@ async function readPemFile(file: string, flag: string, signal: AbortSignal | und
  * link planted at that path in a shared temp folder is replaced, never followed, and a file
  * another user owns there is refused. A failure is a `RuntimeError` (exit code 1).
  */
-export async function writeTrustedCertificate(pem: string, caOut: string | undefined, port: number): Promise<string> {
+export async function writeTrustedCertificate(
+  pem: string,
+  caOut: string | undefined,
+  port: number,
+): Promise<string> {
   const file = caOut ?? join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
   const flag = caOut === undefined ? 'the certificate file' : '--tls-ca-out file'
   const partial = `${file}.${randomBytes(6).toString('hex')}.partial`
@@ -53,7 +67,14 @@ export async function writeTrustedCertificate(pem: string, caOut: string | undef
   } catch (error) {
     await rm(partial, { force: true }).catch(() => {})
     const { code, message } = error as NodeJS.ErrnoException
-    const reason = code === 'ENOENT' ? 'no such folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (code ?? message)
+    const reason =
+      code === 'ENOENT'
+        ? 'no such folder'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a folder'
+            : (code ?? message)
     throw new RuntimeError(`cannot write ${flag} ${JSON.stringify(file)}: ${reason}`)
   }
   return file

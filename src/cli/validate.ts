@@ -22,8 +22,13 @@ export async function validateFixture(file: string, io: CliIo): Promise<number> 
     if (!(error instanceof FixtureError)) throw error
     for (const issue of error.issues) io.stdout(`${file}: ${issue.path}: ${issue.message}`)
     const unlisted = error.issueCount - error.issues.length
-    if (unlisted > 0) io.stdout(`${file}: and ${unlisted} more problems (the first ${error.issues.length} are listed)`)
-    io.stderr(`taxonomy-mock: ${name} is not a valid fixture: ${error.issueCount} problem${error.issueCount === 1 ? '' : 's'}`)
+    if (unlisted > 0)
+      io.stdout(
+        `${file}: and ${unlisted} more problems (the first ${error.issues.length} are listed)`,
+      )
+    io.stderr(
+      `taxonomy-mock: ${name} is not a valid fixture: ${error.issueCount} problem${error.issueCount === 1 ? '' : 's'}`,
+    )
     return 2
   }
 }

@@ -17,16 +17,21 @@ import { writeFileAtomically } from './write-file.js'
  */
 export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
   const options = toServiceOptions(args)
-  const report = await verifyService({ ...options, ...(args.crawl !== undefined ? { crawl: args.crawl } : {}) }).catch(toRuntimeError)
+  const report = await verifyService({
+    ...options,
+    ...(args.crawl !== undefined ? { crawl: args.crawl } : {}),
+  }).catch(toRuntimeError)
   for (const line of formatVerifySummary(report, args.keySource)) io.stdout(line)
-  if (args.report !== undefined) await writeFileAtomically(args.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
+  if (args.report !== undefined)
+    await writeFileAtomically(args.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (args.junit !== undefined) await writeFileAtomically(args.junit, toJunitXml(report), '--junit')
   return report.passed ? 0 : 1
 }
 
 /** The library options of the flags, validated once by the library, its TypeErrors naming the flags. */
 export function toServiceOptions(args: ContractArgs): ServiceOptions {
-  if (args.apiKey.length < MIN_REDACTABLE_KEY_LENGTH) throw new UsageError(shortKeyMessage(`the key in ${args.keySource}`, args.apiKey.length))
+  if (args.apiKey.length < MIN_REDACTABLE_KEY_LENGTH)
+    throw new UsageError(shortKeyMessage(`the key in ${args.keySource}`, args.apiKey.length))
   const options: ServiceOptions = {
     target: args.target,
     apiKey: args.apiKey,
@@ -42,9 +47,13 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
     if (!(error instanceof TypeError)) throw error
     // The flag counts megabytes where the option counts bytes.
     if (error.message.startsWith('`maxReadBytes`')) {
-      throw new UsageError(`--max-read must be a whole number of megabytes from ${MAX_BODY_BYTES / MB} to ${MAX_READ_LIMIT / MB}; received ${args.maxReadMb}`)
+      throw new UsageError(
+        `--max-read must be a whole number of megabytes from ${MAX_BODY_BYTES / MB} to ${MAX_READ_LIMIT / MB}; received ${args.maxReadMb}`,
+      )
     }
-    throw new UsageError(error.message.replace(/`(\w+)`/g, (_, name: string) => FLAGS[name] ?? name))
+    throw new UsageError(
+      error.message.replace(/`(\w+)`/g, (_, name: string) => FLAGS[name] ?? name),
+    )
   }
   return options
 }
@@ -61,6 +70,11 @@ const FLAGS: Readonly<Record<string, string>> = {
 }
 
 export function toRuntimeError(error: unknown): never {
-  if (error instanceof UnreachableError || error instanceof TooLargeError || error instanceof RecordError) throw new RuntimeError(error.message)
+  if (
+    error instanceof UnreachableError ||
+    error instanceof TooLargeError ||
+    error instanceof RecordError
+  )
+    throw new RuntimeError(error.message)
   throw error
 }

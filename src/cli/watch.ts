@@ -58,7 +58,8 @@ export function watchDataFile(
         if (!stopping.signal.aborted) onLoad(next)
       } catch (error) {
         if (stopping.signal.aborted) return
-        const reason = error instanceof UsageError ? error.message : String((error as Error)?.message ?? error)
+        const reason =
+          error instanceof UsageError ? error.message : String((error as Error)?.message ?? error)
         onProblem(`${reason}; still serving the previous data`)
       }
     })

@@ -30,7 +30,11 @@ export async function writeFileAtomically(file: string, text: string, flag: stri
  * appending, so as not to cut off what the process wrote there before: replacing one would leave
  * a regular file where the device was. A folder is refused. `flag` names the file in errors.
  */
-export async function writeOutputFile(file: string, chunks: Iterable<string>, flag: string): Promise<void> {
+export async function writeOutputFile(
+  file: string,
+  chunks: Iterable<string>,
+  flag: string,
+): Promise<void> {
   let partial: string | undefined
   try {
     const target = await findTarget(file)
@@ -44,7 +48,9 @@ export async function writeOutputFile(file: string, chunks: Iterable<string>, fl
   } catch (error) {
     // Best effort: where the folder could not be made there is no partial file either.
     if (partial !== undefined) await rm(partial, { force: true }).catch(() => {})
-    throw new RuntimeError(`cannot write ${flag} file ${JSON.stringify(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`)
+    throw new RuntimeError(
+      `cannot write ${flag} file ${JSON.stringify(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
+    )
   } finally {
     if (partial !== undefined) partialFiles.delete(partial)
   }
@@ -66,7 +72,8 @@ async function findTarget(file: string): Promise<Target> {
   if (descriptor !== undefined) {
     // Our own stdout or stderr may be a socket (Node's child processes), which cannot be opened by path.
     const own = ownDescriptorOf(descriptor)
-    if (own === 1 || own === 2) return { kind: 'stdio', stream: own === 1 ? process.stdout : process.stderr }
+    if (own === 1 || own === 2)
+      return { kind: 'stdio', stream: own === 1 ? process.stdout : process.stderr }
     return { kind: 'open', path: file, flags: 'a' }
   }
   // Missing or not to be looked at: written beside it, which then says what is wrong.
@@ -94,18 +101,25 @@ function ownDescriptorOf(path: string): number | undefined {
   if (path === '/dev/stdout') return 1
   if (path === '/dev/stderr') return 2
   const match = /^\/(?:dev|proc\/(?:self|thread-self|(\d+)))\/fd\/(\d+)$/.exec(path)
-  if (match === null || (match[1] !== undefined && Number(match[1]) !== process.pid)) return undefined
+  if (match === null || (match[1] !== undefined && Number(match[1]) !== process.pid))
+    return undefined
   return Number(match[2])
 }
 
 /** Writes to a device, FIFO or descriptor; a reader that leaves early (EPIPE) ends it quietly, as for stdout. */
-async function writeThrough(target: Exclude<Target, { kind: 'replace' }>, chunks: Iterable<string>): Promise<void> {
+async function writeThrough(
+  target: Exclude<Target, { kind: 'replace' }>,
+  chunks: Iterable<string>,
+): Promise<void> {
   try {
-    if (target.kind === 'open') return await writeChunks(createWriteStream(target.path, { flags: target.flags }), chunks)
+    if (target.kind === 'open')
+      return await writeChunks(createWriteStream(target.path, { flags: target.flags }), chunks)
     for (const chunk of chunks) {
       if (!target.stream.write(chunk)) await once(target.stream, 'drain')
     }
-    await new Promise<void>((resolve, reject) => target.stream.write('', (error) => (error ? reject(error) : resolve())))
+    await new Promise<void>((resolve, reject) =>
+      target.stream.write('', (error) => (error ? reject(error) : resolve())),
+    )
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error
   }
@@ -131,7 +145,9 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
     case 'ENOTDIR': {
       // mkdir -p met a file where a folder must be: name it.
       const blocker = await findFileOnPath(dirname(file))
-      return blocker ? `${JSON.stringify(blocker)} is a file, not a folder` : 'a part of the path is a file, not a folder'
+      return blocker
+        ? `${JSON.stringify(blocker)} is a file, not a folder`
+        : 'a part of the path is a file, not a folder'
     }
     case 'EACCES':
     case 'EPERM':
@@ -150,7 +166,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
 /** The first existing non-folder on the way to `folder`, if any. */
 async function findFileOnPath(folder: string): Promise<string | undefined> {
   const parts: string[] = []
-  for (let current = folder; dirname(current) !== current; current = dirname(current)) parts.unshift(current)
+  for (let current = folder; dirname(current) !== current; current = dirname(current))
+    parts.unshift(current)
   for (const part of parts) {
     const info = await stat(part).catch(() => undefined)
     if (info === undefined) return undefined

@@ -78,7 +78,8 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
   }
 
   async function send(path: string, auth: Auth): Promise<Exchange> {
-    if (sent >= options.maxRequests) throw new BoundReachedError(`the request bound (${options.maxRequests}) is reached`)
+    if (sent >= options.maxRequests)
+      throw new BoundReachedError(`the request bound (${options.maxRequests}) is reached`)
     const now = Date.now()
     if (nextAt > now) await sleep(nextAt - now)
     nextAt = Math.max(Date.now(), nextAt) + interval
@@ -86,7 +87,11 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     const headers = new Headers({ accept: 'application/json', origin: PROBE_ORIGIN })
     const value = authorization(auth)
     if (value !== undefined) headers.set('authorization', value)
-    const request = new Request(`${options.base}${path}`, { headers, redirect: 'manual', signal: AbortSignal.timeout(options.timeout) })
+    const request = new Request(`${options.base}${path}`, {
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.timeout),
+    })
     let response: Response
     try {
       response = await options.fetch(request)
@@ -96,11 +101,21 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     const body = await readBody(response, path, sent - 1)
     received += body.bytes
     const heldKey = redactor.holds(body.text)
-    return { path, status: response.status, headers: response.headers, text: heldKey ? redactor.redact(body.text) : body.text, heldKey }
+    return {
+      path,
+      status: response.status,
+      headers: response.headers,
+      text: heldKey ? redactor.redact(body.text) : body.text,
+      heldKey,
+    }
   }
 
   /** The body as text, within the cap of one answer and what is left of the run's budget. */
-  async function readBody(response: Response, path: string, answers: number): Promise<{ text: string; bytes: number }> {
+  async function readBody(
+    response: Response,
+    path: string,
+    answers: number,
+  ): Promise<{ text: string; bytes: number }> {
     const left = options.maxReadBytes - received
     const tooLarge = (bytes: string) =>
       new TooLargeError(
@@ -124,7 +139,9 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       try {
         chunk = await reader.read()
       } catch (error) {
-        throw new UnreachableError(`GET ${path} answered ${response.status}, but its body broke off after ${bytes} bytes: ${reasonOf(error)}`)
+        throw new UnreachableError(
+          `GET ${path} answered ${response.status}, but its body broke off after ${bytes} bytes: ${reasonOf(error)}`,
+        )
       }
       if (chunk.done) return { text: parts.join('') + decoder.decode(), bytes }
       bytes += chunk.value.byteLength
@@ -144,10 +161,15 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     async get(path, auth = 'key') {
       for (let attempt = 0; ; attempt++) {
         const exchange = await send(path, auth)
-        const seconds = exchange.status === 429 || exchange.status === 503 ? parseRetryAfter(exchange.headers.get('retry-after')) : undefined
+        const seconds =
+          exchange.status === 429 || exchange.status === 503
+            ? parseRetryAfter(exchange.headers.get('retry-after'))
+            : undefined
         if (seconds === undefined || attempt === MAX_RETRIES) return exchange
         if (seconds > options.maxRetryAfter) {
-          throw new UnreachableError(`${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter} s allowed`)
+          throw new UnreachableError(
+            `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter} s allowed`,
+          )
         }
         if (waited + seconds > options.maxTotalWait) {
           throw new UnreachableError(
@@ -169,7 +191,10 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
  */
 export function keepStart(exchange: Exchange): Exchange {
   if (exchange.text.length <= KEPT_TEXT_CHARS) return exchange
-  return { ...exchange, text: JSON.parse(JSON.stringify(exchange.text.slice(0, KEPT_TEXT_CHARS))) as string }
+  return {
+    ...exchange,
+    text: JSON.parse(JSON.stringify(exchange.text.slice(0, KEPT_TEXT_CHARS))) as string,
+  }
 }
 
 /** `Retry-After` as seconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -21,17 +21,39 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
     const detail = rule.status === 'skip' ? `not checked: ${rule.note}` : `${rule.checked} checked`
     lines.push(`  ${mark}  ${rule.id.padEnd(idWidth)}  ${rule.sections}: ${rule.title} (${detail})`)
     for (const problem of rule.problems) lines.push(`          ${problem}`)
-    if (rule.problemCount > rule.problems.length) lines.push(`          and ${rule.problemCount - rule.problems.length} more`)
+    if (rule.problemCount > rule.problems.length)
+      lines.push(`          and ${rule.problemCount - rule.problems.length} more`)
   }
   lines.push('', 'Observations (where the spec says "not shown"; the mock with its defaults)')
-  const rows = report.observations.map((o) => [o.question, o.service, o.mock, o.verdict === 'option' ? `${o.option!.cli}  (${o.option!.library})` : o.verdict === 'same' ? 'same' : o.verdict === 'differs' ? `differs: ${o.note ?? 'no option'}` : o.verdict])
-  const widths = [0, 1, 2].map((column) => Math.max(...[['what', 'service', 'mock'][column]!, ...rows.map((row) => row[column]!)].map((cell) => cell.length)))
-  const row = (cells: string[]) => `  ${cells.map((cell, index) => (index < 3 ? cell.padEnd(widths[index]!) : cell)).join('  ')}`.trimEnd()
+  const rows = report.observations.map((o) => [
+    o.question,
+    o.service,
+    o.mock,
+    o.verdict === 'option'
+      ? `${o.option!.cli}  (${o.option!.library})`
+      : o.verdict === 'same'
+        ? 'same'
+        : o.verdict === 'differs'
+          ? `differs: ${o.note ?? 'no option'}`
+          : o.verdict,
+  ])
+  const widths = [0, 1, 2].map((column) =>
+    Math.max(
+      ...[['what', 'service', 'mock'][column]!, ...rows.map((row) => row[column]!)].map(
+        (cell) => cell.length,
+      ),
+    ),
+  )
+  const row = (cells: string[]) =>
+    `  ${cells.map((cell, index) => (index < 3 ? cell.padEnd(widths[index]!) : cell)).join('  ')}`.trimEnd()
   lines.push(row(['what', 'service', 'mock', 'to match']))
   for (const cells of rows) lines.push(row(cells))
   lines.push('')
-  const options = report.observations.filter((o) => o.verdict === 'option').map((o) => o.option!.cli)
-  if (options.length > 0) lines.push(`To make the mock match: taxonomy-mock ${[...new Set(options)].join(' ')}`)
+  const options = report.observations
+    .filter((o) => o.verdict === 'option')
+    .map((o) => o.option!.cli)
+  if (options.length > 0)
+    lines.push(`To make the mock match: taxonomy-mock ${[...new Set(options)].join(' ')}`)
   lines.push(
     report.passed
       ? 'No rule failed.'
@@ -50,12 +72,19 @@ export function toJunitXml(report: VerifyReport): string {
   const cases = report.rules.map((rule) => {
     const open = `    <testcase classname="taxonomy-mock.verify" name="${xml(`${rule.id} (${rule.sections})`)}">`
     if (rule.status === 'pass') return `${open}</testcase>`
-    if (rule.status === 'skip') return `${open}<skipped message="${xml(rule.note ?? '')}"/></testcase>`
-    const text = [...rule.problems, ...(rule.problemCount > rule.problems.length ? [`and ${rule.problemCount - rule.problems.length} more`] : [])].join('\n')
+    if (rule.status === 'skip')
+      return `${open}<skipped message="${xml(rule.note ?? '')}"/></testcase>`
+    const text = [
+      ...rule.problems,
+      ...(rule.problemCount > rule.problems.length
+        ? [`and ${rule.problemCount - rule.problems.length} more`]
+        : []),
+    ].join('\n')
     return `${open}\n      <failure message="${xml(`${rule.problemCount} problem(s): ${rule.title}`)}">${xml(text)}</failure>\n    </testcase>`
   })
   const properties = report.observations.map(
-    (o) => `      <property name="${xml(o.id)}" value="${xml(`service: ${o.service}; mock: ${o.mock}; ${o.option ? `match with ${o.option.cli}` : o.verdict}`)}"/>`,
+    (o) =>
+      `      <property name="${xml(o.id)}" value="${xml(`service: ${o.service}; mock: ${o.mock}; ${o.option ? `match with ${o.option.cli}` : o.verdict}`)}"/>`,
   )
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

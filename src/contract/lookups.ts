@@ -49,7 +49,12 @@ export class LookupSet {
     const known = this.find(collection, slug)
     if (known) return known
     const exchange = await client.get(lookupPath(collection, slug))
-    const lookup = { collection, slug, body: parseBody(exchange.text), exchange: keepStart(exchange) }
+    const lookup = {
+      collection,
+      slug,
+      body: parseBody(exchange.text),
+      exchange: keepStart(exchange),
+    }
     this.#byKey.set(`${collection}/${slug}`, lookup)
     return lookup
   }
@@ -61,7 +66,9 @@ function linksOf(lookup: Lookup): Link[] {
   return nestedArrays(ENDPOINTS[lookup.collection]).flatMap(({ field, collection }) => {
     const items = (lookup.body as Record<string, unknown>)[field]
     if (collection === undefined || !Array.isArray(items)) return []
-    return items.filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '').map((item) => ({ collection, slug: (item as { slug: string }).slug }))
+    return items
+      .filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '')
+      .map((item) => ({ collection, slug: (item as { slug: string }).slug }))
   })
 }
 
@@ -145,7 +152,9 @@ class Frontier {
   }
 
   waiting(): Link[] {
-    return this.#queue.slice(this.#head).filter((link) => !this.#lookups.has(link.collection, link.slug))
+    return this.#queue
+      .slice(this.#head)
+      .filter((link) => !this.#lookups.has(link.collection, link.slug))
   }
 }
 

@@ -1,7 +1,14 @@
 import { DEFAULT_STATUSES, isErrorStatus } from '../http/options.js'
 import type { Exchange, Wait } from './client.js'
 import type { Lookup } from './lookups.js'
-import { arraysOf, matchingOrder, NESTED_ARRAYS, observeOrder, type NestedArray, type ObservedOrder } from './order.js'
+import {
+  arraysOf,
+  matchingOrder,
+  NESTED_ARRAYS,
+  observeOrder,
+  type NestedArray,
+  type ObservedOrder,
+} from './order.js'
 import type { Probes } from './probes.js'
 import { isErrorAnswer, NOT_FOUND_MESSAGE, UNAUTHORIZED_MESSAGE } from './rules.js'
 
@@ -24,20 +31,70 @@ export interface Observation {
 const NOT_CHECKED = 'not checked (request bound)'
 
 /** The observations of a run, in a fixed order. */
-export function observe(lookups: readonly Lookup[], probes: Probes | undefined, waits: readonly Wait[]): Observation[] {
+export function observe(
+  lookups: readonly Lookup[],
+  probes: Probes | undefined,
+  waits: readonly Wait[],
+): Observation[] {
   const firstRecord = lookups.find((lookup) => lookup.exchange.status === 200)?.exchange
-  const orders = Object.fromEntries(NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(lookups, kind))])) as Record<NestedArray, ObservedOrder>
+  const orders = Object.fromEntries(
+    NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(lookups, kind))]),
+  ) as Record<NestedArray, ObservedOrder>
   const order = matchingOrder(orders)
   const list: Observation[] = [
-    statusObservation('unauthorized-status', 'status of the key error (§5, §7)', probes?.noKey, UNAUTHORIZED_MESSAGE, DEFAULT_STATUSES.unauthorized, 'unauthorized'),
-    statusObservation('not-found-status', 'status of the not-found error (§7)', probes?.unknownDiscipline, NOT_FOUND_MESSAGE, DEFAULT_STATUSES.notFound, 'notFound'),
-    headerObservation('www-authenticate', 'WWW-Authenticate on the key error', probes?.noKey, 'www-authenticate', 'Bearer'),
-    headerObservation('content-type', 'Content-Type of a record', firstRecord, 'content-type', 'application/json'),
+    statusObservation(
+      'unauthorized-status',
+      'status of the key error (§5, §7)',
+      probes?.noKey,
+      UNAUTHORIZED_MESSAGE,
+      DEFAULT_STATUSES.unauthorized,
+      'unauthorized',
+    ),
+    statusObservation(
+      'not-found-status',
+      'status of the not-found error (§7)',
+      probes?.unknownDiscipline,
+      NOT_FOUND_MESSAGE,
+      DEFAULT_STATUSES.notFound,
+      'notFound',
+    ),
+    headerObservation(
+      'www-authenticate',
+      'WWW-Authenticate on the key error',
+      probes?.noKey,
+      'www-authenticate',
+      'Bearer',
+    ),
+    headerObservation(
+      'content-type',
+      'Content-Type of a record',
+      firstRecord,
+      'content-type',
+      'application/json',
+    ),
     corsObservation(firstRecord),
     ...NESTED_ARRAYS.map((kind) => orderObservation(kind, orders[kind], order)),
-    answerObservation('lowercase-bearer', 'Authorization: bearer <key> (lower case)', probes?.lowercaseBearer, 'the record', 'the mock accepts any case: an app sending `bearer` passes only against the mock'),
-    answerObservation('trailing-slash', 'a trailing slash after the slug', probes?.trailingSlash, 'not found', 'the mock does not normalise paths'),
-    answerObservation('slug-case', 'the slug in upper case', probes?.upperCaseSlug, 'not found', 'the mock matches slugs exactly'),
+    answerObservation(
+      'lowercase-bearer',
+      'Authorization: bearer <key> (lower case)',
+      probes?.lowercaseBearer,
+      'the record',
+      'the mock accepts any case: an app sending `bearer` passes only against the mock',
+    ),
+    answerObservation(
+      'trailing-slash',
+      'a trailing slash after the slug',
+      probes?.trailingSlash,
+      'not found',
+      'the mock does not normalise paths',
+    ),
+    answerObservation(
+      'slug-case',
+      'the slug in upper case',
+      probes?.upperCaseSlug,
+      'not found',
+      'the mock matches slugs exactly',
+    ),
   ]
   if (waits.length > 0) {
     const seconds = waits.reduce((sum, wait) => sum + wait.seconds, 0)
@@ -53,11 +110,28 @@ export function observe(lookups: readonly Lookup[], probes: Probes | undefined, 
   return list
 }
 
-function statusObservation(id: string, question: string, exchange: Exchange | undefined, message: string, mockStatus: number, option: 'unauthorized' | 'notFound'): Observation {
-  if (!exchange) return { id, question, service: NOT_CHECKED, mock: String(mockStatus), verdict: 'not checked' }
+function statusObservation(
+  id: string,
+  question: string,
+  exchange: Exchange | undefined,
+  message: string,
+  mockStatus: number,
+  option: 'unauthorized' | 'notFound',
+): Observation {
+  if (!exchange)
+    return { id, question, service: NOT_CHECKED, mock: String(mockStatus), verdict: 'not checked' }
   const service = `${exchange.status}${isErrorAnswer(exchange, message) ? '' : ' (not the §7 body)'}`
-  if (exchange.status === mockStatus) return { id, question, service, mock: String(mockStatus), verdict: 'same' }
-  if (!isErrorStatus(exchange.status)) return { id, question, service, mock: String(mockStatus), verdict: 'differs', note: 'no option gives this status' }
+  if (exchange.status === mockStatus)
+    return { id, question, service, mock: String(mockStatus), verdict: 'same' }
+  if (!isErrorStatus(exchange.status))
+    return {
+      id,
+      question,
+      service,
+      mock: String(mockStatus),
+      verdict: 'differs',
+      note: 'no option gives this status',
+    }
   const flag = option === 'unauthorized' ? '--unauthorized-status' : '--not-found-status'
   return {
     id,
@@ -65,29 +139,73 @@ function statusObservation(id: string, question: string, exchange: Exchange | un
     service,
     mock: String(mockStatus),
     verdict: 'option',
-    option: { library: `statuses: { ${option}: ${exchange.status} }`, cli: `${flag} ${exchange.status}` },
+    option: {
+      library: `statuses: { ${option}: ${exchange.status} }`,
+      cli: `${flag} ${exchange.status}`,
+    },
   }
 }
 
-function headerObservation(id: string, question: string, exchange: Exchange | undefined, header: string, mock: string): Observation {
+function headerObservation(
+  id: string,
+  question: string,
+  exchange: Exchange | undefined,
+  header: string,
+  mock: string,
+): Observation {
   if (!exchange) return { id, question, service: NOT_CHECKED, mock, verdict: 'not checked' }
   const service = exchange.headers.get(header) ?? '(none)'
-  return { id, question, service, mock, verdict: service === mock ? 'same' : 'differs', ...(service === mock ? {} : { note: 'the mock always sends its value' }) }
+  return {
+    id,
+    question,
+    service,
+    mock,
+    verdict: service === mock ? 'same' : 'differs',
+    ...(service === mock ? {} : { note: 'the mock always sends its value' }),
+  }
 }
 
 function corsObservation(exchange: Exchange | undefined): Observation {
   const question = 'Access-Control-Allow-Origin on a record (with an Origin header)'
-  if (!exchange) return { id: 'cors', question, service: NOT_CHECKED, mock: '*', verdict: 'not checked' }
+  if (!exchange)
+    return { id: 'cors', question, service: NOT_CHECKED, mock: '*', verdict: 'not checked' }
   const service = exchange.headers.get('access-control-allow-origin') ?? '(none)'
   if (service === '*') return { id: 'cors', question, service, mock: '*', verdict: 'same' }
-  if (service === '(none)') return { id: 'cors', question, service, mock: '*', verdict: 'option', option: { library: 'cors: false', cli: '--no-cors' } }
-  return { id: 'cors', question, service, mock: '*', verdict: 'differs', note: 'the mock allows every origin or none' }
+  if (service === '(none)')
+    return {
+      id: 'cors',
+      question,
+      service,
+      mock: '*',
+      verdict: 'option',
+      option: { library: 'cors: false', cli: '--no-cors' },
+    }
+  return {
+    id: 'cors',
+    question,
+    service,
+    mock: '*',
+    verdict: 'differs',
+    note: 'the mock allows every origin or none',
+  }
 }
 
-function orderObservation(kind: NestedArray, observed: ObservedOrder, order: 'name' | 'id' | 'fixture'): Observation {
+function orderObservation(
+  kind: NestedArray,
+  observed: ObservedOrder,
+  order: 'name' | 'id' | 'fixture',
+): Observation {
   const question = `order of ${kind} (§4.3)`
-  if (observed === 'unknown') return { id: `order-${kind}`, question, service: 'unknown (no array of 2+ items)', mock: 'name', verdict: 'same' }
-  if (observed === 'name' || (observed === 'name or id' && order === 'name')) return { id: `order-${kind}`, question, service: observed, mock: 'name', verdict: 'same' }
+  if (observed === 'unknown')
+    return {
+      id: `order-${kind}`,
+      question,
+      service: 'unknown (no array of 2+ items)',
+      mock: 'name',
+      verdict: 'same',
+    }
+  if (observed === 'name' || (observed === 'name or id' && order === 'name'))
+    return { id: `order-${kind}`, question, service: observed, mock: 'name', verdict: 'same' }
   return {
     id: `order-${kind}`,
     question,
@@ -95,12 +213,22 @@ function orderObservation(kind: NestedArray, observed: ObservedOrder, order: 'na
     mock: 'name',
     verdict: 'option',
     option: { library: `order: '${order}'`, cli: `--order ${order}` },
-    ...(order === 'fixture' ? { note: "'fixture' keeps a recorded file's order: serve a recording (taxonomy-mock record)" } : {}),
+    ...(order === 'fixture'
+      ? {
+          note: "'fixture' keeps a recorded file's order: serve a recording (taxonomy-mock record)",
+        }
+      : {}),
   }
 }
 
 /** What an answer amounts to: the record, the not-found error, a redirect, or another status. */
-function answerObservation(id: string, question: string, exchange: Exchange | undefined, mock: string, note: string): Observation {
+function answerObservation(
+  id: string,
+  question: string,
+  exchange: Exchange | undefined,
+  mock: string,
+  note: string,
+): Observation {
   if (!exchange) return { id, question, service: NOT_CHECKED, mock, verdict: 'not checked' }
   const service =
     exchange.status === 200
@@ -112,5 +240,12 @@ function answerObservation(id: string, question: string, exchange: Exchange | un
           : exchange.status >= 300 && exchange.status < 400
             ? `redirect ${exchange.status} to ${exchange.headers.get('location') ?? '(no Location)'}`
             : `status ${exchange.status}`
-  return { id, question, service, mock, verdict: service === mock ? 'same' : 'differs', ...(service === mock ? {} : { note }) }
+  return {
+    id,
+    question,
+    service,
+    mock,
+    verdict: service === mock ? 'same' : 'differs',
+    ...(service === mock ? {} : { note }),
+  }
 }

@@ -101,20 +101,33 @@ const DEFAULT_MAX_TOTAL_WAIT = 120
  * resolveServiceOptions({ target: 'https://staging.example.com', apiKey: 'k', disciplines: ['history'] })
  */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
   const key: unknown = options.apiKey
   if (!isApiKey(key)) {
     // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
-    const received = typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
-    throw new TypeError(`\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
+    const received =
+      typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
+    throw new TypeError(
+      `\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`,
+    )
   }
-  if (key.length < MIN_REDACTABLE_KEY_LENGTH) throw new TypeError(shortKeyMessage('`apiKey`', key.length))
-  const slugs = Object.fromEntries(ENDPOINT_LIST.map(({ startOption }) => [startOption, resolveSlugs(options[startOption], startOption)]))
+  if (key.length < MIN_REDACTABLE_KEY_LENGTH)
+    throw new TypeError(shortKeyMessage('`apiKey`', key.length))
+  const slugs = Object.fromEntries(
+    ENDPOINT_LIST.map(({ startOption }) => [
+      startOption,
+      resolveSlugs(options[startOption], startOption),
+    ]),
+  )
   if (Object.values(slugs).every((given) => given.length === 0)) {
-    throw new TypeError(`give at least one slug in ${ENDPOINT_LIST.map(({ startOption }) => `\`${startOption}\``).join(' or ')}: the API has no list endpoint to start from`)
+    throw new TypeError(
+      `give at least one slug in ${ENDPOINT_LIST.map(({ startOption }) => `\`${startOption}\``).join(' or ')}: the API has no list endpoint to start from`,
+    )
   }
   const fetchOption = options.fetch ?? globalThis.fetch
-  if (typeof fetchOption !== 'function') throw new TypeError(`\`fetch\` must be a function; received ${formatReceived(options.fetch)}`)
+  if (typeof fetchOption !== 'function')
+    throw new TypeError(`\`fetch\` must be a function; received ${formatReceived(options.fetch)}`)
   return {
     base: resolveTarget(options.target),
     apiKey: options.apiKey,
@@ -122,12 +135,51 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     rate:
       options.rate === Number.POSITIVE_INFINITY
         ? options.rate
-        : resolveNumber(options.rate, 'rate', DEFAULT_RATE, SERVICE_LIMITS.rate.min, SERVICE_LIMITS.rate.max, 'requests per second'),
-    maxRequests: resolveInteger(options.maxRequests, 'maxRequests', DEFAULT_MAX_REQUESTS, SERVICE_LIMITS.maxRequests.min, SERVICE_LIMITS.maxRequests.max),
-    timeout: resolveInteger(options.timeout, 'timeout', DEFAULT_TIMEOUT, SERVICE_LIMITS.timeout.min, SERVICE_LIMITS.timeout.max),
-    maxRetryAfter: resolveNumber(options.maxRetryAfter, 'maxRetryAfter', DEFAULT_MAX_RETRY_AFTER, 0, 3_600, 'seconds'),
-    maxTotalWait: resolveNumber(options.maxTotalWait, 'maxTotalWait', DEFAULT_MAX_TOTAL_WAIT, 0, 86_400, 'seconds'),
-    maxReadBytes: resolveInteger(options.maxReadBytes, 'maxReadBytes', MAX_READ_BYTES, MAX_BODY_BYTES, MAX_READ_LIMIT),
+        : resolveNumber(
+            options.rate,
+            'rate',
+            DEFAULT_RATE,
+            SERVICE_LIMITS.rate.min,
+            SERVICE_LIMITS.rate.max,
+            'requests per second',
+          ),
+    maxRequests: resolveInteger(
+      options.maxRequests,
+      'maxRequests',
+      DEFAULT_MAX_REQUESTS,
+      SERVICE_LIMITS.maxRequests.min,
+      SERVICE_LIMITS.maxRequests.max,
+    ),
+    timeout: resolveInteger(
+      options.timeout,
+      'timeout',
+      DEFAULT_TIMEOUT,
+      SERVICE_LIMITS.timeout.min,
+      SERVICE_LIMITS.timeout.max,
+    ),
+    maxRetryAfter: resolveNumber(
+      options.maxRetryAfter,
+      'maxRetryAfter',
+      DEFAULT_MAX_RETRY_AFTER,
+      0,
+      3_600,
+      'seconds',
+    ),
+    maxTotalWait: resolveNumber(
+      options.maxTotalWait,
+      'maxTotalWait',
+      DEFAULT_MAX_TOTAL_WAIT,
+      0,
+      86_400,
+      'seconds',
+    ),
+    maxReadBytes: resolveInteger(
+      options.maxReadBytes,
+      'maxReadBytes',
+      MAX_READ_BYTES,
+      MAX_BODY_BYTES,
+      MAX_READ_LIMIT,
+    ),
     fetch: (request) => fetchOption(request),
   }
 }
@@ -145,40 +197,68 @@ function resolveTarget(target: unknown): string {
   try {
     url = new URL(String(target instanceof URL ? target.href : target))
   } catch {
-    throw new TypeError(`\`target\` must be an http or https URL; received ${formatReceived(target)}`)
+    throw new TypeError(
+      `\`target\` must be an http or https URL; received ${formatReceived(target)}`,
+    )
   }
-  if (typeof target !== 'string' && !(target instanceof URL)) throw new TypeError(`\`target\` must be a URL; received ${formatReceived(target)}`)
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`\`target\` must be an http or https URL; received ${JSON.stringify(url.protocol)}`)
+  if (typeof target !== 'string' && !(target instanceof URL))
+    throw new TypeError(`\`target\` must be a URL; received ${formatReceived(target)}`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(
+      `\`target\` must be an http or https URL; received ${JSON.stringify(url.protocol)}`,
+    )
   // A key in the URL would end up in reports and logs: the key has its own option.
-  if (url.username || url.password) throw new TypeError('`target` must not carry credentials: pass the key as `apiKey`')
-  if (url.search || url.hash) throw new TypeError('`target` must be a base URL without a query or fragment')
+  if (url.username || url.password)
+    throw new TypeError('`target` must not carry credentials: pass the key as `apiKey`')
+  if (url.search || url.hash)
+    throw new TypeError('`target` must be a base URL without a query or fragment')
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 function resolveSlugs(slugs: unknown, name: string): readonly string[] {
   if (slugs === undefined) return []
-  if (!Array.isArray(slugs)) throw new TypeError(`\`${name}\` must be an array of slugs; received ${formatReceived(slugs)}`)
+  if (!Array.isArray(slugs))
+    throw new TypeError(`\`${name}\` must be an array of slugs; received ${formatReceived(slugs)}`)
   for (const slug of slugs) {
     // The spec leaves the character set of slugs unsaid (§2.7): any text, percent-encoded on the way.
     if (typeof slug !== 'string' || slug === '' || slug.length > MAX_SLUG_LENGTH) {
-      throw new TypeError(`\`${name}\` must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${formatReceived(slug)}`)
+      throw new TypeError(
+        `\`${name}\` must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${formatReceived(slug)}`,
+      )
     }
   }
   return Object.freeze([...new Set(slugs as string[])])
 }
 
-function resolveNumber(value: unknown, name: string, fallback: number, min: number, max: number, unit: string): number {
+function resolveNumber(
+  value: unknown,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  unit: string,
+): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new TypeError(`\`${name}\` must be a number of ${unit} from ${min} to ${max}; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be a number of ${unit} from ${min} to ${max}; received ${formatReceived(value)}`,
+    )
   }
   return value
 }
 
-export function resolveInteger(value: unknown, name: string, fallback: number, min: number, max: number): number {
+export function resolveInteger(
+  value: unknown,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`\`${name}\` must be an integer from ${min} to ${max}; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be an integer from ${min} to ${max}; received ${formatReceived(value)}`,
+    )
   }
   return value
 }

@@ -4,7 +4,9 @@ import { isObject, type Lookup } from './lookups.js'
 
 /** The nested arrays of the records (§2.1, §2.4), endpoint by endpoint. */
 export type NestedArray = (typeof ENDPOINTS)[Collection]['parents' | 'children']['field']
-export const NESTED_ARRAYS = Object.freeze(ENDPOINT_LIST.flatMap(nestedArrays).map((array) => array.field as NestedArray))
+export const NESTED_ARRAYS = Object.freeze(
+  ENDPOINT_LIST.flatMap(nestedArrays).map((array) => array.field as NestedArray),
+)
 
 /** What the observed arrays of one kind agree with. `unknown`: none had two or more items. */
 export type ObservedOrder = 'name' | 'id' | 'name or id' | 'other' | 'unknown'
@@ -23,20 +25,31 @@ const SORTERS: Readonly<Record<'name' | 'id', (items: readonly Named[]) => reado
 
 /** Each observed nested array of a kind, as summaries with string id, name and slug. */
 export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
-  const owner = ENDPOINT_LIST.find((endpoint) => nestedArrays(endpoint).some((array) => array.field === kind))!.collection
+  const owner = ENDPOINT_LIST.find((endpoint) =>
+    nestedArrays(endpoint).some((array) => array.field === kind),
+  )!.collection
   return lookups
-    .filter((lookup) => lookup.collection === owner && lookup.exchange.status === 200 && isObject(lookup.body))
+    .filter(
+      (lookup) =>
+        lookup.collection === owner && lookup.exchange.status === 200 && isObject(lookup.body),
+    )
     .map((lookup) => (lookup.body as Record<string, unknown>)[kind])
     .filter((items): items is unknown[] => Array.isArray(items))
-    .map((items) => items.filter(isNamed).map((item) => ({ id: item.id, name: item.name, slug: item.slug, description: null })))
+    .map((items) =>
+      items
+        .filter(isNamed)
+        .map((item) => ({ id: item.id, name: item.name, slug: item.slug, description: null })),
+    )
 }
 
 /** Which of the kit's orders every observed array of a kind is in. */
 export function observeOrder(arrays: readonly (readonly Named[])[]): ObservedOrder {
   const telling = arrays.filter((items) => items.length >= 2)
   if (telling.length === 0) return 'unknown'
-  const matches = (['name', 'id'] as const).filter((order) => telling.every((items) => sameOrder(items, SORTERS[order](items))))
-  return matches.length === 2 ? 'name or id' : matches[0] ?? 'other'
+  const matches = (['name', 'id'] as const).filter((order) =>
+    telling.every((items) => sameOrder(items, SORTERS[order](items))),
+  )
+  return matches.length === 2 ? 'name or id' : (matches[0] ?? 'other')
 }
 
 /**
@@ -47,7 +60,8 @@ export function observeOrder(arrays: readonly (readonly Named[])[]): ObservedOrd
 export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrder>>): NestedOrder {
   const kinds = Object.values(observed)
   for (const order of ['name', 'id'] as const) {
-    if (kinds.every((kind) => kind === order || kind === 'name or id' || kind === 'unknown')) return order
+    if (kinds.every((kind) => kind === order || kind === 'name or id' || kind === 'unknown'))
+      return order
   }
   return 'fixture'
 }
@@ -57,7 +71,10 @@ export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrd
  * dataset order reproduces them: ties go by name, so a service that sorts by name gives a file
  * sorted by name. `undefined` when the arrays disagree (a cycle).
  */
-export function mergeOrders<T extends Named>(records: readonly T[], sequences: readonly (readonly string[])[]): T[] | undefined {
+export function mergeOrders<T extends Named>(
+  records: readonly T[],
+  sequences: readonly (readonly string[])[],
+): T[] | undefined {
   // Records are numbered by their rank by name, and the ready ones wait in a heap of those numbers.
   const byRank = byName(records)
   const rank = new Map(byRank.map((record, index) => [record.id, index]))
@@ -134,5 +151,10 @@ function sameOrder(a: readonly Named[], b: readonly Named[]): boolean {
 }
 
 function isNamed(item: unknown): item is { id: string; name: string; slug: string } {
-  return isObject(item) && typeof item.id === 'string' && typeof item.name === 'string' && typeof item.slug === 'string'
+  return (
+    isObject(item) &&
+    typeof item.id === 'string' &&
+    typeof item.name === 'string' &&
+    typeof item.slug === 'string'
+  )
 }

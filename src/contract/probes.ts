@@ -1,5 +1,11 @@
 import { ENDPOINT_LIST, type Collection } from '../http/endpoints.js'
-import { BoundReachedError, keepStart, type Auth, type Exchange, type ServiceClient } from './client.js'
+import {
+  BoundReachedError,
+  keepStart,
+  type Auth,
+  type Exchange,
+  type ServiceClient,
+} from './client.js'
 import { lookupPath } from './lookups.js'
 
 /** The requests that look at errors and at what the spec leaves unsaid, each with its answer. */
@@ -30,12 +36,20 @@ export const UNKNOWN_SLUG_PROBES = {
  * Sends the probes in a fixed order, each once; a probe past the request bound is left out (its
  * rules and observations say "not checked").
  */
-export async function runProbes(client: ServiceClient, known: Probes['known'], unknownSlug: string): Promise<Probes> {
+export async function runProbes(
+  client: ServiceClient,
+  known: Probes['known'],
+  unknownSlug: string,
+): Promise<Probes> {
   const knownPath = lookupPath(known.collection, known.slug)
   const plan: PlannedProbe[] = [
     ['noKey', knownPath, 'none'],
     ['wrongKey', knownPath, 'wrong'],
-    ...ENDPOINT_LIST.map(({ collection }): PlannedProbe => [UNKNOWN_SLUG_PROBES[collection], lookupPath(collection, unknownSlug), 'key']),
+    ...ENDPOINT_LIST.map(({ collection }): PlannedProbe => [
+      UNKNOWN_SLUG_PROBES[collection],
+      lookupPath(collection, unknownSlug),
+      'key',
+    ]),
     ['unknownNoKey', lookupPath(known.collection, unknownSlug), 'none'],
     ['lowercaseBearer', knownPath, 'lowercase'],
     ['trailingSlash', `${knownPath}/`, 'key'],

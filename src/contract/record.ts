@@ -8,8 +8,20 @@ import { ENDPOINT_LIST, findEndpoint, noOtherRows, type Collection } from '../ht
 import { TooLargeError } from './budget.js'
 import { createServiceClient } from './client.js'
 import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
-import { resolveServiceOptions, type RecordServiceOptions, type ResolvedServiceOptions } from './options.js'
-import { arraysOf, matchingOrder, mergeOrders, NESTED_ARRAYS, observeOrder, type NestedArray, type ObservedOrder } from './order.js'
+import {
+  resolveServiceOptions,
+  type RecordServiceOptions,
+  type ResolvedServiceOptions,
+} from './options.js'
+import {
+  arraysOf,
+  matchingOrder,
+  mergeOrders,
+  NESTED_ARRAYS,
+  observeOrder,
+  type NestedArray,
+  type ObservedOrder,
+} from './order.js'
 import { evaluateRules } from './rules.js'
 import { createRedactor, withRedactedErrors, type Redactor } from './redact.js'
 import { lookUpGiven, startSlugs } from './verify.js'
@@ -58,16 +70,28 @@ export async function recordService(options: RecordServiceOptions): Promise<Reco
   })
 }
 
-async function record(resolved: ResolvedServiceOptions, redactor: Redactor, wantsAll: boolean): Promise<RecordResult> {
+async function record(
+  resolved: ResolvedServiceOptions,
+  redactor: Redactor,
+  wantsAll: boolean,
+): Promise<RecordResult> {
   const client = createServiceClient(resolved)
   const lookups = new LookupSet()
   const start = await lookUpGiven(resolved, client, lookups)
   // First what no bound could change: an answer that holds the key is never recorded, so stop at one.
   const heldKey = (lookup: Lookup) => lookup.exchange.heldKey
-  const unfetched = start.some(heldKey) ? [] : await crawl(client, lookups, start, Infinity, heldKey)
+  const unfetched = start.some(heldKey)
+    ? []
+    : await crawl(client, lookups, start, Infinity, heldKey)
   const echoing = lookups.all().find(heldKey)
-  if (echoing) throw new RecordError(`GET ${echoing.exchange.path} answered with the API key in its body, which a recording must not hold; nothing written`)
-  const missing = [...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)), ...unfetched]
+  if (echoing)
+    throw new RecordError(
+      `GET ${echoing.exchange.path} answered with the API key in its body, which a recording must not hold; nothing written`,
+    )
+  const missing = [
+    ...startSlugs(resolved).filter((link) => !lookups.has(link.collection, link.slug)),
+    ...unfetched,
+  ]
   if (missing.length > 0) {
     const [first] = missing
     throw new RecordError(
@@ -79,31 +103,44 @@ async function record(resolved: ResolvedServiceOptions, redactor: Redactor, want
   const all = lookups.all()
   const failedLookup = all.find((lookup) => lookup.exchange.status !== 200)
   if (failedLookup) {
-    throw new RecordError(`GET ${failedLookup.exchange.path} answered ${failedLookup.exchange.status}, so the set cannot be closed; nothing written`)
+    throw new RecordError(
+      `GET ${failedLookup.exchange.path} answered ${failedLookup.exchange.status}, so the set cannot be closed; nothing written`,
+    )
   }
   const failed = evaluateRules(all, undefined).filter((rule) => rule.status === 'fail')
   if (failed.length > 0) {
-    throw new RecordError(`the service's answers break ${failed.map((rule) => rule.id).join(', ')} (run taxonomy-mock verify for details); nothing written`)
+    throw new RecordError(
+      `the service's answers break ${failed.map((rule) => rule.id).join(', ')} (run taxonomy-mock verify for details); nothing written`,
+    )
   }
-  const observedOrders = Object.fromEntries(NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(all, kind))])) as Record<NestedArray, ObservedOrder>
+  const observedOrders = Object.fromEntries(
+    NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(all, kind))]),
+  ) as Record<NestedArray, ObservedOrder>
   const order = matchingOrder(observedOrders)
   const taxonomy = toTaxonomy(all)
   checkReproduces(taxonomy, all, order)
   // The parsed values, not the file's text: JSON escapes a key holding `"` or `\`.
-  if (holdsKey(taxonomy.toFixture(), redactor)) throw new RecordError('the recording would contain the API key; nothing written')
+  if (holdsKey(taxonomy.toFixture(), redactor))
+    throw new RecordError('the recording would contain the API key; nothing written')
   const json = toFixtureJson(taxonomy)
   return { taxonomy, json, order, observedOrders, lookups: all.length, requests: client.sent }
 }
 
-type Body = Record<string, unknown> & { id: string; name: string; slug: string; description: string }
+type Body = Record<string, unknown> & {
+  id: string
+  name: string
+  slug: string
+  description: string
+}
 
 /** The bodies looked up, by collection. */
 function bodiesByCollection(lookups: readonly Lookup[]): Readonly<Record<Collection, Body[]>> {
-  const bodies = Object.fromEntries(ENDPOINT_LIST.map(({ collection }) => [collection, [] as Body[]])) as Record<Collection, Body[]>
+  const bodies = Object.fromEntries(
+    ENDPOINT_LIST.map(({ collection }) => [collection, [] as Body[]]),
+  ) as Record<Collection, Body[]>
   for (const lookup of lookups) bodies[lookup.collection].push(lookup.body as Body)
   return bodies
 }
-
 
 /** The fixture of a closed set of lookups, in a canonical order (see `mergeOrders`). */
 function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
@@ -112,30 +149,66 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
   noOtherRows(unrecorded)
   const domains = new Map<string, { id: string; name: string; slug: string; description: null }>()
   for (const discipline of disciplines) {
-    for (const domain of discipline.domains as Body[]) domains.set(domain.id, { id: domain.id, name: domain.name, slug: domain.slug, description: null })
+    for (const domain of discipline.domains as Body[])
+      domains.set(domain.id, {
+        id: domain.id,
+        name: domain.name,
+        slug: domain.slug,
+        description: null,
+      })
   }
   const topics = new Map<string, { id: string; name: string; slug: string; description: string }>()
   for (const sub of subs) {
-    for (const topic of sub.topics as Body[]) topics.set(topic.id, { id: topic.id, name: topic.name, slug: topic.slug, description: topic.description })
+    for (const topic of sub.topics as Body[])
+      topics.set(topic.id, {
+        id: topic.id,
+        name: topic.name,
+        slug: topic.slug,
+        description: topic.description,
+      })
   }
   const ids = (items: unknown) => (items as Body[]).map((item) => item.id)
-  const subOrder = mergeOrders(subs, disciplines.map((discipline) => ids(discipline.sub_disciplines))) ?? byName(subs)
-  const topicOrder = mergeOrders([...topics.values()], subOrder.map((sub) => ids(sub.topics))) ?? byName([...topics.values()])
+  const subOrder =
+    mergeOrders(
+      subs,
+      disciplines.map((discipline) => ids(discipline.sub_disciplines)),
+    ) ?? byName(subs)
+  const topicOrder =
+    mergeOrders(
+      [...topics.values()],
+      subOrder.map((sub) => ids(sub.topics)),
+    ) ?? byName([...topics.values()])
   const topicParents = new Map<string, string[]>()
-  for (const sub of subOrder) for (const id of ids(sub.topics)) (topicParents.get(id) ?? topicParents.set(id, []).get(id)!).push(sub.id)
+  for (const sub of subOrder)
+    for (const id of ids(sub.topics))
+      (topicParents.get(id) ?? topicParents.set(id, []).get(id)!).push(sub.id)
   const fixture = {
     format: RECORDED_FIXTURE_FORMAT,
     seed: null,
     domains: byName([...domains.values()]),
-    disciplines: byName(disciplines).map((d) => ({ id: d.id, name: d.name, slug: d.slug, description: d.description, domain_ids: ids(d.domains) })),
-    sub_disciplines: subOrder.map((s) => ({ id: s.id, name: s.name, slug: s.slug, description: s.description, discipline_ids: ids(s.disciplines) })),
+    disciplines: byName(disciplines).map((d) => ({
+      id: d.id,
+      name: d.name,
+      slug: d.slug,
+      description: d.description,
+      domain_ids: ids(d.domains),
+    })),
+    sub_disciplines: subOrder.map((s) => ({
+      id: s.id,
+      name: s.name,
+      slug: s.slug,
+      description: s.description,
+      discipline_ids: ids(s.disciplines),
+    })),
     topics: topicOrder.map((t) => ({ ...t, sub_discipline_ids: topicParents.get(t.id)! })),
   }
   try {
     return loadTaxonomy(fixture)
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
-    throw new RecordError(`the service's records do not make a valid fixture: ${summarizeIssues(error.issues, error.issueCount)}; nothing written`)
+    throw new RecordError(
+      `the service's records do not make a valid fixture: ${summarizeIssues(error.issues, error.issueCount)}; nothing written`,
+    )
   }
 }
 
@@ -149,8 +222,13 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
     const record = endpoint.find(taxonomy, lookup.slug)
     const rebuilt = record && JSON.stringify(sortKeys(endpoint.toBody(taxonomy, record, order)))
     if (rebuilt !== JSON.stringify(sortKeys(lookup.body))) {
-      const why = isObject(lookup.body) && order === 'fixture' ? ': its arrays are in orders no single dataset order gives' : ''
-      throw new RecordError(`the recording would not answer GET ${lookup.exchange.path} as the service did${why}; nothing written`)
+      const why =
+        isObject(lookup.body) && order === 'fixture'
+          ? ': its arrays are in orders no single dataset order gives'
+          : ''
+      throw new RecordError(
+        `the recording would not answer GET ${lookup.exchange.path} as the service did${why}; nothing written`,
+      )
     }
   }
 }
@@ -159,12 +237,19 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
 function holdsKey(value: unknown, redactor: Redactor): boolean {
   if (typeof value === 'string') return redactor.holds(value)
   if (Array.isArray(value)) return value.some((item) => holdsKey(item, redactor))
-  if (isObject(value)) return Object.entries(value).some(([name, item]) => redactor.holds(name) || holdsKey(item, redactor))
+  if (isObject(value))
+    return Object.entries(value).some(
+      ([name, item]) => redactor.holds(name) || holdsKey(item, redactor),
+    )
   return false
 }
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys)
   if (!isObject(value)) return value
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]))
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys(value[key])]),
+  )
 }

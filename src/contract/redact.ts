@@ -44,7 +44,9 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
   if (typeof value === 'string') return redactor.redact(value) as T
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor)) as T
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactDeep(item, redactor)])) as T
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [name, redactDeep(item, redactor)]),
+    ) as T
   }
   return value
 }
@@ -70,7 +72,13 @@ function encodedPattern(form: string): string {
   return [...form].map((char) => `(?:${characterForms(char).join('|')})`).join('')
 }
 
-const HTML_NAMES: Readonly<Record<string, string>> = { '"': 'quot', '&': 'amp', '<': 'lt', '>': 'gt', "'": 'apos' }
+const HTML_NAMES: Readonly<Record<string, string>> = {
+  '"': 'quot',
+  '&': 'amp',
+  '<': 'lt',
+  '>': 'gt',
+  "'": 'apos',
+}
 
 function characterForms(char: string): string[] {
   const code = char.charCodeAt(0)

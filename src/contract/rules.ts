@@ -7,16 +7,52 @@ import { checkRecordFields, checkSummaryFields, where } from './shape.js'
 
 /** The rules `verify` checks, each with the spec sections it comes from. A failed rule is breaking drift. */
 export const RULES = Object.freeze([
-  { id: 'lookup-ok', sections: '§4.1, §4.2', title: 'each record looked up answers 200 with a JSON body of that slug' },
-  { id: 'record-fields', sections: '§2.1, §2.4', title: 'a record has exactly its fields, with their types; ids are UUIDs' },
-  { id: 'summary-fields', sections: '§2.2, §2.3, §2.5, §2.6', title: 'each summary has exactly its fields, with their types' },
+  {
+    id: 'lookup-ok',
+    sections: '§4.1, §4.2',
+    title: 'each record looked up answers 200 with a JSON body of that slug',
+  },
+  {
+    id: 'record-fields',
+    sections: '§2.1, §2.4',
+    title: 'a record has exactly its fields, with their types; ids are UUIDs',
+  },
+  {
+    id: 'summary-fields',
+    sections: '§2.2, §2.3, §2.5, §2.6',
+    title: 'each summary has exactly its fields, with their types',
+  },
   { id: 'counts', sections: '§2.7, §4.1, §4.2', title: "each count equals its array's length" },
-  { id: 'back-links', sections: '§1, §4.1, §4.2', title: 'a parent lists its child and the child its parent, both ways' },
-  { id: 'summary-counts', sections: '§2.3', title: "a sub-discipline summary's topics_count equals the sub-discipline's own" },
-  { id: 'same-identity', sections: '§2', title: 'an id always carries the same name, slug and description; a slug one id' },
-  { id: 'unauthorized-error', sections: '§5, §7', title: 'no key and a wrong key give {"error":"Invalid or missing API key"}, a 4xx' },
-  { id: 'not-found-error', sections: '§7', title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on both endpoints' },
-  { id: 'auth-before-not-found', sections: '§5, §7', title: 'an unknown slug without a key gives the key error' },
+  {
+    id: 'back-links',
+    sections: '§1, §4.1, §4.2',
+    title: 'a parent lists its child and the child its parent, both ways',
+  },
+  {
+    id: 'summary-counts',
+    sections: '§2.3',
+    title: "a sub-discipline summary's topics_count equals the sub-discipline's own",
+  },
+  {
+    id: 'same-identity',
+    sections: '§2',
+    title: 'an id always carries the same name, slug and description; a slug one id',
+  },
+  {
+    id: 'unauthorized-error',
+    sections: '§5, §7',
+    title: 'no key and a wrong key give {"error":"Invalid or missing API key"}, a 4xx',
+  },
+  {
+    id: 'not-found-error',
+    sections: '§7',
+    title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on both endpoints',
+  },
+  {
+    id: 'auth-before-not-found',
+    sections: '§5, §7',
+    title: 'an unknown slug without a key gives the key error',
+  },
 ] as const)
 
 export type RuleId = (typeof RULES)[number]['id']
@@ -41,16 +77,25 @@ export const NOT_FOUND_MESSAGE = 'Resource not found'
 const MAX_PROBLEMS = 20
 
 /** Checks every rule against the lookups and probes of a run. */
-export function evaluateRules(lookups: readonly Lookup[], probes: Probes | undefined): RuleResult[] {
+export function evaluateRules(
+  lookups: readonly Lookup[],
+  probes: Probes | undefined,
+): RuleResult[] {
   const results = new Map<RuleId, Tally>(RULES.map((rule) => [rule.id, new Tally()]))
   const tally = (id: RuleId) => results.get(id)!
   const good: Lookup[] = []
   for (const lookup of lookups) {
     const ok = lookup.exchange.status === 200 && isObject(lookup.body)
-    tally('lookup-ok').check(ok, () => `${where(lookup)}: answered ${lookup.exchange.status} ${excerpt(lookup.exchange.text)}`)
+    tally('lookup-ok').check(
+      ok,
+      () => `${where(lookup)}: answered ${lookup.exchange.status} ${excerpt(lookup.exchange.text)}`,
+    )
     if (!ok) continue
     const body = lookup.body as Record<string, unknown>
-    tally('lookup-ok').check(body.slug === lookup.slug, () => `${where(lookup)}: the body's slug is ${JSON.stringify(body.slug)}`)
+    tally('lookup-ok').check(
+      body.slug === lookup.slug,
+      () => `${where(lookup)}: the body's slug is ${JSON.stringify(body.slug)}`,
+    )
     good.push(lookup)
     tally('record-fields').add(checkRecordFields(lookup))
     tally('summary-fields').add(checkSummaryFields(lookup))
@@ -69,7 +114,10 @@ function checkCount(lookup: Lookup, tally: Tally): void {
   const count = body[countField]
   const items = body[arrayField]
   if (typeof count !== 'number' || !Array.isArray(items)) return
-  tally.check(count === items.length, () => `${where(lookup)}: ${countField} is ${count}, ${arrayField} has ${items.length} items`)
+  tally.check(
+    count === items.length,
+    () => `${where(lookup)}: ${countField} is ${count}, ${arrayField} has ${items.length} items`,
+  )
 }
 
 /** The array of a `collection` record that lists records of `linked`: where a back-link is. */
@@ -79,28 +127,45 @@ function backField(collection: Collection, linked: Collection): string {
 
 function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Tally): void {
   const byId = new Map<string, Lookup>()
-  for (const lookup of good) byId.set(`${lookup.collection}:${String((lookup.body as { id: unknown }).id)}`, lookup)
+  for (const lookup of good)
+    byId.set(`${lookup.collection}:${String((lookup.body as { id: unknown }).id)}`, lookup)
   for (const lookup of good) {
     const body = lookup.body as Record<string, unknown>
-    for (const { field, summary, collection: other } of nestedArrays(ENDPOINTS[lookup.collection])) {
+    for (const { field, summary, collection: other } of nestedArrays(
+      ENDPOINTS[lookup.collection],
+    )) {
       if (other === undefined) continue
       const back = backField(other, lookup.collection)
       // A summary's counts (a sub-discipline's topics_count) must equal the linked record's own.
-      const counts = Object.keys(SHAPES[summary]).filter((name) => (SHAPES[summary] as Record<string, unknown>)[name] === 'count')
+      const counts = Object.keys(SHAPES[summary]).filter(
+        (name) => (SHAPES[summary] as Record<string, unknown>)[name] === 'count',
+      )
       for (const item of arrayOf(body[field])) {
         const linked = byId.get(`${other}:${String(item.id)}`)
         if (!linked) continue
-        const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some((entry) => entry.id === body.id)
-        backLinks.check(listed, () => `${where(linked)}: does not list ${JSON.stringify(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`)
+        const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some(
+          (entry) => entry.id === body.id,
+        )
+        backLinks.check(
+          listed,
+          () =>
+            `${where(linked)}: does not list ${JSON.stringify(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
+        )
         for (const name of counts) {
           const own = (linked.body as Record<string, unknown>)[name]
-          summaryCounts.check(item[name] === own, () => `${where(lookup)}: the summary of ${JSON.stringify(item.slug)} says ${name} ${String(item[name])}; its record says ${String(own)}`)
+          summaryCounts.check(
+            item[name] === own,
+            () =>
+              `${where(lookup)}: the summary of ${JSON.stringify(item.slug)} says ${name} ${String(item[name])}; its record says ${String(own)}`,
+          )
         }
       }
     }
   }
   backLinks.skipUnlessChecked('no linked pair of records was looked up (raise --crawl)')
-  summaryCounts.skipUnlessChecked('no sub-discipline was looked up together with a discipline listing it (raise --crawl)')
+  summaryCounts.skipUnlessChecked(
+    'no sub-discipline was looked up together with a discipline listing it (raise --crawl)',
+  )
 }
 
 /** §2: the same id carries the same name, slug and description everywhere; one slug, one id. */
@@ -119,20 +184,30 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
     else {
       for (const name of ['name', 'slug', 'description'] as const) {
         if (item[name] === undefined || first[name] === undefined) continue
-        tally.check(item[name] === first[name], () => `${placeOf(item)}: ${level} ${item.id} has ${name} ${JSON.stringify(item[name])}; ${placeOf(first)} gives ${JSON.stringify(first[name])}`)
+        tally.check(
+          item[name] === first[name],
+          () =>
+            `${placeOf(item)}: ${level} ${item.id} has ${name} ${JSON.stringify(item[name])}; ${placeOf(first)} gives ${JSON.stringify(first[name])}`,
+        )
       }
     }
     if (typeof item.slug !== 'string') return
     const slugs = levelMap(bySlug, level)
     const other = slugs.get(item.slug)
     if (!other) slugs.set(item.slug, item)
-    else tally.check(other.id === item.id, () => `${placeOf(item)}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${placeOf(other)} gives ${String(other.id)}`)
+    else
+      tally.check(
+        other.id === item.id,
+        () =>
+          `${placeOf(item)}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${placeOf(other)} gives ${String(other.id)}`,
+      )
   }
   for (const lookup of good) {
     const body = lookup.body as Item
     const endpoint = ENDPOINTS[lookup.collection]
     sighting(endpoint.noun, body)
-    for (const { field, noun } of nestedArrays(endpoint)) for (const item of arrayOf(body[field])) sighting(noun, item)
+    for (const { field, noun } of nestedArrays(endpoint))
+      for (const item of arrayOf(body[field])) sighting(noun, item)
   }
   tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
 }
@@ -160,23 +235,45 @@ function findPlace(good: readonly Lookup[], item: Item): string {
 
 function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
   const unauthorized = tally('unauthorized-error')
-  for (const [exchange, label] of [[probes.noKey, 'no key'], [probes.wrongKey, 'a wrong key']] as const) {
-    if (exchange) unauthorized.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () => describeAnswer(exchange, label))
+  for (const [exchange, label] of [
+    [probes.noKey, 'no key'],
+    [probes.wrongKey, 'a wrong key'],
+  ] as const) {
+    if (exchange)
+      unauthorized.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () =>
+        describeAnswer(exchange, label),
+      )
   }
   if (probes.noKey && probes.wrongKey) {
-    unauthorized.check(probes.noKey.status === probes.wrongKey.status, () => `no key answers ${probes.noKey!.status}, a wrong key ${probes.wrongKey!.status}: one condition, one status (§5)`)
+    unauthorized.check(
+      probes.noKey.status === probes.wrongKey.status,
+      () =>
+        `no key answers ${probes.noKey!.status}, a wrong key ${probes.wrongKey!.status}: one condition, one status (§5)`,
+    )
   }
   unauthorized.skipUnlessChecked('the request bound left no room for the probes')
   const notFound = tally('not-found-error')
-  for (const exchange of ENDPOINT_LIST.map((endpoint) => probes[UNKNOWN_SLUG_PROBES[endpoint.collection]])) {
-    if (exchange) notFound.check(isErrorAnswer(exchange, NOT_FOUND_MESSAGE), () => describeAnswer(exchange, 'the key'))
+  for (const exchange of ENDPOINT_LIST.map(
+    (endpoint) => probes[UNKNOWN_SLUG_PROBES[endpoint.collection]],
+  )) {
+    if (exchange)
+      notFound.check(isErrorAnswer(exchange, NOT_FOUND_MESSAGE), () =>
+        describeAnswer(exchange, 'the key'),
+      )
   }
   notFound.skipUnlessChecked('the request bound left no room for the probes')
   const order = tally('auth-before-not-found')
   const exchange = probes.unknownNoKey
   if (exchange) {
-    order.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () => describeAnswer(exchange, 'no key'))
-    if (probes.noKey) order.check(exchange.status === probes.noKey.status, () => `GET ${exchange.path} (no key): answered ${exchange.status}, a known slug without a key ${probes.noKey!.status}`)
+    order.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () =>
+      describeAnswer(exchange, 'no key'),
+    )
+    if (probes.noKey)
+      order.check(
+        exchange.status === probes.noKey.status,
+        () =>
+          `GET ${exchange.path} (no key): answered ${exchange.status}, a known slug without a key ${probes.noKey!.status}`,
+      )
   }
   order.skipUnlessChecked('the request bound left no room for the probes')
 }
@@ -184,7 +281,13 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
 /** A 4xx whose body is exactly `{"error": message}` (§7). */
 export function isErrorAnswer(exchange: Exchange, message: string): boolean {
   const body = parseBody(exchange.text)
-  return exchange.status >= 400 && exchange.status <= 499 && isObject(body) && Object.keys(body).length === 1 && body.error === message
+  return (
+    exchange.status >= 400 &&
+    exchange.status <= 499 &&
+    isObject(body) &&
+    Object.keys(body).length === 1 &&
+    body.error === message
+  )
 }
 
 function describeAnswer(exchange: Exchange, auth: string): string {

@@ -7,10 +7,21 @@ import { isObject, type Lookup } from './lookups.js'
 type FieldType = 'string' | 'uuid' | 'integer' | 'array'
 
 /** What each kind of field of `SHAPES` is checked as: the spec calls only some ids UUIDs. */
-const CHECKS: Readonly<Record<Exclude<FieldKind, object>, FieldType>> = { uuid: 'uuid', id: 'string', text: 'string', slug: 'string', count: 'integer' }
+const CHECKS: Readonly<Record<Exclude<FieldKind, object>, FieldType>> = {
+  uuid: 'uuid',
+  id: 'string',
+  text: 'string',
+  slug: 'string',
+  count: 'integer',
+}
 
 function fieldsOf(shape: ShapeName): Readonly<Record<string, FieldType>> {
-  return Object.fromEntries(Object.entries(SHAPES[shape]).map(([field, kind]: [string, FieldKind]) => [field, typeof kind === 'string' ? CHECKS[kind] : 'array']))
+  return Object.fromEntries(
+    Object.entries(SHAPES[shape]).map(([field, kind]: [string, FieldKind]) => [
+      field,
+      typeof kind === 'string' ? CHECKS[kind] : 'array',
+    ]),
+  )
 }
 
 const FIELDS = new Map(Object.keys(SHAPES).map((shape) => [shape, fieldsOf(shape as ShapeName)]))
@@ -36,27 +47,45 @@ export function checkSummaryFields(lookup: Lookup): string[] {
     if (!Array.isArray(items)) continue
     items.forEach((item, index) => {
       const at = `${field}[${index}]`
-      if (!isObject(item)) problems.push(`${where(lookup, at)}: expected an object; received ${formatReceived(item)}`)
-      else problems.push(...checkObject(item, FIELDS.get(summary)!, (path) => where(lookup, path), `${at}.`))
+      if (!isObject(item))
+        problems.push(`${where(lookup, at)}: expected an object; received ${formatReceived(item)}`)
+      else
+        problems.push(
+          ...checkObject(item, FIELDS.get(summary)!, (path) => where(lookup, path), `${at}.`),
+        )
     })
   }
   return problems
 }
 
-function checkObject(value: Record<string, unknown>, fields: Readonly<Record<string, FieldType>>, at: (path: string) => string, prefix: string): string[] {
+function checkObject(
+  value: Record<string, unknown>,
+  fields: Readonly<Record<string, FieldType>>,
+  at: (path: string) => string,
+  prefix: string,
+): string[] {
   const problems: string[] = []
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(fields, key)) problems.push(`${at(prefix + key)}: extra field (not in the spec)`)
+    if (!Object.hasOwn(fields, key))
+      problems.push(`${at(prefix + key)}: extra field (not in the spec)`)
   }
   for (const [key, type] of Object.entries(fields)) {
     const field = value[key]
     if (field === undefined) problems.push(`${at(prefix + key)}: missing`)
-    else if (!hasType(field, type)) problems.push(`${at(prefix + key)}: expected ${NOUNS[type]}; received ${formatReceived(field)}`)
+    else if (!hasType(field, type))
+      problems.push(
+        `${at(prefix + key)}: expected ${NOUNS[type]}; received ${formatReceived(field)}`,
+      )
   }
   return problems
 }
 
-const NOUNS: Readonly<Record<FieldType, string>> = { string: 'a string', uuid: 'a UUID string', integer: 'a non-negative integer', array: 'an array' }
+const NOUNS: Readonly<Record<FieldType, string>> = {
+  string: 'a string',
+  uuid: 'a UUID string',
+  integer: 'a non-negative integer',
+  array: 'an array',
+}
 
 function hasType(value: unknown, type: FieldType): boolean {
   switch (type) {

@@ -2,7 +2,13 @@ import { ENDPOINT_LIST, type Collection, type Endpoint } from '../http/endpoints
 import { BoundReachedError, createServiceClient } from './client.js'
 import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { observe, type Observation } from './observe.js'
-import { resolveInteger, resolveServiceOptions, SERVICE_LIMITS, type ResolvedServiceOptions, type VerifyOptions } from './options.js'
+import {
+  resolveInteger,
+  resolveServiceOptions,
+  SERVICE_LIMITS,
+  type ResolvedServiceOptions,
+  type VerifyOptions,
+} from './options.js'
 import { createUnknownSlug, runProbes } from './probes.js'
 import { createRedactor, redactDeep, withRedactedErrors } from './redact.js'
 import { evaluateRules, type RuleId, type RuleResult } from './rules.js'
@@ -39,7 +45,13 @@ export interface VerifyReport {
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   const resolved = resolveServiceOptions(options)
-  const limit = resolveInteger(options.crawl, 'crawl', 0, SERVICE_LIMITS.crawl.min, SERVICE_LIMITS.crawl.max)
+  const limit = resolveInteger(
+    options.crawl,
+    'crawl',
+    0,
+    SERVICE_LIMITS.crawl.min,
+    SERVICE_LIMITS.crawl.max,
+  )
   const redactor = createRedactor(resolved.apiKey)
   // A service may echo what it was sent: no string of the report carries the key.
   return redactDeep(await withRedactedErrors(redactor, () => check(resolved, limit)), redactor)
@@ -51,7 +63,9 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
   const start = await lookUpGiven(resolved, client, lookups)
   // The probes need a record that exists: the first slug given that was found.
   const found = start.find((lookup) => lookup.exchange.status === 200)
-  const known = found ? { collection: found.collection, slug: found.slug } : startSlugs(resolved)[0]!
+  const known = found
+    ? { collection: found.collection, slug: found.slug }
+    : startSlugs(resolved)[0]!
   const unknownSlug = createUnknownSlug()
   const probes = await runProbes(client, known, unknownSlug)
   await crawl(client, lookups, start, limit)
@@ -72,12 +86,20 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
 }
 
 /** The slugs given, disciplines first, each with its collection. */
-export function startSlugs(options: ResolvedServiceOptions): { collection: Collection; slug: string }[] {
-  return ENDPOINT_LIST.flatMap(({ collection, startOption }) => options[startOption].map((slug) => ({ collection, slug })))
+export function startSlugs(
+  options: ResolvedServiceOptions,
+): { collection: Collection; slug: string }[] {
+  return ENDPOINT_LIST.flatMap(({ collection, startOption }) =>
+    options[startOption].map((slug) => ({ collection, slug })),
+  )
 }
 
 /** Looks up the slugs given, up to the request bound. */
-export async function lookUpGiven(options: ResolvedServiceOptions, client: ReturnType<typeof createServiceClient>, lookups: LookupSet): Promise<Lookup[]> {
+export async function lookUpGiven(
+  options: ResolvedServiceOptions,
+  client: ReturnType<typeof createServiceClient>,
+  lookups: LookupSet,
+): Promise<Lookup[]> {
   const start: Lookup[] = []
   for (const { collection, slug } of startSlugs(options)) {
     try {
@@ -93,6 +115,9 @@ export async function lookUpGiven(options: ResolvedServiceOptions, client: Retur
 function countRecords(lookups: readonly Lookup[]): VerifyReport['records'] {
   const ok = lookups.filter((lookup) => lookup.exchange.status === 200)
   return Object.fromEntries(
-    ENDPOINT_LIST.map(({ collection, startOption }) => [startOption, ok.filter((lookup) => lookup.collection === collection).length]),
+    ENDPOINT_LIST.map(({ collection, startOption }) => [
+      startOption,
+      ok.filter((lookup) => lookup.collection === collection).length,
+    ]),
   ) as VerifyReport['records']
 }

@@ -2,7 +2,16 @@ import { FixtureError, type FixtureIssue } from './fixture-error.js'
 import { UUID_PATTERN } from './ids.js'
 import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
-import { FIXTURE_FORMAT, FIXTURE_FORMATS, RECORDED_FIXTURE_FORMAT, LEVELS, type Fixture, type FixtureDomain, type FixtureFormat, type Level } from './types.js'
+import {
+  FIXTURE_FORMAT,
+  FIXTURE_FORMATS,
+  RECORDED_FIXTURE_FORMAT,
+  LEVELS,
+  type Fixture,
+  type FixtureDomain,
+  type FixtureFormat,
+  type Level,
+} from './types.js'
 
 const MAX_NAME_LENGTH = 500
 const MAX_ISSUES = 100
@@ -36,7 +45,10 @@ export function parseFixture(value: unknown): Fixture {
   }
   const known = FIXTURE_FORMATS.includes(value.format as FixtureFormat)
   if (!known) {
-    issues.add('format', `expected "${FIXTURE_FORMAT}" or "${RECORDED_FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`)
+    issues.add(
+      'format',
+      `expected "${FIXTURE_FORMAT}" or "${RECORDED_FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`,
+    )
   }
   const format = known ? (value.format as FixtureFormat) : FIXTURE_FORMAT
   const seed = value.seed ?? null
@@ -47,7 +59,13 @@ export function parseFixture(value: unknown): Fixture {
   const levels = {} as Record<Level, FixtureDomain[]>
   for (const level of LEVELS) {
     const link = LINKS[level]
-    levels[level] = parseLevel(value[level], level, issues, link && idsByLevel.get(link.parent), format)
+    levels[level] = parseLevel(
+      value[level],
+      level,
+      issues,
+      link && idsByLevel.get(link.parent),
+      format,
+    )
     // A level that is not even an array has no ids to check links against: say so once, not per link.
     if (Array.isArray(value[level])) idsByLevel.set(level, new Set(levels[level].map((r) => r.id)))
   }
@@ -81,13 +99,15 @@ function parseLevel(
       return
     }
     for (const key of Object.keys(item)) {
-      if (!RECORD_KEYS.includes(key) && key !== link?.field) issues.add(`${at}.${key}`, 'unknown field')
+      if (!RECORD_KEYS.includes(key) && key !== link?.field)
+        issues.add(`${at}.${key}`, 'unknown field')
     }
     const id = checkString(item.id, `${at}.id`, issues)
     if (id !== undefined) {
       if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
       const first = firstWithId.get(id)
-      if (first !== undefined) issues.add(`${at}.id`, `${quote(id)} is already the id of ${level}[${first}]`)
+      if (first !== undefined)
+        issues.add(`${at}.id`, `${quote(id)} is already the id of ${level}[${first}]`)
       else firstWithId.set(id, index)
     }
     const name = checkString(item.name, `${at}.name`, issues)
@@ -98,16 +118,32 @@ function parseLevel(
     const slug = checkString(item.slug, `${at}.slug`, issues)
     if (slug !== undefined) {
       if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
-        issues.add(`${at}.slug`, `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`)
+        issues.add(
+          `${at}.slug`,
+          `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`,
+        )
       }
       const first = firstWithSlug.get(slug)
-      if (first !== undefined) issues.add(`${at}.slug`, `${quote(slug)} is already the slug of ${level}[${first}]`)
+      if (first !== undefined)
+        issues.add(`${at}.slug`, `${quote(slug)} is already the slug of ${level}[${first}]`)
       else firstWithSlug.set(slug, index)
     }
-    const description = checkDescription(item.description, `${at}.description`, level, format, issues)
+    const description = checkDescription(
+      item.description,
+      `${at}.description`,
+      level,
+      format,
+      issues,
+    )
     const record: Record<string, unknown> = { id, name, slug, description }
     if (link) {
-      record[link.field] = checkParents(item[link.field], `${at}.${link.field}`, link.noun, parentIds, issues)
+      record[link.field] = checkParents(
+        item[link.field],
+        `${at}.${link.field}`,
+        link.noun,
+        parentIds,
+        issues,
+      )
     }
     records.push(Object.freeze(record) as unknown as FixtureDomain)
   })
@@ -125,11 +161,13 @@ function checkParents(
     issues.add(at, `expected an array of ${noun} ids; received ${describeMissing(value)}`)
     return []
   }
-  if (value.length === 0) issues.add(at, `must name at least one ${noun}: every record has a parent`)
+  if (value.length === 0)
+    issues.add(at, `must name at least one ${noun}: every record has a parent`)
   const seen = new Map<string, number>()
   value.forEach((id: unknown, index) => {
     const path = `${at}[${index}]`
-    if (typeof id !== 'string') return issues.add(path, `expected a string; received ${formatReceived(id)}`)
+    if (typeof id !== 'string')
+      return issues.add(path, `expected a string; received ${formatReceived(id)}`)
     const first = seen.get(id)
     if (first !== undefined) return issues.add(path, `duplicate of ${at}[${first}]`)
     seen.set(id, index)
@@ -139,9 +177,16 @@ function checkParents(
 }
 
 /** A string; or, for a domain of a recorded (v1.1) file, `null`: not known (§2.2 shows none). */
-function checkDescription(value: unknown, at: string, level: Level, format: FixtureFormat, issues: IssueList): string | null | undefined {
+function checkDescription(
+  value: unknown,
+  at: string,
+  level: Level,
+  format: FixtureFormat,
+  issues: IssueList,
+): string | null | undefined {
   if (value !== null || level !== 'domains') return checkString(value, at, issues)
-  if (format !== RECORDED_FIXTURE_FORMAT) issues.add(at, `null (not known) needs format "${RECORDED_FIXTURE_FORMAT}"`)
+  if (format !== RECORDED_FIXTURE_FORMAT)
+    issues.add(at, `null (not known) needs format "${RECORDED_FIXTURE_FORMAT}"`)
   return null
 }
 

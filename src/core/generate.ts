@@ -94,7 +94,9 @@ function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
 export function resolveSeed(seed: unknown): number {
   if (seed === undefined) return DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
-    throw new TypeError(`\`seed\` must be a non-negative safe integer; received ${formatReceived(seed)}`)
+    throw new TypeError(
+      `\`seed\` must be a non-negative safe integer; received ${formatReceived(seed)}`,
+    )
   }
   return seed
 }
@@ -105,17 +107,27 @@ function generateUpperLevels(seed: number, counts: SizeCounts) {
   const nextId = idsOf(seed, 'domains', counts.domains)
   const domainWords = cycle(shuffled(random, DOMAINS), counts.domains)
   const domainSlugs = createUniqueSlugs()
-  const domains = domainWords.map(
-    (words): FixtureDomain =>
-      Object.freeze({
-        id: nextId(),
-        name: words.name,
-        slug: domainSlugs(toSlug(words.name)),
-        description: describeDomain(random, words.name, words.scope),
-      }),
+  const domains = domainWords.map((words): FixtureDomain =>
+    Object.freeze({
+      id: nextId(),
+      name: words.name,
+      slug: domainSlugs(toSlug(words.name)),
+      description: describeDomain(random, words.name, words.scope),
+    }),
   )
-  const disciplines = generateDisciplines(random, idsOf(seed, 'disciplines', counts.disciplines), counts, domains, domainWords)
-  const subDisciplines = generateSubDisciplines(random, idsOf(seed, 'sub_disciplines', counts.subDisciplines), counts, disciplines)
+  const disciplines = generateDisciplines(
+    random,
+    idsOf(seed, 'disciplines', counts.disciplines),
+    counts,
+    domains,
+    domainWords,
+  )
+  const subDisciplines = generateSubDisciplines(
+    random,
+    idsOf(seed, 'sub_disciplines', counts.subDisciplines),
+    counts,
+    disciplines,
+  )
   const head: Omit<Fixture, 'topics'> = Object.freeze({
     format: FIXTURE_FORMAT,
     seed,

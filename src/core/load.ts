@@ -20,8 +20,13 @@ function parseJson(text: string): unknown {
   } catch (error) {
     // A deeply nested document overflows the stack: report it as bad input, not as a crash.
     const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message
-    throw new FixtureError('invalid-json', [{ path: '$', message: `not valid JSON: ${reason}` }], 1, {
-      cause: error,
-    })
+    throw new FixtureError(
+      'invalid-json',
+      [{ path: '$', message: `not valid JSON: ${reason}` }],
+      1,
+      {
+        cause: error,
+      },
+    )
   }
 }

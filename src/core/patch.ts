@@ -42,7 +42,10 @@ export function patchTaxonomy(taxonomy: Taxonomy, patch: TaxonomyPatch): Taxonom
     topics: applyLevel(base.topics, patch.topics, 'topics'),
   }
   // A recorded (v1.1) base stays v1.1: its domains may have no description.
-  return loadTaxonomy({ format: base.format, seed: null, ...next } satisfies Record<keyof Fixture, unknown>)
+  return loadTaxonomy({ format: base.format, seed: null, ...next } satisfies Record<
+    keyof Fixture,
+    unknown
+  >)
 }
 
 function applyLevel(
@@ -77,4 +80,3 @@ function applyLevel(
 function definedFields(patch: RecordPatch): Record<string, unknown> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
 }
-

@@ -73,14 +73,12 @@ export function toSubDisciplineRecord(
   options: RecordOptions = {},
 ): SubDisciplineRecord {
   const arrange = ARRANGE[options.order ?? 'name']
-  const topics = arrange(taxonomy.topicsOf(sub)).map(
-    (topic): TopicSummary => ({
-      id: topic.id,
-      name: topic.name,
-      slug: topic.slug,
-      description: topic.description,
-    }),
-  )
+  const topics = arrange(taxonomy.topicsOf(sub)).map((topic): TopicSummary => ({
+    id: topic.id,
+    name: topic.name,
+    slug: topic.slug,
+    description: topic.description,
+  }))
   return {
     id: sub.id,
     name: sub.name,
@@ -98,7 +96,9 @@ function toSummary(record: FixtureDomain): DomainSummary & DisciplineSummary {
 }
 
 /** A copy in each order; `'fixture'` keeps the store's order (link order for parents, dataset order for children). */
-const ARRANGE: Readonly<Record<NestedOrder, <T extends FixtureDomain>(records: readonly T[]) => readonly T[]>> = {
+const ARRANGE: Readonly<
+  Record<NestedOrder, <T extends FixtureDomain>(records: readonly T[]) => readonly T[]>
+> = {
   name: byName,
   id: (records) => records.slice().sort((a, b) => compare(a.id, b.id)),
   fixture: (records) => records,

@@ -17,7 +17,13 @@ export const SHAPES = {
   /** §2.5 */
   DisciplineSummary: { id: 'uuid', name: 'text', slug: 'slug' },
   /** §2.3 */
-  SubDisciplineSummary: { id: 'uuid', name: 'text', slug: 'slug', description: 'text', topics_count: 'count' },
+  SubDisciplineSummary: {
+    id: 'uuid',
+    name: 'text',
+    slug: 'slug',
+    description: 'text',
+    topics_count: 'count',
+  },
   /** §2.6 */
   TopicSummary: { id: 'id', name: 'text', slug: 'slug', description: 'text' },
   /** §2.1 */
@@ -43,7 +49,8 @@ export const SHAPES = {
 } as const satisfies Readonly<Record<string, Readonly<Record<string, FieldKind>>>>
 
 export type ShapeName = keyof typeof SHAPES
-export type SummaryName = 'DomainSummary' | 'DisciplineSummary' | 'SubDisciplineSummary' | 'TopicSummary'
+export type SummaryName =
+  'DomainSummary' | 'DisciplineSummary' | 'SubDisciplineSummary' | 'TopicSummary'
 export type RecordShapeName = Exclude<ShapeName, SummaryName>
 
 /** The wire type a shape describes: what `DisciplineRecord` and the others must equal. */

@@ -57,7 +57,12 @@ export function resolveSize(size: unknown): SizeCounts {
     const value = given[key]
     if (value === undefined) continue
     const min = key === 'topics' ? 0 : 1
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > LIMITS[key]) {
+    if (
+      typeof value !== 'number' ||
+      !Number.isInteger(value) ||
+      value < min ||
+      value > LIMITS[key]
+    ) {
       throw new TypeError(
         `\`size.${key}\` must be an integer from ${min} to ${LIMITS[key]}; received ${formatReceived(value)}`,
       )

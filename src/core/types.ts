@@ -116,7 +116,12 @@ export interface Fixture {
 }
 
 /** The four levels, as named in fixtures, top first: the order of a fixture's arrays. */
-export const LEVELS = Object.freeze(['domains', 'disciplines', 'sub_disciplines', 'topics'] as const)
+export const LEVELS = Object.freeze([
+  'domains',
+  'disciplines',
+  'sub_disciplines',
+  'topics',
+] as const)
 
 /** A level, as named in fixtures. */
 export type Level = (typeof LEVELS)[number]

@@ -2,7 +2,6 @@ import { equalInConstantTime } from './auth.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME } from './header-names.js'
 import type { MockRequest } from './request.js'
 
-
 // A host name whose address the machine decides (RFC 6761 §6.3), or an IP literal, which no DNS
 // answer can point elsewhere: DNS rebinding needs a name the attacker controls.
 const LOCAL_NAME = /^(?:[a-z0-9-]+\.)*localhost\.?$/
@@ -20,12 +19,18 @@ const PORT = /:\d*$/
  * @example
  * findAdminRefusal(request, undefined) // undefined for `curl -X PUT http://127.0.0.1:4477/__admin/…`
  */
-export function findAdminRefusal(request: MockRequest, adminKey: string | undefined): string | undefined {
+export function findAdminRefusal(
+  request: MockRequest,
+  adminKey: string | undefined,
+): string | undefined {
   const host = request.header('host') ?? undefined
-  if (isFromOtherOrigin(request, host)) return 'Forbidden: the admin API does not answer pages of other origins'
+  if (isFromOtherOrigin(request, host))
+    return 'Forbidden: the admin API does not answer pages of other origins'
   if (adminKey !== undefined) {
     const sent = request.header(ADMIN_KEY_HEADER)
-    return typeof sent === 'string' && equalInConstantTime(sent, adminKey) ? undefined : `Forbidden: send the admin key in ${ADMIN_KEY_HEADER_NAME}`
+    return typeof sent === 'string' && equalInConstantTime(sent, adminKey)
+      ? undefined
+      : `Forbidden: send the admin key in ${ADMIN_KEY_HEADER_NAME}`
   }
   if (request.fromLoopback !== true) {
     return 'Forbidden: the admin API answers loopback clients only; start the server with --admin-key to allow others'

@@ -1,7 +1,13 @@
 import { findAdminRefusal } from './admin-access.js'
 import { ScenarioState } from './scenario-state.js'
 import { isSessionId, type SessionRegistry } from './sessions.js'
-import { createAnswers, createMessageAnswers, createPreflightAnswer, encodeJson, type MockAnswer } from './responses.js'
+import {
+  createAnswers,
+  createMessageAnswers,
+  createPreflightAnswer,
+  encodeJson,
+  type MockAnswer,
+} from './responses.js'
 import type { AdminResource } from './routes.js'
 import type { MockRequest } from './request.js'
 
@@ -33,23 +39,34 @@ const ALLOWED: Readonly<Record<AdminResource, string>> = {
  */
 export function createAdmin(sessions: SessionRegistry, adminKey: string | undefined) {
   const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), false).get
-  const error = (outcome: Parameters<typeof createMessageAnswers>[0], message: string, extra?: Record<string, string>) =>
-    createMessageAnswers(outcome, message, false, extra).get
+  const error = (
+    outcome: Parameters<typeof createMessageAnswers>[0],
+    message: string,
+    extra?: Record<string, string>,
+  ) => createMessageAnswers(outcome, message, false, extra).get
 
   async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
     let text: string
     try {
       text = request.text ? await request.text() : ''
     } catch (cause) {
-      if (cause instanceof BodyTooLargeError) return error('payloadTooLarge', `Request body too large: the limit is ${ADMIN_BODY_LIMIT} bytes`)
-      if (cause instanceof BodyTimeoutError) return error('requestTimeout', 'Request timeout: the body did not arrive in time')
+      if (cause instanceof BodyTooLargeError)
+        return error(
+          'payloadTooLarge',
+          `Request body too large: the limit is ${ADMIN_BODY_LIMIT} bytes`,
+        )
+      if (cause instanceof BodyTimeoutError)
+        return error('requestTimeout', 'Request timeout: the body did not arrive in time')
       return error('badRequest', 'Malformed request: the body could not be read')
     }
     let value: unknown
     try {
       value = JSON.parse(text)
     } catch {
-      return error('badRequest', 'Malformed request: the body must be a JSON scenario such as {"kind":"unavailable"}')
+      return error(
+        'badRequest',
+        'Malformed request: the body must be a JSON scenario such as {"kind":"unavailable"}',
+      )
     }
     try {
       return new ScenarioState(value as never)
@@ -61,7 +78,11 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
   // Built on first use and kept, as the resolver's own preflight answer is.
   const preflights: Partial<Record<AdminResource, MockAnswer>> = {}
 
-  return async function answerAdmin(request: MockRequest, session: string, resource: AdminResource): Promise<MockAnswer> {
+  return async function answerAdmin(
+    request: MockRequest,
+    session: string,
+    resource: AdminResource,
+  ): Promise<MockAnswer> {
     const { method } = request
     if (method === 'OPTIONS') {
       // No CORS headers: the browser then refuses the page's request itself.
@@ -70,7 +91,10 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
     const refusal = findAdminRefusal(request, adminKey)
     if (refusal !== undefined) return error('forbidden', refusal)
     if (!isSessionId(session)) {
-      return error('badRequest', 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters')
+      return error(
+        'badRequest',
+        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters',
+      )
     }
     if (!ALLOWED[resource].split(', ').includes(method)) {
       return error('methodNotAllowed', 'Method not allowed', { allow: ALLOWED[resource] })
@@ -97,7 +121,11 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
         return json(200, [])
       case 'GET session': {
         const found = sessions.find(session)
-        return json(200, { session, scenario: found?.scenario?.scenario ?? null, requests: found?.requests().length ?? 0 })
+        return json(200, {
+          session,
+          scenario: found?.scenario?.scenario ?? null,
+          requests: found?.requests().length ?? 0,
+        })
       }
       default:
         // DELETE session: its scenario and journal are gone; the next request starts afresh.

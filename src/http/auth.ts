@@ -15,7 +15,10 @@ const BEARER = 'bearer'
  * isAuthorized('Bearer k1', ['k1', 'k2']) // true
  * isAuthorized('Basic k1', ['k1']) // false
  */
-export function isAuthorized(header: string | null | undefined, keys: readonly string[] | 'any'): boolean {
+export function isAuthorized(
+  header: string | null | undefined,
+  keys: readonly string[] | 'any',
+): boolean {
   return createKeyCheck(keys)(header)
 }
 
@@ -29,7 +32,9 @@ export function isAuthorized(header: string | null | undefined, keys: readonly s
  * const check = createKeyCheck(['k1'])
  * check('bearer  k1 ') // true
  */
-export function createKeyCheck(keys: readonly string[] | 'any'): (header: string | null | undefined) => boolean {
+export function createKeyCheck(
+  keys: readonly string[] | 'any',
+): (header: string | null | undefined) => boolean {
   const others = keys === 'any' ? [] : keys.slice(1)
   const first = keys === 'any' || keys[0] === undefined ? new Uint16Array(0) : toCodes(keys[0])
   // Headers accepted before, as sent: clients repeat theirs, and a set lookup (a native hash of the
@@ -63,10 +68,12 @@ export function createKeyCheck(keys: readonly string[] | 'any'): (header: string
       difference |= code ^ (i < first.length ? first[i]! : 0)
     }
     difference |= (end - start) ^ first.length
-    if (start === afterScheme || end === start || skipSpaceOrTab(header, end) !== header.length) return false
+    if (start === afterScheme || end === start || skipSpaceOrTab(header, end) !== header.length)
+      return false
     if (keys === 'any') return true
     let matched = difference === 0 ? 1 : 0
-    for (let k = 0; k < others.length; k++) matched |= equalInConstantTime(header, others[k]!, start, end) ? 1 : 0
+    for (let k = 0; k < others.length; k++)
+      matched |= equalInConstantTime(header, others[k]!, start, end) ? 1 : 0
     return matched === 1
   }
 }
@@ -89,8 +96,15 @@ function isWhiteSpace(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13)
   if (code < 160) return false
   return (
-    code === 160 || code === 5760 || (code >= 8192 && code <= 8202) || code === 8232 || code === 8233 ||
-    code === 8239 || code === 8287 || code === 12288 || code === 65279
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
   )
 }
 

@@ -20,7 +20,10 @@ export interface RequestScope {
  * resolveScope('https://api.example.test/v/') // { origin: 'https://api.example.test', basePath: '/v' }
  * resolveScope('https://api.example.test/api/v2') // { origin: 'https://api.example.test', basePath: '' }
  */
-export function resolveScope(baseUrl: unknown, withoutBaseUrl: RequestScope['basePath'] = ''): RequestScope {
+export function resolveScope(
+  baseUrl: unknown,
+  withoutBaseUrl: RequestScope['basePath'] = '',
+): RequestScope {
   if (baseUrl === undefined) return { origin: '*', basePath: withoutBaseUrl }
   let url: URL | undefined
   try {
@@ -38,7 +41,10 @@ export function resolveScope(baseUrl: unknown, withoutBaseUrl: RequestScope['bas
 }
 
 /** The request target and prefix to hand the resolver, or `undefined` when out of scope. */
-export function targetOf(request: Request, scope: RequestScope): { url: string; basePath: string } | undefined {
+export function targetOf(
+  request: Request,
+  scope: RequestScope,
+): { url: string; basePath: string } | undefined {
   if (scope.basePath !== 'any') {
     if (!isInScope(request.url, scope)) return undefined
     return { url: request.url, basePath: scope.basePath }

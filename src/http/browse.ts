@@ -4,7 +4,13 @@ import type { Taxonomy } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { showKeys } from './shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
-import { ENDPOINT_LIST, ENDPOINTS, noOtherRows, type Collection, type Endpoint } from './endpoints.js'
+import {
+  ENDPOINT_LIST,
+  ENDPOINTS,
+  noOtherRows,
+  type Collection,
+  type Endpoint,
+} from './endpoints.js'
 
 /**
  * The browse pages: what a newcomer opens first to find slugs (the API has no list endpoint).
@@ -23,7 +29,13 @@ export const INDEX_SUBS_PER_DISCIPLINE = 200
 /** A record page shows at most this much of the API's JSON; the API itself always answers whole. */
 const RECORD_JSON_BUDGET = 1_000_000
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&#38;', '<': '&#60;', '>': '&#62;', '"': '&#34;', "'": '&#39;' }
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&#38;',
+  '<': '&#60;',
+  '>': '&#62;',
+  '"': '&#34;',
+  "'": '&#39;',
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
@@ -50,7 +62,8 @@ function describeDataset(taxonomy: Taxonomy): string {
 }
 
 function presetOf(counts: SizeCounts): string | undefined {
-  const same = (preset: SizeCounts) => (Object.keys(preset) as (keyof SizeCounts)[]).every((level) => preset[level] === counts[level])
+  const same = (preset: SizeCounts) =>
+    (Object.keys(preset) as (keyof SizeCounts)[]).every((level) => preset[level] === counts[level])
   return (Object.keys(SIZES) as (keyof typeof SIZES)[]).find((name) => same(SIZES[name]))
 }
 
@@ -84,11 +97,21 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
   const listedUnder = new Map<FixtureDomain, FixtureDomain>()
   let shownRecords = 0
   for (const domain of taxonomy.domains) {
-    if (!add(`<h2>${escapeHtml(domain.name)} <span class="slug">${escapeHtml(domain.slug)}</span></h2>\n<ul>`)) break
+    if (
+      !add(
+        `<h2>${escapeHtml(domain.name)} <span class="slug">${escapeHtml(domain.slug)}</span></h2>\n<ul>`,
+      )
+    )
+      break
     for (const discipline of taxonomy.disciplinesOf(domain)) {
       const home = listedUnder.get(discipline)
       if (home !== undefined) {
-        if (!add(`<li>${link(disciplines, discipline)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`)) break
+        if (
+          !add(
+            `<li>${link(disciplines, discipline)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`,
+          )
+        )
+          break
         continue
       }
       listedUnder.set(discipline, domain)
@@ -100,16 +123,23 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
         shownRecords++
       }
       if (subs.length > INDEX_SUBS_PER_DISCIPLINE) {
-        add(`<li class="slug">and ${(subs.length - INDEX_SUBS_PER_DISCIPLINE).toLocaleString('en')} more: see the discipline's page</li>`)
+        add(
+          `<li class="slug">and ${(subs.length - INDEX_SUBS_PER_DISCIPLINE).toLocaleString('en')} more: see the discipline's page</li>`,
+        )
       }
       add('</ul></li>\n')
     }
     add('</ul>\n')
   }
   if (full) {
-    const total = ENDPOINT_LIST.reduce((sum, endpoint) => sum + endpoint.records(taxonomy).length, 0)
+    const total = ENDPOINT_LIST.reduce(
+      (sum, endpoint) => sum + endpoint.records(taxonomy).length,
+      0,
+    )
     const plurals = ENDPOINT_LIST.map((endpoint) => endpoint.plural).join(' and ')
-    parts.push(`</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} ${plurals} are not shown. Each API answer names the slugs of the records related to it.</p>`)
+    parts.push(
+      `</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} ${plurals} are not shown. Each API answer names the slugs of the records related to it.</p>`,
+    )
   }
   const curl = first
     ? `<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}/api/v2/${disciplines.collection}/${escapeHtml(encodeURIComponent(first.slug))}</pre>`

@@ -61,7 +61,14 @@ export const ENDPOINTS = {
     schema: 'Discipline',
     operationId: 'getDiscipline',
     parents: { field: 'domains', level: 'domains', noun: 'domain', summary: 'DomainSummary' },
-    children: { field: 'sub_disciplines', level: 'sub_disciplines', noun: 'sub-discipline', summary: 'SubDisciplineSummary', collection: 'sub_disciplines', count: 'sub_disciplines_count' },
+    children: {
+      field: 'sub_disciplines',
+      level: 'sub_disciplines',
+      noun: 'sub-discipline',
+      summary: 'SubDisciplineSummary',
+      collection: 'sub_disciplines',
+      count: 'sub_disciplines_count',
+    },
     startOption: 'disciplines',
     flag: 'discipline',
     records: (taxonomy) => taxonomy.disciplines,
@@ -76,14 +83,28 @@ export const ENDPOINTS = {
     plural: 'sub-disciplines',
     schema: 'SubDiscipline',
     operationId: 'getSubDiscipline',
-    parents: { field: 'disciplines', level: 'disciplines', noun: 'discipline', summary: 'DisciplineSummary', collection: 'disciplines' },
-    children: { field: 'topics', level: 'topics', noun: 'topic', summary: 'TopicSummary', count: 'topics_count' },
+    parents: {
+      field: 'disciplines',
+      level: 'disciplines',
+      noun: 'discipline',
+      summary: 'DisciplineSummary',
+      collection: 'disciplines',
+    },
+    children: {
+      field: 'topics',
+      level: 'topics',
+      noun: 'topic',
+      summary: 'TopicSummary',
+      count: 'topics_count',
+    },
     startOption: 'subDisciplines',
     flag: 'sub-discipline',
     records: (taxonomy) => taxonomy.subDisciplines,
-    examples: (taxonomy, count) => taxonomy.subDisciplines.filter((sub) => taxonomy.topicCountOf(sub) > 0).slice(0, count),
+    examples: (taxonomy, count) =>
+      taxonomy.subDisciplines.filter((sub) => taxonomy.topicCountOf(sub) > 0).slice(0, count),
     find: (taxonomy, slug) => taxonomy.findSubDiscipline(slug),
-    toBody: (taxonomy, record, order) => toSubDisciplineRecord(taxonomy, record as never, { order }),
+    toBody: (taxonomy, record, order) =>
+      toSubDisciplineRecord(taxonomy, record as never, { order }),
   },
 } as const satisfies Readonly<Record<Collection, Endpoint>>
 
@@ -96,7 +117,9 @@ export function nestedArrays(endpoint: Endpoint): readonly BodyArray[] {
 }
 
 // A Map, not an object lookup: a segment such as `__proto__` must not find anything.
-const BY_COLLECTION = new Map<string, Endpoint>(ENDPOINT_LIST.map((endpoint) => [endpoint.collection, endpoint]))
+const BY_COLLECTION = new Map<string, Endpoint>(
+  ENDPOINT_LIST.map((endpoint) => [endpoint.collection, endpoint]),
+)
 
 /** The endpoint whose collection segment this is, or `undefined`. */
 export function findEndpoint(collection: string): Endpoint | undefined {

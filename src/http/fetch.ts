@@ -51,7 +51,10 @@ export async function answerRequest(
   scenarios?: readonly ScenarioState[],
 ): Promise<Response> {
   const target = targetOf(request, scope)
-  const answer = await resolver.resolve(toMockRequest(request, target), { basePath: target?.basePath ?? '', ...(scenarios ? { scenarios } : {}) })
+  const answer = await resolver.resolve(toMockRequest(request, target), {
+    basePath: target?.basePath ?? '',
+    ...(scenarios ? { scenarios } : {}),
+  })
   return deliver(answer, request)
 }
 
@@ -59,9 +62,18 @@ export async function answerRequest(
  * The answer under the scenarios an MSW helper selected, or `undefined` (let the request pass)
  * when none applies: the resolver routes and decides, the helper only selects.
  */
-export async function answerSelected(resolver: Resolver, request: Request, scope: RequestScope, scenarios: readonly ScenarioState[]): Promise<Response | undefined> {
+export async function answerSelected(
+  resolver: Resolver,
+  request: Request,
+  scope: RequestScope,
+  scenarios: readonly ScenarioState[],
+): Promise<Response | undefined> {
   const target = targetOf(request, scope)
-  const answer = await resolver.resolve(toMockRequest(request, target), { basePath: target?.basePath ?? '', scenarios, passUnlessSelected: true })
+  const answer = await resolver.resolve(toMockRequest(request, target), {
+    basePath: target?.basePath ?? '',
+    scenarios,
+    passUnlessSelected: true,
+  })
   return answer === undefined ? undefined : deliver(answer, request)
 }
 
@@ -88,14 +100,21 @@ async function deliver(answer: MockAnswer, request: Request): Promise<Response> 
       await wait(Number.POSITIVE_INFINITY, request.signal)
       return Response.error()
     case 'slow-body':
-      return new Response(answer.body && slowBody(answer.body, delivery, request.signal), { status: answer.status, headers: answer.headers })
+      return new Response(answer.body && slowBody(answer.body, delivery, request.signal), {
+        status: answer.status,
+        headers: answer.headers,
+      })
     default:
       return unreachable(delivery)
   }
 }
 
 /** A body that arrives in pieces, `interval` ms apart: the headers are already out. */
-function slowBody(body: Uint8Array, { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>, signal?: AbortSignal): ReadableStream<Uint8Array> {
+function slowBody(
+  body: Uint8Array,
+  { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>,
+  signal?: AbortSignal,
+): ReadableStream<Uint8Array> {
   let offset = 0
   return new ReadableStream({
     async pull(controller) {
@@ -116,7 +135,10 @@ function slowBody(body: Uint8Array, { chunkBytes, interval }: Extract<Delivery, 
  * toResponse(await resolver.resolve(request)).status // 200
  */
 function toResponse(answer: MockAnswer): Response {
-  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers })
+  return new Response(answer.body as BodyInit | null, {
+    status: answer.status,
+    headers: answer.headers,
+  })
 }
 
 /** Waits `ms`, or until `signal` aborts; forever when `ms` is infinite and nothing aborts. */

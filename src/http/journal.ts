@@ -5,7 +5,11 @@ import type { ScenarioKind } from './scenario.js'
  * target kept, and the bytes all journals of one resolver together may take, as counted by
  * {@link estimateEntryBytes}.
  */
-export const JOURNAL_LIMITS = Object.freeze({ entries: 1_000, pathLength: 2_000, bytes: 64 * 1024 * 1024 })
+export const JOURNAL_LIMITS = Object.freeze({
+  entries: 1_000,
+  pathLength: 2_000,
+  bytes: 64 * 1024 * 1024,
+})
 
 /** What an entry costs besides its strings (five array slots, a boxed number), as counted. */
 const ENTRY_BYTES = 128
@@ -51,7 +55,13 @@ export class Journal {
   }
 
   /** Records one request, dropping the oldest past the limit. */
-  record(method: string, path: string, status: number | null, ms: number, scenario: ScenarioKind | null): void {
+  record(
+    method: string,
+    path: string,
+    status: number | null,
+    ms: number,
+    scenario: ScenarioKind | null,
+  ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
     const previous = this.#paths[(i + limit - 1) % limit]
@@ -100,7 +110,13 @@ export class Journal {
     const first = (this.#next - this.#size + limit) % limit
     return Array.from({ length: this.#size }, (_, n) => {
       const i = (first + n) % limit
-      return { method: this.#methods[i]!, path: this.#paths[i]!, status: this.#statuses[i]!, ms: this.#delays[i]!, scenario: this.#labels[i]! }
+      return {
+        method: this.#methods[i]!,
+        path: this.#paths[i]!,
+        status: this.#statuses[i]!,
+        ms: this.#delays[i]!,
+        scenario: this.#labels[i]!,
+      }
     })
   }
 

@@ -51,10 +51,24 @@ const HANG = createNoAnswer('hang')
  * delivering an answer is one `Delivery` mode, which every adapter must then handle.
  */
 export const KINDS = {
-  unauthorized: { phase: 'before-key', preferCode: '401', answer: (answers) => answers.unauthorized },
+  unauthorized: {
+    phase: 'before-key',
+    preferCode: '401',
+    answer: (answers) => answers.unauthorized,
+  },
   'not-found': { phase: 'after-key', preferCode: '404', answer: (answers) => answers.notFound },
-  'server-error': { phase: 'before-key', preferCode: '500', fault: 'default', answer: (answers) => answers.serverError },
-  unavailable: { phase: 'before-key', preferCode: '503', fault: 'default', answer: (answers) => answers.unavailable },
+  'server-error': {
+    phase: 'before-key',
+    preferCode: '500',
+    fault: 'default',
+    answer: (answers) => answers.serverError,
+  },
+  unavailable: {
+    phase: 'before-key',
+    preferCode: '503',
+    fault: 'default',
+    answer: (answers) => answers.unavailable,
+  },
   'network-error': { phase: 'before-key', fault: 'default', answer: () => NETWORK_ERROR },
   hang: { phase: 'before-key', fault: 'listed', answer: () => HANG },
   delay: { phase: 'before-key', answer: 'usual' },
@@ -63,7 +77,9 @@ export const KINDS = {
 export type ScenarioKind = keyof typeof KINDS
 
 /** The kinds a seeded fault can draw (`fault` set on the row). */
-export type FaultKind = { [K in ScenarioKind]: (typeof KINDS)[K] extends { readonly fault: string } ? K : never }[ScenarioKind]
+export type FaultKind = {
+  [K in ScenarioKind]: (typeof KINDS)[K] extends { readonly fault: string } ? K : never
+}[ScenarioKind]
 
 /** The row of a kind, as the general `KindSpec`. */
 export function kindSpec(kind: ScenarioKind): KindSpec {

@@ -23,18 +23,30 @@ const count = { type: 'integer', minimum: 0 } as const
 const slug = { type: 'string', pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$' } as const
 
 function object(properties: Record<string, unknown>) {
-  return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties }
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties),
+    properties,
+  }
 }
 
 const FIELD_SCHEMAS = { uuid: id, id, text, slug, count } as const
 
 function fieldSchema(kind: FieldKind) {
-  return typeof kind === 'string' ? FIELD_SCHEMAS[kind] : { type: 'array', items: { $ref: `#/components/schemas/${kind.items}` } }
+  return typeof kind === 'string'
+    ? FIELD_SCHEMAS[kind]
+    : { type: 'array', items: { $ref: `#/components/schemas/${kind.items}` } }
 }
 
 /** The component schemas of the spec's shapes (§2), read from `SHAPES`. */
 const SHAPE_SCHEMAS = Object.fromEntries(
-  Object.entries(SHAPES).map(([name, fields]) => [name, object(Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, fieldSchema(kind)])))]),
+  Object.entries(SHAPES).map(([name, fields]) => [
+    name,
+    object(
+      Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, fieldSchema(kind)])),
+    ),
+  ]),
 ) as Readonly<Record<keyof typeof SHAPES, ReturnType<typeof object>>>
 
 function errorResponse(description: string, headers?: Record<string, unknown>) {
@@ -54,14 +66,19 @@ const PREFER = {
     '(`code=200`: the usual answer), optionally `slug=SLUG` and `delay=MS` or `delay=MIN-MAX`, comma-separated. ' +
     `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
   schema: { type: 'string' },
-  examples: { unavailable: { value: 'scenario=unavailable' }, slow: { value: 'delay=100-500' }, prism: { value: 'code=404' } },
+  examples: {
+    unavailable: { value: 'scenario=unavailable' },
+    slow: { value: 'delay=100-500' },
+    prism: { value: 'code=404' },
+  },
 } as const
 
 const SESSION = {
   name: SESSION_HEADER_NAME,
   in: 'header',
   required: false,
-  description: 'Mock only: the session whose scenario and journal this request belongs to (or the path prefix /__sessions/{id}).',
+  description:
+    'Mock only: the session whose scenario and journal this request belongs to (or the path prefix /__sessions/{id}).',
   schema: { type: 'string', pattern: SESSION_ID_PATTERN.source },
 } as const
 
@@ -73,11 +90,19 @@ const SESSION = {
 function errorResponses(statuses: Required<ErrorStatuses>) {
   const rows: [number, string, Record<string, unknown>?][] = [
     [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
-    [statuses.unauthorized, 'Invalid or missing API key', { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } }],
+    [
+      statuses.unauthorized,
+      'Invalid or missing API key',
+      { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } },
+    ],
     [statuses.notFound, 'Resource not found'],
     [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
     [500, 'Mock only: the server-error scenario'],
-    [503, 'Mock only: the unavailable scenario', { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } }],
+    [
+      503,
+      'Mock only: the unavailable scenario',
+      { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } },
+    ],
   ]
   const merged = new Map<number, { descriptions: string[]; headers?: Record<string, unknown> }>()
   for (const [status, description, headers] of rows) {
@@ -87,7 +112,12 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     merged.set(status, entry)
   }
   return Object.fromEntries(
-    [...merged].sort(([a], [b]) => a - b).map(([status, entry]) => [String(status), errorResponse(entry.descriptions.join('; or: '), entry.headers)]),
+    [...merged]
+      .sort(([a], [b]) => a - b)
+      .map(([status, entry]) => [
+        String(status),
+        errorResponse(entry.descriptions.join('; or: '), entry.headers),
+      ]),
   )
 }
 
@@ -99,7 +129,13 @@ function lookup({ noun, operationId, schema }: Endpoint, statuses: Required<Erro
       tags: ['taxonomy'],
       security: [{ bearerAuth: [] }],
       parameters: [
-        { name: 'slug', in: 'path', required: true, description: `The URL slug of the ${noun}`, schema: { type: 'string' } },
+        {
+          name: 'slug',
+          in: 'path',
+          required: true,
+          description: `The URL slug of the ${noun}`,
+          schema: { type: 'string' },
+        },
         PREFER,
         SESSION,
       ],
@@ -114,42 +150,92 @@ function lookup({ noun, operationId, schema }: Endpoint, statuses: Required<Erro
   }
 }
 
-const sessionId = { name: 'id', in: 'path', required: true, description: 'The session id; `default` for requests that name none', schema: SESSION.schema } as const
+const sessionId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The session id; `default` for requests that name none',
+  schema: SESSION.schema,
+} as const
 const adminJson = (description: string, schema: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
 })
 const adminErrors = {
   '400': errorResponse('A malformed session id, body or scenario'),
-  '403': errorResponse(`Not a loopback client addressed by IP or localhost, a page of another origin, or the admin key is missing from ${ADMIN_KEY_HEADER}`),
+  '403': errorResponse(
+    `Not a loopback client addressed by IP or localhost, a page of another origin, or the admin key is missing from ${ADMIN_KEY_HEADER}`,
+  ),
   '405': errorResponse('Method not allowed'),
 }
 
 function admin(summary: string, operationId: string, extra: Record<string, unknown>) {
-  return { summary, operationId, tags: ['admin'], security: [{}, { adminKey: [] }], parameters: [sessionId], ...extra }
+  return {
+    summary,
+    operationId,
+    tags: ['admin'],
+    security: [{}, { adminKey: [] }],
+    parameters: [sessionId],
+    ...extra,
+  }
 }
 
 /** The admin API: per-session scenarios and request journals (server only, not the service). */
 const ADMIN_PATHS = {
   '/__admin/sessions/{id}/scenario': {
-    get: admin("Read a session's scenario", 'getSessionScenario', { responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors } }),
-    put: admin("Set a session's scenario", 'putSessionScenario', {
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } } },
-      responses: { '200': adminJson('The scenario now in place', 'SessionScenario'), ...adminErrors, '413': errorResponse(`A body over ${ADMIN_BODY_LIMIT / 1024} KB`) },
+    get: admin("Read a session's scenario", 'getSessionScenario', {
+      responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors },
     }),
-    delete: admin("Clear a session's scenario", 'deleteSessionScenario', { responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors } }),
+    put: admin("Set a session's scenario", 'putSessionScenario', {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } },
+      },
+      responses: {
+        '200': adminJson('The scenario now in place', 'SessionScenario'),
+        ...adminErrors,
+        '413': errorResponse(`A body over ${ADMIN_BODY_LIMIT / 1024} KB`),
+      },
+    }),
+    delete: admin("Clear a session's scenario", 'deleteSessionScenario', {
+      responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors },
+    }),
   },
   '/__admin/sessions/{id}/requests': {
-    get: admin(`Read a session's request journal, oldest first (the last ${JOURNAL_LIMITS.entries.toLocaleString('en')})`, 'getSessionRequests', {
-      responses: { '200': { description: 'The journal', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } } } } }, ...adminErrors },
-    }),
+    get: admin(
+      `Read a session's request journal, oldest first (the last ${JOURNAL_LIMITS.entries.toLocaleString('en')})`,
+      'getSessionRequests',
+      {
+        responses: {
+          '200': {
+            description: 'The journal',
+            content: {
+              'application/json': {
+                schema: { type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } },
+              },
+            },
+          },
+          ...adminErrors,
+        },
+      },
+    ),
     delete: admin("Empty a session's journal", 'deleteSessionRequests', {
-      responses: { '200': { description: 'An empty journal', content: { 'application/json': { schema: { type: 'array', maxItems: 0 } } } }, ...adminErrors },
+      responses: {
+        '200': {
+          description: 'An empty journal',
+          content: { 'application/json': { schema: { type: 'array', maxItems: 0 } } },
+        },
+        ...adminErrors,
+      },
     }),
   },
   '/__admin/sessions/{id}': {
-    get: admin("A session's scenario and the size of its journal", 'getSession', { responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors } }),
-    delete: admin('Forget a session: its scenario and journal', 'deleteSession', { responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors } }),
+    get: admin("A session's scenario and the size of its journal", 'getSession', {
+      responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
+    }),
+    delete: admin('Forget a session: its scenario and journal', 'deleteSession', {
+      responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
+    }),
   },
 } as const
 
@@ -166,7 +252,12 @@ export function createOpenApiDocument(statuses: Required<ErrorStatuses> = DEFAUL
   return {
     ...OPENAPI_DOCUMENT,
     paths: {
-      ...Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, statuses)])),
+      ...Object.fromEntries(
+        ENDPOINT_LIST.map((endpoint) => [
+          `/api/v2/${endpoint.collection}/{slug}`,
+          lookup(endpoint, statuses),
+        ]),
+      ),
       ...ADMIN_PATHS,
     },
   }
@@ -183,16 +274,30 @@ export const OPENAPI_DOCUMENT = {
   servers: [{ url: '/' }],
   tags: [
     { name: 'taxonomy', description: 'The service: the two lookups of the spec' },
-    { name: 'admin', description: 'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.' },
+    {
+      name: 'admin',
+      description:
+        'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.',
+    },
   ],
   paths: {
-    ...Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [`/api/v2/${endpoint.collection}/{slug}`, lookup(endpoint, DEFAULT_STATUSES)])),
+    ...Object.fromEntries(
+      ENDPOINT_LIST.map((endpoint) => [
+        `/api/v2/${endpoint.collection}/{slug}`,
+        lookup(endpoint, DEFAULT_STATUSES),
+      ]),
+    ),
     ...ADMIN_PATHS,
   },
   components: {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer' },
-      adminKey: { type: 'apiKey', in: 'header', name: ADMIN_KEY_HEADER_NAME, description: 'Needed only when the server was started with --admin-key' },
+      adminKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: ADMIN_KEY_HEADER_NAME,
+        description: 'Needed only when the server was started with --admin-key',
+      },
     },
     schemas: {
       Error: object({ error: text }),
@@ -206,9 +311,22 @@ export const OPENAPI_DOCUMENT = {
             properties: {
               kind: { type: 'string', enum: SCENARIO_KINDS },
               slug: { type: 'string', minLength: 1, maxLength: 1000 },
-              endpoint: { type: 'string', enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection) },
+              endpoint: {
+                type: 'string',
+                enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
+              },
               times: { type: 'integer', minimum: 1 },
-              delay: { oneOf: [milliseconds, { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 }] },
+              delay: {
+                oneOf: [
+                  milliseconds,
+                  {
+                    type: 'array',
+                    prefixItems: [milliseconds, milliseconds],
+                    minItems: 2,
+                    maxItems: 2,
+                  },
+                ],
+              },
               faults: {
                 type: 'object',
                 additionalProperties: false,
@@ -216,15 +334,26 @@ export const OPENAPI_DOCUMENT = {
                 properties: {
                   rate: { type: 'number', minimum: 0, maximum: 1 },
                   seed: { type: 'integer', minimum: 0 },
-                  kinds: { type: 'array', minItems: 1, items: { type: 'string', enum: FAULT_KINDS } },
+                  kinds: {
+                    type: 'array',
+                    minItems: 1,
+                    items: { type: 'string', enum: FAULT_KINDS },
+                  },
                 },
               },
             },
           },
         ],
       },
-      SessionScenario: object({ session: text, scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] } }),
-      SessionSummary: object({ session: text, scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] }, requests: count }),
+      SessionScenario: object({
+        session: text,
+        scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] },
+      }),
+      SessionSummary: object({
+        session: text,
+        scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] },
+        requests: count,
+      }),
       JournalEntry: object({
         method: text,
         path: text,

@@ -130,25 +130,38 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
 }
 
 /** The defaults: what docs/spec-choices.md records. */
-export const DEFAULT_STATUSES: Readonly<Required<ErrorStatuses>> = Object.freeze({ unauthorized: 401, notFound: 404 })
+export const DEFAULT_STATUSES: Readonly<Required<ErrorStatuses>> = Object.freeze({
+  unauthorized: 401,
+  notFound: 404,
+})
 export const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
 // Statuses with a meaning of their own to clients, proxies or the server: never an error's stand-in.
 const RESERVED_STATUSES = new Set([405, 407, 408, 413, 429, 431])
 
 /** Whether a status can stand for an error of §7: a 4xx other than the reserved ones. */
 export function isErrorStatus(status: unknown): status is number {
-  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 499 && !RESERVED_STATUSES.has(status)
+  return (
+    typeof status === 'number' &&
+    Number.isInteger(status) &&
+    status >= 400 &&
+    status <= 499 &&
+    !RESERVED_STATUSES.has(status)
+  )
 }
 
 function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
   if (statuses === undefined) return DEFAULT_STATUSES
   if (typeof statuses !== 'object' || statuses === null || Array.isArray(statuses)) {
-    throw new TypeError(`\`statuses\` must be an object such as { unauthorized: 403 }; received ${formatReceived(statuses)}`)
+    throw new TypeError(
+      `\`statuses\` must be an object such as { unauthorized: 403 }; received ${formatReceived(statuses)}`,
+    )
   }
   const result: Record<string, number> = { ...DEFAULT_STATUSES }
   for (const [name, status] of Object.entries(statuses)) {
     if (!Object.hasOwn(DEFAULT_STATUSES, name)) {
-      throw new TypeError(`\`statuses\` takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`)
+      throw new TypeError(
+        `\`statuses\` takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`,
+      )
     }
     if (status === undefined) continue
     if (!isErrorStatus(status)) {
@@ -164,7 +177,9 @@ function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
 function resolveOrder(order: unknown): NestedOrder {
   if (order === undefined) return 'name'
   if (!NESTED_ORDERS.includes(order as NestedOrder)) {
-    throw new TypeError(`\`order\` must be 'name', 'id' or 'fixture'; received ${formatReceived(order)}`)
+    throw new TypeError(
+      `\`order\` must be 'name', 'id' or 'fixture'; received ${formatReceived(order)}`,
+    )
   }
   return order as NestedOrder
 }
@@ -191,24 +206,31 @@ function resolveData(options: MockOptions): () => Taxonomy {
 
 /** The same options with other data (`--data FILE --watch`). */
 export function withTaxonomy(options: ResolvedOptions, taxonomy: Taxonomy): ResolvedOptions {
-  const descriptors = { ...Object.getOwnPropertyDescriptors(options), taxonomy: { value: taxonomy, enumerable: true } }
+  const descriptors = {
+    ...Object.getOwnPropertyDescriptors(options),
+    taxonomy: { value: taxonomy, enumerable: true },
+  }
   return Object.freeze(Object.defineProperties({}, descriptors)) as ResolvedOptions
 }
 
 function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'any' {
   if (resolveFlag(anyKey, 'anyKey', false)) {
-    if (apiKeys !== undefined) throw new TypeError('`anyKey` excludes `apiKeys`: pass one or the other')
+    if (apiKeys !== undefined)
+      throw new TypeError('`anyKey` excludes `apiKeys`: pass one or the other')
     return 'any'
   }
   if (apiKeys === undefined) return [DEFAULT_API_KEY]
   const keys = typeof apiKeys === 'string' ? [apiKeys] : apiKeys
   if (!Array.isArray(keys) || keys.length === 0) {
-    throw new TypeError(`\`apiKeys\` must be a key or a non-empty array of keys; received ${formatReceived(apiKeys)}`)
+    throw new TypeError(
+      `\`apiKeys\` must be a key or a non-empty array of keys; received ${formatReceived(apiKeys)}`,
+    )
   }
   for (const key of keys) {
     if (!isApiKey(key)) {
       // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
-      const received = typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
+      const received =
+        typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
       throw new TypeError(
         `\`apiKeys\` must hold 1-256 visible ASCII characters with no spaces; received ${received}`,
       )
@@ -220,8 +242,13 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
 function resolveAdminKey(adminKey: unknown): string | undefined {
   if (adminKey === undefined) return undefined
   if (!isApiKey(adminKey)) {
-    const received = typeof adminKey === 'string' ? `a string of ${adminKey.length} characters` : formatReceived(adminKey)
-    throw new TypeError(`\`adminKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`)
+    const received =
+      typeof adminKey === 'string'
+        ? `a string of ${adminKey.length} characters`
+        : formatReceived(adminKey)
+    throw new TypeError(
+      `\`adminKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`,
+    )
   }
   return adminKey
 }
@@ -229,13 +256,16 @@ function resolveAdminKey(adminKey: unknown): string | undefined {
 function resolveDelay(delay: unknown): number {
   if (delay === undefined) return 0
   if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0 || delay > MAX_DELAY) {
-    throw new TypeError(`\`delay\` must be a non-negative number of milliseconds; received ${formatReceived(delay)}`)
+    throw new TypeError(
+      `\`delay\` must be a non-negative number of milliseconds; received ${formatReceived(delay)}`,
+    )
   }
   return delay
 }
 
 function resolveFlag(value: unknown, name: string, fallback: boolean): boolean {
   if (value === undefined) return fallback
-  if (typeof value !== 'boolean') throw new TypeError(`\`${name}\` must be true or false; received ${formatReceived(value)}`)
+  if (typeof value !== 'boolean')
+    throw new TypeError(`\`${name}\` must be true or false; received ${formatReceived(value)}`)
   return value
 }

@@ -31,7 +31,10 @@ export const USUAL_ANSWER = Symbol('usual answer')
  * parsePrefer('scenario=unavailable, delay=100-500', session.preferRandom) // ScenarioState
  * parsePrefer('return=minimal') // undefined
  */
-export function parsePrefer(header: string, random?: Random): ScenarioState | typeof USUAL_ANSWER | string | undefined {
+export function parsePrefer(
+  header: string,
+  random?: Random,
+): ScenarioState | typeof USUAL_ANSWER | string | undefined {
   const preferences = new Map<string, string>()
   for (const part of header.split(',')) {
     // Parameters after `;` refine a preference; none of ours takes any.
@@ -68,16 +71,21 @@ export function parsePrefer(header: string, random?: Random): ScenarioState | ty
   if (kind === undefined && ms === undefined) return USUAL_ANSWER
   if (slug !== undefined && slug === '') return 'Prefer slug must not be empty'
   try {
-    return new ScenarioState({
-      ...(kind !== undefined ? { kind } : {}),
-      ...(slug !== undefined ? { slug } : {}),
-      ...(ms !== undefined ? { delay: ms } : {}),
-    }, random)
+    return new ScenarioState(
+      {
+        ...(kind !== undefined ? { kind } : {}),
+        ...(slug !== undefined ? { slug } : {}),
+        ...(ms !== undefined ? { delay: ms } : {}),
+      },
+      random,
+    )
   } catch (error) {
     return `Prefer: ${(error as Error).message}`
   }
 }
 
 function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
+    ? value.slice(1, -1)
+    : value
 }

@@ -41,7 +41,10 @@ export interface Resolver {
    * `Promise` only for the admin API, which reads the request body. With `passUnlessSelected`,
    * `undefined` when no selected scenario applies.
    */
-  resolve(request: MockRequest, context: ResolveContext & { readonly passUnlessSelected: true }): MockAnswer | Promise<MockAnswer> | undefined
+  resolve(
+    request: MockRequest,
+    context: ResolveContext & { readonly passUnlessSelected: true },
+  ): MockAnswer | Promise<MockAnswer> | undefined
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
   /**
    * Serves other data from the next request on (`--data FILE --watch`): one step, so no request
@@ -83,7 +86,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const kindAnswers = new Map<ScenarioKind, Answers>()
   for (const kind of Object.keys(KINDS) as ScenarioKind[]) {
     const spec = kindSpec(kind)
-    if (spec.phase !== 'after-lookup' && spec.answer !== 'usual') kindAnswers.set(kind, spec.answer(errors satisfies KindAnswers))
+    if (spec.phase !== 'after-lookup' && spec.answer !== 'usual')
+      kindAnswers.set(kind, spec.answer(errors satisfies KindAnswers))
   }
   const preflight = createPreflightAnswer(cors)
   const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
@@ -104,7 +108,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
   function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
-      answers = createAnswers(200, encodeJson(endpoint.toBody(resolved.taxonomy, record, order)), cors)
+      answers = createAnswers(
+        200,
+        encodeJson(endpoint.toBody(resolved.taxonomy, record, order)),
+        cors,
+      )
       bodies.set(record, answers)
     }
     return answers
@@ -125,7 +133,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
   function pageAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
     let answers = pages.get(record)
     if (answers === undefined) {
-      const html = renderRecordPage(endpoint.collection, record, apiAnswers(endpoint, record).get.body!, resolved)
+      const html = renderRecordPage(
+        endpoint.collection,
+        record,
+        apiAnswers(endpoint, record).get.body!,
+        resolved,
+      )
       answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
       pages.set(record, answers)
     }
@@ -138,7 +151,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (!readOnly) return errors.methodNotAllowed
     switch (route.kind) {
       case 'home':
-        indexPage ??= createAnswers(200, encodeText(renderIndexPage(resolved.taxonomy, resolved)), cors, HTML_HEADERS, HTML_TYPE)
+        indexPage ??= createAnswers(
+          200,
+          encodeText(renderIndexPage(resolved.taxonomy, resolved)),
+          cors,
+          HTML_HEADERS,
+          HTML_TYPE,
+        )
         return indexPage
       case 'browse': {
         const record = route.endpoint.find(resolved.taxonomy, route.slug)
@@ -155,9 +174,21 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** Journals an answer in its session and adds its delay: the last step of every API answer. */
-  function finish(request: MockRequest, session: Session, answers: Answers, delay: number, label: ScenarioKind | null): MockAnswer {
+  function finish(
+    request: MockRequest,
+    session: Session,
+    answers: Answers,
+    delay: number,
+    label: ScenarioKind | null,
+  ): MockAnswer {
     const answer = answerFor(answers, request.method)
-    session.record(request.method, request.url, sendsStatus(answer.delivery) ? answer.status : null, delay, label)
+    session.record(
+      request.method,
+      request.url,
+      sendsStatus(answer.delivery) ? answer.status : null,
+      delay,
+      label,
+    )
     return delay > 0 ? { ...answer, delay } : answer
   }
 
@@ -175,9 +206,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
     const slug = route.kind === 'record' ? route.slug : undefined
     // The common cases, no scenario or only the session's, allocate nothing.
     if (preferred === undefined && selected.length === 0) {
-      return session.scenario?.matches(route.endpoint.collection, slug) ? session.scenario : undefined
+      return session.scenario?.matches(route.endpoint.collection, slug)
+        ? session.scenario
+        : undefined
     }
-    return selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
+    return selectScenario(
+      [preferred, ...selected, session.scenario],
+      route.endpoint.collection,
+      slug,
+    )
   }
 
   /** The two endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
@@ -189,11 +226,26 @@ export function createResolver(options: MockOptions = {}): Resolver {
     authorized: boolean,
   ): MockAnswer {
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
-    if (route.kind === 'apiUnknown') return finish(request, session, authorized ? errors.notFound : errors.unauthorized, resolved.delay, null)
-    if (request.method !== 'GET' && request.method !== 'HEAD') return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
+    if (route.kind === 'apiUnknown')
+      return finish(
+        request,
+        session,
+        authorized ? errors.notFound : errors.unauthorized,
+        resolved.delay,
+        null,
+      )
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
 
     const state = scenarioFor(request, route, session, selected)
-    if (typeof state === 'string') return finish(request, session, createMessageAnswers('badRequest', `Malformed request: ${state}`, cors), 0, null)
+    if (typeof state === 'string')
+      return finish(
+        request,
+        session,
+        createMessageAnswers('badRequest', `Malformed request: ${state}`, cors),
+        0,
+        null,
+      )
     let delay = resolved.delay
     let label: ScenarioKind | null = null
     if (state !== undefined && state.phase === 'before-key') {
@@ -205,7 +257,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       if (outage !== undefined) return finish(request, session, outage, delay, label)
     }
     if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
-    if (state !== undefined && state.phase !== 'before-key') return answerInPhase(request, route, session, state, delay)
+    if (state !== undefined && state.phase !== 'before-key')
+      return answerInPhase(request, route, session, state, delay)
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     return finish(request, session, recordAnswers(route), delay, label)
   }
@@ -223,12 +276,22 @@ export function createResolver(options: MockOptions = {}): Resolver {
   ): MockAnswer {
     const effect = state.take()
     const ms = effect.delay ?? delay
-    const replaced = state.phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
+    const replaced =
+      state.phase === 'after-key' && effect.kind !== undefined
+        ? kindAnswers.get(effect.kind)
+        : undefined
     if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
-    if (route.kind === 'malformed') return finish(request, session, errors.malformed, ms, effect.label)
+    if (route.kind === 'malformed')
+      return finish(request, session, errors.malformed, ms, effect.label)
     const usual = recordAnswers(route)
     const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
-    return finish(request, session, spec?.phase === 'after-lookup' ? spec.answer(usual) : usual, ms, effect.label)
+    return finish(
+      request,
+      session,
+      spec?.phase === 'after-lookup' ? spec.answer(usual) : usual,
+      ms,
+      effect.label,
+    )
   }
 
   /**
@@ -236,7 +299,11 @@ export function createResolver(options: MockOptions = {}): Resolver {
    * Only a request with a valid key makes a session: one without is journaled in the session it
    * names if that exists, else nowhere, so keyless clients cannot fill memory with sessions.
    */
-  function sessionOf(request: MockRequest, prefixed: string | undefined, authorized: boolean): Session | MockAnswer {
+  function sessionOf(
+    request: MockRequest,
+    prefixed: string | undefined,
+    authorized: boolean,
+  ): Session | MockAnswer {
     let id = prefixed
     if (id === undefined) {
       const header = request.header(SESSION_HEADER)
@@ -245,7 +312,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       id = firstElement(header)
     }
     if (!isSessionId(id)) {
-      const message = 'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
+      const message =
+        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
       return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
     }
     return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
@@ -257,7 +325,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
     },
     sessions,
     replaceTaxonomy(next) {
-      if (typeof next?.toFixture !== 'function') throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
+      if (typeof next?.toFixture !== 'function')
+        throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
       resolved = withTaxonomy(resolved, next)
       bodies = new Map()
       pages = new Map()
@@ -266,8 +335,13 @@ export function createResolver(options: MockOptions = {}): Resolver {
     },
     resolve: ((request: MockRequest, context: ResolveContext = NO_CONTEXT) => {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
-      if (context.passUnlessSelected === true && !isSelected(route, context.scenarios ?? NO_SCENARIOS)) return undefined
-      if (route === undefined) return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
+      if (
+        context.passUnlessSelected === true &&
+        !isSelected(route, context.scenarios ?? NO_SCENARIOS)
+      )
+        return undefined
+      if (route === undefined)
+        return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
       if (request.method === 'OPTIONS') return preflight
@@ -277,7 +351,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
         if (!(session instanceof Session)) return session
         return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS, authorized)
       }
-      const answer = answerFor(answerSite(route, request.method === 'GET' || request.method === 'HEAD'), request.method)
+      const answer = answerFor(
+        answerSite(route, request.method === 'GET' || request.method === 'HEAD'),
+        request.method,
+      )
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
     }) as Resolver['resolve'],
   }

@@ -102,7 +102,12 @@ export const RETRY_AFTER_SECONDS = '1'
 
 /** An answer that is no HTTP answer at all (see `Delivery`), for GET and HEAD alike. */
 export function createNoAnswer(mode: 'network-error' | 'hang'): Answers {
-  const answer: MockAnswer = Object.freeze({ status: 0, headers: Object.freeze({}), body: null, delivery: Object.freeze({ mode }) })
+  const answer: MockAnswer = Object.freeze({
+    status: 0,
+    headers: Object.freeze({}),
+    body: null,
+    delivery: Object.freeze({ mode }),
+  })
   return { get: answer, head: answer }
 }
 
@@ -147,8 +152,17 @@ const ERROR_HEADERS: Partial<Record<ErrorOutcome, Readonly<Record<string, string
  * The answers of an error outcome: `{"error": message}` with the outcome's status, or the one the
  * `statuses` option chose for it.
  */
-export function createErrorAnswers(outcome: ErrorOutcome, cors: boolean, status: number = OUTCOMES[outcome].status): Answers {
-  return createAnswers(status, encodeJson({ error: OUTCOMES[outcome].error }), cors, ERROR_HEADERS[outcome])
+export function createErrorAnswers(
+  outcome: ErrorOutcome,
+  cors: boolean,
+  status: number = OUTCOMES[outcome].status,
+): Answers {
+  return createAnswers(
+    status,
+    encodeJson({ error: OUTCOMES[outcome].error }),
+    cors,
+    ERROR_HEADERS[outcome],
+  )
 }
 
 /** An error outcome with a message of its own, for answers that name what was wrong. */
@@ -158,7 +172,10 @@ export function createMessageAnswers(
   cors: boolean,
   extra?: Readonly<Record<string, string>>,
 ): Answers {
-  return createAnswers(OUTCOMES[outcome].status, encodeJson({ error: message }), cors, { ...ERROR_HEADERS[outcome], ...extra })
+  return createAnswers(OUTCOMES[outcome].status, encodeJson({ error: message }), cors, {
+    ...ERROR_HEADERS[outcome],
+    ...extra,
+  })
 }
 
 /** 204 to a preflight (or any OPTIONS): what is allowed, and CORS permission when on. */
@@ -167,7 +184,11 @@ export function createPreflightAnswer(
   allow = ALLOW,
   allowHeaders = PREFLIGHT_HEADERS['access-control-allow-headers'],
 ): MockAnswer {
-  const preflight = { ...PREFLIGHT_HEADERS, 'access-control-allow-methods': allow, 'access-control-allow-headers': allowHeaders }
+  const preflight = {
+    ...PREFLIGHT_HEADERS,
+    'access-control-allow-methods': allow,
+    'access-control-allow-headers': allowHeaders,
+  }
   return Object.freeze({
     status: 204,
     headers: Object.freeze({ allow, ...(cors ? { ...CORS_HEADERS, ...preflight } : {}) }),

@@ -68,7 +68,8 @@ function matchApi(path: string): Route {
 /** The endpoint whose collection is `path` from `start` to `end`, compared in place. */
 function findEndpointAt(path: string, start: number, end: number): Endpoint | undefined {
   for (const endpoint of ENDPOINT_LIST) {
-    if (end - start === endpoint.collection.length && path.startsWith(endpoint.collection, start)) return endpoint
+    if (end - start === endpoint.collection.length && path.startsWith(endpoint.collection, start))
+      return endpoint
   }
   return undefined
 }
@@ -86,7 +87,12 @@ function matchAdmin(path: string): Route {
   // ['', '__admin', 'sessions', id, resource?]
   const resource = segments.length <= 5 ? ADMIN_RESOURCES.get(segments[4]) : undefined
   const session = segments[3] === undefined ? undefined : decodeSegment(segments[3])
-  if (segments[2] !== 'sessions' || resource === undefined || session === undefined || session === '') {
+  if (
+    segments[2] !== 'sessions' ||
+    resource === undefined ||
+    session === undefined ||
+    session === ''
+  ) {
     return { kind: 'adminUnknown' }
   }
   return { kind: 'admin', session, resource }

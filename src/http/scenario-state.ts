@@ -2,7 +2,14 @@ import { DEFAULT_SEED } from '../core/generate.js'
 import { createRandom, type Random } from '../core/random.js'
 import type { Collection } from './endpoints.js'
 import { kindSpec, type Phase } from './kinds.js'
-import { DEFAULT_FAULT_KINDS, parseScenario, type FaultKind, type Scenario, type ScenarioInput, type ScenarioKind } from './scenario.js'
+import {
+  DEFAULT_FAULT_KINDS,
+  parseScenario,
+  type FaultKind,
+  type Scenario,
+  type ScenarioInput,
+  type ScenarioKind,
+} from './scenario.js'
 
 /** What a scenario does to one request: an answer kind (or none: the usual answer) and a delay. */
 export interface ScenarioEffect {
@@ -33,7 +40,8 @@ export class ScenarioState {
   constructor(input: ScenarioInput, random?: Random) {
     this.scenario = parseScenario(input)
     this.#random = random
-    this.phase = this.scenario.kind === undefined ? 'before-key' : kindSpec(this.scenario.kind).phase
+    this.phase =
+      this.scenario.kind === undefined ? 'before-key' : kindSpec(this.scenario.kind).phase
     this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
   }
 

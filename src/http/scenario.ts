@@ -6,13 +6,19 @@ import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 export type { FaultKind, ScenarioKind } from './kinds.js'
 
 /** The scenario kinds, in the order of the `KINDS` table. */
-export const SCENARIO_KINDS: readonly ScenarioKind[] = Object.freeze(Object.keys(KINDS) as ScenarioKind[])
+export const SCENARIO_KINDS: readonly ScenarioKind[] = Object.freeze(
+  Object.keys(KINDS) as ScenarioKind[],
+)
 
 /** The kinds a seeded fault can draw: outages, which apply whatever the key. */
-export const FAULT_KINDS: readonly FaultKind[] = Object.freeze(SCENARIO_KINDS.filter((kind): kind is FaultKind => faultOf(kind) !== undefined))
+export const FAULT_KINDS: readonly FaultKind[] = Object.freeze(
+  SCENARIO_KINDS.filter((kind): kind is FaultKind => faultOf(kind) !== undefined),
+)
 
 /** Drawn when `faults.kinds` is left out. */
-export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = Object.freeze(FAULT_KINDS.filter((kind) => faultOf(kind) === 'default'))
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = Object.freeze(
+  FAULT_KINDS.filter((kind) => faultOf(kind) === 'default'),
+)
 
 function faultOf(kind: ScenarioKind): 'default' | 'listed' | undefined {
   const spec = kindSpec(kind)
@@ -71,50 +77,73 @@ const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).jo
 export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (typeof value === 'string') return parseScenario({ kind: value }, name)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`\`${name}\` must be a scenario object or a kind's name; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be a scenario object or a kind's name; received ${formatReceived(value)}`,
+    )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FIELDS.has(key))
   if (unknown !== undefined) {
-    throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`)
+    throw new TypeError(
+      `\`${name}\` has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`,
+    )
   }
   const scenario: Record<string, unknown> = {}
   if (input.kind !== undefined) scenario.kind = parseKind(input.kind, `${name}.kind`)
   if (input.slug !== undefined) scenario.slug = parseSlug(input.slug, `${name}.slug`)
-  if (input.endpoint !== undefined) scenario.endpoint = parseEndpoint(input.endpoint, `${name}.endpoint`)
+  if (input.endpoint !== undefined)
+    scenario.endpoint = parseEndpoint(input.endpoint, `${name}.endpoint`)
   if (input.times !== undefined) scenario.times = parseCount(input.times, `${name}.times`)
   if (input.delay !== undefined) scenario.delay = parseDelay(input.delay, `${name}.delay`)
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
-  if (scenario.kind === undefined && scenario.delay === undefined && scenario.faults === undefined) {
-    throw new TypeError(`\`${name}\` needs a \`kind\`, a \`delay\` or \`faults\`; received ${formatReceived(value)}`)
+  if (
+    scenario.kind === undefined &&
+    scenario.delay === undefined &&
+    scenario.faults === undefined
+  ) {
+    throw new TypeError(
+      `\`${name}\` needs a \`kind\`, a \`delay\` or \`faults\`; received ${formatReceived(value)}`,
+    )
   }
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
     throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
   }
   // A kind that answers as usual does nothing without a delay.
-  if (scenario.kind !== undefined && kindSpec(scenario.kind as ScenarioKind).answer === 'usual' && scenario.delay === undefined) {
-    throw new TypeError(`\`${name}.kind\` '${scenario.kind as string}' needs \`${name}.delay\` (milliseconds or [min, max])`)
+  if (
+    scenario.kind !== undefined &&
+    kindSpec(scenario.kind as ScenarioKind).answer === 'usual' &&
+    scenario.delay === undefined
+  ) {
+    throw new TypeError(
+      `\`${name}.kind\` '${scenario.kind as string}' needs \`${name}.delay\` (milliseconds or [min, max])`,
+    )
   }
   return Object.freeze(scenario) as Scenario
 }
 
 function parseKind(value: unknown, name: string): ScenarioKind {
   if (!(SCENARIO_KINDS as readonly unknown[]).includes(value)) {
-    throw new TypeError(`\`${name}\` must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`,
+    )
   }
   return value as ScenarioKind
 }
 
 function parseSlug(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '' || value.length > 1_000) {
-    throw new TypeError(`\`${name}\` must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`,
+    )
   }
   return value
 }
 
 function parseEndpoint(value: unknown, name: string): Collection {
   if (!isCollection(value)) {
-    throw new TypeError(`\`${name}\` must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`,
+    )
   }
   return value
 }
@@ -132,7 +161,13 @@ function isMilliseconds(value: unknown): value is number {
 
 function parseDelay(value: unknown, name: string): ScenarioDelay {
   if (isMilliseconds(value)) return value
-  if (Array.isArray(value) && value.length === 2 && isMilliseconds(value[0]) && isMilliseconds(value[1]) && value[0] <= value[1]) {
+  if (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    isMilliseconds(value[0]) &&
+    isMilliseconds(value[1]) &&
+    value[0] <= value[1]
+  ) {
     return Object.freeze([value[0], value[1]]) as readonly [number, number]
   }
   throw new TypeError(
@@ -142,26 +177,39 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
 
 function parseFaults(value: unknown, name: string): SeededFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`\`${name}\` must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`)
+    throw new TypeError(
+      `\`${name}\` must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`,
+    )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FAULT_FIELDS.has(key))
-  if (unknown !== undefined) throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes rate, seed, kinds`)
+  if (unknown !== undefined)
+    throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes rate, seed, kinds`)
   const { rate, seed, kinds } = input
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
-    throw new TypeError(`\`${name}.rate\` must be a number from 0 to 1; received ${formatReceived(rate)}`)
+    throw new TypeError(
+      `\`${name}.rate\` must be a number from 0 to 1; received ${formatReceived(rate)}`,
+    )
   }
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    throw new TypeError(`\`${name}.seed\` must be a non-negative integer; received ${formatReceived(seed)}`)
+    throw new TypeError(
+      `\`${name}.seed\` must be a non-negative integer; received ${formatReceived(seed)}`,
+    )
   }
   const faults: Record<string, unknown> = { rate }
   if (seed !== undefined) faults.seed = seed
   if (kinds !== undefined) {
     const valid =
-      Array.isArray(kinds) && kinds.length > 0 && kinds.every((kind) => (FAULT_KINDS as readonly unknown[]).includes(kind))
+      Array.isArray(kinds) &&
+      kinds.length > 0 &&
+      kinds.every((kind) => (FAULT_KINDS as readonly unknown[]).includes(kind))
     if (!valid) {
-      const received = Array.isArray(kinds) ? JSON.stringify(kinds).slice(0, 80) : formatReceived(kinds)
-      throw new TypeError(`\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`)
+      const received = Array.isArray(kinds)
+        ? JSON.stringify(kinds).slice(0, 80)
+        : formatReceived(kinds)
+      throw new TypeError(
+        `\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`,
+      )
     }
     faults.kinds = Object.freeze([...new Set(kinds as FaultKind[])])
   }

@@ -89,7 +89,8 @@ export class SessionRegistry implements JournalLedger {
       }
       return session
     }
-    if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#forget(this.#named.keys().next().value!)
+    if (this.#named.size >= SESSION_LIMITS.sessions - 1)
+      this.#forget(this.#named.keys().next().value!)
     session = new Session(id, this)
     this.#named.set(id, session)
     this.#newest = session

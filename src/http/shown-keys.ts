@@ -32,10 +32,15 @@ export interface ShownKeys {
  * showKeys(['taxonomy-mock-key', 'k9Zq8dLr2vTx5nW7P'], 'taxonomy-mock-key', 'page').shown
  * // ['taxonomy-mock-key', '1 other key (not shown)']
  */
-export function showKeys(keys: readonly string[] | 'any', defaultKey: string, where: 'terminal' | 'page'): ShownKeys {
+export function showKeys(
+  keys: readonly string[] | 'any',
+  defaultKey: string,
+  where: 'terminal' | 'page',
+): ShownKeys {
   if (keys === 'any') return { shown: ['any non-empty key'], curlKey: 'any-key' }
   const curlKey = keys.includes(defaultKey) ? defaultKey : '<your key>'
-  if (where === 'terminal') return { shown: keys.map((key) => (key === defaultKey ? key : maskKey(key))), curlKey }
+  if (where === 'terminal')
+    return { shown: keys.map((key) => (key === defaultKey ? key : maskKey(key))), curlKey }
   const others = keys.filter((key) => key !== defaultKey).length
   const hidden = others === 0 ? [] : [`${others} other key${others === 1 ? '' : 's'} (not shown)`]
   return { shown: [...(others < keys.length ? [defaultKey] : []), ...hidden], curlKey }

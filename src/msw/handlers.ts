@@ -18,7 +18,9 @@ export function createEndpointHandlers(
   scope: RequestScope,
   answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
 ): HttpHandler[] {
-  return ENDPOINT_LIST.map((endpoint) => http.all(endpointPattern(scope, endpoint.collection), ({ request }) => answer(request)))
+  return ENDPOINT_LIST.map((endpoint) =>
+    http.all(endpointPattern(scope, endpoint.collection), ({ request }) => answer(request)),
+  )
 }
 
 /**

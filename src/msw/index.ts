@@ -16,4 +16,11 @@ export type { CreateHandlersOptions } from './handlers.js'
 export type { MockKit } from './mock.js'
 export type { ScenarioHelpers, ScenarioOptions } from './scenarios.js'
 export type { AnswerOptions, DataOptions, MockOptions } from '../http/options.js'
-export type { FaultKind, Scenario, ScenarioDelay, ScenarioInput, ScenarioKind, SeededFaults } from '../http/scenario.js'
+export type {
+  FaultKind,
+  Scenario,
+  ScenarioDelay,
+  ScenarioInput,
+  ScenarioKind,
+  SeededFaults,
+} from '../http/scenario.js'

@@ -32,7 +32,9 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
   const resolver = createResolver(mockOptions as MockOptions)
   // The free helpers answer with the newest kit for a URL: they find this one too.
   registerKit({ scope, resolver })
-  const handlers = createEndpointHandlers(scope, (request) => answerRequest(resolver, request, scope))
+  const handlers = createEndpointHandlers(scope, (request) =>
+    answerRequest(resolver, request, scope),
+  )
   return { handlers, resolver, ...createScenarioHelpers(() => resolver, baseUrl) }
 }
 

@@ -38,17 +38,23 @@ export interface ScenarioHelpers {
  * are the kit's and the bytes are the server's; a request the scenario does not apply to passes on.
  * Each call has its own counters (`times`, seeded `faults`).
  */
-export function createScenarioHelpers(resolverFor: (url: string) => Resolver, kitBaseUrl?: string): ScenarioHelpers {
+export function createScenarioHelpers(
+  resolverFor: (url: string) => Resolver,
+  kitBaseUrl?: string,
+): ScenarioHelpers {
   function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
     const state = new ScenarioState(scenario)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
-    return createEndpointHandlers(scope, (request) => answerSelected(resolverFor(request.url), request, scope, [state]))
+    return createEndpointHandlers(scope, (request) =>
+      answerSelected(resolverFor(request.url), request, scope, [state]),
+    )
   }
   return {
     withScenario,
     rejectKeys: (options = {}) => withScenario('unauthorized', options),
     hideSlug(slug, options = {}) {
-      if (typeof slug !== 'string') throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
+      if (typeof slug !== 'string')
+        throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
       return withScenario({ kind: 'not-found', slug }, options)
     },
     failWith(status = 503, options = {}) {
@@ -57,12 +63,15 @@ export function createScenarioHelpers(resolverFor: (url: string) => Resolver, ki
       }
       return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
     },
-    failTimes: (times, kind = 'unavailable', options = {}) => withScenario({ kind, times }, options),
+    failTimes: (times, kind = 'unavailable', options = {}) =>
+      withScenario({ kind, times }, options),
     failNetwork: (options = {}) => withScenario('network-error', options),
     hangAnswers: (options = {}) => withScenario('hang', options),
     delayAnswers(ms, options = {}) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-        throw new TypeError(`\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`)
+        throw new TypeError(
+          `\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`,
+        )
       }
       return withScenario({ delay: ms }, options)
     },
@@ -83,7 +92,10 @@ const FREE = createScenarioHelpers(findKitResolver)
  * server.use(...withScenario({ kind: 'unavailable', times: 2 })) // fail twice, then answer
  * server.use(...withScenario('hang'))
  */
-export function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
+export function withScenario(
+  scenario: ScenarioInput,
+  options: ScenarioOptions = {},
+): HttpHandler[] {
   return FREE.withScenario(scenario, options)
 }
 
@@ -126,7 +138,11 @@ export function failWith(status: 500 | 503 = 503, options: ScenarioOptions = {})
  * server.use(...failTimes(2)) // 503, 503, then 200
  * server.use(...failTimes(1, 'network-error'))
  */
-export function failTimes(times: number, kind: FaultKind = 'unavailable', options: ScenarioOptions = {}): HttpHandler[] {
+export function failTimes(
+  times: number,
+  kind: FaultKind = 'unavailable',
+  options: ScenarioOptions = {},
+): HttpHandler[] {
   return FREE.failTimes(times, kind, options)
 }
 

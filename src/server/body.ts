@@ -42,5 +42,7 @@ export function readBody(request: IncomingMessage): Promise<string> {
  * close after it, rather than wait for a body that never comes.
  */
 export function abandonBody(socket: Socket, timedOut: boolean): void {
-  readers.get(socket)?.(timedOut ? new BodyTimeoutError() : new Error('The connection failed before the body arrived'))
+  readers.get(socket)?.(
+    timedOut ? new BodyTimeoutError() : new Error('The connection failed before the body arrived'),
+  )
 }

@@ -25,7 +25,12 @@ type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: nu
  * @example
  * answerClientErrors(server, resolver.options.cors, (message) => process.emitWarning(message), false)
  */
-export function answerClientErrors(server: Server, cors: boolean, warn: (message: string) => void, tls: boolean): void {
+export function answerClientErrors(
+  server: Server,
+  cors: boolean,
+  warn: (message: string) => void,
+  tls: boolean,
+): void {
   const rawAnswers = (outcome: ErrorOutcome) => {
     const { get, head } = createErrorAnswers(outcome, cors)
     return { get: toRawAnswer(get), head: toRawAnswer(head) }
@@ -56,9 +61,16 @@ export function answerClientErrors(server: Server, cors: boolean, warn: (message
       afterEarlierAnswers(socket, () => socket.destroySoon())
       return
     }
-    const answers = error.code === 'HPE_HEADER_OVERFLOW' ? raw.headersTooLarge : timeout ? raw.requestTimeout : raw.badRequest
+    const answers =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? raw.headersTooLarge
+        : timeout
+          ? raw.requestTimeout
+          : raw.badRequest
     // After HEAD a body would be read as the next response: send the headers alone.
-    const answer = isHeadInProgress(socket, error.rawPacket, error.bytesParsed) ? answers.head : answers.get
+    const answer = isHeadInProgress(socket, error.rawPacket, error.bytesParsed)
+      ? answers.head
+      : answers.get
     afterEarlierAnswers(socket, () => {
       // The socket is paused, so it would never read the client's close: destroy once written.
       socket.write(answer)
@@ -97,7 +109,9 @@ function afterEarlierAnswers(socket: ErrorSocket, then: () => void): void {
 
 /** An answer written straight to a socket, for requests that never become `request` events. */
 function toRawAnswer(answer: MockAnswer): string {
-  const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  const headers = Object.entries(answer.headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')
   const body = answer.body ? new TextDecoder().decode(answer.body) : ''
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${headers}connection: close\r\n\r\n${body}`
 }

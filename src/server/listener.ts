@@ -4,7 +4,12 @@ import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
 import type { MockRequest, Resolver } from '../http/resolver.js'
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
-import { createErrorAnswers, unreachable, type Delivery, type MockAnswer } from '../http/responses.js'
+import {
+  createErrorAnswers,
+  unreachable,
+  type Delivery,
+  type MockAnswer,
+} from '../http/responses.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
@@ -40,7 +45,12 @@ export function createListener(
   const noHost = createErrorAnswers('badRequest', cors)
 
   /** The one place an answer leaves the server, once its delay (if any) is over. */
-  function deliver(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
+  function deliver(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: MockAnswer,
+    started: number,
+  ): void {
     const { delivery } = answer
     if (delivery !== undefined) {
       switch (delivery.mode) {
@@ -71,7 +81,8 @@ export function createListener(
       }
     }
     response.writeHead(answer.status, answer.headers)
-    if (delivery?.mode === 'slow-body' && answer.body) writeInPieces(response, toBuffer(answer.body), delivery)
+    if (delivery?.mode === 'slow-body' && answer.body)
+      writeInPieces(response, toBuffer(answer.body), delivery)
     else response.end(answer.body ? toBuffer(answer.body) : undefined)
     onRequest?.({
       method: request.method ?? '',
@@ -82,7 +93,11 @@ export function createListener(
   }
 
   /** Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest at once. */
-  function writeInPieces(response: ServerResponse, body: Buffer, { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>): void {
+  function writeInPieces(
+    response: ServerResponse,
+    body: Buffer,
+    { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>,
+  ): void {
     let offset = 0
     let timer: ReturnType<typeof setTimeout> | undefined
     const next = () => {
@@ -98,7 +113,12 @@ export function createListener(
   }
 
   /** After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`. */
-  function schedule(request: IncomingMessage, response: ServerResponse, answer: MockAnswer, started: number): void {
+  function schedule(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: MockAnswer,
+    started: number,
+  ): void {
     const delay = answer.delay ?? 0
     // While closing, nothing waits: answers still owed are sent at once.
     if (delay > 0 && !state.draining) {
@@ -123,7 +143,9 @@ export function createListener(
     }
     // Only the admin API answers later (it reads the body).
     if (answer instanceof Promise) {
-      void answer.catch(() => internalError).then((settled) => schedule(request, response, settled, started))
+      void answer
+        .catch(() => internalError)
+        .then((settled) => schedule(request, response, settled, started))
     } else {
       schedule(request, response, answer, started)
     }
@@ -220,7 +242,8 @@ function findRawHeader(rawHeaders: readonly string[], name: string): string | un
   let value: string | undefined
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const candidate = rawHeaders[i]!
-    if (candidate.length === name.length && isName(candidate, name)) value = join(value, rawHeaders[i + 1]!)
+    if (candidate.length === name.length && isName(candidate, name))
+      value = join(value, rawHeaders[i + 1]!)
   }
   return endJoined(value)
 }
@@ -247,7 +270,9 @@ function endJoined(value: string | undefined): string | undefined {
  * other case.
  */
 function isName(sent: string, lowerCase: string): boolean {
-  return sent === lowerCase || sent === usualSpelling(lowerCase) || hasLowerCaseAt(sent, 0, lowerCase)
+  return (
+    sent === lowerCase || sent === usualSpelling(lowerCase) || hasLowerCaseAt(sent, 0, lowerCase)
+  )
 }
 
 /** The usual spelling of the names read on every request (constants: compared by identity). */

@@ -23,13 +23,20 @@ interface Parser {
   [key: string]: unknown
 }
 
-type InternalSocket = Socket & { _paused?: boolean; parser?: Parser | null; _httpMessage?: ServerResponse | null }
+type InternalSocket = Socket & {
+  _paused?: boolean
+  parser?: Parser | null
+  _httpMessage?: ServerResponse | null
+}
 
 /** What each internal is for: the feature turned off when it is missing. */
 export const INTERNALS = {
-  parserHook: "socket.parser's onParserExecute hook: without it, an error answer to a HEAD whose headers span reads may carry a body",
-  paused: 'socket._paused: without it, a paused connection stops at the socket only, so Node may parse a few more requests',
-  httpMessage: 'socket._httpMessage: without it, an error answer does not wait for pipelined answers before it',
+  parserHook:
+    "socket.parser's onParserExecute hook: without it, an error answer to a HEAD whose headers span reads may carry a body",
+  paused:
+    'socket._paused: without it, a paused connection stops at the socket only, so Node may parse a few more requests',
+  httpMessage:
+    'socket._httpMessage: without it, an error answer does not wait for pipelined answers before it',
 } as const
 
 export type Internal = keyof typeof INTERNALS
@@ -43,20 +50,33 @@ let parserExecuteKey: string | undefined
  * The start-up self-check, on the first connection of the process: turns off (and names, through
  * `warn`) each internal this Node lacks. Returns those found missing.
  */
-export function checkConnectionInternals(socket: Socket, warn: (message: string) => void): Internal[] {
+export function checkConnectionInternals(
+  socket: Socket,
+  warn: (message: string) => void,
+): Internal[] {
   if (checked.has('connection')) return []
   checked.add('connection')
   const internal = socket as InternalSocket
   const parser = internal.parser
   const missing: Internal[] = []
-  parserExecuteKey = parser ? Object.keys(parser).find((key) => (parser[key] as { name?: string } | null)?.name === PARSER_EXECUTE) : undefined
-  if (!parser || typeof parser.getCurrentBuffer !== 'function' || parserExecuteKey === undefined) missing.push('parserHook')
-  if (typeof internal._paused !== 'boolean' || typeof parser?.resume !== 'function') missing.push('paused')
+  parserExecuteKey = parser
+    ? Object.keys(parser).find(
+        (key) => (parser[key] as { name?: string } | null)?.name === PARSER_EXECUTE,
+      )
+    : undefined
+  if (!parser || typeof parser.getCurrentBuffer !== 'function' || parserExecuteKey === undefined)
+    missing.push('parserHook')
+  if (typeof internal._paused !== 'boolean' || typeof parser?.resume !== 'function')
+    missing.push('paused')
   return turnOff(missing, warn)
 }
 
 /** The second half of the self-check, on the first response: Node names it on its socket. */
-export function checkResponseInternals(socket: Socket, response: ServerResponse, warn: (message: string) => void): Internal[] {
+export function checkResponseInternals(
+  socket: Socket,
+  response: ServerResponse,
+  warn: (message: string) => void,
+): Internal[] {
   if (checked.has('response')) return []
   checked.add('response')
   return turnOff((socket as InternalSocket)._httpMessage === response ? [] : ['httpMessage'], warn)
@@ -65,7 +85,9 @@ export function checkResponseInternals(socket: Socket, response: ServerResponse,
 function turnOff(missing: Internal[], warn: (message: string) => void): Internal[] {
   for (const name of missing) {
     available[name] = false
-    warn(`taxonomy-mock: this Node lacks an internal it uses, so that feature is off: ${INTERNALS[name]}`)
+    warn(
+      `taxonomy-mock: this Node lacks an internal it uses, so that feature is off: ${INTERNALS[name]}`,
+    )
   }
   return missing
 }
@@ -96,7 +118,11 @@ export function hookParserReads(socket: Socket, onRead: (read: ParserRead) => vo
   const original = parser[key]
   if (typeof original !== 'function') return
   parser[key] = (result: ParserRead['result']) => {
-    onRead({ result, betweenMessages: parser.duration ? parser.duration() === 0 : undefined, buffer: () => parser.getCurrentBuffer() })
+    onRead({
+      result,
+      betweenMessages: parser.duration ? parser.duration() === 0 : undefined,
+      buffer: () => parser.getCurrentBuffer(),
+    })
     return (original as (result: unknown) => unknown)(result)
   }
 }

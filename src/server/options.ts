@@ -40,7 +40,9 @@ export type StartServerOptions = MockOptions & {
 export function resolvePort(port: unknown): number {
   if (port === undefined) return DEFAULT_PORT
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TypeError(`\`port\` must be an integer from 0 to 65535; received ${formatReceived(port)}`)
+    throw new TypeError(
+      `\`port\` must be an integer from 0 to 65535; received ${formatReceived(port)}`,
+    )
   }
   return port
 }
@@ -54,7 +56,9 @@ export function isHost(host: unknown): host is string {
 export function resolveHost(host: unknown): string {
   if (host === undefined) return DEFAULT_HOST
   if (!isHost(host)) {
-    throw new TypeError(`\`host\` must be a host name or IP address; received ${formatReceived(host)}`)
+    throw new TypeError(
+      `\`host\` must be a host name or IP address; received ${formatReceived(host)}`,
+    )
   }
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
 }

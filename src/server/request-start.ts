@@ -11,8 +11,14 @@ type TrackedSocket = Socket & { [START]?: string }
  * it must then be headers only. Node parses a request before telling anyone its method, so the
  * start of a request whose headers span several reads is kept here (see {@link trackRequestStarts}).
  */
-export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, bytesParsed?: number): boolean {
-  const start = rawPacket ? findStart(rawPacket, bytesParsed ?? rawPacket.length, (socket as TrackedSocket)[START]) : (socket as TrackedSocket)[START]
+export function isHeadInProgress(
+  socket: Socket,
+  rawPacket: Buffer | undefined,
+  bytesParsed?: number,
+): boolean {
+  const start = rawPacket
+    ? findStart(rawPacket, bytesParsed ?? rawPacket.length, (socket as TrackedSocket)[START])
+    : (socket as TrackedSocket)[START]
   return start?.startsWith('HEAD ') ?? false
 }
 
@@ -23,18 +29,28 @@ export function isHeadInProgress(socket: Socket, rawPacket: Buffer | undefined, 
  * allocates nothing; only a read that ends inside a request's headers is copied. Without the hook
  * such (rare) requests get a body after HEAD. The first connection runs the internals' self-check.
  */
-export function trackRequestStarts(server: Server, warn: (message: string) => void, connectionEvent: 'connection' | 'secureConnection' = 'connection'): void {
+export function trackRequestStarts(
+  server: Server,
+  warn: (message: string) => void,
+  connectionEvent: 'connection' | 'secureConnection' = 'connection',
+): void {
   // Over TLS the parser is attached once the handshake is done.
   server.on(connectionEvent, (socket: TrackedSocket) => {
     checkConnectionInternals(socket, warn)
     hookParserReads(socket, (read) => {
       // No message begun, or its headers are in: no request start to keep. (When the parser
       // cannot say, every read is looked at, which costs a copy of it.)
-      if (typeof read.result === 'number' && (read.betweenMessages === true || isReadingBody(socket))) {
+      if (
+        typeof read.result === 'number' &&
+        (read.betweenMessages === true || isReadingBody(socket))
+      ) {
         if (socket[START] !== undefined) socket[START] = undefined
       } else {
         const buffer = read.buffer()
-        const end = typeof read.result === 'number' ? buffer.length : (read.result.bytesParsed ?? buffer.length)
+        const end =
+          typeof read.result === 'number'
+            ? buffer.length
+            : (read.result.bytesParsed ?? buffer.length)
         socket[START] = findStart(buffer, end, socket[START])
       }
     })

@@ -34,17 +34,25 @@ const OID = {
  * @example
  * const { cert, key } = createSelfSignedCertificate(['localhost', '127.0.0.1'])
  */
-export function createSelfSignedCertificate(names: readonly string[], now = new Date()): CertificatePair {
+export function createSelfSignedCertificate(
+  names: readonly string[],
+  now = new Date(),
+): CertificatePair {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
   const spki = publicKey.export({ type: 'spki', format: 'der' })
   const algorithm = der.sequence(der.objectIdentifier(OID.ecdsaWithSha256))
-  const name = der.sequence(der.set(der.sequence(der.objectIdentifier(OID.commonName), der.utf8String('taxonomy-mock'))))
+  const name = der.sequence(
+    der.set(der.sequence(der.objectIdentifier(OID.commonName), der.utf8String('taxonomy-mock'))),
+  )
   const tbs = der.sequence(
     der.explicit(0, der.integer(Buffer.from([2]))),
     der.integer(createSerial()),
     algorithm,
     name,
-    der.sequence(der.utcTime(new Date(now.getTime() - BACKDATE_MS)), der.utcTime(new Date(now.getTime() + VALID_DAYS * 86_400_000))),
+    der.sequence(
+      der.utcTime(new Date(now.getTime() - BACKDATE_MS)),
+      der.utcTime(new Date(now.getTime() + VALID_DAYS * 86_400_000)),
+    ),
     name,
     spki,
     der.explicit(3, der.sequence(...createExtensions(names, spki))),
@@ -81,7 +89,9 @@ function createExtensions(names: readonly string[], spki: Buffer): Buffer[] {
   })
   // The key identifier RFC 5280 §4.2.1.2 suggests: SHA-1 of the public key's bits, the last 65
   // bytes of a P-256 SubjectPublicKeyInfo.
-  const keyIdentifier = createHash('sha1').update(spki.subarray(spki.length - 65)).digest()
+  const keyIdentifier = createHash('sha1')
+    .update(spki.subarray(spki.length - 65))
+    .digest()
   return [
     extension(OID.basicConstraints, der.sequence(), true),
     extension(OID.extKeyUsage, der.sequence(der.objectIdentifier(OID.serverAuth))),
@@ -91,7 +101,11 @@ function createExtensions(names: readonly string[], spki: Buffer): Buffer[] {
 }
 
 function extension(oid: string, value: Buffer, critical = false): Buffer {
-  return der.sequence(der.objectIdentifier(oid), ...(critical ? [der.TRUE] : []), der.octetString(value))
+  return der.sequence(
+    der.objectIdentifier(oid),
+    ...(critical ? [der.TRUE] : []),
+    der.octetString(value),
+  )
 }
 
 /** 16 random bytes, the first kept from 0x40 to 0x7f: positive, and no leading zero to trim. */
@@ -116,8 +130,13 @@ function toAddressBytes(address: string): Buffer | undefined {
   const [head = '', rest] = text.split('::')
   const left = head ? head.split(':') : []
   const right = rest ? rest.split(':') : []
-  const groups = rest === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-  return Buffer.from(groups.flatMap((group) => [parseInt(group, 16) >> 8, parseInt(group, 16) & 0xff]))
+  const groups =
+    rest === undefined
+      ? left
+      : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+  return Buffer.from(
+    groups.flatMap((group) => [parseInt(group, 16) >> 8, parseInt(group, 16) & 0xff]),
+  )
 }
 
 function exportKey(key: KeyObject): string {

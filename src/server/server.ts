@@ -55,14 +55,20 @@ function warnInternal(message: string): void {
 }
 
 /** {@link startServer} with other limits: for tests that cannot wait 30 s for a timeout. */
-export async function startServerWithLimits(options: StartServerOptions, limits: ServerLimits): Promise<RunningServer> {
+export async function startServerWithLimits(
+  options: StartServerOptions,
+  limits: ServerLimits,
+): Promise<RunningServer> {
   const { port: portOption, host: hostOption, onRequest, tls, ...mockOptions } = options
   const port = resolvePort(portOption)
   const host = resolveHost(hostOption)
   // node:https and the certificate code are loaded only for HTTPS: plain HTTP starts no slower.
   const secure = tls === undefined ? undefined : (await import('./tls.js')).resolveTls(tls, host)
   const resolver = createResolver(mockOptions as MockOptions)
-  const state: ListenerState = { draining: false, pending: new PendingAnswers(limits.maxPendingPerConnection) }
+  const state: ListenerState = {
+    draining: false,
+    pending: new PendingAnswers(limits.maxPendingPerConnection),
+  }
   const listener = createListener(resolver, onRequest, state)
 
   const httpOptions = {
@@ -79,7 +85,12 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
   // differently. A client must finish its handshake as soon as it must send its headers.
   const server: Server = secure
     ? ((await import('node:https')).createServer(
-        { ...httpOptions, ...secure.pair, ALPNProtocols: ['http/1.1'], handshakeTimeout: limits.headersTimeoutMs },
+        {
+          ...httpOptions,
+          ...secure.pair,
+          ALPNProtocols: ['http/1.1'],
+          handshakeTimeout: limits.headersTimeoutMs,
+        },
         listener,
       ) as unknown as Server)
     : createServer(httpOptions, listener)
@@ -87,7 +98,9 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
   server.on('checkExpectation', listener)
   answerClientErrors(server, resolver.options.cors, warnInternal, secure !== undefined)
   // Before the listener, which may end the response at once.
-  server.prependOnceListener('request', (request, response) => checkResponseInternals(request.socket, response, warnInternal))
+  server.prependOnceListener('request', (request, response) =>
+    checkResponseInternals(request.socket, response, warnInternal),
+  )
   // Connections still in their TLS handshake are no HTTP connections yet, so Node's
   // `closeIdleConnections()` does not see them: `close()` ends them here, as it ends idle ones (they
   // owe no answer). They are told apart by their client's address and port.
@@ -97,7 +110,10 @@ export async function startServerWithLimits(options: StartServerOptions, limits:
     server.on('connection', (socket: Socket) => {
       const endpoint = endpointOf(socket)
       handshaking.set(endpoint, socket)
-      socket.once('close', () => handshaking.get(endpoint) === socket && handshaking.delete(endpoint))
+      socket.once(
+        'close',
+        () => handshaking.get(endpoint) === socket && handshaking.delete(endpoint),
+      )
     })
     server.on('secureConnection', (socket: Socket) => handshaking.delete(endpointOf(socket)))
   }

@@ -1,15 +1,18 @@
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { createSecureContext } from 'node:tls'
 import { formatReceived } from '../core/size.js'
-import { createSelfSignedCertificate, findCertificateNames, type CertificatePair } from './self-signed.js'
+import {
+  createSelfSignedCertificate,
+  findCertificateNames,
+  type CertificatePair,
+} from './self-signed.js'
 
 /**
  * HTTPS: a certificate (PEM, with any intermediate certificates after it) and its private key
  * (PEM, unencrypted), or `'self-signed'` for one made at start for the names the server listens on.
  */
 export type TlsOptions =
-  | { readonly cert: string | Uint8Array; readonly key: string | Uint8Array }
-  | 'self-signed'
+  { readonly cert: string | Uint8Array; readonly key: string | Uint8Array } | 'self-signed'
 
 /** The certificate an HTTPS server presents, with what a client needs to trust it. */
 export interface ServerCertificate {
@@ -30,17 +33,32 @@ export interface TlsProblem {
 }
 
 /** The pair to serve and its description; throws `TypeError` naming `tls.cert` or `tls.key`. */
-export function resolveTls(tls: unknown, host: string): { pair: CertificatePair; certificate: ServerCertificate } {
+export function resolveTls(
+  tls: unknown,
+  host: string,
+): { pair: CertificatePair; certificate: ServerCertificate } {
   if (tls === 'self-signed') {
     const pair = createSelfSignedCertificate(findCertificateNames(host))
     return { pair, certificate: describeCertificate(new X509Certificate(pair.cert)) }
   }
-  if (typeof tls !== 'object' || tls === null) throw new TypeError(`\`tls\` must be 'self-signed' or { cert, key }; received ${formatReceived(tls)}`)
+  if (typeof tls !== 'object' || tls === null)
+    throw new TypeError(
+      `\`tls\` must be 'self-signed' or { cert, key }; received ${formatReceived(tls)}`,
+    )
   const { cert, key } = tls as { cert?: unknown; key?: unknown }
-  for (const [option, value] of [['cert', cert], ['key', key]] as const) {
-    if (!isPem(value)) throw new TypeError(`\`tls.${option}\` must be PEM text, a string or a buffer; received ${formatReceived(value)}`)
+  for (const [option, value] of [
+    ['cert', cert],
+    ['key', key],
+  ] as const) {
+    if (!isPem(value))
+      throw new TypeError(
+        `\`tls.${option}\` must be PEM text, a string or a buffer; received ${formatReceived(value)}`,
+      )
   }
-  const pair = { cert: toText(cert as string | Uint8Array), key: toText(key as string | Uint8Array) }
+  const pair = {
+    cert: toText(cert as string | Uint8Array),
+    key: toText(key as string | Uint8Array),
+  }
   const problem = findTlsProblem(pair)
   if (problem) throw new TypeError(`\`tls.${problem.option}\` ${problem.reason}`)
   return { pair, certificate: describeCertificate(new X509Certificate(pair.cert)) }
@@ -63,14 +81,24 @@ export function findTlsProblem({ cert, key }: CertificatePair): TlsProblem | und
   } catch {
     // `BEGIN ENCRYPTED PRIVATE KEY` (PKCS #8) or `Proc-Type: 4,ENCRYPTED` (older PEM).
     const encrypted = /-----BEGIN ENCRYPTED |Proc-Type: 4,ENCRYPTED/.test(key)
-    return { option: 'key', reason: encrypted ? 'is encrypted; give the key without a passphrase' : 'holds no PEM private key (-----BEGIN PRIVATE KEY-----)' }
+    return {
+      option: 'key',
+      reason: encrypted
+        ? 'is encrypted; give the key without a passphrase'
+        : 'holds no PEM private key (-----BEGIN PRIVATE KEY-----)',
+    }
   }
-  if (privateKey.type !== 'private') return { option: 'key', reason: 'holds no PEM private key (-----BEGIN PRIVATE KEY-----)' }
-  if (!certificate.checkPrivateKey(privateKey)) return { option: 'key', reason: 'is not the key of the certificate (their public keys differ)' }
+  if (privateKey.type !== 'private')
+    return { option: 'key', reason: 'holds no PEM private key (-----BEGIN PRIVATE KEY-----)' }
+  if (!certificate.checkPrivateKey(privateKey))
+    return { option: 'key', reason: 'is not the key of the certificate (their public keys differ)' }
   try {
     createSecureContext({ cert, key })
   } catch (error) {
-    return { option: 'cert', reason: `is refused by OpenSSL: ${String((error as Error).message).split('\n')[0]}` }
+    return {
+      option: 'cert',
+      reason: `is refused by OpenSSL: ${String((error as Error).message).split('\n')[0]}`,
+    }
   }
   return undefined
 }
@@ -95,7 +123,9 @@ function toName(entry: string): string[] {
 
 /** PEM is ASCII: a buffer's bytes are its text. */
 function toText(pem: string | Uint8Array): string {
-  return typeof pem === 'string' ? pem : Buffer.from(pem.buffer, pem.byteOffset, pem.byteLength).toString('latin1')
+  return typeof pem === 'string'
+    ? pem
+    : Buffer.from(pem.buffer, pem.byteOffset, pem.byteLength).toString('latin1')
 }
 
 function isPem(value: unknown): value is string | Uint8Array {

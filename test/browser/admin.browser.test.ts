@@ -15,7 +15,9 @@ afterAll(async () => {
 })
 
 it('keeps a page of another origin from setting a scenario or reading the journal through the admin API', async () => {
-  const { startServer } = (await import(root('dist/server/index.js'))) as typeof import('../../src/server/index.js')
+  const { startServer } = (await import(
+    root('dist/server/index.js')
+  )) as typeof import('../../src/server/index.js')
   const server = await startServer({ port: 0, seed: 42, size: 'small' })
   const site = await serveFiles({ '/index.html': '<!doctype html><title>elsewhere</title>' })
   try {

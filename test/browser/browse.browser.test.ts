@@ -22,7 +22,9 @@ it('lists the medium dataset on / and a link shows exactly what the API returns'
   const loadMs = performance.now() - started
   expect(loadMs).toBeLessThan(1_000)
   expect(await page.textContent('body')).toContain('Accepted key: taxonomy-mock-key')
-  const links = await page.$$eval('a[href^="/browse/sub_disciplines/"]', (anchors) => anchors.map((a) => a.getAttribute('href')!))
+  const links = await page.$$eval('a[href^="/browse/sub_disciplines/"]', (anchors) =>
+    anchors.map((a) => a.getAttribute('href')!),
+  )
   expect(links.length).toBe(countListed(server))
 
   await page.click(`a[href="${links[3]}"]`)
@@ -47,5 +49,9 @@ it('lists the medium dataset on / and a link shows exactly what the API returns'
  */
 function countListed(server: Awaited<ReturnType<typeof startTestServer>>): number {
   const { taxonomy } = server.resolver.options
-  return taxonomy.disciplines.reduce((sum, discipline) => sum + Math.min(taxonomy.subDisciplinesOf(discipline).length, INDEX_SUBS_PER_DISCIPLINE), 0)
+  return taxonomy.disciplines.reduce(
+    (sum, discipline) =>
+      sum + Math.min(taxonomy.subDisciplinesOf(discipline).length, INDEX_SUBS_PER_DISCIPLINE),
+    0,
+  )
 }

@@ -15,15 +15,25 @@ export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       ...args,
     ],
   })
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml',
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
 }
 
 /** Serves a folder on 127.0.0.1 and a free port, for a static build such as storybook-static. */
@@ -32,7 +42,10 @@ export async function serveFolder(folder: string): Promise<{ url: string; server
     const path = new URL(request.url ?? '/', 'http://x').pathname
     const file = join(folder, path === '/' ? 'index.html' : normalize(path))
     readFile(file).then(
-      (body) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) =>
+        response
+          .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+          .end(body),
       () => response.writeHead(404).end(),
     )
   })
@@ -41,7 +54,9 @@ export async function serveFolder(folder: string): Promise<{ url: string; server
 }
 
 /** Serves a few files from memory on 127.0.0.1 and a free port. */
-export async function serveFiles(files: Record<string, string | Uint8Array>): Promise<{ url: string; server: Server }> {
+export async function serveFiles(
+  files: Record<string, string | Uint8Array>,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname
     const file = files[path === '/' ? '/index.html' : path]
@@ -49,7 +64,10 @@ export async function serveFiles(files: Record<string, string | Uint8Array>): Pr
       response.writeHead(404).end()
       return
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/html', 'service-worker-allowed': '/' })
+    response.writeHead(200, {
+      'content-type': TYPES[extname(path)] ?? 'text/html',
+      'service-worker-allowed': '/',
+    })
     response.end(file)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -64,9 +82,13 @@ export async function serveWorkerPage(mainJs: string): Promise<{ url: string; se
   const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
   // --no-save: the worker script alone; without it msw asks whether to save the folder in package.json,
   // and its prompt can spin forever on the closed stdin.
-  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir, '--no-save'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' })
+  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir, '--no-save'], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    stdio: 'ignore',
+  })
   return serveFiles({
-    '/index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
+    '/index.html':
+      '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
     '/main.js': mainJs,
     '/mockServiceWorker.js': await readFile(join(publicDir, 'mockServiceWorker.js')),
   })

@@ -51,12 +51,24 @@ afterAll(async () => {
 it('answers both endpoints and three errors through setupWorker in a React page in Chromium', async () => {
   const page = await browser.newPage()
   await page.goto(url)
-  await page.waitForFunction(() => document.getElementById('results')?.textContent?.startsWith('{'), undefined, { timeout: 15_000 })
+  await page.waitForFunction(
+    () => document.getElementById('results')?.textContent?.startsWith('{'),
+    undefined,
+    { timeout: 15_000 },
+  )
   const results = JSON.parse((await page.textContent('#results'))!)
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
   expect(results).toEqual({
-    discipline: { status: 200, body: JSON.stringify(toDisciplineRecord(taxonomy, taxonomy.findDiscipline('pharmacology')!)) },
-    subDiscipline: { status: 200, body: JSON.stringify(toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('clinical-pharmacology')!)) },
+    discipline: {
+      status: 200,
+      body: JSON.stringify(toDisciplineRecord(taxonomy, taxonomy.findDiscipline('pharmacology')!)),
+    },
+    subDiscipline: {
+      status: 200,
+      body: JSON.stringify(
+        toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('clinical-pharmacology')!),
+      ),
+    },
     unauthorized: { status: 401, body: '{"error":"Invalid or missing API key"}' },
     notFound: { status: 404, body: '{"error":"Resource not found"}' },
     outage: { status: 503, body: '{"error":"Service unavailable"}' },
@@ -66,9 +78,19 @@ it('answers both endpoints and three errors through setupWorker in a React page 
 it('bundles taxonomy-mock/msw for the browser with no node:* module', async () => {
   const result = await build({
     stdin: { contents: "export * from 'taxonomy-mock/msw'", resolveDir: root('.') },
-    bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent',
-    external: ['msw'], plugins: [useBuiltPackage],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external: ['msw'],
+    plugins: [useBuiltPackage],
   })
   const inputs = Object.keys(result.metafile!.inputs)
-  expect(inputs.filter((input) => input.startsWith('node:') || input.includes('/server/') || input.includes('/cli/'))).toEqual([])
+  expect(
+    inputs.filter(
+      (input) => input.startsWith('node:') || input.includes('/server/') || input.includes('/cli/'),
+    ),
+  ).toEqual([])
 })

@@ -8,7 +8,14 @@ const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 const APP = root('examples/browser')
 
 /** Strings only the kit, msw or the worker script carry: an error body, a word of the data, names. */
-const KIT_MARKERS = ['Invalid or missing API key', 'Service unavailable', 'Astrophysics', 'mockServiceWorker', 'setupWorker', 'x-taxonomy-mock-session']
+const KIT_MARKERS = [
+  'Invalid or missing API key',
+  'Service unavailable',
+  'Astrophysics',
+  'mockServiceWorker',
+  'setupWorker',
+  'x-taxonomy-mock-session',
+]
 
 /** `vite build` of the recipe's app, as `vite build` makes it, optionally with `import.meta.env.DEV` forced on. */
 async function buildApp(forceDev: boolean): Promise<string[]> {
@@ -21,17 +28,27 @@ async function buildApp(forceDev: boolean): Promise<string[]> {
     logLevel: 'silent',
     define: forceDev ? { 'import.meta.env.DEV': 'true' } : {},
     // The built package, as an installed copy would resolve.
-    resolve: { alias: { 'taxonomy-mock/msw': root('dist/msw/index.js'), 'taxonomy-mock': root('dist/index.js') } },
+    resolve: {
+      alias: {
+        'taxonomy-mock/msw': root('dist/msw/index.js'),
+        'taxonomy-mock': root('dist/index.js'),
+      },
+    },
     esbuild: { jsx: 'automatic' },
     build: { write: false, rollupOptions: { input: `${APP}/src/main.tsx` } },
   }).finally(() => {
     process.env.NODE_ENV = nodeEnv
   })
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
-  return outputs.flatMap((output) => output.output).map((file) => (file.type === 'chunk' ? file.code : String(file.source)))
+  return outputs
+    .flatMap((output) => output.output)
+    .map((file) => (file.type === 'chunk' ? file.code : String(file.source)))
 }
 
-const found = (files: string[]) => KIT_MARKERS.filter((marker) => files.some((file) => file.toLowerCase().includes(marker.toLowerCase())))
+const found = (files: string[]) =>
+  KIT_MARKERS.filter((marker) =>
+    files.some((file) => file.toLowerCase().includes(marker.toLowerCase())),
+  )
 
 it('builds the browser recipe for production with no byte of msw or the kit', async () => {
   const files = await buildApp(false)

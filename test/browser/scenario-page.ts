@@ -15,7 +15,10 @@ const ready = worker.start({ quiet: true })
 async function outcome(request: Request): Promise<unknown> {
   try {
     // Cross-origin, as most apps call their API: CORS is enforced on the answer.
-    const response = await fetch(`http://api.taxonomy.test${request.path}`, { method: request.method, headers: request.headers })
+    const response = await fetch(`http://api.taxonomy.test${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+    })
     const headers: Record<string, string | null> = {}
     response.headers.forEach((value, name) => (headers[name] = value))
     return { status: response.status, body: await response.text(), headers }

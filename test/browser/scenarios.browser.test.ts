@@ -20,7 +20,13 @@ let close: () => void
 beforeAll(async () => {
   const bundle = await build({
     entryPoints: [root('test/browser/scenario-page.ts')],
-    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', plugins: [useBuiltPackage],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    plugins: [useBuiltPackage],
   })
   const served = await serveWorkerPage(bundle.outputFiles[0]!.text)
   close = () => served.server.close()
@@ -37,26 +43,38 @@ afterAll(async () => {
 
 it.each(SCENARIO_CASES)('browser worker: $name', async (c) => {
   const outcomes = (await page.evaluate(
-    ([scenario, requests]) => (window as unknown as { replay: (s: unknown, r: unknown) => Promise<Outcome[]> }).replay(scenario, requests),
+    ([scenario, requests]) =>
+      (window as unknown as { replay: (s: unknown, r: unknown) => Promise<Outcome[]> }).replay(
+        scenario,
+        requests,
+      ),
     [c.scenario, c.requests] as const,
   )) as Outcome[]
   outcomes.forEach((observed, i) => {
     // A browser hides a preflight from scripts: only the real request's answer is seen.
     const expected = c.outcomes[i]!
-    const comparable = 'status' in expected && expected.status === 204 ? { ...expected, headers: {} } : expected
+    const comparable =
+      'status' in expected && expected.status === 204 ? { ...expected, headers: {} } : expected
     expect(matches(observed, comparable), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
   })
 })
 
 it('lets a page on another origin select a session and read Retry-After from the real server', async () => {
-  const { startServer } = (await import(root('dist/server/index.js'))) as typeof import('../../src/server/index.js')
+  const { startServer } = (await import(
+    root('dist/server/index.js')
+  )) as typeof import('../../src/server/index.js')
   const server = await startServer({ port: 0, seed: 42, size: 'small' })
   try {
-    await fetch(`${server.url}/__admin/sessions/page/scenario`, { method: 'PUT', body: '{"kind":"unavailable","times":1}' })
+    await fetch(`${server.url}/__admin/sessions/page/scenario`, {
+      method: 'PUT',
+      body: '{"kind":"unavailable","times":1}',
+    })
     // A page without the worker: its requests reach the real server.
     const plain = await browser.newPage()
     const seen = await plain.evaluate(async (base) => {
-      const init = { headers: { Authorization: 'Bearer taxonomy-mock-key', 'X-Taxonomy-Mock-Session': 'page' } }
+      const init = {
+        headers: { Authorization: 'Bearer taxonomy-mock-key', 'X-Taxonomy-Mock-Session': 'page' },
+      }
       const first = await fetch(`${base}/api/v2/disciplines/pharmacology`, init)
       const second = await fetch(`${base}/api/v2/disciplines/pharmacology`, init)
       return [first.status, first.headers.get('retry-after'), second.status]

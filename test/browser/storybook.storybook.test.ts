@@ -11,7 +11,8 @@ import { launchChromium, serveFolder } from './chromium.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const EXAMPLE = join(ROOT, 'examples/storybook')
-const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const run = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
 let browser: Browser
 let url: string
@@ -20,9 +21,22 @@ let close: () => void
 beforeAll(() => {
   // As a user's project has it: the packed package, its own msw, the worker script from `msw init`.
   const packDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-pack-'))
-  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], ROOT)) as [{ filename: string }]
+  const [packed] = JSON.parse(
+    run('npm', ['pack', '--json', '--pack-destination', packDir], ROOT),
+  ) as [{ filename: string }]
   // No lock file: this registry lacks other platforms' Rollup binaries, which a lock must list.
-  run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', join(packDir, packed.filename)], EXAMPLE)
+  run(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      join(packDir, packed.filename),
+    ],
+    EXAMPLE,
+  )
   // As the recipe runs it: --save finds the folder already recorded in package.json, as on any run after the first.
   run('npx', ['--no-install', 'msw', 'init', 'public', '--save'], EXAMPLE)
   run('npx', ['--no-install', 'storybook', 'build', '--quiet', '-o', 'storybook-static'], EXAMPLE)
@@ -43,7 +57,11 @@ afterAll(async () => {
 async function storyResult(id: string): Promise<string> {
   const page = await browser.newPage()
   await page.goto(`${url}/iframe.html?id=${id}&viewMode=story`)
-  await page.waitForFunction(() => /^\d{3} /.test(document.getElementById('result')?.textContent ?? ''), undefined, { timeout: 30_000 })
+  await page.waitForFunction(
+    () => /^\d{3} /.test(document.getElementById('result')?.textContent ?? ''),
+    undefined,
+    { timeout: 30_000 },
+  )
   return (await page.textContent('#result'))!
 }
 

@@ -27,13 +27,20 @@ async function startCli(args: string[]) {
 function fetchInPage(page: Page, path: string) {
   return page.evaluate(async (path) => {
     const response = await fetch(path, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
-    return { status: response.status, headers: [...response.headers].filter(([name]) => name !== 'date'), body: await response.text() }
+    return {
+      status: response.status,
+      headers: [...response.headers].filter(([name]) => name !== 'date'),
+      body: await response.text(),
+    }
   }, path)
 }
 
 it('answers Chromium pinning the printed SPKI hash with the same status, headers and body as over HTTP', async () => {
   const caOut = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-tls-browser-')), 'ca.pem')
-  const [https, http] = await Promise.all([startCli(['--tls', '--tls-ca-out', caOut]), startCli([])])
+  const [https, http] = await Promise.all([
+    startCli(['--tls', '--tls-ca-out', caOut]),
+    startCli([]),
+  ])
   expect(https.url).toMatch(/^https:/)
   const spki = /^ {2}spki sha256: +(\S+) /.exec(await https.cli.waitFor(/^ {2}spki sha256:/))![1]!
   const browser = await launchChromium([`--ignore-certificate-errors-spki-list=${spki}`])
@@ -53,7 +60,11 @@ it('answers Chromium pinning the printed SPKI hash with the same status, headers
 })
 
 it('is refused by Chromium without the pin: the certificate is self-signed', async () => {
-  const { url } = await startCli(['--tls', '--tls-ca-out', join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-tls-browser-')), 'ca.pem')])
+  const { url } = await startCli([
+    '--tls',
+    '--tls-ca-out',
+    join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-tls-browser-')), 'ca.pem'),
+  ])
   const browser = await launchChromium()
   browsers.push(browser)
   const page = await browser.newPage()

@@ -34,69 +34,354 @@ const s = `/api/v2/sub_disciplines/${sub.slug}`
  * fetch, MSW and the fetch handler. Every transport must answer them alike.
  */
 const REPEATED_HEADER_CASES: readonly SpecCase[] = [
-  { name: 'reads two Prefer fields as one list (RFC 7240)', method: 'GET', path: d, headers: { ...AUTH, prefer: ['return=minimal', 'scenario=not-found'] }, status: 404, body: NOT_FOUND },
-  { name: 'takes the first of a preference repeated across Prefer fields', method: 'GET', path: d, headers: { ...AUTH, prefer: ['code=401', 'code=404'] }, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer' } },
-  { name: 'answers 400 to Prefer fields that together ask for two answers', method: 'GET', path: d, headers: { ...AUTH, prefer: ['scenario=unavailable', 'code=404'] }, status: 400, body: '{"error":"Malformed request: Prefer scenario=unavailable and code=404 ask for different answers; send one"}' },
-  { name: 'takes the first of two Authorization fields', method: 'GET', path: d, headers: { authorization: [`Bearer ${KEY}`, 'Bearer wrong-key'] }, status: 200, body: disciplineBody },
-  { name: 'answers 401 when the first of two Authorization fields is wrong', method: 'GET', path: d, headers: { authorization: ['Bearer wrong-key', `Bearer ${KEY}`] }, status: 401, body: UNAUTHORIZED },
-  { name: 'answers 401 when the first of two Authorization fields has another scheme', method: 'GET', path: d, headers: { authorization: [`Basic ${KEY}`, `Bearer ${KEY}`] }, status: 401, body: UNAUTHORIZED },
-  { name: 'takes the first of two session fields', method: 'GET', path: d, headers: { ...AUTH, 'x-taxonomy-mock-session': ['s1', 's2'] }, status: 200, body: disciplineBody },
-  { name: 'answers 400 when the first of two session fields is malformed', method: 'GET', path: d, headers: { ...AUTH, 'x-taxonomy-mock-session': ['no spaces', 's1'] }, status: 400, body: '{"error":"Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters"}' },
+  {
+    name: 'reads two Prefer fields as one list (RFC 7240)',
+    method: 'GET',
+    path: d,
+    headers: { ...AUTH, prefer: ['return=minimal', 'scenario=not-found'] },
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'takes the first of a preference repeated across Prefer fields',
+    method: 'GET',
+    path: d,
+    headers: { ...AUTH, prefer: ['code=401', 'code=404'] },
+    status: 401,
+    body: UNAUTHORIZED,
+    expectHeaders: { 'www-authenticate': 'Bearer' },
+  },
+  {
+    name: 'answers 400 to Prefer fields that together ask for two answers',
+    method: 'GET',
+    path: d,
+    headers: { ...AUTH, prefer: ['scenario=unavailable', 'code=404'] },
+    status: 400,
+    body: '{"error":"Malformed request: Prefer scenario=unavailable and code=404 ask for different answers; send one"}',
+  },
+  {
+    name: 'takes the first of two Authorization fields',
+    method: 'GET',
+    path: d,
+    headers: { authorization: [`Bearer ${KEY}`, 'Bearer wrong-key'] },
+    status: 200,
+    body: disciplineBody,
+  },
+  {
+    name: 'answers 401 when the first of two Authorization fields is wrong',
+    method: 'GET',
+    path: d,
+    headers: { authorization: ['Bearer wrong-key', `Bearer ${KEY}`] },
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers 401 when the first of two Authorization fields has another scheme',
+    method: 'GET',
+    path: d,
+    headers: { authorization: [`Basic ${KEY}`, `Bearer ${KEY}`] },
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'takes the first of two session fields',
+    method: 'GET',
+    path: d,
+    headers: { ...AUTH, 'x-taxonomy-mock-session': ['s1', 's2'] },
+    status: 200,
+    body: disciplineBody,
+  },
+  {
+    name: 'answers 400 when the first of two session fields is malformed',
+    method: 'GET',
+    path: d,
+    headers: { ...AUTH, 'x-taxonomy-mock-session': ['no spaces', 's1'] },
+    status: 400,
+    body: '{"error":"Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters"}',
+  },
 ]
 
 /** Spec §4-7 and the README's choices, as request in, answer out. */
 export const CASES: readonly SpecCase[] = [
-  { name: 'answers a discipline (§4.1)', method: 'GET', path: d, headers: AUTH, status: 200, body: disciplineBody, expectHeaders: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } },
-  { name: 'answers a sub-discipline (§4.2)', method: 'GET', path: s, headers: AUTH, status: 200, body: subBody },
-  { name: 'takes the Bearer scheme in any case and spacing', method: 'GET', path: d, headers: { authorization: `bEaReR   ${KEY}` }, status: 200, body: disciplineBody },
-  { name: 'ignores the query string', method: 'GET', path: `${d}?include=all&page=2`, headers: AUTH, status: 200, body: disciplineBody },
-  { name: 'decodes a percent-encoded slug once', method: 'GET', path: `/api/v2/disciplines/${encodeURIComponent(discipline.slug).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)}`, headers: AUTH, status: 200, body: disciplineBody },
-  { name: 'answers 401 without an Authorization header', method: 'GET', path: d, status: 401, body: UNAUTHORIZED, expectHeaders: { 'www-authenticate': 'Bearer', 'content-type': 'application/json', 'access-control-allow-origin': '*' } },
-  { name: 'answers 401 to another scheme', method: 'GET', path: d, headers: { authorization: `Basic ${KEY}` }, status: 401, body: UNAUTHORIZED },
-  { name: 'answers 401 to an empty key', method: 'GET', path: d, headers: { authorization: 'Bearer ' }, status: 401, body: UNAUTHORIZED },
-  { name: 'answers 401 when the key is unknown', method: 'GET', path: s, headers: { authorization: 'Bearer wrong-key' }, status: 401, body: UNAUTHORIZED },
-  { name: 'answers 401 before 404 for an unknown slug without a key', method: 'GET', path: '/api/v2/disciplines/no-such-slug', status: 401, body: UNAUTHORIZED },
-  { name: 'answers 404 for an unknown discipline slug', method: 'GET', path: '/api/v2/disciplines/no-such-slug', headers: AUTH, status: 404, body: NOT_FOUND, expectHeaders: { 'www-authenticate': null } },
-  { name: 'answers 404 for a discipline slug on the sub-discipline path', method: 'GET', path: `/api/v2/sub_disciplines/${discipline.slug}`, headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 404 for a doubly encoded slug', method: 'GET', path: `/api/v2/disciplines/%25${discipline.slug}`, headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 404 for prototype names as slugs', method: 'GET', path: '/api/v2/disciplines/__proto__', headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 404 for constructor as a slug', method: 'GET', path: '/api/v2/sub_disciplines/constructor', headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 400 for malformed percent-encoding', method: 'GET', path: '/api/v2/disciplines/%E0%A4%A', headers: AUTH, status: 400, body: '{"error":"Malformed request: the slug is not valid percent-encoding"}' },
-  { name: 'answers 401 for malformed percent-encoding without a key', method: 'GET', path: '/api/v2/disciplines/%E0%A4%A', status: 401, body: UNAUTHORIZED },
-  { name: 'answers HEAD as GET without a body', method: 'HEAD', path: d, headers: AUTH, status: 200, body: '', expectHeaders: { 'content-length': String(Buffer.byteLength(disciplineBody)), 'content-type': 'application/json' } },
-  { name: 'answers 405 to POST, naming what is allowed', method: 'POST', path: d, headers: AUTH, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
-  { name: 'answers 405 to DELETE on the sub-discipline path', method: 'DELETE', path: s, status: 405, body: '{"error":"Method not allowed"}', expectHeaders: { allow: 'GET, HEAD, OPTIONS' } },
-  { name: 'answers a CORS preflight with 204', method: 'OPTIONS', path: d, headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }, status: 204, body: '', expectHeaders: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session', allow: 'GET, HEAD, OPTIONS' } },
+  {
+    name: 'answers a discipline (§4.1)',
+    method: 'GET',
+    path: d,
+    headers: AUTH,
+    status: 200,
+    body: disciplineBody,
+    expectHeaders: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+  },
+  {
+    name: 'answers a sub-discipline (§4.2)',
+    method: 'GET',
+    path: s,
+    headers: AUTH,
+    status: 200,
+    body: subBody,
+  },
+  {
+    name: 'takes the Bearer scheme in any case and spacing',
+    method: 'GET',
+    path: d,
+    headers: { authorization: `bEaReR   ${KEY}` },
+    status: 200,
+    body: disciplineBody,
+  },
+  {
+    name: 'ignores the query string',
+    method: 'GET',
+    path: `${d}?include=all&page=2`,
+    headers: AUTH,
+    status: 200,
+    body: disciplineBody,
+  },
+  {
+    name: 'decodes a percent-encoded slug once',
+    method: 'GET',
+    path: `/api/v2/disciplines/${encodeURIComponent(discipline.slug).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)}`,
+    headers: AUTH,
+    status: 200,
+    body: disciplineBody,
+  },
+  {
+    name: 'answers 401 without an Authorization header',
+    method: 'GET',
+    path: d,
+    status: 401,
+    body: UNAUTHORIZED,
+    expectHeaders: {
+      'www-authenticate': 'Bearer',
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+    },
+  },
+  {
+    name: 'answers 401 to another scheme',
+    method: 'GET',
+    path: d,
+    headers: { authorization: `Basic ${KEY}` },
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers 401 to an empty key',
+    method: 'GET',
+    path: d,
+    headers: { authorization: 'Bearer ' },
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers 401 when the key is unknown',
+    method: 'GET',
+    path: s,
+    headers: { authorization: 'Bearer wrong-key' },
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers 401 before 404 for an unknown slug without a key',
+    method: 'GET',
+    path: '/api/v2/disciplines/no-such-slug',
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers 404 for an unknown discipline slug',
+    method: 'GET',
+    path: '/api/v2/disciplines/no-such-slug',
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+    expectHeaders: { 'www-authenticate': null },
+  },
+  {
+    name: 'answers 404 for a discipline slug on the sub-discipline path',
+    method: 'GET',
+    path: `/api/v2/sub_disciplines/${discipline.slug}`,
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 404 for a doubly encoded slug',
+    method: 'GET',
+    path: `/api/v2/disciplines/%25${discipline.slug}`,
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 404 for prototype names as slugs',
+    method: 'GET',
+    path: '/api/v2/disciplines/__proto__',
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 404 for constructor as a slug',
+    method: 'GET',
+    path: '/api/v2/sub_disciplines/constructor',
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 400 for malformed percent-encoding',
+    method: 'GET',
+    path: '/api/v2/disciplines/%E0%A4%A',
+    headers: AUTH,
+    status: 400,
+    body: '{"error":"Malformed request: the slug is not valid percent-encoding"}',
+  },
+  {
+    name: 'answers 401 for malformed percent-encoding without a key',
+    method: 'GET',
+    path: '/api/v2/disciplines/%E0%A4%A',
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers HEAD as GET without a body',
+    method: 'HEAD',
+    path: d,
+    headers: AUTH,
+    status: 200,
+    body: '',
+    expectHeaders: {
+      'content-length': String(Buffer.byteLength(disciplineBody)),
+      'content-type': 'application/json',
+    },
+  },
+  {
+    name: 'answers 405 to POST, naming what is allowed',
+    method: 'POST',
+    path: d,
+    headers: AUTH,
+    status: 405,
+    body: '{"error":"Method not allowed"}',
+    expectHeaders: { allow: 'GET, HEAD, OPTIONS' },
+  },
+  {
+    name: 'answers 405 to DELETE on the sub-discipline path',
+    method: 'DELETE',
+    path: s,
+    status: 405,
+    body: '{"error":"Method not allowed"}',
+    expectHeaders: { allow: 'GET, HEAD, OPTIONS' },
+  },
+  {
+    name: 'answers a CORS preflight with 204',
+    method: 'OPTIONS',
+    path: d,
+    headers: {
+      origin: 'http://app.test',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    },
+    status: 204,
+    body: '',
+    expectHeaders: {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers':
+        'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session',
+      allow: 'GET, HEAD, OPTIONS',
+    },
+  },
   ...REPEATED_HEADER_CASES,
 ]
 
 /** Cases only a full server answers: MSW handlers intercept just the two endpoint paths. */
 export const SERVER_CASES: readonly SpecCase[] = [
-  { name: 'answers 404 for an empty slug', method: 'GET', path: '/api/v2/disciplines/', headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 404 for an extra path segment', method: 'GET', path: `${d}/more`, headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 401 for an extra path segment without a key', method: 'GET', path: `${d}/more`, status: 401, body: UNAUTHORIZED },
-  { name: 'answers 404 for another API version', method: 'GET', path: `/api/v1/disciplines/${discipline.slug}`, headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 404 for an unknown path under /api/v2', method: 'GET', path: '/api/v2/topics/anything', headers: AUTH, status: 404, body: NOT_FOUND },
-  { name: 'answers 404 for a path outside the API without asking for a key', method: 'GET', path: '/nothing-here', status: 404, body: NOT_FOUND },
-  { name: 'answers the readiness probe', method: 'GET', path: '/__health', status: 200, body: '{"status":"ok"}' },
+  {
+    name: 'answers 404 for an empty slug',
+    method: 'GET',
+    path: '/api/v2/disciplines/',
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 404 for an extra path segment',
+    method: 'GET',
+    path: `${d}/more`,
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 401 for an extra path segment without a key',
+    method: 'GET',
+    path: `${d}/more`,
+    status: 401,
+    body: UNAUTHORIZED,
+  },
+  {
+    name: 'answers 404 for another API version',
+    method: 'GET',
+    path: `/api/v1/disciplines/${discipline.slug}`,
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 404 for an unknown path under /api/v2',
+    method: 'GET',
+    path: '/api/v2/topics/anything',
+    headers: AUTH,
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers 404 for a path outside the API without asking for a key',
+    method: 'GET',
+    path: '/nothing-here',
+    status: 404,
+    body: NOT_FOUND,
+  },
+  {
+    name: 'answers the readiness probe',
+    method: 'GET',
+    path: '/__health',
+    status: 200,
+    body: '{"status":"ok"}',
+  },
 ]
 
 /** Every record of the small dataset, as a 200 case. */
 export const RECORD_CASES: readonly SpecCase[] = [
   ...taxonomy.disciplines.map((record) => ({
-    name: `discipline ${record.slug}`, method: 'GET', path: `/api/v2/disciplines/${record.slug}`, headers: AUTH, status: 200,
+    name: `discipline ${record.slug}`,
+    method: 'GET',
+    path: `/api/v2/disciplines/${record.slug}`,
+    headers: AUTH,
+    status: 200,
     body: JSON.stringify(toDisciplineRecord(taxonomy, record)),
   })),
   ...taxonomy.subDisciplines.map((record) => ({
-    name: `sub-discipline ${record.slug}`, method: 'GET', path: `/api/v2/sub_disciplines/${record.slug}`, headers: AUTH, status: 200,
+    name: `sub-discipline ${record.slug}`,
+    method: 'GET',
+    path: `/api/v2/sub_disciplines/${record.slug}`,
+    headers: AUTH,
+    status: 200,
     body: JSON.stringify(toSubDisciplineRecord(taxonomy, record)),
   })),
 ]
 
 /** The headers compared across transports. */
 const HEADERS_THAT_MATTER = [
-  'content-type', 'content-length', 'www-authenticate', 'allow', 'access-control-allow-origin',
-  'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'retry-after',
+  'content-type',
+  'content-length',
+  'www-authenticate',
+  'allow',
+  'access-control-allow-origin',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'retry-after',
 ] as const
 
 export interface Observed {
@@ -106,7 +391,9 @@ export interface Observed {
 }
 
 /** Picks the headers that matter from a header reader. */
-export function pickHeaders(get: (name: string) => string | null | undefined): Record<string, string | null> {
+export function pickHeaders(
+  get: (name: string) => string | null | undefined,
+): Record<string, string | null> {
   return Object.fromEntries(HEADERS_THAT_MATTER.map((name) => [name, get(name) ?? null]))
 }
 
@@ -120,7 +407,11 @@ export function toHeaders(headers: SpecCase['headers'] = {}): Headers {
 }
 
 /** Checks an observed answer against a case. */
-export function expectCase(observed: Observed, c: SpecCase, expect: (v: unknown, m?: string) => any): void {
+export function expectCase(
+  observed: Observed,
+  c: SpecCase,
+  expect: (v: unknown, m?: string) => any,
+): void {
   expect(observed.status, c.name).toBe(c.status)
   expect(observed.body, c.name).toBe(c.body)
   for (const [name, value] of Object.entries(c.expectHeaders ?? {})) {

@@ -8,33 +8,55 @@ import { CASES, RECORD_CASES, taxonomy } from './cases.js'
 import { D, SCENARIO_CASES } from './scenario-cases.js'
 import { createResolver, viaResolver } from '../helpers/transports.js'
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: { $ref: string } }>; headers?: Record<string, { schema: { const?: string } }> }> }
+type Operation = {
+  responses: Record<
+    string,
+    {
+      content?: Record<string, { schema: { $ref: string } }>
+      headers?: Record<string, { schema: { const?: string } }>
+    }
+  >
+}
 
 const ajv = new Ajv2020({ strict: true, allErrors: true })
 ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
 // Components become standalone schemas, so each response is validated against its own $ref.
-const schemas = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas).replaceAll('#/components/schemas/', 'urn:taxonomy:'))
-for (const [name, schema] of Object.entries(schemas)) ajv.addSchema({ ...(schema as object), $id: `urn:taxonomy:${name}` })
+const schemas = JSON.parse(
+  JSON.stringify(OPENAPI_DOCUMENT.components.schemas).replaceAll(
+    '#/components/schemas/',
+    'urn:taxonomy:',
+  ),
+)
+for (const [name, schema] of Object.entries(schemas))
+  ajv.addSchema({ ...(schema as object), $id: `urn:taxonomy:${name}` })
 
 function operationFor(path: string): Operation {
-  const key = path.startsWith('/api/v2/disciplines/') ? '/api/v2/disciplines/{slug}' : '/api/v2/sub_disciplines/{slug}'
+  const key = path.startsWith('/api/v2/disciplines/')
+    ? '/api/v2/disciplines/{slug}'
+    : '/api/v2/sub_disciplines/{slug}'
   return (OPENAPI_DOCUMENT.paths as unknown as Record<string, { get: Operation }>)[key]!.get
 }
 
 it('is a valid OpenAPI 3.1 document with strict JSON schemas', () => {
   expect(OPENAPI_DOCUMENT.openapi).toBe('3.1.0')
-  for (const name of Object.keys(schemas)) expect(ajv.getSchema(`urn:taxonomy:${name}`), name).toBeDefined()
+  for (const name of Object.keys(schemas))
+    expect(ajv.getSchema(`urn:taxonomy:${name}`), name).toBeDefined()
 })
 
 it('describes every answer of the small dataset: status, body schema and documented headers', () => {
   const resolver = createResolver({ taxonomy })
-  const endpointCases = [...CASES, ...RECORD_CASES].filter((c) => c.method === 'GET' && c.path.startsWith('/api/v2/'))
+  const endpointCases = [...CASES, ...RECORD_CASES].filter(
+    (c) => c.method === 'GET' && c.path.startsWith('/api/v2/'),
+  )
   expect(endpointCases.length).toBeGreaterThan(50)
   for (const c of endpointCases) {
     const observed = viaResolver(resolver, c)
     const response = operationFor(c.path).responses[String(observed.status)]
     expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
-    const ref = response!.content!['application/json']!.schema.$ref.replace('#/components/schemas/', 'urn:taxonomy:')
+    const ref = response!.content!['application/json']!.schema.$ref.replace(
+      '#/components/schemas/',
+      'urn:taxonomy:',
+    )
     const validate = ajv.getSchema(ref)!
     const valid = validate(JSON.parse(observed.body))
     expect(valid ? [] : validate.errors, c.name).toEqual([])
@@ -54,7 +76,9 @@ it('serves the document at /openapi.json, equal to the shipped dist/openapi.json
   const server = await startTestServer({ taxonomy })
   const served = await (await fetch(`${server.url}/openapi.json`)).json()
   expect(served).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)))
-  const shipped = JSON.parse(readFileSync(new URL('../../dist/openapi.json', import.meta.url), 'utf8'))
+  const shipped = JSON.parse(
+    readFileSync(new URL('../../dist/openapi.json', import.meta.url), 'utf8'),
+  )
   expect(shipped).toEqual(served)
 })
 
@@ -62,40 +86,64 @@ it('documents the status and headers of every scenario answer on the two endpoin
   for (const c of SCENARIO_CASES) {
     const resolver = createResolver({ taxonomy, scenario: c.scenario })
     for (const request of c.requests.filter((r) => (r.method ?? 'GET') === 'GET')) {
-      const observed = viaResolver(resolver, { name: c.name, method: 'GET', path: request.path, headers: request.headers, status: 0, body: '' })
+      const observed = viaResolver(resolver, {
+        name: c.name,
+        method: 'GET',
+        path: request.path,
+        headers: request.headers,
+        status: 0,
+        body: '',
+      })
       if (observed.status === 0) continue // network-error: no HTTP answer to describe
       const response = operationFor(request.path).responses[String(observed.status)]
       expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
       for (const [header, spec] of Object.entries(response!.headers ?? {})) {
-        expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(spec.schema.const)
+        expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(
+          spec.schema.const,
+        )
       }
     }
   }
 })
 
 it('describes the admin API under its own tag, and its answers match the schemas', async () => {
-  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, { tags: string[] }>>
+  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<
+    string,
+    Record<string, { tags: string[] }>
+  >
   for (const [path, operations] of Object.entries(paths)) {
-    for (const operation of Object.values(operations)) expect(operation.tags, path).toEqual([path.startsWith('/__admin/') ? 'admin' : 'taxonomy'])
+    for (const operation of Object.values(operations))
+      expect(operation.tags, path).toEqual([path.startsWith('/__admin/') ? 'admin' : 'taxonomy'])
   }
   const server = await startTestServer({ taxonomy })
-  const put = await fetch(`${server.url}/__admin/sessions/doc/scenario`, { method: 'PUT', body: '{"kind":"unavailable","times":1,"delay":[1,2]}' })
+  const put = await fetch(`${server.url}/__admin/sessions/doc/scenario`, {
+    method: 'PUT',
+    body: '{"kind":"unavailable","times":1,"delay":[1,2]}',
+  })
   expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(await put.json())).toBe(true)
-  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ faults: { rate: 0.1, seed: 7, kinds: ['hang'] } })).toBe(true)
+  expect(
+    ajv.getSchema('urn:taxonomy:Scenario')!({ faults: { rate: 0.1, seed: 7, kinds: ['hang'] } }),
+  ).toBe(true)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ kind: 'oops' })).toBe(false)
   await fetch(`${server.url}${D}`, { headers: { 'x-taxonomy-mock-session': 'doc' } })
   const journal = await (await fetch(`${server.url}/__admin/sessions/doc/requests`)).json()
   expect(journal).toHaveLength(1)
-  for (const entry of journal) expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry), JSON.stringify(entry)).toBe(true)
+  for (const entry of journal)
+    expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry), JSON.stringify(entry)).toBe(true)
 })
 
 it('describes GET and DELETE of a session, and their answers match the schema', async () => {
   const server = await startTestServer({ taxonomy })
-  await fetch(`${server.url}/__admin/sessions/doc2/scenario`, { method: 'PUT', body: '"server-error"' })
+  await fetch(`${server.url}/__admin/sessions/doc2/scenario`, {
+    method: 'PUT',
+    body: '"server-error"',
+  })
   await fetch(`${server.url}${D}`, { headers: { 'x-taxonomy-mock-session': 'doc2' } })
   const summary = await (await fetch(`${server.url}/__admin/sessions/doc2`)).json()
   expect(summary).toEqual({ session: 'doc2', scenario: { kind: 'server-error' }, requests: 1 })
   expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(summary)).toBe(true)
-  const deleted = await (await fetch(`${server.url}/__admin/sessions/doc2`, { method: 'DELETE' })).json()
+  const deleted = await (
+    await fetch(`${server.url}/__admin/sessions/doc2`, { method: 'DELETE' })
+  ).json()
   expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(deleted)).toBe(true)
 })

@@ -23,7 +23,11 @@ export interface ScenarioRequest {
 
 /** What a request got: an HTTP answer, or none (`network-error`). */
 export type Outcome =
-  | { readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string | null>> }
+  | {
+      readonly status: number
+      readonly body: string
+      readonly headers?: Readonly<Record<string, string | null>>
+    }
   | { readonly fault: 'network-error' }
 
 export interface ScenarioCase {
@@ -34,15 +38,29 @@ export interface ScenarioCase {
   readonly outcomes: readonly Outcome[]
 }
 
-const get = (path: string, headers: Record<string, string> = AUTH): ScenarioRequest => ({ path, headers })
+const get = (path: string, headers: Record<string, string> = AUTH): ScenarioRequest => ({
+  path,
+  headers,
+})
 const ok = { status: 200, body: OK }
 const network = { fault: 'network-error' } as const
 const preflight = {
   method: 'OPTIONS',
   path: D,
-  headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, prefer' },
+  headers: {
+    origin: 'http://app.test',
+    'access-control-request-method': 'GET',
+    'access-control-request-headers': 'authorization, prefer',
+  },
 }
-const preflightOutcome = { status: 204, body: '', headers: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session' } }
+const preflightOutcome = {
+  status: 204,
+  body: '',
+  headers: {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Taxonomy-Mock-Session',
+  },
+}
 
 /** Every scenario kind and selector rule, as requests in and outcomes out, for every transport. */
 export const SCENARIO_CASES: readonly ScenarioCase[] = [
@@ -50,37 +68,62 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     name: 'unauthorized rejects every key, with WWW-Authenticate',
     scenario: 'unauthorized',
     requests: [get(D), get(D, {})],
-    outcomes: [{ status: 401, body: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer' } }, { status: 401, body: UNAUTHORIZED }],
+    outcomes: [
+      { status: 401, body: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer' } },
+      { status: 401, body: UNAUTHORIZED },
+    ],
   },
   {
     name: 'not-found hides one slug and leaves the others alone',
     scenario: { kind: 'not-found', slug: discipline.slug },
     requests: [get(D), get(D2)],
-    outcomes: [{ status: 404, body: NOT_FOUND, headers: { 'www-authenticate': null } }, { status: 200, body: OK2 }],
+    outcomes: [
+      { status: 404, body: NOT_FOUND, headers: { 'www-authenticate': null } },
+      { status: 200, body: OK2 },
+    ],
   },
   {
     name: 'not-found still answers 401 first to a request without a key (regression)',
     scenario: { kind: 'not-found', slug: discipline.slug },
     requests: [get(D, {}), get(D, { authorization: 'Bearer wrong' })],
-    outcomes: [{ status: 401, body: UNAUTHORIZED }, { status: 401, body: UNAUTHORIZED }],
+    outcomes: [
+      { status: 401, body: UNAUTHORIZED },
+      { status: 401, body: UNAUTHORIZED },
+    ],
   },
   {
     name: 'not-found still answers 405 to POST (regression)',
     scenario: { kind: 'not-found', slug: discipline.slug },
     requests: [{ method: 'POST', path: D, headers: AUTH }],
-    outcomes: [{ status: 405, body: '{"error":"Method not allowed"}', headers: { allow: 'GET, HEAD, OPTIONS' } }],
+    outcomes: [
+      {
+        status: 405,
+        body: '{"error":"Method not allowed"}',
+        headers: { allow: 'GET, HEAD, OPTIONS' },
+      },
+    ],
   },
   {
     name: 'server-error answers 500 whatever the key',
     scenario: 'server-error',
     requests: [get(D), get(D, {}), { method: 'HEAD', path: D, headers: AUTH }],
-    outcomes: [{ status: 500, body: SERVER_ERROR }, { status: 500, body: SERVER_ERROR }, { status: 500, body: '' }],
+    outcomes: [
+      { status: 500, body: SERVER_ERROR },
+      { status: 500, body: SERVER_ERROR },
+      { status: 500, body: '' },
+    ],
   },
   {
     name: 'unavailable answers 503 with Retry-After',
     scenario: 'unavailable',
     requests: [get(S)],
-    outcomes: [{ status: 503, body: UNAVAILABLE, headers: { 'retry-after': '1', 'content-type': 'application/json' } }],
+    outcomes: [
+      {
+        status: 503,
+        body: UNAVAILABLE,
+        headers: { 'retry-after': '1', 'content-type': 'application/json' },
+      },
+    ],
   },
   {
     name: 'network-error sends no HTTP answer',
@@ -116,7 +159,12 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     name: 'times counts only the requests the scenario applies to',
     scenario: { kind: 'not-found', slug: discipline.slug, times: 1 },
     requests: [get(D, {}), get(D2), get(D), get(D)],
-    outcomes: [{ status: 401, body: UNAUTHORIZED }, { status: 200, body: OK2 }, { status: 404, body: NOT_FOUND }, ok],
+    outcomes: [
+      { status: 401, body: UNAUTHORIZED },
+      { status: 200, body: OK2 },
+      { status: 404, body: NOT_FOUND },
+      ok,
+    ],
   },
   {
     name: 'endpoint narrows a scenario to one endpoint',
@@ -158,7 +206,11 @@ export async function outcomeOf(response: Promise<Response>): Promise<Outcome> {
   try {
     const answer = await response
     if (answer.type === 'error') return network
-    return { status: answer.status, body: await answer.text(), headers: pickHeaders((n) => answer.headers.get(n)) }
+    return {
+      status: answer.status,
+      body: await answer.text(),
+      headers: pickHeaders((n) => answer.headers.get(n)),
+    }
   } catch {
     return network
   }
@@ -168,5 +220,7 @@ export async function outcomeOf(response: Promise<Response>): Promise<Outcome> {
 export function matches(observed: Outcome, expected: Outcome): boolean {
   if ('fault' in expected || 'fault' in observed) return 'fault' in expected && 'fault' in observed
   if (observed.status !== expected.status || observed.body !== expected.body) return false
-  return Object.entries(expected.headers ?? {}).every(([name, value]) => (observed.headers?.[name] ?? null) === value)
+  return Object.entries(expected.headers ?? {}).every(
+    ([name, value]) => (observed.headers?.[name] ?? null) === value,
+  )
 }

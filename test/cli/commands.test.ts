@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -8,7 +16,9 @@ import { toFixtureJson } from '../../src/core/serialize.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { BIN, runCli } from '../helpers/cli.js'
 
-const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+const version = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version
 
 it('prints the version and the help', async () => {
   expect(await runCli(['--version'])).toEqual({ code: 0, stdout: [version], stderr: [] })
@@ -27,7 +37,15 @@ it('exports the fixture JSON to stdout, byte for byte the canonical export', asy
 it('exports to a file with --out and says so on stderr', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
   const out = join(dir, 'taxonomy.json')
-  const { code, stdout, stderr } = await runCli(['export', '--seed', '7', '--size', 'small', '--out', out])
+  const { code, stdout, stderr } = await runCli([
+    'export',
+    '--seed',
+    '7',
+    '--size',
+    'small',
+    '--out',
+    out,
+  ])
   expect(code).toBe(0)
   expect(stdout).toEqual([])
   expect(stderr).toEqual([`taxonomy-mock: wrote 200 topics (seed 7) to ${out}`])
@@ -48,7 +66,9 @@ it('exits 1 when --out cannot be written, leaving no partial file', async () => 
   const out = join(dir, 'taken', 'taxonomy.json')
   const { code, stderr } = await runCli(['export', '--out', out])
   expect(code).toBe(1)
-  expect(stderr).toEqual([`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: ${JSON.stringify(join(dir, 'taken'))} is a file, not a folder`])
+  expect(stderr).toEqual([
+    `taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: ${JSON.stringify(join(dir, 'taken'))} is a file, not a folder`,
+  ])
   expect(readdirSync(dir)).toEqual(['taken'])
 })
 
@@ -57,13 +77,34 @@ it.each([
   [['--port', 'abc'], 'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc"'],
   [['--port'], 'taxonomy-mock: --port needs a value (see --help)'],
   [['--size', 'huge'], 'taxonomy-mock: --size must be small, medium or large; received "huge"'],
-  [['--seed', '-3'], 'taxonomy-mock: --seed must be an integer from 0 to 9007199254740991; received "-3"'],
-  [['--delay', '1.5'], 'taxonomy-mock: --delay must be an integer from 0 to 600000; received "1.5"'],
-  [['--any-key', '--api-key', 'k'], 'taxonomy-mock: --any-key excludes --api-key: pass one or the other'],
-  [['--data', 'x.json', '--seed', '1'], 'taxonomy-mock: --data excludes --seed and --size: the file holds the whole dataset'],
-  [['launch'], 'taxonomy-mock: unknown command "launch"; use serve, export, validate, verify, record or help (see --help)'],
-  [['export', '--port', '1'], 'taxonomy-mock: --port is a serve option; export takes --seed, --size and --out'],
-  [['--api-key', 'has space'], 'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces'],
+  [
+    ['--seed', '-3'],
+    'taxonomy-mock: --seed must be an integer from 0 to 9007199254740991; received "-3"',
+  ],
+  [
+    ['--delay', '1.5'],
+    'taxonomy-mock: --delay must be an integer from 0 to 600000; received "1.5"',
+  ],
+  [
+    ['--any-key', '--api-key', 'k'],
+    'taxonomy-mock: --any-key excludes --api-key: pass one or the other',
+  ],
+  [
+    ['--data', 'x.json', '--seed', '1'],
+    'taxonomy-mock: --data excludes --seed and --size: the file holds the whole dataset',
+  ],
+  [
+    ['launch'],
+    'taxonomy-mock: unknown command "launch"; use serve, export, validate, verify, record or help (see --help)',
+  ],
+  [
+    ['export', '--port', '1'],
+    'taxonomy-mock: --port is a serve option; export takes --seed, --size and --out',
+  ],
+  [
+    ['--api-key', 'has space'],
+    'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces',
+  ],
 ])('exits 2 with one line for a usage error: %j', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args)
   expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [message] })
@@ -72,18 +113,33 @@ it.each([
 it('names the variable when the environment is wrong', async () => {
   const { code, stderr } = await runCli([], { TAXONOMY_MOCK_PORT: 'eighty' })
   expect(code).toBe(2)
-  expect(stderr).toEqual(['taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received "eighty"'])
+  expect(stderr).toEqual([
+    'taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received "eighty"',
+  ])
 })
 
 it.each([
-  ['broken/dangling-parent.json', 'invalid --data file "%s": disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
-  ['broken/wrong-format.json', 'invalid --data file "%s": format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
-  ['broken/orphan-topic.json', 'invalid --data file "%s": topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
+  [
+    'broken/dangling-parent.json',
+    'invalid --data file "%s": disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"',
+  ],
+  [
+    'broken/wrong-format.json',
+    'invalid --data file "%s": format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)',
+  ],
+  [
+    'broken/orphan-topic.json',
+    'invalid --data file "%s": topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent',
+  ],
   ['missing.json', 'cannot read --data file "%s": no such file'],
 ])('exits 2 naming the file and JSON path for a bad --data file: %s', async (name, message) => {
   const file = fixturePath(name)
   const { code, stdout, stderr } = await runCli(['--data', file, '--port', '0'])
-  expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [`taxonomy-mock: ${message.replace('%s', file)}`] })
+  expect({ code, stdout, stderr }).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: [`taxonomy-mock: ${message.replace('%s', file)}`],
+  })
 })
 
 it('exits 2 for a --data file that is not JSON, with no stack trace', async () => {
@@ -91,13 +147,22 @@ it('exits 2 for a --data file that is not JSON, with no stack trace', async () =
   const { code, stderr } = await runCli(['--data', file, '--port', '0'])
   expect(code).toBe(2)
   expect(stderr).toHaveLength(1)
-  expect(stderr[0]).toMatch(new RegExp(`^taxonomy-mock: invalid --data file "${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": \\$: not valid JSON: `))
+  expect(stderr[0]).toMatch(
+    new RegExp(
+      `^taxonomy-mock: invalid --data file "${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": \\$: not valid JSON: `,
+    ),
+  )
 })
 
 it('exits 2 for a --data file that is a directory', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
   const { code, stderr } = await runCli(['--data', dir, '--port', '0'])
-  expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: --data file ${JSON.stringify(dir)} is a directory, not a fixture file`] })
+  expect({ code, stderr }).toEqual({
+    code: 2,
+    stderr: [
+      `taxonomy-mock: --data file ${JSON.stringify(dir)} is a directory, not a fixture file`,
+    ],
+  })
   expect(existsSync(dir)).toBe(true)
 })
 
@@ -108,16 +173,29 @@ it('exits 2 for a --data file over the size limit, before reading it', async () 
   const { truncateSync } = await import('node:fs')
   truncateSync(file, 200 * 1024 * 1024)
   const { code, stderr } = await runCli(['--data', file, '--port', '0'])
-  expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: --data file ${JSON.stringify(file)} is 200 MB; the limit is 100 MB (use --size large for more data)`] })
+  expect({ code, stderr }).toEqual({
+    code: 2,
+    stderr: [
+      `taxonomy-mock: --data file ${JSON.stringify(file)} is 200 MB; the limit is 100 MB (use --size large for more data)`,
+    ],
+  })
 })
 
 it('exits 2 for a --data file nested a million levels deep, naming the path', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
   const file = join(dir, 'deep.json')
   const depth = 1_000_000
-  writeFileSync(file, `{"format":"taxonomy-mock/v1","seed":null,"domains":[${'['.repeat(depth)}${']'.repeat(depth)}],"disciplines":[],"sub_disciplines":[],"topics":[]}`)
+  writeFileSync(
+    file,
+    `{"format":"taxonomy-mock/v1","seed":null,"domains":[${'['.repeat(depth)}${']'.repeat(depth)}],"disciplines":[],"sub_disciplines":[],"topics":[]}`,
+  )
   const { code, stderr } = await runCli(['--data', file, '--port', '0'])
-  expect({ code, stderr }).toEqual({ code: 2, stderr: [`taxonomy-mock: invalid --data file ${JSON.stringify(file)}: domains[0]: expected an object; received an array`] })
+  expect({ code, stderr }).toEqual({
+    code: 2,
+    stderr: [
+      `taxonomy-mock: invalid --data file ${JSON.stringify(file)}: domains[0]: expected an object; received an array`,
+    ],
+  })
 })
 
 it('exits 2 for a --data file it may not read', async () => {
@@ -128,10 +206,15 @@ it('exits 2 for a --data file it may not read', async () => {
   // Root reads anything, so as root the CLI runs as nobody (uid 65534); the 0700 folder stops it.
   const asRoot = process.getuid?.() === 0
   const bin = asRoot ? readableByNobody() : BIN
-  const child = spawnSync(process.execPath, [bin, '--data', file, '--port', '0'], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+  const child = spawnSync(process.execPath, [bin, '--data', file, '--port', '0'], {
+    encoding: 'utf8',
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  })
   expect(child.error, `${process.execPath} must be executable by nobody`).toBeUndefined()
   expect(child.status).toBe(2)
-  expect(child.stderr).toBe(`taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`)
+  expect(child.stderr).toBe(
+    `taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`,
+  )
 })
 
 /**
@@ -141,7 +224,8 @@ it('exits 2 for a --data file it may not read', async () => {
 function readableByNobody(): string {
   const root = dirname(dirname(BIN))
   const copy = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cli-'))
-  for (const entry of ['bin', 'dist', 'package.json']) cpSync(join(root, entry), join(copy, entry), { recursive: true })
+  for (const entry of ['bin', 'dist', 'package.json'])
+    cpSync(join(root, entry), join(copy, entry), { recursive: true })
   chmodSync(copy, 0o755)
   for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true })) {
     chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
@@ -150,15 +234,39 @@ function readableByNobody(): string {
 }
 
 it.each([
-  [['--scenario', 'oops'], "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)"],
-  [['--scenario', 'hang', '--scenario-times', '-1'], 'taxonomy-mock: --scenario-times must be a positive integer; received "-1" (string)'],
+  [
+    ['--scenario', 'oops'],
+    "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)",
+  ],
+  [
+    ['--scenario', 'hang', '--scenario-times', '-1'],
+    'taxonomy-mock: --scenario-times must be a positive integer; received "-1" (string)',
+  ],
   [['--scenario-slug', 'x'], 'taxonomy-mock: --scenario-slug goes with --scenario or --faults'],
-  [['--faults', 'rate=2'], 'taxonomy-mock: --faults rate must be a number from 0 to 1; received 2 (number)'],
-  [['--faults', 'rate=0.1,kinds=hang+delay'], "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'; received [\"hang\",\"delay\"]"],
-  [['--faults', 'colour=red'], 'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red"'],
-  [['--scenario', 'hang', '--faults', 'rate=0.5'], 'taxonomy-mock: --scenario excludes --faults: the faults draw the kind'],
-  [['--admin-key', 'has space'], 'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces'],
-  [['export', '--scenario', 'hang'], 'taxonomy-mock: --scenario is a serve option; export takes --seed, --size and --out'],
+  [
+    ['--faults', 'rate=2'],
+    'taxonomy-mock: --faults rate must be a number from 0 to 1; received 2 (number)',
+  ],
+  [
+    ['--faults', 'rate=0.1,kinds=hang+delay'],
+    "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'; received [\"hang\",\"delay\"]",
+  ],
+  [
+    ['--faults', 'colour=red'],
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red"',
+  ],
+  [
+    ['--scenario', 'hang', '--faults', 'rate=0.5'],
+    'taxonomy-mock: --scenario excludes --faults: the faults draw the kind',
+  ],
+  [
+    ['--admin-key', 'has space'],
+    'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces',
+  ],
+  [
+    ['export', '--scenario', 'hang'],
+    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size and --out',
+  ],
 ])('exits 2 with one line for a bad scenario flag: %j', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args)
   expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [message] })

@@ -4,7 +4,9 @@ import { runCli, spawnCli } from '../helpers/cli.js'
 
 it('exits 2 when TAXONOMY_MOCK_API_KEYS is set but holds no key, rather than accept the public default key', async () => {
   for (const value of ['', ' , ']) {
-    const { code, stdout, stderr } = await runCli(['--port', '0'], { TAXONOMY_MOCK_API_KEYS: value })
+    const { code, stdout, stderr } = await runCli(['--port', '0'], {
+      TAXONOMY_MOCK_API_KEYS: value,
+    })
     expect(code).toBe(2)
     expect(stdout).toEqual([])
     expect(stderr.join('\n')).toContain('TAXONOMY_MOCK_API_KEYS is set but holds no key')

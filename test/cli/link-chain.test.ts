@@ -5,7 +5,8 @@ import { expect, it } from 'vitest'
 import { findLinkChain } from '../../src/cli/link-chain.js'
 
 const tempFolder = () => realpathSync(mkdtempSync(join(tmpdir(), 'taxonomy-mock-chain-')))
-const asObject = (chain: Map<string, Set<string>>) => Object.fromEntries([...chain].map(([folder, names]) => [folder, [...names].sort()]))
+const asObject = (chain: Map<string, Set<string>>) =>
+  Object.fromEntries([...chain].map(([folder, names]) => [folder, [...names].sort()]))
 
 it('lists each link along the chain in its folder, and the file at its end', () => {
   const root = tempFolder()
@@ -27,7 +28,9 @@ it('lists a plain file alone, and a missing entry where the chain breaks', () =>
   writeFileSync(join(root, 'data.json'), '{}')
   expect(asObject(findLinkChain(join(root, 'data.json')))).toEqual({ [root]: ['data.json'] })
   symlinkSync('gone/data.json', join(root, 'link.json'))
-  expect(asObject(findLinkChain(join(root, 'link.json')))).toEqual({ [root]: ['gone', 'link.json'] })
+  expect(asObject(findLinkChain(join(root, 'link.json')))).toEqual({
+    [root]: ['gone', 'link.json'],
+  })
 })
 
 it('ends at a loop of links', () => {

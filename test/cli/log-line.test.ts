@@ -11,6 +11,8 @@ it('writes the milliseconds of a log line with one decimal, as toFixed(1) rounds
     }),
     { numRuns: 5_000 },
   )
-  expect(formatLogLine({ method: 'HEAD', path: '/', status: 404, ms: 12.34 })).toBe('HEAD / 404 12.3ms')
+  expect(formatLogLine({ method: 'HEAD', path: '/', status: 404, ms: 12.34 })).toBe(
+    'HEAD / 404 12.3ms',
+  )
   expect(formatLogLine({ method: 'GET', path: '/', status: 200, ms: 0 })).toBe('GET / 200 0.0ms')
 })

@@ -18,12 +18,12 @@ const NOTICE = /^taxonomy-mock: \d+ log lines dropped \(stdout was not being rea
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const running: ChildProcess[] = []
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 })
 
-
-
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
 const full = () => openSync('/dev/full', 'w')
 
 it('keeps exit code 2 for a usage error when stderr cannot be written', () => {
@@ -34,17 +34,23 @@ it('keeps exit code 2 for a usage error when stderr cannot be written', () => {
 it('keeps exit code 2 for an invalid file in validate when stdout and stderr cannot be written', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'bad.json')
   writeFileSync(file, '{}')
-  const child = spawnSync(process.execPath, [BIN, 'validate', file], { stdio: ['ignore', full(), full()] })
+  const child = spawnSync(process.execPath, [BIN, 'validate', file], {
+    stdio: ['ignore', full(), full()],
+  })
   expect(child.status).toBe(2)
 })
 
 it('keeps exit code 0 for a passing verify when stdout and stderr cannot be written', async () => {
   const server = await startTestServer({ seed: 42, size: 'small', apiKeys: [SECRET] })
   const slug = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!.slug
-  const child = spawn(process.execPath, [BIN, 'verify', '--target', server.url, '--discipline', slug, '--crawl', '3', '--rate', '500'], {
-    env: { PATH: process.env.PATH ?? '', TAXONOMY_API_KEY: SECRET },
-    stdio: ['ignore', full(), full()],
-  })
+  const child = spawn(
+    process.execPath,
+    [BIN, 'verify', '--target', server.url, '--discipline', slug, '--crawl', '3', '--rate', '500'],
+    {
+      env: { PATH: process.env.PATH ?? '', TAXONOMY_API_KEY: SECRET },
+      stdio: ['ignore', full(), full()],
+    },
+  )
   running.push(child)
   expect(await exitOf(child)).toBe(0)
 })
@@ -52,8 +58,14 @@ it('keeps exit code 0 for a passing verify when stdout and stderr cannot be writ
 it('says a failing stdout on stderr, without a request log to drop, for a command other than serve', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'good.json')
   writeFileSync(file, toFixtureJson(createTaxonomy({ size: 'small' })))
-  const child = spawnSync(process.execPath, [BIN, 'validate', file], { stdio: ['ignore', full(), 'pipe'], encoding: 'utf8' })
-  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: 'taxonomy-mock: cannot write to stdout (ENOSPC)\n' })
+  const child = spawnSync(process.execPath, [BIN, 'validate', file], {
+    stdio: ['ignore', full(), 'pipe'],
+    encoding: 'utf8',
+  })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({
+    status: 0,
+    stderr: 'taxonomy-mock: cannot write to stdout (ENOSPC)\n',
+  })
 })
 
 it.each([
@@ -62,10 +74,14 @@ it.each([
 ])('keeps serving, and exits 0 on SIGTERM, with %s', async (_, stdio) => {
   // Nothing can be read from the banner: pick the port beforehand.
   const port = await freePort()
-  const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', ...stdio()] })
+  const child = spawn(process.execPath, [BIN, '--port', String(port)], {
+    stdio: ['ignore', ...stdio()],
+  })
   running.push(child)
   const exit = exitOf(child)
-  while ((await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200) {
+  while (
+    (await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200
+  ) {
     expect(child.exitCode).toBe(null)
     await pause(50)
   }
@@ -76,7 +92,9 @@ it.each([
 
 it('exits at once on SIGTERM when stdout and stderr share one pipe nobody reads, and never splits a line', async () => {
   // One pipe for both, as Popen(stdout=PIPE, stderr=STDOUT) makes it: `exec` keeps the pid.
-  const child = spawn('sh', ['-c', 'exec "$0" "$1" --port 0 2>&1', process.execPath, BIN], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn('sh', ['-c', 'exec "$0" "$1" --port 0 2>&1', process.execPath, BIN], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   running.push(child)
   let output = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
@@ -98,5 +116,7 @@ it('exits at once on SIGTERM when stdout and stderr share one pipe nobody reads,
   const lines = output.split('\n')
   expect(lines.pop()).toBe('')
   const banner = lines.findIndex((line) => line.includes('stop:'))
-  expect(lines.slice(banner + 1).filter((line) => !LOG_LINE.test(line) && !NOTICE.test(line))).toEqual([])
+  expect(
+    lines.slice(banner + 1).filter((line) => !LOG_LINE.test(line) && !NOTICE.test(line)),
+  ).toEqual([])
 }, 60_000)

@@ -13,11 +13,21 @@ async function startCli(args: string[], env: Record<string, string> = {}) {
 }
 
 it('sets the default session scenario with --scenario, --scenario-slug and --scenario-times', async () => {
-  const { url, run } = await startCli(['--scenario', 'unavailable', '--scenario-slug', slug, '--scenario-times', '2'])
+  const { url, run } = await startCli([
+    '--scenario',
+    'unavailable',
+    '--scenario-slug',
+    slug,
+    '--scenario-times',
+    '2',
+  ])
   await run.waitFor(/scenarios:/)
-  expect(run.stdout.find((line) => line.includes('scenarios:'))).toContain(`{"kind":"unavailable","slug":"${slug}","times":2} for the default session`)
+  expect(run.stdout.find((line) => line.includes('scenarios:'))).toContain(
+    `{"kind":"unavailable","slug":"${slug}","times":2} for the default session`,
+  )
   const statuses = []
-  for (let i = 0; i < 3; i++) statuses.push((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status)
+  for (let i = 0; i < 3; i++)
+    statuses.push((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status)
   expect(statuses).toEqual([503, 503, 200])
 })
 
@@ -25,7 +35,8 @@ it('injects seeded faults with --faults, the same on every run', async () => {
   const statuses = async () => {
     const { url } = await startCli(['--faults', 'rate=0.5,seed=3,kinds=server-error', '--quiet'])
     const seen = []
-    for (let i = 0; i < 12; i++) seen.push((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status)
+    for (let i = 0; i < 12; i++)
+      seen.push((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status)
     return seen
   }
   const first = await statuses()
@@ -36,16 +47,26 @@ it('injects seeded faults with --faults, the same on every run', async () => {
 it('serves the admin API to loopback clients, and with --admin-key only to clients that send it', async () => {
   const { url } = await startCli(['--admin-key', 'let-me-in', '--quiet'])
   const put = (headers: Record<string, string>) =>
-    fetch(`${url}/__admin/sessions/t/scenario`, { method: 'PUT', headers, body: '{"kind":"server-error"}' })
+    fetch(`${url}/__admin/sessions/t/scenario`, {
+      method: 'PUT',
+      headers,
+      body: '{"kind":"server-error"}',
+    })
   expect((await put({})).status).toBe(403)
   expect((await put({ 'x-taxonomy-mock-admin-key': 'let-me-in' })).status).toBe(200)
-  const response = await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: { ...auth, 'x-taxonomy-mock-session': 't' } })
+  const response = await fetch(`${url}/api/v2/disciplines/${slug}`, {
+    headers: { ...auth, 'x-taxonomy-mock-session': 't' },
+  })
   expect(response.status).toBe(500)
 })
 
 it('never prints the admin key', async () => {
   const { url, run } = await startCli(['--admin-key', 'super-secret-admin'])
-  await fetch(`${url}/__admin/sessions/t/scenario`, { method: 'PUT', headers: { 'x-taxonomy-mock-admin-key': 'super-secret-admin' }, body: '"hang"' })
+  await fetch(`${url}/__admin/sessions/t/scenario`, {
+    method: 'PUT',
+    headers: { 'x-taxonomy-mock-admin-key': 'super-secret-admin' },
+    body: '"hang"',
+  })
   await run.waitFor(/scenarios:/)
   expect([...run.stdout, ...run.stderr].join('\n')).not.toContain('super-secret-admin')
 })

@@ -16,12 +16,19 @@ const medium = createTaxonomy()
 
 it('prints the URL line with the real port, seed and key, then a curl and example slugs', async () => {
   const { run, url, line } = await startCli([])
-  expect(line).toBe(`taxonomy-mock listening on ${url} (seed 42, size medium; key: taxonomy-mock-key)`)
+  expect(line).toBe(
+    `taxonomy-mock listening on ${url} (seed 42, size medium; key: taxonomy-mock-key)`,
+  )
   await run.waitFor(/sub_disciplines:/)
   const curl = run.stdout.find((l) => l.includes('curl'))!
-  expect(curl).toContain(`curl -H 'Authorization: Bearer taxonomy-mock-key' ${url}/api/v2/disciplines/${medium.disciplines[0]!.slug}`)
+  expect(curl).toContain(
+    `curl -H 'Authorization: Bearer taxonomy-mock-key' ${url}/api/v2/disciplines/${medium.disciplines[0]!.slug}`,
+  )
   const examples = run.stdout.find((l) => l.trim().startsWith('disciplines:'))!
-  for (const slug of examples.split(':')[1]!.split(',').map((s) => s.trim())) {
+  for (const slug of examples
+    .split(':')[1]!
+    .split(',')
+    .map((s) => s.trim())) {
     expect(medium.findDiscipline(slug), slug).toBeDefined()
   }
 })
@@ -32,7 +39,9 @@ it('answers the curl it printed, then closes on SIGTERM with exit code 0', async
     headers: { authorization: 'Bearer taxonomy-mock-key' },
   })
   expect(response.status).toBe(200)
-  expect((await run.waitFor(/^GET \/api\/v2\/disciplines\//))).toMatch(/^GET \/api\/v2\/disciplines\/[a-z-]+ 200 \d+\.\dms$/)
+  expect(await run.waitFor(/^GET \/api\/v2\/disciplines\//)).toMatch(
+    /^GET \/api\/v2\/disciplines\/[a-z-]+ 200 \d+\.\dms$/,
+  )
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
   expect(run.stderr).toEqual([])
@@ -51,9 +60,13 @@ it('answers the readiness probe', async () => {
 
 it('logs nothing per request with --quiet, and never a key without it', async () => {
   const quiet = await startCli(['--quiet', '--api-key', 'secret-key-123'])
-  await fetch(`${quiet.url}/api/v2/disciplines/x`, { headers: { authorization: 'Bearer secret-key-123' } })
+  await fetch(`${quiet.url}/api/v2/disciplines/x`, {
+    headers: { authorization: 'Bearer secret-key-123' },
+  })
   const loud = await startCli(['--api-key', 'secret-key-123'])
-  await fetch(`${loud.url}/api/v2/disciplines/x`, { headers: { authorization: 'Bearer secret-key-123' } })
+  await fetch(`${loud.url}/api/v2/disciplines/x`, {
+    headers: { authorization: 'Bearer secret-key-123' },
+  })
   await loud.run.waitFor(/^GET /)
   expect(quiet.run.stdout).toHaveLength(1)
   expect([...quiet.run.stdout, ...loud.run.stdout].join('\n')).not.toContain('secret-key-123')
@@ -61,11 +74,21 @@ it('logs nothing per request with --quiet, and never a key without it', async ()
 })
 
 it('takes keys, seed and port from the environment, and flags win', async () => {
-  const { url, line } = await startCli(['--seed', '9'], { TAXONOMY_MOCK_API_KEYS: 'alpha,beta', TAXONOMY_MOCK_SEED: '5', TAXONOMY_MOCK_PORT: '1' })
+  const { url, line } = await startCli(['--seed', '9'], {
+    TAXONOMY_MOCK_API_KEYS: 'alpha,beta',
+    TAXONOMY_MOCK_SEED: '5',
+    TAXONOMY_MOCK_PORT: '1',
+  })
   expect(line).toContain('(seed 9, size medium; keys: (hidden), (hidden))')
   const slug = createTaxonomy({ seed: 9 }).disciplines[0]!.slug
   for (const key of ['alpha', 'beta']) {
-    expect((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${url}/api/v2/disciplines/${slug}`, {
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).status,
+    ).toBe(200)
   }
 })
 
@@ -73,7 +96,10 @@ it('serves a --data fixture file instead of generated data', async () => {
   const { url, line } = await startCli(['--data', fixturePath('minimal.json'), '--any-key'])
   expect(line).toContain(`(data ${fixturePath('minimal.json')}; key: any non-empty key)`)
   const minimal = (await import('../../fixtures/minimal.json', { with: { type: 'json' } })).default
-  const response = await fetch(`${url}/api/v2/sub_disciplines/${minimal.sub_disciplines[0]!.slug}`, { headers: { authorization: 'Bearer whatever' } })
+  const response = await fetch(
+    `${url}/api/v2/sub_disciplines/${minimal.sub_disciplines[0]!.slug}`,
+    { headers: { authorization: 'Bearer whatever' } },
+  )
   expect((await response.json()).topics_count).toBe(1)
 })
 
@@ -92,7 +118,9 @@ it('exits 1 with one line naming the port when it is in use, and serves nothing'
   const port = (blocker.address() as { port: number }).port
   const run = spawnCli(['--port', String(port)])
   expect(await run.exit).toBe(1)
-  expect(run.stderr).toEqual([`taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with --port (0 = any free port)`])
+  expect(run.stderr).toEqual([
+    `taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with --port (0 = any free port)`,
+  ])
   expect(run.stdout).toEqual([])
   blocker.close()
 })
@@ -100,5 +128,7 @@ it('exits 1 with one line naming the port when it is in use, and serves nothing'
 it('exits 1 with one line when the host cannot be bound', async () => {
   const run = spawnCli(['--port', '0', '--host', '203.0.113.7'])
   expect(await run.exit).toBe(1)
-  expect(run.stderr).toEqual(['taxonomy-mock: cannot bind --host 203.0.113.7: no such address on this machine'])
+  expect(run.stderr).toEqual([
+    'taxonomy-mock: cannot bind --host 203.0.113.7: no such address on this machine',
+  ])
 })

@@ -2,7 +2,16 @@
 // regular files, and refuse a folder. Nothing here may touch /dev itself: the links live in temp
 // folders, so a regression replaces a link, never a device.
 import { spawn, execFileSync } from 'node:child_process'
-import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -31,7 +40,10 @@ it('writes --out into a FIFO, which stays a FIFO', async () => {
   const readerDone = new Promise((resolve) => reader.on('close', resolve))
   try {
     const { code, stderr } = await runCli(['export', '--size', 'small', '--out', fifo])
-    expect({ code, stderr }).toEqual({ code: 0, stderr: [`taxonomy-mock: wrote 200 topics (seed 42) to ${fifo}`] })
+    expect({ code, stderr }).toEqual({
+      code: 0,
+      stderr: [`taxonomy-mock: wrote 200 topics (seed 42) to ${fifo}`],
+    })
     await Promise.race([readerDone, pause(5_000)])
     expect(read).toBe(SMALL)
     expect(lstatSync(fifo).isFIFO()).toBe(true)
@@ -65,7 +77,16 @@ it('writes --report and --junit through links to the standard output descriptor'
   const dir = tempDir()
   symlinkSync('/proc/self/fd/1', join(dir, 'report'))
   symlinkSync('/proc/self/fd/1', join(dir, 'junit'))
-  const { code, stdout } = await runCli([...(await startVerifyTarget()), '--report', join(dir, 'report'), '--junit', join(dir, 'junit')], { TAXONOMY_API_KEY: SECRET })
+  const { code, stdout } = await runCli(
+    [
+      ...(await startVerifyTarget()),
+      '--report',
+      join(dir, 'report'),
+      '--junit',
+      join(dir, 'junit'),
+    ],
+    { TAXONOMY_API_KEY: SECRET },
+  )
   expect(code).toBe(0)
   const text = stdout.join('\n')
   expect(text).toContain('"passed": true')
@@ -78,7 +99,9 @@ it('replaces a regular file behind a link and keeps the link', async () => {
   const dir = tempDir()
   writeFileSync(join(dir, 'real.json'), 'old')
   symlinkSync('real.json', join(dir, 'taxonomy.json'))
-  expect((await runCli(['export', '--size', 'small', '--out', join(dir, 'taxonomy.json')])).code).toBe(0)
+  expect(
+    (await runCli(['export', '--size', 'small', '--out', join(dir, 'taxonomy.json')])).code,
+  ).toBe(0)
   expect(readlinkSync(join(dir, 'taxonomy.json'))).toBe('real.json')
   expect(readFileSync(join(dir, 'real.json'), 'utf8')).toBe(SMALL)
   expect(readdirSync(dir).sort()).toEqual(['real.json', 'taxonomy.json'])
@@ -86,8 +109,17 @@ it('replaces a regular file behind a link and keeps the link', async () => {
 
 it('refuses a folder for --out and --report in one line, exit 1', async () => {
   const dir = tempDir()
-  expect(await runCli(['export', '--size', 'small', '--out', dir])).toEqual({ code: 1, stdout: [], stderr: [`taxonomy-mock: cannot write --out file ${JSON.stringify(dir)}: it is a folder`] })
-  const { code, stderr } = await runCli([...(await startVerifyTarget()), '--report', dir], { TAXONOMY_API_KEY: SECRET })
-  expect({ code, stderr }).toEqual({ code: 1, stderr: [`taxonomy-mock: cannot write --report file ${JSON.stringify(dir)}: it is a folder`] })
+  expect(await runCli(['export', '--size', 'small', '--out', dir])).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [`taxonomy-mock: cannot write --out file ${JSON.stringify(dir)}: it is a folder`],
+  })
+  const { code, stderr } = await runCli([...(await startVerifyTarget()), '--report', dir], {
+    TAXONOMY_API_KEY: SECRET,
+  })
+  expect({ code, stderr }).toEqual({
+    code: 1,
+    stderr: [`taxonomy-mock: cannot write --report file ${JSON.stringify(dir)}: it is a folder`],
+  })
   expect(readdirSync(dir)).toEqual([])
 })

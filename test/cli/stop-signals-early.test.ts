@@ -13,39 +13,51 @@ const HOLD = fileURLToPath(new URL('./hold-cli-load.cjs', import.meta.url))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const running: ChildProcess[] = []
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 })
 
-it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('exits 0 on %s that arrives before the CLI is loaded', async (signal) => {
-  const child = spawn(process.execPath, ['--require', HOLD, BIN, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  running.push(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exit = new Promise((resolve) => child.on('exit', (code, killedBy) => resolve({ code, signal: killedBy })))
-  while (!stderr.includes('holding')) await pause(5)
-  child.kill(signal)
-  expect(await exit).toEqual({ code: 0, signal: null })
-  // The signal is read once Node's event loop runs: the URL line may be out by then, never the rest.
-  expect(stdout).not.toMatch(/try:/)
-  expect(stderr).toBe('holding\n')
-})
+it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+  'exits 0 on %s that arrives before the CLI is loaded',
+  async (signal) => {
+    const child = spawn(process.execPath, ['--require', HOLD, BIN, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    running.push(child)
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const exit = new Promise((resolve) =>
+      child.on('exit', (code, killedBy) => resolve({ code, signal: killedBy })),
+    )
+    while (!stderr.includes('holding')) await pause(5)
+    child.kill(signal)
+    expect(await exit).toEqual({ code: 0, signal: null })
+    // The signal is read once Node's event loop runs: the URL line may be out by then, never the rest.
+    expect(stdout).not.toMatch(/try:/)
+    expect(stderr).toBe('holding\n')
+  },
+)
 
-it.each(['SIGINT', 'SIGTERM'] as const)('stops export --out on %s with exit 1 and one line, removing the partial file', async (signal) => {
-  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
-  const out = join(dir, 'taxonomy.json')
-  const run = spawnCli(['export', '--size', 'large', '--out', out])
-  while (readdirSync(dir).length === 0) {
-    expect(run.child.exitCode).toBe(null)
-    await pause(10)
-  }
-  run.child.kill(signal)
-  expect(await run.exit).toBe(1)
-  expect(run.stderr).toEqual([`taxonomy-mock: stopped by ${signal}; export did not finish`])
-  expect(readdirSync(dir)).toEqual([])
-  expect(existsSync(out)).toBe(false)
-}, 60_000)
+it.each(['SIGINT', 'SIGTERM'] as const)(
+  'stops export --out on %s with exit 1 and one line, removing the partial file',
+  async (signal) => {
+    const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+    const out = join(dir, 'taxonomy.json')
+    const run = spawnCli(['export', '--size', 'large', '--out', out])
+    while (readdirSync(dir).length === 0) {
+      expect(run.child.exitCode).toBe(null)
+      await pause(10)
+    }
+    run.child.kill(signal)
+    expect(await run.exit).toBe(1)
+    expect(run.stderr).toEqual([`taxonomy-mock: stopped by ${signal}; export did not finish`])
+    expect(readdirSync(dir)).toEqual([])
+    expect(existsSync(out)).toBe(false)
+  },
+  60_000,
+)
 
 it('stops verify on SIGTERM with exit 1 and one line, not waiting for answers still owed', async () => {
   // A target that accepts connections and never answers.
@@ -54,7 +66,18 @@ it('stops verify on SIGTERM with exit 1 and one line, not waiting for answers st
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
   const { port } = target.address() as { port: number }
   try {
-    const run = spawnCli(['verify', '--target', `http://127.0.0.1:${port}`, '--discipline', 'history', '--timeout', '30000'], { TAXONOMY_API_KEY: 'verify-key' })
+    const run = spawnCli(
+      [
+        'verify',
+        '--target',
+        `http://127.0.0.1:${port}`,
+        '--discipline',
+        'history',
+        '--timeout',
+        '30000',
+      ],
+      { TAXONOMY_API_KEY: 'verify-key' },
+    )
     while (sockets.length === 0) await pause(10)
     const signalled = performance.now()
     run.child.kill('SIGTERM')

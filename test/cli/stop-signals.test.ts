@@ -6,7 +6,10 @@ import { expect, it } from 'vitest'
 
 const SCRIPT = fileURLToPath(new URL('./stop-signals.ts', import.meta.url))
 const runScript = (mode: string) => {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, mode], { encoding: 'utf8', timeout: 20_000 })
+  const child = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, mode], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
   return { status: child.status, signal: child.signal, stdout: child.stdout, stderr: child.stderr }
 }
 
@@ -19,5 +22,9 @@ it('does not die of an echo that arrives just after listening stopped', () => {
 })
 
 it('lets a signal end the process again once the echo window has passed', () => {
-  expect(runScript('long-after-stop')).toMatchObject({ status: null, signal: 'SIGTERM', stdout: '' })
+  expect(runScript('long-after-stop')).toMatchObject({
+    status: null,
+    signal: 'SIGTERM',
+    stdout: '',
+  })
 })

@@ -27,7 +27,14 @@ async function startCli(args: string[], env: Record<string, string> = {}) {
 
 /** curl's view of an answer, headers and body, without the Date header (the only part that depends on when). */
 async function curl(url: string, ...options: string[]): Promise<string> {
-  const { stdout } = await run('curl', ['-sS', '-i', ...options, '-H', 'Authorization: Bearer taxonomy-mock-key', url])
+  const { stdout } = await run('curl', [
+    '-sS',
+    '-i',
+    ...options,
+    '-H',
+    'Authorization: Bearer taxonomy-mock-key',
+    url,
+  ])
   return stdout.replace(/^Date: .*\r\n/gim, '')
 }
 
@@ -44,31 +51,50 @@ it('serves HTTPS with --tls, prints the URL, the certificate lines and a curl th
     `  sha256:          ${certificate.fingerprint256}`,
     spki,
   ])
-  expect(spki).toMatch(/^ {2}spki sha256: {5}[A-Za-z0-9+/]{43}= \(chromium --ignore-certificate-errors-spki-list\)$/)
-  expect(cli.stdout.find((line) => line.startsWith('  try:'))).toContain(`curl --cacert ${file} -H 'Authorization: Bearer taxonomy-mock-key' ${url}/api/v2/`)
+  expect(spki).toMatch(
+    /^ {2}spki sha256: {5}[A-Za-z0-9+/]{43}= \(chromium --ignore-certificate-errors-spki-list\)$/,
+  )
+  expect(cli.stdout.find((line) => line.startsWith('  try:'))).toContain(
+    `curl --cacert ${file} -H 'Authorization: Bearer taxonomy-mock-key' ${url}/api/v2/`,
+  )
   cli.child.kill('SIGTERM')
   expect(await cli.exit).toBe(0)
   expect(cli.stderr).toEqual([])
   rmSync(file)
 })
 
-it.skipIf(!hasCurl)('answers curl trusting the written certificate with the same bytes as over HTTP', async () => {
-  const caFile = join(folder, 'curl-ca.pem')
-  const [https, http] = await Promise.all([startCli(['--tls', '--tls-ca-out', caFile, '--quiet']), startCli(['--quiet'])])
-  for (const path of [`/api/v2/disciplines/${slug}`, '/api/v2/disciplines/nope', '/__health']) {
-    const [overHttps, overHttp] = await Promise.all([curl(`${https.url}${path}`, '--cacert', caFile), curl(`${http.url}${path}`)])
-    expect(overHttp).toMatch(/^HTTP\/1\.1 \d{3} /)
-    expect(overHttps).toBe(overHttp)
-  }
-  // localhost is in the certificate too; curl checks the name against it.
-  expect(await curl(`https://localhost:${https.port}/__health`, '--cacert', caFile)).toMatch(/^HTTP\/1\.1 200 /)
-})
+it.skipIf(!hasCurl)(
+  'answers curl trusting the written certificate with the same bytes as over HTTP',
+  async () => {
+    const caFile = join(folder, 'curl-ca.pem')
+    const [https, http] = await Promise.all([
+      startCli(['--tls', '--tls-ca-out', caFile, '--quiet']),
+      startCli(['--quiet']),
+    ])
+    for (const path of [`/api/v2/disciplines/${slug}`, '/api/v2/disciplines/nope', '/__health']) {
+      const [overHttps, overHttp] = await Promise.all([
+        curl(`${https.url}${path}`, '--cacert', caFile),
+        curl(`${http.url}${path}`),
+      ])
+      expect(overHttp).toMatch(/^HTTP\/1\.1 \d{3} /)
+      expect(overHttps).toBe(overHttp)
+    }
+    // localhost is in the certificate too; curl checks the name against it.
+    expect(await curl(`https://localhost:${https.port}/__health`, '--cacert', caFile)).toMatch(
+      /^HTTP\/1\.1 200 /,
+    )
+  },
+)
 
 it('answers Node’s fetch in a process that trusts the written certificate through NODE_EXTRA_CA_CERTS', async () => {
   const caFile = join(folder, 'node-ca.pem')
   const { url } = await startCli(['--tls', '--tls-ca-out', caFile, '--quiet'])
   const script = `fetch(process.argv[1], { headers: { authorization: 'Bearer taxonomy-mock-key' } }).then(async (r) => console.log(r.status, (await r.json()).slug))`
-  const { stdout } = await run(process.execPath, ['-e', script, `${url}/api/v2/disciplines/${slug}`], { env: { NODE_EXTRA_CA_CERTS: caFile } })
+  const { stdout } = await run(
+    process.execPath,
+    ['-e', script, `${url}/api/v2/disciplines/${slug}`],
+    { env: { NODE_EXTRA_CA_CERTS: caFile } },
+  )
   expect(stdout.trim()).toBe(`200 ${slug}`)
 })
 
@@ -76,7 +102,13 @@ it('serves HTTPS with --tls-cert and --tls-key, printing the certificate lines w
   const pair = createSelfSignedCertificate(['localhost', '127.0.0.1'])
   writeFileSync(join(folder, 'given-cert.pem'), pair.cert)
   writeFileSync(join(folder, 'given-key.pem'), pair.key)
-  const { cli, url } = await startCli(['--tls-cert', join(folder, 'given-cert.pem'), '--tls-key', join(folder, 'given-key.pem'), '--quiet'])
+  const { cli, url } = await startCli([
+    '--tls-cert',
+    join(folder, 'given-cert.pem'),
+    '--tls-key',
+    join(folder, 'given-key.pem'),
+    '--quiet',
+  ])
   expect(url).toMatch(/^https:\/\//)
   await cli.waitFor(/spki sha256:/)
   expect(cli.stdout.slice(1, 3)).toEqual([
@@ -89,7 +121,12 @@ it('serves HTTPS with --tls-cert and --tls-key, printing the certificate lines w
 })
 
 it('stops at once on SIGTERM while a client stalls in its TLS handshake', async () => {
-  const { cli, port } = await startCli(['--tls', '--tls-ca-out', join(folder, 'stall-ca.pem'), '--quiet'])
+  const { cli, port } = await startCli([
+    '--tls',
+    '--tls-ca-out',
+    join(folder, 'stall-ca.pem'),
+    '--quiet',
+  ])
   const socket = connect(port, '127.0.0.1')
   socket.on('error', () => {})
   await new Promise((resolve) => socket.on('connect', resolve))
@@ -117,15 +154,42 @@ writeFileSync(files.notPem, 'hello\n')
 mkdirSync(files.directory)
 
 it.each([
-  [['--tls', '--tls-cert', files.cert], '--tls makes a certificate at start; it excludes --tls-cert (pass one or the other)'],
-  [['--tls', '--tls-key', files.key], '--tls makes a certificate at start; it excludes --tls-key (pass one or the other)'],
-  [['--tls-cert', files.cert], '--tls-cert and --tls-key go together: the certificate and its private key, PEM files'],
-  [['--tls-ca-out', files.missing], '--tls-ca-out goes with --tls: it writes the certificate --tls makes'],
-  [['--tls-cert', files.missing, '--tls-key', files.key], `cannot read --tls-cert file ${JSON.stringify(files.missing)}: no such file`],
-  [['--tls-cert', files.cert, '--tls-key', files.directory], `--tls-key file ${JSON.stringify(files.directory)} is a directory, not a PEM file`],
-  [['--tls-cert', files.notPem, '--tls-key', files.key], `--tls-cert file ${JSON.stringify(files.notPem)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`],
-  [['--tls-cert', files.cert, '--tls-key', files.cert], `--tls-key file ${JSON.stringify(files.cert)} holds no PEM private key (-----BEGIN PRIVATE KEY-----)`],
-  [['--tls-cert', files.cert, '--tls-key', files.otherKey], `--tls-key file ${JSON.stringify(files.otherKey)} is not the key of the certificate (their public keys differ)`],
+  [
+    ['--tls', '--tls-cert', files.cert],
+    '--tls makes a certificate at start; it excludes --tls-cert (pass one or the other)',
+  ],
+  [
+    ['--tls', '--tls-key', files.key],
+    '--tls makes a certificate at start; it excludes --tls-key (pass one or the other)',
+  ],
+  [
+    ['--tls-cert', files.cert],
+    '--tls-cert and --tls-key go together: the certificate and its private key, PEM files',
+  ],
+  [
+    ['--tls-ca-out', files.missing],
+    '--tls-ca-out goes with --tls: it writes the certificate --tls makes',
+  ],
+  [
+    ['--tls-cert', files.missing, '--tls-key', files.key],
+    `cannot read --tls-cert file ${JSON.stringify(files.missing)}: no such file`,
+  ],
+  [
+    ['--tls-cert', files.cert, '--tls-key', files.directory],
+    `--tls-key file ${JSON.stringify(files.directory)} is a directory, not a PEM file`,
+  ],
+  [
+    ['--tls-cert', files.notPem, '--tls-key', files.key],
+    `--tls-cert file ${JSON.stringify(files.notPem)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+  ],
+  [
+    ['--tls-cert', files.cert, '--tls-key', files.cert],
+    `--tls-key file ${JSON.stringify(files.cert)} holds no PEM private key (-----BEGIN PRIVATE KEY-----)`,
+  ],
+  [
+    ['--tls-cert', files.cert, '--tls-key', files.otherKey],
+    `--tls-key file ${JSON.stringify(files.otherKey)} is not the key of the certificate (their public keys differ)`,
+  ],
   [['export', '--tls'], '--tls is a serve option; export takes --seed, --size and --out'],
 ])('exits 2 with one line for %j', async (args, message) => {
   const result = await runCli(args[0] === 'export' ? args : ['--port', '0', ...args])
@@ -138,7 +202,9 @@ it('exits 1 with one line when the certificate cannot be written, having listene
   const file = join(folder, 'no-such-folder', 'ca.pem')
   const result = await runCli(['--port', '0', '--tls', '--tls-ca-out', file])
   expect(result.code).toBe(1)
-  expect(result.stderr).toEqual([`taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: no such folder`])
+  expect(result.stderr).toEqual([
+    `taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: no such folder`,
+  ])
   expect(existsSync(file)).toBe(false)
 })
 

@@ -12,7 +12,6 @@ const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-
 it('drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
   const run = spawnCli(['--port', '0'])
   const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
@@ -24,45 +23,74 @@ it('drops and counts log lines while stdout is not read, and exits promptly on S
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
   expect(performance.now() - signalled).toBeLessThan(2_000)
-  expect(run.stderr.join('\n')).toMatch(/^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/)
+  expect(run.stderr.join('\n')).toMatch(
+    /^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/,
+  )
 }, 60_000)
 
 it('keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
   // The banner cannot be read from stdout: pick the port beforehand.
   const port = await freePort()
-  const child = spawn(process.execPath, [BIN, '--port', String(port)], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] })
+  const child = spawn(process.execPath, [BIN, '--port', String(port)], {
+    stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+  })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exit = new Promise<number | null>((resolve) => child.on('close', resolve))
-  while ((await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200) await pause(50)
+  while ((await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200)
+    await pause(50)
   expect(await load(`http://127.0.0.1:${port}`, 2_000)).toBe(2_000)
   child.kill('SIGTERM')
   expect(await exit).toBe(0)
-  expect(stderr).toBe('taxonomy-mock: cannot write to stdout (ENOSPC); the request log is dropped\n')
+  expect(stderr).toBe(
+    'taxonomy-mock: cannot write to stdout (ENOSPC); the request log is dropped\n',
+  )
 })
 
 it('export to a full disk is one line and exit 1', () => {
-  const child = spawnSync(process.execPath, [BIN, 'export', '--size', 'small'], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'], encoding: 'utf8' })
-  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 1, stderr: 'taxonomy-mock: cannot write the export to stdout: ENOSPC\n' })
+  const child = spawnSync(process.execPath, [BIN, 'export', '--size', 'small'], {
+    stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    encoding: 'utf8',
+  })
+  expect({ status: child.status, stderr: child.stderr }).toEqual({
+    status: 1,
+    stderr: 'taxonomy-mock: cannot write the export to stdout: ENOSPC\n',
+  })
 })
 
 it('export into a reader that closes the pipe early exits 0 and prints nothing', () => {
-  const child = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" export --size large | head -c 100 > /dev/null`], { encoding: 'utf8' })
+  const child = spawnSync(
+    'bash',
+    [
+      '-o',
+      'pipefail',
+      '-c',
+      `"${process.execPath}" "${BIN}" export --size large | head -c 100 > /dev/null`,
+    ],
+    { encoding: 'utf8' },
+  )
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' })
 }, 30_000)
 
 it('enforces the --data size limit while reading a file that is not a regular file', () => {
-  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], { encoding: 'utf8', timeout: 20_000 })
+  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
-    stderr: 'taxonomy-mock: --data file "/dev/zero" is over the 100 MB limit (use --size large for more data)\n',
+    stderr:
+      'taxonomy-mock: --data file "/dev/zero" is over the 100 MB limit (use --size large for more data)\n',
   })
 })
 
 it('refuses a FIFO with no writer at once instead of waiting forever', () => {
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
   execFileSync('mkfifo', [fifo])
-  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], { encoding: 'utf8', timeout: 10_000 })
+  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
     stderr: `taxonomy-mock: --data file ${JSON.stringify(fifo)} is a FIFO with no writer: nothing to read\n`,

@@ -26,9 +26,15 @@ it('lists every problem with its JSON path, one per line, and exits 2', async ()
   const { code, stdout, stderr } = await runCli(['validate', file])
   expect(code).toBe(2)
   expect(stdout).toHaveLength(3)
-  expect(stdout.map((line) => line.split(': ')[1])).toEqual(['disciplines[0].domain_ids[0]', 'disciplines[1].slug', 'topics[2].name'])
+  expect(stdout.map((line) => line.split(': ')[1])).toEqual([
+    'disciplines[0].domain_ids[0]',
+    'disciplines[1].slug',
+    'topics[2].name',
+  ])
   expect(stdout.every((line) => line.startsWith(`${file}: `))).toBe(true)
-  expect(stderr).toEqual([`taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 3 problems`])
+  expect(stderr).toEqual([
+    `taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 3 problems`,
+  ])
 })
 
 it('says how many problems are not listed past the first 100', async () => {
@@ -44,9 +50,18 @@ it('says how many problems are not listed past the first 100', async () => {
 
 it.each([
   [['validate'], 'taxonomy-mock: validate takes one fixture file: taxonomy-mock validate FILE'],
-  [['validate', 'a.json', 'b.json'], 'taxonomy-mock: validate takes one fixture file: taxonomy-mock validate FILE'],
-  [['validate', 'a.json', '--port', '1'], 'taxonomy-mock: validate takes only a file; received --port'],
-  [['validate', '/no/such/file.json'], 'taxonomy-mock: cannot read file "/no/such/file.json": no such file'],
+  [
+    ['validate', 'a.json', 'b.json'],
+    'taxonomy-mock: validate takes one fixture file: taxonomy-mock validate FILE',
+  ],
+  [
+    ['validate', 'a.json', '--port', '1'],
+    'taxonomy-mock: validate takes only a file; received --port',
+  ],
+  [
+    ['validate', '/no/such/file.json'],
+    'taxonomy-mock: cannot read file "/no/such/file.json": no such file',
+  ],
 ])('exits 2 with one line for %j', async (args, message) => {
   expect(await runCli(args)).toEqual({ code: 2, stdout: [], stderr: [message] })
 })
@@ -55,7 +70,15 @@ it('answers `taxonomy-mock help` like --help', async () => {
   const help = await runCli(['help'])
   expect(help).toEqual(await runCli(['--help']))
   const text = help.stdout.join('\n')
-  for (const phrase of ['GET / (a page listing every record', '/__health', '/openapi.json', 'Ctrl+C', 'Prefer: scenario=', '/__admin/sessions/ID/scenario', 'validate FILE']) {
+  for (const phrase of [
+    'GET / (a page listing every record',
+    '/__health',
+    '/openapi.json',
+    'Ctrl+C',
+    'Prefer: scenario=',
+    '/__admin/sessions/ID/scenario',
+    'validate FILE',
+  ]) {
     expect(text).toContain(phrase)
   }
 })

@@ -13,7 +13,9 @@ import { BIN } from '../helpers/cli.js'
 
 const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
 const base = createTaxonomy({ seed: 42, size: 'small' })
-const patched = patchTaxonomy(base, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }] })
+const patched = patchTaxonomy(base, {
+  disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }],
+})
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -37,7 +39,12 @@ it('a reload that cannot finish reading times out, keeps the data, and does not 
   const server = await startServer({ taxonomy: base, port: 0, host: '127.0.0.1' })
   cleanups.push(() => server.close())
   const problems: string[] = []
-  const stop = watchDataFile(file, (next) => server.resolver.replaceTaxonomy(next), (line) => problems.push(line), { readTimeoutMs: 1_500 })
+  const stop = watchDataFile(
+    file,
+    (next) => server.resolver.replaceTaxonomy(next),
+    (line) => problems.push(line),
+    { readTimeoutMs: 1_500 },
+  )
   cleanups.push(stop)
   const csStatus = async () => (await fetch(`${server.url}/api/v2/disciplines/cs`, auth)).status
 
@@ -51,7 +58,8 @@ it('a reload that cannot finish reading times out, keeps the data, and does not 
 
   const started = performance.now()
   while ((await csStatus()) !== 200) {
-    if (performance.now() - started > 8_000) throw new Error(`the next change was never loaded; problems: ${problems.join('\n')}`)
+    if (performance.now() - started > 8_000)
+      throw new Error(`the next change was never loaded; problems: ${problems.join('\n')}`)
     await pause(50)
   }
   expect(problems).toEqual([
@@ -63,7 +71,10 @@ it('refuses at start-up a --data FIFO whose writer keeps it open: one line and e
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-fifo-')), 'data.fifo')
   createStalledFifo(fifo)
   const started = performance.now()
-  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], { encoding: 'utf8', timeout: 15_000 })
+  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], {
+    encoding: 'utf8',
+    timeout: 15_000,
+  })
   expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({
     status: 2,
     stdout: '',

@@ -7,8 +7,6 @@ import { toFixtureJson } from '../../src/core/serialize.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { auth, base, patched, startWatching } from '../helpers/watch.js'
 
-
-
 const csStatus = async (url: string) => (await fetch(`${url}/api/v2/disciplines/cs`, auth)).status
 
 /**
@@ -88,7 +86,7 @@ it('follows a link that is pointed at another file', async () => {
 })
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  for (const started = performance.now(); !(await check()); ) {
+  for (const started = performance.now(); !(await check());) {
     if (performance.now() - started > timeoutMs) throw new Error('timed out')
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
@@ -110,11 +108,17 @@ it('stress: 50 ConfigMap swaps under load; every answer is one whole dataset, an
     ),
   )
   const versionOf = (body: string) => {
-    const record = JSON.parse(body) as { description: string; domains: { name: string }[]; sub_disciplines: { name: string }[] }
+    const record = JSON.parse(body) as {
+      description: string
+      domains: { name: string }[]
+      sub_disciplines: { name: string }[]
+    }
     const stamps = [
       /^Version (\d+)\.$/.exec(record.description)?.[1],
       record.domains.map((d) => /^Domain version (\d+)$/.exec(d.name)?.[1]).find(Boolean),
-      record.sub_disciplines.map((s) => /^Sub-discipline version (\d+)$/.exec(s.name)?.[1]).find(Boolean),
+      record.sub_disciplines
+        .map((s) => /^Sub-discipline version (\d+)$/.exec(s.name)?.[1])
+        .find(Boolean),
     ]
     expect(new Set(stamps).size, body).toBe(1)
     expect(stamps[0], body).toBeDefined()
@@ -136,14 +140,15 @@ it('stress: 50 ConfigMap swaps under load; every answer is one whole dataset, an
   const client = async () => {
     // Data only moves forward: one client never sees an older version after a newer one.
     let newest = 0
-    for (let waited = 0; swapping || newest < last; ) {
+    for (let waited = 0; swapping || newest < last;) {
       const response = await fetch(`${url}/api/v2/disciplines/${discipline.slug}`, auth)
       expect(response.status).toBe(200)
       const version = versionOf(await response.text())
       expect(version).toBeGreaterThanOrEqual(newest)
       newest = version
       seen.add(version)
-      if (!swapping && (waited += 1) > 500) throw new Error(`version ${last} never served; newest ${newest}`)
+      if (!swapping && (waited += 1) > 500)
+        throw new Error(`version ${last} never served; newest ${newest}`)
       if (!swapping) await new Promise((resolve) => setTimeout(resolve, 10))
     }
   }

@@ -8,12 +8,11 @@ import { patchTaxonomy } from '../../src/core/patch.js'
 import { spawnCli } from '../helpers/cli.js'
 import { auth, base, patched, startWatching } from '../helpers/watch.js'
 
-
-
 /** Waits until `count` lines of `lines` match `pattern`. */
 async function waitForLines(lines: string[], pattern: RegExp, count: number): Promise<void> {
   for (let waited = 0; lines.filter((line) => pattern.test(line)).length < count; waited += 20) {
-    if (waited > 10_000) throw new Error(`fewer than ${count} lines match ${pattern}: ${lines.join('\n')}`)
+    if (waited > 10_000)
+      throw new Error(`fewer than ${count} lines match ${pattern}: ${lines.join('\n')}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
@@ -35,7 +34,9 @@ it('reloads the --data file when it changes, and keeps the previous data when th
 
   writeFileSync(file, '{ "format": "taxonomy-mock/v1", "domains": [')
   const problem = await run.waitFor(/still serving the previous data/)
-  expect(problem).toMatch(/^taxonomy-mock: invalid --data file ".*taxonomy\.json": .+; still serving the previous data$/)
+  expect(problem).toMatch(
+    /^taxonomy-mock: invalid --data file ".*taxonomy\.json": .+; still serving the previous data$/,
+  )
   expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(200)
 
   // Editors often replace a file by renaming a new one over it.
@@ -50,8 +51,12 @@ it('switches atomically: every answer during reloads is wholly the old data or w
   const file = tempFile(toFixtureJson(base))
   const { run, url } = await startWatching(file)
   const slug = base.disciplines[0]!.slug
-  const changed = patchTaxonomy(base, { disciplines: [{ slug, description: 'Rewritten while the server runs.' }] })
-  const bodies = new Set([base, changed].map((t) => JSON.stringify(toDisciplineRecord(t, t.findDiscipline(slug)!))))
+  const changed = patchTaxonomy(base, {
+    disciplines: [{ slug, description: 'Rewritten while the server runs.' }],
+  })
+  const bodies = new Set(
+    [base, changed].map((t) => JSON.stringify(toDisciplineRecord(t, t.findDiscipline(slug)!))),
+  )
   expect(bodies.size).toBe(2)
   let writing = true
   const writer = (async () => {
@@ -74,5 +79,7 @@ it('switches atomically: every answer during reloads is wholly the old data or w
 it('refuses --watch without --data', async () => {
   const run = spawnCli(['--watch'])
   expect(await run.exit).toBe(2)
-  expect(run.stderr).toEqual(['taxonomy-mock: --watch goes with --data FILE: it reloads that file when it changes'])
+  expect(run.stderr).toEqual([
+    'taxonomy-mock: --watch goes with --data FILE: it reloads that file when it changes',
+  ])
 })

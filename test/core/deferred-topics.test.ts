@@ -33,14 +33,15 @@ it('gives each sub-discipline the topic count its topics will have, before any t
 it('serves the same discipline bytes before and after the topics are built', () => {
   for (const size of ['small', 'medium'] as const) {
     const taxonomy = fresh(size)
-    const bodies = () => taxonomy.disciplines.map((d) => JSON.stringify(toDisciplineRecord(taxonomy, d)))
+    const bodies = () =>
+      taxonomy.disciplines.map((d) => JSON.stringify(toDisciplineRecord(taxonomy, d)))
     const before = bodies()
     expect(taxonomy.topics.length).toBeGreaterThan(0)
     expect(bodies()).toEqual(before)
   }
 })
 
-it('builds the same topics whichever is asked for first: the list, a parent\'s topics, or the fixture', () => {
+it("builds the same topics whichever is asked for first: the list, a parent's topics, or the fixture", () => {
   const seed = nextSeed++
   const exports = [
     (t: ReturnType<typeof createTaxonomy>) => t.topics,
@@ -60,14 +61,19 @@ it('shares one dataset per seed and size within a process, and keeps only the fe
   const seed = nextSeed++
   const a = createTaxonomy({ seed, size: 'small' })
   expect(createTaxonomy({ seed, size: 'small' })).toBe(a)
-  expect(createTaxonomy({ seed, size: { domains: 3, disciplines: 10, subDisciplines: 40, topics: 200 } })).toBe(a)
+  expect(
+    createTaxonomy({
+      seed,
+      size: { domains: 3, disciplines: 10, subDisciplines: 40, topics: 200 },
+    }),
+  ).toBe(a)
   expect(createTaxonomy({ seed: seed + 1, size: 'small' })).not.toBe(a)
   for (let k = 0; k < 4; k++) createTaxonomy({ seed, size: { topics: 1 + k } })
   expect(createTaxonomy({ seed, size: 'small' })).not.toBe(a)
   expect(Object.isFrozen(a)).toBe(true)
 })
 
-it('builds one sub-discipline\'s topics alone as the same objects, in the same order, as the whole build', () => {
+it("builds one sub-discipline's topics alone as the same objects, in the same order, as the whole build", () => {
   fc.assert(
     fc.property(
       fc.record({

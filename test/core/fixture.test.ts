@@ -19,30 +19,122 @@ function problemsOf(value: unknown): string[] {
 
 /** Breaks one thing in the minimal fixture and names the exact problem expected. */
 const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
-  ['a wrong format tag', (f) => (f.format = 'taxonomy-mock/v0'), 'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
-  ['a missing format tag', (f) => delete f.format, 'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received nothing (the field is missing)'],
-  ['a bad seed', (f) => (f.seed = -1), 'seed: expected a non-negative integer or null; received -1 (number)'],
+  [
+    'a wrong format tag',
+    (f) => (f.format = 'taxonomy-mock/v0'),
+    'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)',
+  ],
+  [
+    'a missing format tag',
+    (f) => delete f.format,
+    'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received nothing (the field is missing)',
+  ],
+  [
+    'a bad seed',
+    (f) => (f.seed = -1),
+    'seed: expected a non-negative integer or null; received -1 (number)',
+  ],
   ['an unknown root field', (f) => (f.extra = 1), 'extra: unknown field'],
-  ['a level that is not an array', (f) => (f.topics = {}), 'topics: expected an array; received an object'],
-  ['a missing level', (f) => delete f.domains, 'domains: expected an array; received nothing (the field is missing)'],
-  ['a record that is not an object', (f) => f.topics.push('x'), 'topics[1]: expected an object; received "x" (string)'],
-  ['an unknown record field', (f) => (f.domains[0].parent_id = 'x'), 'domains[0].parent_id: unknown field'],
-  ['a missing id', (f) => delete f.topics[0].id, 'topics[0].id: expected a string; received nothing (the field is missing)'],
-  ['an id that is not a UUID', (f) => (f.topics[0].id = 'topic-1'), 'topics[0].id: "topic-1" is not a UUID'],
-  ['a mistyped name', (f) => (f.disciplines[0].name = 7), 'disciplines[0].name: expected a string; received 7 (number)'],
-  ['an empty name', (f) => (f.disciplines[0].name = '  '), 'disciplines[0].name: must not be empty'],
-  ['an overlong name', (f) => (f.domains[0].name = 'x'.repeat(501)), 'domains[0].name: must be at most 500 characters; has 501'],
-  ['a bad slug', (f) => (f.sub_disciplines[0].slug = 'Bad Slug'), 'sub_disciplines[0].slug: "Bad Slug" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)'],
-  ['a missing description', (f) => delete f.domains[0].description, 'domains[0].description: expected a string; received nothing (the field is missing)'],
-  ['a null domain description in a v1 file', (f) => (f.domains[0].description = null), 'domains[0].description: null (not known) needs format "taxonomy-mock/v1.1"'],
-  ['a null description below the domains, even in v1.1', (f) => ((f.format = 'taxonomy-mock/v1.1'), (f.topics[0].description = null)), 'topics[0].description: expected a string; received null'],
-  ['a missing parent list', (f) => delete f.disciplines[0].domain_ids, 'disciplines[0].domain_ids: expected an array of domain ids; received nothing (the field is missing)'],
-  ['a record with no parent', (f) => (f.topics[0].sub_discipline_ids = []), 'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
-  ['a parent id that is not a string', (f) => (f.sub_disciplines[0].discipline_ids = [5]), 'sub_disciplines[0].discipline_ids[0]: expected a string; received 5 (number)'],
-  ['a dangling parent link', (f) => f.disciplines[0].domain_ids.push('00000000-0000-4000-8000-000000000000'), 'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
-  ['a duplicate parent link', (f) => f.disciplines[0].domain_ids.push(f.domains[0].id), 'disciplines[0].domain_ids[1]: duplicate of disciplines[0].domain_ids[0]'],
-  ['a duplicate id', (f) => f.domains.push({ ...f.domains[0], slug: 'other' }), `domains[1].id: "${cloneFixture().domains[0].id}" is already the id of domains[0]`],
-  ['a duplicate slug', (f) => f.domains.push({ ...f.domains[0], id: '11111111-1111-4111-8111-111111111111' }), `domains[1].slug: "${cloneFixture().domains[0].slug}" is already the slug of domains[0]`],
+  [
+    'a level that is not an array',
+    (f) => (f.topics = {}),
+    'topics: expected an array; received an object',
+  ],
+  [
+    'a missing level',
+    (f) => delete f.domains,
+    'domains: expected an array; received nothing (the field is missing)',
+  ],
+  [
+    'a record that is not an object',
+    (f) => f.topics.push('x'),
+    'topics[1]: expected an object; received "x" (string)',
+  ],
+  [
+    'an unknown record field',
+    (f) => (f.domains[0].parent_id = 'x'),
+    'domains[0].parent_id: unknown field',
+  ],
+  [
+    'a missing id',
+    (f) => delete f.topics[0].id,
+    'topics[0].id: expected a string; received nothing (the field is missing)',
+  ],
+  [
+    'an id that is not a UUID',
+    (f) => (f.topics[0].id = 'topic-1'),
+    'topics[0].id: "topic-1" is not a UUID',
+  ],
+  [
+    'a mistyped name',
+    (f) => (f.disciplines[0].name = 7),
+    'disciplines[0].name: expected a string; received 7 (number)',
+  ],
+  [
+    'an empty name',
+    (f) => (f.disciplines[0].name = '  '),
+    'disciplines[0].name: must not be empty',
+  ],
+  [
+    'an overlong name',
+    (f) => (f.domains[0].name = 'x'.repeat(501)),
+    'domains[0].name: must be at most 500 characters; has 501',
+  ],
+  [
+    'a bad slug',
+    (f) => (f.sub_disciplines[0].slug = 'Bad Slug'),
+    'sub_disciplines[0].slug: "Bad Slug" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)',
+  ],
+  [
+    'a missing description',
+    (f) => delete f.domains[0].description,
+    'domains[0].description: expected a string; received nothing (the field is missing)',
+  ],
+  [
+    'a null domain description in a v1 file',
+    (f) => (f.domains[0].description = null),
+    'domains[0].description: null (not known) needs format "taxonomy-mock/v1.1"',
+  ],
+  [
+    'a null description below the domains, even in v1.1',
+    (f) => ((f.format = 'taxonomy-mock/v1.1'), (f.topics[0].description = null)),
+    'topics[0].description: expected a string; received null',
+  ],
+  [
+    'a missing parent list',
+    (f) => delete f.disciplines[0].domain_ids,
+    'disciplines[0].domain_ids: expected an array of domain ids; received nothing (the field is missing)',
+  ],
+  [
+    'a record with no parent',
+    (f) => (f.topics[0].sub_discipline_ids = []),
+    'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent',
+  ],
+  [
+    'a parent id that is not a string',
+    (f) => (f.sub_disciplines[0].discipline_ids = [5]),
+    'sub_disciplines[0].discipline_ids[0]: expected a string; received 5 (number)',
+  ],
+  [
+    'a dangling parent link',
+    (f) => f.disciplines[0].domain_ids.push('00000000-0000-4000-8000-000000000000'),
+    'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"',
+  ],
+  [
+    'a duplicate parent link',
+    (f) => f.disciplines[0].domain_ids.push(f.domains[0].id),
+    'disciplines[0].domain_ids[1]: duplicate of disciplines[0].domain_ids[0]',
+  ],
+  [
+    'a duplicate id',
+    (f) => f.domains.push({ ...f.domains[0], slug: 'other' }),
+    `domains[1].id: "${cloneFixture().domains[0].id}" is already the id of domains[0]`,
+  ],
+  [
+    'a duplicate slug',
+    (f) => f.domains.push({ ...f.domains[0], id: '11111111-1111-4111-8111-111111111111' }),
+    `domains[1].slug: "${cloneFixture().domains[0].slug}" is already the slug of domains[0]`,
+  ],
 ]
 
 it.each(BROKEN)('rejects %s with its JSON path', (_, breakIt, expected) => {
@@ -76,13 +168,27 @@ it('reports every problem at once, and names the first in its message', () => {
 
 it('reports the committed broken files with their exact messages', () => {
   const cases: [string, string][] = [
-    ['broken/wrong-format.json', 'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)'],
-    ['broken/dangling-parent.json', 'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"'],
-    ['broken/orphan-topic.json', 'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent'],
-    ['broken/duplicate-slug.json', `sub_disciplines[1].slug: "${cloneFixture().sub_disciplines[0].slug}" is already the slug of sub_disciplines[0]`],
+    [
+      'broken/wrong-format.json',
+      'format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "taxonomy-mock/v0" (string)',
+    ],
+    [
+      'broken/dangling-parent.json',
+      'disciplines[0].domain_ids[1]: no domain has id "00000000-0000-4000-8000-000000000000"',
+    ],
+    [
+      'broken/orphan-topic.json',
+      'topics[0].sub_discipline_ids: must name at least one sub-discipline: every record has a parent',
+    ],
+    [
+      'broken/duplicate-slug.json',
+      `sub_disciplines[1].slug: "${cloneFixture().sub_disciplines[0].slug}" is already the slug of sub_disciplines[0]`,
+    ],
   ]
   for (const [file, expected] of cases) {
-    expect(() => loadTaxonomy(readFixture(file)), file).toThrow(`Failed to load fixture: ${expected}`)
+    expect(() => loadTaxonomy(readFixture(file)), file).toThrow(
+      `Failed to load fixture: ${expected}`,
+    )
   }
 })
 
@@ -105,7 +211,9 @@ it('loads a recorded v1.1 file, whose domains may have no description, and expor
   const taxonomy = loadTaxonomy(fixture)
   expect(taxonomy.domains[0]!.description).toBeNull()
   expect(JSON.parse(toFixtureJson(taxonomy))).toEqual(fixture)
-  const patched = patchTaxonomy(taxonomy, { topics: [{ id: fixture.topics[0].id, name: 'Renamed' }] })
+  const patched = patchTaxonomy(taxonomy, {
+    topics: [{ id: fixture.topics[0].id, name: 'Renamed' }],
+  })
   expect(patched.toFixture().format).toBe('taxonomy-mock/v1.1')
   expect(patched.domains[0]!.description).toBeNull()
 })

@@ -25,7 +25,9 @@ it('gives different data for another seed', () => {
 })
 
 it('uses seed 42 and the medium size when no options are given', () => {
-  expect(toFixtureJson(createTaxonomy())).toBe(toFixtureJson(createTaxonomy({ seed: 42, size: 'medium' })))
+  expect(toFixtureJson(createTaxonomy())).toBe(
+    toFixtureJson(createTaxonomy({ seed: 42, size: 'medium' })),
+  )
 })
 
 it.each(['small', 'medium'] as const)('builds exactly the %s counts', (size) => {
@@ -59,7 +61,12 @@ it('keeps at least 90% of names distinct within each level, up to the large size
 
 it('names real fields and writes descriptions as English sentences', () => {
   const taxonomy = createTaxonomy({ seed: 42, size: 'medium' })
-  const all = [...taxonomy.domains, ...taxonomy.disciplines, ...taxonomy.subDisciplines, ...taxonomy.topics]
+  const all = [
+    ...taxonomy.domains,
+    ...taxonomy.disciplines,
+    ...taxonomy.subDisciplines,
+    ...taxonomy.topics,
+  ]
   for (const record of all) {
     expect(record.name).toMatch(/^[A-Z][A-Za-z0-9 ,'-]+$/)
     expect(record.description).toMatch(/^[A-Z][^\n]{10,}\.$/)
@@ -98,7 +105,12 @@ it('gives every discipline sub-disciplines and varies topic counts widely', () =
 
 it('derives kebab slugs from names and keeps slugs and ids unique within each level', () => {
   const taxonomy = createTaxonomy({ seed: 42, size: 'medium' })
-  for (const level of [taxonomy.domains, taxonomy.disciplines, taxonomy.subDisciplines, taxonomy.topics]) {
+  for (const level of [
+    taxonomy.domains,
+    taxonomy.disciplines,
+    taxonomy.subDisciplines,
+    taxonomy.topics,
+  ]) {
     expect(new Set(level.map((r) => r.slug)).size).toBe(level.length)
     expect(new Set(level.map((r) => r.id)).size).toBe(level.length)
     for (const record of level) {
@@ -123,7 +135,9 @@ it('rejects a bad seed or size with a TypeError naming the option', () => {
   expect(() => createTaxonomy({ size: { disciplines: 50, subDisciplines: 10 } })).toThrow(
     '`size.subDisciplines` must be at least `size.disciplines` (50)',
   )
-  expect(() => createTaxonomy({ size: { topic: 5 } as never })).toThrow('`size.topic` is not a level')
+  expect(() => createTaxonomy({ size: { topic: 5 } as never })).toThrow(
+    '`size.topic` is not a level',
+  )
 })
 
 it('freezes every record, so no test can corrupt the shared data', () => {

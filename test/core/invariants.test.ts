@@ -32,7 +32,12 @@ function checkInvariants(taxonomy: Taxonomy): void {
       expect(taxonomy.topicsOf(parent)).toContain(topic)
     }
   }
-  for (const level of [taxonomy.domains, taxonomy.disciplines, taxonomy.subDisciplines, taxonomy.topics]) {
+  for (const level of [
+    taxonomy.domains,
+    taxonomy.disciplines,
+    taxonomy.subDisciplines,
+    taxonomy.topics,
+  ]) {
     expect(new Set(level.map((r) => r.id)).size).toBe(level.length)
     expect(new Set(level.map((r) => r.slug)).size).toBe(level.length)
   }

@@ -21,14 +21,20 @@ it('adds a discipline with a slug the app hard-codes, filling id and description
 
 it('derives the same id for the same added record every run', () => {
   const patch = { domains: [{ name: 'Test Domain' }] }
-  expect(patchTaxonomy(base, patch).domains.at(-1)!.id).toBe(patchTaxonomy(base, patch).domains.at(-1)!.id)
+  expect(patchTaxonomy(base, patch).domains.at(-1)!.id).toBe(
+    patchTaxonomy(base, patch).domains.at(-1)!.id,
+  )
 })
 
 it('replaces a record matched by slug, keeping its id, links and unspecified fields', () => {
   const target = base.disciplines[2]!
   const taxonomy = patchTaxonomy(base, { disciplines: [{ slug: target.slug, name: 'Renamed' }] })
   const replaced = taxonomy.findDiscipline(target.slug)!
-  expect(replaced).toMatchObject({ id: target.id, name: 'Renamed', description: target.description })
+  expect(replaced).toMatchObject({
+    id: target.id,
+    name: 'Renamed',
+    description: target.description,
+  })
   expect(toDisciplineRecord(taxonomy, replaced).sub_disciplines_count).toBe(
     toDisciplineRecord(base, target).sub_disciplines_count,
   )
@@ -36,7 +42,9 @@ it('replaces a record matched by slug, keeping its id, links and unspecified fie
 
 it('replaces a record matched by id, even with a new slug', () => {
   const target = base.subDisciplines[0]!
-  const taxonomy = patchTaxonomy(base, { sub_disciplines: [{ id: target.id, slug: 'renamed-sub' }] })
+  const taxonomy = patchTaxonomy(base, {
+    sub_disciplines: [{ id: target.id, slug: 'renamed-sub' }],
+  })
   expect(taxonomy.findSubDiscipline('renamed-sub')!.id).toBe(target.id)
   expect(taxonomy.findSubDiscipline(target.slug)).toBeUndefined()
 })

@@ -78,6 +78,8 @@ it('skips draws exactly as that many calls of nextUint32 would', () => {
     const skipped = createRandom(42)
     for (let i = 0; i < count; i++) called.nextUint32()
     skipped.skip(count)
-    expect(Array.from({ length: 5 }, () => skipped.nextUint32())).toEqual(Array.from({ length: 5 }, () => called.nextUint32()))
+    expect(Array.from({ length: 5 }, () => skipped.nextUint32())).toEqual(
+      Array.from({ length: 5 }, () => called.nextUint32()),
+    )
   }
 })

@@ -7,17 +7,35 @@ const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 it('builds a discipline record with exactly the fields of spec 2.1, 2.2 and 2.3', () => {
   const record = toDisciplineRecord(taxonomy, taxonomy.disciplines[0]!)
   expect(Object.keys(record)).toEqual([
-    'id', 'name', 'slug', 'description', 'domains', 'sub_disciplines_count', 'sub_disciplines',
+    'id',
+    'name',
+    'slug',
+    'description',
+    'domains',
+    'sub_disciplines_count',
+    'sub_disciplines',
   ])
   expect(Object.keys(record.domains[0]!)).toEqual(['id', 'name', 'slug'])
-  expect(Object.keys(record.sub_disciplines[0]!)).toEqual(['id', 'name', 'slug', 'description', 'topics_count'])
+  expect(Object.keys(record.sub_disciplines[0]!)).toEqual([
+    'id',
+    'name',
+    'slug',
+    'description',
+    'topics_count',
+  ])
 })
 
 it('builds a sub-discipline record with exactly the fields of spec 2.4, 2.5 and 2.6', () => {
   const sub = taxonomy.subDisciplines.find((s) => taxonomy.topicsOf(s).length > 0)!
   const record = toSubDisciplineRecord(taxonomy, sub)
   expect(Object.keys(record)).toEqual([
-    'id', 'name', 'slug', 'description', 'disciplines', 'topics_count', 'topics',
+    'id',
+    'name',
+    'slug',
+    'description',
+    'disciplines',
+    'topics_count',
+    'topics',
   ])
   expect(Object.keys(record.disciplines[0]!)).toEqual(['id', 'name', 'slug'])
   expect(Object.keys(record.topics[0]!)).toEqual(['id', 'name', 'slug', 'description'])

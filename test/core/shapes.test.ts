@@ -1,6 +1,13 @@
 import { expect, it } from 'vitest'
 import { SHAPES, type WireOf } from '../../src/core/shapes.js'
-import type { DisciplineRecord, DisciplineSummary, DomainSummary, SubDisciplineRecord, SubDisciplineSummary, TopicSummary } from '../../src/core/types.js'
+import type {
+  DisciplineRecord,
+  DisciplineSummary,
+  DomainSummary,
+  SubDisciplineRecord,
+  SubDisciplineSummary,
+  TopicSummary,
+} from '../../src/core/types.js'
 
 // The exported record types equal the field table, both ways: `tsc` fails here when one moves.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -15,5 +22,12 @@ const held: [
 
 it('holds the exported record types to the field table', () => {
   expect(held.every(Boolean)).toBe(true)
-  expect(Object.keys(SHAPES)).toEqual(['DomainSummary', 'DisciplineSummary', 'SubDisciplineSummary', 'TopicSummary', 'Discipline', 'SubDiscipline'])
+  expect(Object.keys(SHAPES)).toEqual([
+    'DomainSummary',
+    'DisciplineSummary',
+    'SubDisciplineSummary',
+    'TopicSummary',
+    'Discipline',
+    'SubDiscipline',
+  ])
 })

@@ -18,9 +18,12 @@ it('slugs ASCII names without Unicode work, exactly as the normalizing rule does
   expect(toSlug('Études Médiévales')).toBe('etudes-medievales')
   expect(toSlug('  ')).toBe('untitled')
   fc.assert(
-    fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (name) => {
-      expect(toSlug(name)).toBe(referenceSlug(name))
-    }),
+    fc.property(
+      fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })),
+      (name) => {
+        expect(toSlug(name)).toBe(referenceSlug(name))
+      },
+    ),
     { numRuns: 2_000 },
   )
 })

@@ -29,25 +29,69 @@ const fieldValue = (text: string) => text.length <= 300 && /^[\t\x20-\x7e\x80-\x
 /** Prefer fields: ours, Prism's, delays of a few ms, unknown and broken ones (no hang, no dropped connection). */
 const preferField = fc
   .oneof(
-    fc.constantFrom('scenario=unavailable', 'scenario=not-found', 'scenario=server-error', 'scenario=unauthorized', 'code=200', 'code=404', 'code=401', 'code=503', 'code=999'),
-    fc.constantFrom('delay=0', 'delay=1-3', 'delay=3-1', 'return=minimal', 'slug=', 'scenario=', ',', '', ' ', 'scenario="unavailable"; q=1', 'scenario=delay, delay=2', 'scenario=unavailable, code=200'),
+    fc.constantFrom(
+      'scenario=unavailable',
+      'scenario=not-found',
+      'scenario=server-error',
+      'scenario=unauthorized',
+      'code=200',
+      'code=404',
+      'code=401',
+      'code=503',
+      'code=999',
+    ),
+    fc.constantFrom(
+      'delay=0',
+      'delay=1-3',
+      'delay=3-1',
+      'return=minimal',
+      'slug=',
+      'scenario=',
+      ',',
+      '',
+      ' ',
+      'scenario="unavailable"; q=1',
+      'scenario=delay, delay=2',
+      'scenario=unavailable, code=200',
+    ),
     fc.string({ maxLength: 20 }),
   )
   .filter((value) => fieldValue(value) && !/hang|network-error/.test(value))
 
-const authorizationField = authorizationArbitrary(KEY).filter((value): value is string => value !== undefined && fieldValue(value))
-const sessionField = fc.oneof(fc.constantFrom('s1', 's2', 'a.b~c:d@e-f', 'default', '', ' ', 'x y', 's1,s2', 'é', 'x'.repeat(201)), fc.string({ maxLength: 12 }).filter(fieldValue))
+const authorizationField = authorizationArbitrary(KEY).filter(
+  (value): value is string => value !== undefined && fieldValue(value),
+)
+const sessionField = fc.oneof(
+  fc.constantFrom(
+    's1',
+    's2',
+    'a.b~c:d@e-f',
+    'default',
+    '',
+    ' ',
+    'x y',
+    's1,s2',
+    'é',
+    'x'.repeat(201),
+  ),
+  fc.string({ maxLength: 12 }).filter(fieldValue),
+)
 /** A header sent as 0 to 3 fields. */
 const fields = (field: fc.Arbitrary<string>) => fc.array(field, { maxLength: 3 })
 
-const paths = [`/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`, `/api/v2/sub_disciplines/${taxonomy.subDisciplines[0]!.slug}`, '/api/v2/disciplines/no-such-slug']
+const paths = [
+  `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`,
+  `/api/v2/sub_disciplines/${taxonomy.subDisciplines[0]!.slug}`,
+  '/api/v2/disciplines/no-such-slug',
+]
 
 /** The request's headers, each repeated header as that many fields. */
 type Fields = Record<string, string[]>
 
 function toHeaders(headers: Fields): Headers {
   const result = new Headers()
-  for (const [name, values] of Object.entries(headers)) for (const value of values) result.append(name, value)
+  for (const [name, values] of Object.entries(headers))
+    for (const value of values) result.append(name, value)
   return result
 }
 
@@ -63,7 +107,9 @@ function viaServer(base: string, method: string, path: string, headers: Fields):
     const req = httpRequest({ host: hostname, port, method, path, headers: sent, agent }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      )
     })
     req.on('error', reject)
     req.end()
@@ -83,7 +129,8 @@ it('answers repeated Prefer, Authorization and session fields alike over the ser
       fields(sessionField),
       async (method, path, prefer, authorization, session) => {
         const headers: Fields = { prefer, authorization, [SESSION_HEADER]: session }
-        const request = () => new Request(`http://mock.test${path}`, { method, headers: toHeaders(headers) })
+        const request = () =>
+          new Request(`http://mock.test${path}`, { method, headers: toHeaders(headers) })
         const overSocket = await viaServer(server.url, method, path, headers)
         expect(await toOutcome(await handle(request())), 'fetch handler').toEqual(overSocket)
         expect(await toOutcome(await getResponse(handlers, request())), 'MSW').toEqual(overSocket)

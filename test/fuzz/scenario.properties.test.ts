@@ -15,7 +15,10 @@ const slugs = taxonomy.disciplines.map((d) => d.slug)
 const DOCUMENTED = new Set([0, 200, 204, 400, 401, 404, 405, 500, 503])
 const decoder = new TextDecoder()
 
-const delay = fc.oneof(fc.nat(1_000), fc.tuple(fc.nat(500), fc.nat(500)).map(([a, b]) => [a, a + b] as [number, number]))
+const delay = fc.oneof(
+  fc.nat(1_000),
+  fc.tuple(fc.nat(500), fc.nat(500)).map(([a, b]) => [a, a + b] as [number, number]),
+)
 /** Any valid scenario. */
 const scenarioArbitrary = fc.oneof(
   fc.constantFrom(...SCENARIO_KINDS.filter((kind) => kind !== 'delay')),
@@ -32,7 +35,11 @@ const scenarioArbitrary = fc.oneof(
   fc.record({ delay }),
   fc.record({
     faults: fc.record(
-      { rate: fc.double({ min: 0, max: 1, noNaN: true }), seed: fc.nat(), kinds: fc.subarray([...FAULT_KINDS], { minLength: 1 }) },
+      {
+        rate: fc.double({ min: 0, max: 1, noNaN: true }),
+        seed: fc.nat(),
+        kinds: fc.subarray([...FAULT_KINDS], { minLength: 1 }),
+      },
       { requiredKeys: ['rate'] },
     ),
   }),
@@ -40,22 +47,58 @@ const scenarioArbitrary = fc.oneof(
 /** Prefer headers: ours, Prism's, unknown ones, broken ones. */
 const preferArbitrary = fc.oneof(
   fc.constant(undefined),
-  fc.constantFrom('scenario=unavailable', 'code=404', 'code=200', 'delay=5-10', 'scenario=delay, delay=3', 'return=minimal', 'scenario=', 'code=999', 'delay=9-1', 'scenario="hang"; q=1', ',,,', 'slug=x'),
+  fc.constantFrom(
+    'scenario=unavailable',
+    'code=404',
+    'code=200',
+    'delay=5-10',
+    'scenario=delay, delay=3',
+    'return=minimal',
+    'scenario=',
+    'code=999',
+    'delay=9-1',
+    'scenario="hang"; q=1',
+    ',,,',
+    'slug=x',
+  ),
   fc.string({ maxLength: 40 }),
 )
 
 it('never throws and answers only documented statuses under any scenario and Prefer header', () => {
   fc.assert(
-    fc.property(scenarioArbitrary, fc.array(fc.tuple(fc.constantFrom(...METHODS), pathArbitrary(taxonomy), authorizationArbitrary(KEY), preferArbitrary), { minLength: 1, maxLength: 8 }), (scenario, requests) => {
-      const resolver = createResolver({ taxonomy, scenario })
-      for (const [method, url, authorization, prefer] of requests) {
-        const answer = resolveNow(resolver, { method, url, header: (name) => (name === 'authorization' ? authorization : name === 'prefer' ? prefer : undefined) })
-        expect(DOCUMENTED.has(answer.status)).toBe(true)
-        if (method === 'OPTIONS') expect([answer.status, answer.delay, answer.delivery]).toEqual([204, undefined, undefined])
-        if (answer.delivery) expect(answer.body).toBeNull()
-        if (answer.status >= 400 && answer.body) expect(JSON.parse(decoder.decode(answer.body))).toEqual({ error: expect.any(String) })
-      }
-    }),
+    fc.property(
+      scenarioArbitrary,
+      fc.array(
+        fc.tuple(
+          fc.constantFrom(...METHODS),
+          pathArbitrary(taxonomy),
+          authorizationArbitrary(KEY),
+          preferArbitrary,
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+      (scenario, requests) => {
+        const resolver = createResolver({ taxonomy, scenario })
+        for (const [method, url, authorization, prefer] of requests) {
+          const answer = resolveNow(resolver, {
+            method,
+            url,
+            header: (name) =>
+              name === 'authorization' ? authorization : name === 'prefer' ? prefer : undefined,
+          })
+          expect(DOCUMENTED.has(answer.status)).toBe(true)
+          if (method === 'OPTIONS')
+            expect([answer.status, answer.delay, answer.delivery]).toEqual([
+              204,
+              undefined,
+              undefined,
+            ])
+          if (answer.delivery) expect(answer.body).toBeNull()
+          if (answer.status >= 400 && answer.body)
+            expect(JSON.parse(decoder.decode(answer.body))).toEqual({ error: expect.any(String) })
+        }
+      },
+    ),
     { numRuns: RUNS },
   )
 })
@@ -78,7 +121,10 @@ it('gives the n-th matching request the same effect on every run, for any seeded
   fc.assert(
     fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.nat(), (rate, seed) => {
       const effects = () => {
-        const state = new ScenarioState({ faults: { rate, seed, kinds: ['server-error', 'network-error', 'hang'] }, delay: [0, 100] })
+        const state = new ScenarioState({
+          faults: { rate, seed, kinds: ['server-error', 'network-error', 'hang'] },
+          delay: [0, 100],
+        })
         return Array.from({ length: 30 }, () => state.take())
       }
       expect(effects()).toEqual(effects())

@@ -31,12 +31,16 @@ function raw(port: number, steps: (socket: ReturnType<typeof connect>) => void):
     socket.setEncoding('utf8')
     socket.on('data', (chunk) => (received += chunk))
     socket.on('close', () => resolve(received))
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(received) : reject(error)))
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? resolve(received) : reject(error),
+    )
   })
 }
 
 async function stillAnswers(url: string): Promise<void> {
-  const response = await fetch(`${url}${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+  const response = await fetch(`${url}${path}`, {
+    headers: { authorization: 'Bearer taxonomy-mock-key' },
+  })
   expect(response.status).toBe(200)
   expect((await response.json()).slug).toBe(taxonomy.disciplines[0]!.slug)
 }
@@ -44,7 +48,11 @@ async function stillAnswers(url: string): Promise<void> {
 it('survives half-sent requests from clients that then hang up', async () => {
   const server = await startTestServer({ taxonomy })
   await Promise.all(
-    ['GET /api/v2/disc', `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthor`, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc`].map((partial) =>
+    [
+      'GET /api/v2/disc',
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthor`,
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc`,
+    ].map((partial) =>
       raw(server.port, (socket) => {
         socket.write(partial)
         setTimeout(() => socket.destroy(), 50)
@@ -68,7 +76,9 @@ it('keeps serving others while a slow client dribbles its headers', async () => 
 it('answers 408 and closes a client that stops mid-headers, within the headers timeout', async () => {
   const server = await startTestServer({ taxonomy })
   const started = performance.now()
-  const reply = await raw(server.port, (socket) => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n`))
+  const reply = await raw(server.port, (socket) =>
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n`),
+  )
   expect(reply).toMatch(/^HTTP\/1\.1 408 /)
   expect(reply).toContain('{"error":"Request timeout"}')
   expect(performance.now() - started).toBeLessThan(15_000)
@@ -77,7 +87,9 @@ it('answers 408 and closes a client that stops mid-headers, within the headers t
 
 it('survives clients that disconnect mid-response, and before a delayed answer', async () => {
   const big = createTaxonomy({ seed: 1, size: 'large' })
-  const sub = big.subDisciplines.reduce((a, b) => (big.topicsOf(a).length >= big.topicsOf(b).length ? a : b))
+  const sub = big.subDisciplines.reduce((a, b) =>
+    big.topicsOf(a).length >= big.topicsOf(b).length ? a : b,
+  )
   const server = await startTestServer({ taxonomy: big, delay: 20 })
   await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
@@ -88,20 +100,32 @@ it('survives clients that disconnect mid-response, and before a delayed answer',
       }),
     ),
   )
-  const response = await fetch(`${server.url}/api/v2/sub_disciplines/${sub.slug}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+  const response = await fetch(`${server.url}/api/v2/sub_disciplines/${sub.slug}`, {
+    headers: { authorization: 'Bearer taxonomy-mock-key' },
+  })
   expect((await response.json()).topics_count).toBe(big.topicsOf(sub).length)
 }, 60_000)
 
 it('answers pipelined requests in order on one connection', async () => {
   const server = await startTestServer({ taxonomy })
   const one = `GET ${path} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`
-  const reply = await raw(server.port, (socket) => socket.write(`${one}GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${one.replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n')}`))
-  expect([...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual(['200', '404', '200'])
+  const reply = await raw(server.port, (socket) =>
+    socket.write(
+      `${one}GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${one.replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n')}`,
+    ),
+  )
+  expect([...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual([
+    '200',
+    '404',
+    '200',
+  ])
 })
 
 it('answers CONNECT with a JSON 405 instead of dropping the socket', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await raw(server.port, (socket) => socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'))
+  const reply = await raw(server.port, (socket) =>
+    socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+  )
   expect(reply).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/)
   expect(reply).toContain('{"error":"Method not allowed"}')
   await stillAnswers(server.url)
@@ -109,7 +133,9 @@ it('answers CONNECT with a JSON 405 instead of dropping the socket', async () =>
 
 it('answers an oversized HEAD with a 431 that has no body, as HEAD requires', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await raw(server.port, (socket) => socket.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+  const reply = await raw(server.port, (socket) =>
+    socket.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+  )
   expect(reply).toMatch(/^HTTP\/1\.1 431 /)
   expect(reply.endsWith('\r\n\r\n')).toBe(true)
   await stillAnswers(server.url)
@@ -125,7 +151,9 @@ it('answers duplicated, huge and oddly spaced headers without a 5xx', async () =
     `authorization: bearer taxonomy-mock-key\r\n`,
   ]
   for (const headers of variants) {
-    const reply = await raw(server.port, (socket) => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`))
+    const reply = await raw(server.port, (socket) =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`),
+    )
     expect(Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1])).toBeLessThan(500)
   }
   await stillAnswers(server.url)

@@ -43,9 +43,22 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, bin =
       const seen = stdout.find((line) => pattern.test(line))
       if (seen) return Promise.resolve(seen)
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern}; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('\n')}`)), timeoutMs)
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no line matching ${pattern}; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('\n')}`,
+              ),
+            ),
+          timeoutMs,
+        )
         waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) })
-        void exit.then(() => setTimeout(() => reject(new Error(`exited before ${pattern}; stderr: ${stderr.join('\n')}`)), 50))
+        void exit.then(() =>
+          setTimeout(
+            () => reject(new Error(`exited before ${pattern}; stderr: ${stderr.join('\n')}`)),
+            50,
+          ),
+        )
       })
     },
   }

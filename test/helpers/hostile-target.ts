@@ -19,7 +19,12 @@ export interface HostileTarget {
 
 /** The key as a service may echo it: raw, JSON-escaped PHP's way, percent-encoded, base64. */
 export function echoesOf(key: string): string[] {
-  return [key, JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'), encodeURIComponent(key), btoa(key)]
+  return [
+    key,
+    JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'),
+    encodeURIComponent(key),
+    btoa(key),
+  ]
 }
 
 /**
@@ -55,7 +60,11 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
       fresh++
       const childSlug = echo && i === 0 ? json(key) : `"child-${fresh}"`
       const summary = `{"id":"${uuid(fresh)}","name":"Child ${fresh}","slug":${childSlug}`
-      children.push(collection === 'disciplines' ? `${summary},"description":"${CHILD_DESCRIPTION}","topics_count":0}` : `${summary}}`)
+      children.push(
+        collection === 'disciplines'
+          ? `${summary},"description":"${CHILD_DESCRIPTION}","topics_count":0}`
+          : `${summary}}`,
+      )
     }
     const head = `{"id":"${uuid(0)}","name":"Hostile","slug":${json(decodeURIComponent(slug!))}`
     const body =
@@ -77,7 +86,8 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
   }
 }
 
-const CHILD_DESCRIPTION = 'A child listed to make the body large: each one has a slug never seen before.'
+const CHILD_DESCRIPTION =
+  'A child listed to make the body large: each one has a slug never seen before.'
 
 /** JSON text of a string, slashes escaped as PHP's json_encode does by default. */
 function json(text: string): string {

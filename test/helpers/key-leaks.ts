@@ -14,17 +14,28 @@ export function findKeyLeak(text: string, key: string): string | undefined {
 }
 
 function windows(text: string, size = 12): string[] {
-  return Array.from({ length: Math.max(0, text.length - size + 1) }, (_, i) => text.slice(i, i + size))
+  return Array.from({ length: Math.max(0, text.length - size + 1) }, (_, i) =>
+    text.slice(i, i + size),
+  )
 }
 
 function unescapeJson(text: string): string {
-  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\(["\\/])/g, '$1')
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\(["\\/])/g, '$1')
 }
 
 function decodePercent(text: string): string {
-  return text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  return text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  )
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }

@@ -49,7 +49,10 @@ export function linksOf(markdown: string): string[] {
 
 /** The cells of a table row: split on pipes not escaped with a backslash (GFM splits inside code spans too). */
 function cellsOf(row: string): number {
-  const inner = row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '')
+  const inner = row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
   return inner.split(/(?<!\\)\|/).length
 }
 
@@ -68,14 +71,17 @@ export function tableProblems(markdown: string): string[] {
     let end = i
     while (end + 1 < lines.length && /^\s*\|/.test(lines[end + 1]!)) end++
     if (!DELIMITER_ROW.test(lines[i + 1] ?? '') || i === end) {
-      problems.push(`line ${i + 1}: rows with no header and delimiter row above them (a blank line inside a table?)`)
+      problems.push(
+        `line ${i + 1}: rows with no header and delimiter row above them (a blank line inside a table?)`,
+      )
       i = end
       continue
     }
     const columns = cellsOf(lines[i]!)
     for (let row = i + 1; row <= end; row++) {
       const cells = cellsOf(lines[row]!)
-      if (cells !== columns) problems.push(`line ${row + 1}: ${cells} cells in a table of ${columns} columns`)
+      if (cells !== columns)
+        problems.push(`line ${row + 1}: ${cells} cells in a table of ${columns} columns`)
     }
     i = end
   }

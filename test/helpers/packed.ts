@@ -1,5 +1,12 @@
 import { execFile, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,17 +15,24 @@ import { installSpecsOf } from './install-lines.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline']
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 const execFileAsync = promisify(execFile)
-const npmAsync = async (args: string[], cwd: string) => (await execFileAsync('npm', args, { cwd, encoding: 'utf8' })).stderr
+const npmAsync = async (args: string[], cwd: string) =>
+  (await execFileAsync('npm', args, { cwd, encoding: 'utf8' })).stderr
 
 /** The version of a package this repository has installed (its lock file's choice, or CI's msw 3). */
 function installedVersion(name: string): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+  return (
+    JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string
+    }
+  ).version
 }
 
 /** Every file a packed tarball may hold: what a user needs, and nothing built for this repository alone. */
-const PACKED_FILE = /^(bin\/taxonomy-mock\.cjs|dist\/.+\.(js|cjs|d\.ts|d\.cts|json)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/
+const PACKED_FILE =
+  /^(bin\/taxonomy-mock\.cjs|dist\/.+\.(js|cjs|d\.ts|d\.cts|json)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/
 
 /** The files of a tarball's list that do not belong in the package (source maps, sources, tests). */
 export function unexpectedPackedFiles(files: readonly string[]): string[] {
@@ -36,11 +50,20 @@ export interface PackOptions {
 }
 
 /** `npm pack` into a fresh temp folder: of this repository's current build (`npm test` builds first), or of `from`. */
-export function packTarball({ from = ROOT, scripts = false }: PackOptions = {}): { tarball: string; files: string[] } {
+export function packTarball({ from = ROOT, scripts = false }: PackOptions = {}): {
+  tarball: string
+  files: string[]
+} {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-pack-'))
   // World-readable: the Bun, Deno and CLI tests may run as another user.
   chmodSync(dir, 0o755)
-  const args = ['pack', '--json', '--pack-destination', dir, ...(scripts ? [] : ['--ignore-scripts'])]
+  const args = [
+    'pack',
+    '--json',
+    '--pack-destination',
+    dir,
+    ...(scripts ? [] : ['--ignore-scripts']),
+  ]
   const [packed] = JSON.parse(npm(args, from)) as [{ filename: string; files: { path: string }[] }]
   return { tarball: join(dir, packed.filename), files: packed.files.map((file) => file.path) }
 }
@@ -79,9 +102,15 @@ export async function installInto(dir: string, spec: string): Promise<string> {
  * Starts `npx taxonomy-mock serve --port 0` in a project that installed the package, sends it one
  * request with the default key on 127.0.0.1, stops it, and resolves to the status and the body.
  */
-export async function requestThroughNpx(dir: string): Promise<{ status: number; body: { name?: string } }> {
+export async function requestThroughNpx(
+  dir: string,
+): Promise<{ status: number; body: { name?: string } }> {
   // Its own process group: npx does not pass SIGTERM on to the server it starts.
-  const cli = spawn('npx', ['--no-install', 'taxonomy-mock', 'serve', '--port', '0', '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const cli = spawn('npx', ['--no-install', 'taxonomy-mock', 'serve', '--port', '0', '--quiet'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   const exited = new Promise((resolve) => cli.on('exit', resolve))
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -96,7 +125,9 @@ export async function requestThroughNpx(dir: string): Promise<{ status: number; 
       })
       cli.on('exit', () => reject(new Error(`exited before listening: ${output}`)))
     })
-    const response = await fetch(`${url}/api/v2/disciplines/history`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+    const response = await fetch(`${url}/api/v2/disciplines/history`, {
+      headers: { authorization: 'Bearer taxonomy-mock-key' },
+    })
     return { status: response.status, body: (await response.json()) as { name?: string } }
   } finally {
     if (cli.exitCode === null && cli.signalCode === null) process.kill(-cli.pid!, 'SIGTERM')
@@ -118,8 +149,20 @@ export interface PackedInstall {
 export function packAndInstall(): PackedInstall {
   const { tarball, files } = packTarball()
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-packed-'))
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  npm([...NPM_INSTALL, tarball, `msw@${installedVersion('msw')}`, `typescript@${installedVersion('typescript')}`, `@types/node@${installedVersion('@types/node')}`], dir)
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  )
+  npm(
+    [
+      ...NPM_INSTALL,
+      tarball,
+      `msw@${installedVersion('msw')}`,
+      `typescript@${installedVersion('typescript')}`,
+      `@types/node@${installedVersion('@types/node')}`,
+    ],
+    dir,
+  )
   return { dir, files }
 }
 
@@ -128,7 +171,13 @@ export function packAndInstall(): PackedInstall {
  * they name it (test/helpers/install-lines.ts), so each line is what the tests install.
  */
 export const CONSUMER_RECIPES = {
-  esm: ['docs/recipes/vitest.md', 'docs/recipes/jest-esm.md', 'docs/recipes/ci-fixtures.md', 'docs/recipes/browser-vite.md', 'docs/recipes/ssr.md'],
+  esm: [
+    'docs/recipes/vitest.md',
+    'docs/recipes/jest-esm.md',
+    'docs/recipes/ci-fixtures.md',
+    'docs/recipes/browser-vite.md',
+    'docs/recipes/ssr.md',
+  ],
   cjs: ['docs/recipes/jest-commonjs.md', 'docs/recipes/jest-jsdom.md', 'docs/recipes/ts-jest.md'],
 } as const
 
@@ -169,11 +218,21 @@ export type TypeScriptMajor = 5 | 7
  * Runs `tsc -p config` in `dir` (a consumer project or a folder in one) with TypeScript `major`;
  * returns its output, which is empty when the files compile.
  */
-export function typeCheck(consumers: ConsumerProjects, major: TypeScriptMajor, dir: string, config: string): string {
+export function typeCheck(
+  consumers: ConsumerProjects,
+  major: TypeScriptMajor,
+  dir: string,
+  config: string,
+): string {
   // The ES-module project's TypeScript is this repository's 5.9, whatever the CommonJS one installed for ts-jest.
-  const tsc = major === 7 ? consumers.typescript7 : join(consumers.esm, 'node_modules/typescript/bin/tsc')
+  const tsc =
+    major === 7 ? consumers.typescript7 : join(consumers.esm, 'node_modules/typescript/bin/tsc')
   try {
-    return execFileSync('node', [tsc, '-p', config], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    return execFileSync('node', [tsc, '-p', config], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     return `${stdout ?? ''}${stderr ?? ''}` || String(error)
@@ -191,13 +250,30 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
   mkdirSync(esm)
   mkdirSync(cjs)
   mkdirSync(typescript7)
-  writeFileSync(join(esm, 'package.json'), JSON.stringify({ name: 'esm-consumer', private: true, type: 'module' }))
+  writeFileSync(
+    join(esm, 'package.json'),
+    JSON.stringify({ name: 'esm-consumer', private: true, type: 'module' }),
+  )
   writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-consumer', private: true }))
-  writeFileSync(join(typescript7, 'package.json'), JSON.stringify({ name: 'typescript7', private: true }))
+  writeFileSync(
+    join(typescript7, 'package.json'),
+    JSON.stringify({ name: 'typescript7', private: true }),
+  )
   const at = (name: string) => `${name}@${installedVersion(name)}`
   // A Vite React app has these before any recipe; the type checks use its TypeScript 5.9.
-  const viteApp = ['typescript', '@types/node', 'react', 'react-dom', '@types/react', '@types/react-dom', 'vite'].map(at)
-  const installed = { esm: installSpecsOf(CONSUMER_RECIPES.esm, tarball, viteApp), cjs: installSpecsOf(CONSUMER_RECIPES.cjs, tarball) }
+  const viteApp = [
+    'typescript',
+    '@types/node',
+    'react',
+    'react-dom',
+    '@types/react',
+    '@types/react-dom',
+    'vite',
+  ].map(at)
+  const installed = {
+    esm: installSpecsOf(CONSUMER_RECIPES.esm, tarball, viteApp),
+    cjs: installSpecsOf(CONSUMER_RECIPES.cjs, tarball),
+  }
   const [esmInstallLog] = await Promise.all([
     npmAsync([...NPM_INSTALL, '-D', ...installed.esm], esm),
     npmAsync([...NPM_INSTALL, '-D', ...installed.cjs], cjs),
@@ -207,12 +283,25 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
   for (const folder of ['vitest', 'jest-esm', 'ssr']) {
     mkdirSync(join(esm, folder))
     symlinkSync(join(esm, 'node_modules'), join(esm, folder, 'node_modules'))
-    writeFileSync(join(esm, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true, type: 'module' }))
+    writeFileSync(
+      join(esm, folder, 'package.json'),
+      JSON.stringify({ name: `${folder}-consumer`, private: true, type: 'module' }),
+    )
   }
   for (const folder of ['jest-jsdom', 'ts-jest']) {
     mkdirSync(join(cjs, folder))
     symlinkSync(join(cjs, 'node_modules'), join(cjs, folder, 'node_modules'))
-    writeFileSync(join(cjs, folder, 'package.json'), JSON.stringify({ name: `${folder}-consumer`, private: true }))
+    writeFileSync(
+      join(cjs, folder, 'package.json'),
+      JSON.stringify({ name: `${folder}-consumer`, private: true }),
+    )
   }
-  return { files, esm, esmInstallLog, cjs, installed, typescript7: join(typescript7, 'node_modules/typescript/bin/tsc') }
+  return {
+    files,
+    esm,
+    esmInstallLog,
+    cjs,
+    installed,
+    typescript7: join(typescript7, 'node_modules/typescript/bin/tsc'),
+  }
 }

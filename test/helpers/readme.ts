@@ -27,7 +27,13 @@ function blocksOf(markdown: string): DocBlock[] {
   const pattern = /^(#{1,3}) (.+)$|^```(\w*)\n([\s\S]*?)^```$/gm
   for (const match of markdown.matchAll(pattern)) {
     if (match[2] !== undefined) section = match[2]
-    else blocks.push({ lang: match[3]!, code: match[4]!, section, file: FILE_LINE.exec(match[4]!)?.[1] })
+    else
+      blocks.push({
+        lang: match[3]!,
+        code: match[4]!,
+        section,
+        file: FILE_LINE.exec(match[4]!)?.[1],
+      })
   }
   return blocks
 }

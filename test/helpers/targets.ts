@@ -20,14 +20,22 @@ export interface Target {
 const open: Server[] = []
 
 /** Starts a target on a free loopback port; it is closed after the test. */
-export async function startTarget(drift: Drift = (_, response) => response, options: MockOptions = { seed: 42, size: 'small' }): Promise<Target> {
+export async function startTarget(
+  drift: Drift = (_, response) => response,
+  options: MockOptions = { seed: 42, size: 'small' },
+): Promise<Target> {
   const handle = createFetchHandler({ apiKeys: [SECRET], ...options } as MockOptions)
   const requests: Target['requests'] = []
   const server = createServer((req, res) => {
     void (async () => {
-      requests.push({ path: req.url ?? '', at: Date.now(), authorization: req.headers.authorization })
+      requests.push({
+        path: req.url ?? '',
+        at: Date.now(),
+        authorization: req.headers.authorization,
+      })
       const headers = new Headers()
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string') headers.set(name, value)
       const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers })
       const response = await drift(request, await handle(request))
       res.writeHead(response.status, Object.fromEntries(response.headers))
@@ -41,9 +49,16 @@ export async function startTarget(drift: Drift = (_, response) => response, opti
 }
 
 /** Rewrites the JSON body of the 200 answers of one collection. */
-export function driftBodies(collection: 'disciplines' | 'sub_disciplines', change: (body: Record<string, any>) => unknown): Drift {
+export function driftBodies(
+  collection: 'disciplines' | 'sub_disciplines',
+  change: (body: Record<string, any>) => unknown,
+): Drift {
   return async (request, response) => {
-    if (response.status !== 200 || !new URL(request.url).pathname.startsWith(`/api/v2/${collection}/`)) return response
+    if (
+      response.status !== 200 ||
+      !new URL(request.url).pathname.startsWith(`/api/v2/${collection}/`)
+    )
+      return response
     const body = JSON.stringify(change(await response.json()))
     const headers = new Headers(response.headers)
     headers.set('content-length', String(Buffer.byteLength(body)))

@@ -6,7 +6,9 @@ const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 export const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
 /** The small seed-42 dataset, and the same with a discipline `cs` added: which one is served shows in one request. */
 export const base = createTaxonomy({ seed: 42, size: 'small' })
-export const patched = patchTaxonomy(base, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }] })
+export const patched = patchTaxonomy(base, {
+  disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [base.domains[0]!.id] }],
+})
 
 /** The CLI serving `file` with `--watch`, once it prints its URL. */
 export async function startWatching(file: string) {

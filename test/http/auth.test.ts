@@ -30,10 +30,35 @@ function skip(text: string, from: number): number {
   return at
 }
 
-const piece = fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', ' ', '\t', '  ', 'k1', 'k2', 'key', 'taxonomy-mock-key', '\u00a0', '\u2028', '\n', 'é', '😀', 'x', '', ',', ', ', 'k,1')
+const piece = fc.constantFrom(
+  'Bearer',
+  'bearer',
+  'BEARER',
+  'Basic',
+  ' ',
+  '\t',
+  '  ',
+  'k1',
+  'k2',
+  'key',
+  'taxonomy-mock-key',
+  '\u00a0',
+  '\u2028',
+  '\n',
+  'é',
+  '😀',
+  'x',
+  '',
+  ',',
+  ', ',
+  'k,1',
+)
 const keySet = fc.oneof(
   fc.constant<'any'>('any'),
-  fc.array(fc.constantFrom('k1', 'k2', 'key', 'taxonomy-mock-key', 'é', 'k😀', 'k1k1', 'k,1', 'k1,'), { minLength: 1, maxLength: 3 }),
+  fc.array(
+    fc.constantFrom('k1', 'k2', 'key', 'taxonomy-mock-key', 'é', 'k😀', 'k1k1', 'k,1', 'k1,'),
+    { minLength: 1, maxLength: 3 },
+  ),
 )
 
 it('accepts exactly the headers the scan-then-compare rule accepts', () => {
@@ -54,10 +79,15 @@ it('accepts exactly the headers the scan-then-compare rule accepts', () => {
 
 it('agrees with the rule over a run of headers, repeats included, when one check remembers those it accepted', () => {
   fc.assert(
-    fc.property(fc.array(fc.array(piece, { maxLength: 6 }), { maxLength: 40 }), keySet, (headers, keys) => {
-      const check = createKeyCheck(keys)
-      for (const header of [...headers, ...headers].map((pieces) => pieces.join(''))) expect(check(header)).toBe(reference(header, keys))
-    }),
+    fc.property(
+      fc.array(fc.array(piece, { maxLength: 6 }), { maxLength: 40 }),
+      keySet,
+      (headers, keys) => {
+        const check = createKeyCheck(keys)
+        for (const header of [...headers, ...headers].map((pieces) => pieces.join('')))
+          expect(check(header)).toBe(reference(header, keys))
+      },
+    ),
     { numRuns: 2_000 },
   )
 })
@@ -66,10 +96,23 @@ it('keeps its rule once it remembers as many accepted headers as it may', () => 
   const check = createKeyCheck(['k1', 'k2'])
   // 24 spellings of the two keys, more than the 16 it remembers, each asked twice.
   const accepted = ['Bearer', 'bearer', 'BEARER'].flatMap((scheme) =>
-    ['k1', 'k2'].flatMap((key) => [`${scheme} ${key}`, `${scheme}  ${key}`, `${scheme}\t${key}`, ` ${scheme} ${key} `]),
+    ['k1', 'k2'].flatMap((key) => [
+      `${scheme} ${key}`,
+      `${scheme}  ${key}`,
+      `${scheme}\t${key}`,
+      ` ${scheme} ${key} `,
+    ]),
   )
   for (const header of [...accepted, ...accepted]) expect(check(header), header).toBe(true)
-  for (const header of ['Bearer k3', 'Bearer k1k1', 'Basic k1', 'Bearer', 'Bearer k1 k2', 'bearer\u00a0k1']) expect(check(header), header).toBe(false)
+  for (const header of [
+    'Bearer k3',
+    'Bearer k1k1',
+    'Basic k1',
+    'Bearer',
+    'Bearer k1 k2',
+    'bearer\u00a0k1',
+  ])
+    expect(check(header), header).toBe(false)
 })
 
 it('reads the scheme in any case and the key between spaces or tabs', () => {

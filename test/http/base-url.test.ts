@@ -4,7 +4,10 @@ import { AUTH, taxonomy } from '../cases/cases.js'
 
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
 
-async function statusOf(handle: (request: Request) => Promise<Response>, url: string): Promise<number> {
+async function statusOf(
+  handle: (request: Request) => Promise<Response>,
+  url: string,
+): Promise<number> {
   return (await handle(new Request(url, { headers: AUTH }))).status
 }
 
@@ -12,7 +15,12 @@ it('answers only its own origin: not a longer host, a host that starts with it, 
   const handle = createFetchHandler({ taxonomy, baseUrl: 'https://api.example.test' })
   expect(await statusOf(handle, `https://api.example.test${path}`)).toBe(200)
   expect(await statusOf(handle, `https://API.example.test:443${path}`)).toBe(200)
-  for (const origin of ['https://api.example.test.evil.example', 'https://api.example.testevil.example', 'https://api.example.test:8443', 'http://api.example.test']) {
+  for (const origin of [
+    'https://api.example.test.evil.example',
+    'https://api.example.testevil.example',
+    'https://api.example.test:8443',
+    'http://api.example.test',
+  ]) {
     expect(await statusOf(handle, `${origin}${path}`), origin).toBe(404)
   }
 })

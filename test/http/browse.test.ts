@@ -12,27 +12,40 @@ const get = (resolver: ReturnType<typeof createResolver>, url: string, method = 
 }
 
 /** What a page says of its dataset: the HTML of its `#dataset` element. */
-const dataset = (url: string, options: Parameters<typeof createResolver>[0]) => /<span id="dataset">(.*?)<\/span>/.exec(get(createResolver(options), url).text)?.[1]
+const dataset = (url: string, options: Parameters<typeof createResolver>[0]) =>
+  /<span id="dataset">(.*?)<\/span>/.exec(get(createResolver(options), url).text)?.[1]
 
 it('serves the index without a key, listing every discipline with its slug and link', () => {
   const page = get(createResolver({ taxonomy: base }), '/')
   expect(page.status).toBe(200)
   expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
   for (const discipline of base.disciplines) {
-    expect(page.text).toContain(`<a href="/browse/disciplines/${discipline.slug}">${discipline.name}</a>`)
+    expect(page.text).toContain(
+      `<a href="/browse/disciplines/${discipline.slug}">${discipline.name}</a>`,
+    )
   }
-  expect(page.text).toContain('Data <span id="dataset">generated from seed <code>42</code>, size <code>small</code></span>: 3 domains, 10 disciplines')
+  expect(page.text).toContain(
+    'Data <span id="dataset">generated from seed <code>42</code>, size <code>small</code></span>: 3 domains, 10 disciplines',
+  )
   expect(page.text).toContain('Accepted key: <code>taxonomy-mock-key</code>')
 })
 
 it('names the dataset on the index and on each record page: one slug has another id in another size', () => {
   const medium = createTaxonomy({ seed: 42, size: 'medium' })
-  const slug = base.disciplines.find((discipline) => medium.findDiscipline(discipline.slug) !== undefined)!.slug
+  const slug = base.disciplines.find(
+    (discipline) => medium.findDiscipline(discipline.slug) !== undefined,
+  )!.slug
   expect(medium.findDiscipline(slug)!.id).not.toBe(base.findDiscipline(slug)!.id)
   for (const url of ['/', `/browse/disciplines/${slug}`]) {
-    expect(dataset(url, { seed: 42, size: 'small' })).toBe('generated from seed <code>42</code>, size <code>small</code>')
-    expect(dataset(url, { seed: 42 })).toBe('generated from seed <code>42</code>, size <code>medium</code>')
-    expect(dataset(url, { taxonomy: createTaxonomy({ seed: 7, size: { topics: 10 } }) })).toBe('generated from seed <code>7</code>, a custom size')
+    expect(dataset(url, { seed: 42, size: 'small' })).toBe(
+      'generated from seed <code>42</code>, size <code>small</code>',
+    )
+    expect(dataset(url, { seed: 42 })).toBe(
+      'generated from seed <code>42</code>, size <code>medium</code>',
+    )
+    expect(dataset(url, { taxonomy: createTaxonomy({ seed: 7, size: { topics: 10 } }) })).toBe(
+      'generated from seed <code>7</code>, a custom size',
+    )
   }
 })
 
@@ -41,9 +54,15 @@ it('says loaded data is loaded, with its format and the seed it records, even wh
   const recorded = loadTaxonomy({ ...base.toFixture(), format: 'taxonomy-mock/v1.1', seed: null })
   const slug = base.disciplines[0]!.slug
   for (const url of ['/', `/browse/disciplines/${slug}`]) {
-    expect(dataset(url, { taxonomy: exported })).toBe('loaded from a fixture of format <code>taxonomy-mock/v1</code>, seed <code>42</code> as the fixture records it')
-    expect(dataset(url, { taxonomy: recorded })).toBe('loaded from a fixture of format <code>taxonomy-mock/v1.1</code>, no seed')
-    expect(dataset(url, { taxonomy: patchTaxonomy(base, {}) })).toBe('loaded from a fixture of format <code>taxonomy-mock/v1</code>, no seed')
+    expect(dataset(url, { taxonomy: exported })).toBe(
+      'loaded from a fixture of format <code>taxonomy-mock/v1</code>, seed <code>42</code> as the fixture records it',
+    )
+    expect(dataset(url, { taxonomy: recorded })).toBe(
+      'loaded from a fixture of format <code>taxonomy-mock/v1.1</code>, no seed',
+    )
+    expect(dataset(url, { taxonomy: patchTaxonomy(base, {}) })).toBe(
+      'loaded from a fixture of format <code>taxonomy-mock/v1</code>, no seed',
+    )
   }
 })
 
@@ -52,19 +71,31 @@ it("shows a record's page with the API's JSON, without a key", () => {
   const discipline = base.disciplines[1]!
   const page = get(resolver, `/browse/disciplines/${discipline.slug}`)
   expect(page.status).toBe(200)
-  const api = resolveNow(resolver, { method: 'GET', url: `/api/v2/disciplines/${discipline.slug}`, header: authorization('Bearer taxonomy-mock-key') })
-  const shown = /<pre id="api-json">([\s\S]*?)<\/pre>/.exec(page.text)![1]!.replaceAll('&#34;', '"').replaceAll('&#39;', "'").replaceAll('&#38;', '&')
+  const api = resolveNow(resolver, {
+    method: 'GET',
+    url: `/api/v2/disciplines/${discipline.slug}`,
+    header: authorization('Bearer taxonomy-mock-key'),
+  })
+  const shown = /<pre id="api-json">([\s\S]*?)<\/pre>/
+    .exec(page.text)![1]!
+    .replaceAll('&#34;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&#38;', '&')
   expect(JSON.parse(shown)).toEqual(JSON.parse(new TextDecoder().decode(api.body!)))
 })
 
 it('escapes names from the data and forbids scripts, since fixtures are user input', () => {
-  const hostile = patchTaxonomy(base, { disciplines: [{ slug: base.disciplines[0]!.slug, name: '<script>alert("x")</script>' }] })
+  const hostile = patchTaxonomy(base, {
+    disciplines: [{ slug: base.disciplines[0]!.slug, name: '<script>alert("x")</script>' }],
+  })
   const resolver = createResolver({ taxonomy: hostile })
   for (const url of ['/', `/browse/disciplines/${base.disciplines[0]!.slug}`]) {
     const page = get(resolver, url)
     expect(page.text).not.toContain('<script>')
     expect(page.text).toContain('&#60;script&#62;')
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'")
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'",
+    )
   }
 })
 
@@ -76,7 +107,10 @@ it('shows no part of keys other than the default on the index', () => {
 
 it('answers 404 for an unknown record page and 405 for writes, as JSON', () => {
   const resolver = createResolver({ taxonomy: base })
-  expect(get(resolver, '/browse/disciplines/nope')).toMatchObject({ status: 404, text: '{"error":"Resource not found"}' })
+  expect(get(resolver, '/browse/disciplines/nope')).toMatchObject({
+    status: 404,
+    text: '{"error":"Resource not found"}',
+  })
   expect(get(resolver, '/browse/topics/x').status).toBe(404)
   expect(get(resolver, '/', 'POST').status).toBe(405)
   expect(get(resolver, '/', 'HEAD')).toMatchObject({ status: 200, body: null })
@@ -85,10 +119,34 @@ it('answers 404 for an unknown record page and 405 for writes, as JSON', () => {
 it('keeps the index linear and bounded for a valid fixture built to blow it up', () => {
   // One discipline under 20 domains, 10,000 sub-disciplines named with 500 '&' (each escapes to 2,500 characters).
   const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
-  const domains = Array.from({ length: 20 }, (_, i) => ({ id: uuid(i + 1), name: `Domain ${i}`, slug: `domain-${i}`, description: 'd' }))
-  const discipline = { id: uuid(100), name: 'Everything', slug: 'everything', description: 'd', domain_ids: domains.map((d) => d.id) }
-  const subs = Array.from({ length: 10_000 }, (_, i) => ({ id: uuid(1_000 + i), name: '&'.repeat(500), slug: `s-${i}`, description: 'd', discipline_ids: [discipline.id] }))
-  const taxonomy = loadTaxonomy({ format: 'taxonomy-mock/v1', seed: null, domains, disciplines: [discipline], sub_disciplines: subs, topics: [] })
+  const domains = Array.from({ length: 20 }, (_, i) => ({
+    id: uuid(i + 1),
+    name: `Domain ${i}`,
+    slug: `domain-${i}`,
+    description: 'd',
+  }))
+  const discipline = {
+    id: uuid(100),
+    name: 'Everything',
+    slug: 'everything',
+    description: 'd',
+    domain_ids: domains.map((d) => d.id),
+  }
+  const subs = Array.from({ length: 10_000 }, (_, i) => ({
+    id: uuid(1_000 + i),
+    name: '&'.repeat(500),
+    slug: `s-${i}`,
+    description: 'd',
+    discipline_ids: [discipline.id],
+  }))
+  const taxonomy = loadTaxonomy({
+    format: 'taxonomy-mock/v1',
+    seed: null,
+    domains,
+    disciplines: [discipline],
+    sub_disciplines: subs,
+    topics: [],
+  })
   const resolver = createResolver({ taxonomy })
   const started = performance.now()
   const index = get(resolver, '/')

@@ -10,11 +10,21 @@ setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 
 const KEY = 'Bearer taxonomy-mock-key'
-const ask = (resolver: ReturnType<typeof createResolver>, url: string, session?: string, authorization?: string) =>
+const ask = (
+  resolver: ReturnType<typeof createResolver>,
+  url: string,
+  session?: string,
+  authorization?: string,
+) =>
   resolveNow(resolver, {
     method: 'GET',
     url,
-    header: (name) => (name === 'x-taxonomy-mock-session' ? session : name === 'authorization' ? authorization : undefined),
+    header: (name) =>
+      name === 'x-taxonomy-mock-session'
+        ? session
+        : name === 'authorization'
+          ? authorization
+          : undefined,
   })
 
 it('keeps its own copy of a long target, so the journal does not hold the whole target', () => {
@@ -22,7 +32,13 @@ it('keeps its own copy of a long target, so the journal does not hold the whole 
   gc()
   const before = process.memoryUsage().heapUsed
   // 100 targets of 1,000,000 characters: the journal shows 2,000 of each.
-  for (let i = 0; i < 100; i++) ask(resolver, `/api/v2/disciplines/${String(i).padStart(3, '0')}${'x'.repeat(1_000_000)}`, undefined, KEY)
+  for (let i = 0; i < 100; i++)
+    ask(
+      resolver,
+      `/api/v2/disciplines/${String(i).padStart(3, '0')}${'x'.repeat(1_000_000)}`,
+      undefined,
+      KEY,
+    )
   gc()
   const grown = process.memoryUsage().heapUsed - before
   const paths = resolver.sessions.default.requests().map((entry) => entry.path)
@@ -47,7 +63,8 @@ it('holds all journals together within their byte budget, forgetting the least r
 
 it('drops the oldest entries of the session in use when it alone passes the budget', () => {
   const sessions = new SessionRegistry(100_000)
-  for (let i = 0; i < 500; i++) sessions.default.record('GET', `/${i}${'z'.repeat(500)}`, 200, 0, null)
+  for (let i = 0; i < 500; i++)
+    sessions.default.record('GET', `/${i}${'z'.repeat(500)}`, 200, 0, null)
   const kept = sessions.default.requests()
   expect(sessions.bytes).toBeLessThanOrEqual(100_000)
   expect(kept.at(-1)!.path.startsWith('/499')).toBe(true)
@@ -65,5 +82,10 @@ it('makes no session for a request without a valid key, and journals it in the s
   expect(ask(resolver, path, 'keyed', KEY).status).toBe(200)
   expect(ask(resolver, path, 'keyed').status).toBe(401)
   expect(resolver.sessions.size).toBe(2)
-  expect(resolver.sessions.find('keyed')!.requests().map((entry) => entry.status)).toEqual([200, 401])
+  expect(
+    resolver.sessions
+      .find('keyed')!
+      .requests()
+      .map((entry) => entry.status),
+  ).toEqual([200, 401])
 })

@@ -17,7 +17,10 @@ interface OpenApiJson {
 }
 
 function answer(kind: ScenarioKind, headers: Readonly<Record<string, string>>) {
-  const resolver = createResolver({ taxonomy, scenario: { kind, ...(kindSpec(kind).answer === 'usual' ? { delay: 7 } : {}) } })
+  const resolver = createResolver({
+    taxonomy,
+    scenario: { kind, ...(kindSpec(kind).answer === 'usual' ? { delay: 7 } : {}) },
+  })
   return resolveNow(resolver, { method: 'GET', url: path, header: (name) => headers[name] })
 }
 
@@ -27,7 +30,9 @@ describe.each(SCENARIO_KINDS.map((kind) => [kind] as const))('the %s row', (kind
   it('is read by --help, the OpenAPI document and the scenario parser', () => {
     expect(HELP.replace(/\s+/g, ' ')).toContain(kind)
     const document = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as OpenApiJson
-    const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find((parameter) => parameter.name === 'Prefer')!
+    const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find(
+      (parameter) => parameter.name === 'Prefer',
+    )!
     expect(prefer.description).toContain(kind)
     expect(document.components.schemas.JournalEntry!.properties.scenario!.enum).toContain(kind)
     expect(parseScenario({ kind, delay: 1 }).kind).toBe(kind)
@@ -44,7 +49,9 @@ describe.each(SCENARIO_KINDS.map((kind) => [kind] as const))('the %s row', (kind
     switch (spec.phase) {
       case 'before-key':
         if (spec.answer === 'usual') {
-          expect([keyed.status, keyed.delay, keyless.status, keyless.delay]).toEqual([200, 7, 401, 7])
+          expect([keyed.status, keyed.delay, keyless.status, keyless.delay]).toEqual([
+            200, 7, 401, 7,
+          ])
         } else {
           expect(keyless).toEqual(keyed)
           expect(keyed.status).not.toBe(200)

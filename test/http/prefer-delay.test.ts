@@ -6,15 +6,28 @@ import { resolveNow } from '../helpers/transports.js'
 const D = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
 
 /** The delays a resolver gives `count` requests with `Prefer: delay=0-1000`, in one session. */
-function delays(count: number, session?: string, resolver = createResolver({ taxonomy })): number[] {
-  const headers: Record<string, string> = { ...AUTH, prefer: 'delay=0-1000', ...(session ? { 'x-taxonomy-mock-session': session } : {}) }
-  return Array.from({ length: count }, () => resolveNow(resolver, { method: 'GET', url: D, header: (name) => headers[name] }).delay ?? 0)
+function delays(
+  count: number,
+  session?: string,
+  resolver = createResolver({ taxonomy }),
+): number[] {
+  const headers: Record<string, string> = {
+    ...AUTH,
+    prefer: 'delay=0-1000',
+    ...(session ? { 'x-taxonomy-mock-session': session } : {}),
+  }
+  return Array.from(
+    { length: count },
+    () =>
+      resolveNow(resolver, { method: 'GET', url: D, header: (name) => headers[name] }).delay ?? 0,
+  )
 }
 
 it('draws a Prefer delay range per request from the session stream: distinct values within range, the same series on a rerun', () => {
   const series = delays(20)
   expect(new Set(series).size).toBeGreaterThan(15)
-  for (const ms of series) expect(ms >= 0 && ms <= 1000 && Number.isInteger(ms), String(ms)).toBe(true)
+  for (const ms of series)
+    expect(ms >= 0 && ms <= 1000 && Number.isInteger(ms), String(ms)).toBe(true)
   expect(delays(20)).toEqual(series)
 })
 

@@ -2,7 +2,16 @@ import { expect, it } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
-import { AUTH, CASES, RECORD_CASES, SERVER_CASES, expectCase, taxonomy, pickHeaders, toHeaders } from '../cases/cases.js'
+import {
+  AUTH,
+  CASES,
+  RECORD_CASES,
+  SERVER_CASES,
+  expectCase,
+  taxonomy,
+  pickHeaders,
+  toHeaders,
+} from '../cases/cases.js'
 import { resolveNow, viaResolver, authorization } from '../helpers/transports.js'
 
 const resolver = createResolver({ taxonomy })
@@ -18,28 +27,45 @@ it('answers every record of the small dataset with its exact body', () => {
 it('answers the same through the fetch-style handler, from web Request objects', async () => {
   const handle = createFetchHandler(resolver)
   for (const c of [...CASES, ...SERVER_CASES]) {
-    const response = await handle(new Request(`http://mock.test${c.path}`, { method: c.method, headers: toHeaders(c.headers) }))
-    const observed = { status: response.status, headers: pickHeaders((n) => response.headers.get(n)), body: await response.text() }
+    const response = await handle(
+      new Request(`http://mock.test${c.path}`, { method: c.method, headers: toHeaders(c.headers) }),
+    )
+    const observed = {
+      status: response.status,
+      headers: pickHeaders((n) => response.headers.get(n)),
+      body: await response.text(),
+    }
     expect(observed).toEqual(viaResolver(resolver, c))
   }
 })
 
 it('serialises each record once and reuses the bytes', () => {
   const c = RECORD_CASES[0]!
-  const first = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
-  const second = resolveNow(resolver, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
+  const first = resolveNow(resolver, {
+    method: 'GET',
+    url: c.path,
+    header: authorization(AUTH.authorization),
+  })
+  const second = resolveNow(resolver, {
+    method: 'GET',
+    url: c.path,
+    header: authorization(AUTH.authorization),
+  })
   expect(second.body).toBe(first.body)
 })
 
 it('answers a target asked before from the new data once the taxonomy is replaced', () => {
   const replaced = createResolver({ taxonomy })
   const c = RECORD_CASES[0]!
-  const ask = () => resolveNow(replaced, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
+  const ask = () =>
+    resolveNow(replaced, { method: 'GET', url: c.path, header: authorization(AUTH.authorization) })
   const before = ask()
   expect(before.status).toBe(200)
   const slug = c.path.slice(c.path.lastIndexOf('/') + 1)
   // The first case is a discipline's.
-  replaced.replaceTaxonomy(patchTaxonomy(taxonomy, { disciplines: [{ slug, name: 'Renamed Discipline' }] }))
+  replaced.replaceTaxonomy(
+    patchTaxonomy(taxonomy, { disciplines: [{ slug, name: 'Renamed Discipline' }] }),
+  )
   const after = ask()
   expect(after.status).toBe(200)
   expect(new TextDecoder().decode(after.body!)).toContain('Renamed Discipline')
@@ -48,9 +74,20 @@ it('answers a target asked before from the new data once the taxonomy is replace
 
 it('answers a slug that was not found once the replacing taxonomy has it', () => {
   const replaced = createResolver({ taxonomy })
-  const ask = () => resolveNow(replaced, { method: 'GET', url: '/api/v2/disciplines/cs', header: authorization('Bearer taxonomy-mock-key') })
+  const ask = () =>
+    resolveNow(replaced, {
+      method: 'GET',
+      url: '/api/v2/disciplines/cs',
+      header: authorization('Bearer taxonomy-mock-key'),
+    })
   expect(ask().status).toBe(404)
-  replaced.replaceTaxonomy(patchTaxonomy(taxonomy, { disciplines: [{ name: 'Computer Science', slug: 'cs', domain_ids: [taxonomy.domains[0]!.id] }] }))
+  replaced.replaceTaxonomy(
+    patchTaxonomy(taxonomy, {
+      disciplines: [
+        { name: 'Computer Science', slug: 'cs', domain_ids: [taxonomy.domains[0]!.id] },
+      ],
+    }),
+  )
   expect(ask().status).toBe(200)
 })
 
@@ -58,41 +95,83 @@ it('accepts several keys, any of them', () => {
   const multi = createResolver({ taxonomy, apiKeys: ['one', 'two'] })
   const c = RECORD_CASES[0]!
   for (const key of ['one', 'two']) {
-    expect(resolveNow(multi, { method: 'GET', url: c.path, header: authorization(`Bearer ${key}`) }).status).toBe(200)
+    expect(
+      resolveNow(multi, { method: 'GET', url: c.path, header: authorization(`Bearer ${key}`) })
+        .status,
+    ).toBe(200)
   }
-  expect(resolveNow(multi, { method: 'GET', url: c.path, header: authorization('Bearer taxonomy-mock-key') }).status).toBe(401)
+  expect(
+    resolveNow(multi, {
+      method: 'GET',
+      url: c.path,
+      header: authorization('Bearer taxonomy-mock-key'),
+    }).status,
+  ).toBe(401)
 })
 
 it('accepts any non-empty key in any-key mode, and still refuses none', () => {
   const any = createResolver({ taxonomy, anyKey: true })
   const c = RECORD_CASES[0]!
-  expect(resolveNow(any, { method: 'GET', url: c.path, header: authorization('Bearer whatever-the-app-sends') }).status).toBe(200)
-  expect(resolveNow(any, { method: 'GET', url: c.path, header: authorization('Bearer ') }).status).toBe(401)
+  expect(
+    resolveNow(any, {
+      method: 'GET',
+      url: c.path,
+      header: authorization('Bearer whatever-the-app-sends'),
+    }).status,
+  ).toBe(200)
+  expect(
+    resolveNow(any, { method: 'GET', url: c.path, header: authorization('Bearer ') }).status,
+  ).toBe(401)
   expect(resolveNow(any, { method: 'GET', url: c.path, header: () => undefined }).status).toBe(401)
 })
 
 it('sends no CORS headers when CORS is off, and still answers preflights with Allow', () => {
   const closed = createResolver({ taxonomy, cors: false })
   for (const c of CASES) {
-    const answer = resolveNow(closed, { method: c.method, url: c.path, header: (n: string) => toHeaders(c.headers).get(n) })
-    expect(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')), c.name).toEqual([])
+    const answer = resolveNow(closed, {
+      method: c.method,
+      url: c.path,
+      header: (n: string) => toHeaders(c.headers).get(n),
+    })
+    expect(
+      Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')),
+      c.name,
+    ).toEqual([])
   }
 })
 
 it('routes under a base path and ignores what lies outside it', () => {
   const c = RECORD_CASES[0]!
-  const request = (url: string) => ({ method: 'GET', url, header: authorization(AUTH.authorization) })
-  expect(resolveNow(resolver, request(`https://x.test/mock${c.path}`), { basePath: '/mock' }).status).toBe(200)
-  expect(resolveNow(resolver, request(`https://x.test/other${c.path}`), { basePath: '/mock' }).status).toBe(404)
+  const request = (url: string) => ({
+    method: 'GET',
+    url,
+    header: authorization(AUTH.authorization),
+  })
+  expect(
+    resolveNow(resolver, request(`https://x.test/mock${c.path}`), { basePath: '/mock' }).status,
+  ).toBe(200)
+  expect(
+    resolveNow(resolver, request(`https://x.test/other${c.path}`), { basePath: '/mock' }).status,
+  ).toBe(404)
 })
 
 it('rejects bad options with a TypeError naming the option', () => {
-  expect(() => createResolver({ taxonomy, delay: -5 })).toThrow('`delay` must be a non-negative number of milliseconds; received -5 (number)')
-  expect(() => createResolver({ taxonomy, apiKeys: [] })).toThrow('`apiKeys` must be a key or a non-empty array of keys')
+  expect(() => createResolver({ taxonomy, delay: -5 })).toThrow(
+    '`delay` must be a non-negative number of milliseconds; received -5 (number)',
+  )
+  expect(() => createResolver({ taxonomy, apiKeys: [] })).toThrow(
+    '`apiKeys` must be a key or a non-empty array of keys',
+  )
   expect(() => createResolver({ taxonomy, apiKeys: ['secret-with-newline\n'] })).toThrow(
     '`apiKeys` must hold 1-256 visible ASCII characters with no spaces; received a string of 20 characters',
   )
-  expect(() => createResolver({ taxonomy, anyKey: true, apiKeys: ['k'] })).toThrow('`anyKey` excludes `apiKeys`')
-  expect(() => createResolver({ taxonomy, seed: 1 } as never)).toThrow('`taxonomy` excludes `seed` and `size`')
-  expect(() => createResolver({ taxonomy, cors: 'no' as never })).toThrow('`cors` must be true or false; received "no" (string)')
+  expect(() => createResolver({ taxonomy, anyKey: true, apiKeys: ['k'] })).toThrow(
+    '`anyKey` excludes `apiKeys`',
+  )
+  expect(() => createResolver({ taxonomy, seed: 1 } as never)).toThrow(
+    '`taxonomy` excludes `seed` and `size`',
+  )
+  expect(() => createResolver({ taxonomy, cors: 'no' as never })).toThrow(
+    '`cors` must be true or false; received "no" (string)',
+  )
 })

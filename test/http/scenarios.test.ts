@@ -15,20 +15,39 @@ it.each(SCENARIO_CASES)('resolver: $name', (c) => {
   const resolver = createResolver({ taxonomy, scenario: c.scenario })
   c.requests.forEach((request, i) => {
     const headers = request.headers ?? {}
-    const answer = resolveNow(resolver, { method: request.method ?? 'GET', url: request.path, header: (n) => headers[n] })
+    const answer = resolveNow(resolver, {
+      method: request.method ?? 'GET',
+      url: request.path,
+      header: (n) => headers[n],
+    })
     const observed: Outcome =
       answer.delivery !== undefined
         ? { fault: 'network-error' }
-        : { status: answer.status, body: answer.body ? decoder.decode(answer.body) : '', headers: pickHeaders((n) => answer.headers[n]) }
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+        : {
+            status: answer.status,
+            body: answer.body ? decoder.decode(answer.body) : '',
+            headers: pickHeaders((n) => answer.headers[n]),
+          }
+    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
+      true,
+    )
   })
 })
 
 it.each(SCENARIO_CASES)('fetch handler: $name', async (c) => {
   const handle = createFetchHandler({ taxonomy, scenario: c.scenario })
   for (const [i, request] of c.requests.entries()) {
-    const observed = await outcomeOf(handle(new Request(`http://mock.test${request.path}`, { method: request.method, headers: request.headers })))
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+    const observed = await outcomeOf(
+      handle(
+        new Request(`http://mock.test${request.path}`, {
+          method: request.method,
+          headers: request.headers,
+        }),
+      ),
+    )
+    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
+      true,
+    )
   }
 })
 
@@ -36,13 +55,20 @@ it('applies a delay to the answer, and never to a preflight', () => {
   const resolver = createResolver({ taxonomy, scenario: { kind: 'server-error', delay: 250 } })
   const answer = resolveNow(resolver, { method: 'GET', url: D, header: () => undefined })
   expect([answer.status, answer.delay]).toEqual([500, 250])
-  expect(resolveNow(resolver, { method: 'OPTIONS', url: D, header: () => undefined }).delay).toBeUndefined()
+  expect(
+    resolveNow(resolver, { method: 'OPTIONS', url: D, header: () => undefined }).delay,
+  ).toBeUndefined()
 })
 
 it('draws a [min, max] delay from the seed: the same sequence on every run', () => {
   const delays = () => {
     const resolver = createResolver({ taxonomy, scenario: { delay: [100, 500] } })
-    return Array.from({ length: 20 }, () => resolveNow(resolver, { method: 'GET', url: D, header: (n) => AUTH[n as 'authorization'] }).delay!)
+    return Array.from(
+      { length: 20 },
+      () =>
+        resolveNow(resolver, { method: 'GET', url: D, header: (n) => AUTH[n as 'authorization'] })
+          .delay!,
+    )
   }
   const first = delays()
   expect(first).toEqual(delays())
@@ -54,7 +80,11 @@ it('fails about the given share of requests with seeded faults', () => {
   const resolver = createResolver({ taxonomy, scenario: { faults: { rate: 0.1, seed: 3 } } })
   let faults = 0
   for (let i = 0; i < 2_000; i++) {
-    const answer = resolveNow(resolver, { method: 'GET', url: D, header: (n) => AUTH[n as 'authorization'] })
+    const answer = resolveNow(resolver, {
+      method: 'GET',
+      url: D,
+      header: (n) => AUTH[n as 'authorization'],
+    })
     if (answer.status !== 200) faults++
   }
   expect(faults).toBeGreaterThan(140)
@@ -64,7 +94,12 @@ it('fails about the given share of requests with seeded faults', () => {
 it('lets a Prefer header choose a scenario per request, over the session scenario', () => {
   const resolver = createResolver({ taxonomy, scenario: 'server-error' })
   const ask = (prefer: string | undefined, auth = true) =>
-    resolveNow(resolver, { method: 'GET', url: D, header: (n) => (n === 'prefer' ? prefer : n === 'authorization' && auth ? AUTH.authorization : undefined) })
+    resolveNow(resolver, {
+      method: 'GET',
+      url: D,
+      header: (n) =>
+        n === 'prefer' ? prefer : n === 'authorization' && auth ? AUTH.authorization : undefined,
+    })
   expect(ask(undefined).status).toBe(500)
   expect(ask('scenario=unavailable').status).toBe(503)
   expect(ask('code=404').status).toBe(404)
@@ -79,30 +114,63 @@ it('answers 400 naming the preference for a bad Prefer value', () => {
   expect(parsePrefer('scenario=oops')).toBe(
     'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, network-error, hang, delay; received "oops"',
   )
-  expect(parsePrefer('code=418')).toBe('Prefer code must be one of 200, 401, 404, 500, 503; received "418"')
+  expect(parsePrefer('code=418')).toBe(
+    'Prefer code must be one of 200, 401, 404, 500, 503; received "418"',
+  )
   expect(parsePrefer('delay=5-1')).toContain('Prefer delay must be milliseconds')
   expect(parsePrefer('respond-async, wait=10')).toBeUndefined()
   const resolver = createResolver({ taxonomy })
-  const answer = resolveNow(resolver, { method: 'GET', url: D, header: (n) => (n === 'prefer' ? 'scenario=oops' : undefined) })
+  const answer = resolveNow(resolver, {
+    method: 'GET',
+    url: D,
+    header: (n) => (n === 'prefer' ? 'scenario=oops' : undefined),
+  })
   expect(answer.status).toBe(400)
-  expect(JSON.parse(decoder.decode(answer.body!)).error).toMatch(/^Malformed request: Prefer scenario must be one of/)
+  expect(JSON.parse(decoder.decode(answer.body!)).error).toMatch(
+    /^Malformed request: Prefer scenario must be one of/,
+  )
 })
 
 it('rejects bad scenarios with a TypeError naming the field, what it takes and what arrived', () => {
   const cases: [unknown, string][] = [
-    ['oops', "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)"],
-    [{ kind: 'hang', colour: 'red' }, '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults'],
-    [{ kind: 'hang', times: -1 }, '`scenario.times` must be a positive integer; received -1 (number)'],
-    [{ kind: 'hang', times: 1.5 }, '`scenario.times` must be a positive integer; received 1.5 (number)'],
-    [{ faults: { rate: 2 } }, '`scenario.faults.rate` must be a number from 0 to 1; received 2 (number)'],
-    [{ faults: { rate: 0.1, kinds: ['delay'] } }, "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'"],
+    [
+      'oops',
+      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)",
+    ],
+    [
+      { kind: 'hang', colour: 'red' },
+      '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults',
+    ],
+    [
+      { kind: 'hang', times: -1 },
+      '`scenario.times` must be a positive integer; received -1 (number)',
+    ],
+    [
+      { kind: 'hang', times: 1.5 },
+      '`scenario.times` must be a positive integer; received 1.5 (number)',
+    ],
+    [
+      { faults: { rate: 2 } },
+      '`scenario.faults.rate` must be a number from 0 to 1; received 2 (number)',
+    ],
+    [
+      { faults: { rate: 0.1, kinds: ['delay'] } },
+      "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'",
+    ],
     [{ kind: 'hang', faults: { rate: 0.1 } }, '`scenario.kind` excludes `scenario.faults`'],
     [{ kind: 'delay' }, "`scenario.kind` 'delay' needs `scenario.delay`"],
-    [{ delay: [5, 1] }, '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] with min <= max'],
-    [{ endpoint: 'topics', kind: 'hang' }, "`scenario.endpoint` must be 'disciplines' or 'sub_disciplines'; received \"topics\" (string)"],
+    [
+      { delay: [5, 1] },
+      '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] with min <= max',
+    ],
+    [
+      { endpoint: 'topics', kind: 'hang' },
+      "`scenario.endpoint` must be 'disciplines' or 'sub_disciplines'; received \"topics\" (string)",
+    ],
     [{ times: 2 }, '`scenario` needs a `kind`, a `delay` or `faults`'],
   ]
-  for (const [input, message] of cases) expect(() => parseScenario(input), JSON.stringify(input)).toThrow(message)
+  for (const [input, message] of cases)
+    expect(() => parseScenario(input), JSON.stringify(input)).toThrow(message)
   expect(() => createResolver({ taxonomy, scenario: 'oops' as never })).toThrow(TypeError)
 })
 
@@ -110,7 +178,12 @@ it('keeps the first matching scenario in order, and moves on when one is used up
   const first = new ScenarioState({ kind: 'server-error', times: 1 })
   const second = new ScenarioState('unavailable')
   const resolver = createResolver({ taxonomy })
-  const ask = () => resolveNow(resolver, { method: 'GET', url: D, header: (n) => AUTH[n as 'authorization'] }, { scenarios: [first, second] }).status
+  const ask = () =>
+    resolveNow(
+      resolver,
+      { method: 'GET', url: D, header: (n) => AUTH[n as 'authorization'] },
+      { scenarios: [first, second] },
+    ).status
   expect([ask(), ask(), ask()]).toEqual([500, 503, 503])
 })
 
@@ -119,11 +192,33 @@ it('keeps each session apart, by header or by path prefix', () => {
   resolver.sessions.get('a').scenario = new ScenarioState('server-error')
   resolver.sessions.get('b').scenario = new ScenarioState('unavailable')
   const ask = (url: string, session?: string) =>
-    resolveNow(resolver, { method: 'GET', url, header: (n) => (n === 'x-taxonomy-mock-session' ? session : AUTH[n as 'authorization']) }).status
-  expect([ask(D, 'a'), ask(D, 'b'), ask(D), ask(`/__sessions/a${D}`), ask(`/__sessions/b${D}`), ask(D, 'c')]).toEqual([500, 503, 200, 500, 503, 200])
+    resolveNow(resolver, {
+      method: 'GET',
+      url,
+      header: (n) => (n === 'x-taxonomy-mock-session' ? session : AUTH[n as 'authorization']),
+    }).status
+  expect([
+    ask(D, 'a'),
+    ask(D, 'b'),
+    ask(D),
+    ask(`/__sessions/a${D}`),
+    ask(`/__sessions/b${D}`),
+    ask(D, 'c'),
+  ]).toEqual([500, 503, 200, 500, 503, 200])
   expect(ask(D, 'bad id!')).toBe(400)
-  expect(resolver.sessions.get('a').requests().map((entry) => entry.path)).toEqual([D, `/__sessions/a${D}`])
-  expect(resolver.sessions.get('a').requests()[0]).toEqual({ method: 'GET', path: D, status: 500, ms: 0, scenario: 'server-error' })
+  expect(
+    resolver.sessions
+      .get('a')
+      .requests()
+      .map((entry) => entry.path),
+  ).toEqual([D, `/__sessions/a${D}`])
+  expect(resolver.sessions.get('a').requests()[0]).toEqual({
+    method: 'GET',
+    path: D,
+    status: 500,
+    ms: 0,
+    scenario: 'server-error',
+  })
 })
 
 it('bounds sessions (least recently used dropped first) and each journal (oldest dropped first)', () => {
@@ -138,24 +233,37 @@ it('bounds sessions (least recently used dropped first) and each journal (oldest
   for (let i = 0; i < SESSION_LIMITS.journal + 10; i++) journal.record('GET', `/${i}`, 200, 0, null)
   const requests = journal.requests()
   expect(requests).toHaveLength(SESSION_LIMITS.journal)
-  expect([requests[0]!.path, requests.at(-1)!.path]).toEqual(['/10', `/${SESSION_LIMITS.journal + 9}`])
+  expect([requests[0]!.path, requests.at(-1)!.path]).toEqual([
+    '/10',
+    `/${SESSION_LIMITS.journal + 9}`,
+  ])
 })
 
 it('answers a hang only when the client gives up', async () => {
   const handle = createFetchHandler({ taxonomy, scenario: 'hang' })
   const started = performance.now()
-  const response = await handle(new Request(`http://mock.test${D}`, { headers: AUTH, signal: AbortSignal.timeout(150) }))
+  const response = await handle(
+    new Request(`http://mock.test${D}`, { headers: AUTH, signal: AbortSignal.timeout(150) }),
+  )
   expect(response.type).toBe('error')
   expect(performance.now() - started).toBeGreaterThanOrEqual(140)
 })
 
 it('accepts a base URL that ends in /api/v2 as the same base', async () => {
   const handle = createFetchHandler({ taxonomy, baseUrl: 'https://api.example.test/api/v2' })
-  expect((await handle(new Request(`https://api.example.test${D}`, { headers: AUTH }))).status).toBe(200)
-  expect((await handle(new Request(`https://elsewhere.test${D}`, { headers: AUTH }))).status).toBe(404)
+  expect(
+    (await handle(new Request(`https://api.example.test${D}`, { headers: AUTH }))).status,
+  ).toBe(200)
+  expect((await handle(new Request(`https://elsewhere.test${D}`, { headers: AUTH }))).status).toBe(
+    404,
+  )
 })
 
 it('takes only its own names in statuses and size, never inherited ones such as constructor', () => {
-  expect(() => createResolver({ taxonomy, statuses: { constructor: 403 } as never })).toThrow('`statuses` takes unauthorized and notFound; received "constructor"')
-  expect(() => createResolver({ size: { toString: 5 } as never })).toThrow('`size.toString` is not a level')
+  expect(() => createResolver({ taxonomy, statuses: { constructor: 403 } as never })).toThrow(
+    '`statuses` takes unauthorized and notFound; received "constructor"',
+  )
+  expect(() => createResolver({ size: { toString: 5 } as never })).toThrow(
+    '`size.toString` is not a level',
+  )
 })

@@ -12,7 +12,9 @@ const LONG = 'k9Zq4mw7Pe2Rt8Yu1Io5Lk3J'
 it('shows nothing of a short key and at most three characters of a long one', () => {
   expect(maskKey(SHORT)).toBe('(hidden)')
   expect(maskKey(LONG)).toBe('k9Z…')
-  expect(showKeys([SHORT, LONG, 'taxonomy-mock-key'], 'taxonomy-mock-key', 'terminal').shown).toEqual(['(hidden)', 'k9Z…', 'taxonomy-mock-key'])
+  expect(
+    showKeys([SHORT, LONG, 'taxonomy-mock-key'], 'taxonomy-mock-key', 'terminal').shown,
+  ).toEqual(['(hidden)', 'k9Z…', 'taxonomy-mock-key'])
 })
 
 it('prints keys other than the default masked in the banner line', () => {
@@ -23,7 +25,11 @@ it('prints keys other than the default masked in the banner line', () => {
 
 it('shows no part of a key other than the default on GET /, only how many there are', () => {
   const page = (apiKeys: string[]) => {
-    const answer = resolveNow(createResolver({ taxonomy, apiKeys }), { method: 'GET', url: '/', header: () => undefined })
+    const answer = resolveNow(createResolver({ taxonomy, apiKeys }), {
+      method: 'GET',
+      url: '/',
+      header: () => undefined,
+    })
     return new TextDecoder().decode(answer.body!)
   }
   const text = page([LONG, SHORT, 'taxonomy-mock-key'])

@@ -7,7 +7,14 @@ import { sendsStatus } from '../../src/http/responses.js'
 import type { ScenarioInput } from '../../src/http/scenario.js'
 import { createHandlers, createMock } from '../../src/msw/index.js'
 import { pickHeaders, taxonomy } from '../cases/cases.js'
-import { SCENARIO_CASES, matches, outcomeOf, type Outcome, type ScenarioCase, type ScenarioRequest } from '../cases/scenario-cases.js'
+import {
+  SCENARIO_CASES,
+  matches,
+  outcomeOf,
+  type Outcome,
+  type ScenarioCase,
+  type ScenarioRequest,
+} from '../cases/scenario-cases.js'
 import { startTestServer } from '../helpers/server.js'
 import { resolveNow } from '../helpers/transports.js'
 import { onUnhandled } from '../helpers/unhandled.js'
@@ -17,18 +24,32 @@ const ORIGIN = 'http://kinds.test'
 const GIVE_UP_MS = 300
 
 /** A transport under test: given a scenario, a function from a request to what its client saw. */
-type Transport = (scenario: ScenarioInput) => Promise<(request: ScenarioRequest) => Promise<Outcome>>
+type Transport = (
+  scenario: ScenarioInput,
+) => Promise<(request: ScenarioRequest) => Promise<Outcome>>
 
-const init = (request: ScenarioRequest): RequestInit => ({ method: request.method ?? 'GET', headers: request.headers, signal: AbortSignal.timeout(GIVE_UP_MS) })
+const init = (request: ScenarioRequest): RequestInit => ({
+  method: request.method ?? 'GET',
+  headers: request.headers,
+  signal: AbortSignal.timeout(GIVE_UP_MS),
+})
 const msw = setupServer()
 
 const TRANSPORTS: Readonly<Record<string, Transport>> = {
   resolver: async (scenario) => {
     const resolver = createResolver({ taxonomy, scenario })
     return async (request) => {
-      const answer = resolveNow(resolver, { method: request.method ?? 'GET', url: request.path, header: (name) => request.headers?.[name] })
+      const answer = resolveNow(resolver, {
+        method: request.method ?? 'GET',
+        url: request.path,
+        header: (name) => request.headers?.[name],
+      })
       if (!sendsStatus(answer.delivery)) return { fault: 'network-error' }
-      return { status: answer.status, body: answer.body ? new TextDecoder().decode(answer.body) : '', headers: pickHeaders((name) => answer.headers[name]) }
+      return {
+        status: answer.status,
+        body: answer.body ? new TextDecoder().decode(answer.body) : '',
+        headers: pickHeaders((name) => answer.headers[name]),
+      }
     }
   },
   'fetch handler': async (scenario) => {
@@ -55,7 +76,12 @@ const TRANSPORTS: Readonly<Record<string, Transport>> = {
  * through every transport: one call per kind's test file.
  */
 export function replayKind(kind: ScenarioKind, own: readonly ScenarioCase[] = []): void {
-  const cases = [...SCENARIO_CASES.filter((c) => (typeof c.scenario === 'string' ? c.scenario : c.scenario.kind) === kind), ...own]
+  const cases = [
+    ...SCENARIO_CASES.filter(
+      (c) => (typeof c.scenario === 'string' ? c.scenario : c.scenario.kind) === kind,
+    ),
+    ...own,
+  ]
   // Only requests to ORIGIN are intercepted: the node server's pass through to it.
   beforeAll(() => msw.listen(onUnhandled('bypass')))
   afterAll(() => msw.close())
@@ -68,7 +94,10 @@ export function replayKind(kind: ScenarioKind, own: readonly ScenarioCase[] = []
       const send = await transport(c.scenario)
       for (const [i, request] of c.requests.entries()) {
         const observed = await send(request)
-        expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+        expect(
+          matches(observed, c.outcomes[i]!),
+          `${c.name} #${i}: ${JSON.stringify(observed)}`,
+        ).toBe(true)
       }
     })
   })

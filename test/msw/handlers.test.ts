@@ -1,7 +1,14 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { createHandlers, delayAnswers, failNetwork, failWith, hideSlug, rejectKeys } from '../../src/msw/index.js'
+import {
+  createHandlers,
+  delayAnswers,
+  failNetwork,
+  failWith,
+  hideSlug,
+  rejectKeys,
+} from '../../src/msw/index.js'
 import { AUTH, CASES, RECORD_CASES, expectCase, taxonomy } from '../cases/cases.js'
 import { createResolver, viaFetch, viaResolver } from '../helpers/transports.js'
 
@@ -26,35 +33,54 @@ it('gives the same status, headers and bytes as the resolver for every record', 
 })
 
 it('matches the two paths on any origin without a base URL', async () => {
-  for (const origin of ['https://api.example.com', 'http://localhost:3000', 'http://any.test/some/prefix']) {
+  for (const origin of [
+    'https://api.example.com',
+    'http://localhost:3000',
+    'http://any.test/some/prefix',
+  ]) {
     const response = await fetch(`${origin}${path}`, { headers: AUTH })
     expect(response.status, origin).toBe(200)
   }
 })
 
 it('matches only its origin and prefix with a base URL, with or without a trailing slash', async () => {
-  for (const baseUrl of ['https://api.example.test/taxonomy', 'https://api.example.test/taxonomy/']) {
+  for (const baseUrl of [
+    'https://api.example.test/taxonomy',
+    'https://api.example.test/taxonomy/',
+  ]) {
     server.use(...createHandlers({ taxonomy, baseUrl, apiKeys: ['k'] }))
-    const ok = await fetch(`https://api.example.test/taxonomy${path}`, { headers: { authorization: 'Bearer k' } })
+    const ok = await fetch(`https://api.example.test/taxonomy${path}`, {
+      headers: { authorization: 'Bearer k' },
+    })
     expect(ok.status).toBe(200)
     // Another origin falls through to the default handlers, whose key differs.
-    const other = await fetch(`https://other.test${path}`, { headers: { authorization: 'Bearer k' } })
+    const other = await fetch(`https://other.test${path}`, {
+      headers: { authorization: 'Bearer k' },
+    })
     expect(other.status).toBe(401)
     server.resetHandlers()
   }
 })
 
 it('takes one options object for data and answers', async () => {
-  server.use(...createHandlers({ seed: 7, size: 'small', apiKeys: ['k'], baseUrl: 'https://seven.test' }))
-  const response = await fetch(`https://seven.test/api/v2/disciplines/no-such`, { headers: { authorization: 'Bearer k' } })
+  server.use(
+    ...createHandlers({ seed: 7, size: 'small', apiKeys: ['k'], baseUrl: 'https://seven.test' }),
+  )
+  const response = await fetch(`https://seven.test/api/v2/disciplines/no-such`, {
+    headers: { authorization: 'Bearer k' },
+  })
   expect(response.status).toBe(404)
 })
 
 it('lets server.use override one request and resetHandlers restore the default', async () => {
   server.use(http.get(`*${path}`, () => HttpResponse.json({ overridden: true })))
-  expect(await (await fetch(`${ORIGIN}${path}`, { headers: AUTH })).json()).toEqual({ overridden: true })
+  expect(await (await fetch(`${ORIGIN}${path}`, { headers: AUTH })).json()).toEqual({
+    overridden: true,
+  })
   server.resetHandlers()
-  expect((await (await fetch(`${ORIGIN}${path}`, { headers: AUTH })).json()).slug).toBe(discipline.slug)
+  expect((await (await fetch(`${ORIGIN}${path}`, { headers: AUTH })).json()).slug).toBe(
+    discipline.slug,
+  )
 })
 
 it('rejects every key with rejectKeys()', async () => {
@@ -71,7 +97,9 @@ it('hides one slug with hideSlug() and leaves the others alone', async () => {
   expect(hidden.status).toBe(404)
   expect(await hidden.text()).toBe('{"error":"Resource not found"}')
   const other = taxonomy.disciplines[1]!
-  expect((await fetch(`${ORIGIN}/api/v2/disciplines/${other.slug}`, { headers: AUTH })).status).toBe(200)
+  expect(
+    (await fetch(`${ORIGIN}/api/v2/disciplines/${other.slug}`, { headers: AUTH })).status,
+  ).toBe(200)
 })
 
 it('hides a slug under a base URL and prefix only', async () => {
@@ -84,7 +112,10 @@ it('hides a slug under a base URL and prefix only', async () => {
 it('fails with 500 or 503 and a JSON error body with failWith()', async () => {
   server.use(...failWith(503))
   const unavailable = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
-  expect([unavailable.status, await unavailable.text()]).toEqual([503, '{"error":"Service unavailable"}'])
+  expect([unavailable.status, await unavailable.text()]).toEqual([
+    503,
+    '{"error":"Service unavailable"}',
+  ])
   server.resetHandlers()
   server.use(...failWith(500))
   const broken = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
@@ -113,6 +144,6 @@ it('applies the delay option to every answer, errors included', async () => {
 
 it('rejects a bad baseUrl with a TypeError naming it', () => {
   expect(() => createHandlers({ baseUrl: 'api.example.test' })).toThrow(
-    "`baseUrl` must be an absolute http(s) URL such as 'https://api.example.test'; received \"api.example.test\" (string)",
+    '`baseUrl` must be an absolute http(s) URL such as \'https://api.example.test\'; received "api.example.test" (string)',
   )
 })

@@ -15,7 +15,9 @@ beforeAll(() => server.listen())
 afterAll(() => server.close())
 
 const get = (path: string) =>
-  fetch(`http://api.test/api/v2/${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+  fetch(`http://api.test/api/v2/${path}`, {
+    headers: { authorization: 'Bearer taxonomy-mock-key' },
+  })
 
 it('builds no data when handlers are made, and the data once per seed and size when first asked', async () => {
   const first = createHandlers({ seed: 777_001, size: 'small' })

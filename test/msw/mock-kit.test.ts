@@ -17,12 +17,16 @@ it.each(SCENARIO_CASES)('a kit helper, nothing behind it but the kit: $name', as
   const mock = createMock({ taxonomy })
   server.resetHandlers(...mock.withScenario(c.scenario), ...mock.handlers)
   for (const [i, request] of c.requests.entries()) {
-    const observed = await outcomeOf(fetch(`${ORIGIN}${request.path}`, { method: request.method, headers: request.headers }))
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+    const observed = await outcomeOf(
+      fetch(`${ORIGIN}${request.path}`, { method: request.method, headers: request.headers }),
+    )
+    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
+      true,
+    )
   }
 })
 
-it("answers with its own data and keys, even alone and with a newer kit made after it", async () => {
+it('answers with its own data and keys, even alone and with a newer kit made after it', async () => {
   const mock = createMock({ taxonomy, apiKeys: ['kit-key'] })
   createHandlers({ taxonomy, apiKeys: ['newer-key'] })
   server.resetHandlers(...mock.hideSlug(taxonomy.disciplines[0]!.slug))

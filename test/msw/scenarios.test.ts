@@ -17,7 +17,8 @@ import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cas
 
 const ORIGIN = 'http://taxonomy.test'
 const server = setupServer(...createHandlers({ taxonomy }))
-const send = (path: string, init: RequestInit = { headers: AUTH }) => fetch(`${ORIGIN}${path}`, init)
+const send = (path: string, init: RequestInit = { headers: AUTH }) =>
+  fetch(`${ORIGIN}${path}`, init)
 
 beforeAll(() => server.listen())
 afterEach(() => server.resetHandlers())
@@ -25,8 +26,12 @@ afterAll(() => server.close())
 
 async function replay(c: (typeof SCENARIO_CASES)[number]): Promise<void> {
   for (const [i, request] of c.requests.entries()) {
-    const observed = await outcomeOf(send(request.path, { method: request.method, headers: request.headers }))
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+    const observed = await outcomeOf(
+      send(request.path, { method: request.method, headers: request.headers }),
+    )
+    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
+      true,
+    )
   }
 }
 
@@ -43,12 +48,25 @@ it.each(SCENARIO_CASES)('server.use(...withScenario()): $name', async (c) => {
 it('answers 401, not 404, to a request without a key under hideSlug() (regression)', async () => {
   server.use(...hideSlug(taxonomy.disciplines[0]!.slug))
   const response = await send(D, {})
-  expect([response.status, await response.text()]).toEqual([401, '{"error":"Invalid or missing API key"}'])
+  expect([response.status, await response.text()]).toEqual([
+    401,
+    '{"error":"Invalid or missing API key"}',
+  ])
 })
 
 it('answers a preflight with 204 under every helper (regression)', async () => {
-  const preflight = { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }
-  for (const handlers of [hideSlug(taxonomy.disciplines[0]!.slug), rejectKeys(), failWith(500), failNetwork(), hangAnswers(), delayAnswers(5_000)]) {
+  const preflight = {
+    method: 'OPTIONS',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' },
+  }
+  for (const handlers of [
+    hideSlug(taxonomy.disciplines[0]!.slug),
+    rejectKeys(),
+    failWith(500),
+    failNetwork(),
+    hangAnswers(),
+    delayAnswers(5_000),
+  ]) {
     server.resetHandlers()
     server.use(...handlers)
     const started = performance.now()
@@ -106,8 +124,13 @@ it('applies a helper under its base URL only', async () => {
 })
 
 it('answers a base URL that ends in /api/v2 (the README API constant) instead of matching nothing', async () => {
-  server.use(...createHandlers({ taxonomy, baseUrl: 'https://api.example.test/api/v2', apiKeys: ['k'] }))
-  expect((await fetch(`https://api.example.test${D}`, { headers: { authorization: 'Bearer k' } })).status).toBe(200)
+  server.use(
+    ...createHandlers({ taxonomy, baseUrl: 'https://api.example.test/api/v2', apiKeys: ['k'] }),
+  )
+  expect(
+    (await fetch(`https://api.example.test${D}`, { headers: { authorization: 'Bearer k' } }))
+      .status,
+  ).toBe(200)
 })
 
 it('rejects a bad scenario with a TypeError naming the field', () => {
@@ -121,7 +144,8 @@ it('answers on its own when nothing is behind it, with the newest kit’s data a
   // As `server.resetHandlers(...failWith(503))` or a Storybook story's `parameters.msw` leave it.
   createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' })
   server.resetHandlers(...hideSlug(taxonomy.disciplines[0]!.slug, { baseUrl: 'https://keys.test' }))
-  const hidden = (key: string) => fetch(`https://keys.test${D}`, { headers: { authorization: `Bearer ${key}` } })
+  const hidden = (key: string) =>
+    fetch(`https://keys.test${D}`, { headers: { authorization: `Bearer ${key}` } })
   expect((await hidden('own-key')).status).toBe(404)
   expect((await hidden('taxonomy-mock-key')).status).toBe(401)
   server.resetHandlers(...failWith(503))
@@ -132,10 +156,15 @@ it('answers on its own when nothing is behind it, with the newest kit’s data a
 it('answers a helper’s request with a kit only on the kit’s own origin, not one that starts with it', async () => {
   createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' })
   server.resetHandlers(...hideSlug(taxonomy.disciplines[0]!.slug))
-  const hidden = (origin: string) => fetch(`${origin}${D}`, { headers: { authorization: 'Bearer own-key' } })
+  const hidden = (origin: string) =>
+    fetch(`${origin}${D}`, { headers: { authorization: 'Bearer own-key' } })
   expect((await hidden('https://keys.test')).status).toBe(404)
   // Other origins are the newest any-origin kit's, whose key differs.
-  for (const origin of ['https://keys.test.evil.example', 'https://keys.testevil.example', 'https://keys.test:8443']) {
+  for (const origin of [
+    'https://keys.test.evil.example',
+    'https://keys.testevil.example',
+    'https://keys.test:8443',
+  ]) {
     expect((await hidden(origin)).status, origin).toBe(401)
   }
   server.resetHandlers(...createHandlers({ taxonomy }))

@@ -4,7 +4,15 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
-import { cloneHead, createEmptyProject, installInto, linkNodeModules, packTarball, requestThroughNpx, unexpectedPackedFiles } from '../helpers/packed.js'
+import {
+  cloneHead,
+  createEmptyProject,
+  installInto,
+  linkNodeModules,
+  packTarball,
+  requestThroughNpx,
+  unexpectedPackedFiles,
+} from '../helpers/packed.js'
 
 let builtBeforePack = true
 let files: string[] = []
@@ -23,7 +31,18 @@ beforeAll(async () => {
 
 it('packs dist/ from a clone that was never built: prepack builds it first', () => {
   expect(builtBeforePack).toBe(false)
-  for (const file of ['bin/taxonomy-mock.cjs', 'dist/cli/main.cjs', 'dist/cli/commands.cjs', 'dist/cli/tls.cjs', 'dist/index.js', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/msw/index.js', 'dist/server/index.js', 'dist/openapi.json']) {
+  for (const file of [
+    'bin/taxonomy-mock.cjs',
+    'dist/cli/main.cjs',
+    'dist/cli/commands.cjs',
+    'dist/cli/tls.cjs',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/index.d.cts',
+    'dist/msw/index.js',
+    'dist/server/index.js',
+    'dist/openapi.json',
+  ]) {
     expect(files).toContain(file)
   }
   // No source maps, sources or tests.

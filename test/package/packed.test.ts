@@ -7,37 +7,58 @@ import { requestThroughNpx, typeCheck, unexpectedPackedFiles } from '../helpers/
 
 const consumers = inject('consumers')
 const installed = { dir: consumers.esm, files: consumers.files }
-const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: installed.dir, encoding: 'utf8' })
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { cwd: installed.dir, encoding: 'utf8' })
 
 it('packs only what a user needs: bin, dist, README, CHANGELOG, LICENSE, package.json', () => {
   expect(unexpectedPackedFiles(installed.files)).toEqual([])
   expect(installed.files).toContain('dist/openapi.json')
   expect(installed.files).toContain('CHANGELOG.md')
-  expect(installed.files.some((file) => /^(test|bench|src|examples|fixtures)\//.test(file))).toBe(false)
+  expect(installed.files.some((file) => /^(test|bench|src|examples|fixtures)\//.test(file))).toBe(
+    false,
+  )
 })
 
 it('runs and flags nothing of its own when installed: no install-time scripts in the manifest', () => {
-  const manifest = JSON.parse(readFileSync(join(installed.dir, 'node_modules/taxonomy-mock/package.json'), 'utf8')) as { scripts?: Record<string, string> }
-  const installTime = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare', 'prepublish']
-  expect(Object.keys(manifest.scripts ?? {}).filter((name) => installTime.includes(name))).toEqual([])
+  const manifest = JSON.parse(
+    readFileSync(join(installed.dir, 'node_modules/taxonomy-mock/package.json'), 'utf8'),
+  ) as { scripts?: Record<string, string> }
+  const installTime = [
+    'preinstall',
+    'install',
+    'postinstall',
+    'prepare',
+    'preprepare',
+    'postprepare',
+    'prepublish',
+  ]
+  expect(Object.keys(manifest.scripts ?? {}).filter((name) => installTime.includes(name))).toEqual(
+    [],
+  )
   // npm 11 lists every dependency whose install scripts it skipped; msw's own postinstall may be there.
   expect(consumers.esmInstallLog).not.toMatch(/taxonomy-mock@/)
 })
 
 it('says where its source lives: repository, bugs and homepage name one GitHub repository', () => {
-  const manifest = JSON.parse(readFileSync(join(installed.dir, 'node_modules/taxonomy-mock/package.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(join(installed.dir, 'node_modules/taxonomy-mock/package.json'), 'utf8'),
+  ) as {
     repository?: { type: string; url: string }
     bugs?: { url: string }
     homepage?: string
   }
-  const base = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+(?=#readme$)/.exec(manifest.homepage ?? '')?.[0]
+  const base = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+(?=#readme$)/.exec(
+    manifest.homepage ?? '',
+  )?.[0]
   expect(base).toBeDefined()
   expect(manifest.repository).toEqual({ type: 'git', url: `git+${base}.git` })
   expect(manifest.bugs).toEqual({ url: `${base}/issues` })
 })
 
 it('runs npx taxonomy-mock --version with plain node, no TypeScript loader', () => {
-  const version = JSON.parse(run('node', ['-p', 'JSON.stringify(require("taxonomy-mock/package.json").version)']))
+  const version = JSON.parse(
+    run('node', ['-p', 'JSON.stringify(require("taxonomy-mock/package.json").version)']),
+  )
   expect(run('npx', ['--no-install', 'taxonomy-mock', '--version']).trim()).toBe(version)
 })
 
@@ -50,9 +71,18 @@ it('answers a request from npx taxonomy-mock serve --port 0', async () => {
 it('fences taxonomy-mock/server off from browser bundles', async () => {
   const { build } = await import('esbuild')
   const bundle = (entry: string) =>
-    build({ stdin: { contents: `import '${entry}'`, resolveDir: installed.dir }, bundle: true, platform: 'browser', write: false, logLevel: 'silent', external: ['msw', 'msw/*'] })
+    build({
+      stdin: { contents: `import '${entry}'`, resolveDir: installed.dir },
+      bundle: true,
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+      external: ['msw', 'msw/*'],
+    })
   await expect(bundle('taxonomy-mock/msw')).resolves.toBeDefined()
-  await expect(bundle('taxonomy-mock/server')).rejects.toThrow(/Could not resolve "taxonomy-mock\/server"/)
+  await expect(bundle('taxonomy-mock/server')).rejects.toThrow(
+    /Could not resolve "taxonomy-mock\/server"/,
+  )
 })
 
 it('imports every subpath', () => {
@@ -61,7 +91,12 @@ it('imports every subpath', () => {
     const server = await import('taxonomy-mock/server')
     const openapi = await import('taxonomy-mock/openapi.json', { with: { type: 'json' } })
     console.log(JSON.stringify([typeof root.createTaxonomy, typeof msw.createHandlers, typeof server.startServer, openapi.default.openapi]))`
-  expect(JSON.parse(run('node', ['--input-type=module', '-e', script]))).toEqual(['function', 'function', 'function', '3.1.0'])
+  expect(JSON.parse(run('node', ['--input-type=module', '-e', script]))).toEqual([
+    'function',
+    'function',
+    'function',
+    '3.1.0',
+  ])
 })
 
 it('type-checks with TypeScript 5.9 as the project has it, and TypeScript 7', () => {
@@ -77,10 +112,28 @@ it.each([
   [7, 'nodenext', 'nodenext'],
   [7, 'node16', 'node16'],
   [7, 'bundler', 'esnext'],
-] as const)('type-checks a consumer file that uses every public function with TypeScript %i under %s', (major, moduleResolution, module) => {
-  copyFileSync(fileURLToPath(new URL('./consumer.ts.txt', import.meta.url)), join(installed.dir, 'consumer.ts'))
-  const config = `tsconfig.typescript${major}-${moduleResolution}.json`
-  const compilerOptions = { strict: true, noEmit: true, module, moduleResolution, target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], skipLibCheck: true }
-  writeFileSync(join(installed.dir, config), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }))
-  expect(typeCheck(consumers, major, installed.dir, config)).toBe('')
-})
+] as const)(
+  'type-checks a consumer file that uses every public function with TypeScript %i under %s',
+  (major, moduleResolution, module) => {
+    copyFileSync(
+      fileURLToPath(new URL('./consumer.ts.txt', import.meta.url)),
+      join(installed.dir, 'consumer.ts'),
+    )
+    const config = `tsconfig.typescript${major}-${moduleResolution}.json`
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      module,
+      moduleResolution,
+      target: 'es2022',
+      lib: ['es2023', 'dom'],
+      types: ['node'],
+      skipLibCheck: true,
+    }
+    writeFileSync(
+      join(installed.dir, config),
+      JSON.stringify({ compilerOptions, files: ['consumer.ts'] }),
+    )
+    expect(typeCheck(consumers, major, installed.dir, config)).toBe('')
+  },
+)

@@ -8,20 +8,40 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 
-const MANIFEST = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
+const MANIFEST = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { scripts: Record<string, string> }
 
 /** `npm publish --dry-run` of this package.json with `npm test` standing in as `testScript`. */
-function publishDryRun(testScript: string): { status: number | null; output: string; tested: boolean; packed: boolean } {
+function publishDryRun(testScript: string): {
+  status: number | null
+  output: string
+  tested: boolean
+  packed: boolean
+} {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-publish-'))
   // Each stand-in leaves a file behind, so the test sees which scripts ran.
-  const scripts = { ...MANIFEST.scripts, test: testScript, build: 'node -e "require(\'fs\').writeFileSync(\'packed\', \'\')"' }
+  const scripts = {
+    ...MANIFEST.scripts,
+    test: testScript,
+    build: "node -e \"require('fs').writeFileSync('packed', '')\"",
+  }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...MANIFEST, scripts }))
-  const child = spawnSync('npm', ['publish', '--dry-run', '--registry=http://127.0.0.1:9/', '--fetch-retries=0'], { cwd: dir, encoding: 'utf8' })
-  return { status: child.status, output: child.stdout + child.stderr, tested: existsSync(join(dir, 'tested')), packed: existsSync(join(dir, 'packed')) }
+  const child = spawnSync(
+    'npm',
+    ['publish', '--dry-run', '--registry=http://127.0.0.1:9/', '--fetch-retries=0'],
+    { cwd: dir, encoding: 'utf8' },
+  )
+  return {
+    status: child.status,
+    output: child.stdout + child.stderr,
+    tested: existsSync(join(dir, 'tested')),
+    packed: existsSync(join(dir, 'packed')),
+  }
 }
 
 it('runs npm test before publishing, and publishes when it passes', () => {
-  const result = publishDryRun('node -e "require(\'fs\').writeFileSync(\'tested\', \'\')"')
+  const result = publishDryRun("node -e \"require('fs').writeFileSync('tested', '')\"")
   expect(result).toMatchObject({ status: 0, tested: true, packed: true })
   expect(result.output).toMatch(/\+ taxonomy-mock@/)
 })

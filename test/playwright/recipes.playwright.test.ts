@@ -29,30 +29,69 @@ export default {
 beforeAll(() => {
   dir = packAndInstall().dir
   // What the two pages' `npm i -D` lines name, as they name it (the tarball is in already).
-  const specs = new Set(PAGES.flatMap((page) => installLineOf(page)).filter((named) => named.name !== 'taxonomy-mock').map((named) => named.spec))
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', ...specs], { cwd: dir, stdio: 'ignore' })
-  expect(layOut('docs/recipes/playwright-msw.md', join(dir, 'playwright-msw'))).toEqual(['playwright.config.ts', 'fixtures.ts', 'discipline.spec.ts'])
-  expect(layOut('docs/recipes/playwright-server.md', join(dir, 'playwright-server'))).toEqual(['playwright.config.ts', 'discipline.spec.ts'])
-  for (const recipe of ['playwright-msw', 'playwright-server']) writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
+  const specs = new Set(
+    PAGES.flatMap((page) => installLineOf(page))
+      .filter((named) => named.name !== 'taxonomy-mock')
+      .map((named) => named.spec),
+  )
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', ...specs], {
+    cwd: dir,
+    stdio: 'ignore',
+  })
+  expect(layOut('docs/recipes/playwright-msw.md', join(dir, 'playwright-msw'))).toEqual([
+    'playwright.config.ts',
+    'fixtures.ts',
+    'discipline.spec.ts',
+  ])
+  expect(layOut('docs/recipes/playwright-server.md', join(dir, 'playwright-server'))).toEqual([
+    'playwright.config.ts',
+    'discipline.spec.ts',
+  ])
+  for (const recipe of ['playwright-msw', 'playwright-server'])
+    writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['playwright-msw', 'playwright-server'] }),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
+      include: ['playwright-msw', 'playwright-server'],
+    }),
   )
 }, 600_000)
 
 function playwright(recipe: string): { status: number | null; output: string } {
-  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', '-c', `${recipe}/harness.config.ts`, '--reporter', 'line'], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, CI: '1', MOCK_PORT: '4479' },
-    timeout: 300_000,
-  })
+  const run = spawnSync(
+    'npx',
+    [
+      '--no-install',
+      'playwright',
+      'test',
+      '-c',
+      `${recipe}/harness.config.ts`,
+      '--reporter',
+      'line',
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1', MOCK_PORT: '4479' },
+      timeout: 300_000,
+    },
+  )
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` }
 }
 
 it('names no browser in the recipes: a user runs the browsers Playwright installs', () => {
   for (const recipe of ['playwright-msw', 'playwright-server']) {
-    expect(readFileSync(join(dir, recipe, 'playwright.config.ts'), 'utf8')).not.toMatch(/executablePath|chromium/i)
+    expect(readFileSync(join(dir, recipe, 'playwright.config.ts'), 'utf8')).not.toMatch(
+      /executablePath|chromium/i,
+    )
   }
 })
 

@@ -10,17 +10,31 @@ import { createFetchHandler } from '../../src/http/fetch.js'
 import { docFiles } from '../helpers/readme.js'
 
 const runtimes = inject('runtimes')
-const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' }
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  NO_COLOR: '1',
+  DENO_NO_UPDATE_CHECK: '1',
+  DO_NOT_TRACK: '1',
+}
 const stops: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()))
 })
 
 /** Starts a server process; resolves with its port once it prints a URL, and stops it after the test. */
-async function start(command: string, args: string[]): Promise<{ host: string; port: number; stop: () => Promise<number | null> }> {
+async function start(
+  command: string,
+  args: string[],
+): Promise<{ host: string; port: number; stop: () => Promise<number | null> }> {
   // Its own process group, signalled whole as a terminal's Ctrl+C is: bunx forwards the signal
   // to the server it started, so the server gets it twice.
-  const child = spawn(command, args, { cwd: runtimes.project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawn(command, args, {
+    cwd: runtimes.project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM')
@@ -36,7 +50,11 @@ async function start(command: string, args: string[]): Promise<{ host: string; p
     }
     child.stdout.on('data', look)
     child.stderr.on('data', look)
-    void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited (${code}) before listening: ${output}`)))
+    void exited.then((code) =>
+      reject(
+        new Error(`${command} ${args.join(' ')} exited (${code}) before listening: ${output}`),
+      ),
+    )
   })
   return { host, port, stop }
 }
@@ -51,19 +69,23 @@ const REQUESTS: [string, Record<string, string>][] = [
 
 /** Status, content type and body of each request, from the server on `port`. */
 async function answers(port: number) {
-  return Promise.all(REQUESTS.map(async ([path, headers]) => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers })
-    return [response.status, response.headers.get('content-type'), await response.text()]
-  }))
+  return Promise.all(
+    REQUESTS.map(async ([path, headers]) => {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers })
+      return [response.status, response.headers.get('content-type'), await response.text()]
+    }),
+  )
 }
 
 /** The same requests answered in this Node process by the same function, for comparison. */
 async function answersInNode(options: Parameters<typeof createFetchHandler>[0]) {
   const handler = createFetchHandler(options)
-  return Promise.all(REQUESTS.map(async ([path, headers]) => {
-    const response = await handler(new Request(`http://127.0.0.1${path}`, { headers }))
-    return [response.status, response.headers.get('content-type'), await response.text()]
-  }))
+  return Promise.all(
+    REQUESTS.map(async ([path, headers]) => {
+      const response = await handler(new Request(`http://127.0.0.1${path}`, { headers }))
+      return [response.status, response.headers.get('content-type'), await response.text()]
+    }),
+  )
 }
 
 type Command = () => [string, string[]]
@@ -71,27 +93,47 @@ type Command = () => [string, string[]]
 it.each<[string, string, Command]>([
   ['bun', 'bun-server.ts', () => [runtimes.bun, ['bun-server.ts']]],
   ['deno', 'deno-server.ts', () => [runtimes.deno, ['run', '--allow-net', 'deno-server.ts']]],
-])('serves createFetchHandler under %s from the recipe block %s, as Node answers', async (_name, file, command) => {
-  // As written, except port 0 for a free port.
-  const code = docFiles('docs/recipes/bun-deno.md').get(file)!
-  expect(code).toMatch(/hostname: '127\.0\.0\.1',\s+port: 4477/)
-  writeFileSync(join(runtimes.project, file), code.replace('port: 4477', 'port: 0'))
-  const [binary, args] = command()
-  const server = await start(binary, args)
-  // Loopback only, as the CLI binds: the URL each prints names the address it listens on.
-  expect(server.host).toBe('127.0.0.1')
-  expect(await answers(server.port)).toEqual(await answersInNode({ seed: 42, size: 'small' }))
-})
+])(
+  'serves createFetchHandler under %s from the recipe block %s, as Node answers',
+  async (_name, file, command) => {
+    // As written, except port 0 for a free port.
+    const code = docFiles('docs/recipes/bun-deno.md').get(file)!
+    expect(code).toMatch(/hostname: '127\.0\.0\.1',\s+port: 4477/)
+    writeFileSync(join(runtimes.project, file), code.replace('port: 4477', 'port: 0'))
+    const [binary, args] = command()
+    const server = await start(binary, args)
+    // Loopback only, as the CLI binds: the URL each prints names the address it listens on.
+    expect(server.host).toBe('127.0.0.1')
+    expect(await answers(server.port)).toEqual(await answersInNode({ seed: 42, size: 'small' }))
+  },
+)
 
 it.each<[string, Command]>([
   ['bun', () => [runtimes.bunx, ['--bun', 'taxonomy-mock']]],
   ['deno', () => [runtimes.deno, ['run', '-A', 'npm:taxonomy-mock']]],
-])('runs the CLI under %s: serve answers as Node does and SIGTERM exits 0; export is byte for byte', async (_name, command) => {
-  const [binary, prefix] = command()
-  const server = await start(binary, [...prefix, 'serve', '--port', '0', '--seed', '42', '--size', 'small', '--quiet'])
-  expect(await answers(server.port)).toEqual(await answersInNode({ seed: 42, size: 'small' }))
-  expect(await server.stop()).toBe(0)
-  const exported = spawnSync(binary, [...prefix, 'export', '--seed', '42', '--size', 'small'], { cwd: runtimes.project, env, encoding: 'utf8' })
-  expect({ status: exported.status, stderr: exported.stderr }).toEqual({ status: 0, stderr: '' })
-  expect(exported.stdout).toBe(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
-})
+])(
+  'runs the CLI under %s: serve answers as Node does and SIGTERM exits 0; export is byte for byte',
+  async (_name, command) => {
+    const [binary, prefix] = command()
+    const server = await start(binary, [
+      ...prefix,
+      'serve',
+      '--port',
+      '0',
+      '--seed',
+      '42',
+      '--size',
+      'small',
+      '--quiet',
+    ])
+    expect(await answers(server.port)).toEqual(await answersInNode({ seed: 42, size: 'small' }))
+    expect(await server.stop()).toBe(0)
+    const exported = spawnSync(binary, [...prefix, 'export', '--seed', '42', '--size', 'small'], {
+      cwd: runtimes.project,
+      env,
+      encoding: 'utf8',
+    })
+    expect({ status: exported.status, stderr: exported.stderr }).toEqual({ status: 0, stderr: '' })
+    expect(exported.stdout).toBe(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  },
+)

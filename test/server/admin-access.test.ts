@@ -7,37 +7,74 @@ import { startTestServer } from '../helpers/server.js'
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 
 /** One request over a socket, Host and all headers as given. */
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (text += chunk))
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text }))
-    })
-    request.on('error', reject)
-    request.end(body)
-  })
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+    (resolve, reject) => {
+      const request = httpRequest(
+        { host: '127.0.0.1', port, method, path, headers, setHost: false },
+        (response) => {
+          let text = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk: string) => (text += chunk))
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, headers: response.headers, text }),
+          )
+        },
+      )
+      request.on('error', reject)
+      request.end(body)
+    },
+  )
 }
 
 const put = (port: number, headers: Record<string, string>) =>
-  send(port, 'PUT', '/__admin/sessions/default/scenario', { 'content-type': 'application/json', ...headers }, '{"kind":"server-error"}')
+  send(
+    port,
+    'PUT',
+    '/__admin/sessions/default/scenario',
+    { 'content-type': 'application/json', ...headers },
+    '{"kind":"server-error"}',
+  )
 
 it('refuses a Host other than an IP address or localhost without an admin key (DNS rebinding)', async () => {
   const server = await startTestServer({ taxonomy })
   const { port } = server
   expect((await put(port, { host: `attacker.example:${port}` })).status).toBe(403)
-  expect((await send(port, 'GET', '/__admin/sessions/default/requests', { host: 'attacker.example' })).status).toBe(403)
-  expect((await send(port, 'GET', '/__admin/sessions/default/scenario', { host: 'localhost.attacker.example' })).status).toBe(403)
+  expect(
+    (await send(port, 'GET', '/__admin/sessions/default/requests', { host: 'attacker.example' }))
+      .status,
+  ).toBe(403)
+  expect(
+    (
+      await send(port, 'GET', '/__admin/sessions/default/scenario', {
+        host: 'localhost.attacker.example',
+      })
+    ).status,
+  ).toBe(403)
   expect(server.resolver.sessions.default.scenario).toBeUndefined()
-  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LocalHost', `app.localhost:${port}`, `[::1]:${port}`]) {
+  for (const host of [
+    `127.0.0.1:${port}`,
+    `localhost:${port}`,
+    'LocalHost',
+    `app.localhost:${port}`,
+    `[::1]:${port}`,
+  ]) {
     expect((await put(port, { host })).status, host).toBe(200)
   }
 })
 
 it('lets the admin key decide, whatever the Host, when one is set', async () => {
   const server = await startTestServer({ taxonomy, adminKey: 'admin-secret' })
-  expect((await put(server.port, { host: 'mock.internal', 'x-taxonomy-mock-admin-key': 'admin-secret' })).status).toBe(200)
+  expect(
+    (await put(server.port, { host: 'mock.internal', 'x-taxonomy-mock-admin-key': 'admin-secret' }))
+      .status,
+  ).toBe(200)
   expect((await put(server.port, { host: '127.0.0.1' })).status).toBe(403)
 })
 
@@ -47,9 +84,19 @@ it('refuses admin requests a browser marks as coming from a page of another orig
   expect((await put(server.port, { host, origin: 'http://attacker.example' })).status).toBe(403)
   expect((await put(server.port, { host, origin: 'null' })).status).toBe(403)
   expect((await put(server.port, { host, 'sec-fetch-site': 'cross-site' })).status).toBe(403)
-  expect((await send(server.port, 'GET', '/__admin/sessions/default/requests', { host, 'sec-fetch-site': 'same-site' })).status).toBe(403)
+  expect(
+    (
+      await send(server.port, 'GET', '/__admin/sessions/default/requests', {
+        host,
+        'sec-fetch-site': 'same-site',
+      })
+    ).status,
+  ).toBe(403)
   expect(server.resolver.sessions.default.scenario).toBeUndefined()
-  expect((await put(server.port, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+  expect(
+    (await put(server.port, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }))
+      .status,
+  ).toBe(200)
 })
 
 it('sends no CORS headers on the admin API, its preflights included, even with CORS on', async () => {
@@ -63,16 +110,39 @@ it('sends no CORS headers on the admin API, its preflights included, even with C
   })
   const read = await send(server.port, 'GET', '/__admin/sessions/default/requests', { host })
   for (const answer of [preflight, read]) {
-    expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+    expect(
+      Object.keys(answer.headers).filter((name) => name.startsWith('access-control-')),
+    ).toEqual([])
   }
   expect(preflight.headers.allow).toBe('GET, PUT, DELETE, OPTIONS')
   // The API itself keeps its CORS headers.
-  expect((await send(server.port, 'GET', '/__health', { host, origin: 'http://app.test' })).headers['access-control-allow-origin']).toBe('*')
+  expect(
+    (await send(server.port, 'GET', '/__health', { host, origin: 'http://app.test' })).headers[
+      'access-control-allow-origin'
+    ],
+  ).toBe('*')
 })
 
 it('tells IP literals and localhost names from other Host names', () => {
-  const direct = ['127.0.0.1', '127.0.0.1:4477', '192.168.1.5:80', '[::1]', '[::1]:4477', 'localhost', 'localhost.', 'a.b.localhost:1']
-  const other = ['attacker.example', 'localhost.attacker.example', '127.0.0.1.nip.io', 'xlocalhost', '[::1].example', '', '1.2.3']
+  const direct = [
+    '127.0.0.1',
+    '127.0.0.1:4477',
+    '192.168.1.5:80',
+    '[::1]',
+    '[::1]:4477',
+    'localhost',
+    'localhost.',
+    'a.b.localhost:1',
+  ]
+  const other = [
+    'attacker.example',
+    'localhost.attacker.example',
+    '127.0.0.1.nip.io',
+    'xlocalhost',
+    '[::1].example',
+    '',
+    '1.2.3',
+  ]
   expect(direct.filter((host) => !isDirectHost(host))).toEqual([])
   expect(other.filter((host) => isDirectHost(host))).toEqual([])
 })

@@ -5,8 +5,14 @@ import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
-const fast = { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 }
-const stalledPut = 'PUT /__admin/sessions/t1/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"kind'
+const fast = {
+  ...SERVER_LIMITS,
+  headersTimeoutMs: 500,
+  requestTimeoutMs: 1_000,
+  checkIntervalMs: 100,
+}
+const stalledPut =
+  'PUT /__admin/sessions/t1/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"kind'
 
 /** A raw connection: a promise of everything received once the server closes it (or `null` at `withinMs`). */
 function open(port: number, onConnect: (socket: Socket) => void, withinMs: number) {
@@ -27,7 +33,8 @@ function open(port: number, onConnect: (socket: Socket) => void, withinMs: numbe
   })
 }
 
-const statuses = (reply: string | null) => [...(reply ?? '').matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
+const statuses = (reply: string | null) =>
+  [...(reply ?? '').matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
 
 it('answers an admin PUT whose body stalls with a 408 at the request timeout, then closes', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, fast)

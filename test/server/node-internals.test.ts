@@ -11,6 +11,7 @@ it('finds every internal it uses on this Node, and says nothing', async () => {
     await server.close()
     process.off('warning', warning)
   }
-  expect(warning.mock.calls.filter(([w]) => (w as Error).name === 'TaxonomyMockWarning')).toEqual([])
+  expect(warning.mock.calls.filter(([w]) => (w as Error).name === 'TaxonomyMockWarning')).toEqual(
+    [],
+  )
 })
-

@@ -9,7 +9,8 @@ import { startTestServer } from '../helpers/server.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
-const get = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\n${extra}\r\n`
+const get = (target: string, extra = '') =>
+  `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\n${extra}\r\n`
 
 /** A raw connection: what it received so far, and a promise of everything once the server closes it. */
 function open(port: number, onConnect: (socket: Socket) => void) {
@@ -24,19 +25,24 @@ function open(port: number, onConnect: (socket: Socket) => void) {
   return { socket, closed, received: () => received }
 }
 
-const statuses = (reply: string) => [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
+const statuses = (reply: string) =>
+  [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 it('answers every pipelined request in order before the 400 for garbage that follows', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await open(server.port, (s) => s.write(`${get(path)}${get('/nope')}NONSENSE \x00\r\n\r\n`)).closed
+  const reply = await open(server.port, (s) =>
+    s.write(`${get(path)}${get('/nope')}NONSENSE \x00\r\n\r\n`),
+  ).closed
   expect(statuses(reply)).toEqual([200, 404, 400])
   expect(reply.endsWith('{"error":"Malformed request"}')).toBe(true)
 })
 
 it('answers every pipelined request in order before the 431 for an oversized one', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await open(server.port, (s) => s.write(`${get(path)}${get('/nope')}${get(`${path}?q=${'a'.repeat(17_000)}`)}`)).closed
+  const reply = await open(server.port, (s) =>
+    s.write(`${get(path)}${get('/nope')}${get(`${path}?q=${'a'.repeat(17_000)}`)}`),
+  ).closed
   expect(statuses(reply)).toEqual([200, 404, 431])
 })
 
@@ -87,7 +93,9 @@ it('stops reading a connection whose delayed answers pile up, and serves others 
   const server = await startTestServer({ taxonomy, delay: 1_000 })
   let received = 0
   const { resolve } = server.resolver
-  Object.assign(server.resolver, { resolve: (...args: Parameters<typeof resolve>) => (received++, resolve(...args)) })
+  Object.assign(server.resolver, {
+    resolve: (...args: Parameters<typeof resolve>) => (received++, resolve(...args)),
+  })
   // 100,000 pipelined requests (2.8 MB), never read.
   const flood = open(server.port, (s) => {
     s.pause()
@@ -98,7 +106,9 @@ it('stops reading a connection whose delayed answers pile up, and serves others 
   // with it, reading stops at 64 waiting answers, plus the rest of the read they came in.
   expect(received).toBeLessThan(10_000)
   const started = performance.now()
-  const response = await fetch(`${server.url}${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } })
+  const response = await fetch(`${server.url}${path}`, {
+    headers: { authorization: 'Bearer taxonomy-mock-key' },
+  })
   expect(response.status).toBe(200)
   expect(performance.now() - started).toBeLessThan(1_500)
   flood.socket.destroy()
@@ -106,7 +116,9 @@ it('stops reading a connection whose delayed answers pile up, and serves others 
 
 it('answers an HTTP/1.1 request without Host with a JSON 400', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await open(server.port, (s) => s.write(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`)).closed
+  const reply = await open(server.port, (s) =>
+    s.write(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`),
+  ).closed
   expect(statuses(reply)).toEqual([400])
   expect(reply).toMatch(/content-type: application\/json/i)
   expect(reply).toMatch(/access-control-allow-origin: \*/i)
@@ -115,7 +127,9 @@ it('answers an HTTP/1.1 request without Host with a JSON 400', async () => {
 
 it('answers a request with an unknown Expect as if it had none', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await open(server.port, (s) => s.write(get(path, 'Expect: bogus\r\nConnection: close\r\n'))).closed
+  const reply = await open(server.port, (s) =>
+    s.write(get(path, 'Expect: bogus\r\nConnection: close\r\n')),
+  ).closed
   expect(statuses(reply)).toEqual([200])
   expect(reply).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
 })
@@ -130,11 +144,17 @@ it('answers a HEAD whose oversized headers arrive in two writes with a 431 witho
   expect(reply.endsWith('\r\n\r\n')).toBe(true)
 })
 
-const fast = { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 }
+const fast = {
+  ...SERVER_LIMITS,
+  headersTimeoutMs: 500,
+  requestTimeoutMs: 1_000,
+  checkIntervalMs: 100,
+}
 
 it('answers a stalled HEAD with a 408 without a body', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
-  const reply = await open(server.port, (s) => s.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n`)).closed
+  const reply = await open(server.port, (s) => s.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n`))
+    .closed
   await server.close()
   expect(statuses(reply)).toEqual([408])
   expect(reply.endsWith('\r\n\r\n')).toBe(true)
@@ -143,7 +163,9 @@ it('answers a stalled HEAD with a 408 without a body', async () => {
 it('closes quietly, without an unsolicited 408, when the body of an answered request trickles in', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
   const client = open(server.port, (s) => {
-    s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\nContent-Length: 100\r\n\r\nabc`)
+    s.write(
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer taxonomy-mock-key\r\nContent-Length: 100\r\n\r\nabc`,
+    )
     const timer = setInterval(() => s.writable && s.write('d'), 200)
     s.on('close', () => clearInterval(timer))
   })

@@ -1,21 +1,49 @@
 import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import { AUTH, taxonomy } from '../cases/cases.js'
-import { D, D2, SCENARIO_CASES, matches, outcomeOf, type Outcome, type ScenarioRequest } from '../cases/scenario-cases.js'
+import {
+  D,
+  D2,
+  SCENARIO_CASES,
+  matches,
+  outcomeOf,
+  type Outcome,
+  type ScenarioRequest,
+} from '../cases/scenario-cases.js'
 import { startTestServer } from '../helpers/server.js'
 
 /** One request over its own socket: an outcome, or the network error a client sees. */
 function viaSocket(base: string, request: ScenarioRequest, timeoutMs = 5_000): Promise<Outcome> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve) => {
-    const req = httpRequest({ host: hostname, port, method: request.method ?? 'GET', path: request.path, headers: request.headers, agent: false, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? null)]))
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers })
-      })
-    })
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        method: request.method ?? 'GET',
+        path: request.path,
+        headers: request.headers,
+        agent: false,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const headers = Object.fromEntries(
+            Object.entries(res.headers).map(([k, v]) => [
+              k,
+              Array.isArray(v) ? v.join(', ') : (v ?? null),
+            ]),
+          )
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers,
+          })
+        })
+      },
+    )
     req.on('timeout', () => req.destroy(new Error('timeout')))
     req.on('error', () => resolve({ fault: 'network-error' }))
     req.end()
@@ -27,7 +55,13 @@ class Raw {
   constructor(readonly text: string) {}
 }
 
-async function admin(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function admin(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${base}/__admin/sessions/${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -40,34 +74,57 @@ it.each(SCENARIO_CASES)('server, default session (startServer({ scenario })): $n
   const server = await startTestServer({ taxonomy, scenario: c.scenario })
   for (const [i, request] of c.requests.entries()) {
     const observed = await viaSocket(server.url, request)
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
+    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
+      true,
+    )
   }
 })
 
-it.each(SCENARIO_CASES)('server, a session set by the admin API and named by header: $name', async (c) => {
-  const server = await startTestServer({ taxonomy })
-  expect((await admin(server.url, 'PUT', 't1/scenario', c.scenario)).status).toBe(200)
-  for (const [i, request] of c.requests.entries()) {
-    const observed = await viaSocket(server.url, { ...request, headers: { ...request.headers, 'x-taxonomy-mock-session': 't1' } })
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
-  }
-  // The default session is untouched.
-  expect(await viaSocket(server.url, { path: D, headers: AUTH })).toMatchObject({ status: 200 })
-})
+it.each(SCENARIO_CASES)(
+  'server, a session set by the admin API and named by header: $name',
+  async (c) => {
+    const server = await startTestServer({ taxonomy })
+    expect((await admin(server.url, 'PUT', 't1/scenario', c.scenario)).status).toBe(200)
+    for (const [i, request] of c.requests.entries()) {
+      const observed = await viaSocket(server.url, {
+        ...request,
+        headers: { ...request.headers, 'x-taxonomy-mock-session': 't1' },
+      })
+      expect(
+        matches(observed, c.outcomes[i]!),
+        `${c.name} #${i}: ${JSON.stringify(observed)}`,
+      ).toBe(true)
+    }
+    // The default session is untouched.
+    expect(await viaSocket(server.url, { path: D, headers: AUTH })).toMatchObject({ status: 200 })
+  },
+)
 
-it.each(SCENARIO_CASES)('server, a session named by the /__sessions/{id} prefix: $name', async (c) => {
-  const server = await startTestServer({ taxonomy })
-  await admin(server.url, 'PUT', 'mobile/scenario', c.scenario)
-  for (const [i, request] of c.requests.entries()) {
-    const observed = await viaSocket(server.url, { ...request, path: `/__sessions/mobile${request.path}` })
-    expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(true)
-  }
-})
+it.each(SCENARIO_CASES)(
+  'server, a session named by the /__sessions/{id} prefix: $name',
+  async (c) => {
+    const server = await startTestServer({ taxonomy })
+    await admin(server.url, 'PUT', 'mobile/scenario', c.scenario)
+    for (const [i, request] of c.requests.entries()) {
+      const observed = await viaSocket(server.url, {
+        ...request,
+        path: `/__sessions/mobile${request.path}`,
+      })
+      expect(
+        matches(observed, c.outcomes[i]!),
+        `${c.name} #${i}: ${JSON.stringify(observed)}`,
+      ).toBe(true)
+    }
+  },
+)
 
 it('takes a per-request Prefer header over the session scenario, and Prism-style codes', async () => {
   const server = await startTestServer({ taxonomy, scenario: 'server-error' })
   const ask = async (prefer?: string, headers: Record<string, string> = AUTH) =>
-    (await viaSocket(server.url, { path: D, headers: { ...headers, ...(prefer ? { prefer } : {}) } })) as { status: number }
+    (await viaSocket(server.url, {
+      path: D,
+      headers: { ...headers, ...(prefer ? { prefer } : {}) },
+    })) as { status: number }
   expect((await ask()).status).toBe(500)
   expect((await ask('scenario=unavailable')).status).toBe(503)
   expect((await ask('code=401')).status).toBe(401)
@@ -92,10 +149,16 @@ it('hangs until the server closes, then ends the connection cleanly', async () =
 it('hangs until the client gives up', async () => {
   const server = await startTestServer({ taxonomy, scenario: 'hang' })
   const started = performance.now()
-  expect(await outcomeOf(fetch(`${server.url}${D}`, { headers: AUTH, signal: AbortSignal.timeout(300) }))).toEqual({ fault: 'network-error' })
+  expect(
+    await outcomeOf(
+      fetch(`${server.url}${D}`, { headers: AUTH, signal: AbortSignal.timeout(300) }),
+    ),
+  ).toEqual({ fault: 'network-error' })
   expect(performance.now() - started).toBeGreaterThanOrEqual(290)
   // The server still answers others.
-  expect(await viaSocket(server.url, { path: D, headers: { ...AUTH, prefer: 'code=200' } })).toMatchObject({ status: 200 })
+  expect(
+    await viaSocket(server.url, { path: D, headers: { ...AUTH, prefer: 'code=200' } }),
+  ).toMatchObject({ status: 200 })
 })
 
 it('keeps a journal per session, oldest first, with status, delay and scenario', async () => {
@@ -104,7 +167,10 @@ it('keeps a journal per session, oldest first, with status, delay and scenario',
   const headers = { ...AUTH, 'x-taxonomy-mock-session': 'j' }
   await viaSocket(server.url, { path: D, headers })
   await viaSocket(server.url, { path: `${D2}?q=1`, headers })
-  await viaSocket(server.url, { path: '/api/v2/disciplines/x', headers: { 'x-taxonomy-mock-session': 'j' } })
+  await viaSocket(server.url, {
+    path: '/api/v2/disciplines/x',
+    headers: { 'x-taxonomy-mock-session': 'j' },
+  })
   const { status, json } = await admin(server.url, 'GET', 'j/requests')
   expect(status).toBe(200)
   expect(json).toEqual([
@@ -122,10 +188,25 @@ it('sets, reads and clears a scenario, and deletes a session', async () => {
     status: 200,
     json: { session: 's', scenario: { kind: 'unavailable', times: 2 } },
   })
-  expect((await admin(server.url, 'GET', 's/scenario')).json.scenario).toEqual({ kind: 'unavailable', times: 2 })
-  expect(await admin(server.url, 'DELETE', 's/scenario')).toEqual({ status: 200, json: { session: 's', scenario: null } })
-  expect((await viaSocket(server.url, { path: D, headers: { ...AUTH, 'x-taxonomy-mock-session': 's' } })) as { status: number }).toMatchObject({ status: 200 })
-  expect((await admin(server.url, 'DELETE', 's')).json).toEqual({ session: 's', scenario: null, requests: 0 })
+  expect((await admin(server.url, 'GET', 's/scenario')).json.scenario).toEqual({
+    kind: 'unavailable',
+    times: 2,
+  })
+  expect(await admin(server.url, 'DELETE', 's/scenario')).toEqual({
+    status: 200,
+    json: { session: 's', scenario: null },
+  })
+  expect(
+    (await viaSocket(server.url, {
+      path: D,
+      headers: { ...AUTH, 'x-taxonomy-mock-session': 's' },
+    })) as { status: number },
+  ).toMatchObject({ status: 200 })
+  expect((await admin(server.url, 'DELETE', 's')).json).toEqual({
+    session: 's',
+    scenario: null,
+    requests: 0,
+  })
   expect((await admin(server.url, 'GET', 's/requests')).json).toEqual([])
 })
 
@@ -133,24 +214,52 @@ it('answers bad admin requests with one-line JSON errors that name the problem',
   const server = await startTestServer({ taxonomy })
   expect(await admin(server.url, 'PUT', 's/scenario', new Raw('{not json'))).toEqual({
     status: 400,
-    json: { error: 'Malformed request: the body must be a JSON scenario such as {"kind":"unavailable"}' },
+    json: {
+      error: 'Malformed request: the body must be a JSON scenario such as {"kind":"unavailable"}',
+    },
   })
   expect(await admin(server.url, 'PUT', 's/scenario', { kind: 'unavailable', rate: 1 })).toEqual({
     status: 400,
-    json: { error: 'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults' },
+    json: {
+      error:
+        'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults',
+    },
   })
-  expect(await admin(server.url, 'PUT', 's/scenario', { faults: { rate: -1 } })).toMatchObject({ status: 400 })
-  expect(await admin(server.url, 'PUT', 's/scenario', new Raw('x'.repeat(70_000)))).toMatchObject({ status: 413 })
-  expect(await admin(server.url, 'POST', 's/scenario', {})).toMatchObject({ status: 405, json: { error: 'Method not allowed' } })
+  expect(await admin(server.url, 'PUT', 's/scenario', { faults: { rate: -1 } })).toMatchObject({
+    status: 400,
+  })
+  expect(await admin(server.url, 'PUT', 's/scenario', new Raw('x'.repeat(70_000)))).toMatchObject({
+    status: 413,
+  })
+  expect(await admin(server.url, 'POST', 's/scenario', {})).toMatchObject({
+    status: 405,
+    json: { error: 'Method not allowed' },
+  })
   expect(await admin(server.url, 'GET', 'bad%20id/scenario')).toMatchObject({ status: 400 })
   expect((await fetch(`${server.url}/__admin/other`)).status).toBe(404)
 })
 
 it('requires the admin key when one is set, and never the API key', async () => {
   const server = await startTestServer({ taxonomy, adminKey: 'admin-secret' })
-  expect(await admin(server.url, 'PUT', 's/scenario', { kind: 'hang' })).toMatchObject({ status: 403 })
-  expect(await admin(server.url, 'PUT', 's/scenario', { kind: 'hang' }, { authorization: 'Bearer taxonomy-mock-key' })).toMatchObject({ status: 403 })
-  const allowed = await admin(server.url, 'PUT', 's/scenario', { kind: 'server-error' }, { 'x-taxonomy-mock-admin-key': 'admin-secret' })
+  expect(await admin(server.url, 'PUT', 's/scenario', { kind: 'hang' })).toMatchObject({
+    status: 403,
+  })
+  expect(
+    await admin(
+      server.url,
+      'PUT',
+      's/scenario',
+      { kind: 'hang' },
+      { authorization: 'Bearer taxonomy-mock-key' },
+    ),
+  ).toMatchObject({ status: 403 })
+  const allowed = await admin(
+    server.url,
+    'PUT',
+    's/scenario',
+    { kind: 'server-error' },
+    { 'x-taxonomy-mock-admin-key': 'admin-secret' },
+  )
   expect(allowed.status).toBe(200)
 })
 
@@ -158,12 +267,18 @@ it('keeps 16 parallel sessions apart on one server: no answer from another sessi
   const server = await startTestServer({ taxonomy })
   const kinds = ['server-error', 'unavailable', 'unauthorized', 'not-found'] as const
   const expected = { 'server-error': 500, unavailable: 503, unauthorized: 401, 'not-found': 404 }
-  await Promise.all(Array.from({ length: 16 }, (_, i) => admin(server.url, 'PUT', `p${i}/scenario`, { kind: kinds[i % 4] })))
+  await Promise.all(
+    Array.from({ length: 16 }, (_, i) =>
+      admin(server.url, 'PUT', `p${i}/scenario`, { kind: kinds[i % 4] }),
+    ),
+  )
   const wrong = await Promise.all(
     Array.from({ length: 16 }, async (_, i) => {
       let misses = 0
       for (let n = 0; n < 25; n++) {
-        const response = await fetch(`${server.url}${D}`, { headers: { ...AUTH, 'x-taxonomy-mock-session': `p${i}` } })
+        const response = await fetch(`${server.url}${D}`, {
+          headers: { ...AUTH, 'x-taxonomy-mock-session': `p${i}` },
+        })
         await response.arrayBuffer()
         if (response.status !== expected[kinds[i % 4]!]) misses++
       }
@@ -195,9 +310,19 @@ it('survives a CONNECT client that resets the connection (regression: an unhandl
 it('makes no session when the admin API reads or clears one that does not exist', async () => {
   const server = await startTestServer({ taxonomy })
   expect((await admin(server.url, 'GET', 'ghost/requests')).json).toEqual([])
-  expect((await admin(server.url, 'GET', 'ghost/scenario')).json).toEqual({ session: 'ghost', scenario: null })
-  expect((await admin(server.url, 'DELETE', 'ghost/scenario')).json).toEqual({ session: 'ghost', scenario: null })
-  expect((await admin(server.url, 'GET', 'ghost')).json).toEqual({ session: 'ghost', scenario: null, requests: 0 })
+  expect((await admin(server.url, 'GET', 'ghost/scenario')).json).toEqual({
+    session: 'ghost',
+    scenario: null,
+  })
+  expect((await admin(server.url, 'DELETE', 'ghost/scenario')).json).toEqual({
+    session: 'ghost',
+    scenario: null,
+  })
+  expect((await admin(server.url, 'GET', 'ghost')).json).toEqual({
+    session: 'ghost',
+    scenario: null,
+    requests: 0,
+  })
   expect(server.resolver.sessions.size).toBe(1)
 })
 
@@ -209,7 +334,11 @@ it('answers each admin resource’s preflight with its own methods, every time, 
         method: 'OPTIONS',
         headers: { origin: 'http://app.test', 'access-control-request-method': 'PUT' },
       })
-      return [response.status, response.headers.get('allow'), response.headers.get('access-control-allow-methods')]
+      return [
+        response.status,
+        response.headers.get('allow'),
+        response.headers.get('access-control-allow-methods'),
+      ]
     }
     for (let round = 0; round < 2; round++) {
       expect(await preflight('s1/scenario')).toEqual([204, 'GET, PUT, DELETE, OPTIONS', null])

@@ -11,7 +11,15 @@ import { createSelfSignedCertificate, findCertificateNames } from '../../src/ser
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0
 
 it('makes a certificate signed by its own key, for exactly the names given, with its key', () => {
-  const names = ['localhost', '127.0.0.1', '::1', 'mock.test', '2001:db8::1', '::ffff:192.0.2.1', 'bücher.example']
+  const names = [
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    'mock.test',
+    '2001:db8::1',
+    '::ffff:192.0.2.1',
+    'bücher.example',
+  ]
   const { cert, key } = createSelfSignedCertificate(names, new Date('2030-01-01T00:00:00Z'))
   const certificate = new X509Certificate(cert)
   expect(certificate.verify(certificate.publicKey)).toBe(true)
@@ -42,17 +50,42 @@ it('gives every certificate a fresh key and a positive 16-byte serial', () => {
 
 it('names loopback and the Android emulator’s host address for every bind, and the host’s own addresses for a wildcard one', () => {
   expect(findCertificateNames('127.0.0.1')).toEqual(['localhost', '127.0.0.1', '::1', '10.0.2.2'])
-  expect(findCertificateNames('mock.test')).toEqual(['localhost', '127.0.0.1', '::1', '10.0.2.2', 'mock.test'])
+  expect(findCertificateNames('mock.test')).toEqual([
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    '10.0.2.2',
+    'mock.test',
+  ])
   const wildcard = findCertificateNames('0.0.0.0')
-  const addresses = Object.values(networkInterfaces()).flatMap((list) => list ?? []).filter((info) => !info.scopeid)
+  const addresses = Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((info) => !info.scopeid)
   for (const { address } of addresses) expect(wildcard).toContain(address)
   expect(findCertificateNames('::')).toEqual(wildcard)
 })
 
-it.skipIf(!hasOpenssl)('passes OpenSSL’s strict verification as a server certificate for localhost when trusted as itself', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cert-'))
-  const file = join(folder, 'cert.pem')
-  writeFileSync(file, createSelfSignedCertificate(findCertificateNames('127.0.0.1')).cert)
-  const output = execFileSync('openssl', ['verify', '-x509_strict', '-purpose', 'sslserver', '-verify_hostname', 'localhost', '-CAfile', file, file], { encoding: 'utf8' })
-  expect(output.trim()).toBe(`${file}: OK`)
-})
+it.skipIf(!hasOpenssl)(
+  'passes OpenSSL’s strict verification as a server certificate for localhost when trusted as itself',
+  () => {
+    const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cert-'))
+    const file = join(folder, 'cert.pem')
+    writeFileSync(file, createSelfSignedCertificate(findCertificateNames('127.0.0.1')).cert)
+    const output = execFileSync(
+      'openssl',
+      [
+        'verify',
+        '-x509_strict',
+        '-purpose',
+        'sslserver',
+        '-verify_hostname',
+        'localhost',
+        '-CAfile',
+        file,
+        file,
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(output.trim()).toBe(`${file}: OK`)
+  },
+)

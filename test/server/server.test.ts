@@ -49,7 +49,10 @@ it('listens on 127.0.0.1 by default and reports the real port for port 0', async
 
 it('answers an oversized header with 431 and keeps serving', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await rawExchange(server.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
+  const reply = await rawExchange(
+    server.url,
+    `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+  )
   expect(reply).toMatch(/^HTTP\/1\.1 431 /)
   expect(reply).toContain('{"error":"Request header fields too large"}')
   expect((await viaFetch(server.url, { ...CASES[0]! })).status).toBe(200)
@@ -58,15 +61,30 @@ it('answers an oversized header with 431 and keeps serving', async () => {
 it('reads Host, Authorization, Prefer, the session and admin key headers in any case, the first of a repeated one', async () => {
   const server = await startTestServer({ taxonomy, adminKey: 'admin-secret' })
   const statusOf = async (head: string, target = path, version = '1.1') =>
-    Number(/^HTTP\/1\.1 (\d{3}) /.exec(await rawExchange(server.url, `GET ${target} HTTP/${version}\r\n${head}Connection: close\r\n\r\n`))?.[1])
+    Number(
+      /^HTTP\/1\.1 (\d{3}) /.exec(
+        await rawExchange(
+          server.url,
+          `GET ${target} HTTP/${version}\r\n${head}Connection: close\r\n\r\n`,
+        ),
+      )?.[1],
+    )
   const key = 'Bearer taxonomy-mock-key'
   expect(await statusOf(`HOST: x\r\nAUTHORIZATION: ${key}\r\n`)).toBe(200)
-  expect(await statusOf(`host: x\r\nauthorization: ${key}\r\nAuthorization: Bearer wrong\r\n`)).toBe(200)
-  expect(await statusOf(`Host: x\r\nAuthorization: Bearer wrong\r\nauthorization: ${key}\r\n`)).toBe(401)
+  expect(
+    await statusOf(`host: x\r\nauthorization: ${key}\r\nAuthorization: Bearer wrong\r\n`),
+  ).toBe(200)
+  expect(
+    await statusOf(`Host: x\r\nAuthorization: Bearer wrong\r\nauthorization: ${key}\r\n`),
+  ).toBe(401)
   // Without Host: 400 on HTTP/1.1, which requires it; HTTP/1.0 does not.
   expect(await statusOf(`Authorization: ${key}\r\n`)).toBe(400)
   expect(await statusOf(`Authorization: ${key}\r\n`, path, '1.0')).toBe(200)
-  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\npReFeR: scenario=unavailable\r\nPrefer: scenario=not-found\r\n`)).toBe(503)
+  expect(
+    await statusOf(
+      `Host: x\r\nAuthorization: ${key}\r\npReFeR: scenario=unavailable\r\nPrefer: scenario=not-found\r\n`,
+    ),
+  ).toBe(503)
   // The admin API, with its key in odd case, sets a session's scenario; the session header finds it in any case.
   const body = '"server-error"'
   const refused = await rawExchange(
@@ -79,9 +97,19 @@ it('reads Host, Authorization, Prefer, the session and admin key headers in any 
     `PUT /__admin/sessions/s1/scenario HTTP/1.1\r\nHost: x\r\nX-TAXONOMY-MOCK-ADMIN-KEY: admin-secret\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
   )
   expect(put).toMatch(/^HTTP\/1\.1 2\d\d /)
-  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\nX-Taxonomy-Mock-Session: s1\r\n`)).toBe(500)
-  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-MOCK-session: s1\r\nx-taxonomy-mock-session: s2\r\n`)).toBe(500)
-  expect(await statusOf(`Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-mock-session: s2\r\nX-Taxonomy-Mock-Session: s1\r\n`)).toBe(200)
+  expect(
+    await statusOf(`Host: x\r\nAuthorization: ${key}\r\nX-Taxonomy-Mock-Session: s1\r\n`),
+  ).toBe(500)
+  expect(
+    await statusOf(
+      `Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-MOCK-session: s1\r\nx-taxonomy-mock-session: s2\r\n`,
+    ),
+  ).toBe(500)
+  expect(
+    await statusOf(
+      `Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-mock-session: s2\r\nX-Taxonomy-Mock-Session: s1\r\n`,
+    ),
+  ).toBe(200)
 })
 
 it('answers raw garbage with a JSON 400 and keeps serving', async () => {
@@ -114,7 +142,9 @@ it('closes promptly with idle keep-alive connections open', async () => {
 
 it('rejects when the port is in use, naming EADDRINUSE', async () => {
   const first = await startTestServer({ taxonomy })
-  await expect(startServer({ taxonomy, port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' })
+  await expect(startServer({ taxonomy, port: first.port })).rejects.toMatchObject({
+    code: 'EADDRINUSE',
+  })
 })
 
 it('never reaches the last-resort 500 for any spec case', async () => {
@@ -129,7 +159,10 @@ it('logs each request with method, safe path, status and time, never a header', 
   const server = await startTestServer({ taxonomy, onRequest: (entry) => entries.push(entry) })
   await viaSocket(server.url, { ...CASES[0]!, path: `${path}?q=%0Aforged` })
   // Node's parser refuses control characters in the request line before any handler runs.
-  const reply = await rawExchange(server.url, 'GET /a\x1b[31m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+  const reply = await rawExchange(
+    server.url,
+    'GET /a\x1b[31m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  )
   expect(reply).toMatch(/^HTTP\/1\.1 400 /)
   expect(entries).toMatchObject([{ method: 'GET', path: `${path}?q=%0Aforged`, status: 200 }])
   expect(entries).toHaveLength(1)

@@ -16,18 +16,35 @@ const slow: Resolver = {
   ...real,
   options: real.options,
   sessions: real.sessions,
-  resolve: async (request, context) => ({ ...(await real.resolve(request, context)), delivery: { mode: 'slow-body', chunkBytes: CHUNK, interval: 5 } }),
+  resolve: async (request, context) => ({
+    ...(await real.resolve(request, context)),
+    delivery: { mode: 'slow-body', chunkBytes: CHUNK, interval: 5 },
+  }),
 }
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
-const whole = async () => new Uint8Array(await (await answerRequest(real, new Request(`http://mock${path}`, { headers: AUTH }), resolveScope(undefined))).arrayBuffer())
+const whole = async () =>
+  new Uint8Array(
+    await (
+      await answerRequest(
+        real,
+        new Request(`http://mock${path}`, { headers: AUTH }),
+        resolveScope(undefined),
+      )
+    ).arrayBuffer(),
+  )
 
 it('fetch adapter: status and headers at once, then the body in pieces of chunkBytes', async () => {
-  const response = await answerRequest(slow, new Request(`http://mock${path}`, { headers: AUTH }), resolveScope(undefined))
+  const response = await answerRequest(
+    slow,
+    new Request(`http://mock${path}`, { headers: AUTH }),
+    resolveScope(undefined),
+  )
   expect(response.status).toBe(200)
   expect(response.headers.get('content-type')).toBe('application/json')
   const pieces: Uint8Array[] = []
   const reader = response.body!.getReader()
-  for (let read = await reader.read(); !read.done; read = await reader.read()) pieces.push(read.value)
+  for (let read = await reader.read(); !read.done; read = await reader.read())
+    pieces.push(read.value)
   const expected = await whole()
   expect(pieces.length).toBe(Math.ceil(expected.byteLength / CHUNK))
   expect(Buffer.concat(pieces).equals(Buffer.from(expected))).toBe(true)
@@ -35,14 +52,20 @@ it('fetch adapter: status and headers at once, then the body in pieces of chunkB
 
 let server: ReturnType<typeof createServer>
 beforeAll(async () => {
-  server = createServer(createListener(slow, undefined, { draining: false, pending: new PendingAnswers(16) }))
+  server = createServer(
+    createListener(slow, undefined, { draining: false, pending: new PendingAnswers(16) }),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 it('node listener: status and headers at once, then the body in pieces over time', async () => {
   const { port } = server.address() as AddressInfo
-  const { status, arrivals, body } = await new Promise<{ status: number; arrivals: number; body: Buffer }>((resolve, reject) => {
+  const { status, arrivals, body } = await new Promise<{
+    status: number
+    arrivals: number
+    body: Buffer
+  }>((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, headers: AUTH }, (res) => {
       const pieces: Buffer[] = []
       let arrivals = 0
@@ -50,7 +73,9 @@ it('node listener: status and headers at once, then the body in pieces over time
         arrivals++
         pieces.push(piece)
       })
-      res.on('end', () => resolve({ status: res.statusCode!, arrivals, body: Buffer.concat(pieces) }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, arrivals, body: Buffer.concat(pieces) }),
+      )
     })
     req.on('error', reject)
     req.end()

@@ -20,7 +20,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Sends `bytes` on a fresh connection (TLS when the server has a certificate) and returns all it received until the server closed it. */
 function exchange(server: RunningServer, bytes: string): Promise<string> {
   const socket: Socket = server.certificate
-    ? connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate.pem }, () => socket.write(bytes))
+    ? connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate.pem }, () =>
+        socket.write(bytes),
+      )
     : connectTcp(server.port, '127.0.0.1', () => socket.write(bytes))
   return new Promise((resolve, reject) => {
     socket.on('error', reject)
@@ -39,22 +41,47 @@ function receivedUntilClose(socket: Socket): Promise<string> {
 /** The Date header is the only part of an answer that depends on when it was sent. */
 const withoutDate = (reply: string) => reply.replace(/^Date: .*\r\n/gim, 'Date: -\r\n')
 
-const statuses = (reply: string) => [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
+const statuses = (reply: string) =>
+  [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
 
 it.each([
   ['a discipline', request(`GET /api/v2/disciplines/${discipline}`, `${KEY}Connection: close\r\n`)],
-  ['a sub-discipline', request(`GET /api/v2/sub_disciplines/${sub}`, `${KEY}Connection: close\r\n`)],
+  [
+    'a sub-discipline',
+    request(`GET /api/v2/sub_disciplines/${sub}`, `${KEY}Connection: close\r\n`),
+  ],
   ['no key', request(`GET /api/v2/disciplines/${discipline}`, 'Connection: close\r\n')],
   ['not found', request('GET /api/v2/disciplines/nope', `${KEY}Connection: close\r\n`)],
   ['HEAD', request(`HEAD /api/v2/disciplines/${discipline}`, `${KEY}Connection: close\r\n`)],
-  ['a preflight', request(`OPTIONS /api/v2/disciplines/${discipline}`, 'Origin: https://app.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n')],
-  ['a scenario', request(`GET /api/v2/disciplines/${discipline}`, `${KEY}Prefer: scenario=unavailable\r\nConnection: close\r\n`)],
+  [
+    'a preflight',
+    request(
+      `OPTIONS /api/v2/disciplines/${discipline}`,
+      'Origin: https://app.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n',
+    ),
+  ],
+  [
+    'a scenario',
+    request(
+      `GET /api/v2/disciplines/${discipline}`,
+      `${KEY}Prefer: scenario=unavailable\r\nConnection: close\r\n`,
+    ),
+  ],
   ['the health check', request('GET /__health', 'Connection: close\r\n')],
   ['the browse page', request('GET /', 'Connection: close\r\n')],
   ['the OpenAPI document', request('GET /openapi.json', 'Connection: close\r\n')],
-  ['three pipelined requests', `${request(`GET /api/v2/disciplines/${discipline}`, KEY)}${request('GET /nope', KEY)}${request('GET /__health', 'Connection: close\r\n')}`],
-  ['pipelined requests, then bytes that are no HTTP', `${request(`GET /api/v2/disciplines/${discipline}`, KEY)}NONSENSE \x00\r\n\r\n`],
-  ['oversized headers', request(`GET /api/v2/disciplines/${discipline}?q=${'a'.repeat(17_000)}`, KEY)],
+  [
+    'three pipelined requests',
+    `${request(`GET /api/v2/disciplines/${discipline}`, KEY)}${request('GET /nope', KEY)}${request('GET /__health', 'Connection: close\r\n')}`,
+  ],
+  [
+    'pipelined requests, then bytes that are no HTTP',
+    `${request(`GET /api/v2/disciplines/${discipline}`, KEY)}NONSENSE \x00\r\n\r\n`,
+  ],
+  [
+    'oversized headers',
+    request(`GET /api/v2/disciplines/${discipline}?q=${'a'.repeat(17_000)}`, KEY),
+  ],
   ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'],
 ])('answers %s over HTTPS with the same bytes as over HTTP', async (_name, bytes) => {
   const http = await startTestServer({ taxonomy })
@@ -70,15 +97,22 @@ it("answers Node's fetch trusting the certificate with the same status, headers 
   expect(https.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
   // Node's fetch is undici; its Agent takes the certificate to trust as `connect.ca`.
   await fetch('data:,')
-  const Agent = (globalThis as Record<symbol, { constructor: new (options: object) => object }>)[Symbol.for('undici.globalDispatcher.1')]!.constructor
+  const Agent = (globalThis as Record<symbol, { constructor: new (options: object) => object }>)[
+    Symbol.for('undici.globalDispatcher.1')
+  ]!.constructor
   const dispatcher = new Agent({ connect: { ca: https.certificate!.pem } })
   const read = async (base: string, init: RequestInit) => {
-    const response = await fetch(`${base}/api/v2/disciplines/${discipline}`, { ...init, headers: { authorization: 'Bearer taxonomy-mock-key' } })
+    const response = await fetch(`${base}/api/v2/disciplines/${discipline}`, {
+      ...init,
+      headers: { authorization: 'Bearer taxonomy-mock-key' },
+    })
     const headers = [...response.headers].filter(([name]) => name !== 'date')
     return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) }
   }
   const overHttp = await read(http.url, {})
-  const overHttps = await read(https.url.replace('127.0.0.1', 'localhost'), { dispatcher } as RequestInit)
+  const overHttps = await read(https.url.replace('127.0.0.1', 'localhost'), {
+    dispatcher,
+  } as RequestInit)
   expect(overHttp.status).toBe(200)
   expect(overHttps).toEqual(overHttp)
   await (dispatcher as { close(): Promise<void> }).close()
@@ -86,34 +120,71 @@ it("answers Node's fetch trusting the certificate with the same status, headers 
 
 it('serves a certificate and key given as PEM, and describes it', async () => {
   const pair = createSelfSignedCertificate(['localhost', '127.0.0.1'])
-  const server = await startTestServer({ taxonomy, tls: { cert: Buffer.from(pair.cert), key: pair.key } })
+  const server = await startTestServer({
+    taxonomy,
+    tls: { cert: Buffer.from(pair.cert), key: pair.key },
+  })
   expect(server.certificate).toMatchObject({ names: ['localhost', '127.0.0.1'], pem: pair.cert })
   expect(server.certificate!.fingerprint256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/)
   expect(Buffer.from(server.certificate!.spkiSha256, 'base64')).toHaveLength(32)
-  expect(statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n')))).toEqual([200])
+  expect(
+    statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n'))),
+  ).toEqual([200])
 })
 
 const other = () => createSelfSignedCertificate(['localhost'])
 it.each([
-  ['text that is no certificate', { cert: 'nonsense', key: 'nonsense' }, '`tls.cert` holds no PEM certificate (-----BEGIN CERTIFICATE-----)'],
-  ['text that is no key', { cert: other().cert, key: 'nonsense' }, '`tls.key` holds no PEM private key (-----BEGIN PRIVATE KEY-----)'],
-  ["another certificate's key", { cert: other().cert, key: other().key }, '`tls.key` is not the key of the certificate (their public keys differ)'],
-  ['a string other than self-signed', 'yes', "`tls` must be 'self-signed' or { cert, key }; received \"yes\" (string)"],
-  ['a missing key', { cert: 'x' }, '`tls.key` must be PEM text, a string or a buffer; received undefined (undefined)'],
+  [
+    'text that is no certificate',
+    { cert: 'nonsense', key: 'nonsense' },
+    '`tls.cert` holds no PEM certificate (-----BEGIN CERTIFICATE-----)',
+  ],
+  [
+    'text that is no key',
+    { cert: other().cert, key: 'nonsense' },
+    '`tls.key` holds no PEM private key (-----BEGIN PRIVATE KEY-----)',
+  ],
+  [
+    "another certificate's key",
+    { cert: other().cert, key: other().key },
+    '`tls.key` is not the key of the certificate (their public keys differ)',
+  ],
+  [
+    'a string other than self-signed',
+    'yes',
+    '`tls` must be \'self-signed\' or { cert, key }; received "yes" (string)',
+  ],
+  [
+    'a missing key',
+    { cert: 'x' },
+    '`tls.key` must be PEM text, a string or a buffer; received undefined (undefined)',
+  ],
 ])('refuses tls with %s: a TypeError naming the option', async (_name, tls, message) => {
-  await expect(startServerWithLimits({ port: 0, tls: tls as never }, SERVER_LIMITS)).rejects.toThrow(new TypeError(message))
+  await expect(
+    startServerWithLimits({ port: 0, tls: tls as never }, SERVER_LIMITS),
+  ).rejects.toThrow(new TypeError(message))
 })
 
 it('refuses an encrypted key, saying so', async () => {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
-  const key = privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' }) as string
+  const key = privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+    cipher: 'aes-256-cbc',
+    passphrase: 'secret',
+  }) as string
   const { cert } = createSelfSignedCertificate(['localhost'])
-  await expect(startServerWithLimits({ port: 0, tls: { cert, key } }, SERVER_LIMITS)).rejects.toThrow('`tls.key` is encrypted; give the key without a passphrase')
+  await expect(
+    startServerWithLimits({ port: 0, tls: { cert, key } }, SERVER_LIMITS),
+  ).rejects.toThrow('`tls.key` is encrypted; give the key without a passphrase')
 })
 
 /** A server with short limits: a client must finish its handshake (and send its headers) within 500 ms. */
 async function startShortServer(): Promise<RunningServer> {
-  const server = await startServerWithLimits({ port: 0, taxonomy, tls: 'self-signed' }, { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 })
+  const server = await startServerWithLimits(
+    { port: 0, taxonomy, tls: 'self-signed' },
+    { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 },
+  )
   return server
 }
 
@@ -137,7 +208,9 @@ it('ends a stalled TLS handshake after the headers timeout, and keeps serving me
     // The first bytes of a ClientHello (a TLS handshake record header), then nothing.
     const partial = stall(server.port, Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01]))
     await pause(100)
-    expect(statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n')))).toEqual([200])
+    expect(
+      statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n'))),
+    ).toEqual([200])
     for (const stalled of await Promise.all([silent, partial])) {
       expect(stalled.received).toBe('')
       expect(stalled.ms).toBeGreaterThan(400)
@@ -153,7 +226,9 @@ it('closes a plain HTTP request to the HTTPS port without an answer, and keeps s
   const plain = await stall(server.port, request(`GET /api/v2/disciplines/${discipline}`, KEY))
   expect(plain.received).toBe('')
   expect(plain.ms).toBeLessThan(1_000)
-  expect(statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n')))).toEqual([200])
+  expect(
+    statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n'))),
+  ).toEqual([200])
 })
 
 it('close() ends a connection stalled in its handshake at once, as it ends an idle one', async () => {
@@ -169,10 +244,13 @@ it('close() ends a connection stalled in its handshake at once, as it ends an id
 it('answers a HEAD over TLS whose headers stall with a 408 without a body', async () => {
   const server = await startShortServer()
   try {
-    const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem }, () => {
-      socket.write('HEAD /api/v2/disciplines/x HTTP/1.1\r\n')
-      setTimeout(() => socket.write('Host: localhost\r\n'), 50)
-    })
+    const socket = connectTls(
+      { port: server.port, host: '127.0.0.1', ca: server.certificate!.pem },
+      () => {
+        socket.write('HEAD /api/v2/disciplines/x HTTP/1.1\r\n')
+        setTimeout(() => socket.write('Host: localhost\r\n'), 50)
+      },
+    )
     socket.on('error', () => {})
     const reply = await receivedUntilClose(socket)
     expect(statuses(reply)).toEqual([408])
@@ -185,7 +263,10 @@ it('answers a HEAD over TLS whose headers stall with a 408 without a body', asyn
 it('answers a slow client over TLS with the JSON 408, as over HTTP', async () => {
   const server = await startShortServer()
   try {
-    const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem }, () => socket.write('GET /__health HTTP/1.1\r\n'))
+    const socket = connectTls(
+      { port: server.port, host: '127.0.0.1', ca: server.certificate!.pem },
+      () => socket.write('GET /__health HTTP/1.1\r\n'),
+    )
     socket.on('error', () => {})
     const reply = await receivedUntilClose(socket)
     expect(statuses(reply)).toEqual([408])
@@ -197,15 +278,23 @@ it('answers a slow client over TLS with the JSON 408, as over HTTP', async () =>
 
 it('agrees on HTTP/1.1 by ALPN with a client that offers HTTP/2 first, and answers it', async () => {
   const server = await startTestServer({ taxonomy, tls: 'self-signed' })
-  const reply = await new Promise<{ protocol: string | false | null; received: string }>((resolve) => {
-    const socket = connectTls({ port: server.port, host: '127.0.0.1', ca: server.certificate!.pem, ALPNProtocols: ['h2', 'http/1.1'] }, () =>
-      socket.write(request('GET /__health', 'Connection: close\r\n')),
-    )
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (received += chunk))
-    socket.on('close', () => resolve({ protocol: socket.alpnProtocol, received }))
-  })
+  const reply = await new Promise<{ protocol: string | false | null; received: string }>(
+    (resolve) => {
+      const socket = connectTls(
+        {
+          port: server.port,
+          host: '127.0.0.1',
+          ca: server.certificate!.pem,
+          ALPNProtocols: ['h2', 'http/1.1'],
+        },
+        () => socket.write(request('GET /__health', 'Connection: close\r\n')),
+      )
+      let received = ''
+      socket.setEncoding('latin1')
+      socket.on('data', (chunk: string) => (received += chunk))
+      socket.on('close', () => resolve({ protocol: socket.alpnProtocol, received }))
+    },
+  )
   expect(reply.protocol).toBe('http/1.1')
   expect(statuses(reply.received)).toEqual([200])
 })

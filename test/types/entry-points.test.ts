@@ -10,7 +10,9 @@ const ENTRIES = {
   'taxonomy-mock/server': 'src/server/index.ts',
 } as const
 
-const files = Object.values(ENTRIES).map((path) => fileURLToPath(new URL(`../../${path}`, import.meta.url)))
+const files = Object.values(ENTRIES).map((path) =>
+  fileURLToPath(new URL(`../../${path}`, import.meta.url)),
+)
 const program = ts.createProgram(files, {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -20,34 +22,139 @@ const program = ts.createProgram(files, {
   types: [],
 })
 const checker = program.getTypeChecker()
-const exportsOf = (file: string) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!).map((symbol) => symbol.name).sort()
+const exportsOf = (file: string) =>
+  checker
+    .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
+    .map((symbol) => symbol.name)
+    .sort()
 const [root, msw, server] = files.map(exportsOf)
 
 it('taxonomy-mock exports the data, the resolver, the scenarios and verify/record', () => {
   expect(root).toEqual([
-    'ADMIN_KEY_HEADER', 'AnswerOptions', 'CreateTaxonomyOptions', 'DEFAULT_API_KEY', 'DEFAULT_SEED', 'DEFAULT_SESSION', 'DataOptions',
-    'Delivery', 'DisciplineRecord', 'DisciplineSummary', 'DomainSummary', 'ErrorStatuses', 'FIXTURE_FORMAT', 'FIXTURE_FORMATS',
-    'FaultKind', 'FetchHandlerOptions', 'Fixture', 'FixtureDiscipline', 'FixtureDomain', 'FixtureError', 'FixtureErrorCode',
-    'FixtureFormat', 'FixtureIssue', 'FixtureSubDiscipline', 'FixtureTopic', 'JournalEntry', 'Level', 'MockAnswer', 'MockOptions',
-    'MockRequest', 'NestedArray', 'NestedOrder', 'Observation', 'ObservedOrder', 'RECORDED_FIXTURE_FORMAT', 'RULES', 'RecordError',
-    'RecordOptions', 'RecordPatch', 'RecordResult', 'RecordServiceOptions', 'ResolveContext', 'Resolver', 'RuleId', 'RuleResult',
-    'SCENARIO_KINDS', 'SESSION_HEADER', 'SIZES', 'Scenario', 'ScenarioDelay', 'ScenarioInput', 'ScenarioKind', 'SeededFaults',
-    'ServiceOptions', 'Size', 'SizeCounts', 'SubDisciplineRecord', 'SubDisciplineSummary', 'Taxonomy', 'TaxonomyPatch',
-    'TooLargeError', 'TopicSummary', 'UnreachableError', 'VerifyOptions', 'VerifyReport', 'createFetchHandler', 'createResolver',
-    'createTaxonomy', 'fixtureJsonChunks', 'formatVerifySummary', 'loadTaxonomy', 'parseFixture', 'parseScenario', 'patchTaxonomy',
-    'recordService', 'toDisciplineRecord', 'toFixtureJson', 'toJunitXml', 'toSubDisciplineRecord', 'verifyService',
+    'ADMIN_KEY_HEADER',
+    'AnswerOptions',
+    'CreateTaxonomyOptions',
+    'DEFAULT_API_KEY',
+    'DEFAULT_SEED',
+    'DEFAULT_SESSION',
+    'DataOptions',
+    'Delivery',
+    'DisciplineRecord',
+    'DisciplineSummary',
+    'DomainSummary',
+    'ErrorStatuses',
+    'FIXTURE_FORMAT',
+    'FIXTURE_FORMATS',
+    'FaultKind',
+    'FetchHandlerOptions',
+    'Fixture',
+    'FixtureDiscipline',
+    'FixtureDomain',
+    'FixtureError',
+    'FixtureErrorCode',
+    'FixtureFormat',
+    'FixtureIssue',
+    'FixtureSubDiscipline',
+    'FixtureTopic',
+    'JournalEntry',
+    'Level',
+    'MockAnswer',
+    'MockOptions',
+    'MockRequest',
+    'NestedArray',
+    'NestedOrder',
+    'Observation',
+    'ObservedOrder',
+    'RECORDED_FIXTURE_FORMAT',
+    'RULES',
+    'RecordError',
+    'RecordOptions',
+    'RecordPatch',
+    'RecordResult',
+    'RecordServiceOptions',
+    'ResolveContext',
+    'Resolver',
+    'RuleId',
+    'RuleResult',
+    'SCENARIO_KINDS',
+    'SESSION_HEADER',
+    'SIZES',
+    'Scenario',
+    'ScenarioDelay',
+    'ScenarioInput',
+    'ScenarioKind',
+    'SeededFaults',
+    'ServiceOptions',
+    'Size',
+    'SizeCounts',
+    'SubDisciplineRecord',
+    'SubDisciplineSummary',
+    'Taxonomy',
+    'TaxonomyPatch',
+    'TooLargeError',
+    'TopicSummary',
+    'UnreachableError',
+    'VerifyOptions',
+    'VerifyReport',
+    'createFetchHandler',
+    'createResolver',
+    'createTaxonomy',
+    'fixtureJsonChunks',
+    'formatVerifySummary',
+    'loadTaxonomy',
+    'parseFixture',
+    'parseScenario',
+    'patchTaxonomy',
+    'recordService',
+    'toDisciplineRecord',
+    'toFixtureJson',
+    'toJunitXml',
+    'toSubDisciplineRecord',
+    'verifyService',
   ])
 })
 
 it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', () => {
   expect(msw).toEqual([
-    'AnswerOptions', 'CreateHandlersOptions', 'DEFAULT_API_KEY', 'DataOptions', 'FaultKind', 'MockKit', 'MockOptions', 'SCENARIO_KINDS',
-    'Scenario', 'ScenarioDelay', 'ScenarioHelpers', 'ScenarioInput', 'ScenarioKind', 'ScenarioOptions', 'SeededFaults',
-    'createHandlers', 'createMock', 'delayAnswers', 'failNetwork', 'failTimes', 'failWith', 'hangAnswers', 'hideSlug',
-    'injectFaults', 'rejectKeys', 'withScenario',
+    'AnswerOptions',
+    'CreateHandlersOptions',
+    'DEFAULT_API_KEY',
+    'DataOptions',
+    'FaultKind',
+    'MockKit',
+    'MockOptions',
+    'SCENARIO_KINDS',
+    'Scenario',
+    'ScenarioDelay',
+    'ScenarioHelpers',
+    'ScenarioInput',
+    'ScenarioKind',
+    'ScenarioOptions',
+    'SeededFaults',
+    'createHandlers',
+    'createMock',
+    'delayAnswers',
+    'failNetwork',
+    'failTimes',
+    'failWith',
+    'hangAnswers',
+    'hideSlug',
+    'injectFaults',
+    'rejectKeys',
+    'withScenario',
   ])
 })
 
 it('taxonomy-mock/server exports the server', () => {
-  expect(server).toEqual(['CloseOptions', 'DEFAULT_HOST', 'DEFAULT_PORT', 'RequestLogEntry', 'RunningServer', 'ServerCertificate', 'StartServerOptions', 'TlsOptions', 'startServer'])
+  expect(server).toEqual([
+    'CloseOptions',
+    'DEFAULT_HOST',
+    'DEFAULT_PORT',
+    'RequestLogEntry',
+    'RunningServer',
+    'ServerCertificate',
+    'StartServerOptions',
+    'TlsOptions',
+    'startServer',
+  ])
 })

@@ -19,7 +19,9 @@ afterEach(async () => {
 })
 
 /** A server that answers every request with `answer`, on 127.0.0.1. */
-async function startRawTarget(answer: (res: import('node:http').ServerResponse) => void): Promise<string> {
+async function startRawTarget(
+  answer: (res: import('node:http').ServerResponse) => void,
+): Promise<string> {
   const server = createServer((_, res) => answer(res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   opened.push(server)
@@ -32,13 +34,19 @@ it.each(['verify', 'record'])(
     // 12 MB bodies, each listing 45,000 children never seen before: before the budget, the run kept every text and body.
     const target = await startHostileTarget({ key: SECRET, bodyBytes: 12_000_000, echo: false })
     opened.push(target)
-    const extra = command === 'verify' ? ['--crawl', '190'] : ['--out', '/nonexistent-dir/never-written.json']
-    const { code, stdout, stderr } = await runCli([command, '--target', target.url, '--discipline', 'hostile', '--rate', '1000', ...extra], {
-      ...ENV,
-      NODE_OPTIONS: '--max-old-space-size=160',
-    })
+    const extra =
+      command === 'verify' ? ['--crawl', '190'] : ['--out', '/nonexistent-dir/never-written.json']
+    const { code, stdout, stderr } = await runCli(
+      [command, '--target', target.url, '--discipline', 'hostile', '--rate', '1000', ...extra],
+      {
+        ...ENV,
+        NODE_OPTIONS: '--max-old-space-size=160',
+      },
+    )
     expect([code, stdout, stderr.length]).toEqual([1, [], 1])
-    expect(stderr[0]).toMatch(/^taxonomy-mock: GET \/api\/v2\/\S+ would take the answers read past 64 MB, the budget of one run \(\d+ answers before it\): the service's data is too large for taxonomy-mock to check or record/)
+    expect(stderr[0]).toMatch(
+      /^taxonomy-mock: GET \/api\/v2\/\S+ would take the answers read past 64 MB, the budget of one run \(\d+ answers before it\): the service's data is too large for taxonomy-mock to check or record/,
+    )
     expect(target.requests.length).toBeLessThan(20)
   },
   60_000,
@@ -46,13 +54,21 @@ it.each(['verify', 'record'])(
 
 it('says a body is over the read cap, not that the service cannot be reached, when it declares 10 GB', async () => {
   const url = await startRawTarget((res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 2 ** 30) })
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': String(10 * 2 ** 30),
+    })
     res.write('{"id":')
   })
-  const { code, stderr } = await runInProcess(['verify', '--target', url, '--discipline', 'history'], ENV)
+  const { code, stderr } = await runInProcess(
+    ['verify', '--target', url, '--discipline', 'history'],
+    ENV,
+  )
   expect([code, stderr]).toEqual([
     1,
-    [`taxonomy-mock: GET /api/v2/disciplines/history answered a body of ${10 * 2 ** 30} bytes (Content-Length), over the 16 MB one answer may bring: the service's data is too large for taxonomy-mock to check or record`],
+    [
+      `taxonomy-mock: GET /api/v2/disciplines/history answered a body of ${10 * 2 ** 30} bytes (Content-Length), over the 16 MB one answer may bring: the service's data is too large for taxonomy-mock to check or record`,
+    ],
   ])
 })
 
@@ -61,17 +77,32 @@ it('says a body broke off, not that the service cannot be reached, when the conn
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' })
     res.write('x'.repeat(1000), () => res.destroy())
   })
-  const { code, stderr } = await runInProcess(['record', '--target', url, '--discipline', 'history', '--out', '/nonexistent-dir/x.json'], ENV)
+  const { code, stderr } = await runInProcess(
+    ['record', '--target', url, '--discipline', 'history', '--out', '/nonexistent-dir/x.json'],
+    ENV,
+  )
   expect(code).toBe(1)
   expect(stderr).toHaveLength(1)
-  expect(stderr[0]).toMatch(/^taxonomy-mock: GET \/api\/v2\/disciplines\/history answered 200, but its body broke off after 1000 bytes: \S/)
+  expect(stderr[0]).toMatch(
+    /^taxonomy-mock: GET \/api\/v2\/disciplines\/history answered 200, but its body broke off after 1000 bytes: \S/,
+  )
 })
 
 it('ends the run rather than wait past maxTotalWait in all, though each Retry-After is within maxRetryAfter', async () => {
-  const target = await startTarget(() => new Response('', { status: 503, headers: { 'retry-after': '1' } }))
+  const target = await startTarget(
+    () => new Response('', { status: 503, headers: { 'retry-after': '1' } }),
+  )
   const started = performance.now()
-  const run = verifyService({ target: target.url, apiKey: SECRET, disciplines: ['history'], rate: 100, maxTotalWait: 2 })
-  await expect(run).rejects.toThrow(`${target.url} answered 503 asking to wait 1 s (Retry-After) after 2 waits of 2 s in all; a run waits at most 2 s in all: try again later`)
+  const run = verifyService({
+    target: target.url,
+    apiKey: SECRET,
+    disciplines: ['history'],
+    rate: 100,
+    maxTotalWait: 2,
+  })
+  await expect(run).rejects.toThrow(
+    `${target.url} answered 503 asking to wait 1 s (Retry-After) after 2 waits of 2 s in all; a run waits at most 2 s in all: try again later`,
+  )
   expect(target.requests).toHaveLength(3)
   expect(performance.now() - started).toBeLessThan(5_000)
 })
@@ -79,20 +110,55 @@ it('ends the run rather than wait past maxTotalWait in all, though each Retry-Af
 it('keeps at most 100,000 links waiting: record says "at least 100000 more" of a sub-discipline listing 150,000 parents', async () => {
   const target = await startHostileTarget({ key: SECRET, bodyBytes: 150_000 * 90, echo: false })
   opened.push(target)
-  const run = recordService({ target: target.url, apiKey: SECRET, subDisciplines: ['hostile'], rate: 1_000, maxRequests: 1 })
-  await expect(run).rejects.toThrow(/^not closed after 1 requests: at least 100000 more records needed \(e\.g\. discipline "child-1"\)/)
+  const run = recordService({
+    target: target.url,
+    apiKey: SECRET,
+    subDisciplines: ['hostile'],
+    rate: 1_000,
+    maxRequests: 1,
+  })
+  await expect(run).rejects.toThrow(
+    /^not closed after 1 requests: at least 100000 more records needed \(e\.g\. discipline "child-1"\)/,
+  )
 })
 
 it('reads past 64 MB only when --max-read allows it, and names the budget it was given', async () => {
   const target = await startHostileTarget({ key: SECRET, bodyBytes: 12_000_000, echo: false })
   opened.push(target)
-  const run = (maxRead: string) => runInProcess(['verify', '--target', target.url, '--discipline', 'hostile', '--rate', 'unlimited', '--crawl', '190', '--max-read', maxRead], ENV)
+  const run = (maxRead: string) =>
+    runInProcess(
+      [
+        'verify',
+        '--target',
+        target.url,
+        '--discipline',
+        'hostile',
+        '--rate',
+        'unlimited',
+        '--crawl',
+        '190',
+        '--max-read',
+        maxRead,
+      ],
+      ENV,
+    )
   const answersBefore = (line: string | undefined, mb: number) =>
-    Number(new RegExp(`would take the answers read past ${mb} MB, the budget of one run \\((\\d+) answers before it\\)`).exec(line ?? '')?.[1])
+    Number(
+      new RegExp(
+        `would take the answers read past ${mb} MB, the budget of one run \\((\\d+) answers before it\\)`,
+      ).exec(line ?? '')?.[1],
+    )
   const small = await run('16')
   const large = await run('100')
   expect([small.code, large.code]).toEqual([1, 1])
   // 12 MB a big body: at least seven more of them fit 100 MB than 16 MB (small probes go between).
-  expect(answersBefore(large.stderr[0], 100) - answersBefore(small.stderr[0], 16)).toBeGreaterThanOrEqual(7)
-  expect(await run('8')).toMatchObject({ code: 2, stderr: ['taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received 8'] })
+  expect(
+    answersBefore(large.stderr[0], 100) - answersBefore(small.stderr[0], 16),
+  ).toBeGreaterThanOrEqual(7)
+  expect(await run('8')).toMatchObject({
+    code: 2,
+    stderr: [
+      'taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received 8',
+    ],
+  })
 }, 60_000)

@@ -10,7 +10,9 @@ import { SECRET, driftBodies, runInProcess, startTarget, type Drift } from '../h
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 // A discipline with several sub-disciplines, so relations and orders show.
-const discipline = taxonomy.disciplines.find((d) => taxonomy.subDisciplinesOf(d).length >= 3 && d.domain_ids.length >= 2)!
+const discipline = taxonomy.disciplines.find(
+  (d) => taxonomy.subDisciplinesOf(d).length >= 3 && d.domain_ids.length >= 2,
+)!
 const ENV = { TAXONOMY_API_KEY: SECRET }
 
 /** `verify` against a target, with a report file; every output and file is checked for the key. */
@@ -18,12 +20,28 @@ async function verify(url: string, extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'verify-'))
   const files = { report: join(dir, 'report.json'), junit: join(dir, 'junit.xml') }
   const result = await runInProcess(
-    ['verify', '--target', url, '--discipline', discipline.slug, '--crawl', '6', '--rate', '200', '--report', files.report, '--junit', files.junit, ...extra],
+    [
+      'verify',
+      '--target',
+      url,
+      '--discipline',
+      discipline.slug,
+      '--crawl',
+      '6',
+      '--rate',
+      '200',
+      '--report',
+      files.report,
+      '--junit',
+      files.junit,
+      ...extra,
+    ],
     ENV,
   )
   const report = JSON.parse(readFileSync(files.report, 'utf8')) as VerifyReport
   const junit = readFileSync(files.junit, 'utf8')
-  for (const text of [...result.stdout, ...result.stderr, JSON.stringify(report), junit]) expect(text).not.toContain(SECRET)
+  for (const text of [...result.stdout, ...result.stderr, JSON.stringify(report), junit])
+    expect(text).not.toContain(SECRET)
   const rule = (id: string) => report.rules.find((r) => r.id === id)!
   const observation = (id: string) => report.observations.find((o) => o.id === id)!
   return { ...result, report, junit, rule, observation }
@@ -33,9 +51,13 @@ it('passes every rule against an undrifted target, and says so in the summary, r
   const target = await startTarget()
   const { code, stdout, report, junit } = await verify(target.url)
   expect(code).toBe(0)
-  expect(report.rules.map((r) => `${r.id}:${r.status}`)).toEqual(report.rules.map((r) => `${r.id}:pass`))
+  expect(report.rules.map((r) => `${r.id}:${r.status}`)).toEqual(
+    report.rules.map((r) => `${r.id}:pass`),
+  )
   expect(stdout.at(-1)).toBe('No rule failed.')
-  expect(stdout[0]).toBe(`taxonomy-mock verify ${target.url} (key from env TAXONOMY_API_KEY, ${SECRET.length} characters)`)
+  expect(stdout[0]).toBe(
+    `taxonomy-mock verify ${target.url} (key from env TAXONOMY_API_KEY, ${SECRET.length} characters)`,
+  )
   expect(junit).toContain('<testsuites tests="10" failures="0" skipped="0">')
   expect(report.observations.every((o) => o.verdict === 'same')).toBe(true)
 })
@@ -43,10 +65,15 @@ it('passes every rule against an undrifted target, and says so in the summary, r
 it('fails same-identity, naming both places, when a summary gives another name than the record it stands for', async () => {
   const renamed = driftBodies('disciplines', (b) => ({
     ...b,
-    sub_disciplines: (b.sub_disciplines as { name: string }[]).map((s, i) => (i === 0 ? { ...s, name: `${s.name} (renamed)` } : s)),
+    sub_disciplines: (b.sub_disciplines as { name: string }[]).map((s, i) =>
+      i === 0 ? { ...s, name: `${s.name} (renamed)` } : s,
+    ),
   }))
   const { code, rule } = await verify((await startTarget(renamed)).url)
-  const first = taxonomy.subDisciplinesOf(discipline).slice().sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1))[0]!
+  const first = taxonomy
+    .subDisciplinesOf(discipline)
+    .slice()
+    .sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1))[0]!
   expect(code).toBe(1)
   expect(rule('same-identity').status).toBe('fail')
   expect(rule('same-identity').problems).toContain(
@@ -55,54 +82,109 @@ it('fails same-identity, naming both places, when a summary gives another name t
 })
 
 it('names the status option when the service answers a missing key with 403 (no rule fails: the spec leaves it open)', async () => {
-  const drift: Drift = (_, response) => (response.status === 401 ? new Response(response.body, { status: 403, headers: response.headers }) : response)
+  const drift: Drift = (_, response) =>
+    response.status === 401
+      ? new Response(response.body, { status: 403, headers: response.headers })
+      : response
   const { code, stdout, observation, rule } = await verify((await startTarget(drift)).url)
   expect(code).toBe(0)
   expect(rule('unauthorized-error').status).toBe('pass')
-  expect(observation('unauthorized-status')).toMatchObject({ service: '403', mock: '401', verdict: 'option', option: { cli: '--unauthorized-status 403', library: 'statuses: { unauthorized: 403 }' } })
+  expect(observation('unauthorized-status')).toMatchObject({
+    service: '403',
+    mock: '401',
+    verdict: 'option',
+    option: { cli: '--unauthorized-status 403', library: 'statuses: { unauthorized: 403 }' },
+  })
   expect(stdout).toContain('To make the mock match: taxonomy-mock --unauthorized-status 403')
 })
 
 it('fails record-fields, exit 1, when a record has a field the spec does not list', async () => {
-  const { code, rule, junit, stdout } = await verify((await startTarget(driftBodies('disciplines', (b) => ({ ...b, links: {} })))).url)
+  const { code, rule, junit, stdout } = await verify(
+    (await startTarget(driftBodies('disciplines', (b) => ({ ...b, links: {} })))).url,
+  )
   expect(code).toBe(1)
   expect(rule('record-fields')).toMatchObject({ status: 'fail' })
-  expect(rule('record-fields').problems[0]).toBe(`GET /api/v2/disciplines/${discipline.slug} links: extra field (not in the spec)`)
-  expect(junit).toContain('<testcase classname="taxonomy-mock.verify" name="record-fields (§2.1, §2.4)">\n      <failure')
+  expect(rule('record-fields').problems[0]).toBe(
+    `GET /api/v2/disciplines/${discipline.slug} links: extra field (not in the spec)`,
+  )
+  expect(junit).toContain(
+    '<testcase classname="taxonomy-mock.verify" name="record-fields (§2.1, §2.4)">\n      <failure',
+  )
   expect(stdout.at(-1)).toBe('1 rule failed (breaking drift): record-fields')
 })
 
-it('fails counts, exit 1, when a count is not its array\'s length', async () => {
-  const { code, rule, report } = await verify((await startTarget(driftBodies('disciplines', (b) => ({ ...b, sub_disciplines_count: b.sub_disciplines_count + 1 })))).url)
+it("fails counts, exit 1, when a count is not its array's length", async () => {
+  const { code, rule, report } = await verify(
+    (
+      await startTarget(
+        driftBodies('disciplines', (b) => ({
+          ...b,
+          sub_disciplines_count: b.sub_disciplines_count + 1,
+        })),
+      )
+    ).url,
+  )
   expect(code).toBe(1)
   expect(report.failed).toEqual(['counts'])
   const count = taxonomy.subDisciplinesOf(discipline).length
-  expect(rule('counts').problems).toContain(`GET /api/v2/disciplines/${discipline.slug}: sub_disciplines_count is ${count + 1}, sub_disciplines has ${count} items`)
+  expect(rule('counts').problems).toContain(
+    `GET /api/v2/disciplines/${discipline.slug}: sub_disciplines_count is ${count + 1}, sub_disciplines has ${count} items`,
+  )
 })
 
 it('fails back-links, exit 1, when a sub-discipline does not list a discipline that lists it', async () => {
-  const drift = driftBodies('sub_disciplines', (b) => ({ ...b, disciplines: b.disciplines.filter((d: { id: string }) => d.id !== discipline.id) }))
+  const drift = driftBodies('sub_disciplines', (b) => ({
+    ...b,
+    disciplines: b.disciplines.filter((d: { id: string }) => d.id !== discipline.id),
+  }))
   const { code, report, rule } = await verify((await startTarget(drift)).url)
   expect(code).toBe(1)
   expect(report.failed).toEqual(['back-links'])
-  expect(rule('back-links').problems[0]).toMatch(new RegExp(`^GET /api/v2/sub_disciplines/[a-z0-9-]+: does not list "${discipline.slug}" in disciplines, though GET /api/v2/disciplines/${discipline.slug} lists it in sub_disciplines$`))
+  expect(rule('back-links').problems[0]).toMatch(
+    new RegExp(
+      `^GET /api/v2/sub_disciplines/[a-z0-9-]+: does not list "${discipline.slug}" in disciplines, though GET /api/v2/disciplines/${discipline.slug} lists it in sub_disciplines$`,
+    ),
+  )
 })
 
-it('fails summary-counts when a summary\'s topics_count is not the sub-discipline\'s own', async () => {
-  const drift = driftBodies('disciplines', (b) => ({ ...b, sub_disciplines: b.sub_disciplines.map((s: { topics_count: number }) => ({ ...s, topics_count: s.topics_count + 2 })) }))
+it("fails summary-counts when a summary's topics_count is not the sub-discipline's own", async () => {
+  const drift = driftBodies('disciplines', (b) => ({
+    ...b,
+    sub_disciplines: b.sub_disciplines.map((s: { topics_count: number }) => ({
+      ...s,
+      topics_count: s.topics_count + 2,
+    })),
+  }))
   const { code, report } = await verify((await startTarget(drift)).url)
   expect(code).toBe(1)
   expect(report.failed).toEqual(['summary-counts'])
 })
 
 it('observes another order of the nested arrays and names the option, exit 0', async () => {
-  const reverse = (b: Record<string, any>) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Array.isArray(v) ? v.slice().reverse() : v]))
-  const both: Drift = async (request, response) => driftBodies('sub_disciplines', reverse)(request, await driftBodies('disciplines', reverse)(request, response))
+  const reverse = (b: Record<string, any>) =>
+    Object.fromEntries(
+      Object.entries(b).map(([k, v]) => [k, Array.isArray(v) ? v.slice().reverse() : v]),
+    )
+  const both: Drift = async (request, response) =>
+    driftBodies('sub_disciplines', reverse)(
+      request,
+      await driftBodies('disciplines', reverse)(request, response),
+    )
   const { code, observation } = await verify((await startTarget(both)).url)
   expect(code).toBe(0)
-  expect(observation('order-sub_disciplines')).toMatchObject({ service: 'neither by name nor by id', verdict: 'option', option: { cli: '--order fixture' } })
-  const byId = await verify((await startTarget(undefined, { seed: 42, size: 'small', order: 'id' })).url)
-  expect(byId.observation('order-topics')).toMatchObject({ service: 'id', verdict: 'option', option: { cli: '--order id', library: "order: 'id'" } })
+  expect(observation('order-sub_disciplines')).toMatchObject({
+    service: 'neither by name nor by id',
+    verdict: 'option',
+    option: { cli: '--order fixture' },
+  })
+  const byId = await verify(
+    (await startTarget(undefined, { seed: 42, size: 'small', order: 'id' })).url,
+  )
+  expect(byId.observation('order-topics')).toMatchObject({
+    service: 'id',
+    verdict: 'option',
+    option: { cli: '--order id', library: "order: 'id'" },
+  })
 })
 
 it('fails the error rules when the bodies are not those of §7, and auth-before-not-found when 404 comes first', async () => {
@@ -119,30 +201,75 @@ it('fails the error rules when the bodies are not those of §7, and auth-before-
 
 it('waits out a 429 with Retry-After, retries, and passes; the wait is reported', async () => {
   let limited = 2
-  const drift: Drift = (_, response) => (limited-- > 0 ? new Response('{"error":"slow down"}', { status: 429, headers: { 'retry-after': '1' } }) : response)
+  const drift: Drift = (_, response) =>
+    limited-- > 0
+      ? new Response('{"error":"slow down"}', { status: 429, headers: { 'retry-after': '1' } })
+      : response
   const target = await startTarget(drift)
   const { code, observation, report } = await verify(target.url)
   expect(code).toBe(0)
   expect(target.requests[2]!.at - target.requests[0]!.at).toBeGreaterThanOrEqual(1_950)
   expect(target.requests[0]!.path).toBe(target.requests[2]!.path)
-  expect(observation('rate-limit')).toMatchObject({ service: '2 × 429 with Retry-After (2 s waited)', verdict: 'differs' })
+  expect(observation('rate-limit')).toMatchObject({
+    service: '2 × 429 with Retry-After (2 s waited)',
+    verdict: 'differs',
+  })
   expect(report.requests.sent).toBe(target.requests.length)
 })
 
 it('ends in one line, exit 1, when the service asks for a wait beyond the limit', async () => {
-  const target = await startTarget(() => new Response('', { status: 503, headers: { 'retry-after': '3600' } }))
-  const { code, stdout, stderr } = await runInProcess(['verify', '--target', target.url, '--discipline', discipline.slug], ENV)
-  expect([code, stdout, stderr]).toEqual([1, [], [`taxonomy-mock: ${target.url} answered 503 asking to wait 3600 s (Retry-After), more than the 60 s allowed`]])
+  const target = await startTarget(
+    () => new Response('', { status: 503, headers: { 'retry-after': '3600' } }),
+  )
+  const { code, stdout, stderr } = await runInProcess(
+    ['verify', '--target', target.url, '--discipline', discipline.slug],
+    ENV,
+  )
+  expect([code, stdout, stderr]).toEqual([
+    1,
+    [],
+    [
+      `taxonomy-mock: ${target.url} answered 503 asking to wait 3600 s (Retry-After), more than the 60 s allowed`,
+    ],
+  ])
 })
 
 it('never sends more than --max-requests, nor faster than --rate', async () => {
   const target = await startTarget()
-  const bounded = await runInProcess(['verify', '--target', target.url, '--discipline', discipline.slug, '--crawl', '50', '--max-requests', '4', '--rate', '100'], ENV)
+  const bounded = await runInProcess(
+    [
+      'verify',
+      '--target',
+      target.url,
+      '--discipline',
+      discipline.slug,
+      '--crawl',
+      '50',
+      '--max-requests',
+      '4',
+      '--rate',
+      '100',
+    ],
+    ENV,
+  )
   expect(target.requests).toHaveLength(4)
   expect(bounded.code).toBe(0)
   expect(bounded.stdout.join('\n')).toMatch(/skip  auth-before-not-found +§5, §7: .*request bound/)
   const slow = await startTarget()
-  await runInProcess(['verify', '--target', slow.url, '--discipline', discipline.slug, '--max-requests', '5', '--rate', '5'], ENV)
+  await runInProcess(
+    [
+      'verify',
+      '--target',
+      slow.url,
+      '--discipline',
+      discipline.slug,
+      '--max-requests',
+      '5',
+      '--rate',
+      '5',
+    ],
+    ENV,
+  )
   const gaps = slow.requests.slice(1).map((request, i) => request.at - slow.requests[i]!.at)
   expect(gaps).toHaveLength(4)
   for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(180)
@@ -150,7 +277,20 @@ it('never sends more than --max-requests, nor faster than --rate', async () => {
 
 it('with --rate unlimited, sends each request once the one before is answered and says so', async () => {
   const target = await startTarget()
-  const { code, stdout } = await runInProcess(['verify', '--target', target.url, '--discipline', discipline.slug, '--crawl', '20', '--rate', 'unlimited'], ENV)
+  const { code, stdout } = await runInProcess(
+    [
+      'verify',
+      '--target',
+      target.url,
+      '--discipline',
+      discipline.slug,
+      '--crawl',
+      '20',
+      '--rate',
+      'unlimited',
+    ],
+    ENV,
+  )
   expect(code).toBe(0)
   expect(target.requests.length).toBeGreaterThan(20)
   expect(stdout.join('\n')).toContain('no rate limit')
@@ -159,8 +299,15 @@ it('with --rate unlimited, sends each request once the one before is answered an
 it('sends the key only as Bearer, and only where a probe needs it', async () => {
   const target = await startTarget()
   await verify(target.url)
-  const shapes = new Set(target.requests.map((r) => (r.authorization ?? '(none)').replace(SECRET, '<key>')))
-  expect([...shapes].sort()).toEqual(['(none)', 'Bearer <key>', 'Bearer taxonomy-mock-verify-wrong-key', 'bearer <key>'])
+  const shapes = new Set(
+    target.requests.map((r) => (r.authorization ?? '(none)').replace(SECRET, '<key>')),
+  )
+  expect([...shapes].sort()).toEqual([
+    '(none)',
+    'Bearer <key>',
+    'Bearer taxonomy-mock-verify-wrong-key',
+    'bearer <key>',
+  ])
 })
 
 it('says in one line, exit 1, that a target cannot be reached (the real bin)', async () => {
@@ -170,25 +317,83 @@ it('says in one line, exit 1, that a target cannot be reached (the real bin)', a
       probe.close(() => resolve(port))
     })
   })
-  const { code, stdout, stderr } = await runCli(['verify', '--target', `http://127.0.0.1:${port}`, '--discipline', 'history'], ENV)
+  const { code, stdout, stderr } = await runCli(
+    ['verify', '--target', `http://127.0.0.1:${port}`, '--discipline', 'history'],
+    ENV,
+  )
   expect(code).toBe(1)
   expect(stdout).toEqual([])
   expect(stderr).toEqual([`taxonomy-mock: cannot reach http://127.0.0.1:${port}: ECONNREFUSED`])
 })
 
 it.each([
-  [['verify', '--target', 'http://127.0.0.1:9', '--discipline', 'x'], {}, 'taxonomy-mock: no API key: TAXONOMY_API_KEY is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)'],
-  [['verify', '--target', 'http://127.0.0.1:9', '--discipline', 'x', '--api-key-env', 'STAGING_KEY'], { STAGING_KEY: `${SECRET} x` }, `taxonomy-mock: the key in env STAGING_KEY must be 1-256 visible ASCII characters with no spaces; it has ${SECRET.length + 2} characters`],
-  [['verify', '--target', 'http://127.0.0.1:9'], ENV, 'taxonomy-mock: verify needs at least one --discipline SLUG or --sub-discipline SLUG: the API has no list endpoint to start from'],
-  [['verify', '--discipline', 'x'], ENV, "taxonomy-mock: verify needs --target URL, the service's base URL (e.g. https://staging.example.com)"],
-  [['verify', '--target', 'ftp://x', '--discipline', 'x'], ENV, 'taxonomy-mock: --target must be an http or https URL; received "ftp:"'],
-  [['verify', '--target', `http://user:${SECRET}@x`, '--discipline', 'x'], ENV, 'taxonomy-mock: --target must not carry credentials: pass the key as --api-key-env NAME'],
-  [['verify', '--target', 'http://x', '--discipline', 'x', '--out', 'f'], ENV, 'taxonomy-mock: --out is a record option (see --help)'],
-  [['record', '--target', 'http://x', '--discipline', 'x', '--out', 'f', '--crawl', '3'], ENV, 'taxonomy-mock: --crawl is a verify option (see --help)'],
-  [['verify', '--target', 'http://x', '--discipline', 'x', '--rate', '0'], ENV, 'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000, or unlimited; received "0"'],
-  [['serve', '--order', 'random'], {}, 'taxonomy-mock: --order must be name, id or fixture; received "random"'],
-  [['serve', '--unauthorized-status', '200'], {}, 'taxonomy-mock: --unauthorized-status must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received "200"'],
+  [
+    ['verify', '--target', 'http://127.0.0.1:9', '--discipline', 'x'],
+    {},
+    'taxonomy-mock: no API key: TAXONOMY_API_KEY is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)',
+  ],
+  [
+    [
+      'verify',
+      '--target',
+      'http://127.0.0.1:9',
+      '--discipline',
+      'x',
+      '--api-key-env',
+      'STAGING_KEY',
+    ],
+    { STAGING_KEY: `${SECRET} x` },
+    `taxonomy-mock: the key in env STAGING_KEY must be 1-256 visible ASCII characters with no spaces; it has ${SECRET.length + 2} characters`,
+  ],
+  [
+    ['verify', '--target', 'http://127.0.0.1:9'],
+    ENV,
+    'taxonomy-mock: verify needs at least one --discipline SLUG or --sub-discipline SLUG: the API has no list endpoint to start from',
+  ],
+  [
+    ['verify', '--discipline', 'x'],
+    ENV,
+    "taxonomy-mock: verify needs --target URL, the service's base URL (e.g. https://staging.example.com)",
+  ],
+  [
+    ['verify', '--target', 'ftp://x', '--discipline', 'x'],
+    ENV,
+    'taxonomy-mock: --target must be an http or https URL; received "ftp:"',
+  ],
+  [
+    ['verify', '--target', `http://user:${SECRET}@x`, '--discipline', 'x'],
+    ENV,
+    'taxonomy-mock: --target must not carry credentials: pass the key as --api-key-env NAME',
+  ],
+  [
+    ['verify', '--target', 'http://x', '--discipline', 'x', '--out', 'f'],
+    ENV,
+    'taxonomy-mock: --out is a record option (see --help)',
+  ],
+  [
+    ['record', '--target', 'http://x', '--discipline', 'x', '--out', 'f', '--crawl', '3'],
+    ENV,
+    'taxonomy-mock: --crawl is a verify option (see --help)',
+  ],
+  [
+    ['verify', '--target', 'http://x', '--discipline', 'x', '--rate', '0'],
+    ENV,
+    'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000, or unlimited; received "0"',
+  ],
+  [
+    ['serve', '--order', 'random'],
+    {},
+    'taxonomy-mock: --order must be name, id or fixture; received "random"',
+  ],
+  [
+    ['serve', '--unauthorized-status', '200'],
+    {},
+    'taxonomy-mock: --unauthorized-status must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received "200"',
+  ],
 ])('exits 2 with one line for %j', async (argv, env, line) => {
-  const { code, stdout, stderr } = await runInProcess(argv as string[], env as Record<string, string>)
+  const { code, stdout, stderr } = await runInProcess(
+    argv as string[],
+    env as Record<string, string>,
+  )
   expect([code, stdout, stderr]).toEqual([2, [], [line]])
 })

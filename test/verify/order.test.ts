@@ -11,7 +11,10 @@ interface Item {
 }
 
 /** The plain definition: among the records with no unplaced predecessor, take the first by name. */
-function mergeOrdersByDefinition(records: readonly Item[], sequences: readonly (readonly string[])[]): Item[] | undefined {
+function mergeOrdersByDefinition(
+  records: readonly Item[],
+  sequences: readonly (readonly string[])[],
+): Item[] | undefined {
   const rank = new Map(byName(records).map((record, index) => [record.id, index]))
   const before = new Map(records.map((record) => [record.id, new Set<string>()]))
   for (const sequence of sequences) {
@@ -20,7 +23,10 @@ function mergeOrdersByDefinition(records: readonly Item[], sequences: readonly (
   const placed = new Set<string>()
   const result: Item[] = []
   while (result.length < records.length) {
-    const ready = records.filter((record) => !placed.has(record.id) && [...before.get(record.id)!].every((id) => placed.has(id)))
+    const ready = records.filter(
+      (record) =>
+        !placed.has(record.id) && [...before.get(record.id)!].every((id) => placed.has(id)),
+    )
     if (ready.length === 0) return undefined
     const next = ready.reduce((a, b) => (rank.get(a.id)! < rank.get(b.id)! ? a : b))
     placed.add(next.id)
@@ -31,15 +37,14 @@ function mergeOrdersByDefinition(records: readonly Item[], sequences: readonly (
 
 const itemsArbitrary = fc
   .uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 30 })
-  .map((ids): Item[] => ids.map((id, index) => ({ id, name: `n${(index * 7) % 5}${id}`, slug: id, description: null })))
+  .map((ids): Item[] =>
+    ids.map((id, index) => ({ id, name: `n${(index * 7) % 5}${id}`, slug: id, description: null })),
+  )
 
 const caseArbitrary = itemsArbitrary.chain((items) =>
   fc.record({
     items: fc.constant(items),
-    sequences: fc.array(
-      fc.shuffledSubarray(items.map((item) => item.id)),
-      { maxLength: 6 },
-    ),
+    sequences: fc.array(fc.shuffledSubarray(items.map((item) => item.id)), { maxLength: 6 }),
   }),
 )
 
@@ -68,6 +73,8 @@ it('keeps every observed sequence as a subsequence of a level of 200,000 records
   const merged = mergeOrders(items, sequences)!
   expect(merged).toHaveLength(items.length)
   const position = new Map(merged.map((item, index) => [item.id, index]))
-  const broken = sequences.filter((sequence) => sequence.some((id, i) => i > 0 && position.get(sequence[i - 1]!)! > position.get(id)!))
+  const broken = sequences.filter((sequence) =>
+    sequence.some((id, i) => i > 0 && position.get(sequence[i - 1]!)! > position.get(id)!),
+  )
   expect(broken).toEqual([])
 })

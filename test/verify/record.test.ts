@@ -14,19 +14,42 @@ const ENV = { TAXONOMY_API_KEY: SECRET }
 const source7 = createTaxonomy({ seed: 7, size: 'small' })
 
 async function get(base: string, path: string, key = true) {
-  const response = await fetch(`${base}${path}`, key ? { headers: { authorization: `Bearer ${SECRET}` } } : {})
+  const response = await fetch(
+    `${base}${path}`,
+    key ? { headers: { authorization: `Bearer ${SECRET}` } } : {},
+  )
   return { status: response.status, body: await response.text() }
 }
 
 it('records a taxonomy-mock server with another seed and options; serving the file with --data gives every recorded body byte for byte; re-recording gives the same bytes', async () => {
-  const source = await startTestServer({ seed: 7, size: 'small', order: 'id', statuses: { unauthorized: 403 }, apiKeys: [SECRET] })
+  const source = await startTestServer({
+    seed: 7,
+    size: 'small',
+    order: 'id',
+    statuses: { unauthorized: 403 },
+    apiKeys: [SECRET],
+  })
   const dir = mkdtempSync(join(tmpdir(), 'record-'))
   const out = join(dir, 'made-by-record', 'recording.json')
-  const argv = ['record', '--target', source.url, '--discipline', source7.disciplines[0]!.slug, '--all', '--rate', '500', '--max-requests', '1000', '--out']
+  const argv = [
+    'record',
+    '--target',
+    source.url,
+    '--discipline',
+    source7.disciplines[0]!.slug,
+    '--all',
+    '--rate',
+    '500',
+    '--max-requests',
+    '1000',
+    '--out',
+  ]
   const first = await runInProcess([...argv, out], ENV)
   expect(first.stderr).toEqual([])
   expect(first.code).toBe(0)
-  expect(first.stdout[1]).toBe(`Serve it as the service answered: taxonomy-mock --data ${out} --order id`)
+  expect(first.stdout[1]).toBe(
+    `Serve it as the service answered: taxonomy-mock --data ${out} --order id`,
+  )
   const text = readFileSync(out, 'utf8')
   for (const output of [text, ...first.stdout]) expect(output).not.toContain(SECRET)
   expect(readdirSync(join(dir, 'made-by-record'))).toEqual(['recording.json'])
@@ -36,8 +59,22 @@ it('records a taxonomy-mock server with another seed and options; serving the fi
   expect(recorded.domains.every((domain) => domain.description === null)).toBe(true)
   expect(recorded.disciplines.length).toBeGreaterThan(1)
 
-  const served = spawnCli(['--data', out, '--order', 'id', '--unauthorized-status', '403', '--port', '0', '--api-key', SECRET, '--quiet'])
-  const url = /http:\/\/127\.0\.0\.1:\d+/.exec(await served.waitFor(/http:\/\/127\.0\.0\.1:\d+/))![0]
+  const served = spawnCli([
+    '--data',
+    out,
+    '--order',
+    'id',
+    '--unauthorized-status',
+    '403',
+    '--port',
+    '0',
+    '--api-key',
+    SECRET,
+    '--quiet',
+  ])
+  const url = /http:\/\/127\.0\.0\.1:\d+/.exec(
+    await served.waitFor(/http:\/\/127\.0\.0\.1:\d+/),
+  )![0]
   const paths = [
     ...recorded.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
     ...recorded.subDisciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
@@ -51,14 +88,31 @@ it('records a taxonomy-mock server with another seed and options; serving the fi
   expect(readFileSync(again, 'utf8')).toBe(text)
 })
 
-it('keeps an order no sort gives (the dataset\'s own) so that --order fixture reproduces every body', async () => {
+it("keeps an order no sort gives (the dataset's own) so that --order fixture reproduces every body", async () => {
   const handle = createFetchHandler({ seed: 3, size: 'small', order: 'fixture', apiKeys: [SECRET] })
-  const result = await recordService({ target: 'http://taxonomy.test', apiKey: SECRET, disciplines: [createTaxonomy({ seed: 3, size: 'small' }).disciplines[1]!.slug], rate: 1_000, maxRequests: 1_000, fetch: handle })
+  const result = await recordService({
+    target: 'http://taxonomy.test',
+    apiKey: SECRET,
+    disciplines: [createTaxonomy({ seed: 3, size: 'small' }).disciplines[1]!.slug],
+    rate: 1_000,
+    maxRequests: 1_000,
+    fetch: handle,
+  })
   expect(result.order).toBe('fixture')
   expect(Object.values(result.observedOrders)).toContain('other')
-  const replay = createFetchHandler({ taxonomy: loadTaxonomy(result.json), order: 'fixture', apiKeys: [SECRET] })
-  for (const record of [...result.taxonomy.disciplines.map((d) => `disciplines/${d.slug}`), ...result.taxonomy.subDisciplines.map((s) => `sub_disciplines/${s.slug}`)]) {
-    const request = () => new Request(`http://taxonomy.test/api/v2/${record}`, { headers: { authorization: `Bearer ${SECRET}` } })
+  const replay = createFetchHandler({
+    taxonomy: loadTaxonomy(result.json),
+    order: 'fixture',
+    apiKeys: [SECRET],
+  })
+  for (const record of [
+    ...result.taxonomy.disciplines.map((d) => `disciplines/${d.slug}`),
+    ...result.taxonomy.subDisciplines.map((s) => `sub_disciplines/${s.slug}`),
+  ]) {
+    const request = () =>
+      new Request(`http://taxonomy.test/api/v2/${record}`, {
+        headers: { authorization: `Bearer ${SECRET}` },
+      })
     expect(await (await replay(request())).text()).toBe(await (await handle(request())).text())
   }
 })
@@ -66,18 +120,58 @@ it('keeps an order no sort gives (the dataset\'s own) so that --order fixture re
 it('fails in one line naming what is missing and the flag to raise, and writes nothing, when the bound comes first', async () => {
   const target = await startTarget(undefined, { seed: 7, size: 'small' })
   const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'partial.json')
-  const { code, stdout, stderr } = await runInProcess(['record', '--target', target.url, '--discipline', source7.disciplines[0]!.slug, '--max-requests', '3', '--rate', '500', '--out', out], ENV)
+  const { code, stdout, stderr } = await runInProcess(
+    [
+      'record',
+      '--target',
+      target.url,
+      '--discipline',
+      source7.disciplines[0]!.slug,
+      '--max-requests',
+      '3',
+      '--rate',
+      '500',
+      '--out',
+      out,
+    ],
+    ENV,
+  )
   expect([code, stdout]).toEqual([1, []])
   expect(stderr).toHaveLength(1)
-  expect(stderr[0]).toMatch(/^taxonomy-mock: not closed after 3 requests: at least \d+ more records needed \(e\.g\. (sub-)?discipline "[a-z0-9-]+"\); raise --max-requests \(now 3\); nothing written$/)
+  expect(stderr[0]).toMatch(
+    /^taxonomy-mock: not closed after 3 requests: at least \d+ more records needed \(e\.g\. (sub-)?discipline "[a-z0-9-]+"\); raise --max-requests \(now 3\); nothing written$/,
+  )
   expect(target.requests).toHaveLength(3)
   expect(existsSync(out)).toBe(false)
 })
 
 it('refuses to record a service whose answers break a rule, and writes nothing', async () => {
-  const target = await startTarget(driftBodies('disciplines', (b) => ({ ...b, sub_disciplines_count: 0 })), { seed: 7, size: 'small' })
+  const target = await startTarget(
+    driftBodies('disciplines', (b) => ({ ...b, sub_disciplines_count: 0 })),
+    { seed: 7, size: 'small' },
+  )
   const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'broken.json')
-  const { code, stderr } = await runInProcess(['record', '--target', target.url, '--discipline', source7.disciplines[0]!.slug, '--rate', '500', '--max-requests', '1000', '--out', out], ENV)
-  expect([code, stderr]).toEqual([1, ["taxonomy-mock: the service's answers break counts (run taxonomy-mock verify for details); nothing written"]])
+  const { code, stderr } = await runInProcess(
+    [
+      'record',
+      '--target',
+      target.url,
+      '--discipline',
+      source7.disciplines[0]!.slug,
+      '--rate',
+      '500',
+      '--max-requests',
+      '1000',
+      '--out',
+      out,
+    ],
+    ENV,
+  )
+  expect([code, stderr]).toEqual([
+    1,
+    [
+      "taxonomy-mock: the service's answers break counts (run taxonomy-mock verify for details); nothing written",
+    ],
+  ])
   expect(existsSync(out)).toBe(false)
 })

@@ -17,18 +17,41 @@ const KEY = 'leak/Key"with\\quote-0123456789abcdefghijklmnopqrstuvwxyzABCD'
 /** `verify` or `record` in-process; every line and file it wrote, for the leak check. */
 async function runCommand(command: 'verify' | 'record', url: string, key: string) {
   const dir = mkdtempSync(join(tmpdir(), 'redaction-'))
-  const files = command === 'verify' ? ['--report', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml')] : ['--out', join(dir, 'recording.json')]
+  const files =
+    command === 'verify'
+      ? ['--report', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml')]
+      : ['--out', join(dir, 'recording.json')]
   const crawl = command === 'verify' ? ['--crawl', '6'] : ['--max-requests', '1000']
-  const result = await runInProcess([command, '--target', url, '--discipline', discipline.slug, ...crawl, '--rate', '500', ...files], { TAXONOMY_API_KEY: key })
-  const written = files.filter((_, i) => i % 2 === 1).filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8'))
+  const result = await runInProcess(
+    [
+      command,
+      '--target',
+      url,
+      '--discipline',
+      discipline.slug,
+      ...crawl,
+      '--rate',
+      '500',
+      ...files,
+    ],
+    { TAXONOMY_API_KEY: key },
+  )
+  const written = files
+    .filter((_, i) => i % 2 === 1)
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file, 'utf8'))
   return { ...result, written, outputs: [...result.stdout, ...result.stderr, ...written] }
 }
 
 /** The not-found probes answer with the key 100 characters in, where the 120-character excerpt cuts. */
 function echoOnNotFound(echo: string): Drift {
   return (request, response) =>
-    new URL(request.url).pathname.includes('taxonomy-mock-verify-') && request.headers.get('authorization') === `Bearer ${KEY}`
-      ? new Response(`{"error":"Resource not found","detail":"${'.'.repeat(60)}${echo}"}`, { status: 404, headers: { 'content-type': 'application/json' } })
+    new URL(request.url).pathname.includes('taxonomy-mock-verify-') &&
+    request.headers.get('authorization') === `Bearer ${KEY}`
+      ? new Response(`{"error":"Resource not found","detail":"${'.'.repeat(60)}${echo}"}`, {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+        })
       : response
 }
 
@@ -39,64 +62,104 @@ it.each([
   ["JSON-escaped PHP's way (\\/)", php!],
   ['percent-encoded', percent!],
   ['base64', base64!],
-])('keeps the key out of stdout, --report and --junit when the service echoes it %s', async (_, echo) => {
-  const target = await startTarget(echoOnNotFound(echo), { seed: 42, size: 'small', apiKeys: [KEY] })
-  const { code, outputs, written, stdout } = await runCommand('verify', target.url, KEY)
-  expect(code).toBe(1)
-  expect(written).toHaveLength(2)
-  expect(stdout.join('\n')).toContain('[API key]')
-  for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
-})
+])(
+  'keeps the key out of stdout, --report and --junit when the service echoes it %s',
+  async (_, echo) => {
+    const target = await startTarget(echoOnNotFound(echo), {
+      seed: 42,
+      size: 'small',
+      apiKeys: [KEY],
+    })
+    const { code, outputs, written, stdout } = await runCommand('verify', target.url, KEY)
+    expect(code).toBe(1)
+    expect(written).toHaveLength(2)
+    expect(stdout.join('\n')).toContain('[API key]')
+    for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
+  },
+)
 
 it('keeps the key out of every output when the service lists it as a slug, which a crawl would percent-encode into a path', async () => {
-  const drift = driftBodies('disciplines', (b) => ({ ...b, sub_disciplines: b.sub_disciplines.map((s: object, i: number) => (i === 0 ? { ...s, slug: KEY } : s)) }))
+  const drift = driftBodies('disciplines', (b) => ({
+    ...b,
+    sub_disciplines: b.sub_disciplines.map((s: object, i: number) =>
+      i === 0 ? { ...s, slug: KEY } : s,
+    ),
+  }))
   const target = await startTarget(drift, { seed: 42, size: 'small', apiKeys: [KEY] })
   const { code, outputs } = await runCommand('verify', target.url, KEY)
   expect(code).toBe(1)
   for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
-  for (const path of target.requests.map((r) => r.path)) expect(findKeyLeak(path, KEY)).toBeUndefined()
+  for (const path of target.requests.map((r) => r.path))
+    expect(findKeyLeak(path, KEY)).toBeUndefined()
 })
 
 it('record keeps the key off stderr when a listed slug is the key and its lookup fails', async () => {
   const key = 'recordkey-0123456789abcdefghij'
   const drift: Drift = async (request, response) => {
-    if (new URL(request.url).pathname === `/api/v2/sub_disciplines/${key}`) return new Response('{"error":"boom"}', { status: 500 })
-    return driftBodies('disciplines', (b) => ({ ...b, sub_disciplines: b.sub_disciplines.map((s: object, i: number) => (i === 0 ? { ...s, slug: key } : s)) }))(request, response)
+    if (new URL(request.url).pathname === `/api/v2/sub_disciplines/${key}`)
+      return new Response('{"error":"boom"}', { status: 500 })
+    return driftBodies('disciplines', (b) => ({
+      ...b,
+      sub_disciplines: b.sub_disciplines.map((s: object, i: number) =>
+        i === 0 ? { ...s, slug: key } : s,
+      ),
+    }))(request, response)
   }
   const target = await startTarget(drift, { seed: 42, size: 'small', apiKeys: [key] })
   const { code, stderr, written, outputs } = await runCommand('record', target.url, key)
   expect(code).toBe(1)
-  expect(stderr).toEqual([`taxonomy-mock: GET /api/v2/disciplines/${discipline.slug} answered with the API key in its body, which a recording must not hold; nothing written`])
+  expect(stderr).toEqual([
+    `taxonomy-mock: GET /api/v2/disciplines/${discipline.slug} answered with the API key in its body, which a recording must not hold; nothing written`,
+  ])
   expect(written).toEqual([])
   for (const output of outputs) expect(findKeyLeak(output, key)).toBeUndefined()
 })
 
 it('record refuses at once, and writes nothing, when a recorded value holds a key with a quote and a backslash (JSON escapes them in the file)', async () => {
-  const target = await startTarget(driftBodies('disciplines', (b) => ({ ...b, description: `${b.description} ${KEY}` })), { seed: 42, size: 'small', apiKeys: [KEY] })
+  const target = await startTarget(
+    driftBodies('disciplines', (b) => ({ ...b, description: `${b.description} ${KEY}` })),
+    { seed: 42, size: 'small', apiKeys: [KEY] },
+  )
   const { code, stderr, written, outputs } = await runCommand('record', target.url, KEY)
   expect([code, stderr.length, written]).toEqual([1, 1, []])
   expect(target.requests).toHaveLength(1)
-  expect(stderr[0]).toMatch(/^taxonomy-mock: GET \/api\/v2\/disciplines\/\S+ answered with the API key in its body, which a recording must not hold; nothing written$/)
+  expect(stderr[0]).toMatch(
+    /^taxonomy-mock: GET \/api\/v2\/disciplines\/\S+ answered with the API key in its body, which a recording must not hold; nothing written$/,
+  )
   for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
 })
 
-it.each(['verify', 'record'] as const)('%s refuses a key shorter than 8 characters, exit 2, naming only its length', async (command) => {
-  const target = await startTarget(undefined, { seed: 42, size: 'small', apiKeys: ['e'] })
-  const { code, stdout, stderr } = await runCommand(command, target.url, 'e')
-  expect([code, stdout]).toEqual([2, []])
-  expect(stderr).toEqual([
-    'taxonomy-mock: the key in env TAXONOMY_API_KEY must have at least 8 characters for verify and record; it has 1: a shorter key turns up by chance in what a service answers, so it could not be kept out of reports',
-  ])
-  expect(target.requests).toEqual([])
-  await expect(verifyService({ target: target.url, apiKey: 'e', disciplines: ['x'] })).rejects.toThrow(/^`apiKey` must have at least 8 characters/)
-})
+it.each(['verify', 'record'] as const)(
+  '%s refuses a key shorter than 8 characters, exit 2, naming only its length',
+  async (command) => {
+    const target = await startTarget(undefined, { seed: 42, size: 'small', apiKeys: ['e'] })
+    const { code, stdout, stderr } = await runCommand(command, target.url, 'e')
+    expect([code, stdout]).toEqual([2, []])
+    expect(stderr).toEqual([
+      'taxonomy-mock: the key in env TAXONOMY_API_KEY must have at least 8 characters for verify and record; it has 1: a shorter key turns up by chance in what a service answers, so it could not be kept out of reports',
+    ])
+    expect(target.requests).toEqual([])
+    await expect(
+      verifyService({ target: target.url, apiKey: 'e', disciplines: ['x'] }),
+    ).rejects.toThrow(/^`apiKey` must have at least 8 characters/)
+  },
+)
 
 it('redacts the key in every encoding and mix, and leaves text around it whole', () => {
   const redactor = createRedactor(KEY)
   const json = JSON.stringify({ a: KEY })
-  const forms = [...echoesOf(KEY), json.slice(6, -2), encodeURIComponent(encodeURIComponent(KEY)), KEY.replace(/"/g, '&quot;'), KEY.replace(/\//g, '%2f').replace(/q/g, '\\u0071')]
-  for (const form of forms) expect(redactor.redact(`before ${form} after`), form).toBe('before [API key] after')
-  expect(redactor.redact('record 1b4e28ba-2fa1-11d2-883f-0016d3cca427')).toBe('record 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+  const forms = [
+    ...echoesOf(KEY),
+    json.slice(6, -2),
+    encodeURIComponent(encodeURIComponent(KEY)),
+    KEY.replace(/"/g, '&quot;'),
+    KEY.replace(/\//g, '%2f').replace(/q/g, '\\u0071'),
+  ]
+  for (const form of forms)
+    expect(redactor.redact(`before ${form} after`), form).toBe('before [API key] after')
+  expect(redactor.redact('record 1b4e28ba-2fa1-11d2-883f-0016d3cca427')).toBe(
+    'record 1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+  )
 })
 
 it('keeps the key out of the observations when a header echoes it percent-encoded', async () => {

@@ -11,7 +11,9 @@ function startOf(seed: number, size: Size) {
   const taxonomy = createTaxonomy({ seed, size })
   return {
     disciplines: [taxonomy.disciplines[0]!.slug],
-    subDisciplines: [taxonomy.subDisciplines.find((sub) => taxonomy.topicsOf(sub).length > 1)!.slug],
+    subDisciplines: [
+      taxonomy.subDisciplines.find((sub) => taxonomy.topicsOf(sub).length > 1)!.slug,
+    ],
   }
 }
 
@@ -21,28 +23,52 @@ it.each([
   [42, 'small'],
   [42, 'medium'],
   [2024, 'medium'],
-] as const)('passes every rule, with every observation as the mock does it, against taxonomy-mock seed %i %s', async (seed, size) => {
-  const report = await verifyService({
-    target: 'http://taxonomy.test',
-    apiKey: SECRET,
-    ...startOf(seed, size),
-    crawl: 25,
-    rate: 1_000,
-    fetch: createFetchHandler({ seed, size, apiKeys: [SECRET] }),
-  })
-  expect(report.rules.filter((rule) => rule.status !== 'pass')).toEqual([])
-  expect(report.observations.filter((o) => o.verdict !== 'same')).toEqual([])
-  expect(report.records.disciplines + report.records.subDisciplines).toBeGreaterThan(5)
-  expect(report.records.disciplines + report.records.subDisciplines).toBeLessThanOrEqual(27)
-})
+] as const)(
+  'passes every rule, with every observation as the mock does it, against taxonomy-mock seed %i %s',
+  async (seed, size) => {
+    const report = await verifyService({
+      target: 'http://taxonomy.test',
+      apiKey: SECRET,
+      ...startOf(seed, size),
+      crawl: 25,
+      rate: 1_000,
+      fetch: createFetchHandler({ seed, size, apiKeys: [SECRET] }),
+    })
+    expect(report.rules.filter((rule) => rule.status !== 'pass')).toEqual([])
+    expect(report.observations.filter((o) => o.verdict !== 'same')).toEqual([])
+    expect(report.records.disciplines + report.records.subDisciplines).toBeGreaterThan(5)
+    expect(report.records.disciplines + report.records.subDisciplines).toBeLessThanOrEqual(27)
+  },
+)
 
 it('names exactly the options a server was started with, over a socket through the CLI', async () => {
-  const server = await startTestServer({ seed: 5, size: 'small', apiKeys: [SECRET], statuses: { unauthorized: 403, notFound: 410 }, order: 'id', cors: false })
+  const server = await startTestServer({
+    seed: 5,
+    size: 'small',
+    apiKeys: [SECRET],
+    statuses: { unauthorized: 403, notFound: 410 },
+    order: 'id',
+    cors: false,
+  })
   const start = startOf(5, 'small')
   const { code, stdout } = await runInProcess(
-    ['verify', '--target', server.url, '--discipline', start.disciplines[0]!, '--sub-discipline', start.subDisciplines[0]!, '--crawl', '10', '--rate', '500'],
+    [
+      'verify',
+      '--target',
+      server.url,
+      '--discipline',
+      start.disciplines[0]!,
+      '--sub-discipline',
+      start.subDisciplines[0]!,
+      '--crawl',
+      '10',
+      '--rate',
+      '500',
+    ],
     { TAXONOMY_API_KEY: SECRET },
   )
   expect(code).toBe(0)
-  expect(stdout).toContain('To make the mock match: taxonomy-mock --unauthorized-status 403 --not-found-status 410 --no-cors --order id')
+  expect(stdout).toContain(
+    'To make the mock match: taxonomy-mock --unauthorized-status 403 --not-found-status 410 --no-cors --order id',
+  )
 })

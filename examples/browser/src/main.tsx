@@ -20,7 +20,11 @@ function App() {
       ['unauthorized', '/api/v2/disciplines/pharmacology'],
       ['notFound', '/api/v2/disciplines/no-such-slug', auth],
       // An error state for one request: the service is down.
-      ['outage', '/api/v2/disciplines/pharmacology', { headers: { ...auth.headers, Prefer: 'scenario=unavailable' } }],
+      [
+        'outage',
+        '/api/v2/disciplines/pharmacology',
+        { headers: { ...auth.headers, Prefer: 'scenario=unavailable' } },
+      ],
     ]
     void Promise.all(
       requests.map(async ([name, path, init]) => {

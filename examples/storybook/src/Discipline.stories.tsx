@@ -20,7 +20,13 @@ export const Pharmacology = { args: { slug: 'pharmacology' } }
 // A story's `parameters.msw` replaces the global handlers, so it brings the kit's, with a scenario.
 export const Missing = {
   args: { slug: 'pharmacology' },
-  parameters: { msw: createHandlers({ seed: 42, size: 'small', scenario: { kind: 'not-found', slug: 'pharmacology' } }) },
+  parameters: {
+    msw: createHandlers({
+      seed: 42,
+      size: 'small',
+      scenario: { kind: 'not-found', slug: 'pharmacology' },
+    }),
+  },
 }
 
 export const Outage = {

@@ -52,4 +52,3 @@ export function skewedWeights(random: Random, count: number, zeroPercent: number
 export function evenWeights(random: Random, count: number): number[] {
   return Array.from({ length: count }, () => 4 + random.nextInt(5))
 }
-

@@ -51,7 +51,9 @@ export const TOPIC_TEMPLATES = 4
  * is built once, so a description costs two concatenations (a million topics share the rest). The
  * caller draws the template, so the topics can be counted without describing them.
  */
-export function createTopicDescriber(subDisciplineName: string): (template: number, topicName: string) => string {
+export function createTopicDescriber(
+  subDisciplineName: string,
+): (template: number, topicName: string) => string {
   const templates: readonly (readonly [string, string])[] = [
     ['Research on ', ` within ${subDisciplineName}.`],
     [`An area of ${subDisciplineName} that deals with `, '.'],

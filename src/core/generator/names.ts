@@ -45,7 +45,12 @@ export function subDisciplineNames(
 
 /** What naming topics needs from the word lists, built on first use: the upper levels need none of it. */
 interface TopicTables {
-  readonly aspects: readonly { before: string; after: string; slugBefore: string; slugAfter: string }[]
+  readonly aspects: readonly {
+    before: string
+    after: string
+    slugBefore: string
+    slugAfter: string
+  }[]
   readonly contextNames: readonly string[]
   readonly contextSlugs: readonly string[]
   readonly subjectIndex: ReadonlyMap<string, number>
@@ -65,7 +70,12 @@ function topicTables(): TopicTables {
     }),
     contextNames: CONTEXTS.map((context) => ` ${context}`),
     contextSlugs: CONTEXTS.map((context) => `-${toSlug(context)}`),
-    subjectIndex: new Map(DOMAINS.flatMap((domain) => domain.disciplines.flatMap((d) => d.subjects)).map((s, i) => [s, i])),
+    subjectIndex: new Map(
+      DOMAINS.flatMap((domain) => domain.disciplines.flatMap((d) => d.subjects)).map((s, i) => [
+        s,
+        i,
+      ]),
+    ),
   })
 }
 
@@ -116,7 +126,12 @@ export function createTopicNames(
   const keyOf = (pair: number, round: number) => {
     const s = pair % subjects.length
     const a = aspects[Math.floor(pair / subjects.length)]!
-    return ((subjectKeys[s] ??= topicTables().subjectIndex.get(subjects[s]!) ?? 0) * ASPECTS.length + a) * ROUNDS + round
+    return (
+      ((subjectKeys[s] ??= topicTables().subjectIndex.get(subjects[s]!) ?? 0) * ASPECTS.length +
+        a) *
+        ROUNDS +
+      round
+    )
   }
   return {
     keyAt: (issued) => keyOf(pairOf(issued), roundOf(issued)),
@@ -128,7 +143,8 @@ export function createTopicNames(
       const aspect = parts[aspects[Math.floor(pair / subjects.length)]!]!
       const subject = subjects[s]!
       const name = (pairNames[pair] ??= aspect.before + subject + aspect.after)
-      const slug = (pairSlugs[pair] ??= aspect.slugBefore + (subjectSlugs[s] ??= toSlug(subject)) + aspect.slugAfter)
+      const slug = (pairSlugs[pair] ??=
+        aspect.slugBefore + (subjectSlugs[s] ??= toSlug(subject)) + aspect.slugAfter)
       const key = keyOf(pair, round)
       if (round === 0) return { name, slug, key }
       return { name: name + contextNames[round - 1]!, slug: slug + contextSlugs[round - 1]!, key }
@@ -158,4 +174,3 @@ function greatestCommonDivisor(a: number, b: number): number {
   }
   return a
 }
-

@@ -36,7 +36,13 @@ export function planTopics(
   const children: (readonly FixtureTopic[] | undefined)[] = new Array(subDisciplines.length)
   return {
     counts: topicCounts,
-    topicsOf: (index) => (children[index] ??= (builder ??= createTopicBuilder(random, ids, counts, subDisciplines)).topicsOf(index)),
+    topicsOf: (index) =>
+      (children[index] ??= (builder ??= createTopicBuilder(
+        random,
+        ids,
+        counts,
+        subDisciplines,
+      )).topicsOf(index)),
     all: () => (builder ??= createTopicBuilder(random, ids, counts, subDisciplines)).all(),
   }
 }
@@ -96,7 +102,10 @@ function createTopicBuilder(
         name: named.name,
         slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
         description: describe(template[at]!, named.name),
-        sub_discipline_ids: other < 0 ? onlyParent : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
+        sub_discipline_ids:
+          other < 0
+            ? onlyParent
+            : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
       })
     }
     own[index] = topics
@@ -153,7 +162,12 @@ interface TopicDetail {
  * sub-discipline; with `detail`, also fills in what building them alone needs. One loop with no
  * callback per topic: a cold start runs it optimized sooner.
  */
-function walkTopics(random: Random, counts: SizeCounts, subDisciplines: readonly SubDisciplineDraft[], detail?: TopicDetail): Uint32Array {
+function walkTopics(
+  random: Random,
+  counts: SizeCounts,
+  subDisciplines: readonly SubDisciplineDraft[],
+  detail?: TopicDetail,
+): Uint32Array {
   const topicCounts = new Uint32Array(subDisciplines.length)
   // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subDisciplines.length, 3), 0)
