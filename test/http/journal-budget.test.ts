@@ -41,7 +41,9 @@ it('keeps its own copy of a long target, so the journal does not hold the whole 
     )
   gc()
   const grown = process.memoryUsage().heapUsed - before
-  const paths = sessionsOf(resolver).default.requests().map((entry) => entry.path)
+  const paths = sessionsOf(resolver)
+    .default.requests()
+    .map((entry) => entry.path)
   expect(paths).toHaveLength(100)
   expect(paths.every((path) => path.length === SESSION_LIMITS.pathLength)).toBe(true)
   expect(grown).toBeLessThan(20 * 1024 * 1024)
