@@ -166,15 +166,16 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
             ? parseRetryAfter(exchange.headers.get('retry-after'))
             : undefined
         if (seconds === undefined || attempt === MAX_RETRIES) return exchange
-        if (seconds > options.maxRetryAfter) {
+        // Retry-After counts seconds; the options, as every duration option, milliseconds.
+        if (seconds * 1000 > options.maxRetryAfter) {
           throw new UnreachableError(
-            `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter} s allowed`,
+            `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter / 1000} s allowed`,
           )
         }
-        if (waited + seconds > options.maxTotalWait) {
+        if ((waited + seconds) * 1000 > options.maxTotalWait) {
           throw new UnreachableError(
             `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After) after ${waits.length} waits of ${waited} s in all; ` +
-              `a run waits at most ${options.maxTotalWait} s in all: try again later`,
+              `a run waits at most ${options.maxTotalWait / 1000} s in all: try again later`,
           )
         }
         waited += seconds

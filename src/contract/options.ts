@@ -30,9 +30,9 @@ export interface ServiceOptions {
   readonly maxRequests?: number
   /** Milliseconds to wait for each answer. @default 10000 */
   readonly timeout?: number
-  /** The longest `Retry-After` honoured, in seconds; a longer one ends the run. @default 60 */
+  /** The longest `Retry-After` honoured, in milliseconds; a longer one ends the run. @default 60000 */
   readonly maxRetryAfter?: number
-  /** The most a run waits for `Retry-After` in all, in seconds; a wait past it ends the run. @default 120 */
+  /** The most a run waits for `Retry-After` in all, in milliseconds; a wait past it ends the run. @default 120000 */
   readonly maxTotalWait?: number
   /**
    * The most all answers of a run may bring together, in bytes: past it the run ends with a
@@ -91,8 +91,8 @@ export const SERVICE_LIMITS = Object.freeze({
 const DEFAULT_RATE = 2
 const DEFAULT_MAX_REQUESTS = 200
 const DEFAULT_TIMEOUT = 10_000
-const DEFAULT_MAX_RETRY_AFTER = 60
-const DEFAULT_MAX_TOTAL_WAIT = 120
+const DEFAULT_MAX_RETRY_AFTER = 60_000
+const DEFAULT_MAX_TOTAL_WAIT = 120_000
 
 /**
  * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).
@@ -162,16 +162,16 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
       'maxRetryAfter',
       DEFAULT_MAX_RETRY_AFTER,
       0,
-      3_600,
-      'seconds',
+      3_600_000,
+      'milliseconds',
     ),
     maxTotalWait: resolveNumber(
       options.maxTotalWait,
       'maxTotalWait',
       DEFAULT_MAX_TOTAL_WAIT,
       0,
-      86_400,
-      'seconds',
+      86_400_000,
+      'milliseconds',
     ),
     maxReadBytes: resolveInteger(
       options.maxReadBytes,

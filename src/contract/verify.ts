@@ -1,4 +1,4 @@
-import { ENDPOINT_LIST, type Collection, type Endpoint } from '../http/endpoints.js'
+import { ENDPOINT_LIST, type Collection } from '../http/endpoints.js'
 import { BoundReachedError, createServiceClient } from './client.js'
 import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { observe, type Observation } from './observe.js'
@@ -21,7 +21,7 @@ export interface VerifyReport {
   readonly key: { readonly length: number }
   readonly requests: { readonly sent: number; readonly maxRequests: number; readonly rate: number }
   /** Records looked up, by the option that names their endpoint's slugs: `disciplines`, `subDisciplines`. */
-  readonly records: Readonly<Record<Endpoint['startOption'], number>>
+  readonly records: Readonly<Record<'disciplines' | 'subDisciplines', number>>
   /** The random slug the not-found probes used. */
   readonly unknownSlug: string
   readonly rules: readonly RuleResult[]

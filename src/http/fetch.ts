@@ -41,7 +41,7 @@ export function createFetchHandler(
 
 /**
  * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
- * delay, delivered as its `delivery` says. MSW handlers call it too, with the scenarios their
+ * delay, delivered as its `delivery` says. MSW kit handlers call it too, with the scenarios their
  * helpers selected.
  */
 export async function answerRequest(
@@ -56,25 +56,6 @@ export async function answerRequest(
     ...(scenarios ? { scenarios } : {}),
   })
   return deliver(answer, request)
-}
-
-/**
- * The answer under the scenarios an MSW helper selected, or `undefined` (let the request pass)
- * when none applies: the resolver routes and decides, the helper only selects.
- */
-export async function answerSelected(
-  resolver: Resolver,
-  request: Request,
-  scope: RequestScope,
-  scenarios: readonly ScenarioState[],
-): Promise<Response | undefined> {
-  const target = targetOf(request, scope)
-  const answer = await resolver.resolve(toMockRequest(request, target), {
-    basePath: target?.basePath ?? '',
-    scenarios,
-    passUnlessSelected: true,
-  })
-  return answer === undefined ? undefined : deliver(answer, request)
 }
 
 function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): MockRequest {

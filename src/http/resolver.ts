@@ -8,7 +8,7 @@ import { firstElement } from './header-fields.js'
 import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
-import type { MockRequest, ResolveContext } from './request.js'
+import type { AdapterContext, MockRequest, ResolveContext } from './request.js'
 import { KINDS, kindSpec, type KindAnswers } from './kinds.js'
 import {
   answerFor,
@@ -30,21 +30,14 @@ import { Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
-/** Turns requests into answers for one dataset, one set of options and its sessions. */
+/** Turns requests into answers for one dataset and one set of options. */
 export interface Resolver {
   /** The options in force; `options.taxonomy` is the data now served. */
   readonly options: ResolvedOptions
-  /** Every session's scenario and request journal (the admin API reads and writes them). */
-  readonly sessions: SessionRegistry
   /**
    * The answer to a request: never throws, never a 5xx unless a scenario asks for one. A
-   * `Promise` only for the admin API, which reads the request body. With `passUnlessSelected`,
-   * `undefined` when no selected scenario applies.
+   * `Promise` only for the admin API, which reads the request body.
    */
-  resolve(
-    request: MockRequest,
-    context: ResolveContext & { readonly passUnlessSelected: true },
-  ): MockAnswer | Promise<MockAnswer> | undefined
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
   /**
    * Serves other data from the next request on (`--data FILE --watch`): one step, so no request
@@ -53,11 +46,25 @@ export interface Resolver {
   replaceTaxonomy(taxonomy: Taxonomy): void
 }
 
+/**
+ * A resolver as this package holds it: its sessions too (each one's scenario and request journal,
+ * which users reach through the admin API), and the scenarios its adapters select per request.
+ */
+interface SessionResolver extends Resolver {
+  readonly sessions: SessionRegistry
+  resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
+}
+
+/** The sessions of a resolver {@link createResolver} made. */
+export function sessionsOf(resolver: Resolver): SessionRegistry {
+  return (resolver as SessionResolver).sessions
+}
+
 const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
 const NO_SCENARIOS: readonly ScenarioState[] = []
-const NO_CONTEXT: ResolveContext = Object.freeze({})
+const NO_CONTEXT: AdapterContext = Object.freeze({})
 
 /**
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
@@ -319,7 +326,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
   }
 
-  return {
+  const resolver: SessionResolver = {
     get options() {
       return resolved
     },
@@ -333,13 +340,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       routeAnswers = new WeakMap()
       indexPage = undefined
     },
-    resolve: ((request: MockRequest, context: ResolveContext = NO_CONTEXT) => {
+    resolve(request, context = NO_CONTEXT) {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
-      if (
-        context.passUnlessSelected === true &&
-        !isSelected(route, context.scenarios ?? NO_SCENARIOS)
-      )
-        return undefined
       if (route === undefined)
         return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
@@ -356,13 +358,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         request.method,
       )
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
-    }) as Resolver['resolve'],
+    },
   }
-}
-
-/** Whether one of the scenarios selected for a request applies to its endpoint and slug. */
-function isSelected(route: Route | undefined, scenarios: readonly ScenarioState[]): boolean {
-  if (route?.kind !== 'record' && route?.kind !== 'malformed') return false
-  const slug = route.kind === 'record' ? route.slug : undefined
-  return scenarios.some((state) => state.matches(route.endpoint.collection, slug))
+  return resolver
 }

@@ -1,21 +1,16 @@
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
-import { answerSelected } from '../http/fetch.js'
 import type { Resolver } from '../http/resolver.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
 import { ScenarioState } from '../http/scenario-state.js'
 import { createEndpointHandlers } from './handlers.js'
-import { findKitResolver } from './kits.js'
+import { selectScenarioFor } from './selection.js'
 
 /** Where a helper's scenario applies. */
 export interface ScenarioOptions {
   /** As in `createHandlers`. @default undefined (any origin; a kit's helpers: the kit's) */
   readonly baseUrl?: string
-  /**
-   * @deprecated Ignored: the answer follows the `cors` option of the kit's `createHandlers()`.
-   */
-  readonly cors?: boolean
 }
 
 /** The scenario helpers, each a list of handlers for `server.use(...)`: see the free functions below. */
@@ -32,22 +27,26 @@ export interface ScenarioHelpers {
 }
 
 /**
- * The helpers of one resolver (a kit's), or of the newest kit for each URL (the free functions).
- * They decide nothing: a matching request is answered by that resolver with the helper's scenario
- * selected, so the order of checks holds (preflight 204, 405, 401 before 404), the data and keys
- * are the kit's and the bytes are the server's; a request the scenario does not apply to passes on.
- * Each call has its own counters (`times`, seeded `faults`).
+ * The helpers of one kit, or of whichever kit answers (the free functions). They decide and answer
+ * nothing: a helper's handlers select its scenario for the requests they match and let them pass,
+ * and the kit's handlers behind answer through the kit's resolver with that scenario selected, so
+ * the order of checks holds (preflight 204, 405, 401 before 404), the data and keys are the kit's
+ * and the bytes are the server's. With no kit handler behind, the request is unhandled, as any
+ * request MSW has no answer for. Each call has its own counters (`times`, seeded `faults`).
+ *
+ * @param kit the kit whose handlers take the scenario; `undefined`: any kit's
  */
 export function createScenarioHelpers(
-  resolverFor: (url: string) => Resolver,
+  kit: Resolver | undefined,
   kitBaseUrl?: string,
 ): ScenarioHelpers {
   function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
     const state = new ScenarioState(scenario)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
-    return createEndpointHandlers(scope, (request) =>
-      answerSelected(resolverFor(request.url), request, scope, [state]),
-    )
+    return createEndpointHandlers(scope, (request) => {
+      selectScenarioFor(request, { state, kit })
+      return undefined
+    })
   }
   return {
     withScenario,
@@ -79,14 +78,13 @@ export function createScenarioHelpers(
   }
 }
 
-// The free helpers: sugar over those of the newest kit for each URL (`createHandlers()`), so they
-// work alone (`resetHandlers(...failWith(503))`, Storybook story parameters).
-const FREE = createScenarioHelpers(findKitResolver)
+// The free helpers: sugar for any kit's handlers behind them (a Storybook story's parameters, a
+// test that has no `createMock()` object at hand).
+const FREE = createScenarioHelpers(undefined)
 
 /**
- * Handlers for `server.use(...)` that put a scenario in place for the requests it matches (other
- * requests pass to the handlers behind), answered by the newest `createHandlers()` for the URL
- * (see `createScenarioHelpers`).
+ * Handlers for `server.use(...)` that select a scenario for the requests it matches, for the kit
+ * handlers behind them (`createHandlers()`, `mock.handlers`) to answer (see `createScenarioHelpers`).
  *
  * @example
  * server.use(...withScenario({ kind: 'unavailable', times: 2 })) // fail twice, then answer

@@ -17,7 +17,7 @@ export interface CloseOptions {
    * a later call with a shorter grace (such as 0) cuts sooner.
    * @default 10000
    */
-  readonly graceMs?: number
+  readonly grace?: number
 }
 
 /** A listening mock server. */
@@ -32,7 +32,7 @@ export interface RunningServer {
   /**
    * Stops accepting connections and answers every request already received at once (delayed
    * answers skip the rest of their delay), each connection closing after its last answer; after
-   * `graceMs`, connections whose client has not read its answers are cut. Then resolves.
+   * `grace`, connections whose client has not read its answers are cut. Then resolves.
    */
   close(options?: CloseOptions): Promise<void>
 }
@@ -136,7 +136,7 @@ export async function startServerWithLimits(
     port: address.port,
     certificate: secure?.certificate,
     resolver,
-    close({ graceMs = limits.closeGraceMs } = {}) {
+    close({ grace = limits.closeGraceMs } = {}) {
       closing ??= new Promise<void>((resolve) => {
         state.draining = true
         server.close(() => {
@@ -150,11 +150,11 @@ export async function startServerWithLimits(
         state.pending.settleAll()
       })
       // A shorter grace (a second signal) moves the cut sooner; a longer one never delays it.
-      if (performance.now() + graceMs < cutAt) {
-        cutAt = performance.now() + graceMs
+      if (performance.now() + grace < cutAt) {
+        cutAt = performance.now() + grace
         clearTimeout(cut)
-        if (graceMs <= 0) server.closeAllConnections()
-        else (cut = setTimeout(() => server.closeAllConnections(), graceMs)).unref()
+        if (grace <= 0) server.closeAllConnections()
+        else (cut = setTimeout(() => server.closeAllConnections(), grace)).unref()
       }
       return closing
     },

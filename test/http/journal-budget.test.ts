@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
 import { expect, it } from 'vitest'
-import { createResolver } from '../../src/http/resolver.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
 import { taxonomy } from '../cases/cases.js'
 import { resolveNow } from '../helpers/transports.js'
@@ -41,7 +41,9 @@ it('keeps its own copy of a long target, so the journal does not hold the whole 
     )
   gc()
   const grown = process.memoryUsage().heapUsed - before
-  const paths = resolver.sessions.default.requests().map((entry) => entry.path)
+  const paths = sessionsOf(resolver)
+    .default.requests()
+    .map((entry) => entry.path)
   expect(paths).toHaveLength(100)
   expect(paths.every((path) => path.length === SESSION_LIMITS.pathLength)).toBe(true)
   expect(grown).toBeLessThan(20 * 1024 * 1024)
@@ -78,12 +80,12 @@ it('makes no session for a request without a valid key, and journals it in the s
   const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
   for (let i = 0; i < 50; i++) expect(ask(resolver, path, `keyless-${i}`).status).toBe(401)
   expect(ask(resolver, `/__sessions/keyless-x${path}`).status).toBe(401)
-  expect(resolver.sessions.size).toBe(1)
+  expect(sessionsOf(resolver).size).toBe(1)
   expect(ask(resolver, path, 'keyed', KEY).status).toBe(200)
   expect(ask(resolver, path, 'keyed').status).toBe(401)
-  expect(resolver.sessions.size).toBe(2)
+  expect(sessionsOf(resolver).size).toBe(2)
   expect(
-    resolver.sessions
+    sessionsOf(resolver)
       .find('keyed')!
       .requests()
       .map((entry) => entry.status),

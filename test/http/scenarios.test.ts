@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { parsePrefer } from '../../src/http/prefer.js'
-import { createResolver } from '../../src/http/resolver.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
@@ -189,8 +189,8 @@ it('keeps the first matching scenario in order, and moves on when one is used up
 
 it('keeps each session apart, by header or by path prefix', () => {
   const resolver = createResolver({ taxonomy })
-  resolver.sessions.get('a').scenario = new ScenarioState('server-error')
-  resolver.sessions.get('b').scenario = new ScenarioState('unavailable')
+  sessionsOf(resolver).get('a').scenario = new ScenarioState('server-error')
+  sessionsOf(resolver).get('b').scenario = new ScenarioState('unavailable')
   const ask = (url: string, session?: string) =>
     resolveNow(resolver, {
       method: 'GET',
@@ -207,12 +207,12 @@ it('keeps each session apart, by header or by path prefix', () => {
   ]).toEqual([500, 503, 200, 500, 503, 200])
   expect(ask(D, 'bad id!')).toBe(400)
   expect(
-    resolver.sessions
+    sessionsOf(resolver)
       .get('a')
       .requests()
       .map((entry) => entry.path),
   ).toEqual([D, `/__sessions/a${D}`])
-  expect(resolver.sessions.get('a').requests()[0]).toEqual({
+  expect(sessionsOf(resolver).get('a').requests()[0]).toEqual({
     method: 'GET',
     path: D,
     status: 500,

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
+import { sessionsOf } from '../../src/http/resolver.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 import {
   D,
@@ -323,7 +324,7 @@ it('makes no session when the admin API reads or clears one that does not exist'
     scenario: null,
     requests: 0,
   })
-  expect(server.resolver.sessions.size).toBe(1)
+  expect(sessionsOf(server.resolver).size).toBe(1)
 })
 
 it('answers each admin resource’s preflight with its own methods, every time, and no CORS headers', async () => {
