@@ -325,6 +325,16 @@ export const OPENAPI_DOCUMENT = {
                     minItems: 2,
                     maxItems: 2,
                   },
+                  {
+                    description: 'Lognormal: each request draws from the seeded stream',
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['median', 'p99'],
+                    properties: {
+                      median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY },
+                      p99: milliseconds,
+                    },
+                  },
                 ],
               },
               faults: {

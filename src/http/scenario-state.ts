@@ -1,5 +1,7 @@
 import { DEFAULT_SEED } from '../core/generate.js'
+import { lognormalQuantile } from '../core/lognormal.js'
 import { createRandom, type Random } from '../core/random.js'
+import { MAX_DELAY } from './delay.js'
 import type { Collection } from './endpoints.js'
 import { kindSpec, type Phase } from './kinds.js'
 import {
@@ -7,6 +9,7 @@ import {
   parseScenario,
   type FaultKind,
   type Scenario,
+  type ScenarioDelay,
   type ScenarioInput,
   type ScenarioKind,
 } from './scenario.js'
@@ -69,11 +72,18 @@ export class ScenarioState {
       const drawn = random.pick<FaultKind>(faults.kinds ?? DEFAULT_FAULT_KINDS)
       effectKind = hit ? drawn : undefined
     }
-    let ms: number | undefined
-    if (typeof delay === 'number') ms = delay
-    else if (delay !== undefined) ms = delay[0] + this.#prng().nextInt(delay[1] - delay[0] + 1)
+    const ms = delay === undefined ? undefined : this.#draw(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
     return { kind: effectKind, delay: ms, label }
+  }
+
+  /** One request's delay: one draw for a range or a lognormal, none for a fixed value. */
+  #draw(delay: ScenarioDelay): number {
+    if (typeof delay === 'number') return delay
+    if (isRange(delay)) return delay[0] + this.#prng().nextInt(delay[1] - delay[0] + 1)
+    // The middle of one of 2^32 equal slices: never 0 or 1, where the quantile is infinite.
+    const u = (this.#prng().nextUint32() + 0.5) / 0x1_0000_0000
+    return lognormalQuantile(delay, u, MAX_DELAY)
   }
 
   #prng(): Random {
@@ -93,4 +103,8 @@ export function selectScenario(
 ): ScenarioState | undefined {
   for (const state of states) if (state?.matches(collection, slug)) return state
   return undefined
+}
+
+function isRange(delay: ScenarioDelay): delay is readonly [number, number] {
+  return Array.isArray(delay)
 }

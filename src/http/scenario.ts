@@ -25,8 +25,12 @@ function faultOf(kind: ScenarioKind): 'default' | 'listed' | undefined {
   return spec.phase === 'after-lookup' ? undefined : spec.fault
 }
 
-/** Milliseconds, or `[min, max]` drawn per request from a seeded PRNG. */
-export type ScenarioDelay = number | readonly [number, number]
+/**
+ * Milliseconds; `[min, max]`, uniform; or `{ median, p99 }`, lognormal (a latency tail). The last
+ * two are drawn per request from the scenario's seeded stream, in whole milliseconds.
+ */
+export type ScenarioDelay =
+  number | readonly [number, number] | { readonly median: number; readonly p99: number }
 
 /** A fraction of the matching requests fail, at places a seed fixes. */
 export interface SeededFaults {
@@ -159,8 +163,21 @@ function isMilliseconds(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_DELAY
 }
 
+const DELAY_FORMS = `milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max, or { median, p99 } (lognormal) with 0 < median <= p99`
+
 function parseDelay(value: unknown, name: string): ScenarioDelay {
   if (isMilliseconds(value)) return value
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { median, p99, ...rest } = value as Record<string, unknown>
+    const extra = Object.keys(rest)[0]
+    if (extra !== undefined)
+      throw new TypeError(`\`${name}\` has no field \`${extra}\`; it takes median, p99`)
+    if (isMilliseconds(median) && isMilliseconds(p99) && median > 0 && median <= p99)
+      return Object.freeze({ median, p99 })
+    throw new TypeError(
+      `\`${name}\` must be ${DELAY_FORMS}; received { median: ${formatReceived(median)}, p99: ${formatReceived(p99)} }`,
+    )
+  }
   if (
     Array.isArray(value) &&
     value.length === 2 &&
@@ -170,9 +187,7 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
   ) {
     return Object.freeze([value[0], value[1]]) as readonly [number, number]
   }
-  throw new TypeError(
-    `\`${name}\` must be milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max; received ${formatReceived(value)}`,
-  )
+  throw new TypeError(`\`${name}\` must be ${DELAY_FORMS}; received ${formatReceived(value)}`)
 }
 
 function parseFaults(value: unknown, name: string): SeededFaults {
