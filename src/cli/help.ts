@@ -54,6 +54,9 @@ Serve options:
 
 Scenarios (error states, faults, delays; docs/scenarios.md):
 ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.join(', ')}`, ' '.repeat(21))}
+                     K1,K2,...: a sequence, one per matching request, then as usual
+                     ('usual' for the usual answer: unavailable,unavailable,usual);
+                     or a whole scenario as JSON: '{"delay":{"median":80,"p99":400}}'
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]

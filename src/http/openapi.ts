@@ -6,7 +6,7 @@ import { SESSION_ID_PATTERN } from './sessions.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
+import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, RETRY_AFTER_SECONDS } from './responses.js'
 
@@ -240,6 +240,22 @@ const ADMIN_PATHS = {
 } as const
 
 const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
+const DELAY_SCHEMA = {
+  oneOf: [
+    milliseconds,
+    { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 },
+    {
+      description: 'Lognormal: each request draws from the seeded stream',
+      type: 'object',
+      additionalProperties: false,
+      required: ['median', 'p99'],
+      properties: {
+        median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY },
+        p99: milliseconds,
+      },
+    },
+  ],
+} as const
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
@@ -316,27 +332,7 @@ export const OPENAPI_DOCUMENT = {
                 enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
               },
               times: { type: 'integer', minimum: 1 },
-              delay: {
-                oneOf: [
-                  milliseconds,
-                  {
-                    type: 'array',
-                    prefixItems: [milliseconds, milliseconds],
-                    minItems: 2,
-                    maxItems: 2,
-                  },
-                  {
-                    description: 'Lognormal: each request draws from the seeded stream',
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['median', 'p99'],
-                    properties: {
-                      median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY },
-                      p99: milliseconds,
-                    },
-                  },
-                ],
-              },
+              delay: DELAY_SCHEMA,
               faults: {
                 type: 'object',
                 additionalProperties: false,
@@ -350,6 +346,31 @@ export const OPENAPI_DOCUMENT = {
                     items: { type: 'string', enum: FAULT_KINDS },
                   },
                 },
+              },
+              sequence: {
+                description:
+                  "One step per matching request, in order, then the usual answer: a kind's name, 'usual', or an object",
+                type: 'array',
+                minItems: 1,
+                maxItems: 1000,
+                items: {
+                  oneOf: [
+                    { type: 'string', enum: [USUAL_STEP, ...SCENARIO_KINDS] },
+                    {
+                      type: 'object',
+                      additionalProperties: false,
+                      properties: {
+                        kind: { type: 'string', enum: SCENARIO_KINDS },
+                        delay: DELAY_SCHEMA,
+                        times: { type: 'integer', minimum: 1 },
+                      },
+                    },
+                  ],
+                },
+              },
+              repeat: {
+                type: 'boolean',
+                description: 'With sequence: start it again after the last step',
               },
             },
           },

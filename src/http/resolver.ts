@@ -248,7 +248,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
       )
     let delay = resolved.delay
     let label: ScenarioKind | null = null
-    if (state !== undefined && state.phase === 'before-key') {
+    // Read once: taking a sequence's step moves it on to the next step's phase.
+    const beforeKey = state?.phase === 'before-key'
+    if (state !== undefined && beforeKey) {
       // Outages and delays stand in front of the service: they apply whatever the key.
       const effect = state.take()
       delay = effect.delay ?? delay
@@ -257,7 +259,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       if (outage !== undefined) return finish(request, session, outage, delay, label)
     }
     if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
-    if (state !== undefined && state.phase !== 'before-key')
+    if (state !== undefined && !beforeKey)
       return answerInPhase(request, route, session, state, delay)
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     return finish(request, session, recordAnswers(route), delay, label)
@@ -274,12 +276,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     state: ScenarioState,
     delay: number,
   ): MockAnswer {
+    // Read before `take()`, which moves a sequence on to its next step.
+    const phase = state.phase
     const effect = state.take()
     const ms = effect.delay ?? delay
     const replaced =
-      state.phase === 'after-key' && effect.kind !== undefined
-        ? kindAnswers.get(effect.kind)
-        : undefined
+      phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
     if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
     if (route.kind === 'malformed')
       return finish(request, session, errors.malformed, ms, effect.label)

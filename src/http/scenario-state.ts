@@ -6,6 +6,7 @@ import type { Collection } from './endpoints.js'
 import { kindSpec, type Phase } from './kinds.js'
 import {
   DEFAULT_FAULT_KINDS,
+  USUAL_STEP,
   parseScenario,
   type FaultKind,
   type Scenario,
@@ -31,10 +32,12 @@ export interface ScenarioEffect {
  */
 export class ScenarioState {
   readonly scenario: Scenario
-  /** Where it applies in the resolver's order of checks: its kind's phase; drawn faults and delays go before the key. */
-  readonly phase: Phase
   #remaining: number
   #random: Random | undefined
+  /** A `sequence`'s steps as objects, the step the next request gets, and how many it still answers. */
+  readonly #steps: readonly Step[] | undefined
+  #step = 0
+  #stepLeft = 0
 
   /**
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
@@ -43,9 +46,23 @@ export class ScenarioState {
   constructor(input: ScenarioInput, random?: Random) {
     this.scenario = parseScenario(input)
     this.#random = random
-    this.phase =
-      this.scenario.kind === undefined ? 'before-key' : kindSpec(this.scenario.kind).phase
-    this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
+    const { sequence, repeat, times } = this.scenario
+    this.#remaining = times ?? Number.POSITIVE_INFINITY
+    if (sequence !== undefined) {
+      this.#steps = sequence.map(toStep)
+      this.#stepLeft = this.#steps[0]!.times ?? 1
+      if (repeat !== true)
+        this.#remaining = this.#steps.reduce((sum, step) => sum + (step.times ?? 1), 0)
+    }
+  }
+
+  /**
+   * Where the next matching request's effect applies in the resolver's order of checks: its
+   * kind's phase (a `sequence`'s step's); drawn faults and delays go before the key.
+   */
+  get phase(): Phase {
+    const kind = this.#steps === undefined ? this.scenario.kind : this.#steps[this.#step]!.kind
+    return kind === undefined ? 'before-key' : kindSpec(kind).phase
   }
 
   /** Whether the scenario still applies to a request for `slug` on `collection`. */
@@ -64,7 +81,8 @@ export class ScenarioState {
    */
   take(): ScenarioEffect {
     this.#remaining--
-    const { kind, delay, faults } = this.scenario
+    const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
+      this.#steps === undefined ? this.scenario : this.#next()
     let effectKind: ScenarioEffect['kind'] = kind
     if (faults !== undefined) {
       const random = this.#prng()
@@ -75,6 +93,17 @@ export class ScenarioState {
     const ms = delay === undefined ? undefined : this.#draw(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
     return { kind: effectKind, delay: ms, label }
+  }
+
+  /** The step this request gets; moves on to the next (the first again after the last). */
+  #next(): Step {
+    const steps = this.#steps!
+    const step = steps[this.#step]!
+    if (--this.#stepLeft === 0) {
+      this.#step = (this.#step + 1) % steps.length
+      this.#stepLeft = steps[this.#step]!.times ?? 1
+    }
+    return step
   }
 
   /** One request's delay: one draw for a range or a lognormal, none for a fixed value. */
@@ -107,4 +136,12 @@ export function selectScenario(
 
 function isRange(delay: ScenarioDelay): delay is readonly [number, number] {
   return Array.isArray(delay)
+}
+
+/** A `sequence` step as an object: a name is its kind, `'usual'` none. */
+type Step = Exclude<NonNullable<Scenario['sequence']>[number], string>
+
+function toStep(step: NonNullable<Scenario['sequence']>[number]): Step {
+  if (step === USUAL_STEP) return {}
+  return typeof step === 'string' ? { kind: step } : step
 }

@@ -42,14 +42,35 @@ export interface SeededFaults {
   readonly kinds?: readonly FaultKind[]
 }
 
+/** One step of a `sequence`: what the next matching request (or the next `times` of them) gets. */
+interface SequenceStep {
+  /** `undefined`: the usual answer, maybe delayed. */
+  readonly kind?: ScenarioKind
+  readonly delay?: ScenarioDelay
+  /** How many matching requests the step answers. @default 1 */
+  readonly times?: number
+}
+
+/** A step of a `sequence`: an object, a kind's name, or {@link USUAL_STEP}. */
+type SequenceStepInput = SequenceStep | ScenarioKind | typeof USUAL_STEP
+
+/** The step of a `sequence` that gives the usual answer. */
+export const USUAL_STEP = 'usual'
+
+/** Steps a `sequence` holds at most. */
+const MAX_STEPS = 1_000
+
 /**
  * One JSON-able scenario, the same in every transport: what a matching request gets
- * (`kind`, `delay`, `faults`) and which requests match (`endpoint`, `slug`, `times`).
+ * (`kind`, `delay`, `faults`, or one `sequence` step after another) and which requests match
+ * (`endpoint`, `slug`, `times`).
  *
  * @example
  * { kind: 'unavailable', times: 2 } // fail twice, then answer as usual
  * { kind: 'not-found', slug: 'astrophysics' }
  * { faults: { rate: 0.1, seed: 7 }, delay: [50, 200] }
+ * { sequence: ['usual', 'rate-limited', 'usual'] } // 200, 429, 200, then as usual
+ * { sequence: [{ delay: 3000 }, 'usual'], repeat: true } // slow, fast, slow, fast, ...
  */
 export interface Scenario {
   readonly kind?: ScenarioKind
@@ -61,12 +82,30 @@ export interface Scenario {
   readonly times?: number
   readonly delay?: ScenarioDelay
   readonly faults?: SeededFaults
+  /**
+   * One step per matching request, in order (a step with `times` answers that many), then the
+   * usual answer. A step is a kind's name, `'usual'`, or `{ kind?, delay?, times? }`. Excludes
+   * `kind`, `times`, `delay` and `faults`: each step says its own.
+   */
+  readonly sequence?: readonly SequenceStepInput[]
+  /** With `sequence`: start it again after the last step, for ever. @default false */
+  readonly repeat?: boolean
 }
 
 /** A scenario, or just a kind's name (`'unavailable'`). */
 export type ScenarioInput = Scenario | ScenarioKind
 
-const FIELDS = new Set(['kind', 'slug', 'endpoint', 'times', 'delay', 'faults'])
+const FIELDS = new Set([
+  'kind',
+  'slug',
+  'endpoint',
+  'times',
+  'delay',
+  'faults',
+  'sequence',
+  'repeat',
+])
+const STEP_FIELDS = new Set(['kind', 'delay', 'times'])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
 const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).join(', ')
 
@@ -100,29 +139,94 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.times !== undefined) scenario.times = parseCount(input.times, `${name}.times`)
   if (input.delay !== undefined) scenario.delay = parseDelay(input.delay, `${name}.delay`)
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
+  if (input.sequence !== undefined)
+    return parseSequenceScenario(input, scenario, `${name}.sequence`)
+  if (input.repeat !== undefined)
+    throw new TypeError(`\`${name}.repeat\` goes with \`${name}.sequence\``)
   if (
     scenario.kind === undefined &&
     scenario.delay === undefined &&
     scenario.faults === undefined
   ) {
     throw new TypeError(
-      `\`${name}\` needs a \`kind\`, a \`delay\` or \`faults\`; received ${formatReceived(value)}`,
+      `\`${name}\` needs a \`kind\`, a \`delay\`, \`faults\` or a \`sequence\`; received ${formatReceived(value)}`,
     )
   }
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
     throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
   }
-  // A kind that answers as usual does nothing without a delay.
+  checkDelayKind(scenario, name)
+  return Object.freeze(scenario) as Scenario
+}
+
+/** A kind that answers as usual does nothing without a delay. */
+function checkDelayKind(value: Record<string, unknown>, name: string): void {
   if (
-    scenario.kind !== undefined &&
-    kindSpec(scenario.kind as ScenarioKind).answer === 'usual' &&
-    scenario.delay === undefined
+    value.kind !== undefined &&
+    kindSpec(value.kind as ScenarioKind).answer === 'usual' &&
+    value.delay === undefined
   ) {
     throw new TypeError(
-      `\`${name}.kind\` '${scenario.kind as string}' needs \`${name}.delay\` (milliseconds or [min, max])`,
+      `\`${name}.kind\` '${value.kind as string}' needs \`${name}.delay\` (milliseconds, [min, max] or { median, p99 })`,
     )
   }
+}
+
+/** The scenario of a `sequence`: its selectors, its steps and `repeat`, and nothing else. */
+function parseSequenceScenario(
+  input: Record<string, unknown>,
+  scenario: Record<string, unknown>,
+  name: string,
+): Scenario {
+  const excluded = ['kind', 'times', 'delay', 'faults'].find((field) => input[field] !== undefined)
+  if (excluded !== undefined) {
+    throw new TypeError(
+      `\`${name}\` excludes \`${name.replace(/\.sequence$/, '')}.${excluded}\`: each step says its own kind, delay and times`,
+    )
+  }
+  const steps = input.sequence
+  if (!Array.isArray(steps) || steps.length === 0 || steps.length > MAX_STEPS) {
+    throw new TypeError(
+      `\`${name}\` must be an array of 1 to ${MAX_STEPS} steps; received ${Array.isArray(steps) ? `${steps.length} steps` : formatReceived(steps)}`,
+    )
+  }
+  scenario.sequence = Object.freeze(steps.map((step, i) => parseStep(step, `${name}[${i}]`)))
+  const repeat = input.repeat
+  if (repeat !== undefined && typeof repeat !== 'boolean') {
+    throw new TypeError(
+      `\`${name.replace(/sequence$/, 'repeat')}\` must be true or false; received ${formatReceived(repeat)}`,
+    )
+  }
+  if (repeat === true) scenario.repeat = true
   return Object.freeze(scenario) as Scenario
+}
+
+function parseStep(value: unknown, name: string): SequenceStepInput {
+  if (value === USUAL_STEP) return value
+  if (typeof value === 'string') {
+    if ((SCENARIO_KINDS as readonly string[]).includes(value)) {
+      checkDelayKind({ kind: value }, name)
+      return value as ScenarioKind
+    }
+    throw new TypeError(
+      `\`${name}\` must be '${USUAL_STEP}', one of ${quoted(SCENARIO_KINDS)} or { kind?, delay?, times? }; received ${formatReceived(value)}`,
+    )
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError(
+      `\`${name}\` must be '${USUAL_STEP}', a kind's name or { kind?, delay?, times? }; received ${formatReceived(value)}`,
+    )
+  }
+  const input = value as Record<string, unknown>
+  const unknown = Object.keys(input).find((key) => !STEP_FIELDS.has(key))
+  if (unknown !== undefined)
+    throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes kind, delay, times`)
+  const step: Record<string, unknown> = {}
+  if (input.kind !== undefined) step.kind = parseKind(input.kind, `${name}.kind`)
+  if (input.delay !== undefined) step.delay = parseDelay(input.delay, `${name}.delay`)
+  if (input.times !== undefined) step.times = parseCount(input.times, `${name}.times`)
+  checkDelayKind(step, name)
+  return Object.freeze(step) as SequenceStep
 }
 
 function parseKind(value: unknown, name: string): ScenarioKind {

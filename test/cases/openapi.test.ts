@@ -147,3 +147,35 @@ it('describes GET and DELETE of a session, and their answers match the schema', 
   ).json()
   expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(deleted)).toBe(true)
 })
+
+it('takes a sequence and a lognormal delay over the admin API, as the Scenario schema describes them', async () => {
+  const server = await startTestServer({ taxonomy })
+  const scenario = {
+    sequence: ['unavailable', { delay: { median: 1, p99: 3 }, times: 2 }, 'usual'],
+    repeat: true,
+    slug: taxonomy.disciplines[0]!.slug,
+  }
+  const put = await fetch(`${server.url}/__admin/sessions/seq/scenario`, {
+    method: 'PUT',
+    body: JSON.stringify(scenario),
+  })
+  const body = await put.json()
+  expect([put.status, body]).toEqual([200, { session: 'seq', scenario }])
+  expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(body)).toBe(true)
+  const statuses: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const answer = await fetch(`${server.url}${D}`, {
+      headers: { 'x-taxonomy-mock-session': 'seq', authorization: 'Bearer taxonomy-mock-key' },
+    })
+    await answer.arrayBuffer()
+    statuses.push(answer.status)
+  }
+  expect(statuses).toEqual([503, 200, 200, 200, 503])
+  const bad = await fetch(`${server.url}/__admin/sessions/seq/scenario`, {
+    method: 'PUT',
+    body: '{"sequence":["usual","oops"]}',
+  })
+  expect(bad.status).toBe(400)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ sequence: ['usual', 'oops'] })).toBe(false)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: { median: 0, p99: 3 } })).toBe(false)
+})

@@ -191,6 +191,44 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     requests: [get(D), get(D)],
     outcomes: [network, network],
   },
+  {
+    name: 'sequence: 503, 503, then the usual answer',
+    scenario: { sequence: ['unavailable', 'unavailable', 'usual'] },
+    requests: [get(D), get(D), get(D), get(D)],
+    outcomes: [{ status: 503, body: UNAVAILABLE }, { status: 503, body: UNAVAILABLE }, ok, ok],
+  },
+  {
+    name: 'sequence: a step answers `times` requests, and repeat starts it again',
+    scenario: { sequence: [{ kind: 'server-error', times: 2 }, 'usual'], repeat: true },
+    requests: Array.from({ length: 6 }, () => get(D)),
+    outcomes: [
+      { status: 500, body: SERVER_ERROR },
+      { status: 500, body: SERVER_ERROR },
+      ok,
+      { status: 500, body: SERVER_ERROR },
+      { status: 500, body: SERVER_ERROR },
+      ok,
+    ],
+  },
+  {
+    name: 'sequence: a step before the key, then one after it, each take one request (regression)',
+    scenario: { sequence: [{ delay: 5 }, 'not-found', 'usual', 'not-found'] },
+    requests: [get(D), get(D), get(D), get(D), get(D)],
+    outcomes: [ok, { status: 404, body: NOT_FOUND }, ok, { status: 404, body: NOT_FOUND }, ok],
+  },
+  {
+    name: 'sequence: a data-state step waits for a request with a key (401 first)',
+    scenario: { sequence: ['not-found', 'usual', 'server-error'], slug: discipline.slug },
+    requests: [get(D, {}), get(D2), get(D), get(D), get(D, {}), get(D)],
+    outcomes: [
+      { status: 401, body: UNAUTHORIZED },
+      { status: 200, body: OK2 },
+      { status: 404, body: NOT_FOUND },
+      ok,
+      { status: 500, body: SERVER_ERROR },
+      ok,
+    ],
+  },
 ]
 
 /** The outcomes seed 7 gives at rate 0.5, written out so a changed PRNG fails the test. */

@@ -167,7 +167,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
       { endpoint: 'topics', kind: 'hang' },
       "`scenario.endpoint` must be 'disciplines' or 'sub_disciplines'; received \"topics\" (string)",
     ],
-    [{ times: 2 }, '`scenario` needs a `kind`, a `delay` or `faults`'],
+    [{ times: 2 }, '`scenario` needs a `kind`, a `delay`, `faults` or a `sequence`'],
   ]
   for (const [input, message] of cases)
     expect(() => parseScenario(input), JSON.stringify(input)).toThrow(message)
