@@ -97,6 +97,11 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     ],
     [statuses.notFound, 'Resource not found'],
     [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
+    [
+      429,
+      'Mock only: the rate-limited scenario (a gateway in front of the service)',
+      RATE_LIMIT_HEADERS,
+    ],
     [500, 'Mock only: the server-error scenario'],
     [
       503,
@@ -239,6 +244,22 @@ const ADMIN_PATHS = {
   },
 } as const
 
+const digits = { type: 'string', pattern: '^[0-9]+$' } as const
+/** The `rate-limited` answer's headers (draft-ietf-httpapi-ratelimit-headers-11 and the X- trio). */
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { schema: digits, description: 'Seconds until the window ends' },
+  RateLimit: {
+    schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+    description: 'The quota left and the seconds until the window ends',
+  },
+  'RateLimit-Policy': {
+    schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+$' },
+    description: 'The quota of a window and its length in seconds',
+  },
+  'X-RateLimit-Limit': { schema: digits },
+  'X-RateLimit-Remaining': { schema: digits },
+  'X-RateLimit-Reset': { schema: digits, description: 'Seconds until the window ends' },
+}
 const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
 const DELAY_SCHEMA = {
   oneOf: [

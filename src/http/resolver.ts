@@ -16,12 +16,14 @@ import {
   createErrorAnswers,
   createMessageAnswers,
   createPreflightAnswer,
+  createRateLimitedAnswers,
   encodeJson,
   encodeText,
   sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
+import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './rate-limit.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
@@ -81,6 +83,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     methodNotAllowed: createErrorAnswers('methodNotAllowed', cors),
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
+    rateLimited: createRateLimitedAnswers(cors, rateLimitHeaders(readFresh(NO_QUOTA))),
   }
   // Each kind that answers in place of the usual answer, built once from its row.
   const kindAnswers = new Map<ScenarioKind, Answers>()
@@ -180,8 +183,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     answers: Answers,
     delay: number,
     label: ScenarioKind | null,
+    quota?: RateLimitReading,
   ): MockAnswer {
-    const answer = answerFor(answers, request.method)
+    let answer = answerFor(answers, request.method)
+    // A request a quota let through carries what is left of it, as a gateway's answers do.
+    if (quota !== undefined)
+      answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
     session.record(
       request.method,
       request.url,
@@ -248,21 +255,28 @@ export function createResolver(options: MockOptions = {}): Resolver {
       )
     let delay = resolved.delay
     let label: ScenarioKind | null = null
+    let quota: RateLimitReading | undefined
     // Read once: taking a sequence's step moves it on to the next step's phase.
     const beforeKey = state?.phase === 'before-key'
     if (state !== undefined && beforeKey) {
       // Outages and delays stand in front of the service: they apply whatever the key.
-      const effect = state.take()
+      const effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
       delay = effect.delay ?? delay
       label = effect.label
+      quota = effect.quota
+      if (quota?.limited === true) {
+        const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
+        return finish(request, session, limited, delay, label)
+      }
       const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
       if (outage !== undefined) return finish(request, session, outage, delay, label)
     }
-    if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
+    if (!authorized) return finish(request, session, errors.unauthorized, delay, label, quota)
     if (state !== undefined && !beforeKey)
       return answerInPhase(request, route, session, state, delay)
-    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    return finish(request, session, recordAnswers(route), delay, label)
+    if (route.kind === 'malformed')
+      return finish(request, session, errors.malformed, delay, label, quota)
+    return finish(request, session, recordAnswers(route), delay, label, quota)
   }
 
   /**
@@ -360,6 +374,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
     }) as Resolver['resolve'],
   }
+}
+
+/** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
+function keyOf(request: MockRequest): string {
+  const header = request.header('authorization')
+  return header === undefined || header === null ? '' : firstElement(header)
 }
 
 /** Whether one of the scenarios selected for a request applies to its endpoint and slug. */

@@ -2,6 +2,7 @@ import { DEFAULT_SEED } from '../core/generate.js'
 import { lognormalQuantile } from '../core/lognormal.js'
 import { createRandom, type Random } from '../core/random.js'
 import { MAX_DELAY } from './delay.js'
+import { DEFAULT_WINDOW, RateLimiter, type RateLimitReading } from './rate-limit.js'
 import type { Collection } from './endpoints.js'
 import { kindSpec, type Phase } from './kinds.js'
 import {
@@ -23,6 +24,8 @@ export interface ScenarioEffect {
   readonly delay: number | undefined
   /** The name the request journal records: the kind, `'delay'`, or `null` when nothing applied. */
   readonly label: ScenarioKind | null
+  /** A `rate-limited` quota's reading: `kind` is `'rate-limited'` when it is used up. */
+  readonly quota?: RateLimitReading
 }
 
 /**
@@ -38,6 +41,8 @@ export class ScenarioState {
   readonly #steps: readonly Step[] | undefined
   #step = 0
   #stepLeft = 0
+  /** A `rate-limited` scenario's quota, when it has a `limit`. */
+  readonly #limiter: RateLimiter | undefined
 
   /**
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
@@ -46,7 +51,9 @@ export class ScenarioState {
   constructor(input: ScenarioInput, random?: Random) {
     this.scenario = parseScenario(input)
     this.#random = random
-    const { sequence, repeat, times } = this.scenario
+    const { sequence, repeat, times, limit, window } = this.scenario
+    if (limit !== undefined)
+      this.#limiter = new RateLimiter({ limit, window: window ?? DEFAULT_WINDOW })
     this.#remaining = times ?? Number.POSITIVE_INFINITY
     if (sequence !== undefined) {
       this.#steps = sequence.map(toStep)
@@ -79,8 +86,15 @@ export class ScenarioState {
    * Counts one matching request and says what it gets. Draws from the seeded PRNG a fixed number
    * of times per request, so the n-th matching request gets the same effect on every run.
    */
-  take(): ScenarioEffect {
+  take(partition = ''): ScenarioEffect {
     this.#remaining--
+    if (this.#limiter !== undefined) {
+      const quota = this.#limiter.take(partition)
+      const kind = quota.limited ? 'rate-limited' : undefined
+      const { delay } = this.scenario
+      const label = kind ?? (delay !== undefined ? 'delay' : null)
+      return { kind, delay: this.#delayOf(delay), label, quota }
+    }
     const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
       this.#steps === undefined ? this.scenario : this.#next()
     let effectKind: ScenarioEffect['kind'] = kind
@@ -90,7 +104,7 @@ export class ScenarioState {
       const drawn = random.pick<FaultKind>(faults.kinds ?? DEFAULT_FAULT_KINDS)
       effectKind = hit ? drawn : undefined
     }
-    const ms = delay === undefined ? undefined : this.#draw(delay)
+    const ms = this.#delayOf(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
     return { kind: effectKind, delay: ms, label }
   }
@@ -104,6 +118,10 @@ export class ScenarioState {
       this.#stepLeft = steps[this.#step]!.times ?? 1
     }
     return step
+  }
+
+  #delayOf(delay: ScenarioDelay | undefined): number | undefined {
+    return delay === undefined ? undefined : this.#draw(delay)
   }
 
   /** One request's delay: one draw for a range or a lognormal, none for a fixed value. */

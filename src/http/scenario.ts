@@ -83,6 +83,15 @@ export interface Scenario {
   readonly delay?: ScenarioDelay
   readonly faults?: SeededFaults
   /**
+   * With `kind: 'rate-limited'`: the first `limit` matching requests of each `window` pass (with
+   * the rate-limit headers), the rest get 429 until it ends. Without it, every one gets 429.
+   */
+  readonly limit?: number
+  /** With `limit`: the window, in milliseconds. @default 1000 */
+  readonly window?: number
+  /** With `limit`: one quota for the session, or one per API key within it. @default 'session' */
+  readonly per?: 'session' | 'key'
+  /**
    * One step per matching request, in order (a step with `times` answers that many), then the
    * usual answer. A step is a kind's name, `'usual'`, or `{ kind?, delay?, times? }`. Excludes
    * `kind`, `times`, `delay` and `faults`: each step says its own.
@@ -102,6 +111,9 @@ const FIELDS = new Set([
   'times',
   'delay',
   'faults',
+  'limit',
+  'window',
+  'per',
   'sequence',
   'repeat',
 ])
@@ -139,6 +151,7 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.times !== undefined) scenario.times = parseCount(input.times, `${name}.times`)
   if (input.delay !== undefined) scenario.delay = parseDelay(input.delay, `${name}.delay`)
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
+  parseQuota(input, scenario, name)
   if (input.sequence !== undefined)
     return parseSequenceScenario(input, scenario, `${name}.sequence`)
   if (input.repeat !== undefined)
@@ -157,6 +170,44 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   }
   checkDelayKind(scenario, name)
   return Object.freeze(scenario) as Scenario
+}
+
+/** `limit`, `window` and `per`: a quota, only for `rate-limited`. */
+function parseQuota(
+  input: Record<string, unknown>,
+  scenario: Record<string, unknown>,
+  name: string,
+): void {
+  const given = (['limit', 'window', 'per'] as const).filter((field) => input[field] !== undefined)
+  if (given.length === 0) return
+  if (input.kind !== 'rate-limited') {
+    throw new TypeError(`\`${name}.${given[0]}\` goes with \`${name}.kind\` 'rate-limited'`)
+  }
+  if (input.limit === undefined)
+    throw new TypeError(`\`${name}.${given[0]}\` goes with \`${name}.limit\``)
+  scenario.limit = parseCount(input.limit, `${name}.limit`)
+  if (input.window !== undefined) {
+    const window = input.window
+    if (
+      typeof window !== 'number' ||
+      !Number.isSafeInteger(window) ||
+      window < 1 ||
+      window > MAX_DELAY
+    ) {
+      throw new TypeError(
+        `\`${name}.window\` must be whole milliseconds from 1 to ${MAX_DELAY}; received ${formatReceived(window)}`,
+      )
+    }
+    scenario.window = window
+  }
+  if (input.per !== undefined) {
+    if (input.per !== 'session' && input.per !== 'key') {
+      throw new TypeError(
+        `\`${name}.per\` must be 'session' or 'key'; received ${formatReceived(input.per)}`,
+      )
+    }
+    scenario.per = input.per
+  }
 }
 
 /** A kind that answers as usual does nothing without a delay. */

@@ -14,6 +14,18 @@ const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
 const NOT_FOUND = '{"error":"Resource not found"}'
 const SERVER_ERROR = '{"error":"Internal server error"}'
 const UNAVAILABLE = '{"error":"Service unavailable"}'
+export const RATE_LIMITED = '{"error":"Too many requests"}'
+/** The plain kind's headers: no quota, a second at a time. */
+const RATE_LIMITED_HEADERS = {
+  'retry-after': '1',
+  ratelimit: '"default";r=0;t=1',
+  'ratelimit-policy': '"default";q=0;w=1',
+  'x-ratelimit-limit': '0',
+  'x-ratelimit-remaining': '0',
+  'x-ratelimit-reset': '1',
+  'access-control-expose-headers':
+    'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+}
 
 export interface ScenarioRequest {
   readonly method?: string
@@ -123,6 +135,15 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
         body: UNAVAILABLE,
         headers: { 'retry-after': '1', 'content-type': 'application/json' },
       },
+    ],
+  },
+  {
+    name: 'rate-limited answers 429 with Retry-After and the rate-limit headers, exposed to scripts, whatever the key',
+    scenario: 'rate-limited',
+    requests: [get(D), get(D, {})],
+    outcomes: [
+      { status: 429, body: RATE_LIMITED, headers: RATE_LIMITED_HEADERS },
+      { status: 429, body: RATE_LIMITED, headers: RATE_LIMITED_HEADERS },
     ],
   },
   {
