@@ -354,6 +354,27 @@ export const OPENAPI_DOCUMENT = {
               },
               times: { type: 'integer', minimum: 1 },
               delay: DELAY_SCHEMA,
+              seed: {
+                type: 'integer',
+                minimum: 0,
+                description: 'The seed the delays draw from (with faults: faults.seed)',
+              },
+              limit: {
+                type: 'integer',
+                minimum: 1,
+                description: 'With kind rate-limited: the requests a window lets through',
+              },
+              window: {
+                type: 'integer',
+                minimum: 1,
+                maximum: MAX_DELAY,
+                description: 'With limit: the window in milliseconds (default 1000)',
+              },
+              per: {
+                type: 'string',
+                enum: ['session', 'key'],
+                description: 'With limit: one quota per session, or per API key within it',
+              },
               faults: {
                 type: 'object',
                 additionalProperties: false,

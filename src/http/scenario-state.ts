@@ -134,7 +134,7 @@ export class ScenarioState {
   }
 
   #prng(): Random {
-    this.#random ??= createRandom(this.scenario.faults?.seed ?? DEFAULT_SEED)
+    this.#random ??= createRandom(this.scenario.faults?.seed ?? this.scenario.seed ?? DEFAULT_SEED)
     return this.#random
   }
 }

@@ -99,6 +99,11 @@ export interface Scenario {
   readonly sequence?: readonly SequenceStepInput[]
   /** With `sequence`: start it again after the last step, for ever. @default false */
   readonly repeat?: boolean
+  /**
+   * The seed of the stream `[min, max]` and `{ median, p99 }` delays draw from. With `faults`, give
+   * `faults.seed` instead. @default 42
+   */
+  readonly seed?: number
 }
 
 /** A scenario, or just a kind's name (`'unavailable'`). */
@@ -116,6 +121,7 @@ const FIELDS = new Set([
   'per',
   'sequence',
   'repeat',
+  'seed',
 ])
 const STEP_FIELDS = new Set(['kind', 'delay', 'times'])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
@@ -151,6 +157,13 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.times !== undefined) scenario.times = parseCount(input.times, `${name}.times`)
   if (input.delay !== undefined) scenario.delay = parseDelay(input.delay, `${name}.delay`)
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
+  if (input.seed !== undefined) {
+    if (input.faults !== undefined)
+      throw new TypeError(
+        `\`${name}.seed\` excludes \`${name}.faults\`: give \`${name}.faults.seed\``,
+      )
+    scenario.seed = parseSeed(input.seed, `${name}.seed`)
+  }
   parseQuota(input, scenario, name)
   if (input.sequence !== undefined)
     return parseSequenceScenario(input, scenario, `${name}.sequence`)
@@ -345,6 +358,15 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
   throw new TypeError(`\`${name}\` must be ${DELAY_FORMS}; received ${formatReceived(value)}`)
 }
 
+function parseSeed(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(
+      `\`${name}\` must be a non-negative integer; received ${formatReceived(value)}`,
+    )
+  }
+  return value
+}
+
 function parseFaults(value: unknown, name: string): SeededFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TypeError(
@@ -361,11 +383,7 @@ function parseFaults(value: unknown, name: string): SeededFaults {
       `\`${name}.rate\` must be a number from 0 to 1; received ${formatReceived(rate)}`,
     )
   }
-  if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    throw new TypeError(
-      `\`${name}.seed\` must be a non-negative integer; received ${formatReceived(seed)}`,
-    )
-  }
+  if (seed !== undefined) parseSeed(seed, `${name}.seed`)
   const faults: Record<string, unknown> = { rate }
   if (seed !== undefined) faults.seed = seed
   if (kinds !== undefined) {

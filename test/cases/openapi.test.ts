@@ -149,7 +149,7 @@ it('describes GET and DELETE of a session, and their answers match the schema', 
   expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(deleted)).toBe(true)
 })
 
-it('takes a sequence and a lognormal delay over the admin API, as the Scenario schema describes them', async () => {
+it('takes a sequence, a lognormal delay and a rate-limit quota over the admin API, as the Scenario schema describes them', async () => {
   const server = await startTestServer({ taxonomy })
   const scenario = {
     sequence: ['unavailable', { delay: { median: 1, p99: 3 }, times: 2 }, 'usual'],
@@ -179,4 +179,13 @@ it('takes a sequence and a lognormal delay over the admin API, as the Scenario s
   expect(bad.status).toBe(400)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ sequence: ['usual', 'oops'] })).toBe(false)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: { median: 0, p99: 3 } })).toBe(false)
+  const quota = { kind: 'rate-limited', limit: 2, window: 500, per: 'key' }
+  const limited = await fetch(`${server.url}/__admin/sessions/seq/scenario`, {
+    method: 'PUT',
+    body: JSON.stringify(quota),
+  })
+  const limitedBody = await limited.json()
+  expect([limited.status, limitedBody]).toEqual([200, { session: 'seq', scenario: quota }])
+  expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(limitedBody)).toBe(true)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [1, 9], seed: 7 })).toBe(true)
 })

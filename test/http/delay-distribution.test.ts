@@ -8,7 +8,7 @@ import { resolveNow } from '../helpers/transports.js'
 
 /** The delays the default session's scenario gives `count` requests in a row. */
 function delays(delay: ScenarioDelay, count: number, seed?: number): number[] {
-  const scenario = seed === undefined ? { delay } : { delay, faults: { rate: 0, seed } }
+  const scenario = seed === undefined ? { delay } : { delay, seed }
   const resolver = createResolver({ taxonomy, scenario })
   return Array.from(
     { length: count },
@@ -65,3 +65,25 @@ it('rejects a lognormal delay without a positive median at most its p99, naming 
 
 /** `{ median: 80, p99: 400 }`, seed 42: the first eight delays. */
 export const LOGNORMAL_SEED_42 = [49, 93, 32, 45, 73, 157, 163, 221]
+
+it('draws from the seed a scenario names, or from its faults.seed, and takes only one of them', () => {
+  const lognormal = { median: 80, p99: 400 }
+  expect(delays(lognormal, 8, 42)).toEqual(LOGNORMAL_SEED_42)
+  const withFaults = createResolver({
+    taxonomy,
+    scenario: { delay: lognormal, faults: { rate: 0, seed: 7 } },
+  })
+  const viaFaults = Array.from(
+    { length: 8 },
+    () =>
+      resolveNow(withFaults, { method: 'GET', url: D, header: (n) => AUTH[n as 'authorization'] })
+        .delay,
+  )
+  expect(viaFaults).not.toEqual(LOGNORMAL_SEED_42)
+  expect(() => parseScenario({ delay: lognormal, seed: 7, faults: { rate: 0.1 } })).toThrow(
+    '`scenario.seed` excludes `scenario.faults`: give `scenario.faults.seed`',
+  )
+  expect(() => parseScenario({ delay: lognormal, seed: -1 })).toThrow(
+    '`scenario.seed` must be a non-negative integer; received -1 (number)',
+  )
+})
