@@ -2,6 +2,7 @@ import { DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
+import { PRISM_CODES } from '../http/prefer.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
 
 const WIDTH = 80
@@ -54,13 +55,16 @@ Serve options:
 
 Scenarios (error states, faults, delays; docs/scenarios.md):
 ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.join(', ')}`, ' '.repeat(21))}
+                     K1,K2,...: a sequence, one per matching request, then as usual
+                     ('usual' for the usual answer: unavailable,unavailable,usual);
+                     or a whole scenario as JSON: '{"delay":{"median":80,"p99":400}}'
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
                      (${ADMIN_KEY_HEADER_NAME}; env TAXONOMY_MOCK_ADMIN_KEY)
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
-                   (Prism's Prefer: code=401|404|500|503 too)
+                   (Prism's Prefer: code=${[...PRISM_CODES.keys()].join('|')} too)
   Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario
                    (JSON body {"kind":"unavailable","times":2}),

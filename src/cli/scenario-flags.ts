@@ -18,11 +18,14 @@ const FLAG_OF_FIELD: readonly [RegExp, string][] = [
   [/`scenario\.faults\.(\w+)`/g, '--faults $1'],
   [/`scenario\.faults`/g, '--faults'],
   [/`scenario\.delay`/g, '--delay'],
+  [/`scenario\.(sequence[^`]*|repeat)`/g, '--scenario $1'],
   [/`scenario`/g, '--scenario'],
 ]
 
 /**
- * Builds the scenario of `--scenario NAME [--scenario-slug S] [--scenario-times N]` or
+ * Builds the scenario of `--scenario NAME [--scenario-slug S] [--scenario-times N]`,
+ * `--scenario NAME,NAME,...` (a sequence: one per matching request; `usual` for the usual answer),
+ * `--scenario '{...}'` (a whole scenario as JSON, as the admin API takes it), or
  * `--faults rate=0.1,seed=7,kinds=unavailable+network-error`, validated once by the library's
  * `parseScenario`; its messages are re-worded to name the flags.
  *
@@ -44,7 +47,11 @@ export function parseScenarioFlags(flags: ScenarioFlags): Scenario | undefined {
     throw new UsageError('--scenario excludes --faults: the faults draw the kind')
   }
   const input: Record<string, unknown> = {}
-  if (flags.scenario !== undefined) input.kind = flags.scenario
+  if (flags.scenario?.trimStart().startsWith('{'))
+    Object.assign(input, parseJsonFlag(flags.scenario))
+  else if (flags.scenario?.includes(','))
+    input.sequence = flags.scenario.split(',').map((step) => step.trim())
+  else if (flags.scenario !== undefined) input.kind = flags.scenario
   if (flags.faults !== undefined) input.faults = parseFaultsFlag(flags.faults)
   if (flags.slug !== undefined) input.slug = flags.slug
   if (flags.times !== undefined)
@@ -73,4 +80,17 @@ function parseFaultsFlag(text: string): Record<string, unknown> {
       )
   }
   return faults
+}
+
+/** `--scenario '{"sequence":["unavailable","usual"]}'`: a JSON object, or a usage error. */
+function parseJsonFlag(text: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`--scenario is not valid JSON: ${(error as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('--scenario takes a kind, kinds separated by commas, or a JSON object')
+  return value as Record<string, unknown>
 }

@@ -15,6 +15,8 @@ export interface Exchange {
   readonly text: string
   /** Whether the body held the key, in any encoding, before it was redacted. */
   readonly heldKey: boolean
+  /** Milliseconds from sending the request to its status and headers (time to first byte). */
+  readonly ms: number
 }
 
 /** The request bound was reached: nothing more is sent. */
@@ -93,11 +95,13 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       signal: AbortSignal.timeout(options.timeout),
     })
     let response: Response
+    const sentAt = performance.now()
     try {
       response = await options.fetch(request)
     } catch (error) {
       throw new UnreachableError(`cannot reach ${options.base}: ${reasonOf(error)}`)
     }
+    const ms = performance.now() - sentAt
     const body = await readBody(response, path, sent - 1)
     received += body.bytes
     const heldKey = redactor.holds(body.text)
@@ -107,6 +111,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       headers: response.headers,
       text: heldKey ? redactor.redact(body.text) : body.text,
       heldKey,
+      ms,
     }
   }
 

@@ -1,6 +1,7 @@
 import { ENDPOINT_LIST, type Collection } from '../http/endpoints.js'
 import { BoundReachedError, createServiceClient } from './client.js'
 import { crawl, LookupSet, type Lookup } from './lookups.js'
+import { measureLatency, type Latency } from './latency.js'
 import { observe, type Observation } from './observe.js'
 import {
   resolveInteger,
@@ -26,6 +27,11 @@ export interface VerifyReport {
   readonly unknownSlug: string
   readonly rules: readonly RuleResult[]
   readonly observations: readonly Observation[]
+  /**
+   * How long the record lookups answered 200 took, to status and headers, in whole milliseconds:
+   * `{ median, p99 }` is ready to paste into a scenario's `delay`. `null` when none was answered.
+   */
+  readonly latency: Latency | null
   /** The rules that failed: breaking drift between the service and the spec the mock follows. */
   readonly failed: readonly RuleId[]
   readonly passed: boolean
@@ -80,6 +86,7 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
     unknownSlug,
     rules,
     observations: observe(all, probes, client.waits),
+    latency: measureLatency(all),
     failed,
     passed: failed.length === 0,
   }

@@ -23,5 +23,7 @@ export type {
   ScenarioInput,
   ScenarioKind,
   SeededFaults,
+  SequenceStep,
+  SequenceStepInput,
 } from './scenario.js'
 export type { JournalEntry } from './sessions.js'

@@ -6,7 +6,7 @@ import { SESSION_ID_PATTERN } from './sessions.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
+import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, RETRY_AFTER_SECONDS } from './responses.js'
 
@@ -97,6 +97,11 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     ],
     [statuses.notFound, 'Resource not found'],
     [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
+    [
+      429,
+      'Mock only: the rate-limited scenario (a gateway in front of the service)',
+      RATE_LIMIT_HEADERS,
+    ],
     [500, 'Mock only: the server-error scenario'],
     [
       503,
@@ -239,7 +244,39 @@ const ADMIN_PATHS = {
   },
 } as const
 
+const digits = { type: 'string', pattern: '^[0-9]+$' } as const
+/** The `rate-limited` answer's headers (draft-ietf-httpapi-ratelimit-headers-11 and the X- trio). */
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { schema: digits, description: 'Seconds until the window ends' },
+  RateLimit: {
+    schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+    description: 'The quota left and the seconds until the window ends',
+  },
+  'RateLimit-Policy': {
+    schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+$' },
+    description: 'The quota of a window and its length in seconds',
+  },
+  'X-RateLimit-Limit': { schema: digits },
+  'X-RateLimit-Remaining': { schema: digits },
+  'X-RateLimit-Reset': { schema: digits, description: 'Seconds until the window ends' },
+}
 const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
+const DELAY_SCHEMA = {
+  oneOf: [
+    milliseconds,
+    { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 },
+    {
+      description: 'Lognormal: each request draws from the seeded stream',
+      type: 'object',
+      additionalProperties: false,
+      required: ['median', 'p99'],
+      properties: {
+        median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY },
+        p99: milliseconds,
+      },
+    },
+  ],
+} as const
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
@@ -316,16 +353,27 @@ export const OPENAPI_DOCUMENT = {
                 enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
               },
               times: { type: 'integer', minimum: 1 },
-              delay: {
-                oneOf: [
-                  milliseconds,
-                  {
-                    type: 'array',
-                    prefixItems: [milliseconds, milliseconds],
-                    minItems: 2,
-                    maxItems: 2,
-                  },
-                ],
+              delay: DELAY_SCHEMA,
+              seed: {
+                type: 'integer',
+                minimum: 0,
+                description: 'The seed the delays draw from (with faults: faults.seed)',
+              },
+              limit: {
+                type: 'integer',
+                minimum: 1,
+                description: 'With kind rate-limited: the requests a window lets through',
+              },
+              window: {
+                type: 'integer',
+                minimum: 1,
+                maximum: MAX_DELAY,
+                description: 'With limit: the window in milliseconds (default 1000)',
+              },
+              per: {
+                type: 'string',
+                enum: ['session', 'key'],
+                description: 'With limit: one quota per session, or per API key within it',
               },
               faults: {
                 type: 'object',
@@ -340,6 +388,31 @@ export const OPENAPI_DOCUMENT = {
                     items: { type: 'string', enum: FAULT_KINDS },
                   },
                 },
+              },
+              sequence: {
+                description:
+                  "One step per matching request, in order, then the usual answer: a kind's name, 'usual', or an object",
+                type: 'array',
+                minItems: 1,
+                maxItems: 1000,
+                items: {
+                  oneOf: [
+                    { type: 'string', enum: [USUAL_STEP, ...SCENARIO_KINDS] },
+                    {
+                      type: 'object',
+                      additionalProperties: false,
+                      properties: {
+                        kind: { type: 'string', enum: SCENARIO_KINDS },
+                        delay: DELAY_SCHEMA,
+                        times: { type: 'integer', minimum: 1 },
+                      },
+                    },
+                  ],
+                },
+              },
+              repeat: {
+                type: 'boolean',
+                description: 'With sequence: start it again after the last step',
               },
             },
           },

@@ -16,12 +16,14 @@ import {
   createErrorAnswers,
   createMessageAnswers,
   createPreflightAnswer,
+  createRateLimitedAnswers,
   encodeJson,
   encodeText,
   sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
+import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './rate-limit.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
@@ -88,6 +90,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     methodNotAllowed: createErrorAnswers('methodNotAllowed', cors),
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
+    rateLimited: createRateLimitedAnswers(cors, rateLimitHeaders(readFresh(NO_QUOTA))),
   }
   // Each kind that answers in place of the usual answer, built once from its row.
   const kindAnswers = new Map<ScenarioKind, Answers>()
@@ -187,8 +190,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     answers: Answers,
     delay: number,
     label: ScenarioKind | null,
+    quota?: RateLimitReading,
   ): MockAnswer {
-    const answer = answerFor(answers, request.method)
+    let answer = answerFor(answers, request.method)
+    // A request a quota let through carries what is left of it, as a gateway's answers do.
+    if (quota !== undefined)
+      answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
     session.record(
       request.method,
       request.url,
@@ -255,19 +262,28 @@ export function createResolver(options: MockOptions = {}): Resolver {
       )
     let delay = resolved.delay
     let label: ScenarioKind | null = null
-    if (state !== undefined && state.phase === 'before-key') {
+    let quota: RateLimitReading | undefined
+    // Read once: taking a sequence's step moves it on to the next step's phase.
+    const beforeKey = state?.phase === 'before-key'
+    if (state !== undefined && beforeKey) {
       // Outages and delays stand in front of the service: they apply whatever the key.
-      const effect = state.take()
+      const effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
       delay = effect.delay ?? delay
       label = effect.label
+      quota = effect.quota
+      if (quota?.limited === true) {
+        const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
+        return finish(request, session, limited, delay, label)
+      }
       const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
       if (outage !== undefined) return finish(request, session, outage, delay, label)
     }
-    if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
-    if (state !== undefined && state.phase !== 'before-key')
+    if (!authorized) return finish(request, session, errors.unauthorized, delay, label, quota)
+    if (state !== undefined && !beforeKey)
       return answerInPhase(request, route, session, state, delay)
-    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    return finish(request, session, recordAnswers(route), delay, label)
+    if (route.kind === 'malformed')
+      return finish(request, session, errors.malformed, delay, label, quota)
+    return finish(request, session, recordAnswers(route), delay, label, quota)
   }
 
   /**
@@ -281,12 +297,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     state: ScenarioState,
     delay: number,
   ): MockAnswer {
+    // Read before `take()`, which moves a sequence on to its next step.
+    const phase = state.phase
     const effect = state.take()
     const ms = effect.delay ?? delay
     const replaced =
-      state.phase === 'after-key' && effect.kind !== undefined
-        ? kindAnswers.get(effect.kind)
-        : undefined
+      phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
     if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
     if (route.kind === 'malformed')
       return finish(request, session, errors.malformed, ms, effect.label)
@@ -361,4 +377,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
     },
   }
   return resolver
+}
+
+/** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
+function keyOf(request: MockRequest): string {
+  const header = request.header('authorization')
+  return header === undefined || header === null ? '' : firstElement(header)
 }

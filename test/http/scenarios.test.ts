@@ -112,10 +112,10 @@ it('lets a Prefer header choose a scenario per request, over the session scenari
 
 it('answers 400 naming the preference for a bad Prefer value', () => {
   expect(parsePrefer('scenario=oops')).toBe(
-    'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, network-error, hang, delay; received "oops"',
+    'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, rate-limited, network-error, hang, delay; received "oops"',
   )
   expect(parsePrefer('code=418')).toBe(
-    'Prefer code must be one of 200, 401, 404, 500, 503; received "418"',
+    'Prefer code must be one of 200, 401, 404, 500, 503, 429; received "418"',
   )
   expect(parsePrefer('delay=5-1')).toContain('Prefer delay must be milliseconds')
   expect(parsePrefer('respond-async, wait=10')).toBeUndefined()
@@ -135,7 +135,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
   const cases: [unknown, string][] = [
     [
       'oops',
-      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay'; received \"oops\" (string)",
+      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay'; received \"oops\" (string)",
     ],
     [
       { kind: 'hang', colour: 'red' },
@@ -155,7 +155,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
     ],
     [
       { faults: { rate: 0.1, kinds: ['delay'] } },
-      "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'",
+      "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang'",
     ],
     [{ kind: 'hang', faults: { rate: 0.1 } }, '`scenario.kind` excludes `scenario.faults`'],
     [{ kind: 'delay' }, "`scenario.kind` 'delay' needs `scenario.delay`"],
@@ -167,7 +167,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
       { endpoint: 'topics', kind: 'hang' },
       "`scenario.endpoint` must be 'disciplines' or 'sub_disciplines'; received \"topics\" (string)",
     ],
-    [{ times: 2 }, '`scenario` needs a `kind`, a `delay` or `faults`'],
+    [{ times: 2 }, '`scenario` needs a `kind`, a `delay`, `faults` or a `sequence`'],
   ]
   for (const [input, message] of cases)
     expect(() => parseScenario(input), JSON.stringify(input)).toThrow(message)

@@ -99,6 +99,8 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
     'ScenarioInput',
     'ScenarioKind',
     'SeededFaults',
+    'SequenceStep',
+    'SequenceStepInput',
     'createFetchHandler',
     'createResolver',
     'parseScenario',
@@ -107,6 +109,7 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
 
 it('taxonomy-mock/contract exports verify and record against a real service', () => {
   expect(contract).toEqual([
+    'Latency',
     'NestedArray',
     'Observation',
     'ObservedOrder',
