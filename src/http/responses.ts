@@ -16,6 +16,10 @@ const OUTCOMES = {
   badRequest: { status: 400, error: 'Malformed request' },
   requestTimeout: { status: 408, error: 'Request timeout' },
   headersTooLarge: { status: 431, error: 'Request header fields too large' },
+  plainHttpToHttps: {
+    status: 400,
+    error: 'Plain HTTP request sent to the HTTPS port: use https://',
+  },
   serverError: { status: 500, error: 'Internal server error' },
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const
