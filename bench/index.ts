@@ -2,6 +2,7 @@
 import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
+import { benchHttps } from './https.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
@@ -13,6 +14,7 @@ import { benchTestFile } from './test-file.js'
 const sections = [
   ['Generator', () => benchGenerate()],
   ['Standalone server', () => benchServer()],
+  ['HTTPS server', () => benchHttps()],
   ['Sessions and scenarios', () => benchSessions()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
