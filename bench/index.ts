@@ -8,7 +8,7 @@ import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
 import { benchServer } from './server.js'
 import { benchSessions } from './sessions.js'
-import { benchStartup } from './startup.js'
+import { benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
 
 const sections = [
@@ -18,6 +18,7 @@ const sections = [
   ['Sessions and scenarios', () => benchSessions()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
+  ['First requests', () => benchFirstAnswers()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],
