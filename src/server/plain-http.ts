@@ -24,6 +24,9 @@ export function answerPlainHttp(server: Server, cors: boolean, waitMs: number): 
   const { get, head } = createErrorAnswers('plainHttpToHttps', cors)
   const answers = { get: toRawAnswer(get), head: toRawAnswer(head) }
   const wrapInTls = server.listeners('connection') as ((socket: Socket) => void)[]
+  // A Node that wrapped connections otherwise would find none: TLS then goes on as before, and a
+  // plain request is closed without a word rather than every connection left unanswered.
+  if (wrapInTls.length === 0) return
   for (const listener of wrapInTls) server.off('connection', listener)
   server.on('connection', (socket: Socket) => {
     // Node's TLS socket handles errors once it wraps this one; until then, a reset would throw.
