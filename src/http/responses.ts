@@ -18,6 +18,10 @@ const OUTCOMES = {
   headersTooLarge: { status: 431, error: 'Request header fields too large' },
   // The `rate-limited` scenario: a gateway's quota is used up.
   rateLimited: { status: 429, error: 'Too many requests' },
+  plainHttpToHttps: {
+    status: 400,
+    error: 'Plain HTTP request sent to the HTTPS port: use https://',
+  },
   serverError: { status: 500, error: 'Internal server error' },
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import type { Server as TlsServer } from 'node:tls'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import type { MockOptions } from '../http/options.js'
 import { answerClientErrors } from './client-errors.js'
@@ -8,6 +9,7 @@ import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
 import { PendingAnswers } from './pending.js'
+import { answerPlainHttp } from './plain-http.js'
 import type { ServerCertificate } from './tls.js'
 
 /** Options of {@link RunningServer.close}. */
@@ -94,6 +96,9 @@ export async function startServerWithLimits(
         listener,
       ) as unknown as Server)
     : createServer(httpOptions, listener)
+  // First of the `connection` listeners: it decides which connections reach TLS at all.
+  if (secure)
+    answerPlainHttp(server as unknown as TlsServer, resolver.options.cors, limits.headersTimeoutMs)
   // `Expect` other than 100-continue: answered as if absent (RFC 9110 §10.1.1 allows it), not an empty 417.
   server.on('checkExpectation', listener)
   answerClientErrors(server, resolver.options.cors, warnInternal, secure !== undefined)

@@ -73,7 +73,8 @@ it('shuffles as a Fisher-Yates shuffle drawing nextInt(i + 1) at each step would
 })
 
 it('skips draws exactly as that many calls of nextUint32 would', () => {
-  for (const count of [0, 1, 4, 1_000]) {
+  // Across the chunks a long skip is taken in (4,096 steps), and past a chunk's end.
+  for (const count of [0, 1, 4, 1_000, 4_096, 4_097, 10_000]) {
     const called = createRandom(42)
     const skipped = createRandom(42)
     for (let i = 0; i < count; i++) called.nextUint32()
