@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import type { CertificatePair } from '../server/self-signed.js'
 import type { TlsArgs } from './args.js'
 import { readDataFile } from './data-file.js'
-import { RuntimeError, UsageError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
+import { UsageError } from './usage-error.js'
 
 /** PEM files hold a certificate chain or a key: a few kilobytes. */
 const MAX_PEM_BYTES = 1024 * 1024

@@ -8,7 +8,8 @@ import { verifyService } from '../contract/verify.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
-import { RuntimeError, UsageError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
+import { UsageError } from './usage-error.js'
 import { writeFileAtomically } from './write-file.js'
 
 /**
