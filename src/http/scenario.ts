@@ -2,6 +2,7 @@ import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
+import { OptionError } from '../core/option-error.js'
 
 export type { FaultKind, ScenarioKind } from './kinds.js'
 
@@ -77,16 +78,15 @@ const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).jo
 export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (typeof value === 'string') return parseScenario({ kind: value }, name)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(
-      `\`${name}\` must be a scenario object or a kind's name; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be a scenario object or a kind's name; received ${formatReceived(value)}`,
     )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FIELDS.has(key))
   if (unknown !== undefined) {
-    throw new TypeError(
-      `\`${name}\` has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`,
-    )
+    throw new OptionError(name, `has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`)
   }
   const scenario: Record<string, unknown> = {}
   if (input.kind !== undefined) scenario.kind = parseKind(input.kind, `${name}.kind`)
@@ -101,12 +101,13 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
     scenario.delay === undefined &&
     scenario.faults === undefined
   ) {
-    throw new TypeError(
-      `\`${name}\` needs a \`kind\`, a \`delay\` or \`faults\`; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `needs a \`kind\`, a \`delay\` or \`faults\`; received ${formatReceived(value)}`,
     )
   }
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
-    throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
+    throw new OptionError(`${name}.kind`, `excludes \`${name}.faults\`: the faults draw the kind`)
   }
   // A kind that answers as usual does nothing without a delay.
   if (
@@ -114,8 +115,9 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
     kindSpec(scenario.kind as ScenarioKind).answer === 'usual' &&
     scenario.delay === undefined
   ) {
-    throw new TypeError(
-      `\`${name}.kind\` '${scenario.kind as string}' needs \`${name}.delay\` (milliseconds or [min, max])`,
+    throw new OptionError(
+      `${name}.kind`,
+      `'${scenario.kind as string}' needs \`${name}.delay\` (milliseconds or [min, max])`,
     )
   }
   return Object.freeze(scenario) as Scenario
@@ -123,8 +125,9 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
 
 function parseKind(value: unknown, name: string): ScenarioKind {
   if (!(SCENARIO_KINDS as readonly unknown[]).includes(value)) {
-    throw new TypeError(
-      `\`${name}\` must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`,
     )
   }
   return value as ScenarioKind
@@ -132,8 +135,9 @@ function parseKind(value: unknown, name: string): ScenarioKind {
 
 function parseSlug(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '' || value.length > 1_000) {
-    throw new TypeError(
-      `\`${name}\` must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`,
     )
   }
   return value
@@ -141,8 +145,9 @@ function parseSlug(value: unknown, name: string): string {
 
 function parseEndpoint(value: unknown, name: string): Collection {
   if (!isCollection(value)) {
-    throw new TypeError(
-      `\`${name}\` must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`,
     )
   }
   return value
@@ -150,7 +155,7 @@ function parseEndpoint(value: unknown, name: string): Collection {
 
 function parseCount(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`\`${name}\` must be a positive integer; received ${formatReceived(value)}`)
+    throw new OptionError(name, `must be a positive integer; received ${formatReceived(value)}`)
   }
   return value
 }
@@ -170,30 +175,34 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
   ) {
     return Object.freeze([value[0], value[1]]) as readonly [number, number]
   }
-  throw new TypeError(
-    `\`${name}\` must be milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max; received ${formatReceived(value)}`,
+  throw new OptionError(
+    name,
+    `must be milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max; received ${formatReceived(value)}`,
   )
 }
 
 function parseFaults(value: unknown, name: string): SeededFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(
-      `\`${name}\` must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`,
     )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FAULT_FIELDS.has(key))
   if (unknown !== undefined)
-    throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes rate, seed, kinds`)
+    throw new OptionError(name, `has no field \`${unknown}\`; it takes rate, seed, kinds`)
   const { rate, seed, kinds } = input
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
-    throw new TypeError(
-      `\`${name}.rate\` must be a number from 0 to 1; received ${formatReceived(rate)}`,
+    throw new OptionError(
+      `${name}.rate`,
+      `must be a number from 0 to 1; received ${formatReceived(rate)}`,
     )
   }
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    throw new TypeError(
-      `\`${name}.seed\` must be a non-negative integer; received ${formatReceived(seed)}`,
+    throw new OptionError(
+      `${name}.seed`,
+      `must be a non-negative integer; received ${formatReceived(seed)}`,
     )
   }
   const faults: Record<string, unknown> = { rate }
@@ -207,8 +216,9 @@ function parseFaults(value: unknown, name: string): SeededFaults {
       const received = Array.isArray(kinds)
         ? JSON.stringify(kinds).slice(0, 80)
         : formatReceived(kinds)
-      throw new TypeError(
-        `\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`,
+      throw new OptionError(
+        `${name}.kinds`,
+        `must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`,
       )
     }
     faults.kinds = Object.freeze([...new Set(kinds as FaultKind[])])

@@ -127,7 +127,7 @@ it('rejects a bad seed or size with a TypeError naming the option', () => {
   )
   expect(() => createTaxonomy({ seed: 1.5 })).toThrow(TypeError)
   expect(() => createTaxonomy({ size: 'huge' as 'small' })).toThrow(
-    "`size` must be 'small', 'medium', 'large' or an object of counts; received \"huge\" (string)",
+    "`size` must be 'small', 'medium' or 'large'; received \"huge\" (string)",
   )
   expect(() => createTaxonomy({ size: { topics: -1 } })).toThrow(
     '`size.topics` must be an integer from 0 to 5000000; received -1 (number)',
