@@ -54,6 +54,7 @@ it('taxonomy-mock exports the data, the resolver, the scenarios and verify/recor
     'FixtureErrorCode',
     'FixtureFormat',
     'FixtureIssue',
+    'FixtureRecord',
     'FixtureSubDiscipline',
     'FixtureTopic',
     'JournalEntry',
