@@ -1,5 +1,5 @@
 import type { Taxonomy } from '../core/store.js'
-import type { FixtureDomain } from '../core/types.js'
+import type { FixtureRecord } from '../core/types.js'
 import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
@@ -98,14 +98,14 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
-  let bodies = new Map<FixtureDomain, Answers>()
-  let pages = new Map<FixtureDomain, Answers>()
+  let bodies = new Map<FixtureRecord, Answers>()
+  let pages = new Map<FixtureRecord, Answers>()
   // A record route's answers, found once: the locator hands back the same route for a repeated target.
   let routeAnswers = new WeakMap<Route, Answers>()
   let indexPage: Answers | undefined
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
-  function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+  function apiAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
       answers = createAnswers(
@@ -130,7 +130,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
-  function pageAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+  function pageAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
     let answers = pages.get(record)
     if (answers === undefined) {
       const html = renderRecordPage(
