@@ -4,8 +4,7 @@ import { toFixtureJson } from '../../src/core/serialize.js'
 import { SIZES } from '../../src/core/size.js'
 import { SLUG_PATTERN } from '../../src/core/slug.js'
 import type { FixtureRecord } from '../../src/core/types.js'
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+import { UUID_V4 } from '../helpers/uuid.js'
 
 function distinctShare(records: readonly FixtureRecord[]): number {
   return new Set(records.map((record) => record.name)).size / records.length
