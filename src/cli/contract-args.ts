@@ -29,7 +29,7 @@ export interface ContractArgs {
 type FlagNumber = number | string
 
 /** The environment variable the key is read from unless `--api-key-env` names another. */
-const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
+export const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
 
 /** The flag per endpoint giving slugs to start from (`Endpoint.flag`). */
 const START_FLAGS = {

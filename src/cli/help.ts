@@ -1,10 +1,16 @@
-import { DEFAULT_PORT } from '../server/options.js'
+import { DEFAULT_SEED } from '../core/generate.js'
+import { MAX_BODY_BYTES } from '../contract/budget.js'
+import { SERVICE_DEFAULTS } from '../contract/options.js'
+import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
+import { DEFAULT_KEY_ENV } from './contract-args.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
 
 const WIDTH = 80
+const MB = 1024 * 1024
 
 /** Breaks a line at spaces before `WIDTH` characters, indenting the lines after the first. */
 function wrap(line: string, indent: string): string {
@@ -31,8 +37,8 @@ A mock of the Academic Taxonomy Lookup Service (${ENDPOINT_LIST.map((endpoint) =
 
 Serve options:
   -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env TAXONOMY_MOCK_PORT)
-      --host H       interface to bind                       (default 127.0.0.1)
-      --seed N       dataset seed                            (default 42, env TAXONOMY_MOCK_SEED)
+      --host H       interface to bind                       (default ${DEFAULT_HOST})
+      --seed N       dataset seed                            (default ${DEFAULT_SEED}, env TAXONOMY_MOCK_SEED)
       --size S       small | medium | large                  (default medium)
       --api-key K    accepted Bearer key; repeatable         (default ${DEFAULT_API_KEY},
                                                               env TAXONOMY_MOCK_API_KEYS=k1,k2)
@@ -78,19 +84,19 @@ Export options:
 
 Verify and record (read-only; docs/keeping-honest.md):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
-      --api-key-env NAME  variable holding the key, 8+ characters (default TAXONOMY_API_KEY)
+      --api-key-env NAME  variable holding the key, ${MIN_REDACTABLE_KEY_LENGTH}+ characters (default ${DEFAULT_KEY_ENV})
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
       ${ENDPOINT_LIST.map((endpoint) => `--${endpoint.flag} SLUG`).join(', ')}   where to start; repeatable
-      --max-requests N    requests in all, retries included  (default 200)
-      --rate R       requests per second, at most, or unlimited  (default 2)
-      --timeout MS   per answer                              (default 10000)
-      --max-read MB  answers read in all, at most            (default 64)
-  verify: --crawl N  up to N more records through children and parents (default 0)
+      --max-requests N    requests in all, retries included  (default ${SERVICE_DEFAULTS.maxRequests})
+      --rate R       requests per second, at most, or unlimited  (default ${SERVICE_DEFAULTS.rate})
+      --timeout MS   per answer                              (default ${SERVICE_DEFAULTS.timeout})
+      --max-read MB  answers read in all, at most            (default ${SERVICE_DEFAULTS.maxReadBytes / MB})
+  verify: --crawl N  up to N more records through children and parents (default ${SERVICE_DEFAULTS.crawl})
           --report FILE  the report as JSON;  --junit FILE  as JUnit XML
           exit 0 no rule failed, 1 a rule failed or the target cannot be reached
   record: --out FILE a closed fixture (format v1.1), written atomically
           --all      record everything reachable (raise --max-requests to fit)
-  both:   exit 1 past 16 MB an answer, --max-read in all, or 120 s of Retry-After waits
+  both:   exit 1 past ${MAX_BODY_BYTES / MB} MB an answer, --max-read in all, or ${SERVICE_DEFAULTS.maxTotalWait} s of Retry-After waits
 
   -h, --help         this text
   -v, --version      the version

@@ -90,11 +90,16 @@ export const SERVICE_LIMITS = Object.freeze({
   crawl: Object.freeze({ min: 0, max: 100_000 }),
 })
 
-const DEFAULT_RATE = 2
-const DEFAULT_MAX_REQUESTS = 200
-const DEFAULT_TIMEOUT = 10_000
-const DEFAULT_MAX_RETRY_AFTER = 60
-const DEFAULT_MAX_TOTAL_WAIT = 120
+/** The defaults of the service options, as their documentation and `--help` give them. */
+export const SERVICE_DEFAULTS = Object.freeze({
+  rate: 2,
+  maxRequests: 200,
+  timeout: 10_000,
+  maxRetryAfter: 60,
+  maxTotalWait: 120,
+  maxReadBytes: MAX_READ_BYTES,
+  crawl: 0,
+})
 
 /**
  * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).
@@ -135,7 +140,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
         : resolveNumber(
             options.rate,
             'rate',
-            DEFAULT_RATE,
+            SERVICE_DEFAULTS.rate,
             SERVICE_LIMITS.rate.min,
             SERVICE_LIMITS.rate.max,
             'requests per second',
@@ -144,21 +149,21 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     maxRequests: resolveInteger(
       options.maxRequests,
       'maxRequests',
-      DEFAULT_MAX_REQUESTS,
+      SERVICE_DEFAULTS.maxRequests,
       SERVICE_LIMITS.maxRequests.min,
       SERVICE_LIMITS.maxRequests.max,
     ),
     timeout: resolveInteger(
       options.timeout,
       'timeout',
-      DEFAULT_TIMEOUT,
+      SERVICE_DEFAULTS.timeout,
       SERVICE_LIMITS.timeout.min,
       SERVICE_LIMITS.timeout.max,
     ),
     maxRetryAfter: resolveNumber(
       options.maxRetryAfter,
       'maxRetryAfter',
-      DEFAULT_MAX_RETRY_AFTER,
+      SERVICE_DEFAULTS.maxRetryAfter,
       SERVICE_LIMITS.maxRetryAfter.min,
       SERVICE_LIMITS.maxRetryAfter.max,
       'seconds',
@@ -166,7 +171,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     maxTotalWait: resolveNumber(
       options.maxTotalWait,
       'maxTotalWait',
-      DEFAULT_MAX_TOTAL_WAIT,
+      SERVICE_DEFAULTS.maxTotalWait,
       SERVICE_LIMITS.maxTotalWait.min,
       SERVICE_LIMITS.maxTotalWait.max,
       'seconds',
@@ -174,7 +179,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     maxReadBytes: resolveInteger(
       options.maxReadBytes,
       'maxReadBytes',
-      MAX_READ_BYTES,
+      SERVICE_DEFAULTS.maxReadBytes,
       SERVICE_LIMITS.maxReadBytes.min,
       SERVICE_LIMITS.maxReadBytes.max,
     ),
@@ -252,7 +257,8 @@ function resolveNumber(
 
 /** `crawl` of `verifyService`: how many records to reach beyond the slugs given. */
 export function resolveCrawl(crawl: unknown): number {
-  return resolveInteger(crawl, 'crawl', 0, SERVICE_LIMITS.crawl.min, SERVICE_LIMITS.crawl.max)
+  const { min, max } = SERVICE_LIMITS.crawl
+  return resolveInteger(crawl, 'crawl', SERVICE_DEFAULTS.crawl, min, max)
 }
 
 function resolveInteger(
