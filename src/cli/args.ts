@@ -7,7 +7,7 @@ import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseContractArgs, type ContractArgs } from './contract-args.js'
 import { describeParseError, toNumberOrText } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
-import { checkOptions } from './option-flags.js'
+import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
 import { toScenarioInput } from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
 
@@ -154,8 +154,7 @@ export function parseCliArgs(
     )
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
-  const seedText = values.seed ?? env.TAXONOMY_MOCK_SEED
-  const seed = toNumberOrText(seedText)
+  const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
   // The data options are judged by the library, for export and serve alike.
   checkOptions(
@@ -163,7 +162,7 @@ export function parseCliArgs(
       resolveSeed(seed)
       resolveSize(size)
     },
-    values.seed === undefined ? { seed: 'TAXONOMY_MOCK_SEED' } : {},
+    values.seed === undefined ? { seed: OPTION_VARIABLES.seed } : {},
   )
   return command === 'export'
     ? parseExport(values, seed as number | undefined, size as ExportArgs['size'])
@@ -208,22 +207,23 @@ function parseServe(
   if (values.watch === true && data === undefined)
     throw new UsageError('--watch goes with --data FILE: it reloads that file when it changes')
   const flagKeys = values['api-key'] as string[] | undefined
-  const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',')
+  const envKeys = env[OPTION_VARIABLES.apiKeys]
+    ?.split(',')
     .map((key) => key.trim())
     .filter(Boolean)
   const anyKey = values['any-key'] === true
   // Set but empty is a mistake (a variable meant to hold a secret), not a request for the public default key.
   if (!anyKey && !flagKeys && envKeys?.length === 0) {
     throw new UsageError(
-      'TAXONOMY_MOCK_API_KEYS is set but holds no key: list keys separated by commas, or unset it for the default key',
+      `${OPTION_VARIABLES.apiKeys} is set but holds no key: list keys separated by commas, or unset it for the default key`,
     )
   }
   // `--any-key` overrides keys from the environment, not keys from a flag (the library says so).
   const apiKeys = flagKeys ?? (anyKey || !envKeys?.length ? undefined : envKeys)
-  const port = toNumberOrText((values.port as string | undefined) ?? env.TAXONOMY_MOCK_PORT)
+  const port = toNumberOrText((values.port as string | undefined) ?? env[OPTION_VARIABLES.port])
   const host = (values.host as string | undefined) ?? DEFAULT_HOST
   const delay = toNumberOrText(values.delay as string | undefined) ?? 0
-  const adminKey = (values['admin-key'] as string | undefined) ?? env.TAXONOMY_MOCK_ADMIN_KEY
+  const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   const scenario = toScenarioInput({
     scenario: values.scenario as string | undefined,
     slug: values['scenario-slug'] as string | undefined,
@@ -246,9 +246,9 @@ function parseServe(
       host: resolveHost(host),
     }),
     {
-      ...(values.port === undefined ? { port: 'TAXONOMY_MOCK_PORT' } : {}),
-      ...(flagKeys ? {} : { apiKeys: 'TAXONOMY_MOCK_API_KEYS' }),
-      ...(values['admin-key'] === undefined ? { adminKey: 'TAXONOMY_MOCK_ADMIN_KEY' } : {}),
+      ...(values.port === undefined ? { port: OPTION_VARIABLES.port } : {}),
+      ...(flagKeys ? {} : { apiKeys: OPTION_VARIABLES.apiKeys }),
+      ...(values['admin-key'] === undefined ? { adminKey: OPTION_VARIABLES.adminKey } : {}),
     },
   )
   return {

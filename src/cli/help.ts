@@ -5,6 +5,7 @@ import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
 import { DEFAULT_KEY_ENV } from './contract-args.js'
+import { OPTION_VARIABLES as ENV } from './option-flags.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
@@ -36,12 +37,12 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
 A mock of the Academic Taxonomy Lookup Service (${ENDPOINT_LIST.map((endpoint) => `GET /api/v2/${endpoint.collection}/:slug`).join(' and\n')}), answered from deterministic seeded data.
 
 Serve options:
-  -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env TAXONOMY_MOCK_PORT)
+  -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env ${ENV.port})
       --host H       interface to bind                       (default ${DEFAULT_HOST})
-      --seed N       dataset seed                            (default ${DEFAULT_SEED}, env TAXONOMY_MOCK_SEED)
+      --seed N       dataset seed                            (default ${DEFAULT_SEED}, env ${ENV.seed})
       --size S       small | medium | large                  (default medium)
       --api-key K    accepted Bearer key; repeatable         (default ${DEFAULT_API_KEY},
-                                                              env TAXONOMY_MOCK_API_KEYS=k1,k2)
+                                                              env ${ENV.apiKeys}=k1,k2)
       --any-key      accept any non-empty Bearer key
       --data FILE    serve a fixture v1 file instead of generated data
       --watch        with --data: reload the file when it changes, through symbolic links
@@ -64,7 +65,7 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
       --scenario-times N  only for the next N matching requests, then as usual
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
-                     (${ADMIN_KEY_HEADER_NAME}; env TAXONOMY_MOCK_ADMIN_KEY)
+                     (${ADMIN_KEY_HEADER_NAME}; env ${ENV.adminKey})
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
                    (Prism's Prefer: code=401|404|500|503 too)
   Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...

@@ -43,6 +43,14 @@ export const OPTION_FLAGS: Readonly<Record<string, string>> = {
   crawl: '--crawl',
 }
 
+/** The environment variable of each option `serve` also reads from there (its flag wins). */
+export const OPTION_VARIABLES = {
+  port: 'TAXONOMY_MOCK_PORT',
+  seed: 'TAXONOMY_MOCK_SEED',
+  apiKeys: 'TAXONOMY_MOCK_API_KEYS',
+  adminKey: 'TAXONOMY_MOCK_ADMIN_KEY',
+} as const
+
 /** An option error of the library, told by its shape: each CLI file has its own copy of the class. */
 export function isOptionError(
   error: unknown,
@@ -69,7 +77,7 @@ export function checkOptions<T>(check: () => T, sources: Readonly<Record<string,
 /**
  * An option error of the library as a `UsageError` naming the flag or variable each option came
  * from; any other error as it is. `sources` names the options whose value came from elsewhere
- * than their flag (`{ port: 'TAXONOMY_MOCK_PORT' }`).
+ * than their flag (`{ port: 'TAXONOMY_MOCK_PORT' }`, from `OPTION_VARIABLES`).
  */
 export function toFlagError(error: unknown, sources: Readonly<Record<string, string>>): unknown {
   if (!isOptionError(error)) return error

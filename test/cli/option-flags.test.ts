@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { HELP } from '../../src/cli/help.js'
-import { OPTION_FLAGS } from '../../src/cli/option-flags.js'
+import { OPTION_FLAGS, OPTION_VARIABLES } from '../../src/cli/option-flags.js'
 import { SERVICE_LIMITS } from '../../src/contract/options.js'
 import { MAX_DELAY } from '../../src/http/delay.js'
 import { runInProcess } from '../helpers/targets.js'
@@ -70,19 +70,23 @@ it('has a row above for every option the CLI sets, and each flag is one --help l
   for (const flag of Object.values(OPTION_FLAGS)) expect(HELP).toContain(flag.split(' ')[0])
 })
 
-it('names the variable a value came from, when it came from the environment', async () => {
-  const run = (env: Record<string, string>) => runInProcess([], env)
-  expect((await run({ TAXONOMY_MOCK_PORT: '-1' })).stderr).toEqual([
-    'taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received -1 (number)',
-  ])
-  expect((await run({ TAXONOMY_MOCK_SEED: 'x' })).stderr).toEqual([
+it.each(Object.entries(OPTION_VARIABLES))(
+  'names the variable when %s came from the environment: %s',
+  async (option, variable) => {
+    const bad: Record<string, string> = { port: '-1', seed: 'x', apiKeys: 'a b', adminKey: 'a b' }
+    const { code, stderr } = await runInProcess([], { [variable]: bad[option]! })
+    expect(code).toBe(2)
+    expect(stderr).toHaveLength(1)
+    expect(stderr[0]).toMatch(new RegExp(`^taxonomy-mock: ${variable} must `))
+  },
+)
+
+it("words a variable's errors as the library does", async () => {
+  expect((await runInProcess([], { TAXONOMY_MOCK_SEED: 'x' })).stderr).toEqual([
     'taxonomy-mock: TAXONOMY_MOCK_SEED must be a non-negative safe integer; received "x" (string)',
   ])
-  expect((await run({ TAXONOMY_MOCK_API_KEYS: 'a b' })).stderr).toEqual([
+  expect((await runInProcess([], { TAXONOMY_MOCK_API_KEYS: 'a b' })).stderr).toEqual([
     'taxonomy-mock: TAXONOMY_MOCK_API_KEYS must hold keys of 1-256 visible ASCII characters with no spaces; received a string of 3 characters',
-  ])
-  expect((await run({ TAXONOMY_MOCK_ADMIN_KEY: 'a b' })).stderr).toEqual([
-    'taxonomy-mock: TAXONOMY_MOCK_ADMIN_KEY must be 1-256 visible ASCII characters with no spaces; received a string of 3 characters',
   ])
 })
 
