@@ -1,4 +1,5 @@
 import { DEFAULT_SEED } from '../core/generate.js'
+import { MEGABYTE as MB } from '../core/megabytes.js'
 import { MAX_BODY_BYTES } from '../contract/budget.js'
 import { SERVICE_DEFAULTS } from '../contract/options.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
@@ -11,7 +12,6 @@ import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names
 import { SCENARIO_KINDS } from '../http/scenario.js'
 
 const WIDTH = 80
-const MB = 1024 * 1024
 
 /** Breaks a line at spaces before `WIDTH` characters, indenting the lines after the first. */
 function wrap(line: string, indent: string): string {

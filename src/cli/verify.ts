@@ -9,6 +9,7 @@ import {
 } from '../contract/options.js'
 import { RecordError } from '../contract/record.js'
 import { verifyService } from '../contract/verify.js'
+import { MEGABYTE as MB } from '../core/megabytes.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
@@ -46,8 +47,6 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
   judged(args, () => resolveServiceOptions(options))
   return options
 }
-
-const MB = 1024 * 1024
 
 /** `--max-read` counts megabytes where `maxReadBytes` counts bytes; text stays text, to be judged. */
 function toBytes(megabytes: number | string): number | string {
