@@ -5,13 +5,16 @@
  */
 export class OptionError extends TypeError {
   /** The option at fault, as the options object spells it (a dotted path for a nested one). */
-  readonly option: string
+  declare readonly option: string
   /** The message after the option's name: what it accepts and what arrived. */
-  readonly requirement: string
+  declare readonly requirement: string
 
   constructor(option: string, requirement: string) {
     super(`\`${option}\` ${requirement}`)
-    this.option = option
-    this.requirement = requirement
+    // Not enumerable, as `message` is not: the error equals a TypeError of the same message.
+    Object.defineProperties(this, {
+      option: { value: option },
+      requirement: { value: requirement },
+    })
   }
 }
