@@ -1,7 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { describeKeyFault, isApiKey } from '../http/options.js'
+import { describeKeyFault, isApiKey, requireOptionsObject } from '../http/options.js'
 import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
 import { OptionError } from '../core/option-error.js'
@@ -108,8 +108,7 @@ export const SERVICE_DEFAULTS = Object.freeze({
  * resolveServiceOptions({ target: 'https://staging.example.com', apiKey: 'k', disciplines: ['history'] })
  */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
+  requireOptionsObject(options)
   const key: unknown = options.apiKey
   if (!isApiKey(key)) throw new OptionError('apiKey', `must be ${describeKeyFault(key)}`)
   if (key.length < MIN_REDACTABLE_KEY_LENGTH)

@@ -121,9 +121,7 @@ export function describeKeyFault(key: unknown): string {
  * resolveOptions({ seed: 7, apiKeys: 'k' }).apiKeys // ['k']
  */
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
-  }
+  requireOptionsObject(options)
   const data = resolveData(options)
   return Object.freeze({
     // Built on first use: handlers that answer nothing cost nothing, and datasets are shared per seed and size.
@@ -138,6 +136,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     statuses: resolveStatuses(options.statuses),
     order: resolveOrder(options.order),
   })
+}
+
+/** The first check of every options resolver: a TypeError unless `options` is an object. */
+export function requireOptionsObject(options: unknown): void {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
 }
 
 /** The defaults: what docs/spec-choices.md records. */

@@ -26,7 +26,7 @@ import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
 import { SESSION_HEADER } from './header-names.js'
-import { Session, SessionRegistry, isSessionId } from './sessions.js'
+import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -312,9 +312,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
       id = firstElement(header)
     }
     if (!isSessionId(id)) {
-      const message =
-        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
-      return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
+      return answerFor(
+        createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors),
+        request.method,
+      )
     }
     return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
   }
