@@ -21,6 +21,7 @@ export type {
   FixtureDiscipline,
   FixtureDomain,
   FixtureFormat,
+  FixtureRecord,
   FixtureSubDiscipline,
   FixtureTopic,
   Level,

@@ -4,7 +4,7 @@ import type { ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
-import { RuntimeError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
 import { watchDataFile } from './watch.js'
 
 /**

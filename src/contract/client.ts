@@ -1,4 +1,5 @@
-import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError, toMegabytes } from './budget.js'
+import { toMegabytes } from '../core/megabytes.js'
+import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
 

@@ -4,9 +4,8 @@ import { crawl, LookupSet, type Lookup } from './lookups.js'
 import { measureLatency, type Latency } from './latency.js'
 import { observe, type Observation } from './observe.js'
 import {
-  resolveInteger,
+  resolveCrawl,
   resolveServiceOptions,
-  SERVICE_LIMITS,
   type ResolvedServiceOptions,
   type VerifyOptions,
 } from './options.js'
@@ -51,13 +50,7 @@ export interface VerifyReport {
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   const resolved = resolveServiceOptions(options)
-  const limit = resolveInteger(
-    options.crawl,
-    'crawl',
-    0,
-    SERVICE_LIMITS.crawl.min,
-    SERVICE_LIMITS.crawl.max,
-  )
+  const limit = resolveCrawl(options.crawl)
   const redactor = createRedactor(resolved.apiKey)
   // A service may echo what it was sent: no string of the report carries the key.
   return redactDeep(await withRedactedErrors(redactor, () => check(resolved, limit)), redactor)

@@ -1,6 +1,6 @@
 import { findAdminRefusal } from './admin-access.js'
 import { ScenarioState } from './scenario-state.js'
-import { isSessionId, type SessionRegistry } from './sessions.js'
+import { isSessionId, MALFORMED_SESSION_ID, type SessionRegistry } from './sessions.js'
 import {
   createAnswers,
   createMessageAnswers,
@@ -91,10 +91,7 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
     const refusal = findAdminRefusal(request, adminKey)
     if (refusal !== undefined) return error('forbidden', refusal)
     if (!isSessionId(session)) {
-      return error(
-        'badRequest',
-        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters',
-      )
+      return error('badRequest', MALFORMED_SESSION_ID)
     }
     if (!ALLOWED[resource].split(', ').includes(method)) {
       return error('methodNotAllowed', 'Method not allowed', { allow: ALLOWED[resource] })

@@ -8,7 +8,7 @@ import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
 import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
-import { ALLOW, RETRY_AFTER_SECONDS } from './responses.js'
+import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
  * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
@@ -92,11 +92,15 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
     [
       statuses.unauthorized,
-      'Invalid or missing API key',
+      errorMessage('unauthorized'),
       { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } },
     ],
-    [statuses.notFound, 'Resource not found'],
-    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
+    [statuses.notFound, errorMessage('notFound')],
+    [
+      405,
+      errorMessage('methodNotAllowed'),
+      { Allow: { schema: { type: 'string', const: ALLOW } } },
+    ],
     [
       429,
       'Mock only: the rate-limited scenario (a gateway in front of the service)',

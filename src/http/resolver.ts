@@ -1,5 +1,5 @@
 import type { Taxonomy } from '../core/store.js'
-import type { FixtureDomain } from '../core/types.js'
+import type { FixtureRecord } from '../core/types.js'
 import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
@@ -28,7 +28,7 @@ import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
 import { SESSION_HEADER } from './header-names.js'
-import { Session, SessionRegistry, isSessionId } from './sessions.js'
+import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -108,14 +108,14 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
-  let bodies = new Map<FixtureDomain, Answers>()
-  let pages = new Map<FixtureDomain, Answers>()
+  let bodies = new Map<FixtureRecord, Answers>()
+  let pages = new Map<FixtureRecord, Answers>()
   // A record route's answers, found once: the locator hands back the same route for a repeated target.
   let routeAnswers = new WeakMap<Route, Answers>()
   let indexPage: Answers | undefined
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
-  function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+  function apiAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
       answers = createAnswers(
@@ -140,7 +140,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
-  function pageAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+  function pageAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
     let answers = pages.get(record)
     if (answers === undefined) {
       const html = renderRecordPage(
@@ -335,9 +335,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
       id = firstElement(header)
     }
     if (!isSessionId(id)) {
-      const message =
-        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
-      return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
+      return answerFor(
+        createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors),
+        request.method,
+      )
     }
     return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
   }

@@ -29,6 +29,11 @@ const OUTCOMES = {
 /** An outcome, answered with an `{"error": …}` body. */
 export type ErrorOutcome = keyof typeof OUTCOMES
 
+/** The `error` text of an outcome's body: the §7 message where the spec gives one. */
+export function errorMessage(outcome: ErrorOutcome): string {
+  return OUTCOMES[outcome].error
+}
+
 /** What the resolver answers: adapters turn it into a `Response` or a `node:http` reply. */
 export interface MockAnswer {
   readonly status: number

@@ -139,7 +139,7 @@ function locate(target: string, basePath?: string): Located {
  * requests, and a remembered target costs a comparison with the one before it, or one map lookup,
  * instead of scans, slices and a decode.
  * At most 64 targets of up to 256 characters; when full, it starts afresh, so what it remembers
- * dies young when a client cycles through many paths (with 1,024, the large soak grew 29%).
+ * dies young when a client cycles through many paths, and memory stays bounded under any traffic.
  *
  * @example
  * const locateRoute = createLocator()

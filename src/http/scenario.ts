@@ -2,6 +2,7 @@ import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
+import { OptionError } from '../core/option-error.js'
 
 export type { FaultKind, ScenarioKind } from './kinds.js'
 
@@ -138,16 +139,15 @@ const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).jo
 export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (typeof value === 'string') return parseScenario({ kind: value }, name)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(
-      `\`${name}\` must be a scenario object or a kind's name; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be a scenario object or a kind's name; received ${formatReceived(value)}`,
     )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FIELDS.has(key))
   if (unknown !== undefined) {
-    throw new TypeError(
-      `\`${name}\` has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`,
-    )
+    throw new OptionError(name, `has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`)
   }
   const scenario: Record<string, unknown> = {}
   if (input.kind !== undefined) scenario.kind = parseKind(input.kind, `${name}.kind`)
@@ -159,8 +159,9 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
   if (input.seed !== undefined) {
     if (input.faults !== undefined)
-      throw new TypeError(
-        `\`${name}.seed\` excludes \`${name}.faults\`: give \`${name}.faults.seed\``,
+      throw new OptionError(
+        `${name}.seed`,
+        `excludes \`${name}.faults\`: give \`${name}.faults.seed\``,
       )
     scenario.seed = parseSeed(input.seed, `${name}.seed`)
   }
@@ -168,18 +169,19 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.sequence !== undefined)
     return parseSequenceScenario(input, scenario, `${name}.sequence`)
   if (input.repeat !== undefined)
-    throw new TypeError(`\`${name}.repeat\` goes with \`${name}.sequence\``)
+    throw new OptionError(`${name}.repeat`, `goes with \`${name}.sequence\``)
   if (
     scenario.kind === undefined &&
     scenario.delay === undefined &&
     scenario.faults === undefined
   ) {
-    throw new TypeError(
-      `\`${name}\` needs a \`kind\`, a \`delay\`, \`faults\` or a \`sequence\`; received ${formatReceived(value)}`,
+    throw new OptionError(
+      `${name}`,
+      `needs a \`kind\`, a \`delay\`, \`faults\` or a \`sequence\`; received ${formatReceived(value)}`,
     )
   }
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
-    throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
+    throw new OptionError(`${name}.kind`, `excludes \`${name}.faults\`: the faults draw the kind`)
   }
   checkDelayKind(scenario, name)
   return Object.freeze(scenario) as Scenario
@@ -194,10 +196,10 @@ function parseQuota(
   const given = (['limit', 'window', 'per'] as const).filter((field) => input[field] !== undefined)
   if (given.length === 0) return
   if (input.kind !== 'rate-limited') {
-    throw new TypeError(`\`${name}.${given[0]}\` goes with \`${name}.kind\` 'rate-limited'`)
+    throw new OptionError(`${name}.${given[0]}`, `goes with \`${name}.kind\` 'rate-limited'`)
   }
   if (input.limit === undefined)
-    throw new TypeError(`\`${name}.${given[0]}\` goes with \`${name}.limit\``)
+    throw new OptionError(`${name}.${given[0]}`, `goes with \`${name}.limit\``)
   scenario.limit = parseCount(input.limit, `${name}.limit`)
   if (input.window !== undefined) {
     const window = input.window
@@ -207,16 +209,18 @@ function parseQuota(
       window < 1 ||
       window > MAX_DELAY
     ) {
-      throw new TypeError(
-        `\`${name}.window\` must be whole milliseconds from 1 to ${MAX_DELAY}; received ${formatReceived(window)}`,
+      throw new OptionError(
+        `${name}.window`,
+        `must be whole milliseconds from 1 to ${MAX_DELAY}; received ${formatReceived(window)}`,
       )
     }
     scenario.window = window
   }
   if (input.per !== undefined) {
     if (input.per !== 'session' && input.per !== 'key') {
-      throw new TypeError(
-        `\`${name}.per\` must be 'session' or 'key'; received ${formatReceived(input.per)}`,
+      throw new OptionError(
+        `${name}.per`,
+        `must be 'session' or 'key'; received ${formatReceived(input.per)}`,
       )
     }
     scenario.per = input.per
@@ -230,8 +234,9 @@ function checkDelayKind(value: Record<string, unknown>, name: string): void {
     kindSpec(value.kind as ScenarioKind).answer === 'usual' &&
     value.delay === undefined
   ) {
-    throw new TypeError(
-      `\`${name}.kind\` '${value.kind as string}' needs \`${name}.delay\` (milliseconds, [min, max] or { median, p99 })`,
+    throw new OptionError(
+      `${name}.kind`,
+      `'${value.kind as string}' needs \`${name}.delay\` (milliseconds, [min, max] or { median, p99 })`,
     )
   }
 }
@@ -244,21 +249,24 @@ function parseSequenceScenario(
 ): Scenario {
   const excluded = ['kind', 'times', 'delay', 'faults'].find((field) => input[field] !== undefined)
   if (excluded !== undefined) {
-    throw new TypeError(
-      `\`${name}\` excludes \`${name.replace(/\.sequence$/, '')}.${excluded}\`: each step says its own kind, delay and times`,
+    throw new OptionError(
+      `${name}`,
+      `excludes \`${name.replace(/\.sequence$/, '')}.${excluded}\`: each step says its own kind, delay and times`,
     )
   }
   const steps = input.sequence
   if (!Array.isArray(steps) || steps.length === 0 || steps.length > MAX_STEPS) {
-    throw new TypeError(
-      `\`${name}\` must be an array of 1 to ${MAX_STEPS} steps; received ${Array.isArray(steps) ? `${steps.length} steps` : formatReceived(steps)}`,
+    throw new OptionError(
+      `${name}`,
+      `must be an array of 1 to ${MAX_STEPS} steps; received ${Array.isArray(steps) ? `${steps.length} steps` : formatReceived(steps)}`,
     )
   }
   scenario.sequence = Object.freeze(steps.map((step, i) => parseStep(step, `${name}[${i}]`)))
   const repeat = input.repeat
   if (repeat !== undefined && typeof repeat !== 'boolean') {
-    throw new TypeError(
-      `\`${name.replace(/sequence$/, 'repeat')}\` must be true or false; received ${formatReceived(repeat)}`,
+    throw new OptionError(
+      `${name.replace(/sequence$/, 'repeat')}`,
+      `must be true or false; received ${formatReceived(repeat)}`,
     )
   }
   if (repeat === true) scenario.repeat = true
@@ -272,19 +280,21 @@ function parseStep(value: unknown, name: string): SequenceStepInput {
       checkDelayKind({ kind: value }, name)
       return value as ScenarioKind
     }
-    throw new TypeError(
-      `\`${name}\` must be '${USUAL_STEP}', one of ${quoted(SCENARIO_KINDS)} or { kind?, delay?, times? }; received ${formatReceived(value)}`,
+    throw new OptionError(
+      `${name}`,
+      `must be '${USUAL_STEP}', one of ${quoted(SCENARIO_KINDS)} or { kind?, delay?, times? }; received ${formatReceived(value)}`,
     )
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(
-      `\`${name}\` must be '${USUAL_STEP}', a kind's name or { kind?, delay?, times? }; received ${formatReceived(value)}`,
+    throw new OptionError(
+      `${name}`,
+      `must be '${USUAL_STEP}', a kind's name or { kind?, delay?, times? }; received ${formatReceived(value)}`,
     )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !STEP_FIELDS.has(key))
   if (unknown !== undefined)
-    throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes kind, delay, times`)
+    throw new OptionError(`${name}`, `has no field \`${unknown}\`; it takes kind, delay, times`)
   const step: Record<string, unknown> = {}
   if (input.kind !== undefined) step.kind = parseKind(input.kind, `${name}.kind`)
   if (input.delay !== undefined) step.delay = parseDelay(input.delay, `${name}.delay`)
@@ -295,8 +305,9 @@ function parseStep(value: unknown, name: string): SequenceStepInput {
 
 function parseKind(value: unknown, name: string): ScenarioKind {
   if (!(SCENARIO_KINDS as readonly unknown[]).includes(value)) {
-    throw new TypeError(
-      `\`${name}\` must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be one of ${quoted(SCENARIO_KINDS)}; received ${formatReceived(value)}`,
     )
   }
   return value as ScenarioKind
@@ -304,8 +315,9 @@ function parseKind(value: unknown, name: string): ScenarioKind {
 
 function parseSlug(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '' || value.length > 1_000) {
-    throw new TypeError(
-      `\`${name}\` must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be a non-empty string of at most 1000 characters; received ${formatReceived(value)}`,
     )
   }
   return value
@@ -313,8 +325,9 @@ function parseSlug(value: unknown, name: string): string {
 
 function parseEndpoint(value: unknown, name: string): Collection {
   if (!isCollection(value)) {
-    throw new TypeError(
-      `\`${name}\` must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`,
     )
   }
   return value
@@ -322,7 +335,7 @@ function parseEndpoint(value: unknown, name: string): Collection {
 
 function parseCount(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`\`${name}\` must be a positive integer; received ${formatReceived(value)}`)
+    throw new OptionError(name, `must be a positive integer; received ${formatReceived(value)}`)
   }
   return value
 }
@@ -339,11 +352,12 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
     const { median, p99, ...rest } = value as Record<string, unknown>
     const extra = Object.keys(rest)[0]
     if (extra !== undefined)
-      throw new TypeError(`\`${name}\` has no field \`${extra}\`; it takes median, p99`)
+      throw new OptionError(`${name}`, `has no field \`${extra}\`; it takes median, p99`)
     if (isMilliseconds(median) && isMilliseconds(p99) && median > 0 && median <= p99)
       return Object.freeze({ median, p99 })
-    throw new TypeError(
-      `\`${name}\` must be ${DELAY_FORMS}; received { median: ${formatReceived(median)}, p99: ${formatReceived(p99)} }`,
+    throw new OptionError(
+      `${name}`,
+      `must be ${DELAY_FORMS}; received { median: ${formatReceived(median)}, p99: ${formatReceived(p99)} }`,
     )
   }
   if (
@@ -355,13 +369,14 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
   ) {
     return Object.freeze([value[0], value[1]]) as readonly [number, number]
   }
-  throw new TypeError(`\`${name}\` must be ${DELAY_FORMS}; received ${formatReceived(value)}`)
+  throw new OptionError(`${name}`, `must be ${DELAY_FORMS}; received ${formatReceived(value)}`)
 }
 
 function parseSeed(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new TypeError(
-      `\`${name}\` must be a non-negative integer; received ${formatReceived(value)}`,
+    throw new OptionError(
+      `${name}`,
+      `must be a non-negative integer; received ${formatReceived(value)}`,
     )
   }
   return value
@@ -369,18 +384,20 @@ function parseSeed(value: unknown, name: string): number {
 
 function parseFaults(value: unknown, name: string): SeededFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(
-      `\`${name}\` must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be an object { rate, seed?, kinds? }; received ${formatReceived(value)}`,
     )
   }
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FAULT_FIELDS.has(key))
   if (unknown !== undefined)
-    throw new TypeError(`\`${name}\` has no field \`${unknown}\`; it takes rate, seed, kinds`)
+    throw new OptionError(name, `has no field \`${unknown}\`; it takes rate, seed, kinds`)
   const { rate, seed, kinds } = input
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
-    throw new TypeError(
-      `\`${name}.rate\` must be a number from 0 to 1; received ${formatReceived(rate)}`,
+    throw new OptionError(
+      `${name}.rate`,
+      `must be a number from 0 to 1; received ${formatReceived(rate)}`,
     )
   }
   if (seed !== undefined) parseSeed(seed, `${name}.seed`)
@@ -395,8 +412,9 @@ function parseFaults(value: unknown, name: string): SeededFaults {
       const received = Array.isArray(kinds)
         ? JSON.stringify(kinds).slice(0, 80)
         : formatReceived(kinds)
-      throw new TypeError(
-        `\`${name}.kinds\` must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`,
+      throw new OptionError(
+        `${name}.kinds`,
+        `must be a non-empty array of ${quoted(FAULT_KINDS)}; received ${received}`,
       )
     }
     faults.kinds = Object.freeze([...new Set(kinds as FaultKind[])])

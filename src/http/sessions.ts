@@ -31,6 +31,10 @@ export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID_PATTERN.test(value)
 }
 
+/** The `error` of the 400 answering an id `isSessionId` refuses, in a header, path or admin URL. */
+export const MALFORMED_SESSION_ID =
+  'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
+
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session extends Journal {
   scenario: ScenarioState | undefined

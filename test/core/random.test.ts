@@ -2,8 +2,7 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createIdSource } from '../../src/core/ids.js'
 import { createRandom, shuffled, shuffledIndexes } from '../../src/core/random.js'
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+import { UUID_V4 } from '../helpers/uuid.js'
 
 it('repeats the same sequence for the same seed', () => {
   const a = createRandom(42)

@@ -47,6 +47,7 @@ it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON a
     'FixtureErrorCode',
     'FixtureFormat',
     'FixtureIssue',
+    'FixtureRecord',
     'FixtureSubDiscipline',
     'FixtureTopic',
     'Level',
