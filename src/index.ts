@@ -29,12 +29,15 @@ export type {
   TopicSummary,
 } from './core/types.js'
 export { createFetchHandler } from './http/fetch.js'
+export { toHar } from './http/request-journal.js'
 export { createResolver } from './http/resolver.js'
 export { DEFAULT_API_KEY } from './http/options.js'
 export { parseScenario, SCENARIO_KINDS } from './http/scenario.js'
 export { DEFAULT_SESSION } from './http/sessions.js'
 export { ADMIN_KEY_HEADER, SESSION_HEADER } from './http/header-names.js'
-export type { FetchHandlerOptions } from './http/fetch.js'
+export type { FetchHandler, FetchHandlerOptions } from './http/fetch.js'
+export type { HarOptions, RequestJournal } from './http/request-journal.js'
+export type { Har, HarEntry } from './http/har.js'
 export type { MockRequest, ResolveContext, Resolver } from './http/resolver.js'
 export type { Delivery, MockAnswer } from './http/responses.js'
 export type {
@@ -52,7 +55,7 @@ export type {
   ScenarioKind,
   SeededFaults,
 } from './http/scenario.js'
-export type { JournalEntry } from './http/sessions.js'
+export type { AnswerReason, JournalEntry, KeyState } from './http/sessions.js'
 export { verifyService } from './contract/verify.js'
 export { recordService, RecordError } from './contract/record.js'
 export { UnreachableError } from './contract/client.js'

@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import { resolveScope } from '../http/base-url.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
+import { createRequestJournal, type RequestJournal } from '../http/request-journal.js'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import { createEndpointHandlers, type CreateHandlersOptions } from './handlers.js'
 import { registerKit } from './kits.js'
@@ -13,6 +14,12 @@ export interface MockKit extends ScenarioHelpers {
   readonly handlers: HttpHandler[]
   /** Its data, keys, options and sessions (each session's scenario and journal). */
   readonly resolver: Resolver
+  /**
+   * The requests its handlers and helpers answered, oldest first, as the server's journal has
+   * them; `toHar(mock.journal)` gives a HAR file. Kept until `journal.clear()`, which a test calls
+   * in `afterEach` (MSW's `resetHandlers()` tells the kit nothing).
+   */
+  readonly journal: RequestJournal
 }
 
 /**
@@ -35,7 +42,12 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
   const handlers = createEndpointHandlers(scope, (request) =>
     answerRequest(resolver, request, scope),
   )
-  return { handlers, resolver, ...createScenarioHelpers(() => resolver, baseUrl) }
+  return {
+    handlers,
+    resolver,
+    journal: createRequestJournal(resolver.sessions),
+    ...createScenarioHelpers(() => resolver, baseUrl),
+  }
 }
 
 /**
