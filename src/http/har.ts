@@ -127,7 +127,7 @@ export function createHar(
             // The API takes GET and HEAD, which carry no body; others are answered unread.
             bodySize: entry.method === 'GET' || entry.method === 'HEAD' ? 0 : NOT_MEASURED,
           },
-          response: toHarResponse(answer, texts, decoder),
+          response: toHarResponse(entry, answer, texts, decoder),
           cache: {},
           timings: {
             blocked: NOT_MEASURED,
@@ -166,17 +166,19 @@ function queryOf(url: string): HarPair[] {
 }
 
 function toHarResponse(
+  entry: JournalEntry,
   answer: MockAnswer | undefined,
   texts: Map<Uint8Array, string>,
   decoder: TextDecoder,
 ): HarEntry['response'] {
   const common = { httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1 }
   if (answer === undefined) {
-    const comment = 'The answer is no longer kept: the data it came from was replaced since'
+    const comment = 'The body is no longer kept: the data it came from was replaced since'
+    const status = entry.status ?? 0
     return {
       ...common,
-      status: 0,
-      statusText: '',
+      status,
+      statusText: STATUS_TEXT[status] ?? '',
       headers: [],
       content: { size: 0, mimeType: 'x-unknown', comment },
       bodySize: NOT_MEASURED,
