@@ -2,6 +2,7 @@
 import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
+import { benchJournal } from './journal.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
@@ -14,6 +15,7 @@ const sections = [
   ['Generator', () => benchGenerate()],
   ['Standalone server', () => benchServer()],
   ['Sessions and scenarios', () => benchSessions()],
+  ['Request journal', () => benchJournal()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['Test file cost', () => benchTestFile()],
