@@ -164,11 +164,13 @@ export class Journal {
     this.#methods[i] = method
     // A path equal to the one before is kept as that same string: the new one then dies young, and
     // a client repeating a request does not make the collector copy and promote a string each time.
-    this.#paths[i] = path === previous ? previous : toKeptPath(path)
+    const kept = path === previous ? previous : toKeptPath(path)
+    this.#paths[i] = kept
     this.#endpoints[i] = endpoint
     // A slug may be a slice of a long target: then it gets a string of its own too.
-    this.#slugs[i] =
+    const keptSlug =
       slug === null || path.length <= JOURNAL_LIMITS.pathLength ? slug : toOwnString(slug)
+    this.#slugs[i] = keptSlug
     this.#keys[i] = key
     this.#statuses[i] = sendsStatus(answer.delivery) ? answer.status : null
     this.#reasons[i] = reason
@@ -177,7 +179,7 @@ export class Journal {
     this.#answers[i] = answer
     this.#next = (i + 1) % limit
     if (this.#size < limit) this.#size++
-    this.#charge(this.#slotBytes(i) - freed)
+    this.#charge(estimateEntryBytes(method, kept, keptSlug, answer, reason) - freed)
   }
 
   /** Drops the oldest entry; false when the journal is empty. */
