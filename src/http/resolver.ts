@@ -178,20 +178,19 @@ export function createResolver(options: MockOptions = {}): Resolver {
    * every API answer.
    */
   function finish(
-    call: ApiCall,
+    { request, route, session, key }: ApiCall,
     answers: Answers,
     reason: AnswerReason,
     delay: number,
     label: ScenarioKind | null,
   ): MockAnswer {
-    const { request, route } = call
     const answer = answerFor(answers, request.method)
-    call.session.record(
+    session.record(
       request.method,
       request.url,
       route.kind === 'apiUnknown' ? null : route.endpoint.collection,
       route.kind === 'record' ? route.slug : null,
-      call.key,
+      key,
       answer,
       reason,
       delay,
@@ -207,11 +206,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
 
   /** The record's answer and why: found, or no record has the slug. */
   function finishLookup(
-    call: ApiCall & { readonly route: { readonly kind: 'record' } },
+    call: ApiCall,
+    route: Extract<Route, { kind: 'record' }>,
     delay: number,
     label: ScenarioKind | null,
   ): MockAnswer {
-    const answers = recordAnswers(call.route)
+    const answers = recordAnswers(route)
     return finish(call, answers, answers === errors.notFound ? 'unknown-slug' : 'ok', delay, label)
   }
 
@@ -274,7 +274,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       return answerInPhase(call, state, delay)
     if (route.kind === 'malformed')
       return finish(call, errors.malformed, 'malformed-slug', delay, label)
-    return finishLookup({ ...call, route }, delay, label)
+    return finishLookup(call, route, delay, label)
   }
 
   /**
@@ -294,7 +294,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (route.kind !== 'record')
       return finish(call, errors.malformed, 'malformed-slug', ms, effect.label)
     const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
-    if (spec?.phase !== 'after-lookup') return finishLookup({ ...call, route }, ms, effect.label)
+    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, ms, effect.label)
     const changed = spec.answer(recordAnswers(route))
     return finish(call, changed, state.reasonFor(effect.kind!), ms, effect.label)
   }
@@ -371,7 +371,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 }
 
-/** One API request on its way through the resolver: what `finish` journals it with. */
+/**
+ * One API request on its way through the resolver: what `finish` journals it with. The one object
+ * an API request allocates here; short-lived, so the young generation collects it cheaply.
+ */
 interface ApiCall {
   readonly request: MockRequest
   readonly route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>
