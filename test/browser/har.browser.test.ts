@@ -77,3 +77,36 @@ it("replays a session's HAR file through Playwright's routeFromHAR, with the ser
     await context.close()
   }
 })
+
+it("replays toHar() of a fetch handler's journal through routeFromHAR", async () => {
+  const { createFetchHandler, createTaxonomy, toHar } = (await import(
+    root('dist/index.js')
+  )) as typeof import('../../src/index.js')
+  const slug = createTaxonomy({ seed: 7, size: 'small' }).disciplines[0]!.slug
+  const handle = createFetchHandler({ seed: 7, size: 'small', baseUrl: APP })
+  const path = `/api/v2/disciplines/${slug}`
+  const response = await handle(
+    new Request(`${APP}${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } }),
+  )
+  const seen = `${response.status} ${await response.text()}`
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-har-')), 'kit.har')
+  writeFileSync(file, JSON.stringify(toHar(handle.journal)))
+
+  const context = await browser.newContext()
+  try {
+    await context.routeFromHAR(file, { url: `${APP}/api/**`, notFound: 'abort' })
+    await context.route(`${APP}/`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app</title>' }),
+    )
+    const page = await context.newPage()
+    await page.goto(`${APP}/`)
+    const replayed = await page.evaluate(async (target) => {
+      const answer = await fetch(target)
+      return `${answer.status} ${await answer.text()}`
+    }, path)
+    expect(replayed).toBe(seen)
+    expect(seen.startsWith('200 {')).toBe(true)
+  } finally {
+    await context.close()
+  }
+})
