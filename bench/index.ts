@@ -3,6 +3,7 @@ import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
 import { benchHttps } from './https.js'
+import { benchJournal } from './journal.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
@@ -16,6 +17,7 @@ const sections = [
   ['Standalone server', () => benchServer()],
   ['HTTPS server', () => benchHttps()],
   ['Sessions and scenarios', () => benchSessions()],
+  ['Request journal', () => benchJournal()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['First requests', () => benchFirstAnswers()],

@@ -1,6 +1,6 @@
 import { ADMIN_BODY_LIMIT } from './admin.js'
 import { MAX_DELAY } from './delay.js'
-import { JOURNAL_LIMITS } from './journal.js'
+import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 import { SESSION_ID_PATTERN } from './sessions.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
@@ -238,6 +238,22 @@ const ADMIN_PATHS = {
       },
     }),
   },
+  '/__admin/sessions/{id}/requests.har': {
+    get: admin("A session's request journal as a HAR 1.2 file", 'getSessionHar', {
+      parameters: [
+        sessionId,
+        {
+          name: 'baseUrl',
+          in: 'query',
+          required: false,
+          description:
+            'The origin the requests were sent to, put in front of each path; default http:// and the Host of this request',
+          schema: { type: 'string', format: 'uri' },
+        },
+      ],
+      responses: { '200': adminJson('The HAR file', 'Har'), ...adminErrors },
+    }),
+  },
   '/__admin/sessions/{id}': {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
@@ -432,12 +448,55 @@ export const OPENAPI_DOCUMENT = {
         requests: count,
       }),
       JournalEntry: object({
+        t: {
+          type: 'number',
+          minimum: 0,
+          description: 'Milliseconds since the session began (monotonic clock), when it arrived',
+        },
         method: text,
-        path: text,
-        status: { type: ['integer', 'null'] },
-        ms: { type: 'number', minimum: 0 },
+        path: { ...text, description: 'The request target as received, query included' },
+        endpoint: {
+          type: ['string', 'null'],
+          enum: [...ENDPOINT_LIST.map((endpoint) => endpoint.collection), null],
+        },
+        slug: { type: ['string', 'null'], description: 'Percent-decoded' },
+        key: {
+          type: 'string',
+          enum: ['ok', 'missing', 'invalid'],
+          description: 'What the Authorization header carried; never the key',
+        },
+        status: { type: ['integer', 'null'], description: 'null: no HTTP answer was sent' },
+        reason: {
+          type: 'string',
+          enum: [
+            ...PLAIN_REASONS,
+            ...SCENARIO_KINDS.map((kind) => `scenario:${kind}`),
+            ...SCENARIO_KINDS.map((kind) => `prefer:${kind}`),
+            ...HELPER_NAMES,
+          ],
+          description:
+            "Why this answer: the check that decided it, the session's scenario, the request's Prefer header, or the MSW helper by name",
+        },
+        ms: { type: 'number', minimum: 0, description: 'The delay the mock applied' },
         scenario: { type: ['string', 'null'], enum: [...SCENARIO_KINDS, null] },
       }),
+      Har: {
+        type: 'object',
+        required: ['log'],
+        description:
+          'HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/). Authorization appears only as "Bearer [redacted]"; each entry carries its journal entry as `_journal`.',
+        properties: {
+          log: {
+            type: 'object',
+            required: ['version', 'creator', 'entries'],
+            properties: {
+              version: { const: '1.2' },
+              creator: object({ name: text, version: text }),
+              entries: { type: 'array', items: { type: 'object' } },
+            },
+          },
+        },
+      },
     },
   },
 } as const

@@ -19,7 +19,6 @@ import {
   createRateLimitedAnswers,
   encodeJson,
   encodeText,
-  sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
@@ -28,6 +27,7 @@ import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
 import { SESSION_HEADER } from './header-names.js'
+import type { AnswerReason, KeyState } from './journal.js'
 import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
@@ -183,11 +183,14 @@ export function createResolver(options: MockOptions = {}): Resolver {
     }
   }
 
-  /** Journals an answer in its session and adds its delay: the last step of every API answer. */
+  /**
+   * Journals an answer in its session, with why it was given, and adds its delay: the last step of
+   * every API answer.
+   */
   function finish(
-    request: MockRequest,
-    session: Session,
+    { request, route, session, key }: ApiCall,
     answers: Answers,
+    reason: AnswerReason,
     delay: number,
     label: ScenarioKind | null,
     quota?: RateLimitReading,
@@ -199,11 +202,33 @@ export function createResolver(options: MockOptions = {}): Resolver {
     session.record(
       request.method,
       request.url,
-      sendsStatus(answer.delivery) ? answer.status : null,
+      route.kind === 'apiUnknown' ? null : route.endpoint.collection,
+      route.kind === 'record' ? route.slug : null,
+      key,
+      answer,
+      reason,
       delay,
       label,
     )
     return delay > 0 ? { ...answer, delay } : answer
+  }
+
+  /** Why a request without an accepted key got 401. */
+  function keyReason(call: ApiCall): AnswerReason {
+    return call.key === 'missing' ? 'missing-key' : 'invalid-key'
+  }
+
+  /** The record's answer and why: found, or no record has the slug. */
+  function finishLookup(
+    call: ApiCall,
+    route: Extract<Route, { kind: 'record' }>,
+    delay: number,
+    label: ScenarioKind | null,
+    quota?: RateLimitReading,
+  ): MockAnswer {
+    const answers = recordAnswers(route)
+    const reason = answers === errors.notFound ? 'unknown-slug' : 'ok'
+    return finish(call, answers, reason, delay, label, quota)
   }
 
   /** The scenario for this request: its own preference, then those selected for it, then its session's. */
@@ -232,34 +257,23 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** The two endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
-  function answerApi(
-    request: MockRequest,
-    route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>,
-    session: Session,
-    selected: readonly ScenarioState[],
-    authorized: boolean,
-  ): MockAnswer {
+  function answerApi(call: ApiCall, selected: readonly ScenarioState[]): MockAnswer {
+    const { request, route, session } = call
+    const authorized = call.key === 'ok'
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
-    if (route.kind === 'apiUnknown')
-      return finish(
-        request,
-        session,
-        authorized ? errors.notFound : errors.unauthorized,
-        resolved.delay,
-        null,
-      )
+    if (route.kind === 'apiUnknown') {
+      return authorized
+        ? finish(call, errors.notFound, 'unknown-path', resolved.delay, null)
+        : finish(call, errors.unauthorized, keyReason(call), resolved.delay, null)
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
+      return finish(call, errors.methodNotAllowed, 'method', resolved.delay, null)
 
     const state = scenarioFor(request, route, session, selected)
-    if (typeof state === 'string')
-      return finish(
-        request,
-        session,
-        createMessageAnswers('badRequest', `Malformed request: ${state}`, cors),
-        0,
-        null,
-      )
+    if (typeof state === 'string') {
+      const answers = createMessageAnswers('badRequest', `Malformed request: ${state}`, cors)
+      return finish(call, answers, 'malformed-prefer', 0, null)
+    }
     let delay = resolved.delay
     let label: ScenarioKind | null = null
     let quota: RateLimitReading | undefined
@@ -273,48 +287,39 @@ export function createResolver(options: MockOptions = {}): Resolver {
       quota = effect.quota
       if (quota?.limited === true) {
         const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
-        return finish(request, session, limited, delay, label)
+        return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
       }
       const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
-      if (outage !== undefined) return finish(request, session, outage, delay, label)
+      if (outage !== undefined)
+        return finish(call, outage, state.reasonFor(effect.kind!), delay, label)
     }
-    if (!authorized) return finish(request, session, errors.unauthorized, delay, label, quota)
-    if (state !== undefined && !beforeKey)
-      return answerInPhase(request, route, session, state, delay)
+    if (!authorized) return finish(call, errors.unauthorized, keyReason(call), delay, label, quota)
+    if (state !== undefined && !beforeKey) return answerInPhase(call, state, delay)
     if (route.kind === 'malformed')
-      return finish(request, session, errors.malformed, delay, label, quota)
-    return finish(request, session, recordAnswers(route), delay, label, quota)
+      return finish(call, errors.malformed, 'malformed-slug', delay, label, quota)
+    return finishLookup(call, route, delay, label, quota)
   }
 
   /**
    * A scenario that applies once the key is checked: a data state answers in place of the lookup
    * (so a request without a key still gets 401 first); a kind after the lookup changes its answer.
    */
-  function answerInPhase(
-    request: MockRequest,
-    route: Extract<Route, { kind: 'record' | 'malformed' }>,
-    session: Session,
-    state: ScenarioState,
-    delay: number,
-  ): MockAnswer {
+  function answerInPhase(call: ApiCall, state: ScenarioState, delay: number): MockAnswer {
+    const { route } = call
     // Read before `take()`, which moves a sequence on to its next step.
     const phase = state.phase
     const effect = state.take()
     const ms = effect.delay ?? delay
     const replaced =
       phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
-    if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
-    if (route.kind === 'malformed')
-      return finish(request, session, errors.malformed, ms, effect.label)
-    const usual = recordAnswers(route)
+    if (replaced !== undefined)
+      return finish(call, replaced, state.reasonFor(effect.kind!), ms, effect.label)
+    if (route.kind !== 'record')
+      return finish(call, errors.malformed, 'malformed-slug', ms, effect.label)
     const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
-    return finish(
-      request,
-      session,
-      spec?.phase === 'after-lookup' ? spec.answer(usual) : usual,
-      ms,
-      effect.label,
-    )
+    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, ms, effect.label)
+    const changed = spec.answer(recordAnswers(route))
+    return finish(call, changed, state.reasonFor(effect.kind!), ms, effect.label)
   }
 
   /**
@@ -356,6 +361,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       pages = new Map()
       routeAnswers = new WeakMap()
       indexPage = undefined
+      sessions.releaseAnswers()
     },
     resolve(request, context = NO_CONTEXT) {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
@@ -365,10 +371,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
       if (request.method === 'OPTIONS') return preflight
       if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown') {
-        const authorized = isAuthorized(request.header('authorization'))
-        const session = sessionOf(request, prefixed, authorized)
+        const authorization = request.header('authorization')
+        const key: KeyState = isAuthorized(authorization)
+          ? 'ok'
+          : authorization
+            ? 'invalid'
+            : 'missing'
+        const session = sessionOf(request, prefixed, key === 'ok')
         if (!(session instanceof Session)) return session
-        return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS, authorized)
+        return answerApi({ request, route, session, key }, context.scenarios ?? NO_SCENARIOS)
       }
       const answer = answerFor(
         answerSite(route, request.method === 'GET' || request.method === 'HEAD'),
@@ -384,4 +395,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
 function keyOf(request: MockRequest): string {
   const header = request.header('authorization')
   return header === undefined || header === null ? '' : firstElement(header)
+}
+
+/**
+ * One API request on its way through the resolver: what `finish` journals it with. The one object
+ * an API request allocates here; short-lived, so the young generation collects it cheaply.
+ */
+interface ApiCall {
+  readonly request: MockRequest
+  readonly route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>
+  readonly session: Session
+  readonly key: KeyState
 }

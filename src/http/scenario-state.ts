@@ -4,7 +4,8 @@ import { createRandom, type Random } from '../core/random.js'
 import { MAX_DELAY } from './delay.js'
 import { DEFAULT_WINDOW, RateLimiter, type RateLimitReading } from './rate-limit.js'
 import type { Collection } from './endpoints.js'
-import { kindSpec, type Phase } from './kinds.js'
+import type { AnswerReason, HelperName } from './journal.js'
+import { KINDS, kindSpec, type Phase } from './kinds.js'
 import {
   DEFAULT_FAULT_KINDS,
   USUAL_STEP,
@@ -29,6 +30,26 @@ export interface ScenarioEffect {
 }
 
 /**
+ * Who put a scenario in place, as a journal's `reason` names it: a session's scenario or the
+ * mock's `scenario` option, a request's `Prefer` header, or an MSW helper by its name.
+ */
+export type ScenarioSource = 'scenario' | 'prefer' | HelperName
+
+/** `scenario:KIND` and `prefer:KIND`, made once, so a request answered by a scenario allocates none. */
+const REASONS = {
+  scenario: reasonsOf('scenario'),
+  prefer: reasonsOf('prefer'),
+}
+
+function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind, AnswerReason>> {
+  const kinds = Object.keys(KINDS) as ScenarioKind[]
+  return Object.fromEntries(kinds.map((kind) => [kind, `${source}:${kind}`])) as Record<
+    ScenarioKind,
+    AnswerReason
+  >
+}
+
+/**
  * A scenario in use: the scenario plus its counters (how many `times` are left, the position of
  * the next matching request), so "fail twice, then answer" and seeded faults are reproducible.
  * One state per session or per MSW helper; the resolver alone calls {@link take}.
@@ -48,7 +69,11 @@ export class ScenarioState {
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
    *   from its session's, so a series of requests gets a series of delays)
    */
-  constructor(input: ScenarioInput, random?: Random) {
+  constructor(
+    input: ScenarioInput,
+    random?: Random,
+    readonly source: ScenarioSource = 'scenario',
+  ) {
     this.scenario = parseScenario(input)
     this.#random = random
     const { sequence, repeat, times, limit, window } = this.scenario
@@ -131,6 +156,12 @@ export class ScenarioState {
     // The middle of one of 2^32 equal slices: never 0 or 1, where the quantile is infinite.
     const u = (this.#prng().nextUint32() + 0.5) / 0x1_0000_0000
     return lognormalQuantile(delay, u, MAX_DELAY)
+  }
+
+  /** The journal's `reason` for an answer this scenario's `kind` gave. */
+  reasonFor(kind: ScenarioKind): AnswerReason {
+    const source = this.source
+    return source === 'scenario' || source === 'prefer' ? REASONS[source][kind] : source
   }
 
   #prng(): Random {

@@ -3,7 +3,7 @@ import { createRandom, type Random } from '../core/random.js'
 import { JOURNAL_LIMITS, Journal, type JournalLedger } from './journal.js'
 import type { ScenarioState } from './scenario-state.js'
 
-export type { JournalEntry } from './journal.js'
+export type { AnswerReason, JournalEntry, KeyState } from './journal.js'
 
 /** The session of requests that name none. */
 export const DEFAULT_SESSION = 'default'
@@ -116,6 +116,12 @@ export class SessionRegistry implements JournalLedger {
     this.#default.clearRequests()
     this.#default.detach()
     this.#default = new Session(DEFAULT_SESSION, this)
+  }
+
+  /** Lets every journal go of the answers it points to: the data they came from is replaced. */
+  releaseAnswers(): void {
+    this.#default.releaseAnswers()
+    for (const session of this.#named.values()) session.releaseAnswers()
   }
 
   /** How many sessions are kept, the default included. */

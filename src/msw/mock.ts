@@ -2,7 +2,8 @@ import type { HttpHandler } from 'msw'
 import { resolveScope } from '../http/base-url.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
-import { createResolver, type Resolver } from '../http/resolver.js'
+import { createRequestJournal, type RequestJournal } from '../http/request-journal.js'
+import { createResolver, sessionsOf, type Resolver } from '../http/resolver.js'
 import { createEndpointHandlers, type CreateHandlersOptions } from './handlers.js'
 import { createScenarioHelpers, type ScenarioHelpers } from './scenarios.js'
 import { scenariosSelectedFor } from './selection.js'
@@ -13,6 +14,12 @@ export interface MockKit extends ScenarioHelpers {
   readonly handlers: HttpHandler[]
   /** Its data, keys, options and sessions (each session's scenario and journal). */
   readonly resolver: Resolver
+  /**
+   * The requests its handlers and helpers answered, oldest first, as the server's journal has
+   * them; `toHar(mock.journal)` gives a HAR file. Kept until `journal.clear()`, which a test calls
+   * in `afterEach` (MSW's `resetHandlers()` tells the kit nothing).
+   */
+  readonly journal: RequestJournal
 }
 
 /**
@@ -32,7 +39,12 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
   const handlers = createEndpointHandlers(scope, (request) =>
     answerRequest(resolver, request, scope, scenariosSelectedFor(request, resolver)),
   )
-  return { handlers, resolver, ...createScenarioHelpers(resolver, baseUrl) }
+  return {
+    handlers,
+    resolver,
+    journal: createRequestJournal(sessionsOf(resolver)),
+    ...createScenarioHelpers(resolver, baseUrl),
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
 import type { Resolver } from '../http/resolver.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
-import { ScenarioState } from '../http/scenario-state.js'
+import { ScenarioState, type ScenarioSource } from '../http/scenario-state.js'
 import { createEndpointHandlers } from './handlers.js'
 import { selectScenarioFor } from './selection.js'
 
@@ -40,8 +40,13 @@ export function createScenarioHelpers(
   kit: Resolver | undefined,
   kitBaseUrl?: string,
 ): ScenarioHelpers {
-  function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
-    const state = new ScenarioState(scenario)
+  // `source` names the helper in the journal's `reason`: `hideSlug`, not `scenario:not-found`.
+  function withScenario(
+    scenario: ScenarioInput,
+    options: ScenarioOptions = {},
+    source: ScenarioSource = 'scenario',
+  ): HttpHandler[] {
+    const state = new ScenarioState(scenario, undefined, source)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {
       selectScenarioFor(request, { state, kit })
@@ -49,32 +54,32 @@ export function createScenarioHelpers(
     })
   }
   return {
-    withScenario,
-    rejectKeys: (options = {}) => withScenario('unauthorized', options),
+    withScenario: (scenario, options) => withScenario(scenario, options),
+    rejectKeys: (options = {}) => withScenario('unauthorized', options, 'rejectKeys'),
     hideSlug(slug, options = {}) {
       if (typeof slug !== 'string')
         throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
-      return withScenario({ kind: 'not-found', slug }, options)
+      return withScenario({ kind: 'not-found', slug }, options, 'hideSlug')
     },
     failWith(status = 503, options = {}) {
       if (status !== 500 && status !== 503) {
         throw new TypeError(`\`status\` must be 500 or 503; received ${formatReceived(status)}`)
       }
-      return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
+      return withScenario(status === 500 ? 'server-error' : 'unavailable', options, 'failWith')
     },
     failTimes: (times, kind = 'unavailable', options = {}) =>
-      withScenario({ kind, times }, options),
-    failNetwork: (options = {}) => withScenario('network-error', options),
-    hangAnswers: (options = {}) => withScenario('hang', options),
+      withScenario({ kind, times }, options, 'failTimes'),
+    failNetwork: (options = {}) => withScenario('network-error', options, 'failNetwork'),
+    hangAnswers: (options = {}) => withScenario('hang', options, 'hangAnswers'),
     delayAnswers(ms, options = {}) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         throw new TypeError(
           `\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`,
         )
       }
-      return withScenario({ delay: ms }, options)
+      return withScenario({ delay: ms }, options, 'delayAnswers')
     },
-    injectFaults: (faults, options = {}) => withScenario({ faults }, options),
+    injectFaults: (faults, options = {}) => withScenario({ faults }, options, 'injectFaults'),
   }
 }
 

@@ -131,6 +131,11 @@ it('describes the admin API under its own tag, and its answers match the schemas
   expect(journal).toHaveLength(1)
   for (const entry of journal)
     expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry), JSON.stringify(entry)).toBe(true)
+  expect(paths['/__admin/sessions/{id}/requests.har']).toBeDefined()
+  const har = await (await fetch(`${server.url}/__admin/sessions/doc/requests.har`)).json()
+  expect(ajv.getSchema('urn:taxonomy:Har')!(har)).toBe(true)
+  for (const entry of har.log.entries)
+    expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry._journal)).toBe(true)
 })
 
 it('describes GET and DELETE of a session, and their answers match the schema', async () => {

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { parsePrefer } from '../../src/http/prefer.js'
 import { createResolver, sessionsOf } from '../../src/http/resolver.js'
+import { createAnswers, encodeJson } from '../../src/http/responses.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
@@ -10,6 +11,7 @@ import { D, SCENARIO_CASES, matches, outcomeOf, type Outcome } from '../cases/sc
 import { resolveNow } from '../helpers/transports.js'
 
 const decoder = new TextDecoder()
+const OK = createAnswers(200, encodeJson({}), false).get
 
 it.each(SCENARIO_CASES)('resolver: $name', (c) => {
   const resolver = createResolver({ taxonomy, scenario: c.scenario })
@@ -213,9 +215,14 @@ it('keeps each session apart, by header or by path prefix', () => {
       .map((entry) => entry.path),
   ).toEqual([D, `/__sessions/a${D}`])
   expect(sessionsOf(resolver).get('a').requests()[0]).toEqual({
+    t: expect.any(Number),
     method: 'GET',
     path: D,
+    endpoint: 'disciplines',
+    slug: D.split('/').at(-1),
+    key: 'ok',
     status: 500,
+    reason: 'scenario:server-error',
     ms: 0,
     scenario: 'server-error',
   })
@@ -230,7 +237,8 @@ it('bounds sessions (least recently used dropped first) and each journal (oldest
   }
   expect(sessions.size).toBe(SESSION_LIMITS.sessions)
   const journal = sessions.get('keep')
-  for (let i = 0; i < SESSION_LIMITS.journal + 10; i++) journal.record('GET', `/${i}`, 200, 0, null)
+  for (let i = 0; i < SESSION_LIMITS.journal + 10; i++)
+    journal.record('GET', `/${i}`, null, null, 'ok', OK, 'ok', 0, null)
   const requests = journal.requests()
   expect(requests).toHaveLength(SESSION_LIMITS.journal)
   expect([requests[0]!.path, requests.at(-1)!.path]).toEqual([

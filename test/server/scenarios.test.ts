@@ -174,11 +174,41 @@ it('keeps a journal per session, oldest first, with status, delay and scenario',
   })
   const { status, json } = await admin(server.url, 'GET', 'j/requests')
   expect(status).toBe(200)
+  const entry = { t: expect.any(Number), endpoint: 'disciplines', method: 'GET' }
   expect(json).toEqual([
-    { method: 'GET', path: D, status: 503, ms: 20, scenario: 'unavailable' },
-    { method: 'GET', path: `${D2}?q=1`, status: 200, ms: 0, scenario: null },
-    { method: 'GET', path: '/api/v2/disciplines/x', status: 401, ms: 0, scenario: null },
+    {
+      ...entry,
+      path: D,
+      slug: D.split('/').at(-1),
+      key: 'ok',
+      status: 503,
+      reason: 'scenario:unavailable',
+      ms: 20,
+      scenario: 'unavailable',
+    },
+    {
+      ...entry,
+      path: `${D2}?q=1`,
+      slug: D2.split('/').at(-1),
+      key: 'ok',
+      status: 200,
+      reason: 'ok',
+      ms: 0,
+      scenario: null,
+    },
+    {
+      ...entry,
+      path: '/api/v2/disciplines/x',
+      slug: 'x',
+      key: 'missing',
+      status: 401,
+      reason: 'missing-key',
+      ms: 0,
+      scenario: null,
+    },
   ])
+  const times = (json as { t: number }[]).map((request) => request.t)
+  expect(times).toEqual([...times].sort((a, b) => a - b))
   expect(JSON.stringify(json)).not.toContain('taxonomy-mock-key')
   expect((await admin(server.url, 'GET', 'default/requests')).json).toEqual([])
 })

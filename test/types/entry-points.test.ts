@@ -77,6 +77,7 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
   expect(fetch).toEqual([
     'ADMIN_KEY_HEADER',
     'AnswerOptions',
+    'AnswerReason',
     'Collection',
     'DEFAULT_API_KEY',
     'DEFAULT_SESSION',
@@ -84,12 +85,20 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
     'Delivery',
     'ErrorStatuses',
     'FaultKind',
+    'FetchHandler',
     'FetchHandlerOptions',
+    'Har',
+    'HarEntry',
+    'HarOptions',
+    'HarPair',
+    'HelperName',
     'JournalEntry',
+    'KeyState',
     'MockAnswer',
     'MockOptions',
     'MockRequest',
     'NestedOrder',
+    'RequestJournal',
     'ResolveContext',
     'ResolvedOptions',
     'Resolver',
@@ -105,6 +114,7 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
     'createFetchHandler',
     'createResolver',
     'parseScenario',
+    'toHar',
   ])
 })
 
@@ -135,12 +145,19 @@ it('taxonomy-mock/contract exports verify and record against a real service', ()
 it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', () => {
   expect(msw).toEqual([
     'AnswerOptions',
+    'AnswerReason',
     'CreateHandlersOptions',
     'DEFAULT_API_KEY',
     'DataOptions',
     'FaultKind',
+    'Har',
+    'HarEntry',
+    'HarOptions',
+    'JournalEntry',
+    'KeyState',
     'MockKit',
     'MockOptions',
+    'RequestJournal',
     'SCENARIO_KINDS',
     'Scenario',
     'ScenarioDelay',
@@ -159,6 +176,7 @@ it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', (
     'hideSlug',
     'injectFaults',
     'rejectKeys',
+    'toHar',
     'withScenario',
   ])
 })
