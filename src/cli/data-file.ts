@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto'
 import { closeSync, constants, createReadStream, openSync, readSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
+import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import type { Taxonomy } from '../core/store.js'
 import { UsageError } from './usage-error.js'
@@ -30,7 +32,10 @@ export async function loadDataFile(
   const where = `--data file ${JSON.stringify(file)}`
   const text = await readDataFile(file, where, signal, timeoutMs)
   try {
-    return loadTaxonomy(text)
+    const taxonomy = loadTaxonomy(text)
+    // The file's SHA-256 names the data in `X-Taxonomy-Mock-Dataset` and `/__health`.
+    noteDataFile(taxonomy, createHash('sha256').update(text).digest('hex'))
+    return taxonomy
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
     throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)

@@ -154,7 +154,6 @@ export class Taxonomy {
 
 /**
  * What the answers read of a dataset: a `Taxonomy`, or a session's overlay of a patch on one.
- * @internal
  */
 export type TaxonomyView = Pick<
   Taxonomy,

@@ -1,4 +1,4 @@
-import type { Taxonomy } from '../core/store.js'
+import type { Taxonomy, TaxonomyView } from '../core/store.js'
 import type { FixtureDomain } from '../core/types.js'
 import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
@@ -25,8 +25,10 @@ import {
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario } from './scenario-state.js'
-import { SESSION_HEADER } from './header-names.js'
+import { DATASET_HEADER, SESSION_HEADER } from './header-names.js'
 import { Session, SessionRegistry, isSessionId } from './sessions.js'
+import { describeServedDataset, formatDatasetHeader, type ServedDataset } from './dataset.js'
+import { createSessionData, reapplySessionData, type SessionData } from './session-data.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -60,6 +62,28 @@ const NO_SCENARIOS: readonly ScenarioState[] = []
 const NO_CONTEXT: ResolveContext = Object.freeze({})
 
 /**
+ * One dataset as served, the base or a session's patched data, with the answers made from it:
+ * record bodies and pages on first use, and each answer with its `X-Taxonomy-Mock-Dataset`.
+ */
+interface Served {
+  readonly taxonomy: TaxonomyView
+  /** The data the answers were made from (the overlay's base for patched data). */
+  readonly base: Taxonomy
+  readonly data: SessionData | undefined
+  /** The session whose data it is: the browse pages link within it. */
+  readonly sessionId: string | undefined
+  readonly bodies: Map<FixtureDomain, Answers>
+  readonly pages: Map<FixtureDomain, Answers>
+  // A record route's answers, found once: the locator hands back the same route for a repeated target.
+  readonly routeAnswers: WeakMap<Route, Answers>
+  readonly stamped: WeakMap<Answers, Answers>
+  indexPage: Answers | undefined
+  health: Answers | undefined
+  dataset: ServedDataset | undefined
+  header: string | undefined
+}
+
+/**
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
  * Record bodies are serialised on first use and kept, so a request costs a lookup.
  *
@@ -90,81 +114,168 @@ export function createResolver(options: MockOptions = {}): Resolver {
       kindAnswers.set(kind, spec.answer(errors satisfies KindAnswers))
   }
   const preflight = createPreflightAnswer(cors)
-  const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
   let openapi: Answers | undefined
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
-  const answerAdmin = createAdmin(sessions, resolved.adminKey)
+  // Validated at once, so a bad patch fails where the mock is made, not at its first request.
+  if (resolved.patch)
+    sessions.setData(sessions.default, createSessionData(resolved.taxonomy, resolved.patch))
+  const answerAdmin = createAdmin(sessions, resolved.adminKey, {
+    base: () => resolved.taxonomy,
+    describe: (data) => describeServedDataset(resolved, data),
+  })
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
-  // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
-  let bodies = new Map<FixtureDomain, Answers>()
-  let pages = new Map<FixtureDomain, Answers>()
-  // A record route's answers, found once: the locator hands back the same route for a repeated target.
-  let routeAnswers = new WeakMap<Route, Answers>()
-  let indexPage: Answers | undefined
+  // A replaced taxonomy brings a new base: old bytes are never served.
+  let baseServed = createServed(undefined, undefined)
+  // Patched data as served, by the session data (or a helper's) it was made for.
+  let servedByData = new WeakMap<SessionData, Served>()
+
+  function createServed(data: SessionData | undefined, sessionId: string | undefined): Served {
+    return {
+      // The base is built on first use: handlers that answer nothing cost nothing.
+      get taxonomy() {
+        return data?.overlay ?? resolved.taxonomy
+      },
+      get base() {
+        return data?.base ?? resolved.taxonomy
+      },
+      data,
+      sessionId,
+      bodies: new Map(),
+      pages: new Map(),
+      routeAnswers: new WeakMap(),
+      stamped: new WeakMap(),
+      indexPage: undefined,
+      health: undefined,
+      dataset: undefined,
+      header: undefined,
+    }
+  }
+
+  /**
+   * The data a request is answered from: the base, or patched data (a helper's, else its
+   * session's). Data patched before the base was replaced is patched again; a patch that no longer
+   * applies is dropped, and the base answers.
+   */
+  function servedFor(data: SessionData | undefined, session?: Session): Served {
+    if (data === undefined) return baseServed
+    let served = servedByData.get(data)
+    if (served === undefined || served.base !== resolved.taxonomy) {
+      const current =
+        data.base === resolved.taxonomy ? data : reapplySessionData(data, resolved.taxonomy)
+      if (current === undefined) {
+        if (session !== undefined && session.data === data) sessions.setData(session, undefined)
+        return baseServed
+      }
+      served = createServed(current, session?.id)
+      servedByData.set(data, served)
+    }
+    return served
+  }
+
+  function datasetOf(served: Served): ServedDataset {
+    served.dataset ??= describeServedDataset(resolved, served.data)
+    return served.dataset
+  }
+
+  /** Answers that say which data answered: every API answer carries `X-Taxonomy-Mock-Dataset`. */
+  function stamp(served: Served, answers: Answers): Answers {
+    if (answers.get.headers[DATASET_HEADER] !== undefined || !sendsStatus(answers.get.delivery))
+      return answers
+    let stamped = served.stamped.get(answers)
+    if (stamped === undefined) {
+      served.header ??= formatDatasetHeader(datasetOf(served))
+      const headers = Object.freeze({ ...answers.get.headers, [DATASET_HEADER]: served.header })
+      stamped = {
+        get: Object.freeze({ ...answers.get, headers }),
+        head: Object.freeze({ ...answers.head, headers }),
+      }
+      served.stamped.set(answers, stamped)
+    }
+    return stamped
+  }
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
-  function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
-    let answers = bodies.get(record)
+  function apiAnswers(served: Served, endpoint: Endpoint, record: FixtureDomain): Answers {
+    let answers = served.bodies.get(record)
     if (answers === undefined) {
+      served.header ??= formatDatasetHeader(datasetOf(served))
       answers = createAnswers(
         200,
-        encodeJson(endpoint.toBody(resolved.taxonomy, record, order)),
+        encodeJson(endpoint.toBody(served.taxonomy, record, order)),
         cors,
+        { [DATASET_HEADER]: served.header },
       )
-      bodies.set(record, answers)
+      served.bodies.set(record, answers)
     }
     return answers
   }
 
   /** The answers to a record route: the record's, or 404 when there is none. */
-  function recordAnswers(route: Extract<Route, { kind: 'record' }>): Answers {
-    let answers = routeAnswers.get(route)
+  function recordAnswers(served: Served, route: Extract<Route, { kind: 'record' }>): Answers {
+    let answers = served.routeAnswers.get(route)
     if (answers === undefined) {
-      const record = route.endpoint.find(resolved.taxonomy, route.slug)
-      answers = record ? apiAnswers(route.endpoint, record) : errors.notFound
-      routeAnswers.set(route, answers)
+      const record = route.endpoint.find(served.taxonomy, route.slug)
+      answers = record ? apiAnswers(served, route.endpoint, record) : errors.notFound
+      served.routeAnswers.set(route, answers)
     }
     return answers
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
-  function pageAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
-    let answers = pages.get(record)
+  function pageAnswers(served: Served, endpoint: Endpoint, record: FixtureDomain): Answers {
+    let answers = served.pages.get(record)
     if (answers === undefined) {
       const html = renderRecordPage(
         endpoint.collection,
         record,
-        apiAnswers(endpoint, record).get.body!,
+        apiAnswers(served, endpoint, record).get.body!,
         resolved,
+        served.sessionId,
       )
       answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
-      pages.set(record, answers)
+      served.pages.set(record, answers)
     }
     return answers
   }
 
+  /**
+   * The data the pages and the probe show: a session's (named by a `/__sessions/{id}` prefix or a
+   * `session` query parameter) if it has data, else the base. Never makes a session.
+   */
+  function siteServed(request: MockRequest, prefixed: string | undefined): Served {
+    const id = prefixed ?? sessionParameter(request.url)
+    const session = id === undefined ? undefined : sessions.find(id)
+    return session?.data === undefined ? baseServed : servedFor(session.data, session)
+  }
+
   /** Pages and probes: no key, no scenario, no journal. */
-  function answerSite(route: Route, readOnly: boolean): Answers {
+  function answerSite(route: Route, readOnly: boolean, served: Served): Answers {
     if (route.kind === 'unknown' || route.kind === 'adminUnknown') return errors.notFound
     if (!readOnly) return errors.methodNotAllowed
     switch (route.kind) {
       case 'home':
-        indexPage ??= createAnswers(
+        served.indexPage ??= createAnswers(
           200,
-          encodeText(renderIndexPage(resolved.taxonomy, resolved)),
+          encodeText(renderIndexPage(served.taxonomy, resolved, served.sessionId)),
           cors,
           HTML_HEADERS,
           HTML_TYPE,
         )
-        return indexPage
+        return served.indexPage
       case 'browse': {
-        const record = route.endpoint.find(resolved.taxonomy, route.slug)
-        return record ? pageAnswers(route.endpoint, record) : errors.notFound
+        const record = route.endpoint.find(served.taxonomy, route.slug)
+        return record ? pageAnswers(served, route.endpoint, record) : errors.notFound
       }
       case 'health':
-        return health
+        served.health ??= createAnswers(
+          200,
+          encodeJson({ status: 'ok', dataset: datasetOf(served) }),
+          cors,
+          { [DATASET_HEADER]: formatDatasetHeader(datasetOf(served)) },
+        )
+        return served.health
       case 'openapi':
         openapi ??= createAnswers(200, encodeJson(createOpenApiDocument(statuses)), cors)
         return openapi
@@ -180,8 +291,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
     answers: Answers,
     delay: number,
     label: ScenarioKind | null,
+    served: Served,
   ): MockAnswer {
-    const answer = answerFor(answers, request.method)
+    const answer = answerFor(stamp(served, answers), request.method)
     session.record(
       request.method,
       request.url,
@@ -224,6 +336,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     session: Session,
     selected: readonly ScenarioState[],
     authorized: boolean,
+    served: Served,
   ): MockAnswer {
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
     if (route.kind === 'apiUnknown')
@@ -233,9 +346,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
         authorized ? errors.notFound : errors.unauthorized,
         resolved.delay,
         null,
+        served,
       )
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
+      return finish(request, session, errors.methodNotAllowed, resolved.delay, null, served)
 
     const state = scenarioFor(request, route, session, selected)
     if (typeof state === 'string')
@@ -245,6 +359,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         createMessageAnswers('badRequest', `Malformed request: ${state}`, cors),
         0,
         null,
+        served,
       )
     let delay = resolved.delay
     let label: ScenarioKind | null = null
@@ -254,13 +369,14 @@ export function createResolver(options: MockOptions = {}): Resolver {
       delay = effect.delay ?? delay
       label = effect.label
       const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
-      if (outage !== undefined) return finish(request, session, outage, delay, label)
+      if (outage !== undefined) return finish(request, session, outage, delay, label, served)
     }
-    if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
+    if (!authorized) return finish(request, session, errors.unauthorized, delay, label, served)
     if (state !== undefined && state.phase !== 'before-key')
-      return answerInPhase(request, route, session, state, delay)
-    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    return finish(request, session, recordAnswers(route), delay, label)
+      return answerInPhase(request, route, session, state, delay, served)
+    if (route.kind === 'malformed')
+      return finish(request, session, errors.malformed, delay, label, served)
+    return finish(request, session, recordAnswers(served, route), delay, label, served)
   }
 
   /**
@@ -273,6 +389,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     session: Session,
     state: ScenarioState,
     delay: number,
+    served: Served,
   ): MockAnswer {
     const effect = state.take()
     const ms = effect.delay ?? delay
@@ -280,10 +397,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
       state.phase === 'after-key' && effect.kind !== undefined
         ? kindAnswers.get(effect.kind)
         : undefined
-    if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
+    if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label, served)
     if (route.kind === 'malformed')
-      return finish(request, session, errors.malformed, ms, effect.label)
-    const usual = recordAnswers(route)
+      return finish(request, session, errors.malformed, ms, effect.label, served)
+    const usual = recordAnswers(served, route)
     const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
     return finish(
       request,
@@ -291,6 +408,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       spec?.phase === 'after-lookup' ? spec.answer(usual) : usual,
       ms,
       effect.label,
+      served,
     )
   }
 
@@ -314,7 +432,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
     if (!isSessionId(id)) {
       const message =
         'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
-      return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
+      return answerFor(
+        stamp(baseServed, createMessageAnswers('badRequest', message, cors)),
+        request.method,
+      )
     }
     return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
   }
@@ -328,10 +449,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
       resolved = withTaxonomy(resolved, next)
-      bodies = new Map()
-      pages = new Map()
-      routeAnswers = new WeakMap()
-      indexPage = undefined
+      baseServed = createServed(undefined, undefined)
+      servedByData = new WeakMap()
     },
     resolve: ((request: MockRequest, context: ResolveContext = NO_CONTEXT) => {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
@@ -349,15 +468,34 @@ export function createResolver(options: MockOptions = {}): Resolver {
         const authorized = isAuthorized(request.header('authorization'))
         const session = sessionOf(request, prefixed, authorized)
         if (!(session instanceof Session)) return session
-        return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS, authorized)
+        return answerApi(
+          request,
+          route,
+          session,
+          context.scenarios ?? NO_SCENARIOS,
+          authorized,
+          servedFor(context.data ?? session.data, session),
+        )
       }
       const answer = answerFor(
-        answerSite(route, request.method === 'GET' || request.method === 'HEAD'),
+        answerSite(
+          route,
+          request.method === 'GET' || request.method === 'HEAD',
+          siteServed(request, prefixed),
+        ),
         request.method,
       )
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
     }) as Resolver['resolve'],
   }
+}
+
+/** The `session` query parameter of a page's URL (`/?session=t1`), if any. */
+function sessionParameter(url: string): string | undefined {
+  const query = url.indexOf('?')
+  if (query === -1) return undefined
+  const value = new URLSearchParams(url.slice(query + 1)).get('session')
+  return value !== null && isSessionId(value) ? value : undefined
 }
 
 /** Whether one of the scenarios selected for a request applies to its endpoint and slug. */

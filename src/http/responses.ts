@@ -1,4 +1,4 @@
-import { SESSION_HEADER_NAME } from './header-names.js'
+import { DATASET_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 
 /**
  * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the
@@ -87,8 +87,8 @@ export function answerFor(answers: Answers, method: string): MockAnswer {
 /** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  // Scripts may read the §5 challenge, and when to retry after a 503.
-  'access-control-expose-headers': 'WWW-Authenticate, Retry-After',
+  // Scripts may read the §5 challenge, when to retry after a 503, and which data answered.
+  'access-control-expose-headers': `WWW-Authenticate, Retry-After, ${DATASET_HEADER_NAME}`,
 }
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,

@@ -10,13 +10,13 @@ export type Route =
   | { readonly kind: 'health' | 'openapi' | 'home' }
   /** `/browse/{collection}/{slug}`: a record's HTML page; needs no key. */
   | { readonly kind: 'browse'; readonly endpoint: Endpoint; readonly slug: string }
-  /** `/__admin/sessions/{id}[/scenario|/requests]`: the session admin API. */
+  /** `/__admin/sessions/{id}[/scenario|/requests|/data]`: the session admin API. */
   | { readonly kind: 'admin'; readonly session: string; readonly resource: AdminResource }
   /** Under `/__admin/`, but no admin resource. */
   | { readonly kind: 'adminUnknown' }
   | { readonly kind: 'unknown' }
 
-export type AdminResource = 'session' | 'scenario' | 'requests'
+export type AdminResource = 'session' | 'scenario' | 'requests' | 'data'
 
 const API_PREFIX = '/api/'
 const API_V2_PREFIX = '/api/v2/'
@@ -27,6 +27,7 @@ const ADMIN_RESOURCES = new Map<string | undefined, AdminResource>([
   [undefined, 'session'],
   ['scenario', 'scenario'],
   ['requests', 'requests'],
+  ['data', 'data'],
 ])
 
 /**

@@ -3,6 +3,7 @@ import { resolveScope } from '../http/base-url.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
 import { createResolver, type Resolver } from '../http/resolver.js'
+import { createDataHelper, type WithData } from './data.js'
 import { createEndpointHandlers, type CreateHandlersOptions } from './handlers.js'
 import { registerKit } from './kits.js'
 import { createScenarioHelpers, type ScenarioHelpers } from './scenarios.js'
@@ -13,6 +14,14 @@ export interface MockKit extends ScenarioHelpers {
   readonly handlers: HttpHandler[]
   /** Its data, keys, options and sessions (each session's scenario and journal). */
   readonly resolver: Resolver
+  /**
+   * Handlers for `server.use(...)` that answer from `patch` over the kit's data (records added or
+   * replaced, links and counts kept true), until `resetHandlers()`. Validated at once.
+   *
+   * @example
+   * server.use(...mock.withData({ sub_disciplines: [{ name: 'Knots', discipline_ids: [id] }] }))
+   */
+  readonly withData: WithData
 }
 
 /**
@@ -35,7 +44,12 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
   const handlers = createEndpointHandlers(scope, (request) =>
     answerRequest(resolver, request, scope),
   )
-  return { handlers, resolver, ...createScenarioHelpers(() => resolver, baseUrl) }
+  return {
+    handlers,
+    resolver,
+    withData: createDataHelper(resolver, baseUrl),
+    ...createScenarioHelpers(() => resolver, baseUrl),
+  }
 }
 
 /**
