@@ -16,7 +16,7 @@ const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
  * seen here, as golden digests see a change to the data.
  */
 export const SMALL_42_DIGEST = '45658018603cc41d'
-export const DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
+const DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
 const NOT_FOUND = '{"error":"Resource not found"}'
 
 export interface SpecCase {

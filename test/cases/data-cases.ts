@@ -34,13 +34,13 @@ export const PATCH_CHANGES = {
 }
 
 /** The patched data in full: every transport must answer exactly its bytes. */
-export const patched = patchTaxonomy(taxonomy, PATCH)
+const patched = patchTaxonomy(taxonomy, PATCH)
 
 /** Pinned like the base's digest: the patch's digest, and the digest of the data it makes. */
-export const PATCH_DIGEST = '178983b8e5aded45'
-export const PATCHED_DIGEST = '246d7105e2aa262f'
-export const PATCHED_DATASET = `taxonomy-mock/v1+patch; seed=42; size=small; digest=${PATCHED_DIGEST}; patch=${PATCH_DIGEST}`
-export const BASE_DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
+const PATCH_DIGEST = '178983b8e5aded45'
+const PATCHED_DIGEST = '246d7105e2aa262f'
+const PATCHED_DATASET = `taxonomy-mock/v1+patch; seed=42; size=small; digest=${PATCHED_DIGEST}; patch=${PATCH_DIGEST}`
+const BASE_DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
 
 const body = (slug: string) =>
   JSON.stringify(toDisciplineRecord(patched, patched.findDiscipline(slug)!))
