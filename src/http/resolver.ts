@@ -60,6 +60,11 @@ const HTML_TYPE = 'text/html; charset=utf-8'
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
 const NO_SCENARIOS: readonly ScenarioState[] = []
 const NO_CONTEXT: ResolveContext = Object.freeze({})
+/**
+ * Bodies kept per session with data: past this many, its cache starts afresh, so a session costs
+ * about its patch and what it asked for lately, not a copy of every answer.
+ */
+const SESSION_BODIES = 1_000
 
 /**
  * One dataset as served, the base or a session's patched data, with the answers made from it:
@@ -201,6 +206,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     let answers = served.bodies.get(record)
     if (answers === undefined) {
       served.header ??= formatDatasetHeader(datasetOf(served))
+      if (served.data !== undefined && served.bodies.size >= SESSION_BODIES) served.bodies.clear()
       answers = createAnswers(
         200,
         encodeJson(endpoint.toBody(served.taxonomy, record, order)),
@@ -235,6 +241,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         served.sessionId,
       )
       answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
+      if (served.data !== undefined && served.pages.size >= SESSION_BODIES) served.pages.clear()
       served.pages.set(record, answers)
     }
     return answers
