@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { closeSync, constants, createReadStream, openSync, readSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { Socket } from 'node:net'
@@ -31,15 +30,18 @@ export async function loadDataFile(
 ): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
   const text = await readDataFile(file, where, signal, timeoutMs)
+  let taxonomy: Taxonomy
   try {
-    const taxonomy = loadTaxonomy(text)
-    // The file's SHA-256 names the data in `X-Taxonomy-Mock-Dataset` and `/__health`.
-    noteDataFile(taxonomy, createHash('sha256').update(text).digest('hex'))
-    return taxonomy
+    taxonomy = loadTaxonomy(text)
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
     throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)
   }
+  // The file's SHA-256 names the data in `X-Taxonomy-Mock-Dataset` and `/__health`. Loaded only
+  // here: a server without `--data` (or TLS) never loads node:crypto.
+  const { createHash } = await import('node:crypto')
+  noteDataFile(taxonomy, createHash('sha256').update(text).digest('hex'))
+  return taxonomy
 }
 
 /**
