@@ -5,6 +5,7 @@ import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './
 import { SESSION_ID_PATTERN } from './sessions.js'
 import { DATA_LIMITS } from './session-data.js'
 import { LEVELS } from '../core/types.js'
+import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
@@ -241,7 +242,16 @@ const ADMIN_PATHS = {
       {
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Patch' } } },
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  { $ref: '#/components/schemas/Patch' },
+                  { $ref: '#/components/schemas/Preset' },
+                ],
+              },
+            },
+          },
         },
         responses: {
           '200': adminJson('The patch now in place and what it changed', 'SessionData'),
@@ -399,6 +409,11 @@ export const OPENAPI_DOCUMENT = {
           ]),
         ),
       },
+      Preset: {
+        ...object({ preset: { type: 'string', enum: PRESET_NAMES } }),
+        description:
+          'A named patch built from the data: records with fixed slugs for the states a UI is tested against',
+      },
       RecordPatch: {
         type: 'object',
         additionalProperties: false,
@@ -433,7 +448,13 @@ export const OPENAPI_DOCUMENT = {
       },
       SessionData: object({
         session: text,
-        patch: { oneOf: [{ $ref: '#/components/schemas/Patch' }, { type: 'null' }] },
+        patch: {
+          oneOf: [
+            { $ref: '#/components/schemas/Patch' },
+            { $ref: '#/components/schemas/Preset' },
+            { type: 'null' },
+          ],
+        },
         changes: {
           oneOf: [
             object(

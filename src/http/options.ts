@@ -1,5 +1,5 @@
 import { createTaxonomy, findGeneration, resolveSeed, type Generation } from '../core/generate.js'
-import type { TaxonomyPatch } from '../core/patch.js'
+import type { SessionPatch } from './session-data.js'
 import { formatReceived, resolveSize, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
@@ -73,12 +73,12 @@ export interface AnswerOptions {
   readonly order?: NestedOrder
   /**
    * A patch over the data for the default session (`patchTaxonomy`'s object: records added or
-   * replaced by id or slug), applied as an overlay: links, counts and back-links stay true. Validated
+   * replaced by id or slug, or `{ preset: 'empty-children' }`), applied as an overlay: links, counts and back-links stay true. Validated
    * at once (the data is then built at once): a bad patch throws a `FixtureError` naming each
    * problem at its path in the patch. Requests in other sessions see the data unpatched.
    * @default undefined (the data as it is)
    */
-  readonly patch?: TaxonomyPatch
+  readonly patch?: SessionPatch
 }
 
 /** The status of each error the spec describes without a status (§7). */
@@ -103,7 +103,7 @@ export interface ResolvedOptions {
   readonly adminKey: string | undefined
   readonly statuses: Required<ErrorStatuses>
   readonly order: NestedOrder
-  readonly patch: TaxonomyPatch | undefined
+  readonly patch: SessionPatch | undefined
   /** The seed and counts generated data comes from, known before it is built; `undefined` for other data. */
   readonly generation: Generation | undefined
 }
@@ -145,14 +145,14 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   })
 }
 
-function resolvePatch(patch: unknown): TaxonomyPatch | undefined {
+function resolvePatch(patch: unknown): SessionPatch | undefined {
   if (patch === undefined) return undefined
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
     throw new TypeError(
       `\`patch\` must be an object such as { disciplines: [...] }; received ${formatReceived(patch)}`,
     )
   }
-  return patch as TaxonomyPatch
+  return patch as SessionPatch
 }
 
 /** The defaults: what docs/spec-choices.md records. */

@@ -1,6 +1,8 @@
 import { toCanonicalJson, digestText } from '../core/digest.js'
 import { FixtureError } from '../core/fixture-error.js'
 import { createOverlay, type PatchChanges, type TaxonomyOverlay } from '../core/overlay.js'
+import type { TaxonomyPatch } from '../core/patch.js'
+import { PRESET_NAMES, isPresetName, presetPatch, type PresetName } from '../core/presets.js'
 import type { Taxonomy } from '../core/store.js'
 import { LEVELS } from '../core/types.js'
 
@@ -13,6 +15,9 @@ export const DATA_LIMITS = Object.freeze({
   patchRecords: 10_000,
   totalBytes: 64 * 1024 * 1024,
 })
+
+/** A patch, or a preset's name in its place: `{ "preset": "empty-children" }`. */
+export type SessionPatch = TaxonomyPatch | { readonly preset: PresetName }
 
 /** A session's patch and its overlay on the data it was applied to. */
 export interface SessionData {
@@ -43,7 +48,7 @@ export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
   const records = countRecords(patch)
   if (records > DATA_LIMITS.patchRecords)
     throw tooLarge(`a patch has at most ${DATA_LIMITS.patchRecords} records; has ${records}`)
-  const overlay = createOverlay(base, patch)
+  const overlay = createOverlay(base, expandPreset(base, patch))
   return Object.freeze({
     patch: JSON.parse(json) as unknown,
     base,
@@ -62,6 +67,23 @@ export function reapplySessionData(data: SessionData, base: Taxonomy): SessionDa
     if (error instanceof FixtureError) return undefined
     throw error
   }
+}
+
+/** The patch a `{ "preset": name }` stands for; any other value as it is. */
+function expandPreset(base: Taxonomy, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || !('preset' in patch)) return patch
+  const { preset, ...rest } = patch as { preset: unknown }
+  const issues = Object.keys(rest).map((key) => ({
+    path: key,
+    message: 'a patch with a preset has no other field',
+  }))
+  if (!isPresetName(preset))
+    issues.unshift({
+      path: 'preset',
+      message: `expected one of ${PRESET_NAMES.join(', ')}; received ${JSON.stringify(preset)?.slice(0, 80)}`,
+    })
+  if (issues.length > 0) throw new FixtureError('invalid-fixture', issues)
+  return presetPatch(base, preset as PresetName)
 }
 
 function countRecords(patch: unknown): number {

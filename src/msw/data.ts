@@ -1,14 +1,13 @@
 import type { HttpHandler } from 'msw'
-import type { TaxonomyPatch } from '../core/patch.js'
 import { resolveScope } from '../http/base-url.js'
 import { answerRequest } from '../http/fetch.js'
 import type { Resolver } from '../http/resolver.js'
-import { createSessionData } from '../http/session-data.js'
+import { createSessionData, type SessionPatch } from '../http/session-data.js'
 import { createEndpointHandlers } from './handlers.js'
 import type { ScenarioOptions } from './scenarios.js'
 
 /** A kit's `withData`: see {@link MockKit.withData}. */
-export type WithData = (patch: TaxonomyPatch, options?: ScenarioOptions) => HttpHandler[]
+export type WithData = (patch: SessionPatch, options?: ScenarioOptions) => HttpHandler[]
 
 /**
  * Handlers that answer every request to the two endpoints from `patch` over the kit's data, through

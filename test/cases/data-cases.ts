@@ -1,4 +1,5 @@
 import { patchTaxonomy, type TaxonomyPatch } from '../../src/core/patch.js'
+import { PRESET_NAMES, presetPatch, type PresetName } from '../../src/core/presets.js'
 import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
 import { AUTH, SMALL_42_DIGEST, taxonomy, type SpecCase } from './cases.js'
 
@@ -131,3 +132,31 @@ export const BASE_CASES: readonly SpecCase[] = [
     body: '{"error":"Resource not found"}',
   },
 ]
+
+/** One request per preset in a session with `{ "preset": name }`: the bytes of `patchTaxonomy`. */
+export const PRESET_CASES: readonly (SpecCase & { readonly preset: PresetName })[] =
+  PRESET_NAMES.flatMap((preset) => {
+    const full = patchTaxonomy(taxonomy, presetPatch(taxonomy, preset))
+    const added = full.disciplines.slice(taxonomy.disciplines.length)
+    const addedSubs = full.subDisciplines.slice(taxonomy.subDisciplines.length)
+    return [
+      {
+        preset,
+        name: `${preset}: discipline ${added[0]!.slug.slice(0, 40)}`,
+        method: 'GET',
+        path: `/api/v2/disciplines/${added[0]!.slug}`,
+        headers: AUTH,
+        status: 200,
+        body: JSON.stringify(toDisciplineRecord(full, added[0]!)),
+      },
+      {
+        preset,
+        name: `${preset}: sub-discipline ${addedSubs[0]!.slug.slice(0, 40)}`,
+        method: 'GET',
+        path: `/api/v2/sub_disciplines/${addedSubs[0]!.slug}`,
+        headers: AUTH,
+        status: 200,
+        body: JSON.stringify(toSubDisciplineRecord(full, addedSubs[0]!)),
+      },
+    ]
+  })

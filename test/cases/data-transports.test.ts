@@ -7,7 +7,7 @@ import { startTestServer } from '../helpers/server.js'
 import { viaFetch, viaResolver, viaSocket } from '../helpers/transports.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 import { expectCase, pickHeaders, taxonomy, toHeaders, type SpecCase } from './cases.js'
-import { BASE_CASES, DATA_CASES, PATCH, PATCH_CHANGES } from './data-cases.js'
+import { BASE_CASES, DATA_CASES, PATCH, PATCH_CHANGES, PRESET_CASES } from './data-cases.js'
 
 const ADMIN_KEY = 'admin-key-for-tests'
 const SESSION = { 'x-taxonomy-mock-session': 'with-data' }
@@ -205,5 +205,38 @@ describe('the server', () => {
       dataset: { patch?: string }
     }
     expect(health.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
+  })
+})
+
+describe('presets, wherever a patch goes', () => {
+  const server = setupServer()
+  // The real server is on loopback: requests to it pass.
+  beforeAll(() => server.listen(onUnhandled('bypass')))
+  afterEach(() => server.resetHandlers())
+  afterAll(() => server.close())
+  const mock = createMock({ taxonomy, baseUrl: 'http://presets.test' })
+
+  it.each(PRESET_CASES)('$name', async (c) => {
+    const patch = { preset: c.preset }
+    expectCase(viaResolver(createResolver({ taxonomy, patch }), c), c, expect)
+    expectCase(await viaHandler(createFetchHandler({ taxonomy, patch }), c), c, expect)
+    server.resetHandlers(...mock.handlers)
+    server.use(...mock.withData(patch))
+    expectCase(await viaFetch('http://presets.test', c), c, expect)
+    const running = await startTestServer({ taxonomy })
+    const put = await putData(running.url, 'with-data', patch)
+    expect(put.json.patch).toEqual(patch)
+    expectCase(await viaSocket(running.url, inSession(c)), c, expect)
+  })
+
+  it('refuses an unknown preset, and a preset with records beside it', async () => {
+    const running = await startTestServer({ taxonomy })
+    const unknown = await putData(running.url, 's', { preset: 'nope' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.json.issues[0].path).toBe('preset')
+    const mixed = await putData(running.url, 's', { preset: 'empty-children', disciplines: [] })
+    expect(mixed.json.issues).toEqual([
+      { path: 'disciplines', message: 'a patch with a preset has no other field' },
+    ])
   })
 })

@@ -166,6 +166,12 @@ it('describes the data routes, and their answers match the schemas', async () =>
   expect(bad.status).toBe(400)
   valid('PatchError', await bad.json())
   valid('SessionData', await (await fetch(url, { method: 'DELETE' })).json())
+  const preset = { preset: 'many-parents' }
+  valid('Preset', preset)
+  valid(
+    'SessionData',
+    await (await fetch(url, { method: 'PUT', body: JSON.stringify(preset) })).json(),
+  )
   const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, unknown>>
   expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual(['get', 'put', 'delete'])
 })
