@@ -89,6 +89,8 @@ interface LevelOverlay {
   readonly touched: FixtureDomain[]
   /** Parent ids whose child lists the patch changes. */
   readonly affectedParents: Set<string>
+  /** Touched records by each parent id they link to, in dataset order. */
+  readonly touchedByParent: Map<string, FixtureDomain[]>
   readonly added: number
 }
 
@@ -229,14 +231,12 @@ export class TaxonomyOverlay implements TaxonomyView {
     let children = this.#children.get(key)
     if (children === undefined) {
       const { byId } = indexOf(this.#base, level)
-      const field = LINKS[level].field!
       const placed: { record: FixtureDomain; at: number }[] = []
       for (const record of baseChildren(this.#base, level, parentId)) {
         if (!overlay.replaced.has(record)) placed.push({ record, at: byId.get(record.id)! })
       }
-      for (const record of overlay.touched) {
-        if (linksOf(record, field).includes(parentId))
-          placed.push({ record, at: overlay.position.get(record)! })
+      for (const record of overlay.touchedByParent.get(parentId) ?? []) {
+        placed.push({ record, at: overlay.position.get(record)! })
       }
       children = placed.sort((a, b) => a.at - b.at).map(({ record }) => record)
       this.#children.set(key, children)
@@ -346,6 +346,7 @@ function overlayLevel(
     paths: new Map(),
     touched: [],
     affectedParents: new Set(),
+    touchedByParent: new Map(),
     added: 0,
   }
   if (patches.length === 0) return overlay
@@ -398,7 +399,12 @@ function overlayLevel(
     overlay.touched.push(record)
     overlay.paths.set(record, draft.at)
     if (link.field !== undefined) {
-      for (const id of linksOf(record, link.field)) overlay.affectedParents.add(id)
+      for (const id of linksOf(record, link.field)) {
+        overlay.affectedParents.add(id)
+        const siblings = overlay.touchedByParent.get(id)
+        if (siblings === undefined) overlay.touchedByParent.set(id, [record])
+        else siblings.push(record)
+      }
     }
     return record
   }

@@ -1,4 +1,6 @@
+import { createIdSource } from './ids.js'
 import type { TaxonomyPatch } from './patch.js'
+import { createRandom } from './random.js'
 import { MAX_SLUG_LENGTH } from './slug.js'
 import type { TaxonomyView } from './store.js'
 
@@ -8,6 +10,7 @@ export const PRESET_NAMES = Object.freeze([
   'many-parents',
   'long-names',
   'unicode-names',
+  'huge-lists',
 ] as const)
 
 /** A named patch, usable wherever a patch is as `{ "preset": "empty-children" }`. */
@@ -16,6 +19,8 @@ export type PresetName = (typeof PRESET_NAMES)[number]
 const MAX_NAME = 500
 // How many disciplines the `many-parents` sub-discipline sits under (fewer when the data has fewer).
 const MANY = 10
+/** `huge-lists`: sub-disciplines of one discipline, and topics of one sub-discipline. */
+const HUGE_LISTS = Object.freeze({ subDisciplines: 5_000, topics: 50_000 })
 
 /**
  * Each preset: the records it adds, always with the same slugs, linked to the first records of the
@@ -96,6 +101,47 @@ const PRESETS: Readonly<Record<PresetName, (base: TaxonomyView) => TaxonomyPatch
       },
     ],
   }),
+  // A discipline with 5,000 sub-disciplines, and a sub-discipline with 50,000 topics.
+  'huge-lists': (base) => {
+    const nextId = createIdSource(createRandom('preset:huge-lists'), 2)
+    const [disciplineId, subId] = [nextId(), nextId()]
+    return {
+      disciplines: [
+        {
+          id: disciplineId,
+          name: 'Huge Discipline',
+          slug: 'huge-discipline',
+          description: `A discipline with ${HUGE_LISTS.subDisciplines.toLocaleString('en')} sub-disciplines.`,
+          domain_ids: [base.domains[0]!.id],
+        },
+      ],
+      sub_disciplines: [
+        {
+          id: subId,
+          name: 'Huge Sub-discipline',
+          slug: 'huge-sub-discipline',
+          description: `A sub-discipline with ${HUGE_LISTS.topics.toLocaleString('en')} topics.`,
+          discipline_ids: [base.disciplines[0]!.id],
+        },
+        ...numbered(HUGE_LISTS.subDisciplines, (n) => ({
+          name: `Huge Sub-discipline ${n}`,
+          slug: `huge-sub-discipline-${n}`,
+          description: `Sub-discipline ${n} of the huge discipline.`,
+          discipline_ids: [disciplineId],
+        })),
+      ],
+      topics: numbered(HUGE_LISTS.topics, (n) => ({
+        name: `Huge Topic ${n}`,
+        slug: `huge-topic-${n}`,
+        description: `Topic ${n} of the huge sub-discipline.`,
+        sub_discipline_ids: [subId],
+      })),
+    }
+  },
+}
+
+function numbered<T>(count: number, make: (n: number) => T): T[] {
+  return Array.from({ length: count }, (_, i) => make(i + 1))
 }
 
 function unicode(name: string, slug: string, base: TaxonomyView) {

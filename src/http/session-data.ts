@@ -48,7 +48,7 @@ export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
   const records = countRecords(patch)
   if (records > DATA_LIMITS.patchRecords)
     throw tooLarge(`a patch has at most ${DATA_LIMITS.patchRecords} records; has ${records}`)
-  const overlay = createOverlay(base, expandPreset(base, patch))
+  const overlay = overlayOf(base, patch)
   return Object.freeze({
     patch: JSON.parse(json) as unknown,
     base,
@@ -69,9 +69,26 @@ export function reapplySessionData(data: SessionData, base: Taxonomy): SessionDa
   }
 }
 
-/** The patch a `{ "preset": name }` stands for; any other value as it is. */
-function expandPreset(base: Taxonomy, patch: unknown): unknown {
-  if (typeof patch !== 'object' || patch === null || !('preset' in patch)) return patch
+// A preset gives the same overlay on the same data: sessions with one share it (16 sessions with
+// `huge-lists` hold one copy of its 55,000 records).
+const presetOverlays = new WeakMap<Taxonomy, Map<PresetName, TaxonomyOverlay>>()
+
+function overlayOf(base: Taxonomy, patch: unknown): TaxonomyOverlay {
+  const preset = findPreset(patch)
+  if (preset === undefined) return createOverlay(base, patch)
+  let overlays = presetOverlays.get(base)
+  if (overlays === undefined) presetOverlays.set(base, (overlays = new Map()))
+  let overlay = overlays.get(preset)
+  if (overlay === undefined) {
+    overlay = createOverlay(base, presetPatch(base, preset))
+    overlays.set(preset, overlay)
+  }
+  return overlay
+}
+
+/** The preset a `{ "preset": name }` patch names, `undefined` for other patches; throws for a bad one. */
+function findPreset(patch: unknown): PresetName | undefined {
+  if (typeof patch !== 'object' || patch === null || !('preset' in patch)) return undefined
   const { preset, ...rest } = patch as { preset: unknown }
   const issues = Object.keys(rest).map((key) => ({
     path: key,
@@ -83,7 +100,7 @@ function expandPreset(base: Taxonomy, patch: unknown): unknown {
       message: `expected one of ${PRESET_NAMES.join(', ')}; received ${JSON.stringify(preset)?.slice(0, 80)}`,
     })
   if (issues.length > 0) throw new FixtureError('invalid-fixture', issues)
-  return presetPatch(base, preset as PresetName)
+  return preset as PresetName
 }
 
 function countRecords(patch: unknown): number {

@@ -23,6 +23,10 @@ const SLUGS = {
     disciplines: ['unicode-rtl', 'unicode-combining', 'unicode-emoji', 'unicode-cjk'],
     sub_disciplines: ['unicode-mixed'],
   },
+  'huge-lists': {
+    disciplines: ['huge-discipline'],
+    sub_disciplines: ['huge-sub-discipline', 'huge-sub-discipline-5000'],
+  },
 } as const
 
 it.each(PRESET_NAMES)(
@@ -69,4 +73,11 @@ it('gives each preset the state it names', () => {
   const unicode = patchTaxonomy(base, presetPatch(base, 'unicode-names'))
   expect(unicode.findDiscipline('unicode-rtl')!.name).toBe('دراسات المعرفة')
   expect(unicode.findDiscipline('unicode-emoji')!.name).toMatch(/\p{Extended_Pictographic}/u)
+  const huge = createOverlay(base, presetPatch(base, 'huge-lists'))
+  expect(
+    toDisciplineRecord(huge, huge.findDiscipline('huge-discipline')!).sub_disciplines_count,
+  ).toBe(5_000)
+  expect(
+    toSubDisciplineRecord(huge, huge.findSubDiscipline('huge-sub-discipline')!).topics_count,
+  ).toBe(50_000)
 })

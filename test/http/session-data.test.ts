@@ -83,3 +83,15 @@ it('changes the digest with the order option, which changes every body', () => {
     }).headers['x-taxonomy-mock-dataset']
   expect(header()).not.toBe(header('id'))
 })
+
+it('shares one overlay between sessions with the same preset on the same data', () => {
+  const sessions = new SessionRegistry()
+  const overlays = new Set()
+  for (let i = 0; i < 16; i++) {
+    const data = createSessionData(taxonomy, { preset: 'huge-lists' })
+    expect(sessions.setData(sessions.get(`s${i}`), data)).toBe(true)
+    overlays.add(data.overlay)
+  }
+  expect(overlays.size).toBe(1)
+  expect(sessions.dataBytes).toBeLessThan(16 * 64)
+})
