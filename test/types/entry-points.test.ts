@@ -112,6 +112,7 @@ it('taxonomy-mock exports the data, the resolver, the scenarios and verify/recor
     'toDisciplineRecord',
     'toFixtureJson',
     'toJunitXml',
+    'toSlugTypes',
     'toSubDisciplineRecord',
     'verifyService',
   ])
