@@ -7,6 +7,7 @@ import {
   type Fixture,
   type FixtureDiscipline,
   type FixtureDomain,
+  type FixtureRecord,
   type FixtureSubDiscipline,
   type FixtureTopic,
   type Level,
@@ -37,7 +38,7 @@ const NOUNS: Readonly<Record<Level, string>> = {
 
 /** A level of the base in dataset order, with where each id and slug sits. */
 interface LevelIndex {
-  readonly records: readonly FixtureDomain[]
+  readonly records: readonly FixtureRecord[]
   readonly byId: ReadonlyMap<unknown, number>
   readonly bySlug: ReadonlyMap<unknown, number>
 }
@@ -61,7 +62,7 @@ function indexOf(base: Taxonomy, level: Level): LevelIndex {
   return index
 }
 
-function recordsOf(base: TaxonomyView, level: Level): readonly FixtureDomain[] {
+function recordsOf(base: TaxonomyView, level: Level): readonly FixtureRecord[] {
   switch (level) {
     case 'domains':
       return base.domains
@@ -77,20 +78,20 @@ function recordsOf(base: TaxonomyView, level: Level): readonly FixtureDomain[] {
 /** One level of an overlay: the records the patch touched and where they sit. */
 interface LevelOverlay {
   /** Final records by id and slug (replaced and added). */
-  readonly byId: Map<string, FixtureDomain>
-  readonly bySlug: Map<string, FixtureDomain>
+  readonly byId: Map<string, FixtureRecord>
+  readonly bySlug: Map<string, FixtureRecord>
   /** Each touched record's place in dataset order: its base index, or after the base for an added one. */
-  readonly position: Map<FixtureDomain, number>
+  readonly position: Map<FixtureRecord, number>
   /** Base records the patch replaced, hidden from lookups, each with its replacement. */
-  readonly replaced: Map<FixtureDomain, FixtureDomain>
+  readonly replaced: Map<FixtureRecord, FixtureRecord>
   /** The path in the patch of the (last) patch record that made each touched record. */
-  readonly paths: Map<FixtureDomain, string>
+  readonly paths: Map<FixtureRecord, string>
   /** Touched records in dataset order. */
-  readonly touched: FixtureDomain[]
+  readonly touched: FixtureRecord[]
   /** Parent ids whose child lists the patch changes. */
   readonly affectedParents: Set<string>
   /** Touched records by each parent id they link to, in dataset order. */
-  readonly touchedByParent: Map<string, FixtureDomain[]>
+  readonly touchedByParent: Map<string, FixtureRecord[]>
   readonly added: number
 }
 
@@ -109,7 +110,7 @@ export class TaxonomyOverlay implements TaxonomyView {
   readonly changes: PatchChanges
   readonly #base: Taxonomy
   readonly #levels: Readonly<Record<Level, LevelOverlay>>
-  readonly #children = new Map<string, readonly FixtureDomain[]>()
+  readonly #children = new Map<string, readonly FixtureRecord[]>()
   #fixture: Fixture | undefined
 
   /** @internal Use {@link createOverlay}, which validates. */
@@ -200,7 +201,7 @@ export class TaxonomyOverlay implements TaxonomyView {
     return this.#fixture
   }
 
-  #merged(level: Level): FixtureDomain[] {
+  #merged(level: Level): FixtureRecord[] {
     const overlay = this.#levels[level]
     if (overlay.touched.length === 0) return recordsOf(this.#base, level).slice()
     const { records } = indexOf(this.#base, level)
@@ -209,14 +210,14 @@ export class TaxonomyOverlay implements TaxonomyView {
     return result
   }
 
-  #findBySlug(level: Level, slug: string, inBase: FixtureDomain | undefined) {
+  #findBySlug(level: Level, slug: string, inBase: FixtureRecord | undefined) {
     const overlay = this.#levels[level]
     const touched = overlay.bySlug.get(slug)
     if (touched !== undefined) return touched
     return inBase !== undefined && !overlay.replaced.has(inBase) ? inBase : undefined
   }
 
-  #findById(level: Level, id: string): FixtureDomain | undefined {
+  #findById(level: Level, id: string): FixtureRecord | undefined {
     const overlay = this.#levels[level]
     const touched = overlay.byId.get(id)
     if (touched !== undefined) return touched
@@ -224,14 +225,14 @@ export class TaxonomyOverlay implements TaxonomyView {
   }
 
   /** The children of the parent with this id, in dataset order: the base's list unless the patch changed it. */
-  #childrenOf(level: Level, parentId: string): readonly FixtureDomain[] {
+  #childrenOf(level: Level, parentId: string): readonly FixtureRecord[] {
     const overlay = this.#levels[level]
     if (!overlay.affectedParents.has(parentId)) return baseChildren(this.#base, level, parentId)
     const key = `${level}:${parentId}`
     let children = this.#children.get(key)
     if (children === undefined) {
       const { byId } = indexOf(this.#base, level)
-      const placed: { record: FixtureDomain; at: number }[] = []
+      const placed: { record: FixtureRecord; at: number }[] = []
       for (const record of baseChildren(this.#base, level, parentId)) {
         if (!overlay.replaced.has(record)) placed.push({ record, at: byId.get(record.id)! })
       }
@@ -246,7 +247,7 @@ export class TaxonomyOverlay implements TaxonomyView {
 }
 
 /** A base record by id without building an index: the store's own maps. */
-function findInBase(base: Taxonomy, level: Level, id: string): FixtureDomain | undefined {
+function findInBase(base: Taxonomy, level: Level, id: string): FixtureRecord | undefined {
   switch (level) {
     case 'domains':
       return base.domainsOf({ domain_ids: [id] } as never)[0]
@@ -260,7 +261,7 @@ function findInBase(base: Taxonomy, level: Level, id: string): FixtureDomain | u
 }
 
 /** The base's children of the parent with this id (the store keys them by the parent's id). */
-function baseChildren(base: Taxonomy, level: Level, parentId: string): readonly FixtureDomain[] {
+function baseChildren(base: Taxonomy, level: Level, parentId: string): readonly FixtureRecord[] {
   const parent = { id: parentId } as never
   switch (level) {
     case 'disciplines':
@@ -274,7 +275,7 @@ function baseChildren(base: Taxonomy, level: Level, parentId: string): readonly 
   }
 }
 
-function linksOf(record: FixtureDomain, field: string): readonly string[] {
+function linksOf(record: FixtureRecord, field: string): readonly string[] {
   return (record as unknown as Record<string, readonly string[]>)[field] ?? []
 }
 
@@ -388,7 +389,7 @@ function overlayLevel(
     draft: { record: object; at: string },
     position: number,
     self?: number,
-  ): FixtureDomain => {
+  ): FixtureRecord => {
     const record = parseRecord(draft.record, draft.at, level, base.format, issues, parentIds, {
       id: (id, at) => uniqueId(id, at, self),
       slug: (slug, at) => uniqueSlug(slug, at, self),

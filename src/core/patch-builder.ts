@@ -1,5 +1,6 @@
 import { createIdSource } from './ids.js'
 import type { RecordPatch, TaxonomyPatch } from './patch.js'
+import { OptionError } from './option-error.js'
 import { createRandom } from './random.js'
 import { formatReceived } from './size.js'
 import { toSlug } from './slug.js'
@@ -32,13 +33,14 @@ const MAX_COUNT = 100_000
  */
 export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
   if (typeof shape?.name !== 'string' || shape.name.trim() === '')
-    throw new TypeError(
-      `\`name\` must be a non-empty string; received ${formatReceived(shape?.name)}`,
+    throw new OptionError(
+      'name',
+      `must be a non-empty string; received ${formatReceived(shape?.name)}`,
     )
   const subCount = checkCount(shape.subDisciplines, 'subDisciplines')
   const topicCount = checkCount(shape.topics, 'topics')
   if (subCount * topicCount > MAX_COUNT)
-    throw new TypeError(`\`subDisciplines\` × \`topics\` must be at most ${MAX_COUNT}`)
+    throw new OptionError('subDisciplines', `× \`topics\` must be at most ${MAX_COUNT}`)
   const slug = shape.slug ?? toSlug(shape.name)
   const nextId = createIdSource(createRandom(`builder:${slug}`), 1 + subCount)
   const disciplineId = nextId()
@@ -70,8 +72,9 @@ export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
 function checkCount(value: unknown, name: string): number {
   if (value === undefined) return 0
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_COUNT)
-    throw new TypeError(
-      `\`${name}\` must be an integer from 0 to ${MAX_COUNT}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be an integer from 0 to ${MAX_COUNT}; received ${formatReceived(value)}`,
     )
   return value
 }

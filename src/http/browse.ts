@@ -1,7 +1,7 @@
 import { findGeneration } from '../core/generate.js'
 import { SIZES, type SizeCounts } from '../core/size.js'
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
-import type { FixtureDomain } from '../core/types.js'
+import type { FixtureRecord } from '../core/types.js'
 import { SESSION_HEADER_NAME } from './header-names.js'
 import { showKeys } from './shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
@@ -87,7 +87,7 @@ function curlFor(key: string, path: string, session: string | undefined): string
   return `<pre>curl -H 'Authorization: Bearer ${escapeHtml(key)}' ${header}{this server}${path}</pre>`
 }
 
-function link({ collection }: Endpoint, record: FixtureDomain, session?: string): string {
+function link({ collection }: Endpoint, record: FixtureRecord, session?: string): string {
   const href = `/browse/${collection}/${encodeURIComponent(record.slug)}${inSession(session)}`
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
@@ -118,7 +118,7 @@ export function renderIndexPage(
     size += html.length
     return true
   }
-  const listedUnder = new Map<FixtureDomain, FixtureDomain>()
+  const listedUnder = new Map<FixtureRecord, FixtureRecord>()
   let shownRecords = 0
   for (const domain of taxonomy.domains) {
     if (
@@ -185,7 +185,7 @@ ${parts.join('')}`,
 /** A record's page: the JSON body the API returns for it, pretty-printed (its start if huge), and a curl for it. */
 export function renderRecordPage(
   collection: Collection,
-  record: FixtureDomain,
+  record: FixtureRecord,
   apiBody: Uint8Array,
   options: ResolvedOptions,
   session?: string,

@@ -1,7 +1,7 @@
 import { toDisciplineRecord, toSubDisciplineRecord, type NestedOrder } from '../core/records.js'
 import type { RecordShapeName, SummaryName } from '../core/shapes.js'
 import type { TaxonomyView } from '../core/store.js'
-import type { FixtureDomain, Level } from '../core/types.js'
+import type { FixtureRecord, Level } from '../core/types.js'
 
 /** The collection segment of an endpoint's path: `/api/v2/{collection}/:slug`. */
 export type Collection = 'disciplines' | 'sub_disciplines'
@@ -43,13 +43,13 @@ export interface Endpoint {
   readonly startOption: 'disciplines' | 'subDisciplines'
   readonly flag: 'discipline' | 'sub-discipline'
   /** Every stored record of this endpoint, in dataset order. */
-  records(taxonomy: TaxonomyView): readonly FixtureDomain[]
+  records(taxonomy: TaxonomyView): readonly FixtureRecord[]
   /** Records worth showing as examples (the banner): those with children. */
-  examples(taxonomy: TaxonomyView, count: number): readonly FixtureDomain[]
+  examples(taxonomy: TaxonomyView, count: number): readonly FixtureRecord[]
   /** The stored record with this slug, or `undefined`. */
-  find(taxonomy: TaxonomyView, slug: string): FixtureDomain | undefined
+  find(taxonomy: TaxonomyView, slug: string): FixtureRecord | undefined
   /** The record's API body (§2.1 / §2.4), nested arrays in `order`. */
-  toBody(taxonomy: TaxonomyView, record: FixtureDomain, order: NestedOrder): unknown
+  toBody(taxonomy: TaxonomyView, record: FixtureRecord, order: NestedOrder): unknown
 }
 
 export const ENDPOINTS = {

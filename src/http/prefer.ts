@@ -78,6 +78,7 @@ export function parsePrefer(
         ...(ms !== undefined ? { delay: ms } : {}),
       },
       random,
+      'prefer',
     )
   } catch (error) {
     return `Prefer: ${(error as Error).message}`

@@ -119,7 +119,8 @@ export const CASES: readonly SpecCase[] = [
     expectHeaders: {
       'content-type': 'application/json',
       'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'WWW-Authenticate, Retry-After, X-Taxonomy-Mock-Dataset',
+      'access-control-expose-headers':
+        'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Taxonomy-Mock-Dataset',
       'x-taxonomy-mock-dataset': DATASET,
     },
   },
@@ -396,6 +397,11 @@ const HEADERS_THAT_MATTER = [
   'access-control-expose-headers',
   'retry-after',
   'x-taxonomy-mock-dataset',
+  'ratelimit',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
 ] as const
 
 export interface Observed {

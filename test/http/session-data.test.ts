@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { describeDataset, noteDataFile } from '../../src/core/identity.js'
-import { createResolver } from '../../src/http/resolver.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { DATA_LIMITS, createSessionData, type SessionData } from '../../src/http/session-data.js'
 import { SessionRegistry } from '../../src/http/sessions.js'
 import { resolveNow } from '../helpers/transports.js'
@@ -32,8 +32,8 @@ it('refuses data past the total of every session, changing nothing', () => {
 
 it('applies a session patch again to replaced data, and drops one that no longer applies', () => {
   const resolver = createResolver({ taxonomy: loadTaxonomy(taxonomy.toFixture()) })
-  resolver.sessions.setData(
-    resolver.sessions.get('s'),
+  sessionsOf(resolver).setData(
+    sessionsOf(resolver).get('s'),
     createSessionData(resolver.options.taxonomy, ADD),
   )
   const get = (session: string) =>
@@ -56,7 +56,7 @@ it('applies a session patch again to replaced data, and drops one that no longer
   })
   resolver.replaceTaxonomy(without)
   expect(get('s')).toBe(404)
-  expect(resolver.sessions.find('s')!.data).toBeUndefined()
+  expect(sessionsOf(resolver).find('s')!.data).toBeUndefined()
 })
 
 it('names generated data by seed and size, and loaded data by a digest of its export', () => {
