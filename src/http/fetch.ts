@@ -2,6 +2,7 @@ import { resolveScope, targetOf, type RequestScope } from './base-url.js'
 import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
+import type { SessionData } from './session-data.js'
 import { createRequestJournal, type RequestJournal } from './request-journal.js'
 import { createResolver, sessionsOf, type MockRequest, type Resolver } from './resolver.js'
 import { unreachable, type Delivery, type MockAnswer } from './responses.js'
@@ -48,19 +49,21 @@ export function createFetchHandler(options: FetchHandlerOptions | Resolver = {})
 
 /**
  * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
- * delay, delivered as its `delivery` says. MSW kit handlers call it too, with the scenarios their
- * helpers selected.
+ * delay, delivered as its `delivery` says. MSW kit handlers call it too, with the scenarios and
+ * the patched data their helpers selected.
  */
 export async function answerRequest(
   resolver: Resolver,
   request: Request,
   scope: RequestScope,
   scenarios?: readonly ScenarioState[],
+  data?: SessionData,
 ): Promise<Response> {
   const target = targetOf(request, scope)
   const answer = await resolver.resolve(toMockRequest(request, target), {
     basePath: target?.basePath ?? '',
     ...(scenarios ? { scenarios } : {}),
+    ...(data ? { data } : {}),
   })
   return deliver(answer, request)
 }
@@ -71,7 +74,7 @@ function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): M
     // Out of scope: an empty target, which the resolver answers 404.
     url: target?.url ?? '',
     header: (name) => request.headers.get(name),
-    text: () => readText(request),
+    text: (limit) => readText(request, limit),
   }
 }
 
@@ -143,8 +146,8 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
-async function readText(request: Request): Promise<string> {
+async function readText(request: Request, limit = ADMIN_BODY_LIMIT): Promise<string> {
   const text = await request.text()
-  if (new TextEncoder().encode(text).byteLength > ADMIN_BODY_LIMIT) throw new BodyTooLargeError()
+  if (new TextEncoder().encode(text).byteLength > limit) throw new BodyTooLargeError()
   return text
 }

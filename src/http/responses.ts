@@ -1,4 +1,4 @@
-import { SESSION_HEADER_NAME } from './header-names.js'
+import { DATASET_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 
 /**
  * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the
@@ -102,8 +102,9 @@ const RATE_LIMIT_HEADER_NAMES =
 /** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  // Scripts may read the §5 challenge, when to retry after a 503 or 429, and the quota left.
-  'access-control-expose-headers': `WWW-Authenticate, Retry-After, ${RATE_LIMIT_HEADER_NAMES}`,
+  // Scripts may read the §5 challenge, when to retry after a 503 or 429, the quota left, and
+  // which data answered.
+  'access-control-expose-headers': `WWW-Authenticate, Retry-After, ${RATE_LIMIT_HEADER_NAMES}, ${DATASET_HEADER_NAME}`,
 }
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,

@@ -220,8 +220,8 @@ class NodeMockRequest implements MockRequest {
   }
 
   /** The body, up to the admin API's limit: past it, reading stops and the promise rejects. */
-  text(): Promise<string> {
-    return readBody(this.#request)
+  text(limit?: number): Promise<string> {
+    return readBody(this.#request, limit)
   }
 }
 

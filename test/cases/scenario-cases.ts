@@ -24,7 +24,7 @@ const RATE_LIMITED_HEADERS = {
   'x-ratelimit-remaining': '0',
   'x-ratelimit-reset': '1',
   'access-control-expose-headers':
-    'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Taxonomy-Mock-Dataset',
 }
 
 export interface ScenarioRequest {
