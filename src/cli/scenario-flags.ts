@@ -6,6 +6,8 @@ export interface ScenarioFlags {
   readonly scenario?: string
   readonly slug?: string
   readonly times?: string
+  readonly bytes?: string
+  readonly duration?: string
   readonly faults?: string
   readonly delay?: number
 }
@@ -15,11 +17,21 @@ const FLAG_OF_FIELD: readonly [RegExp, string][] = [
   [/`scenario\.kind`/g, '--scenario'],
   [/`scenario\.slug`/g, '--scenario-slug'],
   [/`scenario\.times`/g, '--scenario-times'],
+  [/`scenario\.bytes`/g, '--scenario-bytes'],
+  [/`scenario\.duration`/g, '--scenario-duration'],
   [/`scenario\.faults\.(\w+)`/g, '--faults $1'],
   [/`scenario\.faults`/g, '--faults'],
   [/`scenario\.delay`/g, '--delay'],
   [/`scenario`/g, '--scenario'],
 ]
+
+/** The flags that narrow or shape `--scenario` or `--faults`, by the field they set. */
+const SELECTOR_FLAGS = [
+  ['slug', '--scenario-slug'],
+  ['times', '--scenario-times'],
+  ['bytes', '--scenario-bytes'],
+  ['duration', '--scenario-duration'],
+] as const
 
 /**
  * Builds the scenario of `--scenario NAME [--scenario-slug S] [--scenario-times N]` or
@@ -31,13 +43,8 @@ const FLAG_OF_FIELD: readonly [RegExp, string][] = [
  */
 export function parseScenarioFlags(flags: ScenarioFlags): Scenario | undefined {
   if (flags.scenario === undefined && flags.faults === undefined) {
-    const stray =
-      flags.slug !== undefined
-        ? '--scenario-slug'
-        : flags.times !== undefined
-          ? '--scenario-times'
-          : undefined
-    if (stray) throw new UsageError(`${stray} goes with --scenario or --faults`)
+    const stray = SELECTOR_FLAGS.find(([field]) => flags[field] !== undefined)?.[1]
+    if (stray !== undefined) throw new UsageError(`${stray} goes with --scenario or --faults`)
     return undefined
   }
   if (flags.scenario !== undefined && flags.faults !== undefined) {
@@ -47,8 +54,10 @@ export function parseScenarioFlags(flags: ScenarioFlags): Scenario | undefined {
   if (flags.scenario !== undefined) input.kind = flags.scenario
   if (flags.faults !== undefined) input.faults = parseFaultsFlag(flags.faults)
   if (flags.slug !== undefined) input.slug = flags.slug
-  if (flags.times !== undefined)
-    input.times = /^\d+$/.test(flags.times) ? Number(flags.times) : flags.times
+  for (const field of ['times', 'bytes', 'duration'] as const) {
+    const value = flags[field]
+    if (value !== undefined) input[field] = /^\d+$/.test(value) ? Number(value) : value
+  }
   if (flags.scenario === 'delay' && flags.delay) input.delay = flags.delay
   try {
     return parseScenario(input)

@@ -24,7 +24,7 @@ import {
 } from './responses.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
-import { ScenarioState, selectScenario } from './scenario-state.js'
+import { ScenarioState, selectScenario, type ScenarioEffect } from './scenario-state.js'
 import { SESSION_HEADER } from './header-names.js'
 import { Session, SessionRegistry, isSessionId } from './sessions.js'
 
@@ -247,50 +247,49 @@ export function createResolver(options: MockOptions = {}): Resolver {
         null,
       )
     let delay = resolved.delay
-    let label: ScenarioKind | null = null
+    let effect: ScenarioEffect | undefined
     if (state !== undefined && state.phase === 'before-key') {
       // Outages and delays stand in front of the service: they apply whatever the key.
-      const effect = state.take()
+      effect = state.take()
       delay = effect.delay ?? delay
-      label = effect.label
       const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
-      if (outage !== undefined) return finish(request, session, outage, delay, label)
+      if (outage !== undefined && kindSpec(effect.kind!).phase === 'before-key')
+        return finish(request, session, outage, delay, effect.label)
     }
-    if (!authorized) return finish(request, session, errors.unauthorized, delay, label)
-    if (state !== undefined && state.phase !== 'before-key')
-      return answerInPhase(request, route, session, state, delay)
-    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    return finish(request, session, recordAnswers(route), delay, label)
+    if (!authorized)
+      return finish(request, session, errors.unauthorized, delay, labelBeforeKey(effect))
+    if (state !== undefined && state.phase !== 'before-key') {
+      effect = state.take()
+      delay = effect.delay ?? delay
+    }
+    return answerLookup(request, route, session, effect, delay)
   }
 
   /**
-   * A scenario that applies once the key is checked: a data state answers in place of the lookup
-   * (so a request without a key still gets 401 first); a kind after the lookup changes its answer.
+   * Once the key is checked: a data state answers in place of the lookup (so a request without a
+   * key still gets 401 first); a kind after the lookup changes the record's own answer.
    */
-  function answerInPhase(
+  function answerLookup(
     request: MockRequest,
     route: Extract<Route, { kind: 'record' | 'malformed' }>,
     session: Session,
-    state: ScenarioState,
+    effect: ScenarioEffect | undefined,
     delay: number,
   ): MockAnswer {
-    const effect = state.take()
-    const ms = effect.delay ?? delay
-    const replaced =
-      state.phase === 'after-key' && effect.kind !== undefined
-        ? kindAnswers.get(effect.kind)
-        : undefined
-    if (replaced !== undefined) return finish(request, session, replaced, ms, effect.label)
-    if (route.kind === 'malformed')
-      return finish(request, session, errors.malformed, ms, effect.label)
+    const label = effect?.label ?? null
+    const spec = effect?.kind === undefined ? undefined : kindSpec(effect.kind)
+    if (spec?.phase === 'after-key') {
+      const replaced = kindAnswers.get(effect!.kind!)
+      if (replaced !== undefined) return finish(request, session, replaced, delay, label)
+    }
+    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     const usual = recordAnswers(route)
-    const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
     return finish(
       request,
       session,
-      spec?.phase === 'after-lookup' ? spec.answer(usual) : usual,
-      ms,
-      effect.label,
+      spec?.phase === 'after-lookup' ? spec.answer(usual, effect!.options) : usual,
+      delay,
+      label,
     )
   }
 
@@ -358,6 +357,16 @@ export function createResolver(options: MockOptions = {}): Resolver {
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
     }) as Resolver['resolve'],
   }
+}
+
+/**
+ * The journal's name for what a request without a key got under an effect taken before the key:
+ * a drawn kind that applies only once the key is checked did not apply (its delay did).
+ */
+function labelBeforeKey(effect: ScenarioEffect | undefined): ScenarioKind | null {
+  if (effect?.kind === undefined || kindSpec(effect.kind).phase === 'before-key')
+    return effect?.label ?? null
+  return effect.delay !== undefined ? 'delay' : null
 }
 
 /** Whether one of the scenarios selected for a request applies to its endpoint and slug. */

@@ -1,5 +1,6 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import { createRandom, type Random } from '../core/random.js'
+import type { BodyFaultOptions } from './body-faults.js'
 import type { Collection } from './endpoints.js'
 import { kindSpec, type Phase } from './kinds.js'
 import {
@@ -19,7 +20,11 @@ export interface ScenarioEffect {
   readonly delay: number | undefined
   /** The name the request journal records: the kind, `'delay'`, or `null` when nothing applied. */
   readonly label: ScenarioKind | null
+  /** What a kind that changes the record's answer reads: the scenario's options and a seeded share. */
+  readonly options: BodyFaultOptions
 }
+
+const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
 
 /**
  * A scenario in use: the scenario plus its counters (how many `times` are left, the position of
@@ -32,6 +37,8 @@ export class ScenarioState {
   readonly phase: Phase
   #remaining: number
   #random: Random | undefined
+  /** Whether a kind it may apply cuts a body where a seeded share says. */
+  readonly #drawsShare: boolean
 
   /**
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
@@ -43,6 +50,10 @@ export class ScenarioState {
     this.phase =
       this.scenario.kind === undefined ? 'before-key' : kindSpec(this.scenario.kind).phase
     this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
+    const { kind, faults, bytes } = this.scenario
+    const kinds = kind !== undefined ? [kind] : (faults?.kinds ?? [])
+    this.#drawsShare =
+      bytes === undefined && kinds.some((k) => kindSpec(k).options?.includes('bytes'))
   }
 
   /** Whether the scenario still applies to a request for `slug` on `collection`. */
@@ -57,11 +68,13 @@ export class ScenarioState {
 
   /**
    * Counts one matching request and says what it gets. Draws from the seeded PRNG a fixed number
-   * of times per request, so the n-th matching request gets the same effect on every run.
+   * of times per request, so the n-th matching request gets the same effect on every run; the
+   * share a body is cut at is drawn last, and only by scenarios that may cut one, so the series of
+   * older scenarios are unchanged.
    */
   take(): ScenarioEffect {
     this.#remaining--
-    const { kind, delay, faults } = this.scenario
+    const { kind, delay, faults, bytes, duration } = this.scenario
     let effectKind: ScenarioEffect['kind'] = kind
     if (faults !== undefined) {
       const random = this.#prng()
@@ -73,7 +86,12 @@ export class ScenarioState {
     if (typeof delay === 'number') ms = delay
     else if (delay !== undefined) ms = delay[0] + this.#prng().nextInt(delay[1] - delay[0] + 1)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
-    return { kind: effectKind, delay: ms, label }
+    let options = NO_OPTIONS
+    if (this.#drawsShare || bytes !== undefined || duration !== undefined) {
+      const share = this.#drawsShare ? this.#prng().nextUint32() / 0x1_0000_0000 : 0
+      options = { share, bytes, duration }
+    }
+    return { kind: effectKind, delay: ms, label, options }
   }
 
   #prng(): Random {

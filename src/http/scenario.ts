@@ -1,6 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
+import { KIND_OPTION_FIELDS, parseKindOptions } from './kind-options.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 
 export type { FaultKind, ScenarioKind } from './kinds.js'
@@ -10,7 +11,7 @@ export const SCENARIO_KINDS: readonly ScenarioKind[] = Object.freeze(
   Object.keys(KINDS) as ScenarioKind[],
 )
 
-/** The kinds a seeded fault can draw: outages, which apply whatever the key. */
+/** The kinds a seeded fault can draw: outages, and faults of the connection or the body. */
 export const FAULT_KINDS: readonly FaultKind[] = Object.freeze(
   SCENARIO_KINDS.filter((kind): kind is FaultKind => faultOf(kind) !== undefined),
 )
@@ -21,8 +22,7 @@ export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = Object.freeze(
 )
 
 function faultOf(kind: ScenarioKind): 'default' | 'listed' | undefined {
-  const spec = kindSpec(kind)
-  return spec.phase === 'after-lookup' ? undefined : spec.fault
+  return kindSpec(kind).fault
 }
 
 /** Milliseconds, or `[min, max]` drawn per request from a seeded PRNG. */
@@ -34,7 +34,11 @@ export interface SeededFaults {
   readonly rate: number
   /** @default 42 */
   readonly seed?: number
-  /** @default ['server-error', 'unavailable', 'network-error'] */
+  /**
+   * Any of `FAULT_KINDS`; `hang`, `truncated`, `reset`, `slow-body`, `malformed` and `empty` only
+   * when listed.
+   * @default ['server-error', 'unavailable', 'network-error']
+   */
   readonly kinds?: readonly FaultKind[]
 }
 
@@ -46,6 +50,7 @@ export interface SeededFaults {
  * { kind: 'unavailable', times: 2 } // fail twice, then answer as usual
  * { kind: 'not-found', slug: 'astrophysics' }
  * { faults: { rate: 0.1, seed: 7 }, delay: [50, 200] }
+ * { kind: 'truncated', bytes: 100 } // headers, 100 bytes of the body, then the connection closes
  */
 export interface Scenario {
   readonly kind?: ScenarioKind
@@ -57,12 +62,27 @@ export interface Scenario {
   readonly times?: number
   readonly delay?: ScenarioDelay
   readonly faults?: SeededFaults
+  /**
+   * `truncated`, `reset` and `malformed`: how many bytes of the body are sent. Without it,
+   * `truncated` and `malformed` cut at a seeded point and `reset` resets at once.
+   */
+  readonly bytes?: number
+  /** `slow-body`: milliseconds over which the body arrives. @default 1000 */
+  readonly duration?: number
 }
 
 /** A scenario, or just a kind's name (`'unavailable'`). */
 export type ScenarioInput = Scenario | ScenarioKind
 
-const FIELDS = new Set(['kind', 'slug', 'endpoint', 'times', 'delay', 'faults'])
+const FIELDS = new Set([
+  'kind',
+  'slug',
+  'endpoint',
+  'times',
+  'delay',
+  'faults',
+  ...KIND_OPTION_FIELDS,
+])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
 const quoted = (names: readonly string[]) => names.map((name) => `'${name}'`).join(', ')
 
@@ -108,6 +128,8 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
     throw new TypeError(`\`${name}.kind\` excludes \`${name}.faults\`: the faults draw the kind`)
   }
+  const kinds = scenario.kind !== undefined ? [scenario.kind as ScenarioKind] : drawnKinds(scenario)
+  Object.assign(scenario, parseKindOptions(input, kinds, name))
   // A kind that answers as usual does nothing without a delay.
   if (
     scenario.kind !== undefined &&
@@ -119,6 +141,12 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
     )
   }
   return Object.freeze(scenario) as Scenario
+}
+
+/** The kinds a scenario's `faults` may draw. */
+function drawnKinds(scenario: Record<string, unknown>): readonly ScenarioKind[] {
+  const faults = scenario.faults as SeededFaults | undefined
+  return faults === undefined ? [] : (faults.kinds ?? DEFAULT_FAULT_KINDS)
 }
 
 function parseKind(value: unknown, name: string): ScenarioKind {
