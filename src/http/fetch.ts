@@ -134,6 +134,9 @@ function slowBody(
   })
 }
 
+/** Milliseconds between the last byte of a cut body and its error. */
+const CUT_PAUSE = 10
+
 /**
  * Status and headers (the whole body's `content-length`), then a body that ends in an error after
  * `bytes`: what `fetch` gives when the connection ends early, so a client's error path runs.
@@ -144,10 +147,14 @@ function cutShort(answer: MockAnswer, bytes: number, reason: string): Response {
   const stream =
     body &&
     new ReadableStream<Uint8Array>({
-      // The bytes first, the error on the next read: an error drops chunks not yet read.
-      pull(controller) {
+      // The bytes first, the error on a later read: an error drops chunks not yet read. The pause
+      // lets a server runtime (Bun) send the head and the bytes before it sees the error.
+      async pull(controller) {
         if (!sent && bytes > 0) controller.enqueue(body.slice(0, bytes))
-        else controller.error(new TypeError(`terminated: ${reason}`))
+        else {
+          await wait(CUT_PAUSE)
+          controller.error(new TypeError(`terminated: ${reason}`))
+        }
         sent = true
       },
     })
