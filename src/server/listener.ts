@@ -13,6 +13,7 @@ import {
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
+import { resetConnection } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -185,19 +186,6 @@ export function createListener(
 
 /** Milliseconds between the last byte of a body cut by a reset and the reset itself. */
 const RESET_PAUSE = 10
-
-/**
- * Resets a connection (TCP RST). Node resets only plain TCP sockets: over TLS, the connection is
- * destroyed instead, which the client sees as an abrupt close.
- */
-function resetConnection(socket: Socket): void {
-  if (socket.destroyed) return
-  try {
-    socket.resetAndDestroy()
-  } catch {
-    socket.destroy()
-  }
-}
 
 /**
  * Runs `act` on the response's connection once the answers before it there are sent (pipelined

@@ -1,3 +1,4 @@
+import { connect as connectTls } from 'node:tls'
 import { expect, it } from 'vitest'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
@@ -68,4 +69,26 @@ it('the journal records no status for a reset at once, and the status sent befor
     [null, 'reset'],
     [200, 'reset'],
   ])
+})
+
+it('server over HTTPS: a TCP reset too, at once and after bytes', async () => {
+  const server = await startTestServer({ taxonomy, tls: 'self-signed' })
+  const { port } = new URL(server.url)
+  const endOf = (prefer: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connectTls({
+        port: Number(port),
+        host: '127.0.0.1',
+        rejectUnauthorized: false,
+      })
+      let end = 'fin'
+      socket.on('data', () => {})
+      socket.on('error', (error: NodeJS.ErrnoException) => (end = error.code ?? 'error'))
+      socket.on('close', () => resolve(end))
+      socket.write(
+        `GET ${D} HTTP/1.1\r\nhost: x\r\nauthorization: ${AUTH.authorization}\r\nprefer: ${prefer}\r\n\r\n`,
+      )
+    })
+  expect(await endOf('scenario=reset')).toBe('ECONNRESET')
+  expect(await endOf('scenario=reset, bytes=10')).toBe('ECONNRESET')
 })
