@@ -8,6 +8,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { docFiles } from '../helpers/readme.js'
+import { SESSION_HEADER } from '../../src/http/header-names.js'
 import { outcomeOf, type Outcome } from '../cases/scenario-cases.js'
 import { exchangeRaw, type WireExchange } from '../kinds/wire.js'
 
@@ -200,6 +201,25 @@ it.each<[keyof typeof KIND_CELLS, string, Command]>([
         expect(wire.received.toString('latin1'), prefer).toContain('{"id":"a2d')
       }
     }
+    // Seeded cuts come from the session's stream: a fresh session's series is Node's.
+    const lengths = async (send: (init: RequestInit) => Promise<Response>) => {
+      const seen = []
+      for (let i = 0; i < 4; i++)
+        seen.push(
+          (
+            await (
+              await send({
+                headers: { ...AUTH, prefer: 'scenario=malformed', [SESSION_HEADER]: 'cuts' },
+              })
+            ).text()
+          ).length,
+        )
+      return seen
+    }
+    const inNode = createFetchHandler({ seed: 42, size: 'small' })
+    expect(await lengths((init) => fetch(`${base}${RECORD}`, init))).toEqual(
+      await lengths((init) => inNode(new Request(`http://127.0.0.1${RECORD}`, init))),
+    )
     const started = performance.now()
     const slow = await fetch(`${base}${RECORD}`, {
       headers: { ...AUTH, prefer: 'scenario=slow-body, duration=300' },
