@@ -24,7 +24,7 @@ export interface JournalEntry {
   readonly method: string
   /** The request target as received, query included (cut at 2,000 characters). */
   readonly path: string
-  /** `null` when no HTTP answer was sent (`network-error`, `hang`). */
+  /** `null` when no HTTP answer was sent (`network-error`, `hang`, `empty`, `reset` at once). */
   readonly status: number | null
   /** The delay the mock applied before answering. */
   readonly ms: number

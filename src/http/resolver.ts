@@ -252,8 +252,10 @@ export function createResolver(options: MockOptions = {}): Resolver {
       // Outages and delays stand in front of the service: they apply whatever the key.
       effect = state.take()
       delay = effect.delay ?? delay
-      const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
-      if (outage !== undefined && kindSpec(effect.kind!).phase === 'before-key')
+      const { kind } = effect
+      const outage = kind === undefined ? undefined : kindAnswers.get(kind)
+      // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
+      if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
         return finish(request, session, outage, delay, effect.label)
     }
     if (!authorized)
@@ -277,20 +279,17 @@ export function createResolver(options: MockOptions = {}): Resolver {
     delay: number,
   ): MockAnswer {
     const label = effect?.label ?? null
-    const spec = effect?.kind === undefined ? undefined : kindSpec(effect.kind)
-    if (spec?.phase === 'after-key') {
-      const replaced = kindAnswers.get(effect!.kind!)
-      if (replaced !== undefined) return finish(request, session, replaced, delay, label)
-    }
+    const kind = effect?.kind
+    const spec = kind === undefined ? undefined : kindSpec(kind)
+    const replaced = spec?.phase === 'after-key' ? kindAnswers.get(kind!) : undefined
+    if (replaced !== undefined) return finish(request, session, replaced, delay, label)
     if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
     const usual = recordAnswers(route)
-    return finish(
-      request,
-      session,
-      spec?.phase === 'after-lookup' ? spec.answer(usual, effect!.options) : usual,
-      delay,
-      label,
-    )
+    const changed =
+      spec?.phase === 'after-lookup' && effect !== undefined
+        ? spec.answer(usual, effect.options)
+        : usual
+    return finish(request, session, changed, delay, label)
   }
 
   /**

@@ -37,7 +37,7 @@ export class ScenarioState {
   readonly phase: Phase
   #remaining: number
   #random: Random | undefined
-  /** Whether a kind it may apply cuts a body where a seeded share says. */
+  /** Whether a kind it may apply reads `bytes` and none is given: a seeded share stands in. */
   readonly #drawsShare: boolean
 
   /**
@@ -69,8 +69,8 @@ export class ScenarioState {
   /**
    * Counts one matching request and says what it gets. Draws from the seeded PRNG a fixed number
    * of times per request, so the n-th matching request gets the same effect on every run; the
-   * share a body is cut at is drawn last, and only by scenarios that may cut one, so the series of
-   * older scenarios are unchanged.
+   * share a body is cut at is drawn last, and only by scenarios whose kinds read `bytes` and that
+   * leave it out, so the series of every other scenario is unchanged.
    */
   take(): ScenarioEffect {
     this.#remaining--
