@@ -134,6 +134,8 @@ export function createListener(
     { mode, bytes = 0 }: Extract<Delivery, { mode: 'truncated' | 'reset' }>,
   ): void {
     const part = body ? toBuffer(body).subarray(0, bytes) : Buffer.alloc(0)
+    // Without a byte of body (HEAD, `bytes: 0`), Node would hold the head back: send it now.
+    if (part.byteLength === 0) response.flushHeaders()
     // Once the bytes are with the kernel: a close then sends them first; a reset would drop them.
     response.write(part, () => {
       const socket = response.socket

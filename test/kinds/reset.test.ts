@@ -34,6 +34,13 @@ it('server: with bytes, the head and exactly `bytes` of the body, then a TCP res
   expect(end).toBe('reset')
 })
 
+it('server: HEAD with bytes gets the head, then the reset (there is no body to cut)', async () => {
+  const server = await startTestServer({ taxonomy, scenario: { kind: 'reset', bytes: 10 } })
+  const { received, end } = await exchangeRaw(server.url, D, AUTH, 'HEAD')
+  expect(received.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n$/)
+  expect(end).toBe('reset')
+})
+
 it('a fetch client sees ECONNRESET: at once as a rejected fetch, after bytes as a failed body', async () => {
   const server = await startTestServer({
     taxonomy,
