@@ -43,4 +43,25 @@ Object.assign(window, {
     return outcomes
   },
 })
+Object.assign(window, {
+  /** Under `scenario`, when the head and the whole body of one GET arrive (ms), and in how many reads. */
+  async timeBody(scenario: ScenarioInput, request: Request): Promise<unknown> {
+    await ready
+    worker.resetHandlers()
+    worker.use(...withScenario(scenario))
+    const start = performance.now()
+    const response = await fetch(`http://api.taxonomy.test${request.path}`, {
+      headers: request.headers,
+    })
+    const head = performance.now() - start
+    const reader = response.body!.getReader()
+    let reads = 0
+    let bytes = 0
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      reads++
+      bytes += read.value.byteLength
+    }
+    return { head, body: performance.now() - start, reads, bytes }
+  },
+})
 document.title = 'ready'
