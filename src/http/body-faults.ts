@@ -1,4 +1,4 @@
-import type { Answers, MockAnswer } from './responses.js'
+import { createNoAnswer, type Answers, type MockAnswer } from './responses.js'
 
 /** What a kind that changes the record's own answer reads for one request. */
 export interface BodyFaultOptions {
@@ -9,6 +9,8 @@ export interface BodyFaultOptions {
   /** A draw in [0, 1) from the scenario's seeded stream, one per request: where a cut falls without `bytes`. */
   readonly share: number
 }
+
+const RESET_AT_ONCE = createNoAnswer('reset')
 
 /** How long a `slow-body` body takes without `duration`, in milliseconds. */
 const DEFAULT_BODY_DURATION = 1_000
@@ -45,10 +47,7 @@ export function truncate(usual: Answers, options: BodyFaultOptions): Answers {
 
 /** A reset at once (no answer), or after the status, the headers and `bytes` of the body. */
 export function reset(usual: Answers, { bytes }: BodyFaultOptions): Answers {
-  if (bytes === undefined) {
-    const delivery = { mode: 'reset' } as const
-    return { get: { ...usual.get, delivery }, head: { ...usual.head, delivery } }
-  }
+  if (bytes === undefined) return RESET_AT_ONCE
   const length = usual.get.body?.byteLength ?? 0
   return {
     get: { ...usual.get, delivery: { mode: 'reset', bytes: Math.min(bytes, length) } },
@@ -71,12 +70,12 @@ export function slowBody(
 }
 
 /**
- * The usual status with a body that is not valid JSON: the record cut mid-way, at `bytes` or a
- * seeded share, its `content-length` saying so (honest framing, broken content).
+ * A 200 whose body is not valid JSON: the record cut mid-way, at `bytes` or a seeded share, its
+ * `content-length` saying so (honest framing, broken content). Error answers stay JSON.
  */
 export function malform(usual: Answers, options: BodyFaultOptions): Answers {
   const body = usual.get.body
-  if (body === null) return usual
+  if (body === null || usual.get.status !== 200) return usual
   const cut = body.subarray(0, cutAt(body.byteLength, options))
   const headers = Object.freeze({ ...usual.get.headers, 'content-length': String(cut.byteLength) })
   return {

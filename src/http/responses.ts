@@ -114,7 +114,7 @@ const PREFLIGHT_HEADERS = {
 export const RETRY_AFTER_SECONDS = '1'
 
 /** An answer that is no HTTP answer at all (see `Delivery`), for GET and HEAD alike. */
-export function createNoAnswer(mode: 'network-error' | 'empty' | 'hang'): Answers {
+export function createNoAnswer(mode: 'network-error' | 'empty' | 'hang' | 'reset'): Answers {
   const answer: MockAnswer = Object.freeze({
     status: 0,
     headers: Object.freeze({}),

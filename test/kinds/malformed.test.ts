@@ -62,3 +62,9 @@ it('Prefer: scenario=malformed, bytes=N asks for one request', async () => {
     { error: 'Malformed request: Prefer bytes must be a whole number; received "lots"' },
   ])
 })
+
+it('leaves error answers JSON: a missing slug still gets its 404 body whole', async () => {
+  const server = await startTestServer({ taxonomy, scenario: 'malformed' })
+  const response = await fetch(`${server.url}/api/v2/disciplines/no-such-slug`, { headers: AUTH })
+  expect([response.status, await response.json()]).toEqual([404, { error: 'Resource not found' }])
+})
