@@ -2,20 +2,25 @@
 import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
+import { benchHttps } from './https.js'
+import { benchJournal } from './journal.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
 import { benchServer } from './server.js'
 import { benchSessions } from './sessions.js'
-import { benchStartup } from './startup.js'
+import { benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
 
 const sections = [
   ['Generator', () => benchGenerate()],
   ['Standalone server', () => benchServer()],
+  ['HTTPS server', () => benchHttps()],
   ['Sessions and scenarios', () => benchSessions()],
+  ['Request journal', () => benchJournal()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
+  ['First requests', () => benchFirstAnswers()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],

@@ -12,7 +12,7 @@ export interface ServerProcess {
 }
 
 /**
- * Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT`. With `keepLines`
+ * Spawns `command` and resolves once it prints `listening on http://127.0.0.1:PORT` (or `https://`). With `keepLines`
  * false, the lines after that one are read and dropped (a request log under load would fill memory).
  */
 export function startListening(
@@ -34,7 +34,7 @@ export function startListening(
       buffer = parts.pop()!
       for (const line of parts) {
         lines.push(line)
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
+        const match = /listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(line)
         if (!match) continue
         if (!keepLines) child.stdout!.off('data', read).resume()
         resolve({ child, url: match[1]!, lines, exit })

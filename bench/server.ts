@@ -4,18 +4,18 @@ import { median, spreadOf, type Check, type Spread } from './lib.js'
 import { BIN, startListening, type ServerProcess } from './processes.js'
 import { KEY, hasWrk, runWrk as wrk, runWrkAsync, type WrkRun } from './wrk.js'
 
-const REFERENCE = fileURLToPath(new URL('./reference-server.ts', import.meta.url))
+export const REFERENCE = fileURLToPath(new URL('./reference-server.ts', import.meta.url))
 /** Against the bare reference, at each of these connection counts. */
 const CONNECTIONS = [32, 64] as const
 /** The request log and sessions are compared with our own quiet server at one count. */
 const LOG_CONNECTIONS = 64
 const SESSION_CONNECTIONS = 64
-const THROUGHPUT_TARGET = 0.95
-const P99_TARGET = 1.15
+export const THROUGHPUT_TARGET = 0.95
+export const P99_TARGET = 1.15
 const SESSION_P99_TARGET = 1.2
 
 /** A server pinned to core 0, so wrk on core 1 does not compete with it. */
-const startPinned = (args: readonly string[], keepLines = true) =>
+export const startPinned = (args: readonly string[], keepLines = true) =>
   startListening('taskset', ['-c', '0', process.execPath, ...args], keepLines)
 
 /** One thread of wrk on core 1, one URL, the key as a static header. */
@@ -165,7 +165,7 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
 }
 
 /** A server to measure: how to start it, and headers its requests carry. */
-interface Contender {
+export interface Contender {
   readonly start: () => Promise<ServerProcess>
   readonly headers?: Readonly<Record<string, string>>
 }
@@ -189,7 +189,7 @@ interface Comparison {
  * makes it 20-30% slower or faster for as long as it lives (either server's, seen in the CPU it
  * spends per request), and one such process does not sway a median over several pairs.
  */
-async function compare(
+export async function compare(
   ours: Contender,
   theirs: Contender,
   path: string,
@@ -244,7 +244,7 @@ async function compare(
 const ROUNDS_PER_PAIR = 4
 
 /** Our server's answer to the benchmarked request, which the reference then sends as it is. */
-async function sampleAnswer(
+export async function sampleAnswer(
   path: string,
 ): Promise<{ body: Buffer; headers: Record<string, string> }> {
   const ours = await startPinned([BIN, '--port', '0', '--quiet'])
@@ -366,7 +366,7 @@ function cpuMs(pid: number | undefined): number {
 const percent = (share: number) => `${Math.round(share * 100)}%`
 
 /** A median ratio and, in brackets, the range of the rounds' ratios. */
-const formatRatio = (spread: Spread) =>
+export const formatRatio = (spread: Spread) =>
   `${spread.median.toFixed(2)}x [${spread.min.toFixed(2)}–${spread.max.toFixed(2)}]`
 
 /** Socket errors, timeouts and non-2xx answers over some wrk runs. */
@@ -382,7 +382,7 @@ function ratios(
   return spreadOf(ours.map((run, i) => value(run) / value(reference[i]!)))
 }
 
-async function firstDisciplineSlug(): Promise<string> {
+export async function firstDisciplineSlug(): Promise<string> {
   const { createTaxonomy } = await import('../dist/index.js')
   return createTaxonomy().disciplines[0]!.slug
 }

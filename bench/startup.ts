@@ -139,7 +139,6 @@ export async function benchStartup(rounds = 31, largeRounds = 5): Promise<Check[
       ok: largeMs <= 1500,
       figure: largeMs,
     },
-    ...(await benchFirstAnswers(packed.script, serve)),
   ]
 }
 
@@ -151,14 +150,11 @@ const FIRST_ANSWER_TARGET_MS: Readonly<Record<'medium' | 'large', number>> = {
 
 /**
  * From the "listening on" line to the answer of the first request, for each endpoint, at medium
- * and large, each in fresh processes (median of `rounds`): the work a generated dataset defers to
- * first use is paid here.
+ * and large, each in fresh processes of the repo's `bin/` (median of `rounds`): the work a generated
+ * dataset defers to first use is paid here.
  */
-async function benchFirstAnswers(
-  script: string,
-  serve: readonly string[],
-  rounds = 5,
-): Promise<Check[]> {
+export async function benchFirstAnswers(rounds = 5, script = BIN): Promise<Check[]> {
+  const serve = ['--port', '0', '--quiet']
   const { createTaxonomy } = await import('../dist/index.js')
   const checks: Check[] = []
   for (const size of ['medium', 'large'] as const) {

@@ -1,6 +1,6 @@
 // Build step: empties dist/, then writes its JavaScript with esbuild, one file per entry point plus
 // shared chunks. Loading ~60 small modules cost more start-up time (resolving and opening each) than
-// running them. Code splitting keeps module-level state (the MSW kit registry, the
+// running them. Code splitting keeps module-level state (the scenarios MSW helpers select, the
 // Taxonomy class) in one chunk, so it exists once when a program imports two entry points.
 // Declarations come from tsc afterwards (tsconfig.build.json: emitDeclarationOnly).
 import { rmSync } from 'node:fs'
@@ -44,16 +44,18 @@ await build({
   absWorkingDir: ROOT,
   entryPoints: {
     index: 'src/index.ts',
+    'http/index': 'src/http/index.ts',
     'msw/index': 'src/msw/index.ts',
     'server/index': 'src/server/index.ts',
+    'contract/index': 'src/contract/index.ts',
   },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
-  // Neutral: index and msw run in browsers and are bundled again by the user's tool; msw stays an
-  // import (the fence test keeps node:* out of what index and msw reach).
+  // Neutral: all but server run in browsers and are bundled again by the user's tool; msw stays an
+  // import (the fence test keeps node:* out of what they reach).
   platform: 'neutral',
   target: 'es2022',
   packages: 'external',

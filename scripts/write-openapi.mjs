@@ -1,22 +1,12 @@
-// Build step: writes dist/openapi.json from the one source, src/http/openapi.ts (bundled in memory:
-// dist/ holds only the entry points and their chunks, not one file per module).
+// Build step, after scripts/bundle.mjs: writes dist/openapi.json as the built package serves it at
+// /openapi.json with the default options, so the file and the served document cannot differ.
 import { writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { createFetchHandler } from '../dist/http/index.js'
 
-const result = await build({
-  entryPoints: [fileURLToPath(new URL('../src/http/openapi.ts', import.meta.url))],
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  write: false,
-  logLevel: 'warning',
-})
-const { OPENAPI_DOCUMENT } = await import(
-  `data:text/javascript;base64,${Buffer.from(result.outputFiles[0].contents).toString('base64')}`
-)
+const response = await createFetchHandler()(new Request('http://localhost/openapi.json'))
+if (response.status !== 200) throw new Error(`GET /openapi.json answered ${response.status}`)
 
 writeFileSync(
   new URL('../dist/openapi.json', import.meta.url),
-  `${JSON.stringify(OPENAPI_DOCUMENT, null, 2)}\n`,
+  `${JSON.stringify(await response.json(), null, 2)}\n`,
 )

@@ -21,6 +21,7 @@ export type {
   FixtureDiscipline,
   FixtureDomain,
   FixtureFormat,
+  FixtureRecord,
   FixtureSubDiscipline,
   FixtureTopic,
   Level,
@@ -28,40 +29,3 @@ export type {
   SubDisciplineSummary,
   TopicSummary,
 } from './core/types.js'
-export { createFetchHandler } from './http/fetch.js'
-export { createResolver } from './http/resolver.js'
-export { DEFAULT_API_KEY } from './http/options.js'
-export { parseScenario, SCENARIO_KINDS } from './http/scenario.js'
-export { DEFAULT_SESSION } from './http/sessions.js'
-export { ADMIN_KEY_HEADER, SESSION_HEADER } from './http/header-names.js'
-export type { FetchHandlerOptions } from './http/fetch.js'
-export type { MockRequest, ResolveContext, Resolver } from './http/resolver.js'
-export type { Delivery, MockAnswer } from './http/responses.js'
-export type {
-  AnswerOptions,
-  DataOptions,
-  ErrorStatuses,
-  MockOptions,
-  NestedOrder,
-} from './http/options.js'
-export type {
-  FaultKind,
-  Scenario,
-  ScenarioDelay,
-  ScenarioInput,
-  ScenarioKind,
-  SeededFaults,
-} from './http/scenario.js'
-export type { JournalEntry } from './http/sessions.js'
-export { verifyService } from './contract/verify.js'
-export { recordService, RecordError } from './contract/record.js'
-export { UnreachableError } from './contract/client.js'
-export { TooLargeError } from './contract/budget.js'
-export { formatVerifySummary, toJunitXml } from './contract/format.js'
-export { RULES } from './contract/rules.js'
-export type { VerifyReport } from './contract/verify.js'
-export type { RecordResult } from './contract/record.js'
-export type { RecordServiceOptions, ServiceOptions, VerifyOptions } from './contract/options.js'
-export type { RuleId, RuleResult } from './contract/rules.js'
-export type { Observation } from './contract/observe.js'
-export type { NestedArray, ObservedOrder } from './contract/order.js'

@@ -26,8 +26,8 @@ function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
   return { files, bare }
 }
 
-it('keeps node:* out of what taxonomy-mock and taxonomy-mock/msw load, so browsers can bundle them', () => {
-  for (const entry of ['index.js', 'msw/index.js']) {
+it('keeps node:* out of what every entry point but the server loads, so browsers can bundle them', () => {
+  for (const entry of ['index.js', 'http/index.js', 'msw/index.js', 'contract/index.js']) {
     const { files, bare } = staticGraph(entry)
     expect([...bare].filter((specifier) => specifier !== 'msw')).toEqual([])
     // Builtins come through process.getBuiltinModule (next test), so look for that too.
@@ -59,7 +59,7 @@ it('bundles each source module into exactly one dist file, so module state exist
     const sources = new Set(readFileSync(join(DIST, file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm))
     for (const source of sources) owners.set(source, [...(owners.get(source) ?? []), file])
   }
-  expect(owners.get('// src/msw/kits.ts')).toHaveLength(1)
+  expect(owners.get('// src/msw/selection.ts')).toHaveLength(1)
   expect(owners.get('// src/core/store.ts')).toHaveLength(1)
   expect([...owners].filter(([, files]) => files.length > 1)).toEqual([])
 })
@@ -109,7 +109,9 @@ it('keeps the CLI to Node builtins: its CommonJS files require no package (msw i
 
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
   expect(
-    scripts.filter((file) => !/^(index|msw\/index|server\/index|chunks\/[\w-]+)\.js$/.test(file)),
+    scripts.filter(
+      (file) => !/^(index|(http|msw|server|contract)\/index|chunks\/[\w-]+)\.js$/.test(file),
+    ),
   ).toEqual([])
   expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual([
     'cli/commands.cjs',

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util'
-import { isApiKey, type AnswerOptions } from '../http/options.js'
-import { parseContractArgs, type ContractArgs } from './contract-args.js'
-import { parseMatchingFlags } from './matching-flags.js'
+import { resolveSeed } from '../core/generate.js'
+import { resolveSize } from '../core/size.js'
+import { resolveOptions, type AnswerOptions } from '../http/options.js'
 import type { Scenario } from '../http/scenario.js'
-import { DEFAULT_HOST, DEFAULT_PORT, isHost } from '../server/options.js'
-import { parseScenarioFlags } from './scenario-flags.js'
-import { describeParseError, parseInteger } from './flag-values.js'
+import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
+import { parseContractArgs, type ContractArgs } from './contract-args.js'
+import { describeParseError, toNumberOrText } from './flag-values.js'
+import { toMatchingOptions } from './matching-flags.js'
+import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
+import { toScenarioInput } from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
@@ -155,27 +158,31 @@ export function parseCliArgs(
     )
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
-  const seed = parseInteger(
-    values.seed ?? env.TAXONOMY_MOCK_SEED,
-    values.seed !== undefined ? '--seed' : 'TAXONOMY_MOCK_SEED',
-    0,
-    Number.MAX_SAFE_INTEGER,
+  const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
+  const size = values.size
+  // The data options are judged by the library, for export and serve alike.
+  checkOptions(
+    () => {
+      resolveSeed(seed)
+      resolveSize(size)
+    },
+    values.seed === undefined ? { seed: OPTION_VARIABLES.seed } : {},
   )
-  const size = parseSize(values.size)
-  if (command === 'export') {
-    const misplaced = SERVE_ONLY.find((name) => values[name] !== undefined)
-    if (misplaced)
-      throw new UsageError(
-        `--${misplaced} is a serve option; export takes --seed, --size and --out`,
-      )
-    return { command, seed, size, out: values.out }
-  }
-  if (values.out !== undefined) throw new UsageError('--out is an export option (see --help)')
-  return parseServe(values, env, seed, size)
+  return command === 'export'
+    ? parseExport(values, seed as number | undefined, size as ExportArgs['size'])
+    : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
 }
 
-/** The CLI's bound on `--delay`, ten minutes, as documented; the library takes up to `MAX_DELAY`. */
-const MAX_CLI_DELAY = 600_000
+function parseExport(
+  values: Record<string, string | boolean | string[] | undefined>,
+  seed: number | undefined,
+  size: ExportArgs['size'],
+): ExportArgs {
+  const misplaced = SERVE_ONLY.find((name) => values[name] !== undefined)
+  if (misplaced)
+    throw new UsageError(`--${misplaced} is a serve option; export takes --seed, --size and --out`)
+  return { command: 'export', seed, size, out: values.out as string | undefined }
+}
 
 function parseValidate(values: Record<string, unknown>, files: readonly string[]): ValidateArgs {
   const flag = Object.keys(values).find((name) => values[name] !== undefined)
@@ -185,12 +192,18 @@ function parseValidate(values: Record<string, unknown>, files: readonly string[]
   return { command: 'validate', file: files[0]! }
 }
 
+/**
+ * The serve flags as the library's options, judged by the library (`resolveOptions`,
+ * `resolvePort`, `resolveHost`); only what the library cannot see, such as a flag without the
+ * one it goes with or an empty variable, is checked here.
+ */
 function parseServe(
   values: Record<string, string | boolean | string[] | undefined>,
   env: Readonly<Record<string, string | undefined>>,
   seed: number | undefined,
   size: ExportArgs['size'],
 ): ServeArgs {
+  if (values.out !== undefined) throw new UsageError('--out is an export option (see --help)')
   const data = values.data as string | undefined
   if (data !== undefined && (values.seed !== undefined || size !== undefined)) {
     throw new UsageError('--data excludes --seed and --size: the file holds the whole dataset')
@@ -198,35 +211,24 @@ function parseServe(
   if (values.watch === true && data === undefined)
     throw new UsageError('--watch goes with --data FILE: it reloads that file when it changes')
   const flagKeys = values['api-key'] as string[] | undefined
-  const envKeys = env.TAXONOMY_MOCK_API_KEYS?.split(',')
+  const envKeys = env[OPTION_VARIABLES.apiKeys]
+    ?.split(',')
     .map((key) => key.trim())
     .filter(Boolean)
   const anyKey = values['any-key'] === true
-  if (anyKey && flagKeys)
-    throw new UsageError('--any-key excludes --api-key: pass one or the other')
   // Set but empty is a mistake (a variable meant to hold a secret), not a request for the public default key.
   if (!anyKey && !flagKeys && envKeys?.length === 0) {
     throw new UsageError(
-      'TAXONOMY_MOCK_API_KEYS is set but holds no key: list keys separated by commas, or unset it for the default key',
+      `${OPTION_VARIABLES.apiKeys} is set but holds no key: list keys separated by commas, or unset it for the default key`,
     )
   }
-  const apiKeys = anyKey ? undefined : (flagKeys ?? (envKeys?.length ? envKeys : undefined))
-  for (const key of apiKeys ?? []) {
-    if (!isApiKey(key)) {
-      throw new UsageError(
-        `${flagKeys ? '--api-key' : 'TAXONOMY_MOCK_API_KEYS'} must hold keys of 1-256 visible ASCII characters with no spaces`,
-      )
-    }
-  }
-  const portSource = values.port !== undefined ? '--port' : 'TAXONOMY_MOCK_PORT'
-  const delay = parseInteger(values.delay as string | undefined, '--delay', 0, MAX_CLI_DELAY) ?? 0
-  const adminKey = (values['admin-key'] as string | undefined) ?? env.TAXONOMY_MOCK_ADMIN_KEY
-  if (adminKey !== undefined && !isApiKey(adminKey)) {
-    throw new UsageError(
-      `${values['admin-key'] !== undefined ? '--admin-key' : 'TAXONOMY_MOCK_ADMIN_KEY'} must be 1-256 visible ASCII characters with no spaces`,
-    )
-  }
-  const scenario = parseScenarioFlags({
+  // `--any-key` overrides keys from the environment, not keys from a flag (the library says so).
+  const apiKeys = flagKeys ?? (anyKey || !envKeys?.length ? undefined : envKeys)
+  const port = toNumberOrText((values.port as string | undefined) ?? env[OPTION_VARIABLES.port])
+  const host = (values.host as string | undefined) ?? DEFAULT_HOST
+  const delay = toNumberOrText(values.delay as string | undefined) ?? 0
+  const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
+  const scenario = toScenarioInput({
     scenario: values.scenario as string | undefined,
     slug: values['scenario-slug'] as string | undefined,
     times: values['scenario-times'] as string | undefined,
@@ -235,16 +237,30 @@ function parseServe(
     faults: values.faults as string | undefined,
     delay,
   })
+  const matching = toMatchingOptions(values)
+  const resolved = checkOptions(
+    () => ({
+      port: resolvePort(port),
+      options: resolveOptions({
+        ...(apiKeys ? { apiKeys } : {}),
+        ...(anyKey ? { anyKey } : {}),
+        delay,
+        ...(scenario ? { scenario } : {}),
+        ...(adminKey !== undefined ? { adminKey } : {}),
+        ...matching,
+      } as AnswerOptions),
+      host: resolveHost(host),
+    }),
+    {
+      ...(values.port === undefined ? { port: OPTION_VARIABLES.port } : {}),
+      ...(flagKeys ? {} : { apiKeys: OPTION_VARIABLES.apiKeys }),
+      ...(values['admin-key'] === undefined ? { adminKey: OPTION_VARIABLES.adminKey } : {}),
+    },
+  )
   return {
     command: 'serve',
-    port:
-      parseInteger(
-        (values.port as string | undefined) ?? env.TAXONOMY_MOCK_PORT,
-        portSource,
-        0,
-        65535,
-      ) ?? DEFAULT_PORT,
-    host: parseHost(values.host as string | undefined),
+    port: resolved.port,
+    host,
     seed: data === undefined ? seed : undefined,
     size,
     apiKeys,
@@ -252,12 +268,12 @@ function parseServe(
     anyKey,
     data,
     watch: values.watch === true,
-    delay,
+    delay: resolved.options.delay,
     cors: values['no-cors'] !== true,
     quiet: values.quiet === true,
-    scenario,
+    scenario: resolved.options.scenario,
     adminKey,
-    matching: parseMatchingFlags(values),
+    matching: matching as ServeArgs['matching'],
     tls: parseTlsFlags(values),
   }
 }
@@ -305,21 +321,4 @@ function attachNegativeValues(argv: readonly string[]): string[] {
     }
   }
   return result
-}
-
-function parseSize(text: string | undefined): ExportArgs['size'] {
-  if (text === undefined) return undefined
-  if (text === 'small' || text === 'medium' || text === 'large') return text
-  throw new UsageError(
-    `--size must be small, medium or large; received ${JSON.stringify(text.slice(0, 40))}`,
-  )
-}
-
-function parseHost(text: string | undefined): string {
-  if (text === undefined) return DEFAULT_HOST
-  if (!isHost(text))
-    throw new UsageError(
-      `--host must be a host name or IP address; received ${JSON.stringify(text)}`,
-    )
-  return text
 }

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { isApiKey } from '../http/options.js'
-import { describeParseError, parseInteger } from './flag-values.js'
+import { describeParseError, toNumberOrText } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock verify` or `record` was asked to do. The key itself travels only here. */
@@ -13,20 +12,24 @@ export interface ContractArgs {
   readonly keySource: string
   readonly disciplines: readonly string[]
   readonly subDisciplines: readonly string[]
-  readonly crawl: number | undefined
-  readonly maxRequests: number | undefined
-  readonly rate: number | undefined
+  // The numbers as given, or the text of one that is none: the library judges them.
+  readonly crawl: FlagNumber | undefined
+  readonly maxRequests: FlagNumber | undefined
+  readonly rate: FlagNumber | undefined
   /** `--max-read MB`: the run's read budget. */
-  readonly maxReadMb: number | undefined
-  readonly timeout: number | undefined
+  readonly maxReadMb: FlagNumber | undefined
+  readonly timeout: FlagNumber | undefined
   readonly report: string | undefined
   readonly junit: string | undefined
   readonly out: string | undefined
   readonly all: boolean
 }
 
+/** A number flag's value, or its text when it is no number (`toNumberOrText`). */
+type FlagNumber = number | string
+
 /** The environment variable the key is read from unless `--api-key-env` names another. */
-const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
+export const DEFAULT_KEY_ENV = 'TAXONOMY_API_KEY'
 
 /** The flag per endpoint giving slugs to start from (`Endpoint.flag`). */
 const START_FLAGS = {
@@ -90,12 +93,6 @@ export function parseContractArgs(
   const starts = Object.fromEntries(
     ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, values[flag] ?? []]),
   ) as Record<Endpoint['startOption'], string[]>
-  if (Object.values(starts).every((slugs) => slugs.length === 0)) {
-    const flags = ENDPOINT_LIST.map(({ flag }) => `--${flag} SLUG`).join(' or ')
-    throw new UsageError(
-      `${command} needs at least one ${flags}: the API has no list endpoint to start from`,
-    )
-  }
   const { apiKey, keySource } = readKey(values['api-key'], values['api-key-env'], env)
   return {
     command,
@@ -103,12 +100,14 @@ export function parseContractArgs(
     apiKey,
     keySource,
     ...starts,
-    crawl: parseInteger(values.crawl, '--crawl', 0, 100_000),
-    maxRequests: parseInteger(values['max-requests'], '--max-requests', 1, 100_000),
-    rate: parseRate(values.rate),
-    timeout: parseInteger(values.timeout, '--timeout', 1, 600_000),
-    // Its bounds are the library's, checked there (see toServiceOptions).
-    maxReadMb: parseInteger(values['max-read'], '--max-read', 1, Number.MAX_SAFE_INTEGER),
+    crawl: toNumberOrText(values.crawl),
+    maxRequests: toNumberOrText(values['max-requests']),
+    // `unlimited` as the help says, or `Infinity` as the library's message does.
+    rate: /^(?:unlimited|Infinity)$/.test(values.rate?.trim() ?? '')
+      ? Number.POSITIVE_INFINITY
+      : toNumberOrText(values.rate),
+    timeout: toNumberOrText(values.timeout),
+    maxReadMb: toNumberOrText(values['max-read']),
     report: values.report,
     junit: values.junit,
     out: values.out,
@@ -136,22 +135,6 @@ function readKey(
       `no API key: ${name} is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)`,
     )
   }
-  // Never echo the key, not even a part of it: only its length.
-  const length = apiKey.length
-  if (!isApiKey(apiKey))
-    throw new UsageError(
-      `the key in ${keySource} must be 1-256 visible ASCII characters with no spaces; it has ${length} characters`,
-    )
+  // The library judges the key, and names it by its length only.
   return { apiKey, keySource }
-}
-
-function parseRate(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined
-  if (text.trim() === 'unlimited') return Number.POSITIVE_INFINITY
-  const rate = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN
-  if (!(rate >= 0.01 && rate <= 1_000))
-    throw new UsageError(
-      `--rate must be a number of requests per second from 0.01 to 1000, or unlimited; received ${JSON.stringify(text.slice(0, 40))}`,
-    )
-  return rate
 }

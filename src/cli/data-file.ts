@@ -4,11 +4,12 @@ import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { loadTaxonomy } from '../core/load.js'
+import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
 import { UsageError } from './usage-error.js'
 
 /** Larger files are refused: `--size large` builds more data than fits in one. */
-const MAX_DATA_BYTES = 100 * 1024 * 1024
+const MAX_DATA_BYTES = 100 * MEGABYTE
 /**
  * A `--data` file must be read to its end within this time: a FIFO whose writer keeps it open
  * never ends, and nothing else (start-up, the next reload under `--watch`) may wait on it forever.
@@ -52,7 +53,7 @@ export async function readDataFile(
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
     if (info.size > MAX_DATA_BYTES) {
       throw new UsageError(
-        `${where} is ${megabytes(info.size)}; the limit is ${megabytes(MAX_DATA_BYTES)} (use --size large for more data)`,
+        `${where} is ${toMegabytes(info.size)}; the limit is ${toMegabytes(MAX_DATA_BYTES)} (use --size large for more data)`,
       )
     }
     const isPipe = info.isFIFO() || info.isSocket()
@@ -102,7 +103,7 @@ async function readLimited(
       bytes += chunk.length
       if (bytes > MAX_DATA_BYTES) {
         throw new UsageError(
-          `${where} is over the ${megabytes(MAX_DATA_BYTES)} limit (use --size large for more data)`,
+          `${where} is over the ${toMegabytes(MAX_DATA_BYTES)} limit (use --size large for more data)`,
         )
       }
       chunks.push(chunk)
@@ -141,8 +142,4 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 
 function seconds(ms: number): string {
   return `${ms / 1000} s`
-}
-
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / 1024 / 1024)} MB`
 }

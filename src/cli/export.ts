@@ -2,7 +2,7 @@ import { createTaxonomy } from '../core/generate.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { ExportArgs } from './args.js'
 import type { CliIo } from './io.js'
-import { RuntimeError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
 import { writeOutputFile } from './write-file.js'
 
 /**

@@ -1,5 +1,6 @@
 import type { CliIo } from './io.js'
-import { RuntimeError, UsageError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
+import { UsageError } from './usage-error.js'
 
 /**
  * Prints `error` as one line on stderr and returns its exit code: 2 for a usage error, 1 for

@@ -1,20 +1,11 @@
-import { UsageError } from './usage-error.js'
-
-/** A flag's integer value from `min` to `max`, or `undefined` when the flag is absent. */
-export function parseInteger(
-  text: string | undefined,
-  name: string,
-  min: number,
-  max: number,
-): number | undefined {
+/**
+ * A flag's value as a number, or its text when it is not a decimal number, for the library to
+ * judge either way: its message, bounds included, is the one printed. `undefined` when absent.
+ */
+export function toNumberOrText(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined
-  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(
-      `${name} must be an integer from ${min} to ${max}; received ${JSON.stringify(text.slice(0, 40))}`,
-    )
-  }
-  return value
+  const trimmed = text.trim()
+  return /^-?\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : text
 }
 
 /** What went wrong with the flags, in the words of `--help`. */

@@ -1,7 +1,15 @@
-import { DEFAULT_PORT } from '../server/options.js'
+import { DEFAULT_SEED } from '../core/generate.js'
+import { MEGABYTE as MB } from '../core/megabytes.js'
+import { MAX_BODY_BYTES } from '../contract/budget.js'
+import { SERVICE_DEFAULTS } from '../contract/options.js'
+import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
+import { DEFAULT_KEY_ENV } from './contract-args.js'
+import { OPTION_VARIABLES as ENV } from './option-flags.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
+import { PRISM_CODES } from '../http/prefer.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
 
 const WIDTH = 80
@@ -30,12 +38,12 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
 A mock of the Academic Taxonomy Lookup Service (${ENDPOINT_LIST.map((endpoint) => `GET /api/v2/${endpoint.collection}/:slug`).join(' and\n')}), answered from deterministic seeded data.
 
 Serve options:
-  -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env TAXONOMY_MOCK_PORT)
-      --host H       interface to bind                       (default 127.0.0.1)
-      --seed N       dataset seed                            (default 42, env TAXONOMY_MOCK_SEED)
+  -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env ${ENV.port})
+      --host H       interface to bind                       (default ${DEFAULT_HOST})
+      --seed N       dataset seed                            (default ${DEFAULT_SEED}, env ${ENV.seed})
       --size S       small | medium | large                  (default medium)
       --api-key K    accepted Bearer key; repeatable         (default ${DEFAULT_API_KEY},
-                                                              env TAXONOMY_MOCK_API_KEYS=k1,k2)
+                                                              env ${ENV.apiKeys}=k1,k2)
       --any-key      accept any non-empty Bearer key
       --data FILE    serve a fixture v1 file instead of generated data
       --watch        with --data: reload the file when it changes, through symbolic links
@@ -54,16 +62,19 @@ Serve options:
 
 Scenarios (error states, faults, delays; docs/scenarios.md):
 ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.join(', ')}`, ' '.repeat(21))}
+                     K1,K2,...: a sequence, one per matching request, then as usual
+                     ('usual' for the usual answer: unavailable,unavailable,usual);
+                     or a whole scenario as JSON: '{"delay":{"median":80,"p99":400}}'
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
       --scenario-bytes N  truncated, reset, malformed: bytes of the body sent
       --scenario-duration MS   slow-body: the time the body takes (default 1000)
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
-                     (${ADMIN_KEY_HEADER_NAME}; env TAXONOMY_MOCK_ADMIN_KEY)
+                     (${ADMIN_KEY_HEADER_NAME}; env ${ENV.adminKey})
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
                    [, bytes=N][, duration=MS]
-                   (Prism's Prefer: code=401|404|500|503 too)
+                   (Prism's Prefer: code=${[...PRISM_CODES.keys()].join('|')} too)
   Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario
                    (JSON body {"kind":"unavailable","times":2}),
@@ -81,19 +92,19 @@ Export options:
 
 Verify and record (read-only; docs/keeping-honest.md):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
-      --api-key-env NAME  variable holding the key, 8+ characters (default TAXONOMY_API_KEY)
+      --api-key-env NAME  variable holding the key, ${MIN_REDACTABLE_KEY_LENGTH}+ characters (default ${DEFAULT_KEY_ENV})
       --api-key K    the key itself (visible to other users of the machine: prefer the variable)
       ${ENDPOINT_LIST.map((endpoint) => `--${endpoint.flag} SLUG`).join(', ')}   where to start; repeatable
-      --max-requests N    requests in all, retries included  (default 200)
-      --rate R       requests per second, at most, or unlimited  (default 2)
-      --timeout MS   per answer                              (default 10000)
-      --max-read MB  answers read in all, at most            (default 64)
-  verify: --crawl N  up to N more records through children and parents (default 0)
+      --max-requests N    requests in all, retries included  (default ${SERVICE_DEFAULTS.maxRequests})
+      --rate R       requests per second, at most, or unlimited  (default ${SERVICE_DEFAULTS.rate})
+      --timeout MS   per answer                              (default ${SERVICE_DEFAULTS.timeout})
+      --max-read MB  answers read in all, at most            (default ${SERVICE_DEFAULTS.maxReadBytes / MB})
+  verify: --crawl N  up to N more records through children and parents (default ${SERVICE_DEFAULTS.crawl})
           --report FILE  the report as JSON;  --junit FILE  as JUnit XML
           exit 0 no rule failed, 1 a rule failed or the target cannot be reached
   record: --out FILE a closed fixture (format v1.1), written atomically
           --all      record everything reachable (raise --max-requests to fit)
-  both:   exit 1 past 16 MB an answer, --max-read in all, or 120 s of Retry-After waits
+  both:   exit 1 past ${MAX_BODY_BYTES / MB} MB an answer, --max-read in all, or ${SERVICE_DEFAULTS.maxTotalWait / 1000} s of Retry-After waits
 
   -h, --help         this text
   -v, --version      the version

@@ -4,7 +4,7 @@ import type { ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
-import { RuntimeError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -50,7 +50,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(describeListenError(error, args))
     })
-    cutNow = () => void server.close({ graceMs: 0 })
+    cutNow = () => void server.close({ grace: 0 })
     let stopWatching = () => {}
     // Whatever happens after listening, the server is closed before serve() returns.
     try {

@@ -5,10 +5,12 @@ import { join } from 'node:path'
 import type { CertificatePair } from '../server/self-signed.js'
 import type { TlsArgs } from './args.js'
 import { readDataFile } from './data-file.js'
-import { RuntimeError, UsageError } from './usage-error.js'
+import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
+import { RuntimeError } from './runtime-error.js'
+import { UsageError } from './usage-error.js'
 
 /** PEM files hold a certificate chain or a key: a few kilobytes. */
-const MAX_PEM_BYTES = 1024 * 1024
+const MAX_PEM_BYTES = MEGABYTE
 
 /**
  * `--tls-cert` and `--tls-key`, read and checked before anything listens. Every failure is a
@@ -42,7 +44,9 @@ async function readPemFile(
   const info = await stat(file).catch(() => undefined)
   if (info?.isDirectory()) throw new UsageError(`${where} is a directory, not a PEM file`)
   if (info !== undefined && info.size > MAX_PEM_BYTES)
-    throw new UsageError(`${where} is over 1 MB: not a PEM certificate or key`)
+    throw new UsageError(
+      `${where} is over ${toMegabytes(MAX_PEM_BYTES)}: not a PEM certificate or key`,
+    )
   return readDataFile(file, where, signal)
 }
 

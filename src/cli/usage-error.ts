@@ -1,6 +1,6 @@
-// The CLI's build gives each of its files (main.cjs, commands.cjs, tls.cjs) its own copy of these
-// classes (scripts/bundle.mjs): an error is told by its name, so one thrown by another file's copy
-// is still reported with its exit code.
+// The CLI's build gives each of its files (main.cjs, commands.cjs, tls.cjs) its own copy of this
+// class and of RuntimeError (scripts/bundle.mjs): an error is told by its name, so one thrown by
+// another file's copy is still reported with its exit code.
 
 /** A mistake in how the CLI was called or in the data it was given: exit code 2. */
 export class UsageError extends Error {
@@ -8,14 +8,5 @@ export class UsageError extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     return value instanceof Error && value.name === 'UsageError'
-  }
-}
-
-/** A failure while running, such as a port in use or an unwritable file: exit code 1. */
-export class RuntimeError extends Error {
-  override readonly name = 'RuntimeError'
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof Error && value.name === 'RuntimeError'
   }
 }

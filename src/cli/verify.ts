@@ -1,14 +1,21 @@
-import { MAX_BODY_BYTES, MAX_READ_LIMIT, TooLargeError } from '../contract/budget.js'
+import { TooLargeError } from '../contract/budget.js'
 import { UnreachableError } from '../contract/client.js'
 import { formatVerifySummary, toJunitXml } from '../contract/format.js'
-import { resolveServiceOptions, shortKeyMessage, type ServiceOptions } from '../contract/options.js'
+import {
+  resolveCrawl,
+  resolveServiceOptions,
+  SERVICE_LIMITS,
+  type ServiceOptions,
+} from '../contract/options.js'
 import { RecordError } from '../contract/record.js'
-import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
 import { verifyService } from '../contract/verify.js'
+import { MEGABYTE as MB } from '../core/megabytes.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
-import { RuntimeError, UsageError } from './usage-error.js'
+import { isOptionError, toFlagError } from './option-flags.js'
+import { RuntimeError } from './runtime-error.js'
+import { UsageError } from './usage-error.js'
 import { writeFileAtomically } from './write-file.js'
 
 /**
@@ -17,10 +24,8 @@ import { writeFileAtomically } from './write-file.js'
  */
 export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
   const options = toServiceOptions(args)
-  const report = await verifyService({
-    ...options,
-    ...(args.crawl !== undefined ? { crawl: args.crawl } : {}),
-  }).catch(toRuntimeError)
+  const crawl = judged(args, () => resolveCrawl(args.crawl))
+  const report = await verifyService({ ...options, crawl }).catch(toRuntimeError)
   for (const line of formatVerifySummary(report, args.keySource)) io.stdout(line)
   if (args.report !== undefined)
     await writeFileAtomically(args.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
@@ -28,45 +33,42 @@ export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
   return report.passed ? 0 : 1
 }
 
-/** The library options of the flags, validated once by the library, its TypeErrors naming the flags. */
+/** The library options of the flags, judged by the library, its errors naming the flags. */
 export function toServiceOptions(args: ContractArgs): ServiceOptions {
-  if (args.apiKey.length < MIN_REDACTABLE_KEY_LENGTH)
-    throw new UsageError(shortKeyMessage(`the key in ${args.keySource}`, args.apiKey.length))
-  const options: ServiceOptions = {
+  const options = {
     target: args.target,
     apiKey: args.apiKey,
     ...Object.fromEntries(ENDPOINT_LIST.map(({ startOption }) => [startOption, args[startOption]])),
     ...(args.rate !== undefined ? { rate: args.rate } : {}),
     ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
     ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
-    ...(args.maxReadMb !== undefined ? { maxReadBytes: args.maxReadMb * MB } : {}),
-  }
-  try {
-    resolveServiceOptions(options)
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error
-    // The flag counts megabytes where the option counts bytes.
-    if (error.message.startsWith('`maxReadBytes`')) {
-      throw new UsageError(
-        `--max-read must be a whole number of megabytes from ${MAX_BODY_BYTES / MB} to ${MAX_READ_LIMIT / MB}; received ${args.maxReadMb}`,
-      )
-    }
-    throw new UsageError(
-      error.message.replace(/`(\w+)`/g, (_, name: string) => FLAGS[name] ?? name),
-    )
-  }
+    ...(args.maxReadMb !== undefined ? { maxReadBytes: toBytes(args.maxReadMb) } : {}),
+  } as ServiceOptions
+  judged(args, () => resolveServiceOptions(options))
   return options
 }
 
-const MB = 1024 * 1024
+/** `--max-read` counts megabytes where `maxReadBytes` counts bytes; text stays text, to be judged. */
+function toBytes(megabytes: number | string): number | string {
+  return typeof megabytes === 'number' ? megabytes * MB : megabytes
+}
 
-const FLAGS: Readonly<Record<string, string>> = {
-  target: '--target',
-  apiKey: '--api-key-env NAME',
-  ...Object.fromEntries(ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, `--${flag}`])),
-  rate: '--rate',
-  maxRequests: '--max-requests',
-  timeout: '--timeout',
+/**
+ * `check` with the key named by where it came from; `--max-read` is worded in its own unit,
+ * from the library's bounds.
+ */
+function judged<T>(args: ContractArgs, check: () => T): T {
+  try {
+    return check()
+  } catch (error) {
+    if (isOptionError(error) && error.option === 'maxReadBytes') {
+      const { min, max } = SERVICE_LIMITS.maxReadBytes
+      throw new UsageError(
+        `--max-read must be a whole number of megabytes from ${min / MB} to ${max / MB}; received ${JSON.stringify(args.maxReadMb)}`,
+      )
+    }
+    throw toFlagError(error, { apiKey: `the key in ${args.keySource}` })
+  }
 }
 
 export function toRuntimeError(error: unknown): never {

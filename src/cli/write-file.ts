@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs'
 import { mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { RuntimeError } from './usage-error.js'
+import { RuntimeError } from './runtime-error.js'
 
 /** A path that names one of the process's descriptors: written through, never replaced. */
 const DESCRIPTOR_PATH = /^\/(dev\/(stdout|stderr|stdin|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/

@@ -3,18 +3,23 @@
  * bounding the bytes read bounds the records kept; the frontier of links not yet followed has a
  * bound of its own, as one answer can list any number of them.
  */
-
-/** The most one answer may bring, 55 times the largest record of the `large` preset (296 KB); a longer body ends the run. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024
+import { MEGABYTE } from '../core/megabytes.js'
 
 /**
- * The most all the answers of a run may bring together: 50 times what recording the whole `medium`
- * preset (the scale of real taxonomies) reads, 1.3 MB; the `large` preset's 308 MB is over it.
+ * The most one answer may bring, many times the largest record of the `large` preset; a longer
+ * body ends the run.
  */
-export const MAX_READ_BYTES = 64 * 1024 * 1024
+export const MAX_BODY_BYTES = 16 * MEGABYTE
+
+/**
+ * The most all the answers of a run may bring together, by default: many times what recording the
+ * whole `medium` preset (the scale of real taxonomies) reads, and less than the `large` preset
+ * needs (`maxReadBytes` raises it).
+ */
+export const MAX_READ_BYTES = 64 * MEGABYTE
 
 /** The highest `maxReadBytes` a run may be given (8 GB). */
-export const MAX_READ_LIMIT = 8 * 1024 * 1024 * 1024
+export const MAX_READ_LIMIT = 8 * 1024 * MEGABYTE
 
 /**
  * Links waiting to be followed: as many as the highest request bound, so a run never drops a
@@ -28,9 +33,4 @@ export const KEPT_TEXT_CHARS = 4_096
 /** The service's data does not fit the budget of one run: nothing more is asked. */
 export class TooLargeError extends Error {
   override readonly name = 'TooLargeError'
-}
-
-/** Megabytes, for messages. */
-export function toMegabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`
 }

@@ -1,4 +1,5 @@
-import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError, toMegabytes } from './budget.js'
+import { toMegabytes } from '../core/megabytes.js'
+import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
 
@@ -15,6 +16,8 @@ export interface Exchange {
   readonly text: string
   /** Whether the body held the key, in any encoding, before it was redacted. */
   readonly heldKey: boolean
+  /** Milliseconds from sending the request to its status and headers (time to first byte). */
+  readonly ms: number
 }
 
 /** The request bound was reached: nothing more is sent. */
@@ -93,11 +96,13 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       signal: AbortSignal.timeout(options.timeout),
     })
     let response: Response
+    const sentAt = performance.now()
     try {
       response = await options.fetch(request)
     } catch (error) {
       throw new UnreachableError(`cannot reach ${options.base}: ${reasonOf(error)}`)
     }
+    const ms = performance.now() - sentAt
     const body = await readBody(response, path, sent - 1)
     received += body.bytes
     const heldKey = redactor.holds(body.text)
@@ -107,6 +112,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       headers: response.headers,
       text: heldKey ? redactor.redact(body.text) : body.text,
       heldKey,
+      ms,
     }
   }
 
@@ -166,15 +172,16 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
             ? parseRetryAfter(exchange.headers.get('retry-after'))
             : undefined
         if (seconds === undefined || attempt === MAX_RETRIES) return exchange
-        if (seconds > options.maxRetryAfter) {
+        // Retry-After counts seconds; the options, as every duration option, milliseconds.
+        if (seconds * 1000 > options.maxRetryAfter) {
           throw new UnreachableError(
-            `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter} s allowed`,
+            `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After), more than the ${options.maxRetryAfter / 1000} s allowed`,
           )
         }
-        if (waited + seconds > options.maxTotalWait) {
+        if ((waited + seconds) * 1000 > options.maxTotalWait) {
           throw new UnreachableError(
             `${options.base} answered ${exchange.status} asking to wait ${seconds} s (Retry-After) after ${waits.length} waits of ${waited} s in all; ` +
-              `a run waits at most ${options.maxTotalWait} s in all: try again later`,
+              `a run waits at most ${options.maxTotalWait / 1000} s in all: try again later`,
           )
         }
         waited += seconds

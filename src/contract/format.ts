@@ -1,3 +1,4 @@
+import { toDelayJson } from './latency.js'
 import type { VerifyReport } from './verify.js'
 
 /**
@@ -54,6 +55,13 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
     .map((o) => o.option!.cli)
   if (options.length > 0)
     lines.push(`To make the mock match: taxonomy-mock ${[...new Set(options)].join(' ')}`)
+  if (report.latency !== null) {
+    const { samples, median, p99 } = report.latency
+    lines.push(
+      `Latency: median ${median} ms, p99 ${p99} ms to status and headers, over ${samples} lookup${samples === 1 ? '' : 's'} answered 200`,
+      `  as a scenario's delay: "delay": ${toDelayJson(report.latency)}`,
+    )
+  }
   lines.push(
     report.passed
       ? 'No rule failed.'
@@ -86,6 +94,10 @@ export function toJunitXml(report: VerifyReport): string {
     (o) =>
       `      <property name="${xml(o.id)}" value="${xml(`service: ${o.service}; mock: ${o.mock}; ${o.option ? `match with ${o.option.cli}` : o.verdict}`)}"/>`,
   )
+  if (report.latency !== null)
+    properties.push(
+      `      <property name="latency" value="${xml(`${toDelayJson(report.latency)} over ${report.latency.samples} lookups`)}"/>`,
+    )
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites tests="${report.rules.length}" failures="${failures}" skipped="${skipped}">`,

@@ -1,9 +1,10 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_SLUG_LENGTH } from '../core/slug.js'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { isApiKey } from '../http/options.js'
+import { describeKeyFault, isApiKey, requireOptionsObject } from '../http/options.js'
 import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
+import { OptionError } from '../core/option-error.js'
 
 /** What `verifyService` and `recordService` share: where the service is, the key, and the bounds. */
 export interface ServiceOptions {
@@ -30,9 +31,9 @@ export interface ServiceOptions {
   readonly maxRequests?: number
   /** Milliseconds to wait for each answer. @default 10000 */
   readonly timeout?: number
-  /** The longest `Retry-After` honoured, in seconds; a longer one ends the run. @default 60 */
+  /** The longest `Retry-After` honoured, in milliseconds; a longer one ends the run. @default 60000 */
   readonly maxRetryAfter?: number
-  /** The most a run waits for `Retry-After` in all, in seconds; a wait past it ends the run. @default 120 */
+  /** The most a run waits for `Retry-After` in all, in milliseconds; a wait past it ends the run. @default 120000 */
   readonly maxTotalWait?: number
   /**
    * The most all answers of a run may bring together, in bytes: past it the run ends with a
@@ -77,22 +78,28 @@ export interface ResolvedServiceOptions {
   readonly fetch: (request: Request) => Promise<Response>
 }
 
-/**
- * The bounds of the service options. The CLI checks its flags against the same numbers itself (its
- * serve bundle carries no contract code); a test holds the two together.
- */
+/** The bounds of the numeric service options, the one place they are named. */
 export const SERVICE_LIMITS = Object.freeze({
+  /** Besides `Infinity`, no limit. */
   rate: Object.freeze({ min: 0.01, max: 1_000 }),
   maxRequests: Object.freeze({ min: 1, max: 100_000 }),
   timeout: Object.freeze({ min: 1, max: 600_000 }),
+  maxRetryAfter: Object.freeze({ min: 0, max: 3_600_000 }),
+  maxTotalWait: Object.freeze({ min: 0, max: 86_400_000 }),
+  maxReadBytes: Object.freeze({ min: MAX_BODY_BYTES, max: MAX_READ_LIMIT }),
   crawl: Object.freeze({ min: 0, max: 100_000 }),
 })
 
-const DEFAULT_RATE = 2
-const DEFAULT_MAX_REQUESTS = 200
-const DEFAULT_TIMEOUT = 10_000
-const DEFAULT_MAX_RETRY_AFTER = 60
-const DEFAULT_MAX_TOTAL_WAIT = 120
+/** The defaults of the service options, as their documentation and `--help` give them. */
+export const SERVICE_DEFAULTS = Object.freeze({
+  rate: 2,
+  maxRequests: 200,
+  timeout: 10_000,
+  maxRetryAfter: 60_000,
+  maxTotalWait: 120_000,
+  maxReadBytes: MAX_READ_BYTES,
+  crawl: 0,
+})
 
 /**
  * Validates the shared options once; a bad one throws a `TypeError` naming it (never echoing the key).
@@ -101,19 +108,11 @@ const DEFAULT_MAX_TOTAL_WAIT = 120
  * resolveServiceOptions({ target: 'https://staging.example.com', apiKey: 'k', disciplines: ['history'] })
  */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
+  requireOptionsObject(options)
   const key: unknown = options.apiKey
-  if (!isApiKey(key)) {
-    // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
-    const received =
-      typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
-    throw new TypeError(
-      `\`apiKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`,
-    )
-  }
+  if (!isApiKey(key)) throw new OptionError('apiKey', `must be ${describeKeyFault(key)}`)
   if (key.length < MIN_REDACTABLE_KEY_LENGTH)
-    throw new TypeError(shortKeyMessage('`apiKey`', key.length))
+    throw new OptionError('apiKey', shortKeyRequirement(key.length))
   const slugs = Object.fromEntries(
     ENDPOINT_LIST.map(({ startOption }) => [
       startOption,
@@ -121,13 +120,15 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
     ]),
   )
   if (Object.values(slugs).every((given) => given.length === 0)) {
-    throw new TypeError(
-      `give at least one slug in ${ENDPOINT_LIST.map(({ startOption }) => `\`${startOption}\``).join(' or ')}: the API has no list endpoint to start from`,
+    const [first, ...others] = ENDPOINT_LIST.map(({ startOption }) => startOption)
+    throw new OptionError(
+      first!,
+      `${others.map((name) => `or \`${name}\` `).join('')}must name at least one slug to start from: the API has no list endpoint`,
     )
   }
   const fetchOption = options.fetch ?? globalThis.fetch
   if (typeof fetchOption !== 'function')
-    throw new TypeError(`\`fetch\` must be a function; received ${formatReceived(options.fetch)}`)
+    throw new OptionError('fetch', `must be a function; received ${formatReceived(options.fetch)}`)
   return {
     base: resolveTarget(options.target),
     apiKey: options.apiKey,
@@ -138,56 +139,57 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
         : resolveNumber(
             options.rate,
             'rate',
-            DEFAULT_RATE,
+            SERVICE_DEFAULTS.rate,
             SERVICE_LIMITS.rate.min,
             SERVICE_LIMITS.rate.max,
             'requests per second',
+            ', or Infinity for no limit',
           ),
     maxRequests: resolveInteger(
       options.maxRequests,
       'maxRequests',
-      DEFAULT_MAX_REQUESTS,
+      SERVICE_DEFAULTS.maxRequests,
       SERVICE_LIMITS.maxRequests.min,
       SERVICE_LIMITS.maxRequests.max,
     ),
     timeout: resolveInteger(
       options.timeout,
       'timeout',
-      DEFAULT_TIMEOUT,
+      SERVICE_DEFAULTS.timeout,
       SERVICE_LIMITS.timeout.min,
       SERVICE_LIMITS.timeout.max,
     ),
     maxRetryAfter: resolveNumber(
       options.maxRetryAfter,
       'maxRetryAfter',
-      DEFAULT_MAX_RETRY_AFTER,
-      0,
-      3_600,
-      'seconds',
+      SERVICE_DEFAULTS.maxRetryAfter,
+      SERVICE_LIMITS.maxRetryAfter.min,
+      SERVICE_LIMITS.maxRetryAfter.max,
+      'milliseconds',
     ),
     maxTotalWait: resolveNumber(
       options.maxTotalWait,
       'maxTotalWait',
-      DEFAULT_MAX_TOTAL_WAIT,
-      0,
-      86_400,
-      'seconds',
+      SERVICE_DEFAULTS.maxTotalWait,
+      SERVICE_LIMITS.maxTotalWait.min,
+      SERVICE_LIMITS.maxTotalWait.max,
+      'milliseconds',
     ),
     maxReadBytes: resolveInteger(
       options.maxReadBytes,
       'maxReadBytes',
-      MAX_READ_BYTES,
-      MAX_BODY_BYTES,
-      MAX_READ_LIMIT,
+      SERVICE_DEFAULTS.maxReadBytes,
+      SERVICE_LIMITS.maxReadBytes.min,
+      SERVICE_LIMITS.maxReadBytes.max,
     ),
     fetch: (request) => fetchOption(request),
   }
 }
 
-/** Why a key is too short for `verify` and `record`, naming where it came from, never the key. */
-export function shortKeyMessage(source: string, length: number): string {
+/** Why a key is too short for `verify` and `record`, never quoting the key. */
+function shortKeyRequirement(length: number): string {
   return (
-    `${source} must have at least ${MIN_REDACTABLE_KEY_LENGTH} characters for verify and record; it has ${length}: ` +
+    `must have at least ${MIN_REDACTABLE_KEY_LENGTH} characters for verify and record; it has ${length}: ` +
     'a shorter key turns up by chance in what a service answers, so it could not be kept out of reports'
   )
 }
@@ -197,33 +199,36 @@ function resolveTarget(target: unknown): string {
   try {
     url = new URL(String(target instanceof URL ? target.href : target))
   } catch {
-    throw new TypeError(
-      `\`target\` must be an http or https URL; received ${formatReceived(target)}`,
+    throw new OptionError(
+      'target',
+      `must be an http or https URL; received ${formatReceived(target)}`,
     )
   }
   if (typeof target !== 'string' && !(target instanceof URL))
-    throw new TypeError(`\`target\` must be a URL; received ${formatReceived(target)}`)
+    throw new OptionError('target', `must be a URL; received ${formatReceived(target)}`)
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(
-      `\`target\` must be an http or https URL; received ${JSON.stringify(url.protocol)}`,
+    throw new OptionError(
+      'target',
+      `must be an http or https URL; received ${JSON.stringify(url.protocol)}`,
     )
   // A key in the URL would end up in reports and logs: the key has its own option.
   if (url.username || url.password)
-    throw new TypeError('`target` must not carry credentials: pass the key as `apiKey`')
+    throw new OptionError('target', 'must not carry credentials: pass the key as `apiKey`')
   if (url.search || url.hash)
-    throw new TypeError('`target` must be a base URL without a query or fragment')
+    throw new OptionError('target', 'must be a base URL without a query or fragment')
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 function resolveSlugs(slugs: unknown, name: string): readonly string[] {
   if (slugs === undefined) return []
   if (!Array.isArray(slugs))
-    throw new TypeError(`\`${name}\` must be an array of slugs; received ${formatReceived(slugs)}`)
+    throw new OptionError(name, `must be an array of slugs; received ${formatReceived(slugs)}`)
   for (const slug of slugs) {
     // The spec leaves the character set of slugs unsaid (§2.7): any text, percent-encoded on the way.
     if (typeof slug !== 'string' || slug === '' || slug.length > MAX_SLUG_LENGTH) {
-      throw new TypeError(
-        `\`${name}\` must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${formatReceived(slug)}`,
+      throw new OptionError(
+        name,
+        `must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${formatReceived(slug)}`,
       )
     }
   }
@@ -237,17 +242,25 @@ function resolveNumber(
   min: number,
   max: number,
   unit: string,
+  besides = '',
 ): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new TypeError(
-      `\`${name}\` must be a number of ${unit} from ${min} to ${max}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be a number of ${unit} from ${min} to ${max}${besides}; received ${formatReceived(value)}`,
     )
   }
   return value
 }
 
-export function resolveInteger(
+/** `crawl` of `verifyService`: how many records to reach beyond the slugs given. */
+export function resolveCrawl(crawl: unknown): number {
+  const { min, max } = SERVICE_LIMITS.crawl
+  return resolveInteger(crawl, 'crawl', SERVICE_DEFAULTS.crawl, min, max)
+}
+
+function resolveInteger(
   value: unknown,
   name: string,
   fallback: number,
@@ -256,8 +269,9 @@ export function resolveInteger(
 ): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(
-      `\`${name}\` must be an integer from ${min} to ${max}; received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be an integer from ${min} to ${max}; received ${formatReceived(value)}`,
     )
   }
   return value

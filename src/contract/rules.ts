@@ -1,5 +1,6 @@
 import { SHAPES } from '../core/shapes.js'
 import { ENDPOINTS, ENDPOINT_LIST, nestedArrays, type Collection } from '../http/endpoints.js'
+import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
 import { isObject, parseBody, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
@@ -72,8 +73,10 @@ export interface RuleResult {
   readonly note?: string
 }
 
-export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key'
-export const NOT_FOUND_MESSAGE = 'Resource not found'
+export const UNAUTHORIZED_MESSAGE = errorMessage('unauthorized')
+export const NOT_FOUND_MESSAGE = errorMessage('notFound')
+/** Why a probe rule was skipped when `maxRequests` was spent before the probes. */
+const NO_ROOM_FOR_PROBES = 'the request bound left no room for the probes'
 const MAX_PROBLEMS = 20
 
 /** Checks every rule against the lookups and probes of a run. */
@@ -251,7 +254,7 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
         `no key answers ${probes.noKey!.status}, a wrong key ${probes.wrongKey!.status}: one condition, one status (§5)`,
     )
   }
-  unauthorized.skipUnlessChecked('the request bound left no room for the probes')
+  unauthorized.skipUnlessChecked(NO_ROOM_FOR_PROBES)
   const notFound = tally('not-found-error')
   for (const exchange of ENDPOINT_LIST.map(
     (endpoint) => probes[UNKNOWN_SLUG_PROBES[endpoint.collection]],
@@ -261,7 +264,7 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
         describeAnswer(exchange, 'the key'),
       )
   }
-  notFound.skipUnlessChecked('the request bound left no room for the probes')
+  notFound.skipUnlessChecked(NO_ROOM_FOR_PROBES)
   const order = tally('auth-before-not-found')
   const exchange = probes.unknownNoKey
   if (exchange) {
@@ -275,7 +278,7 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
           `GET ${exchange.path} (no key): answered ${exchange.status}, a known slug without a key ${probes.noKey!.status}`,
       )
   }
-  order.skipUnlessChecked('the request bound left no room for the probes')
+  order.skipUnlessChecked(NO_ROOM_FOR_PROBES)
 }
 
 /** A 4xx whose body is exactly `{"error": message}` (§7). */

@@ -1,11 +1,11 @@
-import { ENDPOINT_LIST, type Collection, type Endpoint } from '../http/endpoints.js'
+import { ENDPOINT_LIST, type Collection } from '../http/endpoints.js'
 import { BoundReachedError, createServiceClient } from './client.js'
 import { crawl, LookupSet, type Lookup } from './lookups.js'
+import { measureLatency, type Latency } from './latency.js'
 import { observe, type Observation } from './observe.js'
 import {
-  resolveInteger,
+  resolveCrawl,
   resolveServiceOptions,
-  SERVICE_LIMITS,
   type ResolvedServiceOptions,
   type VerifyOptions,
 } from './options.js'
@@ -21,11 +21,16 @@ export interface VerifyReport {
   readonly key: { readonly length: number }
   readonly requests: { readonly sent: number; readonly maxRequests: number; readonly rate: number }
   /** Records looked up, by the option that names their endpoint's slugs: `disciplines`, `subDisciplines`. */
-  readonly records: Readonly<Record<Endpoint['startOption'], number>>
+  readonly records: Readonly<Record<'disciplines' | 'subDisciplines', number>>
   /** The random slug the not-found probes used. */
   readonly unknownSlug: string
   readonly rules: readonly RuleResult[]
   readonly observations: readonly Observation[]
+  /**
+   * How long the record lookups answered 200 took, to status and headers, in whole milliseconds:
+   * `{ median, p99 }` is ready to paste into a scenario's `delay`. `null` when none was answered.
+   */
+  readonly latency: Latency | null
   /** The rules that failed: breaking drift between the service and the spec the mock follows. */
   readonly failed: readonly RuleId[]
   readonly passed: boolean
@@ -45,13 +50,7 @@ export interface VerifyReport {
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   const resolved = resolveServiceOptions(options)
-  const limit = resolveInteger(
-    options.crawl,
-    'crawl',
-    0,
-    SERVICE_LIMITS.crawl.min,
-    SERVICE_LIMITS.crawl.max,
-  )
+  const limit = resolveCrawl(options.crawl)
   const redactor = createRedactor(resolved.apiKey)
   // A service may echo what it was sent: no string of the report carries the key.
   return redactDeep(await withRedactedErrors(redactor, () => check(resolved, limit)), redactor)
@@ -80,6 +79,7 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
     unknownSlug,
     rules,
     observations: observe(all, probes, client.waits),
+    latency: measureLatency(all),
     failed,
     passed: failed.length === 0,
   }

@@ -8,7 +8,7 @@ import {
   RECORDED_FIXTURE_FORMAT,
   LEVELS,
   type Fixture,
-  type FixtureDomain,
+  type FixtureRecord,
   type FixtureFormat,
   type Level,
 } from './types.js'
@@ -56,7 +56,7 @@ export function parseFixture(value: unknown): Fixture {
     issues.add('seed', `expected a non-negative integer or null; received ${formatReceived(seed)}`)
   }
   const idsByLevel = new Map<Level, Set<string>>()
-  const levels = {} as Record<Level, FixtureDomain[]>
+  const levels = {} as Record<Level, FixtureRecord[]>
   for (const level of LEVELS) {
     const link = LINKS[level]
     levels[level] = parseLevel(
@@ -83,7 +83,7 @@ function parseLevel(
   issues: IssueList,
   parentIds: ReadonlySet<string> | undefined,
   format: FixtureFormat,
-): FixtureDomain[] {
+): FixtureRecord[] {
   if (!Array.isArray(value)) {
     issues.add(level, `expected an array; received ${describeMissing(value)}`)
     return []
@@ -91,7 +91,7 @@ function parseLevel(
   const link = LINKS[level]
   const firstWithId = new Map<string, number>()
   const firstWithSlug = new Map<string, number>()
-  const records: FixtureDomain[] = []
+  const records: FixtureRecord[] = []
   value.forEach((item: unknown, index) => {
     const at = `${level}[${index}]`
     if (!isRecord(item)) {
@@ -145,7 +145,7 @@ function parseLevel(
         issues,
       )
     }
-    records.push(Object.freeze(record) as unknown as FixtureDomain)
+    records.push(Object.freeze(record) as unknown as FixtureRecord)
   })
   return records
 }

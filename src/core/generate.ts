@@ -8,6 +8,7 @@ import { createUniqueSlugs, toSlug } from './slug.js'
 import { Taxonomy } from './store.js'
 import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
 import { DOMAINS } from './generator/vocabulary/index.js'
+import { OptionError } from './option-error.js'
 
 /** The seed used when none is given, so that "no options" means the same data everywhere. */
 export const DEFAULT_SEED = 42
@@ -94,8 +95,9 @@ function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
 export function resolveSeed(seed: unknown): number {
   if (seed === undefined) return DEFAULT_SEED
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
-    throw new TypeError(
-      `\`seed\` must be a non-negative safe integer; received ${formatReceived(seed)}`,
+    throw new OptionError(
+      'seed',
+      `must be a non-negative safe integer; received ${formatReceived(seed)}`,
     )
   }
   return seed

@@ -3,7 +3,7 @@ import { createIdSource } from './ids.js'
 import { toSlug } from './slug.js'
 import type { Taxonomy } from './store.js'
 import { loadTaxonomy } from './load.js'
-import type { Fixture, FixtureDomain, Level } from './types.js'
+import type { Fixture, FixtureRecord, Level } from './types.js'
 
 /** A record to add or replace: every field is optional, and a parent link field where it has one. */
 export interface RecordPatch {
@@ -49,7 +49,7 @@ export function patchTaxonomy(taxonomy: Taxonomy, patch: TaxonomyPatch): Taxonom
 }
 
 function applyLevel(
-  records: readonly FixtureDomain[],
+  records: readonly FixtureRecord[],
   patches: readonly RecordPatch[] | undefined,
   level: Level,
 ): unknown[] {

@@ -4,7 +4,7 @@ import type {
   DisciplineSummary,
   DomainSummary,
   FixtureDiscipline,
-  FixtureDomain,
+  FixtureRecord,
   FixtureSubDiscipline,
   SubDisciplineRecord,
   SubDisciplineSummary,
@@ -91,13 +91,13 @@ export function toSubDisciplineRecord(
 }
 
 /** §2.2 and §2.5 share one shape: id, name, slug. */
-function toSummary(record: FixtureDomain): DomainSummary & DisciplineSummary {
+function toSummary(record: FixtureRecord): DomainSummary & DisciplineSummary {
   return { id: record.id, name: record.name, slug: record.slug }
 }
 
 /** A copy in each order; `'fixture'` keeps the store's order (link order for parents, dataset order for children). */
 const ARRANGE: Readonly<
-  Record<NestedOrder, <T extends FixtureDomain>(records: readonly T[]) => readonly T[]>
+  Record<NestedOrder, <T extends FixtureRecord>(records: readonly T[]) => readonly T[]>
 > = {
   name: byName,
   id: (records) => records.slice().sort((a, b) => compare(a.id, b.id)),
@@ -105,7 +105,7 @@ const ARRANGE: Readonly<
 }
 
 /** A sorted copy: case-insensitive name, then name, then slug (code-unit order, no locale). */
-export function byName<T extends FixtureDomain>(records: readonly T[]): T[] {
+export function byName<T extends FixtureRecord>(records: readonly T[]): T[] {
   return records
     .map((record) => ({ record, key: record.name.toLowerCase() }))
     .sort(

@@ -1,3 +1,5 @@
+import { OptionError } from './option-error.js'
+
 /** How many records each level gets. */
 export interface SizeCounts {
   readonly domains: number
@@ -35,20 +37,23 @@ export function resolveSize(size: unknown): SizeCounts {
   if (size === undefined) return SIZES.medium
   if (typeof size === 'string') {
     if (size === 'small' || size === 'medium' || size === 'large') return SIZES[size]
-    throw new TypeError(
-      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${formatReceived(size)}`,
+    throw new OptionError(
+      'size',
+      `must be 'small', 'medium' or 'large'; received ${formatReceived(size)}`,
     )
   }
   if (typeof size !== 'object' || size === null || Array.isArray(size)) {
-    throw new TypeError(
-      `\`size\` must be 'small', 'medium', 'large' or an object of counts; received ${formatReceived(size)}`,
+    throw new OptionError(
+      'size',
+      `must be 'small', 'medium', 'large' or an object of counts; received ${formatReceived(size)}`,
     )
   }
   const given = size as Record<string, unknown>
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(LIMITS, key)) {
-      throw new TypeError(
-        `\`size.${key}\` is not a level; use domains, disciplines, subDisciplines or topics`,
+      throw new OptionError(
+        `size.${key}`,
+        `is not a level; use domains, disciplines, subDisciplines or topics`,
       )
     }
   }
@@ -63,15 +68,17 @@ export function resolveSize(size: unknown): SizeCounts {
       value < min ||
       value > LIMITS[key]
     ) {
-      throw new TypeError(
-        `\`size.${key}\` must be an integer from ${min} to ${LIMITS[key]}; received ${formatReceived(value)}`,
+      throw new OptionError(
+        `size.${key}`,
+        `must be an integer from ${min} to ${LIMITS[key]}; received ${formatReceived(value)}`,
       )
     }
     counts[key] = value
   }
   if (counts.subDisciplines < counts.disciplines) {
-    throw new TypeError(
-      `\`size.subDisciplines\` must be at least \`size.disciplines\` (${counts.disciplines}), since every discipline has a sub-discipline; received ${counts.subDisciplines}`,
+    throw new OptionError(
+      'size.subDisciplines',
+      `must be at least \`size.disciplines\` (${counts.disciplines}), since every discipline has a sub-discipline; received ${counts.subDisciplines}`,
     )
   }
   return counts

@@ -12,7 +12,7 @@ export const MAX_SLUG_LENGTH = 200
  * toSlug('Études Médiévales') // 'etudes-medievales'
  */
 export function toSlug(name: string): string {
-  // Generated names are ASCII: skipping the Unicode work for them halves the cost of a cold start.
+  // Generated names are ASCII: the Unicode work is for hand-written ones, and costly at start-up.
   const plain = NON_ASCII.test(name) ? name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : name
   const slug = plain
     .toLowerCase()

@@ -73,30 +73,33 @@ export const FIXTURE_FORMATS = Object.freeze([FIXTURE_FORMAT, RECORDED_FIXTURE_F
 export type FixtureFormat = (typeof FIXTURE_FORMATS)[number]
 
 /**
- * A domain as stored in a fixture: the top level, so it has no parent links. Its `description` is
- * `null` only in a recorded (v1.1) file: the API never shows it. The other levels extend this type.
+ * What every record of a fixture has, whatever its level: the base of the four level types. The
+ * `description` is `null` only for a domain in a recorded (v1.1) file: the API never shows it.
  */
-export interface FixtureDomain {
+export interface FixtureRecord {
   readonly id: string
   readonly name: string
   readonly slug: string
   readonly description: string | null
 }
 
+/** A domain as stored in a fixture: the top level, so it has no parent links (nor fields of its own). */
+export interface FixtureDomain extends FixtureRecord {}
+
 /** A discipline as stored in a fixture, linked to one or more domains. */
-export interface FixtureDiscipline extends FixtureDomain {
+export interface FixtureDiscipline extends FixtureRecord {
   readonly description: string
   readonly domain_ids: readonly string[]
 }
 
 /** A sub-discipline as stored in a fixture, linked to one or more disciplines. */
-export interface FixtureSubDiscipline extends FixtureDomain {
+export interface FixtureSubDiscipline extends FixtureRecord {
   readonly description: string
   readonly discipline_ids: readonly string[]
 }
 
 /** A topic as stored in a fixture, linked to one or more sub-disciplines. */
-export interface FixtureTopic extends FixtureDomain {
+export interface FixtureTopic extends FixtureRecord {
   readonly description: string
   readonly sub_discipline_ids: readonly string[]
 }

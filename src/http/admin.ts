@@ -1,6 +1,7 @@
 import { findAdminRefusal } from './admin-access.js'
+import { createHar } from './har.js'
 import { ScenarioState } from './scenario-state.js'
-import { isSessionId, type SessionRegistry } from './sessions.js'
+import { isSessionId, MALFORMED_SESSION_ID, type SessionRegistry } from './sessions.js'
 import {
   createAnswers,
   createMessageAnswers,
@@ -28,12 +29,13 @@ const ALLOWED: Readonly<Record<AdminResource, string>> = {
   scenario: 'GET, PUT, DELETE, OPTIONS',
   requests: 'GET, DELETE, OPTIONS',
   session: 'GET, DELETE, OPTIONS',
+  har: 'GET, OPTIONS',
 }
 
 /**
  * The session admin API, JSON in and JSON out:
  * `PUT|GET|DELETE /__admin/sessions/{id}/scenario`, `GET|DELETE /__admin/sessions/{id}/requests`,
- * `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients addressed by IP or `localhost`,
+ * `GET /__admin/sessions/{id}/requests.har`, `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients addressed by IP or `localhost`,
  * or with `adminKey` set, only clients that send it; never a page of another origin, and its
  * answers carry no CORS headers whatever `cors` says, so a browser lets no other page call it.
  */
@@ -91,10 +93,7 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
     const refusal = findAdminRefusal(request, adminKey)
     if (refusal !== undefined) return error('forbidden', refusal)
     if (!isSessionId(session)) {
-      return error(
-        'badRequest',
-        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters',
-      )
+      return error('badRequest', MALFORMED_SESSION_ID)
     }
     if (!ALLOWED[resource].split(', ').includes(method)) {
       return error('methodNotAllowed', 'Method not allowed', { allow: ALLOWED[resource] })
@@ -116,6 +115,16 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
       }
       case 'GET requests':
         return json(200, sessions.find(session)?.requests() ?? [])
+      case 'GET har': {
+        const found = sessions.find(session)
+        const har = createHar(
+          found?.answered() ?? [],
+          found?.startedAt ?? Date.now(),
+          harOrigin(request),
+          session,
+        )
+        return json(200, har)
+      }
       case 'DELETE requests':
         sessions.find(session)?.clearRequests()
         return json(200, [])
@@ -133,4 +142,16 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
         return json(200, { session, scenario: null, requests: 0 })
     }
   }
+}
+
+/**
+ * The origin a HAR file puts in front of journaled paths: `?baseUrl=` when given (a TLS server,
+ * or a proxy in front), else `http://` and the `Host` the admin request was sent to.
+ */
+function harOrigin(request: MockRequest): string {
+  const query = request.url.indexOf('?')
+  const given =
+    query === -1 ? null : new URLSearchParams(request.url.slice(query + 1)).get('baseUrl')
+  if (given !== null && /^https?:\/\/[^/?#]+/.test(given)) return given
+  return `http://${request.header('host') || 'localhost'}`
 }

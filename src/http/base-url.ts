@@ -58,13 +58,13 @@ export function targetOf(
 /**
  * Whether a request URL lies in a scope: exactly its origin (not a longer host, nor another port
  * or scheme), then its path prefix ending at a segment boundary (`/mock` takes `/mock/…`, never
- * `/mockery`). The fetch handler, the MSW handlers and their helpers all ask this.
+ * `/mockery`). The fetch handler asks this; the MSW handlers' patterns (`scopePattern`) say the same.
  *
  * @example
  * isInScope('https://api.example.test/mock/api/v2/disciplines/x', scope) // true
  * isInScope('https://api.example.test.evil.example/api/v2/disciplines/x', scope) // false
  */
-export function isInScope(url: string, scope: RequestScope): boolean {
+function isInScope(url: string, scope: RequestScope): boolean {
   if (scope.origin === '*') return true
   let parsed: URL
   try {

@@ -1,7 +1,7 @@
 import { findGeneration } from '../core/generate.js'
 import { SIZES, type SizeCounts } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
-import type { FixtureDomain } from '../core/types.js'
+import type { FixtureRecord } from '../core/types.js'
 import { showKeys } from './shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
 import {
@@ -67,7 +67,7 @@ function presetOf(counts: SizeCounts): string | undefined {
   return (Object.keys(SIZES) as (keyof typeof SIZES)[]).find((name) => same(SIZES[name]))
 }
 
-function link({ collection }: Endpoint, record: FixtureDomain): string {
+function link({ collection }: Endpoint, record: FixtureRecord): string {
   const href = `/browse/${collection}/${encodeURIComponent(record.slug)}`
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
@@ -94,7 +94,7 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
     size += html.length
     return true
   }
-  const listedUnder = new Map<FixtureDomain, FixtureDomain>()
+  const listedUnder = new Map<FixtureRecord, FixtureRecord>()
   let shownRecords = 0
   for (const domain of taxonomy.domains) {
     if (
@@ -157,7 +157,7 @@ ${parts.join('')}`,
 /** A record's page: the JSON body the API returns for it, pretty-printed (its start if huge), and a curl for it. */
 export function renderRecordPage(
   collection: Collection,
-  record: FixtureDomain,
+  record: FixtureRecord,
   apiBody: Uint8Array,
   options: ResolvedOptions,
 ): string {

@@ -2,7 +2,8 @@ import { resolveScope, targetOf, type RequestScope } from './base-url.js'
 import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
-import { createResolver, type MockRequest, type Resolver } from './resolver.js'
+import { createRequestJournal, type RequestJournal } from './request-journal.js'
+import { createResolver, sessionsOf, type MockRequest, type Resolver } from './resolver.js'
 import { unreachable, type Delivery, type MockAnswer } from './responses.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
@@ -14,6 +15,13 @@ export type FetchHandlerOptions = MockOptions & {
   readonly baseUrl?: string
 }
 
+/** A `fetch`-style handler, and the journal of the requests it answered. */
+export interface FetchHandler {
+  (request: Request): Promise<Response>
+  /** As a kit's `journal`: the requests it answered, oldest first; `toHar(handle.journal)`. */
+  readonly journal: RequestJournal
+}
+
 /**
  * A `fetch`-style handler, `(request) => Promise<Response>`, for any runtime with web APIs
  * (Bun.serve, Deno.serve, service workers, Cloudflare Workers). The admin API answers it only
@@ -23,9 +31,7 @@ export type FetchHandlerOptions = MockOptions & {
  * const handle = createFetchHandler({ seed: 42 })
  * const response = await handle(new Request('http://mock/api/v2/disciplines/ethics'))
  */
-export function createFetchHandler(
-  options: FetchHandlerOptions | Resolver = {},
-): (request: Request) => Promise<Response> {
+export function createFetchHandler(options: FetchHandlerOptions | Resolver = {}): FetchHandler {
   let resolver: Resolver
   let scope: RequestScope
   if ('resolve' in options) {
@@ -36,12 +42,13 @@ export function createFetchHandler(
     scope = resolveScope(baseUrl)
     resolver = createResolver(mockOptions as MockOptions)
   }
-  return (request) => answerRequest(resolver, request, scope)
+  const handle = (request: Request) => answerRequest(resolver, request, scope)
+  return Object.assign(handle, { journal: createRequestJournal(sessionsOf(resolver)) })
 }
 
 /**
  * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
- * delay, delivered as its `delivery` says. MSW handlers call it too, with the scenarios their
+ * delay, delivered as its `delivery` says. MSW kit handlers call it too, with the scenarios their
  * helpers selected.
  */
 export async function answerRequest(
@@ -56,25 +63,6 @@ export async function answerRequest(
     ...(scenarios ? { scenarios } : {}),
   })
   return deliver(answer, request)
-}
-
-/**
- * The answer under the scenarios an MSW helper selected, or `undefined` (let the request pass)
- * when none applies: the resolver routes and decides, the helper only selects.
- */
-export async function answerSelected(
-  resolver: Resolver,
-  request: Request,
-  scope: RequestScope,
-  scenarios: readonly ScenarioState[],
-): Promise<Response | undefined> {
-  const target = targetOf(request, scope)
-  const answer = await resolver.resolve(toMockRequest(request, target), {
-    basePath: target?.basePath ?? '',
-    scenarios,
-    passUnlessSelected: true,
-  })
-  return answer === undefined ? undefined : deliver(answer, request)
 }
 
 function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): MockRequest {

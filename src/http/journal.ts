@@ -1,3 +1,5 @@
+import type { Collection } from './endpoints.js'
+import { sendsStatus, type MockAnswer } from './responses.js'
 import type { ScenarioKind } from './scenario.js'
 
 /**
@@ -11,25 +13,100 @@ export const JOURNAL_LIMITS = Object.freeze({
   bytes: 64 * 1024 * 1024,
 })
 
-/** What an entry costs besides its strings (five array slots, a boxed number), as counted. */
-const ENTRY_BYTES = 128
+/** What an entry costs besides its strings (ten array slots, two boxed numbers), as counted. */
+const ENTRY_BYTES = 192
 
-/** An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. */
-function estimateEntryBytes(method: string, path: string): number {
-  return ENTRY_BYTES + 2 * (method.length + path.length)
+/**
+ * An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. The
+ * answer an entry points to is the resolver's own, shared by every request that got it, so it is
+ * not counted again; only an answer made for this one request (a malformed `Prefer`) is.
+ */
+function estimateEntryBytes(
+  method: string,
+  path: string,
+  slug: string | null,
+  answer: MockAnswer | undefined,
+  reason: AnswerReason,
+): number {
+  const own = reason === 'malformed-prefer' ? (answer?.body?.byteLength ?? 0) : 0
+  return ENTRY_BYTES + 2 * (method.length + path.length + (slug?.length ?? 0)) + own
 }
+
+/** What the `Authorization` header carried: an accepted key, none, or another; never the key. */
+export type KeyState = 'ok' | 'missing' | 'invalid'
+
+/**
+ * Why a request got its answer: what the resolver decided it on.
+ * - `ok`: the record, as usual; `unknown-slug`: no record has the slug; `unknown-path`: under
+ *   `/api/` but no endpoint; `malformed-slug`: the slug is not valid percent-encoding;
+ * - `missing-key`, `invalid-key`: no accepted key; `method`: a method other than GET and HEAD;
+ * - `malformed-prefer`: a `Prefer` header the mock cannot read;
+ * - `scenario:KIND`: the scenario of the session (or of the mock's options) answered;
+ *   `prefer:KIND`: the request's own `Prefer` header did; a helper's name (`hideSlug`,
+ *   `failTimes`, …): the MSW helper of that name did.
+ *
+ * A scenario that only delays leaves the reason as it was: the delay shows in `ms` and `scenario`.
+ */
+export type AnswerReason =
+  | (typeof PLAIN_REASONS)[number]
+  | `scenario:${ScenarioKind}`
+  | `prefer:${ScenarioKind}`
+  | HelperName
+
+/** The reasons that name no scenario, in the order the resolver checks them. */
+export const PLAIN_REASONS = [
+  'method',
+  'malformed-prefer',
+  'missing-key',
+  'invalid-key',
+  'unknown-path',
+  'malformed-slug',
+  'unknown-slug',
+  'ok',
+] as const
+
+/** The MSW helpers that put a scenario in place, as a reason names them. */
+export const HELPER_NAMES = [
+  'rejectKeys',
+  'hideSlug',
+  'failWith',
+  'failTimes',
+  'failNetwork',
+  'hangAnswers',
+  'delayAnswers',
+  'injectFaults',
+] as const
+
+export type HelperName = (typeof HELPER_NAMES)[number]
 
 /** One request as the journal keeps it. */
 export interface JournalEntry {
+  /** Milliseconds since the session began, from a monotonic clock, when the request arrived. */
+  readonly t: number
   readonly method: string
   /** The request target as received, query included (cut at 2,000 characters). */
   readonly path: string
+  /** The endpoint the path names, or `null` (another path under `/api/`). */
+  readonly endpoint: Collection | null
+  /** The slug, percent-decoded, or `null` (no endpoint, or a slug that does not decode). */
+  readonly slug: string | null
+  /** What the `Authorization` header carried; never the key itself. */
+  readonly key: KeyState
   /** `null` when no HTTP answer was sent (`network-error`, `hang`, `empty`, `reset` at once). */
   readonly status: number | null
+  /** Why this answer. */
+  readonly reason: AnswerReason
   /** The delay the mock applied before answering. */
   readonly ms: number
   /** The scenario kind that decided the answer, `'delay'`, or `null`. */
   readonly scenario: ScenarioKind | null
+}
+
+/** A journaled request with the answer it got, for a HAR file. */
+export interface AnsweredEntry {
+  readonly entry: JournalEntry
+  /** `undefined` once the data it came from was replaced. */
+  readonly answer: MockAnswer | undefined
 }
 
 /** Where a journal reports what it grows or shrinks by. */
@@ -39,12 +116,22 @@ export interface JournalLedger {
 
 /** The last requests of a session, oldest first, with what they are counted as. */
 export class Journal {
+  /** When the session began: `Date.now()`, for a HAR's wall-clock times. */
+  readonly startedAt = Date.now()
+  /** The same moment on the monotonic clock, which `t` counts from. */
+  readonly #origin = performance.now()
   // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
+  #times: number[] = []
   #methods: string[] = []
   #paths: string[] = []
+  #endpoints: (Collection | null)[] = []
+  #slugs: (string | null)[] = []
+  #keys: KeyState[] = []
   #statuses: (number | null)[] = []
+  #reasons: AnswerReason[] = []
   #delays: number[] = []
   #labels: (ScenarioKind | null)[] = []
+  #answers: (MockAnswer | undefined)[] = []
   #next = 0
   #size = 0
   #bytes = 0
@@ -54,28 +141,45 @@ export class Journal {
     this.#ledger = ledger
   }
 
-  /** Records one request, dropping the oldest past the limit. */
+  /**
+   * Records one request, dropping the oldest past the limit. One argument per field, so the hot
+   * path builds no object to pass them in.
+   */
   record(
     method: string,
     path: string,
-    status: number | null,
+    endpoint: Collection | null,
+    slug: string | null,
+    key: KeyState,
+    answer: MockAnswer,
+    reason: AnswerReason,
     ms: number,
     scenario: ScenarioKind | null,
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
     const previous = this.#paths[(i + limit - 1) % limit]
-    const freed = this.#size === limit ? estimateEntryBytes(this.#methods[i]!, this.#paths[i]!) : 0
+    const freed = this.#size === limit ? this.#slotBytes(i) : 0
+    this.#times[i] = performance.now() - this.#origin
     this.#methods[i] = method
     // A path equal to the one before is kept as that same string: the new one then dies young, and
     // a client repeating a request does not make the collector copy and promote a string each time.
-    this.#paths[i] = path === previous ? previous : toKeptPath(path)
-    this.#statuses[i] = status
+    const kept = path === previous ? previous : toKeptPath(path)
+    this.#paths[i] = kept
+    this.#endpoints[i] = endpoint
+    // A slug may be a slice of a long target: then it gets a string of its own too.
+    const keptSlug =
+      slug === null || path.length <= JOURNAL_LIMITS.pathLength ? slug : toOwnString(slug)
+    this.#slugs[i] = keptSlug
+    this.#keys[i] = key
+    this.#statuses[i] = sendsStatus(answer.delivery) ? answer.status : null
+    this.#reasons[i] = reason
     this.#delays[i] = ms
     this.#labels[i] = scenario
+    this.#answers[i] = answer
     this.#next = (i + 1) % limit
     if (this.#size < limit) this.#size++
-    this.#charge(estimateEntryBytes(method, this.#paths[i]!) - freed)
+    this.#charge(estimateEntryBytes(method, kept, keptSlug, answer, reason) - freed)
   }
 
   /** Drops the oldest entry; false when the journal is empty. */
@@ -83,10 +187,12 @@ export class Journal {
     if (this.#size === 0) return false
     const limit = JOURNAL_LIMITS.entries
     const i = (this.#next - this.#size + limit) % limit
-    const freed = estimateEntryBytes(this.#methods[i]!, this.#paths[i]!)
-    // Let go of the strings; the slot is written again before it is read.
+    const freed = this.#slotBytes(i)
+    // Let go of the strings and the answer; the slot is written again before it is read.
     this.#methods[i] = ''
     this.#paths[i] = ''
+    this.#slugs[i] = null
+    this.#answers[i] = undefined
     this.#size--
     this.#charge(-freed)
     return true
@@ -94,29 +200,56 @@ export class Journal {
 
   /** Empties the journal. */
   clearRequests(): void {
+    this.#times = []
     this.#methods = []
     this.#paths = []
+    this.#endpoints = []
+    this.#slugs = []
+    this.#keys = []
     this.#statuses = []
+    this.#reasons = []
     this.#delays = []
     this.#labels = []
+    this.#answers = []
     this.#next = 0
     this.#size = 0
     this.#charge(-this.#bytes)
   }
 
+  /**
+   * Lets go of the answers its entries point to, when the data they came from is replaced: the
+   * journal then never keeps bodies alive that the resolver no longer serves.
+   */
+  releaseAnswers(): void {
+    const answers = this.#answers
+    for (let i = 0; i < answers.length; i++) if (answers[i]?.body) answers[i] = undefined
+  }
+
   /** The journal, oldest first. */
   requests(): JournalEntry[] {
+    return this.answered().map(({ entry }) => entry)
+  }
+
+  /** The journal with the answers its requests got, oldest first. */
+  answered(): AnsweredEntry[] {
     const limit = JOURNAL_LIMITS.entries
     const first = (this.#next - this.#size + limit) % limit
     return Array.from({ length: this.#size }, (_, n) => {
       const i = (first + n) % limit
-      return {
+      const entry: JournalEntry = {
+        // Microseconds are as fine as a test or a HAR file can use.
+        t: Math.round(this.#times[i]! * 1000) / 1000,
         method: this.#methods[i]!,
         path: this.#paths[i]!,
+        endpoint: this.#endpoints[i]!,
+        slug: this.#slugs[i]!,
+        key: this.#keys[i]!,
         status: this.#statuses[i]!,
+        reason: this.#reasons[i]!,
         ms: this.#delays[i]!,
         scenario: this.#labels[i]!,
       }
+      return { entry, answer: this.#answers[i] }
     })
   }
 
@@ -130,6 +263,16 @@ export class Journal {
     this.#ledger = undefined
   }
 
+  #slotBytes(i: number): number {
+    return estimateEntryBytes(
+      this.#methods[i]!,
+      this.#paths[i]!,
+      this.#slugs[i]!,
+      this.#answers[i],
+      this.#reasons[i]!,
+    )
+  }
+
   #charge(bytes: number): void {
     this.#bytes += bytes
     this.#ledger?.charge(this, bytes)
@@ -141,7 +284,11 @@ export class Journal {
  * and then a string of its own. A slice would be a view that keeps the whole target alive.
  */
 function toKeptPath(path: string): string {
-  if (path.length <= JOURNAL_LIMITS.pathLength) return path
+  return path.length <= JOURNAL_LIMITS.pathLength ? path : toOwnString(path)
+}
+
+/** At most {@link JOURNAL_LIMITS.pathLength} characters, as a string of its own. */
+function toOwnString(text: string): string {
   // Parsing makes a new flat string; `slice`, `substring` and concatenation all make views.
-  return JSON.parse(JSON.stringify(path.slice(0, JOURNAL_LIMITS.pathLength))) as string
+  return JSON.parse(JSON.stringify(text.slice(0, JOURNAL_LIMITS.pathLength))) as string
 }

@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { KINDS, kindSpec, type KindOption, type ScenarioKind } from './kinds.js'
@@ -31,8 +32,9 @@ export function parseKindOptions(
     const field = `${name}.${option}`
     const readers = readersOf(option)
     if (!kinds.some((kind) => readers.includes(kind))) {
-      throw new TypeError(
-        `\`${field}\` goes with the kinds ${readers.map((kind) => `'${kind}'`).join(', ')}; the scenario has ${kinds.length === 0 ? 'none' : kinds.map((kind) => `'${kind}'`).join(', ')}`,
+      throw new OptionError(
+        field,
+        `goes with the kinds ${readers.map((kind) => `'${kind}'`).join(', ')}; the scenario has ${kinds.length === 0 ? 'none' : kinds.map((kind) => `'${kind}'`).join(', ')}`,
       )
     }
     options[option] = option === 'bytes' ? parseBytes(value, field) : parseDuration(value, field)
@@ -42,8 +44,9 @@ export function parseKindOptions(
 
 function parseBytes(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new TypeError(
-      `\`${name}\` must be a non-negative integer (bytes of the body); received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be a non-negative integer (bytes of the body); received ${formatReceived(value)}`,
     )
   }
   return value
@@ -51,8 +54,9 @@ function parseBytes(value: unknown, name: string): number {
 
 function parseDuration(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_DELAY) {
-    throw new TypeError(
-      `\`${name}\` must be milliseconds (0 to ${MAX_DELAY}); received ${formatReceived(value)}`,
+    throw new OptionError(
+      name,
+      `must be milliseconds (0 to ${MAX_DELAY}); received ${formatReceived(value)}`,
     )
   }
   return value

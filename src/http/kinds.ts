@@ -15,6 +15,7 @@ export interface KindAnswers {
   readonly notFound: Answers
   readonly serverError: Answers
   readonly unavailable: Answers
+  readonly rateLimited: Answers
 }
 
 /** A scenario field a kind reads besides the selectors (`bytes`, `duration`). */
@@ -75,6 +76,13 @@ export const KINDS = {
     preferCode: '503',
     fault: 'default',
     answer: (answers) => answers.unavailable,
+  },
+  // As a gateway in front of the service answers: whatever the key.
+  'rate-limited': {
+    phase: 'before-key',
+    preferCode: '429',
+    fault: 'listed',
+    answer: (answers) => answers.rateLimited,
   },
   'network-error': { phase: 'before-key', fault: 'default', answer: () => NETWORK_ERROR },
   hang: { phase: 'before-key', fault: 'listed', answer: () => HANG },

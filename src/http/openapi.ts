@@ -1,14 +1,14 @@
 import { ADMIN_BODY_LIMIT } from './admin.js'
 import { MAX_DELAY } from './delay.js'
-import { JOURNAL_LIMITS } from './journal.js'
+import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 import { SESSION_ID_PATTERN } from './sessions.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, SCENARIO_KINDS } from './scenario.js'
+import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
-import { ALLOW, RETRY_AFTER_SECONDS } from './responses.js'
+import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
  * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
@@ -93,11 +93,20 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
     [
       statuses.unauthorized,
-      'Invalid or missing API key',
+      errorMessage('unauthorized'),
       { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } },
     ],
-    [statuses.notFound, 'Resource not found'],
-    [405, 'Method not allowed', { Allow: { schema: { type: 'string', const: ALLOW } } }],
+    [statuses.notFound, errorMessage('notFound')],
+    [
+      405,
+      errorMessage('methodNotAllowed'),
+      { Allow: { schema: { type: 'string', const: ALLOW } } },
+    ],
+    [
+      429,
+      'Mock only: the rate-limited scenario (a gateway in front of the service)',
+      RATE_LIMIT_HEADERS,
+    ],
     [500, 'Mock only: the server-error scenario'],
     [
       503,
@@ -230,6 +239,22 @@ const ADMIN_PATHS = {
       },
     }),
   },
+  '/__admin/sessions/{id}/requests.har': {
+    get: admin("A session's request journal as a HAR 1.2 file", 'getSessionHar', {
+      parameters: [
+        sessionId,
+        {
+          name: 'baseUrl',
+          in: 'query',
+          required: false,
+          description:
+            'The origin the requests were sent to, put in front of each path; default http:// and the Host of this request',
+          schema: { type: 'string', format: 'uri' },
+        },
+      ],
+      responses: { '200': adminJson('The HAR file', 'Har'), ...adminErrors },
+    }),
+  },
   '/__admin/sessions/{id}': {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
@@ -240,7 +265,39 @@ const ADMIN_PATHS = {
   },
 } as const
 
+const digits = { type: 'string', pattern: '^[0-9]+$' } as const
+/** The `rate-limited` answer's headers (draft-ietf-httpapi-ratelimit-headers-11 and the X- trio). */
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { schema: digits, description: 'Seconds until the window ends' },
+  RateLimit: {
+    schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+    description: 'The quota left and the seconds until the window ends',
+  },
+  'RateLimit-Policy': {
+    schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+$' },
+    description: 'The quota of a window and its length in seconds',
+  },
+  'X-RateLimit-Limit': { schema: digits },
+  'X-RateLimit-Remaining': { schema: digits },
+  'X-RateLimit-Reset': { schema: digits, description: 'Seconds until the window ends' },
+}
 const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
+const DELAY_SCHEMA = {
+  oneOf: [
+    milliseconds,
+    { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 },
+    {
+      description: 'Lognormal: each request draws from the seeded stream',
+      type: 'object',
+      additionalProperties: false,
+      required: ['median', 'p99'],
+      properties: {
+        median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY },
+        p99: milliseconds,
+      },
+    },
+  ],
+} as const
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
@@ -317,16 +374,27 @@ export const OPENAPI_DOCUMENT = {
                 enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
               },
               times: { type: 'integer', minimum: 1 },
-              delay: {
-                oneOf: [
-                  milliseconds,
-                  {
-                    type: 'array',
-                    prefixItems: [milliseconds, milliseconds],
-                    minItems: 2,
-                    maxItems: 2,
-                  },
-                ],
+              delay: DELAY_SCHEMA,
+              seed: {
+                type: 'integer',
+                minimum: 0,
+                description: 'The seed the delays draw from (with faults: faults.seed)',
+              },
+              limit: {
+                type: 'integer',
+                minimum: 1,
+                description: 'With kind rate-limited: the requests a window lets through',
+              },
+              window: {
+                type: 'integer',
+                minimum: 1,
+                maximum: MAX_DELAY,
+                description: 'With limit: the window in milliseconds (default 1000)',
+              },
+              per: {
+                type: 'string',
+                enum: ['session', 'key'],
+                description: 'With limit: one quota per session, or per API key within it',
               },
               faults: {
                 type: 'object',
@@ -351,6 +419,31 @@ export const OPENAPI_DOCUMENT = {
                 ...milliseconds,
                 description: 'slow-body: milliseconds the body takes (default 1000)',
               },
+              sequence: {
+                description:
+                  "One step per matching request, in order, then the usual answer: a kind's name, 'usual', or an object",
+                type: 'array',
+                minItems: 1,
+                maxItems: 1000,
+                items: {
+                  oneOf: [
+                    { type: 'string', enum: [USUAL_STEP, ...SCENARIO_KINDS] },
+                    {
+                      type: 'object',
+                      additionalProperties: false,
+                      properties: {
+                        kind: { type: 'string', enum: SCENARIO_KINDS },
+                        delay: DELAY_SCHEMA,
+                        times: { type: 'integer', minimum: 1 },
+                      },
+                    },
+                  ],
+                },
+              },
+              repeat: {
+                type: 'boolean',
+                description: 'With sequence: start it again after the last step',
+              },
             },
           },
         ],
@@ -365,12 +458,55 @@ export const OPENAPI_DOCUMENT = {
         requests: count,
       }),
       JournalEntry: object({
+        t: {
+          type: 'number',
+          minimum: 0,
+          description: 'Milliseconds since the session began (monotonic clock), when it arrived',
+        },
         method: text,
-        path: text,
-        status: { type: ['integer', 'null'] },
-        ms: { type: 'number', minimum: 0 },
+        path: { ...text, description: 'The request target as received, query included' },
+        endpoint: {
+          type: ['string', 'null'],
+          enum: [...ENDPOINT_LIST.map((endpoint) => endpoint.collection), null],
+        },
+        slug: { type: ['string', 'null'], description: 'Percent-decoded' },
+        key: {
+          type: 'string',
+          enum: ['ok', 'missing', 'invalid'],
+          description: 'What the Authorization header carried; never the key',
+        },
+        status: { type: ['integer', 'null'], description: 'null: no HTTP answer was sent' },
+        reason: {
+          type: 'string',
+          enum: [
+            ...PLAIN_REASONS,
+            ...SCENARIO_KINDS.map((kind) => `scenario:${kind}`),
+            ...SCENARIO_KINDS.map((kind) => `prefer:${kind}`),
+            ...HELPER_NAMES,
+          ],
+          description:
+            "Why this answer: the check that decided it, the session's scenario, the request's Prefer header, or the MSW helper by name",
+        },
+        ms: { type: 'number', minimum: 0, description: 'The delay the mock applied' },
         scenario: { type: ['string', 'null'], enum: [...SCENARIO_KINDS, null] },
       }),
+      Har: {
+        type: 'object',
+        required: ['log'],
+        description:
+          'HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/). Authorization appears only as "Bearer [redacted]"; each entry carries its journal entry as `_journal`.',
+        properties: {
+          log: {
+            type: 'object',
+            required: ['version', 'creator', 'entries'],
+            properties: {
+              version: { const: '1.2' },
+              creator: object({ name: text, version: text }),
+              entries: { type: 'array', items: { type: 'object' } },
+            },
+          },
+        },
+      },
     },
   },
 } as const

@@ -4,6 +4,7 @@ import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
 import { MAX_DELAY } from './delay.js'
 import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
+import { OptionError } from '../core/option-error.js'
 
 export type { NestedOrder } from '../core/records.js'
 
@@ -104,15 +105,23 @@ export function isApiKey(key: unknown): key is string {
 }
 
 /**
+ * What `isApiKey` asks and what arrived instead, for messages. Never the key itself, even a
+ * malformed one: it may be a real secret with a stray newline.
+ */
+export function describeKeyFault(key: unknown): string {
+  const received =
+    typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
+  return `1-256 visible ASCII characters with no spaces; received ${received}`
+}
+
+/**
  * Validates options once and fills in defaults; a bad option throws a `TypeError` naming it.
  *
  * @example
  * resolveOptions({ seed: 7, apiKeys: 'k' }).apiKeys // ['k']
  */
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
-  }
+  requireOptionsObject(options)
   const data = resolveData(options)
   return Object.freeze({
     // Built on first use: handlers that answer nothing cost nothing, and datasets are shared per seed and size.
@@ -129,14 +138,21 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   })
 }
 
+/** The first check of every options resolver: a TypeError unless `options` is an object. */
+export function requireOptionsObject(options: unknown): void {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
+}
+
 /** The defaults: what docs/spec-choices.md records. */
 export const DEFAULT_STATUSES: Readonly<Required<ErrorStatuses>> = Object.freeze({
   unauthorized: 401,
   notFound: 404,
 })
-export const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
+const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
 // Statuses with a meaning of their own to clients, proxies or the server: never an error's stand-in.
 const RESERVED_STATUSES = new Set([405, 407, 408, 413, 429, 431])
+const RESERVED_LIST = [...RESERVED_STATUSES].join(', ').replace(/, (?=\d+$)/, ' and ')
 
 /** Whether a status can stand for an error of §7: a 4xx other than the reserved ones. */
 export function isErrorStatus(status: unknown): status is number {
@@ -152,21 +168,24 @@ export function isErrorStatus(status: unknown): status is number {
 function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
   if (statuses === undefined) return DEFAULT_STATUSES
   if (typeof statuses !== 'object' || statuses === null || Array.isArray(statuses)) {
-    throw new TypeError(
-      `\`statuses\` must be an object such as { unauthorized: 403 }; received ${formatReceived(statuses)}`,
+    throw new OptionError(
+      'statuses',
+      `must be an object such as { unauthorized: 403 }; received ${formatReceived(statuses)}`,
     )
   }
   const result: Record<string, number> = { ...DEFAULT_STATUSES }
   for (const [name, status] of Object.entries(statuses)) {
     if (!Object.hasOwn(DEFAULT_STATUSES, name)) {
-      throw new TypeError(
-        `\`statuses\` takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`,
+      throw new OptionError(
+        'statuses',
+        `takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`,
       )
     }
     if (status === undefined) continue
     if (!isErrorStatus(status)) {
-      throw new TypeError(
-        `\`statuses.${name}\` must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received ${formatReceived(status)}`,
+      throw new OptionError(
+        `statuses.${name}`,
+        `must be a 4xx status other than ${RESERVED_LIST}; received ${formatReceived(status)}`,
       )
     }
     result[name] = status
@@ -177,8 +196,9 @@ function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
 function resolveOrder(order: unknown): NestedOrder {
   if (order === undefined) return 'name'
   if (!NESTED_ORDERS.includes(order as NestedOrder)) {
-    throw new TypeError(
-      `\`order\` must be 'name', 'id' or 'fixture'; received ${formatReceived(order)}`,
+    throw new OptionError(
+      'order',
+      `must be 'name', 'id' or 'fixture'; received ${formatReceived(order)}`,
     )
   }
   return order as NestedOrder
@@ -193,11 +213,12 @@ function resolveData(options: MockOptions): () => Taxonomy {
     return () => (taxonomy ??= createTaxonomy({ seed, size }))
   }
   if (options.seed !== undefined || options.size !== undefined) {
-    throw new TypeError('`taxonomy` excludes `seed` and `size`: pass one or the other')
+    throw new OptionError('taxonomy', 'excludes `seed` and `size`: pass one or the other')
   }
   if (typeof options.taxonomy?.toFixture !== 'function') {
-    throw new TypeError(
-      `\`taxonomy\` must come from createTaxonomy() or loadTaxonomy(); received ${formatReceived(options.taxonomy)}`,
+    throw new OptionError(
+      'taxonomy',
+      `must come from createTaxonomy() or loadTaxonomy(); received ${formatReceived(options.taxonomy)}`,
     )
   }
   const { taxonomy } = options
@@ -216,48 +237,37 @@ export function withTaxonomy(options: ResolvedOptions, taxonomy: Taxonomy): Reso
 function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'any' {
   if (resolveFlag(anyKey, 'anyKey', false)) {
     if (apiKeys !== undefined)
-      throw new TypeError('`anyKey` excludes `apiKeys`: pass one or the other')
+      throw new OptionError('anyKey', 'excludes `apiKeys`: pass one or the other')
     return 'any'
   }
   if (apiKeys === undefined) return [DEFAULT_API_KEY]
   const keys = typeof apiKeys === 'string' ? [apiKeys] : apiKeys
   if (!Array.isArray(keys) || keys.length === 0) {
-    throw new TypeError(
-      `\`apiKeys\` must be a key or a non-empty array of keys; received ${formatReceived(apiKeys)}`,
+    throw new OptionError(
+      'apiKeys',
+      `must be a key or a non-empty array of keys; received ${formatReceived(apiKeys)}`,
     )
   }
   for (const key of keys) {
-    if (!isApiKey(key)) {
-      // Never echo a key, even a malformed one: it may be a real secret with a stray newline.
-      const received =
-        typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
-      throw new TypeError(
-        `\`apiKeys\` must hold 1-256 visible ASCII characters with no spaces; received ${received}`,
-      )
-    }
+    if (!isApiKey(key))
+      throw new OptionError('apiKeys', `must hold keys of ${describeKeyFault(key)}`)
   }
   return Object.freeze([...keys])
 }
 
 function resolveAdminKey(adminKey: unknown): string | undefined {
   if (adminKey === undefined) return undefined
-  if (!isApiKey(adminKey)) {
-    const received =
-      typeof adminKey === 'string'
-        ? `a string of ${adminKey.length} characters`
-        : formatReceived(adminKey)
-    throw new TypeError(
-      `\`adminKey\` must be 1-256 visible ASCII characters with no spaces; received ${received}`,
-    )
-  }
+  if (!isApiKey(adminKey))
+    throw new OptionError('adminKey', `must be ${describeKeyFault(adminKey)}`)
   return adminKey
 }
 
 function resolveDelay(delay: unknown): number {
   if (delay === undefined) return 0
   if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0 || delay > MAX_DELAY) {
-    throw new TypeError(
-      `\`delay\` must be a non-negative number of milliseconds; received ${formatReceived(delay)}`,
+    throw new OptionError(
+      'delay',
+      `must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${formatReceived(delay)}`,
     )
   }
   return delay
@@ -266,6 +276,6 @@ function resolveDelay(delay: unknown): number {
 function resolveFlag(value: unknown, name: string, fallback: boolean): boolean {
   if (value === undefined) return fallback
   if (typeof value !== 'boolean')
-    throw new TypeError(`\`${name}\` must be true or false; received ${formatReceived(value)}`)
+    throw new OptionError(name, `must be true or false; received ${formatReceived(value)}`)
   return value
 }

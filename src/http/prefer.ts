@@ -82,6 +82,7 @@ export function parsePrefer(
         ...options,
       },
       random,
+      'prefer',
     )
   } catch (error) {
     return `Prefer: ${(error as Error).message}`

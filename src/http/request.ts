@@ -23,12 +23,10 @@ export interface MockRequest {
 export interface ResolveContext {
   /** A path prefix the routes sit under, such as `/mock`. @default '' */
   readonly basePath?: string
-  /** Scenarios selected for this request (MSW helpers), tried before the session's. */
+}
+
+/** What this package's own adapters add besides: the scenarios MSW helpers selected. */
+export interface AdapterContext extends ResolveContext {
+  /** Scenarios selected for this request, tried before the session's. */
   readonly scenarios?: readonly ScenarioState[]
-  /**
-   * Answer only if one of `scenarios` applies to this request (its endpoint, slug and count left);
-   * else `resolve` returns `undefined`, and the adapter lets the request pass (MSW: to the handlers
-   * behind). @default false
-   */
-  readonly passUnlessSelected?: boolean
 }

@@ -1,5 +1,5 @@
 import type { Taxonomy } from '../core/store.js'
-import type { FixtureDomain } from '../core/types.js'
+import type { FixtureRecord } from '../core/types.js'
 import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
@@ -8,7 +8,7 @@ import { firstElement } from './header-fields.js'
 import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
-import type { MockRequest, ResolveContext } from './request.js'
+import type { AdapterContext, MockRequest, ResolveContext } from './request.js'
 import { KINDS, kindSpec, type KindAnswers } from './kinds.js'
 import {
   answerFor,
@@ -16,35 +16,30 @@ import {
   createErrorAnswers,
   createMessageAnswers,
   createPreflightAnswer,
+  createRateLimitedAnswers,
   encodeJson,
   encodeText,
-  sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
+import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './rate-limit.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario, type ScenarioEffect } from './scenario-state.js'
 import { SESSION_HEADER } from './header-names.js'
-import { Session, SessionRegistry, isSessionId } from './sessions.js'
+import type { AnswerReason, KeyState } from './journal.js'
+import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
-/** Turns requests into answers for one dataset, one set of options and its sessions. */
+/** Turns requests into answers for one dataset and one set of options. */
 export interface Resolver {
   /** The options in force; `options.taxonomy` is the data now served. */
   readonly options: ResolvedOptions
-  /** Every session's scenario and request journal (the admin API reads and writes them). */
-  readonly sessions: SessionRegistry
   /**
    * The answer to a request: never throws, never a 5xx unless a scenario asks for one. A
-   * `Promise` only for the admin API, which reads the request body. With `passUnlessSelected`,
-   * `undefined` when no selected scenario applies.
+   * `Promise` only for the admin API, which reads the request body.
    */
-  resolve(
-    request: MockRequest,
-    context: ResolveContext & { readonly passUnlessSelected: true },
-  ): MockAnswer | Promise<MockAnswer> | undefined
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
   /**
    * Serves other data from the next request on (`--data FILE --watch`): one step, so no request
@@ -53,11 +48,25 @@ export interface Resolver {
   replaceTaxonomy(taxonomy: Taxonomy): void
 }
 
+/**
+ * A resolver as this package holds it: its sessions too (each one's scenario and request journal,
+ * which users reach through the admin API), and the scenarios its adapters select per request.
+ */
+interface SessionResolver extends Resolver {
+  readonly sessions: SessionRegistry
+  resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
+}
+
+/** The sessions of a resolver {@link createResolver} made. */
+export function sessionsOf(resolver: Resolver): SessionRegistry {
+  return (resolver as SessionResolver).sessions
+}
+
 const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
 const NO_SCENARIOS: readonly ScenarioState[] = []
-const NO_CONTEXT: ResolveContext = Object.freeze({})
+const NO_CONTEXT: AdapterContext = Object.freeze({})
 
 /**
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
@@ -81,6 +90,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     methodNotAllowed: createErrorAnswers('methodNotAllowed', cors),
     serverError: createErrorAnswers('serverError', cors),
     unavailable: createErrorAnswers('unavailable', cors),
+    rateLimited: createRateLimitedAnswers(cors, rateLimitHeaders(readFresh(NO_QUOTA))),
   }
   // Each kind that answers in place of the usual answer, built once from its row.
   const kindAnswers = new Map<ScenarioKind, Answers>()
@@ -98,14 +108,14 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
-  let bodies = new Map<FixtureDomain, Answers>()
-  let pages = new Map<FixtureDomain, Answers>()
+  let bodies = new Map<FixtureRecord, Answers>()
+  let pages = new Map<FixtureRecord, Answers>()
   // A record route's answers, found once: the locator hands back the same route for a repeated target.
   let routeAnswers = new WeakMap<Route, Answers>()
   let indexPage: Answers | undefined
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
-  function apiAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+  function apiAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
     let answers = bodies.get(record)
     if (answers === undefined) {
       answers = createAnswers(
@@ -130,7 +140,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
-  function pageAnswers(endpoint: Endpoint, record: FixtureDomain): Answers {
+  function pageAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
     let answers = pages.get(record)
     if (answers === undefined) {
       const html = renderRecordPage(
@@ -173,23 +183,52 @@ export function createResolver(options: MockOptions = {}): Resolver {
     }
   }
 
-  /** Journals an answer in its session and adds its delay: the last step of every API answer. */
+  /**
+   * Journals an answer in its session, with why it was given, and adds its delay: the last step of
+   * every API answer.
+   */
   function finish(
-    request: MockRequest,
-    session: Session,
+    { request, route, session, key }: ApiCall,
     answers: Answers,
+    reason: AnswerReason,
     delay: number,
     label: ScenarioKind | null,
+    quota?: RateLimitReading,
   ): MockAnswer {
-    const answer = answerFor(answers, request.method)
+    let answer = answerFor(answers, request.method)
+    // A request a quota let through carries what is left of it, as a gateway's answers do.
+    if (quota !== undefined)
+      answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
     session.record(
       request.method,
       request.url,
-      sendsStatus(answer.delivery) ? answer.status : null,
+      route.kind === 'apiUnknown' ? null : route.endpoint.collection,
+      route.kind === 'record' ? route.slug : null,
+      key,
+      answer,
+      reason,
       delay,
       label,
     )
     return delay > 0 ? { ...answer, delay } : answer
+  }
+
+  /** Why a request without an accepted key got 401. */
+  function keyReason(call: ApiCall): AnswerReason {
+    return call.key === 'missing' ? 'missing-key' : 'invalid-key'
+  }
+
+  /** The record's answer and why: found, or no record has the slug. */
+  function finishLookup(
+    call: ApiCall,
+    route: Extract<Route, { kind: 'record' }>,
+    delay: number,
+    label: ScenarioKind | null,
+    quota?: RateLimitReading,
+  ): MockAnswer {
+    const answers = recordAnswers(route)
+    const reason = answers === errors.notFound ? 'unknown-slug' : 'ok'
+    return finish(call, answers, reason, delay, label, quota)
   }
 
   /** The scenario for this request: its own preference, then those selected for it, then its session's. */
@@ -218,78 +257,85 @@ export function createResolver(options: MockOptions = {}): Resolver {
   }
 
   /** The two endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
-  function answerApi(
-    request: MockRequest,
-    route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>,
-    session: Session,
-    selected: readonly ScenarioState[],
-    authorized: boolean,
-  ): MockAnswer {
+  function answerApi(call: ApiCall, selected: readonly ScenarioState[]): MockAnswer {
+    const { request, route, session } = call
+    const authorized = call.key === 'ok'
     // A caller without a key learns nothing, not even which paths exist (401 before 404).
-    if (route.kind === 'apiUnknown')
-      return finish(
-        request,
-        session,
-        authorized ? errors.notFound : errors.unauthorized,
-        resolved.delay,
-        null,
-      )
+    if (route.kind === 'apiUnknown') {
+      return authorized
+        ? finish(call, errors.notFound, 'unknown-path', resolved.delay, null)
+        : finish(call, errors.unauthorized, keyReason(call), resolved.delay, null)
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return finish(request, session, errors.methodNotAllowed, resolved.delay, null)
+      return finish(call, errors.methodNotAllowed, 'method', resolved.delay, null)
 
     const state = scenarioFor(request, route, session, selected)
-    if (typeof state === 'string')
-      return finish(
-        request,
-        session,
-        createMessageAnswers('badRequest', `Malformed request: ${state}`, cors),
-        0,
-        null,
-      )
+    if (typeof state === 'string') {
+      const answers = createMessageAnswers('badRequest', `Malformed request: ${state}`, cors)
+      return finish(call, answers, 'malformed-prefer', 0, null)
+    }
     let delay = resolved.delay
+    let label: ScenarioKind | null = null
+    let quota: RateLimitReading | undefined
     let effect: ScenarioEffect | undefined
-    if (state !== undefined && state.phase === 'before-key') {
+    // Read once: taking a sequence's step moves it on to the next step's phase.
+    const beforeKey = state?.phase === 'before-key'
+    if (state !== undefined && beforeKey) {
       // Outages and delays stand in front of the service: they apply whatever the key.
-      effect = state.take()
+      effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
       delay = effect.delay ?? delay
+      label = effect.label
+      quota = effect.quota
+      if (quota?.limited === true) {
+        const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
+        return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
+      }
       const { kind } = effect
       const outage = kind === undefined ? undefined : kindAnswers.get(kind)
       // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
       if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
-        return finish(request, session, outage, delay, effect.label)
+        return finish(call, outage, state.reasonFor(kind!), delay, label)
     }
     if (!authorized)
-      return finish(request, session, errors.unauthorized, delay, labelBeforeKey(effect))
-    if (state !== undefined && state.phase !== 'before-key') {
-      effect = state.take()
-      delay = effect.delay ?? delay
+      return finish(
+        call,
+        errors.unauthorized,
+        keyReason(call),
+        delay,
+        labelBeforeKey(effect),
+        quota,
+      )
+    if (state !== undefined && !beforeKey) {
+      const taken = state.take()
+      return answerInPhase(call, state, taken, taken.delay ?? delay)
     }
-    return answerLookup(request, route, session, effect, delay)
+    if (state !== undefined && effect?.kind !== undefined)
+      return answerInPhase(call, state, effect, delay)
+    if (route.kind === 'malformed')
+      return finish(call, errors.malformed, 'malformed-slug', delay, label, quota)
+    return finishLookup(call, route, delay, label, quota)
   }
 
   /**
    * Once the key is checked: a data state answers in place of the lookup (so a request without a
    * key still gets 401 first); a kind after the lookup changes the record's own answer.
    */
-  function answerLookup(
-    request: MockRequest,
-    route: Extract<Route, { kind: 'record' | 'malformed' }>,
-    session: Session,
-    effect: ScenarioEffect | undefined,
+  function answerInPhase(
+    call: ApiCall,
+    state: ScenarioState,
+    effect: ScenarioEffect,
     delay: number,
   ): MockAnswer {
-    const label = effect?.label ?? null
-    const kind = effect?.kind
+    const { route } = call
+    const { kind, label } = effect
     const spec = kind === undefined ? undefined : kindSpec(kind)
     const replaced = spec?.phase === 'after-key' ? kindAnswers.get(kind!) : undefined
-    if (replaced !== undefined) return finish(request, session, replaced, delay, label)
-    if (route.kind === 'malformed') return finish(request, session, errors.malformed, delay, label)
-    const usual = recordAnswers(route)
-    const changed =
-      spec?.phase === 'after-lookup' && effect !== undefined
-        ? spec.answer(usual, effect.options)
-        : usual
-    return finish(request, session, changed, delay, label)
+    if (replaced !== undefined) return finish(call, replaced, state.reasonFor(kind!), delay, label)
+    if (route.kind !== 'record')
+      return finish(call, errors.malformed, 'malformed-slug', delay, label)
+    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, delay, label)
+    const changed = spec.answer(recordAnswers(route), effect.options)
+    return finish(call, changed, state.reasonFor(kind!), delay, label)
   }
 
   /**
@@ -310,14 +356,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
       id = firstElement(header)
     }
     if (!isSessionId(id)) {
-      const message =
-        'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
-      return answerFor(createMessageAnswers('badRequest', message, cors), request.method)
+      return answerFor(
+        createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors),
+        request.method,
+      )
     }
     return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
   }
 
-  return {
+  const resolver: SessionResolver = {
     get options() {
       return resolved
     },
@@ -330,32 +377,34 @@ export function createResolver(options: MockOptions = {}): Resolver {
       pages = new Map()
       routeAnswers = new WeakMap()
       indexPage = undefined
+      sessions.releaseAnswers()
     },
-    resolve: ((request: MockRequest, context: ResolveContext = NO_CONTEXT) => {
+    resolve(request, context = NO_CONTEXT) {
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
-      if (
-        context.passUnlessSelected === true &&
-        !isSelected(route, context.scenarios ?? NO_SCENARIOS)
-      )
-        return undefined
       if (route === undefined)
         return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
       if (request.method === 'OPTIONS') return preflight
       if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown') {
-        const authorized = isAuthorized(request.header('authorization'))
-        const session = sessionOf(request, prefixed, authorized)
+        const authorization = request.header('authorization')
+        const key: KeyState = isAuthorized(authorization)
+          ? 'ok'
+          : authorization
+            ? 'invalid'
+            : 'missing'
+        const session = sessionOf(request, prefixed, key === 'ok')
         if (!(session instanceof Session)) return session
-        return answerApi(request, route, session, context.scenarios ?? NO_SCENARIOS, authorized)
+        return answerApi({ request, route, session, key }, context.scenarios ?? NO_SCENARIOS)
       }
       const answer = answerFor(
         answerSite(route, request.method === 'GET' || request.method === 'HEAD'),
         request.method,
       )
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
-    }) as Resolver['resolve'],
+    },
   }
+  return resolver
 }
 
 /**
@@ -368,9 +417,19 @@ function labelBeforeKey(effect: ScenarioEffect | undefined): ScenarioKind | null
   return effect.delay !== undefined ? 'delay' : null
 }
 
-/** Whether one of the scenarios selected for a request applies to its endpoint and slug. */
-function isSelected(route: Route | undefined, scenarios: readonly ScenarioState[]): boolean {
-  if (route?.kind !== 'record' && route?.kind !== 'malformed') return false
-  const slug = route.kind === 'record' ? route.slug : undefined
-  return scenarios.some((state) => state.matches(route.endpoint.collection, slug))
+/** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
+function keyOf(request: MockRequest): string {
+  const header = request.header('authorization')
+  return header === undefined || header === null ? '' : firstElement(header)
+}
+
+/**
+ * One API request on its way through the resolver: what `finish` journals it with. The one object
+ * an API request allocates here; short-lived, so the young generation collects it cheaply.
+ */
+interface ApiCall {
+  readonly request: MockRequest
+  readonly route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>
+  readonly session: Session
+  readonly key: KeyState
 }

@@ -16,12 +16,23 @@ const OUTCOMES = {
   badRequest: { status: 400, error: 'Malformed request' },
   requestTimeout: { status: 408, error: 'Request timeout' },
   headersTooLarge: { status: 431, error: 'Request header fields too large' },
+  // The `rate-limited` scenario: a gateway's quota is used up.
+  rateLimited: { status: 429, error: 'Too many requests' },
+  plainHttpToHttps: {
+    status: 400,
+    error: 'Plain HTTP request sent to the HTTPS port: use https://',
+  },
   serverError: { status: 500, error: 'Internal server error' },
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const
 
 /** An outcome, answered with an `{"error": …}` body. */
 export type ErrorOutcome = keyof typeof OUTCOMES
+
+/** The `error` text of an outcome's body: the §7 message where the spec gives one. */
+export function errorMessage(outcome: ErrorOutcome): string {
+  return OUTCOMES[outcome].error
+}
 
 /** What the resolver answers: adapters turn it into a `Response` or a `node:http` reply. */
 export interface MockAnswer {
@@ -97,11 +108,15 @@ export function answerFor(answers: Answers, method: string): MockAnswer {
   return method === 'HEAD' ? answers.head : answers.get
 }
 
+/** The headers of the `rate-limited` scenario (`rate-limit.ts`), as CORS exposes them. */
+const RATE_LIMIT_HEADER_NAMES =
+  'RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset'
+
 /** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  // Scripts may read the §5 challenge, and when to retry after a 503.
-  'access-control-expose-headers': 'WWW-Authenticate, Retry-After',
+  // Scripts may read the §5 challenge, when to retry after a 503 or 429, and the quota left.
+  'access-control-expose-headers': `WWW-Authenticate, Retry-After, ${RATE_LIMIT_HEADER_NAMES}`,
 }
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,
@@ -176,6 +191,16 @@ export function createErrorAnswers(
     cors,
     ERROR_HEADERS[outcome],
   )
+}
+
+const RATE_LIMITED_BODY = encodeJson({ error: OUTCOMES.rateLimited.error })
+
+/** A 429 with the rate-limit headers of one request (`rateLimitHeaders`). */
+export function createRateLimitedAnswers(
+  cors: boolean,
+  headers: Readonly<Record<string, string>>,
+): Answers {
+  return createAnswers(OUTCOMES.rateLimited.status, RATE_LIMITED_BODY, cors, headers)
 }
 
 /** An error outcome with a message of its own, for answers that name what was wrong. */

@@ -1,13 +1,19 @@
 import { DEFAULT_SEED } from '../core/generate.js'
+import { lognormalQuantile } from '../core/lognormal.js'
 import { createRandom, type Random } from '../core/random.js'
 import type { BodyFaultOptions } from './body-faults.js'
+import { MAX_DELAY } from './delay.js'
+import { DEFAULT_WINDOW, RateLimiter, type RateLimitReading } from './rate-limit.js'
 import type { Collection } from './endpoints.js'
-import { kindSpec, type Phase } from './kinds.js'
+import type { AnswerReason, HelperName } from './journal.js'
+import { KINDS, kindSpec, type Phase } from './kinds.js'
 import {
   DEFAULT_FAULT_KINDS,
+  USUAL_STEP,
   parseScenario,
   type FaultKind,
   type Scenario,
+  type ScenarioDelay,
   type ScenarioInput,
   type ScenarioKind,
 } from './scenario.js'
@@ -22,6 +28,28 @@ export interface ScenarioEffect {
   readonly label: ScenarioKind | null
   /** What a kind that changes the record's answer reads: the scenario's options and a seeded share. */
   readonly options: BodyFaultOptions
+  /** A `rate-limited` quota's reading: `kind` is `'rate-limited'` when it is used up. */
+  readonly quota?: RateLimitReading
+}
+
+/**
+ * Who put a scenario in place, as a journal's `reason` names it: a session's scenario or the
+ * mock's `scenario` option, a request's `Prefer` header, or an MSW helper by its name.
+ */
+export type ScenarioSource = 'scenario' | 'prefer' | HelperName
+
+/** `scenario:KIND` and `prefer:KIND`, made once, so a request answered by a scenario allocates none. */
+const REASONS = {
+  scenario: reasonsOf('scenario'),
+  prefer: reasonsOf('prefer'),
+}
+
+function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind, AnswerReason>> {
+  const kinds = Object.keys(KINDS) as ScenarioKind[]
+  return Object.fromEntries(kinds.map((kind) => [kind, `${source}:${kind}`])) as Record<
+    ScenarioKind,
+    AnswerReason
+  >
 }
 
 const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
@@ -33,27 +61,58 @@ const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
  */
 export class ScenarioState {
   readonly scenario: Scenario
-  /** Where it applies in the resolver's order of checks: its kind's phase; drawn faults and delays go before the key. */
-  readonly phase: Phase
   #remaining: number
   #random: Random | undefined
   /** Whether a kind it may apply reads `bytes` and none is given: a seeded share stands in. */
   readonly #drawsShare: boolean
+  /** A `sequence`'s steps as objects, the step the next request gets, and how many it still answers. */
+  readonly #steps: readonly Step[] | undefined
+  #step = 0
+  #stepLeft = 0
+  /** A `rate-limited` scenario's quota, when it has a `limit`. */
+  readonly #limiter: RateLimiter | undefined
 
   /**
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
    *   from its session's, so a series of requests gets a series of delays)
    */
-  constructor(input: ScenarioInput, random?: Random) {
+  constructor(
+    input: ScenarioInput,
+    random?: Random,
+    readonly source: ScenarioSource = 'scenario',
+  ) {
     this.scenario = parseScenario(input)
     this.#random = random
-    this.phase =
-      this.scenario.kind === undefined ? 'before-key' : kindSpec(this.scenario.kind).phase
-    this.#remaining = this.scenario.times ?? Number.POSITIVE_INFINITY
-    const { kind, faults, bytes } = this.scenario
-    const kinds = kind !== undefined ? [kind] : (faults?.kinds ?? [])
+    const { sequence, repeat, times, limit, window } = this.scenario
+    if (limit !== undefined)
+      this.#limiter = new RateLimiter({ limit, window: window ?? DEFAULT_WINDOW })
+    this.#remaining = times ?? Number.POSITIVE_INFINITY
+    if (sequence !== undefined) {
+      this.#steps = sequence.map(toStep)
+      this.#stepLeft = this.#steps[0]!.times ?? 1
+      if (repeat !== true)
+        this.#remaining = this.#steps.reduce((sum, step) => sum + (step.times ?? 1), 0)
+    }
     this.#drawsShare =
-      bytes === undefined && kinds.some((k) => kindSpec(k).options?.includes('bytes'))
+      this.scenario.bytes === undefined &&
+      this.#kinds().some((kind) => kindSpec(kind).options?.includes('bytes'))
+  }
+
+  /** The kinds it may apply: its kind, its steps' kinds, or those its faults may draw. */
+  #kinds(): readonly ScenarioKind[] {
+    const { kind, faults } = this.scenario
+    if (kind !== undefined) return [kind]
+    if (this.#steps !== undefined) return this.#steps.flatMap((step) => step.kind ?? [])
+    return faults?.kinds ?? []
+  }
+
+  /**
+   * Where the next matching request's effect applies in the resolver's order of checks: its
+   * kind's phase (a `sequence`'s step's); drawn faults and delays go before the key.
+   */
+  get phase(): Phase {
+    const kind = this.#steps === undefined ? this.scenario.kind : this.#steps[this.#step]!.kind
+    return kind === undefined ? 'before-key' : kindSpec(kind).phase
   }
 
   /** Whether the scenario still applies to a request for `slug` on `collection`. */
@@ -72,9 +131,18 @@ export class ScenarioState {
    * share a body is cut at is drawn last, and only by scenarios whose kinds read `bytes` and that
    * leave it out, so the series of every other scenario is unchanged.
    */
-  take(): ScenarioEffect {
+  take(partition = ''): ScenarioEffect {
     this.#remaining--
-    const { kind, delay, faults, bytes, duration } = this.scenario
+    if (this.#limiter !== undefined) {
+      const quota = this.#limiter.take(partition)
+      const kind = quota.limited ? 'rate-limited' : undefined
+      const { delay } = this.scenario
+      const label = kind ?? (delay !== undefined ? 'delay' : null)
+      return { kind, delay: this.#delayOf(delay), label, quota, options: NO_OPTIONS }
+    }
+    const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
+      this.#steps === undefined ? this.scenario : this.#next()
+    const { bytes, duration } = this.scenario
     let effectKind: ScenarioEffect['kind'] = kind
     if (faults !== undefined) {
       const random = this.#prng()
@@ -82,9 +150,7 @@ export class ScenarioState {
       const drawn = random.pick<FaultKind>(faults.kinds ?? DEFAULT_FAULT_KINDS)
       effectKind = hit ? drawn : undefined
     }
-    let ms: number | undefined
-    if (typeof delay === 'number') ms = delay
-    else if (delay !== undefined) ms = delay[0] + this.#prng().nextInt(delay[1] - delay[0] + 1)
+    const ms = this.#delayOf(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
     let options = NO_OPTIONS
     if (this.#drawsShare || bytes !== undefined || duration !== undefined) {
@@ -94,8 +160,38 @@ export class ScenarioState {
     return { kind: effectKind, delay: ms, label, options }
   }
 
+  /** The step this request gets; moves on to the next (the first again after the last). */
+  #next(): Step {
+    const steps = this.#steps!
+    const step = steps[this.#step]!
+    if (--this.#stepLeft === 0) {
+      this.#step = (this.#step + 1) % steps.length
+      this.#stepLeft = steps[this.#step]!.times ?? 1
+    }
+    return step
+  }
+
+  #delayOf(delay: ScenarioDelay | undefined): number | undefined {
+    return delay === undefined ? undefined : this.#draw(delay)
+  }
+
+  /** One request's delay: one draw for a range or a lognormal, none for a fixed value. */
+  #draw(delay: ScenarioDelay): number {
+    if (typeof delay === 'number') return delay
+    if (isRange(delay)) return delay[0] + this.#prng().nextInt(delay[1] - delay[0] + 1)
+    // The middle of one of 2^32 equal slices: never 0 or 1, where the quantile is infinite.
+    const u = (this.#prng().nextUint32() + 0.5) / 0x1_0000_0000
+    return lognormalQuantile(delay, u, MAX_DELAY)
+  }
+
+  /** The journal's `reason` for an answer this scenario's `kind` gave. */
+  reasonFor(kind: ScenarioKind): AnswerReason {
+    const source = this.source
+    return source === 'scenario' || source === 'prefer' ? REASONS[source][kind] : source
+  }
+
   #prng(): Random {
-    this.#random ??= createRandom(this.scenario.faults?.seed ?? DEFAULT_SEED)
+    this.#random ??= createRandom(this.scenario.faults?.seed ?? this.scenario.seed ?? DEFAULT_SEED)
     return this.#random
   }
 }
@@ -111,4 +207,16 @@ export function selectScenario(
 ): ScenarioState | undefined {
   for (const state of states) if (state?.matches(collection, slug)) return state
   return undefined
+}
+
+function isRange(delay: ScenarioDelay): delay is readonly [number, number] {
+  return Array.isArray(delay)
+}
+
+/** A `sequence` step as an object: a name is its kind, `'usual'` none. */
+type Step = Exclude<NonNullable<Scenario['sequence']>[number], string>
+
+function toStep(step: NonNullable<Scenario['sequence']>[number]): Step {
+  if (step === USUAL_STEP) return {}
+  return typeof step === 'string' ? { kind: step } : step
 }

@@ -3,7 +3,7 @@ import { createRandom, type Random } from '../core/random.js'
 import { JOURNAL_LIMITS, Journal, type JournalLedger } from './journal.js'
 import type { ScenarioState } from './scenario-state.js'
 
-export type { JournalEntry } from './journal.js'
+export type { AnswerReason, JournalEntry, KeyState } from './journal.js'
 
 /** The session of requests that name none. */
 export const DEFAULT_SESSION = 'default'
@@ -30,6 +30,10 @@ export const SESSION_ID_PATTERN = /^[A-Za-z0-9._~:@-]{1,200}$/
 export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID_PATTERN.test(value)
 }
+
+/** The `error` of the 400 answering an id `isSessionId` refuses, in a header, path or admin URL. */
+export const MALFORMED_SESSION_ID =
+  'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
 
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session extends Journal {
@@ -112,6 +116,12 @@ export class SessionRegistry implements JournalLedger {
     this.#default.clearRequests()
     this.#default.detach()
     this.#default = new Session(DEFAULT_SESSION, this)
+  }
+
+  /** Lets every journal go of the answers it points to: the data they came from is replaced. */
+  releaseAnswers(): void {
+    this.#default.releaseAnswers()
+    for (const session of this.#named.values()) session.releaseAnswers()
   }
 
   /** How many sessions are kept, the default included. */

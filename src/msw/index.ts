@@ -11,9 +11,13 @@ export {
   withScenario,
 } from './scenarios.js'
 export { DEFAULT_API_KEY } from '../http/options.js'
+export { toHar } from '../http/request-journal.js'
 export { SCENARIO_KINDS } from '../http/scenario.js'
 export type { CreateHandlersOptions } from './handlers.js'
 export type { MockKit } from './mock.js'
+export type { HarOptions, RequestJournal } from '../http/request-journal.js'
+export type { Har, HarEntry } from '../http/har.js'
+export type { AnswerReason, JournalEntry, KeyState } from '../http/journal.js'
 export type { ScenarioHelpers, ScenarioOptions } from './scenarios.js'
 export type { AnswerOptions, DataOptions, MockOptions } from '../http/options.js'
 export type {

@@ -2,24 +2,30 @@ import type { HttpHandler } from 'msw'
 import { resolveScope } from '../http/base-url.js'
 import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
-import { createResolver, type Resolver } from '../http/resolver.js'
+import { createRequestJournal, type RequestJournal } from '../http/request-journal.js'
+import { createResolver, sessionsOf, type Resolver } from '../http/resolver.js'
 import { createEndpointHandlers, type CreateHandlersOptions } from './handlers.js'
-import { registerKit } from './kits.js'
 import { createScenarioHelpers, type ScenarioHelpers } from './scenarios.js'
+import { scenariosSelectedFor } from './selection.js'
 
-/** One mock: its handlers, the resolver behind them, and scenario helpers bound to that resolver. */
+/** One mock: its handlers, the resolver behind them, and scenario helpers for those handlers. */
 export interface MockKit extends ScenarioHelpers {
   /** The handlers of the two endpoints, for `setupServer(...)`, `setupWorker(...)` or a story's `parameters.msw`. */
   readonly handlers: HttpHandler[]
   /** Its data, keys, options and sessions (each session's scenario and journal). */
   readonly resolver: Resolver
+  /**
+   * The requests its handlers and helpers answered, oldest first, as the server's journal has
+   * them; `toHar(mock.journal)` gives a HAR file. Kept until `journal.clear()`, which a test calls
+   * in `afterEach` (MSW's `resetHandlers()` tells the kit nothing).
+   */
+  readonly journal: RequestJournal
 }
 
 /**
- * A mock kit: handlers answered by one resolver, and helpers that put a scenario in place for that
- * resolver's requests. Its helpers answer with its own data and keys, with or without its handlers
- * behind them (a story's `parameters.msw` replaces the list), and under its `baseUrl` unless given
- * another.
+ * A mock kit: handlers answered by one resolver, and helpers that select a scenario for those
+ * handlers. A helper's handlers go in front of the kit's (`server.use(...)` puts them there); they
+ * apply under the kit's `baseUrl` unless given another, and to this kit's handlers only.
  *
  * @example
  * const mock = createMock({ seed: 7, apiKeys: ['k'] })
@@ -30,17 +36,20 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
   const { baseUrl, ...mockOptions } = options
   const scope = resolveScope(baseUrl, 'any')
   const resolver = createResolver(mockOptions as MockOptions)
-  // The free helpers answer with the newest kit for a URL: they find this one too.
-  registerKit({ scope, resolver })
   const handlers = createEndpointHandlers(scope, (request) =>
-    answerRequest(resolver, request, scope),
+    answerRequest(resolver, request, scope, scenariosSelectedFor(request, resolver)),
   )
-  return { handlers, resolver, ...createScenarioHelpers(() => resolver, baseUrl) }
+  return {
+    handlers,
+    resolver,
+    journal: createRequestJournal(sessionsOf(resolver)),
+    ...createScenarioHelpers(resolver, baseUrl),
+  }
 }
 
 /**
- * MSW request handlers for the two endpoints, answered by the shared resolver: `createMock(options).handlers`.
- * Scenario helpers such as `hideSlug()` answer with the same resolver (its data, keys and options).
+ * MSW request handlers for the two endpoints: `createMock(options).handlers`. The free scenario
+ * helpers such as `hideSlug()` in front of them select a scenario they answer with.
  *
  * @example
  * const server = setupServer(...createHandlers({ seed: 7, apiKeys: ['k'] }))

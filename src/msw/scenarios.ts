@@ -1,21 +1,16 @@
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
-import { answerSelected } from '../http/fetch.js'
 import type { Resolver } from '../http/resolver.js'
 import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
-import { ScenarioState } from '../http/scenario-state.js'
+import { ScenarioState, type ScenarioSource } from '../http/scenario-state.js'
 import { createEndpointHandlers } from './handlers.js'
-import { findKitResolver } from './kits.js'
+import { selectScenarioFor } from './selection.js'
 
 /** Where a helper's scenario applies. */
 export interface ScenarioOptions {
   /** As in `createHandlers`. @default undefined (any origin; a kit's helpers: the kit's) */
   readonly baseUrl?: string
-  /**
-   * @deprecated Ignored: the answer follows the `cors` option of the kit's `createHandlers()`.
-   */
-  readonly cors?: boolean
 }
 
 /** The scenario helpers, each a list of handlers for `server.use(...)`: see the free functions below. */
@@ -32,61 +27,69 @@ export interface ScenarioHelpers {
 }
 
 /**
- * The helpers of one resolver (a kit's), or of the newest kit for each URL (the free functions).
- * They decide nothing: a matching request is answered by that resolver with the helper's scenario
- * selected, so the order of checks holds (preflight 204, 405, 401 before 404), the data and keys
- * are the kit's and the bytes are the server's; a request the scenario does not apply to passes on.
- * Each call has its own counters (`times`, seeded `faults`).
+ * The helpers of one kit, or of whichever kit answers (the free functions). They decide and answer
+ * nothing: a helper's handlers select its scenario for the requests they match and let them pass,
+ * and the kit's handlers behind answer through the kit's resolver with that scenario selected, so
+ * the order of checks holds (preflight 204, 405, 401 before 404), the data and keys are the kit's
+ * and the bytes are the server's. With no kit handler behind, the request is unhandled, as any
+ * request MSW has no answer for. Each call has its own counters (`times`, seeded `faults`).
+ *
+ * @param kit the kit whose handlers take the scenario; `undefined`: any kit's
  */
 export function createScenarioHelpers(
-  resolverFor: (url: string) => Resolver,
+  kit: Resolver | undefined,
   kitBaseUrl?: string,
 ): ScenarioHelpers {
-  function withScenario(scenario: ScenarioInput, options: ScenarioOptions = {}): HttpHandler[] {
-    const state = new ScenarioState(scenario)
+  // `source` names the helper in the journal's `reason`: `hideSlug`, not `scenario:not-found`.
+  function withScenario(
+    scenario: ScenarioInput,
+    options: ScenarioOptions = {},
+    source: ScenarioSource = 'scenario',
+  ): HttpHandler[] {
+    const state = new ScenarioState(scenario, undefined, source)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
-    return createEndpointHandlers(scope, (request) =>
-      answerSelected(resolverFor(request.url), request, scope, [state]),
-    )
+    return createEndpointHandlers(scope, (request) => {
+      selectScenarioFor(request, { state, kit })
+      return undefined
+    })
   }
   return {
-    withScenario,
-    rejectKeys: (options = {}) => withScenario('unauthorized', options),
+    withScenario: (scenario, options) => withScenario(scenario, options),
+    rejectKeys: (options = {}) => withScenario('unauthorized', options, 'rejectKeys'),
     hideSlug(slug, options = {}) {
       if (typeof slug !== 'string')
         throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
-      return withScenario({ kind: 'not-found', slug }, options)
+      return withScenario({ kind: 'not-found', slug }, options, 'hideSlug')
     },
     failWith(status = 503, options = {}) {
       if (status !== 500 && status !== 503) {
         throw new TypeError(`\`status\` must be 500 or 503; received ${formatReceived(status)}`)
       }
-      return withScenario(status === 500 ? 'server-error' : 'unavailable', options)
+      return withScenario(status === 500 ? 'server-error' : 'unavailable', options, 'failWith')
     },
     failTimes: (times, kind = 'unavailable', options = {}) =>
-      withScenario({ kind, times }, options),
-    failNetwork: (options = {}) => withScenario('network-error', options),
-    hangAnswers: (options = {}) => withScenario('hang', options),
+      withScenario({ kind, times }, options, 'failTimes'),
+    failNetwork: (options = {}) => withScenario('network-error', options, 'failNetwork'),
+    hangAnswers: (options = {}) => withScenario('hang', options, 'hangAnswers'),
     delayAnswers(ms, options = {}) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         throw new TypeError(
           `\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`,
         )
       }
-      return withScenario({ delay: ms }, options)
+      return withScenario({ delay: ms }, options, 'delayAnswers')
     },
-    injectFaults: (faults, options = {}) => withScenario({ faults }, options),
+    injectFaults: (faults, options = {}) => withScenario({ faults }, options, 'injectFaults'),
   }
 }
 
-// The free helpers: sugar over those of the newest kit for each URL (`createHandlers()`), so they
-// work alone (`resetHandlers(...failWith(503))`, Storybook story parameters).
-const FREE = createScenarioHelpers(findKitResolver)
+// The free helpers: sugar for any kit's handlers behind them (a Storybook story's parameters, a
+// test that has no `createMock()` object at hand).
+const FREE = createScenarioHelpers(undefined)
 
 /**
- * Handlers for `server.use(...)` that put a scenario in place for the requests it matches (other
- * requests pass to the handlers behind), answered by the newest `createHandlers()` for the URL
- * (see `createScenarioHelpers`).
+ * Handlers for `server.use(...)` that select a scenario for the requests it matches, for the kit
+ * handlers behind them (`createHandlers()`, `mock.handlers`) to answer (see `createScenarioHelpers`).
  *
  * @example
  * server.use(...withScenario({ kind: 'unavailable', times: 2 })) // fail twice, then answer

@@ -18,9 +18,9 @@ type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: nu
  * which Node would otherwise drop without a word). Each answer comes after the answers to every
  * request parsed before it on that connection, in order, then the connection closes. A request
  * whose body is still trickling in when the request timeout ends was answered already: its
- * connection closes quietly after that answer. Over TLS, a failed or stalled handshake (a plain
- * HTTP request to the HTTPS port among them) ends its connection without a word: there is no
- * channel to answer on.
+ * connection closes quietly after that answer. Over TLS, a failed or stalled handshake ends its
+ * connection without a word: there is no channel to answer on (a plain HTTP request to the HTTPS
+ * port is caught before, by `answerPlainHttp`).
  *
  * @example
  * answerClientErrors(server, resolver.options.cors, (message) => process.emitWarning(message), false)
@@ -108,7 +108,7 @@ function afterEarlierAnswers(socket: ErrorSocket, then: () => void): void {
 }
 
 /** An answer written straight to a socket, for requests that never become `request` events. */
-function toRawAnswer(answer: MockAnswer): string {
+export function toRawAnswer(answer: MockAnswer): string {
   const headers = Object.entries(answer.headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('')

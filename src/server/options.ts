@@ -1,6 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import type { MockOptions } from '../http/options.js'
 import type { TlsOptions } from './tls.js'
+import { OptionError } from '../core/option-error.js'
 
 /** The CLI's port when none is given: clear of 3000, 4010, 5173 and 8080, which dev tools take. */
 export const DEFAULT_PORT = 4477
@@ -40,15 +41,16 @@ export type StartServerOptions = MockOptions & {
 export function resolvePort(port: unknown): number {
   if (port === undefined) return DEFAULT_PORT
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TypeError(
-      `\`port\` must be an integer from 0 to 65535; received ${formatReceived(port)}`,
+    throw new OptionError(
+      'port',
+      `must be an integer from 0 to 65535; received ${formatReceived(port)}`,
     )
   }
   return port
 }
 
 /** Whether a string can name an interface to bind: non-empty, no white space. */
-export function isHost(host: unknown): host is string {
+function isHost(host: unknown): host is string {
   return typeof host === 'string' && host !== '' && !/\s/.test(host)
 }
 
@@ -56,8 +58,9 @@ export function isHost(host: unknown): host is string {
 export function resolveHost(host: unknown): string {
   if (host === undefined) return DEFAULT_HOST
   if (!isHost(host)) {
-    throw new TypeError(
-      `\`host\` must be a host name or IP address; received ${formatReceived(host)}`,
+    throw new OptionError(
+      'host',
+      `must be a host name or IP address; received ${formatReceived(host)}`,
     )
   }
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import type { Server as TlsServer } from 'node:tls'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import type { MockOptions } from '../http/options.js'
 import { answerClientErrors } from './client-errors.js'
@@ -8,6 +9,7 @@ import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
 import { PendingAnswers } from './pending.js'
+import { answerPlainHttp } from './plain-http.js'
 import type { ServerCertificate } from './tls.js'
 
 /** Options of {@link RunningServer.close}. */
@@ -17,7 +19,7 @@ export interface CloseOptions {
    * a later call with a shorter grace (such as 0) cuts sooner.
    * @default 10000
    */
-  readonly graceMs?: number
+  readonly grace?: number
 }
 
 /** A listening mock server. */
@@ -32,7 +34,7 @@ export interface RunningServer {
   /**
    * Stops accepting connections and answers every request already received at once (delayed
    * answers skip the rest of their delay), each connection closing after its last answer; after
-   * `graceMs`, connections whose client has not read its answers are cut. Then resolves.
+   * `grace`, connections whose client has not read its answers are cut. Then resolves.
    */
   close(options?: CloseOptions): Promise<void>
 }
@@ -94,6 +96,9 @@ export async function startServerWithLimits(
         listener,
       ) as unknown as Server)
     : createServer(httpOptions, listener)
+  // First of the `connection` listeners: it decides which connections reach TLS at all.
+  if (secure)
+    answerPlainHttp(server as unknown as TlsServer, resolver.options.cors, limits.headersTimeoutMs)
   // `Expect` other than 100-continue: answered as if absent (RFC 9110 §10.1.1 allows it), not an empty 417.
   server.on('checkExpectation', listener)
   answerClientErrors(server, resolver.options.cors, warnInternal, secure !== undefined)
@@ -136,7 +141,7 @@ export async function startServerWithLimits(
     port: address.port,
     certificate: secure?.certificate,
     resolver,
-    close({ graceMs = limits.closeGraceMs } = {}) {
+    close({ grace = limits.closeGraceMs } = {}) {
       closing ??= new Promise<void>((resolve) => {
         state.draining = true
         server.close(() => {
@@ -150,11 +155,11 @@ export async function startServerWithLimits(
         state.pending.settleAll()
       })
       // A shorter grace (a second signal) moves the cut sooner; a longer one never delays it.
-      if (performance.now() + graceMs < cutAt) {
-        cutAt = performance.now() + graceMs
+      if (performance.now() + grace < cutAt) {
+        cutAt = performance.now() + grace
         clearTimeout(cut)
-        if (graceMs <= 0) server.closeAllConnections()
-        else (cut = setTimeout(() => server.closeAllConnections(), graceMs)).unref()
+        if (grace <= 0) server.closeAllConnections()
+        else (cut = setTimeout(() => server.closeAllConnections(), grace)).unref()
       }
       return closing
     },

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { sessionsOf } from '../../src/http/resolver.js'
 import { launchChromium, serveFiles } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
@@ -40,7 +41,7 @@ it('keeps a page of another origin from setting a scenario or reading the journa
       return { put, read }
     }, server.url)
     expect(seen).toEqual({ put: 'TypeError', read: 'TypeError' })
-    expect(server.resolver.sessions.default.scenario).toBeUndefined()
+    expect(sessionsOf(server.resolver).default.scenario).toBeUndefined()
   } finally {
     site.server.close()
     await server.close()

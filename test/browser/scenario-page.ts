@@ -63,5 +63,30 @@ Object.assign(window, {
     }
     return { head, body: performance.now() - start, reads, bytes }
   },
+  /**
+   * Two gets in a row by a client that retries a 429 after the seconds its `Retry-After` names (at
+   * most three times): each get's statuses, and the milliseconds they all took.
+   */
+  async getTwiceWithRetry(scenario: ScenarioInput, path: string, headers: Record<string, string>) {
+    await ready
+    worker.resetHandlers()
+    worker.use(...withScenario(scenario))
+    const started = performance.now()
+    const gets: number[][] = []
+    for (let get = 0; get < 2; get++) {
+      const statuses: number[] = []
+      for (let attempt = 0; attempt <= 3; attempt++) {
+        const response = await fetch(`http://api.taxonomy.test${path}`, { headers })
+        await response.arrayBuffer()
+        statuses.push(response.status)
+        if (response.status !== 429) break
+        // Cross-origin: readable only because the answer exposes it.
+        const seconds = Number(response.headers.get('retry-after'))
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1_000))
+      }
+      gets.push(statuses)
+    }
+    return { gets, ms: performance.now() - started }
+  },
 })
 document.title = 'ready'

@@ -105,3 +105,18 @@ it('lets a page on another origin select a session and read Retry-After from the
     await server.close()
   }
 })
+
+it('lets a client in the page retry a 429 after the Retry-After it reads cross-origin', async () => {
+  const request = SCENARIO_CASES.find((c) => c.scenario === 'rate-limited')!.requests[0]!
+  const result = (await page.evaluate(
+    ([scenario, path, headers]) =>
+      (
+        window as unknown as {
+          getTwiceWithRetry: (s: unknown, p: string, h: unknown) => Promise<unknown>
+        }
+      ).getTwiceWithRetry(scenario, path, headers),
+    [{ kind: 'rate-limited', limit: 1, window: 1_000 }, request.path, request.headers] as const,
+  )) as { gets: number[][]; ms: number }
+  expect(result.gets).toEqual([[200], [429, 200]])
+  expect(result.ms).toBeGreaterThanOrEqual(990)
+})

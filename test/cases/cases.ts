@@ -382,6 +382,11 @@ const HEADERS_THAT_MATTER = [
   'access-control-allow-headers',
   'access-control-expose-headers',
   'retry-after',
+  'ratelimit',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
 ] as const
 
 export interface Observed {

@@ -13,7 +13,7 @@ type Operation = {
     string,
     {
       content?: Record<string, { schema: { $ref: string } }>
-      headers?: Record<string, { schema: { const?: string } }>
+      headers?: Record<string, { schema: { const?: string; pattern?: string } }>
     }
   >
 }
@@ -98,9 +98,10 @@ it('documents the status and headers of every scenario answer on the two endpoin
       const response = operationFor(request.path).responses[String(observed.status)]
       expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
       for (const [header, spec] of Object.entries(response!.headers ?? {})) {
-        expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(
-          spec.schema.const,
-        )
+        const value = observed.headers[header.toLowerCase()]
+        if (spec.schema.pattern === undefined)
+          expect(value, `${c.name}: ${header}`).toBe(spec.schema.const)
+        else expect(value, `${c.name}: ${header}`).toMatch(new RegExp(spec.schema.pattern))
       }
     }
   }
@@ -130,6 +131,11 @@ it('describes the admin API under its own tag, and its answers match the schemas
   expect(journal).toHaveLength(1)
   for (const entry of journal)
     expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry), JSON.stringify(entry)).toBe(true)
+  expect(paths['/__admin/sessions/{id}/requests.har']).toBeDefined()
+  const har = await (await fetch(`${server.url}/__admin/sessions/doc/requests.har`)).json()
+  expect(ajv.getSchema('urn:taxonomy:Har')!(har)).toBe(true)
+  for (const entry of har.log.entries)
+    expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry._journal)).toBe(true)
 })
 
 it('describes GET and DELETE of a session, and their answers match the schema', async () => {
@@ -146,4 +152,45 @@ it('describes GET and DELETE of a session, and their answers match the schema', 
     await fetch(`${server.url}/__admin/sessions/doc2`, { method: 'DELETE' })
   ).json()
   expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(deleted)).toBe(true)
+})
+
+it('takes a sequence, a lognormal delay and a rate-limit quota over the admin API, as the Scenario schema describes them', async () => {
+  const server = await startTestServer({ taxonomy })
+  const scenario = {
+    sequence: ['unavailable', { delay: { median: 1, p99: 3 }, times: 2 }, 'usual'],
+    repeat: true,
+    slug: taxonomy.disciplines[0]!.slug,
+  }
+  const put = await fetch(`${server.url}/__admin/sessions/seq/scenario`, {
+    method: 'PUT',
+    body: JSON.stringify(scenario),
+  })
+  const body = await put.json()
+  expect([put.status, body]).toEqual([200, { session: 'seq', scenario }])
+  expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(body)).toBe(true)
+  const statuses: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const answer = await fetch(`${server.url}${D}`, {
+      headers: { 'x-taxonomy-mock-session': 'seq', authorization: 'Bearer taxonomy-mock-key' },
+    })
+    await answer.arrayBuffer()
+    statuses.push(answer.status)
+  }
+  expect(statuses).toEqual([503, 200, 200, 200, 503])
+  const bad = await fetch(`${server.url}/__admin/sessions/seq/scenario`, {
+    method: 'PUT',
+    body: '{"sequence":["usual","oops"]}',
+  })
+  expect(bad.status).toBe(400)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ sequence: ['usual', 'oops'] })).toBe(false)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: { median: 0, p99: 3 } })).toBe(false)
+  const quota = { kind: 'rate-limited', limit: 2, window: 500, per: 'key' }
+  const limited = await fetch(`${server.url}/__admin/sessions/seq/scenario`, {
+    method: 'PUT',
+    body: JSON.stringify(quota),
+  })
+  const limitedBody = await limited.json()
+  expect([limited.status, limitedBody]).toEqual([200, { session: 'seq', scenario: quota }])
+  expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(limitedBody)).toBe(true)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [1, 9], seed: 7 })).toBe(true)
 })

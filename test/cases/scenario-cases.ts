@@ -16,6 +16,18 @@ const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
 const NOT_FOUND = '{"error":"Resource not found"}'
 const SERVER_ERROR = '{"error":"Internal server error"}'
 const UNAVAILABLE = '{"error":"Service unavailable"}'
+export const RATE_LIMITED = '{"error":"Too many requests"}'
+/** The plain kind's headers: no quota, a second at a time. */
+const RATE_LIMITED_HEADERS = {
+  'retry-after': '1',
+  ratelimit: '"default";r=0;t=1',
+  'ratelimit-policy': '"default";q=0;w=1',
+  'x-ratelimit-limit': '0',
+  'x-ratelimit-remaining': '0',
+  'x-ratelimit-reset': '1',
+  'access-control-expose-headers':
+    'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+}
 
 export interface ScenarioRequest {
   readonly method?: string
@@ -136,6 +148,15 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     ],
   },
   {
+    name: 'rate-limited answers 429 with Retry-After and the rate-limit headers, exposed to scripts, whatever the key',
+    scenario: 'rate-limited',
+    requests: [get(D), get(D, {})],
+    outcomes: [
+      { status: 429, body: RATE_LIMITED, headers: RATE_LIMITED_HEADERS },
+      { status: 429, body: RATE_LIMITED, headers: RATE_LIMITED_HEADERS },
+    ],
+  },
+  {
     name: 'network-error sends no HTTP answer',
     scenario: 'network-error',
     requests: [get(D), get(D, {})],
@@ -242,6 +263,44 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     scenario: { faults: { rate: 1, seed: 1, kinds: ['network-error'] } },
     requests: [get(D), get(D)],
     outcomes: [network, network],
+  },
+  {
+    name: 'sequence: 503, 503, then the usual answer',
+    scenario: { sequence: ['unavailable', 'unavailable', 'usual'] },
+    requests: [get(D), get(D), get(D), get(D)],
+    outcomes: [{ status: 503, body: UNAVAILABLE }, { status: 503, body: UNAVAILABLE }, ok, ok],
+  },
+  {
+    name: 'sequence: a step answers `times` requests, and repeat starts it again',
+    scenario: { sequence: [{ kind: 'server-error', times: 2 }, 'usual'], repeat: true },
+    requests: Array.from({ length: 6 }, () => get(D)),
+    outcomes: [
+      { status: 500, body: SERVER_ERROR },
+      { status: 500, body: SERVER_ERROR },
+      ok,
+      { status: 500, body: SERVER_ERROR },
+      { status: 500, body: SERVER_ERROR },
+      ok,
+    ],
+  },
+  {
+    name: 'sequence: a step before the key, then one after it, each take one request (regression)',
+    scenario: { sequence: [{ delay: 5 }, 'not-found', 'usual', 'not-found'] },
+    requests: [get(D), get(D), get(D), get(D), get(D)],
+    outcomes: [ok, { status: 404, body: NOT_FOUND }, ok, { status: 404, body: NOT_FOUND }, ok],
+  },
+  {
+    name: 'sequence: a data-state step waits for a request with a key (401 first)',
+    scenario: { sequence: ['not-found', 'usual', 'server-error'], slug: discipline.slug },
+    requests: [get(D, {}), get(D2), get(D), get(D), get(D, {}), get(D)],
+    outcomes: [
+      { status: 401, body: UNAUTHORIZED },
+      { status: 200, body: OK2 },
+      { status: 404, body: NOT_FOUND },
+      ok,
+      { status: 500, body: SERVER_ERROR },
+      ok,
+    ],
   },
 ]
 

@@ -74,16 +74,22 @@ it('exits 1 when --out cannot be written, leaving no partial file', async () => 
 
 it.each([
   [['--bogus'], 'taxonomy-mock: unknown option --bogus (see --help)'],
-  [['--port', 'abc'], 'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc"'],
-  [['--port'], 'taxonomy-mock: --port needs a value (see --help)'],
-  [['--size', 'huge'], 'taxonomy-mock: --size must be small, medium or large; received "huge"'],
   [
-    ['--seed', '-3'],
-    'taxonomy-mock: --seed must be an integer from 0 to 9007199254740991; received "-3"',
+    ['--port', 'abc'],
+    'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc" (string)',
+  ],
+  [['--port'], 'taxonomy-mock: --port needs a value (see --help)'],
+  [
+    ['--size', 'huge'],
+    "taxonomy-mock: --size must be 'small', 'medium' or 'large'; received \"huge\" (string)",
   ],
   [
-    ['--delay', '1.5'],
-    'taxonomy-mock: --delay must be an integer from 0 to 600000; received "1.5"',
+    ['--seed', '-3'],
+    'taxonomy-mock: --seed must be a non-negative safe integer; received -3 (number)',
+  ],
+  [
+    ['--delay', '2147483648'],
+    'taxonomy-mock: --delay must be a number of milliseconds from 0 to 2147483647; received 2147483648 (number)',
   ],
   [
     ['--any-key', '--api-key', 'k'],
@@ -103,7 +109,7 @@ it.each([
   ],
   [
     ['--api-key', 'has space'],
-    'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces',
+    'taxonomy-mock: --api-key must hold keys of 1-256 visible ASCII characters with no spaces; received a string of 9 characters',
   ],
 ])('exits 2 with one line for a usage error: %j', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args)
@@ -114,7 +120,7 @@ it('names the variable when the environment is wrong', async () => {
   const { code, stderr } = await runCli([], { TAXONOMY_MOCK_PORT: 'eighty' })
   expect(code).toBe(2)
   expect(stderr).toEqual([
-    'taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received "eighty"',
+    'taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received "eighty" (string)',
   ])
 })
 
@@ -236,11 +242,11 @@ function readableByNobody(): string {
 it.each([
   [
     ['--scenario', 'oops'],
-    "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received \"oops\" (string)",
+    "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received \"oops\" (string)",
   ],
   [
     ['--scenario', 'hang', '--scenario-times', '-1'],
-    'taxonomy-mock: --scenario-times must be a positive integer; received "-1" (string)',
+    'taxonomy-mock: --scenario-times must be a positive integer; received -1 (number)',
   ],
   [['--scenario-slug', 'x'], 'taxonomy-mock: --scenario-slug goes with --scenario or --faults'],
   [
@@ -249,7 +255,7 @@ it.each([
   ],
   [
     ['--faults', 'rate=0.1,kinds=hang+delay'],
-    "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received [\"hang\",\"delay\"]",
+    "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received [\"hang\",\"delay\"]",
   ],
   [
     ['--faults', 'colour=red'],
@@ -261,7 +267,7 @@ it.each([
   ],
   [
     ['--admin-key', 'has space'],
-    'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces',
+    'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces; received a string of 9 characters',
   ],
   [
     ['export', '--scenario', 'hang'],

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
-import { spawnCli } from '../helpers/cli.js'
+import { runCli, spawnCli } from '../helpers/cli.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 const slug = createTaxonomy({ size: 'small' }).disciplines[0]!.slug
@@ -69,4 +69,34 @@ it('never prints the admin key', async () => {
   })
   await run.waitFor(/scenarios:/)
   expect([...run.stdout, ...run.stderr].join('\n')).not.toContain('super-secret-admin')
+})
+
+it('takes a sequence with --scenario K1,K2,... and a whole scenario as JSON', async () => {
+  const { url, run } = await startCli(['--scenario', 'unavailable, usual,server-error'])
+  await run.waitFor(/scenarios:/)
+  const statuses = []
+  for (let i = 0; i < 4; i++)
+    statuses.push((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status)
+  expect(statuses).toEqual([503, 200, 500, 200])
+  const json = await startCli([
+    '--scenario',
+    '{"sequence":[{"delay":{"median":5,"p99":20}},"not-found"],"repeat":true}',
+    '--quiet',
+  ])
+  const seen = []
+  for (let i = 0; i < 4; i++)
+    seen.push((await fetch(`${json.url}/api/v2/disciplines/${slug}`, { headers: auth })).status)
+  expect(seen).toEqual([200, 404, 200, 404])
+})
+
+it('names the flag at fault in a bad --scenario sequence or JSON (exit 2)', async () => {
+  for (const [value, message] of [
+    ['unavailable,oops', "--scenario sequence[1] must be 'usual', one of"],
+    ['{"sequence":', '--scenario is not valid JSON'],
+    ['{"sequence":["usual"],"repeat":1}', '--scenario repeat must be true or false'],
+  ]) {
+    const { code, stderr } = await runCli(['--port', '0', '--scenario', value!])
+    expect(code, value).toBe(2)
+    expect(stderr.join('\n'), value).toContain(message)
+  }
 })

@@ -98,8 +98,8 @@ it('refuses a FIFO with no writer at once instead of waiting forever', () => {
 })
 
 it('SIGTERM during start-up exits 0 without listening', async () => {
-  // Start-up held open: the --data file is a FIFO whose writer sends half a document and waits.
-  // (Generating `--size large` used to take long enough; its topics now wait for first use.)
+  // Start-up held open: the --data file is a FIFO whose writer sends half a document and waits
+  // (generated data is built after listening, so only a file can hold start-up open).
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'data.fifo')
   execFileSync('mkfifo', [fifo])
   // Opened here, before the CLI starts, so that it always finds a writer (Linux opens a FIFO for

@@ -3,11 +3,10 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { SIZES } from '../../src/core/size.js'
 import { SLUG_PATTERN } from '../../src/core/slug.js'
-import type { FixtureDomain } from '../../src/core/types.js'
+import type { FixtureRecord } from '../../src/core/types.js'
+import { UUID_V4 } from '../helpers/uuid.js'
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
-
-function distinctShare(records: readonly FixtureDomain[]): number {
+function distinctShare(records: readonly FixtureRecord[]): number {
   return new Set(records.map((record) => record.name)).size / records.length
 }
 
@@ -127,7 +126,7 @@ it('rejects a bad seed or size with a TypeError naming the option', () => {
   )
   expect(() => createTaxonomy({ seed: 1.5 })).toThrow(TypeError)
   expect(() => createTaxonomy({ size: 'huge' as 'small' })).toThrow(
-    "`size` must be 'small', 'medium', 'large' or an object of counts; received \"huge\" (string)",
+    "`size` must be 'small', 'medium' or 'large'; received \"huge\" (string)",
   )
   expect(() => createTaxonomy({ size: { topics: -1 } })).toThrow(
     '`size.topics` must be an integer from 0 to 5000000; received -1 (number)',

@@ -2,8 +2,7 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createIdSource } from '../../src/core/ids.js'
 import { createRandom, shuffled, shuffledIndexes } from '../../src/core/random.js'
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+import { UUID_V4 } from '../helpers/uuid.js'
 
 it('repeats the same sequence for the same seed', () => {
   const a = createRandom(42)
@@ -73,7 +72,8 @@ it('shuffles as a Fisher-Yates shuffle drawing nextInt(i + 1) at each step would
 })
 
 it('skips draws exactly as that many calls of nextUint32 would', () => {
-  for (const count of [0, 1, 4, 1_000]) {
+  // Across the chunks a long skip is taken in (4,096 steps), and past a chunk's end.
+  for (const count of [0, 1, 4, 1_000, 4_096, 4_097, 10_000]) {
     const called = createRandom(42)
     const skipped = createRandom(42)
     for (let i = 0; i < count; i++) called.nextUint32()

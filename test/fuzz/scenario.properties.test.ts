@@ -12,13 +12,27 @@ const RUNS = 3_000
 const KEY = 'taxonomy-mock-key'
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 const slugs = taxonomy.disciplines.map((d) => d.slug)
-// 0: no HTTP answer (network-error, hang); 500 and 503 only from a scenario.
-const DOCUMENTED = new Set([0, 200, 204, 400, 401, 404, 405, 500, 503])
+// 0: no HTTP answer (network-error, hang); 429, 500 and 503 only from a scenario.
+const DOCUMENTED = new Set([0, 200, 204, 400, 401, 404, 405, 429, 500, 503])
 const decoder = new TextDecoder()
 
 const delay = fc.oneof(
   fc.nat(1_000),
   fc.tuple(fc.nat(500), fc.nat(500)).map(([a, b]) => [a, a + b] as [number, number]),
+  fc
+    .tuple(fc.integer({ min: 1, max: 500 }), fc.nat(500))
+    .map(([median, extra]) => ({ median, p99: median + extra })),
+)
+const step = fc.oneof(
+  fc.constantFrom('usual', ...SCENARIO_KINDS.filter((kind) => kind !== 'delay')),
+  fc.record(
+    {
+      kind: fc.constantFrom(...SCENARIO_KINDS.filter((kind) => kind !== 'delay')),
+      delay,
+      times: fc.integer({ min: 1, max: 3 }),
+    },
+    { requiredKeys: [] },
+  ),
 )
 /** Any valid scenario. */
 const scenarioArbitrary = fc.oneof(
@@ -34,6 +48,23 @@ const scenarioArbitrary = fc.oneof(
     { requiredKeys: ['kind'] },
   ),
   fc.record({ delay }),
+  fc.record(
+    {
+      sequence: fc.array(step, { minLength: 1, maxLength: 5 }),
+      repeat: fc.boolean(),
+      slug: fc.constantFrom(...slugs),
+    },
+    { requiredKeys: ['sequence'] },
+  ),
+  fc.record(
+    {
+      kind: fc.constant('rate-limited'),
+      limit: fc.integer({ min: 1, max: 3 }),
+      window: fc.integer({ min: 1, max: 100_000 }),
+      per: fc.constantFrom('session', 'key'),
+    },
+    { requiredKeys: ['kind', 'limit'] },
+  ),
   fc.record({
     faults: fc.record(
       {

@@ -1,10 +1,6 @@
 import { request as httpRequest } from 'node:http'
-import {
-  createResolver,
-  type MockRequest,
-  type ResolveContext,
-  type Resolver,
-} from '../../src/http/resolver.js'
+import { createResolver, type MockRequest, type Resolver } from '../../src/http/resolver.js'
+import type { AdapterContext } from '../../src/http/request.js'
 import type { MockAnswer } from '../../src/http/responses.js'
 import { pickHeaders, toHeaders, type SpecCase, type Observed } from '../cases/cases.js'
 
@@ -12,7 +8,7 @@ import { pickHeaders, toHeaders, type SpecCase, type Observed } from '../cases/c
 export function resolveNow(
   resolver: Resolver,
   request: MockRequest,
-  context?: ResolveContext,
+  context?: AdapterContext,
 ): MockAnswer {
   const answer = resolver.resolve(request, context)
   if (answer instanceof Promise)

@@ -1,7 +1,8 @@
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
 import { expect, it } from 'vitest'
-import { createResolver } from '../../src/http/resolver.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
+import { createErrorAnswers, createAnswers, encodeJson } from '../../src/http/responses.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
 import { taxonomy } from '../cases/cases.js'
 import { resolveNow } from '../helpers/transports.js'
@@ -10,6 +11,8 @@ setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 
 const KEY = 'Bearer taxonomy-mock-key'
+const UNAUTHORIZED = createErrorAnswers('unauthorized', false).get
+const OK = createAnswers(200, encodeJson({}), false).get
 const ask = (
   resolver: ReturnType<typeof createResolver>,
   url: string,
@@ -41,7 +44,9 @@ it('keeps its own copy of a long target, so the journal does not hold the whole 
     )
   gc()
   const grown = process.memoryUsage().heapUsed - before
-  const paths = resolver.sessions.default.requests().map((entry) => entry.path)
+  const paths = sessionsOf(resolver)
+    .default.requests()
+    .map((entry) => entry.path)
   expect(paths).toHaveLength(100)
   expect(paths.every((path) => path.length === SESSION_LIMITS.pathLength)).toBe(true)
   expect(grown).toBeLessThan(20 * 1024 * 1024)
@@ -53,7 +58,18 @@ it('holds all journals together within their byte budget, forgetting the least r
   const target = `/api/v2/disciplines/${'y'.repeat(3_000)}`
   for (let i = 0; i < 2_000; i++) {
     const session = sessions.get(`s${i}`)
-    for (let j = 0; j < 3; j++) session.record('GET', `${target}${i}-${j}`, 401, 0, null)
+    for (let j = 0; j < 3; j++)
+      session.record(
+        'GET',
+        `${target}${i}-${j}`,
+        null,
+        null,
+        'missing',
+        UNAUTHORIZED,
+        'missing-key',
+        0,
+        null,
+      )
     expect(sessions.bytes).toBeLessThanOrEqual(budget)
   }
   expect(sessions.find('s0')).toBeUndefined()
@@ -64,7 +80,7 @@ it('holds all journals together within their byte budget, forgetting the least r
 it('drops the oldest entries of the session in use when it alone passes the budget', () => {
   const sessions = new SessionRegistry(100_000)
   for (let i = 0; i < 500; i++)
-    sessions.default.record('GET', `/${i}${'z'.repeat(500)}`, 200, 0, null)
+    sessions.default.record('GET', `/${i}${'z'.repeat(500)}`, null, null, 'ok', OK, 'ok', 0, null)
   const kept = sessions.default.requests()
   expect(sessions.bytes).toBeLessThanOrEqual(100_000)
   expect(kept.at(-1)!.path.startsWith('/499')).toBe(true)
@@ -78,12 +94,12 @@ it('makes no session for a request without a valid key, and journals it in the s
   const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
   for (let i = 0; i < 50; i++) expect(ask(resolver, path, `keyless-${i}`).status).toBe(401)
   expect(ask(resolver, `/__sessions/keyless-x${path}`).status).toBe(401)
-  expect(resolver.sessions.size).toBe(1)
+  expect(sessionsOf(resolver).size).toBe(1)
   expect(ask(resolver, path, 'keyed', KEY).status).toBe(200)
   expect(ask(resolver, path, 'keyed').status).toBe(401)
-  expect(resolver.sessions.size).toBe(2)
+  expect(sessionsOf(resolver).size).toBe(2)
   expect(
-    resolver.sessions
+    sessionsOf(resolver)
       .find('keyed')!
       .requests()
       .map((entry) => entry.status),

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createResolver } from '../../src/http/resolver.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
@@ -45,6 +45,6 @@ it('gives each session its own Prefer delay series, whatever other sessions ask 
 it('starts a forgotten session over at the start of its Prefer delay series', () => {
   const resolver = createResolver({ taxonomy })
   const first = delays(5, 'a', resolver)
-  resolver.sessions.delete('a')
+  sessionsOf(resolver).delete('a')
   expect(delays(5, 'a', resolver)).toEqual(first)
 })

@@ -157,13 +157,13 @@ it('routes under a base path and ignores what lies outside it', () => {
 
 it('rejects bad options with a TypeError naming the option', () => {
   expect(() => createResolver({ taxonomy, delay: -5 })).toThrow(
-    '`delay` must be a non-negative number of milliseconds; received -5 (number)',
+    '`delay` must be a number of milliseconds from 0 to 2147483647; received -5 (number)',
   )
   expect(() => createResolver({ taxonomy, apiKeys: [] })).toThrow(
     '`apiKeys` must be a key or a non-empty array of keys',
   )
   expect(() => createResolver({ taxonomy, apiKeys: ['secret-with-newline\n'] })).toThrow(
-    '`apiKeys` must hold 1-256 visible ASCII characters with no spaces; received a string of 20 characters',
+    '`apiKeys` must hold keys of 1-256 visible ASCII characters with no spaces; received a string of 20 characters',
   )
   expect(() => createResolver({ taxonomy, anyKey: true, apiKeys: ['k'] })).toThrow(
     '`anyKey` excludes `apiKeys`',

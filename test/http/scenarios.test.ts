@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { parsePrefer } from '../../src/http/prefer.js'
-import { createResolver } from '../../src/http/resolver.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
+import { createAnswers, encodeJson } from '../../src/http/responses.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
@@ -10,6 +11,7 @@ import { D, SCENARIO_CASES, matches, outcomeOf, outcomeOfAnswer } from '../cases
 import { resolveNow } from '../helpers/transports.js'
 
 const decoder = new TextDecoder()
+const OK = createAnswers(200, encodeJson({}), false).get
 
 it.each(SCENARIO_CASES)('resolver: $name', (c) => {
   const resolver = createResolver({ taxonomy, scenario: c.scenario })
@@ -105,10 +107,10 @@ it('lets a Prefer header choose a scenario per request, over the session scenari
 
 it('answers 400 naming the preference for a bad Prefer value', () => {
   expect(parsePrefer('scenario=oops')).toBe(
-    'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, network-error, hang, delay, truncated, reset, slow-body, malformed, empty; received "oops"',
+    'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, rate-limited, network-error, hang, delay, truncated, reset, slow-body, malformed, empty; received "oops"',
   )
   expect(parsePrefer('code=418')).toBe(
-    'Prefer code must be one of 200, 401, 404, 500, 503; received "418"',
+    'Prefer code must be one of 200, 401, 404, 500, 503, 429; received "418"',
   )
   expect(parsePrefer('delay=5-1')).toContain('Prefer delay must be milliseconds')
   expect(parsePrefer('respond-async, wait=10')).toBeUndefined()
@@ -128,11 +130,11 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
   const cases: [unknown, string][] = [
     [
       'oops',
-      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'network-error', 'hang', 'delay', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received \"oops\" (string)",
+      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received \"oops\" (string)",
     ],
     [
       { kind: 'hang', colour: 'red' },
-      '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults, bytes, duration',
+      '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, bytes, duration',
     ],
     [
       { kind: 'hang', times: -1 },
@@ -148,7 +150,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
     ],
     [
       { faults: { rate: 0.1, kinds: ['delay'] } },
-      "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'network-error', 'hang'",
+      "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang'",
     ],
     [{ kind: 'hang', faults: { rate: 0.1 } }, '`scenario.kind` excludes `scenario.faults`'],
     [{ kind: 'delay' }, "`scenario.kind` 'delay' needs `scenario.delay`"],
@@ -160,7 +162,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
       { endpoint: 'topics', kind: 'hang' },
       "`scenario.endpoint` must be 'disciplines' or 'sub_disciplines'; received \"topics\" (string)",
     ],
-    [{ times: 2 }, '`scenario` needs a `kind`, a `delay` or `faults`'],
+    [{ times: 2 }, '`scenario` needs a `kind`, a `delay`, `faults` or a `sequence`'],
     [
       { kind: 'truncated', bytes: -1 },
       '`scenario.bytes` must be a non-negative integer (bytes of the body); received -1 (number)',
@@ -198,8 +200,8 @@ it('keeps the first matching scenario in order, and moves on when one is used up
 
 it('keeps each session apart, by header or by path prefix', () => {
   const resolver = createResolver({ taxonomy })
-  resolver.sessions.get('a').scenario = new ScenarioState('server-error')
-  resolver.sessions.get('b').scenario = new ScenarioState('unavailable')
+  sessionsOf(resolver).get('a').scenario = new ScenarioState('server-error')
+  sessionsOf(resolver).get('b').scenario = new ScenarioState('unavailable')
   const ask = (url: string, session?: string) =>
     resolveNow(resolver, {
       method: 'GET',
@@ -216,15 +218,20 @@ it('keeps each session apart, by header or by path prefix', () => {
   ]).toEqual([500, 503, 200, 500, 503, 200])
   expect(ask(D, 'bad id!')).toBe(400)
   expect(
-    resolver.sessions
+    sessionsOf(resolver)
       .get('a')
       .requests()
       .map((entry) => entry.path),
   ).toEqual([D, `/__sessions/a${D}`])
-  expect(resolver.sessions.get('a').requests()[0]).toEqual({
+  expect(sessionsOf(resolver).get('a').requests()[0]).toEqual({
+    t: expect.any(Number),
     method: 'GET',
     path: D,
+    endpoint: 'disciplines',
+    slug: D.split('/').at(-1),
+    key: 'ok',
     status: 500,
+    reason: 'scenario:server-error',
     ms: 0,
     scenario: 'server-error',
   })
@@ -239,7 +246,8 @@ it('bounds sessions (least recently used dropped first) and each journal (oldest
   }
   expect(sessions.size).toBe(SESSION_LIMITS.sessions)
   const journal = sessions.get('keep')
-  for (let i = 0; i < SESSION_LIMITS.journal + 10; i++) journal.record('GET', `/${i}`, 200, 0, null)
+  for (let i = 0; i < SESSION_LIMITS.journal + 10; i++)
+    journal.record('GET', `/${i}`, null, null, 'ok', OK, 'ok', 0, null)
   const requests = journal.requests()
   expect(requests).toHaveLength(SESSION_LIMITS.journal)
   expect([requests[0]!.path, requests.at(-1)!.path]).toEqual([

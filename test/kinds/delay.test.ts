@@ -14,4 +14,13 @@ replayKind('delay', [
       { status: 401, body: '{"error":"Invalid or missing API key"}' },
     ],
   },
+  {
+    name: 'a lognormal delay { median, p99 } answers as usual too',
+    scenario: { kind: 'delay', delay: { median: 5, p99: 30 } },
+    requests: [{ path: D, headers: AUTH }, { path: D }],
+    outcomes: [
+      { status: 200, body: JSON.stringify(toDisciplineRecord(taxonomy, taxonomy.disciplines[0]!)) },
+      { status: 401, body: '{"error":"Invalid or missing API key"}' },
+    ],
+  },
 ])

@@ -26,12 +26,16 @@ it.each(SCENARIO_CASES)('a kit helper, nothing behind it but the kit: $name', as
   }
 })
 
-it('answers with its own data and keys, even alone and with a newer kit made after it', async () => {
+it('selects for its own handlers only: another kit behind answers as usual, none leaves it unhandled', async () => {
   const mock = createMock({ taxonomy, apiKeys: ['kit-key'] })
-  createHandlers({ taxonomy, apiKeys: ['newer-key'] })
-  server.resetHandlers(...mock.hideSlug(taxonomy.disciplines[0]!.slug))
+  const other = createMock({ taxonomy, apiKeys: ['other-key'] })
+  const hidden = mock.hideSlug(taxonomy.disciplines[0]!.slug)
+  server.resetHandlers(...hidden, ...other.handlers, ...mock.handlers)
+  expect((await fetch(`${ORIGIN}${D}`, as('other-key'))).status).toBe(200)
+  server.resetHandlers(...hidden, ...mock.handlers)
   expect((await fetch(`${ORIGIN}${D}`, as('kit-key'))).status).toBe(404)
-  expect((await fetch(`${ORIGIN}${D}`, as('newer-key'))).status).toBe(401)
+  server.resetHandlers(...mock.hideSlug(taxonomy.disciplines[0]!.slug))
+  await expect(fetch(`${ORIGIN}${D}`, as('kit-key'))).rejects.toThrow()
 })
 
 it('lets a request its scenario does not apply to pass to the handlers behind', async () => {
@@ -46,8 +50,10 @@ it("puts its helpers under the kit's base URL unless given another", async () =>
   server.resetHandlers(...mock.failWith(503), ...mock.handlers, ...createHandlers({ taxonomy }))
   expect((await fetch(`https://api.example.test/v${D}`, as('taxonomy-mock-key'))).status).toBe(503)
   expect((await fetch(`${ORIGIN}${D}`, as('taxonomy-mock-key'))).status).toBe(200)
-  server.resetHandlers(...mock.failWith(500, { baseUrl: ORIGIN }), ...createHandlers({ taxonomy }))
+  const anywhere = createMock({ taxonomy })
+  server.resetHandlers(...anywhere.failWith(500, { baseUrl: ORIGIN }), ...anywhere.handlers)
   expect((await fetch(`${ORIGIN}${D}`, as('taxonomy-mock-key'))).status).toBe(500)
+  expect((await fetch(`https://api.example.test${D}`, as('taxonomy-mock-key'))).status).toBe(200)
 })
 
 it('gives createHandlers the kit’s handlers', () => {

@@ -147,32 +147,32 @@ it('rejects a bad scenario with a TypeError naming the field', () => {
   expect(() => withScenario({ kind: 'nope' } as never)).toThrow(TypeError)
 })
 
-it('answers on its own when nothing is behind it, with the newest kit’s data and keys', async () => {
-  // As `server.resetHandlers(...failWith(503))` or a Storybook story's `parameters.msw` leave it.
-  createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' })
-  server.resetHandlers(...hideSlug(taxonomy.disciplines[0]!.slug, { baseUrl: 'https://keys.test' }))
-  const hidden = (key: string) =>
-    fetch(`https://keys.test${D}`, { headers: { authorization: `Bearer ${key}` } })
-  expect((await hidden('own-key')).status).toBe(404)
-  expect((await hidden('taxonomy-mock-key')).status).toBe(401)
-  server.resetHandlers(...failWith(503))
-  expect((await send(D)).status).toBe(503)
+it('selects for whichever kit handler is behind it: its data, keys and options answer', async () => {
+  server.resetHandlers(
+    ...hideSlug(taxonomy.disciplines[0]!.slug),
+    ...createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' }),
+    ...createHandlers({ taxonomy }),
+  )
+  const hidden = (origin: string, key: string) =>
+    fetch(`${origin}${D}`, { headers: { authorization: `Bearer ${key}` } })
+  expect((await hidden('https://keys.test', 'own-key')).status).toBe(404)
+  expect((await hidden('https://keys.test', 'taxonomy-mock-key')).status).toBe(401)
+  // Another origin, even one that starts with the kit's, is the any-origin kit's.
+  for (const origin of ['https://keys.test.evil.example', 'https://keys.test:8443', ORIGIN]) {
+    expect((await hidden(origin, 'taxonomy-mock-key')).status, origin).toBe(404)
+  }
   server.resetHandlers(...createHandlers({ taxonomy }))
 })
 
-it('answers a helper’s request with a kit only on the kit’s own origin, not one that starts with it', async () => {
-  createHandlers({ taxonomy, apiKeys: ['own-key'], baseUrl: 'https://keys.test' })
-  server.resetHandlers(...hideSlug(taxonomy.disciplines[0]!.slug))
-  const hidden = (origin: string) =>
-    fetch(`${origin}${D}`, { headers: { authorization: 'Bearer own-key' } })
-  expect((await hidden('https://keys.test')).status).toBe(404)
-  // Other origins are the newest any-origin kit's, whose key differs.
-  for (const origin of [
-    'https://keys.test.evil.example',
-    'https://keys.testevil.example',
-    'https://keys.test:8443',
-  ]) {
-    expect((await hidden(origin)).status, origin).toBe(401)
-  }
+it('leaves a request unhandled when no kit handler is behind it, as MSW does', async () => {
+  // The old `server.resetHandlers(...failWith(503))`: nothing answers, so the request goes on.
+  server.resetHandlers(...failWith(503), ...hideSlug(taxonomy.disciplines[0]!.slug))
+  const unhandled = await fetch(`${ORIGIN}${D}`, { headers: AUTH }).then(
+    (response) => response.status,
+    () => 'network',
+  )
+  expect(unhandled).toBe('network')
+  server.resetHandlers(...failWith(503), ...createHandlers({ taxonomy }))
+  expect((await send(D)).status).toBe(503)
   server.resetHandlers(...createHandlers({ taxonomy }))
 })

@@ -38,12 +38,16 @@ function typeCheckFile(
 /** Uses every entry point's types the way a CommonJS test set-up does. */
 const CONSUMER = `import { setupServer } from 'msw/node'
 import { createTaxonomy, type DisciplineRecord, type SubDisciplineRecord } from 'taxonomy-mock'
-import { createHandlers, hideSlug, type CreateHandlersOptions } from 'taxonomy-mock/msw'
+import { createMock, type CreateHandlersOptions } from 'taxonomy-mock/msw'
 import { startServer, type RunningServer } from 'taxonomy-mock/server'
+import { createFetchHandler } from 'taxonomy-mock/fetch'
+import { verifyService } from 'taxonomy-mock/contract'
 
 const options: CreateHandlersOptions = { taxonomy: createTaxonomy({ seed: 42, size: 'small' }) }
-export const server = setupServer(...createHandlers(options))
-server.use(...hideSlug('pharmacology'))
+const mock = createMock(options)
+export const server = setupServer(...mock.handlers)
+server.use(...mock.hideSlug('pharmacology'))
+export const verified = verifyService({ target: 'http://mock', apiKey: 'a-key-of-8', fetch: createFetchHandler(options) })
 export const running: Promise<RunningServer> = startServer({ port: 0 })
 export type Payloads = [DisciplineRecord, SubDisciplineRecord]
 `

@@ -79,7 +79,13 @@ it('fences taxonomy-mock/server off from browser bundles', async () => {
       logLevel: 'silent',
       external: ['msw', 'msw/*'],
     })
-  await expect(bundle('taxonomy-mock/msw')).resolves.toBeDefined()
+  for (const entry of [
+    'taxonomy-mock',
+    'taxonomy-mock/fetch',
+    'taxonomy-mock/msw',
+    'taxonomy-mock/contract',
+  ])
+    await expect(bundle(entry), entry).resolves.toBeDefined()
   await expect(bundle('taxonomy-mock/server')).rejects.toThrow(
     /Could not resolve "taxonomy-mock\/server"/,
   )
@@ -87,11 +93,14 @@ it('fences taxonomy-mock/server off from browser bundles', async () => {
 
 it('imports every subpath', () => {
   const script = `
-    const root = await import('taxonomy-mock'); const msw = await import('taxonomy-mock/msw')
-    const server = await import('taxonomy-mock/server')
+    const root = await import('taxonomy-mock'); const fetch = await import('taxonomy-mock/fetch')
+    const msw = await import('taxonomy-mock/msw'); const server = await import('taxonomy-mock/server')
+    const contract = await import('taxonomy-mock/contract')
     const openapi = await import('taxonomy-mock/openapi.json', { with: { type: 'json' } })
-    console.log(JSON.stringify([typeof root.createTaxonomy, typeof msw.createHandlers, typeof server.startServer, openapi.default.openapi]))`
+    console.log(JSON.stringify([typeof root.createTaxonomy, typeof fetch.createFetchHandler, typeof msw.createMock, typeof server.startServer, typeof contract.verifyService, openapi.default.openapi]))`
   expect(JSON.parse(run('node', ['--input-type=module', '-e', script]))).toEqual([
+    'function',
+    'function',
     'function',
     'function',
     'function',

@@ -7,6 +7,7 @@ import { afterEach, expect, inject, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
+import { createResolver } from '../../src/http/resolver.js'
 import { docFiles } from '../helpers/readme.js'
 import { SESSION_HEADER } from '../../src/http/header-names.js'
 import { outcomeOf, type Outcome } from '../cases/scenario-cases.js'
@@ -228,5 +229,67 @@ it.each<[keyof typeof KIND_CELLS, string, Command]>([
     expect((await slow.text()).length).toBe(1319)
     expect(ttfb).toBeLessThan(150)
     expect(performance.now() - started).toBeGreaterThanOrEqual(270)
+  },
+)
+
+/**
+ * A seeded lognormal run with a long tail, then a uniform one: the delays the journal records for
+ * 400 requests. Each request is sent already aborted, so the journal has its delay at once.
+ */
+const SERIES_SCENARIO = {
+  sequence: [
+    { delay: { median: 800, p99: 90_000 }, times: 300 },
+    { delay: [0, 100_000], times: 100 },
+  ],
+} as const
+const SERIES_SCRIPT = `import { createFetchHandler } from 'taxonomy-mock'
+
+const handle = createFetchHandler({ seed: 42, size: 'small', adminKey: 'series', scenario: ${JSON.stringify(SERIES_SCENARIO)} })
+const headers = { authorization: 'Bearer taxonomy-mock-key' }
+for (let i = 0; i < 400; i++) {
+  const signal = AbortSignal.abort()
+  const answer = await handle(new Request('http://127.0.0.1/api/v2/disciplines/pharmacology', { headers, signal }))
+  await answer.arrayBuffer()
+}
+const journal = await handle(
+  new Request('http://127.0.0.1/__admin/sessions/default/requests', {
+    headers: { 'x-taxonomy-mock-admin-key': 'series' },
+  }),
+)
+console.log(JSON.stringify((await journal.json()).map((entry) => entry.ms)))
+`
+
+/** The series this process draws, without waiting: the resolver says each delay before it is waited. */
+function seriesInNode(): number[] {
+  const resolver = createResolver({ seed: 42, size: 'small', scenario: SERIES_SCENARIO })
+  return Array.from(
+    { length: 400 },
+    () =>
+      (
+        resolver.resolve({
+          method: 'GET',
+          url: '/api/v2/disciplines/pharmacology',
+          header: (name) => (name === 'authorization' ? 'Bearer taxonomy-mock-key' : undefined),
+        }) as { delay?: number }
+      ).delay ?? 0,
+  )
+}
+
+it.each<[string, Command]>([
+  ['node', () => [process.execPath, ['delay-series.mjs']]],
+  ['bun', () => [runtimes.bun, ['delay-series.mjs']]],
+  ['deno', () => [runtimes.deno, ['run', '--allow-read', '--allow-env', 'delay-series.mjs']]],
+])(
+  'draws the same seeded lognormal and uniform delay series under %s as this process does',
+  (_name, command) => {
+    writeFileSync(join(runtimes.project, 'delay-series.mjs'), SERIES_SCRIPT)
+    const [binary, args] = command()
+    const run = spawnSync(binary, args, { cwd: runtimes.project, env, encoding: 'utf8' })
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' })
+    const series = JSON.parse(run.stdout) as number[]
+    expect(series).toEqual(seriesInNode())
+    // Spread out, not a constant: the lognormal run reaches its tail.
+    expect(new Set(series.slice(0, 300)).size).toBeGreaterThan(200)
+    expect(Math.max(...series.slice(0, 300))).toBeGreaterThan(30_000)
   },
 )

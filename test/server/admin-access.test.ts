@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { isDirectHost } from '../../src/http/admin-access.js'
+import { sessionsOf } from '../../src/http/resolver.js'
 import { startTestServer } from '../helpers/server.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
@@ -57,7 +58,7 @@ it('refuses a Host other than an IP address or localhost without an admin key (D
       })
     ).status,
   ).toBe(403)
-  expect(server.resolver.sessions.default.scenario).toBeUndefined()
+  expect(sessionsOf(server.resolver).default.scenario).toBeUndefined()
   for (const host of [
     `127.0.0.1:${port}`,
     `localhost:${port}`,
@@ -92,7 +93,7 @@ it('refuses admin requests a browser marks as coming from a page of another orig
       })
     ).status,
   ).toBe(403)
-  expect(server.resolver.sessions.default.scenario).toBeUndefined()
+  expect(sessionsOf(server.resolver).default.scenario).toBeUndefined()
   expect(
     (await put(server.port, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }))
       .status,

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { sessionsOf } from '../../src/http/resolver.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
 
@@ -39,7 +40,7 @@ const statuses = (reply: string | null) =>
 it('answers an admin PUT whose body stalls with a 408 at the request timeout, then closes', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, fast)
   const reply = await open(server.port, (s) => s.write(stalledPut), 5_000)
-  await server.close({ graceMs: 0 })
+  await server.close({ grace: 0 })
   expect(statuses(reply)).toEqual([408])
   expect(reply).toContain('"error"')
 })
@@ -47,7 +48,7 @@ it('answers an admin PUT whose body stalls with a 408 at the request timeout, th
 it('closes the connection of an admin PUT whose client leaves in the middle of its body', async () => {
   const server = await startServerWithLimits({ port: 0, taxonomy }, SERVER_LIMITS)
   const reply = await open(server.port, (s) => s.end(stalledPut), 3_000)
-  await server.close({ graceMs: 0 })
+  await server.close({ grace: 0 })
   expect(reply).not.toBeNull()
-  expect(server.resolver.sessions.find('t1')).toBeUndefined()
+  expect(sessionsOf(server.resolver).find('t1')).toBeUndefined()
 })

@@ -74,7 +74,7 @@ it('close() does not wait for a delay longer than the grace, and answers the req
   expect(reply).toMatch(/connection: close/i)
 })
 
-it('close({ graceMs: 0 }) cuts a client that does not read its answers', async () => {
+it('close({ grace: 0 }) cuts a client that does not read its answers', async () => {
   const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) })
   const client = open(server.port, (s) => {
     s.pause()
@@ -83,7 +83,7 @@ it('close({ graceMs: 0 }) cuts a client that does not read its answers', async (
   await pause(300)
   const closing = server.close()
   const started = performance.now()
-  await server.close({ graceMs: 0 })
+  await server.close({ grace: 0 })
   await closing
   expect(performance.now() - started).toBeLessThan(1_000)
   client.socket.destroy()

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
+import { sessionsOf } from '../../src/http/resolver.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 import {
   D,
@@ -180,11 +181,41 @@ it('keeps a journal per session, oldest first, with status, delay and scenario',
   })
   const { status, json } = await admin(server.url, 'GET', 'j/requests')
   expect(status).toBe(200)
+  const entry = { t: expect.any(Number), endpoint: 'disciplines', method: 'GET' }
   expect(json).toEqual([
-    { method: 'GET', path: D, status: 503, ms: 20, scenario: 'unavailable' },
-    { method: 'GET', path: `${D2}?q=1`, status: 200, ms: 0, scenario: null },
-    { method: 'GET', path: '/api/v2/disciplines/x', status: 401, ms: 0, scenario: null },
+    {
+      ...entry,
+      path: D,
+      slug: D.split('/').at(-1),
+      key: 'ok',
+      status: 503,
+      reason: 'scenario:unavailable',
+      ms: 20,
+      scenario: 'unavailable',
+    },
+    {
+      ...entry,
+      path: `${D2}?q=1`,
+      slug: D2.split('/').at(-1),
+      key: 'ok',
+      status: 200,
+      reason: 'ok',
+      ms: 0,
+      scenario: null,
+    },
+    {
+      ...entry,
+      path: '/api/v2/disciplines/x',
+      slug: 'x',
+      key: 'missing',
+      status: 401,
+      reason: 'missing-key',
+      ms: 0,
+      scenario: null,
+    },
   ])
+  const times = (json as { t: number }[]).map((request) => request.t)
+  expect(times).toEqual([...times].sort((a, b) => a - b))
   expect(JSON.stringify(json)).not.toContain('taxonomy-mock-key')
   expect((await admin(server.url, 'GET', 'default/requests')).json).toEqual([])
 })
@@ -229,7 +260,7 @@ it('answers bad admin requests with one-line JSON errors that name the problem',
     status: 400,
     json: {
       error:
-        'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults, bytes, duration',
+        'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, bytes, duration',
     },
   })
   expect(await admin(server.url, 'PUT', 's/scenario', { faults: { rate: -1 } })).toMatchObject({
@@ -330,7 +361,7 @@ it('makes no session when the admin API reads or clears one that does not exist'
     scenario: null,
     requests: 0,
   })
-  expect(server.resolver.sessions.size).toBe(1)
+  expect(sessionsOf(server.resolver).size).toBe(1)
 })
 
 it('answers each admin resource’s preflight with its own methods, every time, and no CORS headers', async () => {

@@ -15,7 +15,6 @@ const CHUNK = 64
 const slow: Resolver = {
   ...real,
   options: real.options,
-  sessions: real.sessions,
   resolve: async (request, context) => ({
     ...(await real.resolve(request, context)),
     delivery: { mode: 'slow-body', chunkBytes: CHUNK, interval: 5 },

@@ -1,5 +1,6 @@
 // HTTPS: the same answers, byte for byte, as over HTTP, and the same robustness (timeouts,
 // pipelining, client-error answers, close) with a TLS handshake in front.
+import { get as httpGet } from 'node:http'
 import { connect as connectTcp, type Socket } from 'node:net'
 import { connect as connectTls } from 'node:tls'
 import { generateKeyPairSync } from 'node:crypto'
@@ -221,14 +222,74 @@ it('ends a stalled TLS handshake after the headers timeout, and keeps serving me
   }
 })
 
-it('closes a plain HTTP request to the HTTPS port without an answer, and keeps serving', async () => {
+const PLAIN_HTTP_ERROR = '{"error":"Plain HTTP request sent to the HTTPS port: use https://"}'
+
+it('answers a plain HTTP request to the HTTPS port with a JSON 400 naming the mistake, and keeps serving', async () => {
   const server = await startTestServer({ taxonomy, tls: 'self-signed' })
   const plain = await stall(server.port, request(`GET /api/v2/disciplines/${discipline}`, KEY))
-  expect(plain.received).toBe('')
+  expect(plain.received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+  expect(plain.received).toMatch(/\r\nconnection: close\r\n/i)
+  expect(plain.received.endsWith(`\r\n\r\n${PLAIN_HTTP_ERROR}`)).toBe(true)
   expect(plain.ms).toBeLessThan(1_000)
   expect(
     statuses(await exchange(server, request('GET /__health', 'Connection: close\r\n'))),
   ).toEqual([200])
+})
+
+it("answers Node's http client sent to the HTTPS port with the JSON 400", async () => {
+  const server = await startTestServer({ taxonomy, tls: 'self-signed' })
+  const reply = await new Promise<{ status?: number; type?: string; body: string }>(
+    (resolve, reject) => {
+      const sent = httpGet(`http://127.0.0.1:${server.port}/__health`, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk))
+        response.on('end', () =>
+          resolve({ status: response.statusCode, type: response.headers['content-type'], body }),
+        )
+      })
+      sent.on('error', reject)
+    },
+  )
+  expect(reply).toEqual({ status: 400, type: 'application/json', body: PLAIN_HTTP_ERROR })
+})
+
+it('answers a plain HEAD to the HTTPS port with the headers alone, its method split across packets', async () => {
+  const server = await startTestServer({ taxonomy, tls: 'self-signed' })
+  const socket = connectTcp(server.port, '127.0.0.1', () => {
+    socket.write('HE')
+    setTimeout(() => socket.write(`AD /__health HTTP/1.1\r\nHost: localhost\r\n\r\n`), 50)
+  })
+  socket.on('error', () => {})
+  const reply = await receivedUntilClose(socket)
+  expect(statuses(reply)).toEqual([400])
+  expect(reply).toMatch(/\r\ncontent-length: 67\r\n/)
+  expect(reply.endsWith('\r\n\r\n')).toBe(true)
+})
+
+it('answers a plain request whose body is still arriving, reading it rather than resetting the connection', async () => {
+  const server = await startTestServer({ taxonomy, tls: 'self-signed' })
+  // The client goes on sending its body after the answer came, then ends: a server that closed on
+  // unread bytes would reset the connection (the client's later writes fail, its answer may be lost).
+  const socket = connectTcp({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () => {
+    socket.write(
+      'POST /__admin/scenarios HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n',
+    )
+    let sent = 0
+    const more = setInterval(() => {
+      socket.write('x'.repeat(10_000))
+      if (++sent === 10) {
+        clearInterval(more)
+        socket.end()
+      }
+    }, 10)
+  })
+  let error: unknown
+  socket.on('error', (cause) => (error = cause))
+  const reply = await receivedUntilClose(socket)
+  expect(error).toBeUndefined()
+  expect(reply).toMatch(/^HTTP\/1\.1 400 /)
+  expect(reply.endsWith(PLAIN_HTTP_ERROR)).toBe(true)
 })
 
 it('close() ends a connection stalled in its handshake at once, as it ends an idle one', async () => {

@@ -6,8 +6,10 @@ import { expect, it } from 'vitest'
 // reviewed diff of this file.
 const ENTRIES = {
   'taxonomy-mock': 'src/index.ts',
+  'taxonomy-mock/fetch': 'src/http/index.ts',
   'taxonomy-mock/msw': 'src/msw/index.ts',
   'taxonomy-mock/server': 'src/server/index.ts',
+  'taxonomy-mock/contract': 'src/contract/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -27,26 +29,17 @@ const exportsOf = (file: string) =>
     .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
     .map((symbol) => symbol.name)
     .sort()
-const [root, msw, server] = files.map(exportsOf)
+const [root, fetch, msw, server, contract] = files.map(exportsOf)
 
-it('taxonomy-mock exports the data, the resolver, the scenarios and verify/record', () => {
+it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
   expect(root).toEqual([
-    'ADMIN_KEY_HEADER',
-    'AnswerOptions',
     'CreateTaxonomyOptions',
-    'DEFAULT_API_KEY',
     'DEFAULT_SEED',
-    'DEFAULT_SESSION',
-    'DataOptions',
-    'Delivery',
     'DisciplineRecord',
     'DisciplineSummary',
     'DomainSummary',
-    'ErrorStatuses',
     'FIXTURE_FORMAT',
     'FIXTURE_FORMATS',
-    'FaultKind',
-    'FetchHandlerOptions',
     'Fixture',
     'FixtureDiscipline',
     'FixtureDomain',
@@ -54,62 +47,97 @@ it('taxonomy-mock exports the data, the resolver, the scenarios and verify/recor
     'FixtureErrorCode',
     'FixtureFormat',
     'FixtureIssue',
+    'FixtureRecord',
     'FixtureSubDiscipline',
     'FixtureTopic',
-    'JournalEntry',
     'Level',
-    'MockAnswer',
-    'MockOptions',
-    'MockRequest',
-    'NestedArray',
-    'NestedOrder',
-    'Observation',
-    'ObservedOrder',
     'RECORDED_FIXTURE_FORMAT',
-    'RULES',
-    'RecordError',
     'RecordOptions',
     'RecordPatch',
-    'RecordResult',
-    'RecordServiceOptions',
-    'ResolveContext',
-    'Resolver',
-    'RuleId',
-    'RuleResult',
-    'SCENARIO_KINDS',
-    'SESSION_HEADER',
     'SIZES',
-    'Scenario',
-    'ScenarioDelay',
-    'ScenarioInput',
-    'ScenarioKind',
-    'SeededFaults',
-    'ServiceOptions',
     'Size',
     'SizeCounts',
     'SubDisciplineRecord',
     'SubDisciplineSummary',
     'Taxonomy',
     'TaxonomyPatch',
-    'TooLargeError',
     'TopicSummary',
+    'createTaxonomy',
+    'fixtureJsonChunks',
+    'loadTaxonomy',
+    'parseFixture',
+    'patchTaxonomy',
+    'toDisciplineRecord',
+    'toFixtureJson',
+    'toSubDisciplineRecord',
+  ])
+})
+
+it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios and the header names', () => {
+  expect(fetch).toEqual([
+    'ADMIN_KEY_HEADER',
+    'AnswerOptions',
+    'AnswerReason',
+    'Collection',
+    'DEFAULT_API_KEY',
+    'DEFAULT_SESSION',
+    'DataOptions',
+    'Delivery',
+    'ErrorStatuses',
+    'FaultKind',
+    'FetchHandler',
+    'FetchHandlerOptions',
+    'Har',
+    'HarEntry',
+    'HarOptions',
+    'HarPair',
+    'HelperName',
+    'JournalEntry',
+    'KeyState',
+    'MockAnswer',
+    'MockOptions',
+    'MockRequest',
+    'NestedOrder',
+    'RequestJournal',
+    'ResolveContext',
+    'ResolvedOptions',
+    'Resolver',
+    'SCENARIO_KINDS',
+    'SESSION_HEADER',
+    'Scenario',
+    'ScenarioDelay',
+    'ScenarioInput',
+    'ScenarioKind',
+    'SeededFaults',
+    'SequenceStep',
+    'SequenceStepInput',
+    'createFetchHandler',
+    'createResolver',
+    'parseScenario',
+    'toHar',
+  ])
+})
+
+it('taxonomy-mock/contract exports verify and record against a real service', () => {
+  expect(contract).toEqual([
+    'Latency',
+    'NestedArray',
+    'Observation',
+    'ObservedOrder',
+    'RULES',
+    'RecordError',
+    'RecordResult',
+    'RecordServiceOptions',
+    'RuleId',
+    'RuleResult',
+    'ServiceOptions',
+    'TooLargeError',
     'UnreachableError',
     'VerifyOptions',
     'VerifyReport',
-    'createFetchHandler',
-    'createResolver',
-    'createTaxonomy',
-    'fixtureJsonChunks',
     'formatVerifySummary',
-    'loadTaxonomy',
-    'parseFixture',
-    'parseScenario',
-    'patchTaxonomy',
     'recordService',
-    'toDisciplineRecord',
-    'toFixtureJson',
     'toJunitXml',
-    'toSubDisciplineRecord',
     'verifyService',
   ])
 })
@@ -117,12 +145,19 @@ it('taxonomy-mock exports the data, the resolver, the scenarios and verify/recor
 it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', () => {
   expect(msw).toEqual([
     'AnswerOptions',
+    'AnswerReason',
     'CreateHandlersOptions',
     'DEFAULT_API_KEY',
     'DataOptions',
     'FaultKind',
+    'Har',
+    'HarEntry',
+    'HarOptions',
+    'JournalEntry',
+    'KeyState',
     'MockKit',
     'MockOptions',
+    'RequestJournal',
     'SCENARIO_KINDS',
     'Scenario',
     'ScenarioDelay',
@@ -141,6 +176,7 @@ it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', (
     'hideSlug',
     'injectFaults',
     'rejectKeys',
+    'toHar',
     'withScenario',
   ])
 })
@@ -157,4 +193,69 @@ it('taxonomy-mock/server exports the server', () => {
     'TlsOptions',
     'startServer',
   ])
+})
+
+/** The declarations of a symbol, its aliases followed. */
+const declarationsOf = (symbol: ts.Symbol): ts.Declaration[] =>
+  ((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).declarations ??
+    []) as ts.Declaration[]
+
+/** Marked `@internal` (a constructor: any of its overloads), as the trusting `Taxonomy` constructor is. */
+const isInternal = (node: ts.Node): boolean =>
+  ts.isConstructorDeclaration(node)
+    ? node.parent.members.some(
+        (member) =>
+          ts.isConstructorDeclaration(member) &&
+          ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal'),
+      )
+    : ts.getJSDocTags(node).some((tag) => tag.tagName.text === 'internal')
+
+/** The package's own types that a public declaration names, walking its signature but no body. */
+function typesNamedBy(declaration: ts.Node): Set<ts.Symbol> {
+  const named = new Set<ts.Symbol>()
+  const visit = (node: ts.Node): void => {
+    if (ts.isBlock(node) || ts.isPrivateIdentifier(node) || isInternal(node)) return
+    if (
+      ts.canHaveModifiers(node) &&
+      ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)
+    )
+      return
+    if (
+      (ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node)) &&
+      ts.isPrivateIdentifier(node.name)
+    )
+      return
+    if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node)) {
+      const name = ts.isTypeReferenceNode(node) ? node.typeName : node.expression
+      let symbol = checker.getSymbolAtLocation(name)
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol)
+      const file = symbol?.declarations?.[0]?.getSourceFile().fileName ?? ''
+      if (symbol && !(symbol.flags & ts.SymbolFlags.TypeParameter) && file.includes('/src/'))
+        named.add(symbol)
+    }
+    // A function's return type, when the source leaves it to inference, is named in the .d.ts too.
+    if (ts.isFunctionDeclaration(node) && node.type === undefined) {
+      const signature = checker.getSignatureFromDeclaration(node)
+      const symbol = signature && checker.getReturnTypeOfSignature(signature).getSymbol()
+      if (symbol?.declarations?.[0]?.getSourceFile().fileName.includes('/src/')) named.add(symbol)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(declaration)
+  return named
+}
+
+it('names no type in a public declaration that no entry point exports', () => {
+  const exported = new Set<ts.Symbol>()
+  const publicSymbols = files.flatMap((file) =>
+    checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!),
+  )
+  for (const symbol of publicSymbols)
+    exported.add(symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol)
+  const missing = new Set<string>()
+  for (const symbol of publicSymbols)
+    for (const declaration of declarationsOf(symbol))
+      for (const named of typesNamedBy(declaration))
+        if (!exported.has(named)) missing.add(`${symbol.name} names ${named.name}`)
+  expect([...missing].sort()).toEqual([])
 })

@@ -98,7 +98,7 @@ it('ends the run rather than wait past maxTotalWait in all, though each Retry-Af
     apiKey: SECRET,
     disciplines: ['history'],
     rate: 100,
-    maxTotalWait: 2,
+    maxTotalWait: 2_000,
   })
   await expect(run).rejects.toThrow(
     `${target.url} answered 503 asking to wait 1 s (Retry-After) after 2 waits of 2 s in all; a run waits at most 2 s in all: try again later`,

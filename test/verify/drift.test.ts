@@ -343,12 +343,12 @@ it.each([
       'STAGING_KEY',
     ],
     { STAGING_KEY: `${SECRET} x` },
-    `taxonomy-mock: the key in env STAGING_KEY must be 1-256 visible ASCII characters with no spaces; it has ${SECRET.length + 2} characters`,
+    `taxonomy-mock: the key in env STAGING_KEY must be 1-256 visible ASCII characters with no spaces; received a string of ${SECRET.length + 2} characters`,
   ],
   [
     ['verify', '--target', 'http://127.0.0.1:9'],
     ENV,
-    'taxonomy-mock: verify needs at least one --discipline SLUG or --sub-discipline SLUG: the API has no list endpoint to start from',
+    'taxonomy-mock: --discipline or --sub-discipline must name at least one slug to start from: the API has no list endpoint',
   ],
   [
     ['verify', '--discipline', 'x'],
@@ -378,17 +378,17 @@ it.each([
   [
     ['verify', '--target', 'http://x', '--discipline', 'x', '--rate', '0'],
     ENV,
-    'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000, or unlimited; received "0"',
+    'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000, or Infinity for no limit; received 0 (number)',
   ],
   [
     ['serve', '--order', 'random'],
     {},
-    'taxonomy-mock: --order must be name, id or fixture; received "random"',
+    "taxonomy-mock: --order must be 'name', 'id' or 'fixture'; received \"random\" (string)",
   ],
   [
     ['serve', '--unauthorized-status', '200'],
     {},
-    'taxonomy-mock: --unauthorized-status must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received "200"',
+    'taxonomy-mock: --unauthorized-status must be a 4xx status other than 405, 407, 408, 413, 429 and 431; received 200 (number)',
   ],
 ])('exits 2 with one line for %j', async (argv, env, line) => {
   const { code, stdout, stderr } = await runInProcess(

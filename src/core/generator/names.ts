@@ -90,8 +90,8 @@ export function topicKeyCount(): number {
 export interface TopicNames {
   /** The `issued`th name. */
   readonly at: (issued: number) => NamedSubject
-  /** `at(issued).key`, without building the name. */
-  readonly keyAt: (issued: number) => number
+  /** Writes `at(issued + n).key` to `into[at + n]` for each `n` below `count`, without building names. */
+  readonly writeKeys: (issued: number, count: number, into: Uint32Array, at: number) => void
 }
 
 /**
@@ -133,8 +133,32 @@ export function createTopicNames(
       round
     )
   }
+  // The key of each pair in round 0 (a round adds its number), made on first use.
+  let pairKeys: Int32Array | undefined
   return {
-    keyAt: (issued) => keyOf(pairOf(issued), roundOf(issued)),
+    writeKeys: (issued, count, into, at) => {
+      if (count === 0) return
+      const keys = (pairKeys ??= new Int32Array(pairs).fill(-1))
+      // Step from one name to the next (the next pair is `stride` further, and after the last
+      // pair of a round, round + 1 starts again at `offset`), not a division and a modulo each:
+      // a large dataset writes a million keys before its first topic.
+      let place = issued % pairs
+      let pair = pairOf(issued)
+      let round = roundOf(issued)
+      for (let n = 0; n < count; n++) {
+        let key = keys[pair]!
+        if (key < 0) key = keys[pair] = keyOf(pair, 0)
+        into[at + n] = key + round
+        if (++place === pairs) {
+          place = 0
+          pair = offset
+          round = (round + 1) % ROUNDS
+        } else {
+          pair += stride
+          if (pair >= pairs) pair -= pairs
+        }
+      }
+    },
     at: (issued) => {
       const { aspects: parts, contextNames, contextSlugs } = topicTables()
       const round = roundOf(issued)

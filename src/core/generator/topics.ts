@@ -18,12 +18,14 @@ export interface TopicPlan {
 }
 
 /**
- * Plans the topics of a generated dataset: at once, only how many each sub-discipline has (one walk
- * of the seeded stream); on the first topic asked for, a second walk keeps per topic only numbers
- * (its description template, the sibling it is shared with, how often its name's slug was used
- * before) and the id stream's state where each sub-discipline's topics begin. With those, the topics
- * of one sub-discipline are built without building those before them: a lookup in a dataset of a
- * million topics builds a few hundred.
+ * Plans the topics of a generated dataset. At once, one walk of the seeded stream: how many topics
+ * each sub-discipline has, where its topics and names begin, and the stream's state there. On the
+ * first topic asked for, one pass over the topics' name keys counts how often each name's slug was
+ * used before (no draw needed: a name is a function of its place); then the draws of one
+ * discipline's topics (their description templates, the sibling each is shared with) are replayed
+ * from the saved states when a sub-discipline of it is first asked for, and the id stream is moved
+ * to the first id of that sub-discipline alone. A lookup in a dataset of a million topics builds a
+ * few hundred and replays the draws of a few thousand.
  */
 export function planTopics(
   random: Random,
@@ -31,19 +33,19 @@ export function planTopics(
   counts: SizeCounts,
   subDisciplines: readonly SubDisciplineDraft[],
 ): TopicPlan {
-  const topicCounts = walkTopics(random.fork(), counts, subDisciplines)
+  const walk = walkTopics(random.fork(), counts, subDisciplines)
   let builder: TopicBuilder | undefined
   const children: (readonly FixtureTopic[] | undefined)[] = new Array(subDisciplines.length)
   return {
-    counts: topicCounts,
+    counts: walk.counts,
     topicsOf: (index) =>
       (children[index] ??= (builder ??= createTopicBuilder(
-        random,
+        walk,
         ids,
         counts,
         subDisciplines,
       )).topicsOf(index)),
-    all: () => (builder ??= createTopicBuilder(random, ids, counts, subDisciplines)).all(),
+    all: () => (builder ??= createTopicBuilder(walk, ids, counts, subDisciplines)).all(),
   }
 }
 
@@ -52,27 +54,37 @@ interface TopicBuilder {
   readonly all: () => readonly FixtureTopic[]
 }
 
+/** What the walk of the seeded stream keeps: enough to build any sub-discipline's topics alone. */
+interface TopicWalk {
+  /** How many topics list each sub-discipline (by index) among their parents. */
+  readonly counts: Uint32Array
+  /** The first topic (in dataset order) each sub-discipline was drawn for; one more at the end. */
+  readonly firstTopic: Uint32Array
+  /** The first of its discipline's names that each sub-discipline's topics take. */
+  readonly firstName: Uint32Array
+  /** The seeded stream where each sub-discipline's draws begin. */
+  readonly streams: readonly Random[]
+  /** The sub-disciplines (indexes, ascending) drawn for each discipline. */
+  readonly siblingsOf: ReadonlyMap<DisciplineDraft, readonly number[]>
+}
+
 function createTopicBuilder(
-  random: Random,
+  walk: TopicWalk,
   ids: Random,
   counts: SizeCounts,
   subDisciplines: readonly SubDisciplineDraft[],
 ): TopicBuilder {
+  const { firstTopic, firstName, streams, siblingsOf } = walk
   const subCount = subDisciplines.length
-  const detail: TopicDetail = {
-    ids,
-    firstTopic: new Uint32Array(subCount + 1),
-    firstName: new Uint32Array(subCount),
-    idStreams: [],
-    template: new Uint8Array(counts.topics),
-    sharedWith: new Int32Array(counts.topics),
-    slugUses: new Uint32Array(counts.topics),
-    sharedInto: subDisciplines.map(() => []),
-    // How often each name key was handed out: a repeat gets `-2`, `-3`... (no natural slug ends in digits).
-    timesUsed: new Uint32Array(counts.topics > 0 ? topicKeyCount() : 0),
-  }
-  walkTopics(random, counts, subDisciplines, detail)
-  const { firstTopic, firstName, idStreams, template, sharedWith, slugUses, sharedInto } = detail
+  const slugUses = countSlugUses(subDisciplines, firstTopic, firstName, counts.topics)
+  // Filled a discipline at a time, when a sub-discipline of it is first built.
+  const template = new Uint8Array(counts.topics)
+  const sharedWith = new Int32Array(counts.topics)
+  const sharedInto: number[][] = subDisciplines.map(() => [])
+  const drawn = new Set<DisciplineDraft>()
+  // The id stream where each sub-discipline's ids begin, found on first use.
+  const idStreams: (Random | undefined)[] = new Array(subCount)
+  if (subCount > 0) idStreams[0] = ids.fork()
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
   return {
@@ -85,9 +97,10 @@ function createTopicBuilder(
     const built = own[index]
     if (built !== undefined) return built
     const draft = subDisciplines[index]!
+    drawDiscipline(draft.discipline)
     const start = firstTopic[index]!
     const share = firstTopic[index + 1]! - start
-    const nextId = createIdSource(idStreams[index]!.fork(), share)
+    const nextId = createIdSource(idStreamOf(index).fork(), share)
     const describe = createTopicDescriber(draft.record.name)
     // Most topics have one parent: they share one frozen list per parent rather than a million copies.
     const onlyParent = Object.freeze([draft.record.id])
@@ -110,6 +123,37 @@ function createTopicBuilder(
     }
     own[index] = topics
     return topics
+  }
+
+  /**
+   * Replays the draws of a discipline's topics, its sub-disciplines in order (sharing stays among
+   * siblings, so each list of topics shared into one comes out in dataset order, as a full walk
+   * gives it).
+   */
+  function drawDiscipline(discipline: DisciplineDraft): void {
+    if (drawn.has(discipline)) return
+    drawn.add(discipline)
+    const siblings = siblingsOf.get(discipline)!
+    for (const index of siblings) {
+      const random = streams[index]!.fork()
+      for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
+        const other = drawSharedWith(random, siblings, index)
+        sharedWith[at] = other
+        if (other >= 0) sharedInto[other]!.push(at)
+        template[at] = random.nextInt(TOPIC_TEMPLATES)
+      }
+    }
+  }
+
+  /** The id stream at a sub-discipline's first id: moved on from the nearest one found before. */
+  function idStreamOf(index: number): Random {
+    let known = index
+    while (idStreams[known] === undefined) known--
+    if (known === index) return idStreams[index]!
+    const stream = idStreams[known]!.fork()
+    // Each id is four draws of the id stream.
+    stream.skip(4 * (firstTopic[index]! - firstTopic[known]!))
+    return (idStreams[index] = stream)
   }
 
   /** A sub-discipline's own topics and those its siblings share with it, in dataset order. */
@@ -142,35 +186,51 @@ function createTopicBuilder(
   }
 }
 
-/** What the second walk keeps per topic, and where each sub-discipline's topics begin. */
-interface TopicDetail {
-  /** The id stream, moved past each sub-discipline's ids as the walk goes. */
-  readonly ids: Random
-  readonly firstTopic: Uint32Array
-  readonly firstName: Uint32Array
-  readonly idStreams: Random[]
-  readonly template: Uint8Array
-  readonly sharedWith: Int32Array
-  readonly slugUses: Uint32Array
-  readonly sharedInto: number[][]
-  readonly timesUsed: Uint32Array
+/**
+ * How often each topic's name slug was used up to and including it, in dataset order: a repeat
+ * gets `-2`, `-3`... (no natural slug ends in digits). Names need no draw, so this is one pass of
+ * arithmetic over the topics: first each topic's name key, then the count of that key so far.
+ */
+function countSlugUses(
+  subDisciplines: readonly SubDisciplineDraft[],
+  firstTopic: Uint32Array,
+  firstName: Uint32Array,
+  topics: number,
+): Uint32Array {
+  const uses = new Uint32Array(topics)
+  const timesUsed = new Uint32Array(topics > 0 ? topicKeyCount() : 0)
+  for (let index = 0; index < subDisciplines.length; index++) {
+    const start = firstTopic[index]!
+    const end = firstTopic[index + 1]!
+    subDisciplines[index]!.discipline.topicNames.writeKeys(
+      firstName[index]!,
+      end - start,
+      uses,
+      start,
+    )
+    for (let at = start; at < end; at++) uses[at] = ++timesUsed[uses[at]!]!
+  }
+  return uses
 }
 
 /**
  * Every draw the topics make from the seeded stream, in dataset order: per topic, the sibling it
- * is also shared with (or none) and its description template. Returns how many topics list each
- * sub-discipline; with `detail`, also fills in what building them alone needs. One loop with no
- * callback per topic: a cold start runs it optimized sooner.
+ * is also shared with (or none) and its description template. Keeps how many topics list each
+ * sub-discipline, and where each one's topics, names and draws begin. One loop with no callback
+ * per topic: a cold start runs it optimized sooner.
  */
 function walkTopics(
   random: Random,
   counts: SizeCounts,
   subDisciplines: readonly SubDisciplineDraft[],
-  detail?: TopicDetail,
-): Uint32Array {
-  const topicCounts = new Uint32Array(subDisciplines.length)
+): TopicWalk {
+  const subCount = subDisciplines.length
+  const topicCounts = new Uint32Array(subCount)
+  const firstTopic = new Uint32Array(subCount + 1)
+  const firstName = new Uint32Array(subCount)
+  const streams: Random[] = []
   // Topic counts vary widely; about 3% of sub-disciplines have none.
-  const shares = allocate(counts.topics, skewedWeights(random, subDisciplines.length, 3), 0)
+  const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
   const siblingsOf = new Map<DisciplineDraft, number[]>()
   subDisciplines.forEach((draft, index) => {
     const indexes = siblingsOf.get(draft.discipline) ?? []
@@ -179,36 +239,30 @@ function walkTopics(
   })
   const namesIssued = new Map<DisciplineDraft, number>()
   let t = 0
-  for (let index = 0; index < subDisciplines.length; index++) {
+  for (let index = 0; index < subCount; index++) {
     const discipline = subDisciplines[index]!.discipline
     const siblings = siblingsOf.get(discipline)!
     const share = shares[index]!
     topicCounts[index]! += share
     const issued = namesIssued.get(discipline) ?? 0
-    if (detail !== undefined) {
-      namesIssued.set(discipline, issued + share)
-      detail.firstTopic[index] = t
-      detail.firstName[index] = issued
-      detail.idStreams.push(detail.ids.fork())
-      // Each id is four draws of the id stream.
-      detail.ids.skip(4 * share)
-    }
+    namesIssued.set(discipline, issued + share)
+    firstTopic[index] = t
+    firstName[index] = issued
+    streams.push(random.fork())
     for (let n = 0; n < share; n++, t++) {
-      let sharedWith = -1
-      // About 8% of topics are shared with a sibling sub-discipline.
-      if (siblings.length > 1 && random.chance(8)) {
-        const other = siblings[random.nextInt(siblings.length)]!
-        if (other !== index) sharedWith = other
-      }
-      const template = random.nextInt(TOPIC_TEMPLATES)
+      const sharedWith = drawSharedWith(random, siblings, index)
+      // The description template: drawn here only to move the stream past it.
+      random.nextInt(TOPIC_TEMPLATES)
       if (sharedWith >= 0) topicCounts[sharedWith]!++
-      if (detail === undefined) continue
-      detail.sharedWith[t] = sharedWith
-      if (sharedWith >= 0) detail.sharedInto[sharedWith]!.push(t)
-      detail.template[t] = template
-      detail.slugUses[t] = ++detail.timesUsed[discipline.topicNames.keyAt(issued + n)]!
     }
   }
-  if (detail !== undefined) detail.firstTopic[subDisciplines.length] = t
-  return topicCounts
+  firstTopic[subCount] = t
+  return { counts: topicCounts, firstTopic, firstName, streams, siblingsOf }
+}
+
+/** The sibling a topic is also shared with, or -1: about 8% of topics are shared. */
+function drawSharedWith(random: Random, siblings: readonly number[], index: number): number {
+  if (siblings.length < 2 || !random.chance(8)) return -1
+  const other = siblings[random.nextInt(siblings.length)]!
+  return other === index ? -1 : other
 }

@@ -1,0 +1,94 @@
+// HTTPS throughput: the server over TLS against a bare node:https server sending the same answer,
+// in the same duet rounds and with the same targets as the plain HTTP rows.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createSelfSignedCertificate } from '../src/server/self-signed.js'
+import type { Check } from './lib.js'
+import { BIN } from './processes.js'
+import {
+  compare,
+  firstDisciplineSlug,
+  formatRatio,
+  P99_TARGET,
+  REFERENCE,
+  sampleAnswer,
+  startPinned,
+  THROUGHPUT_TARGET,
+  type Contender,
+} from './server.js'
+import { hasWrk } from './wrk.js'
+
+/** One connection count: the HTTP rows show the ratio moves little between 32 and 64. */
+const CONNECTIONS = 64
+
+/**
+ * Our server with `--tls-cert`/`--tls-key` against `node:https` sending a precomputed body, both
+ * with the same certificate and key (ECDSA P-256, as `--tls` makes) and HTTP/1.1 only, so the
+ * handshakes and the cipher are the same and only the work per request differs. wrk keeps its
+ * connections open, so the figure is the cost of answering inside TLS, not of handshakes.
+ */
+export async function benchHttps(rounds = 16, seconds = 3): Promise<Check[]> {
+  if (!hasWrk()) {
+    return [
+      {
+        name: 'HTTPS server throughput',
+        value: 'not measured: wrk is missing (apt-get install -y wrk)',
+        target: `>= ${THROUGHPUT_TARGET}x`,
+        ok: false,
+      },
+    ]
+  }
+  const path = `/api/v2/disciplines/${await firstDisciplineSlug()}`
+  const answer = await sampleAnswer(path)
+  const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-tls-'))
+  try {
+    const cert = join(folder, 'cert.pem')
+    const key = join(folder, 'key.pem')
+    const pair = createSelfSignedCertificate(['localhost', '127.0.0.1'])
+    writeFileSync(cert, pair.cert)
+    writeFileSync(key, pair.key, { mode: 0o600 })
+    const ours: Contender = {
+      start: () =>
+        startPinned([BIN, '--port', '0', '--quiet', '--tls-cert', cert, '--tls-key', key]),
+    }
+    const reference: Contender = {
+      start: () =>
+        startPinned([
+          '--import',
+          'tsx',
+          REFERENCE,
+          answer.body.toString('base64'),
+          JSON.stringify(answer.headers),
+          cert,
+          key,
+        ]),
+    }
+    const result = await compare(ours, reference, path, CONNECTIONS, rounds, seconds)
+    return [
+      {
+        name: `HTTPS server throughput vs bare node:https, both served at once on one core (${CONNECTIONS} keep-alive connections each, median of ${rounds} duet rounds of ${seconds} s from ${result.pairs} pairs of processes, spread in brackets)`,
+        value: `${formatRatio(result.together)} (${result.rps}; ${result.shares})`,
+        target: `>= ${THROUGHPUT_TARGET}x`,
+        ok: result.together.median >= THROUGHPUT_TARGET,
+        figure: result.together.median,
+      },
+      {
+        name: `HTTPS server p99 latency vs bare node:https (${CONNECTIONS} connections, one server at a time, median of ${rounds} A/B rounds of ${seconds} s; one-at-a-time throughput ${formatRatio(result.alone)}, ${result.cpu})`,
+        value: `${formatRatio(result.latency)} (${result.p99})`,
+        target: `<= ${P99_TARGET}x`,
+        ok: result.latency.median <= P99_TARGET,
+        figure: result.latency.median,
+      },
+      {
+        name: 'HTTPS server errors and non-2xx answers under load, both servers above',
+        value: String(result.errors),
+        target: '0',
+        ok: result.errors === 0,
+        figure: result.errors,
+      },
+    ]
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,95 @@
+import { createTaxonomy } from '../dist/index.js'
+import { createFetchHandler, createResolver, toHar, type Resolver } from '../dist/http/index.js'
+import { median, type Check } from './lib.js'
+
+/**
+ * The request journal's cost: a request answered by a fetch handler (the cheapest in-process
+ * transport) with its entry journaled, against the same handler with journaling switched off
+ * (A/B rounds, median of each round's ratio), with the resolver's own figures beside it; and a HAR
+ * file of a full journal (1,000 entries, bodies included), built and serialised.
+ */
+export async function benchJournal(rounds = 15, perRound = 2_000): Promise<Check[]> {
+  const taxonomy = createTaxonomy()
+  const slugs = taxonomy.disciplines.slice(0, 50).map((record) => record.slug)
+  const requests = slugs.map((slug) => ({
+    method: 'GET',
+    url: `/api/v2/disciplines/${slug}`,
+    header: (name: string) => (name === 'authorization' ? 'Bearer taxonomy-mock-key' : undefined),
+  }))
+  const fetched = slugs.map(
+    (slug) =>
+      new Request(`http://api.test/api/v2/disciplines/${slug}`, {
+        headers: { authorization: 'Bearer taxonomy-mock-key' },
+      }),
+  )
+  const journaled = createResolver({ taxonomy })
+  const silent = createResolver({ taxonomy })
+  // The same resolver, its entries dropped on the floor: what the journal adds is the difference.
+  // (`sessions` is internal: present at run time, not in the public type.)
+  const internal = silent as unknown as { sessions: { default: { record: () => void } } }
+  internal.sessions.default.record = () => {}
+  const handlers = [journaled, silent].map((resolver) => createFetchHandler(resolver))
+  const resolveNs = (resolver: Resolver) => {
+    const started = performance.now()
+    for (let i = 0; i < perRound * 10; i++) resolver.resolve(requests[i % requests.length]!)
+    return ((performance.now() - started) * 1e6) / (perRound * 10)
+  }
+  const fetchUs = async (handle: (request: Request) => Promise<Response>) => {
+    const started = performance.now()
+    for (let i = 0; i < perRound; i++)
+      await (await handle(fetched[i % fetched.length]!)).arrayBuffer()
+    return ((performance.now() - started) * 1e3) / perRound
+  }
+  const ratios: number[] = []
+  const withUs: number[] = []
+  const withoutUs: number[] = []
+  const journalNs: number[] = []
+  for (let round = 0; round < rounds + 2; round++) {
+    // Each goes first in every other round, so neither always runs on a warmer machine.
+    const first = await fetchUs(handlers[round % 2]!)
+    const second = await fetchUs(handlers[1 - (round % 2)]!)
+    const [withJournal, without] = round % 2 === 0 ? [first, second] : [second, first]
+    const cost = resolveNs(journaled) - resolveNs(silent)
+    // The first two rounds warm the JIT for both and are not counted.
+    if (round < 2) continue
+    ratios.push(withJournal / without)
+    withUs.push(withJournal)
+    withoutUs.push(without)
+    journalNs.push(cost)
+  }
+  const ratio = median(ratios)
+
+  const handle = createFetchHandler({ taxonomy })
+  for (let i = 0; i < 1_000; i++) {
+    const slug = i % 10 === 9 ? 'no-such-slug' : slugs[i % slugs.length]!
+    await handle(
+      new Request(`http://api.test/api/v2/disciplines/${slug}`, {
+        headers: { authorization: 'Bearer taxonomy-mock-key' },
+      }),
+    )
+  }
+  const harMs: number[] = []
+  let bytes = 0
+  for (let run = 0; run < 15; run++) {
+    const started = performance.now()
+    bytes = JSON.stringify(toHar(handle.journal, { baseUrl: 'http://api.test' })).length
+    harMs.push(performance.now() - started)
+  }
+  const har = median(harMs)
+  return [
+    {
+      name: `createFetchHandler with the journal vs without (${rounds}x${perRound} requests; the journal's own cost in the resolver beside)`,
+      value: `${ratio.toFixed(2)}x (${median(withUs).toFixed(1)} vs ${median(withoutUs).toFixed(1)} µs/request; ${median(journalNs).toFixed(0)} ns)`,
+      target: '<= 1.1x',
+      ok: ratio <= 1.1,
+      figure: ratio,
+    },
+    {
+      name: `HAR of 1,000 entries, built and serialised (${(bytes / 1024).toFixed(0)} KB, median of 15)`,
+      value: `${har.toFixed(1)} ms`,
+      target: '< 50 ms',
+      ok: har < 50,
+      figure: har,
+    },
+  ]
+}

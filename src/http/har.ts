@@ -1,0 +1,242 @@
+import { DEFAULT_SESSION } from './sessions.js'
+import { SESSION_HEADER_NAME } from './header-names.js'
+import type { AnsweredEntry, JournalEntry } from './journal.js'
+import type { MockAnswer } from './responses.js'
+
+/** A name and a value, as HAR lists headers and query parameters. */
+export interface HarPair {
+  readonly name: string
+  readonly value: string
+}
+
+/** One request and its answer in a HAR 1.2 file (http://www.softwareishard.com/blog/har-12-spec/). */
+export interface HarEntry {
+  readonly startedDateTime: string
+  readonly time: number
+  readonly request: {
+    readonly method: string
+    readonly url: string
+    readonly httpVersion: string
+    readonly cookies: readonly HarPair[]
+    readonly headers: readonly HarPair[]
+    readonly queryString: readonly HarPair[]
+    readonly headersSize: number
+    readonly bodySize: number
+  }
+  readonly response: {
+    readonly status: number
+    readonly statusText: string
+    readonly httpVersion: string
+    readonly cookies: readonly HarPair[]
+    readonly headers: readonly HarPair[]
+    readonly content: {
+      readonly size: number
+      readonly mimeType: string
+      readonly text?: string
+      readonly comment?: string
+    }
+    readonly redirectURL: string
+    readonly headersSize: number
+    readonly bodySize: number
+    /** Chromium's field for a request that got no HTTP answer. */
+    readonly _error?: string
+  }
+  readonly cache: Record<string, never>
+  readonly timings: {
+    readonly blocked: number
+    readonly dns: number
+    readonly connect: number
+    readonly send: number
+    readonly wait: number
+    readonly receive: number
+    readonly ssl: number
+  }
+  readonly comment: string
+  /** The journal's own entry: endpoint, slug, key state, reason, scenario. */
+  readonly _journal: JournalEntry
+}
+
+/** A HAR 1.2 file of a journal: what DevTools, Playwright's `routeFromHAR` and HAR viewers read. */
+export interface Har {
+  readonly log: {
+    readonly version: '1.2'
+    readonly creator: { readonly name: string; readonly version: string }
+    readonly comment: string
+    readonly entries: readonly HarEntry[]
+  }
+}
+
+/** How the `Authorization` header appears in a HAR file, whatever was sent. */
+const REDACTED_AUTHORIZATION = 'Bearer [redacted]'
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  410: 'Gone',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+}
+
+/** Chromium's names for the ways a request gets no HTTP answer, or only part of one. */
+const NO_ANSWER_ERRORS = {
+  'network-error': 'net::ERR_FAILED',
+  empty: 'net::ERR_EMPTY_RESPONSE',
+  hang: 'net::ERR_ABORTED',
+  reset: 'net::ERR_CONNECTION_RESET',
+  truncated: 'net::ERR_CONTENT_LENGTH_MISMATCH',
+} as const
+
+const NOT_MEASURED = -1
+
+/**
+ * A HAR 1.2 file of a journal's requests. Entries journaled as a path get `origin` in front; the
+ * `Authorization` header appears only as `Bearer [redacted]`, and only when one was sent. Bodies
+ * are the bytes the mock answered with (public data). Timings are what the mock knows: `wait` is
+ * the delay it applied, `receive` the time a slow body was spread over; the network between
+ * client and mock is not measured, so `blocked`, `dns`, `connect` and `ssl` are -1 and `send` 0.
+ */
+export function createHar(
+  answered: readonly AnsweredEntry[],
+  startedAt: number,
+  origin: string,
+  session: string = DEFAULT_SESSION,
+): Har {
+  const texts = new Map<Uint8Array, string>()
+  const decoder = new TextDecoder()
+  const base = origin.replace(/\/+$/, '')
+  return {
+    log: {
+      version: '1.2',
+      // The HTTP layer reads no package.json (it runs in browsers too): the name stands alone.
+      creator: { name: 'taxonomy-mock', version: '' },
+      comment: `Request journal of the session ${JSON.stringify(session)}`,
+      entries: answered.map(({ entry, answer }) => {
+        const target = /^https?:\/\//.test(entry.path) ? entry.path : `${base}${entry.path}`
+        // A URI has no `%` but before two hex digits; a client may have sent one all the same.
+        const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
+        const receive = answer === undefined ? 0 : receiveTime(answer)
+        return {
+          startedDateTime: new Date(startedAt + entry.t).toISOString(),
+          time: entry.ms + receive,
+          request: {
+            method: entry.method,
+            url,
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: requestHeaders(entry, session),
+            queryString: queryOf(url),
+            headersSize: NOT_MEASURED,
+            // The API takes GET and HEAD, which carry no body; others are answered unread.
+            bodySize: entry.method === 'GET' || entry.method === 'HEAD' ? 0 : NOT_MEASURED,
+          },
+          response: toHarResponse(entry, answer, texts, decoder),
+          cache: {},
+          timings: {
+            blocked: NOT_MEASURED,
+            dns: NOT_MEASURED,
+            connect: NOT_MEASURED,
+            send: 0,
+            wait: entry.ms,
+            receive,
+            ssl: NOT_MEASURED,
+          },
+          comment: `reason: ${entry.reason}`,
+          _journal: entry,
+        }
+      }),
+    },
+  }
+}
+
+/** The request headers the journal knows of: that a key was sent (never which), and the session. */
+function requestHeaders(entry: JournalEntry, session: string): HarPair[] {
+  const headers: HarPair[] = []
+  if (entry.key !== 'missing')
+    headers.push({ name: 'Authorization', value: REDACTED_AUTHORIZATION })
+  // A session named by the path prefix came without the header; the default one, with neither.
+  if (session !== DEFAULT_SESSION && !/^(?:https?:\/\/[^/]*)?\/__sessions\//.test(entry.path))
+    headers.push({ name: SESSION_HEADER_NAME, value: session })
+  return headers
+}
+
+function queryOf(url: string): HarPair[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
+  } catch {
+    return []
+  }
+}
+
+function toHarResponse(
+  entry: JournalEntry,
+  answer: MockAnswer | undefined,
+  texts: Map<Uint8Array, string>,
+  decoder: TextDecoder,
+): HarEntry['response'] {
+  const common = { httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1 }
+  if (answer === undefined) {
+    const comment = 'The body is no longer kept: the data it came from was replaced since'
+    const status = entry.status ?? 0
+    return {
+      ...common,
+      status,
+      statusText: STATUS_TEXT[status] ?? '',
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown', comment },
+      bodySize: NOT_MEASURED,
+    }
+  }
+  const { delivery } = answer
+  const mode = delivery?.mode
+  if (
+    mode === 'network-error' ||
+    mode === 'empty' ||
+    mode === 'hang' ||
+    (mode === 'reset' && delivery?.bytes === undefined)
+  ) {
+    return {
+      ...common,
+      status: 0,
+      statusText: '',
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      bodySize: NOT_MEASURED,
+      _error: NO_ANSWER_ERRORS[mode],
+    }
+  }
+  // A body cut short: only the bytes sent, and the error the client saw after them.
+  const cut = mode === 'truncated' || mode === 'reset' ? delivery?.bytes : undefined
+  const body = cut === undefined ? answer.body : (answer.body?.subarray(0, cut) ?? null)
+  let text: string | undefined
+  if (body !== null) {
+    text = texts.get(body)
+    if (text === undefined) {
+      text = decoder.decode(body)
+      texts.set(body, text)
+    }
+  }
+  return {
+    ...common,
+    status: answer.status,
+    statusText: STATUS_TEXT[answer.status] ?? '',
+    headers: Object.entries(answer.headers).map(([name, value]) => ({ name, value })),
+    content: {
+      size: body?.byteLength ?? 0,
+      mimeType: answer.headers['content-type'] ?? 'x-unknown',
+      ...(text === undefined ? {} : { text }),
+    },
+    bodySize: body?.byteLength ?? 0,
+    ...(cut === undefined ? {} : { _error: NO_ANSWER_ERRORS[mode as 'truncated' | 'reset'] }),
+  }
+}
+
+/** The milliseconds a slow body is spread over: a pause between each two of its pieces. */
+function receiveTime(answer: MockAnswer): number {
+  const { delivery, body } = answer
+  if (delivery?.mode !== 'slow-body' || body === null) return 0
+  return Math.max(0, Math.ceil(body.byteLength / delivery.chunkBytes) - 1) * delivery.interval
+}

@@ -1,0 +1,65 @@
+import { createHar, type Har } from './har.js'
+import type { JournalEntry } from './journal.js'
+import { DEFAULT_SESSION, type SessionRegistry } from './sessions.js'
+
+/**
+ * The requests a mock answered, for a test to assert on: the same entries, in the same order and
+ * under the same bounds as the server's `GET /__admin/sessions/{id}/requests`.
+ */
+export interface RequestJournal {
+  /**
+   * The requests of a session, oldest first (the last 1,000).
+   * @param session the session a request named by header or path prefix. @default 'default'
+   */
+  entries(session?: string): JournalEntry[]
+  /** Empties a session's journal. @default 'default' */
+  clear(session?: string): void
+}
+
+/** Options of {@link toHar}. */
+export interface HarOptions {
+  /**
+   * The origin requests journaled as a path were sent to: a kit with a `baseUrl` journals whole
+   * URLs, one without journals the path from `/api/v2/` on.
+   * @default 'http://localhost'
+   */
+  readonly baseUrl?: string
+  /** @default 'default' */
+  readonly session?: string
+}
+
+const REGISTRIES = new WeakMap<RequestJournal, SessionRegistry>()
+
+/** The journal of a resolver's sessions, as a kit and a fetch handler offer it. */
+export function createRequestJournal(sessions: SessionRegistry): RequestJournal {
+  const journal: RequestJournal = {
+    entries: (session = DEFAULT_SESSION) => sessions.find(session)?.requests() ?? [],
+    clear: (session = DEFAULT_SESSION) => sessions.find(session)?.clearRequests(),
+  }
+  REGISTRIES.set(journal, sessions)
+  return journal
+}
+
+/**
+ * A HAR 1.2 file of a kit's or fetch handler's journal: for DevTools, Playwright's
+ * `routeFromHAR`, or a failing test's attachments. The `Authorization` header appears only as
+ * `Bearer [redacted]`; bodies are the bytes the mock answered with.
+ *
+ * @example
+ * const mock = createMock({ baseUrl: 'https://api.example.test' })
+ * // ... requests ...
+ * writeFileSync('requests.har', JSON.stringify(toHar(mock.journal)))
+ */
+export function toHar(journal: RequestJournal, options: HarOptions = {}): Har {
+  const sessions = REGISTRIES.get(journal)
+  if (sessions === undefined)
+    throw new TypeError('`journal` must be the `journal` of createMock() or createFetchHandler()')
+  const id = options.session ?? DEFAULT_SESSION
+  const session = sessions.find(id)
+  return createHar(
+    session?.answered() ?? [],
+    session?.startedAt ?? Date.now(),
+    options.baseUrl ?? 'http://localhost',
+    id,
+  )
+}

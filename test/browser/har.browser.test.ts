@@ -1,0 +1,115 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { launchChromium } from './chromium.js'
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
+const APP = 'http://api.har.test'
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchChromium()
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+it("replays a session's HAR file through Playwright's routeFromHAR, with the server gone", async () => {
+  const { startServer } = (await import(
+    root('dist/server/index.js')
+  )) as typeof import('../../src/server/index.js')
+  const { createTaxonomy } = (await import(
+    root('dist/index.js')
+  )) as typeof import('../../src/index.js')
+  const [first, second] = createTaxonomy({ seed: 42, size: 'small' }).disciplines
+  const requests = [
+    { path: `/api/v2/disciplines/${first!.slug}`, key: true },
+    { path: '/api/v2/disciplines/no-such-slug', key: true },
+    { path: `/api/v2/sub_disciplines/${second!.slug}?view=full`, key: false },
+  ]
+  const server = await startServer({ port: 0, seed: 42, size: 'small' })
+  const seen: string[] = []
+  let har: string
+  try {
+    for (const { path, key } of requests) {
+      const headers: Record<string, string> = { 'x-taxonomy-mock-session': 'replay' }
+      if (key) headers.authorization = 'Bearer taxonomy-mock-key'
+      const response = await fetch(`${server.url}${path}`, { headers })
+      seen.push(`${response.status} ${await response.text()}`)
+    }
+    const url = `${server.url}/__admin/sessions/replay/requests.har?baseUrl=${encodeURIComponent(APP)}`
+    har = await (await fetch(url)).text()
+  } finally {
+    await server.close()
+  }
+  expect(har).not.toContain('taxonomy-mock-key')
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-har-')), 'session.har')
+  writeFileSync(file, har)
+
+  const context = await browser.newContext()
+  try {
+    await context.routeFromHAR(file, { url: `${APP}/api/**`, notFound: 'abort' })
+    await context.route(`${APP}/`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app</title>' }),
+    )
+    const page = await context.newPage()
+    await page.goto(`${APP}/`)
+    const replayed = await page.evaluate(
+      async (list) =>
+        Promise.all(
+          list.map(async ({ path, key }) => {
+            const headers: Record<string, string> = key
+              ? { authorization: 'Bearer taxonomy-mock-key' }
+              : {}
+            const response = await fetch(path, { headers })
+            return `${response.status} ${await response.text()}`
+          }),
+        ),
+      requests,
+    )
+    expect(replayed).toEqual(seen)
+    expect(seen.map((line) => line.slice(0, 3))).toEqual(['200', '404', '401'])
+  } finally {
+    await context.close()
+  }
+})
+
+it("replays toHar() of a fetch handler's journal through routeFromHAR", async () => {
+  const { createTaxonomy } = (await import(
+    root('dist/index.js')
+  )) as typeof import('../../src/index.js')
+  const { createFetchHandler, toHar } = (await import(
+    root('dist/http/index.js')
+  )) as typeof import('../../src/http/index.js')
+  const slug = createTaxonomy({ seed: 7, size: 'small' }).disciplines[0]!.slug
+  const handle = createFetchHandler({ seed: 7, size: 'small', baseUrl: APP })
+  const path = `/api/v2/disciplines/${slug}`
+  const response = await handle(
+    new Request(`${APP}${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } }),
+  )
+  const seen = `${response.status} ${await response.text()}`
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-har-')), 'kit.har')
+  writeFileSync(file, JSON.stringify(toHar(handle.journal)))
+
+  const context = await browser.newContext()
+  try {
+    await context.routeFromHAR(file, { url: `${APP}/api/**`, notFound: 'abort' })
+    await context.route(`${APP}/`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app</title>' }),
+    )
+    const page = await context.newPage()
+    await page.goto(`${APP}/`)
+    const replayed = await page.evaluate(async (target) => {
+      const answer = await fetch(target)
+      return `${answer.status} ${await answer.text()}`
+    }, path)
+    expect(replayed).toBe(seen)
+    expect(seen.startsWith('200 {')).toBe(true)
+  } finally {
+    await context.close()
+  }
+})

@@ -1,0 +1,111 @@
+import { expect, it } from 'vitest'
+import { parseCliArgs } from '../../src/cli/args.js'
+import { HELP } from '../../src/cli/help.js'
+import { OPTION_FLAGS, OPTION_VARIABLES } from '../../src/cli/option-flags.js'
+import { SERVICE_LIMITS } from '../../src/contract/options.js'
+import { MAX_DELAY } from '../../src/http/delay.js'
+import { runInProcess } from '../helpers/targets.js'
+
+// The library judges every option the CLI sets; the CLI only names the flag. Each row is a bad
+// value for one option, given through its flag, and the option the library names in its error.
+const KEY = { TAXONOMY_API_KEY: 'a-key-of-10' }
+const verify = (...flags: string[]) => [
+  'verify',
+  '--target',
+  'http://127.0.0.1:9',
+  '--discipline',
+  'x',
+  ...flags,
+]
+const BAD_VALUES: [option: string, argv: string[], env?: Record<string, string>][] = [
+  ['port', ['--port', '65536']],
+  ['host', ['--host', 'two words']],
+  ['seed', ['--seed', '1.5']],
+  ['size', ['--size', 'huge']],
+  ['apiKeys', ['--api-key', 'has space']],
+  ['anyKey', ['--any-key', '--api-key', 'k']],
+  ['delay', ['--delay', '2147483648']],
+  ['adminKey', ['--admin-key', 'has space']],
+  ['statuses.unauthorized', ['--unauthorized-status', '200']],
+  ['statuses.notFound', ['--not-found-status', '405']],
+  ['order', ['--order', 'random']],
+  ['scenario.kind', ['--scenario', 'oops']],
+  ['scenario.slug', ['--scenario', 'hang', '--scenario-slug', 'x'.repeat(1001)]],
+  ['scenario.times', ['--scenario', 'hang', '--scenario-times', '0']],
+  ['scenario.bytes', ['--scenario', 'truncated', '--scenario-bytes', '-1']],
+  ['scenario.duration', ['--scenario', 'slow-body', '--scenario-duration', 'slow']],
+  ['scenario.faults.rate', ['--faults', 'rate=2']],
+  ['scenario.faults.seed', ['--faults', 'rate=0.5,seed=-1']],
+  ['scenario.faults.kinds', ['--faults', 'rate=0.5,kinds=delay']],
+  ['target', ['verify', '--target', 'ftp://x', '--discipline', 'x'], KEY],
+  ['apiKey', verify(), { TAXONOMY_API_KEY: 'short' }],
+  ['disciplines', ['verify', '--target', 'http://127.0.0.1:9'], KEY],
+  ['subDisciplines', verify('--sub-discipline', ''), KEY],
+  ['rate', verify('--rate', '1001'), KEY],
+  ['maxRequests', verify('--max-requests', '0'), KEY],
+  ['timeout', verify('--timeout', 'soon'), KEY],
+  ['maxReadBytes', verify('--max-read', '8'), KEY],
+  ['crawl', verify('--crawl', String(SERVICE_LIMITS.crawl.max + 1)), KEY],
+]
+
+it.each(BAD_VALUES)(
+  'names the flag of %s, not the option, when the library rejects it: exit 2, one line',
+  async (option, argv, env) => {
+    const { code, stdout, stderr } = await runInProcess(argv, env)
+    const subject = option === 'apiKey' ? 'the key in env TAXONOMY_API_KEY' : OPTION_FLAGS[option]
+    expect({ code, stdout, stderr: stderr.length }).toEqual({ code: 2, stdout: [], stderr: 1 })
+    expect(stderr[0]).toMatch(new RegExp(`^taxonomy-mock: ${escape(subject!)} `))
+    expect(stderr[0]).not.toContain('`')
+  },
+)
+
+it('has a row above for every option the CLI sets, and each flag is one --help lists', () => {
+  // `--no-cors` only turns an option off; `scenario` and `scenario.faults` are objects the CLI
+  // builds whole, and `--delay` is judged as `delay` before it becomes `scenario.delay`: no flag
+  // value reaches their errors, though messages may name them.
+  const unreachable = ['cors', 'scenario', 'scenario.faults', 'scenario.delay']
+  expect(
+    Object.keys(OPTION_FLAGS)
+      .filter((option) => !unreachable.includes(option))
+      .sort(),
+  ).toEqual(BAD_VALUES.map(([option]) => option).sort())
+  for (const flag of Object.values(OPTION_FLAGS)) expect(HELP).toContain(flag.split(' ')[0])
+})
+
+it.each(Object.entries(OPTION_VARIABLES))(
+  'names the variable when %s came from the environment: %s',
+  async (option, variable) => {
+    const bad: Record<string, string> = { port: '-1', seed: 'x', apiKeys: 'a b', adminKey: 'a b' }
+    const { code, stderr } = await runInProcess([], { [variable]: bad[option]! })
+    expect(code).toBe(2)
+    expect(stderr).toHaveLength(1)
+    expect(stderr[0]).toMatch(new RegExp(`^taxonomy-mock: ${variable} must `))
+  },
+)
+
+it("words a variable's errors as the library does", async () => {
+  expect((await runInProcess([], { TAXONOMY_MOCK_SEED: 'x' })).stderr).toEqual([
+    'taxonomy-mock: TAXONOMY_MOCK_SEED must be a non-negative safe integer; received "x" (string)',
+  ])
+  expect((await runInProcess([], { TAXONOMY_MOCK_API_KEYS: 'a b' })).stderr).toEqual([
+    'taxonomy-mock: TAXONOMY_MOCK_API_KEYS must hold keys of 1-256 visible ASCII characters with no spaces; received a string of 3 characters',
+  ])
+})
+
+it('takes --delay up to the longest timer, as the library does: one bound', async () => {
+  expect(parseCliArgs(['--delay', '2147483647'], {})).toMatchObject({ delay: MAX_DELAY })
+  const { stderr } = await runInProcess(['--delay', String(MAX_DELAY + 1)])
+  expect(stderr).toEqual([
+    `taxonomy-mock: --delay must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${MAX_DELAY + 1} (number)`,
+  ])
+})
+
+it('names --delay when --scenario delay lacks it', async () => {
+  expect((await runInProcess(['--scenario', 'delay'])).stderr).toEqual([
+    "taxonomy-mock: --scenario 'delay' needs --delay (milliseconds, [min, max] or { median, p99 })",
+  ])
+})
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

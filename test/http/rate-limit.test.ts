@@ -1,0 +1,71 @@
+import { expect, it } from 'vitest'
+import { RateLimiter, rateLimitHeaders } from '../../src/http/rate-limit.js'
+import { parseScenario } from '../../src/http/scenario.js'
+
+it('lets `limit` requests through per window and refills the whole quota when the window ends', () => {
+  let now = 0
+  const limiter = new RateLimiter({ limit: 2, window: 1_500 }, () => now)
+  const take = () => {
+    const reading = limiter.take('')
+    return [reading.limited, reading.remaining, reading.reset]
+  }
+  expect(take()).toEqual([false, 1, 2])
+  now = 400
+  expect(take()).toEqual([false, 0, 2])
+  now = 600
+  expect(take()).toEqual([true, 0, 1])
+  now = 1_499
+  expect(take()).toEqual([true, 0, 1])
+  now = 1_500
+  expect(take()).toEqual([false, 1, 2])
+})
+
+it('counts each partition apart, and forgets the oldest past 1000 of them', () => {
+  const limiter = new RateLimiter({ limit: 1, window: 60_000 }, () => 0)
+  expect(limiter.take('a').limited).toBe(false)
+  expect(limiter.take('b').limited).toBe(false)
+  expect(limiter.take('a').limited).toBe(true)
+  for (let i = 0; i < 1_000; i++) limiter.take(`k${i}`)
+  // 'a' was the oldest: forgotten, so it starts a fresh window.
+  expect(limiter.take('a').limited).toBe(false)
+})
+
+it('writes the draft-11 fields and the X- trio, Retry-After only on a 429', () => {
+  const base = { limit: 5, remaining: 0, reset: 3, windowSeconds: 10 }
+  expect(rateLimitHeaders({ ...base, limited: true })).toEqual({
+    'ratelimit-policy': '"default";q=5;w=10',
+    ratelimit: '"default";r=0;t=3',
+    'x-ratelimit-limit': '5',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': '3',
+    'retry-after': '3',
+  })
+  expect(rateLimitHeaders({ ...base, limited: false })['retry-after']).toBeUndefined()
+})
+
+it('takes limit, window and per only with rate-limited, naming the field at fault', () => {
+  const cases: [unknown, string][] = [
+    [
+      { kind: 'unavailable', limit: 2 },
+      "`scenario.limit` goes with `scenario.kind` 'rate-limited'",
+    ],
+    [{ kind: 'rate-limited', window: 2 }, '`scenario.window` goes with `scenario.limit`'],
+    [{ kind: 'rate-limited', limit: 0 }, '`scenario.limit` must be a positive integer; received 0'],
+    [
+      { kind: 'rate-limited', limit: 1, window: 0.5 },
+      '`scenario.window` must be whole milliseconds from 1 to 2147483647; received 0.5 (number)',
+    ],
+    [
+      { kind: 'rate-limited', limit: 1, per: 'ip' },
+      "`scenario.per` must be 'session' or 'key'; received \"ip\" (string)",
+    ],
+  ]
+  for (const [input, message] of cases)
+    expect(() => parseScenario(input), JSON.stringify(input)).toThrow(message)
+  expect(parseScenario({ kind: 'rate-limited', limit: 3, window: 500, per: 'key' })).toEqual({
+    kind: 'rate-limited',
+    limit: 3,
+    window: 500,
+    per: 'key',
+  })
+})

@@ -1,0 +1,51 @@
+import { expect, it } from 'vitest'
+import { formatVerifySummary, toJunitXml } from '../../src/contract/format.js'
+import { measureLatency } from '../../src/contract/latency.js'
+import type { Lookup } from '../../src/contract/lookups.js'
+import { verifyService } from '../../src/contract/verify.js'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { parseScenario } from '../../src/http/scenario.js'
+import { SECRET } from '../helpers/targets.js'
+
+const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+
+it('measures the lookups answered 200 and prints a { median, p99 } that a scenario takes as its delay', async () => {
+  const report = await verifyService({
+    target: 'http://taxonomy.test',
+    apiKey: SECRET,
+    disciplines: [taxonomy.disciplines[0]!.slug],
+    crawl: 6,
+    rate: 1_000,
+    // A service 40 ms away: every answer, the probes' too, comes that late.
+    fetch: createFetchHandler({ seed: 42, size: 'small', apiKeys: [SECRET], delay: 40 }),
+  })
+  const latency = report.latency!
+  expect(latency.samples).toBeGreaterThanOrEqual(5)
+  expect(latency.median).toBeGreaterThanOrEqual(40)
+  expect(latency.median).toBeLessThan(200)
+  expect(latency.p99).toBeGreaterThanOrEqual(latency.median)
+  const lines = formatVerifySummary(report)
+  const pasted = lines.find((line) => line.includes("as a scenario's delay"))!
+  const delay = JSON.parse(`{${pasted.trim().replace(/^as a scenario's delay: /, '')}}`)
+  expect(delay).toEqual({ delay: { median: latency.median, p99: latency.p99 } })
+  expect(parseScenario(delay).delay).toEqual(delay.delay)
+  expect(lines).toContain(
+    `Latency: median ${latency.median} ms, p99 ${latency.p99} ms to status and headers, over ${latency.samples} lookups answered 200`,
+  )
+  expect(toJunitXml(report)).toContain(
+    `<property name="latency" value="{ &quot;median&quot;: ${latency.median}, &quot;p99&quot;: ${latency.p99} } over ${latency.samples} lookups"/>`,
+  )
+})
+
+it('takes the nearest-rank median and p99 of the 200s only, in whole milliseconds of at least 1', () => {
+  const lookup = (status: number, ms: number) => ({ exchange: { status, ms } }) as unknown as Lookup
+  const times = Array.from({ length: 200 }, (_, i) => lookup(200, i + 0.4))
+  expect(measureLatency([...times, lookup(404, 9_999)])).toEqual({
+    samples: 200,
+    median: 99,
+    p99: 197,
+  })
+  expect(measureLatency([lookup(200, 0.2)])).toEqual({ samples: 1, median: 1, p99: 1 })
+  expect(measureLatency([lookup(401, 3)])).toBeNull()
+})
