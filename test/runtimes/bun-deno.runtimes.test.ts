@@ -242,7 +242,7 @@ const SERIES_SCENARIO = {
     { delay: [0, 100_000], times: 100 },
   ],
 } as const
-const SERIES_SCRIPT = `import { createFetchHandler } from 'taxonomy-mock'
+const SERIES_SCRIPT = `import { createFetchHandler } from 'taxonomy-mock/fetch'
 
 const handle = createFetchHandler({ seed: 42, size: 'small', adminKey: 'series', scenario: ${JSON.stringify(SERIES_SCENARIO)} })
 const headers = { authorization: 'Bearer taxonomy-mock-key' }
