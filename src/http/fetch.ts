@@ -85,6 +85,7 @@ async function deliver(answer: MockAnswer, request: Request): Promise<Response> 
   if (delivery === undefined) return toResponse(answer)
   switch (delivery.mode) {
     case 'network-error':
+    case 'empty':
       return Response.error()
     case 'hang':
       // Nothing until the client gives up; then, as a dropped connection would, an error.
@@ -95,6 +96,11 @@ async function deliver(answer: MockAnswer, request: Request): Promise<Response> 
         status: answer.status,
         headers: answer.headers,
       })
+    case 'truncated':
+      return cutShort(answer, delivery.bytes, 'the connection closed before the body was complete')
+    case 'reset':
+      if (delivery.bytes === undefined) return Response.error()
+      return cutShort(answer, delivery.bytes, 'the connection was reset')
     default:
       return unreachable(delivery)
   }
@@ -117,6 +123,33 @@ function slowBody(
       if (offset >= body.byteLength) controller.close()
     },
   })
+}
+
+/** Milliseconds between the last byte of a cut body and its error. */
+const CUT_PAUSE = 10
+
+/**
+ * Status and headers (the whole body's `content-length`), then a body that ends in an error after
+ * `bytes`: what `fetch` gives when the connection ends early, so a client's error path runs.
+ */
+function cutShort(answer: MockAnswer, bytes: number, reason: string): Response {
+  const { body } = answer
+  let sent = false
+  const stream =
+    body &&
+    new ReadableStream<Uint8Array>({
+      // The bytes first, the error on a later read: an error drops chunks not yet read. The pause
+      // lets a server runtime (Bun) send the head and the bytes before it sees the error.
+      async pull(controller) {
+        if (!sent && bytes > 0) controller.enqueue(body.slice(0, bytes))
+        else {
+          await wait(CUT_PAUSE)
+          controller.error(new TypeError(`terminated: ${reason}`))
+        }
+        sent = true
+      },
+    })
+  return new Response(stream, { status: answer.status, headers: answer.headers })
 }
 
 /**

@@ -66,7 +66,8 @@ const PREFER = {
   required: false,
   description:
     `Mock only: a scenario for this request (RFC 7240). \`scenario=KIND\`, or Prism's \`code=${[...PRISM_CODES.keys()].join('|')}\` ` +
-    '(`code=200`: the usual answer), optionally `slug=SLUG` and `delay=MS` or `delay=MIN-MAX`, comma-separated. ' +
+    '(`code=200`: the usual answer), optionally `slug=SLUG`, `delay=MS` or `delay=MIN-MAX`, and `bytes=N` ' +
+    '(truncated, reset, malformed) or `duration=MS` (slow-body), comma-separated. ' +
     `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
   schema: { type: 'string' },
   examples: {
@@ -452,6 +453,15 @@ export const OPENAPI_DOCUMENT = {
                     items: { type: 'string', enum: FAULT_KINDS },
                   },
                 },
+              },
+              bytes: {
+                type: 'integer',
+                minimum: 0,
+                description: 'truncated, reset, malformed: bytes of the body sent',
+              },
+              duration: {
+                ...milliseconds,
+                description: 'slow-body: milliseconds the body takes (default 1000)',
               },
               sequence: {
                 description:

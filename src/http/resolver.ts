@@ -26,7 +26,7 @@ import {
 import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './rate-limit.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
-import { ScenarioState, selectScenario } from './scenario-state.js'
+import { ScenarioState, selectScenario, type ScenarioEffect } from './scenario-state.js'
 import { DATASET_HEADER, SESSION_HEADER } from './header-names.js'
 import type { AnswerReason, KeyState } from './journal.js'
 import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
@@ -396,11 +396,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     let delay = resolved.delay
     let label: ScenarioKind | null = null
     let quota: RateLimitReading | undefined
+    let effect: ScenarioEffect | undefined
     // Read once: taking a sequence's step moves it on to the next step's phase.
     const beforeKey = state?.phase === 'before-key'
     if (state !== undefined && beforeKey) {
       // Outages and delays stand in front of the service: they apply whatever the key.
-      const effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
+      effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
       delay = effect.delay ?? delay
       label = effect.label
       quota = effect.quota
@@ -408,37 +409,52 @@ export function createResolver(options: MockOptions = {}): Resolver {
         const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
         return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
       }
-      const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
-      if (outage !== undefined)
-        return finish(call, outage, state.reasonFor(effect.kind!), delay, label)
+      const { kind } = effect
+      const outage = kind === undefined ? undefined : kindAnswers.get(kind)
+      // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
+      if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
+        return finish(call, outage, state.reasonFor(kind!), delay, label)
     }
-    if (!authorized) return finish(call, errors.unauthorized, keyReason(call), delay, label, quota)
-    if (state !== undefined && !beforeKey) return answerInPhase(call, state, delay)
+    if (!authorized)
+      return finish(
+        call,
+        errors.unauthorized,
+        keyReason(call),
+        delay,
+        labelBeforeKey(effect),
+        quota,
+      )
+    if (state !== undefined && !beforeKey) {
+      const taken = state.take()
+      return answerInPhase(call, state, taken, taken.delay ?? delay)
+    }
+    if (state !== undefined && effect?.kind !== undefined)
+      return answerInPhase(call, state, effect, delay)
     if (route.kind === 'malformed')
       return finish(call, errors.malformed, 'malformed-slug', delay, label, quota)
     return finishLookup(call, route, delay, label, quota)
   }
 
   /**
-   * A scenario that applies once the key is checked: a data state answers in place of the lookup
-   * (so a request without a key still gets 401 first); a kind after the lookup changes its answer.
+   * Once the key is checked: a data state answers in place of the lookup (so a request without a
+   * key still gets 401 first); a kind after the lookup changes the record's own answer.
    */
-  function answerInPhase(call: ApiCall, state: ScenarioState, delay: number): MockAnswer {
+  function answerInPhase(
+    call: ApiCall,
+    state: ScenarioState,
+    effect: ScenarioEffect,
+    delay: number,
+  ): MockAnswer {
     const { route } = call
-    // Read before `take()`, which moves a sequence on to its next step.
-    const phase = state.phase
-    const effect = state.take()
-    const ms = effect.delay ?? delay
-    const replaced =
-      phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
-    if (replaced !== undefined)
-      return finish(call, replaced, state.reasonFor(effect.kind!), ms, effect.label)
+    const { kind, label } = effect
+    const spec = kind === undefined ? undefined : kindSpec(kind)
+    const replaced = spec?.phase === 'after-key' ? kindAnswers.get(kind!) : undefined
+    if (replaced !== undefined) return finish(call, replaced, state.reasonFor(kind!), delay, label)
     if (route.kind !== 'record')
-      return finish(call, errors.malformed, 'malformed-slug', ms, effect.label)
-    const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
-    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, ms, effect.label)
-    const changed = spec.answer(recordAnswers(call.served, route))
-    return finish(call, changed, state.reasonFor(effect.kind!), ms, effect.label)
+      return finish(call, errors.malformed, 'malformed-slug', delay, label)
+    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, delay, label)
+    const changed = spec.answer(recordAnswers(call.served, route), effect.options)
+    return finish(call, changed, state.reasonFor(kind!), delay, label)
   }
 
   /**
@@ -522,6 +538,16 @@ function sessionParameter(url: string): string | undefined {
   if (query === -1) return undefined
   const value = new URLSearchParams(url.slice(query + 1)).get('session')
   return value !== null && isSessionId(value) ? value : undefined
+}
+
+/**
+ * The journal's name for what a request without a key got under an effect taken before the key:
+ * a drawn kind that applies only once the key is checked did not apply (its delay did).
+ */
+function labelBeforeKey(effect: ScenarioEffect | undefined): ScenarioKind | null {
+  if (effect?.kind === undefined || kindSpec(effect.kind).phase === 'before-key')
+    return effect?.label ?? null
+  return effect.delay !== undefined ? 'delay' : null
 }
 
 /** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
