@@ -47,13 +47,15 @@ export function formatTlsLines(
 
 /**
  * The rest of the banner, once the data is there (none with `--quiet`): a curl to paste (trusting
- * `caFile`, the certificate `--tls` wrote) and example slugs, since the API has no list endpoint.
+ * `caFile`, the certificate `--tls` wrote), example slugs, since the API has no list endpoint, and
+ * `dataset`, the `X-Taxonomy-Mock-Dataset` every answer carries.
  */
 export function formatBannerDetails(
   url: string,
   taxonomy: Taxonomy,
   apiKeys: ResolvedOptions['apiKeys'],
   args: ServeArgs,
+  dataset: string,
   caFile?: string,
 ): string[] {
   if (args.quiet) return []
@@ -69,6 +71,7 @@ export function formatBannerDetails(
     ...examples.map(
       ({ endpoint, slugs }) => `  ${`${endpoint.collection}:`.padEnd(17)}${slugs.join(', ')}`,
     ),
+    `  dataset:         ${dataset}`,
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
     `  stop:            Ctrl+C (or SIGTERM)`,

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
+import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
@@ -30,12 +31,18 @@ export async function loadDataFile(
 ): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
   const text = await readDataFile(file, where, signal, timeoutMs)
+  let taxonomy: Taxonomy
   try {
-    return loadTaxonomy(text)
+    taxonomy = loadTaxonomy(text)
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
     throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)
   }
+  // The file's SHA-256 names the data in `X-Taxonomy-Mock-Dataset` and `/__health`. Loaded only
+  // here: a server without `--data` (or TLS) never loads node:crypto.
+  const { createHash } = await import('node:crypto')
+  noteDataFile(taxonomy, createHash('sha256').update(text).digest('hex'))
+  return taxonomy
 }
 
 /**

@@ -67,10 +67,13 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
                      or a whole scenario as JSON: '{"delay":{"median":80,"p99":400}}'
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
+      --scenario-bytes N  truncated, reset, malformed: bytes of the body sent
+      --scenario-duration MS   slow-body: the time the body takes (default 1000)
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
                      (${ADMIN_KEY_HEADER_NAME}; env ${ENV.adminKey})
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
+                   [, bytes=N][, duration=MS]
                    (Prism's Prefer: code=${[...PRISM_CODES.keys()].join('|')} too)
   Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario

@@ -24,6 +24,8 @@ export const OPTION_FLAGS: Readonly<Record<string, string>> = {
   'scenario.kind': '--scenario',
   'scenario.slug': '--scenario-slug',
   'scenario.times': '--scenario-times',
+  'scenario.bytes': '--scenario-bytes',
+  'scenario.duration': '--scenario-duration',
   'scenario.delay': '--delay',
   'scenario.faults': '--faults',
   'scenario.faults.rate': '--faults rate',

@@ -7,9 +7,19 @@ export interface ScenarioFlags {
   readonly scenario?: string
   readonly slug?: string
   readonly times?: string
+  readonly bytes?: string
+  readonly duration?: string
   readonly faults?: string
   readonly delay?: number | string
 }
+
+/** The flags that narrow or shape `--scenario` or `--faults`, by the field they set. */
+const SELECTOR_FLAGS = [
+  ['slug', '--scenario-slug'],
+  ['times', '--scenario-times'],
+  ['bytes', '--scenario-bytes'],
+  ['duration', '--scenario-duration'],
+] as const
 
 /**
  * The scenario of `--scenario NAME [--scenario-slug S] [--scenario-times N]`,
@@ -23,13 +33,8 @@ export interface ScenarioFlags {
  */
 export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined {
   if (flags.scenario === undefined && flags.faults === undefined) {
-    const stray =
-      flags.slug !== undefined
-        ? '--scenario-slug'
-        : flags.times !== undefined
-          ? '--scenario-times'
-          : undefined
-    if (stray) throw new UsageError(`${stray} goes with --scenario or --faults`)
+    const stray = SELECTOR_FLAGS.find(([field]) => flags[field] !== undefined)?.[1]
+    if (stray !== undefined) throw new UsageError(`${stray} goes with --scenario or --faults`)
     return undefined
   }
   const input: Record<string, unknown> = {}
@@ -40,7 +45,10 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
   else if (flags.scenario !== undefined) input.kind = flags.scenario
   if (flags.faults !== undefined) input.faults = parseFaultsFlag(flags.faults)
   if (flags.slug !== undefined) input.slug = flags.slug
-  if (flags.times !== undefined) input.times = toNumberOrText(flags.times)
+  for (const field of ['times', 'bytes', 'duration'] as const) {
+    const value = flags[field]
+    if (value !== undefined) input[field] = toNumberOrText(value)
+  }
   if (flags.scenario === 'delay' && flags.delay) input.delay = flags.delay
   return input as ScenarioInput
 }

@@ -1,6 +1,7 @@
 import type { Taxonomy } from '../core/store.js'
 import { startServer } from '../server/index.js'
 import type { ServeArgs } from './args.js'
+import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
@@ -84,7 +85,15 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       const taxonomy = server.resolver.options.taxonomy
       await afterPendingSignals()
       if (!stopped.signal.aborted) {
-        for (const line of formatBannerDetails(server.url, taxonomy, apiKeys, args, caFile))
+        const dataset = formatDatasetHeader(describeServedDataset(server.resolver.options))
+        for (const line of formatBannerDetails(
+          server.url,
+          taxonomy,
+          apiKeys,
+          args,
+          dataset,
+          caFile,
+        ))
           io.stdout(line)
         await new Promise((resolve) =>
           stopped.signal.addEventListener('abort', resolve, { once: true }),

@@ -88,73 +88,99 @@ function parseLevel(
     issues.add(level, `expected an array; received ${describeMissing(value)}`)
     return []
   }
-  const link = LINKS[level]
   const firstWithId = new Map<string, number>()
   const firstWithSlug = new Map<string, number>()
   const records: FixtureRecord[] = []
   value.forEach((item: unknown, index) => {
     const at = `${level}[${index}]`
-    if (!isRecord(item)) {
-      issues.add(at, `expected an object; received ${formatReceived(item)}`)
-      return
-    }
-    for (const key of Object.keys(item)) {
-      if (!RECORD_KEYS.includes(key) && key !== link?.field)
-        issues.add(`${at}.${key}`, 'unknown field')
-    }
-    const id = checkString(item.id, `${at}.id`, issues)
-    if (id !== undefined) {
-      if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
-      const first = firstWithId.get(id)
-      if (first !== undefined)
-        issues.add(`${at}.id`, `${quote(id)} is already the id of ${level}[${first}]`)
-      else firstWithId.set(id, index)
-    }
-    const name = checkString(item.name, `${at}.name`, issues)
-    if (name !== undefined && name.trim() === '') issues.add(`${at}.name`, 'must not be empty')
-    if (name !== undefined && name.length > MAX_NAME_LENGTH) {
-      issues.add(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters; has ${name.length}`)
-    }
-    const slug = checkString(item.slug, `${at}.slug`, issues)
-    if (slug !== undefined) {
-      if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
-        issues.add(
-          `${at}.slug`,
-          `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`,
-        )
-      }
-      const first = firstWithSlug.get(slug)
-      if (first !== undefined)
-        issues.add(`${at}.slug`, `${quote(slug)} is already the slug of ${level}[${first}]`)
-      else firstWithSlug.set(slug, index)
-    }
-    const description = checkDescription(
-      item.description,
-      `${at}.description`,
-      level,
-      format,
-      issues,
-    )
-    const record: Record<string, unknown> = { id, name, slug, description }
-    if (link) {
-      record[link.field] = checkParents(
-        item[link.field],
-        `${at}.${link.field}`,
-        link.noun,
-        parentIds,
-        issues,
-      )
-    }
-    records.push(Object.freeze(record) as unknown as FixtureRecord)
+    const record = parseRecord(item, at, level, format, issues, parentIds, {
+      id(id, path) {
+        const first = firstWithId.get(id)
+        if (first !== undefined)
+          issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
+        else firstWithId.set(id, index)
+      },
+      slug(slug, path) {
+        const first = firstWithSlug.get(slug)
+        if (first !== undefined)
+          issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
+        else firstWithSlug.set(slug, index)
+      },
+    })
+    if (record !== undefined) records.push(record)
   })
   return records
+}
+
+/** Where a record's id and slug are checked for uniqueness: the caller knows the other records. */
+export interface UniqueChecks {
+  id(id: string, at: string): void
+  slug(slug: string, at: string): void
+}
+
+/**
+ * Checks one record of `level` as a fixture file's would be (fields, id, slug, name, description,
+ * parent links against `parentIds`), adding each problem to `issues` at paths under `at`; returns
+ * the frozen record in fixture field order, or `undefined` when it is not even an object.
+ * @internal
+ */
+export function parseRecord(
+  item: unknown,
+  at: string,
+  level: Level,
+  format: FixtureFormat,
+  issues: IssueList,
+  parentIds: { has(id: string): boolean } | undefined,
+  unique: UniqueChecks,
+): FixtureRecord | undefined {
+  const link = LINKS[level]
+  if (!isRecord(item)) {
+    issues.add(at, `expected an object; received ${formatReceived(item)}`)
+    return undefined
+  }
+  for (const key of Object.keys(item)) {
+    if (!RECORD_KEYS.includes(key) && key !== link?.field)
+      issues.add(`${at}.${key}`, 'unknown field')
+  }
+  const id = checkString(item.id, `${at}.id`, issues)
+  if (id !== undefined) {
+    if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
+    unique.id(id, `${at}.id`)
+  }
+  const name = checkString(item.name, `${at}.name`, issues)
+  if (name !== undefined && name.trim() === '') issues.add(`${at}.name`, 'must not be empty')
+  if (name !== undefined && name.length > MAX_NAME_LENGTH) {
+    issues.add(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters; has ${name.length}`)
+  }
+  const slug = checkString(item.slug, `${at}.slug`, issues)
+  if (slug !== undefined) {
+    if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
+      issues.add(
+        `${at}.slug`,
+        `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`,
+      )
+    }
+    unique.slug(slug, `${at}.slug`)
+  }
+  const description = checkDescription(item.description, `${at}.description`, level, format, issues)
+  const record: Record<string, unknown> = { id, name, slug, description }
+  if (link) {
+    record[link.field] = checkParents(
+      item[link.field],
+      `${at}.${link.field}`,
+      link.noun,
+      parentIds,
+      issues,
+    )
+  }
+  return Object.freeze(record) as unknown as FixtureRecord
 }
 
 function checkParents(
   value: unknown,
   at: string,
   noun: string,
-  parentIds: ReadonlySet<string> | undefined,
+  parentIds: { has(id: string): boolean } | undefined,
   issues: IssueList,
 ): readonly string[] {
   if (!Array.isArray(value)) {
@@ -196,13 +222,15 @@ function checkString(value: unknown, at: string, issues: IssueList): string | un
   return undefined
 }
 
-interface IssueList {
+/** Problems found so far: the first 100 kept, all counted. @internal */
+export interface IssueList {
   readonly count: number
   add(path: string, message: string): void
   toError(): FixtureError
 }
 
-function createIssueList(): IssueList {
+/** @internal */
+export function createIssueList(): IssueList {
   const kept: FixtureIssue[] = []
   let count = 0
   return {
@@ -217,7 +245,7 @@ function createIssueList(): IssueList {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
@@ -225,6 +253,6 @@ function describeMissing(value: unknown): string {
   return value === undefined ? 'nothing (the field is missing)' : formatReceived(value)
 }
 
-function quote(text: string): string {
+export function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
 }

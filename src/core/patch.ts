@@ -58,22 +58,48 @@ function applyLevel(
   const indexById = new Map(records.map((record, i) => [record.id, i]))
   const indexBySlug = new Map(records.map((record, i) => [record.slug, i]))
   for (const patch of patches) {
-    const slug = patch.slug ?? (typeof patch.name === 'string' ? toSlug(patch.name) : undefined)
-    const index =
-      (patch.id !== undefined ? indexById.get(patch.id) : undefined) ??
-      (slug !== undefined ? indexBySlug.get(slug) : undefined)
-    if (index !== undefined) {
-      result[index] = { ...(result[index] as object), ...definedFields(patch) }
-    } else {
-      result.push({
-        id: patch.id ?? createIdSource(createRandom(`${level}:${slug ?? ''}`))(),
-        slug,
-        description: typeof patch.name === 'string' ? `${patch.name}, added by a test.` : undefined,
-        ...definedFields(patch),
-      })
-    }
+    const index = findPatchTarget(patch, indexById, indexBySlug)
+    if (index !== undefined) result[index] = mergePatch(result[index] as object, patch)
+    else result.push(createPatchedRecord(level, patch))
   }
   return result
+}
+
+/**
+ * The index of the record a patch record replaces: the one with its `id`, else the one with its
+ * `slug` (given, or derived from its name), in the maps of the records before any patch.
+ * @internal
+ */
+export function findPatchTarget(
+  patch: RecordPatch,
+  indexById: ReadonlyMap<unknown, number>,
+  indexBySlug: ReadonlyMap<unknown, number>,
+): number | undefined {
+  const slug = slugOf(patch)
+  return (
+    (patch.id !== undefined ? indexById.get(patch.id) : undefined) ??
+    (slug !== undefined ? indexBySlug.get(slug) : undefined)
+  )
+}
+
+/** A replaced record: the patch's fields over the record's. @internal */
+export function mergePatch(record: object, patch: RecordPatch): Record<string, unknown> {
+  return { ...record, ...definedFields(patch) }
+}
+
+/** A record a patch adds: its id derived from level and slug, and a description unless given. @internal */
+export function createPatchedRecord(level: Level, patch: RecordPatch): Record<string, unknown> {
+  const slug = slugOf(patch)
+  return {
+    id: patch.id ?? createIdSource(createRandom(`${level}:${slug ?? ''}`))(),
+    slug,
+    description: typeof patch.name === 'string' ? `${patch.name}, added by a test.` : undefined,
+    ...definedFields(patch),
+  }
+}
+
+function slugOf(patch: RecordPatch): string | undefined {
+  return patch.slug ?? (typeof patch.name === 'string' ? toSlug(patch.name) : undefined)
 }
 
 /** The patch's own fields that hold a value, so `undefined` never erases an existing one. */

@@ -1,4 +1,4 @@
-import type { Taxonomy } from './store.js'
+import type { TaxonomyView } from './store.js'
 import type {
   DisciplineRecord,
   DisciplineSummary,
@@ -33,7 +33,7 @@ export interface RecordOptions {
  * toDisciplineRecord(taxonomy, taxonomy.findDiscipline('history')!, { order: 'id' })
  */
 export function toDisciplineRecord(
-  taxonomy: Taxonomy,
+  taxonomy: TaxonomyView,
   discipline: FixtureDiscipline,
   options: RecordOptions = {},
 ): DisciplineRecord {
@@ -68,7 +68,7 @@ export function toDisciplineRecord(
  * toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('ethics')!)
  */
 export function toSubDisciplineRecord(
-  taxonomy: Taxonomy,
+  taxonomy: TaxonomyView,
   sub: FixtureSubDiscipline,
   options: RecordOptions = {},
 ): SubDisciplineRecord {

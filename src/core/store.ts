@@ -74,6 +74,11 @@ export class Taxonomy {
     Object.freeze(this)
   }
 
+  /** The fixture format of the data: `taxonomy-mock/v1`, or `taxonomy-mock/v1.1` for recorded data. */
+  get format(): Fixture['format'] {
+    return this.#head.format
+  }
+
   /** Every topic, in dataset order (a generated dataset builds them on first use). */
   get topics(): readonly FixtureTopic[] {
     return this.toFixture().topics
@@ -146,6 +151,29 @@ export class Taxonomy {
     return this.#fixture
   }
 }
+
+/**
+ * What the answers read of a dataset: a `Taxonomy`, or a session's overlay of a patch on one.
+ */
+export type TaxonomyView = Pick<
+  Taxonomy,
+  | 'seed'
+  | 'format'
+  | 'domains'
+  | 'disciplines'
+  | 'subDisciplines'
+  | 'topics'
+  | 'findDiscipline'
+  | 'findSubDiscipline'
+  | 'domainsOf'
+  | 'disciplinesOf'
+  | 'subDisciplinesOf'
+  | 'parentDisciplinesOf'
+  | 'topicsOf'
+  | 'topicCountOf'
+  | 'parentSubDisciplinesOf'
+  | 'toFixture'
+>
 
 function append<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)

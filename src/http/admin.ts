@@ -1,4 +1,8 @@
+import { FixtureError } from '../core/fixture-error.js'
+import type { Taxonomy } from '../core/store.js'
 import { findAdminRefusal } from './admin-access.js'
+import type { ServedDataset } from './dataset.js'
+import { createSessionData, DATA_LIMITS, type SessionData } from './session-data.js'
 import { createHar } from './har.js'
 import { ScenarioState } from './scenario-state.js'
 import { isSessionId, MALFORMED_SESSION_ID, type SessionRegistry } from './sessions.js'
@@ -29,17 +33,29 @@ const ALLOWED: Readonly<Record<AdminResource, string>> = {
   scenario: 'GET, PUT, DELETE, OPTIONS',
   requests: 'GET, DELETE, OPTIONS',
   session: 'GET, DELETE, OPTIONS',
+  data: 'GET, PUT, DELETE, OPTIONS',
   har: 'GET, OPTIONS',
+}
+
+/** What the data routes need of the resolver: the data a patch applies to, and how to name it. */
+export interface AdminData {
+  base(): Taxonomy
+  describe(data: SessionData | undefined): ServedDataset
 }
 
 /**
  * The session admin API, JSON in and JSON out:
  * `PUT|GET|DELETE /__admin/sessions/{id}/scenario`, `GET|DELETE /__admin/sessions/{id}/requests`,
+ * `PUT|GET|DELETE /__admin/sessions/{id}/data` (a patch over the data, for that session only),
  * `GET /__admin/sessions/{id}/requests.har`, `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients addressed by IP or `localhost`,
  * or with `adminKey` set, only clients that send it; never a page of another origin, and its
  * answers carry no CORS headers whatever `cors` says, so a browser lets no other page call it.
  */
-export function createAdmin(sessions: SessionRegistry, adminKey: string | undefined) {
+export function createAdmin(
+  sessions: SessionRegistry,
+  adminKey: string | undefined,
+  adminData: AdminData,
+) {
   const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), false).get
   const error = (
     outcome: Parameters<typeof createMessageAnswers>[0],
@@ -47,20 +63,69 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
     extra?: Record<string, string>,
   ) => createMessageAnswers(outcome, message, false, extra).get
 
-  async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
-    let text: string
+  /** The body's text within `limit` bytes, or the answer saying why there is none. */
+  async function readText(request: MockRequest, limit: number): Promise<string | MockAnswer> {
     try {
-      text = request.text ? await request.text() : ''
+      return request.text ? await request.text(limit) : ''
     } catch (cause) {
       if (cause instanceof BodyTooLargeError)
-        return error(
-          'payloadTooLarge',
-          `Request body too large: the limit is ${ADMIN_BODY_LIMIT} bytes`,
-        )
+        return error('payloadTooLarge', `Request body too large: the limit is ${limit} bytes`)
       if (cause instanceof BodyTimeoutError)
         return error('requestTimeout', 'Request timeout: the body did not arrive in time')
       return error('badRequest', 'Malformed request: the body could not be read')
     }
+  }
+
+  /** A session's data as the data routes answer it: its patch, what it changed, and which data answers. */
+  function describeData(session: string, data: SessionData | undefined) {
+    return {
+      session,
+      patch: data?.patch ?? null,
+      changes: data?.changes ?? null,
+      dataset: adminData.describe(data),
+    }
+  }
+
+  /** Reads a patch and sets it as the session's data; a bad patch changes nothing. */
+  async function putData(request: MockRequest, session: string): Promise<MockAnswer> {
+    const text = await readText(request, DATA_LIMITS.patchBytes)
+    if (typeof text !== 'string') return text
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return error(
+        'badRequest',
+        'Malformed request: the body must be a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
+      )
+    }
+    let data: SessionData
+    try {
+      data = createSessionData(adminData.base(), value)
+    } catch (cause) {
+      if (!(cause instanceof FixtureError)) throw cause
+      return createAnswers(
+        400,
+        encodeJson({
+          error: `Invalid patch: ${cause.message.replace(/^Failed to load fixture: /, '')}`,
+          issues: cause.issues,
+          issueCount: cause.issueCount,
+        }),
+        false,
+      ).get
+    }
+    if (!sessions.setData(sessions.get(session), data)) {
+      return error(
+        'payloadTooLarge',
+        `Request body too large: the patches of all sessions together are limited to ${DATA_LIMITS.totalBytes} bytes; delete some (DELETE /__admin/sessions/{id}/data)`,
+      )
+    }
+    return json(200, describeData(session, data))
+  }
+
+  async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
+    const text = await readText(request, ADMIN_BODY_LIMIT)
+    if (typeof text !== 'string') return text
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -112,6 +177,15 @@ export function createAdmin(sessions: SessionRegistry, adminKey: string | undefi
         const found = sessions.find(session)
         if (found) found.scenario = undefined
         return json(200, { session, scenario: null })
+      }
+      case 'PUT data':
+        return putData(request, session)
+      case 'GET data':
+        return json(200, describeData(session, sessions.find(session)?.data))
+      case 'DELETE data': {
+        const found = sessions.find(session)
+        if (found) sessions.setData(found, undefined)
+        return json(200, describeData(session, undefined))
       }
       case 'GET requests':
         return json(200, sessions.find(session)?.requests() ?? [])

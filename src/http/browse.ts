@@ -1,7 +1,8 @@
 import { findGeneration } from '../core/generate.js'
 import { SIZES, type SizeCounts } from '../core/size.js'
-import type { Taxonomy } from '../core/store.js'
+import type { Taxonomy, TaxonomyView } from '../core/store.js'
 import type { FixtureRecord } from '../core/types.js'
+import { SESSION_HEADER_NAME } from './header-names.js'
 import { showKeys } from './shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from './options.js'
 import {
@@ -67,8 +68,27 @@ function presetOf(counts: SizeCounts): string | undefined {
   return (Object.keys(SIZES) as (keyof typeof SIZES)[]).find((name) => same(SIZES[name]))
 }
 
-function link({ collection }: Endpoint, record: FixtureRecord): string {
-  const href = `/browse/${collection}/${encodeURIComponent(record.slug)}`
+/** The query that keeps a page within a session's data (`?session=t1`), or nothing. */
+function inSession(session: string | undefined): string {
+  return session === undefined ? '' : `?session=${encodeURIComponent(session)}`
+}
+
+/** Where the data comes from, and the session whose patch is over it. */
+function describeShown(taxonomy: Taxonomy, session: string | undefined): string {
+  const data = describeDataset(taxonomy)
+  return session === undefined
+    ? data
+    : `${data}, with the patch of session <code>${escapeHtml(session)}</code>`
+}
+
+/** A curl for a path: with the session's header when the page shows a session's data. */
+function curlFor(key: string, path: string, session: string | undefined): string {
+  const header = session === undefined ? '' : `-H '${SESSION_HEADER_NAME}: ${escapeHtml(session)}' `
+  return `<pre>curl -H 'Authorization: Bearer ${escapeHtml(key)}' ${header}{this server}${path}</pre>`
+}
+
+function link({ collection }: Endpoint, record: FixtureRecord, session?: string): string {
+  const href = `/browse/${collection}/${encodeURIComponent(record.slug)}${inSession(session)}`
   return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
 
@@ -79,7 +99,11 @@ function link({ collection }: Endpoint, record: FixtureRecord): string {
  * {@link INDEX_BUDGET} characters the page stops and counts what it left out, so the page costs
  * time and memory linear in the data and bounded, whatever a `--data` file holds.
  */
-export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): string {
+export function renderIndexPage(
+  taxonomy: TaxonomyView,
+  options: ResolvedOptions,
+  session?: string,
+): string {
   // The index is a tree of the levels: a new endpoint fails to compile here until it has a place.
   const { disciplines, sub_disciplines: subDisciplines, ...unplaced } = ENDPOINTS
   noOtherRows(unplaced)
@@ -108,18 +132,18 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
       if (home !== undefined) {
         if (
           !add(
-            `<li>${link(disciplines, discipline)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`,
+            `<li>${link(disciplines, discipline, session)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`,
           )
         )
           break
         continue
       }
       listedUnder.set(discipline, domain)
-      if (!add(`<li>${link(disciplines, discipline)}<ul>`)) break
+      if (!add(`<li>${link(disciplines, discipline, session)}<ul>`)) break
       shownRecords++
       const subs = taxonomy.subDisciplinesOf(discipline)
       for (const sub of subs.slice(0, INDEX_SUBS_PER_DISCIPLINE)) {
-        if (!add(`<li>${link(subDisciplines, sub)}</li>`)) break
+        if (!add(`<li>${link(subDisciplines, sub, session)}</li>`)) break
         shownRecords++
       }
       if (subs.length > INDEX_SUBS_PER_DISCIPLINE) {
@@ -142,12 +166,16 @@ export function renderIndexPage(taxonomy: Taxonomy, options: ResolvedOptions): s
     )
   }
   const curl = first
-    ? `<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}/api/v2/${disciplines.collection}/${escapeHtml(encodeURIComponent(first.slug))}</pre>`
+    ? curlFor(
+        curlKey,
+        `/api/v2/${disciplines.collection}/${escapeHtml(encodeURIComponent(first.slug))}`,
+        session,
+      )
     : ''
   return page(
     'taxonomy-mock',
     `<h1>taxonomy-mock</h1>
-<p>Data <span id="dataset">${describeDataset(taxonomy)}</span>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
+<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
 ${parts.join('')}`,
@@ -160,6 +188,7 @@ export function renderRecordPage(
   record: FixtureRecord,
   apiBody: Uint8Array,
   options: ResolvedOptions,
+  session?: string,
 ): string {
   const { curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
   // A record with tens of thousands of children has an API answer of many MB: show its start.
@@ -170,10 +199,10 @@ export function renderRecordPage(
   const path = `/api/v2/${collection}/${encodeURIComponent(record.slug)}`
   return page(
     `${record.name} · taxonomy-mock`,
-    `<p><a href="/">All records</a> · data <span id="dataset">${describeDataset(options.taxonomy)}</span></p>
+    `<p><a href="/${inSession(session)}">All records</a> · data <span id="dataset">${describeShown(options.taxonomy, session)}</span></p>
 <h1>${escapeHtml(record.name)}</h1>
 <p><code>GET ${escapeHtml(path)}</code> answers:</p>
 <pre id="api-json">${escapeHtml(json)}</pre>
-<pre>curl -H 'Authorization: Bearer ${escapeHtml(curlKey)}' {this server}${escapeHtml(path)}</pre>`,
+${curlFor(curlKey, escapeHtml(path), session)}`,
   )
 }

@@ -1,6 +1,6 @@
 import { toDisciplineRecord, toSubDisciplineRecord, type NestedOrder } from '../core/records.js'
 import type { RecordShapeName, SummaryName } from '../core/shapes.js'
-import type { Taxonomy } from '../core/store.js'
+import type { TaxonomyView } from '../core/store.js'
 import type { FixtureRecord, Level } from '../core/types.js'
 
 /** The collection segment of an endpoint's path: `/api/v2/{collection}/:slug`. */
@@ -43,13 +43,13 @@ export interface Endpoint {
   readonly startOption: 'disciplines' | 'subDisciplines'
   readonly flag: 'discipline' | 'sub-discipline'
   /** Every stored record of this endpoint, in dataset order. */
-  records(taxonomy: Taxonomy): readonly FixtureRecord[]
+  records(taxonomy: TaxonomyView): readonly FixtureRecord[]
   /** Records worth showing as examples (the banner): those with children. */
-  examples(taxonomy: Taxonomy, count: number): readonly FixtureRecord[]
+  examples(taxonomy: TaxonomyView, count: number): readonly FixtureRecord[]
   /** The stored record with this slug, or `undefined`. */
-  find(taxonomy: Taxonomy, slug: string): FixtureRecord | undefined
+  find(taxonomy: TaxonomyView, slug: string): FixtureRecord | undefined
   /** The record's API body (§2.1 / §2.4), nested arrays in `order`. */
-  toBody(taxonomy: Taxonomy, record: FixtureRecord, order: NestedOrder): unknown
+  toBody(taxonomy: TaxonomyView, record: FixtureRecord, order: NestedOrder): unknown
 }
 
 export const ENDPOINTS = {

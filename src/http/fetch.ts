@@ -2,6 +2,7 @@ import { resolveScope, targetOf, type RequestScope } from './base-url.js'
 import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
+import type { SessionData } from './session-data.js'
 import { createRequestJournal, type RequestJournal } from './request-journal.js'
 import { createResolver, sessionsOf, type MockRequest, type Resolver } from './resolver.js'
 import { unreachable, type Delivery, type MockAnswer } from './responses.js'
@@ -48,19 +49,21 @@ export function createFetchHandler(options: FetchHandlerOptions | Resolver = {})
 
 /**
  * The one fetch adapter: a web `Request` in, the resolver's answer out as a `Response`, after its
- * delay, delivered as its `delivery` says. MSW kit handlers call it too, with the scenarios their
- * helpers selected.
+ * delay, delivered as its `delivery` says. MSW kit handlers call it too, with the scenarios and
+ * the patched data their helpers selected.
  */
 export async function answerRequest(
   resolver: Resolver,
   request: Request,
   scope: RequestScope,
   scenarios?: readonly ScenarioState[],
+  data?: SessionData,
 ): Promise<Response> {
   const target = targetOf(request, scope)
   const answer = await resolver.resolve(toMockRequest(request, target), {
     basePath: target?.basePath ?? '',
     ...(scenarios ? { scenarios } : {}),
+    ...(data ? { data } : {}),
   })
   return deliver(answer, request)
 }
@@ -71,7 +74,7 @@ function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): M
     // Out of scope: an empty target, which the resolver answers 404.
     url: target?.url ?? '',
     header: (name) => request.headers.get(name),
-    text: () => readText(request),
+    text: (limit) => readText(request, limit),
   }
 }
 
@@ -82,6 +85,7 @@ async function deliver(answer: MockAnswer, request: Request): Promise<Response> 
   if (delivery === undefined) return toResponse(answer)
   switch (delivery.mode) {
     case 'network-error':
+    case 'empty':
       return Response.error()
     case 'hang':
       // Nothing until the client gives up; then, as a dropped connection would, an error.
@@ -92,6 +96,11 @@ async function deliver(answer: MockAnswer, request: Request): Promise<Response> 
         status: answer.status,
         headers: answer.headers,
       })
+    case 'truncated':
+      return cutShort(answer, delivery.bytes, 'the connection closed before the body was complete')
+    case 'reset':
+      if (delivery.bytes === undefined) return Response.error()
+      return cutShort(answer, delivery.bytes, 'the connection was reset')
     default:
       return unreachable(delivery)
   }
@@ -114,6 +123,33 @@ function slowBody(
       if (offset >= body.byteLength) controller.close()
     },
   })
+}
+
+/** Milliseconds between the last byte of a cut body and its error. */
+const CUT_PAUSE = 10
+
+/**
+ * Status and headers (the whole body's `content-length`), then a body that ends in an error after
+ * `bytes`: what `fetch` gives when the connection ends early, so a client's error path runs.
+ */
+function cutShort(answer: MockAnswer, bytes: number, reason: string): Response {
+  const { body } = answer
+  let sent = false
+  const stream =
+    body &&
+    new ReadableStream<Uint8Array>({
+      // The bytes first, the error on a later read: an error drops chunks not yet read. The pause
+      // lets a server runtime (Bun) send the head and the bytes before it sees the error.
+      async pull(controller) {
+        if (!sent && bytes > 0) controller.enqueue(body.slice(0, bytes))
+        else {
+          await wait(CUT_PAUSE)
+          controller.error(new TypeError(`terminated: ${reason}`))
+        }
+        sent = true
+      },
+    })
+  return new Response(stream, { status: answer.status, headers: answer.headers })
 }
 
 /**
@@ -143,8 +179,8 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
-async function readText(request: Request): Promise<string> {
+async function readText(request: Request, limit = ADMIN_BODY_LIMIT): Promise<string> {
   const text = await request.text()
-  if (new TextEncoder().encode(text).byteLength > ADMIN_BODY_LIMIT) throw new BodyTooLargeError()
+  if (new TextEncoder().encode(text).byteLength > limit) throw new BodyTooLargeError()
   return text
 }

@@ -81,8 +81,14 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
 }
 
-/** Chromium's names for the two ways a request gets no HTTP answer. */
-const NO_ANSWER_ERRORS = { 'network-error': 'net::ERR_FAILED', hang: 'net::ERR_ABORTED' } as const
+/** Chromium's names for the ways a request gets no HTTP answer, or only part of one. */
+const NO_ANSWER_ERRORS = {
+  'network-error': 'net::ERR_FAILED',
+  empty: 'net::ERR_EMPTY_RESPONSE',
+  hang: 'net::ERR_ABORTED',
+  reset: 'net::ERR_CONNECTION_RESET',
+  truncated: 'net::ERR_CONTENT_LENGTH_MISMATCH',
+} as const
 
 const NOT_MEASURED = -1
 
@@ -184,8 +190,14 @@ function toHarResponse(
       bodySize: NOT_MEASURED,
     }
   }
-  const mode = answer.delivery?.mode
-  if (mode === 'network-error' || mode === 'hang') {
+  const { delivery } = answer
+  const mode = delivery?.mode
+  if (
+    mode === 'network-error' ||
+    mode === 'empty' ||
+    mode === 'hang' ||
+    (mode === 'reset' && delivery?.bytes === undefined)
+  ) {
     return {
       ...common,
       status: 0,
@@ -196,7 +208,9 @@ function toHarResponse(
       _error: NO_ANSWER_ERRORS[mode],
     }
   }
-  const { body } = answer
+  // A body cut short: only the bytes sent, and the error the client saw after them.
+  const cut = mode === 'truncated' || mode === 'reset' ? delivery?.bytes : undefined
+  const body = cut === undefined ? answer.body : (answer.body?.subarray(0, cut) ?? null)
   let text: string | undefined
   if (body !== null) {
     text = texts.get(body)
@@ -216,6 +230,7 @@ function toHarResponse(
       ...(text === undefined ? {} : { text }),
     },
     bodySize: body?.byteLength ?? 0,
+    ...(cut === undefined ? {} : { _error: NO_ANSWER_ERRORS[mode as 'truncated' | 'reset'] }),
   }
 }
 

@@ -7,3 +7,7 @@ export const SESSION_HEADER = 'x-taxonomy-mock-session'
 /** Carries `adminKey`; never the API key. */
 export const ADMIN_KEY_HEADER_NAME = 'X-Taxonomy-Mock-Admin-Key'
 export const ADMIN_KEY_HEADER = 'x-taxonomy-mock-admin-key'
+
+/** On every API answer: which data answered (`describeServedDataset`). */
+export const DATASET_HEADER_NAME = 'X-Taxonomy-Mock-Dataset'
+export const DATASET_HEADER = 'x-taxonomy-mock-dataset'

@@ -12,6 +12,7 @@ export type { Collection } from './endpoints.js'
 export type { FetchHandler, FetchHandlerOptions } from './fetch.js'
 export type { MockRequest, ResolveContext, Resolver } from './resolver.js'
 export type { Delivery, MockAnswer } from './responses.js'
+export type { SessionPatch } from './session-data.js'
 export type {
   AnswerOptions,
   DataOptions,

@@ -92,7 +92,7 @@ export interface JournalEntry {
   readonly slug: string | null
   /** What the `Authorization` header carried; never the key itself. */
   readonly key: KeyState
-  /** `null` when no HTTP answer was sent (`network-error`, `hang`). */
+  /** `null` when no HTTP answer was sent (`network-error`, `hang`, `empty`, `reset` at once). */
   readonly status: number | null
   /** Why this answer. */
   readonly reason: AnswerReason

@@ -1,3 +1,4 @@
+import { malform, reset, slowBody, truncate, type BodyFaultOptions } from './body-faults.js'
 import { createNoAnswer, type Answers } from './responses.js'
 
 /**
@@ -17,26 +18,31 @@ export interface KindAnswers {
   readonly rateLimited: Answers
 }
 
+/** A scenario field a kind reads besides the selectors (`bytes`, `duration`). */
+export type KindOption = 'bytes' | 'duration'
+
 interface KindBase {
   /** Prism's `Prefer: code=…` that asks for it, if any. */
   readonly preferCode?: string
+  /**
+   * Whether seeded `faults` draw it: by `default`, or only when `faults.kinds` lists it. A drawn
+   * kind applies in its own phase (a body fault still lets a request without a key get 401).
+   */
+  readonly fault?: 'default' | 'listed'
+  /** The scenario fields it reads, if any. */
+  readonly options?: readonly KindOption[]
 }
 
 /** A kind that answers instead of the usual answer, or lets it through (`'usual'`, maybe delayed). */
 interface ReplacingKind extends KindBase {
   readonly phase: 'before-key' | 'after-key'
   readonly answer: ((answers: KindAnswers) => Answers) | 'usual'
-  /**
-   * Whether seeded `faults` draw it: by `default`, or only when `faults.kinds` lists it. Only
-   * outages, which apply whatever the key, can be drawn.
-   */
-  readonly fault?: 'default' | 'listed'
 }
 
 /** A kind that changes the record's own answer (found or not), per request. */
 interface TransformingKind extends KindBase {
   readonly phase: 'after-lookup'
-  readonly answer: (usual: Answers) => Answers
+  readonly answer: (usual: Answers, options: BodyFaultOptions) => Answers
 }
 
 /** One row of the scenario vocabulary. */
@@ -44,6 +50,7 @@ export type KindSpec = ReplacingKind | TransformingKind
 
 const NETWORK_ERROR = createNoAnswer('network-error')
 const HANG = createNoAnswer('hang')
+const EMPTY = createNoAnswer('empty')
 
 /**
  * The scenario vocabulary: what a matching request gets instead of the usual answer. The names are
@@ -80,6 +87,11 @@ export const KINDS = {
   'network-error': { phase: 'before-key', fault: 'default', answer: () => NETWORK_ERROR },
   hang: { phase: 'before-key', fault: 'listed', answer: () => HANG },
   delay: { phase: 'before-key', answer: 'usual' },
+  truncated: { phase: 'after-lookup', fault: 'listed', options: ['bytes'], answer: truncate },
+  reset: { phase: 'after-lookup', fault: 'listed', options: ['bytes'], answer: reset },
+  'slow-body': { phase: 'after-lookup', fault: 'listed', options: ['duration'], answer: slowBody },
+  malformed: { phase: 'after-lookup', fault: 'listed', options: ['bytes'], answer: malform },
+  empty: { phase: 'before-key', fault: 'listed', answer: () => EMPTY },
 } as const satisfies Readonly<Record<string, KindSpec>>
 
 export type ScenarioKind = keyof typeof KINDS

@@ -3,6 +3,9 @@ import { MAX_DELAY } from './delay.js'
 import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 import { SESSION_ID_PATTERN } from './sessions.js'
+import { DATA_LIMITS } from './session-data.js'
+import { LEVELS } from '../core/types.js'
+import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
@@ -63,7 +66,8 @@ const PREFER = {
   required: false,
   description:
     `Mock only: a scenario for this request (RFC 7240). \`scenario=KIND\`, or Prism's \`code=${[...PRISM_CODES.keys()].join('|')}\` ` +
-    '(`code=200`: the usual answer), optionally `slug=SLUG` and `delay=MS` or `delay=MIN-MAX`, comma-separated. ' +
+    '(`code=200`: the usual answer), optionally `slug=SLUG`, `delay=MS` or `delay=MIN-MAX`, and `bytes=N` ' +
+    '(truncated, reset, malformed) or `duration=MS` (slow-body), comma-separated. ' +
     `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
   schema: { type: 'string' },
   examples: {
@@ -238,6 +242,47 @@ const ADMIN_PATHS = {
       },
     }),
   },
+  '/__admin/sessions/{id}/data': {
+    get: admin("Read a session's patch over the data", 'getSessionData', {
+      responses: { '200': adminJson('The patch, or null', 'SessionData'), ...adminErrors },
+    }),
+    put: admin(
+      "Set a session's patch over the data: records added or replaced by id or slug, as patchTaxonomy takes them. Links, counts and back-links stay true; only this session's requests see it",
+      'putSessionData',
+      {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  { $ref: '#/components/schemas/Patch' },
+                  { $ref: '#/components/schemas/Preset' },
+                ],
+              },
+            },
+          },
+        },
+        responses: {
+          '200': adminJson('The patch now in place and what it changed', 'SessionData'),
+          ...adminErrors,
+          '400': {
+            description:
+              'A body that is not JSON, or a patch with problems (nothing changes): each problem at its path in the patch',
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/PatchError' } },
+            },
+          },
+          '413': errorResponse(
+            `A body over ${DATA_LIMITS.patchBytes / 1024} KB, or past ${DATA_LIMITS.totalBytes / 1024 / 1024} MB of every session's patches together`,
+          ),
+        },
+      },
+    ),
+    delete: admin("Remove a session's patch: it sees the data as it is", 'deleteSessionData', {
+      responses: { '200': adminJson('No patch', 'SessionData'), ...adminErrors },
+    }),
+  },
   '/__admin/sessions/{id}/requests.har': {
     get: admin("A session's request journal as a HAR 1.2 file", 'getSessionHar', {
       parameters: [
@@ -258,7 +303,7 @@ const ADMIN_PATHS = {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
     }),
-    delete: admin('Forget a session: its scenario and journal', 'deleteSession', {
+    delete: admin('Forget a session: its scenario, journal and patch', 'deleteSession', {
       responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
     }),
   },
@@ -334,7 +379,7 @@ export const OPENAPI_DOCUMENT = {
     {
       name: 'admin',
       description:
-        'taxonomy-mock only: per-session scenarios and request journals. Leave this tag out of generated API clients.',
+        'taxonomy-mock only: per-session scenarios, request journals and patches over the data. Leave this tag out of generated API clients.',
     },
   ],
   paths: {
@@ -409,6 +454,15 @@ export const OPENAPI_DOCUMENT = {
                   },
                 },
               },
+              bytes: {
+                type: 'integer',
+                minimum: 0,
+                description: 'truncated, reset, malformed: bytes of the body sent',
+              },
+              duration: {
+                ...milliseconds,
+                description: 'slow-body: milliseconds the body takes (default 1000)',
+              },
               sequence: {
                 description:
                   "One step per matching request, in order, then the usual answer: a kind's name, 'usual', or an object",
@@ -446,6 +500,75 @@ export const OPENAPI_DOCUMENT = {
         session: text,
         scenario: { oneOf: [{ $ref: '#/components/schemas/Scenario' }, { type: 'null' }] },
         requests: count,
+      }),
+      Patch: {
+        type: 'object',
+        additionalProperties: false,
+        description: `At most ${DATA_LIMITS.patchRecords.toLocaleString('en')} records. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
+        properties: Object.fromEntries(
+          LEVELS.map((level) => [
+            level,
+            { type: 'array', items: { $ref: '#/components/schemas/RecordPatch' } },
+          ]),
+        ),
+      },
+      Preset: {
+        ...object({ preset: { type: 'string', enum: PRESET_NAMES } }),
+        description:
+          'A named patch built from the data: records with fixed slugs for the states a UI is tested against',
+      },
+      RecordPatch: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          id,
+          name: { type: 'string', minLength: 1, maxLength: 500 },
+          slug,
+          description: text,
+          domain_ids: { type: 'array', minItems: 1, items: id },
+          discipline_ids: { type: 'array', minItems: 1, items: id },
+          sub_discipline_ids: { type: 'array', minItems: 1, items: id },
+        },
+      },
+      PatchError: object({
+        error: text,
+        issues: { type: 'array', items: object({ path: text, message: text }) },
+        issueCount: count,
+      }),
+      Dataset: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['format', 'digest'],
+        description: 'Which data answers: the same fields as the X-Taxonomy-Mock-Dataset header',
+        properties: {
+          format: text,
+          seed: { type: 'integer', minimum: 0 },
+          size: text,
+          sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          digest: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+          patch: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+        },
+      },
+      SessionData: object({
+        session: text,
+        patch: {
+          oneOf: [
+            { $ref: '#/components/schemas/Patch' },
+            { $ref: '#/components/schemas/Preset' },
+            { type: 'null' },
+          ],
+        },
+        changes: {
+          oneOf: [
+            object(
+              Object.fromEntries(
+                LEVELS.map((level) => [level, object({ added: count, replaced: count })]),
+              ),
+            ),
+            { type: 'null' },
+          ],
+        },
+        dataset: { $ref: '#/components/schemas/Dataset' },
       }),
       JournalEntry: object({
         t: {

@@ -1,4 +1,5 @@
-import { createTaxonomy, resolveSeed } from '../core/generate.js'
+import { createTaxonomy, findGeneration, resolveSeed, type Generation } from '../core/generate.js'
+import type { SessionPatch } from './session-data.js'
 import { formatReceived, resolveSize, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
@@ -71,6 +72,14 @@ export interface AnswerOptions {
    * @default 'name'
    */
   readonly order?: NestedOrder
+  /**
+   * A patch over the data for the default session (`patchTaxonomy`'s object: records added or
+   * replaced by id or slug, or `{ preset: 'empty-children' }`), applied as an overlay: links, counts and back-links stay true. Validated
+   * at once (the data is then built at once): a bad patch throws a `FixtureError` naming each
+   * problem at its path in the patch. Requests in other sessions see the data unpatched.
+   * @default undefined (the data as it is)
+   */
+  readonly patch?: SessionPatch
 }
 
 /** The status of each error the spec describes without a status (§7). */
@@ -95,6 +104,9 @@ export interface ResolvedOptions {
   readonly adminKey: string | undefined
   readonly statuses: Required<ErrorStatuses>
   readonly order: NestedOrder
+  readonly patch: SessionPatch | undefined
+  /** The seed and counts generated data comes from, known before it is built; `undefined` for other data. */
+  readonly generation: Generation | undefined
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,256}$/
@@ -122,11 +134,14 @@ export function describeKeyFault(key: unknown): string {
  */
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   requireOptionsObject(options)
-  const data = resolveData(options)
+  const { data, generation } = resolveData(options)
   return Object.freeze({
     // Built on first use: handlers that answer nothing cost nothing, and datasets are shared per seed and size.
     get taxonomy() {
       return data()
+    },
+    get generation() {
+      return generation ?? findGeneration(data())
     },
     apiKeys: resolveKeys(options.apiKeys, options.anyKey),
     delay: resolveDelay(options.delay),
@@ -135,7 +150,19 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     adminKey: resolveAdminKey(options.adminKey),
     statuses: resolveStatuses(options.statuses),
     order: resolveOrder(options.order),
+    patch: resolvePatch(options.patch),
   })
+}
+
+function resolvePatch(patch: unknown): SessionPatch | undefined {
+  if (patch === undefined) return undefined
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+    throw new OptionError(
+      'patch',
+      `must be an object such as { disciplines: [...] }; received ${formatReceived(patch)}`,
+    )
+  }
+  return patch as SessionPatch
 }
 
 /** The first check of every options resolver: a TypeError unless `options` is an object. */
@@ -205,12 +232,18 @@ function resolveOrder(order: unknown): NestedOrder {
 }
 
 /** Validates the data options at once; the dataset itself is made (or shared) when first asked for. */
-function resolveData(options: MockOptions): () => Taxonomy {
+function resolveData(options: MockOptions): {
+  data: () => Taxonomy
+  generation: Generation | undefined
+} {
   if (options.taxonomy === undefined) {
     const seed = resolveSeed(options.seed)
     const size = resolveSize(options.size)
     let taxonomy: Taxonomy | undefined
-    return () => (taxonomy ??= createTaxonomy({ seed, size }))
+    return {
+      data: () => (taxonomy ??= createTaxonomy({ seed, size })),
+      generation: { seed, counts: size },
+    }
   }
   if (options.seed !== undefined || options.size !== undefined) {
     throw new OptionError('taxonomy', 'excludes `seed` and `size`: pass one or the other')
@@ -222,7 +255,7 @@ function resolveData(options: MockOptions): () => Taxonomy {
     )
   }
   const { taxonomy } = options
-  return () => taxonomy
+  return { data: () => taxonomy, generation: undefined }
 }
 
 /** The same options with other data (`--data FILE --watch`). */
@@ -230,6 +263,7 @@ export function withTaxonomy(options: ResolvedOptions, taxonomy: Taxonomy): Reso
   const descriptors = {
     ...Object.getOwnPropertyDescriptors(options),
     taxonomy: { value: taxonomy, enumerable: true },
+    generation: { value: findGeneration(taxonomy), enumerable: true },
   }
   return Object.freeze(Object.defineProperties({}, descriptors)) as ResolvedOptions
 }

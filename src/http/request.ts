@@ -1,4 +1,5 @@
 import type { ScenarioState } from './scenario-state.js'
+import type { SessionData } from './session-data.js'
 
 /** The parts of a request the mock reads. Adapters build one from whatever their runtime gives. */
 export interface MockRequest {
@@ -11,10 +12,10 @@ export interface MockRequest {
    */
   header(name: string): string | null | undefined
   /**
-   * The body as text; only the admin API asks for it. Rejects with `BodyTooLargeError` past its
-   * limit. Adapters that serve no admin API may leave it out.
+   * The body as text; only the admin API asks for it. Rejects with `BodyTooLargeError` past
+   * `limit` bytes (the admin API's, `ADMIN_BODY_LIMIT`, when not given). Adapters that serve no admin API may leave it out.
    */
-  text?(): Promise<string>
+  text?(limit?: number): Promise<string>
   /** Whether the client is on this machine (the admin API answers only those without a key). */
   readonly fromLoopback?: boolean
 }
@@ -25,8 +26,10 @@ export interface ResolveContext {
   readonly basePath?: string
 }
 
-/** What this package's own adapters add besides: the scenarios MSW helpers selected. */
+/** What this package's own adapters add besides: the scenarios and the data MSW helpers selected. */
 export interface AdapterContext extends ResolveContext {
   /** Scenarios selected for this request, tried before the session's. */
   readonly scenarios?: readonly ScenarioState[]
+  /** Patched data selected for this request (the MSW `withData` helper), used instead of its session's. */
+  readonly data?: SessionData
 }

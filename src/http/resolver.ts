@@ -1,4 +1,4 @@
-import type { Taxonomy } from '../core/store.js'
+import type { Taxonomy, TaxonomyView } from '../core/store.js'
 import type { FixtureRecord } from '../core/types.js'
 import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
@@ -19,16 +19,19 @@ import {
   createRateLimitedAnswers,
   encodeJson,
   encodeText,
+  sendsStatus,
   type Answers,
   type MockAnswer,
 } from './responses.js'
 import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './rate-limit.js'
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
-import { ScenarioState, selectScenario } from './scenario-state.js'
-import { SESSION_HEADER } from './header-names.js'
+import { ScenarioState, selectScenario, type ScenarioEffect } from './scenario-state.js'
+import { DATASET_HEADER, SESSION_HEADER } from './header-names.js'
 import type { AnswerReason, KeyState } from './journal.js'
 import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
+import { describeServedDataset, formatDatasetHeader, type ServedDataset } from './dataset.js'
+import { createSessionData, reapplySessionData, type SessionData } from './session-data.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -49,7 +52,7 @@ export interface Resolver {
 }
 
 /**
- * A resolver as this package holds it: its sessions too (each one's scenario and request journal,
+ * A resolver as this package holds it: its sessions too (each one's scenario, data and journal,
  * which users reach through the admin API), and the scenarios its adapters select per request.
  */
 interface SessionResolver extends Resolver {
@@ -67,6 +70,33 @@ const HTML_TYPE = 'text/html; charset=utf-8'
 const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
 const NO_SCENARIOS: readonly ScenarioState[] = []
 const NO_CONTEXT: AdapterContext = Object.freeze({})
+/**
+ * Bodies kept per session with data: past this many, its cache starts afresh, so a session costs
+ * about its patch and what it asked for lately, not a copy of every answer.
+ */
+const SESSION_BODIES = 1_000
+
+/**
+ * One dataset as served, the base or a session's patched data, with the answers made from it:
+ * record bodies and pages on first use, and each answer with its `X-Taxonomy-Mock-Dataset`.
+ */
+interface Served {
+  readonly taxonomy: TaxonomyView
+  /** The data the answers were made from (the overlay's base for patched data). */
+  readonly base: Taxonomy
+  readonly data: SessionData | undefined
+  /** The session whose data it is: the browse pages link within it. */
+  readonly sessionId: string | undefined
+  readonly bodies: Map<FixtureRecord, Answers>
+  readonly pages: Map<FixtureRecord, Answers>
+  // A record route's answers, found once: the locator hands back the same route for a repeated target.
+  readonly routeAnswers: WeakMap<Route, Answers>
+  readonly stamped: WeakMap<Answers, Answers>
+  indexPage: Answers | undefined
+  health: Answers | undefined
+  dataset: ServedDataset | undefined
+  header: string | undefined
+}
 
 /**
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
@@ -100,81 +130,170 @@ export function createResolver(options: MockOptions = {}): Resolver {
       kindAnswers.set(kind, spec.answer(errors satisfies KindAnswers))
   }
   const preflight = createPreflightAnswer(cors)
-  const health = createAnswers(200, encodeJson({ status: 'ok' }), cors)
   let openapi: Answers | undefined
   const sessions = new SessionRegistry()
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
-  const answerAdmin = createAdmin(sessions, resolved.adminKey)
+  // Validated at once, so a bad patch fails where the mock is made, not at its first request.
+  if (resolved.patch)
+    sessions.setData(sessions.default, createSessionData(resolved.taxonomy, resolved.patch))
+  const answerAdmin = createAdmin(sessions, resolved.adminKey, {
+    base: () => resolved.taxonomy,
+    describe: (data) => describeServedDataset(resolved, data),
+  })
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
-  // Keyed by the stored record: a replaced taxonomy brings new records, so old bytes are never served.
-  let bodies = new Map<FixtureRecord, Answers>()
-  let pages = new Map<FixtureRecord, Answers>()
-  // A record route's answers, found once: the locator hands back the same route for a repeated target.
-  let routeAnswers = new WeakMap<Route, Answers>()
-  let indexPage: Answers | undefined
+  // A replaced taxonomy brings a new base: old bytes are never served.
+  let baseServed = createServed(undefined, undefined)
+  // Patched data as served, by the session data (or a helper's) it was made for.
+  let servedByData = new WeakMap<SessionData, Served>()
+
+  function createServed(data: SessionData | undefined, sessionId: string | undefined): Served {
+    return {
+      // The base is built on first use: handlers that answer nothing cost nothing.
+      get taxonomy() {
+        return data?.overlay ?? resolved.taxonomy
+      },
+      get base() {
+        return data?.base ?? resolved.taxonomy
+      },
+      data,
+      sessionId,
+      bodies: new Map(),
+      pages: new Map(),
+      routeAnswers: new WeakMap(),
+      stamped: new WeakMap(),
+      indexPage: undefined,
+      health: undefined,
+      dataset: undefined,
+      header: undefined,
+    }
+  }
+
+  /**
+   * The data a request is answered from: the base, or patched data (a helper's, else its
+   * session's). Data patched before the base was replaced is patched again; a patch that no longer
+   * applies is dropped, and the base answers.
+   */
+  function servedFor(data: SessionData | undefined, session?: Session): Served {
+    if (data === undefined) return baseServed
+    let served = servedByData.get(data)
+    if (served === undefined || served.base !== resolved.taxonomy) {
+      const current =
+        data.base === resolved.taxonomy ? data : reapplySessionData(data, resolved.taxonomy)
+      if (current === undefined) {
+        if (session !== undefined && session.data === data) sessions.setData(session, undefined)
+        return baseServed
+      }
+      served = createServed(current, session?.id)
+      servedByData.set(data, served)
+    }
+    return served
+  }
+
+  function datasetOf(served: Served): ServedDataset {
+    served.dataset ??= describeServedDataset(resolved, served.data)
+    return served.dataset
+  }
+
+  /** Answers that say which data answered: every API answer carries `X-Taxonomy-Mock-Dataset`. */
+  function stamp(served: Served, answers: Answers): Answers {
+    if (answers.get.headers[DATASET_HEADER] !== undefined || !sendsStatus(answers.get.delivery))
+      return answers
+    let stamped = served.stamped.get(answers)
+    if (stamped === undefined) {
+      served.header ??= formatDatasetHeader(datasetOf(served))
+      const headers = Object.freeze({ ...answers.get.headers, [DATASET_HEADER]: served.header })
+      stamped = {
+        get: Object.freeze({ ...answers.get, headers }),
+        head: Object.freeze({ ...answers.head, headers }),
+      }
+      served.stamped.set(answers, stamped)
+    }
+    return stamped
+  }
 
   /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
-  function apiAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
-    let answers = bodies.get(record)
+  function apiAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): Answers {
+    let answers = served.bodies.get(record)
     if (answers === undefined) {
+      served.header ??= formatDatasetHeader(datasetOf(served))
+      if (served.data !== undefined && served.bodies.size >= SESSION_BODIES) served.bodies.clear()
       answers = createAnswers(
         200,
-        encodeJson(endpoint.toBody(resolved.taxonomy, record, order)),
+        encodeJson(endpoint.toBody(served.taxonomy, record, order)),
         cors,
+        { [DATASET_HEADER]: served.header },
       )
-      bodies.set(record, answers)
+      served.bodies.set(record, answers)
     }
     return answers
   }
 
   /** The answers to a record route: the record's, or 404 when there is none. */
-  function recordAnswers(route: Extract<Route, { kind: 'record' }>): Answers {
-    let answers = routeAnswers.get(route)
+  function recordAnswers(served: Served, route: Extract<Route, { kind: 'record' }>): Answers {
+    let answers = served.routeAnswers.get(route)
     if (answers === undefined) {
-      const record = route.endpoint.find(resolved.taxonomy, route.slug)
-      answers = record ? apiAnswers(route.endpoint, record) : errors.notFound
-      routeAnswers.set(route, answers)
+      const record = route.endpoint.find(served.taxonomy, route.slug)
+      answers = record ? apiAnswers(served, route.endpoint, record) : errors.notFound
+      served.routeAnswers.set(route, answers)
     }
     return answers
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
-  function pageAnswers(endpoint: Endpoint, record: FixtureRecord): Answers {
-    let answers = pages.get(record)
+  function pageAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): Answers {
+    let answers = served.pages.get(record)
     if (answers === undefined) {
       const html = renderRecordPage(
         endpoint.collection,
         record,
-        apiAnswers(endpoint, record).get.body!,
+        apiAnswers(served, endpoint, record).get.body!,
         resolved,
+        served.sessionId,
       )
       answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
-      pages.set(record, answers)
+      if (served.data !== undefined && served.pages.size >= SESSION_BODIES) served.pages.clear()
+      served.pages.set(record, answers)
     }
     return answers
   }
 
+  /**
+   * The data the pages and the probe show: a session's (named by a `/__sessions/{id}` prefix or a
+   * `session` query parameter) if it has data, else the base. Never makes a session.
+   */
+  function siteServed(request: MockRequest, prefixed: string | undefined): Served {
+    const id = prefixed ?? sessionParameter(request.url)
+    const session = id === undefined ? undefined : sessions.find(id)
+    return session?.data === undefined ? baseServed : servedFor(session.data, session)
+  }
+
   /** Pages and probes: no key, no scenario, no journal. */
-  function answerSite(route: Route, readOnly: boolean): Answers {
+  function answerSite(route: Route, readOnly: boolean, served: Served): Answers {
     if (route.kind === 'unknown' || route.kind === 'adminUnknown') return errors.notFound
     if (!readOnly) return errors.methodNotAllowed
     switch (route.kind) {
       case 'home':
-        indexPage ??= createAnswers(
+        served.indexPage ??= createAnswers(
           200,
-          encodeText(renderIndexPage(resolved.taxonomy, resolved)),
+          encodeText(renderIndexPage(served.taxonomy, resolved, served.sessionId)),
           cors,
           HTML_HEADERS,
           HTML_TYPE,
         )
-        return indexPage
+        return served.indexPage
       case 'browse': {
-        const record = route.endpoint.find(resolved.taxonomy, route.slug)
-        return record ? pageAnswers(route.endpoint, record) : errors.notFound
+        const record = route.endpoint.find(served.taxonomy, route.slug)
+        return record ? pageAnswers(served, route.endpoint, record) : errors.notFound
       }
       case 'health':
-        return health
+        served.health ??= createAnswers(
+          200,
+          encodeJson({ status: 'ok', dataset: datasetOf(served) }),
+          cors,
+          { [DATASET_HEADER]: formatDatasetHeader(datasetOf(served)) },
+        )
+        return served.health
       case 'openapi':
         openapi ??= createAnswers(200, encodeJson(createOpenApiDocument(statuses)), cors)
         return openapi
@@ -188,14 +307,14 @@ export function createResolver(options: MockOptions = {}): Resolver {
    * every API answer.
    */
   function finish(
-    { request, route, session, key }: ApiCall,
+    { request, route, session, key, served }: ApiCall,
     answers: Answers,
     reason: AnswerReason,
     delay: number,
     label: ScenarioKind | null,
     quota?: RateLimitReading,
   ): MockAnswer {
-    let answer = answerFor(answers, request.method)
+    let answer = answerFor(stamp(served, answers), request.method)
     // A request a quota let through carries what is left of it, as a gateway's answers do.
     if (quota !== undefined)
       answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
@@ -226,7 +345,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     label: ScenarioKind | null,
     quota?: RateLimitReading,
   ): MockAnswer {
-    const answers = recordAnswers(route)
+    const answers = recordAnswers(call.served, route)
     const reason = answers === errors.notFound ? 'unknown-slug' : 'ok'
     return finish(call, answers, reason, delay, label, quota)
   }
@@ -277,11 +396,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
     let delay = resolved.delay
     let label: ScenarioKind | null = null
     let quota: RateLimitReading | undefined
+    let effect: ScenarioEffect | undefined
     // Read once: taking a sequence's step moves it on to the next step's phase.
     const beforeKey = state?.phase === 'before-key'
     if (state !== undefined && beforeKey) {
       // Outages and delays stand in front of the service: they apply whatever the key.
-      const effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
+      effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
       delay = effect.delay ?? delay
       label = effect.label
       quota = effect.quota
@@ -289,37 +409,52 @@ export function createResolver(options: MockOptions = {}): Resolver {
         const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
         return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
       }
-      const outage = effect.kind === undefined ? undefined : kindAnswers.get(effect.kind)
-      if (outage !== undefined)
-        return finish(call, outage, state.reasonFor(effect.kind!), delay, label)
+      const { kind } = effect
+      const outage = kind === undefined ? undefined : kindAnswers.get(kind)
+      // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
+      if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
+        return finish(call, outage, state.reasonFor(kind!), delay, label)
     }
-    if (!authorized) return finish(call, errors.unauthorized, keyReason(call), delay, label, quota)
-    if (state !== undefined && !beforeKey) return answerInPhase(call, state, delay)
+    if (!authorized)
+      return finish(
+        call,
+        errors.unauthorized,
+        keyReason(call),
+        delay,
+        labelBeforeKey(effect),
+        quota,
+      )
+    if (state !== undefined && !beforeKey) {
+      const taken = state.take()
+      return answerInPhase(call, state, taken, taken.delay ?? delay)
+    }
+    if (state !== undefined && effect?.kind !== undefined)
+      return answerInPhase(call, state, effect, delay)
     if (route.kind === 'malformed')
       return finish(call, errors.malformed, 'malformed-slug', delay, label, quota)
     return finishLookup(call, route, delay, label, quota)
   }
 
   /**
-   * A scenario that applies once the key is checked: a data state answers in place of the lookup
-   * (so a request without a key still gets 401 first); a kind after the lookup changes its answer.
+   * Once the key is checked: a data state answers in place of the lookup (so a request without a
+   * key still gets 401 first); a kind after the lookup changes the record's own answer.
    */
-  function answerInPhase(call: ApiCall, state: ScenarioState, delay: number): MockAnswer {
+  function answerInPhase(
+    call: ApiCall,
+    state: ScenarioState,
+    effect: ScenarioEffect,
+    delay: number,
+  ): MockAnswer {
     const { route } = call
-    // Read before `take()`, which moves a sequence on to its next step.
-    const phase = state.phase
-    const effect = state.take()
-    const ms = effect.delay ?? delay
-    const replaced =
-      phase === 'after-key' && effect.kind !== undefined ? kindAnswers.get(effect.kind) : undefined
-    if (replaced !== undefined)
-      return finish(call, replaced, state.reasonFor(effect.kind!), ms, effect.label)
+    const { kind, label } = effect
+    const spec = kind === undefined ? undefined : kindSpec(kind)
+    const replaced = spec?.phase === 'after-key' ? kindAnswers.get(kind!) : undefined
+    if (replaced !== undefined) return finish(call, replaced, state.reasonFor(kind!), delay, label)
     if (route.kind !== 'record')
-      return finish(call, errors.malformed, 'malformed-slug', ms, effect.label)
-    const spec = effect.kind === undefined ? undefined : kindSpec(effect.kind)
-    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, ms, effect.label)
-    const changed = spec.answer(recordAnswers(route))
-    return finish(call, changed, state.reasonFor(effect.kind!), ms, effect.label)
+      return finish(call, errors.malformed, 'malformed-slug', delay, label)
+    if (spec?.phase !== 'after-lookup') return finishLookup(call, route, delay, label)
+    const changed = spec.answer(recordAnswers(call.served, route), effect.options)
+    return finish(call, changed, state.reasonFor(kind!), delay, label)
   }
 
   /**
@@ -341,7 +476,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
     }
     if (!isSessionId(id)) {
       return answerFor(
-        createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors),
+        stamp(baseServed, createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors)),
         request.method,
       )
     }
@@ -357,10 +492,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
       resolved = withTaxonomy(resolved, next)
-      bodies = new Map()
-      pages = new Map()
-      routeAnswers = new WeakMap()
-      indexPage = undefined
+      baseServed = createServed(undefined, undefined)
+      servedByData = new WeakMap()
       sessions.releaseAnswers()
     },
     resolve(request, context = NO_CONTEXT) {
@@ -379,16 +512,42 @@ export function createResolver(options: MockOptions = {}): Resolver {
             : 'missing'
         const session = sessionOf(request, prefixed, key === 'ok')
         if (!(session instanceof Session)) return session
-        return answerApi({ request, route, session, key }, context.scenarios ?? NO_SCENARIOS)
+        const served = servedFor(context.data ?? session.data, session)
+        return answerApi(
+          { request, route, session, key, served },
+          context.scenarios ?? NO_SCENARIOS,
+        )
       }
       const answer = answerFor(
-        answerSite(route, request.method === 'GET' || request.method === 'HEAD'),
+        answerSite(
+          route,
+          request.method === 'GET' || request.method === 'HEAD',
+          siteServed(request, prefixed),
+        ),
         request.method,
       )
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
     },
   }
   return resolver
+}
+
+/** The `session` query parameter of a page's URL (`/?session=t1`), if any. */
+function sessionParameter(url: string): string | undefined {
+  const query = url.indexOf('?')
+  if (query === -1) return undefined
+  const value = new URLSearchParams(url.slice(query + 1)).get('session')
+  return value !== null && isSessionId(value) ? value : undefined
+}
+
+/**
+ * The journal's name for what a request without a key got under an effect taken before the key:
+ * a drawn kind that applies only once the key is checked did not apply (its delay did).
+ */
+function labelBeforeKey(effect: ScenarioEffect | undefined): ScenarioKind | null {
+  if (effect?.kind === undefined || kindSpec(effect.kind).phase === 'before-key')
+    return effect?.label ?? null
+  return effect.delay !== undefined ? 'delay' : null
 }
 
 /** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
@@ -406,4 +565,6 @@ interface ApiCall {
   readonly route: Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>
   readonly session: Session
   readonly key: KeyState
+  /** The data it is answered from: the base, or patched data (a helper's, else its session's). */
+  readonly served: Served
 }

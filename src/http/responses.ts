@@ -1,4 +1,4 @@
-import { SESSION_HEADER_NAME } from './header-names.js'
+import { DATASET_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 
 /**
  * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the
@@ -51,24 +51,37 @@ export interface MockAnswer {
  * How an answer leaves an adapter when not whole and at once. Each adapter delivers these in one
  * exhaustive `switch`, so a new mode fails to compile until every adapter handles it.
  * - `network-error`: no HTTP answer; the connection ends (fetch and MSW: `Response.error()`).
+ * - `empty`: no HTTP answer; the connection closes cleanly (FIN) once answers before it are sent.
  * - `hang`: nothing is sent until the client gives up or the server closes.
  * - `slow-body`: status and headers at once, then the body in `chunkBytes` pieces, `interval`
  *   milliseconds apart.
+ * - `truncated`: status and headers (the whole body's `content-length`), the body's first `bytes`,
+ *   then the connection closes (FIN); fetch and MSW: a body stream that errors there.
+ * - `reset`: the connection is reset (TCP RST), at once or, with `bytes`, after the status, the
+ *   headers and that many bytes of the body; fetch and MSW: `Response.error()` or a body stream
+ *   that errors there.
  */
 export type Delivery =
   | { readonly mode: 'network-error' }
+  | { readonly mode: 'empty' }
   | { readonly mode: 'hang' }
   | { readonly mode: 'slow-body'; readonly chunkBytes: number; readonly interval: number }
+  | { readonly mode: 'truncated'; readonly bytes: number }
+  | { readonly mode: 'reset'; readonly bytes?: number }
 
 /** Whether an answer delivered this way reaches the client as HTTP (it has a status to journal). */
 export function sendsStatus(delivery: Delivery | undefined): boolean {
   if (delivery === undefined) return true
   switch (delivery.mode) {
     case 'network-error':
+    case 'empty':
     case 'hang':
       return false
     case 'slow-body':
+    case 'truncated':
       return true
+    case 'reset':
+      return delivery.bytes !== undefined
     default:
       return unreachable(delivery)
   }
@@ -102,8 +115,9 @@ const RATE_LIMIT_HEADER_NAMES =
 /** CORS headers on every answer: any origin, and the §5 header readable by scripts. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  // Scripts may read the §5 challenge, when to retry after a 503 or 429, and the quota left.
-  'access-control-expose-headers': `WWW-Authenticate, Retry-After, ${RATE_LIMIT_HEADER_NAMES}`,
+  // Scripts may read the §5 challenge, when to retry after a 503 or 429, the quota left, and
+  // which data answered.
+  'access-control-expose-headers': `WWW-Authenticate, Retry-After, ${RATE_LIMIT_HEADER_NAMES}, ${DATASET_HEADER_NAME}`,
 }
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': ALLOW,
@@ -116,7 +130,7 @@ const PREFLIGHT_HEADERS = {
 export const RETRY_AFTER_SECONDS = '1'
 
 /** An answer that is no HTTP answer at all (see `Delivery`), for GET and HEAD alike. */
-export function createNoAnswer(mode: 'network-error' | 'hang'): Answers {
+export function createNoAnswer(mode: 'network-error' | 'empty' | 'hang' | 'reset'): Answers {
   const answer: MockAnswer = Object.freeze({
     status: 0,
     headers: Object.freeze({}),

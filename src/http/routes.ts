@@ -10,13 +10,13 @@ export type Route =
   | { readonly kind: 'health' | 'openapi' | 'home' }
   /** `/browse/{collection}/{slug}`: a record's HTML page; needs no key. */
   | { readonly kind: 'browse'; readonly endpoint: Endpoint; readonly slug: string }
-  /** `/__admin/sessions/{id}[/scenario|/requests|/requests.har]`: the session admin API. */
+  /** `/__admin/sessions/{id}[/scenario|/requests|/requests.har|/data]`: the session admin API. */
   | { readonly kind: 'admin'; readonly session: string; readonly resource: AdminResource }
   /** Under `/__admin/`, but no admin resource. */
   | { readonly kind: 'adminUnknown' }
   | { readonly kind: 'unknown' }
 
-export type AdminResource = 'session' | 'scenario' | 'requests' | 'har'
+export type AdminResource = 'session' | 'scenario' | 'requests' | 'har' | 'data'
 
 const API_PREFIX = '/api/'
 const API_V2_PREFIX = '/api/v2/'
@@ -28,6 +28,7 @@ const ADMIN_RESOURCES = new Map<string | undefined, AdminResource>([
   ['scenario', 'scenario'],
   ['requests', 'requests'],
   ['requests.har', 'har'],
+  ['data', 'data'],
 ])
 
 /**

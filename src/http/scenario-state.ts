@@ -1,6 +1,7 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import { lognormalQuantile } from '../core/lognormal.js'
 import { createRandom, type Random } from '../core/random.js'
+import type { BodyFaultOptions } from './body-faults.js'
 import { MAX_DELAY } from './delay.js'
 import { DEFAULT_WINDOW, RateLimiter, type RateLimitReading } from './rate-limit.js'
 import type { Collection } from './endpoints.js'
@@ -25,6 +26,8 @@ export interface ScenarioEffect {
   readonly delay: number | undefined
   /** The name the request journal records: the kind, `'delay'`, or `null` when nothing applied. */
   readonly label: ScenarioKind | null
+  /** What a kind that changes the record's answer reads: the scenario's options and a seeded share. */
+  readonly options: BodyFaultOptions
   /** A `rate-limited` quota's reading: `kind` is `'rate-limited'` when it is used up. */
   readonly quota?: RateLimitReading
 }
@@ -49,6 +52,8 @@ function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind,
   >
 }
 
+const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
+
 /**
  * A scenario in use: the scenario plus its counters (how many `times` are left, the position of
  * the next matching request), so "fail twice, then answer" and seeded faults are reproducible.
@@ -58,6 +63,8 @@ export class ScenarioState {
   readonly scenario: Scenario
   #remaining: number
   #random: Random | undefined
+  /** Whether a kind it may apply reads `bytes` and none is given: a seeded share stands in. */
+  readonly #drawsShare: boolean
   /** A `sequence`'s steps as objects, the step the next request gets, and how many it still answers. */
   readonly #steps: readonly Step[] | undefined
   #step = 0
@@ -86,6 +93,17 @@ export class ScenarioState {
       if (repeat !== true)
         this.#remaining = this.#steps.reduce((sum, step) => sum + (step.times ?? 1), 0)
     }
+    this.#drawsShare =
+      this.scenario.bytes === undefined &&
+      this.#kinds().some((kind) => kindSpec(kind).options?.includes('bytes'))
+  }
+
+  /** The kinds it may apply: its kind, its steps' kinds, or those its faults may draw. */
+  #kinds(): readonly ScenarioKind[] {
+    const { kind, faults } = this.scenario
+    if (kind !== undefined) return [kind]
+    if (this.#steps !== undefined) return this.#steps.flatMap((step) => step.kind ?? [])
+    return faults?.kinds ?? []
   }
 
   /**
@@ -109,7 +127,9 @@ export class ScenarioState {
 
   /**
    * Counts one matching request and says what it gets. Draws from the seeded PRNG a fixed number
-   * of times per request, so the n-th matching request gets the same effect on every run.
+   * of times per request, so the n-th matching request gets the same effect on every run; the
+   * share a body is cut at is drawn last, and only by scenarios whose kinds read `bytes` and that
+   * leave it out, so the series of every other scenario is unchanged.
    */
   take(partition = ''): ScenarioEffect {
     this.#remaining--
@@ -118,10 +138,11 @@ export class ScenarioState {
       const kind = quota.limited ? 'rate-limited' : undefined
       const { delay } = this.scenario
       const label = kind ?? (delay !== undefined ? 'delay' : null)
-      return { kind, delay: this.#delayOf(delay), label, quota }
+      return { kind, delay: this.#delayOf(delay), label, quota, options: NO_OPTIONS }
     }
     const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
       this.#steps === undefined ? this.scenario : this.#next()
+    const { bytes, duration } = this.scenario
     let effectKind: ScenarioEffect['kind'] = kind
     if (faults !== undefined) {
       const random = this.#prng()
@@ -131,7 +152,12 @@ export class ScenarioState {
     }
     const ms = this.#delayOf(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
-    return { kind: effectKind, delay: ms, label }
+    let options = NO_OPTIONS
+    if (this.#drawsShare || bytes !== undefined || duration !== undefined) {
+      const share = this.#drawsShare ? this.#prng().nextUint32() / 0x1_0000_0000 : 0
+      options = { share, bytes, duration }
+    }
+    return { kind: effectKind, delay: ms, label, options }
   }
 
   /** The step this request gets; moves on to the next (the first again after the last). */

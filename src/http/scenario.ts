@@ -1,6 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
+import { KIND_OPTION_FIELDS, parseKindOptions } from './kind-options.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 import { OptionError } from '../core/option-error.js'
 
@@ -11,7 +12,7 @@ export const SCENARIO_KINDS: readonly ScenarioKind[] = Object.freeze(
   Object.keys(KINDS) as ScenarioKind[],
 )
 
-/** The kinds a seeded fault can draw: outages, which apply whatever the key. */
+/** The kinds a seeded fault can draw: outages, and faults of the connection or the body. */
 export const FAULT_KINDS: readonly FaultKind[] = Object.freeze(
   SCENARIO_KINDS.filter((kind): kind is FaultKind => faultOf(kind) !== undefined),
 )
@@ -22,8 +23,7 @@ export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = Object.freeze(
 )
 
 function faultOf(kind: ScenarioKind): 'default' | 'listed' | undefined {
-  const spec = kindSpec(kind)
-  return spec.phase === 'after-lookup' ? undefined : spec.fault
+  return kindSpec(kind).fault
 }
 
 /**
@@ -39,7 +39,11 @@ export interface SeededFaults {
   readonly rate: number
   /** @default 42 */
   readonly seed?: number
-  /** @default ['server-error', 'unavailable', 'network-error'] */
+  /**
+   * Any of `FAULT_KINDS`; `hang`, `truncated`, `reset`, `slow-body`, `malformed` and `empty` only
+   * when listed.
+   * @default ['server-error', 'unavailable', 'network-error']
+   */
   readonly kinds?: readonly FaultKind[]
 }
 
@@ -70,6 +74,7 @@ const MAX_STEPS = 1_000
  * { kind: 'unavailable', times: 2 } // fail twice, then answer as usual
  * { kind: 'not-found', slug: 'astrophysics' }
  * { faults: { rate: 0.1, seed: 7 }, delay: [50, 200] }
+ * { kind: 'truncated', bytes: 100 } // headers, 100 bytes of the body, then the connection closes
  * { sequence: ['usual', 'rate-limited', 'usual'] } // 200, 429, 200, then as usual
  * { sequence: [{ delay: 3000 }, 'usual'], repeat: true } // slow, fast, slow, fast, ...
  */
@@ -83,6 +88,13 @@ export interface Scenario {
   readonly times?: number
   readonly delay?: ScenarioDelay
   readonly faults?: SeededFaults
+  /**
+   * `truncated`, `reset` and `malformed`: how many bytes of the body are sent. Without it,
+   * `truncated` and `malformed` cut at a seeded point and `reset` resets at once.
+   */
+  readonly bytes?: number
+  /** `slow-body`: milliseconds over which the body arrives. @default 1000 */
+  readonly duration?: number
   /**
    * With `kind: 'rate-limited'`: the first `limit` matching requests of each `window` pass (with
    * the rate-limit headers), the rest get 429 until it ends. Without it, every one gets 429.
@@ -123,6 +135,7 @@ const FIELDS = new Set([
   'sequence',
   'repeat',
   'seed',
+  ...KIND_OPTION_FIELDS,
 ])
 const STEP_FIELDS = new Set(['kind', 'delay', 'times'])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
@@ -183,6 +196,8 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (scenario.kind !== undefined && scenario.faults !== undefined) {
     throw new OptionError(`${name}.kind`, `excludes \`${name}.faults\`: the faults draw the kind`)
   }
+  const kinds = scenario.kind !== undefined ? [scenario.kind as ScenarioKind] : drawnKinds(scenario)
+  Object.assign(scenario, parseKindOptions(input, kinds, name))
   checkDelayKind(scenario, name)
   return Object.freeze(scenario) as Scenario
 }
@@ -270,7 +285,26 @@ function parseSequenceScenario(
     )
   }
   if (repeat === true) scenario.repeat = true
+  // `bytes` and `duration` are the scenario's, read by the steps whose kinds read them.
+  const outer = name.replace(/\.sequence$/, '')
+  const kinds = stepKinds(scenario.sequence as readonly SequenceStepInput[])
+  Object.assign(scenario, parseKindOptions(input, kinds, outer))
   return Object.freeze(scenario) as Scenario
+}
+
+/** The kinds a scenario's `faults` may draw. */
+function drawnKinds(scenario: Record<string, unknown>): readonly ScenarioKind[] {
+  const faults = scenario.faults as SeededFaults | undefined
+  return faults === undefined ? [] : (faults.kinds ?? DEFAULT_FAULT_KINDS)
+}
+
+/** The kinds a scenario's `sequence` steps name. */
+function stepKinds(steps: readonly SequenceStepInput[]): readonly ScenarioKind[] {
+  return steps.flatMap((step) => {
+    if (step === USUAL_STEP) return []
+    if (typeof step === 'string') return [step]
+    return step.kind === undefined ? [] : [step.kind]
+  })
 }
 
 function parseStep(value: unknown, name: string): SequenceStepInput {

@@ -2,6 +2,7 @@ import { DEFAULT_SEED } from '../core/generate.js'
 import { createRandom, type Random } from '../core/random.js'
 import { JOURNAL_LIMITS, Journal, type JournalLedger } from './journal.js'
 import type { ScenarioState } from './scenario-state.js'
+import { DATA_LIMITS, type SessionData } from './session-data.js'
 
 export type { AnswerReason, JournalEntry, KeyState } from './journal.js'
 
@@ -38,6 +39,8 @@ export const MALFORMED_SESSION_ID =
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session extends Journal {
   scenario: ScenarioState | undefined
+  /** The session's patch over the data (`PUT /__admin/sessions/{id}/data`); set through the registry. */
+  data: SessionData | undefined
   #preferRandom: Random | undefined
 
   /**
@@ -68,6 +71,7 @@ export class SessionRegistry implements JournalLedger {
   #default: Session
   #newest: Session | undefined
   #bytes = 0
+  #dataBytes = 0
 
   /** @param journalBytes the journals' budget; tests pass a small one. */
   constructor(journalBytes = SESSION_LIMITS.journalBytes) {
@@ -113,9 +117,27 @@ export class SessionRegistry implements JournalLedger {
       this.#forget(id)
       return
     }
+    this.setData(this.#default, undefined)
     this.#default.clearRequests()
     this.#default.detach()
     this.#default = new Session(DEFAULT_SESSION, this)
+  }
+
+  /**
+   * Sets or removes a session's data. Refused (`false`, nothing changes) when every session's
+   * patches together would pass {@link DATA_LIMITS}' `totalBytes`.
+   */
+  setData(session: Session, data: SessionData | undefined): boolean {
+    const next = this.#dataBytes - (session.data?.bytes ?? 0) + (data?.bytes ?? 0)
+    if (data !== undefined && next > DATA_LIMITS.totalBytes) return false
+    this.#dataBytes = next
+    session.data = data
+    return true
+  }
+
+  /** The bytes of every session's patch together. */
+  get dataBytes(): number {
+    return this.#dataBytes
   }
 
   /** Lets every journal go of the answers it points to: the data they came from is replaced. */
@@ -154,6 +176,7 @@ export class SessionRegistry implements JournalLedger {
     if (session === undefined) return
     this.#named.delete(id)
     if (this.#newest === session) this.#newest = undefined
+    this.setData(session, undefined)
     session.detach()
     this.#bytes -= session.bytes + SESSION_BYTES
   }

@@ -4,9 +4,10 @@ import { answerRequest } from '../http/fetch.js'
 import type { MockOptions } from '../http/options.js'
 import { createRequestJournal, type RequestJournal } from '../http/request-journal.js'
 import { createResolver, sessionsOf, type Resolver } from '../http/resolver.js'
+import { createDataHelper, type WithData } from './data.js'
 import { createEndpointHandlers, type CreateHandlersOptions } from './handlers.js'
 import { createScenarioHelpers, type ScenarioHelpers } from './scenarios.js'
-import { scenariosSelectedFor } from './selection.js'
+import { dataSelectedFor, scenariosSelectedFor } from './selection.js'
 
 /** One mock: its handlers, the resolver behind them, and scenario helpers for those handlers. */
 export interface MockKit extends ScenarioHelpers {
@@ -14,6 +15,15 @@ export interface MockKit extends ScenarioHelpers {
   readonly handlers: HttpHandler[]
   /** Its data, keys, options and sessions (each session's scenario and journal). */
   readonly resolver: Resolver
+  /**
+   * Handlers for `server.use(...)` that have the kit's handlers answer from `patch` over the kit's
+   * data (records added or replaced, links and counts kept true), until `resetHandlers()`; scenario
+   * helpers apply on top, in whichever order they were used. Validated at once.
+   *
+   * @example
+   * server.use(...mock.withData({ sub_disciplines: [{ name: 'Knots', discipline_ids: [id] }] }))
+   */
+  readonly withData: WithData
   /**
    * The requests its handlers and helpers answered, oldest first, as the server's journal has
    * them; `toHar(mock.journal)` gives a HAR file. Kept until `journal.clear()`, which a test calls
@@ -37,11 +47,18 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
   const scope = resolveScope(baseUrl, 'any')
   const resolver = createResolver(mockOptions as MockOptions)
   const handlers = createEndpointHandlers(scope, (request) =>
-    answerRequest(resolver, request, scope, scenariosSelectedFor(request, resolver)),
+    answerRequest(
+      resolver,
+      request,
+      scope,
+      scenariosSelectedFor(request, resolver),
+      dataSelectedFor(request, resolver),
+    ),
   )
   return {
     handlers,
     resolver,
+    withData: createDataHelper(resolver, baseUrl),
     journal: createRequestJournal(sessionsOf(resolver)),
     ...createScenarioHelpers(resolver, baseUrl),
   }

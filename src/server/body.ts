@@ -6,10 +6,10 @@ import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../http/a
 const readers = new WeakMap<Socket, (error: Error) => void>()
 
 /**
- * The body of `request`, up to the admin API's limit: past it, reading stops and the promise
+ * The body of `request`, up to `limit` bytes (the admin API's by default): past it, reading stops and the promise
  * rejects. {@link abandonBody} rejects it too, so an answer is owed whatever the client does.
  */
-export function readBody(request: IncomingMessage): Promise<string> {
+export function readBody(request: IncomingMessage, limit = ADMIN_BODY_LIMIT): Promise<string> {
   const { socket } = request
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -23,7 +23,7 @@ export function readBody(request: IncomingMessage): Promise<string> {
     const fail = (error: Error) => settle(error)
     const take = (chunk: Buffer) => {
       size += chunk.length
-      if (size <= ADMIN_BODY_LIMIT) chunks.push(chunk)
+      if (size <= limit) chunks.push(chunk)
       else {
         request.resume()
         fail(new BodyTooLargeError())

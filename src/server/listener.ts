@@ -13,6 +13,7 @@ import {
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
+import { resetConnection } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -58,13 +59,22 @@ export function createListener(
           // No HTTP answer at all: the client sees the connection drop, as with a crashed upstream.
           request.socket.destroy()
           return
+        case 'empty':
+          // No byte of an answer: once answers before it on the connection are out, a clean close.
+          onItsTurn(response, (socket) => socket.destroySoon())
+          return
+        case 'reset':
+          if (delivery.bytes !== undefined) break
+          onItsTurn(response, resetConnection)
+          return
         case 'hang':
           // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
           if (state.draining) request.socket.destroySoon()
           else state.pending.hold(request.socket, () => request.socket.destroySoon())
           return
         case 'slow-body':
-          // An HTTP answer: sent below, its body in pieces.
+        case 'truncated':
+          // An HTTP answer: sent below, its body in pieces or cut short.
           break
         default:
           unreachable(delivery)
@@ -83,6 +93,8 @@ export function createListener(
     response.writeHead(answer.status, answer.headers)
     if (delivery?.mode === 'slow-body' && answer.body)
       writeInPieces(response, toBuffer(answer.body), delivery)
+    else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
+      writeCut(response, answer.body, delivery)
     else response.end(answer.body ? toBuffer(answer.body) : undefined)
     onRequest?.({
       method: request.method ?? '',
@@ -110,6 +122,28 @@ export function createListener(
     }
     response.once('close', () => clearTimeout(timer))
     next()
+  }
+
+  /**
+   * Writes the status, the headers (with the whole body's `content-length`) and the body's first
+   * `bytes`, then ends the connection: a clean close (FIN) or a reset (RST).
+   */
+  function writeCut(
+    response: ServerResponse,
+    body: Uint8Array | null,
+    { mode, bytes = 0 }: Extract<Delivery, { mode: 'truncated' | 'reset' }>,
+  ): void {
+    const part = body ? toBuffer(body).subarray(0, bytes) : Buffer.alloc(0)
+    // Without a byte of body (HEAD, `bytes: 0`), Node would hold the head back: send it now.
+    if (part.byteLength === 0) response.flushHeaders()
+    // Once the bytes are with the kernel: a close then sends them first; a reset would drop them.
+    response.write(part, () => {
+      const socket = response.socket
+      if (socket === null || socket.destroyed) return
+      if (mode === 'truncated') socket.destroySoon()
+      // A reset that arrives with the bytes still unread makes some clients see a plain end.
+      else setTimeout(() => resetConnection(socket), RESET_PAUSE)
+    })
   }
 
   /** After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`. */
@@ -150,6 +184,18 @@ export function createListener(
       schedule(request, response, answer, started)
     }
   }
+}
+
+/** Milliseconds between the last byte of a body cut by a reset and the reset itself. */
+const RESET_PAUSE = 10
+
+/**
+ * Runs `act` on the response's connection once the answers before it there are sent (pipelined
+ * requests are answered in order; Node hands a response its socket when its turn comes).
+ */
+function onItsTurn(response: ServerResponse, act: (socket: Socket) => void): void {
+  if (response.socket) act(response.socket)
+  else response.once('socket', act)
 }
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
@@ -220,8 +266,8 @@ class NodeMockRequest implements MockRequest {
   }
 
   /** The body, up to the admin API's limit: past it, reading stops and the promise rejects. */
-  text(): Promise<string> {
-    return readBody(this.#request)
+  text(limit?: number): Promise<string> {
+    return readBody(this.#request, limit)
   }
 }
 

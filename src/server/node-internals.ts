@@ -11,6 +11,8 @@ import type { Socket } from 'node:net'
  * - `socket._paused`: Node's own flow control, which pauses the parser after the read in hand
  *   (a socket's `pause()` alone does not stop a parser that reads natively).
  * - `socket._httpMessage`: the response being written, so an error answer waits for it.
+ * - `tlsSocket._handle._parent`: the TCP handle under a TLS socket, so a `reset` scenario resets
+ *   HTTPS connections too (checked where it is used: without it, the connection is destroyed).
  */
 
 /** The parts of Node's HTTP parser read here. */
@@ -24,6 +26,7 @@ interface Parser {
 }
 
 type InternalSocket = Socket & {
+  _handle?: { _parent?: { reset?: (done: () => void) => number } } | null
   _paused?: boolean
   parser?: Parser | null
   _httpMessage?: ServerResponse | null
@@ -152,4 +155,23 @@ export function resumeReading(socket: Socket): void {
 /** The response Node is still writing on `socket`, if it can say. */
 export function responseInProgress(socket: Socket): ServerResponse | undefined {
   return available.httpMessage ? ((socket as InternalSocket)._httpMessage ?? undefined) : undefined
+}
+
+/**
+ * Resets a connection (TCP RST). Node's `resetAndDestroy()` takes plain TCP sockets only: under a
+ * TLS socket the TCP handle is reset directly; failing that, the connection is destroyed, which a
+ * client sees as an abrupt close.
+ */
+export function resetConnection(socket: Socket): void {
+  if (socket.destroyed) return
+  if ('encrypted' in socket) {
+    const tcp = (socket as InternalSocket)._handle?._parent
+    if (typeof tcp?.reset === 'function') tcp.reset(() => {})
+    return void socket.destroy()
+  }
+  try {
+    socket.resetAndDestroy()
+  } catch {
+    socket.destroy()
+  }
 }

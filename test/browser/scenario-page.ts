@@ -13,17 +13,23 @@ const worker = setupWorker(...createHandlers({ seed: 42, size: 'small' }))
 const ready = worker.start({ quiet: true })
 
 async function outcome(request: Request): Promise<unknown> {
+  let response: Response
   try {
     // Cross-origin, as most apps call their API: CORS is enforced on the answer.
-    const response = await fetch(`http://api.taxonomy.test${request.path}`, {
+    response = await fetch(`http://api.taxonomy.test${request.path}`, {
       method: request.method,
       headers: request.headers,
     })
-    const headers: Record<string, string | null> = {}
-    response.headers.forEach((value, name) => (headers[name] = value))
-    return { status: response.status, body: await response.text(), headers }
   } catch {
     return { fault: 'network-error' }
+  }
+  const headers: Record<string, string | null> = {}
+  response.headers.forEach((value, name) => (headers[name] = value))
+  try {
+    return { status: response.status, body: await response.text(), headers }
+  } catch {
+    // The status and headers came, then the body broke off.
+    return { fault: 'body-error', status: response.status, headers }
   }
 }
 
@@ -38,6 +44,25 @@ Object.assign(window, {
   },
 })
 Object.assign(window, {
+  /** Under `scenario`, when the head and the whole body of one GET arrive (ms), and in how many reads. */
+  async timeBody(scenario: ScenarioInput, request: Request): Promise<unknown> {
+    await ready
+    worker.resetHandlers()
+    worker.use(...withScenario(scenario))
+    const start = performance.now()
+    const response = await fetch(`http://api.taxonomy.test${request.path}`, {
+      headers: request.headers,
+    })
+    const head = performance.now() - start
+    const reader = response.body!.getReader()
+    let reads = 0
+    let bytes = 0
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      reads++
+      bytes += read.value.byteLength
+    }
+    return { head, body: performance.now() - start, reads, bytes }
+  },
   /**
    * Two gets in a row by a client that retries a 429 after the seconds its `Retry-After` names (at
    * most three times): each get's statuses, and the milliseconds they all took.

@@ -59,6 +59,26 @@ it.each(SCENARIO_CASES)('browser worker: $name', async (c) => {
   })
 })
 
+it('browser worker: slow-body sends the head at once and the body over its duration', async () => {
+  const timing = (await page.evaluate(
+    ([scenario, request]) =>
+      (window as unknown as { timeBody: (s: unknown, r: unknown) => Promise<unknown> }).timeBody(
+        scenario,
+        request,
+      ),
+    [
+      { kind: 'slow-body', duration: 600 },
+      {
+        path: '/api/v2/disciplines/pharmacology',
+        headers: { authorization: 'Bearer taxonomy-mock-key' },
+      },
+    ] as const,
+  )) as { head: number; body: number; reads: number; bytes: number }
+  expect(timing.head).toBeLessThan(300)
+  expect(timing.body).toBeGreaterThanOrEqual(540)
+  expect(timing.reads).toBeGreaterThan(2)
+})
+
 it('lets a page on another origin select a session and read Retry-After from the real server', async () => {
   const { startServer } = (await import(
     root('dist/server/index.js')

@@ -11,6 +11,12 @@ const sub = taxonomy.subDisciplines.find((s) => taxonomy.topicsOf(s).length > 0)
 const disciplineBody = JSON.stringify(toDisciplineRecord(taxonomy, discipline))
 const subBody = JSON.stringify(toSubDisciplineRecord(taxonomy, sub))
 const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
+/**
+ * Which data answers (`X-Taxonomy-Mock-Dataset`): pinned, so a change to what identifies the data is
+ * seen here, as golden digests see a change to the data.
+ */
+export const SMALL_42_DIGEST = '45658018603cc41d'
+const DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
 const NOT_FOUND = '{"error":"Resource not found"}'
 
 export interface SpecCase {
@@ -110,7 +116,13 @@ export const CASES: readonly SpecCase[] = [
     headers: AUTH,
     status: 200,
     body: disciplineBody,
-    expectHeaders: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+    expectHeaders: {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers':
+        'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Taxonomy-Mock-Dataset',
+      'x-taxonomy-mock-dataset': DATASET,
+    },
   },
   {
     name: 'answers a sub-discipline (§4.2)',
@@ -154,6 +166,7 @@ export const CASES: readonly SpecCase[] = [
       'www-authenticate': 'Bearer',
       'content-type': 'application/json',
       'access-control-allow-origin': '*',
+      'x-taxonomy-mock-dataset': DATASET,
     },
   },
   {
@@ -347,7 +360,8 @@ export const SERVER_CASES: readonly SpecCase[] = [
     method: 'GET',
     path: '/__health',
     status: 200,
-    body: '{"status":"ok"}',
+    body: `{"status":"ok","dataset":{"format":"taxonomy-mock/v1","seed":42,"size":"small","digest":"${SMALL_42_DIGEST}"}}`,
+    expectHeaders: { 'x-taxonomy-mock-dataset': DATASET },
   },
 ]
 
@@ -382,6 +396,7 @@ const HEADERS_THAT_MATTER = [
   'access-control-allow-headers',
   'access-control-expose-headers',
   'retry-after',
+  'x-taxonomy-mock-dataset',
   'ratelimit',
   'ratelimit-policy',
   'x-ratelimit-limit',

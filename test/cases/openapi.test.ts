@@ -6,6 +6,7 @@ import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { startTestServer } from '../helpers/server.js'
 import { CASES, RECORD_CASES, taxonomy } from './cases.js'
 import { D, SCENARIO_CASES } from './scenario-cases.js'
+import { PATCH } from './data-cases.js'
 import { createResolver, viaResolver } from '../helpers/transports.js'
 
 type Operation = {
@@ -152,6 +153,33 @@ it('describes GET and DELETE of a session, and their answers match the schema', 
     await fetch(`${server.url}/__admin/sessions/doc2`, { method: 'DELETE' })
   ).json()
   expect(ajv.getSchema('urn:taxonomy:SessionSummary')!(deleted)).toBe(true)
+})
+
+it('describes the data routes, and their answers match the schemas', async () => {
+  const server = await startTestServer({ taxonomy })
+  const valid = (schema: string, value: unknown) => {
+    const validate = ajv.getSchema(`urn:taxonomy:${schema}`)!
+    expect(validate(value), `${schema}: ${JSON.stringify(validate.errors)}`).toBe(true)
+  }
+  const url = `${server.url}/__admin/sessions/doc3/data`
+  expect(ajv.getSchema('urn:taxonomy:Patch')!(PATCH)).toBe(true)
+  valid(
+    'SessionData',
+    await (await fetch(url, { method: 'PUT', body: JSON.stringify(PATCH) })).json(),
+  )
+  valid('SessionData', await (await fetch(url)).json())
+  const bad = await fetch(url, { method: 'PUT', body: '{"disciplines":[{"name":"x"}]}' })
+  expect(bad.status).toBe(400)
+  valid('PatchError', await bad.json())
+  valid('SessionData', await (await fetch(url, { method: 'DELETE' })).json())
+  const preset = { preset: 'many-parents' }
+  valid('Preset', preset)
+  valid(
+    'SessionData',
+    await (await fetch(url, { method: 'PUT', body: JSON.stringify(preset) })).json(),
+  )
+  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, unknown>>
+  expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual(['get', 'put', 'delete'])
 })
 
 it('takes a sequence, a lognormal delay and a rate-limit quota over the admin API, as the Scenario schema describes them', async () => {

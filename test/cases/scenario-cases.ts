@@ -1,3 +1,4 @@
+import { sendsStatus, type MockAnswer } from '../../src/http/responses.js'
 import type { ScenarioInput } from '../../src/http/scenario.js'
 import { AUTH, pickHeaders, taxonomy } from './cases.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
@@ -10,6 +11,7 @@ export const D2 = `/api/v2/disciplines/${other.slug}`
 const S = `/api/v2/sub_disciplines/${sub.slug}`
 const OK = JSON.stringify(toDisciplineRecord(taxonomy, discipline))
 const OK2 = JSON.stringify(toDisciplineRecord(taxonomy, other))
+const OK_LENGTH = String(new TextEncoder().encode(OK).byteLength)
 const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
 const NOT_FOUND = '{"error":"Resource not found"}'
 const SERVER_ERROR = '{"error":"Internal server error"}'
@@ -24,7 +26,7 @@ const RATE_LIMITED_HEADERS = {
   'x-ratelimit-remaining': '0',
   'x-ratelimit-reset': '1',
   'access-control-expose-headers':
-    'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Taxonomy-Mock-Dataset',
 }
 
 export interface ScenarioRequest {
@@ -33,14 +35,16 @@ export interface ScenarioRequest {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-/** What a request got: an HTTP answer, or none (`network-error`). */
+type Headers = Readonly<Record<string, string | null>>
+
+/**
+ * What a request got: an HTTP answer; none (`network-error`); or a status and headers, then a body
+ * that fails to arrive whole (`body-error`: reading it rejects).
+ */
 export type Outcome =
-  | {
-      readonly status: number
-      readonly body: string
-      readonly headers?: Readonly<Record<string, string | null>>
-    }
+  | { readonly status: number; readonly body: string; readonly headers?: Headers }
   | { readonly fault: 'network-error' }
+  | { readonly fault: 'body-error'; readonly status: number; readonly headers?: Headers }
 
 export interface ScenarioCase {
   readonly name: string
@@ -56,6 +60,12 @@ const get = (path: string, headers: Record<string, string> = AUTH): ScenarioRequ
 })
 const ok = { status: 200, body: OK }
 const network = { fault: 'network-error' } as const
+/** The status and the whole body's length arrive, then the body breaks off. */
+const cut = {
+  fault: 'body-error',
+  status: 200,
+  headers: { 'content-length': OK_LENGTH },
+} as const
 const preflight = {
   method: 'OPTIONS',
   path: D,
@@ -207,6 +217,48 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     outcomes: seededOutcomes(),
   },
   {
+    name: 'truncated sends the whole length, then part of the body; 401 first without a key',
+    scenario: { kind: 'truncated', bytes: 10 },
+    requests: [get(D), get(D, {})],
+    outcomes: [cut, { status: 401, body: UNAUTHORIZED }],
+  },
+  {
+    name: 'reset at once sends no HTTP answer',
+    scenario: 'reset',
+    requests: [get(D), get(D)],
+    outcomes: [network, network],
+  },
+  {
+    name: 'reset after bytes sends the status, then breaks off the body',
+    scenario: { kind: 'reset', bytes: 10 },
+    requests: [get(D)],
+    outcomes: [cut],
+  },
+  {
+    name: 'slow-body answers the usual bytes, late',
+    scenario: { kind: 'slow-body', duration: 100 },
+    requests: [get(D), { method: 'HEAD', path: D, headers: AUTH }],
+    outcomes: [ok, { status: 200, body: '', headers: { 'content-length': OK_LENGTH } }],
+  },
+  {
+    name: 'malformed answers 200 with a body cut mid-record and an honest Content-Length',
+    scenario: { kind: 'malformed', bytes: 20 },
+    requests: [get(D)],
+    outcomes: [{ status: 200, body: OK.slice(0, 20), headers: { 'content-length': '20' } }],
+  },
+  {
+    name: 'empty sends no HTTP answer, whatever the key',
+    scenario: 'empty',
+    requests: [get(D), get(D, {})],
+    outcomes: [network, network],
+  },
+  {
+    name: 'seeded faults can draw body faults, which still answer 401 first without a key',
+    scenario: { faults: { rate: 1, seed: 1, kinds: ['truncated'] } },
+    requests: [get(D), get(D, {}), get(D)],
+    outcomes: [cut, { status: 401, body: UNAUTHORIZED }, cut],
+  },
+  {
     name: 'seeded faults can draw network errors',
     scenario: { faults: { rate: 1, seed: 1, kinds: ['network-error'] } },
     requests: [get(D), get(D)],
@@ -260,15 +312,30 @@ function seededOutcomes(): Outcome[] {
   return [...'e.u...e.'].map((c) => (c === 'e' ? e : c === 'u' ? u : ok))
 }
 
+/**
+ * What a client of an adapter would see of the resolver's answer: no answer, a body that breaks
+ * off, or the answer (a slow body arrives whole).
+ */
+export function outcomeOfAnswer(answer: MockAnswer): Outcome {
+  if (!sendsStatus(answer.delivery)) return network
+  const headers = pickHeaders((name) => answer.headers[name])
+  const mode = answer.delivery?.mode
+  if (answer.body && (mode === 'truncated' || mode === 'reset'))
+    return { fault: 'body-error', status: answer.status, headers }
+  const body = answer.body ? new TextDecoder().decode(answer.body) : ''
+  return { status: answer.status, body, headers }
+}
+
 /** Reduces a `fetch` response (or its rejection) to an outcome. */
 export async function outcomeOf(response: Promise<Response>): Promise<Outcome> {
   try {
     const answer = await response
     if (answer.type === 'error') return network
-    return {
-      status: answer.status,
-      body: await answer.text(),
-      headers: pickHeaders((n) => answer.headers.get(n)),
+    const headers = pickHeaders((n) => answer.headers.get(n))
+    try {
+      return { status: answer.status, body: await answer.text(), headers }
+    } catch {
+      return { fault: 'body-error', status: answer.status, headers }
     }
   } catch {
     return network
@@ -277,8 +344,12 @@ export async function outcomeOf(response: Promise<Response>): Promise<Outcome> {
 
 /** Whether an outcome matches an expected one: status, body, and the headers the case names. */
 export function matches(observed: Outcome, expected: Outcome): boolean {
-  if ('fault' in expected || 'fault' in observed) return 'fault' in expected && 'fault' in observed
-  if (observed.status !== expected.status || observed.body !== expected.body) return false
+  if ('fault' in expected || 'fault' in observed) {
+    if (!('fault' in expected && 'fault' in observed) || observed.fault !== expected.fault)
+      return false
+    if (observed.fault === 'network-error' || expected.fault === 'network-error') return true
+  } else if (observed.body !== expected.body) return false
+  if (observed.status !== expected.status) return false
   return Object.entries(expected.headers ?? {}).every(
     ([name, value]) => (observed.headers?.[name] ?? null) === value,
   )

@@ -242,7 +242,7 @@ function readableByNobody(): string {
 it.each([
   [
     ['--scenario', 'oops'],
-    "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay'; received \"oops\" (string)",
+    "taxonomy-mock: --scenario must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received \"oops\" (string)",
   ],
   [
     ['--scenario', 'hang', '--scenario-times', '-1'],
@@ -255,7 +255,7 @@ it.each([
   ],
   [
     ['--faults', 'rate=0.1,kinds=hang+delay'],
-    "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang'; received [\"hang\",\"delay\"]",
+    "taxonomy-mock: --faults kinds must be a non-empty array of 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received [\"hang\",\"delay\"]",
   ],
   [
     ['--faults', 'colour=red'],

@@ -32,6 +32,8 @@ const BAD_VALUES: [option: string, argv: string[], env?: Record<string, string>]
   ['scenario.kind', ['--scenario', 'oops']],
   ['scenario.slug', ['--scenario', 'hang', '--scenario-slug', 'x'.repeat(1001)]],
   ['scenario.times', ['--scenario', 'hang', '--scenario-times', '0']],
+  ['scenario.bytes', ['--scenario', 'truncated', '--scenario-bytes', '-1']],
+  ['scenario.duration', ['--scenario', 'slow-body', '--scenario-duration', 'slow']],
   ['scenario.faults.rate', ['--faults', 'rate=2']],
   ['scenario.faults.seed', ['--faults', 'rate=0.5,seed=-1']],
   ['scenario.faults.kinds', ['--faults', 'rate=0.5,kinds=delay']],

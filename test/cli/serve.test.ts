@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -131,4 +133,21 @@ it('exits 1 with one line when the host cannot be bound', async () => {
   expect(run.stderr).toEqual([
     'taxonomy-mock: cannot bind --host 203.0.113.7: no such address on this machine',
   ])
+})
+
+it('names its data in the banner and on every answer: seed and size, or the --data file SHA-256', async () => {
+  const generated = await startCli(['--size', 'small'])
+  const line = await generated.run.waitFor(/^ {2}dataset:/)
+  const header = `taxonomy-mock/v1; seed=42; size=small; digest=45658018603cc41d`
+  expect(line).toBe(`  dataset:         ${header}`)
+  const answer = await fetch(`${generated.url}/api/v2/disciplines/nope`)
+  expect(answer.headers.get('x-taxonomy-mock-dataset')).toBe(header)
+
+  const file = fixturePath('minimal.json')
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
+  const loaded = await startCli(['--data', file, '--quiet'])
+  const health = (await (await fetch(`${loaded.url}/__health`)).json()) as {
+    dataset: { sha256: string }
+  }
+  expect(health.dataset.sha256).toBe(sha256)
 })

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { DATASET_VERSION } from '../../src/core/identity.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { sha256 } from '../helpers/digest.js'
 
@@ -16,4 +17,10 @@ const GOLDEN: [number, 'small' | 'medium', string][] = [
 
 it.each(GOLDEN)('pins the bytes of seed %i at size %s', (seed, size, digest) => {
   expect(sha256(toFixtureJson(createTaxonomy({ seed, size })))).toBe(digest)
+})
+
+// `X-Taxonomy-Mock-Dataset` names generated data by this version, not by its bytes: a change to
+// the pins above comes with a bump here, or two different datasets would carry one name.
+it('names the dataset version the pins above belong to', () => {
+  expect(DATASET_VERSION).toBe(1)
 })

@@ -6,8 +6,8 @@ import { createAnswers, encodeJson } from '../../src/http/responses.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
-import { AUTH, pickHeaders, taxonomy } from '../cases/cases.js'
-import { D, SCENARIO_CASES, matches, outcomeOf, type Outcome } from '../cases/scenario-cases.js'
+import { AUTH, taxonomy } from '../cases/cases.js'
+import { D, SCENARIO_CASES, matches, outcomeOf, outcomeOfAnswer } from '../cases/scenario-cases.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const decoder = new TextDecoder()
@@ -22,14 +22,7 @@ it.each(SCENARIO_CASES)('resolver: $name', (c) => {
       url: request.path,
       header: (n) => headers[n],
     })
-    const observed: Outcome =
-      answer.delivery !== undefined
-        ? { fault: 'network-error' }
-        : {
-            status: answer.status,
-            body: answer.body ? decoder.decode(answer.body) : '',
-            headers: pickHeaders((n) => answer.headers[n]),
-          }
+    const observed = outcomeOfAnswer(answer)
     expect(matches(observed, c.outcomes[i]!), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
       true,
     )
@@ -114,7 +107,7 @@ it('lets a Prefer header choose a scenario per request, over the session scenari
 
 it('answers 400 naming the preference for a bad Prefer value', () => {
   expect(parsePrefer('scenario=oops')).toBe(
-    'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, rate-limited, network-error, hang, delay; received "oops"',
+    'Prefer scenario must be one of unauthorized, not-found, server-error, unavailable, rate-limited, network-error, hang, delay, truncated, reset, slow-body, malformed, empty; received "oops"',
   )
   expect(parsePrefer('code=418')).toBe(
     'Prefer code must be one of 200, 401, 404, 500, 503, 429; received "418"',
@@ -137,11 +130,11 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
   const cases: [unknown, string][] = [
     [
       'oops',
-      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay'; received \"oops\" (string)",
+      "`scenario.kind` must be one of 'unauthorized', 'not-found', 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'delay', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received \"oops\" (string)",
     ],
     [
       { kind: 'hang', colour: 'red' },
-      '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults',
+      '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, bytes, duration',
     ],
     [
       { kind: 'hang', times: -1 },
@@ -170,6 +163,22 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
       "`scenario.endpoint` must be 'disciplines' or 'sub_disciplines'; received \"topics\" (string)",
     ],
     [{ times: 2 }, '`scenario` needs a `kind`, a `delay`, `faults` or a `sequence`'],
+    [
+      { kind: 'truncated', bytes: -1 },
+      '`scenario.bytes` must be a non-negative integer (bytes of the body); received -1 (number)',
+    ],
+    [
+      { kind: 'slow-body', duration: 'slow' },
+      '`scenario.duration` must be milliseconds (0 to 2147483647); received "slow" (string)',
+    ],
+    [
+      { kind: 'unavailable', bytes: 10 },
+      "`scenario.bytes` goes with the kinds 'truncated', 'reset', 'malformed'; the scenario has 'unavailable'",
+    ],
+    [
+      { faults: { rate: 0.5 }, duration: 10 },
+      "`scenario.duration` goes with the kinds 'slow-body'; the scenario has 'server-error', 'unavailable', 'network-error'",
+    ],
   ]
   for (const [input, message] of cases)
     expect(() => parseScenario(input), JSON.stringify(input)).toThrow(message)

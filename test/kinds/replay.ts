@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import type { ScenarioKind } from '../../src/http/kinds.js'
 import { createResolver } from '../../src/http/resolver.js'
-import { sendsStatus } from '../../src/http/responses.js'
 import type { ScenarioInput } from '../../src/http/scenario.js'
 import { createHandlers, createMock } from '../../src/msw/index.js'
-import { pickHeaders, taxonomy } from '../cases/cases.js'
+import { taxonomy } from '../cases/cases.js'
 import {
   SCENARIO_CASES,
   matches,
   outcomeOf,
+  outcomeOfAnswer,
   type Outcome,
   type ScenarioCase,
   type ScenarioRequest,
@@ -44,12 +44,7 @@ const TRANSPORTS: Readonly<Record<string, Transport>> = {
         url: request.path,
         header: (name) => request.headers?.[name],
       })
-      if (!sendsStatus(answer.delivery)) return { fault: 'network-error' }
-      return {
-        status: answer.status,
-        body: answer.body ? new TextDecoder().decode(answer.body) : '',
-        headers: pickHeaders((name) => answer.headers[name]),
-      }
+      return outcomeOfAnswer(answer)
     }
   },
   'fetch handler': async (scenario) => {

@@ -81,6 +81,13 @@ it('stacks helpers: each one applies to the requests it matches', async () => {
   expect([(await send(D)).status, (await send(D2)).status]).toEqual([404, 404])
 })
 
+it('cuts the next body, then answers whole, with failTimes(1, "truncated")', async () => {
+  server.use(...failTimes(1, 'truncated'))
+  await expect((await send(D)).text()).rejects.toThrow('terminated')
+  expect((await send(D)).status).toBe(200)
+  expect(JSON.parse(await (await send(D)).text()).slug).toBe(taxonomy.disciplines[0]!.slug)
+})
+
 it('fails twice, then answers, with failTimes()', async () => {
   server.use(...failTimes(2))
   const statuses = []

@@ -9,6 +9,9 @@ import { toFixtureJson } from '../../src/core/serialize.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { docFiles } from '../helpers/readme.js'
+import { SESSION_HEADER } from '../../src/http/header-names.js'
+import { outcomeOf, type Outcome } from '../cases/scenario-cases.js'
+import { exchangeRaw, type WireExchange } from '../kinds/wire.js'
 
 const runtimes = inject('runtimes')
 const env = {
@@ -139,6 +142,96 @@ it.each<[string, Command]>([
   },
 )
 
+/** A body fault's cell under a runtime: what a fetch client sees, and how the connection ends. */
+interface KindCell {
+  /** Compared as a subset: Bun's own 500 page is not spelled out. */
+  readonly outcome: Partial<Record<string, unknown>>
+  readonly end?: WireExchange['end']
+}
+
+const RECORD = '/api/v2/disciplines/pharmacology'
+const cut = (contentLength: string | null): Outcome => ({
+  fault: 'body-error',
+  status: 200,
+  headers: { 'content-length': contentLength },
+})
+const malformed: Outcome = {
+  status: 200,
+  body: '{"id":"a2da238c-295f',
+  headers: { 'content-length': '20' },
+}
+
+// What each runtime makes of the fetch handler's body and connection faults (docs/scenarios.md,
+// "Where a transport cannot"): both send a Response.error() as a 500 of their own, Bun streams a
+// body chunked (no Content-Length) and ends an errored one with a reset, Deno with a clean close.
+const KIND_CELLS: Record<'bun' | 'deno', Record<string, KindCell>> = {
+  bun: {
+    'scenario=truncated, bytes=10': { outcome: cut(null), end: 'reset' },
+    'scenario=reset': { outcome: { status: 500 } },
+    'scenario=reset, bytes=10': { outcome: cut(null), end: 'reset' },
+    'scenario=malformed, bytes=20': { outcome: malformed },
+    'scenario=empty': { outcome: { status: 500 } },
+  },
+  deno: {
+    'scenario=truncated, bytes=10': { outcome: cut('1319'), end: 'fin' },
+    'scenario=reset': { outcome: { status: 500, body: 'Internal Server Error' } },
+    'scenario=reset, bytes=10': { outcome: cut('1319'), end: 'fin' },
+    'scenario=malformed, bytes=20': { outcome: malformed },
+    'scenario=empty': { outcome: { status: 500, body: 'Internal Server Error' } },
+  },
+}
+
+it.each<[keyof typeof KIND_CELLS, string, Command]>([
+  ['bun', 'bun-server.ts', () => [runtimes.bun, ['bun-server.ts']]],
+  ['deno', 'deno-server.ts', () => [runtimes.deno, ['run', '--allow-net', 'deno-server.ts']]],
+])(
+  'delivers the body and connection faults under %s as its table says, and slow-body trickles',
+  async (name, file, command) => {
+    const code = docFiles('docs/recipes/bun-deno.md').get(file)!
+    writeFileSync(join(runtimes.project, file), code.replace('port: 4477', 'port: 0'))
+    const [binary, args] = command()
+    const { port } = await start(binary, args)
+    const base = `http://127.0.0.1:${port}`
+    for (const [prefer, cell] of Object.entries(KIND_CELLS[name])) {
+      const headers = { ...AUTH, prefer }
+      const seen = await outcomeOf(fetch(`${base}${RECORD}`, { headers }))
+      expect(seen, prefer).toMatchObject(cell.outcome)
+      if (cell.end !== undefined) {
+        const wire = await exchangeRaw(base, RECORD, { authorization: AUTH.Authorization, prefer })
+        expect(wire.end, prefer).toBe(cell.end)
+        expect(wire.received.toString('latin1'), prefer).toContain('{"id":"a2d')
+      }
+    }
+    // Seeded cuts come from the session's stream: a fresh session's series is Node's.
+    const lengths = async (send: (init: RequestInit) => Promise<Response>) => {
+      const seen = []
+      for (let i = 0; i < 4; i++)
+        seen.push(
+          (
+            await (
+              await send({
+                headers: { ...AUTH, prefer: 'scenario=malformed', [SESSION_HEADER]: 'cuts' },
+              })
+            ).text()
+          ).length,
+        )
+      return seen
+    }
+    const inNode = createFetchHandler({ seed: 42, size: 'small' })
+    expect(await lengths((init) => fetch(`${base}${RECORD}`, init))).toEqual(
+      await lengths((init) => inNode(new Request(`http://127.0.0.1${RECORD}`, init))),
+    )
+    const started = performance.now()
+    const slow = await fetch(`${base}${RECORD}`, {
+      headers: { ...AUTH, prefer: 'scenario=slow-body, duration=300' },
+    })
+    const ttfb = performance.now() - started
+    expect((await slow.text()).length).toBe(1319)
+    expect(ttfb).toBeLessThan(150)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(270)
+  },
+)
+
 /**
  * A seeded lognormal run with a long tail, then a uniform one: the delays the journal records for
  * 400 requests. Each request is sent already aborted, so the journal has its delay at once.
@@ -149,7 +242,7 @@ const SERIES_SCENARIO = {
     { delay: [0, 100_000], times: 100 },
   ],
 } as const
-const SERIES_SCRIPT = `import { createFetchHandler } from 'taxonomy-mock'
+const SERIES_SCRIPT = `import { createFetchHandler } from 'taxonomy-mock/fetch'
 
 const handle = createFetchHandler({ seed: 42, size: 'small', adminKey: 'series', scenario: ${JSON.stringify(SERIES_SCENARIO)} })
 const headers = { authorization: 'Bearer taxonomy-mock-key' }

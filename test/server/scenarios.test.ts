@@ -17,6 +17,7 @@ import { startTestServer } from '../helpers/server.js'
 function viaSocket(base: string, request: ScenarioRequest, timeoutMs = 5_000): Promise<Outcome> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve) => {
+    let cut: Outcome | undefined
     const req = httpRequest(
       {
         host: hostname,
@@ -29,14 +30,20 @@ function viaSocket(base: string, request: ScenarioRequest, timeoutMs = 5_000): P
       },
       (res) => {
         const chunks: Buffer[] = []
+        const headers = Object.fromEntries(
+          Object.entries(res.headers).map(([k, v]) => [
+            k,
+            Array.isArray(v) ? v.join(', ') : (v ?? null),
+          ]),
+        )
+        // What the client saw if the connection ends (FIN or RST) before the body does.
+        cut = { fault: 'body-error', status: res.statusCode ?? 0, headers }
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('error', () => {})
+        res.on('close', () => {
+          if (!res.complete) resolve(cut!)
+        })
         res.on('end', () => {
-          const headers = Object.fromEntries(
-            Object.entries(res.headers).map(([k, v]) => [
-              k,
-              Array.isArray(v) ? v.join(', ') : (v ?? null),
-            ]),
-          )
           resolve({
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString('utf8'),
@@ -46,7 +53,7 @@ function viaSocket(base: string, request: ScenarioRequest, timeoutMs = 5_000): P
       },
     )
     req.on('timeout', () => req.destroy(new Error('timeout')))
-    req.on('error', () => resolve({ fault: 'network-error' }))
+    req.on('error', () => resolve(cut ?? { fault: 'network-error' }))
     req.end()
   })
 }
@@ -253,7 +260,7 @@ it('answers bad admin requests with one-line JSON errors that name the problem',
     status: 400,
     json: {
       error:
-        'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed',
+        'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, bytes, duration',
     },
   })
   expect(await admin(server.url, 'PUT', 's/scenario', { faults: { rate: -1 } })).toMatchObject({

@@ -8,8 +8,8 @@ import { createListener } from '../../src/server/listener.js'
 import { PendingAnswers } from '../../src/server/pending.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 
-// No kind delivers a body slowly yet; the answer type can say it, and both adapters deliver it:
-// the real resolver's answer, marked `slow-body`, arrives whole, headers first, then in pieces.
+// The delivery on its own, below the `slow-body` kind: the real resolver's answer, marked
+// `slow-body`, arrives whole, headers first, then in pieces.
 const real = createResolver({ taxonomy })
 const CHUNK = 64
 const slow: Resolver = {

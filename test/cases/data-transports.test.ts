@@ -1,0 +1,242 @@
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { createResolver } from '../../src/http/resolver.js'
+import { createMock } from '../../src/msw/index.js'
+import { startTestServer } from '../helpers/server.js'
+import { viaFetch, viaResolver, viaSocket } from '../helpers/transports.js'
+import { onUnhandled } from '../helpers/unhandled.js'
+import { expectCase, pickHeaders, taxonomy, toHeaders, type SpecCase } from './cases.js'
+import { BASE_CASES, DATA_CASES, PATCH, PATCH_CHANGES, PRESET_CASES } from './data-cases.js'
+
+const ADMIN_KEY = 'admin-key-for-tests'
+const SESSION = { 'x-taxonomy-mock-session': 'with-data' }
+
+/** A case sent in a session: its header added. */
+function inSession(c: SpecCase, session = SESSION): SpecCase {
+  return { ...c, headers: { ...c.headers, ...session } }
+}
+
+/** One answer through a fetch handler. */
+async function viaHandler(handle: (r: Request) => Promise<Response>, c: SpecCase) {
+  const response = await handle(
+    new Request(`http://mock.test${c.path}`, { method: c.method, headers: toHeaders(c.headers) }),
+  )
+  return {
+    status: response.status,
+    headers: pickHeaders((n) => response.headers.get(n)),
+    body: await response.text(),
+  }
+}
+
+async function putData(base: string, session: string, patch: unknown, headers = {}) {
+  const response = await fetch(`${base}/__admin/sessions/${session}/data`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof patch === 'string' ? patch : JSON.stringify(patch),
+  })
+  return { status: response.status, json: (await response.json()) as Record<string, any> }
+}
+
+describe('the resolver with the patch option (default session)', () => {
+  const resolver = createResolver({ taxonomy, patch: PATCH })
+  it.each(DATA_CASES)('$name', (c) => expectCase(viaResolver(resolver, c), c, expect))
+  it.each(BASE_CASES)('another session: $name', (c) =>
+    expectCase(
+      viaResolver(resolver, inSession(c, { 'x-taxonomy-mock-session': 'other' })),
+      c,
+      expect,
+    ),
+  )
+})
+
+describe('createFetchHandler', () => {
+  const withOption = createFetchHandler({ taxonomy, patch: PATCH })
+  it.each(DATA_CASES)('with the patch option: $name', async (c) =>
+    expectCase(await viaHandler(withOption, c), c, expect),
+  )
+
+  it('per session, set through the admin API with its key', async () => {
+    const handle = createFetchHandler({ taxonomy, adminKey: ADMIN_KEY })
+    const put = await handle(
+      new Request('http://mock.test/__admin/sessions/with-data/data', {
+        method: 'PUT',
+        headers: { 'x-taxonomy-mock-admin-key': ADMIN_KEY },
+        body: JSON.stringify(PATCH),
+      }),
+    )
+    expect(put.status).toBe(200)
+    for (const c of DATA_CASES) expectCase(await viaHandler(handle, inSession(c)), c, expect)
+    for (const c of BASE_CASES) expectCase(await viaHandler(handle, c), c, expect)
+  })
+})
+
+describe('MSW', () => {
+  const server = setupServer()
+  beforeAll(() => server.listen(onUnhandled('error')))
+  afterEach(() => server.resetHandlers())
+  afterAll(() => server.close())
+  const mock = createMock({ taxonomy, baseUrl: 'http://kit.test' })
+
+  it.each(DATA_CASES)('kit.withData(patch): $name', async (c) => {
+    server.resetHandlers(...mock.handlers)
+    server.use(...mock.withData(PATCH))
+    expectCase(await viaFetch('http://kit.test', c), c, expect)
+  })
+
+  it.each(DATA_CASES)('the kit option: $name', async (c) => {
+    server.use(...createMock({ taxonomy, patch: PATCH, baseUrl: 'http://opt.test' }).handlers)
+    expectCase(await viaFetch('http://opt.test', c), c, expect)
+  })
+
+  it('answers from the base data after resetHandlers()', async () => {
+    server.use(...mock.handlers)
+    server.use(...mock.withData(PATCH))
+    expectCase(await viaFetch('http://kit.test', DATA_CASES[0]!), DATA_CASES[0]!, expect)
+    server.resetHandlers(...mock.handlers)
+    for (const c of BASE_CASES) expectCase(await viaFetch('http://kit.test', c), c, expect)
+  })
+
+  it('refuses a bad patch at once, naming its path', () => {
+    expect(() =>
+      mock.withData({ sub_disciplines: [{ name: 'Lost', discipline_ids: [] }] }),
+    ).toThrow(/sub_disciplines\[0\]\.discipline_ids: must name at least one discipline/)
+  })
+})
+
+describe('the server', () => {
+  it.each(DATA_CASES)('PUT /__admin/sessions/{id}/data, then: $name', async (c) => {
+    const server = await startTestServer({ taxonomy })
+    expect((await putData(server.url, 'with-data', PATCH)).status).toBe(200)
+    expectCase(await viaSocket(server.url, inSession(c)), c, expect)
+    expectCase(
+      await viaSocket(server.url, { ...c, path: `/__sessions/with-data${c.path}` }),
+      c,
+      expect,
+    )
+  })
+
+  it('answers what changed; other sessions see the base; DELETE data and DELETE session forget it', async () => {
+    const server = await startTestServer({ taxonomy })
+    const put = await putData(server.url, 'with-data', PATCH)
+    expect(put.json).toMatchObject({ session: 'with-data', changes: PATCH_CHANGES })
+    expect(put.json.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
+    const read = await fetch(`${server.url}/__admin/sessions/with-data/data`)
+    expect(((await read.json()) as { patch: unknown }).patch).toEqual(PATCH)
+    for (const c of BASE_CASES) {
+      expectCase(await viaSocket(server.url, c), c, expect)
+      expectCase(
+        await viaSocket(server.url, inSession(c, { 'x-taxonomy-mock-session': 'other' })),
+        c,
+        expect,
+      )
+    }
+    const removed = await fetch(`${server.url}/__admin/sessions/with-data/data`, {
+      method: 'DELETE',
+    })
+    expect(await removed.json()).toMatchObject({ session: 'with-data', patch: null, changes: null })
+    for (const c of BASE_CASES) expectCase(await viaSocket(server.url, inSession(c)), c, expect)
+
+    await putData(server.url, 'with-data', PATCH)
+    await fetch(`${server.url}/__admin/sessions/with-data`, { method: 'DELETE' })
+    for (const c of BASE_CASES) expectCase(await viaSocket(server.url, inSession(c)), c, expect)
+    const gone = await fetch(`${server.url}/__admin/sessions/with-data/data`)
+    expect(await gone.json()).toMatchObject({ patch: null })
+  })
+
+  it('refuses a bad patch with every problem at its path, and keeps the data it had', async () => {
+    const server = await startTestServer({ taxonomy })
+    await putData(server.url, 'with-data', PATCH)
+    const bad = await putData(server.url, 'with-data', {
+      disciplines: [{ name: 'Orphan', domain_ids: [] }],
+      sub_disciplines: [{ name: 'Lost', discipline_ids: ['00000000-0000-4000-8000-000000000000'] }],
+      colours: [],
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.json.issues).toEqual([
+      { path: 'colours', message: expect.stringMatching(/^unknown field/) },
+    ])
+    const worse = await putData(server.url, 'with-data', {
+      disciplines: [{ name: 'Orphan', domain_ids: [] }],
+      sub_disciplines: [{ name: 'Lost', discipline_ids: ['00000000-0000-4000-8000-000000000000'] }],
+    })
+    expect(worse.status).toBe(400)
+    expect(worse.json.error).toMatch(/^Invalid patch: disciplines\[0\]\.domain_ids/)
+    expect(worse.json.issues.map((i: { path: string }) => i.path)).toEqual([
+      'disciplines[0].domain_ids',
+      'sub_disciplines[0].discipline_ids[0]',
+    ])
+    expect((await putData(server.url, 'with-data', '{not json')).status).toBe(400)
+    // Nothing changed: the session still has its data.
+    expectCase(await viaSocket(server.url, inSession(DATA_CASES[0]!)), DATA_CASES[0]!, expect)
+  })
+
+  it('refuses a patch over its size limits (413 for the body, 400 for the records)', async () => {
+    const server = await startTestServer({ taxonomy })
+    const huge = JSON.stringify({ disciplines: [{ name: 'x'.repeat(1024 * 1024) }] })
+    expect((await putData(server.url, 's', huge)).status).toBe(413)
+    const many = { topics: Array.from({ length: 10_001 }, () => ({})) }
+    const refused = await putData(server.url, 's', many)
+    expect(refused.status).toBe(400)
+    expect(refused.json.issues).toEqual([
+      { path: '$', message: 'a patch has at most 10000 records; has 10001' },
+    ])
+  })
+
+  it('refuses data writes as it refuses other admin writes (a page of another origin)', async () => {
+    const server = await startTestServer({ taxonomy })
+    const refused = await putData(server.url, 'with-data', PATCH, { origin: 'http://app.test' })
+    expect(refused.status).toBe(403)
+    for (const c of BASE_CASES) expectCase(await viaSocket(server.url, inSession(c)), c, expect)
+  })
+
+  it("shows a session's data on the browse pages and the health probe", async () => {
+    const server = await startTestServer({ taxonomy })
+    await putData(server.url, 'with-data', PATCH)
+    const index = await (await fetch(`${server.url}/?session=with-data`)).text()
+    expect(index).toContain('/browse/disciplines/empty-field?session=with-data')
+    expect(index).toContain('with the patch of session <code>with-data</code>')
+    expect(await (await fetch(`${server.url}/`)).text()).not.toContain('empty-field')
+    const page = await (
+      await fetch(`${server.url}/browse/sub_disciplines/knot-theory?session=with-data`)
+    ).text()
+    expect(page).toContain('Braids')
+    const health = (await (await fetch(`${server.url}/__sessions/with-data/__health`)).json()) as {
+      dataset: { patch?: string }
+    }
+    expect(health.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
+  })
+})
+
+describe('presets, wherever a patch goes', () => {
+  const server = setupServer()
+  // The real server is on loopback: requests to it pass.
+  beforeAll(() => server.listen(onUnhandled('bypass')))
+  afterEach(() => server.resetHandlers())
+  afterAll(() => server.close())
+  const mock = createMock({ taxonomy, baseUrl: 'http://presets.test' })
+
+  it.each(PRESET_CASES)('$name', async (c) => {
+    const patch = { preset: c.preset }
+    expectCase(viaResolver(createResolver({ taxonomy, patch }), c), c, expect)
+    expectCase(await viaHandler(createFetchHandler({ taxonomy, patch }), c), c, expect)
+    server.resetHandlers(...mock.handlers)
+    server.use(...mock.withData(patch))
+    expectCase(await viaFetch('http://presets.test', c), c, expect)
+    const running = await startTestServer({ taxonomy })
+    const put = await putData(running.url, 'with-data', patch)
+    expect(put.json.patch).toEqual(patch)
+    expectCase(await viaSocket(running.url, inSession(c)), c, expect)
+  })
+
+  it('refuses an unknown preset, and a preset with records beside it', async () => {
+    const running = await startTestServer({ taxonomy })
+    const unknown = await putData(running.url, 's', { preset: 'nope' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.json.issues[0].path).toBe('preset')
+    const mixed = await putData(running.url, 's', { preset: 'empty-children', disciplines: [] })
+    expect(mixed.json.issues).toEqual([
+      { path: 'disciplines', message: 'a patch with a preset has no other field' },
+    ])
+  })
+})

@@ -1,0 +1,44 @@
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createOverlay } from '../../src/core/overlay.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
+import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+
+const base = createTaxonomy({ seed: 42, size: 'small' })
+const domainIds = [base.domains[0]!.id, base.domains[1]!.id]
+
+it('adds a discipline with N sub-disciplines of M topics each, under the given domains', () => {
+  const patch = createDisciplinePatch({
+    name: 'Tiny Field',
+    domainIds,
+    subDisciplines: 3,
+    topics: 2,
+  })
+  expect(
+    createDisciplinePatch({ name: 'Tiny Field', domainIds, subDisciplines: 3, topics: 2 }),
+  ).toEqual(patch)
+  const full = patchTaxonomy(base, patch)
+  const overlay = createOverlay(base, patch)
+  const body = toDisciplineRecord(full, full.findDiscipline('tiny-field')!)
+  expect(body.domains.map((d) => d.id).sort()).toEqual([...domainIds].sort())
+  expect(body.sub_disciplines_count).toBe(3)
+  expect(body.sub_disciplines.map((s) => s.topics_count)).toEqual([2, 2, 2])
+  expect(JSON.stringify(toDisciplineRecord(overlay, overlay.findDiscipline('tiny-field')!))).toBe(
+    JSON.stringify(body),
+  )
+  const sub = full.findSubDiscipline('tiny-field-sub-2')!
+  expect(toSubDisciplineRecord(full, sub).topics.map((t) => t.slug)).toEqual([
+    'tiny-field-topic-2-1',
+    'tiny-field-topic-2-2',
+  ])
+})
+
+it('makes an empty discipline by default, and names a bad shape', () => {
+  const full = patchTaxonomy(base, createDisciplinePatch({ name: 'Bare', domainIds }))
+  expect(toDisciplineRecord(full, full.findDiscipline('bare')!).sub_disciplines_count).toBe(0)
+  expect(() => createDisciplinePatch({ name: '', domainIds })).toThrow(/`name` must be/)
+  expect(() => createDisciplinePatch({ name: 'x', domainIds, topics: -1 })).toThrow(
+    /`topics` must be an integer from 0/,
+  )
+})

@@ -1,0 +1,97 @@
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
+import { describeDataset, noteDataFile } from '../../src/core/identity.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
+import { DATA_LIMITS, createSessionData, type SessionData } from '../../src/http/session-data.js'
+import { SessionRegistry } from '../../src/http/sessions.js'
+import { resolveNow } from '../helpers/transports.js'
+
+const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+const AUTH = (session?: string) => (name: string) =>
+  name === 'authorization'
+    ? 'Bearer taxonomy-mock-key'
+    : name === 'x-taxonomy-mock-session'
+      ? session
+      : undefined
+const domainId = taxonomy.domains[0]!.id
+const ADD = { disciplines: [{ name: 'Empty Field', domain_ids: [domainId] }] }
+
+it('refuses data past the total of every session, changing nothing', () => {
+  const sessions = new SessionRegistry()
+  const small = createSessionData(taxonomy, ADD)
+  expect(sessions.setData(sessions.get('a'), small)).toBe(true)
+  const huge = { ...small, bytes: DATA_LIMITS.totalBytes } as SessionData
+  expect(sessions.setData(sessions.get('b'), huge)).toBe(false)
+  expect(sessions.find('b')!.data).toBeUndefined()
+  expect(sessions.dataBytes).toBe(small.bytes)
+  sessions.delete('a')
+  expect(sessions.dataBytes).toBe(0)
+  expect(sessions.setData(sessions.get('b'), huge)).toBe(true)
+})
+
+it('applies a session patch again to replaced data, and drops one that no longer applies', () => {
+  const resolver = createResolver({ taxonomy: loadTaxonomy(taxonomy.toFixture()) })
+  sessionsOf(resolver).setData(
+    sessionsOf(resolver).get('s'),
+    createSessionData(resolver.options.taxonomy, ADD),
+  )
+  const get = (session: string) =>
+    resolveNow(resolver, {
+      method: 'GET',
+      url: '/api/v2/disciplines/empty-field',
+      header: AUTH(session),
+    }).status
+  expect(get('s')).toBe(200)
+  resolver.replaceTaxonomy(loadTaxonomy(taxonomy.toFixture()))
+  expect(get('s')).toBe(200)
+  // Data without the domain the patch links to: the patch no longer applies.
+  const fixture = taxonomy.toFixture()
+  const without = loadTaxonomy({
+    ...fixture,
+    domains: fixture.domains.slice(1),
+    disciplines: fixture.disciplines.filter((d) => !d.domain_ids.includes(domainId)),
+    sub_disciplines: [],
+    topics: [],
+  })
+  resolver.replaceTaxonomy(without)
+  expect(get('s')).toBe(404)
+  expect(sessionsOf(resolver).find('s')!.data).toBeUndefined()
+})
+
+it('names generated data by seed and size, and loaded data by a digest of its export', () => {
+  expect(describeDataset(taxonomy)).toEqual({
+    format: 'taxonomy-mock/v1',
+    seed: 42,
+    size: 'small',
+    digest: '45658018603cc41d',
+  })
+  const loaded = loadTaxonomy(taxonomy.toFixture())
+  const other = loadTaxonomy({ ...taxonomy.toFixture(), seed: 7 })
+  expect(describeDataset(loaded).digest).toMatch(/^[0-9a-f]{16}$/)
+  expect(describeDataset(loaded).digest).not.toBe(describeDataset(other).digest)
+  noteDataFile(loaded, 'ab'.repeat(32))
+  expect(describeDataset(loaded).sha256).toBe('ab'.repeat(32))
+})
+
+it('changes the digest with the order option, which changes every body', () => {
+  const header = (order?: 'id') =>
+    resolveNow(createResolver({ taxonomy, ...(order ? { order } : {}) }), {
+      method: 'GET',
+      url: `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`,
+      header: AUTH(),
+    }).headers['x-taxonomy-mock-dataset']
+  expect(header()).not.toBe(header('id'))
+})
+
+it('shares one overlay between sessions with the same preset on the same data', () => {
+  const sessions = new SessionRegistry()
+  const overlays = new Set()
+  for (let i = 0; i < 16; i++) {
+    const data = createSessionData(taxonomy, { preset: 'huge-lists' })
+    expect(sessions.setData(sessions.get(`s${i}`), data)).toBe(true)
+    overlays.add(data.overlay)
+  }
+  expect(overlays.size).toBe(1)
+  expect(sessions.dataBytes).toBeLessThan(16 * 64)
+})
