@@ -30,5 +30,6 @@ export type {
   SeededFaults,
   SequenceStep,
   SequenceStepInput,
+  StreamDelay,
 } from './scenario.js'
 export type { AnswerReason, JournalEntry, KeyState } from './sessions.js'

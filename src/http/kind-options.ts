@@ -52,7 +52,7 @@ function parseBytes(value: unknown, name: string): number {
   return value
 }
 
-function parseDuration(value: unknown, name: string): number {
+export function parseDuration(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_DELAY) {
     throw new OptionError(
       name,

@@ -342,6 +342,20 @@ const DELAY_SCHEMA = {
     },
   ],
 } as const
+/** A scenario's own `delay` may also split a streamed answer's wait (`slow-body`). */
+const SCENARIO_DELAY_SCHEMA = {
+  oneOf: [
+    ...DELAY_SCHEMA.oneOf,
+    {
+      description:
+        "With kind 'slow-body': the wait before the head (ttfb, any delay form) and the milliseconds the body takes (body)",
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { ttfb: DELAY_SCHEMA, body: milliseconds },
+    },
+  ],
+} as const
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
@@ -418,7 +432,7 @@ export const OPENAPI_DOCUMENT = {
                 enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
               },
               times: { type: 'integer', minimum: 1 },
-              delay: DELAY_SCHEMA,
+              delay: SCENARIO_DELAY_SCHEMA,
               seed: {
                 type: 'integer',
                 minimum: 0,

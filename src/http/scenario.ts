@@ -1,7 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
-import { KIND_OPTION_FIELDS, parseKindOptions } from './kind-options.js'
+import { KIND_OPTION_FIELDS, parseDuration, parseKindOptions } from './kind-options.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 import { OptionError } from '../core/option-error.js'
 
@@ -119,8 +119,18 @@ export interface Scenario {
   readonly seed?: number
 }
 
-/** A scenario, or just a kind's name (`'unavailable'`). */
-export type ScenarioInput = Scenario | ScenarioKind
+/**
+ * With `kind: 'slow-body'`: the wait before the status and headers (`ttfb`, any delay form) and the
+ * milliseconds the body then takes (`body`); the same as `delay` and `duration`.
+ */
+export interface StreamDelay {
+  readonly ttfb?: ScenarioDelay
+  readonly body?: number
+}
+
+/** A scenario, or just a kind's name (`'unavailable'`); its `delay` may be a {@link StreamDelay}. */
+export type ScenarioInput =
+  Scenario | (Omit<Scenario, 'delay'> & { readonly delay: StreamDelay }) | ScenarioKind
 
 const FIELDS = new Set([
   'kind',
@@ -157,11 +167,11 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
       `must be a scenario object or a kind's name; received ${formatReceived(value)}`,
     )
   }
-  const input = value as Record<string, unknown>
-  const unknown = Object.keys(input).find((key) => !FIELDS.has(key))
+  const unknown = Object.keys(value).find((key) => !FIELDS.has(key))
   if (unknown !== undefined) {
     throw new OptionError(name, `has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`)
   }
+  const input = splitDelay(value as Record<string, unknown>, name)
   const scenario: Record<string, unknown> = {}
   if (input.kind !== undefined) scenario.kind = parseKind(input.kind, `${name}.kind`)
   if (input.slug !== undefined) scenario.slug = parseSlug(input.slug, `${name}.slug`)
@@ -200,6 +210,36 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   Object.assign(scenario, parseKindOptions(input, kinds, name))
   checkDelayKind(scenario, name)
   return Object.freeze(scenario) as Scenario
+}
+
+/**
+ * `delay: { ttfb, body }` where the body streams (`slow-body`): the wait before the status and
+ * headers, and the milliseconds the body then takes. The same scenario as `delay` and `duration`.
+ *
+ * @example
+ * splitDelay({ kind: 'slow-body', delay: { ttfb: 200, body: 3000 } }, 'scenario')
+ * // { kind: 'slow-body', delay: 200, duration: 3000 }
+ */
+function splitDelay(input: Record<string, unknown>, name: string): Record<string, unknown> {
+  const { delay, ...rest } = input
+  if (typeof delay !== 'object' || delay === null || Array.isArray(delay)) return input
+  if (!('ttfb' in delay) && !('body' in delay)) return input
+  const { ttfb, body, ...extra } = delay as Record<string, unknown>
+  const stray = Object.keys(extra)[0]
+  if (stray !== undefined)
+    throw new OptionError(`${name}.delay`, `has no field \`${stray}\`; a split takes ttfb, body`)
+  if (input.kind !== 'slow-body') {
+    throw new OptionError(
+      `${name}.delay`,
+      `{ ttfb, body } goes with \`${name}.kind\` 'slow-body', whose body streams; received kind ${formatReceived(input.kind)}`,
+    )
+  }
+  if (body !== undefined && input.duration !== undefined)
+    throw new OptionError(`${name}.delay.body`, `excludes \`${name}.duration\`: both time the body`)
+  const split: Record<string, unknown> = { ...rest }
+  if (ttfb !== undefined) split.delay = parseDelay(ttfb, `${name}.delay.ttfb`)
+  if (body !== undefined) split.duration = parseDuration(body, `${name}.delay.body`)
+  return split
 }
 
 /** `limit`, `window` and `per`: a quota, only for `rate-limited`. */

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
+import { parseScenario } from '../../src/http/scenario.js'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 import { D } from '../cases/scenario-cases.js'
@@ -79,3 +80,42 @@ it('--scenario slow-body --scenario-duration MS sets it from the command line', 
     '--scenario-bytes goes with --scenario or --faults',
   )
 })
+
+it('{ ttfb, body } splits the delay where the body streams: the same scenario as delay and duration', () => {
+  expect(parseScenario({ kind: 'slow-body', delay: { ttfb: [10, 20], body: 3000 } })).toEqual({
+    kind: 'slow-body',
+    delay: [10, 20],
+    duration: 3000,
+  })
+  expect(() => parseScenario({ kind: 'hang', delay: { ttfb: 5 } })).toThrow(
+    "`scenario.delay` { ttfb, body } goes with `scenario.kind` 'slow-body'",
+  )
+  expect(() => parseScenario({ kind: 'slow-body', delay: { body: 5 }, duration: 5 })).toThrow(
+    '`scenario.delay.body` excludes `scenario.duration`',
+  )
+  expect(() => parseScenario({ kind: 'slow-body', delay: { ttfb: -1 } })).toThrow(
+    '`scenario.delay.ttfb` must be',
+  )
+  expect(() => parseScenario({ kind: 'slow-body', delay: { ttfb: 1, tail: 2 } })).toThrow(
+    '`scenario.delay` has no field `tail`',
+  )
+})
+
+it.each([
+  ['node server', true],
+  ['fetch handler', false],
+])(
+  '%s: { ttfb, body } holds the headers for ttfb, then the body over body',
+  async (_, overHttp) => {
+    const split = { kind: 'slow-body', delay: { ttfb: 150, body: 300 } } as const
+    const server = overHttp ? await startTestServer({ taxonomy, scenario: split }) : undefined
+    const url = `${server?.url ?? 'http://mock'}${D}`
+    const send = overHttp
+      ? fetch(url, { headers: AUTH })
+      : createFetchHandler({ taxonomy, scenario: split })(new Request(url, { headers: AUTH }))
+    const timing = await timeBody(send)
+    expect(timing.text).toBe(whole)
+    expect(timing.headers).toBeGreaterThanOrEqual(150 * 0.9)
+    expect(timing.body - timing.headers).toBeGreaterThanOrEqual(300 * 0.9)
+  },
+)

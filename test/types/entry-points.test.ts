@@ -120,6 +120,7 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
     'SequenceStep',
     'SequenceStepInput',
     'SessionPatch',
+    'StreamDelay',
     'createFetchHandler',
     'createResolver',
     'parseScenario',
