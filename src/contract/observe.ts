@@ -155,14 +155,7 @@ function headerObservation(
 ): Observation {
   if (!exchange) return { id, question, service: NOT_CHECKED, mock, verdict: 'not checked' }
   const service = exchange.headers.get(header) ?? '(none)'
-  return {
-    id,
-    question,
-    service,
-    mock,
-    verdict: service === mock ? 'same' : 'differs',
-    ...(service === mock ? {} : { note: 'the mock always sends its value' }),
-  }
+  return compared(id, question, service, mock, 'the mock always sends its value')
 }
 
 function corsObservation(exchange: Exchange | undefined): Observation {
@@ -240,12 +233,18 @@ function answerObservation(
           : exchange.status >= 300 && exchange.status < 400
             ? `redirect ${exchange.status} to ${exchange.headers.get('location') ?? '(no Location)'}`
             : `status ${exchange.status}`
-  return {
-    id,
-    question,
-    service,
-    mock,
-    verdict: service === mock ? 'same' : 'differs',
-    ...(service === mock ? {} : { note }),
-  }
+  return compared(id, question, service, mock, note)
+}
+
+/** What the service and the mock each gave, and whether they agree (`note` says why not). */
+function compared(
+  id: string,
+  question: string,
+  service: string,
+  mock: string,
+  note: string,
+): Observation {
+  return service === mock
+    ? { id, question, service, mock, verdict: 'same' }
+    : { id, question, service, mock, verdict: 'differs', note }
 }

@@ -76,6 +76,21 @@ export function createAdmin(
     }
   }
 
+  /** A JSON body, or the 4xx answer saying why not (`expected` names what it should be). */
+  async function readJson(
+    request: MockRequest,
+    limit: number,
+    expected: string,
+  ): Promise<{ readonly value: unknown } | MockAnswer> {
+    const text = await readText(request, limit)
+    if (typeof text !== 'string') return text
+    try {
+      return { value: JSON.parse(text) as unknown }
+    } catch {
+      return error('badRequest', `Malformed request: the body must be ${expected}`)
+    }
+  }
+
   /** A session's data as the data routes answer it: its patch, what it changed, and which data answers. */
   function describeData(session: string, data: SessionData | undefined) {
     return {
@@ -88,17 +103,13 @@ export function createAdmin(
 
   /** Reads a patch and sets it as the session's data; a bad patch changes nothing. */
   async function putData(request: MockRequest, session: string): Promise<MockAnswer> {
-    const text = await readText(request, DATA_LIMITS.patchBytes)
-    if (typeof text !== 'string') return text
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      return error(
-        'badRequest',
-        'Malformed request: the body must be a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
-      )
-    }
+    const body = await readJson(
+      request,
+      DATA_LIMITS.patchBytes,
+      'a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
+    )
+    if (!('value' in body)) return body
+    const { value } = body
     let data: SessionData
     try {
       data = createSessionData(adminData.base(), value)
@@ -124,19 +135,14 @@ export function createAdmin(
   }
 
   async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
-    const text = await readText(request, ADMIN_BODY_LIMIT)
-    if (typeof text !== 'string') return text
-    let value: unknown
+    const body = await readJson(
+      request,
+      ADMIN_BODY_LIMIT,
+      'a JSON scenario such as {"kind":"unavailable"}',
+    )
+    if (!('value' in body)) return body
     try {
-      value = JSON.parse(text)
-    } catch {
-      return error(
-        'badRequest',
-        'Malformed request: the body must be a JSON scenario such as {"kind":"unavailable"}',
-      )
-    }
-    try {
-      return new ScenarioState(value as never)
+      return new ScenarioState(body.value as never)
     } catch (cause) {
       return error('badRequest', `Invalid scenario: ${(cause as Error).message}`)
     }
