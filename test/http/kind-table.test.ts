@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { HELP } from '../../src/cli/help.js'
 import { KINDS, kindSpec, type ScenarioKind } from '../../src/http/kinds.js'
@@ -71,3 +71,19 @@ describe.each(SCENARIO_KINDS.map((kind) => [kind] as const))('the %s row', (kind
 it('lists every kind once, in table order', () => {
   expect(SCENARIO_KINDS).toEqual(Object.keys(KINDS))
 })
+
+/** The kinds named in the first column of a page's scenario table, in its order. */
+function kindsInTable(page: string): string[] {
+  const text = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8')
+  const table = text.slice(text.search(/^\| `unauthorized` \|/m)).split(/\n(?!\|)/)[0]!
+  return table
+    .split('\n')
+    .flatMap((row) => [...row.split('|')[1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!))
+}
+
+it.each(['README.md', 'docs/scenarios.md'])(
+  "%s's scenario table lists every row of the kind table, in its order",
+  (page) => {
+    expect(kindsInTable(page)).toEqual(SCENARIO_KINDS)
+  },
+)
