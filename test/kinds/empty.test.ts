@@ -1,4 +1,3 @@
-import { createConnection } from 'node:net'
 import { expect, it } from 'vitest'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
@@ -29,26 +28,6 @@ it('server: not one byte, then a clean close (FIN), with or without a key', asyn
   const none = { received: Buffer.alloc(0), end: 'fin' }
   expect(await exchangeRaw(server.url, D)).toEqual(none)
   expect(await exchangeRaw(server.url, D, {})).toEqual(none)
-})
-
-it('server: answers pipelined before it on the connection are sent whole first', async () => {
-  const server = await startTestServer({
-    taxonomy,
-    scenario: { kind: 'empty', slug: first!.slug },
-  })
-  const { hostname, port } = new URL(server.url)
-  const received = await new Promise<string>((resolve, reject) => {
-    const socket = createConnection(Number(port), hostname)
-    let text = ''
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
-    socket.on('error', reject)
-    socket.on('close', () => resolve(text))
-    const get = (path: string) =>
-      `GET ${path} HTTP/1.1\r\nhost: x\r\nauthorization: ${AUTH.authorization}\r\n\r\n`
-    socket.write(get(D2) + get(D))
-  })
-  expect(received.endsWith(`\r\n\r\n${body(second)}`)).toBe(true)
-  expect(received.match(/HTTP\/1\.1/g)).toHaveLength(1)
 })
 
 it('fetch handler and MSW: Response.error(), so fetch rejects', async () => {
