@@ -81,6 +81,8 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
                    GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
                    without --admin-key: loopback clients only, with a Host that is an IP
                    literal or localhost; ID "default" is everyone else
+  Metrics:         GET /__metrics (Prometheus text format; the admin API's clients only):
+                   requests by endpoint, status and scenario kind, answer times, delays
 
 Also served, no key needed: GET / (a page listing every record, each linked to its JSON),
 GET /__health (readiness), GET /openapi.json (the OpenAPI 3.1 document).

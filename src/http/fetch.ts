@@ -4,7 +4,13 @@ import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
 import type { SessionData } from './session-data.js'
 import { createRequestJournal, type RequestJournal } from './request-journal.js'
-import { createResolver, sessionsOf, type MockRequest, type Resolver } from './resolver.js'
+import {
+  createResolver,
+  metricsOf,
+  sessionsOf,
+  type MockRequest,
+  type Resolver,
+} from './resolver.js'
 import { unreachable, type Delivery, type MockAnswer } from './responses.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
@@ -59,12 +65,15 @@ export async function answerRequest(
   scenarios?: readonly ScenarioState[],
   data?: SessionData,
 ): Promise<Response> {
+  const started = performance.now()
   const target = targetOf(request, scope)
   const answer = await resolver.resolve(toMockRequest(request, target), {
     basePath: target?.basePath ?? '',
     ...(scenarios ? { scenarios } : {}),
     ...(data ? { data } : {}),
   })
+  // The runtime sends the answer: the adapter's own time ends here, before its delay (if any).
+  metricsOf(resolver)?.observeAnswer(performance.now() - started)
   return deliver(answer, request)
 }
 

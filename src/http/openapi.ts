@@ -193,7 +193,10 @@ function admin(summary: string, operationId: string, extra: Record<string, unkno
   }
 }
 
-/** The admin API: per-session scenarios and request journals (server only, not the service). */
+/**
+ * The admin API: per-session scenarios and request journals, and the metrics (server only, not
+ * the service).
+ */
 const ADMIN_PATHS = {
   '/__admin/sessions/{id}/scenario': {
     get: admin("Read a session's scenario", 'getSessionScenario', {
@@ -307,6 +310,23 @@ const ADMIN_PATHS = {
       responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
     }),
   },
+  '/__metrics': {
+    get: {
+      summary:
+        'Requests by endpoint, status and scenario kind, answer times, delays and sessions, for Prometheus',
+      operationId: 'getMetrics',
+      tags: ['admin'],
+      security: [{}, { adminKey: [] }],
+      responses: {
+        '200': {
+          description: 'The metrics in the Prometheus text exposition format 0.0.4',
+          content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
+        },
+        '403': adminErrors['403'],
+        '405': adminErrors['405'],
+      },
+    },
+  },
 } as const
 
 const digits = { type: 'string', pattern: '^[0-9]+$' } as const
@@ -393,7 +413,7 @@ export const OPENAPI_DOCUMENT = {
     {
       name: 'admin',
       description:
-        'taxonomy-mock only: per-session scenarios, request journals and patches over the data. Leave this tag out of generated API clients.',
+        'taxonomy-mock only: per-session scenarios, request journals, patches over the data, and the metrics. Leave this tag out of generated API clients.',
     },
   ],
   paths: {

@@ -4,6 +4,8 @@ import { createAdmin } from './admin.js'
 import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
+import { Metrics } from './metrics.js'
+import { createMetricsRoute } from './metrics-route.js'
 import { firstElement } from './header-fields.js'
 import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
@@ -57,7 +59,16 @@ export interface Resolver {
  */
 interface SessionResolver extends Resolver {
   readonly sessions: SessionRegistry
+  readonly metrics: Metrics
   resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
+}
+
+/**
+ * The metrics of a resolver {@link createResolver} made (`undefined` for one made elsewhere): its
+ * adapter adds the answer times.
+ */
+export function metricsOf(resolver: Resolver): Metrics | undefined {
+  return (resolver as Partial<SessionResolver>).metrics
 }
 
 /** The sessions of a resolver {@link createResolver} made. */
@@ -140,6 +151,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
     base: () => resolved.taxonomy,
     describe: (data) => describeServedDataset(resolved, data),
   })
+  const metrics = new Metrics(sessions)
+  const answerMetrics = createMetricsRoute(metrics, resolved.adminKey)
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // A replaced taxonomy brings a new base: old bytes are never served.
@@ -329,6 +342,12 @@ export function createResolver(options: MockOptions = {}): Resolver {
       delay,
       label,
     )
+    metrics.countApi(
+      route.kind === 'apiUnknown' ? null : route.endpoint.collection,
+      answer,
+      label,
+      delay,
+    )
     return delay > 0 ? { ...answer, delay } : answer
   }
 
@@ -488,6 +507,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       return resolved
     },
     sessions,
+    metrics,
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
@@ -501,6 +521,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
       if (route === undefined)
         return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
+      if (route.kind === 'metrics') return answerMetrics(request)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
       if (request.method === 'OPTIONS') return preflight
       if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown') {
@@ -511,7 +532,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
             ? 'invalid'
             : 'missing'
         const session = sessionOf(request, prefixed, key === 'ok')
-        if (!(session instanceof Session)) return session
+        if (!(session instanceof Session)) {
+          metrics.countApi(
+            route.kind === 'apiUnknown' ? null : route.endpoint.collection,
+            session,
+            null,
+            0,
+          )
+          return session
+        }
         const served = servedFor(context.data ?? session.data, session)
         return answerApi(
           { request, route, session, key, served },
@@ -526,6 +555,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         ),
         request.method,
       )
+      metrics.countSite(route.kind, answer, resolved.delay)
       return resolved.delay > 0 ? { ...answer, delay: resolved.delay } : answer
     },
   }

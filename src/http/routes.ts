@@ -8,6 +8,8 @@ export type Route =
   /** Under `/api/`, but no endpoint: needs a key like the endpoints, then 404. */
   | { readonly kind: 'apiUnknown' }
   | { readonly kind: 'health' | 'openapi' | 'home' }
+  /** `/__metrics`: the Prometheus metrics, for the clients the admin API answers. */
+  | { readonly kind: 'metrics' }
   /** `/browse/{collection}/{slug}`: a record's HTML page; needs no key. */
   | { readonly kind: 'browse'; readonly endpoint: Endpoint; readonly slug: string }
   /** `/__admin/sessions/{id}[/scenario|/requests|/requests.har|/data]`: the session admin API. */
@@ -42,6 +44,7 @@ function matchRoute(path: string): Route {
   if (path.startsWith(API_PREFIX)) return matchApi(path)
   if (path === '/__health') return { kind: 'health' }
   if (path === '/openapi.json') return { kind: 'openapi' }
+  if (path === '/__metrics') return { kind: 'metrics' }
   if (path === '/') return { kind: 'home' }
   if (path.startsWith(BROWSE_PREFIX)) return matchBrowse(path)
   if (path.startsWith(ADMIN_PREFIX)) return matchAdmin(path)

@@ -72,6 +72,7 @@ export class SessionRegistry implements JournalLedger {
   #newest: Session | undefined
   #bytes = 0
   #dataBytes = 0
+  #dataCount = 0
 
   /** @param journalBytes the journals' budget; tests pass a small one. */
   constructor(journalBytes = SESSION_LIMITS.journalBytes) {
@@ -131,6 +132,7 @@ export class SessionRegistry implements JournalLedger {
     const next = this.#dataBytes - (session.data?.bytes ?? 0) + (data?.bytes ?? 0)
     if (data !== undefined && next > DATA_LIMITS.totalBytes) return false
     this.#dataBytes = next
+    this.#dataCount += (data === undefined ? 0 : 1) - (session.data === undefined ? 0 : 1)
     session.data = data
     return true
   }
@@ -138,6 +140,11 @@ export class SessionRegistry implements JournalLedger {
   /** The bytes of every session's patch together. */
   get dataBytes(): number {
     return this.#dataBytes
+  }
+
+  /** How many sessions have a patch over the data. */
+  get dataCount(): number {
+    return this.#dataCount
   }
 
   /** Lets every journal go of the answers it points to: the data they came from is replaced. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
-import type { MockRequest, Resolver } from '../http/resolver.js'
+import { metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import {
   createErrorAnswers,
@@ -40,17 +40,22 @@ export function createListener(
   state: ListenerState,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { cors } = resolver.options
+  const metrics = metricsOf(resolver)
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
   const internalError = createErrorAnswers('serverError', cors).get
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
   const noHost = createErrorAnswers('badRequest', cors)
 
-  /** The one place an answer leaves the server, once its delay (if any) is over. */
+  /**
+   * The one place an answer leaves the server, once its delay (if any) is over: `waited` is the
+   * delay it waited, which the metrics leave out of the server's own time.
+   */
   function deliver(
     request: IncomingMessage,
     response: ServerResponse,
     answer: MockAnswer,
     started: number,
+    waited: number,
   ): void {
     const { delivery } = answer
     if (delivery !== undefined) {
@@ -96,11 +101,13 @@ export function createListener(
     else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
       writeCut(response, answer.body, delivery)
     else response.end(answer.body ? toBuffer(answer.body) : undefined)
+    const ms = performance.now() - started
+    metrics?.observeAnswer(ms - waited)
     onRequest?.({
       method: request.method ?? '',
       path: toLogPath(request.url ?? ''),
       status: answer.status,
-      ms: performance.now() - started,
+      ms,
     })
   }
 
@@ -156,14 +163,16 @@ export function createListener(
     const delay = answer.delay ?? 0
     // While closing, nothing waits: answers still owed are sent at once.
     if (delay > 0 && !state.draining) {
-      state.pending.add(request.socket, delay, () => deliver(request, response, answer, started))
+      state.pending.add(request.socket, delay, () =>
+        deliver(request, response, answer, started, delay),
+      )
     } else {
-      deliver(request, response, answer, started)
+      deliver(request, response, answer, started, 0)
     }
   }
 
   return function listener(request, response) {
-    const started = onRequest ? performance.now() : 0
+    const started = performance.now()
     let answer: MockAnswer | Promise<MockAnswer>
     const mockRequest = new NodeMockRequest(request)
     if (request.httpVersionMinor === 1 && mockRequest.host === undefined) {

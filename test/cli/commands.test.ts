@@ -25,6 +25,7 @@ it('prints the version and the help', async () => {
   const help = await runCli(['--help'])
   expect(help.code).toBe(0)
   expect(help.stdout.join('\n')).toContain('Exit codes: 0 done')
+  expect(help.stdout.join('\n')).toContain('GET /__metrics (Prometheus text format')
 })
 
 it('exports the fixture JSON to stdout, byte for byte the canonical export', async () => {

@@ -1,0 +1,250 @@
+import { request as httpRequest } from 'node:http'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { createResolver } from '../../src/http/resolver.js'
+import { startTestServer } from '../helpers/server.js'
+import { parsePrometheusText, type MetricFamily } from '../helpers/prometheus-text.js'
+
+const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+const slug = taxonomy.disciplines[0]!.slug
+const API_KEY = 'metrics-test-api-key-0123456789'
+const ADMIN_KEY = 'metrics-test-admin-key-0123456789'
+const AUTH = { authorization: `Bearer ${API_KEY}` }
+
+/** One request over a socket to 127.0.0.1, the Host and every header as given. */
+function send(port: number, method: string, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+    (resolve, reject) => {
+      const request = httpRequest(
+        { host: '127.0.0.1', port, method, path, headers, setHost: false },
+        (response) => {
+          let text = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk: string) => (text += chunk))
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, headers: response.headers, text }),
+          )
+        },
+      )
+      request.on('error', reject)
+      request.end()
+    },
+  )
+}
+
+/** The value of the one sample of `name` whose labels include `labels`; 0 when there is none. */
+function valueOf(
+  families: Map<string, MetricFamily>,
+  family: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number {
+  const found = families
+    .get(family)!
+    .samples.filter(
+      (sample) =>
+        sample.name === name &&
+        Object.entries(labels).every(([label, value]) => sample.labels[label] === value),
+    )
+  expect(found.length).toBeLessThanOrEqual(1)
+  return found[0]?.value ?? 0
+}
+
+const requestsOf = (
+  families: Map<string, MetricFamily>,
+  endpoint: string,
+  status: string,
+  scenario = 'none',
+) =>
+  valueOf(families, 'taxonomy_mock_requests_total', 'taxonomy_mock_requests_total', {
+    endpoint,
+    status,
+    scenario,
+  })
+
+it('counts a known sequence of requests by endpoint, status and scenario kind, with answer times and delays apart', async () => {
+  const server = await startTestServer({ taxonomy, apiKeys: API_KEY })
+  const { url } = server
+  const api = `${url}/api/v2/disciplines`
+  const statuses = [
+    (await fetch(`${api}/${slug}`, { headers: AUTH })).status,
+    (await fetch(`${api}/${slug}`, { headers: AUTH, method: 'HEAD' })).status,
+    (await fetch(`${api}/${slug}`)).status,
+    (await fetch(`${api}/${slug}`, { headers: { authorization: 'Bearer wrong-key' } })).status,
+    (await fetch(`${api}/no-such-slug`, { headers: AUTH })).status,
+    (await fetch(`${url}/api/v2/sub_disciplines/no-such-slug`, { headers: AUTH })).status,
+    (await fetch(`${api}/${slug}`, { headers: AUTH, method: 'POST' })).status,
+    (await fetch(`${url}/api/v9/elsewhere`, { headers: AUTH })).status,
+    (await fetch(`${api}/${slug}`, { headers: { ...AUTH, prefer: 'scenario=unavailable' } }))
+      .status,
+    (await fetch(`${api}/${slug}`, { headers: { ...AUTH, prefer: 'delay=1500' } })).status,
+    (await fetch(`${url}/__health`)).status,
+  ]
+  expect(statuses).toEqual([200, 200, 401, 401, 404, 404, 405, 404, 503, 200, 200])
+  // A session's scenario, set through the admin API: the next two requests get 500.
+  const put = await fetch(`${url}/__admin/sessions/m1/scenario`, {
+    method: 'PUT',
+    body: '{"kind":"server-error","times":2}',
+  })
+  expect(put.status).toBe(200)
+  const session = { ...AUTH, 'x-taxonomy-mock-session': 'm1' }
+  for (let i = 0; i < 3; i++) await (await fetch(`${api}/${slug}`, { headers: session })).text()
+
+  const scrape = await fetch(`${url}/__metrics`)
+  expect(scrape.status).toBe(200)
+  expect(scrape.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
+  expect(scrape.headers.get('access-control-allow-origin')).toBeNull()
+  const families = parsePrometheusText(await scrape.text())
+
+  expect(families.get('taxonomy_mock_requests_total')!.type).toBe('counter')
+  expect(requestsOf(families, 'disciplines', '200')).toBe(3)
+  expect(requestsOf(families, 'disciplines', '401')).toBe(2)
+  expect(requestsOf(families, 'disciplines', '404')).toBe(1)
+  expect(requestsOf(families, 'sub_disciplines', '404')).toBe(1)
+  expect(requestsOf(families, 'disciplines', '405')).toBe(1)
+  expect(requestsOf(families, 'api', '404')).toBe(1)
+  expect(requestsOf(families, 'disciplines', '503', 'unavailable')).toBe(1)
+  expect(requestsOf(families, 'disciplines', '200', 'delay')).toBe(1)
+  expect(requestsOf(families, 'disciplines', '500', 'server-error')).toBe(2)
+  expect(requestsOf(families, 'health', '200')).toBe(1)
+  const counted = families
+    .get('taxonomy_mock_requests_total')!
+    .samples.reduce((sum, sample) => sum + sample.value, 0)
+  // Every API and page request above; the admin call and the scrape are not counted.
+  expect(counted).toBe(statuses.length + 3)
+
+  // Every answer the server sent before the scrape, the admin call included.
+  const answers = 'taxonomy_mock_answer_seconds'
+  expect(families.get(answers)!.type).toBe('histogram')
+  expect(valueOf(families, answers, `${answers}_count`)).toBe(statuses.length + 1 + 3)
+  // The 1.5 s delay is the delay histogram's, not the server's own time.
+  expect(valueOf(families, answers, `${answers}_bucket`, { le: '1' })).toBe(statuses.length + 1 + 3)
+  const delays = 'taxonomy_mock_delay_seconds'
+  expect(valueOf(families, delays, `${delays}_count`)).toBe(1)
+  expect(valueOf(families, delays, `${delays}_sum`)).toBeCloseTo(1.5, 6)
+  expect(valueOf(families, delays, `${delays}_bucket`, { le: '1' })).toBe(0)
+  expect(valueOf(families, delays, `${delays}_bucket`, { le: '2.5' })).toBe(1)
+
+  // The default session and m1 (the keyless requests made none).
+  expect(valueOf(families, 'taxonomy_mock_sessions', 'taxonomy_mock_sessions')).toBe(2)
+  expect(
+    valueOf(families, 'taxonomy_mock_journal_bytes', 'taxonomy_mock_journal_bytes'),
+  ).toBeGreaterThan(0)
+  expect(valueOf(families, 'taxonomy_mock_data_overlays', 'taxonomy_mock_data_overlays')).toBe(0)
+  expect(valueOf(families, 'taxonomy_mock_workers', 'taxonomy_mock_workers')).toBe(1)
+  for (const family of families.values()) expect(family.help).toBeTruthy()
+})
+
+it('counts requests that get no HTTP answer under status none, and data overlays as sessions patch', async () => {
+  const server = await startTestServer({ taxonomy })
+  const { url } = server
+  const patch = {
+    disciplines: [{ name: 'Metric Studies', domain_ids: [taxonomy.domains[0]!.id] }],
+  }
+  for (const id of ['d1', 'd2']) {
+    const response = await fetch(`${url}/__admin/sessions/${id}/data`, {
+      method: 'PUT',
+      body: JSON.stringify(patch),
+    })
+    expect(response.status).toBe(200)
+  }
+  await fetch(`${url}/__admin/sessions/d2/data`, { method: 'DELETE' })
+  await expect(
+    fetch(`${url}/api/v2/disciplines/${slug}`, {
+      headers: { authorization: 'Bearer taxonomy-mock-key', prefer: 'scenario=network-error' },
+    }),
+  ).rejects.toThrow()
+  const families = parsePrometheusText(await (await fetch(`${url}/__metrics`)).text())
+  expect(requestsOf(families, 'disciplines', 'none', 'network-error')).toBe(1)
+  expect(valueOf(families, 'taxonomy_mock_data_overlays', 'taxonomy_mock_data_overlays')).toBe(1)
+})
+
+it('answers /__metrics only to the clients the admin API answers', async () => {
+  const open = await startTestServer({ taxonomy })
+  const port = open.port
+  const ok = await send(port, 'GET', '/__metrics', { host: `127.0.0.1:${port}` })
+  expect(ok.status).toBe(200)
+  expect(ok.text).toContain('taxonomy_mock_requests_total')
+  expect((await send(port, 'HEAD', '/__metrics', { host: `localhost:${port}` })).status).toBe(200)
+  // A DNS-rebound name, a page of another origin or site: refused as the admin API refuses them.
+  for (const headers of [
+    { host: `attacker.example:${port}` } as Record<string, string>,
+    { host: `127.0.0.1:${port}`, origin: 'http://attacker.example' },
+    { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' },
+  ]) {
+    const refused = await send(port, 'GET', '/__metrics', headers)
+    expect(refused.status).toBe(403)
+    expect(JSON.parse(refused.text)).toHaveProperty('error')
+  }
+  const preflight = await send(port, 'OPTIONS', '/__metrics', {
+    host: `127.0.0.1:${port}`,
+    origin: 'http://attacker.example',
+  })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+  const post = await send(port, 'POST', '/__metrics', { host: `127.0.0.1:${port}` })
+  expect(post.status).toBe(405)
+  expect(post.headers.allow).toBe('GET, HEAD, OPTIONS')
+
+  // With an admin key, the key decides, on loopback too.
+  const keyed = await startTestServer({ taxonomy, adminKey: ADMIN_KEY })
+  const host = { host: `127.0.0.1:${keyed.port}` }
+  expect((await send(keyed.port, 'GET', '/__metrics', host)).status).toBe(403)
+  const wrong = { ...host, 'x-taxonomy-mock-admin-key': 'not-the-key' }
+  expect((await send(keyed.port, 'GET', '/__metrics', wrong)).status).toBe(403)
+  const right = { ...host, 'x-taxonomy-mock-admin-key': ADMIN_KEY }
+  expect((await send(keyed.port, 'GET', '/__metrics', right)).status).toBe(200)
+})
+
+it('refuses clients not on this machine without the admin key, and fetch handlers unless they have one', async () => {
+  const resolver = createResolver({ taxonomy })
+  const remote = (headers: Record<string, string>) =>
+    resolver.resolve({
+      method: 'GET',
+      url: '/__metrics',
+      header: (name) => headers[name],
+      fromLoopback: false,
+    })
+  expect((await remote({ host: '127.0.0.1:4477' })).status).toBe(403)
+  const keyed = createResolver({ taxonomy, adminKey: ADMIN_KEY })
+  const fromAfar = await keyed.resolve({
+    method: 'GET',
+    url: '/__metrics',
+    header: (name) =>
+      ({ host: 'mock.example', 'x-taxonomy-mock-admin-key': ADMIN_KEY })[name] ?? null,
+    fromLoopback: false,
+  })
+  expect(fromAfar.status).toBe(200)
+
+  // A fetch handler cannot tell where a client is: the key decides, as for its admin API.
+  expect((await createFetchHandler({ taxonomy })(new Request('http://m/__metrics'))).status).toBe(
+    403,
+  )
+  const handle = createFetchHandler({ taxonomy, adminKey: ADMIN_KEY })
+  await handle(new Request(`http://m/api/v2/disciplines/${slug}`))
+  const scrape = await handle(
+    new Request('http://m/__metrics', { headers: { 'x-taxonomy-mock-admin-key': ADMIN_KEY } }),
+  )
+  expect(scrape.status).toBe(200)
+  const families = parsePrometheusText(await scrape.text())
+  expect(requestsOf(families, 'disciplines', '401')).toBe(1)
+  const answers = 'taxonomy_mock_answer_seconds'
+  // The API request's answer: the fetch handler times its own answers too.
+  expect(valueOf(families, answers, `${answers}_count`)).toBe(1)
+})
+
+it('never shows an API key or the admin key', async () => {
+  const server = await startTestServer({ taxonomy, apiKeys: API_KEY, adminKey: ADMIN_KEY })
+  const { url } = server
+  await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: AUTH })
+  await fetch(`${url}/api/v2/disciplines/${slug}`, {
+    headers: { authorization: 'Bearer some-other-secret-key-value' },
+  })
+  const text = await (
+    await fetch(`${url}/__metrics`, { headers: { 'x-taxonomy-mock-admin-key': ADMIN_KEY } })
+  ).text()
+  parsePrometheusText(text)
+  for (const secret of [API_KEY, ADMIN_KEY, 'some-other-secret-key-value'])
+    expect(text).not.toContain(secret)
+})
