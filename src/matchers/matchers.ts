@@ -95,22 +95,18 @@ function requested(entries: readonly JournalEntry[], options: unknown): Outcome 
   return { pass, message: [head, ...explain(entries, match, found)].join('\n') }
 }
 
-/** The lines that say why a match failed: what matched, and the nearest entries that did not. */
+/**
+ * The lines that say why a match failed: the requests that matched, if any (a count was off), else
+ * the nearest requests, each with the reason of its answer.
+ */
 function explain(
   entries: readonly JournalEntry[],
   match: RequestMatch,
   found: readonly number[],
 ): string[] {
   if (entries.length === 0) return ['The journal is empty: the app sent no request to the mock.']
-  const lines: string[] = []
-  if (found.length > 0) lines.push('Matching:', ...found.map((i) => describeEntry(entries[i]!, i)))
-  const others = entries.filter((_, index) => !found.includes(index))
-  if (others.length > 0 && found.length === 0)
-    lines.push(
-      'Nearest requests, with the reason of each answer:',
-      ...nearestEntries(entries, match),
-    )
-  return lines
+  if (found.length > 0) return ['Matching:', ...found.map((i) => describeEntry(entries[i]!, i))]
+  return ['Nearest requests, with the reason of each answer:', ...nearestEntries(entries, match)]
 }
 
 function requestedInOrder(entries: readonly JournalEntry[], expected: unknown): Outcome {
