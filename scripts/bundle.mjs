@@ -48,6 +48,11 @@ await build({
     'msw/index': 'src/msw/index.ts',
     'server/index': 'src/server/index.ts',
     'contract/index': 'src/contract/index.ts',
+    // The test-runner entry points: vitest, msw/node and Jest's global `expect` stay theirs.
+    'matchers/index': 'src/matchers/index.ts',
+    'matchers/vitest': 'src/matchers/vitest.ts',
+    'matchers/jest': 'src/matchers/jest.ts',
+    'vitest/index': 'src/vitest/index.ts',
   },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',

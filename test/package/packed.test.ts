@@ -84,6 +84,7 @@ it('fences taxonomy-mock/server off from browser bundles', async () => {
     'taxonomy-mock/fetch',
     'taxonomy-mock/msw',
     'taxonomy-mock/contract',
+    'taxonomy-mock/matchers',
   ])
     await expect(bundle(entry), entry).resolves.toBeDefined()
   await expect(bundle('taxonomy-mock/server')).rejects.toThrow(
@@ -96,8 +97,9 @@ it('imports every subpath', () => {
     const root = await import('taxonomy-mock'); const fetch = await import('taxonomy-mock/fetch')
     const msw = await import('taxonomy-mock/msw'); const server = await import('taxonomy-mock/server')
     const contract = await import('taxonomy-mock/contract')
+    const { matchers } = await import('taxonomy-mock/matchers')
     const openapi = await import('taxonomy-mock/openapi.json', { with: { type: 'json' } })
-    console.log(JSON.stringify([typeof root.createTaxonomy, typeof fetch.createFetchHandler, typeof msw.createMock, typeof server.startServer, typeof contract.verifyService, openapi.default.openapi]))`
+    console.log(JSON.stringify([typeof root.createTaxonomy, typeof fetch.createFetchHandler, typeof msw.createMock, typeof server.startServer, typeof contract.verifyService, openapi.default.openapi, Object.keys(matchers)]))`
   expect(JSON.parse(run('node', ['--input-type=module', '-e', script]))).toEqual([
     'function',
     'function',
@@ -105,6 +107,7 @@ it('imports every subpath', () => {
     'function',
     'function',
     '3.1.0',
+    ['toHaveRequested', 'toHaveRequestedInOrder', 'toHaveNoUnexpectedRequests'],
   ])
 })
 

@@ -10,6 +10,10 @@ const ENTRIES = {
   'taxonomy-mock/msw': 'src/msw/index.ts',
   'taxonomy-mock/server': 'src/server/index.ts',
   'taxonomy-mock/contract': 'src/contract/index.ts',
+  'taxonomy-mock/matchers': 'src/matchers/index.ts',
+  'taxonomy-mock/matchers/vitest': 'src/matchers/vitest.ts',
+  'taxonomy-mock/matchers/jest': 'src/matchers/jest.ts',
+  'taxonomy-mock/vitest': 'src/vitest/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -29,7 +33,8 @@ const exportsOf = (file: string) =>
     .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
     .map((symbol) => symbol.name)
     .sort()
-const [root, fetch, msw, server, contract] = files.map(exportsOf)
+const [root, fetch, msw, server, contract, matchers, matchersVitest, matchersJest, vitest] =
+  files.map(exportsOf)
 
 it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
   expect(root).toEqual([
@@ -204,6 +209,40 @@ it('taxonomy-mock/server exports the server', () => {
     'StartServerOptions',
     'TlsOptions',
     'startServer',
+  ])
+})
+
+it('taxonomy-mock/matchers exports the matchers and their types; its /vitest and /jest only extend expect', () => {
+  expect(matchers).toEqual([
+    'AnswerReason',
+    'JournalEntry',
+    'JournalSource',
+    'KeyState',
+    'MatcherContext',
+    'MatcherResult',
+    'PolledSession',
+    'RequestCount',
+    'RequestMatch',
+    'ServerSession',
+    'TaxonomyAssertionResult',
+    'TaxonomyAsymmetricMatchers',
+    'TaxonomyMatchers',
+    'matchers',
+  ])
+  expect(matchersVitest).toEqual([])
+  expect(matchersJest).toEqual([])
+})
+
+it('taxonomy-mock/vitest exports the Vitest fixtures: an MSW kit per file, a server session per test', () => {
+  expect(vitest).toEqual([
+    'MswServer',
+    'SessionFixture',
+    'SessionTestOptions',
+    'TAXONOMY_MOCK_URL_ENV',
+    'TaxonomyFixture',
+    'TaxonomyTestOptions',
+    'createSessionTest',
+    'createTaxonomyTest',
   ])
 })
 

@@ -1,0 +1,213 @@
+import type { AnswerReason, JournalEntry, PLAIN_REASONS } from '../http/journal.js'
+import {
+  describeEntry,
+  describeMatch,
+  matches,
+  nearestEntries,
+  parseMatch,
+  type RequestMatch,
+} from './request-match.js'
+import { readSource } from './source.js'
+
+/** What Vitest and Jest both give a matcher as `this`: all these matchers need of it. */
+export interface MatcherContext {
+  readonly isNot?: boolean
+}
+
+/** What Vitest and Jest both take from a matcher. */
+export interface MatcherResult {
+  pass: boolean
+  message: () => string
+}
+
+/** An assertion about entries: holds or not, and the sentence saying why. */
+interface Outcome {
+  readonly pass: boolean
+  readonly message: string
+}
+
+/**
+ * The reasons for a 401, 404 or 405 that no scenario asked for: the app sent no key or a wrong
+ * one, a path or slug that does not exist, or a method the API does not answer.
+ */
+const UNASKED_REASONS = new Set<AnswerReason>([
+  'missing-key',
+  'invalid-key',
+  'unknown-path',
+  'malformed-slug',
+  'unknown-slug',
+  'method',
+] satisfies (typeof PLAIN_REASONS)[number][])
+const UNEXPECTED_STATUSES = new Set([401, 404, 405])
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Reads the source and judges its entries: at once for a kit, polled for a server session until
+ * the assertion as written (`.not` included) holds or the source's timeout passes.
+ */
+function judge(
+  context: MatcherContext,
+  source: unknown,
+  matcher: string,
+  evaluate: (entries: readonly JournalEntry[]) => Outcome,
+): MatcherResult | Promise<MatcherResult> {
+  const toResult = ({ pass, message }: Outcome): MatcherResult => ({ pass, message: () => message })
+  const reading = readSource(source, matcher)
+  if (!reading.polled) return toResult(evaluate(reading.entries))
+  const wanted = !context.isNot
+  return (async () => {
+    const deadline = Date.now() + reading.timeout
+    for (;;) {
+      let outcome: Outcome
+      try {
+        outcome = evaluate(await reading.read())
+      } catch (error) {
+        // Never the error object itself: only its message, which names no URL or key.
+        const cause = error instanceof Error ? error.message : String(error)
+        outcome = { pass: !wanted, message: `Could not read the journal: ${cause}` }
+      }
+      if (outcome.pass === wanted || Date.now() >= deadline) return toResult(outcome)
+      await sleep(Math.min(reading.interval, Math.max(0, deadline - Date.now())))
+    }
+  })()
+}
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
+function requested(entries: readonly JournalEntry[], options: unknown): Outcome {
+  const { times, ...match } = parseMatch(options, 'toHaveRequested', true)
+  const found = entries.flatMap((entry, index) => (matches(entry, match) ? [index] : []))
+  const pass = times === undefined ? found.length > 0 : found.length === times
+  const wanted = describeMatch(match)
+  const total = `the ${count(entries.length, 'request')} in the journal`
+  if (pass) {
+    const head =
+      times === undefined
+        ? `Expected no request matching ${wanted}, but ${found.length} of ${total} matched:`
+        : `Expected other than ${count(times, 'request')} matching ${wanted}, but ${times} matched:`
+    return { pass, message: [head, ...found.map((i) => describeEntry(entries[i]!, i))].join('\n') }
+  }
+  const head =
+    times === undefined
+      ? `Expected a request matching ${wanted}, but none of ${total} matched.`
+      : `Expected ${count(times, 'request')} matching ${wanted}, but ${found.length} of ${total} matched.`
+  return { pass, message: [head, ...explain(entries, match, found)].join('\n') }
+}
+
+/**
+ * The lines that say why a match failed: the requests that matched, if any (a count was off), else
+ * the nearest requests, each with the reason of its answer.
+ */
+function explain(
+  entries: readonly JournalEntry[],
+  match: RequestMatch,
+  found: readonly number[],
+): string[] {
+  if (entries.length === 0) return ['The journal is empty: the app sent no request to the mock.']
+  if (found.length > 0) return ['Matching:', ...found.map((i) => describeEntry(entries[i]!, i))]
+  return ['Nearest requests, with the reason of each answer:', ...nearestEntries(entries, match)]
+}
+
+function requestedInOrder(entries: readonly JournalEntry[], expected: unknown): Outcome {
+  if (!Array.isArray(expected))
+    throw new TypeError(
+      `\`toHaveRequestedInOrder\` takes an array of fields to match; received ${typeof expected}`,
+    )
+  const steps = expected.map((step) => parseMatch(step, 'toHaveRequestedInOrder', false))
+  const list = steps.map((step, n) => `  ${n + 1}. ${describeMatch(step)}`)
+  const found: number[] = []
+  let from = 0
+  for (const step of steps) {
+    const index = entries.findIndex((entry, i) => i >= from && matches(entry, step))
+    if (index === -1) break
+    found.push(index)
+    from = index + 1
+  }
+  if (found.length === steps.length) {
+    const at = found.map((i) => `#${i + 1}`).join(', ')
+    return {
+      pass: true,
+      message: [
+        'Expected the requests not to come in this order, but they did:',
+        ...list,
+        `Matched by ${at}:`,
+        ...found.map((i) => describeEntry(entries[i]!, i)),
+      ].join('\n'),
+    }
+  }
+  const missing = steps[found.length]!
+  const after = found.length === 0 ? 0 : found.at(-1)! + 1
+  const rest = entries.slice(after)
+  const earlier = entries.findIndex((entry, i) => i < after && matches(entry, missing))
+  const lines = [
+    'Expected requests in this order:',
+    ...list,
+    `but step ${found.length + 1}, ${describeMatch(missing)}, matched no request${
+      after === 0 ? '' : ` after #${after}`
+    } (${count(entries.length, 'request')} in the journal).`,
+  ]
+  if (earlier !== -1)
+    lines.push(`Request #${earlier + 1} matches it, but comes before step ${found.length}'s.`)
+  if (entries.length === 0) lines.push('The journal is empty: the app sent no request to the mock.')
+  else if (rest.length > 0)
+    lines.push(
+      'Nearest requests after it, with the reason of each answer:',
+      ...nearestEntries(rest, missing).map((line) =>
+        line.replace(/#(\d+)/, (_, n: string) => `#${Number(n) + after}`),
+      ),
+    )
+  return { pass: false, message: lines.join('\n') }
+}
+
+/** A 401, 404 or 405 that no scenario, `Prefer` header or helper asked for. */
+function isUnexpected(entry: JournalEntry): boolean {
+  return (
+    entry.status !== null &&
+    UNEXPECTED_STATUSES.has(entry.status) &&
+    UNASKED_REASONS.has(entry.reason)
+  )
+}
+
+function noUnexpected(entries: readonly JournalEntry[]): Outcome {
+  const found = entries.flatMap((entry, index) => (isUnexpected(entry) ? [index] : []))
+  const what = 'a 401, 404 or 405 that no scenario asked for'
+  if (found.length === 0)
+    return {
+      pass: true,
+      message: [
+        `Expected ${what}, but none of the ${count(entries.length, 'request')} in the journal got one.`,
+        ...entries
+          .slice(-5)
+          .map((entry, n) =>
+            describeEntry(entry, entries.length - Math.min(5, entries.length) + n),
+          ),
+      ].join('\n'),
+    }
+  return {
+    pass: false,
+    message: [
+      `Expected no request to get ${what}, but ${found.length} of the ${count(entries.length, 'request')} in the journal did:`,
+      ...found.map((i) => describeEntry(entries[i]!, i)),
+    ].join('\n'),
+  }
+}
+
+/**
+ * The matchers, for `expect.extend(matchers)` in Vitest or Jest (the `taxonomy-mock/matchers/vitest`
+ * and `/jest` imports do that and type them). Each reads a kit, a fetch handler or a fixture at
+ * once, and polls a server session `{ url, session }` (then await the assertion).
+ */
+export const matchers = {
+  toHaveRequested(this: MatcherContext, source: unknown, options?: unknown) {
+    return judge(this, source, 'toHaveRequested', (entries) => requested(entries, options))
+  },
+  toHaveRequestedInOrder(this: MatcherContext, source: unknown, expected: unknown) {
+    return judge(this, source, 'toHaveRequestedInOrder', (entries) =>
+      requestedInOrder(entries, expected),
+    )
+  },
+  toHaveNoUnexpectedRequests(this: MatcherContext, source: unknown) {
+    return judge(this, source, 'toHaveNoUnexpectedRequests', noUnexpected)
+  },
+}

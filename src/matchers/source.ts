@@ -1,0 +1,102 @@
+import type { JournalEntry } from '../http/journal.js'
+import type { RequestJournal } from '../http/request-journal.js'
+import { readServerJournal, type ServerSession } from './session-client.js'
+
+/**
+ * A server session whose journal a matcher polls over HTTP, as `expect.poll` does: it reads
+ * again until the assertion holds or `timeout` passes.
+ */
+export interface PolledSession extends ServerSession {
+  /** Milliseconds to keep reading before the assertion fails. @default 1000 */
+  readonly timeout?: number
+  /** Milliseconds between reads. @default 50 */
+  readonly interval?: number
+}
+
+/**
+ * What a matcher reads requests from: a kit or fetch handler (its `journal`, read at once), a
+ * fixture whose `journal()` returns the entries (or a promise of them, then polled), or a server
+ * session `{ url, session }` (polled).
+ */
+export type JournalSource =
+  | { readonly journal: RequestJournal }
+  | { journal(): readonly JournalEntry[] | Promise<readonly JournalEntry[]> }
+  | PolledSession
+
+/** How a matcher reads its source: once, or again and again until an answer holds. */
+export type Reading =
+  | { readonly polled: false; readonly entries: readonly JournalEntry[] }
+  | {
+      readonly polled: true
+      readonly read: () => Promise<readonly JournalEntry[]>
+      readonly timeout: number
+      readonly interval: number
+    }
+
+const DEFAULT_TIMEOUT = 1_000
+const DEFAULT_INTERVAL = 50
+
+/** Reads a source, or says how to poll it; a value that is none throws a `TypeError`. */
+export function readSource(source: unknown, matcher: string): Reading {
+  const value = source as Record<string, unknown> | null
+  if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
+    if (isServerSession(value)) {
+      return {
+        polled: true,
+        read: () => readServerJournal(value),
+        timeout: toMilliseconds(value.timeout, 'timeout', DEFAULT_TIMEOUT),
+        interval: toMilliseconds(value.interval, 'interval', DEFAULT_INTERVAL),
+      }
+    }
+    const journal = value['journal'] as unknown
+    if (typeof journal === 'function') {
+      const entries = (journal as () => unknown).call(value)
+      if (isPromise(entries)) {
+        let first: Promise<unknown> | undefined = entries
+        return {
+          polled: true,
+          // The call made to tell which reading this is counts as the first read.
+          read: () => {
+            const next = first ?? (journal as () => Promise<unknown>).call(value)
+            first = undefined
+            return next as Promise<readonly JournalEntry[]>
+          },
+          timeout: DEFAULT_TIMEOUT,
+          interval: DEFAULT_INTERVAL,
+        }
+      }
+      return { polled: false, entries: entries as readonly JournalEntry[] }
+    }
+    if (journal !== null && typeof journal === 'object' && 'entries' in journal)
+      return { polled: false, entries: (journal as RequestJournal).entries() }
+  }
+  // The value is not shown: a session object may hold an admin key.
+  throw new TypeError(
+    `\`${matcher}\` reads a kit, a fetch handler, a fixture with \`journal()\`, or a server session \`{ url, session }\`; received ${describeType(source)}`,
+  )
+}
+
+function isServerSession(value: object): value is PolledSession {
+  const { url, session } = value as Record<string, unknown>
+  return (typeof url === 'string' || url instanceof URL) && typeof session === 'string'
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}
+
+function toMilliseconds(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
+  throw new TypeError(
+    `\`${name}\` must be a non-negative number of milliseconds; received ${describeType(value)}`,
+  )
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'number') return `${value} (number)`
+  if (typeof value === 'object')
+    return `an object without them (keys: ${Object.keys(value).join(', ') || 'none'})`
+  return `a ${typeof value}`
+}

@@ -1,0 +1,92 @@
+import { setupServer } from 'msw/node'
+import { test as base, type TestAPI } from 'vitest'
+import type { JournalEntry } from '../http/journal.js'
+import type { ScenarioInput } from '../http/scenario.js'
+import type { SessionPatch } from '../http/session-data.js'
+import { createMock, type MockKit } from '../msw/mock.js'
+import type { CreateHandlersOptions } from '../msw/handlers.js'
+
+/** The MSW server of `setupServer()`, as the installed msw types it. */
+export type MswServer = ReturnType<typeof setupServer>
+
+/** Options of {@link createTaxonomyTest}: the kit's, and how MSW listens. */
+export type TaxonomyTestOptions = CreateHandlersOptions & {
+  /**
+   * What `server.listen()` is given, e.g. `{ onUnhandledRequest: 'error' }` with msw 2 or
+   * `{ onUnhandledFrame: 'error' }` with msw 3.
+   * @default {}
+   */
+  readonly listen?: Parameters<MswServer['listen']>[0]
+}
+
+/** A test's view of the kit: what it puts in place lasts until the test ends. */
+export interface TaxonomyFixture {
+  /** The file's kit: its helpers (`hideSlug(...)`, `failWith(...)`), resolver and journal. */
+  readonly mock: MockKit
+  /** The file's MSW server, listening; `server.use(...)` handlers are reset after each test. */
+  readonly server: MswServer
+  /** Answers this test's requests with a scenario (`'unavailable'`, `{ kind, times }`, …). */
+  use(scenario: ScenarioInput): void
+  /** Answers this test's requests from `patch` over the kit's data. */
+  data(patch: SessionPatch): void
+  /** The requests this test sent, oldest first. */
+  journal(): JournalEntry[]
+}
+
+/**
+ * A Vitest `test` whose tests each get `taxonomy`: the kit's handlers listening through MSW's
+ * `setupServer`, one server per test file, with every test's scenario, data and journal reset
+ * after it (tests of the file that do not name `taxonomy` are answered and reset too).
+ *
+ * @example
+ * const test = createTaxonomyTest({ seed: 42, baseUrl: 'https://taxonomy.example.com' })
+ * test('shows an outage', async ({ taxonomy }) => {
+ *   taxonomy.use('unavailable')
+ *   // ... the app's requests ...
+ *   expect(taxonomy).toHaveRequested({ reason: 'scenario:unavailable' })
+ * })
+ */
+export function createTaxonomyTest(
+  options: TaxonomyTestOptions = {},
+): TestAPI<{ taxonomy: TaxonomyFixture }> {
+  const { listen, ...kitOptions } = options
+  return base.extend<{ taxonomy: TaxonomyFixture; taxonomyServer: TaxonomyFileServer }>({
+    taxonomyServer: [
+      async ({}, use) => {
+        const mock = createMock(kitOptions)
+        const server = setupServer(...mock.handlers)
+        server.listen(listen)
+        try {
+          await use({ mock, server })
+        } finally {
+          server.close()
+        }
+      },
+      { scope: 'file' },
+    ],
+    taxonomy: [
+      async ({ taxonomyServer: { mock, server } }, use) => {
+        mock.journal.clear()
+        try {
+          await use({
+            mock,
+            server,
+            use: (scenario) => server.use(...mock.withScenario(scenario)),
+            data: (patch) => server.use(...mock.withData(patch)),
+            journal: () => mock.journal.entries(),
+          })
+        } finally {
+          server.resetHandlers()
+          mock.journal.clear()
+        }
+      },
+      { auto: true },
+    ],
+  }) as unknown as TestAPI<{ taxonomy: TaxonomyFixture }>
+}
+
+/** What one test file shares: its kit and the MSW server answering with it. */
+interface TaxonomyFileServer {
+  readonly mock: MockKit
+  readonly server: MswServer
+}

@@ -1,0 +1,234 @@
+// The matchers in real Vitest: against an MSW kit and a fetch handler (read at once) and a server
+// session over loopback HTTP (polled), passing, failing with the nearest entries and their reasons,
+// and negated.
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import '../../src/matchers/vitest.js'
+import { createFetchHandler } from '../../src/http/index.js'
+import { createMock } from '../../src/msw/index.js'
+import { startServer, type RunningServer } from '../../src/server/index.js'
+import { onUnhandled } from '../helpers/unhandled.js'
+
+const API_KEY = 'sekret-api-key-4711'
+const WRONG_KEY = 'wrong-key-0815'
+const ADMIN_KEY = 'admin-sekret-4242'
+const API = 'https://taxonomy.example.test/api/v2'
+const mock = createMock({ seed: 42, size: 'small', apiKeys: [API_KEY], baseUrl: API })
+const server = setupServer(...mock.handlers)
+const slug = mock.resolver.options.taxonomy.disciplines[0]!.slug
+const get = (path: string, key: string | null = API_KEY) =>
+  fetch(`${API}${path}`, { headers: key === null ? {} : { authorization: `Bearer ${key}` } })
+
+/** Every message a failing assertion gave, for the test that no key is in any of them. */
+const messages: string[] = []
+function failure(assertion: () => unknown): string {
+  try {
+    assertion()
+  } catch (error) {
+    messages.push((error as Error).message)
+    return (error as Error).message
+  }
+  throw new Error('the assertion passed')
+}
+async function asyncFailure(assertion: () => Promise<unknown>): Promise<string> {
+  try {
+    await assertion()
+  } catch (error) {
+    messages.push((error as Error).message)
+    return (error as Error).message
+  }
+  throw new Error('the assertion passed')
+}
+
+beforeAll(() => server.listen(onUnhandled('bypass')))
+afterEach(() => {
+  server.resetHandlers()
+  mock.journal.clear()
+})
+afterAll(() => server.close())
+
+describe('an MSW kit, read at once', () => {
+  it('passes on a request that matches, counts it with times, and negates with .not', async () => {
+    await get(`/disciplines/${slug}`)
+    await get(`/disciplines/${slug}`)
+    expect(mock).toHaveRequested()
+    expect(mock).toHaveRequested({ endpoint: 'disciplines', slug, status: 200, reason: 'ok' })
+    expect(mock).toHaveRequested({ slug, times: 2, method: 'get', key: 'ok' })
+    expect(mock).not.toHaveRequested({ endpoint: 'sub_disciplines' })
+    expect(mock).not.toHaveRequested({ slug, times: 1 })
+    expect(mock).toHaveNoUnexpectedRequests()
+  })
+
+  it('fails listing the nearest entries with the reason of each answer', async () => {
+    await get('/disciplines/no-such-field')
+    await get(`/disciplines/${slug}`, null)
+    await get(`/sub_disciplines/${slug}`)
+    const message = failure(() =>
+      expect(mock).toHaveRequested({ endpoint: 'disciplines', slug, status: 200 }),
+    )
+    expect(message).toContain(
+      `Expected a request matching { endpoint: "disciplines", slug: "${slug}", status: 200 }, but none of the 3 requests in the journal matched.`,
+    )
+    expect(message).toContain('Nearest requests, with the reason of each answer:')
+    expect(message).toContain(
+      `#2 GET ${API}/disciplines/${slug} -> 401 (reason missing-key, endpoint disciplines, slug "${slug}", key missing) differs in status`,
+    )
+    // Two fields off: not among the nearest.
+    expect(message).not.toContain('#1 ')
+  })
+
+  it('says how many matched when times is wrong, and that the journal is empty', async () => {
+    expect(failure(() => expect(mock).toHaveRequested({ slug }))).toContain(
+      'The journal is empty: the app sent no request to the mock.',
+    )
+    await get(`/disciplines/${slug}`)
+    const message = failure(() => expect(mock).toHaveRequested({ slug, times: 2 }))
+    expect(message).toContain(
+      `Expected 2 requests matching { slug: "${slug}" }, but 1 of the 1 request in the journal matched.`,
+    )
+    expect(message).toContain(`Matching:\n  #1 GET ${API}/disciplines/${slug} -> 200 (reason ok`)
+    expect(failure(() => expect(mock).not.toHaveRequested({ slug }))).toContain(
+      `Expected no request matching { slug: "${slug}" }, but 1 of the 1 request in the journal matched:\n  #1 GET`,
+    )
+  })
+
+  it('checks the order of requests, with others between, and says which step failed', async () => {
+    await get('/disciplines/no-such-field')
+    await get(`/disciplines/${slug}`)
+    await get(`/sub_disciplines/${slug}`)
+    expect(mock).toHaveRequestedInOrder([{ status: 404 }, { slug, endpoint: 'sub_disciplines' }])
+    expect(mock).not.toHaveRequestedInOrder([{ endpoint: 'sub_disciplines' }, { status: 200 }])
+    const message = failure(() =>
+      expect(mock).toHaveRequestedInOrder([{ endpoint: 'sub_disciplines' }, { status: 200 }]),
+    )
+    expect(message).toContain(
+      'but step 2, { status: 200 }, matched no request after #3 (3 requests in the journal).',
+    )
+    expect(message).toContain("Request #2 matches it, but comes before step 1's.")
+    expect(failure(() => expect(mock).not.toHaveRequestedInOrder([{ status: 404 }]))).toContain(
+      'Expected the requests not to come in this order, but they did:',
+    )
+  })
+
+  it('finds 401, 404 and 405 answers no scenario asked for, and not those a helper asked for', async () => {
+    server.use(...mock.hideSlug(slug))
+    await get(`/disciplines/${slug}`)
+    await get(`/disciplines/${slug}`, WRONG_KEY)
+    expect(mock).toHaveRequested({ status: 404, reason: 'hideSlug' })
+    const message = failure(() => expect(mock).toHaveNoUnexpectedRequests())
+    expect(message).toContain(
+      'Expected no request to get a 401, 404 or 405 that no scenario asked for, but 1 of the 2 requests in the journal did:',
+    )
+    expect(message).toContain('#2 GET')
+    expect(message).toContain('-> 401 (reason invalid-key')
+    expect(message).not.toContain('#1 ')
+    mock.journal.clear()
+    await fetch(`${API}/disciplines/${slug}`, { method: 'DELETE' })
+    expect(mock).toHaveRequested({ status: 405, reason: 'method' })
+    expect(mock).not.toHaveNoUnexpectedRequests()
+  })
+
+  it('refuses an option it does not know and a source that is none, naming them', () => {
+    expect(() => expect(mock).toHaveRequested({ endpont: 'disciplines' } as never)).toThrow(
+      '`toHaveRequested` matches on `endpoint`, `slug`, `status`, `reason`, `method`, `key`, `times`; received `endpont`',
+    )
+    expect(() => expect(mock).toHaveRequested({ times: -1 })).toThrow(
+      '`times` must be a non-negative integer; received -1',
+    )
+    expect(() => expect({ apiKey: API_KEY }).toHaveRequested()).toThrow(
+      '`toHaveRequested` reads a kit, a fetch handler, a fixture with `journal()`, or a server session `{ url, session }`; received an object without them (keys: apiKey)',
+    )
+  })
+})
+
+it('reads a fetch handler the same way', async () => {
+  const handle = createFetchHandler({ seed: 42, size: 'small', apiKeys: [API_KEY] })
+  await handle(new Request(`http://mock/api/v2/disciplines/${slug}`))
+  expect(handle).toHaveRequested({ slug, status: 401, reason: 'missing-key', key: 'missing' })
+  expect(failure(() => expect(handle).toHaveNoUnexpectedRequests())).toContain('reason missing-key')
+})
+
+describe('a server session, polled over loopback HTTP', () => {
+  let running: RunningServer
+  beforeAll(async () => {
+    running = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      seed: 42,
+      size: 'small',
+      apiKeys: [API_KEY],
+      adminKey: ADMIN_KEY,
+    })
+  })
+  afterAll(() => running.close())
+  const sessionOf = (session: string) => ({
+    url: running.url,
+    session,
+    adminKey: ADMIN_KEY,
+    timeout: 2_000,
+    interval: 20,
+  })
+  const send = (session: string, path: string, key = API_KEY) =>
+    fetch(`${running.url}/api/v2${path}`, {
+      headers: { authorization: `Bearer ${key}`, 'x-taxonomy-mock-session': session },
+    })
+
+  it('waits for a request the app sends later, and passes once it came', async () => {
+    const source = sessionOf('polled-later')
+    const sent = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
+      send('polled-later', `/disciplines/${slug}`),
+    )
+    await expect(source).toHaveRequested({ endpoint: 'disciplines', slug, status: 200 })
+    await sent
+    await expect(source).toHaveRequestedInOrder([{ slug }])
+    await expect(source).toHaveNoUnexpectedRequests()
+    await expect(source).not.toHaveRequested({ status: 404 })
+  })
+
+  it('fails after its timeout with the nearest entries and their reasons', async () => {
+    await send('polled-fail', '/disciplines/no-such-field')
+    const started = Date.now()
+    const message = await asyncFailure(() =>
+      expect({ ...sessionOf('polled-fail'), timeout: 300 }).toHaveRequested({
+        slug: 'no-such-field',
+        status: 200,
+      }),
+    )
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+    expect(message).toContain('none of the 1 request in the journal matched.')
+    expect(message).toContain(
+      '#1 GET /api/v2/disciplines/no-such-field -> 404 (reason unknown-slug, endpoint disciplines, slug "no-such-field", key ok) differs in status',
+    )
+    await send('polled-fail', `/disciplines/${slug}`, WRONG_KEY)
+    expect(
+      await asyncFailure(() => expect(sessionOf('polled-fail')).toHaveNoUnexpectedRequests()),
+    ).toContain('-> 401 (reason invalid-key')
+    expect(
+      await asyncFailure(() =>
+        expect({ ...sessionOf('polled-fail'), timeout: 100 }).not.toHaveRequested({ status: 404 }),
+      ),
+    ).toContain('Expected no request matching { status: 404 }, but 1 of the 2 requests')
+  })
+
+  it('says why it could not read the journal, naming neither the URL nor the admin key', async () => {
+    const message = await asyncFailure(() =>
+      expect({
+        ...sessionOf('refused'),
+        adminKey: 'not-the-admin-key',
+        timeout: 100,
+      }).toHaveRequested(),
+    )
+    expect(message).toMatch(
+      /^Could not read the journal: Failed to GET the requests of session "refused": HTTP 40[13]/,
+    )
+    expect(message).not.toContain(running.url)
+  })
+})
+
+it('shows no API key or admin key in any message', () => {
+  expect(messages.length).toBeGreaterThan(10)
+  const leaks = messages.filter((message) =>
+    [API_KEY, WRONG_KEY, ADMIN_KEY, 'not-the-admin-key'].some((key) => message.includes(key)),
+  )
+  expect(leaks).toEqual([])
+})

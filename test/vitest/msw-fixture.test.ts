@@ -1,0 +1,46 @@
+// createTaxonomyTest in real Vitest: one MSW server for the file, each test's scenario, data and
+// journal gone when it ends. The two tests run in order: the second sees nothing of the first.
+import { expect } from 'vitest'
+import '../../src/matchers/vitest.js'
+import { createTaxonomyTest } from '../../src/vitest/index.js'
+import { onUnhandled } from '../helpers/unhandled.js'
+
+const API = 'https://taxonomy.example.test/api/v2'
+const test = createTaxonomyTest({
+  seed: 42,
+  size: 'small',
+  baseUrl: API,
+  listen: onUnhandled('error'),
+})
+const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
+let slug = ''
+
+test('a test sets a scenario and data, and sees its own requests', async ({ taxonomy }) => {
+  slug = taxonomy.mock.resolver.options.taxonomy.disciplines[0]!.slug
+  const domain = taxonomy.mock.resolver.options.taxonomy.domains[0]!
+  taxonomy.data({ disciplines: [{ name: 'Empty Field', domain_ids: [domain.id] }] })
+  expect((await fetch(`${API}/disciplines/empty-field`, auth)).status).toBe(200)
+  taxonomy.use('unavailable')
+  expect((await fetch(`${API}/disciplines/${slug}`, auth)).status).toBe(503)
+  expect(taxonomy.journal()).toMatchObject([
+    { slug: 'empty-field', status: 200, reason: 'ok' },
+    { slug, status: 503, reason: 'scenario:unavailable' },
+  ])
+  expect(taxonomy).toHaveRequestedInOrder([{ slug: 'empty-field' }, { status: 503 }])
+  expect(taxonomy.mock).toHaveRequested({ reason: 'scenario:unavailable', times: 1 })
+})
+
+test('the next test sees neither its scenario, its data nor its requests', async ({ taxonomy }) => {
+  expect(taxonomy.journal()).toEqual([])
+  expect((await fetch(`${API}/disciplines/${slug}`, auth)).status).toBe(200)
+  expect((await fetch(`${API}/disciplines/empty-field`, auth)).status).toBe(404)
+  expect(taxonomy.journal()).toMatchObject([
+    { slug, status: 200, reason: 'ok' },
+    { slug: 'empty-field', status: 404, reason: 'unknown-slug' },
+  ])
+  expect(taxonomy).not.toHaveRequested({ reason: 'scenario:unavailable' })
+})
+
+test('a test that does not name the fixture is answered too, from a fresh journal', async () => {
+  expect((await fetch(`${API}/disciplines/${slug}`, auth)).status).toBe(200)
+})
