@@ -48,14 +48,15 @@ await build({
     'msw/index': 'src/msw/index.ts',
     'server/index': 'src/server/index.ts',
     'contract/index': 'src/contract/index.ts',
+    'playwright/index': 'src/playwright/index.ts',
   },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
-  // Neutral: all but server run in browsers and are bundled again by the user's tool; msw stays an
-  // import (the fence test keeps node:* out of what they reach).
+  // Neutral: all but server and playwright run in browsers and are bundled again by the user's
+  // tool; msw and @playwright/test stay imports (the fence test keeps node:* out of what they reach).
   platform: 'neutral',
   target: 'es2022',
   packages: 'external',

@@ -110,7 +110,8 @@ it('keeps the CLI to Node builtins: its CommonJS files require no package (msw i
 it('leaves nothing in dist/ that the build did not write: no stale modules from older builds', () => {
   expect(
     scripts.filter(
-      (file) => !/^(index|(http|msw|server|contract)\/index|chunks\/[\w-]+)\.js$/.test(file),
+      (file) =>
+        !/^(index|(http|msw|server|contract|playwright)\/index|chunks\/[\w-]+)\.js$/.test(file),
     ),
   ).toEqual([])
   expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual([

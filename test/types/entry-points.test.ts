@@ -10,6 +10,7 @@ const ENTRIES = {
   'taxonomy-mock/msw': 'src/msw/index.ts',
   'taxonomy-mock/server': 'src/server/index.ts',
   'taxonomy-mock/contract': 'src/contract/index.ts',
+  'taxonomy-mock/playwright': 'src/playwright/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -29,7 +30,7 @@ const exportsOf = (file: string) =>
     .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
     .map((symbol) => symbol.name)
     .sort()
-const [root, fetch, msw, server, contract] = files.map(exportsOf)
+const [root, fetch, msw, server, contract, playwright] = files.map(exportsOf)
 
 it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
   expect(root).toEqual([
@@ -204,6 +205,19 @@ it('taxonomy-mock/server exports the server', () => {
     'StartServerOptions',
     'TlsOptions',
     'startServer',
+  ])
+})
+
+it('taxonomy-mock/playwright exports test and expect with the taxonomy fixture, and its types', () => {
+  expect(playwright).toEqual([
+    'SessionDataAnswer',
+    'TaxonomyFixture',
+    'TaxonomyOptions',
+    'TaxonomyTestFixtures',
+    'TaxonomyWorkerFixtures',
+    'TaxonomyWorkerServer',
+    'expect',
+    'test',
   ])
 })
 
