@@ -10,10 +10,7 @@ declare module 'vitest' {
 }
 
 /** The pages whose `npm i -D` lines the project installs. */
-export const PLAYWRIGHT_PAGES = [
-  'docs/recipes/playwright-msw.md',
-  'docs/recipes/playwright-server.md',
-]
+const PLAYWRIGHT_PAGES = ['docs/recipes/playwright-msw.md', 'docs/recipes/playwright-server.md']
 
 /**
  * What a page's line names, as it names it, but `@playwright/test` at the version of this
