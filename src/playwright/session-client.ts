@@ -6,7 +6,9 @@ import type { TaxonomyFixture } from './fixtures.js'
 export interface SessionDataAnswer {
   readonly session: string
   readonly patch: SessionPatch | null
+  /** How many records of each level the patch adds and replaces; `null` without a patch. */
   readonly changes: unknown
+  /** Which data answers, as the `X-Taxonomy-Mock-Dataset` header names it. */
   readonly dataset: unknown
 }
 

@@ -145,3 +145,35 @@ it("attaches a failing test's session as a HAR file to the report, with no key i
   expect(reportText).not.toContain(KEY)
   for (const text of textsUnder(join(dir, 'fixture', 'results'))) expect(text).not.toContain(KEY)
 })
+
+it('runs in a CommonJS project, whose compiled spec requires the ES module', () => {
+  const folder = join(dir, 'commonjs')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'commonjs' }))
+  writeFileSync(
+    join(folder, 'playwright.config.ts'),
+    "import { defineConfig } from '@playwright/test'\n\nexport default defineConfig({ testDir: '.' })\n",
+  )
+  writeFileSync(
+    join(folder, 'server-side.spec.ts'),
+    `import { expect, test } from 'taxonomy-mock/playwright'
+
+test('answers in the session', async ({ taxonomy }) => {
+  await taxonomy.use('server-error')
+  const response = await fetch(\`\${taxonomy.sessionUrl}/api/v2/disciplines/any\`, {
+    headers: { Authorization: 'Bearer taxonomy-mock-key' },
+  })
+  expect(response.status).toBe(500)
+  expect((await taxonomy.journal()).map((entry) => entry.reason)).toEqual(['scenario:server-error'])
+})
+`,
+  )
+  const { status, output } = playwright([
+    '-c',
+    'commonjs/playwright.config.ts',
+    '--reporter',
+    'line',
+  ])
+  expect(output).toMatch(/1 passed/)
+  expect(status).toBe(0)
+})
