@@ -52,6 +52,9 @@ export default defineConfig({
         test: {
           name: 'playwright',
           include: ['test/**/*.playwright.test.ts'],
+          globalSetup: ['test/playwright/global-setup.ts'],
+          // One Playwright run at a time: each starts its own Chromium workers.
+          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 600_000,
         },

@@ -53,14 +53,15 @@ await build({
     'matchers/vitest': 'src/matchers/vitest.ts',
     'matchers/jest': 'src/matchers/jest.ts',
     'vitest/index': 'src/vitest/index.ts',
+    'playwright/index': 'src/playwright/index.ts',
   },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
-  // Neutral: all but server run in browsers and are bundled again by the user's tool; msw stays an
-  // import (the fence test keeps node:* out of what they reach).
+  // Neutral: all but server and playwright run in browsers and are bundled again by the user's
+  // tool; msw and @playwright/test stay imports (the fence test keeps node:* out of what they reach).
   platform: 'neutral',
   target: 'es2022',
   packages: 'external',

@@ -49,6 +49,15 @@ it('keeps msw out of everything but msw/ and the Vitest fixture that starts its 
   expect(offenders).toEqual([])
 })
 
+it('keeps @playwright/test, an optional peer, out of everything but playwright/', () => {
+  const offenders = files
+    .filter((f) => !f.path.startsWith('playwright/'))
+    .flatMap((f) =>
+      f.imports.filter((i) => i.startsWith('@playwright/')).map((i) => `${f.path}: ${i}`),
+    )
+  expect(offenders).toEqual([])
+})
+
 it('keeps the core pure: no clock, no Math.random, no crypto', () => {
   const offenders = files
     .filter((f) => f.path.startsWith('core/'))

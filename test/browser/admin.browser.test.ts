@@ -1,19 +1,10 @@
 import { fileURLToPath } from 'node:url'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { sessionsOf } from '../../src/http/resolver.js'
-import { launchChromium, serveFiles } from './chromium.js'
+import { serveFiles, useChromium } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchChromium()
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useChromium()
 
 it('keeps a page of another origin from setting a scenario or reading the journal through the admin API', async () => {
   const { startServer } = (await import(
@@ -22,7 +13,7 @@ it('keeps a page of another origin from setting a scenario or reading the journa
   const server = await startServer({ port: 0, seed: 42, size: 'small' })
   const site = await serveFiles({ '/index.html': '<!doctype html><title>elsewhere</title>' })
   try {
-    const page = await browser.newPage()
+    const page = await browser().newPage()
     await page.goto(site.url)
     const seen = await page.evaluate(async (base) => {
       const attempt = (promise: Promise<Response>) =>

@@ -1,22 +1,13 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { INDEX_SUBS_PER_DISCIPLINE } from '../../src/http/browse.js'
 import { startTestServer } from '../helpers/server.js'
-import { launchChromium } from './chromium.js'
+import { useChromium } from './chromium.js'
 
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useChromium()
 
 it('lists the medium dataset on / and a link shows exactly what the API returns', async () => {
   const server = await startTestServer({ seed: 42, size: 'medium' })
-  const page = await browser.newPage()
+  const page = await browser().newPage()
   const started = performance.now()
   await page.goto(`${server.url}/`)
   const loadMs = performance.now() - started

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 /**
  * Debian's Chromium, headless; the background-networking flags keep it off this closed network.
@@ -26,6 +27,25 @@ export function launchChromium(args: readonly string[] = []): Promise<Browser> {
       ...args,
     ],
   })
+}
+
+/**
+ * Debian's Chromium for every test of a file: launched before the first, closed after the last.
+ * Call at the top of the file; the function returned gives the browser inside a test.
+ */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    browser = await launchChromium()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (browser === undefined)
+      throw new Error('Chromium is not running: call useChromium() at the top of the file')
+    return browser
+  }
 }
 
 const TYPES: Record<string, string> = {

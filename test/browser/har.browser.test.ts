@@ -2,21 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from './chromium.js'
+import { expect, it } from 'vitest'
+import { useChromium } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 const APP = 'http://api.har.test'
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchChromium()
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useChromium()
 
 it("replays a session's HAR file through Playwright's routeFromHAR, with the server gone", async () => {
   const { startServer } = (await import(
@@ -50,7 +41,7 @@ it("replays a session's HAR file through Playwright's routeFromHAR, with the ser
   const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-har-')), 'session.har')
   writeFileSync(file, har)
 
-  const context = await browser.newContext()
+  const context = await browser().newContext()
   try {
     await context.routeFromHAR(file, { url: `${APP}/api/**`, notFound: 'abort' })
     await context.route(`${APP}/`, (route) =>
@@ -95,7 +86,7 @@ it("replays toHar() of a fetch handler's journal through routeFromHAR", async ()
   const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-har-')), 'kit.har')
   writeFileSync(file, JSON.stringify(toHar(handle.journal)))
 
-  const context = await browser.newContext()
+  const context = await browser().newContext()
   try {
     await context.routeFromHAR(file, { url: `${APP}/api/**`, notFound: 'abort' })
     await context.route(`${APP}/`, (route) =>

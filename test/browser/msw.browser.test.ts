@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
-import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
-import { launchChromium, serveWorkerPage } from './chromium.js'
+import { serveWorkerPage, useChromium } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
@@ -18,7 +17,7 @@ const useBuiltPackage: Plugin = {
   },
 }
 
-let browser: Browser
+const browser = useChromium()
 let close: () => void
 let url: string
 
@@ -40,16 +39,14 @@ beforeAll(async () => {
   const served = await serveWorkerPage(bundle.outputFiles[0]!.text)
   url = served.url
   close = () => served.server.close()
-  browser = await launchChromium()
 })
 
-afterAll(async () => {
-  await browser?.close()
+afterAll(() => {
   close?.()
 })
 
 it('answers both endpoints and three errors through setupWorker in a React page in Chromium', async () => {
-  const page = await browser.newPage()
+  const page = await browser().newPage()
   await page.goto(url)
   await page.waitForFunction(
     () => document.getElementById('results')?.textContent?.startsWith('{'),

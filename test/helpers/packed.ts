@@ -22,7 +22,7 @@ const npmAsync = async (args: string[], cwd: string) =>
   (await execFileAsync('npm', args, { cwd, encoding: 'utf8' })).stderr
 
 /** The version of a package this repository has installed (its lock file's choice, or CI's msw 3). */
-function installedVersion(name: string): string {
+export function installedVersion(name: string): string {
   return (
     JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
       version: string

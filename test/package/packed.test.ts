@@ -68,7 +68,7 @@ it('answers a request from npx taxonomy-mock serve --port 0', async () => {
   expect(body.name).toBe('History')
 })
 
-it('fences taxonomy-mock/server off from browser bundles', async () => {
+it('fences taxonomy-mock/server and taxonomy-mock/playwright off from browser bundles', async () => {
   const { build } = await import('esbuild')
   const bundle = (entry: string) =>
     build({
@@ -89,6 +89,9 @@ it('fences taxonomy-mock/server off from browser bundles', async () => {
     await expect(bundle(entry), entry).resolves.toBeDefined()
   await expect(bundle('taxonomy-mock/server')).rejects.toThrow(
     /Could not resolve "taxonomy-mock\/server"/,
+  )
+  await expect(bundle('taxonomy-mock/playwright')).rejects.toThrow(
+    /Could not resolve "taxonomy-mock\/playwright"/,
   )
 })
 

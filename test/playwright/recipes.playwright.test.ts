@@ -1,20 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, expect, it } from 'vitest'
-import { packAndInstall } from '../helpers/packed.js'
-import { installLineOf } from '../helpers/install-lines.js'
+import { beforeAll, expect, inject, it } from 'vitest'
 import { layOut } from '../helpers/readme.js'
 
 /**
  * The two Playwright recipes, run as a user runs them: laid out from docs/recipes/ under the
  * names they give, in folders of a fresh project that
- * installed the packed tarball and what the pages' install lines name, with two parallel workers in
+ * installed the packed tarball and what the pages' install lines name (global-setup.ts), with two parallel workers in
  * Debian's Chromium (never a browser download). The recipe's files name no browser, as a user's do:
  * a wrapper config beside each (HARNESS_CONFIG) imports the recipe's config unchanged and adds
  * Debian's Chromium, so the files under test are the page's bytes.
  */
-const PAGES = ['docs/recipes/playwright-msw.md', 'docs/recipes/playwright-server.md']
 let dir: string
 
 /** Imports the recipe's own config and adds only the browser: Debian's Chromium instead of a download. */
@@ -27,17 +24,7 @@ export default {
 `
 
 beforeAll(() => {
-  dir = packAndInstall().dir
-  // What the two pages' `npm i -D` lines name, as they name it (the tarball is in already).
-  const specs = new Set(
-    PAGES.flatMap((page) => installLineOf(page))
-      .filter((named) => named.name !== 'taxonomy-mock')
-      .map((named) => named.spec),
-  )
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', ...specs], {
-    cwd: dir,
-    stdio: 'ignore',
-  })
+  dir = inject('playwrightProject')
   expect(layOut('docs/recipes/playwright-msw.md', join(dir, 'playwright-msw'))).toEqual([
     'playwright.config.ts',
     'fixtures.ts',
@@ -45,7 +32,9 @@ beforeAll(() => {
   ])
   expect(layOut('docs/recipes/playwright-server.md', join(dir, 'playwright-server'))).toEqual([
     'playwright.config.ts',
+    'app.ts',
     'discipline.spec.ts',
+    'hand-wired.spec.ts',
   ])
   for (const recipe of ['playwright-msw', 'playwright-server'])
     writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
@@ -108,9 +97,9 @@ it('runs the @msw/playwright recipe: each test switches scenario with network.us
   expect(status).toBe(0)
 }, 300_000)
 
-it('runs the webServer recipe: a session per test, scenarios by the admin API, the journal read back', () => {
+it('runs the webServer recipe: the fixture, and the same wired by hand, a session per test', () => {
   const { status, output } = playwright('playwright-server')
-  expect(output).toMatch(/5 passed/)
+  expect(output).toMatch(/8 passed/)
   expect(output).toMatch(/using 2 workers/)
   expect(status).toBe(0)
 }, 300_000)

@@ -14,6 +14,7 @@ const ENTRIES = {
   'taxonomy-mock/matchers/vitest': 'src/matchers/vitest.ts',
   'taxonomy-mock/matchers/jest': 'src/matchers/jest.ts',
   'taxonomy-mock/vitest': 'src/vitest/index.ts',
+  'taxonomy-mock/playwright': 'src/playwright/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -33,8 +34,18 @@ const exportsOf = (file: string) =>
     .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
     .map((symbol) => symbol.name)
     .sort()
-const [root, fetch, msw, server, contract, matchers, matchersVitest, matchersJest, vitest] =
-  files.map(exportsOf)
+const [
+  root,
+  fetch,
+  msw,
+  server,
+  contract,
+  matchers,
+  matchersVitest,
+  matchersJest,
+  vitest,
+  playwright,
+] = files.map(exportsOf)
 
 it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
   expect(root).toEqual([
@@ -243,6 +254,19 @@ it('taxonomy-mock/vitest exports the Vitest fixtures: an MSW kit per file, a ser
     'TaxonomyTestOptions',
     'createSessionTest',
     'createTaxonomyTest',
+  ])
+})
+
+it('taxonomy-mock/playwright exports test and expect with the taxonomy fixture, and its types', () => {
+  expect(playwright).toEqual([
+    'SessionDataAnswer',
+    'TaxonomyFixture',
+    'TaxonomyOptions',
+    'TaxonomyTestFixtures',
+    'TaxonomyWorkerFixtures',
+    'TaxonomyWorkerServer',
+    'expect',
+    'test',
   ])
 })
 

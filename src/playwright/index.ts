@@ -1,0 +1,10 @@
+export { expect } from '@playwright/test'
+export { test } from './fixtures.js'
+export type {
+  TaxonomyFixture,
+  TaxonomyOptions,
+  TaxonomyTestFixtures,
+  TaxonomyWorkerFixtures,
+  TaxonomyWorkerServer,
+} from './fixtures.js'
+export type { SessionDataAnswer } from './session-client.js'
