@@ -2,7 +2,7 @@ export { matchers } from './matchers.js'
 export type { MatcherContext, MatcherResult } from './matchers.js'
 export type { RequestCount, RequestMatch } from './request-match.js'
 export type { JournalSource, PolledSession } from './source.js'
-export type { ServerSession } from './session-client.js'
+export type { ServerSession } from '../http/session-client.js'
 export type {
   TaxonomyAssertionResult,
   TaxonomyAsymmetricMatchers,

@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../http/journal.js'
 import type { RequestJournal } from '../http/request-journal.js'
-import { readServerJournal, type ServerSession } from './session-client.js'
+import { createSessionClient, type ServerSession } from '../http/session-client.js'
 
 /**
  * A server session whose journal a matcher polls over HTTP, as `expect.poll` does: it reads
@@ -43,7 +43,7 @@ export function readSource(source: unknown, matcher: string): Reading {
     if (isServerSession(value)) {
       return {
         polled: true,
-        read: () => readServerJournal(value),
+        read: () => createSessionClient(value).journal(),
         timeout: toMilliseconds(value.timeout, 'timeout', DEFAULT_TIMEOUT),
         interval: toMilliseconds(value.interval, 'interval', DEFAULT_INTERVAL),
       }

@@ -6,7 +6,7 @@ import type { Har } from '../http/har.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
 import type { JournalEntry } from '../http/sessions.js'
-import { createSessionClient, type SessionDataAnswer } from './session-client.js'
+import { createSessionClient, type SessionDataAnswer } from '../http/session-client.js'
 
 /** The `use` options of the `taxonomy` fixture, set in `playwright.config.ts` or `test.use()`. */
 export interface TaxonomyOptions {
@@ -117,7 +117,7 @@ export const test = base.extend<TaxonomyTestFixtures, TaxonomyWorkerFixtures>({
   taxonomy: async ({ taxonomyWorkerServer }, use, testInfo) => {
     const { url, adminKey } = taxonomyWorkerServer
     const session = sessionOf(testInfo)
-    const client = createSessionClient(url, session, adminKey)
+    const client = createSessionClient({ url, session, adminKey })
     // A retry, or a run against a server that outlived the last one, starts afresh.
     await client.forget()
     const { forget: _forget, ...calls } = client

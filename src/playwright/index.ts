@@ -7,4 +7,4 @@ export type {
   TaxonomyWorkerFixtures,
   TaxonomyWorkerServer,
 } from './fixtures.js'
-export type { SessionDataAnswer } from './session-client.js'
+export type { SessionDataAnswer } from '../http/session-client.js'

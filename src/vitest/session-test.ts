@@ -3,12 +3,7 @@ import { SESSION_HEADER } from '../http/header-names.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
-import {
-  deleteServerSession,
-  putServerData,
-  putServerScenario,
-  readServerJournal,
-} from '../matchers/session-client.js'
+import { createSessionClient } from '../http/session-client.js'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -83,22 +78,24 @@ export function createSessionTest(
     taxonomy: async ({}, use) => {
       const url = findUrl(options).replace(/\/+$/, '')
       const session = `vitest-${crypto.randomUUID()}`
-      const target = { url, session, adminKey: options.adminKey }
+      const client = createSessionClient({ url, session, adminKey: options.adminKey })
       const fixture: SessionFixture = {
         url,
         session,
         headers: { [SESSION_HEADER]: session },
         prefix: `${url}/__sessions/${session}`,
-        use: (scenario) => putServerScenario(target, scenario),
-        data: (patch) => putServerData(target, patch),
-        journal: () => readServerJournal(target),
+        use: client.use,
+        data: async (patch) => {
+          await client.data(patch)
+        },
+        journal: client.journal,
       }
       // The matchers read it through the admin API; not enumerable, so no diff prints it.
       Object.defineProperty(fixture, 'adminKey', { value: options.adminKey, enumerable: false })
       try {
         await use(fixture)
       } finally {
-        await deleteServerSession(target)
+        await client.forget()
       }
     },
   })
