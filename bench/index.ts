@@ -8,6 +8,7 @@ import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
 import { benchServer } from './server.js'
+import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
 import { benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
@@ -17,6 +18,7 @@ const sections = [
   ['Standalone server', () => benchServer()],
   ['HTTPS server', () => benchHttps()],
   ['Sessions and scenarios', () => benchSessions()],
+  ['Per-session data', () => benchSessionData()],
   ['Request journal', () => benchJournal()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],

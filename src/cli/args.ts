@@ -3,6 +3,7 @@ import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
 import { resolveOptions, type AnswerOptions } from '../http/options.js'
 import type { Scenario } from '../http/scenario.js'
+import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseContractArgs, type ContractArgs } from './contract-args.js'
 import { describeParseError, toNumberOrText } from './flag-values.js'
@@ -47,7 +48,17 @@ export interface ExportArgs {
   readonly command: 'export'
   readonly seed: number | undefined
   readonly size: 'small' | 'medium' | 'large' | undefined
+  /** A fixture file to export instead of generated data; with `from`, the file the server serves. */
+  readonly data: string | undefined
+  /** `--from URL --session ID`: a running mock's session, its patch over the server's data. */
+  readonly from: { readonly url: string; readonly session: string } | undefined
+  /** Sent to `from`'s admin API; a secret like the API keys. */
+  readonly adminKey: string | undefined
   readonly out: string | undefined
+  /** `--types FILE`: the slug unions as a `.d.ts`. */
+  readonly types: string | undefined
+  /** `--manifest FILE`: the data's identity and the fixture's SHA-256. */
+  readonly manifest: string | undefined
 }
 
 /** `taxonomy-mock validate FILE`: every problem of a fixture file. */
@@ -91,6 +102,10 @@ const OPTIONS = {
   'tls-key': { type: 'string' },
   'tls-ca-out': { type: 'string' },
   out: { type: 'string', short: 'o' },
+  types: { type: 'string' },
+  manifest: { type: 'string' },
+  from: { type: 'string' },
+  session: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -100,7 +115,6 @@ const SERVE_ONLY = [
   'host',
   'api-key',
   'any-key',
-  'data',
   'watch',
   'delay',
   'no-cors',
@@ -111,7 +125,6 @@ const SERVE_ONLY = [
   'scenario-bytes',
   'scenario-duration',
   'faults',
-  'admin-key',
   'unauthorized-status',
   'not-found-status',
   'order',
@@ -169,19 +182,66 @@ export function parseCliArgs(
     values.seed === undefined ? { seed: OPTION_VARIABLES.seed } : {},
   )
   return command === 'export'
-    ? parseExport(values, seed as number | undefined, size as ExportArgs['size'])
+    ? parseExport(values, env, seed as number | undefined, size as ExportArgs['size'])
     : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
 }
 
+const EXPORT_FLAGS = '--seed, --size, --data, --from, --session, --out, --types and --manifest'
+
 function parseExport(
   values: Record<string, string | boolean | string[] | undefined>,
+  env: Readonly<Record<string, string | undefined>>,
   seed: number | undefined,
   size: ExportArgs['size'],
 ): ExportArgs {
   const misplaced = SERVE_ONLY.find((name) => values[name] !== undefined)
   if (misplaced)
-    throw new UsageError(`--${misplaced} is a serve option; export takes --seed, --size and --out`)
-  return { command: 'export', seed, size, out: values.out as string | undefined }
+    throw new UsageError(`--${misplaced} is a serve option; export takes ${EXPORT_FLAGS}`)
+  const data = values.data as string | undefined
+  const from = parseFrom(values.from as string | undefined, values.session as string | undefined)
+  // The server names its data: a seed or size of ours could only disagree.
+  if (from !== undefined && (values.seed !== undefined || size !== undefined))
+    throw new UsageError('--from excludes --seed and --size: the server names its data')
+  if (data !== undefined && (values.seed !== undefined || size !== undefined))
+    throw new UsageError('--data excludes --seed and --size: the file holds the whole dataset')
+  const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
+  if (values['admin-key'] !== undefined && from === undefined)
+    throw new UsageError('--admin-key goes with --from URL: it is sent to that server')
+  return {
+    command: 'export',
+    seed: from === undefined ? seed : undefined,
+    size,
+    data,
+    from,
+    adminKey: from === undefined ? undefined : adminKey,
+    out: values.out as string | undefined,
+    types: values.types as string | undefined,
+    manifest: values.manifest as string | undefined,
+  }
+}
+
+/** `--from URL --session ID`, which go together. */
+function parseFrom(url: string | undefined, session: string | undefined): ExportArgs['from'] {
+  if (url === undefined && session === undefined) return undefined
+  if (url === undefined || session === undefined)
+    throw new UsageError(
+      '--from URL and --session ID go together: the session whose data a running mock serves',
+    )
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url)
+  } catch {
+    parsed = undefined
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new UsageError(
+      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${JSON.stringify(url.slice(0, 200))}`,
+    )
+  if (!SESSION_ID_PATTERN.test(session))
+    throw new UsageError(
+      `--session must be 1-200 letters, digits or . _ ~ : @ - characters; received ${JSON.stringify(session.slice(0, 200))}`,
+    )
+  return { url, session }
 }
 
 function parseValidate(values: Record<string, unknown>, files: readonly string[]): ValidateArgs {
@@ -203,7 +263,11 @@ function parseServe(
   seed: number | undefined,
   size: ExportArgs['size'],
 ): ServeArgs {
-  if (values.out !== undefined) throw new UsageError('--out is an export option (see --help)')
+  const exportOnly = ['out', 'types', 'manifest', 'from', 'session'].find(
+    (name) => values[name] !== undefined,
+  )
+  if (exportOnly !== undefined)
+    throw new UsageError(`--${exportOnly} is an export option (see --help)`)
   const data = values.data as string | undefined
   if (data !== undefined && (values.seed !== undefined || size !== undefined)) {
     throw new UsageError('--data excludes --seed and --size: the file holds the whole dataset')

@@ -28,7 +28,9 @@ function wrap(line: string, indent: string): string {
 }
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
-       taxonomy-mock export [--seed N] [--size S] [--out FILE]
+       taxonomy-mock export [--seed N] [--size S | --data FILE] [--out FILE]
+                            [--types FILE] [--manifest FILE]
+       taxonomy-mock export --from URL --session ID [--data FILE] [--out FILE] ...
        taxonomy-mock validate FILE     every problem of a fixture file, with its JSON path
        taxonomy-mock help              this text
        taxonomy-mock verify --target URL --discipline SLUG... [--crawl N]
@@ -78,7 +80,11 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
   Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario
                    (JSON body {"kind":"unavailable","times":2}),
-                   GET|DELETE /__admin/sessions/ID/requests, DELETE /__admin/sessions/ID;
+                   PUT|GET|DELETE /__admin/sessions/ID/data (JSON body: a patch, or
+                   {"preset":"empty-children"}: the session's own data; docs/data.md),
+                   GET|DELETE /__admin/sessions/ID/requests,
+                   GET /__admin/sessions/ID/requests.har (the journal as HAR),
+                   GET|DELETE /__admin/sessions/ID (DELETE forgets it);
                    without --admin-key: loopback clients only, with a Host that is an IP
                    literal or localhost; ID "default" is everyone else
   Metrics:         GET /__metrics (Prometheus text format; the admin API's clients only):
@@ -90,7 +96,14 @@ Stop with Ctrl+C, SIGTERM or SIGHUP: answers still owed are sent, then exit 0.
 
 Export options:
       --seed N, --size S   as above
+      --data FILE    export this fixture file instead of generated data
   -o, --out FILE     write the fixture JSON here instead of stdout
+      --types FILE   write the data's slugs as a .d.ts: DisciplineSlug, SubDisciplineSlug
+      --manifest FILE   write the data's identity and the fixture's SHA-256 (JSON)
+                     (with --types or --manifest and no --out, no fixture is written)
+      --from URL --session ID   a running mock's session: its patch over the server's
+                     data (--data FILE: the file the server serves); its admin API takes
+                     --admin-key K or env ${ENV.adminKey}
 
 Verify and record (read-only; docs/keeping-honest.md):
       --target URL   the service's base URL (requests go to URL/api/v2/...)
@@ -106,7 +119,8 @@ Verify and record (read-only; docs/keeping-honest.md):
           exit 0 no rule failed, 1 a rule failed or the target cannot be reached
   record: --out FILE a closed fixture (format v1.1), written atomically
           --all      record everything reachable (raise --max-requests to fit)
-  both:   exit 1 past ${MAX_BODY_BYTES / MB} MB an answer, --max-read in all, or ${SERVICE_DEFAULTS.maxTotalWait / 1000} s of Retry-After waits
+  both:   --target URL/__sessions/ID checks or records a mock's session
+          exit 1 past ${MAX_BODY_BYTES / MB} MB an answer, --max-read in all, or ${SERVICE_DEFAULTS.maxTotalWait / 1000} s of Retry-After waits
 
   -h, --help         this text
   -v, --version      the version

@@ -91,7 +91,8 @@ export function mergePatch(record: object, patch: RecordPatch): Record<string, u
 export function createPatchedRecord(level: Level, patch: RecordPatch): Record<string, unknown> {
   const slug = slugOf(patch)
   return {
-    id: patch.id ?? createIdSource(createRandom(`${level}:${slug ?? ''}`))(),
+    // One id from its own stream: a batch of one, not the source's default of 64.
+    id: patch.id ?? createIdSource(createRandom(`${level}:${slug ?? ''}`), 1)(),
     slug,
     description: typeof patch.name === 'string' ? `${patch.name}, added by a test.` : undefined,
     ...definedFields(patch),

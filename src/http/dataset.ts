@@ -1,6 +1,6 @@
 import { digestText } from '../core/digest.js'
 import { describeDataset, describeGeneration, type DatasetIdentity } from '../core/identity.js'
-import type { ResolvedOptions } from './options.js'
+import type { NestedOrder, ResolvedOptions } from './options.js'
 import type { SessionData } from './session-data.js'
 
 /** The data behind an answer: the dataset's identity, and the patch of the session's data if any. */
@@ -18,14 +18,23 @@ export function describeServedDataset(options: ResolvedOptions, data?: SessionDa
   const { generation } = options
   const base =
     generation === undefined ? describeDataset(options.taxonomy) : describeGeneration(generation)
-  let digest = base.digest
-  if (options.order !== 'name') digest = digestText([digest, '|order:', options.order])
+  const digest = servedDigest(base.digest, options.order, data?.digest)
   if (data === undefined) return Object.freeze({ ...base, digest })
-  return Object.freeze({
-    ...base,
-    digest: digestText([digest, '|patch:', data.digest]),
-    patch: data.digest,
-  })
+  return Object.freeze({ ...base, digest, patch: data.digest })
+}
+
+/**
+ * The `digest` an answer names: the data's, changed by an `order` other than `name` and by a
+ * session's patch (its digest). `taxonomy-mock export --from` checks the data it rebuilt with it.
+ */
+export function servedDigest(
+  dataDigest: string,
+  order: NestedOrder,
+  patchDigest: string | undefined,
+): string {
+  let digest = dataDigest
+  if (order !== 'name') digest = digestText([digest, '|order:', order])
+  return patchDigest === undefined ? digest : digestText([digest, '|patch:', patchDigest])
 }
 
 /**

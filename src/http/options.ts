@@ -176,7 +176,7 @@ export const DEFAULT_STATUSES: Readonly<Required<ErrorStatuses>> = Object.freeze
   unauthorized: 401,
   notFound: 404,
 })
-const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
+export const NESTED_ORDERS: readonly NestedOrder[] = Object.freeze(['name', 'id', 'fixture'])
 // Statuses with a meaning of their own to clients, proxies or the server: never an error's stand-in.
 const RESERVED_STATUSES = new Set([405, 407, 408, 413, 429, 431])
 const RESERVED_LIST = [...RESERVED_STATUSES].join(', ').replace(/, (?=\d+$)/, ' and ')

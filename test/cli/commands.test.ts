@@ -106,7 +106,7 @@ it.each([
   ],
   [
     ['export', '--port', '1'],
-    'taxonomy-mock: --port is a serve option; export takes --seed, --size and --out',
+    'taxonomy-mock: --port is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
   ],
   [
     ['--api-key', 'has space'],
@@ -272,7 +272,7 @@ it.each([
   ],
   [
     ['export', '--scenario', 'hang'],
-    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size and --out',
+    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
   ],
 ])('exits 2 with one line for a bad scenario flag: %j', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args)

@@ -190,7 +190,10 @@ it.each([
     ['--tls-cert', files.cert, '--tls-key', files.otherKey],
     `--tls-key file ${JSON.stringify(files.otherKey)} is not the key of the certificate (their public keys differ)`,
   ],
-  [['export', '--tls'], '--tls is a serve option; export takes --seed, --size and --out'],
+  [
+    ['export', '--tls'],
+    '--tls is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
+  ],
 ])('exits 2 with one line for %j', async (args, message) => {
   const result = await runCli(args[0] === 'export' ? args : ['--port', '0', ...args])
   expect(result.code).toBe(2)

@@ -26,6 +26,20 @@ it('derives the same id for the same added record every run', () => {
   )
 })
 
+it('derives the id of an added record from its level and slug alone, the same in every release', () => {
+  // Pinned: a fixture saved from a patched session keeps these ids, so they never change.
+  const taxonomy = patchTaxonomy(base, {
+    disciplines: [{ name: 'Empty Field', domain_ids: [base.domains[0]!.id] }],
+    topics: [{ name: 'Braids', sub_discipline_ids: [base.subDisciplines[0]!.id] }],
+  })
+  expect(taxonomy.disciplines.find((record) => record.slug === 'empty-field')!.id).toBe(
+    '74b94b49-e1a7-47d1-bdc9-8c82a582a8a5',
+  )
+  expect(taxonomy.topics.find((record) => record.slug === 'braids')!.id).toBe(
+    'bc197444-1203-436a-9b1a-55630235ba08',
+  )
+})
+
 it('replaces a record matched by slug, keeping its id, links and unspecified fields', () => {
   const target = base.disciplines[2]!
   const taxonomy = patchTaxonomy(base, { disciplines: [{ slug: target.slug, name: 'Renamed' }] })

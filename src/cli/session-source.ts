@@ -1,0 +1,186 @@
+import { digestText, toCanonicalJson } from '../core/digest.js'
+import { createTaxonomy } from '../core/generate.js'
+import { describeDataset } from '../core/identity.js'
+import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
+import { isPresetName, presetPatch } from '../core/presets.js'
+import type { SizeCounts } from '../core/size.js'
+import type { Taxonomy } from '../core/store.js'
+import { servedDigest, type ServedDataset } from '../http/dataset.js'
+import { ADMIN_KEY_HEADER_NAME } from '../http/header-names.js'
+import { NESTED_ORDERS } from '../http/options.js'
+import { loadDataFile } from './data-file.js'
+import { RuntimeError } from './runtime-error.js'
+
+/** Where a session's data is read: the mock's base URL, the session, and how to reach its admin API. */
+export interface SessionSourceArgs {
+  readonly from: string
+  readonly session: string
+  readonly adminKey: string | undefined
+  /** The file the server serves, when it serves one: the session's patch sits on it. */
+  readonly data: string | undefined
+}
+
+/** A session's data, rebuilt here, and the identity the server gave it. */
+export interface SessionSource {
+  readonly taxonomy: Taxonomy
+  readonly dataset: ServedDataset
+  /** Whether the session has a patch; without one its data is the server's as it is. */
+  readonly patched: boolean
+}
+
+/** What the admin route's answer is read up to: a patch is at most 1 MiB of JSON. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024
+const TIMEOUT_MS = 10_000
+
+/**
+ * Reads `GET /__admin/sessions/{id}/data` from a running mock and rebuilds the session's data: the
+ * server's base data (generated from its seed and size, or the `--data` file, which must be the
+ * one it serves) with the session's patch. The rebuilt data is checked against the digest the
+ * server names, so a fixture is never written from data the server does not serve (another
+ * version of the generator, another file). Every failure is a `RuntimeError` of one line.
+ */
+export async function readSessionSource(args: SessionSourceArgs): Promise<SessionSource> {
+  const url = new URL(
+    `__admin/sessions/${encodeURIComponent(args.session)}/data`,
+    args.from.endsWith('/') ? args.from : `${args.from}/`,
+  )
+  const answer = await readAnswer(url, args.adminKey)
+  const { patch, dataset } = answer
+  const base = await rebuildBase(dataset, args.data)
+  const patchDigest = patch === null ? undefined : digestText([toCanonicalJson(patch) ?? ''])
+  const dataDigest = describeDataset(base).digest
+  const matches = NESTED_ORDERS.some(
+    (order) => servedDigest(dataDigest, order, patchDigest) === dataset.digest,
+  )
+  if (!matches) {
+    throw new RuntimeError(
+      `the data rebuilt from ${describeBase(dataset)} is not the data session ${JSON.stringify(args.session)} is served (digest ${dataset.digest}): is the server another version of taxonomy-mock?`,
+    )
+  }
+  if (patch === null) return { taxonomy: base, dataset, patched: false }
+  return { taxonomy: patchTaxonomy(base, resolvePatch(base, patch)), dataset, patched: true }
+}
+
+interface DataAnswer {
+  readonly patch: unknown
+  readonly dataset: ServedDataset
+}
+
+async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataAnswer> {
+  const where = `${url.origin}${url.pathname}`
+  let response: Response
+  try {
+    response = await fetch(url, {
+      headers: {
+        accept: 'application/json',
+        ...(adminKey === undefined ? {} : { [ADMIN_KEY_HEADER_NAME]: adminKey }),
+      },
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
+  } catch (error) {
+    throw new RuntimeError(`cannot reach ${where}: ${reasonOf(error)}`)
+  }
+  const text = await readLimited(response, where)
+  const body = parseJson(text)
+  if (response.status !== 200) {
+    const message = typeof body?.error === 'string' ? `: ${body.error.slice(0, 300)}` : ''
+    const hint = response.status === 403 ? " (pass the server's --admin-key)" : ''
+    throw new RuntimeError(`${where} answered ${response.status}${message}${hint}`)
+  }
+  const dataset = body?.dataset as ServedDataset | undefined
+  if (
+    body === undefined ||
+    !('patch' in body) ||
+    typeof dataset?.digest !== 'string' ||
+    typeof dataset.format !== 'string'
+  )
+    throw new RuntimeError(`${where} did not answer a session's data: is --from a taxonomy-mock?`)
+  return { patch: body.patch, dataset }
+}
+
+/** The answer's text, up to {@link MAX_ANSWER_BYTES}: a URL that is no mock may send anything. */
+async function readLimited(response: Response, where: string): Promise<string> {
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  const reader = response.body?.getReader()
+  try {
+    for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+      bytes += read.value.length
+      if (bytes > MAX_ANSWER_BYTES) {
+        await reader!.cancel()
+        throw new RuntimeError(`${where} answered more than ${MAX_ANSWER_BYTES} bytes`)
+      }
+      chunks.push(read.value)
+    }
+  } catch (error) {
+    if (error instanceof RuntimeError) throw error
+    throw new RuntimeError(`cannot read the answer of ${where}: ${reasonOf(error)}`)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The server's data without the session's patch: generated again, or the `--data` file. */
+async function rebuildBase(dataset: ServedDataset, data: string | undefined): Promise<Taxonomy> {
+  if (dataset.sha256 !== undefined) {
+    if (data === undefined) {
+      throw new RuntimeError(
+        `the server serves a data file (sha256=${dataset.sha256}): pass that file with --data FILE`,
+      )
+    }
+    const taxonomy = await loadDataFile(data)
+    const { sha256 } = describeDataset(taxonomy)
+    if (sha256 !== dataset.sha256) {
+      throw new RuntimeError(
+        `--data file ${JSON.stringify(data)} (sha256=${sha256}) is not the file the server serves (sha256=${dataset.sha256})`,
+      )
+    }
+    return taxonomy
+  }
+  if (dataset.seed === undefined || dataset.size === undefined)
+    throw new RuntimeError(`cannot rebuild the server's data: its dataset names no seed and size`)
+  if (data !== undefined) {
+    throw new RuntimeError(
+      `the server serves generated data (${describeBase(dataset)}), not a file: drop --data`,
+    )
+  }
+  return createTaxonomy({ seed: dataset.seed, size: toSize(dataset.size) })
+}
+
+/** `small`, `medium`, `large`, or counts `domains/disciplines/sub-disciplines/topics`. */
+function toSize(size: string): 'small' | 'medium' | 'large' | SizeCounts {
+  if (size === 'small' || size === 'medium' || size === 'large') return size
+  const counts = size.split('/').map(Number)
+  if (counts.length !== 4 || counts.some((count) => !Number.isSafeInteger(count)))
+    throw new RuntimeError(`cannot rebuild the server's data: size ${JSON.stringify(size)}`)
+  const [domains, disciplines, subDisciplines, topics] = counts as [number, number, number, number]
+  return { domains, disciplines, subDisciplines, topics }
+}
+
+function resolvePatch(base: Taxonomy, patch: unknown): TaxonomyPatch {
+  const preset = (patch as { preset?: unknown }).preset
+  return isPresetName(preset) ? presetPatch(base, preset) : (patch as TaxonomyPatch)
+}
+
+function describeBase(dataset: ServedDataset): string {
+  return dataset.sha256 !== undefined
+    ? `sha256=${dataset.sha256}`
+    : `seed ${dataset.seed}, size ${dataset.size}`
+}
+
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`
+  return cause?.code ?? cause?.message ?? (error as Error).message
+}

@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto'
+import { createServer } from 'node:net'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { loadDataFile } from '../../src/cli/data-file.js'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { patchTaxonomy } from '../../src/core/patch.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
+import { presetPatch } from '../../src/core/presets.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { toSlugTypes } from '../../src/core/slug-types.js'
+import { runCli, spawnCli } from '../helpers/cli.js'
+import { fixturePath } from '../helpers/fixtures.js'
+import { startTestServer } from '../helpers/server.js'
+
+const folder = mkdtempSync(join(tmpdir(), 'taxonomy-export-session-'))
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+const ADMIN_KEY = 'admin-key-for-export-tests'
+
+async function putData(url: string, session: string, patch: unknown, adminKey?: string) {
+  const response = await fetch(`${url}/__admin/sessions/${session}/data`, {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/json',
+      ...(adminKey ? { 'x-taxonomy-mock-admin-key': adminKey } : {}),
+    },
+    body: JSON.stringify(patch),
+  })
+  expect(response.status).toBe(200)
+  return (await response.json()) as { dataset: Record<string, unknown> }
+}
+
+it("saves a session's data as a fixture, its slug types and a manifest naming it", async () => {
+  const server = await startTestServer({ seed: 42, size: 'small' })
+  const base = createTaxonomy({ seed: 42, size: 'small' })
+  const patch = createDisciplinePatch({
+    name: 'Failing Test Field',
+    domainIds: [base.domains[0]!.id],
+    subDisciplines: 2,
+    topics: 3,
+  })
+  const { dataset } = await putData(server.url, 'failing-test', patch)
+  // Another session's data is not the one saved.
+  await putData(server.url, 'other', { preset: 'huge-lists' })
+  const out = join(folder, 'failing', 'taxonomy.json')
+  const types = join(folder, 'failing', 'slugs.d.ts')
+  const manifest = join(folder, 'failing', 'manifest.json')
+  const { code, stdout, stderr } = await runCli([
+    'export',
+    '--from',
+    server.url,
+    '--session',
+    'failing-test',
+    '--out',
+    out,
+    '--types',
+    types,
+    '--manifest',
+    manifest,
+  ])
+  expect({ code, stdout }).toEqual({ code: 0, stdout: [] })
+  expect(stderr).toEqual([
+    `taxonomy-mock: wrote 206 topics (session failing-test of ${server.url}) to ${out}`,
+    `taxonomy-mock: wrote the slugs of 11 disciplines and 42 sub-disciplines to ${types}`,
+    `taxonomy-mock: wrote the manifest to ${manifest}`,
+  ])
+  const patched = patchTaxonomy(base, patch)
+  const json = readFileSync(out, 'utf8')
+  expect(json).toBe(toFixtureJson(patched))
+  expect(readFileSync(types, 'utf8')).toBe(toSlugTypes(patched))
+  const sha256 = createHash('sha256').update(json).digest('hex')
+  expect(JSON.parse(readFileSync(manifest, 'utf8'))).toMatchObject({
+    manifest: 'taxonomy-mock-manifest/v1',
+    dataset,
+    session: { id: 'failing-test', from: server.url },
+    fixture: { file: out, bytes: Buffer.byteLength(json), sha256 },
+    counts: { domains: 3, disciplines: 11, sub_disciplines: 42, topics: 206 },
+  })
+})
+
+it('names in the manifest what a server of the saved fixture names', async () => {
+  const server = await startTestServer({ seed: 7, size: 'small' })
+  await putData(server.url, 'edge', { preset: 'empty-children' })
+  const out = join(folder, 'edge.json')
+  const manifest = join(folder, 'edge.manifest.json')
+  const exported = await runCli([
+    'export',
+    ...['--from', server.url, '--session', 'edge', '--out', out, '--manifest', manifest],
+  ])
+  expect(exported.code).toBe(0)
+  const base = createTaxonomy({ seed: 7, size: 'small' })
+  expect(readFileSync(out, 'utf8')).toBe(
+    toFixtureJson(patchTaxonomy(base, presetPatch(base, 'empty-children'))),
+  )
+  const served = spawnCli(['--port', '0', '--quiet', '--data', out])
+  const url = (await served.waitFor(/listening on/)).match(/http:\/\/\S+/)![0]
+  const health = await (await fetch(`${url}/__health`)).json()
+  expect(JSON.parse(readFileSync(manifest, 'utf8')).fixture.served).toEqual(health.dataset)
+})
+
+it('rebuilds a session of a server that serves a file from that --data file, and only that one', async () => {
+  const file = fixturePath('taxonomy-seed-42-small.json')
+  const server = await startTestServer({ taxonomy: await loadDataFile(file), adminKey: ADMIN_KEY })
+  await putData(server.url, 's1', { preset: 'unicode-names' }, ADMIN_KEY)
+  const out = join(folder, 'from-file.json')
+  const args = ['export', '--from', server.url, '--session', 's1', '--out', out]
+  const withKey = { TAXONOMY_MOCK_ADMIN_KEY: ADMIN_KEY }
+
+  const refused = await runCli(args)
+  expect(refused).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [
+      `taxonomy-mock: ${server.url}/__admin/sessions/s1/data answered 403: Forbidden: send the admin key in X-Taxonomy-Mock-Admin-Key (pass the server's --admin-key)`,
+    ],
+  })
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
+  expect(await runCli(args, withKey)).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [
+      `taxonomy-mock: the server serves a data file (sha256=${sha256}): pass that file with --data FILE`,
+    ],
+  })
+  const other = fixturePath('minimal.json')
+  const wrong = await runCli([...args, '--data', other], withKey)
+  expect(wrong.code).toBe(1)
+  expect(wrong.stderr).toEqual([
+    expect.stringMatching(
+      new RegExp(
+        `^taxonomy-mock: --data file ".*minimal\\.json" \\(sha256=[0-9a-f]{64}\\) is not the file the server serves \\(sha256=${sha256}\\)$`,
+      ),
+    ),
+  ])
+  const saved = await runCli([...args, '--data', file], withKey)
+  expect(saved.code).toBe(0)
+  const base = await loadDataFile(file)
+  expect(readFileSync(out, 'utf8')).toBe(
+    toFixtureJson(patchTaxonomy(base, presetPatch(base, 'unicode-names'))),
+  )
+  // The admin key never reaches the output.
+  for (const run of [refused, saved])
+    expect([...run.stdout, ...run.stderr].join('\n')).not.toContain(ADMIN_KEY)
+})
+
+it('says a session without data has none, and saves the data it sees', async () => {
+  const server = await startTestServer({ seed: 42, size: 'small' })
+  const out = join(folder, 'plain.json')
+  const { code, stderr } = await runCli([
+    'export',
+    ...['--from', server.url, '--session', 'never-patched', '--out', out],
+  ])
+  expect(code).toBe(0)
+  expect(stderr[0]).toBe(
+    "taxonomy-mock: session never-patched has no data of its own: it sees the server's data as it is",
+  )
+  expect(readFileSync(out, 'utf8')).toBe(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+})
+
+it('exits 1 with one line when the server cannot be reached', async () => {
+  const port = await closedPort()
+  const url = `http://127.0.0.1:${port}`
+  expect(await runCli(['export', '--from', url, '--session', 's', '--out', 'x.json'])).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [`taxonomy-mock: cannot reach ${url}/__admin/sessions/s/data: ECONNREFUSED`],
+  })
+})
+
+it.each([
+  [
+    ['export', '--from', 'http://127.0.0.1:4477'],
+    'taxonomy-mock: --from URL and --session ID go together: the session whose data a running mock serves',
+  ],
+  [
+    ['export', '--session', 's'],
+    'taxonomy-mock: --from URL and --session ID go together: the session whose data a running mock serves',
+  ],
+  [
+    ['export', '--from', 'localhost:4477', '--session', 's'],
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "localhost:4477"',
+  ],
+  [
+    ['export', '--from', 'http://127.0.0.1:4477', '--session', 'a b'],
+    'taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters; received "a b"',
+  ],
+  [
+    ['export', '--from', 'http://127.0.0.1:4477', '--session', 's', '--seed', '1'],
+    'taxonomy-mock: --from excludes --seed and --size: the server names its data',
+  ],
+  [
+    ['export', '--admin-key', 'k'],
+    'taxonomy-mock: --admin-key goes with --from URL: it is sent to that server',
+  ],
+  [['--from', 'http://127.0.0.1:4477'], 'taxonomy-mock: --from is an export option (see --help)'],
+])('exits 2 with one line for %j', async (args, message) => {
+  expect(await runCli(args)).toEqual({ code: 2, stdout: [], stderr: [message] })
+})
+
+/** A loopback port nothing listens on: one just closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+it('refuses to save data that is not what the server serves, and answers that are no session data', async () => {
+  // A server of another generator version names the same seed and size with another digest.
+  const answers = [
+    {
+      status: 200,
+      body: {
+        patch: null,
+        dataset: {
+          format: 'taxonomy-mock/v1',
+          seed: 42,
+          size: 'small',
+          digest: '0000000000000000',
+        },
+      },
+    },
+    { status: 200, body: { hello: 'world' } },
+  ]
+  const other = createHttpServer((_, response) => {
+    const { status, body } = answers.shift()!
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+    const args = ['export', '--from', url, '--session', 's', '--out', join(folder, 'never.json')]
+    expect(await runCli(args)).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        'taxonomy-mock: the data rebuilt from seed 42, size small is not the data session "s" is served (digest 0000000000000000): is the server another version of taxonomy-mock?',
+      ],
+    })
+    expect(await runCli(args)).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: ${url}/__admin/sessions/s/data did not answer a session's data: is --from a taxonomy-mock?`,
+      ],
+    })
+    expect(existsSync(join(folder, 'never.json'))).toBe(false)
+  } finally {
+    other.close()
+  }
+})
