@@ -91,6 +91,9 @@ interface Served {
   readonly pages: Map<FixtureRecord, Answers>
   // A record route's answers, found once: the locator hands back the same route for a repeated target.
   readonly routeAnswers: WeakMap<Route, Answers>
+  // The route asked for last and its answers: a client repeating a request skips the map.
+  lastRoute: Route | undefined
+  lastAnswers: Answers | undefined
   readonly stamped: WeakMap<Answers, Answers>
   indexPage: Answers | undefined
   health: Answers | undefined
@@ -161,6 +164,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       bodies: new Map(),
       pages: new Map(),
       routeAnswers: new WeakMap(),
+      lastRoute: undefined,
+      lastAnswers: undefined,
       stamped: new WeakMap(),
       indexPage: undefined,
       health: undefined,
@@ -231,12 +236,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
 
   /** The answers to a record route: the record's, or 404 when there is none. */
   function recordAnswers(served: Served, route: Extract<Route, { kind: 'record' }>): Answers {
+    if (route === served.lastRoute) return served.lastAnswers!
     let answers = served.routeAnswers.get(route)
     if (answers === undefined) {
       const record = route.endpoint.find(served.taxonomy, route.slug)
       answers = record ? apiAnswers(served, route.endpoint, record) : errors.notFound
       served.routeAnswers.set(route, answers)
     }
+    served.lastRoute = route
+    served.lastAnswers = answers
     return answers
   }
 
@@ -314,7 +322,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
     label: ScenarioKind | null,
     quota?: RateLimitReading,
   ): MockAnswer {
-    let answer = answerFor(stamp(served, answers), request.method)
+    // A record's own answers carry the dataset header from the start: stamp the others.
+    let answer = answerFor(reason === 'ok' ? answers : stamp(served, answers), request.method)
     // A request a quota let through carries what is left of it, as a gateway's answers do.
     if (quota !== undefined)
       answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
