@@ -13,7 +13,7 @@ import {
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
-import { resetConnection } from './node-internals.js'
+import { resetConnection, writeHead } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -90,7 +90,7 @@ export function createListener(
         response.setHeader('connection', 'close')
       }
     }
-    response.writeHead(answer.status, answer.headers)
+    writeHead(response, answer.status, answer.headers)
     if (delivery?.mode === 'slow-body' && answer.body)
       writeInPieces(response, toBuffer(answer.body), delivery)
     else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
