@@ -145,6 +145,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
   })
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
+  // The session `sessionOf` made last for a request that names one that does not exist.
+  let unnamed: Session | undefined
   // A replaced taxonomy brings a new base: old bytes are never served.
   let baseServed = createServed(undefined, undefined)
   // Patched data as served, by the session data (or a helper's) it was made for.
@@ -315,7 +317,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
    * every API answer.
    */
   function finish(
-    { request, route, session, key, served }: ApiCall,
+    { request, route, session, key, served, journaled }: ApiCall,
     answers: Answers,
     reason: AnswerReason,
     delay: number,
@@ -327,17 +329,18 @@ export function createResolver(options: MockOptions = {}): Resolver {
     // A request a quota let through carries what is left of it, as a gateway's answers do.
     if (quota !== undefined)
       answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
-    session.record(
-      request.method,
-      request.url,
-      route.kind === 'apiUnknown' ? null : route.endpoint.collection,
-      route.kind === 'record' ? route.slug : null,
-      key,
-      answer,
-      reason,
-      delay,
-      label,
-    )
+    if (journaled)
+      session.record(
+        request.method,
+        request.url,
+        route.kind === 'apiUnknown' ? null : route.endpoint.collection,
+        route.kind === 'record' ? route.slug : null,
+        key,
+        answer,
+        reason,
+        delay,
+        label,
+      )
     return delay > 0 ? { ...answer, delay } : answer
   }
 
@@ -489,7 +492,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
         request.method,
       )
     }
-    return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
+    if (authorized) return sessions.get(id)
+    // Journaled nowhere: a session of its own for this request's scenario draws, then dropped.
+    return sessions.find(id) ?? (unnamed = new Session(id))
   }
 
   const resolver: SessionResolver = {
@@ -523,7 +528,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         if (!(session instanceof Session)) return session
         const served = servedFor(context.data ?? session.data, session)
         return answerApi(
-          { request, route, session, key, served },
+          { request, route, session, key, served, journaled: session !== unnamed },
           context.scenarios ?? NO_SCENARIOS,
         )
       }
@@ -576,4 +581,6 @@ interface ApiCall {
   readonly key: KeyState
   /** The data it is answered from: the base, or patched data (a helper's, else its session's). */
   readonly served: Served
+  /** False for a request without a key naming a session that does not exist. */
+  readonly journaled: boolean
 }
