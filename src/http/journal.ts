@@ -150,7 +150,7 @@ export class Journal {
 
   /**
    * Records one request, dropping the oldest past the limit. One argument per field, so the hot
-   * path builds no object to pass them in.
+   * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`.
    */
   record(
     method: string,
@@ -162,11 +162,12 @@ export class Journal {
     reason: AnswerReason,
     ms: number,
     scenario: ScenarioKind | null,
+    at: number = clock.now(),
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
     const freed = this.#size === limit ? this.#costs[i]! : 0
-    this.#times[i] = clock.now() - this.#origin
+    this.#times[i] = at - this.#origin
     this.#methods[i] = method
     // A path equal to the one before is kept as that same string: the new one then dies young, and
     // a client repeating a request does not make the collector copy and promote a string each time.

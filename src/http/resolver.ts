@@ -340,6 +340,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         reason,
         delay,
         label,
+        request.receivedAt,
       )
     return delay > 0 ? { ...answer, delay } : answer
   }

@@ -22,6 +22,9 @@ export interface ListenerState {
   readonly pending: PendingAnswers
 }
 
+// Held once: each read of the global `performance` goes through a lazy getter.
+const clock = performance
+
 /** Set on a socket once, while closing, its last answer (with `connection: close`) was sent. */
 const LAST_SENT = Symbol('taxonomy-mock.lastSent')
 type ServerSocket = Socket & { [LAST_SENT]?: true }
@@ -100,7 +103,7 @@ export function createListener(
       method: request.method ?? '',
       path: toLogPath(request.url ?? ''),
       status: answer.status,
-      ms: performance.now() - started,
+      ms: clock.now() - started,
     })
   }
 
@@ -163,9 +166,10 @@ export function createListener(
   }
 
   return function listener(request, response) {
-    const started = onRequest ? performance.now() : 0
+    // Read once: the request log's time and the journal's.
+    const started = clock.now()
     let answer: MockAnswer | Promise<MockAnswer>
-    const mockRequest = new NodeMockRequest(request)
+    const mockRequest = new NodeMockRequest(request, started)
     if (request.httpVersionMinor === 1 && mockRequest.host === undefined) {
       answer = request.method === 'HEAD' ? noHost.head : noHost.get
     } else {
@@ -210,8 +214,10 @@ class NodeMockRequest implements MockRequest {
   readonly #prefer: string | undefined
   readonly #session: string | undefined
   readonly #request: IncomingMessage
+  readonly receivedAt: number
 
-  constructor(request: IncomingMessage) {
+  constructor(request: IncomingMessage, receivedAt: number) {
+    this.receivedAt = receivedAt
     this.method = request.method ?? 'GET'
     this.url = request.url ?? '/'
     this.#request = request

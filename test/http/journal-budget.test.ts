@@ -121,3 +121,17 @@ it('journals nothing at all for a request without a key naming a session that do
     record.mockRestore()
   }
 })
+
+it("counts an entry's time from when the adapter says the request arrived, reading no clock again", () => {
+  const resolver = createResolver({ taxonomy })
+  const url = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+  const header = (name: string) => (name === 'authorization' ? KEY : undefined)
+  const arrived = performance.now()
+  for (const receivedAt of [arrived, arrived + 5, arrived + 7.5])
+    resolveNow(resolver, { method: 'GET', url, header, receivedAt })
+  const times = sessionsOf(resolver)
+    .default.requests()
+    .map((entry) => entry.t)
+  expect(times[1]! - times[0]!).toBeCloseTo(5, 2)
+  expect(times[2]! - times[0]!).toBeCloseTo(7.5, 2)
+})
