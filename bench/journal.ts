@@ -8,6 +8,9 @@ import { median, type Check } from './lib.js'
  * (A/B rounds, median of each round's ratio), with the resolver's own figures beside it; and a HAR
  * file of a full journal (1,000 entries, bodies included), built and serialised.
  */
+/** Requests through one handler before the other takes its turn. */
+const BLOCK = 100
+
 export async function benchJournal(rounds = 15, perRound = 2_000): Promise<Check[]> {
   const taxonomy = createTaxonomy()
   const slugs = taxonomy.disciplines.slice(0, 50).map((record) => record.slug)
@@ -34,21 +37,33 @@ export async function benchJournal(rounds = 15, perRound = 2_000): Promise<Check
     for (let i = 0; i < perRound * 10; i++) resolver.resolve(requests[i % requests.length]!)
     return ((performance.now() - started) * 1e6) / (perRound * 10)
   }
-  const fetchUs = async (handle: (request: Request) => Promise<Response>) => {
-    const started = performance.now()
-    for (let i = 0; i < perRound; i++)
-      await (await handle(fetched[i % fetched.length]!)).arrayBuffer()
-    return ((performance.now() - started) * 1e3) / perRound
+  /**
+   * Microseconds a request through each handler, in blocks of {@link BLOCK} requests taken in turn
+   * (which goes first alternating), so a change in the machine's load between them slows both
+   * alike: on a shared machine, whole rounds one after the other moved the ratio by 10-20%.
+   */
+  const interleavedUs = async (
+    handles: readonly ((request: Request) => Promise<Response>)[],
+    round: number,
+  ) => {
+    const spent = handles.map(() => 0)
+    for (let block = 0; block < perRound / BLOCK; block++) {
+      for (let k = 0; k < handles.length; k++) {
+        const h = (block + round + k) % handles.length
+        const started = performance.now()
+        for (let i = block * BLOCK; i < (block + 1) * BLOCK; i++)
+          await (await handles[h]!(fetched[i % fetched.length]!)).arrayBuffer()
+        spent[h]! += performance.now() - started
+      }
+    }
+    return spent.map((ms) => (ms * 1e3) / perRound)
   }
   const ratios: number[] = []
   const withUs: number[] = []
   const withoutUs: number[] = []
   const journalNs: number[] = []
   for (let round = 0; round < rounds + 2; round++) {
-    // Each goes first in every other round, so neither always runs on a warmer machine.
-    const first = await fetchUs(handlers[round % 2]!)
-    const second = await fetchUs(handlers[1 - (round % 2)]!)
-    const [withJournal, without] = round % 2 === 0 ? [first, second] : [second, first]
+    const [withJournal, without] = (await interleavedUs(handlers, round)) as [number, number]
     const cost = resolveNs(journaled) - resolveNs(silent)
     // The first two rounds warm the JIT for both and are not counted.
     if (round < 2) continue

@@ -13,8 +13,11 @@ export const JOURNAL_LIMITS = Object.freeze({
   bytes: 64 * 1024 * 1024,
 })
 
-/** What an entry costs besides its strings (ten array slots, two boxed numbers), as counted. */
+/** What an entry costs besides its strings (twelve array slots, two boxed numbers), as counted. */
 const ENTRY_BYTES = 192
+
+// Held once: each read of the global `performance` goes through a lazy getter.
+const clock = performance
 
 /**
  * An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. The
@@ -119,7 +122,7 @@ export class Journal {
   /** When the session began: `Date.now()`, for a HAR's wall-clock times. */
   readonly startedAt = Date.now()
   /** The same moment on the monotonic clock, which `t` counts from. */
-  readonly #origin = performance.now()
+  readonly #origin = clock.now()
   // A ring of parallel arrays, so journaling a request allocates nothing on the hot path.
   #times: number[] = []
   #methods: string[] = []
@@ -132,6 +135,10 @@ export class Journal {
   #delays: number[] = []
   #labels: (ScenarioKind | null)[] = []
   #answers: (MockAnswer | undefined)[] = []
+  // What each entry was counted as, so dropping one reads one slot, not five.
+  #costs: number[] = []
+  // The path of the newest entry, compared with the next one's.
+  #newestPath = ''
   #next = 0
   #size = 0
   #bytes = 0
@@ -143,7 +150,7 @@ export class Journal {
 
   /**
    * Records one request, dropping the oldest past the limit. One argument per field, so the hot
-   * path builds no object to pass them in.
+   * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`.
    */
   record(
     method: string,
@@ -155,16 +162,17 @@ export class Journal {
     reason: AnswerReason,
     ms: number,
     scenario: ScenarioKind | null,
+    at: number = clock.now(),
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
-    const previous = this.#paths[(i + limit - 1) % limit]
-    const freed = this.#size === limit ? this.#slotBytes(i) : 0
-    this.#times[i] = performance.now() - this.#origin
+    const freed = this.#size === limit ? this.#costs[i]! : 0
+    this.#times[i] = at - this.#origin
     this.#methods[i] = method
     // A path equal to the one before is kept as that same string: the new one then dies young, and
     // a client repeating a request does not make the collector copy and promote a string each time.
-    const kept = path === previous ? previous : toKeptPath(path)
+    const kept = path === this.#newestPath ? this.#newestPath : toKeptPath(path)
+    this.#newestPath = kept
     this.#paths[i] = kept
     this.#endpoints[i] = endpoint
     // A slug may be a slice of a long target: then it gets a string of its own too.
@@ -177,9 +185,11 @@ export class Journal {
     this.#delays[i] = ms
     this.#labels[i] = scenario
     this.#answers[i] = answer
-    this.#next = (i + 1) % limit
+    const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason)
+    this.#costs[i] = cost
+    this.#next = i + 1 === limit ? 0 : i + 1
     if (this.#size < limit) this.#size++
-    this.#charge(estimateEntryBytes(method, kept, keptSlug, answer, reason) - freed)
+    this.#charge(cost - freed)
   }
 
   /** Drops the oldest entry; false when the journal is empty. */
@@ -187,10 +197,11 @@ export class Journal {
     if (this.#size === 0) return false
     const limit = JOURNAL_LIMITS.entries
     const i = (this.#next - this.#size + limit) % limit
-    const freed = this.#slotBytes(i)
+    const freed = this.#costs[i]!
     // Let go of the strings and the answer; the slot is written again before it is read.
     this.#methods[i] = ''
     this.#paths[i] = ''
+    if (this.#size === 1) this.#newestPath = ''
     this.#slugs[i] = null
     this.#answers[i] = undefined
     this.#size--
@@ -211,6 +222,8 @@ export class Journal {
     this.#delays = []
     this.#labels = []
     this.#answers = []
+    this.#costs = []
+    this.#newestPath = ''
     this.#next = 0
     this.#size = 0
     this.#charge(-this.#bytes)
@@ -261,16 +274,6 @@ export class Journal {
   /** Stops reporting to the ledger (whose owner forgot this journal). */
   detach(): void {
     this.#ledger = undefined
-  }
-
-  #slotBytes(i: number): number {
-    return estimateEntryBytes(
-      this.#methods[i]!,
-      this.#paths[i]!,
-      this.#slugs[i]!,
-      this.#answers[i],
-      this.#reasons[i]!,
-    )
   }
 
   #charge(bytes: number): void {

@@ -18,6 +18,11 @@ export interface MockRequest {
   text?(limit?: number): Promise<string>
   /** Whether the client is on this machine (the admin API answers only those without a key). */
   readonly fromLoopback?: boolean
+  /**
+   * When the request arrived, by `performance.now()`, if the adapter read the clock already: the
+   * journal then reads it no second time.
+   */
+  readonly receivedAt?: number
 }
 
 /** What an adapter adds to a request when it asks for its answer. */

@@ -102,6 +102,9 @@ interface Served {
   readonly pages: Map<FixtureRecord, Answers>
   // A record route's answers, found once: the locator hands back the same route for a repeated target.
   readonly routeAnswers: WeakMap<Route, Answers>
+  // The route asked for last and its answers: a client repeating a request skips the map.
+  lastRoute: Route | undefined
+  lastAnswers: Answers | undefined
   readonly stamped: WeakMap<Answers, Answers>
   indexPage: Answers | undefined
   health: Answers | undefined
@@ -155,6 +158,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
   const answerMetrics = createMetricsRoute(metrics, resolved.adminKey)
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
+  // The session `sessionOf` made last for a request that names one that does not exist.
+  let unnamed: Session | undefined
   // A replaced taxonomy brings a new base: old bytes are never served.
   let baseServed = createServed(undefined, undefined)
   // Patched data as served, by the session data (or a helper's) it was made for.
@@ -174,6 +179,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
       bodies: new Map(),
       pages: new Map(),
       routeAnswers: new WeakMap(),
+      lastRoute: undefined,
+      lastAnswers: undefined,
       stamped: new WeakMap(),
       indexPage: undefined,
       health: undefined,
@@ -244,12 +251,15 @@ export function createResolver(options: MockOptions = {}): Resolver {
 
   /** The answers to a record route: the record's, or 404 when there is none. */
   function recordAnswers(served: Served, route: Extract<Route, { kind: 'record' }>): Answers {
+    if (route === served.lastRoute) return served.lastAnswers!
     let answers = served.routeAnswers.get(route)
     if (answers === undefined) {
       const record = route.endpoint.find(served.taxonomy, route.slug)
       answers = record ? apiAnswers(served, route.endpoint, record) : errors.notFound
       served.routeAnswers.set(route, answers)
     }
+    served.lastRoute = route
+    served.lastAnswers = answers
     return answers
   }
 
@@ -320,28 +330,31 @@ export function createResolver(options: MockOptions = {}): Resolver {
    * every API answer.
    */
   function finish(
-    { request, route, session, key, served }: ApiCall,
+    { request, route, session, key, served, journaled }: ApiCall,
     answers: Answers,
     reason: AnswerReason,
     delay: number,
     label: ScenarioKind | null,
     quota?: RateLimitReading,
   ): MockAnswer {
-    let answer = answerFor(stamp(served, answers), request.method)
+    // A record's own answers carry the dataset header from the start: stamp the others.
+    let answer = answerFor(reason === 'ok' ? answers : stamp(served, answers), request.method)
     // A request a quota let through carries what is left of it, as a gateway's answers do.
     if (quota !== undefined)
       answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
-    session.record(
-      request.method,
-      request.url,
-      route.kind === 'apiUnknown' ? null : route.endpoint.collection,
-      route.kind === 'record' ? route.slug : null,
-      key,
-      answer,
-      reason,
-      delay,
-      label,
-    )
+    if (journaled)
+      session.record(
+        request.method,
+        request.url,
+        route.kind === 'apiUnknown' ? null : route.endpoint.collection,
+        route.kind === 'record' ? route.slug : null,
+        key,
+        answer,
+        reason,
+        delay,
+        label,
+        request.receivedAt,
+      )
     metrics.countApi(
       route.kind === 'apiUnknown' ? null : route.endpoint.collection,
       answer,
@@ -499,7 +512,9 @@ export function createResolver(options: MockOptions = {}): Resolver {
         request.method,
       )
     }
-    return authorized ? sessions.get(id) : (sessions.find(id) ?? new Session(id))
+    if (authorized) return sessions.get(id)
+    // Journaled nowhere: a session of its own for this request's scenario draws, then dropped.
+    return sessions.find(id) ?? (unnamed = new Session(id))
   }
 
   const resolver: SessionResolver = {
@@ -543,7 +558,7 @@ export function createResolver(options: MockOptions = {}): Resolver {
         }
         const served = servedFor(context.data ?? session.data, session)
         return answerApi(
-          { request, route, session, key, served },
+          { request, route, session, key, served, journaled: session !== unnamed },
           context.scenarios ?? NO_SCENARIOS,
         )
       }
@@ -597,4 +612,6 @@ interface ApiCall {
   readonly key: KeyState
   /** The data it is answered from: the base, or patched data (a helper's, else its session's). */
   readonly served: Served
+  /** False for a request without a key naming a session that does not exist. */
+  readonly journaled: boolean
 }

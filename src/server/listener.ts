@@ -13,7 +13,7 @@ import {
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
-import { resetConnection } from './node-internals.js'
+import { resetConnection, writeHead } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -21,6 +21,9 @@ export interface ListenerState {
   draining: boolean
   readonly pending: PendingAnswers
 }
+
+// Held once: each read of the global `performance` goes through a lazy getter.
+const clock = performance
 
 /** Set on a socket once, while closing, its last answer (with `connection: close`) was sent. */
 const LAST_SENT = Symbol('taxonomy-mock.lastSent')
@@ -95,13 +98,13 @@ export function createListener(
         response.setHeader('connection', 'close')
       }
     }
-    response.writeHead(answer.status, answer.headers)
+    writeHead(response, answer.status, answer.headers)
     if (delivery?.mode === 'slow-body' && answer.body)
       writeInPieces(response, toBuffer(answer.body), delivery)
     else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
       writeCut(response, answer.body, delivery)
     else response.end(answer.body ? toBuffer(answer.body) : undefined)
-    const ms = performance.now() - started
+    const ms = clock.now() - started
     metrics?.observeAnswer(ms - waited)
     onRequest?.({
       method: request.method ?? '',
@@ -172,9 +175,10 @@ export function createListener(
   }
 
   return function listener(request, response) {
-    const started = performance.now()
+    // Read once: the request log's time and the journal's.
+    const started = clock.now()
     let answer: MockAnswer | Promise<MockAnswer>
-    const mockRequest = new NodeMockRequest(request)
+    const mockRequest = new NodeMockRequest(request, started)
     if (request.httpVersionMinor === 1 && mockRequest.host === undefined) {
       answer = request.method === 'HEAD' ? noHost.head : noHost.get
     } else {
@@ -219,8 +223,10 @@ class NodeMockRequest implements MockRequest {
   readonly #prefer: string | undefined
   readonly #session: string | undefined
   readonly #request: IncomingMessage
+  readonly receivedAt: number
 
-  constructor(request: IncomingMessage) {
+  constructor(request: IncomingMessage, receivedAt: number) {
+    this.receivedAt = receivedAt
     this.method = request.method ?? 'GET'
     this.url = request.url ?? '/'
     this.#request = request

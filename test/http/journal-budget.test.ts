@@ -1,6 +1,7 @@
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
+import { Journal } from '../../src/http/journal.js'
 import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { createErrorAnswers, createAnswers, encodeJson } from '../../src/http/responses.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
@@ -104,4 +105,33 @@ it('makes no session for a request without a valid key, and journals it in the s
       .requests()
       .map((entry) => entry.status),
   ).toEqual([200, 401])
+})
+
+it('journals nothing at all for a request without a key naming a session that does not exist', () => {
+  const resolver = createResolver({ taxonomy })
+  const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}?${'q'.repeat(5_000)}`
+  const record = vi.spyOn(Journal.prototype, 'record')
+  try {
+    expect(ask(resolver, path, 'nobody').status).toBe(401)
+    expect(record).not.toHaveBeenCalled()
+    expect(ask(resolver, path, 'nobody', KEY).status).toBe(200)
+    expect(ask(resolver, path, 'nobody').status).toBe(401)
+    expect(record).toHaveBeenCalledTimes(2)
+  } finally {
+    record.mockRestore()
+  }
+})
+
+it("counts an entry's time from when the adapter says the request arrived, reading no clock again", () => {
+  const resolver = createResolver({ taxonomy })
+  const url = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+  const header = (name: string) => (name === 'authorization' ? KEY : undefined)
+  const arrived = performance.now()
+  for (const receivedAt of [arrived, arrived + 5, arrived + 7.5])
+    resolveNow(resolver, { method: 'GET', url, header, receivedAt })
+  const times = sessionsOf(resolver)
+    .default.requests()
+    .map((entry) => entry.t)
+  expect(times[1]! - times[0]!).toBeCloseTo(5, 2)
+  expect(times[2]! - times[0]!).toBeCloseTo(7.5, 2)
 })

@@ -12,7 +12,10 @@ import { startServer } from '../../src/server/server.js'
 it('turns off and names each missing internal, and the server still answers', async () => {
   const warn = vi.fn()
   expect(checkConnectionInternals(new Socket(), warn)).toEqual(['parserHook', 'paused'])
-  expect(checkResponseInternals(new Socket(), {} as never, warn)).toEqual(['httpMessage'])
+  expect(checkResponseInternals(new Socket(), {} as never, warn)).toEqual([
+    'httpMessage',
+    'outHeaders',
+  ])
   expect(warn.mock.calls.map(([message]) => message)).toEqual(
     Object.values(INTERNALS).map(
       (what) =>
