@@ -6,13 +6,80 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, early.l
 
 // CommonJS, as dist/cli/ is: Node 20 starts it sooner than ES modules (scripts/bundle.mjs).
 // Node 22.1+ keeps the CLI's compiled code on disk between runs (NODE_DISABLE_COMPILE_CACHE=1
-// turns it off); Node 20 and Deno lack the function, Bun has a stub. Hence the require below
-// comes after it.
-require('node:module').enableCompileCache?.()
-const { createProcessIo, run } = require('../dist/cli/main.cjs')
+// turns it off); Node 20 lacks the function, and keeps V8's code cache by the function below
+// instead; Deno lacks it too and Bun has a stub, and both require the CLI as it is.
+const Module = require('node:module')
+const main = require('node:path').join(__dirname, '../dist/cli/main.cjs')
+const { createProcessIo, run } = Module.enableCompileCache?.()
+  ? require(main)
+  : requireWithCodeCache(main)
 
 // Should run() never settle and the event loop empty, the process must not exit 0.
 process.exitCode = 1
 // Once run() settles the command is over: exit without waiting for output nobody reads, or for
 // work a stop signal abandoned (a verify's requests still in flight).
 run(process.argv.slice(2), createProcessIo(early)).then((code) => process.exit(code))
+
+/**
+ * Node 20 has no compile cache of its own: compiling the CLI's 300 KB took about a tenth of its
+ * start-up. This keeps V8's code cache for it in the temp folder, keyed by Node's version and the
+ * file's size and time, as Node 22 does. Bun and Deno, and any failure here, take plain `require`.
+ */
+function requireWithCodeCache(file) {
+  if (process.versions.bun || process.versions.deno) return require(file)
+  try {
+    const fs = require('node:fs')
+    const path = require('node:path')
+    const vm = require('node:vm')
+    const { size, mtimeMs } = fs.statSync(file)
+    const folder = path.join(require('node:os').tmpdir(), 'taxonomy-mock-code-cache')
+    // Each install has its own file: a hash of the path, then what changes with a build.
+    let where = 2166136261
+    for (let i = 0; i < file.length; i++) where = Math.imul(where ^ file.charCodeAt(i), 16777619)
+    const prefix = `${process.version}-${process.arch}-${(where >>> 0).toString(36)}-`
+    const name = `${prefix}${size}-${mtimeMs}.bin`
+    const cache = path.join(folder, name)
+    // Only a folder of this user's that no one else may write to: the cache is code.
+    let cachedData
+    try {
+      const { uid, mode } = fs.statSync(folder)
+      if (uid === process.getuid?.() && (mode & 0o022) === 0) cachedData = fs.readFileSync(cache)
+    } catch {}
+    const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), {
+      filename: file,
+      cachedData,
+    })
+    const loaded = new Module(file, module)
+    loaded.filename = file
+    loaded.paths = Module._nodeModulePaths(path.dirname(file))
+    script
+      .runInThisContext()
+      .call(
+        loaded.exports,
+        loaded.exports,
+        Module.createRequire(file),
+        loaded,
+        file,
+        path.dirname(file),
+      )
+    loaded.loaded = true
+    if (cachedData === undefined || script.cachedDataRejected) {
+      // Written as the process ends, when it holds what this run compiled (serving included).
+      process.once('exit', () => {
+        try {
+          fs.mkdirSync(folder, { recursive: true, mode: 0o700 })
+          // One file per Node and CLI file: those of earlier builds go.
+          for (const old of fs.readdirSync(folder))
+            if (old.startsWith(prefix) && old !== name)
+              fs.rmSync(path.join(folder, old), { force: true })
+          const partial = `${cache}.${process.pid}`
+          fs.writeFileSync(partial, script.createCachedData())
+          fs.renameSync(partial, cache)
+        } catch {}
+      })
+    }
+    return loaded.exports
+  } catch {
+    return require(file)
+  }
+}

@@ -1,0 +1,31 @@
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+// Node 22.1+ keeps a compile cache of its own; bin/ keeps V8's code cache only where it lacks one.
+const ownCache = Number(process.versions.node.split('.')[0]) < 22
+
+it.runIf(ownCache)(
+  "keeps V8's code cache of the CLI in a folder of its own, and runs the same from it, or from a broken one",
+  async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'code-cache-'))
+    const env = { TMPDIR: tmp }
+    const first = await runCli(['--version'], env)
+    expect(first.code).toBe(0)
+    const folder = join(tmp, 'taxonomy-mock-code-cache')
+    expect(statSync(folder).mode & 0o777).toBe(0o700)
+    const [file] = readdirSync(folder)
+    expect(file).toMatch(/\.bin$/)
+    expect(statSync(join(folder, file!)).size).toBeGreaterThan(10_000)
+
+    const second = await runCli(['--version'], env)
+    expect(second).toEqual(first)
+
+    // V8 refuses a cache that does not fit; the CLI compiles afresh and writes a good one.
+    writeFileSync(join(folder, file!), 'not a code cache')
+    expect(await runCli(['--version'], env)).toEqual(first)
+    expect(statSync(join(folder, file!)).size).toBeGreaterThan(10_000)
+  },
+)
