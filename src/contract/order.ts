@@ -79,16 +79,13 @@ export function mergeOrders<T extends Named>(
   const byRank = byName(records)
   const rank = new Map(byRank.map((record, index) => [record.id, index]))
   const after: number[][] = byRank.map(() => [])
+  // An edge seen twice is kept twice: it is counted down twice, so sets of edges are not needed.
   const pending = new Uint32Array(byRank.length)
-  const edges = new Set<number>()
   for (const sequence of sequences) {
     for (let i = 1; i < sequence.length; i++) {
       const before = rank.get(sequence[i - 1]!)
       const next = rank.get(sequence[i]!)
       if (before === undefined || next === undefined) continue
-      const edge = before * byRank.length + next
-      if (edges.has(edge)) continue
-      edges.add(edge)
       after[before]!.push(next)
       pending[next]!++
     }
