@@ -1,8 +1,9 @@
 import { recordService } from '../contract/record.js'
+import { fixtureJsonChunks } from '../core/serialize.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
 import { toRuntimeError, toServiceOptions } from './verify.js'
-import { writeFileAtomically } from './write-file.js'
+import { writeOutputFile } from './write-file.js'
 
 /**
  * `taxonomy-mock record`: a closed fixture of the service in `--out`, written atomically, and the
@@ -12,7 +13,8 @@ export async function record(args: ContractArgs, io: CliIo): Promise<number> {
   const result = await recordService({ ...toServiceOptions(args), all: args.all }).catch(
     toRuntimeError,
   )
-  await writeFileAtomically(args.out!, result.json, '--out')
+  // In parts: the file of a large service is hundreds of megabytes.
+  await writeOutputFile(args.out!, fixtureJsonChunks(result.taxonomy), '--out')
   const { taxonomy } = result
   io.stdout(
     `taxonomy-mock: recorded ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ` +

@@ -23,6 +23,23 @@ const SORTERS: Readonly<Record<'name' | 'id', (items: readonly Named[]) => reado
   id: (items) => items.slice().sort((a, b) => compare(a.id, b.id)),
 }
 
+/**
+ * Whether two neighbours are in the order of `SORTERS`: as its comparison says, so that an array
+ * whose neighbours all are is one its (stable) sort leaves as it is.
+ */
+const IN_ORDER: Readonly<Record<'name' | 'id', (a: Named, b: Named) => boolean>> = {
+  name: (a, b) =>
+    (compare(a.name.toLowerCase(), b.name.toLowerCase()) ||
+      compare(a.name, b.name) ||
+      compare(a.slug, b.slug)) <= 0,
+  id: (a, b) => compare(a.id, b.id) <= 0,
+}
+
+function isSorted(items: readonly Named[], inOrder: (a: Named, b: Named) => boolean): boolean {
+  for (let i = 1; i < items.length; i++) if (!inOrder(items[i - 1]!, items[i]!)) return false
+  return true
+}
+
 /** Each observed nested array of a kind, as summaries with string id, name and slug. */
 export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
   const owner = ENDPOINT_LIST.find((endpoint) =>
@@ -46,8 +63,11 @@ export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[]
 export function observeOrder(arrays: readonly (readonly Named[])[]): ObservedOrder {
   const telling = arrays.filter((items) => items.length >= 2)
   if (telling.length === 0) return 'unknown'
+  // Arrays already in order are the rule: a look at each neighbour says so without a sort.
   const matches = (['name', 'id'] as const).filter((order) =>
-    telling.every((items) => sameOrder(items, SORTERS[order](items))),
+    telling.every(
+      (items) => isSorted(items, IN_ORDER[order]) || sameOrder(items, SORTERS[order](items)),
+    ),
   )
   return matches.length === 2 ? 'name or id' : (matches[0] ?? 'other')
 }
@@ -79,16 +99,13 @@ export function mergeOrders<T extends Named>(
   const byRank = byName(records)
   const rank = new Map(byRank.map((record, index) => [record.id, index]))
   const after: number[][] = byRank.map(() => [])
+  // An edge seen twice is kept twice: it is counted down twice, so sets of edges are not needed.
   const pending = new Uint32Array(byRank.length)
-  const edges = new Set<number>()
   for (const sequence of sequences) {
     for (let i = 1; i < sequence.length; i++) {
       const before = rank.get(sequence[i - 1]!)
       const next = rank.get(sequence[i]!)
       if (before === undefined || next === undefined) continue
-      const edge = before * byRank.length + next
-      if (edges.has(edge)) continue
-      edges.add(edge)
       after[before]!.push(next)
       pending[next]!++
     }

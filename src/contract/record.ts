@@ -29,7 +29,10 @@ import { lookUpGiven, startSlugs } from './verify.js'
 /** A recording: the fixture, its canonical bytes, and how to serve it as the service answered. */
 export interface RecordResult {
   readonly taxonomy: Taxonomy
-  /** The fixture file (format `taxonomy-mock/v1.1`), exactly what `toFixtureJson(taxonomy)` gives. */
+  /**
+   * The fixture file (format `taxonomy-mock/v1.1`), exactly what `toFixtureJson(taxonomy)` gives,
+   * made when first read (`fixtureJsonChunks(taxonomy)` gives it in parts).
+   */
   readonly json: string
   /** The `order` option with which serving the file gives every recorded body as the service did. */
   readonly order: NestedOrder
@@ -122,8 +125,18 @@ async function record(
   // The parsed values, not the file's text: JSON escapes a key holding `"` or `\`.
   if (holdsKey(taxonomy.toFixture(), redactor))
     throw new RecordError('the recording would contain the API key; nothing written')
-  const json = toFixtureJson(taxonomy)
-  return { taxonomy, json, order, observedOrders, lookups: all.length, requests: client.sent }
+  // Made when first read: a caller writing the file streams `fixtureJsonChunks` instead.
+  let json: string | undefined
+  return {
+    taxonomy,
+    get json() {
+      return (json ??= toFixtureJson(taxonomy))
+    },
+    order,
+    observedOrders,
+    lookups: all.length,
+    requests: client.sent,
+  }
 }
 
 type Body = Record<string, unknown> & {
@@ -220,8 +233,7 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
   for (const lookup of lookups) {
     const endpoint = findEndpoint(lookup.collection)!
     const record = endpoint.find(taxonomy, lookup.slug)
-    const rebuilt = record && JSON.stringify(sortKeys(endpoint.toBody(taxonomy, record, order)))
-    if (rebuilt !== JSON.stringify(sortKeys(lookup.body))) {
+    if (!record || !sameJson(endpoint.toBody(taxonomy, record, order), lookup.body)) {
       const why =
         isObject(lookup.body) && order === 'fixture'
           ? ': its arrays are in orders no single dataset order gives'
@@ -233,23 +245,48 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
   }
 }
 
-/** Whether any string in the value, keys included, holds the key. */
+/**
+ * Whether any string in the value, keys included, holds the key. The strings are searched many
+ * at a time, a line apart: a key is visible ASCII, so no form of it spans a line break.
+ */
 function holdsKey(value: unknown, redactor: Redactor): boolean {
-  if (typeof value === 'string') return redactor.holds(value)
-  if (Array.isArray(value)) return value.some((item) => holdsKey(item, redactor))
-  if (isObject(value))
-    return Object.entries(value).some(
-      ([name, item]) => redactor.holds(name) || holdsKey(item, redactor),
-    )
-  return false
+  const batch: string[] = []
+  let found = false
+  const search = () => {
+    found = redactor.holds(batch.join('\n'))
+    batch.length = 0
+  }
+  const visit = (item: unknown): void => {
+    if (typeof item === 'string') batch.push(item)
+    else if (Array.isArray(item)) for (const element of item) visit(element)
+    else if (isObject(item))
+      for (const name of Object.keys(item)) {
+        batch.push(name)
+        visit(item[name])
+      }
+    if (batch.length >= STRINGS_PER_SEARCH && !found) search()
+  }
+  visit(value)
+  if (!found) search()
+  return found
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (!isObject(value)) return value
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys(value[key])]),
-  )
+const STRINGS_PER_SEARCH = 10_000
+
+/**
+ * Whether two values are the same JSON, key order aside: what `JSON.stringify` of both with their
+ * keys sorted would say, without building either text.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (Array.isArray(a))
+    return (
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => sameJson(item ?? null, b[index] ?? null))
+    )
+  if (!isObject(a) || !isObject(b) || Array.isArray(b)) return false
+  const keys = Object.keys(a).filter((key) => a[key] !== undefined)
+  if (keys.length !== Object.keys(b).filter((key) => b[key] !== undefined).length) return false
+  return keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
 }

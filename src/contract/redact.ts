@@ -26,15 +26,34 @@ export interface Redactor {
  * createRedactor('a/b-secret-key').redact('{"echo":"a\\/b-secret-key"}') // '{"echo":"[API key]"}'
  */
 export function createRedactor(key: string): Redactor {
-  const forms = [key, ...base64Forms(key)].map(encodedPattern)
-  const pattern = new RegExp(forms.join('|'), 'g')
+  const plain = [key, ...base64Forms(key)]
+  const source = plain.map(encodedPattern).join('|')
+  const pattern = new RegExp(source, 'g')
+  const startsHere = new RegExp(source, 'y')
+  // Each form as it is, or the first character of any encoded character (see `holds`).
+  const candidates = new RegExp([...plain.map(escapeRegExp), '[\\\\%&]'].join('|'), 'g')
+  const longest = Math.max(...plain.map((form) => form.length))
   return {
     redact: (text) => text.replace(pattern, REDACTED),
+    /**
+     * Every encoding of a character starts with a backslash, `%` or `&`, so a match either is a form as
+     * it is, or starts at most `longest` characters before the first such character in it (those
+     * before it are the form's own). One scan finds both, and the whole pattern is tried only at
+     * those starts, each once: trying it at every character of a long body is several times
+     * slower than reading it.
+     */
     holds: (text) => {
-      pattern.lastIndex = 0
-      const found = pattern.test(text)
-      pattern.lastIndex = 0
-      return found
+      let untried = 0
+      candidates.lastIndex = 0
+      for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
+        if (found[0].length > 1) return true
+        for (let start = Math.max(untried, found.index - longest); start <= found.index; start++) {
+          startsHere.lastIndex = start
+          if (startsHere.test(text)) return true
+        }
+        untried = found.index + 1
+      }
+      return false
     },
   }
 }

@@ -66,8 +66,10 @@ export function parseFixture(value: unknown): Fixture {
       link && idsByLevel.get(link.parent),
       format,
     )
-    // A level that is not even an array has no ids to check links against: say so once, not per link.
-    if (Array.isArray(value[level])) idsByLevel.set(level, new Set(levels[level].map((r) => r.id)))
+    // A level that is not even an array has no ids to check links against: say so once, not per
+    // link. The last level is no level's parent: its million ids need no set.
+    if (Array.isArray(value[level]) && level !== LEVELS[LEVELS.length - 1])
+      idsByLevel.set(level, new Set(levels[level].map((r) => r.id)))
   }
   if (issues.count > 0) throw issues.toError()
   return Object.freeze({
@@ -142,17 +144,18 @@ export function parseRecord(
     if (!RECORD_KEYS.includes(key) && key !== link?.field)
       issues.add(`${at}.${key}`, 'unknown field')
   }
-  const id = checkString(item.id, `${at}.id`, issues)
+  // Paths are made only for a problem: a large file has millions of fields.
+  const id = checkString(item.id, at, '.id', issues)
   if (id !== undefined) {
     if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
     unique.id(id, `${at}.id`)
   }
-  const name = checkString(item.name, `${at}.name`, issues)
+  const name = checkString(item.name, at, '.name', issues)
   if (name !== undefined && name.trim() === '') issues.add(`${at}.name`, 'must not be empty')
   if (name !== undefined && name.length > MAX_NAME_LENGTH) {
     issues.add(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters; has ${name.length}`)
   }
-  const slug = checkString(item.slug, `${at}.slug`, issues)
+  const slug = checkString(item.slug, at, '.slug', issues)
   if (slug !== undefined) {
     if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
       issues.add(
@@ -162,7 +165,7 @@ export function parseRecord(
     }
     unique.slug(slug, `${at}.slug`)
   }
-  const description = checkDescription(item.description, `${at}.description`, level, format, issues)
+  const description = checkDescription(item.description, at, level, format, issues)
   const record: Record<string, unknown> = { id, name, slug, description }
   if (link) {
     record[link.field] = checkParents(
@@ -191,13 +194,14 @@ function checkParents(
     issues.add(at, `must name at least one ${noun}: every record has a parent`)
   const seen = new Map<string, number>()
   value.forEach((id: unknown, index) => {
-    const path = `${at}[${index}]`
+    const path = () => `${at}[${index}]`
     if (typeof id !== 'string')
-      return issues.add(path, `expected a string; received ${formatReceived(id)}`)
-    const first = seen.get(id)
-    if (first !== undefined) return issues.add(path, `duplicate of ${at}[${first}]`)
-    seen.set(id, index)
-    if (parentIds && !parentIds.has(id)) issues.add(path, `no ${noun} has id ${quote(id)}`)
+      return issues.add(path(), `expected a string; received ${formatReceived(id)}`)
+    // Most records have one parent: no map is needed to find a duplicate among one.
+    const first = index === 0 ? undefined : seen.get(id)
+    if (first !== undefined) return issues.add(path(), `duplicate of ${at}[${first}]`)
+    if (value.length > 1) seen.set(id, index)
+    if (parentIds && !parentIds.has(id)) issues.add(path(), `no ${noun} has id ${quote(id)}`)
   })
   return Object.freeze(value.slice() as string[])
 }
@@ -210,15 +214,21 @@ function checkDescription(
   format: FixtureFormat,
   issues: IssueList,
 ): string | null | undefined {
-  if (value !== null || level !== 'domains') return checkString(value, at, issues)
+  if (value !== null || level !== 'domains') return checkString(value, at, '.description', issues)
   if (format !== RECORDED_FIXTURE_FORMAT)
-    issues.add(at, `null (not known) needs format "${RECORDED_FIXTURE_FORMAT}"`)
+    issues.add(`${at}.description`, `null (not known) needs format "${RECORDED_FIXTURE_FORMAT}"`)
   return null
 }
 
-function checkString(value: unknown, at: string, issues: IssueList): string | undefined {
+/** `value` if it is a string; else an issue at `at` + `field`. */
+function checkString(
+  value: unknown,
+  at: string,
+  field: string,
+  issues: IssueList,
+): string | undefined {
   if (typeof value === 'string') return value
-  issues.add(at, `expected a string; received ${describeMissing(value)}`)
+  issues.add(at + field, `expected a string; received ${describeMissing(value)}`)
   return undefined
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { byName } from '../../src/core/records.js'
-import { mergeOrders } from '../../src/contract/order.js'
+import { mergeOrders, observeOrder, type ObservedOrder } from '../../src/contract/order.js'
 
 interface Item {
   readonly id: string
@@ -77,4 +77,36 @@ it('keeps every observed sequence as a subsequence of a level of 200,000 records
     sequence.some((id, i) => i > 0 && position.get(sequence[i - 1]!)! > position.get(id)!),
   )
   expect(broken).toEqual([])
+})
+
+it('tells the order of observed arrays as sorting each of them does, ties and repeated ids included', () => {
+  const named = fc.array(
+    fc.record({
+      id: fc.constantFrom('a', 'b', 'c', 'B'),
+      name: fc.constantFrom('x', 'X', 'y', 'Y', 'x '),
+      slug: fc.constantFrom('s', 't'),
+      description: fc.constant(null),
+    }),
+    { maxLength: 6 },
+  )
+  const bySorting = (arrays: Item[][]): ObservedOrder => {
+    const telling = arrays.filter((items) => items.length >= 2)
+    if (telling.length === 0) return 'unknown'
+    const sorters = {
+      name: byName,
+      id: (items: Item[]) => items.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    }
+    const matches = (['name', 'id'] as const).filter((order) =>
+      telling.every((items) =>
+        sorters[order](items).every((item, index) => item.id === items[index]!.id),
+      ),
+    )
+    return matches.length === 2 ? 'name or id' : (matches[0] ?? 'other')
+  }
+  fc.assert(
+    fc.property(fc.array(named, { maxLength: 4 }), (arrays) => {
+      expect(observeOrder(arrays)).toBe(bySorting(arrays))
+    }),
+    { numRuns: 2_000 },
+  )
 })

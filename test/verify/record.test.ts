@@ -8,7 +8,7 @@ import { loadTaxonomy } from '../../src/core/load.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { spawnCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/server.js'
-import { SECRET, driftBodies, runInProcess, startTarget } from '../helpers/targets.js'
+import { SECRET, driftBodies, runInProcess, startTarget, type Drift } from '../helpers/targets.js'
 
 const ENV = { TAXONOMY_API_KEY: SECRET }
 const source7 = createTaxonomy({ seed: 7, size: 'small' })
@@ -172,6 +172,72 @@ it('refuses to record a service whose answers break a rule, and writes nothing',
     [
       "taxonomy-mock: the service's answers break counts (run taxonomy-mock verify for details); nothing written",
     ],
+  ])
+  expect(existsSync(out)).toBe(false)
+})
+
+it('refuses to record a service whose arrays are in orders no single dataset order gives, and writes nothing', async () => {
+  // Archaeology and area studies share three sub-disciplines: listed in opposite orders, no one
+  // order of the file gives both.
+  const target = await startTarget(
+    driftBodies('disciplines', (b) =>
+      b.slug === 'area-studies' ? { ...b, sub_disciplines: b.sub_disciplines.toReversed() } : b,
+    ),
+    { seed: 7, size: 'small' },
+  )
+  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'cycle.json')
+  const { code, stderr } = await runInProcess(
+    ['record', '--target', target.url, '--discipline', 'archaeology', '--rate', '500'].concat([
+      '--max-requests',
+      '1000',
+      '--out',
+      out,
+    ]),
+    ENV,
+  )
+  expect(code).toBe(1)
+  expect(stderr).toEqual([
+    expect.stringMatching(
+      /^taxonomy-mock: the recording would not answer GET \/api\/v2\/disciplines\/(archaeology|area-studies) as the service did: its arrays are in orders no single dataset order gives; nothing written$/,
+    ),
+  ])
+  expect(existsSync(out)).toBe(false)
+})
+
+it('refuses to record a name that holds the key once its JSON escapes are read, and writes nothing', async () => {
+  // `\u0025` is `%`: the body's text shows `\u00257` and so on, the name `%76%65...`, the key
+  // percent-encoded, which only the parsed values show.
+  const percentEncoded = [...SECRET].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('')
+  const escaped = percentEncoded.replaceAll('%', '\\u0025')
+  const victim = source7.disciplines[0]!.name
+  const echo: Drift = async (request, response) => {
+    if (response.status !== 200 || !new URL(request.url).pathname.startsWith('/api/v2/'))
+      return response
+    // The same name everywhere the record is listed, so no rule tells it from the service's own.
+    const text = (await response.text()).replaceAll(
+      `"name":${JSON.stringify(victim)}`,
+      `"name":"${victim} ${escaped}"`,
+    )
+    const headers = new Headers(response.headers)
+    headers.set('content-length', String(Buffer.byteLength(text)))
+    return new Response(text, { status: 200, headers })
+  }
+  const target = await startTarget(echo, { seed: 7, size: 'small' })
+  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'leak.json')
+  const { code, stderr } = await runInProcess(
+    ['record', '--target', target.url, '--discipline', source7.disciplines[0]!.slug].concat([
+      '--rate',
+      '500',
+      '--max-requests',
+      '1000',
+      '--out',
+      out,
+    ]),
+    ENV,
+  )
+  expect([code, stderr]).toEqual([
+    1,
+    ['taxonomy-mock: the recording would contain the API key; nothing written'],
   ])
   expect(existsSync(out)).toBe(false)
 })

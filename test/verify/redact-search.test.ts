@@ -1,0 +1,106 @@
+import { expect, it } from 'vitest'
+import { createRedactor } from '../../src/contract/redact.js'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+
+const KEYS = [
+  'taxonomy-mock-key',
+  'leak/Key"with\\quote-0123456789abcdefghijklmnopqrstuvwxyzABCD',
+  '%&\\%&\\%&',
+  '&amp;&amp;',
+]
+
+/** A seeded generator, so a failure repeats. */
+function createRandom(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+    return state / 2 ** 31
+  }
+}
+
+/** One character of `form`, raw or in one of the encodings a body may carry it. */
+function encodeCharacter(char: string, random: () => number): string {
+  const hex = char.charCodeAt(0).toString(16).padStart(2, '0')
+  const forms = [
+    char,
+    `\\u00${hex}`,
+    `%${hex.toUpperCase()}`,
+    `%25${hex}`,
+    `&#x00${hex};`,
+    `&#${char.charCodeAt(0)};`,
+  ]
+  if (char === '"' || char === '\\' || char === '/') forms.push(`\\${char}`)
+  return forms[Math.floor(random() * forms.length)]!
+}
+
+/** What starts an encoding, and characters of the keys. */
+const NOISE = '\\%&ab"'
+
+/** Text full of what starts an encoding, with the key (or most of it) in a mix of encodings. */
+function noisyText(key: string, random: () => number, whole: boolean): string {
+  const noise = () =>
+    Array.from({ length: Math.floor(random() * 40) }, () =>
+      encodeCharacter(NOISE[Math.floor(random() * NOISE.length)]!, random),
+    ).join('')
+  const shown = whole ? key : key.slice(0, key.length - 1 - Math.floor(random() * 3))
+  const echoed = [...shown].map((char) => encodeCharacter(char, random)).join('')
+  return `${noise()}${echoed}${noise()}${key.slice(1)}${noise()}`
+}
+
+it('finds the key exactly where the whole pattern does, in text full of encodings', () => {
+  const random = createRandom(7)
+  let held = 0
+  for (const key of KEYS) {
+    const redactor = createRedactor(key)
+    for (let round = 0; round < 400; round++) {
+      const text = noisyText(key, random, round % 2 === 0)
+      // The pattern replaces every match: text it leaves alone holds no form of the key.
+      const expected = redactor.redact(text) !== text
+      expect(redactor.holds(text), JSON.stringify({ key, text })).toBe(expected)
+      if (expected) held++
+    }
+  }
+  // Both answers were met, many times.
+  expect(held).toBeGreaterThan(400)
+  expect(held).toBeLessThan(1_500)
+})
+
+it('finds a form as it is, and an encoded one long past the first characters of the text', () => {
+  const key = 'taxonomy-mock-key'
+  const redactor = createRedactor(key)
+  const filler = 'x'.repeat(100_000)
+  expect(redactor.holds(`${filler}${key}${filler}`)).toBe(true)
+  expect(redactor.holds(`${filler}${btoa(key.slice(0, 15))}${filler}`)).toBe(true)
+  expect(redactor.holds(`${filler}taxonomy-mock-ke\\u0079${filler}`)).toBe(true)
+  expect(redactor.holds(`${filler}taxonomy-mock-ke&#121;`)).toBe(true)
+  expect(redactor.holds(`${filler}taxonomy-mock-ke%y&#121;${filler}`)).toBe(false)
+})
+
+it('reads a body that holds no key at a good part of the time of the whole pattern', () => {
+  const redactor = createRedactor('taxonomy-mock-key')
+  const fixture = toFixtureJson(createTaxonomy({ seed: 42, size: 'medium' }))
+  const text = Array.from(
+    { length: Math.ceil((32 * 2 ** 20) / fixture.length) },
+    () => fixture,
+  ).join('')
+  const cpu = (run: () => unknown) => {
+    const started = process.cpuUsage()
+    run()
+    const { user, system } = process.cpuUsage(started)
+    return user + system
+  }
+  // Compared in the same run, as the machine's load varies: replacing tries the whole pattern at
+  // every character; once found nothing to replace the text is returned as it was.
+  const whole = Math.min(
+    cpu(() => redactor.redact(text)),
+    cpu(() => redactor.redact(text)),
+  )
+  const scan = Math.min(
+    cpu(() => redactor.holds(text)),
+    cpu(() => redactor.holds(text)),
+  )
+  expect(redactor.holds(text)).toBe(false)
+  // About 0.75 here; the whole pattern alone is about 1.
+  expect(scan / whole).toBeLessThan(0.88)
+})
