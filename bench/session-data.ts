@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process'
 import { Agent, request } from 'node:http'
-import { fileURLToPath } from 'node:url'
+import { startSessionLoad } from './session-load-process.js'
 import { median, runFresh, type Check } from './lib.js'
 import { BIN } from './processes.js'
 import {
@@ -13,7 +12,6 @@ import {
 } from './server.js'
 import { hasWrk } from './wrk.js'
 
-const LOAD = fileURLToPath(new URL('./session-load.ts', import.meta.url))
 /** A patched session's request may cost at most this much more than an unpatched one's. */
 const PATCHED_COST_TARGET = 1.1
 const ADMIN_P95_MS = 5
@@ -118,36 +116,7 @@ async function benchPatchUnderLoad(
     for (let i = 0; i < sessions; i++)
       await putData(server.url, `s${i}`, JSON.stringify(await fiftyRecordPatch(`Load Field ${i}`)))
     const plans = [{ expect: Array.from({ length: requests }, () => 200) }]
-    const child = spawn(
-      'taskset',
-      [
-        '-c',
-        '1',
-        process.execPath,
-        '--import',
-        'tsx',
-        LOAD,
-        path,
-        String(sessions),
-        String(requests),
-      ],
-      {
-        env: { ...process.env, PLANS: JSON.stringify(plans) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    )
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    let done = false
-    const load = new Promise<number>((resolve, reject) =>
-      child.on('exit', (code) => {
-        done = true
-        if (code === 0)
-          resolve((JSON.parse(output.trim().split('\n').at(-1)!) as { wrong: number }).wrong)
-        else reject(new Error(`session load exited with ${code}`))
-      }),
-    )
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    const { wrong: load, done } = await startSessionLoad(path, sessions, requests, plans)
     // Two patches in turn, so every call replaces the session's data with other data.
     const bodies = [
       JSON.stringify(await fiftyRecordPatch('Probe Field A')),
@@ -158,7 +127,7 @@ async function benchPatchUnderLoad(
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const putMs: number[] = []
     const scenarioMs: number[] = []
-    for (let n = 0; n < adminCalls * 2 && !done; n++) {
+    for (let n = 0; n < adminCalls * 2 && !done(); n++) {
       const started = performance.now()
       const status =
         n % 2 === 0

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process'
 import { Agent, request } from 'node:http'
-import { fileURLToPath } from 'node:url'
+import { startSessionLoad } from './session-load-process.js'
 import { median, type Check } from './lib.js'
 import { BIN, startListening } from './processes.js'
 
@@ -9,8 +8,6 @@ interface SessionPlan {
   readonly scenario: unknown
   readonly expect: (index: number) => number | null
 }
-
-const LOAD = fileURLToPath(new URL('./session-load.ts', import.meta.url))
 
 const PLANS: readonly SessionPlan[] = [
   { scenario: 'server-error', expect: () => 500 },
@@ -57,42 +54,12 @@ export async function benchSessions(
     const plans = PLANS.map((plan) => ({
       expect: Array.from({ length: requests }, (_, n) => plan.expect(n)),
     }))
-    const child = spawn(
-      'taskset',
-      [
-        '-c',
-        '1',
-        process.execPath,
-        '--import',
-        'tsx',
-        LOAD,
-        path,
-        String(sessions),
-        String(requests),
-      ],
-      {
-        env: { ...process.env, PLANS: JSON.stringify(plans) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    )
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    let done = false
-    const load = new Promise<number>((resolve, reject) =>
-      child.on('exit', (code) => {
-        done = true
-        if (code === 0)
-          resolve((JSON.parse(output.trim().split('\n').at(-1)!) as { wrong: number }).wrong)
-        else reject(new Error(`session load exited with ${code}`))
-      }),
-    )
-    // Let the load get going before measuring under it.
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    const { wrong: load, done } = await startSessionLoad(path, sessions, requests, plans)
     // A plain keep-alive node:http client, as curl would be: fetch's own work per call is the
     // client's, and on two busy cores it showed in the p95.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const adminMs: number[] = []
-    for (let n = 0; n < adminCalls && !done; n++) {
+    for (let n = 0; n < adminCalls && !done(); n++) {
       const started = performance.now()
       await adminCall(
         `${server.url}/__admin/sessions/probe/scenario`,
