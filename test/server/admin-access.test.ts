@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http'
+import { sendRaw } from '../helpers/raw-request.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { isDirectHost } from '../../src/http/admin-access.js'
@@ -7,35 +7,8 @@ import { startTestServer } from '../helpers/server.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 
-/** One request over a socket, Host and all headers as given. */
-function send(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
-    (resolve, reject) => {
-      const request = httpRequest(
-        { host: '127.0.0.1', port, method, path, headers, setHost: false },
-        (response) => {
-          let text = ''
-          response.setEncoding('utf8')
-          response.on('data', (chunk: string) => (text += chunk))
-          response.on('end', () =>
-            resolve({ status: response.statusCode!, headers: response.headers, text }),
-          )
-        },
-      )
-      request.on('error', reject)
-      request.end(body)
-    },
-  )
-}
-
 const put = (port: number, headers: Record<string, string>) =>
-  send(
+  sendRaw(
     port,
     'PUT',
     '/__admin/sessions/default/scenario',
@@ -48,12 +21,12 @@ it('refuses a Host other than an IP address or localhost without an admin key (D
   const { port } = server
   expect((await put(port, { host: `attacker.example:${port}` })).status).toBe(403)
   expect(
-    (await send(port, 'GET', '/__admin/sessions/default/requests', { host: 'attacker.example' }))
+    (await sendRaw(port, 'GET', '/__admin/sessions/default/requests', { host: 'attacker.example' }))
       .status,
   ).toBe(403)
   expect(
     (
-      await send(port, 'GET', '/__admin/sessions/default/scenario', {
+      await sendRaw(port, 'GET', '/__admin/sessions/default/scenario', {
         host: 'localhost.attacker.example',
       })
     ).status,
@@ -87,7 +60,7 @@ it('refuses admin requests a browser marks as coming from a page of another orig
   expect((await put(server.port, { host, 'sec-fetch-site': 'cross-site' })).status).toBe(403)
   expect(
     (
-      await send(server.port, 'GET', '/__admin/sessions/default/requests', {
+      await sendRaw(server.port, 'GET', '/__admin/sessions/default/requests', {
         host,
         'sec-fetch-site': 'same-site',
       })
@@ -103,13 +76,13 @@ it('refuses admin requests a browser marks as coming from a page of another orig
 it('sends no CORS headers on the admin API, its preflights included, even with CORS on', async () => {
   const server = await startTestServer({ taxonomy, cors: true })
   const host = `127.0.0.1:${server.port}`
-  const preflight = await send(server.port, 'OPTIONS', '/__admin/sessions/default/scenario', {
+  const preflight = await sendRaw(server.port, 'OPTIONS', '/__admin/sessions/default/scenario', {
     host,
     origin: 'http://app.test',
     'access-control-request-method': 'PUT',
     'access-control-request-headers': 'content-type',
   })
-  const read = await send(server.port, 'GET', '/__admin/sessions/default/requests', { host })
+  const read = await sendRaw(server.port, 'GET', '/__admin/sessions/default/requests', { host })
   for (const answer of [preflight, read]) {
     expect(
       Object.keys(answer.headers).filter((name) => name.startsWith('access-control-')),
@@ -118,7 +91,7 @@ it('sends no CORS headers on the admin API, its preflights included, even with C
   expect(preflight.headers.allow).toBe('GET, PUT, DELETE, OPTIONS')
   // The API itself keeps its CORS headers.
   expect(
-    (await send(server.port, 'GET', '/__health', { host, origin: 'http://app.test' })).headers[
+    (await sendRaw(server.port, 'GET', '/__health', { host, origin: 'http://app.test' })).headers[
       'access-control-allow-origin'
     ],
   ).toBe('*')

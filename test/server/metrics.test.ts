@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http'
+import { sendRaw } from '../helpers/raw-request.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
@@ -11,27 +11,6 @@ const slug = taxonomy.disciplines[0]!.slug
 const API_KEY = 'metrics-test-api-key-0123456789'
 const ADMIN_KEY = 'metrics-test-admin-key-0123456789'
 const AUTH = { authorization: `Bearer ${API_KEY}` }
-
-/** One request over a socket to 127.0.0.1, the Host and every header as given. */
-function send(port: number, method: string, path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
-    (resolve, reject) => {
-      const request = httpRequest(
-        { host: '127.0.0.1', port, method, path, headers, setHost: false },
-        (response) => {
-          let text = ''
-          response.setEncoding('utf8')
-          response.on('data', (chunk: string) => (text += chunk))
-          response.on('end', () =>
-            resolve({ status: response.statusCode!, headers: response.headers, text }),
-          )
-        },
-      )
-      request.on('error', reject)
-      request.end()
-    },
-  )
-}
 
 /** The value of the one sample of `name` whose labels include `labels`; 0 when there is none. */
 function valueOf(
@@ -163,38 +142,40 @@ it('counts requests that get no HTTP answer under status none, and data overlays
 it('answers /__metrics only to the clients the admin API answers', async () => {
   const open = await startTestServer({ taxonomy })
   const port = open.port
-  const ok = await send(port, 'GET', '/__metrics', { host: `127.0.0.1:${port}` })
+  const ok = await sendRaw(port, 'GET', '/__metrics', { host: `127.0.0.1:${port}` })
   expect(ok.status).toBe(200)
   expect(ok.text).toContain('taxonomy_mock_requests_total')
-  expect((await send(port, 'HEAD', '/__metrics', { host: `localhost:${port}` })).status).toBe(200)
+  expect((await sendRaw(port, 'HEAD', '/__metrics', { host: `localhost:${port}` })).status).toBe(
+    200,
+  )
   // A DNS-rebound name, a page of another origin or site: refused as the admin API refuses them.
   for (const headers of [
     { host: `attacker.example:${port}` } as Record<string, string>,
     { host: `127.0.0.1:${port}`, origin: 'http://attacker.example' },
     { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' },
   ]) {
-    const refused = await send(port, 'GET', '/__metrics', headers)
+    const refused = await sendRaw(port, 'GET', '/__metrics', headers)
     expect(refused.status).toBe(403)
     expect(JSON.parse(refused.text)).toHaveProperty('error')
   }
-  const preflight = await send(port, 'OPTIONS', '/__metrics', {
+  const preflight = await sendRaw(port, 'OPTIONS', '/__metrics', {
     host: `127.0.0.1:${port}`,
     origin: 'http://attacker.example',
   })
   expect(preflight.status).toBe(204)
   expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
-  const post = await send(port, 'POST', '/__metrics', { host: `127.0.0.1:${port}` })
+  const post = await sendRaw(port, 'POST', '/__metrics', { host: `127.0.0.1:${port}` })
   expect(post.status).toBe(405)
   expect(post.headers.allow).toBe('GET, HEAD, OPTIONS')
 
   // With an admin key, the key decides, on loopback too.
   const keyed = await startTestServer({ taxonomy, adminKey: ADMIN_KEY })
   const host = { host: `127.0.0.1:${keyed.port}` }
-  expect((await send(keyed.port, 'GET', '/__metrics', host)).status).toBe(403)
+  expect((await sendRaw(keyed.port, 'GET', '/__metrics', host)).status).toBe(403)
   const wrong = { ...host, 'x-taxonomy-mock-admin-key': 'not-the-key' }
-  expect((await send(keyed.port, 'GET', '/__metrics', wrong)).status).toBe(403)
+  expect((await sendRaw(keyed.port, 'GET', '/__metrics', wrong)).status).toBe(403)
   const right = { ...host, 'x-taxonomy-mock-admin-key': ADMIN_KEY }
-  expect((await send(keyed.port, 'GET', '/__metrics', right)).status).toBe(200)
+  expect((await sendRaw(keyed.port, 'GET', '/__metrics', right)).status).toBe(200)
 })
 
 it('refuses clients not on this machine without the admin key, and fetch handlers unless they have one', async () => {
