@@ -305,3 +305,21 @@ export async function createConsumerProjects(): Promise<ConsumerProjects> {
     typescript7: join(typescript7, 'node_modules/typescript/bin/tsc'),
   }
 }
+
+/** A consumer's `tsconfig.json` in `dir`: Node files under nodenext, strict, type-checked only. */
+export function writeNodeTsconfig(dir: string, include: readonly string[]): void {
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
+      include,
+    }),
+  )
+}

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, expect, inject, it } from 'vitest'
+import { writeNodeTsconfig } from '../helpers/packed.js'
 
 /**
  * taxonomy-mock/playwright as a user runs it: the packed package and @playwright/test (at this
@@ -18,20 +19,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'fixture'), { recursive: true })
   for (const file of readdirSync(FILES))
     copyFileSync(join(FILES, file), join(dir, 'fixture', file.replace(/\.txt$/, '')))
-  writeFileSync(
-    join(dir, 'fixture', 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      include: ['.'],
-    }),
-  )
+  writeNodeTsconfig(join(dir, 'fixture'), ['.'])
 })
 
 function playwright(

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, inject, it } from 'vitest'
 import { layOut } from '../helpers/readme.js'
+import { writeNodeTsconfig } from '../helpers/packed.js'
 
 /**
  * The two Playwright recipes, run as a user runs them: laid out from docs/recipes/ under the
@@ -38,20 +39,7 @@ beforeAll(() => {
   ])
   for (const recipe of ['playwright-msw', 'playwright-server'])
     writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      include: ['playwright-msw', 'playwright-server'],
-    }),
-  )
+  writeNodeTsconfig(dir, ['playwright-msw', 'playwright-server'])
 }, 600_000)
 
 function playwright(recipe: string): { status: number | null; output: string } {
