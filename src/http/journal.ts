@@ -167,7 +167,8 @@ export class Journal {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
     const freed = this.#size === limit ? this.#costs[i]! : 0
-    this.#times[i] = at - this.#origin
+    // A request that made its session arrived just before the session began: it is at 0.
+    this.#times[i] = Math.max(0, at - this.#origin)
     this.#methods[i] = method
     // A path equal to the one before is kept as that same string: the new one then dies young, and
     // a client repeating a request does not make the collector copy and promote a string each time.

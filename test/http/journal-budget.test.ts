@@ -135,3 +135,18 @@ it("counts an entry's time from when the adapter says the request arrived, readi
   expect(times[1]! - times[0]!).toBeCloseTo(5, 2)
   expect(times[2]! - times[0]!).toBeCloseTo(7.5, 2)
 })
+
+it('puts the request that made its session at 0, not before the session began', () => {
+  const resolver = createResolver({ taxonomy })
+  const url = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
+  const header = (name: string) =>
+    name === 'authorization' ? KEY : name === 'x-taxonomy-mock-session' ? 'fresh' : undefined
+  // The adapter read its clock on arrival, a moment before the resolver made the session.
+  resolveNow(resolver, { method: 'GET', url, header, receivedAt: performance.now() - 5 })
+  expect(
+    sessionsOf(resolver)
+      .find('fresh')!
+      .requests()
+      .map((entry) => entry.t),
+  ).toEqual([0])
+})
