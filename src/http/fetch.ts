@@ -67,7 +67,7 @@ export async function answerRequest(
 ): Promise<Response> {
   const started = performance.now()
   const target = targetOf(request, scope)
-  const answer = await resolver.resolve(toMockRequest(request, target), {
+  const answer = await resolver.resolve(toMockRequest(request, target, started), {
     basePath: target?.basePath ?? '',
     ...(scenarios ? { scenarios } : {}),
     ...(data ? { data } : {}),
@@ -77,9 +77,15 @@ export async function answerRequest(
   return deliver(answer, request)
 }
 
-function toMockRequest(request: Request, target: ReturnType<typeof targetOf>): MockRequest {
+function toMockRequest(
+  request: Request,
+  target: ReturnType<typeof targetOf>,
+  receivedAt: number,
+): MockRequest {
   return {
     method: request.method,
+    // The clock was read for the answer time already: the journal counts from the same reading.
+    receivedAt,
     // Out of scope: an empty target, which the resolver answers 404.
     url: target?.url ?? '',
     header: (name) => request.headers.get(name),
