@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
@@ -37,6 +38,8 @@ export interface ServeArgs {
   readonly matching: Pick<AnswerOptions, 'statuses' | 'order'>
   /** HTTPS: `--tls` (a certificate made at start, written where a client can trust it) or `--tls-cert` and `--tls-key`. */
   readonly tls: TlsArgs | undefined
+  /** `--workers`: processes serving the one port (1: this process alone). */
+  readonly workers: number
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -98,6 +101,7 @@ const OPTIONS = {
   'not-found-status': { type: 'string' },
   order: { type: 'string' },
   tls: { type: 'boolean' },
+  workers: { type: 'string' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
   'tls-ca-out': { type: 'string' },
@@ -112,6 +116,7 @@ const OPTIONS = {
 
 const SERVE_ONLY = [
   'port',
+  'workers',
   'host',
   'api-key',
   'any-key',
@@ -302,6 +307,12 @@ function parseServe(
     delay,
   })
   const matching = toMatchingOptions(values)
+  const tls = parseTlsFlags(values)
+  const workers = parseWorkers(values.workers as string | undefined, availableParallelism)
+  if (workers > 1 && tls !== undefined)
+    throw new UsageError(
+      '--workers does not go with --tls, --tls-cert or --tls-key yet: serve HTTPS from one process',
+    )
   const resolved = checkOptions(
     () => ({
       port: resolvePort(port),
@@ -338,8 +349,20 @@ function parseServe(
     scenario: resolved.options.scenario,
     adminKey,
     matching: matching as ServeArgs['matching'],
-    tls: parseTlsFlags(values),
+    tls,
+    workers,
   }
+}
+
+/** `--workers N|auto`: 1 to 64 processes, `auto` as many as the machine runs in parallel. */
+function parseWorkers(value: string | undefined, available: () => number): number {
+  if (value === undefined) return 1
+  if (value === 'auto') return available()
+  if (!/^[1-9]\d*$/.test(value) || Number(value) > 64)
+    throw new UsageError(
+      `--workers must be a whole number from 1 to 64, or auto (got ${JSON.stringify(value)})`,
+    )
+  return Number(value)
 }
 
 function parseTlsFlags(

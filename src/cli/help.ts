@@ -56,6 +56,8 @@ Serve options:
       --not-found-status N      status of the not-found error  (default 404)
       --order O      nested arrays by name | id | fixture    (default name)
   -q, --quiet        no per-request log lines, no examples
+      --workers N    serve the port from N processes, or auto (one per core); sessions stay
+                     exact: the primary owns them (not with TLS yet)  (default 1)
       --tls          serve HTTPS with a self-signed certificate made at start for localhost,
                      loopback, 10.0.2.2 and --host; prints its SHA-256 and SPKI hash and writes
                      it for clients to trust to --tls-ca-out FILE

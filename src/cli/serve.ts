@@ -20,6 +20,7 @@ import { watchDataFile } from './watch.js'
  * written before the URL line, so a client that waits for the line can trust the file at once.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
+  if (args.workers > 1) return (await import('./serve-cluster.js')).serveCluster(args, io)
   const stopped = new AbortController()
   let cutNow = () => {}
   // Listening from the start, so a signal while the data is built does not kill the process.
@@ -128,7 +129,7 @@ async function afterPendingSignals(): Promise<void> {
   for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
 }
 
-function describeListenError(error: NodeJS.ErrnoException, args: ServeArgs): string {
+export function describeListenError(error: NodeJS.ErrnoException, args: ServeArgs): string {
   const where = `${args.host}:${args.port}`
   switch (error.code) {
     case 'EADDRINUSE':

@@ -4,6 +4,7 @@ import { findAdminRefusal } from './admin-access.js'
 import type { ServedDataset } from './dataset.js'
 import { createSessionData, DATA_LIMITS, type SessionData } from './session-data.js'
 import { createHar } from './har.js'
+import { journalPartOf, type JournalPart } from './journal-part.js'
 import { ScenarioState } from './scenario-state.js'
 import { isSessionId, MALFORMED_SESSION_ID, type SessionRegistry } from './sessions.js'
 import {
@@ -44,6 +45,15 @@ export interface AdminData {
 }
 
 /**
+ * A session's journal as the admin API reads it: by default the one this resolver holds; a server
+ * of several processes gathers every process's part.
+ */
+export type JournalReader = (
+  session: string,
+  own: JournalPart | undefined,
+) => JournalPart | undefined | Promise<JournalPart | undefined>
+
+/**
  * The session admin API, JSON in and JSON out:
  * `PUT|GET|DELETE /__admin/sessions/{id}/scenario`, `GET|DELETE /__admin/sessions/{id}/requests`,
  * `PUT|GET|DELETE /__admin/sessions/{id}/data` (a patch over the data, for that session only),
@@ -55,7 +65,10 @@ export function createAdmin(
   sessions: SessionRegistry,
   adminKey: string | undefined,
   adminData: AdminData,
+  readJournal: JournalReader = (_, own) => own,
 ) {
+  const journalOf = (session: string) => readJournal(session, journalPartOf(sessions.find(session)))
+
   const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), false).get
   const error = (
     outcome: Parameters<typeof createMessageAnswers>[0],
@@ -193,13 +206,15 @@ export function createAdmin(
         if (found) sessions.setData(found, undefined)
         return json(200, describeData(session, undefined))
       }
-      case 'GET requests':
-        return json(200, sessions.find(session)?.requests() ?? [])
+      case 'GET requests': {
+        const part = await journalOf(session)
+        return json(200, part?.answered.map(({ entry }) => entry) ?? [])
+      }
       case 'GET har': {
-        const found = sessions.find(session)
+        const part = await journalOf(session)
         const har = createHar(
-          found?.answered() ?? [],
-          found?.startedAt ?? Date.now(),
+          part?.answered ?? [],
+          part?.startedAt ?? Date.now(),
           harOrigin(request),
           session,
         )
@@ -213,7 +228,7 @@ export function createAdmin(
         return json(200, {
           session,
           scenario: found?.scenario?.scenario ?? null,
-          requests: found?.requests().length ?? 0,
+          requests: (await journalOf(session))?.answered.length ?? 0,
         })
       }
       default:

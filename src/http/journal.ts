@@ -267,6 +267,11 @@ export class Journal {
     })
   }
 
+  /** When the session began, by `performance.now()`: what `t` counts from. */
+  get origin(): number {
+    return this.#origin
+  }
+
   /** The bytes its entries are counted as. */
   get bytes(): number {
     return this.#bytes

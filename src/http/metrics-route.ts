@@ -1,5 +1,5 @@
 import { findAdminRefusal } from './admin-access.js'
-import type { Metrics } from './metrics.js'
+import type { Metrics, MetricsSnapshot } from './metrics.js'
 import { METRICS_TYPE, renderMetrics } from './metrics-text.js'
 import {
   answerFor,
@@ -20,7 +20,8 @@ const ALLOWED = 'GET, HEAD, OPTIONS'
 export function createMetricsRoute(
   metrics: Metrics,
   adminKey: string | undefined,
-): (request: MockRequest) => MockAnswer {
+  gather?: MetricsGatherer,
+): (request: MockRequest) => MockAnswer | Promise<MockAnswer> {
   // No CORS headers: a browser then refuses a page's request itself.
   const preflight = createPreflightAnswer(false, ALLOWED)
   return (request) => {
@@ -31,14 +32,25 @@ export function createMetricsRoute(
       return createMessageAnswers('methodNotAllowed', 'Method not allowed', false, {
         allow: ALLOWED,
       }).get
-    const text = renderMetrics(metrics.snapshot())
-    const answers = createAnswers(
-      200,
-      encodeText(text),
-      false,
-      { 'cache-control': 'no-store' },
-      METRICS_TYPE,
-    )
-    return answerFor(answers, request.method)
+    const own = metrics.snapshot()
+    if (gather === undefined) return answerWith(own, request.method)
+    return gather(own).then((all) => answerWith(all, request.method))
   }
+}
+
+/**
+ * How a server of several processes answers `/__metrics`: every process's snapshot, merged (see
+ * `mergeMetrics`), from this one's own.
+ */
+export type MetricsGatherer = (own: MetricsSnapshot) => Promise<MetricsSnapshot>
+
+function answerWith(snapshot: MetricsSnapshot, method: string): MockAnswer {
+  const answers = createAnswers(
+    200,
+    encodeText(renderMetrics(snapshot)),
+    false,
+    { 'cache-control': 'no-store' },
+    METRICS_TYPE,
+  )
+  return answerFor(answers, method)
 }

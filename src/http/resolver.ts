@@ -1,11 +1,11 @@
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
 import type { FixtureRecord } from '../core/types.js'
-import { createAdmin } from './admin.js'
+import { createAdmin, type JournalReader } from './admin.js'
 import { createKeyCheck } from './auth.js'
 import { renderIndexPage, renderRecordPage } from './browse.js'
 import type { Endpoint } from './endpoints.js'
 import { Metrics } from './metrics.js'
-import { createMetricsRoute } from './metrics-route.js'
+import { createMetricsRoute, type MetricsGatherer } from './metrics-route.js'
 import { firstElement } from './header-fields.js'
 import { createOpenApiDocument } from './openapi.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
@@ -125,6 +125,20 @@ interface Served {
  * resolver.resolve({ method: 'GET', url: '/api/v2/disciplines/x', header: () => 'Bearer taxonomy-mock-key' })
  */
 export function createResolver(options: MockOptions = {}): Resolver {
+  return createGatheringResolver(options)
+}
+
+/**
+ * What a server of several processes adds to its owner's resolver: the reads of state that every
+ * process holds a part of (journals, metrics) gather the parts.
+ */
+export interface Gathering {
+  readonly journal?: JournalReader
+  readonly metrics?: MetricsGatherer
+}
+
+/** {@link createResolver}, whose admin reads gather what other processes hold. */
+export function createGatheringResolver(options: MockOptions, gathering: Gathering = {}): Resolver {
   let resolved = resolveOptions(options)
   const { cors, apiKeys, statuses, order } = resolved
   const errors = {
@@ -150,12 +164,17 @@ export function createResolver(options: MockOptions = {}): Resolver {
   // Validated at once, so a bad patch fails where the mock is made, not at its first request.
   if (resolved.patch)
     sessions.setData(sessions.default, createSessionData(resolved.taxonomy, resolved.patch))
-  const answerAdmin = createAdmin(sessions, resolved.adminKey, {
-    base: () => resolved.taxonomy,
-    describe: (data) => describeServedDataset(resolved, data),
-  })
+  const answerAdmin = createAdmin(
+    sessions,
+    resolved.adminKey,
+    {
+      base: () => resolved.taxonomy,
+      describe: (data) => describeServedDataset(resolved, data),
+    },
+    gathering.journal,
+  )
   const metrics = new Metrics(sessions)
-  const answerMetrics = createMetricsRoute(metrics, resolved.adminKey)
+  const answerMetrics = createMetricsRoute(metrics, resolved.adminKey, gathering.metrics)
   const isAuthorized = createKeyCheck(apiKeys)
   const locateRoute = createLocator()
   // The session `sessionOf` made last for a request that names one that does not exist.

@@ -112,6 +112,12 @@ export class SessionRegistry implements JournalLedger {
     return id === DEFAULT_SESSION ? this.#default : this.#named.get(id)
   }
 
+  /** Every session kept, the default first, without marking any used. */
+  *all(): IterableIterator<Session> {
+    yield this.#default
+    yield* this.#named.values()
+  }
+
   /** Forgets a session: its scenario and journal. The default session is emptied instead. */
   delete(id: string): void {
     if (id !== DEFAULT_SESSION) {

@@ -276,6 +276,11 @@ class NodeMockRequest implements MockRequest {
     }
   }
 
+  /** The headers as sent, names and values in turn: what a forwarded request carries. */
+  get rawHeaders(): readonly string[] {
+    return this.#request.rawHeaders
+  }
+
   get fromLoopback(): boolean {
     return LOOPBACK.test(this.#request.socket.remoteAddress ?? '')
   }
@@ -299,7 +304,7 @@ function toBuffer(body: Uint8Array): Buffer {
 }
 
 /** A header's value from the raw list (names in any case), repeated fields joined as `Headers` does. */
-function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+export function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
   let value: string | undefined
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const candidate = rawHeaders[i]!

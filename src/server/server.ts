@@ -60,13 +60,15 @@ function warnInternal(message: string): void {
 export async function startServerWithLimits(
   options: StartServerOptions,
   limits: ServerLimits,
+  given?: Resolver,
 ): Promise<RunningServer> {
   const { port: portOption, host: hostOption, onRequest, tls, ...mockOptions } = options
   const port = resolvePort(portOption)
   const host = resolveHost(hostOption)
   // node:https and the certificate code are loaded only for HTTPS: plain HTTP starts no slower.
   const secure = tls === undefined ? undefined : (await import('./tls.js')).resolveTls(tls, host)
-  const resolver = createResolver(mockOptions as MockOptions)
+  // A cluster worker hands its own: one that forwards what the primary decides.
+  const resolver = given ?? createResolver(mockOptions as MockOptions)
   const state: ListenerState = {
     draining: false,
     pending: new PendingAnswers(limits.maxPendingPerConnection),

@@ -1,0 +1,117 @@
+import cluster from 'node:cluster'
+import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
+import { startClusterPrimary } from '../server/cluster/primary.js'
+import { startClusterWorker } from '../server/cluster/worker.js'
+import type { StartServerOptions } from '../server/options.js'
+import type { ServeArgs } from './args.js'
+import { formatBannerDetails, formatLogLine, formatUrlLine } from './banner.js'
+import { loadDataFile } from './data-file.js'
+import type { CliIo } from './io.js'
+import { RuntimeError } from './runtime-error.js'
+import { describeListenError } from './serve.js'
+import { watchDataFile } from './watch.js'
+
+/**
+ * `serve --workers N`: the primary owns the sessions and prints what one process prints; each
+ * worker (the same program, forked by node:cluster) serves the shared port and logs its requests.
+ */
+export function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
+  return cluster.isPrimary ? servePrimary(args, io) : serveWorker(args, io)
+}
+
+/** The library options both sides build their resolver from. */
+async function mockOptionsOf(args: ServeArgs) {
+  const taxonomy = args.data === undefined ? undefined : await loadDataFile(args.data)
+  return {
+    ...(taxonomy ? { taxonomy } : { seed: args.seed, size: args.size }),
+    ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
+    delay: args.delay,
+    cors: args.cors,
+    ...args.matching,
+    ...(args.scenario ? { scenario: args.scenario } : {}),
+    ...(args.adminKey ? { adminKey: args.adminKey } : {}),
+  }
+}
+
+async function servePrimary(args: ServeArgs, io: CliIo): Promise<number> {
+  let primary: Awaited<ReturnType<typeof startClusterPrimary>> | undefined
+  let signals = 0
+  let stop = () => {}
+  const stopped = new Promise<void>((resolve) => (stop = resolve))
+  const stopListening = io.onStop((count) => {
+    signals = count
+    if (count > 1) void primary?.close(0)
+    stop()
+  })
+  try {
+    return await runPrimary()
+  } finally {
+    stopListening()
+  }
+
+  async function runPrimary(): Promise<number> {
+    const mockOptions = await mockOptionsOf(args)
+    primary = await startClusterPrimary({
+      workers: args.workers,
+      mockOptions,
+      warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
+    }).catch((error: Error) => {
+      throw new RuntimeError(`cannot start ${args.workers} workers: ${error.message}`)
+    })
+    const { resolver } = primary
+    const host = args.host.includes(':') ? `[${args.host}]` : args.host
+    const url = `http://${host}:${primary.port}`
+    const stopWatching =
+      args.watch && args.data !== undefined
+        ? watchDataFile(
+            args.data,
+            (next) => {
+              resolver.replaceTaxonomy(next)
+              void primary!.broadcast('reload')
+              io.stdout(
+                `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
+              )
+            },
+            (line) => io.stdout(`taxonomy-mock: ${line}`),
+          )
+        : () => {}
+    const { apiKeys, taxonomy } = resolver.options
+    io.stdout(formatUrlLine(url, apiKeys, args))
+    const dataset = formatDatasetHeader(describeServedDataset(resolver.options))
+    for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, undefined))
+      io.stdout(line)
+    io.stdout(
+      `taxonomy-mock: ${args.workers} workers serve the port; the primary owns the sessions`,
+    )
+    await stopped
+    stopWatching()
+    await primary.close(signals > 1 ? 0 : undefined)
+    return 0
+  }
+}
+
+async function serveWorker(args: ServeArgs, io: CliIo): Promise<number> {
+  let stop: (grace: number | undefined) => void = () => {}
+  const stopped = new Promise<number | undefined>((resolve) => (stop = resolve))
+  // The primary decides when workers stop; a terminal's Ctrl-C reaches it too.
+  const stopListening = io.onStop(() => {})
+  if (!args.quiet) io.startLog()
+  const options: StartServerOptions = {
+    ...(await mockOptionsOf(args)),
+    port: args.port,
+    host: args.host,
+    ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
+  }
+  const server = await startClusterWorker(options, {
+    ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
+    stop: (grace) => stop(grace),
+  }).catch((error: NodeJS.ErrnoException) => {
+    // The primary says it, once for all workers.
+    throw new RuntimeError(describeListenError(error, args))
+  })
+  const grace = await stopped
+  await server.close(grace === undefined ? {} : { grace })
+  io.finishLog()
+  stopListening()
+  return 0
+}

@@ -1,0 +1,75 @@
+/**
+ * Questions and answers over a cluster's IPC channel: each side asks with `ask` and answers what
+ * it is asked with its handler. Messages carry `advanced` serialization, so bodies cross as bytes.
+ */
+
+/** What `process` in a worker and a `Worker` in the primary both are. */
+export interface Endpoint {
+  send(message: unknown): unknown
+  on(event: 'message', listener: (message: never) => void): unknown
+}
+
+/** Answers a question of this kind; a throw or rejection reaches the asker as a rejection. */
+export type Handler = (kind: string, value: unknown) => unknown
+
+export interface Channel {
+  ask<T>(kind: string, value?: unknown): Promise<T>
+  /** Rejects every question still waiting: the other side is gone. */
+  failAll(reason: string): void
+}
+
+interface Question {
+  readonly tm: 'ask'
+  readonly id: number
+  readonly kind: string
+  readonly value: unknown
+}
+
+interface Reply {
+  readonly tm: 'reply'
+  readonly id: number
+  readonly value?: unknown
+  readonly error?: string
+}
+
+export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
+  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
+  let next = 0
+  endpoint.on('message', (message: Question | Reply) => {
+    if (message?.tm === 'reply') {
+      const asker = waiting.get(message.id)
+      waiting.delete(message.id)
+      if (message.error === undefined) asker?.resolve(message.value)
+      else asker?.reject(new Error(message.error))
+    } else if (message?.tm === 'ask') {
+      const { id } = message
+      void Promise.resolve()
+        .then(() => handle(message.kind, message.value))
+        .then(
+          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Reply),
+          (error: Error) =>
+            endpoint.send({ tm: 'reply', id, error: String(error?.message) } satisfies Reply),
+        )
+        // The other side left meanwhile: nobody waits for this answer.
+        .catch(() => {})
+    }
+  })
+  return {
+    ask<T>(kind: string, value?: unknown) {
+      const id = next++
+      return new Promise<T>((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (value: unknown) => void, reject })
+        try {
+          endpoint.send({ tm: 'ask', id, kind, value } satisfies Question)
+        } catch (error) {
+          waiting.delete(id)
+          reject(error as Error)
+        }
+      })
+    },
+    failAll(reason) {
+      for (const asker of waiting.values()) asker.reject(new Error(reason))
+      waiting.clear()
+    },
+  }
+}

@@ -1,0 +1,172 @@
+import cluster, { type Worker } from 'node:cluster'
+import { mergeJournalParts, type JournalPart } from '../../http/journal-part.js'
+import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
+import type { MockOptions } from '../../http/options.js'
+import type { MockAnswer } from '../../http/responses.js'
+import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
+import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
+import { openChannel, type Channel, type Endpoint } from './channel.js'
+import { SHARED_CLOCK_OFFSET, WireMockRequest, type WireRequest } from './wire.js'
+
+/** A cluster's primary: the owner of every session, in front of its workers. */
+export interface ClusterPrimary {
+  /** The owner's resolver: admin calls and scenario sessions are answered by it. */
+  readonly resolver: Resolver
+  /** The port the workers share, once every worker listens. */
+  readonly port: number
+  /** Asks every worker the same question (a reload), once each answered. */
+  broadcast(kind: string, value?: unknown): Promise<void>
+  /** Stops every worker (they close gracefully) and waits until they have exited. */
+  close(grace?: number): Promise<void>
+}
+
+export interface ClusterOptions {
+  readonly workers: number
+  readonly mockOptions: MockOptions
+  /** A line for stderr: a worker that died and was started again. */
+  readonly warn: (line: string) => void
+}
+
+/**
+ * Forks the workers (each builds or loads the same data: it is deterministic) and answers what
+ * they forward. An admin write is answered once every worker applied it too, so the next request
+ * finds it in force whichever worker it reaches. A worker that dies is started again and given
+ * the sessions' scenarios and data; its part of the journals is lost.
+ */
+export async function startClusterPrimary(options: ClusterOptions): Promise<ClusterPrimary> {
+  const channels = new Map<Worker, Channel>()
+  let stopping = false
+  const owner = createGatheringResolver(options.mockOptions, {
+    journal: async (session, own) => {
+      const parts = await askAll<JournalPart | undefined>('journal', session)
+      if (own) parts.push({ ...own, origin: own.origin + SHARED_CLOCK_OFFSET })
+      return mergeJournalParts(parts.filter((part) => part !== undefined))
+    },
+    metrics: async (own) => {
+      const merged = mergeMetrics([own, ...(await askAll<MetricsSnapshot>('metrics'))])
+      // Every worker holds every session: the owner's count is the server's.
+      return {
+        ...merged,
+        sessions: own.sessions,
+        dataOverlays: own.dataOverlays,
+        workers: options.workers,
+      }
+    },
+  })
+  const adminKey = owner.options.adminKey
+
+  async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
+    const answers = await Promise.allSettled(
+      [...channels.values()].map((channel) => channel.ask<T>(kind, value)),
+    )
+    // A worker that died meanwhile has nothing to add; the one started instead has it all.
+    return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []))
+  }
+
+  async function answerForwarded(wire: WireRequest): Promise<MockAnswer> {
+    const answer = await owner.resolve(new WireMockRequest(wire))
+    if (isAdminWrite(wire) && answer.status === 200) await askAll('apply', wire)
+    return answer
+  }
+
+  /** The sessions' scenarios and data, as admin writes a new worker applies before it listens. */
+  function currentState(): WireRequest[] {
+    const headers = ['host', '127.0.0.1', ...(adminKey ? [ADMIN_KEY_HEADER_NAME, adminKey] : [])]
+    const writes: WireRequest[] = []
+    for (const session of sessionsOf(owner).all()) {
+      const base = `/__admin/sessions/${encodeURIComponent(session.id)}`
+      const write = (resource: string, body: unknown) =>
+        writes.push({
+          method: 'PUT',
+          url: `${base}/${resource}`,
+          rawHeaders: headers,
+          fromLoopback: true,
+          at: performance.now() + SHARED_CLOCK_OFFSET,
+          body: JSON.stringify(body),
+        })
+      if (session.scenario) write('scenario', session.scenario.scenario)
+      if (session.data) write('data', session.data.patch)
+    }
+    return writes
+  }
+
+  let listening: (port: number) => void
+  let failed: (error: Error) => void
+  const firstListening = new Promise<number>((resolve) => (listening = resolve))
+  const failure = new Promise<never>((_, reject) => (failed = reject))
+  failure.catch(() => {})
+  let up = false
+
+  function fork(): Worker {
+    const worker = cluster.fork()
+    const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
+      if (kind === 'resolve') return answerForwarded(value as WireRequest)
+      if (kind === 'state') return currentState()
+      throw new Error(`unknown question ${kind}`)
+    })
+    worker.on('listening', (address) => {
+      channels.set(worker, channel)
+      listening(address.port)
+    })
+    worker.once('exit', (code, signal) => {
+      channels.delete(worker)
+      channel.failAll('the worker exited')
+      if (stopping) return
+      if (!up) {
+        // It could not listen (it said why): starting another would fail the same way.
+        stopping = true
+        for (const other of Object.values(cluster.workers ?? {})) other?.kill()
+        failed(new Error(`a worker exited before it listened (${signal ?? `code ${code}`})`))
+        return
+      }
+      options.warn(
+        `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`,
+      )
+      fork()
+    })
+    return worker
+  }
+
+  cluster.setupPrimary({ serialization: 'advanced' })
+  const forked = Array.from({ length: options.workers }, fork)
+  const port = await Promise.race([firstListening, failure])
+  await Promise.race([
+    failure,
+    Promise.all(
+      forked.map(
+        (worker) =>
+          new Promise<void>((resolve) =>
+            channels.has(worker) ? resolve() : worker.once('listening', () => resolve()),
+          ),
+      ),
+    ),
+  ])
+  up = true
+
+  return {
+    resolver: owner,
+    port,
+    async broadcast(kind, value) {
+      await askAll(kind, value)
+    },
+    async close(grace) {
+      stopping = true
+      const exits = [...Object.values(cluster.workers ?? {})].map(
+        (worker) =>
+          new Promise<void>((resolve) =>
+            worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()),
+          ),
+      )
+      await askAll('stop', grace)
+      await Promise.all(exits)
+    },
+  }
+}
+
+/** Whether a forwarded request changes session state: the workers must apply it as well. */
+function isAdminWrite(wire: WireRequest): boolean {
+  return (
+    (wire.method === 'PUT' || wire.method === 'DELETE') &&
+    /^\/__admin\/sessions\//.test(new URL(wire.url, 'http://x').pathname)
+  )
+}

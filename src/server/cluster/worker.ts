@@ -1,0 +1,60 @@
+import { journalPartOf } from '../../http/journal-part.js'
+import { createResolver, metricsOf, sessionsOf } from '../../http/resolver.js'
+import type { MockOptions } from '../../http/options.js'
+import type { Taxonomy } from '../../core/store.js'
+import { SERVER_LIMITS } from '../limits.js'
+import type { StartServerOptions } from '../options.js'
+import { startServerWithLimits, type RunningServer } from '../server.js'
+import { openChannel, type Endpoint } from './channel.js'
+import { createForwardingResolver } from './forwarding-resolver.js'
+import { SHARED_CLOCK_OFFSET, WireMockRequest, type WireRequest } from './wire.js'
+
+/** What a worker is asked to do besides serving. */
+export interface WorkerHooks {
+  /** Reads the `--data` file again (the primary saw it change). */
+  reload?(): Promise<Taxonomy>
+  /** The primary asks the worker to stop: close gracefully. */
+  stop(grace: number | undefined): void
+}
+
+/**
+ * Serves as one worker of a cluster: listens on the primary's shared port, answers through a
+ * forwarding resolver, and answers the primary's questions: admin writes to apply here too, a
+ * session's journal part, the metrics.
+ */
+export async function startClusterWorker(
+  options: StartServerOptions,
+  hooks: WorkerHooks,
+): Promise<RunningServer> {
+  const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
+  const local = createResolver(mockOptions as MockOptions)
+  const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
+    switch (kind) {
+      case 'apply': {
+        // The primary applied an admin write: the same request makes the same change here.
+        const answer = await local.resolve(new WireMockRequest(value as WireRequest))
+        return answer.status
+      }
+      case 'journal': {
+        const part = journalPartOf(sessionsOf(local).find(value as string))
+        return part && { ...part, origin: part.origin + SHARED_CLOCK_OFFSET }
+      }
+      case 'metrics':
+        return metricsOf(local)!.snapshot()
+      case 'reload':
+        if (hooks.reload) local.replaceTaxonomy(await hooks.reload())
+        return true
+      case 'stop':
+        hooks.stop(value as number | undefined)
+        return true
+      default:
+        throw new Error(`unknown question ${kind}`)
+    }
+  })
+  // A worker started in place of one that died takes the sessions' scenarios and data first.
+  for (const write of await primary.ask<WireRequest[]>('state'))
+    await local.resolve(new WireMockRequest(write))
+  // The primary is gone (killed): nobody owns the sessions any more.
+  process.once('disconnect', () => hooks.stop(0))
+  return startServerWithLimits(options, SERVER_LIMITS, createForwardingResolver(local, primary))
+}

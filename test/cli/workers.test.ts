@@ -1,0 +1,206 @@
+import { request as httpRequest, Agent } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { runCli, spawnCli } from '../helpers/cli.js'
+
+const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
+const URL_LINE = /listening on (http:\/\/\S+)/
+
+/** Starts `serve --workers 2` on any free port; its URL once every worker listens. */
+async function startWorkers(...args: string[]) {
+  const run = spawnCli(['--port', '0', '--workers', '2', ...args])
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+  return { run, url }
+}
+
+/** A request on a connection of its own, so that successive requests reach both workers. */
+function get(url: string, headers: Record<string, string> = {}, agent: Agent | false = false) {
+  return new Promise<{ status: number; body: string; dataset: string | undefined }>(
+    (resolve, reject) => {
+      const request = httpRequest(url, { headers, agent }, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            body,
+            dataset: response.headers['x-taxonomy-mock-dataset'] as string | undefined,
+          }),
+        )
+      })
+      request.on('error', reject)
+      request.end()
+    },
+  )
+}
+
+/** The sockets a process holds open. */
+async function socketCount(pid: number): Promise<number> {
+  const { readdir, readlink } = await import('node:fs/promises')
+  let count = 0
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')
+    if (target.startsWith('socket:')) count++
+  }
+  return count
+}
+
+describe('serve --workers 2', () => {
+  it('answers as one process does, with the same bytes', async () => {
+    const single = spawnCli(['--port', '0', '--quiet'])
+    const singleUrl = URL_LINE.exec(await single.waitFor(URL_LINE, 20_000))![1]!
+    const { url } = await startWorkers('--quiet')
+    for (const path of [
+      '/api/v2/disciplines/history',
+      '/api/v2/sub-disciplines/military-history',
+      '/api/v2/disciplines/nope',
+    ]) {
+      for (let i = 0; i < 4; i++) {
+        const one = await get(`${singleUrl}${path}`, AUTH)
+        const many = await get(`${url}${path}`, AUTH)
+        expect([many.status, many.body]).toEqual([one.status, one.body])
+      }
+    }
+    expect((await get(`${url}/api/v2/disciplines/history`)).status).toBe(401)
+  })
+
+  it('spreads connections over both workers; /__metrics adds up what each counted', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    const workers = await childPids(run.child.pid!)
+    const before = await Promise.all(workers.map(socketCount))
+    // Four connections held open at once: round-robin hands each worker two.
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 })
+    await Promise.all([0, 1, 2, 3].map(() => get(`${url}/api/v2/disciplines/history`, AUTH, agent)))
+    const after = await Promise.all(workers.map(socketCount))
+    expect(after.map((count, i) => count - before[i]!)).toEqual([2, 2])
+    agent.destroy()
+    for (let i = 0; i < 16; i++) await get(`${url}/api/v2/disciplines/history`, AUTH)
+    const metrics = await (await fetch(`${url}/__metrics`)).text()
+    expect(metrics).toMatch(/^taxonomy_mock_workers 2$/m)
+    expect(metrics).toMatch(
+      /^taxonomy_mock_requests_total\{endpoint="disciplines",status="200",scenario="none"\} 20$/m,
+    )
+  })
+
+  it('a times: 3 scenario set through any worker fails exactly 3 requests, journaled in order', async () => {
+    const { url } = await startWorkers('--quiet')
+    const session = { ...AUTH, 'x-taxonomy-mock-session': 't1' }
+    // Requests before the scenario are answered by the workers themselves.
+    for (let i = 0; i < 3; i++) await get(`${url}/api/v2/disciplines/history?before=${i}`, session)
+    const put = await fetch(`${url}/__admin/sessions/t1/scenario`, {
+      method: 'PUT',
+      body: JSON.stringify({ kind: 'unavailable', times: 3 }),
+    })
+    expect(put.status).toBe(200)
+    const statuses = []
+    for (let i = 0; i < 10; i++)
+      statuses.push((await get(`${url}/api/v2/disciplines/history?after=${i}`, session)).status)
+    expect(statuses).toEqual([503, 503, 503, 200, 200, 200, 200, 200, 200, 200])
+    const journal = (await (await fetch(`${url}/__admin/sessions/t1/requests`)).json()) as {
+      path: string
+      status: number
+      t: number
+    }[]
+    expect(journal.map(({ path }) => path)).toEqual([
+      ...[0, 1, 2].map((i) => `/api/v2/disciplines/history?before=${i}`),
+      ...[...Array(10).keys()].map((i) => `/api/v2/disciplines/history?after=${i}`),
+    ])
+    expect(journal.map(({ status }) => status)).toEqual([200, 200, 200, ...statuses])
+    const times = journal.map(({ t }) => t)
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    // Cleared through one worker: gone from every worker's part.
+    await fetch(`${url}/__admin/sessions/t1/requests`, { method: 'DELETE' })
+    expect(await (await fetch(`${url}/__admin/sessions/t1/requests`)).json()).toEqual([])
+  })
+
+  it("a session's data patch is in force on every worker from the next request", async () => {
+    const { url } = await startWorkers('--quiet')
+    const session = { ...AUTH, 'x-taxonomy-mock-session': 'p1' }
+    const put = await fetch(`${url}/__admin/sessions/p1/data`, {
+      method: 'PUT',
+      body: JSON.stringify({ preset: 'empty-children' }),
+    })
+    expect(put.status).toBe(200)
+    const patched = ((await put.json()) as { dataset: { digest: string } }).dataset.digest
+    const base = (await get(`${url}/api/v2/disciplines/history`, AUTH)).dataset
+    expect(base).not.toContain(patched)
+    for (let i = 0; i < 6; i++) {
+      // Each on a new connection: both workers answer in turn.
+      expect((await get(`${url}/api/v2/disciplines/history`, session)).dataset).toContain(patched)
+      expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).dataset).toBe(base)
+    }
+  })
+
+  it('SIGTERM: exit 0 and no worker left; a killed worker is started again and said once', async () => {
+    const { run, url } = await startWorkers()
+    await fetch(`${url}/__admin/sessions/k1/scenario`, {
+      method: 'PUT',
+      body: JSON.stringify({ kind: 'unavailable' }),
+    })
+    const children = await childPids(run.child.pid!)
+    expect(children).toHaveLength(2)
+    process.kill(children[0]!, 'SIGKILL')
+    await expect
+      .poll(() => run.stderr.join('\n'), { timeout: 10_000 })
+      .toMatch(/exited \(SIGKILL\); starting another/)
+    await expect
+      .poll(async () => (await childPids(run.child.pid!)).length, { timeout: 10_000 })
+      .toBe(2)
+    expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(200)
+    // The worker started instead knows the sessions' scenarios.
+    const k1 = { ...AUTH, 'x-taxonomy-mock-session': 'k1' }
+    for (let i = 0; i < 4; i++)
+      expect((await get(`${url}/api/v2/disciplines/history`, k1)).status).toBe(503)
+    const after = await childPids(run.child.pid!)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    for (const pid of after) expect(isAlive(pid)).toBe(false)
+    expect(run.stderr.filter((line) => /starting another/.test(line))).toHaveLength(1)
+    // The request log: one line per request, from whichever worker answered.
+    expect(
+      run.stdout.filter((line) => /^GET \/api\/v2\/disciplines\/history \d{3} /.test(line)),
+    ).toHaveLength(5)
+  })
+
+  it.each([['0'], ['x'], ['65'], ['1.5']])(
+    '--workers %s: a one-line usage error, exit 2',
+    async (value) => {
+      const { code, stderr } = await runCli(['--workers', value])
+      expect(code).toBe(2)
+      expect(stderr.join('\n')).toMatch(/--workers must be a whole number from 1 to 64, or auto/)
+    },
+  )
+
+  it('a port in use: exit 1 with the reason, no worker left behind', async () => {
+    const { url } = await startWorkers('--quiet')
+    const port = new URL(url).port
+    const second = spawnCli(['--port', port, '--workers', '2'])
+    expect(await second.exit).toBe(1)
+    expect(second.stderr.join('\n')).toMatch(/already in use/)
+  })
+})
+
+async function childPids(parent: number): Promise<number[]> {
+  const { readFile, readdir } = await import('node:fs/promises')
+  const pids: number[] = []
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (ppid === parent) pids.push(Number(entry))
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  return pids
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
