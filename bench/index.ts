@@ -12,11 +12,13 @@ import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
 import { benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
+import { benchWorkers } from './workers.js'
 
 const sections = [
   ['Generator', () => benchGenerate()],
   ['Standalone server', () => benchServer()],
   ['HTTPS server', () => benchHttps()],
+  ['Workers', () => benchWorkers()],
   ['Sessions and scenarios', () => benchSessions()],
   ['Per-session data', () => benchSessionData()],
   ['Request journal', () => benchJournal()],

@@ -56,7 +56,7 @@ async function servePrimary(args: ServeArgs, io: CliIo): Promise<number> {
       mockOptions,
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
     }).catch((error: Error) => {
-      throw new RuntimeError(`cannot start ${args.workers} workers: ${error.message}`)
+      throw new RuntimeError(error.message)
     })
     const { resolver } = primary
     const host = args.host.includes(':') ? `[${args.host}]` : args.host
@@ -105,10 +105,13 @@ async function serveWorker(args: ServeArgs, io: CliIo): Promise<number> {
   const server = await startClusterWorker(options, {
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
     stop: (grace) => stop(grace),
-  }).catch((error: NodeJS.ErrnoException) => {
+  }).catch(async (error: NodeJS.ErrnoException) => {
     // The primary says it, once for all workers.
-    throw new RuntimeError(describeListenError(error, args))
+    const message = describeListenError(error, args)
+    await new Promise((resolve) => process.send!({ tm: 'failed', message }, resolve))
+    return undefined
   })
+  if (server === undefined) return 1
   const grace = await stopped
   await server.close(grace === undefined ? {} : { grace })
   io.finishLog()

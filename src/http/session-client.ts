@@ -1,4 +1,4 @@
-import { ADMIN_KEY_HEADER } from './header-names.js'
+import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
 import type { ScenarioInput } from './scenario.js'
@@ -47,7 +47,9 @@ export function createSessionClient(target: ServerSession): SessionClient {
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`
 
   async function call<T>(method: 'GET' | 'PUT' | 'DELETE', resource: string, body?: unknown) {
-    const headers: Record<string, string> = {}
+    // The admin API reads the session from the path; the header lets an ingress that routes on
+    // it send these calls to the replica that serves the session's requests.
+    const headers: Record<string, string> = { [SESSION_HEADER]: target.session }
     if (target.adminKey !== undefined) headers[ADMIN_KEY_HEADER] = target.adminKey
     if (body !== undefined) headers['content-type'] = 'application/json'
     const response = await fetch(`${base}${resource}`, {

@@ -176,7 +176,11 @@ describe('serve --workers 2', () => {
     const port = new URL(url).port
     const second = spawnCli(['--port', port, '--workers', '2'])
     expect(await second.exit).toBe(1)
-    expect(second.stderr.join('\n')).toMatch(/already in use/)
+    // One line, from the primary, not one from each worker.
+    expect(second.stderr).toEqual([
+      expect.stringMatching(/^taxonomy-mock: port \d+ is already in use/),
+    ])
+    expect(await childPids(second.child.pid!)).toEqual([])
   })
 })
 

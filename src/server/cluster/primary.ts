@@ -36,6 +36,11 @@ export interface ClusterOptions {
 export async function startClusterPrimary(options: ClusterOptions): Promise<ClusterPrimary> {
   const channels = new Map<Worker, Channel>()
   let stopping = false
+  // What the first worker that could not listen said (a port in use).
+  let failure: string | undefined
+  // Forked first: their start-up runs while this process builds the owner's resolver.
+  cluster.setupPrimary({ serialization: 'advanced' })
+  const forked = Array.from({ length: options.workers }, fork)
   const owner = createGatheringResolver(options.mockOptions, {
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)
@@ -93,8 +98,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   let listening: (port: number) => void
   let failed: (error: Error) => void
   const firstListening = new Promise<number>((resolve) => (listening = resolve))
-  const failure = new Promise<never>((_, reject) => (failed = reject))
-  failure.catch(() => {})
+  const startFailed = new Promise<never>((_, reject) => (failed = reject))
+  startFailed.catch(() => {})
   let up = false
 
   function fork(): Worker {
@@ -103,6 +108,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       if (kind === 'state') return currentState()
       throw new Error(`unknown question ${kind}`)
+    })
+    worker.on('message', (message: { tm?: string; message?: string }) => {
+      if (message?.tm === 'failed') failure ??= message.message
     })
     worker.on('listening', (address) => {
       channels.set(worker, channel)
@@ -116,7 +124,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         // It could not listen (it said why): starting another would fail the same way.
         stopping = true
         for (const other of Object.values(cluster.workers ?? {})) other?.kill()
-        failed(new Error(`a worker exited before it listened (${signal ?? `code ${code}`})`))
+        failed(
+          new Error(failure ?? `a worker exited before it listened (${signal ?? `code ${code}`})`),
+        )
         return
       }
       options.warn(
@@ -127,11 +137,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return worker
   }
 
-  cluster.setupPrimary({ serialization: 'advanced' })
-  const forked = Array.from({ length: options.workers }, fork)
-  const port = await Promise.race([firstListening, failure])
+  const port = await Promise.race([firstListening, startFailed])
   await Promise.race([
-    failure,
+    startFailed,
     Promise.all(
       forked.map(
         (worker) =>
