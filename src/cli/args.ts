@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
@@ -38,8 +37,8 @@ export interface ServeArgs {
   readonly matching: Pick<AnswerOptions, 'statuses' | 'order'>
   /** HTTPS: `--tls` (a certificate made at start, written where a client can trust it) or `--tls-cert` and `--tls-key`. */
   readonly tls: TlsArgs | undefined
-  /** `--workers`: processes serving the one port (1: this process alone). */
-  readonly workers: number
+  /** `--workers`: processes serving the one port (1: this process alone; `auto`: one per core). */
+  readonly workers: number | 'auto'
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -308,8 +307,8 @@ function parseServe(
   })
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
-  const workers = parseWorkers(values.workers as string | undefined, availableParallelism)
-  if (workers > 1 && tls !== undefined)
+  const workers = parseWorkers(values.workers as string | undefined)
+  if (workers !== 1 && tls !== undefined)
     throw new UsageError(
       '--workers does not go with --tls, --tls-cert or --tls-key yet: serve HTTPS from one process',
     )
@@ -355,9 +354,9 @@ function parseServe(
 }
 
 /** `--workers N|auto`: 1 to 64 processes, `auto` as many as the machine runs in parallel. */
-function parseWorkers(value: string | undefined, available: () => number): number {
+function parseWorkers(value: string | undefined): number | 'auto' {
   if (value === undefined) return 1
-  if (value === 'auto') return available()
+  if (value === 'auto') return value
   if (!/^[1-9]\d*$/.test(value) || Number(value) > 64)
     throw new UsageError(
       `--workers must be a whole number from 1 to 64, or auto (got ${JSON.stringify(value)})`,

@@ -8,15 +8,20 @@ import { formatBannerDetails, formatLogLine, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
-import { describeListenError } from './serve.js'
+import { describeListenError, serve } from './serve.js'
 import { watchDataFile } from './watch.js'
 
 /**
  * `serve --workers N`: the primary owns the sessions and prints what one process prints; each
  * worker (the same program, forked by node:cluster) serves the shared port and logs its requests.
  */
-export function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
-  return cluster.isPrimary ? servePrimary(args, io) : serveWorker(args, io)
+export async function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
+  const workers =
+    args.workers === 'auto' ? (await import('node:os')).availableParallelism() : args.workers
+  // `auto` on one core: one process, as without the flag.
+  if (workers === 1) return serve({ ...args, workers }, io)
+  const counted = { ...args, workers }
+  return cluster.isPrimary ? servePrimary(counted, io) : serveWorker(counted, io)
 }
 
 /** The library options both sides build their resolver from. */
@@ -33,7 +38,7 @@ async function mockOptionsOf(args: ServeArgs) {
   }
 }
 
-async function servePrimary(args: ServeArgs, io: CliIo): Promise<number> {
+async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
   let primary: Awaited<ReturnType<typeof startClusterPrimary>> | undefined
   let signals = 0
   let stop = () => {}
@@ -67,10 +72,14 @@ async function servePrimary(args: ServeArgs, io: CliIo): Promise<number> {
             args.data,
             (next) => {
               resolver.replaceTaxonomy(next)
-              void primary!.broadcast('reload')
-              io.stdout(
-                `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
-              )
+              // Said once every worker serves the new data too.
+              void primary!
+                .broadcast('reload')
+                .then(() =>
+                  io.stdout(
+                    `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
+                  ),
+                )
             },
             (line) => io.stdout(`taxonomy-mock: ${line}`),
           )
@@ -80,9 +89,10 @@ async function servePrimary(args: ServeArgs, io: CliIo): Promise<number> {
     const dataset = formatDatasetHeader(describeServedDataset(resolver.options))
     for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, undefined))
       io.stdout(line)
-    io.stdout(
-      `taxonomy-mock: ${args.workers} workers serve the port; the primary owns the sessions`,
-    )
+    if (!args.quiet)
+      io.stdout(
+        `taxonomy-mock: ${args.workers} workers serve the port; the primary owns the sessions`,
+      )
     await stopped
     stopWatching()
     await primary.close(signals > 1 ? 0 : undefined)
@@ -90,7 +100,7 @@ async function servePrimary(args: ServeArgs, io: CliIo): Promise<number> {
   }
 }
 
-async function serveWorker(args: ServeArgs, io: CliIo): Promise<number> {
+async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
   let stop: (grace: number | undefined) => void = () => {}
   const stopped = new Promise<number | undefined>((resolve) => (stop = resolve))
   // The primary decides when workers stop; a terminal's Ctrl-C reaches it too.

@@ -20,7 +20,7 @@ import { watchDataFile } from './watch.js'
  * written before the URL line, so a client that waits for the line can trust the file at once.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
-  if (args.workers > 1) return (await import('./serve-cluster.js')).serveCluster(args, io)
+  if (args.workers !== 1) return (await import('./serve-cluster.js')).serveCluster(args, io)
   const stopped = new AbortController()
   let cutNow = () => {}
   // Listening from the start, so a signal while the data is built does not kill the process.

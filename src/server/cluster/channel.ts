@@ -5,7 +5,7 @@
 
 /** What `process` in a worker and a `Worker` in the primary both are. */
 export interface Endpoint {
-  send(message: unknown): unknown
+  send(message: unknown, callback: (error: Error | null) => void): unknown
   on(event: 'message', listener: (message: never) => void): unknown
 }
 
@@ -32,6 +32,9 @@ interface Reply {
   readonly error?: string
 }
 
+/** A reply to a side that left meanwhile: nobody waits for it. */
+const ignore = () => {}
+
 export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
   let next = 0
@@ -46,12 +49,13 @@ export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
       void Promise.resolve()
         .then(() => handle(message.kind, message.value))
         .then(
-          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Reply),
+          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Reply, ignore),
           (error: Error) =>
-            endpoint.send({ tm: 'reply', id, error: String(error?.message) } satisfies Reply),
+            endpoint.send(
+              { tm: 'reply', id, error: String(error?.message) } satisfies Reply,
+              ignore,
+            ),
         )
-        // The other side left meanwhile: nobody waits for this answer.
-        .catch(() => {})
     }
   })
   return {
@@ -59,12 +63,12 @@ export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
       const id = next++
       return new Promise<T>((resolve, reject) => {
         waiting.set(id, { resolve: resolve as (value: unknown) => void, reject })
-        try {
-          endpoint.send({ tm: 'ask', id, kind, value } satisfies Question)
-        } catch (error) {
+        // With a callback, a channel already closed is an error here, not an 'error' event.
+        endpoint.send({ tm: 'ask', id, kind, value } satisfies Question, (error) => {
+          if (error === null) return
           waiting.delete(id)
-          reject(error as Error)
-        }
+          reject(error)
+        })
       })
     },
     failAll(reason) {

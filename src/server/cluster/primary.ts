@@ -123,7 +123,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       if (!up) {
         // It could not listen (it said why): starting another would fail the same way.
         stopping = true
-        for (const other of Object.values(cluster.workers ?? {})) other?.kill()
+        // At once: a worker still starting must not outlive the failed start.
+        for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL')
         failed(
           new Error(failure ?? `a worker exited before it listened (${signal ?? `code ${code}`})`),
         )
