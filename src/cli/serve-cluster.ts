@@ -8,7 +8,7 @@ import { formatBannerDetails, formatLogLine, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
-import { describeListenError, serve } from './serve.js'
+import { describeListenError, serve, toMockOptions } from './serve.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -24,18 +24,9 @@ export async function serveCluster(args: ServeArgs, io: CliIo): Promise<number> 
   return cluster.isPrimary ? servePrimary(counted, io) : serveWorker(counted, io)
 }
 
-/** The library options both sides build their resolver from. */
+/** The library options both sides build their resolver from: each loads a `--data` file itself. */
 async function mockOptionsOf(args: ServeArgs) {
-  const taxonomy = args.data === undefined ? undefined : await loadDataFile(args.data)
-  return {
-    ...(taxonomy ? { taxonomy } : { seed: args.seed, size: args.size }),
-    ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
-    delay: args.delay,
-    cors: args.cors,
-    ...args.matching,
-    ...(args.scenario ? { scenario: args.scenario } : {}),
-    ...(args.adminKey ? { adminKey: args.adminKey } : {}),
-  }
+  return toMockOptions(args, args.data === undefined ? undefined : await loadDataFile(args.data))
 }
 
 async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {

@@ -38,15 +38,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     if (!args.quiet) io.startLog()
     const server = await startServer({
       // Generated data is built by the resolver on first use: just below, after the URL line.
-      ...(loaded ? { taxonomy: loaded } : { seed: args.seed, size: args.size }),
+      ...toMockOptions(args, loaded),
       port: args.port,
       host: args.host,
-      ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
-      delay: args.delay,
-      cors: args.cors,
-      ...args.matching,
-      ...(args.scenario ? { scenario: args.scenario } : {}),
-      ...(args.adminKey ? { adminKey: args.adminKey } : {}),
       ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
     }).catch((error: NodeJS.ErrnoException) => {
@@ -108,6 +102,19 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     return 0
   } finally {
     stopListening()
+  }
+}
+
+/** The serve flags as the library's options, for the data given (generated when none). */
+export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
+  return {
+    ...(taxonomy ? { taxonomy } : { seed: args.seed, size: args.size }),
+    ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
+    delay: args.delay,
+    cors: args.cors,
+    ...args.matching,
+    ...(args.scenario ? { scenario: args.scenario } : {}),
+    ...(args.adminKey ? { adminKey: args.adminKey } : {}),
   }
 }
 
