@@ -1,3 +1,4 @@
+import { parseStoreAddress, type StoreAddress } from '../server/replica/store-address.js'
 import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
@@ -39,6 +40,8 @@ export interface ServeArgs {
   readonly tls: TlsArgs | undefined
   /** `--workers`: processes serving the one port (1: this process alone; `auto`: one per core). */
   readonly workers: number | 'auto'
+  /** `--store`: the Redis that replicas share their sessions through. */
+  readonly store: StoreAddress | undefined
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -101,6 +104,7 @@ const OPTIONS = {
   order: { type: 'string' },
   tls: { type: 'boolean' },
   workers: { type: 'string' },
+  store: { type: 'string' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
   'tls-ca-out': { type: 'string' },
@@ -116,6 +120,7 @@ const OPTIONS = {
 const SERVE_ONLY = [
   'port',
   'workers',
+  'store',
   'host',
   'api-key',
   'any-key',
@@ -312,6 +317,11 @@ function parseServe(
     throw new UsageError(
       '--workers does not go with --tls, --tls-cert or --tls-key yet: serve HTTPS from one process',
     )
+  const store = parseStore(values.store as string | undefined)
+  if (store !== undefined && workers !== 1)
+    throw new UsageError(
+      '--store does not go with --workers yet: start one process per replica (docs/deployment.md)',
+    )
   const resolved = checkOptions(
     () => ({
       port: resolvePort(port),
@@ -350,6 +360,17 @@ function parseServe(
     matching: matching as ServeArgs['matching'],
     tls,
     workers,
+    store,
+  }
+}
+
+/** `--store redis://HOST:PORT[/DB][?prefix=NAME]`. */
+function parseStore(value: string | undefined): StoreAddress | undefined {
+  if (value === undefined) return undefined
+  try {
+    return parseStoreAddress(value)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
   }
 }
 

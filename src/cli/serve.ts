@@ -1,5 +1,6 @@
 import type { Taxonomy } from '../core/store.js'
-import { startServer } from '../server/index.js'
+import { SERVER_LIMITS } from '../server/limits.js'
+import { startServerWithLimits } from '../server/server.js'
 import type { ServeArgs } from './args.js'
 import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
@@ -36,14 +37,20 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
     if (!args.quiet) io.startLog()
-    const server = await startServer({
-      // Generated data is built by the resolver on first use: just below, after the URL line.
-      ...toMockOptions(args, loaded),
-      port: args.port,
-      host: args.host,
-      ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
-      ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
-    }).catch((error: NodeJS.ErrnoException) => {
+    const replica = args.store && (await startReplica(args, loaded, io))
+    const server = await startServerWithLimits(
+      {
+        // Generated data is built by the resolver on first use: just below, after the URL line.
+        ...toMockOptions(args, loaded),
+        port: args.port,
+        host: args.host,
+        ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
+        ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
+      },
+      SERVER_LIMITS,
+      replica?.resolver,
+    ).catch(async (error: NodeJS.ErrnoException) => {
+      await replica?.close()
       throw new RuntimeError(describeListenError(error, args))
     })
     cutNow = () => void server.close({ grace: 0 })
@@ -97,6 +104,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     } finally {
       stopWatching()
       await server.close()
+      await replica?.close()
     }
     io.finishLog()
     return 0
@@ -115,6 +123,25 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
     ...args.matching,
     ...(args.scenario ? { scenario: args.scenario } : {}),
     ...(args.adminKey ? { adminKey: args.adminKey } : {}),
+  }
+}
+
+/**
+ * Joins the replicas sharing `--store`, or throws the one line that says why it cannot: a server
+ * that cannot reach its store does not start. Loaded only with `--store`.
+ */
+async function startReplica(args: ServeArgs, taxonomy: Taxonomy | undefined, io: CliIo) {
+  const store = args.store!
+  const { startReplica } = await import('../server/replica/replica.js')
+  try {
+    return await startReplica(toMockOptions(args, taxonomy), store, (line) =>
+      io.stderr(`taxonomy-mock: ${line}`),
+    )
+  } catch (error) {
+    const cause = error as NodeJS.ErrnoException
+    throw new RuntimeError(
+      `cannot reach the session store at ${store.display} (${cause.code ?? cause.message})`,
+    )
   }
 }
 

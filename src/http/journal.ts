@@ -141,6 +141,7 @@ export class Journal {
   #newestPath = ''
   #next = 0
   #size = 0
+  #recorded = 0
   #bytes = 0
   #ledger: JournalLedger | undefined
 
@@ -190,6 +191,7 @@ export class Journal {
     this.#costs[i] = cost
     this.#next = i + 1 === limit ? 0 : i + 1
     if (this.#size < limit) this.#size++
+    this.#recorded++
     this.#charge(cost - freed)
   }
 
@@ -248,23 +250,35 @@ export class Journal {
   answered(): AnsweredEntry[] {
     const limit = JOURNAL_LIMITS.entries
     const first = (this.#next - this.#size + limit) % limit
-    return Array.from({ length: this.#size }, (_, n) => {
-      const i = (first + n) % limit
-      const entry: JournalEntry = {
-        // Microseconds are as fine as a test or a HAR file can use.
-        t: Math.round(this.#times[i]! * 1000) / 1000,
-        method: this.#methods[i]!,
-        path: this.#paths[i]!,
-        endpoint: this.#endpoints[i]!,
-        slug: this.#slugs[i]!,
-        key: this.#keys[i]!,
-        status: this.#statuses[i]!,
-        reason: this.#reasons[i]!,
-        ms: this.#delays[i]!,
-        scenario: this.#labels[i]!,
-      }
-      return { entry, answer: this.#answers[i] }
-    })
+    return Array.from({ length: this.#size }, (_, n) => this.#answeredAt((first + n) % limit))
+  }
+
+  /** How many requests it has recorded since it began, dropped and cleared ones included. */
+  get recorded(): number {
+    return this.#recorded
+  }
+
+  /** The newest entry with its answer, without reading the others. */
+  newest(): AnsweredEntry | undefined {
+    const limit = JOURNAL_LIMITS.entries
+    return this.#size === 0 ? undefined : this.#answeredAt((this.#next - 1 + limit) % limit)
+  }
+
+  #answeredAt(i: number): AnsweredEntry {
+    const entry: JournalEntry = {
+      // Microseconds are as fine as a test or a HAR file can use.
+      t: Math.round(this.#times[i]! * 1000) / 1000,
+      method: this.#methods[i]!,
+      path: this.#paths[i]!,
+      endpoint: this.#endpoints[i]!,
+      slug: this.#slugs[i]!,
+      key: this.#keys[i]!,
+      status: this.#statuses[i]!,
+      reason: this.#reasons[i]!,
+      ms: this.#delays[i]!,
+      scenario: this.#labels[i]!,
+    }
+    return { entry, answer: this.#answers[i] }
   }
 
   /** When the session began, by `performance.now()`: what `t` counts from. */

@@ -69,6 +69,7 @@ export class ScenarioState {
   readonly #steps: readonly Step[] | undefined
   #step = 0
   #stepLeft = 0
+  #taken = 0
   /** A `rate-limited` scenario's quota, when it has a `limit`. */
   readonly #limiter: RateLimiter | undefined
 
@@ -133,6 +134,7 @@ export class ScenarioState {
    */
   take(partition = ''): ScenarioEffect {
     this.#remaining--
+    this.#taken++
     if (this.#limiter !== undefined) {
       const quota = this.#limiter.take(partition)
       const kind = quota.limited ? 'rate-limited' : undefined
@@ -158,6 +160,26 @@ export class ScenarioState {
       options = { share, bytes, duration }
     }
     return { kind: effectKind, delay: ms, label, options }
+  }
+
+  /** How many matching requests it has counted. */
+  get taken(): number {
+    return this.#taken
+  }
+
+  /**
+   * Counts matching requests without answering them until `count` are counted (or none is left):
+   * servers that share a session's count through a store position their own copy at it. A quota's
+   * window is not moved: it counts the requests this process answers.
+   */
+  skipTo(count: number): void {
+    while (this.#taken < count && this.#remaining > 0) {
+      if (this.#limiter === undefined) this.take()
+      else {
+        this.#remaining--
+        this.#taken++
+      }
+    }
   }
 
   /** The step this request gets; moves on to the next (the first again after the last). */

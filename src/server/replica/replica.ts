@@ -1,0 +1,398 @@
+import { deserialize, serialize } from 'node:v8'
+import { findAdminRefusal } from '../../http/admin-access.js'
+import { firstElement } from '../../http/header-fields.js'
+import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER } from '../../http/header-names.js'
+import { JOURNAL_LIMITS, type AnsweredEntry, type JournalEntry } from '../../http/journal.js'
+import type { JournalPart } from '../../http/journal-part.js'
+import type { MockOptions } from '../../http/options.js'
+import type { MockRequest, ResolveContext } from '../../http/request.js'
+import {
+  createGatheringResolver,
+  metricsOf,
+  sessionsOf,
+  type Resolver,
+} from '../../http/resolver.js'
+import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
+import { createLocator } from '../../http/routes.js'
+import { ScenarioState } from '../../http/scenario-state.js'
+import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
+import {
+  toWireRequest,
+  WireMockRequest,
+  type ForwardableRequest,
+  type WireRequest,
+} from '../cluster/wire.js'
+import type { StoreAddress } from './store-address.js'
+import { StoreLink, type SessionState, type WriteMessage } from './store-link.js'
+
+/** A server's resolver when it is one of several replicas sharing their sessions through Redis. */
+export interface Replica {
+  readonly resolver: Resolver
+  /** Stops the heartbeat and closes the store's connections. */
+  close(): Promise<void>
+}
+
+/** How long an admin call waits for every live replica to apply it, and a request for a lock. */
+const WAIT = Object.freeze({ acks: 2_000, lock: 5_000 })
+/** Bodies larger than this are journaled in Redis without them (a HAR then shows none). */
+const STORED_BODY_BYTES = 64 * 1024
+
+const SESSION_WRITE = /^\/__admin\/sessions\/([^/?]+)(?:\/(scenario|data|requests))?(?:\?|$)/
+
+/**
+ * Connects to the store, takes the sessions' state from it, and answers through a resolver that
+ * keeps what decides a session's answers the same on every replica:
+ * - an admin write is numbered and published through Redis; every replica (this one too) applies
+ *   the writes in that order, and the call answers once every live replica has applied it;
+ * - a request in a session with a scenario takes the session's lock, positions this replica's copy
+ *   of the scenario at the shared count, answers, and writes the count back: `times` and seeded
+ *   faults count every replica's requests exactly once;
+ * - every journaled request is pushed to the session's list in Redis; a journal read first has
+ *   every live replica confirm its pushes landed.
+ * Requests in sessions without a scenario never wait for Redis.
+ */
+export async function startReplica(
+  options: MockOptions,
+  address: StoreAddress,
+  warn: (line: string) => void,
+): Promise<Replica> {
+  const locate = createLocator()
+  // What each replica applied: a write is applied once, whether from the channel or a saved state.
+  const applied = new Map<string, number>()
+  // The write that set each session's scenario: its shared count is kept under this version.
+  const versions = new Map<string, number>()
+  const owned = new Rendezvous<{ answer: MockAnswer; state: SessionState | undefined }>()
+  const acks = new Acks()
+  let highestSeq = 0
+  let tokens = 0
+  const sessionQueues = new Map<string, Promise<unknown>>()
+  // Admin writes and syncs are applied one after another, in the order Redis numbered them.
+  let applying: Promise<unknown>
+
+  const link = await StoreLink.connect(address, {
+    onWrite: (message) => {
+      applying = applying.then(() => apply(message)).catch(() => {})
+    },
+    onAck: (seq, replica) => acks.add(seq, replica),
+    onDown: (cause) => warn(`lost the session store at ${address.display} (${cause}); retrying`),
+    onReconnect: () => {
+      warn(`the session store at ${address.display} is back`)
+      applying = applying.then(resync).catch(() => {})
+    },
+  })
+  const local = createGatheringResolver(options, {
+    // Redis lost between the check and the read: this replica's own part is the best answer left.
+    journal: (session, own) => readJournal(session).catch(() => own),
+  })
+  const sessions = sessionsOf(local)
+  const { adminKey, cors } = local.options
+  const unavailable = createMessageAnswers(
+    'unavailable',
+    `Session store unavailable: this replica cannot reach it; retry shortly`,
+    cors,
+  )
+
+  /** An admin write as every replica applies it: from loopback, with this replica's key. */
+  function trusted(method: string, url: string, body?: string): WireMockRequest {
+    const headers = ['host', '127.0.0.1', ...(adminKey ? [ADMIN_KEY_HEADER_NAME, adminKey] : [])]
+    const wire: WireRequest = {
+      method,
+      url,
+      rawHeaders: headers,
+      fromLoopback: true,
+      at: performance.now(),
+      ...(body !== undefined ? { body } : {}),
+    }
+    return new WireMockRequest(wire)
+  }
+
+  async function apply(message: WriteMessage): Promise<void> {
+    highestSeq = Math.max(highestSeq, message.seq)
+    if (message.op === 'write') {
+      const id = decodeURIComponent(SESSION_WRITE.exec(pathOf(message.url!))?.[1] ?? '')
+      if (message.seq > (applied.get(id) ?? 0)) {
+        const answer = await local.resolve(trusted(message.method!, message.url!, message.body))
+        applied.set(id, message.seq)
+        if (answer.status === 200 && changesScenario(message)) versions.set(id, message.seq)
+        if (message.from === link.replica)
+          owned.put(message.seq, { answer, state: stateOf(id, message.seq) })
+      }
+    }
+    // Published after this replica's journal pushes: once it arrives, they are in Redis.
+    await link.ack(message.seq).catch(() => {})
+  }
+
+  /** A session's state as of write `seq`, as Redis keeps it. */
+  function stateOf(id: string, seq: number): SessionState {
+    const session = sessions.find(id)
+    return {
+      seq,
+      version: versions.get(id) ?? 0,
+      scenario: session?.scenario && JSON.stringify(session.scenario.scenario),
+      data: session?.data && JSON.stringify(session.data.patch),
+    }
+  }
+
+  /** Takes every saved state newer than what this replica applied. */
+  async function resync(): Promise<void> {
+    const last = await link.lastSeq()
+    // The store lost its data (restarted without persistence): numbers start again.
+    if (last < highestSeq) {
+      applied.clear()
+      highestSeq = last
+      for (const session of sessions.all())
+        if (session.scenario || session.data)
+          await link.saveState(session.id, stateOf(session.id, 0)).catch(() => {})
+    }
+    for (const [id, state] of await link.loadStates()) {
+      if (state.seq <= (applied.get(id) ?? 0)) continue
+      const base = `/__admin/sessions/${encodeURIComponent(id)}`
+      if (state.scenario !== undefined)
+        await local.resolve(trusted('PUT', `${base}/scenario`, state.scenario))
+      else await local.resolve(trusted('DELETE', `${base}/scenario`))
+      if (state.data !== undefined) await local.resolve(trusted('PUT', `${base}/data`, state.data))
+      else await local.resolve(trusted('DELETE', `${base}/data`))
+      applied.set(id, state.seq)
+      versions.set(id, state.version)
+    }
+  }
+
+  /** Publishes an admin write and answers what it did here, once every live replica applied it. */
+  async function write(request: MockRequest, context: ResolveContext): Promise<MockAnswer> {
+    const wire = await toWireRequest(request as ForwardableRequest)
+    // A body that could not be read is answered here: nothing to share.
+    if (typeof wire.body === 'object') return local.resolve(new WireMockRequest(wire), context)
+    if (!link.up) return unavailable.get
+    const message = { from: link.replica, op: 'write' as const, method: wire.method }
+    const { seq, live } = await link.broadcast({ ...message, url: wire.url, body: wire.body })
+    const done = await owned.take(seq, WAIT.acks)
+    await confirm(seq, live)
+    if (done === undefined) return unavailable.get
+    if (done.answer.status === 200) await persist(pathOf(wire.url), wire.method, done.state!)
+    return done.answer
+  }
+
+  /** Saves what an applied write changed, for replicas that start later. */
+  async function persist(path: string, method: string, state: SessionState): Promise<void> {
+    const [, encoded, resource] = SESSION_WRITE.exec(path)!
+    const id = decodeURIComponent(encoded!)
+    if (method === 'DELETE' && resource === 'requests') return link.forget(id, false)
+    if (method === 'DELETE' && resource === undefined) await link.forget(id, true)
+    await link.saveState(id, state)
+  }
+
+  /** Waits until every replica live at `seq` said it applied it; names those that did not. */
+  async function confirm(seq: number, live: readonly string[]): Promise<void> {
+    const missing = await acks.wait(seq, live, WAIT.acks)
+    for (const replica of missing)
+      warn(`replica ${replica} did not confirm admin write ${seq} within ${WAIT.acks} ms`)
+  }
+
+  /** A session's journal from Redis, once every live replica's pushes landed. */
+  async function readJournal(id: string): Promise<JournalPart | undefined> {
+    const { seq, live } = await link.broadcast({ from: link.replica, op: 'sync' })
+    await confirm(seq, live)
+    const { origin, entries } = await link.readJournal(id)
+    if (entries.length === 0) return undefined
+    const stored = entries.map((bytes) => deserialize(bytes) as StoredEntry)
+    stored.sort((a, b) => a.at - b.at)
+    const start = origin ?? stored[0]!.at
+    return {
+      origin: start,
+      startedAt: start,
+      answered: stored.map(({ at, entry, answer }) => ({
+        entry: { ...entry, t: Math.max(0, Math.round((at - start) * 1000) / 1000) },
+        answer,
+      })),
+    }
+  }
+
+  /** Pushes the session's newest entry if this request added one. */
+  function pushNewest(id: string, before: Session | undefined, count: number): void {
+    const session = sessions.find(id)
+    if (session === undefined || (session === before && session.recorded === count)) return
+    const newest = session.newest()
+    if (newest === undefined || !link.up) return
+    const origin = performance.timeOrigin + session.origin
+    const at = origin + newest.entry.t
+    link.push(id, serialize(toStored(at, newest)), origin, JOURNAL_LIMITS.entries).catch(() => {})
+  }
+
+  /** Answers a request in a session with a scenario under the session's lock, at the shared count. */
+  async function inLock(
+    request: MockRequest,
+    context: ResolveContext,
+    id: string,
+  ): Promise<MockAnswer> {
+    const token = `${link.replica}:${++tokens}`
+    const deadline = performance.now() + WAIT.lock
+    let shared
+    for (;;) {
+      if (!link.up) return unavailable.get
+      shared = await link.lock(id, token).catch(() => null)
+      if (shared === null) return unavailable.get
+      if (shared !== undefined) break
+      if (performance.now() > deadline) return unavailable.get
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 2))
+    }
+    const session = sessions.find(id)
+    const version = versions.get(id) ?? 0
+    let state = session?.scenario
+    const count = shared.version === version ? shared.count : 0
+    if (session !== undefined && state !== undefined) {
+      if (state.taken > count)
+        session.scenario = state = new ScenarioState(state.scenario, undefined, state.source)
+      state.skipTo(count)
+    }
+    const recorded = session?.recorded ?? 0
+    const answer = await local.resolve(request, context)
+    const taken = state !== undefined && session?.scenario === state ? state.taken : count
+    pushNewest(id, session, recorded)
+    await link.unlock(id, token, { version, count: taken }).catch(() => {})
+    return answer
+  }
+
+  /** One request of this replica in a session at a time: the others wait here, not on Redis. */
+  function queued(id: string, run: () => Promise<MockAnswer>): Promise<MockAnswer> {
+    const previous = sessionQueues.get(id) ?? Promise.resolve()
+    const next = previous.then(run, run)
+    const settled = next.catch(() => {})
+    sessionQueues.set(id, settled)
+    void settled.then(() => {
+      if (sessionQueues.get(id) === settled) sessionQueues.delete(id)
+    })
+    return next
+  }
+
+  const resolver = {
+    get options() {
+      return local.options
+    },
+    metrics: metricsOf(local),
+    sessions,
+    replaceTaxonomy: (taxonomy: Parameters<Resolver['replaceTaxonomy']>[0]) =>
+      local.replaceTaxonomy(taxonomy),
+    resolve(request: MockRequest, context: ResolveContext = {}): MockAnswer | Promise<MockAnswer> {
+      const { route, session: prefixed } = locate(request.url, context.basePath)
+      if (route === undefined) return local.resolve(request, context)
+      if (route.kind === 'admin') {
+        if (!link.up) return unavailable.get
+        const writes = request.method === 'PUT' || request.method === 'DELETE'
+        return writes &&
+          SESSION_WRITE.test(pathOf(request.url)) &&
+          findAdminRefusal(request, adminKey) === undefined
+          ? write(request, context)
+          : local.resolve(request, context)
+      }
+      if (route.kind !== 'record' && route.kind !== 'malformed' && route.kind !== 'apiUnknown')
+        return local.resolve(request, context)
+      const header = prefixed === undefined ? request.header(SESSION_HEADER) : undefined
+      const id = prefixed ?? (header ? firstElement(header) : DEFAULT_SESSION)
+      const session = sessions.find(id)
+      if (request.method !== 'OPTIONS' && session?.scenario !== undefined)
+        return queued(id, () => inLock(request, context, id))
+      const recorded = session?.recorded ?? 0
+      const answer = local.resolve(request, context)
+      pushNewest(id, session, recorded)
+      return answer
+    },
+  }
+
+  applying = resync()
+  await applying
+  await link.startHeartbeat()
+  return { resolver, close: () => link.close() }
+}
+
+/** A journal entry as Redis keeps it: when it arrived (ms since the epoch), and its answer. */
+interface StoredEntry {
+  readonly at: number
+  readonly entry: JournalEntry
+  readonly answer: MockAnswer | undefined
+}
+
+function toStored(at: number, { entry, answer }: AnsweredEntry): StoredEntry {
+  if (answer === undefined) return { at, entry, answer }
+  const { delay: _delay, ...kept } = answer
+  const body =
+    answer.body !== null && answer.body.byteLength > STORED_BODY_BYTES ? null : answer.body
+  return { at, entry, answer: { ...kept, body } }
+}
+
+/** Whether a write sets or removes a session's scenario (its count then starts again). */
+function changesScenario(message: WriteMessage): boolean {
+  const resource = SESSION_WRITE.exec(pathOf(message.url!))?.[2]
+  return resource === 'scenario' || (resource === undefined && message.method === 'DELETE')
+}
+
+function pathOf(url: string): string {
+  return url.startsWith('/') ? url : new URL(url).pathname
+}
+
+/** Values that arrive by number, possibly before anyone waits for them. */
+class Rendezvous<T> {
+  readonly #values = new Map<number, T>()
+  readonly #waiting = new Map<number, (value: T) => void>()
+
+  put(seq: number, value: T): void {
+    const waiter = this.#waiting.get(seq)
+    if (waiter) waiter(value)
+    else this.#values.set(seq, value)
+  }
+
+  /** The value for `seq`, or `undefined` after `timeout` ms. */
+  take(seq: number, timeout: number): Promise<T | undefined> {
+    const value = this.#values.get(seq)
+    if (value !== undefined) {
+      this.#values.delete(seq)
+      return Promise.resolve(value)
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(seq)
+        resolve(undefined)
+      }, timeout)
+      this.#waiting.set(seq, (arrived) => {
+        clearTimeout(timer)
+        this.#waiting.delete(seq)
+        resolve(arrived)
+      })
+    })
+  }
+}
+
+/** Which replicas confirmed which numbered message; kept for the last few hundred numbers. */
+class Acks {
+  readonly #seen = new Map<number, Set<string>>()
+  readonly #waiting = new Map<number, () => void>()
+
+  add(seq: number, replica: string): void {
+    let seen = this.#seen.get(seq)
+    if (seen === undefined) {
+      seen = new Set()
+      this.#seen.set(seq, seen)
+      if (this.#seen.size > 512) this.#seen.delete(this.#seen.keys().next().value!)
+    }
+    seen.add(replica)
+    this.#waiting.get(seq)?.()
+  }
+
+  /** Resolves with the replicas of `live` that did not confirm `seq` within `timeout` ms. */
+  async wait(seq: number, live: readonly string[], timeout: number): Promise<string[]> {
+    const missing = () => live.filter((replica) => !this.#seen.get(seq)?.has(replica))
+    if (missing().length > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeout)
+        this.#waiting.set(seq, () => {
+          if (missing().length > 0) return
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+      this.#waiting.delete(seq)
+    }
+    const left = missing()
+    this.#seen.delete(seq)
+    return left
+  }
+}
