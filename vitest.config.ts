@@ -15,6 +15,7 @@ export default defineConfig({
             'test/**/*.storybook.test.ts',
             'test/**/*.runtimes.test.ts',
             'test/**/*.playwright.test.ts',
+            'test/**/*.replicas.test.ts',
             'test/package/**',
             'test/readme.test.ts',
           ],
@@ -57,6 +58,16 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 600_000,
+        },
+      },
+      {
+        // Replicas sharing Debian's redis-server, started on loopback: `npm run test:replicas`, run by .ci/run.
+        extends: true,
+        test: {
+          name: 'replicas',
+          include: ['test/**/*.replicas.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
         },
       },
       {

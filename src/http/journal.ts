@@ -258,12 +258,6 @@ export class Journal {
     return this.#recorded
   }
 
-  /** The newest entry with its answer, without reading the others. */
-  newest(): AnsweredEntry | undefined {
-    const limit = JOURNAL_LIMITS.entries
-    return this.#size === 0 ? undefined : this.#answeredAt((this.#next - 1 + limit) % limit)
-  }
-
   #answeredAt(i: number): AnsweredEntry {
     const entry: JournalEntry = {
       // Microseconds are as fine as a test or a HAR file can use.

@@ -36,6 +36,8 @@ export interface Replica {
 const WAIT = Object.freeze({ acks: 2_000, lock: 5_000 })
 /** Bodies larger than this are journaled in Redis without them (a HAR then shows none). */
 const STORED_BODY_BYTES = 64 * 1024
+/** How often journal entries are pushed to Redis (and before any journal read). */
+const JOURNAL_PUSH_MS = 1_000
 
 const SESSION_WRITE = /^\/__admin\/sessions\/([^/?]+)(?:\/(scenario|data|requests))?(?:\?|$)/
 
@@ -65,6 +67,8 @@ export async function startReplica(
   const acks = new Acks()
   let highestSeq = 0
   let tokens = 0
+  // How many requests of each session were pushed to Redis.
+  const pushed = new WeakMap<Session, number>()
   const sessionQueues = new Map<string, Promise<unknown>>()
   // Admin writes and syncs are applied one after another, in the order Redis numbered them.
   let applying: Promise<unknown>
@@ -119,6 +123,7 @@ export async function startReplica(
       }
     }
     // Published after this replica's journal pushes: once it arrives, they are in Redis.
+    if (message.op === 'sync') await pushJournals().catch(() => {})
     await link.ack(message.seq).catch(() => {})
   }
 
@@ -207,15 +212,25 @@ export async function startReplica(
     }
   }
 
-  /** Pushes the session's newest entry if this request added one. */
-  function pushNewest(id: string, before: Session | undefined, count: number): void {
-    const session = sessions.find(id)
-    if (session === undefined || (session === before && session.recorded === count)) return
-    const newest = session.newest()
-    if (newest === undefined || !link.up) return
-    const origin = performance.timeOrigin + session.origin
-    const at = origin + newest.entry.t
-    link.push(id, serialize(toStored(at, newest)), origin, JOURNAL_LIMITS.entries).catch(() => {})
+  /**
+   * Pushes what each session journaled since the last push (at most a journal's worth): every
+   * second, and before this replica confirms a sync. So the hot path journals in memory only.
+   */
+  async function pushJournals(): Promise<void> {
+    const pushes: Promise<unknown>[] = []
+    for (const session of sessions.all()) {
+      const fresh = session.recorded - (pushed.get(session) ?? 0)
+      if (fresh === 0) continue
+      pushed.set(session, session.recorded)
+      const answered = session.answered()
+      const origin = performance.timeOrigin + session.origin
+      const entries = answered
+        .slice(-Math.min(fresh, answered.length))
+        .map((newest) => serialize(toStored(origin + newest.entry.t, newest)))
+      if (entries.length > 0)
+        pushes.push(link.push(session.id, entries, origin, JOURNAL_LIMITS.entries))
+    }
+    await Promise.all(pushes)
   }
 
   /** Answers a request in a session with a scenario under the session's lock, at the shared count. */
@@ -244,10 +259,8 @@ export async function startReplica(
         session.scenario = state = new ScenarioState(state.scenario, undefined, state.source)
       state.skipTo(count)
     }
-    const recorded = session?.recorded ?? 0
     const answer = await local.resolve(request, context)
     const taken = state !== undefined && session?.scenario === state ? state.taken : count
-    pushNewest(id, session, recorded)
     await link.unlock(id, token, { version, count: taken }).catch(() => {})
     return answer
   }
@@ -291,17 +304,25 @@ export async function startReplica(
       const session = sessions.find(id)
       if (request.method !== 'OPTIONS' && session?.scenario !== undefined)
         return queued(id, () => inLock(request, context, id))
-      const recorded = session?.recorded ?? 0
-      const answer = local.resolve(request, context)
-      pushNewest(id, session, recorded)
-      return answer
+      return local.resolve(request, context)
     },
   }
 
   applying = resync()
   await applying
   await link.startHeartbeat()
-  return { resolver, close: () => link.close() }
+  const pushing = setInterval(() => {
+    if (link.up) void pushJournals().catch(() => {})
+  }, JOURNAL_PUSH_MS)
+  pushing.unref()
+  return {
+    resolver,
+    async close() {
+      clearInterval(pushing)
+      if (link.up) await pushJournals().catch(() => {})
+      await link.close()
+    },
+  }
 }
 
 /** A journal entry as Redis keeps it: when it arrived (ms since the epoch), and its answer. */

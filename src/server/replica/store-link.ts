@@ -5,11 +5,11 @@ import type { StoreAddress } from './store-address.js'
  * What replicas keep in Redis, under the address's prefix `P`:
  * - `P:seq`: the number of the last admin write (every replica applies them in this order);
  * - `P:replicas`: a sorted set of live replicas, scored by their last heartbeat (Redis' clock);
- * - `P:sessions`: the ids of sessions with a scenario or data; `P:s:ID` their state (a hash:
+ * - `P:sessions`: the ids of sessions with a scenario or data; `P:s:{ID}` their state (a hash:
  *   `seq`, the write that made it, `version`, the write that set the scenario, `scenario`, `data`);
- * - `P:s:ID:pos`: how many matching requests the scenario has counted (`v`: for which version),
- *   written under `P:s:ID:lock`, which a replica holds while it answers one such request;
- * - `P:s:ID:j`: the journal, one serialized entry a request, the newest last; `P:s:ID:o` when
+ * - `P:s:{ID}:pos`: how many matching requests the scenario has counted (`v`: for which version),
+ *   written under `P:s:{ID}:lock`, which a replica holds while it answers one such request;
+ * - `P:s:{ID}:j`: the journal, one serialized entry a request, the newest last; `P:s:{ID}:o` when
  *   the session began.
  * Channels: `P:writes` (admin writes and journal syncs, with their numbers) and `P:acks`.
  */
@@ -90,10 +90,10 @@ redis.call('SADD', KEYS[2], ARGV[6])
 return 1`
 
 const PUSH = `
-redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[4])
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[3]), -1)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[3])
+redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`
 
 /** The subset of the `@redis/client` API used here, so its types stay in one file. */
@@ -248,7 +248,7 @@ export class StoreLink {
   /** Takes a session's lock: its shared count, or `undefined` when another replica holds it. */
   async lock(session: string, token: string): Promise<SharedCount | undefined> {
     const held = (await this.#client.eval(LOCK, {
-      keys: [this.#keys(`s:${session}:lock`), this.#keys(`s:${session}:pos`)],
+      keys: [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
       arguments: [token, String(LOCK_MS)],
     })) as [string | null, string | null] | null
     if (held === null) return undefined
@@ -258,7 +258,7 @@ export class StoreLink {
   /** Writes the count and lets the lock go (if still this holder's). */
   async unlock(session: string, token: string, count: SharedCount): Promise<void> {
     await this.#client.eval(UNLOCK, {
-      keys: [this.#keys(`s:${session}:lock`), this.#keys(`s:${session}:pos`)],
+      keys: [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
       arguments: [token, String(count.version), String(count.count), String(SESSION_TTL_MS)],
     })
   }
@@ -266,7 +266,7 @@ export class StoreLink {
   /** Saves a session's state as of write `seq`, unless a later write saved it already. */
   async saveState(session: string, state: SessionState): Promise<void> {
     await this.#client.eval(SAVE_STATE, {
-      keys: [this.#keys(`s:${session}`), this.#keys('sessions')],
+      keys: [this.#keys(`s:{${session}}`), this.#keys('sessions')],
       arguments: [
         String(state.seq),
         String(state.version),
@@ -282,7 +282,7 @@ export class StoreLink {
   async loadStates(): Promise<Map<string, SessionState>> {
     const states = new Map<string, SessionState>()
     for (const session of await this.#client.sMembers(this.#keys('sessions'))) {
-      const hash = await this.#client.hGetAll(this.#keys(`s:${session}`))
+      const hash = await this.#client.hGetAll(this.#keys(`s:{${session}}`))
       if (hash.seq === undefined) continue
       states.set(session, {
         seq: Number(hash.seq),
@@ -299,33 +299,33 @@ export class StoreLink {
     return Number((await this.#client.get(this.#keys('seq'))) ?? 0)
   }
 
-  /** Appends a journal entry, keeping the newest `limit`; `origin` is kept if the first. */
-  push(session: string, entry: Buffer, origin: number, limit: number): Promise<unknown> {
+  /** Appends journal entries, keeping the newest `limit`; `origin` is kept if the first. */
+  push(session: string, entries: Buffer[], origin: number, limit: number): Promise<unknown> {
     return this.#buffers.sendCommand([
       'EVAL',
       PUSH,
       '2',
-      this.#keys(`s:${session}:j`),
-      this.#keys(`s:${session}:o`),
-      entry,
+      this.#keys(`s:{${session}}:j`),
+      this.#keys(`s:{${session}}:o`),
       String(origin),
       String(limit),
       String(SESSION_TTL_MS),
+      ...entries,
     ])
   }
 
   /** A session's journal entries, oldest first, and when it began (`undefined`: no entry yet). */
   async readJournal(session: string): Promise<{ origin: number | undefined; entries: Buffer[] }> {
     const [origin, entries] = await Promise.all([
-      this.#client.get(this.#keys(`s:${session}:o`)),
-      this.#buffers.sendCommand(['LRANGE', this.#keys(`s:${session}:j`), '0', '-1']),
+      this.#client.get(this.#keys(`s:{${session}}:o`)),
+      this.#buffers.sendCommand(['LRANGE', this.#keys(`s:{${session}}:j`), '0', '-1']),
     ])
     return { origin: origin === null ? undefined : Number(origin), entries: entries as Buffer[] }
   }
 
   /** Forgets a session's journal (and, with `all`, its count too). */
   async forget(session: string, all: boolean): Promise<void> {
-    const keys = [`s:${session}:j`, `s:${session}:o`, ...(all ? [`s:${session}:pos`] : [])]
+    const keys = [`s:{${session}}:j`, `s:{${session}}:o`, ...(all ? [`s:{${session}}:pos`] : [])]
     await this.#client.del(keys.map(this.#keys))
   }
 

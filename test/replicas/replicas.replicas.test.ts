@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createClient } from '@redis/client'
+import { spawnCli, type CliRun } from '../helpers/cli.js'
+import { freePort, startRedis, type RedisProcess } from './redis.js'
+
+const KEY = 'taxonomy-mock-key'
+const AUTH = { authorization: `Bearer ${KEY}` }
+const ADMIN_KEY = 'replica-admin-secret-31'
+const URL_LINE = /listening on (http:\/\/\S+)/
+const PATH = '/api/v2/disciplines/history'
+
+let redis: RedisProcess
+
+beforeAll(async () => {
+  redis = await startRedis()
+}, 20_000)
+afterAll(() => redis?.stop())
+
+/** Starts a replica on any free port with the store; its URL once it listens. */
+async function startReplica(prefix: string, ...args: string[]) {
+  const run = spawnCli([
+    '--port',
+    '0',
+    '--quiet',
+    '--store',
+    `${redis.url}?prefix=${prefix}`,
+    ...args,
+  ])
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+  return { run, url }
+}
+
+async function startReplicas(prefix: string, count = 3, ...args: string[]) {
+  return Promise.all(Array.from({ length: count }, () => startReplica(prefix, ...args)))
+}
+
+async function get(url: string, session?: string, path = PATH, extra: Record<string, string> = {}) {
+  const response = await fetch(url + path, {
+    headers: { ...AUTH, ...(session ? { 'x-taxonomy-mock-session': session } : {}), ...extra },
+  })
+  return { status: response.status, body: await response.text() }
+}
+
+async function admin(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}/__admin/sessions/${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> }
+}
+
+describe('serve --store redis:// (three replicas on three ports)', () => {
+  it('applies an admin call made on one replica to the next request on any other', async () => {
+    const [a, b, c] = await startReplicas('rw')
+    for (let round = 0; round < 5; round++) {
+      const session = `rw-${round}`
+      expect((await admin(a!.url, 'PUT', `${session}/scenario`, 'unavailable')).status).toBe(200)
+      expect((await get(b!.url, session)).status).toBe(503)
+      expect((await get(c!.url, session)).status).toBe(503)
+      expect((await admin(c!.url, 'DELETE', `${session}/scenario`)).status).toBe(200)
+      expect((await get(a!.url, session)).status).toBe(200)
+      expect((await get(b!.url, session)).status).toBe(200)
+    }
+    // The same bytes everywhere, and a plain request never needs the store.
+    const bodies = await Promise.all([a, b, c].map((replica) => get(replica!.url)))
+    expect(new Set(bodies.map((answer) => answer.body)).size).toBe(1)
+  }, 60_000)
+
+  it('answers an admin call only once every live replica applied it', async () => {
+    const [a, b] = await startReplicas('acks', 2)
+    // B cannot apply anything while stopped: A's answer waits for it (up to 2 s, then it warns).
+    b!.run.child.kill('SIGSTOP')
+    let answered = false
+    const put = admin(a!.url, 'PUT', 'late/scenario', 'unavailable').then((answer) => {
+      answered = true
+      return answer
+    })
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(answered).toBe(false)
+    b!.run.child.kill('SIGCONT')
+    expect((await put).status).toBe(200)
+    expect((await get(b!.url, 'late')).status).toBe(503)
+    // A replica that does not answer in time is named, not waited for for ever.
+    b!.run.child.kill('SIGSTOP')
+    const started = performance.now()
+    expect((await admin(a!.url, 'PUT', 'late/scenario', 'server-error')).status).toBe(200)
+    expect(performance.now() - started).toBeGreaterThan(1_900)
+    b!.run.child.kill('SIGCONT')
+    expect(a!.run.stderr.join('\n')).toMatch(
+      /replica \S+ did not confirm admin write \d+ within 2000 ms/,
+    )
+  }, 60_000)
+
+  it('counts `times` exactly across replicas under concurrent load, session by session', async () => {
+    const replicas = await startReplicas('times')
+    const sessions = Array.from({ length: 16 }, (_, i) => `load-${i}`)
+    await Promise.all(
+      sessions.map((session, i) =>
+        admin(replicas[i % 3]!.url, 'PUT', `${session}/scenario`, {
+          kind: 'unavailable',
+          times: (i % 5) + 1,
+        }),
+      ),
+    )
+    // 16 sessions x 12 requests, all at once, spread over the three replicas, plus plain traffic.
+    const answers = await Promise.all(
+      sessions.flatMap((session, i) =>
+        Array.from({ length: 12 }, (_, n) =>
+          get(replicas[(i + n) % 3]!.url, session).then((answer) => ({ session, i, ...answer })),
+        ),
+      ),
+    )
+    const plain = await Promise.all(Array.from({ length: 30 }, (_, n) => get(replicas[n % 3]!.url)))
+    expect(plain.every((answer) => answer.status === 200)).toBe(true)
+    for (const [i, session] of sessions.entries()) {
+      const mine = answers.filter((answer) => answer.session === session)
+      expect(mine.filter((answer) => answer.status === 503)).toHaveLength((i % 5) + 1)
+      expect(mine.filter((answer) => answer.status === 200)).toHaveLength(12 - ((i % 5) + 1))
+      // The journal, read from any replica, holds every request of the session and no other.
+      const { json } = await admin(replicas[(i + 1) % 3]!.url, 'GET', session)
+      expect(json.requests).toBe(12)
+    }
+  }, 60_000)
+
+  it('gives seeded faults in the order one process gives them', async () => {
+    const scenario = { faults: { rate: 0.5, seed: 7, kinds: ['unavailable', 'server-error'] } }
+    const single = spawnCli(['--port', '0', '--quiet'])
+    const singleUrl = URL_LINE.exec(await single.waitFor(URL_LINE, 20_000))![1]!
+    await admin(singleUrl, 'PUT', 'f/scenario', scenario)
+    const replicas = await startReplicas('faults')
+    await admin(replicas[0]!.url, 'PUT', 'f/scenario', scenario)
+    const one: number[] = []
+    const three: number[] = []
+    for (let n = 0; n < 30; n++) {
+      one.push((await get(singleUrl, 'f')).status)
+      three.push((await get(replicas[n % 3]!.url, 'f')).status)
+    }
+    expect(new Set(one).size).toBeGreaterThan(1)
+    expect(three).toEqual(one)
+  }, 60_000)
+
+  it('shares data patches, journal clears and session deletes; a replica started later takes them', async () => {
+    const [a, b] = await startReplicas('data', 2)
+    const patched = await admin(a!.url, 'PUT', 'd/data', { preset: 'empty-children' })
+    expect(patched.status).toBe(200)
+    const bad = await admin(a!.url, 'PUT', 'd2/data', { disciplines: [{ id: 'x' }] })
+    expect(bad.status).toBe(400)
+    const read = await admin(b!.url, 'GET', 'd/data')
+    expect(read.json).toEqual(patched.json)
+    expect((await admin(b!.url, 'GET', 'd2/data')).json).toEqual(
+      (await admin(a!.url, 'GET', 'd2/data')).json,
+    )
+    await admin(b!.url, 'PUT', 'd/scenario', { kind: 'unavailable', times: 3 })
+    expect((await get(a!.url, 'd')).status).toBe(503)
+    expect((await get(b!.url, 'd')).status).toBe(503)
+    // Started now: it takes the session's data, scenario and count from the store.
+    const c = await startReplica('data')
+    expect((await admin(c.url, 'GET', 'd/data')).json).toEqual(patched.json)
+    expect((await get(c.url, 'd')).status).toBe(503)
+    expect((await get(c.url, 'd')).status).toBe(200)
+    expect((await admin(a!.url, 'GET', 'd/requests')).json).toHaveLength(4)
+    expect((await admin(c.url, 'DELETE', 'd/requests')).status).toBe(200)
+    expect((await admin(b!.url, 'GET', 'd/requests')).json).toEqual([])
+    await admin(b!.url, 'DELETE', 'd')
+    expect((await admin(c.url, 'GET', 'd')).json).toEqual({
+      session: 'd',
+      scenario: null,
+      requests: 0,
+    })
+    expect((await get(a!.url, 'd')).status).toBe(200)
+  }, 60_000)
+
+  it('keeps the API key and the admin key out of Redis, and the HAR redacted', async () => {
+    const [a, b] = await startReplicas('secret', 2, '--admin-key', ADMIN_KEY)
+    const headers = { 'x-taxonomy-mock-admin-key': ADMIN_KEY }
+    await fetch(`${a!.url}/__admin/sessions/k/scenario`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ kind: 'unavailable', times: 1 }),
+    })
+    await get(b!.url, 'k')
+    await get(a!.url, 'k', PATH, { authorization: 'Bearer wrong-key-value-77' })
+    const har = await (await fetch(`${b!.url}/__admin/sessions/k/requests.har`, { headers })).text()
+    expect(har).toContain('[redacted]')
+    const client = createClient({ url: redis.url })
+    await client.connect()
+    let everything = ''
+    for (const key of await client.keys('secret:*')) {
+      const type = await client.type(key)
+      if (type === 'string') everything += await client.get(key)
+      if (type === 'hash') everything += JSON.stringify(await client.hGetAll(key))
+      if (type === 'list') everything += (await client.lRange(key, 0, -1)).join('')
+      if (type === 'zset' || type === 'set') everything += key
+    }
+    await client.close()
+    expect(everything).toContain('unavailable')
+    for (const secret of [KEY, ADMIN_KEY, 'wrong-key-value-77']) {
+      expect(everything).not.toContain(secret)
+      expect(har).not.toContain(secret)
+    }
+  }, 60_000)
+
+  it('answers 503 in sessions with a scenario while Redis is gone, serves the rest, and recovers', async () => {
+    const replicas = await startReplicas('outage', 2)
+    const [a, b] = replicas
+    await admin(a!.url, 'PUT', 'o/scenario', { kind: 'unavailable', times: 1000 })
+    expect((await get(b!.url, 'o')).status).toBe(503)
+    await redis.stop()
+    const started = performance.now()
+    const during = await get(a!.url, 'o')
+    expect(during.status).toBe(503)
+    expect(JSON.parse(during.body).error).toMatch(/^Session store unavailable/)
+    expect(performance.now() - started).toBeLessThan(3_000)
+    expect((await admin(b!.url, 'PUT', 'p/scenario', 'unavailable')).status).toBe(503)
+    expect((await get(a!.url)).status).toBe(200)
+    expect((await get(b!.url, 'plain-session')).status).toBe(200)
+    await redis.start()
+    // Back within a few seconds: the scenario (kept by every replica) applies again.
+    let back = false
+    for (let n = 0; n < 100 && !back; n++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const answer = await get(b!.url, 'o')
+      back = answer.status === 503 && !answer.body.includes('Session store')
+    }
+    expect(back).toBe(true)
+    expect((await admin(b!.url, 'PUT', 'p/scenario', 'unavailable')).status).toBe(200)
+    expect((await get(a!.url, 'p')).status).toBe(503)
+    for (const replica of replicas) {
+      expect(replica.run.child.exitCode).toBe(null)
+      expect(replica.run.stderr.join('\n')).toMatch(/lost the session store/)
+    }
+  }, 60_000)
+
+  it('exits 0 on SIGTERM', async () => {
+    const { run } = await startReplica('term')
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  }, 30_000)
+})
+
+describe('serve --store when Redis cannot be reached', () => {
+  it('does not start: one line naming the address (never its password), exit 1', async () => {
+    const port = await freePort()
+    const run: CliRun = spawnCli([
+      '--port',
+      '0',
+      '--store',
+      `redis://:hunter2-pass@127.0.0.1:${port}`,
+    ])
+    expect(await run.exit).toBe(1)
+    expect(run.stderr).toHaveLength(1)
+    expect(run.stderr[0]).toBe(
+      `taxonomy-mock: cannot reach the session store at redis://:***@127.0.0.1:${port} (ECONNREFUSED)`,
+    )
+    expect(run.stdout.join('')).not.toContain('hunter2')
+  }, 30_000)
+})
