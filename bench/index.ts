@@ -7,6 +7,7 @@ import { benchJournal } from './journal.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
+import { benchReplicas } from './replicas.js'
 import { benchServer } from './server.js'
 import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
@@ -19,6 +20,7 @@ const sections = [
   ['Standalone server', () => benchServer()],
   ['HTTPS server', () => benchHttps()],
   ['Workers', () => benchWorkers()],
+  ['Replicas through Redis', () => benchReplicas()],
   ['Sessions and scenarios', () => benchSessions()],
   ['Per-session data', () => benchSessionData()],
   ['Request journal', () => benchJournal()],

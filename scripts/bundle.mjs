@@ -75,7 +75,8 @@ await build({
  * about 10 ms sooner than as ES modules, and one file sooner than several (spawn to first
  * 200). So `serve` and all it uses are one file, main.cjs, and the other commands another,
  * commands.cjs, which main.cjs requires when one of them is run. HTTPS (the certificate code,
- * node:tls) is a third, tls.cjs, required only with a TLS flag. Each file has its own copy of
+ * node:tls) is a third, tls.cjs, required only with a TLS flag, and `--store` (the replica code
+ * and the Redis client) a fourth, store.cjs. Each file has its own copy of
  * the code they share (src/cli/commands.ts reports its own failures for that reason), and the CLI
  * shares no module state with a program that imports the package.
  */
@@ -90,12 +91,17 @@ const cliCommandsApart = {
     build.onResolve({ filter: /^\.\/tls(-files)?\.js$/, namespace: 'file' }, ({ kind }) =>
       kind === 'dynamic-import' ? { path: './tls.cjs', external: true } : undefined,
     )
+    // `serve --store`: the replica code and the Redis client it requires.
+    build.onResolve({ filter: /^\.\/store\.js$/, namespace: 'file' }, ({ kind }) =>
+      kind === 'dynamic-import' ? { path: './store.cjs', external: true } : undefined,
+    )
   },
 }
 for (const [name, plugins] of [
   ['main', [cliCommandsApart]],
   ['commands', []],
   ['tls', []],
+  ['store', []],
 ]) {
   await build({
     absWorkingDir: ROOT,

@@ -72,12 +72,13 @@ it('loads no code of the other CLI commands when serving: they are in commands.c
     expect(commands).toContain(`// src/cli/${lazy}.ts`)
   }
   expect(main).not.toContain('// src/contract/')
-  // One file on the serve path: main.cjs requires no file of ours but commands.cjs and tls.cjs, lazily.
+  // One file on the serve path: main.cjs requires no file of ours but commands.cjs, tls.cjs and
+  // store.cjs, lazily.
   const required = [...main.matchAll(/require\("(\.[^"]*)"\)/g)].map(([, path]) => path)
-  expect(new Set(required)).toEqual(new Set(['./commands.cjs', './tls.cjs']))
+  expect(new Set(required)).toEqual(new Set(['./commands.cjs', './tls.cjs', './store.cjs']))
   expect(
     main.match(
-      /Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls)\.cjs"\)/g,
+      /Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls|store)\.cjs"\)/g,
     ),
   ).toHaveLength(required.length)
 })
@@ -94,14 +95,26 @@ it('loads no certificate code or node:tls when serving plain HTTP: they are in t
   expect(main).toContain('(() => __toESM(require("node:https")')
 })
 
+it('loads the replica code and the Redis client only with --store: they are in store.cjs', () => {
+  const main = readFileSync(join(DIST, 'cli/main.cjs'), 'utf8')
+  const store = readFileSync(join(DIST, 'cli/store.cjs'), 'utf8')
+  expect(main).not.toContain('// src/server/replica/replica.ts')
+  expect(store).toContain('// src/server/replica/replica.ts')
+  expect(main).not.toContain('@redis/client')
+  expect(store).toMatch(/require\("@redis\/client"\)/)
+})
+
 it('keeps the CLI to Node builtins: its CommonJS files require no package (msw is ES modules only)', () => {
-  for (const file of ['cli/main.cjs', 'cli/commands.cjs', 'cli/tls.cjs']) {
+  // store.cjs, required only with --store, requires the Redis client: the one package.
+  for (const file of ['cli/main.cjs', 'cli/commands.cjs', 'cli/tls.cjs', 'cli/store.cjs']) {
     const required = [
       ...readFileSync(join(DIST, file), 'utf8').matchAll(/require\("([^"]*)"\)/g),
     ].map(([, path]) => path!)
     expect(
       required.filter(
-        (path) => !path.startsWith('node:') && path !== './commands.cjs' && path !== './tls.cjs',
+        (path) =>
+          !path.startsWith('node:') &&
+          !['./commands.cjs', './tls.cjs', './store.cjs', '@redis/client'].includes(path),
       ),
     ).toEqual([])
   }
@@ -119,6 +132,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
   expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual([
     'cli/commands.cjs',
     'cli/main.cjs',
+    'cli/store.cjs',
     'cli/tls.cjs',
   ])
 })

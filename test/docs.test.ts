@@ -74,7 +74,12 @@ it('keeps the --help text to 100 columns, pointing at docs pages that exist', ()
   expect(help.split('\n').filter((line) => line.length > 100)).toEqual([])
   expect(help).not.toMatch(/README "/)
   const pages = [...help.matchAll(/\bdocs\/[\w/-]+\.md\b/g)].map((match) => match[0])
-  expect(pages).toEqual(['docs/scenarios.md', 'docs/data.md', 'docs/keeping-honest.md'])
+  expect(pages).toEqual([
+    'docs/deployment.md',
+    'docs/scenarios.md',
+    'docs/data.md',
+    'docs/keeping-honest.md',
+  ])
   expect(pages.filter((page) => !existsSync(join(ROOT, page)))).toEqual([])
 })
 

@@ -37,7 +37,10 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
     if (!args.quiet) io.startLog()
-    const replica = args.store && (await startReplica(args, loaded, io))
+    // Loaded only with --store, as is the Redis client.
+    const replica =
+      args.store &&
+      (await (await import('./store.js')).joinStore(toMockOptions(args, loaded), args.store, io))
     const server = await startServerWithLimits(
       {
         // Generated data is built by the resolver on first use: just below, after the URL line.
@@ -123,25 +126,6 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
     ...args.matching,
     ...(args.scenario ? { scenario: args.scenario } : {}),
     ...(args.adminKey ? { adminKey: args.adminKey } : {}),
-  }
-}
-
-/**
- * Joins the replicas sharing `--store`, or throws the one line that says why it cannot: a server
- * that cannot reach its store does not start. Loaded only with `--store`.
- */
-async function startReplica(args: ServeArgs, taxonomy: Taxonomy | undefined, io: CliIo) {
-  const store = args.store!
-  const { startReplica } = await import('../server/replica/replica.js')
-  try {
-    return await startReplica(toMockOptions(args, taxonomy), store, (line) =>
-      io.stderr(`taxonomy-mock: ${line}`),
-    )
-  } catch (error) {
-    const cause = error as NodeJS.ErrnoException
-    throw new RuntimeError(
-      `cannot reach the session store at ${store.display} (${cause.code ?? cause.message})`,
-    )
   }
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '@redis/client'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
-import { freePort, startRedis, type RedisProcess } from './redis.js'
+import { freePort } from '../helpers/local-load.js'
+import { startRedis, type RedisProcess } from '../helpers/redis.js'
 
 const KEY = 'taxonomy-mock-key'
 const AUTH = { authorization: `Bearer ${KEY}` }

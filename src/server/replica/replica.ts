@@ -171,10 +171,10 @@ export async function startReplica(
     const message = { from: link.replica, op: 'write' as const, method: wire.method }
     const { seq, live } = await link.broadcast({ ...message, url: wire.url, body: wire.body })
     const done = await owned.take(seq, WAIT.acks)
-    await confirm(seq, live)
-    if (done === undefined) return unavailable.get
-    if (done.answer.status === 200) await persist(pathOf(wire.url), wire.method, done.state!)
-    return done.answer
+    // Saved while the others apply it: a replica that starts now finds one or the other.
+    const saved = done?.answer.status === 200 && persist(pathOf(wire.url), wire.method, done.state!)
+    await Promise.all([confirm(seq, live), saved])
+    return done?.answer ?? unavailable.get
   }
 
   /** Saves what an applied write changed, for replicas that start later. */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from './local-load.js'
 
 /** A Redis server of Debian's `redis-server` on loopback, without persistence, for one test file. */
 export interface RedisProcess {
@@ -8,14 +8,6 @@ export interface RedisProcess {
   stop(): Promise<void>
   /** Starts it again on the same port (after `stop`), empty. */
   start(): Promise<void>
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 export async function startRedis(): Promise<RedisProcess> {

@@ -1,0 +1,225 @@
+import { Agent, request } from 'node:http'
+import { execFileSync } from 'node:child_process'
+import { startRedis } from '../test/helpers/redis.js'
+import { median, spreadOf, type Check } from './lib.js'
+import { BIN, startListening, type ServerProcess } from './processes.js'
+import { firstDisciplineSlug } from './server.js'
+import { hasWrk, runWrk } from './wrk.js'
+
+const REPLICAS = 3
+const THROUGHPUT_TARGET = 0.9
+const ADMIN_P95_TARGET_MS = 5
+const AUTH = 'Bearer taxonomy-mock-key'
+
+/** A session's scenario and the status its n-th request must get, whichever replica answers it. */
+const PLANS: readonly { scenario: unknown; expect: (n: number) => number }[] = [
+  { scenario: 'server-error', expect: () => 500 },
+  { scenario: 'unavailable', expect: () => 503 },
+  { scenario: 'not-found', expect: () => 404 },
+  { scenario: { kind: 'unavailable', times: 50 }, expect: (n) => (n < 50 ? 503 : 200) },
+  { scenario: { kind: 'server-error', times: 1 }, expect: (n) => (n < 1 ? 500 : 200) },
+  {
+    scenario: { sequence: ['unavailable', 'usual'], repeat: true },
+    expect: (n) => (n % 2 ? 200 : 503),
+  },
+  { scenario: { kind: 'unauthorized', times: 7 }, expect: (n) => (n < 7 ? 401 : 200) },
+  { scenario: { delay: 1 }, expect: () => 200 },
+]
+
+/**
+ * Three replicas on three ports sharing one Debian `redis-server`, all on this machine's cores:
+ * - plain traffic (no session) on a replica against the same server without `--store`, in
+ *   alternating wrk rounds: what the store costs requests that need none of it;
+ * - 16 sessions with scenarios, each request sent to the next replica in turn, one request of a
+ *   session at a time (so "the n-th request" is defined) and all sessions at once, with plain
+ *   traffic beside: every answer must be its own session's and every `times` exact;
+ * - meanwhile an admin client sets and clears a 17th session's scenario through the replicas in
+ *   turn: its p95 is the admin figure (an admin call answers once every replica applied it).
+ */
+export async function benchReplicas(rounds = 6, seconds = 3, requests = 200): Promise<Check[]> {
+  if (!hasRedis())
+    return [
+      {
+        name: 'replicas through Redis',
+        value: 'not measured: redis-server is missing (apt-get install -y redis-server)',
+        target: 'measured',
+        ok: false,
+      },
+    ]
+  const redis = await startRedis()
+  const servers: ServerProcess[] = []
+  const start = async (...args: string[]) => {
+    const server = await startListening(process.execPath, [BIN, '--port', '0', '--quiet', ...args])
+    servers.push(server)
+    return server
+  }
+  try {
+    const replicas = await Promise.all(
+      Array.from({ length: REPLICAS }, () => start('--store', redis.url)),
+    )
+    const alone = await start()
+    const slug = await firstDisciplineSlug()
+    const path = `/api/v2/disciplines/${slug}`
+    const checks: Check[] = []
+    if (hasWrk()) checks.push(throughputCheck(replicas[0]!.url, alone.url, path, rounds, seconds))
+    checks.push(...(await sessionsChecks(replicas, path, requests)))
+    return checks
+  } finally {
+    await Promise.all(
+      servers.map((server) => {
+        server.child.kill('SIGTERM')
+        return server.exit
+      }),
+    )
+    await redis.stop()
+  }
+}
+
+function hasRedis(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+function throughputCheck(
+  replica: string,
+  alone: string,
+  path: string,
+  rounds: number,
+  seconds: number,
+): Check {
+  const rps = { replica: [] as number[], alone: [] as number[] }
+  for (let round = -1; round < rounds; round++) {
+    const order =
+      round % 2 === 0 ? (['replica', 'alone'] as const) : (['alone', 'replica'] as const)
+    for (const name of order) {
+      const run = runWrk(`${name === 'replica' ? replica : alone}${path}`, {
+        seconds,
+        connections: 32,
+        threads: 1,
+      })
+      if (run.socketErrors > 0 || run.non2xx > 0)
+        throw new Error(`${name}: ${run.socketErrors} socket errors, ${run.non2xx} non-2xx`)
+      if (round >= 0) rps[name].push(run.rps)
+    }
+  }
+  const ratio = spreadOf(rps.replica.map((value, i) => value / rps.alone[i]!))
+  return {
+    name: `plain traffic on a replica with \`--store\` vs the same server without it, 32 connections (median of ${rounds} A/B rounds of ${seconds} s)`,
+    value: `${ratio.median.toFixed(2)}x (range ${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)}; ${median(rps.replica).toFixed(0)} vs ${median(rps.alone).toFixed(0)} req/s)`,
+    target: `>= ${THROUGHPUT_TARGET}x`,
+    ok: ratio.median >= THROUGHPUT_TARGET,
+    figure: ratio.median,
+  }
+}
+
+async function sessionsChecks(
+  replicas: readonly ServerProcess[],
+  path: string,
+  requests: number,
+): Promise<Check[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+  const sessions = 16
+  await Promise.all(
+    Array.from({ length: sessions }, (_, i) =>
+      send(agent, replicas[i % REPLICAS]!.url, 'PUT', `/__admin/sessions/r${i}/scenario`, {
+        body: JSON.stringify(PLANS[i % PLANS.length]!.scenario),
+      }),
+    ),
+  )
+  let wrong = 0
+  let plain = 0
+  let plainWrong = 0
+  let loading = true
+  const session = async (i: number) => {
+    const plan = PLANS[i % PLANS.length]!
+    for (let n = 0; n < requests; n++) {
+      const status = await send(agent, replicas[(i + n) % REPLICAS]!.url, 'GET', path, {
+        session: `r${i}`,
+      })
+      if (status !== plan.expect(n)) wrong++
+    }
+  }
+  const plainLoop = async (k: number) => {
+    for (let n = 0; loading; n++) {
+      const status = await send(agent, replicas[(k + n) % REPLICAS]!.url, 'GET', path)
+      plain++
+      if (status !== 200) plainWrong++
+    }
+  }
+  const admin = async () => {
+    const times: number[] = []
+    for (let n = 0; loading; n++) {
+      const started = performance.now()
+      const method = n % 2 === 0 ? 'PUT' : 'DELETE'
+      const status = await send(
+        agent,
+        replicas[n % REPLICAS]!.url,
+        method,
+        '/__admin/sessions/a/scenario',
+        {
+          body: method === 'PUT' ? '"unavailable"' : undefined,
+        },
+      )
+      times.push(performance.now() - started)
+      if (status !== 200) throw new Error(`admin ${method} answered ${status}`)
+    }
+    return times
+  }
+  const background = [plainLoop(0), plainLoop(1), plainLoop(2), plainLoop(3)]
+  const adminTimes = admin()
+  await Promise.all(Array.from({ length: sessions }, (_, i) => session(i)))
+  loading = false
+  await Promise.all(background)
+  const times = (await adminTimes).sort((a, b) => a - b)
+  agent.destroy()
+  const p95 = times[Math.floor(times.length * 0.95)] ?? Number.NaN
+  return [
+    {
+      name: `16 sessions with scenarios x ${requests} requests, each sent to the next of ${REPLICAS} replicas, with plain traffic beside: answers that are not their own session's (every \`times\` and \`sequence\` exact)`,
+      value: `${wrong} of ${sessions * requests}; plain: ${plainWrong} of ${plain} not 200`,
+      target: '0',
+      ok: wrong === 0 && plainWrong === 0 && plain > 0,
+      figure: wrong,
+    },
+    {
+      name: `admin call (PUT/DELETE scenario, through the replicas in turn) p95 during that load, ${times.length} calls`,
+      value: `${p95.toFixed(2)} ms (median ${median(times).toFixed(2)} ms)`,
+      target: `<= ${ADMIN_P95_TARGET_MS} ms`,
+      ok: p95 <= ADMIN_P95_TARGET_MS,
+      figure: p95,
+    },
+  ]
+}
+
+/** One request on a keep-alive connection; resolves with its status (0 when none came). */
+function send(
+  agent: Agent,
+  base: string,
+  method: string,
+  path: string,
+  { session, body }: { session?: string; body?: string | undefined } = {},
+): Promise<number> {
+  return new Promise((resolve) => {
+    const outgoing = request(
+      base + path,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: AUTH,
+          ...(session ? { 'x-taxonomy-mock-session': session } : {}),
+        },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+      },
+    )
+    outgoing.on('error', () => resolve(0))
+    outgoing.end(body)
+  })
+}
