@@ -66,6 +66,8 @@ export async function startReplica(
   const owned = new Rendezvous<{ answer: MockAnswer; state: SessionState | undefined }>()
   const acks = new Acks()
   let highestSeq = 0
+  // The number of the message applied last: the next one may be applied without waiting for it.
+  let lastSeq = 0
   let tokens = 0
   // How many requests of each session were pushed to Redis.
   const pushed = new WeakMap<Session, number>()
@@ -112,6 +114,7 @@ export async function startReplica(
 
   async function apply(message: WriteMessage): Promise<void> {
     highestSeq = Math.max(highestSeq, message.seq)
+    lastSeq = message.seq
     if (message.op === 'write') {
       const id = decodeURIComponent(SESSION_WRITE.exec(pathOf(message.url!))?.[1] ?? '')
       if (message.seq > (applied.get(id) ?? 0)) {
@@ -169,7 +172,11 @@ export async function startReplica(
     if (typeof wire.body === 'object') return local.resolve(new WireMockRequest(wire), context)
     if (!link.up) return unavailable.get
     const message = { from: link.replica, op: 'write' as const, method: wire.method }
-    const { seq, live } = await link.broadcast({ ...message, url: wire.url, body: wire.body })
+    const published = { ...message, url: wire.url, body: wire.body }
+    const { seq, live } = await link.broadcast(published)
+    // Next in order: applied now, not when it comes back from Redis (which then changes nothing).
+    if (lastSeq === seq - 1 && seq > highestSeq)
+      applying = applying.then(() => apply({ ...published, seq })).catch(() => {})
     const done = await owned.take(seq, WAIT.acks)
     // Saved while the others apply it: a replica that starts now finds one or the other.
     const saved = done?.answer.status === 200 && persist(pathOf(wire.url), wire.method, done.state!)

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { StoreAddress } from './store-address.js'
 
 /**
@@ -96,6 +96,9 @@ redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`
 
+/** Each script's SHA-1, computed once. */
+const SHAS: Record<string, string> = {}
+
 /** The subset of the `@redis/client` API used here, so its types stay in one file. */
 interface Client {
   connect(): Promise<unknown>
@@ -104,7 +107,6 @@ interface Client {
   duplicate(): Client
   on(event: string, listener: (...args: never[]) => void): unknown
   readonly isReady: boolean
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
   get(key: string): Promise<string | null>
   del(keys: string | string[]): Promise<number>
   sMembers(key: string): Promise<string[]>
@@ -219,11 +221,7 @@ export class StoreLink {
 
   /** Says this replica is live (so writers wait for its acks), now and every second. */
   async startHeartbeat(): Promise<void> {
-    const beat = () =>
-      this.#client.eval(HEARTBEAT_SCRIPT, {
-        keys: [this.#keys('replicas')],
-        arguments: [this.replica],
-      })
+    const beat = () => this.#run(HEARTBEAT_SCRIPT, [this.#keys('replicas')], [this.replica])
     await beat()
     this.#heartbeat = setInterval(() => void beat().catch(() => {}), HEARTBEAT.every)
     this.#heartbeat.unref()
@@ -233,10 +231,11 @@ export class StoreLink {
   async broadcast(message: Omit<WriteMessage, 'seq'>): Promise<{ seq: number; live: string[] }> {
     // The script adds `"seq":N,` in front, so the number and the order are one atomic step.
     const rest = JSON.stringify(message).slice(1)
-    const [seq, live] = (await this.#client.eval(BROADCAST, {
-      keys: [this.#keys('seq'), this.#keys('replicas'), this.#keys('writes')],
-      arguments: [rest, String(HEARTBEAT.live)],
-    })) as [number, string[]]
+    const [seq, live] = (await this.#run(
+      BROADCAST,
+      [this.#keys('seq'), this.#keys('replicas'), this.#keys('writes')],
+      [rest, String(HEARTBEAT.live)],
+    )) as [number, string[]]
     return { seq, live }
   }
 
@@ -247,27 +246,30 @@ export class StoreLink {
 
   /** Takes a session's lock: its shared count, or `undefined` when another replica holds it. */
   async lock(session: string, token: string): Promise<SharedCount | undefined> {
-    const held = (await this.#client.eval(LOCK, {
-      keys: [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
-      arguments: [token, String(LOCK_MS)],
-    })) as [string | null, string | null] | null
+    const held = (await this.#run(
+      LOCK,
+      [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
+      [token, String(LOCK_MS)],
+    )) as [string | null, string | null] | null
     if (held === null) return undefined
     return { version: Number(held[0] ?? -1), count: Number(held[1] ?? 0) }
   }
 
   /** Writes the count and lets the lock go (if still this holder's). */
   async unlock(session: string, token: string, count: SharedCount): Promise<void> {
-    await this.#client.eval(UNLOCK, {
-      keys: [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
-      arguments: [token, String(count.version), String(count.count), String(SESSION_TTL_MS)],
-    })
+    await this.#run(
+      UNLOCK,
+      [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
+      [token, String(count.version), String(count.count), String(SESSION_TTL_MS)],
+    )
   }
 
   /** Saves a session's state as of write `seq`, unless a later write saved it already. */
   async saveState(session: string, state: SessionState): Promise<void> {
-    await this.#client.eval(SAVE_STATE, {
-      keys: [this.#keys(`s:{${session}}`), this.#keys('sessions')],
-      arguments: [
+    await this.#run(
+      SAVE_STATE,
+      [this.#keys(`s:{${session}}`), this.#keys('sessions')],
+      [
         String(state.seq),
         String(state.version),
         state.scenario ?? '',
@@ -275,7 +277,7 @@ export class StoreLink {
         String(SESSION_TTL_MS),
         session,
       ],
-    })
+    )
   }
 
   /** Every session's saved state. */
@@ -301,17 +303,32 @@ export class StoreLink {
 
   /** Appends journal entries, keeping the newest `limit`; `origin` is kept if the first. */
   push(session: string, entries: Buffer[], origin: number, limit: number): Promise<unknown> {
-    return this.#buffers.sendCommand([
-      'EVAL',
+    return this.#run(
       PUSH,
-      '2',
-      this.#keys(`s:{${session}}:j`),
-      this.#keys(`s:{${session}}:o`),
-      String(origin),
-      String(limit),
-      String(SESSION_TTL_MS),
-      ...entries,
-    ])
+      [this.#keys(`s:{${session}}:j`), this.#keys(`s:{${session}}:o`)],
+      [String(origin), String(limit), String(SESSION_TTL_MS), ...entries],
+      this.#buffers,
+    )
+  }
+
+  /**
+   * Runs a script by its SHA-1 (`EVALSHA`): Redis parses it once. A Redis that restarted has
+   * forgotten it (`NOSCRIPT`): then once by its text, which Redis keeps again.
+   */
+  async #run(
+    script: string,
+    keys: string[],
+    args: (string | Buffer)[],
+    client: Client = this.#client,
+  ): Promise<unknown> {
+    const sha = (SHAS[script] ??= createHash('sha1').update(script).digest('hex'))
+    const rest = [String(keys.length), ...keys, ...args]
+    try {
+      return await client.sendCommand(['EVALSHA', sha, ...rest])
+    } catch (error) {
+      if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error
+      return client.sendCommand(['EVAL', script, ...rest])
+    }
   }
 
   /** A session's journal entries, oldest first, and when it began (`undefined`: no entry yet). */
