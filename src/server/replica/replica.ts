@@ -152,6 +152,7 @@ export async function startReplica(
         if (session.scenario || session.data)
           await link.saveState(session.id, stateOf(session.id, 0)).catch(() => {})
     }
+    highestSeq = Math.max(highestSeq, last)
     for (const [id, state] of await link.loadStates()) {
       if (state.seq <= (applied.get(id) ?? 0)) continue
       const base = `/__admin/sessions/${encodeURIComponent(id)}`
