@@ -9,7 +9,7 @@ export interface StoreAddress {
 }
 
 /** The prefix of keys when the URL names none (`?prefix=NAME`). */
-export const DEFAULT_STORE_PREFIX = 'taxonomy-mock'
+const DEFAULT_STORE_PREFIX = 'taxonomy-mock'
 
 /**
  * Reads `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?prefix=NAME]` (or `rediss://` for TLS);

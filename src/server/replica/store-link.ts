@@ -38,7 +38,7 @@ export interface WriteMessage {
 }
 
 /** How long a replica counts as live after its last heartbeat, and how often it beats. */
-export const HEARTBEAT = Object.freeze({ every: 1_000, live: 3_500 })
+const HEARTBEAT = Object.freeze({ every: 1_000, live: 3_500 })
 /** A session lock's lifetime: a replica that died holding one delays the session this long. */
 const LOCK_MS = 2_000
 /** How long session keys live after their last write. */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { ScenarioState, type ScenarioEffect } from '../../src/http/scenario-state.js'
+import type { ScenarioInput } from '../../src/http/scenario.js'
+
+/** The effects of `count` matching requests, from a fresh state skipped to `from`. */
+function effects(input: ScenarioInput, from: number, count: number): (ScenarioEffect | null)[] {
+  const state = new ScenarioState(input)
+  state.skipTo(from)
+  return Array.from({ length: count }, () =>
+    state.matches('disciplines', 'x') ? state.take() : null,
+  )
+}
+
+describe('ScenarioState.skipTo: a copy positioned at a count shared by several servers', () => {
+  it.each<[string, ScenarioInput]>([
+    ['times', { kind: 'unavailable', times: 5 }],
+    ['a sequence', { sequence: ['unavailable', 'usual', 'server-error'], repeat: true }],
+    ['seeded faults', { faults: { rate: 0.5, seed: 9 } }],
+    ['a seeded delay range', { delay: [1, 500], seed: 3 }],
+  ])('gives the requests after the count what one state gives them: %s', (_, input) => {
+    const whole = effects(input, 0, 40)
+    for (const from of [0, 1, 7, 23])
+      expect(effects(input, from, 40 - from)).toEqual(whole.slice(from))
+  })
+
+  it('counts what it took, and stops at `times`', () => {
+    const state = new ScenarioState({ kind: 'unavailable', times: 3 })
+    state.skipTo(10)
+    expect(state.taken).toBe(3)
+    expect(state.matches('disciplines', 'x')).toBe(false)
+  })
+
+  it("leaves a quota window alone: it counts this process's requests", () => {
+    const state = new ScenarioState({ kind: 'rate-limited', limit: 2, window: 60_000 })
+    state.skipTo(5)
+    expect(state.taken).toBe(5)
+    expect(state.take().kind).toBeUndefined()
+  })
+})
