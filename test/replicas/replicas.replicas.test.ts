@@ -232,6 +232,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
   }, 60_000)
 
+  it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {
+    const [a] = await startReplicas('hostile', 1)
+    const single = spawnCli(['--port', '0', '--quiet'])
+    const singleUrl = URL_LINE.exec(await single.waitFor(URL_LINE, 20_000))![1]!
+    const put = async (base: string, id: string) => {
+      const response = await fetch(`${base}/__admin/sessions/${id}/scenario`, {
+        method: 'PUT',
+        body: '"unavailable"',
+      })
+      return { status: response.status, body: await response.text() }
+    }
+    for (const id of ['%E0%A4%A', 'a%2Fb', 'x'.repeat(201), '%00', 'a%20b']) {
+      const started = performance.now()
+      const answer = await put(a!.url, id)
+      expect(performance.now() - started).toBeLessThan(1_000)
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+      expect(answer).toEqual(await put(singleUrl, id))
+    }
+    expect((await get(a!.url)).status).toBe(200)
+  }, 30_000)
+
   it('exits 0 on SIGTERM', async () => {
     const { run } = await startReplica('term')
     run.child.kill('SIGTERM')

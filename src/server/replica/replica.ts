@@ -15,7 +15,7 @@ import {
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
 import { ScenarioState } from '../../http/scenario-state.js'
-import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
+import { DEFAULT_SESSION, isSessionId, type Session } from '../../http/sessions.js'
 import {
   toWireRequest,
   WireMockRequest,
@@ -116,7 +116,7 @@ export async function startReplica(
     highestSeq = Math.max(highestSeq, message.seq)
     lastSeq = message.seq
     if (message.op === 'write') {
-      const id = decodeURIComponent(SESSION_WRITE.exec(pathOf(message.url!))?.[1] ?? '')
+      const id = sessionWritten(message.url!) ?? ''
       if (message.seq > (applied.get(id) ?? 0)) {
         const answer = await local.resolve(trusted(message.method!, message.url!, message.body))
         applied.set(id, message.seq)
@@ -187,8 +187,8 @@ export async function startReplica(
 
   /** Saves what an applied write changed, for replicas that start later. */
   async function persist(path: string, method: string, state: SessionState): Promise<void> {
-    const [, encoded, resource] = SESSION_WRITE.exec(path)!
-    const id = decodeURIComponent(encoded!)
+    const resource = SESSION_WRITE.exec(path)![2]
+    const id = sessionWritten(path)!
     if (method === 'DELETE' && resource === 'requests') return link.forget(id, false)
     if (method === 'DELETE' && resource === undefined) await link.forget(id, true)
     await link.saveState(id, state)
@@ -299,8 +299,9 @@ export async function startReplica(
       if (route.kind === 'admin') {
         if (!link.up) return unavailable.get
         const writes = request.method === 'PUT' || request.method === 'DELETE'
+        // What every replica would refuse (a malformed id, no access) is answered here alone.
         return writes &&
-          SESSION_WRITE.test(pathOf(request.url)) &&
+          sessionWritten(request.url) !== undefined &&
           findAdminRefusal(request, adminKey) === undefined
           ? write(request, context)
           : local.resolve(request, context)
@@ -352,6 +353,18 @@ function toStored(at: number, { entry, answer }: AnsweredEntry): StoredEntry {
 function changesScenario(message: WriteMessage): boolean {
   const resource = SESSION_WRITE.exec(pathOf(message.url!))?.[2]
   return resource === 'scenario' || (resource === undefined && message.method === 'DELETE')
+}
+
+/** The session an admin write is for, when its id is one (a hostile URL is answered locally). */
+function sessionWritten(url: string): string | undefined {
+  const encoded = SESSION_WRITE.exec(pathOf(url))?.[1]
+  if (encoded === undefined) return undefined
+  try {
+    const id = decodeURIComponent(encoded)
+    return isSessionId(id) ? id : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function pathOf(url: string): string {
