@@ -180,6 +180,9 @@ const adminErrors = {
     `Not a loopback client addressed by IP or localhost, a page of another origin, or the admin key is missing from ${ADMIN_KEY_HEADER}`,
   ),
   '405': errorResponse('Method not allowed'),
+  '503': errorResponse(
+    'A replica started with `--store` cannot reach its Redis (`Session store unavailable: …`, with `Retry-After`)',
+  ),
 }
 
 function admin(summary: string, operationId: string, extra: Record<string, unknown>) {
