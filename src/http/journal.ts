@@ -253,6 +253,14 @@ export class Journal {
     return Array.from({ length: this.#size }, (_, n) => this.#answeredAt((first + n) % limit))
   }
 
+  /** The newest `count` entries with their answers, oldest first, without reading the others. */
+  newest(count: number): AnsweredEntry[] {
+    const limit = JOURNAL_LIMITS.entries
+    const taken = Math.min(count, this.#size)
+    const first = (this.#next - taken + limit) % limit
+    return Array.from({ length: taken }, (_, n) => this.#answeredAt((first + n) % limit))
+  }
+
   /** How many requests it has recorded since it began, dropped and cleared ones included. */
   get recorded(): number {
     return this.#recorded

@@ -205,10 +205,11 @@ export async function startReplica(
   async function readJournal(id: string): Promise<JournalPart | undefined> {
     const { seq, live } = await link.broadcast({ from: link.replica, op: 'sync' })
     await confirm(seq, live)
-    const { origin, entries } = await link.readJournal(id)
-    if (entries.length === 0) return undefined
-    const stored = entries.map((bytes) => deserialize(bytes) as StoredEntry)
+    const { origin, batches } = await link.readJournal(id)
+    if (batches.length === 0) return undefined
+    const stored = batches.flatMap((bytes) => deserialize(bytes) as StoredEntry[])
     stored.sort((a, b) => a.at - b.at)
+    stored.splice(0, stored.length - JOURNAL_LIMITS.entries)
     const start = origin ?? stored[0]!.at
     return {
       origin: start,
@@ -226,17 +227,19 @@ export async function startReplica(
    */
   async function pushJournals(): Promise<void> {
     const pushes: Promise<unknown>[] = []
-    for (const session of sessions.all()) {
+    for (const session of [...sessions.all()]) {
       const fresh = session.recorded - (pushed.get(session) ?? 0)
       if (fresh === 0) continue
       pushed.set(session, session.recorded)
-      const answered = session.answered()
+      const newest = session.newest(fresh)
+      if (newest.length === 0) continue
       const origin = performance.timeOrigin + session.origin
-      const entries = answered
-        .slice(-Math.min(fresh, answered.length))
-        .map((newest) => serialize(toStored(origin + newest.entry.t, newest)))
-      if (entries.length > 0)
-        pushes.push(link.push(session.id, entries, origin, JOURNAL_LIMITS.entries))
+      const batch = serialize(
+        newest.map((answered) => toStored(origin + answered.entry.t, answered)),
+      )
+      pushes.push(link.push(session.id, batch, newest.length, origin, JOURNAL_LIMITS.entries))
+      // One session's batch at a time: answers waiting meanwhile are not held up by all of them.
+      await new Promise((resolve) => setImmediate(resolve))
     }
     await Promise.all(pushes)
   }

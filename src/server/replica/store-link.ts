@@ -9,8 +9,8 @@ import type { StoreAddress } from './store-address.js'
  *   `seq`, the write that made it, `version`, the write that set the scenario, `scenario`, `data`);
  * - `P:s:{ID}:pos`: how many matching requests the scenario has counted (`v`: for which version),
  *   written under `P:s:{ID}:lock`, which a replica holds while it answers one such request;
- * - `P:s:{ID}:j`: the journal, one serialized entry a request, the newest last; `P:s:{ID}:o` when
- *   the session began.
+ * - `P:s:{ID}:j`: the journal, in serialized batches of entries, the newest last, and `P:s:{ID}:jn`
+ *   how many entries each batch holds; `P:s:{ID}:o` when the session began.
  * Channels: `P:writes` (admin writes and journal syncs, with their numbers) and `P:acks`.
  */
 export interface SessionState {
@@ -89,11 +89,25 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('SADD', KEYS[2], ARGV[6])
 return 1`
 
+// A batch of entries and its count; the oldest batches go while the rest still hold `limit`.
 const PUSH = `
-redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[3])
-redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('SET', KEYS[3], ARGV[1], 'NX', 'PX', ARGV[3])
+redis.call('RPUSH', KEYS[1], ARGV[5])
+redis.call('RPUSH', KEYS[2], ARGV[4])
+local counts = redis.call('LRANGE', KEYS[2], 0, -1)
+local total = 0
+for _, count in ipairs(counts) do total = total + tonumber(count) end
+local drop = 0
+while drop < #counts - 1 and total - tonumber(counts[drop + 1]) >= tonumber(ARGV[2]) do
+  total = total - tonumber(counts[drop + 1])
+  drop = drop + 1
+end
+if drop > 0 then
+  redis.call('LTRIM', KEYS[1], drop, -1)
+  redis.call('LTRIM', KEYS[2], drop, -1)
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`
 
 /** Each script's SHA-1, computed once. */
@@ -301,12 +315,25 @@ export class StoreLink {
     return Number((await this.#client.get(this.#keys('seq'))) ?? 0)
   }
 
-  /** Appends journal entries, keeping the newest `limit`; `origin` is kept if the first. */
-  push(session: string, entries: Buffer[], origin: number, limit: number): Promise<unknown> {
+  /**
+   * Appends a batch of `count` journal entries (one value: answers shared by several entries are
+   * kept once), keeping the newest batches that hold `limit`; `origin` is kept if the first.
+   */
+  push(
+    session: string,
+    batch: Buffer,
+    count: number,
+    origin: number,
+    limit: number,
+  ): Promise<unknown> {
     return this.#run(
       PUSH,
-      [this.#keys(`s:{${session}}:j`), this.#keys(`s:{${session}}:o`)],
-      [String(origin), String(limit), String(SESSION_TTL_MS), ...entries],
+      [
+        this.#keys(`s:{${session}}:j`),
+        this.#keys(`s:{${session}}:jn`),
+        this.#keys(`s:{${session}}:o`),
+      ],
+      [String(origin), String(limit), String(SESSION_TTL_MS), String(count), batch],
       this.#buffers,
     )
   }
@@ -331,18 +358,23 @@ export class StoreLink {
     }
   }
 
-  /** A session's journal entries, oldest first, and when it began (`undefined`: no entry yet). */
-  async readJournal(session: string): Promise<{ origin: number | undefined; entries: Buffer[] }> {
+  /** A session's journal batches, oldest first, and when it began (`undefined`: no entry yet). */
+  async readJournal(session: string): Promise<{ origin: number | undefined; batches: Buffer[] }> {
     const [origin, entries] = await Promise.all([
       this.#client.get(this.#keys(`s:{${session}}:o`)),
       this.#buffers.sendCommand(['LRANGE', this.#keys(`s:{${session}}:j`), '0', '-1']),
     ])
-    return { origin: origin === null ? undefined : Number(origin), entries: entries as Buffer[] }
+    return { origin: origin === null ? undefined : Number(origin), batches: entries as Buffer[] }
   }
 
   /** Forgets a session's journal (and, with `all`, its count too). */
   async forget(session: string, all: boolean): Promise<void> {
-    const keys = [`s:{${session}}:j`, `s:{${session}}:o`, ...(all ? [`s:{${session}}:pos`] : [])]
+    const keys = [
+      `s:{${session}}:j`,
+      `s:{${session}}:jn`,
+      `s:{${session}}:o`,
+      ...(all ? [`s:{${session}}:pos`] : []),
+    ]
     await this.#client.del(keys.map(this.#keys))
   }
 
