@@ -1,10 +1,8 @@
-import { firstElement } from '../../http/header-fields.js'
-import { SESSION_HEADER } from '../../http/header-names.js'
-import type { MockRequest } from '../../http/request.js'
-import { metricsOf, sessionsOf, type Resolver, type ResolveContext } from '../../http/resolver.js'
+import type { MockRequest, ResolveContext } from '../../http/request.js'
+import { sessionsOf, type Resolver } from '../../http/resolver.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
-import { DEFAULT_SESSION } from '../../http/sessions.js'
+import { sessionIdOf, wrapResolver } from '../wrapped-resolver.js'
 import type { Channel } from './channel.js'
 import { toWireRequest, type ForwardableRequest } from './wire.js'
 
@@ -26,26 +24,14 @@ export function createForwardingResolver(local: Resolver, primary: Channel): Res
       return false
     if (request.method === 'OPTIONS') return false
     if (request.header('prefer')) return true
-    const header = session === undefined ? request.header(SESSION_HEADER) : undefined
-    const id = session ?? (header ? firstElement(header) : DEFAULT_SESSION)
-    return sessions.find(id)?.scenario !== undefined
+    return sessions.find(sessionIdOf(request, session))?.scenario !== undefined
   }
 
-  const forwarding = {
-    get options() {
-      return local.options
-    },
-    // The listener adds answer times to these; the primary merges every worker's.
-    metrics: metricsOf(local),
-    sessions,
-    replaceTaxonomy: (taxonomy: Parameters<Resolver['replaceTaxonomy']>[0]) =>
-      local.replaceTaxonomy(taxonomy),
-    resolve(request: MockRequest, context: ResolveContext = {}): MockAnswer | Promise<MockAnswer> {
-      if (!decidedByPrimary(request, context)) return local.resolve(request, context)
-      return toWireRequest(request as ForwardableRequest).then((wire) =>
-        primary.ask<MockAnswer>('resolve', wire),
-      )
-    },
-  }
-  return forwarding
+  // The listener adds answer times to the local metrics; the primary merges every worker's.
+  return wrapResolver(local, (request, context) => {
+    if (!decidedByPrimary(request, context)) return local.resolve(request, context)
+    return toWireRequest(request as ForwardableRequest).then((wire) =>
+      primary.ask<MockAnswer>('resolve', wire),
+    )
+  })
 }

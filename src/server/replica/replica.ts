@@ -1,21 +1,16 @@
 import { deserialize, serialize } from 'node:v8'
 import { findAdminRefusal } from '../../http/admin-access.js'
-import { firstElement } from '../../http/header-fields.js'
-import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER } from '../../http/header-names.js'
+import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
 import { JOURNAL_LIMITS, type AnsweredEntry, type JournalEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockRequest, ResolveContext } from '../../http/request.js'
-import {
-  createGatheringResolver,
-  metricsOf,
-  sessionsOf,
-  type Resolver,
-} from '../../http/resolver.js'
+import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
 import { ScenarioState } from '../../http/scenario-state.js'
-import { DEFAULT_SESSION, isSessionId, type Session } from '../../http/sessions.js'
+import { isSessionId, type Session } from '../../http/sessions.js'
+import { sessionIdOf, wrapResolver } from '../wrapped-resolver.js'
 import {
   toWireRequest,
   WireMockRequest,
@@ -288,37 +283,27 @@ export async function startReplica(
     return next
   }
 
-  const resolver = {
-    get options() {
-      return local.options
-    },
-    metrics: metricsOf(local),
-    sessions,
-    replaceTaxonomy: (taxonomy: Parameters<Resolver['replaceTaxonomy']>[0]) =>
-      local.replaceTaxonomy(taxonomy),
-    resolve(request: MockRequest, context: ResolveContext = {}): MockAnswer | Promise<MockAnswer> {
-      const { route, session: prefixed } = locate(request.url, context.basePath)
-      if (route === undefined) return local.resolve(request, context)
-      if (route.kind === 'admin') {
-        if (!link.up) return unavailable.get
-        const writes = request.method === 'PUT' || request.method === 'DELETE'
-        // What every replica would refuse (a malformed id, no access) is answered here alone.
-        return writes &&
-          sessionWritten(request.url) !== undefined &&
-          findAdminRefusal(request, adminKey) === undefined
-          ? write(request, context)
-          : local.resolve(request, context)
-      }
-      if (route.kind !== 'record' && route.kind !== 'malformed' && route.kind !== 'apiUnknown')
-        return local.resolve(request, context)
-      const header = prefixed === undefined ? request.header(SESSION_HEADER) : undefined
-      const id = prefixed ?? (header ? firstElement(header) : DEFAULT_SESSION)
-      const session = sessions.find(id)
-      if (request.method !== 'OPTIONS' && session?.scenario !== undefined)
-        return queued(id, () => inLock(request, context, id))
+  const resolver = wrapResolver(local, (request, context) => {
+    const { route, session: prefixed } = locate(request.url, context.basePath)
+    if (route === undefined) return local.resolve(request, context)
+    if (route.kind === 'admin') {
+      if (!link.up) return unavailable.get
+      const writes = request.method === 'PUT' || request.method === 'DELETE'
+      // What every replica would refuse (a malformed id, no access) is answered here alone.
+      return writes &&
+        sessionWritten(request.url) !== undefined &&
+        findAdminRefusal(request, adminKey) === undefined
+        ? write(request, context)
+        : local.resolve(request, context)
+    }
+    if (route.kind !== 'record' && route.kind !== 'malformed' && route.kind !== 'apiUnknown')
       return local.resolve(request, context)
-    },
-  }
+    const id = sessionIdOf(request, prefixed)
+    const session = sessions.find(id)
+    if (request.method !== 'OPTIONS' && session?.scenario !== undefined)
+      return queued(id, () => inLock(request, context, id))
+    return local.resolve(request, context)
+  })
 
   applying = resync()
   await applying
