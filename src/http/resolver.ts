@@ -29,9 +29,16 @@ import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario, type ScenarioEffect } from './scenario-state.js'
-import { DATASET_HEADER, SESSION_HEADER } from './header-names.js'
+import { DATASET_HEADER } from './header-names.js'
 import type { AnswerReason, KeyState } from './journal.js'
-import { MALFORMED_SESSION_ID, Session, SessionRegistry, isSessionId } from './sessions.js'
+import {
+  DEFAULT_SESSION,
+  MALFORMED_SESSION_ID,
+  Session,
+  SessionRegistry,
+  isSessionId,
+  sessionIdOf,
+} from './sessions.js'
 import { describeServedDataset, formatDatasetHeader, type ServedDataset } from './dataset.js'
 import { createSessionData, reapplySessionData, type SessionData } from './session-data.js'
 
@@ -518,13 +525,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     prefixed: string | undefined,
     authorized: boolean,
   ): Session | MockAnswer {
-    let id = prefixed
-    if (id === undefined) {
-      const header = request.header(SESSION_HEADER)
-      if (header === undefined || header === null) return sessions.default
-      // Of repeated session fields the first counts, as of `Authorization`.
-      id = firstElement(header)
-    }
+    const id = sessionIdOf(request, prefixed)
+    if (id === DEFAULT_SESSION) return sessions.default
     if (!isSessionId(id)) {
       return answerFor(
         stamp(baseServed, createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors)),

@@ -1,6 +1,9 @@
 import { DEFAULT_SEED } from '../core/generate.js'
+import { firstElement } from './header-fields.js'
+import { SESSION_HEADER } from './header-names.js'
 import { createRandom, type Random } from '../core/random.js'
 import { JOURNAL_LIMITS, Journal, type JournalLedger } from './journal.js'
+import type { MockRequest } from './request.js'
 import type { ScenarioState } from './scenario-state.js'
 import { DATA_LIMITS, type SessionData } from './session-data.js'
 
@@ -30,6 +33,17 @@ export const SESSION_ID_PATTERN = /^[A-Za-z0-9._~:@-]{1,200}$/
 /** Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`. */
 export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID_PATTERN.test(value)
+}
+
+/**
+ * The session a request names: its `/__sessions/{id}/` prefix, else its session header (of repeated
+ * fields the first counts, as of `Authorization`), else the default. Not yet checked: see
+ * {@link isSessionId}.
+ */
+export function sessionIdOf(request: MockRequest, prefixed: string | undefined): string {
+  if (prefixed !== undefined) return prefixed
+  const header = request.header(SESSION_HEADER)
+  return header === undefined || header === null ? DEFAULT_SESSION : firstElement(header)
 }
 
 /** The `error` of the 400 answering an id `isSessionId` refuses, in a header, path or admin URL. */

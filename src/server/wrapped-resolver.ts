@@ -1,9 +1,6 @@
-import { firstElement } from '../http/header-fields.js'
-import { SESSION_HEADER } from '../http/header-names.js'
 import type { MockRequest, ResolveContext } from '../http/request.js'
 import { metricsOf, sessionsOf, type Resolver } from '../http/resolver.js'
 import type { MockAnswer } from '../http/responses.js'
-import { DEFAULT_SESSION } from '../http/sessions.js'
 
 /**
  * A resolver that decides some requests itself and hands the rest to `local`, whose options,
@@ -24,11 +21,4 @@ export function wrapResolver(
     resolve: (request: MockRequest, context: ResolveContext = {}) => resolve(request, context),
   }
   return wrapped
-}
-
-/** The session a request is in: its `/__sessions/{id}/` prefix, its session header, or the default. */
-export function sessionIdOf(request: MockRequest, prefixed: string | undefined): string {
-  if (prefixed !== undefined) return prefixed
-  const header = request.header(SESSION_HEADER)
-  return header ? firstElement(header) : DEFAULT_SESSION
 }

@@ -9,8 +9,8 @@ import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/r
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
 import { ScenarioState } from '../../http/scenario-state.js'
-import { isSessionId, type Session } from '../../http/sessions.js'
-import { sessionIdOf, wrapResolver } from '../wrapped-resolver.js'
+import { isSessionId, sessionIdOf, type Session } from '../../http/sessions.js'
+import { wrapResolver } from '../wrapped-resolver.js'
 import {
   toWireRequest,
   WireMockRequest,
