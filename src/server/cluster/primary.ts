@@ -4,9 +4,13 @@ import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
-import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
-import { SHARED_CLOCK_OFFSET, WireMockRequest, type WireRequest } from './wire.js'
+import {
+  SHARED_CLOCK_OFFSET,
+  trustedAdminWrite,
+  WireMockRequest,
+  type WireRequest,
+} from './wire.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {
@@ -76,19 +80,11 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
 
   /** The sessions' scenarios and data, as admin writes a new worker applies before it listens. */
   function currentState(): WireRequest[] {
-    const headers = ['host', '127.0.0.1', ...(adminKey ? [ADMIN_KEY_HEADER_NAME, adminKey] : [])]
     const writes: WireRequest[] = []
     for (const session of sessionsOf(owner).all()) {
       const base = `/__admin/sessions/${encodeURIComponent(session.id)}`
       const write = (resource: string, body: unknown) =>
-        writes.push({
-          method: 'PUT',
-          url: `${base}/${resource}`,
-          rawHeaders: headers,
-          fromLoopback: true,
-          at: performance.now() + SHARED_CLOCK_OFFSET,
-          body: JSON.stringify(body),
-        })
+        writes.push(trustedAdminWrite('PUT', `${base}/${resource}`, adminKey, JSON.stringify(body)))
       if (session.scenario) write('scenario', session.scenario.scenario)
       if (session.data) write('data', session.data.patch)
     }

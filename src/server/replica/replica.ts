@@ -1,6 +1,5 @@
 import { deserialize, serialize } from 'node:v8'
 import { findAdminRefusal } from '../../http/admin-access.js'
-import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
 import { JOURNAL_LIMITS, type AnsweredEntry, type JournalEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
 import type { MockOptions } from '../../http/options.js'
@@ -13,9 +12,9 @@ import { isSessionId, sessionIdOf, type Session } from '../../http/sessions.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import {
   toWireRequest,
+  trustedAdminWrite,
   WireMockRequest,
   type ForwardableRequest,
-  type WireRequest,
 } from '../cluster/wire.js'
 import type { StoreAddress } from './store-address.js'
 import { StoreLink, type SessionState, type WriteMessage } from './store-link.js'
@@ -95,16 +94,7 @@ export async function startReplica(
 
   /** An admin write as every replica applies it: from loopback, with this replica's key. */
   function trusted(method: string, url: string, body?: string): WireMockRequest {
-    const headers = ['host', '127.0.0.1', ...(adminKey ? [ADMIN_KEY_HEADER_NAME, adminKey] : [])]
-    const wire: WireRequest = {
-      method,
-      url,
-      rawHeaders: headers,
-      fromLoopback: true,
-      at: performance.now(),
-      ...(body !== undefined ? { body } : {}),
-    }
-    return new WireMockRequest(wire)
+    return new WireMockRequest(trustedAdminWrite(method, url, adminKey, body))
   }
 
   async function apply(message: WriteMessage): Promise<void> {
