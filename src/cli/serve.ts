@@ -37,14 +37,14 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
     if (!args.quiet) io.startLog()
+    // Generated data is built by the resolver on first use: just below, after the URL line.
+    const mockOptions = toMockOptions(args, loaded)
     // Loaded only with --store, as is the Redis client.
     const replica =
-      args.store &&
-      (await (await import('./store.js')).joinStore(toMockOptions(args, loaded), args.store, io))
+      args.store && (await (await import('./store.js')).joinStore(mockOptions, args.store, io))
     const server = await startServerWithLimits(
       {
-        // Generated data is built by the resolver on first use: just below, after the URL line.
-        ...toMockOptions(args, loaded),
+        ...mockOptions,
         port: args.port,
         host: args.host,
         ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),

@@ -248,9 +248,7 @@ export class Journal {
 
   /** The journal with the answers its requests got, oldest first. */
   answered(): AnsweredEntry[] {
-    const limit = JOURNAL_LIMITS.entries
-    const first = (this.#next - this.#size + limit) % limit
-    return Array.from({ length: this.#size }, (_, n) => this.#answeredAt((first + n) % limit))
+    return this.newest(this.#size)
   }
 
   /** The newest `count` entries with their answers, oldest first, without reading the others. */

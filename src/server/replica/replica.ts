@@ -157,8 +157,13 @@ export async function startReplica(
     // A body that could not be read is answered here: nothing to share.
     if (typeof wire.body === 'object') return local.resolve(new WireMockRequest(wire), context)
     if (!link.up) return unavailable.get
-    const message = { from: link.replica, op: 'write' as const, method: wire.method }
-    const published = { ...message, url: wire.url, body: wire.body }
+    const published = {
+      from: link.replica,
+      op: 'write' as const,
+      method: wire.method,
+      url: wire.url,
+      body: wire.body,
+    }
     const { seq, live } = await link.broadcast(published)
     // Next in order: applied now, not when it comes back from Redis (which then changes nothing).
     if (lastSeq === seq - 1 && seq > highestSeq)
