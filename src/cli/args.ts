@@ -318,10 +318,6 @@ function parseServe(
       '--workers does not go with --tls, --tls-cert or --tls-key yet: serve HTTPS from one process',
     )
   const store = parseStore(values.store as string | undefined)
-  if (store !== undefined && workers !== 1)
-    throw new UsageError(
-      '--store does not go with --workers yet: start one process per replica (docs/deployment.md)',
-    )
   const resolved = checkOptions(
     () => ({
       port: resolvePort(port),

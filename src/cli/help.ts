@@ -59,7 +59,8 @@ Serve options:
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
                      exact: the primary owns them (not with TLS yet)  (default 1)
       --store URL    share sessions with other replicas through Redis:
-                     redis://HOST:PORT[/DB][?prefix=NAME] (docs/deployment.md)
+                     redis://HOST:PORT[/DB][?prefix=NAME]; with --workers, each
+                     worker is a replica (docs/deployment.md)
       --tls          serve HTTPS with a self-signed certificate made at start for localhost,
                      loopback, 10.0.2.2 and --host; prints its SHA-256 and SPKI hash and writes
                      it for clients to trust to --tls-ca-out FILE

@@ -14,6 +14,8 @@ import { watchDataFile } from './watch.js'
 /**
  * `serve --workers N`: the primary owns the sessions and prints what one process prints; each
  * worker (the same program, forked by node:cluster) serves the shared port and logs its requests.
+ * With `--store`, each worker is a replica of the store instead, as a process on another machine
+ * is, and the primary's sessions stay unused.
  */
 export async function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
   const workers =
@@ -82,7 +84,9 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       io.stdout(line)
     if (!args.quiet)
       io.stdout(
-        `taxonomy-mock: ${args.workers} workers serve the port; the primary owns the sessions`,
+        args.store
+          ? `taxonomy-mock: ${args.workers} workers serve the port, each a replica of the session store`
+          : `taxonomy-mock: ${args.workers} workers serve the port; the primary owns the sessions`,
       )
     await stopped
     stopWatching()
@@ -103,12 +107,15 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     host: args.host,
     ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
   }
+  // Loaded only with --store, as is the Redis client.
+  const store = args.store && (await import('./store.js'))
   const server = await startClusterWorker(options, {
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
+    ...(store ? { replicate: (mockOptions) => store.joinStore(mockOptions, args.store!, io) } : {}),
     stop: (grace) => stop(grace),
   }).catch(async (error: NodeJS.ErrnoException) => {
     // The primary says it, once for all workers.
-    const message = describeListenError(error, args)
+    const message = error instanceof RuntimeError ? error.message : describeListenError(error, args)
     await new Promise((resolve) => process.send!({ tm: 'failed', message }, resolve))
     return undefined
   })

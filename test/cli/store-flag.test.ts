@@ -16,19 +16,6 @@ describe('--store', () => {
     expect(stderr[0]).toMatch(message)
   })
 
-  it('does not go with --workers yet (exit 2)', async () => {
-    const { code, stderr } = await runCli([
-      '--port',
-      '0',
-      '--workers',
-      '2',
-      '--store',
-      'redis://127.0.0.1:1',
-    ])
-    expect(code).toBe(2)
-    expect(stderr[0]).toMatch(/--store does not go with --workers yet/)
-  })
-
   it('never shows a password, in a message or the address it shows', async () => {
     const { stderr } = await runCli(['--port', '0', '--store', 'http://user:s3cret-pw@host:1'])
     expect(stderr.join('\n')).toContain('user:***@host')

@@ -3,6 +3,7 @@ import { mkdtempSync, renameSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { childPids } from '../helpers/child-pids.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
 
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
@@ -170,6 +171,18 @@ describe('serve --workers 2', () => {
     ).toHaveLength(5)
   })
 
+  it('SIGTERM while a worker started in place of a dead one is not up yet: it is stopped too', async () => {
+    const { run } = await startWorkers('--quiet')
+    const children = await childPids(run.child.pid!)
+    // Sent the moment the primary says it forked another: that one is still starting.
+    run.child.stderr!.on('data', (chunk: Buffer) => {
+      if (/starting another/.test(String(chunk))) run.child.kill('SIGTERM')
+    })
+    process.kill(children[0]!, 'SIGKILL')
+    expect(await run.exit).toBe(0)
+    expect(await childPids(run.child.pid!)).toEqual([])
+  })
+
   it.each([['0'], ['x'], ['65'], ['1.5']])(
     '--workers %s: a one-line usage error, exit 2',
     async (value) => {
@@ -217,22 +230,6 @@ describe('serve --workers 2', () => {
     expect(await childPids(second.child.pid!)).toEqual([])
   })
 })
-
-async function childPids(parent: number): Promise<number[]> {
-  const { readFile, readdir } = await import('node:fs/promises')
-  const pids: number[] = []
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      if (ppid === parent) pids.push(Number(entry))
-    } catch {
-      // It exited meanwhile.
-    }
-  }
-  return pids
-}
 
 function isAlive(pid: number): boolean {
   try {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { request as httpRequest } from 'node:http'
 import { createClient } from '@redis/client'
+import { childPids } from '../helpers/child-pids.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
 import { startRedis, type RedisProcess } from '../helpers/redis.js'
@@ -260,6 +262,105 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
   }, 30_000)
 })
 
+/** A GET on a connection of its own, so that successive requests reach every worker. */
+function getOnNewConnection(url: string, session: string) {
+  return new Promise<number>((resolve, reject) => {
+    httpRequest(
+      url + PATH,
+      { agent: false, headers: { ...AUTH, 'x-taxonomy-mock-session': session } },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode!))
+      },
+    )
+      .on('error', reject)
+      .end()
+  })
+}
+
+describe('serve --workers 2 --store (two machines of two workers each)', () => {
+  /** Starts one "machine": two workers on one port, each a replica of the store. */
+  async function startMachine(prefix: string) {
+    return startReplica(prefix, '--workers', '2')
+  }
+
+  it('makes every worker a replica: `times` exact and admin calls in force across all four', async () => {
+    const [a, b] = await Promise.all([startMachine('cw'), startMachine('cw')])
+    const client = createClient({ url: redis.url })
+    await client.connect()
+    expect(await client.zCard('cw:replicas')).toBe(4)
+    await client.quit()
+    for (let round = 0; round < 4; round++) {
+      const session = `cw-rw-${round}`
+      expect((await admin(a.url, 'PUT', `${session}/scenario`, 'unavailable')).status).toBe(200)
+      // Four new connections on B's port: both of its workers answer some of them.
+      for (let n = 0; n < 4; n++) expect(await getOnNewConnection(b.url, session)).toBe(503)
+      expect((await admin(b.url, 'DELETE', `${session}/scenario`)).status).toBe(200)
+      for (let n = 0; n < 4; n++) expect(await getOnNewConnection(a.url, session)).toBe(200)
+    }
+    const sessions = Array.from({ length: 12 }, (_, i) => `cw-${i}`)
+    await Promise.all(
+      sessions.map((session, i) =>
+        admin([a, b][i % 2]!.url, 'PUT', `${session}/scenario`, {
+          kind: 'unavailable',
+          times: (i % 5) + 1,
+        }),
+      ),
+    )
+    // 12 sessions x 10 requests at once, each on a connection of its own, over both ports.
+    const answers = await Promise.all(
+      sessions.flatMap((session, i) =>
+        Array.from({ length: 10 }, (_, n) =>
+          getOnNewConnection([a, b][(i + n) % 2]!.url, session).then((status) => ({
+            session,
+            status,
+          })),
+        ),
+      ),
+    )
+    for (const [i, session] of sessions.entries()) {
+      const mine = answers.filter((answer) => answer.session === session)
+      expect(mine.filter((answer) => answer.status === 503)).toHaveLength((i % 5) + 1)
+      expect(mine.filter((answer) => answer.status === 200)).toHaveLength(10 - ((i % 5) + 1))
+      expect((await admin([b, a][i % 2]!.url, 'GET', session)).json.requests).toBe(10)
+    }
+  }, 60_000)
+
+  it('starts a killed worker again, which takes the sessions from the store; SIGTERM: exit 0', async () => {
+    const { run, url } = await startMachine('cw-kill')
+    const other = await startReplica('cw-kill')
+    expect(
+      (await admin(other.url, 'PUT', 'k/scenario', { kind: 'unavailable', times: 4 })).status,
+    ).toBe(200)
+    expect(await getOnNewConnection(url, 'k')).toBe(503)
+    const workers = await childPids(run.child.pid!)
+    expect(workers).toHaveLength(2)
+    const client = createClient({ url: redis.url })
+    await client.connect()
+    const replicas = () => client.zRange('cw-kill:replicas', 0, -1)
+    const before = await replicas()
+    expect(before).toHaveLength(3)
+    process.kill(workers[0]!, 'SIGKILL')
+    await expect.poll(() => run.stderr.join('\n'), { timeout: 10_000 }).toMatch(/starting another/)
+    // The new worker joins the store (its heartbeat) just before it listens.
+    await expect
+      .poll(async () => (await replicas()).filter((id) => !before.includes(id)), {
+        timeout: 10_000,
+      })
+      .toHaveLength(1)
+    await client.quit()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The new worker and the old one share the count: three more failures, then answers.
+    const statuses: number[] = []
+    for (let n = 0; n < 8; n++) statuses.push(await getOnNewConnection(url, 'k'))
+    expect(statuses).toEqual([503, 503, 503, 200, 200, 200, 200, 200])
+    expect(run.stderr.filter((line) => /starting another/.test(line))).toHaveLength(1)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    expect(await childPids(run.child.pid!)).toEqual([])
+  }, 60_000)
+})
+
 describe('serve --store when Redis cannot be reached', () => {
   it('does not start: one line naming the address (never its password), exit 1', async () => {
     const port = await freePort()
@@ -274,6 +375,23 @@ describe('serve --store when Redis cannot be reached', () => {
     expect(run.stderr[0]).toBe(
       `taxonomy-mock: cannot reach the session store at redis://:***@127.0.0.1:${port} (ECONNREFUSED)`,
     )
+    expect(run.stdout.join('')).not.toContain('hunter2')
+  }, 30_000)
+
+  it('with --workers too: the primary says it once, exit 1', async () => {
+    const port = await freePort()
+    const run = spawnCli([
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--store',
+      `redis://:hunter2-pass@127.0.0.1:${port}`,
+    ])
+    expect(await run.exit).toBe(1)
+    expect(run.stderr).toEqual([
+      `taxonomy-mock: cannot reach the session store at redis://:***@127.0.0.1:${port} (ECONNREFUSED)`,
+    ])
     expect(run.stdout.join('')).not.toContain('hunter2')
   }, 30_000)
 })

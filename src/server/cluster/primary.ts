@@ -97,6 +97,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   const startFailed = new Promise<never>((_, reject) => (failed = reject))
   startFailed.catch(() => {})
   let up = false
+  // The grace `close` gave, for a worker that listens only after it.
+  let stopGrace: number | undefined
 
   function fork(): Worker {
     const worker = cluster.fork()
@@ -111,6 +113,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     worker.on('listening', (address) => {
       channels.set(worker, channel)
       listening(address.port)
+      // Started in place of one that died, and ready only once the cluster was told to stop.
+      if (stopping && up) void channel.ask('stop', stopGrace).catch(() => {})
     })
     worker.once('exit', (code, signal) => {
       channels.delete(worker)
@@ -156,6 +160,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
     async close(grace) {
       stopping = true
+      stopGrace = grace
       const exits = [...Object.values(cluster.workers ?? {})].map(
         (worker) =>
           new Promise<void>((resolve) =>

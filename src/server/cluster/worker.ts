@@ -7,10 +7,16 @@ import type { StartServerOptions } from '../options.js'
 import { startServerWithLimits, type RunningServer } from '../server.js'
 import { openChannel, type Endpoint } from './channel.js'
 import { createForwardingResolver } from './forwarding-resolver.js'
+import type { Replica } from '../replica/replica.js'
 import { SHARED_CLOCK_OFFSET, WireMockRequest, type WireRequest } from './wire.js'
 
 /** What a worker is asked to do besides serving. */
 export interface WorkerHooks {
+  /**
+   * With a session store (`--store`): the worker joins the store as a replica of its own, and
+   * keeps its sessions there rather than in the primary.
+   */
+  replicate?(options: MockOptions): Promise<Replica>
   /** Reads the `--data` file again (the primary saw it change). */
   reload?(): Promise<Taxonomy>
   /** The primary asks the worker to stop: close gracefully. */
@@ -20,13 +26,15 @@ export interface WorkerHooks {
 /**
  * Serves as one worker of a cluster: listens on the primary's shared port, answers through a
  * forwarding resolver, and answers the primary's questions: admin writes to apply here too, a
- * session's journal part, the metrics.
+ * session's journal part, the metrics. With a store, the worker is a replica like any other:
+ * it forwards nothing, and the primary only asks it to reload or stop.
  */
 export async function startClusterWorker(
   options: StartServerOptions,
   hooks: WorkerHooks,
 ): Promise<RunningServer> {
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
+  if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
   const local = createResolver(mockOptions as MockOptions)
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
     switch (kind) {
@@ -57,4 +65,40 @@ export async function startClusterWorker(
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
   return startServerWithLimits(options, SERVER_LIMITS, createForwardingResolver(local, primary))
+}
+
+/** A worker that keeps its sessions in the store, as a replica of its own. */
+async function startReplicaWorker(
+  options: StartServerOptions,
+  hooks: WorkerHooks,
+  replicate: (options: MockOptions) => Promise<Replica>,
+): Promise<RunningServer> {
+  const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
+  const replica = await replicate(mockOptions as MockOptions)
+  openChannel(process as unknown as Endpoint, async (kind, value) => {
+    switch (kind) {
+      case 'reload':
+        if (hooks.reload) replica.resolver.replaceTaxonomy(await hooks.reload())
+        return true
+      case 'stop':
+        hooks.stop(value as number | undefined)
+        return true
+      default:
+        throw new Error(`unknown question ${kind}`)
+    }
+  })
+  process.once('disconnect', () => hooks.stop(0))
+  const server = await startServerWithLimits(options, SERVER_LIMITS, replica.resolver).catch(
+    async (error: unknown) => {
+      await replica.close()
+      throw error
+    },
+  )
+  return {
+    ...server,
+    async close(closing) {
+      await server.close(closing)
+      await replica.close()
+    },
+  }
 }
