@@ -171,6 +171,40 @@ describe('serve --workers 2', () => {
     ).toHaveLength(5)
   })
 
+  it('gives a worker started in place of a dead one every admin write made while it starts', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    const children = await childPids(run.child.pid!)
+    process.kill(children[0]!, 'SIGKILL')
+    // Once the primary knows (a connection handed to a dying worker may never be answered)...
+    await expect
+      .poll(() => run.stderr.join('\n'), { timeout: 10_000, interval: 5 })
+      .toMatch(/starting another/)
+    // ...admin writes one after another while the new worker starts, takes the state and listens.
+    const sessions: string[] = []
+    const until = performance.now() + 800
+    for (let n = 0; performance.now() < until; n++) {
+      const response = await fetch(`${url}/__admin/sessions/starting-${n}/scenario`, {
+        method: 'PUT',
+        body: JSON.stringify({ kind: 'unavailable' }),
+      })
+      expect(response.status).toBe(200)
+      sessions.push(`starting-${n}`)
+    }
+    // New connections alternate over both workers: each must know every session's scenario.
+    const wrong: string[] = []
+    for (const session of sessions)
+      for (let i = 0; i < 2; i++) {
+        const { status } = await get(`${url}/api/v2/disciplines/history`, {
+          ...AUTH,
+          'x-taxonomy-mock-session': session,
+        })
+        if (status !== 503) wrong.push(`${session}: ${status}`)
+      }
+    expect(wrong).toEqual([])
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  }, 60_000)
+
   it('SIGTERM while a worker started in place of a dead one is not up yet: it is stopped too', async () => {
     const { run } = await startWorkers('--quiet')
     const children = await childPids(run.child.pid!)

@@ -97,6 +97,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   const startFailed = new Promise<never>((_, reject) => (failed = reject))
   startFailed.catch(() => {})
   let up = false
+  const listened = new WeakSet<Worker>()
   // The grace `close` gave, for a worker that listens only after it.
   let stopGrace: number | undefined
 
@@ -104,14 +105,20 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     const worker = cluster.fork()
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
-      if (kind === 'state') return currentState()
+      if (kind === 'state') {
+        // From the state on, every admin write is sent to this worker too: none falls between.
+        channels.set(worker, channel)
+        return currentState()
+      }
       throw new Error(`unknown question ${kind}`)
     })
     worker.on('message', (message: { tm?: string; message?: string }) => {
       if (message?.tm === 'failed') failure ??= message.message
     })
     worker.on('listening', (address) => {
-      channels.set(worker, channel)
+      listened.add(worker)
+      // With a store, a worker asks for no state: the primary only reloads and stops it.
+      if (!channels.has(worker)) channels.set(worker, channel)
       listening(address.port)
       // Started in place of one that died, and ready only once the cluster was told to stop.
       if (stopping && up) void channel.ask('stop', stopGrace).catch(() => {})
@@ -145,7 +152,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       forked.map(
         (worker) =>
           new Promise<void>((resolve) =>
-            channels.has(worker) ? resolve() : worker.once('listening', () => resolve()),
+            listened.has(worker) ? resolve() : worker.once('listening', () => resolve()),
           ),
       ),
     ),

@@ -36,10 +36,13 @@ export async function startClusterWorker(
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
   if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
   const local = createResolver(mockOptions as MockOptions)
+  // The sessions' state as the primary had it when it answered; the writes it sends after wait.
+  let stateTaken: Promise<unknown> = Promise.resolve()
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
     switch (kind) {
       case 'apply': {
         // The primary applied an admin write: the same request makes the same change here.
+        await stateTaken
         const answer = await local.resolve(new WireMockRequest(value as WireRequest))
         return answer.status
       }
@@ -60,8 +63,10 @@ export async function startClusterWorker(
     }
   })
   // A worker started in place of one that died takes the sessions' scenarios and data first.
-  for (const write of await primary.ask<WireRequest[]>('state'))
-    await local.resolve(new WireMockRequest(write))
+  stateTaken = primary.ask<WireRequest[]>('state').then(async (writes) => {
+    for (const write of writes) await local.resolve(new WireMockRequest(write))
+  })
+  await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
   return startServerWithLimits(options, SERVER_LIMITS, createForwardingResolver(local, primary))
