@@ -55,3 +55,12 @@ export function startCliServer(
 ): Promise<ServerProcess> {
   return startListening(process.execPath, [...nodeArgs, bin, '--port', '0', ...args])
 }
+
+/** Resolves once `server` has printed a line matching `pattern` (its lines must be kept). */
+export async function waitForLine(server: ServerProcess, pattern: RegExp): Promise<void> {
+  const until = performance.now() + 20_000
+  while (!server.lines.some((line) => pattern.test(line))) {
+    if (performance.now() > until) throw new Error(`no line like ${pattern} in 20 s`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}

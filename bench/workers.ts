@@ -1,5 +1,5 @@
 import { median, spreadOf, type Check } from './lib.js'
-import { BIN, startListening, type ServerProcess } from './processes.js'
+import { BIN, startListening, waitForLine, type ServerProcess } from './processes.js'
 import { REFERENCE, firstDisciplineSlug, sampleAnswer } from './server.js'
 import { hasWrk, runWrk } from './wrk.js'
 
@@ -22,8 +22,19 @@ export async function benchWorkers(rounds = 8, seconds = 3): Promise<Check[]> {
     const path = `/api/v2/disciplines/${slug}`
     const answer = await sampleAnswer(path)
     const start = {
-      workers: () =>
-        startListening(process.execPath, [BIN, '--port', '0', '--quiet', '--workers', '2']),
+      // The primary answers until its workers serve: the load starts once they do.
+      workers: async () => {
+        const server = await startListening(process.execPath, [
+          BIN,
+          '--port',
+          '0',
+          '--quiet',
+          '--workers',
+          '2',
+        ])
+        await waitForLine(server, /workers serve the port/)
+        return server
+      },
       one: () => startListening(process.execPath, [BIN, '--port', '0', '--quiet']),
       bare: () =>
         startListening(

@@ -49,12 +49,17 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
 
   async function runPrimary(): Promise<number> {
     const mockOptions = await mockOptionsOf(args)
+    if (!args.quiet) io.startLog()
     primary = await startClusterPrimary({
       workers: args.workers,
       mockOptions,
+      port: args.port,
+      host: args.host,
+      ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
+      store: args.store !== undefined,
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
-    }).catch((error: Error) => {
-      throw new RuntimeError(error.message)
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })
     const { resolver } = primary
     const host = args.host.includes(':') ? `[${args.host}]` : args.host
@@ -82,7 +87,21 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     const dataset = formatDatasetHeader(describeServedDataset(resolver.options))
     for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, undefined))
       io.stdout(line)
-    if (!args.quiet)
+    // Until then the primary answers itself (it owns the sessions), so this line says when the
+    // load spreads; with --quiet too, for a client that waits for it.
+    const started = await Promise.race([
+      primary.workersServe.then(
+        () => true,
+        (error: Error) => error,
+      ),
+      stopped.then(() => false),
+    ])
+    if (started instanceof Error) {
+      stopWatching()
+      await primary.close(0)
+      throw new RuntimeError(started.message)
+    }
+    if (started)
       io.stdout(
         args.store
           ? `taxonomy-mock: ${args.workers} workers serve the port, each a replica of the session store`
@@ -91,6 +110,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     await stopped
     stopWatching()
     await primary.close(signals > 1 ? 0 : undefined)
+    io.finishLog()
     return 0
   }
 }

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import type { Server as TlsServer } from 'node:tls'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import type { MockOptions } from '../http/options.js'
+import { listeningAcceptor, type Acceptor } from './acceptor.js'
 import { answerClientErrors } from './client-errors.js'
 import { checkResponseInternals } from './node-internals.js'
 import { SERVER_LIMITS, type ServerLimits } from './limits.js'
@@ -56,11 +57,15 @@ function warnInternal(message: string): void {
   process.emitWarning(message, 'TaxonomyMockWarning')
 }
 
-/** {@link startServer} with other limits: for tests that cannot wait 30 s for a timeout. */
+/**
+ * {@link startServer} with other limits (for tests that cannot wait 30 s for a timeout), and for a
+ * cluster: a resolver of its own, and connections handed over rather than listened for.
+ */
 export async function startServerWithLimits(
   options: StartServerOptions,
   limits: ServerLimits,
   given?: Resolver,
+  accept?: Acceptor,
 ): Promise<RunningServer> {
   const { port: portOption, host: hostOption, onRequest, tls, ...mockOptions } = options
   const port = resolvePort(portOption)
@@ -125,14 +130,8 @@ export async function startServerWithLimits(
     server.on('secureConnection', (socket: Socket) => handshaking.delete(endpointOf(socket)))
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen({ port, host, backlog: limits.backlog }, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const address = server.address() as AddressInfo
+  const acceptor = accept ?? listeningAcceptor(port, host, limits.backlog)
+  const address = await acceptor.start(server)
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
 
   let closing: Promise<void> | undefined
@@ -146,7 +145,9 @@ export async function startServerWithLimits(
     close({ grace = limits.closeGraceMs } = {}) {
       closing ??= new Promise<void>((resolve) => {
         state.draining = true
-        server.close(() => {
+        acceptor.stop()
+        const closed = new Promise<void>((done) => server.close(() => done()))
+        void Promise.all([closed, acceptor.drained()]).then(() => {
           clearTimeout(cut)
           resolve()
         })

@@ -9,10 +9,13 @@ import { runCli, spawnCli } from '../helpers/cli.js'
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 const URL_LINE = /listening on (http:\/\/\S+)/
 
-/** Starts `serve --workers 2` on any free port; its URL once every worker listens. */
+const WORKERS_LINE = /2 workers serve the port/
+
+/** Starts `serve --workers 2` on any free port; its URL once every worker serves. */
 async function startWorkers(...args: string[]) {
   const run = spawnCli(['--port', '0', '--workers', '2', ...args])
   const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+  await run.waitFor(WORKERS_LINE, 20_000)
   return { run, url }
 }
 
@@ -215,6 +218,77 @@ describe('serve --workers 2', () => {
     process.kill(children[0]!, 'SIGKILL')
     expect(await run.exit).toBe(0)
     expect(await childPids(run.child.pid!)).toEqual([])
+  })
+
+  it('answers from the primary while the workers start, then hands the port over to them', async () => {
+    const run = spawnCli(['--port', '0', '--workers', '2'])
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+    // Forked once the primary listens: held still, so that only the primary can answer.
+    const workers = await childPids(run.child.pid!)
+    expect(workers).toHaveLength(2)
+    for (const pid of workers) process.kill(pid, 'SIGSTOP')
+    const primarySockets = await socketCount(run.child.pid!)
+    const first = await get(
+      `${url}/api/v2/disciplines/history`,
+      AUTH,
+      new Agent({ keepAlive: true }),
+    )
+    expect(first.status).toBe(200)
+    expect(run.stdout.some((line) => WORKERS_LINE.test(line))).toBe(false)
+    // An admin write while they start: each takes it with the state, or applies it.
+    const put = fetch(`${url}/__admin/sessions/early/scenario`, {
+      method: 'PUT',
+      body: JSON.stringify({ kind: 'unavailable' }),
+    })
+    // And one still being sent when they serve: answered, then its connection closes.
+    const late = httpRequest(`${url}/__admin/sessions/late/scenario`, {
+      method: 'PUT',
+      agent: new Agent({ keepAlive: true }),
+      headers: { 'content-length': '22' },
+    })
+    const lateAnswer = new Promise<[number, string | undefined]>((resolve, reject) => {
+      late.on('response', (response) => {
+        response.resume()
+        resolve([response.statusCode!, response.headers.connection])
+      })
+      late.on('error', reject)
+    })
+    late.write('{"kind":')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    for (const pid of workers) process.kill(pid, 'SIGCONT')
+    expect((await put).status).toBe(200)
+    await run.waitFor(WORKERS_LINE, 20_000)
+    late.end('"unavailable"}')
+    expect(await lateAnswer).toEqual([200, 'close'])
+    // The primary keeps no client's connection: its idle ones closed when the workers served.
+    await expect.poll(() => socketCount(run.child.pid!)).toBe(primarySockets)
+    const before = await Promise.all(workers.map(socketCount))
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 })
+    for (const session of ['early', 'late']) {
+      const headers = { ...AUTH, 'x-taxonomy-mock-session': session }
+      const answers = await Promise.all(
+        [...Array(4).keys()].map(() => get(`${url}/api/v2/disciplines/history`, headers, agent)),
+      )
+      expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503])
+    }
+    const after = await Promise.all(workers.map(socketCount))
+    expect(after.map((count, i) => count - before[i]!)).toEqual([2, 2])
+    agent.destroy()
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    // One log line per request, the primary's among them.
+    expect(
+      run.stdout.filter((line) => /^GET \/api\/v2\/disciplines\/history /.test(line)),
+    ).toHaveLength(9)
+  })
+
+  it('SIGTERM before the workers serve: exit 0, no worker left', async () => {
+    const run = spawnCli(['--port', '0', '--workers', '2', '--quiet'])
+    await run.waitFor(URL_LINE, 20_000)
+    const workers = await childPids(run.child.pid!)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    for (const pid of workers) expect(isAlive(pid)).toBe(false)
   })
 
   it.each([['0'], ['x'], ['65'], ['1.5']])(

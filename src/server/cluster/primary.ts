@@ -4,11 +4,19 @@ import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
+import { SERVER_LIMITS } from '../limits.js'
+import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
+import { startServerWithLimits } from '../server.js'
+import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
+import { createDispatcher } from './dispatcher.js'
+import { CLUSTER_PORT_VARIABLE } from './worker.js'
 import {
   SHARED_CLOCK_OFFSET,
+  toWireRequest,
   trustedAdminWrite,
   WireMockRequest,
+  type ForwardableRequest,
   type WireRequest,
 } from './wire.js'
 
@@ -16,35 +24,45 @@ import {
 export interface ClusterPrimary {
   /** The owner's resolver: admin calls and scenario sessions are answered by it. */
   readonly resolver: Resolver
-  /** The port the workers share, once every worker listens. */
+  /** The port it listens on for every process. */
   readonly port: number
+  /** Resolves once every worker serves; rejects when one could not start. */
+  readonly workersServe: Promise<void>
   /** Asks every worker the same question (a reload), once each answered. */
   broadcast(kind: string, value?: unknown): Promise<void>
-  /** Stops every worker (they close gracefully) and waits until they have exited. */
+  /** Stops listening, stops every worker (they close gracefully) and waits until they have exited. */
   close(grace?: number): Promise<void>
 }
 
 export interface ClusterOptions {
   readonly workers: number
   readonly mockOptions: MockOptions
+  readonly port: number
+  readonly host: string
+  /** The primary's own request log: it answers requests itself until the workers serve. */
+  readonly onRequest?: StartServerOptions['onRequest']
+  /**
+   * The workers are replicas of a session store: the primary answers nothing itself, and is up
+   * only once they all serve.
+   */
+  readonly store: boolean
   /** A line for stderr: a worker that died and was started again. */
   readonly warn: (line: string) => void
 }
 
 /**
- * Forks the workers (each builds or loads the same data: it is deterministic) and answers what
- * they forward. An admin write is answered once every worker applied it too, so the next request
- * finds it in force whichever worker it reaches. A worker that dies is started again and given
- * the sessions' scenarios and data; its part of the journals is lost.
+ * Listens on the port, and forks the workers (each builds or loads the same data: it is
+ * deterministic), handing each connection to the next one that serves; until they all do, it
+ * answers connections itself, so the first answer does not wait for a second process to start.
+ * It owns the sessions: an admin write is answered once every worker applied it too, so the next
+ * request finds it in force whichever worker it reaches. A worker that dies is started again and
+ * given the sessions' scenarios and data; its part of the journals is lost.
  */
 export async function startClusterPrimary(options: ClusterOptions): Promise<ClusterPrimary> {
   const channels = new Map<Worker, Channel>()
   let stopping = false
-  // What the first worker that could not listen said (a port in use).
+  // What the first worker that could not start said.
   let failure: string | undefined
-  // Forked first: their start-up runs while this process builds the owner's resolver.
-  cluster.setupPrimary({ serialization: 'advanced' })
-  const forked = Array.from({ length: options.workers }, fork)
   const owner = createGatheringResolver(options.mockOptions, {
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)
@@ -63,6 +81,24 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
   })
   const adminKey = owner.options.adminKey
+  const dispatcher = createDispatcher(
+    resolvePort(options.port),
+    resolveHost(options.host),
+    SERVER_LIMITS.backlog,
+    !options.store,
+  )
+  // What the primary answers itself: as a worker would have it answered here.
+  const own = wrapResolver(owner, (request, context) =>
+    isAdminWrite(request)
+      ? toWireRequest(request as ForwardableRequest).then(answerForwarded)
+      : owner.resolve(request, context),
+  )
+  const server = await startServerWithLimits(
+    { port: options.port, host: options.host, onRequest: options.onRequest },
+    SERVER_LIMITS,
+    own,
+    dispatcher,
+  )
 
   async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
     const answers = await Promise.allSettled(
@@ -78,7 +114,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return answer
   }
 
-  /** The sessions' scenarios and data, as admin writes a new worker applies before it listens. */
+  /** The sessions' scenarios and data, as admin writes a new worker applies before it serves. */
   function currentState(): WireRequest[] {
     const writes: WireRequest[] = []
     for (const session of sessionsOf(owner).all()) {
@@ -91,18 +127,16 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return writes
   }
 
-  let listening: (port: number) => void
   let failed: (error: Error) => void
-  const firstListening = new Promise<number>((resolve) => (listening = resolve))
   const startFailed = new Promise<never>((_, reject) => (failed = reject))
   startFailed.catch(() => {})
   let up = false
-  const listened = new WeakSet<Worker>()
-  // The grace `close` gave, for a worker that listens only after it.
+  const serves = new WeakMap<Worker, Promise<void>>()
+  // The grace `close` gave, for a worker that serves only after it.
   let stopGrace: number | undefined
 
   function fork(): Worker {
-    const worker = cluster.fork()
+    const worker = cluster.fork({ [CLUSTER_PORT_VARIABLE]: String(server.port) })
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       if (kind === 'state') {
@@ -112,28 +146,34 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       }
       throw new Error(`unknown question ${kind}`)
     })
-    worker.on('message', (message: { tm?: string; message?: string }) => {
-      if (message?.tm === 'failed') failure ??= message.message
-    })
-    worker.on('listening', (address) => {
-      listened.add(worker)
-      // With a store, a worker asks for no state: the primary only reloads and stops it.
-      if (!channels.has(worker)) channels.set(worker, channel)
-      listening(address.port)
-      // Started in place of one that died, and ready only once the cluster was told to stop.
-      if (stopping && up) void channel.ask('stop', stopGrace).catch(() => {})
-    })
+    serves.set(
+      worker,
+      new Promise((resolve) =>
+        worker.on('message', (message: { tm?: string; message?: string }) => {
+          if (message?.tm === 'failed') failure ??= message.message
+          if (message?.tm !== 'ready') return
+          // With a store, a worker asks for no state: the primary only reloads and stops it.
+          if (!channels.has(worker)) channels.set(worker, channel)
+          dispatcher.add(worker)
+          resolve()
+          // Serving only once the cluster was told to stop (a signal as it starts, or a worker
+          // started in place of one that died).
+          if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
+        }),
+      ),
+    )
     worker.once('exit', (code, signal) => {
       channels.delete(worker)
+      dispatcher.remove(worker)
       channel.failAll('the worker exited')
       if (stopping) return
       if (!up) {
-        // It could not listen (it said why): starting another would fail the same way.
+        // It could not start (it said why): starting another would fail the same way.
         stopping = true
         // At once: a worker still starting must not outlive the failed start.
         for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL')
         failed(
-          new Error(failure ?? `a worker exited before it listened (${signal ?? `code ${code}`})`),
+          new Error(failure ?? `a worker exited before it served (${signal ?? `code ${code}`})`),
         )
         return
       }
@@ -145,45 +185,55 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return worker
   }
 
-  const port = await Promise.race([firstListening, startFailed])
-  await Promise.race([
+  cluster.setupPrimary({ serialization: 'advanced' })
+  const forked = Array.from({ length: options.workers }, fork)
+  const workersServe = Promise.race([
     startFailed,
-    Promise.all(
-      forked.map(
-        (worker) =>
-          new Promise<void>((resolve) =>
-            listened.has(worker) ? resolve() : worker.once('listening', () => resolve()),
-          ),
-      ),
-    ),
-  ])
-  up = true
+    Promise.all(forked.map((worker) => serves.get(worker))),
+  ]).then(() => {
+    up = true
+    dispatcher.handOver()
+  })
+  workersServe.catch(() => {})
+
+  async function close(grace?: number): Promise<void> {
+    stopping = true
+    stopGrace = grace
+    const exits = [...Object.values(cluster.workers ?? {})].map(
+      (worker) =>
+        new Promise<void>((resolve) =>
+          worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()),
+        ),
+    )
+    await Promise.all([
+      server.close(grace === undefined ? {} : { grace }),
+      askAll('stop', grace),
+      ...exits,
+    ])
+  }
+
+  // With a store, the primary holds no session a request could use: up once the replicas are.
+  if (options.store)
+    await workersServe.catch(async (error: unknown) => {
+      await close(0)
+      throw error
+    })
 
   return {
     resolver: owner,
-    port,
+    port: server.port,
+    workersServe,
     async broadcast(kind, value) {
       await askAll(kind, value)
     },
-    async close(grace) {
-      stopping = true
-      stopGrace = grace
-      const exits = [...Object.values(cluster.workers ?? {})].map(
-        (worker) =>
-          new Promise<void>((resolve) =>
-            worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()),
-          ),
-      )
-      await askAll('stop', grace)
-      await Promise.all(exits)
-    },
+    close,
   }
 }
 
 /** Whether a forwarded request changes session state: the workers must apply it as well. */
-function isAdminWrite(wire: WireRequest): boolean {
+function isAdminWrite(request: { readonly method: string; readonly url: string }): boolean {
   return (
-    (wire.method === 'PUT' || wire.method === 'DELETE') &&
-    /^\/__admin\/sessions\//.test(new URL(wire.url, 'http://x').pathname)
+    (request.method === 'PUT' || request.method === 'DELETE') &&
+    /^\/__admin\/sessions\//.test(new URL(request.url, 'http://x').pathname)
   )
 }

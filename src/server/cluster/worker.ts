@@ -2,9 +2,11 @@ import { journalPartOf } from '../../http/journal-part.js'
 import { createResolver, metricsOf, sessionsOf } from '../../http/resolver.js'
 import type { MockOptions } from '../../http/options.js'
 import type { Taxonomy } from '../../core/store.js'
+import { handedConnections, type Acceptor } from '../acceptor.js'
 import { SERVER_LIMITS } from '../limits.js'
-import type { StartServerOptions } from '../options.js'
+import { resolveHost, type StartServerOptions } from '../options.js'
 import { startServerWithLimits, type RunningServer } from '../server.js'
+import type { Socket } from 'node:net'
 import { openChannel, type Endpoint } from './channel.js'
 import { createForwardingResolver } from './forwarding-resolver.js'
 import type { Replica } from '../replica/replica.js'
@@ -23,8 +25,11 @@ export interface WorkerHooks {
   stop(grace: number | undefined): void
 }
 
+/** Where the primary tells a worker the port it listens on for all. */
+export const CLUSTER_PORT_VARIABLE = 'TAXONOMY_MOCK_CLUSTER_PORT'
+
 /**
- * Serves as one worker of a cluster: listens on the primary's shared port, answers through a
+ * Serves as one worker of a cluster: serves the connections the primary hands it, answers through a
  * forwarding resolver, and answers the primary's questions: admin writes to apply here too, a
  * session's journal part, the metrics. With a store, the worker is a replica like any other:
  * it forwards nothing, and the primary only asks it to reload or stop.
@@ -69,7 +74,14 @@ export async function startClusterWorker(
   await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
-  return startServerWithLimits(options, SERVER_LIMITS, createForwardingResolver(local, primary))
+  return serving(
+    startServerWithLimits(
+      options,
+      SERVER_LIMITS,
+      createForwardingResolver(local, primary),
+      fromPrimary(options.host),
+    ),
+  )
 }
 
 /** A worker that keeps its sessions in the store, as a replica of its own. */
@@ -93,17 +105,50 @@ async function startReplicaWorker(
     }
   })
   process.once('disconnect', () => hooks.stop(0))
-  const server = await startServerWithLimits(options, SERVER_LIMITS, replica.resolver).catch(
-    async (error: unknown) => {
-      await replica.close()
-      throw error
-    },
-  )
+  const server = await serving(
+    startServerWithLimits(options, SERVER_LIMITS, replica.resolver, fromPrimary(options.host)),
+  ).catch(async (error: unknown) => {
+    await replica.close()
+    throw error
+  })
   return {
     ...server,
     async close(closing) {
       await server.close(closing)
       await replica.close()
     },
+  }
+}
+
+/** Tells the primary, once the server is up, that it may hand this worker connections. */
+async function serving(starting: Promise<RunningServer>): Promise<RunningServer> {
+  const server = await starting
+  process.send!({ tm: 'ready' })
+  return server
+}
+
+/** The connections the primary accepted and hands over, served as this worker's own. */
+function fromPrimary(host: string | undefined): Acceptor {
+  let taken: ReturnType<typeof handedConnections> | undefined
+  let stopped = false
+  const onMessage = (message: { tm?: string } | undefined, socket: Socket | undefined) => {
+    if (message?.tm !== 'connection' || socket === undefined) return
+    // Handed over just as this worker stops: closed, so that its client sees it.
+    if (taken === undefined || stopped) socket.destroy()
+    else taken.take(socket)
+  }
+  process.on('message', onMessage)
+  return {
+    async start(server) {
+      taken = handedConnections(server)
+      const address = resolveHost(host)
+      return {
+        address,
+        family: address.includes(':') ? 'IPv6' : 'IPv4',
+        port: Number(process.env[CLUSTER_PORT_VARIABLE]),
+      }
+    },
+    stop: () => void (stopped = true),
+    drained: () => taken?.drained() ?? Promise.resolve(),
   }
 }

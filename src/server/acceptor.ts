@@ -1,0 +1,56 @@
+import type { Server } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+/**
+ * How a server gets its connections: by listening on its port (the default), or handed them by
+ * the process that listens for a cluster.
+ */
+export interface Acceptor {
+  /** Starts taking connections for `server`; resolves with the address clients reach. */
+  start(server: Server): Promise<AddressInfo>
+  /** Takes no more (after `server.close()`, which stops a listening server by itself). */
+  stop(): void
+  /** Resolves once every connection handed over has closed (a listening server waits itself). */
+  drained(): Promise<void>
+}
+
+/** Listens on `port` and `host`, as a server on its own does. */
+export function listeningAcceptor(port: number, host: string, backlog: number): Acceptor {
+  return {
+    start: (server) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject)
+        server.listen({ port, host, backlog }, () => {
+          server.off('error', reject)
+          resolve(server.address() as AddressInfo)
+        })
+      }),
+    stop() {},
+    drained: () => Promise.resolve(),
+  }
+}
+
+/**
+ * Serves connections accepted by another server (or process) as if `server` had accepted them:
+ * `take` each one; `drained` resolves once all have closed.
+ */
+export function handedConnections(server: Server) {
+  const open = new Set<Socket>()
+  const waiting: (() => void)[] = []
+  // Node starts its bookkeeping of connections (timeouts, idle ones) when a server listens.
+  server.emit('listening')
+  return {
+    take(socket: Socket) {
+      open.add(socket)
+      socket.once('close', () => {
+        open.delete(socket)
+        if (open.size === 0) for (const resolve of waiting.splice(0)) resolve()
+      })
+      server.emit('connection', socket)
+      // Accepted paused (so that it could be handed to another process): reading starts here.
+      socket.resume()
+    },
+    drained: () =>
+      open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
+  }
+}

@@ -1,0 +1,114 @@
+import type { Worker } from 'node:cluster'
+import type { Server, ServerResponse } from 'node:http'
+import { createServer, type AddressInfo, type Socket } from 'node:net'
+import { handedConnections, type Acceptor } from '../acceptor.js'
+
+/** The primary's side of the shared port. */
+export interface Dispatcher extends Acceptor {
+  /** The worker serves: connections go to it in turn. */
+  add(worker: Worker): void
+  /** The worker is gone: none goes to it any more, and those still on their way are closed. */
+  remove(worker: Worker): void
+  /**
+   * Every worker serves: the primary answers no new connection itself, and its own close after
+   * their current answer, so that their clients connect again and reach a worker.
+   */
+  handOver(): void
+}
+
+/**
+ * Listens on the port, and hands each connection to the next worker that serves, as node:cluster's
+ * round robin does. Until the workers serve (and whenever none does), the primary answers
+ * connections itself when it may (`selfServe`: it owns the sessions), or keeps them waiting (with
+ * a store, where only the workers are replicas).
+ */
+export function createDispatcher(
+  port: number,
+  host: string,
+  backlog: number,
+  selfServe: boolean,
+): Dispatcher {
+  const serving: Worker[] = []
+  // Connections sent to a worker that has not taken them yet (Node sends one at a time).
+  const onTheirWay = new Map<Worker, Set<Socket>>()
+  const waiting: Socket[] = []
+  let next = 0
+  let handedOver = false
+  // The primary's answers under way: their connections close once they are sent.
+  const answering = new Set<ServerResponse>()
+  let stopped = false
+  let own: ReturnType<typeof handedConnections>
+  let ownServer: Server
+  const listener = createServer({ pauseOnConnect: true }, route)
+
+  function route(socket: Socket): void {
+    if (stopped) return void socket.destroy()
+    const worker = handedOver || !selfServe ? nextWorker() : undefined
+    if (worker) send(worker, socket)
+    else if (selfServe) own.take(socket)
+    else waiting.push(socket)
+  }
+
+  function nextWorker(): Worker | undefined {
+    while (serving.length > 0) {
+      const worker = serving[next++ % serving.length]!
+      if (worker.isConnected()) return worker
+      serving.splice(serving.indexOf(worker), 1)
+    }
+    return undefined
+  }
+
+  function send(worker: Worker, socket: Socket): void {
+    const sent = onTheirWay.get(worker)!
+    sent.add(socket)
+    worker.send({ tm: 'connection' }, socket, () => sent.delete(socket))
+  }
+
+  return {
+    start(server) {
+      ownServer = server
+      own = handedConnections(server)
+      // First of the request listeners: an answer's `Connection` header is decided before it starts.
+      server.prependListener('request', (_request, response) => {
+        if (handedOver) response.shouldKeepAlive = false
+        else {
+          answering.add(response)
+          response.once('close', () => answering.delete(response))
+        }
+      })
+      return new Promise((resolve, reject) => {
+        listener.once('error', reject)
+        listener.listen({ port, host, backlog }, () => {
+          listener.off('error', reject)
+          resolve(listener.address() as AddressInfo)
+        })
+      })
+    },
+    stop() {
+      stopped = true
+      listener.close()
+      for (const socket of waiting.splice(0)) socket.destroy()
+    },
+    drained: () => own.drained(),
+    add(worker) {
+      onTheirWay.set(worker, new Set())
+      serving.push(worker)
+      for (const socket of waiting.splice(0)) route(socket)
+    },
+    remove(worker) {
+      const index = serving.indexOf(worker)
+      if (index >= 0) serving.splice(index, 1)
+      // Never taken: closed, so that their clients see it rather than wait.
+      for (const socket of onTheirWay.get(worker) ?? []) socket.destroy()
+      onTheirWay.delete(worker)
+    },
+    handOver() {
+      handedOver = true
+      for (const response of answering) {
+        if (!response.headersSent) response.shouldKeepAlive = false
+        else response.once('finish', () => ownServer.closeIdleConnections())
+      }
+      ownServer.closeIdleConnections()
+    },
+  }
+}
