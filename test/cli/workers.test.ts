@@ -208,6 +208,35 @@ describe('serve --workers 2', () => {
     expect(await run.exit).toBe(0)
   }, 60_000)
 
+  it('never leaves a connection waiting when its worker is killed as it is handed over', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    const [victim] = await childPids(run.child.pid!)
+    // Each request on a connection of its own, eight at a time; a worker killed in their midst.
+    const settled: string[] = []
+    const request = () =>
+      Promise.race([
+        get(`${url}/api/v2/disciplines/history`, AUTH).then(
+          ({ status }) => `${status}`,
+          (error: NodeJS.ErrnoException) => error.code ?? 'error',
+        ),
+        new Promise<string>((resolve) => setTimeout(() => resolve('waiting after 5 s'), 5_000)),
+      ]).then((outcome) => void settled.push(outcome))
+    let sent = 0
+    const lanes = [...Array(8).keys()].map(async () => {
+      while (sent < 400) {
+        if (++sent === 100) process.kill(victim!, 'SIGKILL')
+        await request()
+      }
+    })
+    await Promise.all(lanes)
+    expect(settled).toHaveLength(400)
+    expect(settled.filter((outcome) => outcome === 'waiting after 5 s')).toEqual([])
+    // The rest were answered, most of them: only connections the dead worker held are lost.
+    expect(settled.filter((outcome) => outcome === '200').length).toBeGreaterThan(380)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  }, 60_000)
+
   it('SIGTERM while a worker started in place of a dead one is not up yet: it is stopped too', async () => {
     const { run } = await startWorkers('--quiet')
     const children = await childPids(run.child.pid!)

@@ -61,7 +61,15 @@ export function createDispatcher(
   function send(worker: Worker, socket: Socket): void {
     const sent = onTheirWay.get(worker)!
     sent.add(socket)
-    worker.send({ tm: 'connection' }, socket, () => sent.delete(socket))
+    // Kept open here until the worker has it: a copy Node keeps until the worker acknowledges it
+    // would stay open for ever in this process if the worker died first, and its client wait.
+    worker.send({ tm: 'connection' }, socket, { keepOpen: true }, (error) => {
+      sent.delete(socket)
+      if (socket.destroyed) return
+      // Written: the worker holds the connection (or the kernel closes it if the worker dies).
+      if (error === null) socket.destroy()
+      else route(socket)
+    })
   }
 
   return {
