@@ -1,7 +1,8 @@
 import { request as httpRequest, Agent } from 'node:http'
-import { mkdtempSync, renameSync } from 'node:fs'
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { childPids } from '../helpers/child-pids.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
@@ -17,6 +18,17 @@ async function startWorkers(...args: string[]) {
   const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
   await run.waitFor(WORKERS_LINE, 20_000)
   return { run, url }
+}
+
+/** Spawns the CLI with its workers held at their start until `open()` (test/helpers/hold-workers.cjs). */
+function spawnHeld(args: string[]) {
+  const gate = join(mkdtempSync(join(tmpdir(), 'tm-gate-')), 'open')
+  const hold = fileURLToPath(new URL('../helpers/hold-workers.cjs', import.meta.url))
+  const run = spawnCli(args, {
+    NODE_OPTIONS: `--require ${JSON.stringify(hold)}`,
+    TAXONOMY_MOCK_TEST_GATE: gate,
+  })
+  return { run, open: () => writeFileSync(gate, '') }
 }
 
 /** A request on a connection of its own, so that successive requests reach both workers. */
@@ -250,12 +262,11 @@ describe('serve --workers 2', () => {
   })
 
   it('answers from the primary while the workers start, then hands the port over to them', async () => {
-    const run = spawnCli(['--port', '0', '--workers', '2'])
+    const { run, open } = spawnHeld(['--port', '0', '--workers', '2'])
     const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
-    // Forked once the primary listens: held still, so that only the primary can answer.
+    // Forked once the primary listens, and held at their start: only the primary can answer.
     const workers = await childPids(run.child.pid!)
     expect(workers).toHaveLength(2)
-    for (const pid of workers) process.kill(pid, 'SIGSTOP')
     const primarySockets = await socketCount(run.child.pid!)
     const first = await get(
       `${url}/api/v2/disciplines/history`,
@@ -283,9 +294,8 @@ describe('serve --workers 2', () => {
       late.on('error', reject)
     })
     late.write('{"kind":')
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    for (const pid of workers) process.kill(pid, 'SIGCONT')
     expect((await put).status).toBe(200)
+    open()
     await run.waitFor(WORKERS_LINE, 20_000)
     late.end('"unavailable"}')
     expect(await lateAnswer).toEqual([200, 'close'])
@@ -311,13 +321,15 @@ describe('serve --workers 2', () => {
     ).toHaveLength(9)
   })
 
-  it('SIGTERM before the workers serve: exit 0, no worker left', async () => {
-    const run = spawnCli(['--port', '0', '--workers', '2', '--quiet'])
+  it('SIGTERM before the workers serve: exit 0 once they have started, no worker left', async () => {
+    const { run, open } = spawnHeld(['--port', '0', '--workers', '2', '--quiet'])
     await run.waitFor(URL_LINE, 20_000)
     const workers = await childPids(run.child.pid!)
     run.child.kill('SIGTERM')
+    open()
     expect(await run.exit).toBe(0)
     for (const pid of workers) expect(isAlive(pid)).toBe(false)
+    expect(run.stdout.some((line) => WORKERS_LINE.test(line))).toBe(false)
   })
 
   it.each([['0'], ['x'], ['65'], ['1.5']])(
