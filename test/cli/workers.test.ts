@@ -1,5 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http'
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -320,6 +321,34 @@ describe('serve --workers 2', () => {
       run.stdout.filter((line) => /^GET \/api\/v2\/disciplines\/history /.test(line)),
     ).toHaveLength(9)
   })
+
+  it('holds handed connections to the headers timeout: 408 on each worker', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    const { port } = new URL(url)
+    const started = performance.now()
+    // Two connections that never finish their headers: round robin gives one to each worker.
+    const outcomes = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<[string, number]>((resolve) => {
+            const socket = connect(Number(port), '127.0.0.1', () =>
+              socket.write('GET /api/v2/disciplines/history HTTP/1.1\r\nHost: x\r\n'),
+            )
+            let first = ''
+            socket.on('data', (chunk: Buffer) => (first ||= String(chunk).split('\r\n')[0]!))
+            socket.on('close', () => resolve([first, performance.now() - started]))
+          }),
+      ),
+    )
+    for (const [line, ms] of outcomes) {
+      expect(line).toBe('HTTP/1.1 408 Request Timeout')
+      // The server's headers timeout is 10 s, checked every second.
+      expect(ms).toBeGreaterThan(9_000)
+      expect(ms).toBeLessThan(15_000)
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  }, 30_000)
 
   it('SIGTERM before the workers serve: exit 0 once they have started, no worker left', async () => {
     const { run, open } = spawnHeld(['--port', '0', '--workers', '2', '--quiet'])
