@@ -61,8 +61,9 @@ export function createDispatcher(
   function send(worker: Worker, socket: Socket): void {
     const sent = onTheirWay.get(worker)!
     sent.add(socket)
-    // Kept open here until the worker has it: a copy Node keeps until the worker acknowledges it
-    // would stay open for ever in this process if the worker died first, and its client wait.
+    // `keepOpen`: this process closes its copy itself once the message is written. Left to Node,
+    // the copy waits for the worker's acknowledgement, and stays open for ever (its client
+    // waiting) if the worker dies first.
     worker.send({ tm: 'connection' }, socket, { keepOpen: true }, (error) => {
       sent.delete(socket)
       if (socket.destroyed) return
