@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net'
 
 /**
  * How a server gets its connections: by listening on its port (the default), or handed them by
@@ -17,17 +17,26 @@ export interface Acceptor {
 /** Listens on `port` and `host`, as a server on its own does. */
 export function listeningAcceptor(port: number, host: string, backlog: number): Acceptor {
   return {
-    start: (server) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject)
-        server.listen({ port, host, backlog }, () => {
-          server.off('error', reject)
-          resolve(server.address() as AddressInfo)
-        })
-      }),
+    start: (server) => listen(server, port, host, backlog),
     stop() {},
     drained: () => Promise.resolve(),
   }
+}
+
+/** Listens; resolves with the address, or rejects with the error (a port in use, a bad host). */
+export function listen(
+  server: NetServer,
+  port: number,
+  host: string,
+  backlog: number,
+): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen({ port, host, backlog }, () => {
+      server.off('error', reject)
+      resolve(server.address() as AddressInfo)
+    })
+  })
 }
 
 /**

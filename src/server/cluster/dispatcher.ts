@@ -1,7 +1,7 @@
 import type { Worker } from 'node:cluster'
 import type { Server, ServerResponse } from 'node:http'
-import { createServer, type AddressInfo, type Socket } from 'node:net'
-import { handedConnections, type Acceptor } from '../acceptor.js'
+import { createServer, type Socket } from 'node:net'
+import { handedConnections, listen, type Acceptor } from '../acceptor.js'
 
 /** The primary's side of the shared port. */
 export interface Dispatcher extends Acceptor {
@@ -85,13 +85,7 @@ export function createDispatcher(
           response.once('close', () => answering.delete(response))
         }
       })
-      return new Promise((resolve, reject) => {
-        listener.once('error', reject)
-        listener.listen({ port, host, backlog }, () => {
-          listener.off('error', reject)
-          resolve(listener.address() as AddressInfo)
-        })
-      })
+      return listen(listener, port, host, backlog)
     },
     stop() {
       stopped = true
