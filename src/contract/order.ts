@@ -97,18 +97,35 @@ export function mergeOrders<T extends Named>(
 ): T[] | undefined {
   // Records are numbered by their rank by name, and the ready ones wait in a heap of those numbers.
   const byRank = byName(records)
-  const rank = new Map(byRank.map((record, index) => [record.id, index]))
-  const after: number[][] = byRank.map(() => [])
-  // An edge seen twice is kept twice: it is counted down twice, so sets of edges are not needed.
-  const pending = new Uint32Array(byRank.length)
+  const rank = new Map<string, number>()
+  for (let index = 0; index < byRank.length; index++) rank.set(byRank[index]!.id, index)
+  // The edges, each sequence's neighbours as ranks. An edge seen twice is kept twice: it is
+  // counted down twice, so sets of edges are not needed.
+  const from: number[] = []
+  const to: number[] = []
+  let forward = true
   for (const sequence of sequences) {
     for (let i = 1; i < sequence.length; i++) {
       const before = rank.get(sequence[i - 1]!)
       const next = rank.get(sequence[i]!)
       if (before === undefined || next === undefined) continue
-      after[before]!.push(next)
-      pending[next]!++
+      from.push(before)
+      to.push(next)
+      if (before > next) forward = false
     }
+  }
+  // Every sequence already in name order (a service that sorts by name): that order is the merge.
+  if (forward) return byRank
+  // The edges out of each rank, in one array (compressed rows): a million ranks, not a million arrays.
+  const start = new Uint32Array(byRank.length + 1)
+  for (const before of from) start[before + 1]!++
+  for (let index = 0; index < byRank.length; index++) start[index + 1]! += start[index]!
+  const filled = start.slice(0, byRank.length)
+  const after = new Uint32Array(from.length)
+  const pending = new Uint32Array(byRank.length)
+  for (let edge = 0; edge < from.length; edge++) {
+    after[filled[from[edge]!]!++] = to[edge]!
+    pending[to[edge]!]!++
   }
   const ready = new RankHeap()
   for (let index = 0; index < byRank.length; index++) if (pending[index] === 0) ready.push(index)
@@ -116,7 +133,8 @@ export function mergeOrders<T extends Named>(
   while (ready.size > 0) {
     const index = ready.pop()
     result.push(byRank[index]!)
-    for (const next of after[index]!) if (--pending[next]! === 0) ready.push(next)
+    for (let edge = start[index]!; edge < start[index + 1]!; edge++)
+      if (--pending[after[edge]!]! === 0) ready.push(after[edge]!)
   }
   return result.length === records.length ? result : undefined
 }

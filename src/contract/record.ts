@@ -139,6 +139,14 @@ async function record(
   }
 }
 
+interface TopicRecord {
+  id: string
+  name: string
+  slug: string
+  description: string
+  sub_discipline_ids: string[]
+}
+
 type Body = Record<string, unknown> & {
   id: string
   name: string
@@ -170,7 +178,8 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
         description: null,
       })
   }
-  const topics = new Map<string, { id: string; name: string; slug: string; description: string }>()
+  // Each topic's record, its parents filled in below: a million topics make one map, not two.
+  const topics = new Map<string, TopicRecord>()
   for (const sub of subs) {
     for (const topic of sub.topics as Body[])
       topics.set(topic.id, {
@@ -178,6 +187,7 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
         name: topic.name,
         slug: topic.slug,
         description: topic.description,
+        sub_discipline_ids: [],
       })
   }
   const ids = (items: unknown) => (items as Body[]).map((item) => item.id)
@@ -191,10 +201,8 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
       [...topics.values()],
       subOrder.map((sub) => ids(sub.topics)),
     ) ?? byName([...topics.values()])
-  const topicParents = new Map<string, string[]>()
   for (const sub of subOrder)
-    for (const id of ids(sub.topics))
-      (topicParents.get(id) ?? topicParents.set(id, []).get(id)!).push(sub.id)
+    for (const topic of sub.topics as Body[]) topics.get(topic.id)!.sub_discipline_ids.push(sub.id)
   const fixture = {
     format: RECORDED_FIXTURE_FORMAT,
     seed: null,
@@ -213,7 +221,7 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
       description: s.description,
       discipline_ids: ids(s.disciplines),
     })),
-    topics: topicOrder.map((t) => ({ ...t, sub_discipline_ids: topicParents.get(t.id)! })),
+    topics: topicOrder,
   }
   try {
     return loadTaxonomy(fixture)

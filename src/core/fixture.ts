@@ -93,24 +93,34 @@ function parseLevel(
   const firstWithId = new Map<string, number>()
   const firstWithSlug = new Map<string, number>()
   const records: FixtureRecord[] = []
-  value.forEach((item: unknown, index) => {
-    const at = `${level}[${index}]`
-    const record = parseRecord(item, at, level, format, issues, parentIds, {
-      id(id, path) {
-        const first = firstWithId.get(id)
-        if (first !== undefined)
-          issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
-        else firstWithId.set(id, index)
-      },
-      slug(slug, path) {
-        const first = firstWithSlug.get(slug)
-        if (first !== undefined)
-          issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
-        else firstWithSlug.set(slug, index)
-      },
-    })
+  // One set of checks for the level, not a pair of closures per record: a level may hold a million.
+  let index = 0
+  const unique: UniqueChecks = {
+    id(id, path) {
+      const first = firstWithId.get(id)
+      if (first !== undefined)
+        issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
+      else firstWithId.set(id, index)
+    },
+    slug(slug, path) {
+      const first = firstWithSlug.get(slug)
+      if (first !== undefined)
+        issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
+      else firstWithSlug.set(slug, index)
+    },
+  }
+  for (; index < value.length; index++) {
+    const record = parseRecord(
+      value[index],
+      `${level}[${index}]`,
+      level,
+      format,
+      issues,
+      parentIds,
+      unique,
+    )
     if (record !== undefined) records.push(record)
-  })
+  }
   return records
 }
 
@@ -192,17 +202,23 @@ function checkParents(
   }
   if (value.length === 0)
     issues.add(at, `must name at least one ${noun}: every record has a parent`)
-  const seen = new Map<string, number>()
-  value.forEach((id: unknown, index) => {
-    const path = () => `${at}[${index}]`
-    if (typeof id !== 'string')
-      return issues.add(path(), `expected a string; received ${formatReceived(id)}`)
-    // Most records have one parent: no map is needed to find a duplicate among one.
-    const first = index === 0 ? undefined : seen.get(id)
-    if (first !== undefined) return issues.add(path(), `duplicate of ${at}[${first}]`)
-    if (value.length > 1) seen.set(id, index)
-    if (parentIds && !parentIds.has(id)) issues.add(path(), `no ${noun} has id ${quote(id)}`)
-  })
+  // Most records have one parent: no map is needed to find a duplicate among one.
+  const seen = value.length > 1 ? new Map<string, number>() : undefined
+  for (let index = 0; index < value.length; index++) {
+    const id: unknown = value[index]
+    if (typeof id !== 'string') {
+      issues.add(`${at}[${index}]`, `expected a string; received ${formatReceived(id)}`)
+      continue
+    }
+    const first = seen?.get(id)
+    if (first !== undefined) {
+      issues.add(`${at}[${index}]`, `duplicate of ${at}[${first}]`)
+      continue
+    }
+    seen?.set(id, index)
+    if (parentIds && !parentIds.has(id))
+      issues.add(`${at}[${index}]`, `no ${noun} has id ${quote(id)}`)
+  }
   return Object.freeze(value.slice() as string[])
 }
 

@@ -21,11 +21,11 @@ export function* fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, 
     }
     yield `,\n  ${JSON.stringify(level)}: [\n`
     for (let start = 0; start < records.length; start += RECORDS_PER_CHUNK) {
-      const chunk = records.slice(start, start + RECORDS_PER_CHUNK).map(
-        // A record at depth 2 is JSON.stringify's output with every line indented four more spaces.
-        (record) => `    ${JSON.stringify(record, null, 2).replaceAll('\n', '\n    ')}`,
-      )
-      yield chunk.join(',\n') + (start + RECORDS_PER_CHUNK < records.length ? ',\n' : '\n')
+      // The chunk's records as an array at depth 1, without its brackets, indented two more
+      // spaces: one call of JSON.stringify per chunk, not per record (nearly twice as fast).
+      const array = JSON.stringify(records.slice(start, start + RECORDS_PER_CHUNK), null, 2)
+      const chunk = `  ${array.slice(2, -2).replaceAll('\n', '\n  ')}`
+      yield chunk + (start + RECORDS_PER_CHUNK < records.length ? ',\n' : '\n')
     }
     yield '  ]'
   }
