@@ -313,10 +313,6 @@ function parseServe(
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
   const workers = parseWorkers(values.workers as string | undefined)
-  if (workers !== 1 && tls !== undefined)
-    throw new UsageError(
-      '--workers does not go with --tls, --tls-cert or --tls-key yet: serve HTTPS from one process',
-    )
   const store = parseStore(values.store as string | undefined)
   const resolved = checkOptions(
     () => ({

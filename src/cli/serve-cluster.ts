@@ -4,7 +4,7 @@ import { startClusterPrimary } from '../server/cluster/primary.js'
 import { startClusterWorker } from '../server/cluster/worker.js'
 import type { StartServerOptions } from '../server/options.js'
 import type { ServeArgs } from './args.js'
-import { formatBannerDetails, formatLogLine, formatUrlLine } from './banner.js'
+import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
@@ -48,6 +48,9 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
   }
 
   async function runPrimary(): Promise<number> {
+    // Loaded only with a TLS flag, as one process loads it; the files are checked before the data.
+    const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
+    const pair = args.tls?.kind === 'files' ? await tlsFiles!.readTlsFiles(args.tls) : undefined
     const mockOptions = await mockOptionsOf(args)
     if (!args.quiet) io.startLog()
     primary = await startClusterPrimary({
@@ -58,12 +61,24 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
       store: args.store !== undefined,
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
+      ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })
-    const { resolver } = primary
+    const { resolver, certificate } = primary
     const host = args.host.includes(':') ? `[${args.host}]` : args.host
-    const url = `http://${host}:${primary.port}`
+    const url = `${certificate ? 'https' : 'http'}://${host}:${primary.port}`
+    // Written before the URL line, as one process writes it: a client waiting for the line can
+    // trust the file at once.
+    const caFile =
+      args.tls?.kind === 'self-signed'
+        ? await tlsFiles!
+            .writeTrustedCertificate(certificate!.pem, args.tls.caOut, primary.port)
+            .catch(async (error: unknown) => {
+              await primary!.close(0)
+              throw error
+            })
+        : undefined
     const stopWatching =
       args.watch && args.data !== undefined
         ? watchDataFile(
@@ -84,8 +99,9 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
         : () => {}
     const { apiKeys, taxonomy } = resolver.options
     io.stdout(formatUrlLine(url, apiKeys, args))
+    if (certificate) for (const line of formatTlsLines(certificate, caFile)) io.stdout(line)
     const dataset = formatDatasetHeader(describeServedDataset(resolver.options))
-    for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, undefined))
+    for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, caFile))
       io.stdout(line)
     // Until then the primary answers itself (it owns the sessions), so this line says when the
     // load spreads; with --quiet too, for a client that waits for it.
@@ -133,6 +149,7 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
     ...(store ? { replicate: (mockOptions) => store.joinStore(mockOptions, args.store!, io) } : {}),
     stop: (grace) => stop(grace),
+    secure: args.tls !== undefined,
   }).catch(async (error: NodeJS.ErrnoException) => {
     // The primary says it, once for all workers.
     const message = error instanceof RuntimeError ? error.message : describeListenError(error, args)

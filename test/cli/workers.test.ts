@@ -1,15 +1,19 @@
+import { X509Certificate } from 'node:crypto'
 import { request as httpRequest, Agent } from 'node:http'
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
+import { connect as connectTls } from 'node:tls'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { childPids } from '../helpers/child-pids.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
 
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
-const URL_LINE = /listening on (http:\/\/\S+)/
+const URL_LINE = /listening on (https?:\/\/\S+)/
 
 const WORKERS_LINE = /2 workers serve the port/
 
@@ -52,6 +56,32 @@ function get(url: string, headers: Record<string, string> = {}, agent: Agent | f
       request.end()
     },
   )
+}
+
+/** An HTTPS request on a connection of its own, trusting `ca` only. */
+function getTls(url: string, ca: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = httpsRequest(url, { headers: AUTH, agent: false, ca }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (body += chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, body }))
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+/** The fingerprint of the certificate a TLS connection to `url` is shown (trusting `ca`). */
+function servedFingerprint(url: string, ca: string) {
+  const { hostname, port } = new URL(url)
+  return new Promise<string>((resolve, reject) => {
+    const socket = connectTls({ host: hostname, port: Number(port), ca }, () => {
+      resolve(socket.getPeerX509Certificate()!.fingerprint256)
+      socket.destroy()
+    })
+    socket.on('error', reject)
+  })
 }
 
 /** The sockets a process holds open. */
@@ -394,6 +424,100 @@ describe('serve --workers 2', () => {
     const metrics = await (await fetch(`${url}/__metrics`)).text()
     expect(metrics).toMatch(new RegExp(`^taxonomy_mock_workers ${cores}$`, 'm'))
     expect(await childPids(run.child.pid!)).toHaveLength(cores > 1 ? cores : 0)
+  })
+
+  it('--tls: every worker serves the one certificate written for clients, over HTTPS only', async () => {
+    const ca = join(mkdtempSync(join(tmpdir(), 'tm-workers-tls-')), 'ca.pem')
+    const { run, url } = await startWorkers('--quiet', '--tls', '--tls-ca-out', ca)
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+    const pem = readFileSync(ca, 'utf8')
+    const printed = run.stdout.find((line) => line.startsWith('  sha256:'))
+    expect(printed).toBe(`  sha256:          ${new X509Certificate(pem).fingerprint256}`)
+    const workers = await childPids(run.child.pid!)
+    const before = await Promise.all(workers.map(socketCount))
+    // Eight TLS connections held open at once reach both workers (as over HTTP, above), and each
+    // is shown the certificate that was written.
+    const sockets = await Promise.all(
+      [...Array(8).keys()].map(
+        () =>
+          new Promise<import('node:tls').TLSSocket>((resolve, reject) => {
+            const { hostname, port } = new URL(url)
+            const socket = connectTls({ host: hostname, port: Number(port), ca: pem }, () =>
+              resolve(socket),
+            )
+            socket.on('error', reject)
+          }),
+      ),
+    )
+    const gained = (await Promise.all(workers.map(socketCount))).map((n, i) => n - before[i]!)
+    expect(Math.min(...gained)).toBeGreaterThanOrEqual(2)
+    for (const socket of sockets) {
+      expect(socket.getPeerX509Certificate()!.fingerprint256).toBe(
+        new X509Certificate(pem).fingerprint256,
+      )
+      socket.destroy()
+    }
+    for (let i = 0; i < 6; i++) {
+      const answer = await getTls(`${url}/api/v2/disciplines/history`, pem)
+      expect(answer.status).toBe(200)
+      expect(JSON.parse(answer.body).slug).toBe('history')
+    }
+    // Plain HTTP to the HTTPS port: the JSON 400 a single process gives, from whichever worker.
+    const plain = await get(`${url.replace('https:', 'http:')}/api/v2/disciplines/history`, AUTH)
+    expect(plain.status).toBe(400)
+    expect(plain.body).toMatch(/use https:\/\//)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
+  it('--tls-cert and --tls-key: served by every worker, and by the primary while they start', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tm-workers-tls-'))
+    const pair = createSelfSignedCertificate(['localhost', '127.0.0.1'])
+    writeFileSync(join(folder, 'cert.pem'), pair.cert)
+    writeFileSync(join(folder, 'key.pem'), pair.key)
+    const { run, open } = spawnHeld([
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--quiet',
+      '--tls-cert',
+      join(folder, 'cert.pem'),
+      '--tls-key',
+      join(folder, 'key.pem'),
+    ])
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+    expect(url).toMatch(/^https:/)
+    const expected = new X509Certificate(pair.cert).fingerprint256
+    // The workers are held: the primary answers, over TLS, with the given certificate.
+    expect(await servedFingerprint(url, pair.cert)).toBe(expected)
+    expect((await getTls(`${url}/api/v2/disciplines/history`, pair.cert)).status).toBe(200)
+    open()
+    await run.waitFor(WORKERS_LINE, 20_000)
+    for (let i = 0; i < 4; i++) {
+      expect(await servedFingerprint(url, pair.cert)).toBe(expected)
+      expect((await getTls(`${url}/api/v2/disciplines/history`, pair.cert)).status).toBe(200)
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    expect(run.stderr).toEqual([])
+  })
+
+  it('--tls with a --tls-ca-out that cannot be written: exit 1, one line, no worker left', async () => {
+    const run = spawnCli([
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--tls',
+      '--tls-ca-out',
+      join(tmpdir(), 'tm-no-such-folder', 'ca.pem'),
+    ])
+    expect(await run.exit).toBe(1)
+    expect(run.stderr).toEqual([
+      expect.stringMatching(/^taxonomy-mock: cannot write --tls-ca-out file .*: no such folder$/),
+    ])
+    expect(await childPids(run.child.pid!)).toEqual([])
   })
 
   it('a port in use: exit 1 with the reason, no worker left behind', async () => {

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createClient } from '@redis/client'
 import { childPids } from '../helpers/child-pids.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
@@ -9,7 +13,7 @@ import { startRedis, type RedisProcess } from '../helpers/redis.js'
 const KEY = 'taxonomy-mock-key'
 const AUTH = { authorization: `Bearer ${KEY}` }
 const ADMIN_KEY = 'replica-admin-secret-31'
-const URL_LINE = /listening on (http:\/\/\S+)/
+const URL_LINE = /listening on (https?:\/\/\S+)/
 const PATH = '/api/v2/disciplines/history'
 
 let redis: RedisProcess
@@ -323,6 +327,41 @@ describe('serve --workers 2 --store (two machines of two workers each)', () => {
       expect(mine.filter((answer) => answer.status === 503)).toHaveLength((i % 5) + 1)
       expect(mine.filter((answer) => answer.status === 200)).toHaveLength(10 - ((i % 5) + 1))
       expect((await admin([b, a][i % 2]!.url, 'GET', session)).json.requests).toBe(10)
+    }
+  }, 60_000)
+
+  it('serves HTTPS from every worker with --tls: admin calls and sessions as over HTTP', async () => {
+    const ca = join(tmpdir(), `tm-replicas-tls-${process.pid}.pem`)
+    const [a, b] = await Promise.all([
+      startReplica('cw-tls', '--workers', '2', '--tls', '--tls-ca-out', `${ca}-a`),
+      startReplica('cw-tls', '--workers', '2', '--tls', '--tls-ca-out', `${ca}-b`),
+    ])
+    expect(a.url).toMatch(/^https:/)
+    // Each machine made its own certificate; a client trusts the one of the machine it calls.
+    const send = (url: string, method: string, path: string, headers = {}, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const pem = readFileSync(url === a.url ? `${ca}-a` : `${ca}-b`, 'utf8')
+        const request = httpsRequest(
+          url + path,
+          { method, headers: { ...AUTH, ...headers }, agent: false, ca: pem },
+          (response) => {
+            response.resume()
+            response.on('end', () => resolve(response.statusCode!))
+          },
+        )
+        request.on('error', reject)
+        request.end(body)
+      })
+    const session = { 'x-taxonomy-mock-session': 'cw-tls-1' }
+    expect(
+      await send(a.url, 'PUT', '/__admin/sessions/cw-tls-1/scenario', {}, '"unavailable"'),
+    ).toBe(200)
+    for (let n = 0; n < 4; n++) expect(await send(b.url, 'GET', PATH, session)).toBe(503)
+    expect(await send(b.url, 'DELETE', '/__admin/sessions/cw-tls-1/scenario')).toBe(200)
+    for (let n = 0; n < 4; n++) expect(await send(a.url, 'GET', PATH, session)).toBe(200)
+    for (const machine of [a, b]) {
+      machine.run.child.kill('SIGTERM')
+      expect(await machine.run.exit).toBe(0)
     }
   }, 60_000)
 

@@ -7,6 +7,7 @@ import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/r
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
+import type { ServerCertificate, TlsOptions } from '../tls.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
@@ -26,6 +27,8 @@ export interface ClusterPrimary {
   readonly resolver: Resolver
   /** The port it listens on for every process. */
   readonly port: number
+  /** With `tls`: the certificate every process serves. */
+  readonly certificate: ServerCertificate | undefined
   /** Resolves once every worker serves; rejects when one could not start. */
   readonly workersServe: Promise<void>
   /** Asks every worker the same question (a reload), once each answered. */
@@ -48,6 +51,8 @@ export interface ClusterOptions {
   readonly store: boolean
   /** A line for stderr: a worker that died and was started again. */
   readonly warn: (line: string) => void
+  /** HTTPS: one certificate (a self-signed one is made here, once) for every process. */
+  readonly tls?: TlsOptions
 }
 
 /**
@@ -81,6 +86,12 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
   })
   const adminKey = owner.options.adminKey
+  // Resolved once: with `'self-signed'`, a certificate of each process's own would fail every
+  // client that trusts the one written for it.
+  const secure =
+    options.tls === undefined
+      ? undefined
+      : (await import('../tls.js')).resolveTls(options.tls, resolveHost(options.host)).pair
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
@@ -94,7 +105,12 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       : owner.resolve(request, context),
   )
   const server = await startServerWithLimits(
-    { port: options.port, host: options.host, onRequest: options.onRequest },
+    {
+      port: options.port,
+      host: options.host,
+      onRequest: options.onRequest,
+      ...(secure ? { tls: secure } : {}),
+    },
     SERVER_LIMITS,
     own,
     dispatcher,
@@ -139,6 +155,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     const worker = cluster.fork({ [CLUSTER_PORT_VARIABLE]: String(server.port) })
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
+      // Over IPC, not the environment: the key stays out of every process's environment.
+      if (kind === 'tls') return secure
       if (kind === 'state') {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)
@@ -222,6 +240,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   return {
     resolver: owner,
     port: server.port,
+    certificate: server.certificate,
     workersServe,
     async broadcast(kind, value) {
       await askAll(kind, value)

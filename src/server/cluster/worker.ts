@@ -7,7 +7,8 @@ import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, type StartServerOptions } from '../options.js'
 import { startServerWithLimits, type RunningServer } from '../server.js'
 import type { Socket } from 'node:net'
-import { openChannel, type Endpoint } from './channel.js'
+import type { CertificatePair } from '../self-signed.js'
+import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createForwardingResolver } from './forwarding-resolver.js'
 import type { Replica } from '../replica/replica.js'
 import { SHARED_CLOCK_OFFSET, WireMockRequest, type WireRequest } from './wire.js'
@@ -23,6 +24,8 @@ export interface WorkerHooks {
   reload?(): Promise<Taxonomy>
   /** The primary asks the worker to stop: close gracefully. */
   stop(grace: number | undefined): void
+  /** HTTPS: the worker serves the certificate the primary gives it (its own `tls` is ignored). */
+  readonly secure?: boolean
 }
 
 /** Where the primary tells a worker the port it listens on for all. */
@@ -76,7 +79,7 @@ export async function startClusterWorker(
   process.once('disconnect', () => hooks.stop(0))
   return serving(
     startServerWithLimits(
-      options,
+      await withPrimaryTls(options, hooks, primary),
       SERVER_LIMITS,
       createForwardingResolver(local, primary),
       fromPrimary(options.host),
@@ -92,7 +95,7 @@ async function startReplicaWorker(
 ): Promise<RunningServer> {
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
   const replica = await replicate(mockOptions as MockOptions)
-  openChannel(process as unknown as Endpoint, async (kind, value) => {
+  const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
     switch (kind) {
       case 'reload':
         if (hooks.reload) replica.resolver.replaceTaxonomy(await hooks.reload())
@@ -106,7 +109,9 @@ async function startReplicaWorker(
   })
   process.once('disconnect', () => hooks.stop(0))
   const server = await serving(
-    startServerWithLimits(options, SERVER_LIMITS, replica.resolver, fromPrimary(options.host)),
+    withPrimaryTls(options, hooks, primary).then((served) =>
+      startServerWithLimits(served, SERVER_LIMITS, replica.resolver, fromPrimary(options.host)),
+    ),
   ).catch(async (error: unknown) => {
     await replica.close()
     throw error
@@ -151,4 +156,14 @@ function fromPrimary(host: string | undefined): Acceptor {
     stop: () => void (stopped = true),
     drained: () => taken?.drained() ?? Promise.resolve(),
   }
+}
+
+/** The options with the primary's certificate, when the cluster serves HTTPS. */
+async function withPrimaryTls(
+  options: StartServerOptions,
+  hooks: WorkerHooks,
+  primary: Channel,
+): Promise<StartServerOptions> {
+  if (!hooks.secure) return options
+  return { ...options, tls: await primary.ask<CertificatePair>('tls') }
 }
