@@ -50,7 +50,10 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
   async function runPrimary(): Promise<number> {
     // Loaded only with a TLS flag, as one process loads it; the files are checked before the data.
     const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
-    const pair = args.tls?.kind === 'files' ? await tlsFiles!.readTlsFiles(args.tls) : undefined
+    const pair =
+      args.tls?.kind === 'files'
+        ? await tlsFiles!.readTlsFiles(args.tls)
+        : args.tls && tlsFiles!.makeSelfSignedPair(args.host)
     const mockOptions = await mockOptionsOf(args)
     if (!args.quiet) io.startLog()
     primary = await startClusterPrimary({
@@ -61,7 +64,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
       store: args.store !== undefined,
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
-      ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
+      ...(pair ? { tls: pair } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })

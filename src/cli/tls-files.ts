@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { CertificatePair } from '../server/self-signed.js'
+import { resolveHost } from '../server/options.js'
+import {
+  createSelfSignedCertificate,
+  findCertificateNames,
+  type CertificatePair,
+} from '../server/self-signed.js'
 import type { TlsArgs } from './args.js'
 import { readDataFile } from './data-file.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
@@ -82,4 +87,12 @@ export async function writeTrustedCertificate(
     throw new RuntimeError(`cannot write ${flag} ${JSON.stringify(file)}: ${reason}`)
   }
   return file
+}
+
+/**
+ * The certificate `--tls` makes, for the names the server listens on: made once by a cluster's
+ * primary, which gives it to every worker.
+ */
+export function makeSelfSignedPair(host: string): CertificatePair {
+  return createSelfSignedCertificate(findCertificateNames(resolveHost(host)))
 }

@@ -7,7 +7,8 @@ import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/r
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
-import type { ServerCertificate, TlsOptions } from '../tls.js'
+import type { CertificatePair } from '../self-signed.js'
+import type { ServerCertificate } from '../tls.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
@@ -51,8 +52,11 @@ export interface ClusterOptions {
   readonly store: boolean
   /** A line for stderr: a worker that died and was started again. */
   readonly warn: (line: string) => void
-  /** HTTPS: one certificate (a self-signed one is made here, once) for every process. */
-  readonly tls?: TlsOptions
+  /**
+   * HTTPS: the certificate and key every process serves (a self-signed one made once by the
+   * caller: one of each process's own would fail a client that trusts the one written for it).
+   */
+  readonly tls?: CertificatePair
 }
 
 /**
@@ -86,12 +90,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
   })
   const adminKey = owner.options.adminKey
-  // Resolved once: with `'self-signed'`, a certificate of each process's own would fail every
-  // client that trusts the one written for it.
-  const secure =
-    options.tls === undefined
-      ? undefined
-      : (await import('../tls.js')).resolveTls(options.tls, resolveHost(options.host)).pair
+  const secure = options.tls
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
