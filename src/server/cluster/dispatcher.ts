@@ -1,5 +1,5 @@
 import type { Worker } from 'node:cluster'
-import type { Server, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import { createServer, type Socket } from 'node:net'
 import { handedConnections, listen, type Acceptor } from '../acceptor.js'
 
@@ -11,7 +11,8 @@ export interface Dispatcher extends Acceptor {
   remove(worker: Worker): void
   /**
    * Every worker serves: the primary answers no new connection itself, and its own close after
-   * their current answer, so that their clients connect again and reach a worker.
+   * their next answer (or the one under way), so that their clients connect again and reach a
+   * worker. An idle one is not closed now: a request its client sends meanwhile would be lost.
    */
   handOver(): void
 }
@@ -38,7 +39,6 @@ export function createDispatcher(
   const answering = new Set<ServerResponse>()
   let stopped = false
   let own: ReturnType<typeof handedConnections>
-  let ownServer: Server
   const listener = createServer({ pauseOnConnect: true }, route)
 
   function route(socket: Socket): void {
@@ -75,7 +75,6 @@ export function createDispatcher(
 
   return {
     start(server) {
-      ownServer = server
       own = handedConnections(server)
       // First of the request listeners: an answer's `Connection` header is decided before it starts.
       server.prependListener('request', (_request, response) => {
@@ -107,11 +106,7 @@ export function createDispatcher(
     },
     handOver() {
       handedOver = true
-      for (const response of answering) {
-        if (!response.headersSent) response.shouldKeepAlive = false
-        else response.once('finish', () => ownServer.closeIdleConnections())
-      }
-      ownServer.closeIdleConnections()
+      for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false
     },
   }
 }
