@@ -259,10 +259,17 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await get(a!.url)).status).toBe(200)
   }, 30_000)
 
-  it('exits 0 on SIGTERM', async () => {
-    const { run } = await startReplica('term')
-    run.child.kill('SIGTERM')
-    expect(await run.exit).toBe(0)
+  it('exits 0 on SIGTERM, and leaves: the others answer admin calls at once, waiting for none', async () => {
+    const [a, b] = await startReplicas('term', 2)
+    b!.run.child.kill('SIGTERM')
+    expect(await b!.run.exit).toBe(0)
+    const started = performance.now()
+    expect((await admin(a!.url, 'PUT', 'term-1/scenario', 'unavailable')).status).toBe(200)
+    // Before, the call waited 2 s for the stopped replica's ack, and said so on stderr.
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(a!.run.stderr).toEqual([])
+    a!.run.child.kill('SIGTERM')
+    expect(await a!.run.exit).toBe(0)
   }, 30_000)
 })
 

@@ -124,6 +124,7 @@ interface Client {
   get(key: string): Promise<string | null>
   del(keys: string | string[]): Promise<number>
   sMembers(key: string): Promise<string[]>
+  zRem(key: string, member: string): Promise<number>
   hGetAll(key: string): Promise<Record<string, string>>
   publish(channel: string, message: string): Promise<number>
   subscribe(channel: string, listener: (message: string) => void): Promise<void>
@@ -381,6 +382,9 @@ export class StoreLink {
   async close(): Promise<void> {
     this.#closing = true
     clearInterval(this.#heartbeat)
+    // Out of the live set first: the other replicas' admin calls stop waiting for this one's acks
+    // at once, rather than for 2 s each until its last heartbeat is 3.5 s old (a rolling deploy).
+    await this.#client.zRem(this.#keys('replicas'), this.replica).catch(() => {})
     await Promise.allSettled([this.#client.close(), this.#subscriber.close()])
   }
 }
