@@ -111,7 +111,7 @@ export function mergeOrders<T extends Named>(
       if (before === undefined || next === undefined) continue
       from.push(before)
       to.push(next)
-      if (before > next) forward = false
+      if (before >= next) forward = false
     }
   }
   // Every sequence already in name order (a service that sorts by name): that order is the merge.

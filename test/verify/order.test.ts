@@ -48,6 +48,28 @@ const caseArbitrary = itemsArbitrary.chain((items) =>
   }),
 )
 
+// An array that names a record twice (a service's bug): next to itself, it is a cycle of one.
+const repeatsArbitrary = itemsArbitrary.chain((items) =>
+  fc.record({
+    items: fc.constant(items),
+    sequences: fc.array(
+      fc.array(fc.constantFrom(...items.map((item) => item.id)), { maxLength: 8 }),
+      { maxLength: 4 },
+    ),
+  }),
+)
+
+it('merges arrays that repeat an id exactly as the definition does', () => {
+  fc.assert(
+    fc.property(repeatsArbitrary, ({ items, sequences }) => {
+      const merged = mergeOrders(items, sequences)
+      const expected = mergeOrdersByDefinition(items, sequences)
+      expect(merged?.map((item) => item.id)).toEqual(expected?.map((item) => item.id))
+    }),
+    { numRuns: 500 },
+  )
+})
+
 it('merges observed orders exactly as the definition does, cycles included', () => {
   fc.assert(
     fc.property(caseArbitrary, ({ items, sequences }) => {
