@@ -57,7 +57,7 @@ Serve options:
       --order O      nested arrays by name | id | fixture    (default name)
   -q, --quiet        no per-request log lines, no examples
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
-                     exact: the primary owns them (not with TLS yet)  (default 1)
+                     exact: the primary owns them  (default 1)
       --store URL    share sessions with other replicas through Redis:
                      redis://HOST:PORT[/DB][?prefix=NAME]; with --workers, each
                      worker is a replica (docs/deployment.md)

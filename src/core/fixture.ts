@@ -15,6 +15,8 @@ import {
 
 const MAX_NAME_LENGTH = 500
 const MAX_ISSUES = 100
+/** What a sparse array has where an element is missing. */
+const HOLE = 'nothing (a hole in the array)'
 
 /** Each level below the top, with its parent level and the field that links to it. */
 const LINKS = {
@@ -110,6 +112,11 @@ function parseLevel(
     },
   }
   for (; index < value.length; index++) {
+    // A sparse array (from code, never JSON) is rejected, not loaded short of a record.
+    if (!(index in value)) {
+      issues.add(`${level}[${index}]`, `expected an object; received ${HOLE}`)
+      continue
+    }
     const record = parseRecord(
       value[index],
       `${level}[${index}]`,
@@ -206,6 +213,10 @@ function checkParents(
   const seen = value.length > 1 ? new Map<string, number>() : undefined
   for (let index = 0; index < value.length; index++) {
     const id: unknown = value[index]
+    if (!(index in value)) {
+      issues.add(`${at}[${index}]`, `expected a string; received ${HOLE}`)
+      continue
+    }
     if (typeof id !== 'string') {
       issues.add(`${at}[${index}]`, `expected a string; received ${formatReceived(id)}`)
       continue

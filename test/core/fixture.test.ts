@@ -143,6 +143,17 @@ it.each(BROKEN)('rejects %s with its JSON path', (_, breakIt, expected) => {
   expect(problemsOf(fixture)).toEqual([expected])
 })
 
+it('rejects sparse arrays (from code): a hole is no record and no parent id', () => {
+  const fixture = cloneFixture()
+  fixture.topics.length += 1
+  fixture.disciplines[0].domain_ids = [fixture.domains[0].id, , fixture.domains[0].id]
+  expect(problemsOf(fixture)).toEqual([
+    'disciplines[0].domain_ids[1]: expected a string; received nothing (a hole in the array)',
+    'disciplines[0].domain_ids[2]: duplicate of disciplines[0].domain_ids[0]',
+    `topics[${fixture.topics.length - 1}]: expected an object; received nothing (a hole in the array)`,
+  ])
+})
+
 it('rejects something that is not a fixture object at all', () => {
   expect(problemsOf([])).toEqual(['$: expected a fixture object; received an array'])
   expect(problemsOf(null)).toEqual(['$: expected a fixture object; received null'])

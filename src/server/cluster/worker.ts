@@ -165,5 +165,9 @@ async function withPrimaryTls(
   primary: Channel,
 ): Promise<StartServerOptions> {
   if (!hooks.secure) return options
-  return { ...options, tls: await primary.ask<CertificatePair>('tls') }
+  const pair = await primary.ask<CertificatePair | undefined>('tls')
+  // Never plain HTTP behind an HTTPS banner: a worker without the pair fails to start.
+  if (typeof pair?.cert !== 'string' || typeof pair.key !== 'string')
+    throw new Error('the primary gave no certificate for HTTPS')
+  return { ...options, tls: pair }
 }

@@ -148,6 +148,7 @@ export interface StoreEvents {
 export class StoreLink {
   readonly replica = randomUUID()
   readonly #keys: (suffix: string) => string
+  #lastBeat: Promise<unknown> = Promise.resolve()
   readonly #client: Client
   readonly #buffers: Client
   readonly #subscriber: Client
@@ -236,7 +237,8 @@ export class StoreLink {
 
   /** Says this replica is live (so writers wait for its acks), now and every second. */
   async startHeartbeat(): Promise<void> {
-    const beat = () => this.#run(HEARTBEAT_SCRIPT, [this.#keys('replicas')], [this.replica])
+    const beat = () =>
+      (this.#lastBeat = this.#run(HEARTBEAT_SCRIPT, [this.#keys('replicas')], [this.replica]))
     await beat()
     this.#heartbeat = setInterval(() => void beat().catch(() => {}), HEARTBEAT.every)
     this.#heartbeat.unref()
@@ -382,6 +384,8 @@ export class StoreLink {
   async close(): Promise<void> {
     this.#closing = true
     clearInterval(this.#heartbeat)
+    // A beat still on its way would list this replica again after it left.
+    await this.#lastBeat.catch(() => {})
     // Out of the live set first: the other replicas' admin calls stop waiting for this one's acks
     // at once, rather than for 2 s each until its last heartbeat is 3.5 s old (a rolling deploy).
     await this.#client.zRem(this.#keys('replicas'), this.replica).catch(() => {})
