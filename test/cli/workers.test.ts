@@ -516,6 +516,12 @@ describe('serve --workers 2', () => {
     expect((await getTls(`${url}/api/v2/disciplines/history`, pair.cert)).status).toBe(200)
     open()
     await run.waitFor(WORKERS_LINE, 20_000)
+    // The key reached the workers over IPC: it is in no process's environment or command line.
+    const keyBody = pair.key.split('\n')[1]!
+    for (const pid of [run.child.pid!, ...(await childPids(run.child.pid!))]) {
+      expect(readFileSync(`/proc/${pid}/environ`, 'latin1')).not.toContain(keyBody)
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'latin1')).not.toContain(keyBody)
+    }
     for (let i = 0; i < 4; i++) {
       expect(await servedFingerprint(url, pair.cert)).toBe(expected)
       expect((await getTls(`${url}/api/v2/disciplines/history`, pair.cert)).status).toBe(200)
@@ -523,6 +529,25 @@ describe('serve --workers 2', () => {
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
     expect(run.stderr).toEqual([])
+  })
+
+  it('--tls-cert naming a missing file: exit 2, one line, before any worker starts', async () => {
+    const missing = join(tmpdir(), 'tm-no-such-cert.pem')
+    const run = spawnCli([
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--tls-cert',
+      missing,
+      '--tls-key',
+      missing,
+    ])
+    expect(await run.exit).toBe(2)
+    expect(run.stderr).toEqual([
+      `taxonomy-mock: cannot read --tls-cert file ${JSON.stringify(missing)}: no such file`,
+    ])
+    expect(run.stdout).toEqual([])
   })
 
   it('--tls with a --tls-ca-out that cannot be written: exit 1, one line, no worker left', async () => {
