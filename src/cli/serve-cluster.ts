@@ -54,6 +54,12 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       args.tls?.kind === 'files'
         ? await tlsFiles!.readTlsFiles(args.tls)
         : args.tls && tlsFiles!.makeSelfSignedPair(args.host)
+    // A `--tls-ca-out` named is written before any worker starts: one that cannot be written is
+    // said at once, not once every worker has loaded the data. The temp folder's name needs the port.
+    const caOut =
+      args.tls?.kind === 'self-signed' && args.tls.caOut !== undefined
+        ? await tlsFiles!.writeTrustedCertificate(pair!.cert, args.tls.caOut, 0)
+        : undefined
     const mockOptions = await mockOptionsOf(args)
     if (!args.quiet) io.startLog()
     primary = await startClusterPrimary({
@@ -74,14 +80,15 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     // Written before the URL line, as one process writes it: a client waiting for the line can
     // trust the file at once.
     const caFile =
-      args.tls?.kind === 'self-signed'
+      caOut ??
+      (args.tls?.kind === 'self-signed'
         ? await tlsFiles!
             .writeTrustedCertificate(certificate!.pem, args.tls.caOut, primary.port)
             .catch(async (error: unknown) => {
               await primary!.close(0)
               throw error
             })
-        : undefined
+        : undefined)
     const stopWatching =
       args.watch && args.data !== undefined
         ? watchDataFile(

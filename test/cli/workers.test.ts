@@ -550,8 +550,9 @@ describe('serve --workers 2', () => {
     expect(run.stdout).toEqual([])
   })
 
-  it('--tls with a --tls-ca-out that cannot be written: exit 1, one line, no worker left', async () => {
-    const run = spawnCli([
+  it('--tls with a --tls-ca-out that cannot be written: exit 1, one line, before any worker starts', async () => {
+    // Workers held at their start for good: the failure is said without waiting for them.
+    const { run } = spawnHeld([
       '--port',
       '0',
       '--workers',
