@@ -212,11 +212,11 @@ function checkParents(
   // Most records have one parent: no map is needed to find a duplicate among one.
   const seen = value.length > 1 ? new Map<string, number>() : undefined
   for (let index = 0; index < value.length; index++) {
-    const id: unknown = value[index]
     if (!(index in value)) {
       issues.add(`${at}[${index}]`, `expected a string; received ${HOLE}`)
       continue
     }
+    const id: unknown = value[index]
     if (typeof id !== 'string') {
       issues.add(`${at}[${index}]`, `expected a string; received ${formatReceived(id)}`)
       continue

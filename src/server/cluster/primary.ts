@@ -90,7 +90,6 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
   })
   const adminKey = owner.options.adminKey
-  const secure = options.tls
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
@@ -108,7 +107,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       port: options.port,
       host: options.host,
       onRequest: options.onRequest,
-      ...(secure ? { tls: secure } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
     },
     SERVER_LIMITS,
     own,
@@ -155,7 +154,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       // Over IPC, not the environment: the key stays out of every process's environment.
-      if (kind === 'tls') return secure
+      if (kind === 'tls') return options.tls
       if (kind === 'state') {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)
