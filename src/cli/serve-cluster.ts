@@ -48,18 +48,9 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
   }
 
   async function runPrimary(): Promise<number> {
-    // Loaded only with a TLS flag, as one process loads it; the files are checked before the data.
-    const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
-    const pair =
-      args.tls?.kind === 'files'
-        ? await tlsFiles!.readTlsFiles(args.tls)
-        : args.tls && tlsFiles!.makeSelfSignedPair(args.host)
-    // A `--tls-ca-out` named is written before any worker starts: one that cannot be written is
-    // said at once, not once every worker has loaded the data. The temp folder's name needs the port.
-    const caOut =
-      args.tls?.kind === 'self-signed' && args.tls.caOut !== undefined
-        ? await tlsFiles!.writeTrustedCertificate(pair!.cert, args.tls.caOut, 0)
-        : undefined
+    // As one process does it: the pair is made or read once, before any worker loads the data,
+    // and given to every worker.
+    const tls = args.tls && (await (await import('./tls-files.js')).prepareTls(args.tls, args.host))
     const mockOptions = await mockOptionsOf(args)
     if (!args.quiet) io.startLog()
     primary = await startClusterPrimary({
@@ -70,7 +61,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
       store: args.store !== undefined,
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
-      ...(pair ? { tls: pair } : {}),
+      ...(tls ? { tls: tls.pair } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })
@@ -79,16 +70,10 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     const url = `${certificate ? 'https' : 'http'}://${host}:${primary.port}`
     // Written before the URL line, as one process writes it: a client waiting for the line can
     // trust the file at once.
-    const caFile =
-      caOut ??
-      (args.tls?.kind === 'self-signed'
-        ? await tlsFiles!
-            .writeTrustedCertificate(certificate!.pem, args.tls.caOut, primary.port)
-            .catch(async (error: unknown) => {
-              await primary!.close(0)
-              throw error
-            })
-        : undefined)
+    const caFile = await tls?.trustedFile(primary.port).catch(async (error: unknown) => {
+      await primary!.close(0)
+      throw error
+    })
     const stopWatching =
       args.watch && args.data !== undefined
         ? watchDataFile(

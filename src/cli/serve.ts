@@ -18,7 +18,8 @@ import { watchDataFile } from './watch.js'
  * builds the data right after: a client that waits for that line connects while it is built, and
  * its first answer comes as soon as the data is there. With `--tls-cert` and `--tls-key` the two
  * files are read and checked before the data; with `--tls` the certificate made at start is
- * written before the URL line, so a client that waits for the line can trust the file at once.
+ * written before the data to a `--tls-ca-out` file, else before the URL line, so a client that
+ * waits for the line can trust the file at once.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   if (args.workers !== 1) return (await import('./serve-cluster.js')).serveCluster(args, io)
@@ -28,11 +29,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
   try {
     // Loaded only with a TLS flag, as is all the certificate code: plain HTTP starts no slower.
-    const tlsFiles = args.tls === undefined ? undefined : await import('./tls-files.js')
-    const pair =
-      args.tls?.kind === 'files'
-        ? await tlsFiles!.readTlsFiles(args.tls, stopped.signal)
-        : undefined
+    const tls =
+      args.tls &&
+      (await (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal))
     const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
@@ -47,7 +46,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
         ...mockOptions,
         port: args.port,
         host: args.host,
-        ...(args.tls ? { tls: pair ?? 'self-signed' } : {}),
+        ...(tls ? { tls: tls.pair } : {}),
         ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
       },
       SERVER_LIMITS,
@@ -73,14 +72,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               (line) => io.stdout(`taxonomy-mock: ${line}`),
             )
           : () => {}
-      const caFile =
-        args.tls?.kind === 'self-signed'
-          ? await tlsFiles!.writeTrustedCertificate(
-              server.certificate!.pem,
-              args.tls.caOut,
-              server.port,
-            )
-          : undefined
+      const caFile = await tls?.trustedFile(server.port)
       const { apiKeys } = server.resolver.options
       io.stdout(formatUrlLine(server.url, apiKeys, args))
       if (server.certificate)

@@ -22,7 +22,7 @@ const MAX_PEM_BYTES = MEGABYTE
  * `UsageError` naming the flag, the file and the cause: unreadable, not PEM, an encrypted key, a
  * key of another certificate.
  */
-export async function readTlsFiles(
+async function readTlsFiles(
   tls: Extract<TlsArgs, { kind: 'files' }>,
   signal?: AbortSignal,
 ): Promise<CertificatePair> {
@@ -62,7 +62,7 @@ async function readPemFile(
  * link planted at that path in a shared temp folder is replaced, never followed, and a file
  * another user owns there is refused. A failure is a `RuntimeError` (exit code 1).
  */
-export async function writeTrustedCertificate(
+async function writeTrustedCertificate(
   pem: string,
   caOut: string | undefined,
   port: number,
@@ -90,9 +90,39 @@ export async function writeTrustedCertificate(
 }
 
 /**
- * The certificate `--tls` makes, for the names the server listens on: made once by a cluster's
- * primary, which gives it to every worker.
+ * The certificate `--tls` makes, for the names the server listens on: made once by the CLI, which
+ * with `--workers` gives it to every worker.
  */
-export function makeSelfSignedPair(host: string): CertificatePair {
+function makeSelfSignedPair(host: string): CertificatePair {
   return createSelfSignedCertificate(findCertificateNames(resolveHost(host)))
+}
+
+/** What the TLS flags give a server before it listens, the same for one process and for workers. */
+export interface PreparedTls {
+  readonly pair: CertificatePair
+  /**
+   * Where clients find the certificate to trust, for `--tls` (none for files given): a
+   * `--tls-ca-out` file was written with the pair, so one that cannot be written is said before
+   * the data loads; the temp folder's file is named by the port, so it is written once listening.
+   */
+  readonly trustedFile: (port: number) => Promise<string | undefined>
+}
+
+/** Reads and checks `--tls-cert` and `--tls-key`, or makes the pair `--tls` serves. */
+export async function prepareTls(
+  tls: TlsArgs,
+  host: string,
+  signal?: AbortSignal,
+): Promise<PreparedTls> {
+  if (tls.kind === 'files') {
+    const pair = await readTlsFiles(tls, signal)
+    return { pair, trustedFile: async () => undefined }
+  }
+  const pair = makeSelfSignedPair(host)
+  const named =
+    tls.caOut === undefined ? undefined : await writeTrustedCertificate(pair.cert, tls.caOut, 0)
+  return {
+    pair,
+    trustedFile: async (port) => named ?? writeTrustedCertificate(pair.cert, undefined, port),
+  }
 }

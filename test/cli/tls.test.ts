@@ -1,8 +1,17 @@
 // `--tls`, `--tls-cert` and `--tls-key`: HTTPS from the CLI, the certificate written for clients
 // to trust, the same answers as over HTTP (curl, Node), and one-line errors for bad input.
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile, execFileSync, spawnSync } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -201,14 +210,23 @@ it.each([
   expect(result.stdout).toEqual([])
 })
 
-it('exits 1 with one line when the certificate cannot be written, having listened and closed', async () => {
+it('exits 1 with one line when the certificate cannot be written, before the data loads', async () => {
   const file = join(folder, 'no-such-folder', 'ca.pem')
-  const result = await runCli(['--port', '0', '--tls', '--tls-ca-out', file])
-  expect(result.code).toBe(1)
-  expect(result.stderr).toEqual([
-    `taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: no such folder`,
-  ])
-  expect(existsSync(file)).toBe(false)
+  // A --data FIFO whose writer never finishes: start-up would wait on it for good.
+  const fifo = join(folder, 'held-data.fifo')
+  execFileSync('mkfifo', [fifo])
+  const writer = openSync(fifo, 'r+')
+  try {
+    const result = await runCli(['--port', '0', '--tls', '--tls-ca-out', file, '--data', fifo])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toEqual([
+      `taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: no such folder`,
+    ])
+    expect(result.stdout).toEqual([])
+    expect(existsSync(file)).toBe(false)
+  } finally {
+    closeSync(writer)
+  }
 })
 
 /** Prints, at exit, which of Node's TLS and crypto modules the process loaded (modules every Node version has; Node 22 loads `os` itself, Node 24 has no `_tls_wrap`). */
