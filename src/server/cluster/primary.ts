@@ -13,8 +13,8 @@ import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE } from './worker.js'
+import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 import {
-  SHARED_CLOCK_OFFSET,
   toWireRequest,
   trustedAdminWrite,
   WireMockRequest,

@@ -3,12 +3,7 @@ import type { MockRequest } from '../../http/request.js'
 import { DATA_LIMITS } from '../../http/session-data.js'
 import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
 import { findRawHeader } from '../listener.js'
-
-/**
- * The clock every process of one machine shares (`CLOCK_MONOTONIC`), as an offset from this
- * process's `performance.now()`: journals of several workers are merged on it.
- */
-export const SHARED_CLOCK_OFFSET = Number(process.hrtime.bigint()) / 1e6 - performance.now()
+import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 
 /** The most body a forwarded request carries: the larger of the admin API's two limits. */
 const FORWARDED_BODY_LIMIT = Math.max(ADMIN_BODY_LIMIT, DATA_LIMITS.patchBytes)

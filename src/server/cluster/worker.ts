@@ -11,7 +11,8 @@ import type { CertificatePair } from '../self-signed.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createForwardingResolver } from './forwarding-resolver.js'
 import type { Replica } from '../replica/replica.js'
-import { SHARED_CLOCK_OFFSET, WireMockRequest, type WireRequest } from './wire.js'
+import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
+import { WireMockRequest, type WireRequest } from './wire.js'
 
 /** What a worker is asked to do besides serving. */
 export interface WorkerHooks {
