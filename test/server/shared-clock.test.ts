@@ -21,7 +21,7 @@ it('keeps the tightest reading: a wait between two readings does not shift the o
   expect(offset).toBeCloseTo(900, 6)
 })
 
-it('is this process monotonic clock, in milliseconds, less performance.now()', () => {
+it("is this process's monotonic clock, in milliseconds, less performance.now()", () => {
   const shared = Number(process.hrtime.bigint()) / 1e6
   expect(Math.abs(shared - performance.now() - SHARED_CLOCK_OFFSET)).toBeLessThan(50)
 })

@@ -17,15 +17,15 @@ export function measureClockOffset(
   monotonic: () => bigint = process.hrtime.bigint,
   now: () => number = () => performance.now(),
 ): number {
-  let width = Infinity
+  let width: bigint | undefined
   let offset = 0
   for (let reading = 0; reading < READINGS; reading++) {
     const before = monotonic()
     const at = now()
-    const after = monotonic()
-    if (after - before < width) {
-      width = Number(after - before)
-      offset = Number(before + (after - before) / 2n) / 1e6 - at
+    const gap = monotonic() - before
+    if (width === undefined || gap < width) {
+      width = gap
+      offset = Number(before + gap / 2n) / 1e6 - at
     }
   }
   return offset
