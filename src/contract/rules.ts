@@ -2,6 +2,7 @@ import { SHAPES } from '../core/shapes.js'
 import { ENDPOINTS, ENDPOINT_LIST, nestedArrays, type Collection } from '../http/endpoints.js'
 import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
+import { FirstSeen } from './first-seen.js'
 import { isObject, parseBody, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
 import { checkRecordFields, checkSummaryFields, where } from './shape.js'
@@ -174,18 +175,16 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
 /** §2: the same id carries the same name, slug and description everywhere; one slug, one id. */
 function checkIdentity(good: readonly Lookup[], tally: Tally): void {
   // Per level, the first item seen with each id and with each slug. A large service lists a
-  // million items: the maps keep the items themselves, and where one was seen is found again
+  // million items: the tables keep the items themselves, and where one was seen is found again
   // only for a message.
-  const byId = new Map<string, Map<string, Item>>()
-  const bySlug = new Map<string, Map<string, Item>>()
+  const byId = new Map<string, FirstSeen<Item>>()
+  const bySlug = new Map<string, FirstSeen<Item>>()
   const placeOf = (item: Item) => findPlace(good, item)
   const sighting = (level: string, item: Item) => {
     if (typeof item.id !== 'string') return
-    const ids = levelMap(byId, level)
-    const first = ids.get(item.id)
-    if (!first) ids.set(item.id, item)
-    else {
-      for (const name of ['name', 'slug', 'description'] as const) {
+    const first = levelTable(byId, level).firstOr(item.id, item)
+    if (first) {
+      for (const name of IDENTITY_FIELDS) {
         if (item[name] === undefined || first[name] === undefined) continue
         tally.check(
           item[name] === first[name],
@@ -195,10 +194,8 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
       }
     }
     if (typeof item.slug !== 'string') return
-    const slugs = levelMap(bySlug, level)
-    const other = slugs.get(item.slug)
-    if (!other) slugs.set(item.slug, item)
-    else
+    const other = levelTable(bySlug, level).firstOr(item.slug, item)
+    if (other)
       tally.check(
         other.id === item.id,
         () =>
@@ -217,10 +214,12 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
 
 type Item = Record<string, unknown>
 
-function levelMap(maps: Map<string, Map<string, Item>>, level: string): Map<string, Item> {
-  let map = maps.get(level)
-  if (map === undefined) maps.set(level, (map = new Map()))
-  return map
+const IDENTITY_FIELDS = ['name', 'slug', 'description'] as const
+
+function levelTable(tables: Map<string, FirstSeen<Item>>, level: string): FirstSeen<Item> {
+  let table = tables.get(level)
+  if (table === undefined) tables.set(level, (table = new FirstSeen()))
+  return table
 }
 
 /** Where an item was first given: a lookup's record, or an element of one of its arrays. */
