@@ -56,19 +56,12 @@ async function readPemFile(
 }
 
 /**
- * Writes the certificate `--tls` made for clients to trust, to `--tls-ca-out` or else to the temp
- * folder's `taxonomy-mock-PORT-cert.pem` (named by port, so servers side by side do not share one),
- * and returns where. It is written beside its place under a fresh name and renamed into place: a
- * link planted at that path in a shared temp folder is replaced, never followed, and a file
- * another user owns there is refused. A failure is a `RuntimeError` (exit code 1).
+ * Writes the certificate `--tls` made for clients to trust to `file`, named `what` in a failure.
+ * It is written beside its place under a fresh name and renamed into place: a link planted at that
+ * path in a shared temp folder is replaced, never followed, and a file another user owns there is
+ * refused. A failure is a `RuntimeError` (exit code 1).
  */
-async function writeTrustedCertificate(
-  pem: string,
-  caOut: string | undefined,
-  port: number,
-): Promise<string> {
-  const file = caOut ?? join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
-  const flag = caOut === undefined ? 'the certificate file' : '--tls-ca-out file'
+async function writeTrustedCertificate(pem: string, file: string, what: string): Promise<string> {
   const partial = `${file}.${randomBytes(6).toString('hex')}.partial`
   try {
     await writeFile(partial, pem, { flag: 'wx' })
@@ -84,7 +77,7 @@ async function writeTrustedCertificate(
           : code === 'EISDIR'
             ? 'is a folder'
             : (code ?? message)
-    throw new RuntimeError(`cannot write ${flag} ${JSON.stringify(file)}: ${reason}`)
+    throw new RuntimeError(`cannot write ${what} ${JSON.stringify(file)}: ${reason}`)
   }
   return file
 }
@@ -120,9 +113,18 @@ export async function prepareTls(
   }
   const pair = makeSelfSignedPair(host)
   const named =
-    tls.caOut === undefined ? undefined : await writeTrustedCertificate(pair.cert, tls.caOut, 0)
+    tls.caOut === undefined
+      ? undefined
+      : await writeTrustedCertificate(pair.cert, tls.caOut, '--tls-ca-out file')
   return {
     pair,
-    trustedFile: async (port) => named ?? writeTrustedCertificate(pair.cert, undefined, port),
+    // Named by the port, so servers side by side do not share one.
+    trustedFile: async (port) =>
+      named ??
+      writeTrustedCertificate(
+        pair.cert,
+        join(tmpdir(), `taxonomy-mock-${port}-cert.pem`),
+        'the certificate file',
+      ),
   }
 }

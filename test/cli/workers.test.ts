@@ -84,6 +84,33 @@ function servedFingerprint(url: string, ca: string) {
   })
 }
 
+/**
+ * One request on a TLS connection of its own, offering `session`: the status, whether the server
+ * resumed that session, and the session it gave for the next connection.
+ */
+function resumeTls(url: string, ca: string, session?: Buffer) {
+  const { hostname, port } = new URL(url)
+  return new Promise<{ status: number; reused: boolean; next: Buffer | undefined }>(
+    (resolve, reject) => {
+      let reused = false
+      let next: Buffer | undefined
+      let text = ''
+      const socket = connectTls({ host: hostname, port: Number(port), ca, session }, () => {
+        reused = socket.isSessionReused()
+        socket.write(
+          `GET /api/v2/disciplines/history HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+            `Authorization: ${AUTH.authorization}\r\nConnection: close\r\n\r\n`,
+        )
+      })
+      socket.on('session', (given: Buffer) => (next = given))
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk: string) => (text += chunk))
+      socket.on('close', () => resolve({ status: Number(text.split(' ')[1]), reused, next }))
+      socket.on('error', reject)
+    },
+  )
+}
+
 /** The sockets a process holds open. */
 async function socketCount(pid: number): Promise<number> {
   const { readdir, readlink } = await import('node:fs/promises')
@@ -529,6 +556,37 @@ describe('serve --workers 2', () => {
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
     expect(run.stderr).toEqual([])
+  })
+
+  it('--tls: a client resumes its TLS session on whichever process its next connection reaches', async () => {
+    const ca = join(mkdtempSync(join(tmpdir(), 'tm-workers-tls-')), 'ca.pem')
+    const { run, open } = spawnHeld([
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--quiet',
+      '--tls',
+      '--tls-ca-out',
+      ca,
+    ])
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+    const pem = readFileSync(ca, 'utf8')
+    // The workers are held: the primary answers, and gives the first session.
+    let answer = await resumeTls(url, pem)
+    expect(answer).toMatchObject({ status: 200, reused: false })
+    open()
+    await run.waitFor(WORKERS_LINE, 20_000)
+    // Connections go to the workers in turn, and each resumes the session the primary gave.
+    let session = answer.next
+    for (let i = 0; i < 4; i++) {
+      answer = await resumeTls(url, pem, session)
+      expect(answer).toMatchObject({ status: 200, reused: true })
+      // A resumed session brings no new ticket: the same one is offered again.
+      session = answer.next ?? session
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
   })
 
   it('--tls-cert naming a missing file: exit 2, one line, before any worker starts', async () => {

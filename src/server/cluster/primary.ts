@@ -9,6 +9,7 @@ import { resolveHost, resolvePort, type StartServerOptions } from '../options.js
 import { startServerWithLimits } from '../server.js'
 import type { CertificatePair } from '../self-signed.js'
 import type { ServerCertificate } from '../tls.js'
+import { createTicketKeys, withTicketKeys } from './ticket-keys.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
@@ -102,6 +103,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       ? toWireRequest(request as ForwardableRequest).then(answerForwarded)
       : owner.resolve(request, context),
   )
+  const ticketKeys = options.tls ? createTicketKeys() : undefined
   const server = await startServerWithLimits(
     {
       port: options.port,
@@ -111,7 +113,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
     SERVER_LIMITS,
     own,
-    dispatcher,
+    withTicketKeys(dispatcher, ticketKeys),
   )
 
   async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
@@ -154,7 +156,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       // Over IPC, not the environment: the key stays out of every process's environment.
-      if (kind === 'tls') return options.tls
+      if (kind === 'tls')
+        return options.tls && { ...options.tls, ticketKeys: ticketKeys!.toString('base64') }
       if (kind === 'state') {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)

@@ -12,6 +12,7 @@ import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createForwardingResolver } from './forwarding-resolver.js'
 import type { Replica } from '../replica/replica.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
+import { withTicketKeys } from './ticket-keys.js'
 import { WireMockRequest, type WireRequest } from './wire.js'
 
 /** What a worker is asked to do besides serving. */
@@ -78,12 +79,13 @@ export async function startClusterWorker(
   await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
+  const { served, ticketKeys } = await withPrimaryTls(options, hooks, primary)
   return serving(
     startServerWithLimits(
-      await withPrimaryTls(options, hooks, primary),
+      served,
       SERVER_LIMITS,
       createForwardingResolver(local, primary),
-      fromPrimary(options.host),
+      withTicketKeys(fromPrimary(options.host), ticketKeys),
     ),
   )
 }
@@ -110,8 +112,13 @@ async function startReplicaWorker(
   })
   process.once('disconnect', () => hooks.stop(0))
   const server = await serving(
-    withPrimaryTls(options, hooks, primary).then((served) =>
-      startServerWithLimits(served, SERVER_LIMITS, replica.resolver, fromPrimary(options.host)),
+    withPrimaryTls(options, hooks, primary).then(({ served, ticketKeys }) =>
+      startServerWithLimits(
+        served,
+        SERVER_LIMITS,
+        replica.resolver,
+        withTicketKeys(fromPrimary(options.host), ticketKeys),
+      ),
     ),
   ).catch(async (error: unknown) => {
     await replica.close()
@@ -159,16 +166,19 @@ function fromPrimary(host: string | undefined): Acceptor {
   }
 }
 
-/** The options with the primary's certificate, when the cluster serves HTTPS. */
+/** The options with the primary's certificate, and its TLS ticket keys, when the cluster serves HTTPS. */
 async function withPrimaryTls(
   options: StartServerOptions,
   hooks: WorkerHooks,
   primary: Channel,
-): Promise<StartServerOptions> {
-  if (!hooks.secure) return options
-  const pair = await primary.ask<CertificatePair | undefined>('tls')
+): Promise<{ served: StartServerOptions; ticketKeys?: Buffer }> {
+  if (!hooks.secure) return { served: options }
+  const given = await primary.ask<(CertificatePair & { ticketKeys: string }) | undefined>('tls')
   // Never plain HTTP behind an HTTPS banner: a worker without the pair fails to start.
-  if (typeof pair?.cert !== 'string' || typeof pair.key !== 'string')
+  if (typeof given?.cert !== 'string' || typeof given.key !== 'string')
     throw new Error('the primary gave no certificate for HTTPS')
-  return { ...options, tls: pair }
+  return {
+    served: { ...options, tls: { cert: given.cert, key: given.key } },
+    ticketKeys: Buffer.from(given.ticketKeys, 'base64'),
+  }
 }
