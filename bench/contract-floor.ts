@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRedactor } from '../src/contract/redact.js'
 import { FirstSeen } from '../src/contract/first-seen.js'
-import { BIN, startListening } from './processes.js'
+import { startCliServer } from './processes.js'
 import { KEY } from './wrk.js'
 
 const LOOP = fileURLToPath(new URL('./fetch-loop.mjs', import.meta.url))
@@ -20,14 +20,7 @@ const paths = [
   ...taxonomy.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
   ...taxonomy.subDisciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
 ]
-const server = await startListening(process.execPath, [
-  BIN,
-  '--port',
-  '0',
-  '--quiet',
-  '--size',
-  size,
-])
+const server = await startCliServer(['--quiet', '--size', size])
 const headers = { authorization: `Bearer ${KEY}` }
 const get = (path: string) => fetch(`${server.url}${path}`, { headers })
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { median, type Check } from './lib.js'
-import { BIN, startListening } from './processes.js'
+import { BIN, startCliServer } from './processes.js'
 import { KEY } from './wrk.js'
 
 /** `record` and `verify` may take at most this many times a plain loop's time for their requests. */
@@ -33,14 +33,7 @@ export async function benchContract(
   const checks: Check[] = []
   for (const size of sizes) {
     const taxonomy = createTaxonomy({ size })
-    const server = await startListening(process.execPath, [
-      BIN,
-      '--port',
-      '0',
-      '--quiet',
-      '--size',
-      size,
-    ])
+    const server = await startCliServer(['--quiet', '--size', size])
     const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-'))
     try {
       const base = [
