@@ -103,7 +103,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       ? toWireRequest(request as ForwardableRequest).then(answerForwarded)
       : owner.resolve(request, context),
   )
-  const ticketKeys = options.tls ? createTicketKeys() : undefined
+  // With TLS, every process serves one certificate and shares one set of ticket keys.
+  const ticketKeys = options.tls && createTicketKeys()
   const server = await startServerWithLimits(
     {
       port: options.port,
@@ -157,7 +158,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       // Over IPC, not the environment: the key stays out of every process's environment.
       if (kind === 'tls')
-        return options.tls && { ...options.tls, ticketKeys: ticketKeys!.toString('base64') }
+        return ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') }
       if (kind === 'state') {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)

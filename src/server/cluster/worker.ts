@@ -79,13 +79,13 @@ export async function startClusterWorker(
   await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
-  const { served, ticketKeys } = await withPrimaryTls(options, hooks, primary)
+  const { served, acceptor } = await fromPrimaryServer(options, hooks, primary)
   return serving(
     startServerWithLimits(
       served,
       SERVER_LIMITS,
       createForwardingResolver(local, primary),
-      withTicketKeys(fromPrimary(options.host), ticketKeys),
+      acceptor,
     ),
   )
 }
@@ -112,13 +112,8 @@ async function startReplicaWorker(
   })
   process.once('disconnect', () => hooks.stop(0))
   const server = await serving(
-    withPrimaryTls(options, hooks, primary).then(({ served, ticketKeys }) =>
-      startServerWithLimits(
-        served,
-        SERVER_LIMITS,
-        replica.resolver,
-        withTicketKeys(fromPrimary(options.host), ticketKeys),
-      ),
+    fromPrimaryServer(options, hooks, primary).then(({ served, acceptor }) =>
+      startServerWithLimits(served, SERVER_LIMITS, replica.resolver, acceptor),
     ),
   ).catch(async (error: unknown) => {
     await replica.close()
@@ -166,19 +161,22 @@ function fromPrimary(host: string | undefined): Acceptor {
   }
 }
 
-/** The options with the primary's certificate, and its TLS ticket keys, when the cluster serves HTTPS. */
-async function withPrimaryTls(
+/**
+ * What a worker's server takes from the primary: the options, with the primary's certificate when
+ * the cluster serves HTTPS, and the connections the primary hands over, under its TLS ticket keys.
+ */
+async function fromPrimaryServer(
   options: StartServerOptions,
   hooks: WorkerHooks,
   primary: Channel,
-): Promise<{ served: StartServerOptions; ticketKeys?: Buffer }> {
-  if (!hooks.secure) return { served: options }
+): Promise<{ served: StartServerOptions; acceptor: Acceptor }> {
+  if (!hooks.secure) return { served: options, acceptor: fromPrimary(options.host) }
   const given = await primary.ask<(CertificatePair & { ticketKeys: string }) | undefined>('tls')
   // Never plain HTTP behind an HTTPS banner: a worker without the pair fails to start.
   if (typeof given?.cert !== 'string' || typeof given.key !== 'string')
     throw new Error('the primary gave no certificate for HTTPS')
   return {
     served: { ...options, tls: { cert: given.cert, key: given.key } },
-    ticketKeys: Buffer.from(given.ticketKeys, 'base64'),
+    acceptor: withTicketKeys(fromPrimary(options.host), Buffer.from(given.ticketKeys, 'base64')),
   }
 }
