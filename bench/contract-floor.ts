@@ -2,17 +2,15 @@
 // fetch loop, each step timed alone in one process against the mock: reading bodies as text (the
 // loop discards bytes), scanning each for the key, parsing and keeping each, and one first-sighting
 // table per id and slug. Their sum over the loop's time is the floor of the `verify` row.
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createRedactor } from '../src/contract/redact.js'
 import { FirstSeen } from '../src/contract/first-seen.js'
+import { runPlainLoop } from './contract.js'
 import { startCliServer } from './processes.js'
 import { KEY } from './wrk.js'
 
-const LOOP = fileURLToPath(new URL('./fetch-loop.mjs', import.meta.url))
 const size = (process.argv[2] ?? 'large') as 'small' | 'medium' | 'large'
 const { createTaxonomy } = await import('../dist/index.js')
 const taxonomy = createTaxonomy({ size })
@@ -42,10 +40,9 @@ try {
   const [inProcess] = await timed('plain loop in this process: fetch, arrayBuffer', loopOnce)
   const list = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-floor-')), 'paths.json')
   writeFileSync(list, JSON.stringify(paths))
-  const [loop] = await timed("the bench's plain loop, a fresh process", () => {
-    const run = spawnSync(process.execPath, [LOOP, server.url, list, KEY], { encoding: 'utf8' })
-    if (run.status !== 0) throw new Error(`the plain loop failed: ${run.stderr}`)
-  })
+  const [loop] = await timed("the bench's plain loop, a fresh process", () =>
+    runPlainLoop(server.url, list),
+  )
   rmSync(dirname(list), { recursive: true })
   const [asText, texts] = await timed('the same, each body kept as text', async () => {
     const kept: string[] = []

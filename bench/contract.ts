@@ -72,13 +72,9 @@ export async function benchContract(
       const loops: number[] = []
       let readBytes = 0
       for (let run = 0; run < runs; run++) {
-        const started = performance.now()
-        const loop = spawnSync(process.execPath, [LOOP, server.url, list, KEY], {
-          encoding: 'utf8',
-        })
-        if (loop.status !== 0) throw new Error(`the plain loop failed: ${loop.stderr}`)
-        loops.push((performance.now() - started) / paths.length)
-        readBytes = Number(loop.stdout.trim())
+        const loop = runPlainLoop(server.url, list)
+        loops.push(loop.ms / paths.length)
+        readBytes = loop.bytes
       }
       const loopMsPerRequest = median(loops)
       const readMb = readBytes / (1024 * 1024)
@@ -105,6 +101,14 @@ export async function benchContract(
     }
   }
   return checks
+}
+
+/** The plain loop over the paths a JSON file lists, in a fresh process: its wall time and the bytes it read. */
+export function runPlainLoop(url: string, list: string): { ms: number; bytes: number } {
+  const started = performance.now()
+  const loop = spawnSync(process.execPath, [LOOP, url, list, KEY], { encoding: 'utf8' })
+  if (loop.status !== 0) throw new Error(`the plain loop failed: ${loop.stderr}`)
+  return { ms: performance.now() - started, bytes: Number(loop.stdout.trim()) }
 }
 
 /** One CLI run in a fresh process: wall time, the request count its output gives, and its peak RSS. */
