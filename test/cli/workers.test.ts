@@ -25,11 +25,14 @@ async function startWorkers(...args: string[]) {
   return { run, url }
 }
 
-/** Spawns the CLI with its workers held at their start until `open()` (test/helpers/hold-workers.cjs). */
-function spawnHeld(args: string[]) {
+/**
+ * Spawns `serve --workers 2` on any free port, its workers held at their start until `open()`
+ * (test/helpers/hold-workers.cjs).
+ */
+function spawnHeld(...args: string[]) {
   const gate = join(mkdtempSync(join(tmpdir(), 'tm-gate-')), 'open')
   const hold = fileURLToPath(new URL('../helpers/hold-workers.cjs', import.meta.url))
-  const run = spawnCli(args, {
+  const run = spawnCli(['--port', '0', '--workers', '2', ...args], {
     NODE_OPTIONS: `--require ${JSON.stringify(hold)}`,
     TAXONOMY_MOCK_TEST_GATE: gate,
   })
@@ -320,7 +323,7 @@ describe('serve --workers 2', () => {
   })
 
   it('answers from the primary while the workers start, then hands the port over to them', async () => {
-    const { run, open } = spawnHeld(['--port', '0', '--workers', '2'])
+    const { run, open } = spawnHeld()
     const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
     // Forked once the primary listens, and held at their start: only the primary can answer.
     const workers = await childPids(run.child.pid!)
@@ -430,7 +433,7 @@ describe('serve --workers 2', () => {
   }, 30_000)
 
   it('SIGTERM before the workers serve: exit 0 once they have started, no worker left', async () => {
-    const { run, open } = spawnHeld(['--port', '0', '--workers', '2', '--quiet'])
+    const { run, open } = spawnHeld('--quiet')
     await run.waitFor(URL_LINE, 20_000)
     const workers = await childPids(run.child.pid!)
     run.child.kill('SIGTERM')
@@ -524,17 +527,13 @@ describe('serve --workers 2', () => {
     const pair = createSelfSignedCertificate(['localhost', '127.0.0.1'])
     writeFileSync(join(folder, 'cert.pem'), pair.cert)
     writeFileSync(join(folder, 'key.pem'), pair.key)
-    const { run, open } = spawnHeld([
-      '--port',
-      '0',
-      '--workers',
-      '2',
+    const { run, open } = spawnHeld(
       '--quiet',
       '--tls-cert',
       join(folder, 'cert.pem'),
       '--tls-key',
       join(folder, 'key.pem'),
-    ])
+    )
     const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
     expect(url).toMatch(/^https:/)
     const expected = new X509Certificate(pair.cert).fingerprint256
@@ -560,16 +559,7 @@ describe('serve --workers 2', () => {
 
   it('--tls: a client resumes its TLS session on whichever process its next connection reaches', async () => {
     const ca = join(mkdtempSync(join(tmpdir(), 'tm-workers-tls-')), 'ca.pem')
-    const { run, open } = spawnHeld([
-      '--port',
-      '0',
-      '--workers',
-      '2',
-      '--quiet',
-      '--tls',
-      '--tls-ca-out',
-      ca,
-    ])
+    const { run, open } = spawnHeld('--quiet', '--tls', '--tls-ca-out', ca)
     const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
     const pem = readFileSync(ca, 'utf8')
     // The workers are held: the primary answers, and gives the first session.
@@ -610,15 +600,11 @@ describe('serve --workers 2', () => {
 
   it('--tls with a --tls-ca-out that cannot be written: exit 1, one line, before any worker starts', async () => {
     // Workers held at their start for good: the failure is said without waiting for them.
-    const { run } = spawnHeld([
-      '--port',
-      '0',
-      '--workers',
-      '2',
+    const { run } = spawnHeld(
       '--tls',
       '--tls-ca-out',
       join(tmpdir(), 'tm-no-such-folder', 'ca.pem'),
-    ])
+    )
     expect(await run.exit).toBe(1)
     expect(run.stderr).toEqual([
       expect.stringMatching(/^taxonomy-mock: cannot write --tls-ca-out file .*: no such folder$/),
