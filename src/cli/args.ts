@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
 import { resolveOptions, type AnswerOptions } from '../http/options.js'
+import { redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
@@ -244,7 +245,12 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new UsageError(
-      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${JSON.stringify(url.slice(0, 200))}`,
+      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${JSON.stringify(redactUrl(url).slice(0, 200))}`,
+    )
+  // fetch() refuses them, quoting the whole URL: the admin API takes --admin-key instead.
+  if (parsed.username || parsed.password)
+    throw new UsageError(
+      `--from must not carry credentials: pass the admin key as --admin-key; received ${JSON.stringify(redactUrl(url).slice(0, 200))}`,
     )
   if (!SESSION_ID_PATTERN.test(session))
     throw new UsageError(
