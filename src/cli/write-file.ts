@@ -1,8 +1,10 @@
 import { once } from 'node:events'
-import { createWriteStream, rmSync } from 'node:fs'
+import { constants, createWriteStream, fstatSync, open, openSync, rmSync } from 'node:fs'
 import { mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
+import { Socket } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
+import { promisify } from 'node:util'
 import type { OPTIONS } from './args.js'
 import type { CONTRACT_OPTIONS } from './contract-args.js'
 import { RuntimeError } from './runtime-error.js'
@@ -44,7 +46,7 @@ export async function writeFileAtomically(
  * it stays a link. A character device, FIFO or socket (`/dev/null`, a named pipe) is written to
  * directly, as is a path that names a descriptor (`/dev/stdout`, `/dev/fd/3`), appending, so as not
  * to cut off what the process wrote there before: replacing one would leave a regular file where
- * the device was. A folder is refused.
+ * the device was. A FIFO waits for its reader, as a shell's `>` does. A folder is refused.
  */
 export async function writeOutputFile(
   file: string,
@@ -157,11 +159,7 @@ async function writeThrough(
   chunks: Iterable<string>,
 ): Promise<void> {
   try {
-    if (target.kind === 'open') {
-      const stream = createWriteStream(target.path, { flags: target.flags })
-      await once(stream, 'open')
-      return await writeChunks(stream, chunks)
-    }
+    if (target.kind === 'open') return await writeChunks(await openStream(target), chunks)
     for (const chunk of chunks) {
       if (!target.stream.write(chunk)) await once(target.stream, 'drain')
     }
@@ -171,6 +169,32 @@ async function writeThrough(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error
   }
+}
+
+/**
+ * A stream writing to a device, FIFO or descriptor path. A FIFO's open waits for its reader in one
+ * of libuv's threads, which the process's exit waits for: should the process end first (a stop
+ * signal), it opens the FIFO for reading itself, without waiting, which ends that wait. A FIFO is
+ * then written as a pipe, without a thread, so a reader that stops reading holds up no exit either.
+ */
+async function openStream(target: Extract<Target, { kind: 'open' }>): Promise<Writable> {
+  const release = () => {
+    try {
+      openSync(target.path, constants.O_RDONLY | constants.O_NONBLOCK)
+    } catch {
+      // Not a FIFO, or gone: nothing waits.
+    }
+  }
+  process.once('exit', release)
+  let fd: number
+  try {
+    fd = await promisify(open)(target.path, target.flags)
+  } finally {
+    process.off('exit', release)
+  }
+  return fstatSync(fd).isFIFO()
+    ? new Socket({ fd, readable: false, writable: true })
+    : createWriteStream(target.path, { fd })
 }
 
 async function writeChunks(stream: Writable, chunks: Iterable<string>): Promise<void> {
