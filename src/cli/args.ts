@@ -81,14 +81,19 @@ export type Args =
   | { readonly command: 'help' }
   | { readonly command: 'version' }
 
-const OPTIONS = {
+/**
+ * The flags of `serve` and `export`, as `parseArgs` takes them. `file` marks a flag whose value is
+ * a file: `read`, or `written`, which only `writeOutputFile` does (src/cli/write-file.ts), so
+ * test/cli/written-files.test.ts runs its special files on every flag marked so.
+ */
+export const OPTIONS = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   seed: { type: 'string' },
   size: { type: 'string' },
   'api-key': { type: 'string', multiple: true },
   'any-key': { type: 'boolean' },
-  data: { type: 'string' },
+  data: { type: 'string', file: 'read' },
   watch: { type: 'boolean' },
   delay: { type: 'string' },
   'no-cors': { type: 'boolean' },
@@ -106,12 +111,12 @@ const OPTIONS = {
   tls: { type: 'boolean' },
   workers: { type: 'string' },
   store: { type: 'string' },
-  'tls-cert': { type: 'string' },
-  'tls-key': { type: 'string' },
-  'tls-ca-out': { type: 'string' },
-  out: { type: 'string', short: 'o' },
-  types: { type: 'string' },
-  manifest: { type: 'string' },
+  'tls-cert': { type: 'string', file: 'read' },
+  'tls-key': { type: 'string', file: 'read' },
+  'tls-ca-out': { type: 'string', file: 'written' },
+  out: { type: 'string', short: 'o', file: 'written' },
+  types: { type: 'string', file: 'written' },
+  manifest: { type: 'string', file: 'written' },
   from: { type: 'string' },
   session: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
