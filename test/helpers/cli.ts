@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
+import { HANG_MS } from './clock.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.cjs', import.meta.url))
 const running: ChildProcess[] = []
@@ -39,7 +40,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, bin =
     stdout,
     stderr,
     exit,
-    waitFor(pattern, timeoutMs = 10_000) {
+    waitFor(pattern, timeoutMs = HANG_MS) {
       const seen = stdout.find((line) => pattern.test(line))
       if (seen) return Promise.resolve(seen)
       return new Promise((resolve, reject) => {
