@@ -1,33 +1,18 @@
 // The CLI when its output is not read or cannot be written, when --data is a FIFO or a device, and
 // when a signal arrives during start-up or twice.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readdirSync, readlinkSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { freePort, load } from '../helpers/local-load.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
 import { until } from '../helpers/clock.js'
+import { openCount } from '../helpers/open-files.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Whether process `pid` has `path` open (Linux: a link in /proc/PID/fd). */
-function holdsOpen(pid: number, path: string): boolean {
-  const fds = `/proc/${pid}/fd`
-  try {
-    return readdirSync(fds).some((fd) => {
-      try {
-        return readlinkSync(join(fds, fd)) === path
-      } catch {
-        return false
-      }
-    })
-  } catch {
-    return false
-  }
-}
 
 it('drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
   const run = spawnCli(['--port', '0'])
@@ -124,7 +109,7 @@ it('SIGTERM during start-up exits 0 without listening', async () => {
   writeSync(writer, '{"format":')
   try {
     const run = spawnCli(['--port', '0', '--data', fifo])
-    await until(() => holdsOpen(run.child.pid!, fifo), 'the CLI reading the FIFO')
+    await until(() => openCount(run.child.pid!, fifo) > 0, 'the CLI reading the FIFO')
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
     expect(run.stdout).toEqual([])
