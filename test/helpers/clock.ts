@@ -8,12 +8,15 @@ const realClearTimeout = globalThis.clearTimeout
 export const HANG_MS = 30_000
 
 /**
- * Fakes `setTimeout` and `performance.now()` only, so that a delay, a window or a hang is driven by
- * `vi.advanceTimersByTimeAsync`, while sockets and streams go on as usual. `fetch` (undici) starts
- * timers of its own: under a fake clock, a test reaches a server with `node:http` instead.
+ * Fakes `setTimeout` and `performance.now()` (and `Date` with `date`) only, so that a delay, a
+ * window or a hang is driven by `vi.advanceTimersByTimeAsync`, while sockets and streams go on as
+ * usual. `fetch` (undici) starts timers of its own: under a fake clock, a test reaches a server
+ * with `node:http` instead.
  */
-export function fakeClock(): void {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+export function fakeClock({ date = false }: { date?: boolean } = {}): void {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'performance', ...(date ? (['Date'] as const) : [])],
+  })
 }
 
 afterEach(() => void vi.useRealTimers())

@@ -92,7 +92,7 @@ it('ends the run rather than wait past maxTotalWait in all, though each Retry-Af
   const target = await startTarget(
     () => new Response('', { status: 503, headers: { 'retry-after': '1' } }),
   )
-  const started = performance.now()
+  // How long it waited in all: pacing.test.ts, on a fake clock.
   const run = verifyService({
     target: target.url,
     apiKey: SECRET,
@@ -104,7 +104,6 @@ it('ends the run rather than wait past maxTotalWait in all, though each Retry-Af
     `${target.url} answered 503 asking to wait 1 s (Retry-After) after 2 waits of 2 s in all; a run waits at most 2 s in all: try again later`,
   )
   expect(target.requests).toHaveLength(3)
-  expect(performance.now() - started).toBeLessThan(5_000)
 })
 
 it('keeps at most 100,000 links waiting: record says "at least 100000 more" of a sub-discipline listing 150,000 parents', async () => {
