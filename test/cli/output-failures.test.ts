@@ -116,4 +116,4 @@ it('exits at once on SIGTERM when stdout and stderr share one pipe nobody reads,
   expect(
     lines.slice(banner + 1).filter((line) => !LOG_LINE.test(line) && !NOTICE.test(line)),
   ).toEqual([])
-}, 60_000)
+})

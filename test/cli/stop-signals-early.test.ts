@@ -56,7 +56,6 @@ it.each(['SIGINT', 'SIGTERM'] as const)(
     expect(readdirSync(dir)).toEqual([])
     expect(existsSync(out)).toBe(false)
   },
-  60_000,
 )
 
 it('stops verify on SIGTERM with exit 1 and one line, not waiting for answers still owed', async () => {

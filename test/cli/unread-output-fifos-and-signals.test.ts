@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { freePort, load } from '../helpers/local-load.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
-import { until } from '../helpers/clock.js'
+import { HANG_MS, until } from '../helpers/clock.js'
 import { openCount } from '../helpers/open-files.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
@@ -27,7 +27,7 @@ it('drops and counts log lines while stdout is not read, and exits promptly on S
   expect(run.stderr.join('\n')).toMatch(
     /^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/,
   )
-}, 60_000)
+})
 
 it('keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
   // The banner cannot be read from stdout: pick the port beforehand.
@@ -71,12 +71,12 @@ it('export into a reader that closes the pipe early exits 0 and prints nothing',
     { encoding: 'utf8' },
   )
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' })
-}, 30_000)
+})
 
 it('enforces the --data size limit while reading a file that is not a regular file', () => {
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], {
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: HANG_MS,
   })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
@@ -90,7 +90,7 @@ it('refuses a FIFO with no writer at once instead of waiting forever', () => {
   execFileSync('mkfifo', [fifo])
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], {
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: HANG_MS,
   })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
@@ -117,7 +117,7 @@ it('SIGTERM during start-up exits 0 without listening', async () => {
   } finally {
     closeSync(writer)
   }
-}, 30_000)
+})
 
 it('SIGHUP closes gracefully like SIGTERM, exit 0', async () => {
   const run = spawnCli(['--port', '0', '--quiet'])

@@ -280,7 +280,7 @@ describe('serve --workers 2', () => {
     expect(wrong).toEqual([])
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
-  }, 60_000)
+  })
 
   it('never leaves a connection waiting when its worker is killed as it is handed over', async () => {
     const { run, url } = await startWorkers('--quiet')
@@ -309,7 +309,7 @@ describe('serve --workers 2', () => {
     expect(settled.filter((outcome) => outcome === '200').length).toBeGreaterThan(380)
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
-  }, 60_000)
+  })
 
   it('SIGTERM while a worker started in place of a dead one is not up yet: it is stopped too', async () => {
     const { run } = await startWorkers('--quiet')

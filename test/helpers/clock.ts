@@ -5,7 +5,7 @@ const realSetTimeout = globalThis.setTimeout
 const realClearTimeout = globalThis.clearTimeout
 
 /** How long a wait for an event may take before it is called a hang (a busy machine is slow, not hung). */
-export const HANG_MS = 30_000
+export const HANG_MS = 60_000
 
 /**
  * Fakes `setTimeout` and `performance.now()` (and `Date` with `date`) only, so that a delay, a
