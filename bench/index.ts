@@ -1,4 +1,5 @@
 // `npm run bench`: every performance target of the project, measured in one run, as a table.
+import { benchBrowse } from './browse.js'
 import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
@@ -24,6 +25,7 @@ const sections = [
   ['Sessions and scenarios', () => benchSessions()],
   ['Per-session data', () => benchSessionData()],
   ['Request journal', () => benchJournal()],
+  ['Browse pages', () => benchBrowse()],
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['First requests', () => benchFirstAnswers()],

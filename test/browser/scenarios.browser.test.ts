@@ -42,10 +42,12 @@ it.each(SCENARIO_CASES)('browser worker: $name', async (c) => {
   })
 })
 
-it('browser worker: slow-body sends the head at once and the body over its duration', async () => {
-  const timing = (await page.evaluate(
+// When the head and each piece come (at once, then over the duration): test/kinds/slow-body-timing.test.ts,
+// on a fake clock, through the fetch handler, as the worker's handlers answer.
+it('browser worker: slow-body sends the head, then the body in pieces', async () => {
+  const body = (await page.evaluate(
     ([scenario, request]) =>
-      (window as unknown as { timeBody: (s: unknown, r: unknown) => Promise<unknown> }).timeBody(
+      (window as unknown as { readBody: (s: unknown, r: unknown) => Promise<unknown> }).readBody(
         scenario,
         request,
       ),
@@ -56,10 +58,8 @@ it('browser worker: slow-body sends the head at once and the body over its durat
         headers: { authorization: 'Bearer taxonomy-mock-key' },
       },
     ] as const,
-  )) as { head: number; body: number; reads: number; bytes: number }
-  expect(timing.head).toBeLessThan(300)
-  expect(timing.body).toBeGreaterThanOrEqual(540)
-  expect(timing.reads).toBeGreaterThan(2)
+  )) as { reads: number; bytes: number }
+  expect(body.reads).toBeGreaterThan(2)
 })
 
 it('lets a page on another origin select a session and read Retry-After from the real server', async () => {
@@ -99,7 +99,8 @@ it('lets a client in the page retry a 429 after the Retry-After it reads cross-o
         }
       ).getTwiceWithRetry(scenario, path, headers),
     [{ kind: 'rate-limited', limit: 1, window: 1_000 }, request.path, request.headers] as const,
-  )) as { gets: number[][]; ms: number }
+  )) as { gets: number[][] }
+  // The retry got through: it waited out the window the handler keeps by its own clock (1 s). A
+  // client that could not read Retry-After (0) would have retried at once and got 429 each time.
   expect(result.gets).toEqual([[200], [429, 200]])
-  expect(result.ms).toBeGreaterThanOrEqual(990)
 })

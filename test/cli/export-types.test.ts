@@ -65,7 +65,7 @@ it('writes the slug types with --types, and tsc accepts a slug the data has and 
   expect(bad.code).not.toBe(0)
   expect(bad.errors).toHaveLength(1)
   expect(bad.errors[0]).toMatch(/bad\.ts\(2,14\): error TS2322: Type '"no-such-discipline"'/)
-}, 90_000)
+})
 
 it('writes the slug types of a --data file, beside its fixture', async () => {
   const types = join(folder, 'minimal-slugs.d.ts')

@@ -104,19 +104,16 @@ it('exits at once on SIGTERM when stdout and stderr share one pipe nobody reads,
   const url = URL_LINE.exec(output)![1]!
   // ~20,000 log lines: far more than a pipe holds (64 KB).
   expect(await load(url, 20_000)).toBe(20_000)
-  const signalled = performance.now()
+  // It exits with its pipe still unread: nothing is read from it before the exit.
   child.kill('SIGTERM')
-  const code = await Promise.race([exit, pause(5_000).then(() => 'still running')])
-  const exitMs = performance.now() - signalled
+  const code = await exit
   child.stdout!.resume()
-  const closed = new Promise((resolve) => child.stdout!.on('close', resolve))
-  await Promise.race([closed, pause(5_000)])
+  await new Promise((resolve) => child.stdout!.on('close', resolve))
   expect(code).toBe(0)
-  expect(exitMs).toBeLessThan(2_000)
   const lines = output.split('\n')
   expect(lines.pop()).toBe('')
   const banner = lines.findIndex((line) => line.includes('stop:'))
   expect(
     lines.slice(banner + 1).filter((line) => !LOG_LINE.test(line) && !NOTICE.test(line)),
   ).toEqual([])
-}, 60_000)
+})

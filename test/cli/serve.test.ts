@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { spawnCli } from '../helpers/cli.js'
+import { until } from '../helpers/clock.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 
@@ -106,12 +107,24 @@ it('serves a --data fixture file instead of generated data', async () => {
 })
 
 it('applies --delay and --no-cors', async () => {
-  const { url } = await startCli(['--delay', '200', '--no-cors', '--quiet'])
-  const started = performance.now()
-  const response = await fetch(`${url}/api/v2/disciplines/x`)
-  expect(performance.now() - started).toBeGreaterThanOrEqual(190)
+  // A delay no test waits out: the answer is held (a request sent after it, asking for none, comes
+  // back first), the journal says how long, and a stop sends it at once. How a delay is timed:
+  // test/server/scenarios.test.ts, on a fake clock.
+  const { run, url } = await startCli(['--delay', '600000', '--no-cors', '--quiet'])
+  let held = true
+  const delayed = fetch(`${url}/api/v2/disciplines/x`).finally(() => (held = false))
+  const journal = async () =>
+    (await (await fetch(`${url}/__admin/sessions/default/requests`)).json()) as { ms: number }[]
+  await until(async () => (await journal()).length > 0, 'the delayed request journaled')
+  const first = await fetch(`${url}/api/v2/disciplines/y`, { headers: { prefer: 'delay=0' } })
+  expect(first.status).toBe(401)
+  expect(held).toBe(true)
+  expect((await journal()).map((entry) => entry.ms)).toEqual([600_000, 0])
+  run.child.kill('SIGTERM')
+  const response = await delayed
   expect(response.status).toBe(401)
   expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  expect(await run.exit).toBe(0)
 })
 
 it('exits 1 with one line naming the port when it is in use, and serves nothing', async () => {

@@ -56,7 +56,6 @@ it.each(['SIGINT', 'SIGTERM'] as const)(
     expect(readdirSync(dir)).toEqual([])
     expect(existsSync(out)).toBe(false)
   },
-  60_000,
 )
 
 it('stops verify on SIGTERM with exit 1 and one line, not waiting for answers still owed', async () => {
@@ -73,16 +72,15 @@ it('stops verify on SIGTERM with exit 1 and one line, not waiting for answers st
         `http://127.0.0.1:${port}`,
         '--discipline',
         'history',
+        // The longest timeout: a verify that waited for the answer would never end in a test.
         '--timeout',
-        '30000',
+        '600000',
       ],
       { TAXONOMY_API_KEY: 'verify-key' },
     )
     while (sockets.length === 0) await pause(10)
-    const signalled = performance.now()
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(1)
-    expect(performance.now() - signalled).toBeLessThan(2_000)
     expect(run.stdout).toEqual([])
     expect(run.stderr).toEqual(['taxonomy-mock: stopped by SIGTERM; verify did not finish'])
   } finally {

@@ -3,12 +3,13 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
+import { HANG_MS } from '../helpers/clock.js'
 
 const SCRIPT = fileURLToPath(new URL('./stop-signals.ts', import.meta.url))
 const runScript = (mode: string) => {
   const child = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, mode], {
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: HANG_MS,
   })
   return { status: child.status, signal: child.signal, stdout: child.stdout, stderr: child.stderr }
 }

@@ -3,6 +3,23 @@
 import { createProcessIo } from '../../src/cli/process-io.js'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Calls `send`, then resolves once `signal` has reached this process `count` times. */
+function delivered(signal: NodeJS.Signals, count: number, send: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    // A signal listener does not keep the process alive: this does, until the signals came.
+    const alive = setInterval(() => {}, 1_000)
+    let received = 0
+    const listener = () => {
+      if (++received < count) return
+      process.off(signal, listener)
+      clearInterval(alive)
+      resolve()
+    }
+    process.on(signal, listener)
+    send()
+  })
+}
 const seen: number[] = []
 const io = createProcessIo()
 
@@ -13,10 +30,10 @@ switch (process.argv[2]) {
       seen.push(signals)
       if (signals === 1) process.kill(process.pid, 'SIGTERM')
     })
-    process.kill(process.pid, 'SIGTERM')
-    await pause(200)
-    process.kill(process.pid, 'SIGINT')
-    await pause(200)
+    // Each next step once the signals before it were handled (a listener added after onStop's runs
+    // after it), whenever a busy machine gets to them: two SIGTERMs (the first and its echo), then SIGINT.
+    await delivered('SIGTERM', 2, () => process.kill(process.pid, 'SIGTERM'))
+    await delivered('SIGINT', 1, () => process.kill(process.pid, 'SIGINT'))
     stop()
     break
   }

@@ -161,12 +161,13 @@ it('stops at once on SIGTERM while a client stalls in its TLS handshake', async 
   ])
   const socket = connect(port, '127.0.0.1')
   socket.on('error', () => {})
+  const closed = new Promise((resolve) => socket.on('close', resolve))
   await new Promise((resolve) => socket.on('connect', resolve))
-  const started = performance.now()
+  // The stop ends the stalled connection. That it does so at once, not at the handshake timeout,
+  // test/server/tls.test.ts shows under limits whose timeouts never run out.
   cli.child.kill('SIGTERM')
   expect(await cli.exit).toBe(0)
-  expect(performance.now() - started).toBeLessThan(2_000)
-  socket.destroy()
+  await closed
 })
 
 const pair = createSelfSignedCertificate(['localhost'])

@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { freePort, load } from '../helpers/local-load.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
+import { HANG_MS, until } from '../helpers/clock.js'
+import { openCount } from '../helpers/open-files.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 
@@ -19,14 +21,13 @@ it('drops and counts log lines while stdout is not read, and exits promptly on S
   run.child.stdout!.pause()
   // ~20,000 log lines: far more than a pipe holds (64 KB).
   expect(await load(url, 20_000)).toBe(20_000)
-  const signalled = performance.now()
+  // Nobody ever reads stdout: a CLI that waited for its lines to be read would never exit.
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
-  expect(performance.now() - signalled).toBeLessThan(2_000)
   expect(run.stderr.join('\n')).toMatch(
     /^taxonomy-mock: \d+ log lines dropped \(stdout was not being read\)$/,
   )
-}, 60_000)
+})
 
 it('keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
   // The banner cannot be read from stdout: pick the port beforehand.
@@ -70,12 +71,12 @@ it('export into a reader that closes the pipe early exits 0 and prints nothing',
     { encoding: 'utf8' },
   )
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' })
-}, 30_000)
+})
 
 it('enforces the --data size limit while reading a file that is not a regular file', () => {
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], {
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: HANG_MS,
   })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
@@ -89,7 +90,7 @@ it('refuses a FIFO with no writer at once instead of waiting forever', () => {
   execFileSync('mkfifo', [fifo])
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], {
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: HANG_MS,
   })
   expect({ status: child.status, stderr: child.stderr }).toEqual({
     status: 2,
@@ -108,7 +109,7 @@ it('SIGTERM during start-up exits 0 without listening', async () => {
   writeSync(writer, '{"format":')
   try {
     const run = spawnCli(['--port', '0', '--data', fifo])
-    await pause(400)
+    await until(() => openCount(run.child.pid!, fifo) > 0, 'the CLI reading the FIFO')
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
     expect(run.stdout).toEqual([])
@@ -116,7 +117,7 @@ it('SIGTERM during start-up exits 0 without listening', async () => {
   } finally {
     closeSync(writer)
   }
-}, 30_000)
+})
 
 it('SIGHUP closes gracefully like SIGTERM, exit 0', async () => {
   const run = spawnCli(['--port', '0', '--quiet'])
@@ -128,10 +129,12 @@ it('SIGHUP closes gracefully like SIGTERM, exit 0', async () => {
 it('a second signal cuts the grace short, still exit 0, and delayed answers were sent', async () => {
   const run = spawnCli(['--port', '0', '--quiet', '--delay', '30000'])
   const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
-  const pending = fetch(`${url}/__health`).then((response) => response.status)
-  await pause(300)
+  const pending = fetch(`${url}/api/v2/disciplines/x`).then((response) => response.status)
+  const journal = async () =>
+    (await (await fetch(`${url}/__admin/sessions/default/requests`)).json()) as unknown[]
+  await until(async () => (await journal()).length > 0, 'the request received')
   run.child.kill('SIGTERM')
   run.child.kill('SIGINT')
   expect(await run.exit).toBe(0)
-  expect(await pending).toBe(200)
+  expect(await pending).toBe(401)
 })

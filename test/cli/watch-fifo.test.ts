@@ -3,13 +3,16 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
+import { loadDataFile } from '../../src/cli/data-file.js'
 import { watchDataFile } from '../../src/cli/watch.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { startServer } from '../../src/server/index.js'
 import { BIN } from '../helpers/cli.js'
+import { HANG_MS, fakeClock, track, until, untilTimers } from '../helpers/clock.js'
+import { openCount } from '../helpers/open-files.js'
 
 const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
 const base = createTaxonomy({ seed: 42, size: 'small' })
@@ -30,8 +33,6 @@ function createStalledFifo(path: string): void {
   cleanups.push(() => closeSync(writer))
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 it('a reload that cannot finish reading times out, keeps the data, and does not hold up the next one', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-fifo-'))
   const file = join(folder, 'taxonomy.json')
@@ -50,35 +51,43 @@ it('a reload that cannot finish reading times out, keeps the data, and does not 
 
   createStalledFifo(join(folder, 'next.fifo'))
   renameSync(join(folder, 'next.fifo'), file)
-  // The reload of the FIFO has begun (after the settle time) and is stalled: change the file again.
-  await pause(600)
+  // Once the reload (after the settle time) has the FIFO open beside its writer, and is stalled:
+  // change the file again.
+  await until(() => openCount(process.pid, file) >= 2, 'the reload reading the FIFO')
   writeFileSync(join(folder, 'next.json'), toFixtureJson(patched))
   renameSync(join(folder, 'next.json'), file)
   expect(await csStatus()).toBe(404)
 
-  const started = performance.now()
-  while ((await csStatus()) !== 200) {
-    if (performance.now() - started > 8_000)
-      throw new Error(`the next change was never loaded; problems: ${problems.join('\n')}`)
-    await pause(50)
-  }
+  await until(async () => (await csStatus()) === 200, 'the next change loaded')
   expect(problems).toEqual([
     `--data file ${JSON.stringify(file)} is a FIFO that did not end within 1.5 s (its writer keeps it open); still serving the previous data`,
   ])
-}, 20_000)
+})
 
-it('refuses at start-up a --data FIFO whose writer keeps it open: one line and exit 2 after 5 s', () => {
+it('refuses at start-up a --data FIFO whose writer keeps it open: one line and exit 2', () => {
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-fifo-')), 'data.fifo')
   createStalledFifo(fifo)
-  const started = performance.now()
   const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', fifo], {
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: HANG_MS,
   })
   expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({
     status: 2,
     stdout: '',
     stderr: `taxonomy-mock: --data file ${JSON.stringify(fifo)} is a FIFO that did not end within 5 s (its writer keeps it open)\n`,
   })
-  expect(performance.now() - started).toBeGreaterThan(4_900)
-}, 20_000)
+})
+
+it('gives a --data FIFO 5 s to end, on a fake clock: not a moment less', async () => {
+  const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-fifo-')), 'data.fifo')
+  createStalledFifo(fifo)
+  fakeClock()
+  const loading = track(loadDataFile(fifo))
+  await untilTimers()
+  await vi.advanceTimersByTimeAsync(4_999)
+  expect(loading.settled()).toBe(false)
+  await vi.advanceTimersByTimeAsync(1)
+  await expect(loading.promise).rejects.toThrow(
+    `--data file ${JSON.stringify(fifo)} is a FIFO that did not end within 5 s (its writer keeps it open)`,
+  )
+})

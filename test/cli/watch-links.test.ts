@@ -6,6 +6,7 @@ import { expect, it } from 'vitest'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { auth, base, patched, startWatching } from '../helpers/watch.js'
+import { until } from '../helpers/clock.js'
 
 const csStatus = async (url: string) => (await fetch(`${url}/api/v2/disciplines/cs`, auth)).status
 
@@ -85,12 +86,7 @@ it('follows a link that is pointed at another file', async () => {
   await waitFor(async () => (await csStatus(url)) === 404)
 })
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  for (const started = performance.now(); !(await check());) {
-    if (performance.now() - started > timeoutMs) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const waitFor = (check: () => Promise<boolean>) => until(check, 'the data served')
 
 it('stress: 50 ConfigMap swaps under load; every answer is one whole dataset, and the last one wins', async () => {
   // Version k stamps a discipline, its first domain and its first sub-discipline: an answer mixing
@@ -140,21 +136,21 @@ it('stress: 50 ConfigMap swaps under load; every answer is one whole dataset, an
   const client = async () => {
     // Data only moves forward: one client never sees an older version after a newer one.
     let newest = 0
-    for (let waited = 0; swapping || newest < last;) {
+    const ask = async () => {
       const response = await fetch(`${url}/api/v2/disciplines/${discipline.slug}`, auth)
       expect(response.status).toBe(200)
       const version = versionOf(await response.text())
       expect(version).toBeGreaterThanOrEqual(newest)
       newest = version
       seen.add(version)
-      if (!swapping && (waited += 1) > 500)
-        throw new Error(`version ${last} never served; newest ${newest}`)
-      if (!swapping) await new Promise((resolve) => setTimeout(resolve, 10))
     }
+    while (swapping) await ask()
+    await until(async () => (await ask(), newest === last), `version ${last} served`)
   }
   await Promise.all([swapper, client(), client(), client(), client()])
   expect(seen.has(last)).toBe(true)
-  // Reloads happened while requests flowed, not only at the end.
-  expect(seen.size).toBeGreaterThan(10)
+  // Reloads happened while requests flowed, not only at the end: a version between the first and
+  // the last was served. (How many depends on how fast the machine reloads.)
+  expect([...seen].some((version) => version > 0 && version < last)).toBe(true)
   expect(run.stdout.filter((line) => !/reloaded --data file/.test(line)).slice(1)).toEqual([])
-}, 30_000)
+})

@@ -6,15 +6,15 @@ import { toDisciplineRecord } from '../../src/core/records.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { spawnCli } from '../helpers/cli.js'
+import { until } from '../helpers/clock.js'
 import { auth, base, patched, startWatching } from '../helpers/watch.js'
 
 /** Waits until `count` lines of `lines` match `pattern`. */
-async function waitForLines(lines: string[], pattern: RegExp, count: number): Promise<void> {
-  for (let waited = 0; lines.filter((line) => pattern.test(line)).length < count; waited += 20) {
-    if (waited > 10_000)
-      throw new Error(`fewer than ${count} lines match ${pattern}: ${lines.join('\n')}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+function waitForLines(lines: string[], pattern: RegExp, count: number): Promise<void> {
+  return until(
+    () => lines.filter((line) => pattern.test(line)).length >= count,
+    `${count} lines matching ${pattern}: ${lines.join('\n')}`,
+  )
 }
 
 function tempFile(text: string): string {
@@ -58,19 +58,26 @@ it('switches atomically: every answer during reloads is wholly the old data or w
     [base, changed].map((t) => JSON.stringify(toDisciplineRecord(t, t.findDiscipline(slug)!))),
   )
   expect(bodies.size).toBe(2)
+  const [before, after] = [base, changed].map((t) =>
+    JSON.stringify(toDisciplineRecord(t, t.findDiscipline(slug)!)),
+  )
   let writing = true
+  let last = ''
+  // Each write once the one before is reloaded and served, whenever a busy machine gets there.
   const writer = (async () => {
     for (let i = 0; i < 6; i++) {
       writeFileSync(file, toFixtureJson(i % 2 ? base : changed))
-      await new Promise((resolve) => setTimeout(resolve, 250))
+      await waitForLines(run.stdout, /reloaded --data file/, i + 1)
+      const expected = i % 2 ? before : after
+      await until(() => last === expected, 'the reloaded data served')
     }
     writing = false
   })()
   const seen = new Set<string>()
   while (writing) {
-    const text = await (await fetch(`${url}/api/v2/disciplines/${slug}`, auth)).text()
-    expect(bodies.has(text)).toBe(true)
-    seen.add(text)
+    last = await (await fetch(`${url}/api/v2/disciplines/${slug}`, auth)).text()
+    expect(bodies.has(last)).toBe(true)
+    seen.add(last)
   }
   await writer
   expect(seen.size, run.stdout.join('\n')).toBe(2)

@@ -43,4 +43,4 @@ it('makes tsc refuse a slug the data lacks and accept one it has', () => {
   const errors = result.stdout.split('\n').filter((line) => line.includes('error TS'))
   expect(errors).toHaveLength(1)
   expect(errors[0]).toMatch(/use\.ts\(4,14\): error TS2322: Type '"no-such-discipline"'/)
-}, 60_000)
+})

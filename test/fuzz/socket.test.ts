@@ -1,6 +1,7 @@
 import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startTestServer } from '../helpers/server.js'
 import { fuzzServer, undocumentedStatuses } from './socket-fuzz.js'
 
@@ -73,17 +74,19 @@ it('keeps serving others while a slow client dribbles its headers', async () => 
   await slow
 })
 
-it('answers 408 and closes a client that stops mid-headers, within the headers timeout', async () => {
-  const server = await startTestServer({ taxonomy })
-  const started = performance.now()
+it('answers 408 and closes a client that stops mid-headers, once the headers timeout runs out', async () => {
+  // A short headers timeout: the 408 is what it sends when it runs out.
+  const server = await startTestServer(
+    { taxonomy },
+    { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 },
+  )
   const reply = await raw(server.port, (socket) =>
     socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n`),
   )
   expect(reply).toMatch(/^HTTP\/1\.1 408 /)
   expect(reply).toContain('{"error":"Request timeout"}')
-  expect(performance.now() - started).toBeLessThan(15_000)
   await stillAnswers(server.url)
-}, 30_000)
+})
 
 it('survives clients that disconnect mid-response, and before a delayed answer', async () => {
   const big = createTaxonomy({ seed: 1, size: 'large' })
@@ -104,7 +107,7 @@ it('survives clients that disconnect mid-response, and before a delayed answer',
     headers: { authorization: 'Bearer taxonomy-mock-key' },
   })
   expect((await response.json()).topics_count).toBe(big.topicsOf(sub).length)
-}, 60_000)
+})
 
 it('answers pipelined requests in order on one connection', async () => {
   const server = await startTestServer({ taxonomy })

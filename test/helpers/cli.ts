@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
+import { HANG_MS } from './clock.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.cjs', import.meta.url))
 const running: ChildProcess[] = []
@@ -75,7 +76,7 @@ export function spawnCli(
     stdout,
     stderr,
     exit,
-    waitFor(pattern, timeoutMs = 10_000) {
+    waitFor(pattern, timeoutMs = HANG_MS) {
       const seen = stdout.find((line) => pattern.test(line))
       if (seen) return Promise.resolve(seen)
       return new Promise((resolve, reject) => {

@@ -74,6 +74,8 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(body)
   })
+  // No idle timeout: a client slow between requests (a busy machine) would race its 5 s close.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
   return {

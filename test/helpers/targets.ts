@@ -13,8 +13,8 @@ export type Drift = (request: Request, response: Response) => Response | Promise
 /** A stand-in for a real service on 127.0.0.1: the mock's answers, drifted; every request logged. */
 export interface Target {
   readonly url: string
-  /** Every request, in order: path, Authorization header present or not, and when it came (ms). */
-  readonly requests: { path: string; at: number; authorization: string | undefined }[]
+  /** Every request, in order: path, and its Authorization header if any. */
+  readonly requests: { path: string; authorization: string | undefined }[]
 }
 
 const open: Server[] = []
@@ -28,11 +28,7 @@ export async function startTarget(
   const requests: Target['requests'] = []
   const server = createServer((req, res) => {
     void (async () => {
-      requests.push({
-        path: req.url ?? '',
-        at: Date.now(),
-        authorization: req.headers.authorization,
-      })
+      requests.push({ path: req.url ?? '', authorization: req.headers.authorization })
       const headers = new Headers()
       for (const [name, value] of Object.entries(req.headers))
         if (typeof value === 'string') headers.set(name, value)

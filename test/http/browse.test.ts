@@ -148,10 +148,9 @@ it('keeps the index linear and bounded for a valid fixture built to blow it up',
     topics: [],
   })
   const resolver = createResolver({ taxonomy })
-  const started = performance.now()
+  // How fast, and that twice the sub-disciplines take about twice as long: `npm run bench`, "Browse pages".
   const index = get(resolver, '/')
   const record = get(resolver, '/browse/disciplines/everything')
-  expect(performance.now() - started).toBeLessThan(3_000)
   expect(index.status).toBe(200)
   expect(index.text.length).toBeLessThan(2_100_000)
   expect(index.text).toContain('(sub-disciplines under Domain 0)')

@@ -2,11 +2,12 @@
 // session over loopback HTTP (polled), passing, failing with the nearest entries and their reasons,
 // and negated.
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import '../../src/matchers/vitest.js'
 import { createFetchHandler } from '../../src/http/index.js'
 import { createMock } from '../../src/msw/index.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
+import { HANG_MS, fakeClock, track } from '../helpers/clock.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 
 const API_KEY = 'sekret-api-key-4711'
@@ -174,7 +175,7 @@ describe('a server session, polled over loopback HTTP', () => {
     })
 
   it('waits for a request the app sends later, and passes once it came', async () => {
-    const source = sessionOf('polled-later')
+    const source = { ...sessionOf('polled-later'), timeout: HANG_MS }
     const sent = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
       send('polled-later', `/disciplines/${slug}`),
     )
@@ -187,14 +188,13 @@ describe('a server session, polled over loopback HTTP', () => {
 
   it('fails after its timeout with the nearest entries and their reasons', async () => {
     await send('polled-fail', '/disciplines/no-such-field')
-    const started = Date.now()
+    // How long it polls before failing: the test after this block, on a fake clock.
     const message = await asyncFailure(() =>
       expect({ ...sessionOf('polled-fail'), timeout: 300 }).toHaveRequested({
         slug: 'no-such-field',
         status: 200,
       }),
     )
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
     expect(message).toContain('none of the 1 request in the journal matched.')
     expect(message).toContain(
       '#1 GET /api/v2/disciplines/no-such-field -> 404 (reason unknown-slug, endpoint disciplines, slug "no-such-field", key ok) differs in status',
@@ -223,6 +223,21 @@ describe('a server session, polled over loopback HTTP', () => {
     )
     expect(message).not.toContain(running.url)
   })
+})
+
+it('polls a source that reads later until its timeout, and fails then, not a moment sooner', async () => {
+  const handle = createFetchHandler({ seed: 42, size: 'small', apiKeys: [API_KEY] })
+  await handle(new Request('http://mock.test/api/v2/disciplines/no-such-field'))
+  let reads = 0
+  // A fixture whose journal() answers later: polled, every 50 ms for 1 s by default.
+  const source = { journal: async () => (reads++, handle.journal.entries()) }
+  fakeClock({ date: true })
+  const failed = track(asyncFailure(() => expect(source).toHaveRequested({ status: 200 })))
+  await vi.advanceTimersByTimeAsync(999)
+  expect(failed.settled()).toBe(false)
+  await vi.advanceTimersByTimeAsync(1)
+  expect(await failed.promise).toContain('none of the 1 request in the journal matched.')
+  expect(reads).toBe(21)
 })
 
 it('shows no API key or admin key in any message', () => {

@@ -63,4 +63,4 @@ it('runs the matchers in real Jest: kit and server session, pass, fail with reas
     numFailedTests: number
   }
   expect(result).toMatchObject({ numPassedTests: 4, numFailedTests: 0 })
-}, 120_000)
+})

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import {
   createHandlers,
   delayAnswers,
@@ -10,6 +10,7 @@ import {
   rejectKeys,
 } from '../../src/msw/index.js'
 import { AUTH, CASES, RECORD_CASES, expectCase, taxonomy } from '../cases/cases.js'
+import { fakeClock, track, untilTimers } from '../helpers/clock.js'
 import { createResolver, viaFetch, viaResolver } from '../helpers/transports.js'
 
 const ORIGIN = 'http://taxonomy.test'
@@ -129,17 +130,24 @@ it('makes fetch reject with failNetwork()', async () => {
 
 it('delays answers with delayAnswers(), then answers as usual', async () => {
   server.use(...delayAnswers(150))
-  const started = performance.now()
-  const response = await fetch(`${ORIGIN}${path}`, { headers: AUTH })
-  expect(response.status).toBe(200)
-  expect(performance.now() - started).toBeGreaterThanOrEqual(140)
+  fakeClock()
+  const answer = track(fetch(`${ORIGIN}${path}`, { headers: AUTH }))
+  await untilTimers()
+  await vi.advanceTimersByTimeAsync(149)
+  expect(answer.settled()).toBe(false)
+  await vi.advanceTimersByTimeAsync(1)
+  expect((await answer.promise).status).toBe(200)
 })
 
 it('applies the delay option to every answer, errors included', async () => {
   server.use(...createHandlers({ taxonomy, delay: 120 }))
-  const started = performance.now()
-  expect((await fetch(`${ORIGIN}${path}`)).status).toBe(401)
-  expect(performance.now() - started).toBeGreaterThanOrEqual(110)
+  fakeClock()
+  const answer = track(fetch(`${ORIGIN}${path}`))
+  await untilTimers()
+  await vi.advanceTimersByTimeAsync(119)
+  expect(answer.settled()).toBe(false)
+  await vi.advanceTimersByTimeAsync(1)
+  expect((await answer.promise).status).toBe(401)
 })
 
 it('rejects a bad baseUrl with a TypeError naming it', () => {

@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import {
   createHandlers,
   delayAnswers,
@@ -13,6 +13,7 @@ import {
   withScenario,
 } from '../../src/msw/index.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
+import { fakeClock, track, until } from '../helpers/clock.js'
 import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cases.js'
 
 const ORIGIN = 'http://taxonomy.test'
@@ -69,10 +70,12 @@ it('answers a preflight with 204 under every helper (regression)', async () => {
   ]) {
     server.resetHandlers()
     server.use(...handlers)
-    const started = performance.now()
-    const response = await send(D, preflight)
-    expect(response.status).toBe(204)
-    expect(performance.now() - started).toBeLessThan(1_000)
+    // On a fake clock that never moves: a preflight held by the delay or the hang never comes.
+    fakeClock()
+    const response = track(send(D, preflight))
+    await until(response.settled, 'the preflight answered')
+    expect((await response.promise).status).toBe(204)
+    vi.useRealTimers()
   }
 })
 
@@ -105,9 +108,13 @@ it('gives each helper call its own counters', async () => {
 
 it('hangs until the client gives up, with hangAnswers()', async () => {
   server.use(...hangAnswers())
-  const started = performance.now()
-  await expect(send(D, { headers: AUTH, signal: AbortSignal.timeout(200) })).rejects.toThrow()
-  expect(performance.now() - started).toBeGreaterThanOrEqual(190)
+  fakeClock()
+  const client = new AbortController()
+  const answer = track(send(D, { headers: AUTH, signal: client.signal }))
+  await vi.advanceTimersByTimeAsync(3_600_000)
+  expect(answer.settled()).toBe(false)
+  client.abort()
+  await expect(answer.promise).rejects.toThrow()
 })
 
 it('fails the same requests on every run with injectFaults()', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@redis/client'
 import { childPids } from '../helpers/child-pids.js'
+import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
 import { startRedis, type RedisProcess } from '../helpers/redis.js'
@@ -82,16 +83,16 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       answered = true
       return answer
     })
-    await new Promise((resolve) => setTimeout(resolve, 400))
+    // Held while b is stopped; a answers others meanwhile.
+    expect((await get(a!.url)).status).toBe(200)
     expect(answered).toBe(false)
     b!.run.child.kill('SIGCONT')
     expect((await put).status).toBe(200)
     expect((await get(b!.url, 'late')).status).toBe(503)
     // A replica that does not answer in time is named, not waited for for ever.
+    // (That it waited the 2 s first, the line on stderr says.)
     b!.run.child.kill('SIGSTOP')
-    const started = performance.now()
     expect((await admin(a!.url, 'PUT', 'late/scenario', 'server-error')).status).toBe(200)
-    expect(performance.now() - started).toBeGreaterThan(1_900)
     b!.run.child.kill('SIGCONT')
     expect(a!.run.stderr.join('\n')).toMatch(
       /replica \S+ did not confirm admin write \d+ within 2000 ms/,
@@ -212,24 +213,20 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     const [a, b] = replicas
     await admin(a!.url, 'PUT', 'o/scenario', { kind: 'unavailable', times: 1000 })
     expect((await get(b!.url, 'o')).status).toBe(503)
+    // Answered while Redis is still gone: not held until it comes back.
     await redis.stop()
-    const started = performance.now()
     const during = await get(a!.url, 'o')
     expect(during.status).toBe(503)
     expect(JSON.parse(during.body).error).toMatch(/^Session store unavailable/)
-    expect(performance.now() - started).toBeLessThan(3_000)
     expect((await admin(b!.url, 'PUT', 'p/scenario', 'unavailable')).status).toBe(503)
     expect((await get(a!.url)).status).toBe(200)
     expect((await get(b!.url, 'plain-session')).status).toBe(200)
     await redis.start()
     // Back within a few seconds: the scenario (kept by every replica) applies again.
-    let back = false
-    for (let n = 0; n < 100 && !back; n++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    await until(async () => {
       const answer = await get(b!.url, 'o')
-      back = answer.status === 503 && !answer.body.includes('Session store')
-    }
-    expect(back).toBe(true)
+      return answer.status === 503 && !answer.body.includes('Session store')
+    }, 'the scenario applied again')
     expect((await admin(b!.url, 'PUT', 'p/scenario', 'unavailable')).status).toBe(200)
     expect((await get(a!.url, 'p')).status).toBe(503)
     for (const replica of replicas) {
@@ -250,12 +247,12 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       return { status: response.status, body: await response.text() }
     }
     for (const id of ['%E0%A4%A', 'a%2Fb', 'x'.repeat(201), '%00', 'a%20b']) {
-      const started = performance.now()
       const answer = await put(a!.url, id)
-      expect(performance.now() - started).toBeLessThan(1_000)
       expect(answer.status).toBeGreaterThanOrEqual(400)
       expect(answer).toEqual(await put(singleUrl, id))
     }
+    // None waited for an ack (a wait that runs out says so on stderr).
+    expect(a!.run.stderr).toEqual([])
     expect((await get(a!.url)).status).toBe(200)
   }, 30_000)
 
@@ -263,10 +260,8 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     const [a, b] = await startReplicas('term', 2)
     b!.run.child.kill('SIGTERM')
     expect(await b!.run.exit).toBe(0)
-    const started = performance.now()
     expect((await admin(a!.url, 'PUT', 'term-1/scenario', 'unavailable')).status).toBe(200)
     // Before, the call waited 2 s for the stopped replica's ack, and said so on stderr.
-    expect(performance.now() - started).toBeLessThan(1_000)
     expect(a!.run.stderr).toEqual([])
     a!.run.child.kill('SIGTERM')
     expect(await a!.run.exit).toBe(0)

@@ -208,7 +208,7 @@ it('waits out a 429 with Retry-After, retries, and passes; the wait is reported'
   const target = await startTarget(drift)
   const { code, observation, report } = await verify(target.url)
   expect(code).toBe(0)
-  expect(target.requests[2]!.at - target.requests[0]!.at).toBeGreaterThanOrEqual(1_950)
+  // The same request, retried; how long each wait is: pacing.test.ts, on a fake clock.
   expect(target.requests[0]!.path).toBe(target.requests[2]!.path)
   expect(observation('rate-limit')).toMatchObject({
     service: '2 × 429 with Retry-After (2 s waited)',
@@ -270,9 +270,8 @@ it('never sends more than --max-requests, nor faster than --rate', async () => {
     ],
     ENV,
   )
-  const gaps = slow.requests.slice(1).map((request, i) => request.at - slow.requests[i]!.at)
-  expect(gaps).toHaveLength(4)
-  for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(180)
+  // Five requests at most; how far apart --rate puts them: pacing.test.ts, on a fake clock.
+  expect(slow.requests).toHaveLength(5)
 })
 
 it('with --rate unlimited, sends each request once the one before is answered and says so', async () => {

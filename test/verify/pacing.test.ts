@@ -1,0 +1,68 @@
+// How long verify waits between requests (--rate), for Retry-After and at most in all, on a fake
+// clock: the target is the mock in-process, handed to verify as its `fetch`, each request stamped
+// with the fake time it came. The same runs over real HTTP: drift.test.ts and budget.test.ts.
+import { expect, it, vi } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import type { VerifyOptions } from '../../src/contract/options.js'
+import { verifyService } from '../../src/contract/verify.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { fakeClock, track } from '../helpers/clock.js'
+import { SECRET, type Drift } from '../helpers/targets.js'
+
+const slug = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!.slug
+
+/** The mock as a target, drifted, with the fake time each request came at. */
+function fakeTarget(drift: Drift = (_, response) => response) {
+  const handle = createFetchHandler({ apiKeys: [SECRET], seed: 42, size: 'small' })
+  const times: number[] = []
+  const fetch = async (request: Request) => {
+    times.push(Date.now())
+    return drift(request, await handle(request))
+  }
+  return { times, fetch }
+}
+
+/** Runs verify on the fake clock, moving it to each next timer until the run ends. */
+async function verifyOnFakeClock(options: Omit<VerifyOptions, 'target' | 'apiKey'>) {
+  fakeClock({ date: true })
+  const started = Date.now()
+  const run = track(verifyService({ target: 'http://target.test', apiKey: SECRET, ...options }))
+  for (let step = 0; !run.settled() && step < 1_000; step++)
+    await vi.advanceTimersToNextTimerAsync()
+  return { run: run.promise, elapsed: Date.now() - started }
+}
+
+it('never sends faster than --rate: requests 1000/rate ms apart', async () => {
+  const target = fakeTarget()
+  await verifyOnFakeClock({ disciplines: [slug], rate: 5, maxRequests: 5, fetch: target.fetch })
+  expect(target.times).toHaveLength(5)
+  const gaps = target.times.slice(1).map((at, i) => at - target.times[i]!)
+  expect(gaps).toEqual([200, 200, 200, 200])
+})
+
+it('waits out a 429 for the seconds its Retry-After names, then retries', async () => {
+  let limited = 2
+  const target = fakeTarget((_, response) =>
+    limited-- > 0
+      ? new Response('{"error":"slow down"}', { status: 429, headers: { 'retry-after': '1' } })
+      : response,
+  )
+  await verifyOnFakeClock({ disciplines: [slug], rate: 200, fetch: target.fetch })
+  const [first, second, third] = target.times
+  expect([second! - first!, third! - second!]).toEqual([1_000, 1_000])
+})
+
+it('ends the run rather than wait past maxTotalWait in all', async () => {
+  const target = fakeTarget(
+    () => new Response('', { status: 503, headers: { 'retry-after': '1' } }),
+  )
+  const { run, elapsed } = await verifyOnFakeClock({
+    disciplines: [slug],
+    rate: 100,
+    maxTotalWait: 2_000,
+    fetch: target.fetch,
+  })
+  await expect(run).rejects.toThrow('a run waits at most 2 s in all')
+  expect(target.times).toHaveLength(3)
+  expect(elapsed).toBe(2_000)
+})
