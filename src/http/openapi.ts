@@ -541,7 +541,7 @@ export const OPENAPI_DOCUMENT = {
       Patch: {
         type: 'object',
         additionalProperties: false,
-        description: `At most ${withCommas(DATA_LIMITS.patchRecords)} records. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
+        description: `At most ${withCommas(DATA_LIMITS.patchRecords)} records, and arrays and objects nested at most ${DATA_LIMITS.patchDepth} levels deep. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
         properties: Object.fromEntries(
           LEVELS.map((level) => [
             level,
