@@ -309,6 +309,13 @@ const ADMIN_PATHS = {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
     }),
+    put: admin(
+      'Make a session afresh, empty: no scenario, no patch, an empty journal. From then on a request refused for its key is journaled in it too (only an existing session journals those)',
+      'putSession',
+      {
+        responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
+      },
+    ),
     delete: admin('Forget a session: its scenario, journal and patch', 'deleteSession', {
       responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
     }),
