@@ -89,7 +89,8 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
                    {"preset":"empty-children"}: the session's own data; docs/data.md),
                    GET|DELETE /__admin/sessions/ID/requests,
                    GET /__admin/sessions/ID/requests.har (the journal as HAR),
-                   GET|DELETE /__admin/sessions/ID (DELETE forgets it);
+                   PUT|GET|DELETE /__admin/sessions/ID (PUT makes it afresh, so
+                   requests refused for their key are journaled in it; DELETE forgets it);
                    without --admin-key: loopback clients only, with a Host that is an IP
                    literal or localhost; ID "default" is everyone else
   Metrics:         GET /__metrics (Prometheus text format; the admin API's clients only):

@@ -2,12 +2,14 @@ import { digestText, toCanonicalJson } from '../core/digest.js'
 import { createTaxonomy } from '../core/generate.js'
 import { describeDataset } from '../core/identity.js'
 import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
+import { findTooDeep } from '../core/nesting.js'
 import { isPresetName, presetPatch } from '../core/presets.js'
 import type { SizeCounts } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import { servedDigest, type ServedDataset } from '../http/dataset.js'
 import { ADMIN_KEY_HEADER_NAME } from '../http/header-names.js'
 import { NESTED_ORDERS } from '../http/options.js'
+import { DATA_LIMITS } from '../http/session-data.js'
 import { loadDataFile } from './data-file.js'
 import { RuntimeError } from './runtime-error.js'
 
@@ -96,6 +98,12 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
     typeof dataset.format !== 'string'
   )
     throw new RuntimeError(`${where} did not answer a session's data: is --from a taxonomy-mock?`)
+  // What the server would refuse, before the digest walks it recursively.
+  const deep = findTooDeep(body.patch, DATA_LIMITS.patchDepth)
+  if (deep !== undefined)
+    throw new RuntimeError(
+      `${where} answered a patch nested more than ${DATA_LIMITS.patchDepth} levels deep (at ${deep}), which no taxonomy-mock takes`,
+    )
   return { patch: body.patch, dataset }
 }
 

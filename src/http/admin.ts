@@ -34,7 +34,7 @@ export class BodyTimeoutError extends Error {
 const ALLOWED: Readonly<Record<AdminResource, string>> = {
   scenario: 'GET, PUT, DELETE, OPTIONS',
   requests: 'GET, DELETE, OPTIONS',
-  session: 'GET, DELETE, OPTIONS',
+  session: 'GET, PUT, DELETE, OPTIONS',
   data: 'GET, PUT, DELETE, OPTIONS',
   har: 'GET, OPTIONS',
 }
@@ -58,7 +58,8 @@ export type JournalReader = (
  * The session admin API, JSON in and JSON out:
  * `PUT|GET|DELETE /__admin/sessions/{id}/scenario`, `GET|DELETE /__admin/sessions/{id}/requests`,
  * `PUT|GET|DELETE /__admin/sessions/{id}/data` (a patch over the data, for that session only),
- * `GET /__admin/sessions/{id}/requests.har`, `GET|DELETE /__admin/sessions/{id}`. It answers loopback clients addressed by IP or `localhost`,
+ * `GET /__admin/sessions/{id}/requests.har`, `PUT|GET|DELETE /__admin/sessions/{id}` (`PUT` makes it
+ * afresh, empty). It answers loopback clients addressed by IP or `localhost`,
  * or with `adminKey` set, only clients that send it; never a page of another origin, and its
  * answers carry no CORS headers whatever `cors` says, so a browser lets no other page call it.
  */
@@ -233,6 +234,12 @@ export function createAdmin(
           requests: (await journalOf(session))?.answered.length ?? 0,
         })
       }
+      case 'PUT session':
+        // Made afresh, and there before the app's first request: a request refused for its key
+        // is journaled only in a session that exists (keyless clients make none).
+        sessions.delete(session)
+        sessions.get(session)
+        return json(200, { session, scenario: null, requests: 0 })
       default:
         // DELETE session: its scenario and journal are gone; the next request starts afresh.
         sessions.delete(session)

@@ -309,6 +309,13 @@ const ADMIN_PATHS = {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
     }),
+    put: admin(
+      'Make a session afresh, empty: no scenario, no patch, an empty journal. From then on a request refused for its key is journaled in it too (only an existing session journals those)',
+      'putSession',
+      {
+        responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
+      },
+    ),
     delete: admin('Forget a session: its scenario, journal and patch', 'deleteSession', {
       responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
     }),
@@ -541,7 +548,7 @@ export const OPENAPI_DOCUMENT = {
       Patch: {
         type: 'object',
         additionalProperties: false,
-        description: `At most ${withCommas(DATA_LIMITS.patchRecords)} records. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
+        description: `At most ${withCommas(DATA_LIMITS.patchRecords)} records, and arrays and objects nested at most ${DATA_LIMITS.patchDepth} levels deep. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
         properties: Object.fromEntries(
           LEVELS.map((level) => [
             level,

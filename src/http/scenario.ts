@@ -483,8 +483,12 @@ function parseFaults(value: unknown, name: string): SeededFaults {
       kinds.length > 0 &&
       kinds.every((kind) => (FAULT_KINDS as readonly unknown[]).includes(kind))
     if (!valid) {
+      // Each element on its own, never the whole array: it may nest deeper than JSON.stringify goes.
       const received = Array.isArray(kinds)
-        ? JSON.stringify(kinds).slice(0, 80)
+        ? `[${kinds
+            .slice(0, 10)
+            .map((kind) => (typeof kind === 'string' ? JSON.stringify(kind) : formatReceived(kind)))
+            .join(',')}]`.slice(0, 80)
         : formatReceived(kinds)
       throw new OptionError(
         `${name}.kinds`,

@@ -34,6 +34,11 @@ export interface SessionClient {
   journal(): Promise<JournalEntry[]>
   /** The session's journal as a HAR 1.2 file; the `Authorization` header is redacted. */
   har(): Promise<Har>
+  /**
+   * Makes the session afresh on the server, empty (no scenario, data or requests): from then on a
+   * request refused for its key is journaled in it too, as only a session that exists journals those.
+   */
+  reset(): Promise<void>
   /** Forgets the session: its scenario, data and journal. */
   forget(): Promise<void>
 }
@@ -73,6 +78,9 @@ export function createSessionClient(target: ServerSession): SessionClient {
     data: (patch) => (patch === null ? call('DELETE', '/data') : call('PUT', '/data', patch)),
     journal: () => call('GET', '/requests'),
     har: () => call('GET', '/requests.har'),
+    async reset() {
+      await call('PUT', '')
+    },
     async forget() {
       await call('DELETE', '')
     },

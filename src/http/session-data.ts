@@ -1,5 +1,6 @@
 import { toCanonicalJson, digestText } from '../core/digest.js'
 import { FixtureError } from '../core/fixture-error.js'
+import { findTooDeep } from '../core/nesting.js'
 import { createOverlay, type PatchChanges, type TaxonomyOverlay } from '../core/overlay.js'
 import type { TaxonomyPatch } from '../core/patch.js'
 import { PRESET_NAMES, isPresetName, presetPatch, type PresetName } from '../core/presets.js'
@@ -7,12 +8,16 @@ import type { Taxonomy } from '../core/store.js'
 import { LEVELS } from '../core/types.js'
 
 /**
- * What session data may hold: a patch's JSON bytes and records, and the bytes of every session's
- * patches together. A session's cost is about its patch: the overlay rebuilds only what it touches.
+ * What session data may hold: a patch's JSON bytes, records and depth (arrays and objects inside
+ * each other), and the bytes of every session's patches together. A session's cost is about its
+ * patch: the overlay rebuilds only what it touches.
  */
 export const DATA_LIMITS = Object.freeze({
   patchBytes: 1024 * 1024,
   patchRecords: 10_000,
+  // A patch nests 4 levels ({"disciplines":[{"domain_ids":["…"]}]}); a recursive walk of the
+  // JSON (canonical form, digest) overflows the stack at a few thousand, in any runtime.
+  patchDepth: 64,
   totalBytes: 64 * 1024 * 1024,
 })
 
@@ -42,12 +47,22 @@ export interface SessionData {
  * createSessionData(taxonomy, { disciplines: [{ name: 'Tiny', domain_ids: [taxonomy.domains[0]!.id] }] })
  */
 export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
+  // Before anything walks the patch recursively.
+  const deep = findTooDeep(patch, DATA_LIMITS.patchDepth)
+  if (deep !== undefined)
+    throw invalid(
+      deep,
+      `a patch nests arrays and objects at most ${DATA_LIMITS.patchDepth} levels deep`,
+    )
   const json = toCanonicalJson(patch) ?? ''
   if (json.length > DATA_LIMITS.patchBytes)
-    throw tooLarge(`a patch is at most ${DATA_LIMITS.patchBytes} bytes of JSON; has ${json.length}`)
+    throw invalid(
+      '$',
+      `a patch is at most ${DATA_LIMITS.patchBytes} bytes of JSON; has ${json.length}`,
+    )
   const records = countRecords(patch)
   if (records > DATA_LIMITS.patchRecords)
-    throw tooLarge(`a patch has at most ${DATA_LIMITS.patchRecords} records; has ${records}`)
+    throw invalid('$', `a patch has at most ${DATA_LIMITS.patchRecords} records; has ${records}`)
   const overlay = overlayOf(base, patch)
   return Object.freeze({
     patch: JSON.parse(json) as unknown,
@@ -113,6 +128,6 @@ function countRecords(patch: unknown): number {
   return count
 }
 
-function tooLarge(message: string): FixtureError {
-  return new FixtureError('invalid-fixture', [{ path: '$', message }])
+function invalid(path: string, message: string): FixtureError {
+  return new FixtureError('invalid-fixture', [{ path, message }])
 }

@@ -50,18 +50,18 @@ function judge(
   context: MatcherContext,
   source: unknown,
   matcher: string,
-  evaluate: (entries: readonly JournalEntry[]) => Outcome,
+  evaluate: (entries: readonly JournalEntry[], empty: string) => Outcome,
 ): MatcherResult | Promise<MatcherResult> {
   const toResult = ({ pass, message }: Outcome): MatcherResult => ({ pass, message: () => message })
   const reading = readSource(source, matcher)
-  if (!reading.polled) return toResult(evaluate(reading.entries))
+  if (!reading.polled) return toResult(evaluate(reading.entries, EMPTY))
   const wanted = !context.isNot
   return (async () => {
     const deadline = Date.now() + reading.timeout
     for (;;) {
       let outcome: Outcome
       try {
-        outcome = evaluate(await reading.read())
+        outcome = evaluate(await reading.read(), EMPTY_SESSION)
       } catch (error) {
         // Never the error object itself: only its message, which names no URL or key.
         const cause = error instanceof Error ? error.message : String(error)
@@ -75,7 +75,31 @@ function judge(
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
-function requested(entries: readonly JournalEntry[], options: unknown): Outcome {
+/** What an empty journal means: a kit journals every request it answered. */
+const EMPTY = 'The journal is empty: the app sent no request to the mock.'
+/** A server journals a request refused for its key only in a session that exists. */
+const EMPTY_SESSION =
+  'The journal is empty: no request came in this session (its header or path prefix). A request refused for its key is journaled only in a session that exists: createSessionTest makes its session as the test starts; PUT /__admin/sessions/{id} makes one.'
+
+/** The line saying how many requests were refused (401) for their key, if any were. */
+function refusedForKey(entries: readonly JournalEntry[]): string[] {
+  let missing = 0
+  let invalid = 0
+  for (const { reason } of entries) {
+    if (reason === 'missing-key') missing++
+    else if (reason === 'invalid-key') invalid++
+  }
+  if (missing + invalid === 0) return []
+  const kinds = [
+    ...(missing > 0 ? [`no key: ${missing}`] : []),
+    ...(invalid > 0 ? [`a key the mock does not take: ${invalid}`] : []),
+  ]
+  return [
+    `Refused for their key: ${missing + invalid} of the ${count(entries.length, 'request')} (${kinds.join(', ')}).`,
+  ]
+}
+
+function requested(entries: readonly JournalEntry[], options: unknown, empty: string): Outcome {
   const { times, ...match } = parseMatch(options, 'toHaveRequested', true)
   const found = entries.flatMap((entry, index) => (matches(entry, match) ? [index] : []))
   const pass = times === undefined ? found.length > 0 : found.length === times
@@ -92,7 +116,7 @@ function requested(entries: readonly JournalEntry[], options: unknown): Outcome 
     times === undefined
       ? `Expected a request matching ${wanted}, but none of ${total} matched.`
       : `Expected ${count(times, 'request')} matching ${wanted}, but ${found.length} of ${total} matched.`
-  return { pass, message: [head, ...explain(entries, match, found)].join('\n') }
+  return { pass, message: [head, ...explain(entries, match, found, empty)].join('\n') }
 }
 
 /**
@@ -103,13 +127,22 @@ function explain(
   entries: readonly JournalEntry[],
   match: RequestMatch,
   found: readonly number[],
+  empty: string,
 ): string[] {
-  if (entries.length === 0) return ['The journal is empty: the app sent no request to the mock.']
+  if (entries.length === 0) return [empty]
   if (found.length > 0) return ['Matching:', ...found.map((i) => describeEntry(entries[i]!, i))]
-  return ['Nearest requests, with the reason of each answer:', ...nearestEntries(entries, match)]
+  return [
+    'Nearest requests, with the reason of each answer:',
+    ...nearestEntries(entries, match),
+    ...refusedForKey(entries),
+  ]
 }
 
-function requestedInOrder(entries: readonly JournalEntry[], expected: unknown): Outcome {
+function requestedInOrder(
+  entries: readonly JournalEntry[],
+  expected: unknown,
+  empty: string,
+): Outcome {
   if (!Array.isArray(expected))
     throw new TypeError(
       `\`toHaveRequestedInOrder\` takes an array of fields to match; received ${typeof expected}`,
@@ -149,13 +182,14 @@ function requestedInOrder(entries: readonly JournalEntry[], expected: unknown): 
   ]
   if (earlier !== -1)
     lines.push(`Request #${earlier + 1} matches it, but comes before step ${found.length}'s.`)
-  if (entries.length === 0) lines.push('The journal is empty: the app sent no request to the mock.')
+  if (entries.length === 0) lines.push(empty)
   else if (rest.length > 0)
     lines.push(
       'Nearest requests after it, with the reason of each answer:',
       ...nearestEntries(rest, missing).map((line) =>
         line.replace(/#(\d+)/, (_, n: string) => `#${Number(n) + after}`),
       ),
+      ...refusedForKey(entries),
     )
   return { pass: false, message: lines.join('\n') }
 }
@@ -200,11 +234,13 @@ function noUnexpected(entries: readonly JournalEntry[]): Outcome {
  */
 export const matchers = {
   toHaveRequested(this: MatcherContext, source: unknown, options?: unknown) {
-    return judge(this, source, 'toHaveRequested', (entries) => requested(entries, options))
+    return judge(this, source, 'toHaveRequested', (entries, empty) =>
+      requested(entries, options, empty),
+    )
   },
   toHaveRequestedInOrder(this: MatcherContext, source: unknown, expected: unknown) {
-    return judge(this, source, 'toHaveRequestedInOrder', (entries) =>
-      requestedInOrder(entries, expected),
+    return judge(this, source, 'toHaveRequestedInOrder', (entries, empty) =>
+      requestedInOrder(entries, expected, empty),
     )
   },
   toHaveNoUnexpectedRequests(this: MatcherContext, source: unknown) {

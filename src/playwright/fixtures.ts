@@ -118,9 +118,10 @@ export const test = base.extend<TaxonomyTestFixtures, TaxonomyWorkerFixtures>({
     const { url, adminKey } = taxonomyWorkerServer
     const session = sessionOf(testInfo)
     const client = createSessionClient({ url, session, adminKey })
-    // A retry, or a run against a server that outlived the last one, starts afresh.
-    await client.forget()
-    const { forget: _forget, ...calls } = client
+    // A retry, or a run against a server that outlived the last one, starts afresh; and the
+    // session exists from the start, so a page's request refused for its key is journaled in it.
+    await client.reset()
+    const { forget: _forget, reset: _reset, ...calls } = client
     await use({
       ...calls,
       url,

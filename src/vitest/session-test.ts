@@ -59,8 +59,9 @@ function findUrl(options: SessionTestOptions): string {
 
 /**
  * A Vitest `test` whose tests each get `taxonomy`: a fresh session of a standalone server that a
- * `globalSetup` file started, deleted (scenario, data and journal) when the test ends. Tests in
- * parallel never see each other's scenario or requests.
+ * `globalSetup` file started, made when the test starts (so requests refused for their key are
+ * journaled in it) and deleted (scenario, data and journal) when it ends. Tests in parallel never
+ * see each other's scenario or requests.
  *
  * @example
  * const test = createSessionTest()
@@ -92,6 +93,9 @@ export function createSessionTest(
       }
       // The matchers read it through the admin API; not enumerable, so no diff prints it.
       Object.defineProperty(fixture, 'adminKey', { value: options.adminKey, enumerable: false })
+      // Made before the test runs: the server journals a request refused for its key (401) only
+      // in a session that exists, so a wrong key shows in the journal rather than leaving it empty.
+      await client.reset()
       try {
         await use(fixture)
       } finally {

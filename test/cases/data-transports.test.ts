@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FixtureError } from '../../src/core/fixture-error.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { createMock } from '../../src/msw/index.js'
@@ -8,6 +9,7 @@ import { viaFetch, viaResolver, viaSocket } from '../helpers/transports.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 import { expectCase, pickHeaders, taxonomy, toHeaders, type SpecCase } from './cases.js'
 import { BASE_CASES, DATA_CASES, PATCH, PATCH_CHANGES, PRESET_CASES } from './data-cases.js'
+import type { TaxonomyPatch } from '../../src/core/patch.js'
 
 const ADMIN_KEY = 'admin-key-for-tests'
 const SESSION = { 'x-taxonomy-mock-session': 'with-data' }
@@ -27,6 +29,17 @@ async function viaHandler(handle: (r: Request) => Promise<Response>, c: SpecCase
     headers: pickHeaders((n) => response.headers.get(n)),
     body: await response.text(),
   }
+}
+
+/** `PUT /__admin/sessions/{id}/data` through a fetch handler made with {@link ADMIN_KEY}. */
+function putDataVia(handle: (r: Request) => Promise<Response>, session: string, body: string) {
+  return handle(
+    new Request(`http://mock.test/__admin/sessions/${session}/data`, {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': ADMIN_KEY },
+      body,
+    }),
+  )
 }
 
 async function putData(base: string, session: string, patch: unknown, headers = {}) {
@@ -58,13 +71,7 @@ describe('createFetchHandler', () => {
 
   it('per session, set through the admin API with its key', async () => {
     const handle = createFetchHandler({ taxonomy, adminKey: ADMIN_KEY })
-    const put = await handle(
-      new Request('http://mock.test/__admin/sessions/with-data/data', {
-        method: 'PUT',
-        headers: { 'x-taxonomy-mock-admin-key': ADMIN_KEY },
-        body: JSON.stringify(PATCH),
-      }),
-    )
+    const put = await putDataVia(handle, 'with-data', JSON.stringify(PATCH))
     expect(put.status).toBe(200)
     for (const c of DATA_CASES) expectCase(await viaHandler(handle, inSession(c)), c, expect)
     for (const c of BASE_CASES) expectCase(await viaHandler(handle, c), c, expect)
@@ -205,6 +212,71 @@ describe('the server', () => {
       dataset: { patch?: string }
     }
     expect(health.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
+  })
+})
+
+describe('a patch nested 5,000 levels deep, wherever a patch goes', () => {
+  // JSON.parse takes it; a recursive walk of it (JSON.stringify) overflows the stack.
+  const nested = `${'['.repeat(5_000)}${']'.repeat(5_000)}`
+  const text = `{"disciplines":[{"name":"Deep","domain_ids":${nested}}]}`
+  const patch = JSON.parse(text) as TaxonomyPatch
+  // The array at level 65: the patch, disciplines, the record and domain_ids are levels 1-4.
+  const path = `disciplines[0].domain_ids${'[0]'.repeat(61)}`
+  const reason = 'a patch nests arrays and objects at most 64 levels deep'
+  const answer = {
+    error: `Invalid patch: ${path}: ${reason}`,
+    issues: [{ path, message: reason }],
+    issueCount: 1,
+  }
+
+  it('the server answers 400 naming the limit and the path, and answers the next request', async () => {
+    const server = await startTestServer({ taxonomy })
+    expect(await putData(server.url, 'deep', text)).toEqual({ status: 400, json: answer })
+    const read = await fetch(`${server.url}/__admin/sessions/deep/data`)
+    expect(((await read.json()) as { patch: unknown }).patch).toBeNull()
+    for (const c of BASE_CASES) expectCase(await viaSocket(server.url, inSession(c)), c, expect)
+  })
+
+  it('createFetchHandler answers 400, and throws nothing', async () => {
+    const handle = createFetchHandler({ taxonomy, adminKey: ADMIN_KEY })
+    const put = await putDataVia(handle, 'deep', text)
+    expect({ status: put.status, json: await put.json() }).toEqual({ status: 400, json: answer })
+    for (const c of BASE_CASES) expectCase(await viaHandler(handle, inSession(c)), c, expect)
+  })
+
+  it('MSW, createResolver and the patch option throw a FixtureError naming the limit and the path', async () => {
+    const server = setupServer()
+    server.listen(onUnhandled('error'))
+    try {
+      const mock = createMock({ taxonomy, baseUrl: 'http://deep.test' })
+      server.use(...mock.handlers)
+      const refusals = [
+        () => mock.withData(patch),
+        () => createMock({ taxonomy, patch }),
+        () => createResolver({ taxonomy, patch }),
+        () => createFetchHandler({ taxonomy, patch }),
+      ]
+      for (const refuse of refusals) {
+        expect(refuse).toThrow(FixtureError)
+        expect(refuse).toThrow(`Failed to load fixture: ${path}: ${reason}`)
+      }
+      for (const c of BASE_CASES) expectCase(await viaFetch('http://deep.test', c), c, expect)
+    } finally {
+      server.close()
+    }
+  })
+
+  it('takes a patch 64 levels deep, and refuses one 65 levels deep', () => {
+    // Arrays inside a name, levels 4 and down: refused for their type, or for their depth.
+    const withName = (levels: number) => ({
+      disciplines: [{ name: JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`) }],
+    })
+    expect(() => createResolver({ taxonomy, patch: withName(61) as never })).toThrow(
+      'Failed to load fixture: disciplines[0].name: expected a string; received an array',
+    )
+    expect(() => createResolver({ taxonomy, patch: withName(62) as never })).toThrow(
+      `Failed to load fixture: disciplines[0].name${'[0]'.repeat(61)}: ${reason}`,
+    )
   })
 })
 

@@ -187,7 +187,7 @@ it('exits 2 for a --data file over the size limit, before reading it', async () 
   })
 })
 
-it('exits 2 for a --data file nested a million levels deep, naming the path', async () => {
+it('exits 2 for a --data file nested a million levels deep, naming the path, in serve and validate', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
   const file = join(dir, 'deep.json')
   const depth = 1_000_000
@@ -201,6 +201,12 @@ it('exits 2 for a --data file nested a million levels deep, naming the path', as
     stderr: [
       `taxonomy-mock: invalid --data file ${JSON.stringify(file)}: domains[0]: expected an object; received an array`,
     ],
+  })
+  // The fixture's checks look only where a field should be: nothing walks the nested arrays.
+  expect(await runCli(['validate', file])).toEqual({
+    code: 2,
+    stdout: [`${file}: domains[0]: expected an object; received an array`],
+    stderr: [`taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 1 problem`],
   })
 })
 

@@ -235,7 +235,7 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-it('refuses to save data that is not what the server serves, and answers that are no session data', async () => {
+it('refuses to save data that is not what the server serves, and answers that are no session data or nest too deep', async () => {
   // A server of another generator version names the same seed and size with another digest.
   const answers = [
     {
@@ -251,10 +251,17 @@ it('refuses to save data that is not what the server serves, and answers that ar
       },
     },
     { status: 200, body: { hello: 'world' } },
+    // A patch no taxonomy-mock takes, nested past what a recursive walk survives.
+    {
+      status: 200,
+      body: `{"patch":{"topics":${'['.repeat(5_000)}${']'.repeat(5_000)}},"dataset":{"format":"taxonomy-mock/v1","seed":42,"size":"small","digest":"0"}}`,
+    },
   ]
   const other = createHttpServer((_, response) => {
     const { status, body } = answers.shift()!
-    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    response
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(typeof body === 'string' ? body : JSON.stringify(body))
   })
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
   try {
@@ -272,6 +279,13 @@ it('refuses to save data that is not what the server serves, and answers that ar
       stdout: [],
       stderr: [
         `taxonomy-mock: ${url}/__admin/sessions/s/data did not answer a session's data: is --from a taxonomy-mock?`,
+      ],
+    })
+    expect(await runCli(args)).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: ${url}/__admin/sessions/s/data answered a patch nested more than 64 levels deep (at topics${'[0]'.repeat(63)}), which no taxonomy-mock takes`,
       ],
     })
     expect(existsSync(join(folder, 'never.json'))).toBe(false)

@@ -248,6 +248,63 @@ describe('serve --workers 2', () => {
     ).toHaveLength(5)
   })
 
+  it('journals a wrong key in a session made with PUT on every worker, and one started in place of a dead one', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    const refused = (session: string) => ({
+      authorization: 'Bearer wrong',
+      'x-taxonomy-mock-session': session,
+    })
+    const journal = async (session: string) =>
+      (await (await fetch(`${url}/__admin/sessions/${session}/requests`)).json()) as {
+        reason: string
+      }[]
+    /**
+     * Eight requests on eight connections held at once (round-robin hands them to both workers),
+     * and `measure` while they are still open.
+     */
+    const sendEight = async <T>(session: string, measure?: () => Promise<T>) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+      const answers = await Promise.all(
+        [...Array(8).keys()].map(() =>
+          get(`${url}/api/v2/disciplines/history`, refused(session), agent),
+        ),
+      )
+      const measured = await measure?.()
+      agent.destroy()
+      expect(answers.map(({ status }) => status)).toEqual(Array(8).fill(401))
+      return measured
+    }
+    expect((await fetch(`${url}/__admin/sessions/w0`, { method: 'PUT' })).status).toBe(200)
+    expect((await fetch(`${url}/__admin/sessions/w1`, { method: 'PUT' })).status).toBe(200)
+    await sendEight('w0')
+    expect((await journal('w0')).map(({ reason }) => reason)).toEqual(Array(8).fill('invalid-key'))
+    const [killed, kept] = await childPids(run.child.pid!)
+    process.kill(killed!, 'SIGKILL')
+    let started: number | undefined
+    const findStarted = async () =>
+      (started = (await childPids(run.child.pid!)).find((pid) => pid !== kept && pid !== killed))
+    await expect.poll(findStarted, { timeout: 10_000 }).toBeDefined()
+    // Until the new worker serves (it then takes some of the eight connections); each round is
+    // journaled in w1 by whichever worker answered it.
+    let sent = 0
+    await expect
+      .poll(
+        async () => {
+          const before = await socketCount(started!)
+          const during = await sendEight('w1', () => socketCount(started!))
+          sent += 8
+          return during! > before
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true)
+    expect((await journal('w1')).map(({ reason }) => reason)).toEqual(
+      Array(sent).fill('invalid-key'),
+    )
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  }, 60_000)
+
   it('gives a worker started in place of a dead one every admin write made while it starts', async () => {
     const { run, url } = await startWorkers('--quiet')
     const children = await childPids(run.child.pid!)

@@ -186,6 +186,23 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
   expect(() => createResolver({ taxonomy, scenario: 'oops' as never })).toThrow(TypeError)
 })
 
+it('names a fault kind nested 5,000 levels deep without walking it, in code and through the admin API', async () => {
+  const deep = JSON.parse(`${'['.repeat(5_000)}${']'.repeat(5_000)}`) as unknown
+  const message =
+    "`scenario.faults.kinds` must be a non-empty array of 'server-error', 'unavailable', 'rate-limited', 'network-error', 'hang', 'truncated', 'reset', 'slow-body', 'malformed', 'empty'; received [\"hang\",an array]"
+  expect(() => parseScenario({ faults: { rate: 0.1, kinds: ['hang', deep] } })).toThrow(message)
+  const handle = createFetchHandler({ taxonomy, adminKey: 'admin' })
+  const answer = await handle(
+    new Request('http://mock.test/__admin/sessions/s/scenario', {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': 'admin' },
+      body: `{"faults":{"rate":0.1,"kinds":["hang",${'['.repeat(5_000)}${']'.repeat(5_000)}]}}`,
+    }),
+  )
+  expect(answer.status).toBe(400)
+  expect(await answer.json()).toEqual({ error: `Invalid scenario: ${message}` })
+})
+
 it('keeps the first matching scenario in order, and moves on when one is used up', () => {
   const first = new ScenarioState({ kind: 'server-error', times: 1 })
   const second = new ScenarioState('unavailable')

@@ -76,6 +76,7 @@ describe('an MSW kit, read at once', () => {
     )
     // Two fields off: not among the nearest.
     expect(message).not.toContain('#1 ')
+    expect(message).toContain('\nRefused for their key: 1 of the 3 requests (no key: 1).')
   })
 
   it('says how many matched when times is wrong, and that the journal is empty', async () => {
@@ -208,6 +209,33 @@ describe('a server session, polled over loopback HTTP', () => {
         expect({ ...sessionOf('polled-fail'), timeout: 100 }).not.toHaveRequested({ status: 404 }),
       ),
     ).toContain('Expected no request matching { status: 404 }, but 1 of the 2 requests')
+  })
+
+  it('journals a wrong key only in a session that exists, and says so when it is empty', async () => {
+    await send('not-made', `/disciplines/${slug}`, WRONG_KEY)
+    const message = await asyncFailure(() =>
+      expect({ ...sessionOf('not-made'), timeout: 100 }).toHaveRequested({ status: 200 }),
+    )
+    expect(message.split('\n')).toEqual([
+      'Expected a request matching { status: 200 }, but none of the 0 requests in the journal matched.',
+      'The journal is empty: no request came in this session (its header or path prefix). A request refused for its key is journaled only in a session that exists: createSessionTest makes its session as the test starts; PUT /__admin/sessions/{id} makes one.',
+    ])
+    const made = await fetch(`${running.url}/__admin/sessions/made`, {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': ADMIN_KEY },
+    })
+    expect(await made.json()).toEqual({ session: 'made', scenario: null, requests: 0 })
+    await send('made', `/disciplines/${slug}`, WRONG_KEY)
+    await send('made', `/disciplines/${slug}`, WRONG_KEY)
+    const refused = await asyncFailure(() =>
+      expect({ ...sessionOf('made'), timeout: 100 }).toHaveRequestedInOrder([{ status: 200 }]),
+    )
+    expect(refused).toContain(
+      `#2 GET /api/v2/disciplines/${slug} -> 401 (reason invalid-key, endpoint disciplines, slug "${slug}", key invalid) differs in status`,
+    )
+    expect(refused).toContain(
+      '\nRefused for their key: 2 of the 2 requests (a key the mock does not take: 2).',
+    )
   })
 
   it('says why it could not read the journal, naming neither the URL nor the admin key', async () => {

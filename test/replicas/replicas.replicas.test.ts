@@ -178,6 +178,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await get(a!.url, 'd')).status).toBe(200)
   }, 60_000)
 
+  it('makes a session afresh with PUT on every replica: a wrong key is journaled on any of them', async () => {
+    const [a, b] = await startReplicas('made', 2)
+    await admin(a!.url, 'PUT', 'm/scenario', 'unavailable')
+    expect((await get(b!.url, 'm')).status).toBe(503)
+    expect((await admin(a!.url, 'GET', 'm/requests')).json).toHaveLength(1)
+    expect((await admin(b!.url, 'PUT', 'm')).json).toEqual({
+      session: 'm',
+      scenario: null,
+      requests: 0,
+    })
+    expect((await admin(a!.url, 'GET', 'm/requests')).json).toEqual([])
+    const wrong = { authorization: 'Bearer wrong' }
+    expect((await get(a!.url, 'm', PATH, wrong)).status).toBe(401)
+    expect((await get(b!.url, 'm', PATH, wrong)).status).toBe(401)
+    const journal = (await admin(a!.url, 'GET', 'm/requests')).json as unknown as {
+      reason: string
+    }[]
+    expect(journal.map(({ reason }) => reason)).toEqual(['invalid-key', 'invalid-key'])
+    expect((await get(a!.url, 'm')).status).toBe(200)
+  }, 60_000)
+
   it('keeps the API key and the admin key out of Redis, and the HAR redacted', async () => {
     const [a, b] = await startReplicas('secret', 2, '--admin-key', ADMIN_KEY)
     const headers = { 'x-taxonomy-mock-admin-key': ADMIN_KEY }

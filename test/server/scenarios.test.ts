@@ -263,6 +263,27 @@ it('sets, reads and clears a scenario, and deletes a session', async () => {
   expect((await admin(server.url, 'GET', 's/requests')).json).toEqual([])
 })
 
+it('makes a session afresh with PUT, so a request refused for its key is journaled in it', async () => {
+  const server = await startTestServer({ taxonomy })
+  const refused = {
+    path: D,
+    headers: { authorization: 'Bearer wrong', 'x-taxonomy-mock-session': 's' },
+  }
+  expect(await viaSocket(server.url, refused)).toMatchObject({ status: 401 })
+  expect((await admin(server.url, 'GET', 's/requests')).json).toEqual([])
+  const empty = { status: 200, json: { session: 's', scenario: null, requests: 0 } }
+  expect(await admin(server.url, 'PUT', 's')).toEqual(empty)
+  expect(await viaSocket(server.url, refused)).toMatchObject({ status: 401 })
+  expect((await admin(server.url, 'GET', 's/requests')).json).toMatchObject([
+    { path: D, key: 'invalid', status: 401, reason: 'invalid-key' },
+  ])
+  // An existing session is emptied: its scenario and journal are gone, the session stays.
+  await admin(server.url, 'PUT', 's/scenario', { kind: 'unavailable' })
+  expect(await admin(server.url, 'PUT', 's')).toEqual(empty)
+  expect((await admin(server.url, 'GET', 's')).json).toEqual(empty.json)
+  expect(sessionsOf(server.resolver).size).toBe(2)
+})
+
 it('answers bad admin requests with one-line JSON errors that name the problem', async () => {
   const server = await startTestServer({ taxonomy })
   expect(await admin(server.url, 'PUT', 's/scenario', new Raw('{not json'))).toEqual({
@@ -396,7 +417,7 @@ it('answers each admin resource’s preflight with its own methods, every time, 
     for (let round = 0; round < 2; round++) {
       expect(await preflight('s1/scenario')).toEqual([204, 'GET, PUT, DELETE, OPTIONS', null])
       expect(await preflight('s1/requests')).toEqual([204, 'GET, DELETE, OPTIONS', null])
-      expect(await preflight('s1')).toEqual([204, 'GET, DELETE, OPTIONS', null])
+      expect(await preflight('s1')).toEqual([204, 'GET, PUT, DELETE, OPTIONS', null])
     }
   } finally {
     await server.close()

@@ -60,6 +60,28 @@ test('the next test has a new session, without the scenario or the requests', as
   sessions.push(taxonomy.session)
 })
 
+test('an app that sends a wrong key fails the matcher with its 401s, not with an empty journal', async ({
+  taxonomy,
+}) => {
+  const headers = { authorization: 'Bearer not-the-key', ...taxonomy.headers }
+  expect((await fetch(`${taxonomy.url}/api/v2/disciplines/${slug}`, { headers })).status).toBe(401)
+  let message = ''
+  try {
+    await expect(taxonomy).toHaveRequested({ slug, status: 200 })
+  } catch (error) {
+    message = (error as Error).message
+  }
+  expect(message.split('\n')).toEqual([
+    `Expected a request matching { slug: "${slug}", status: 200 }, but none of the 1 request in the journal matched.`,
+    'Nearest requests, with the reason of each answer:',
+    `  #1 GET /api/v2/disciplines/${slug} -> 401 (reason invalid-key, endpoint disciplines, slug "${slug}", key invalid) differs in status`,
+    'Refused for their key: 1 of the 1 request (a key the mock does not take: 1).',
+  ])
+  await expect(taxonomy).toHaveRequested({ status: 401, reason: 'invalid-key', times: 1 })
+  // A 401 no scenario asked for: an empty journal let this pass.
+  await expect(taxonomy).not.toHaveNoUnexpectedRequests()
+})
+
 test('the sessions of ended tests are deleted', async () => {
   const response = await fetch(`${server.url}/__admin/sessions/${sessions[0]}`)
   expect(await response.json()).toEqual({ session: sessions[0], scenario: null, requests: 0 })

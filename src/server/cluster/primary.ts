@@ -4,6 +4,7 @@ import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
+import { DEFAULT_SESSION } from '../../http/sessions.js'
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
@@ -131,13 +132,16 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return answer
   }
 
-  /** The sessions' scenarios and data, as admin writes a new worker applies before it serves. */
+  /** The sessions, their scenarios and data, as admin writes a new worker applies before it serves. */
   function currentState(): WireRequest[] {
     const writes: WireRequest[] = []
     for (const session of sessionsOf(owner).all()) {
       const base = `/__admin/sessions/${encodeURIComponent(session.id)}`
       const write = (resource: string, body: unknown) =>
         writes.push(trustedAdminWrite('PUT', `${base}/${resource}`, adminKey, JSON.stringify(body)))
+      // The session itself first: one with neither scenario nor data is there too, so a request
+      // refused for its key is journaled in it, as in the other workers. The default always is.
+      if (session.id !== DEFAULT_SESSION) writes.push(trustedAdminWrite('PUT', base, adminKey))
       if (session.scenario) write('scenario', session.scenario.scenario)
       if (session.data) write('data', session.data.patch)
     }

@@ -180,7 +180,8 @@ export async function startReplica(
     const resource = SESSION_WRITE.exec(path)![2]
     const id = sessionWritten(path)!
     if (method === 'DELETE' && resource === 'requests') return link.forget(id, false)
-    if (method === 'DELETE' && resource === undefined) await link.forget(id, true)
+    // DELETE forgets the session, PUT makes it afresh: its journal goes either way.
+    if (resource === undefined) await link.forget(id, true)
     await link.saveState(id, state)
   }
 
@@ -335,7 +336,8 @@ function toStored(at: number, { entry, answer }: AnsweredEntry): StoredEntry {
 /** Whether a write sets or removes a session's scenario (its count then starts again). */
 function changesScenario(message: WriteMessage): boolean {
   const resource = SESSION_WRITE.exec(pathOf(message.url!))?.[2]
-  return resource === 'scenario' || (resource === undefined && message.method === 'DELETE')
+  // `resource` undefined: the session itself, forgotten (DELETE) or made afresh (PUT).
+  return resource === 'scenario' || resource === undefined
 }
 
 /** The session an admin write is for, when its id is one (a hostile URL is answered locally). */
