@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { freePort, load } from '../helpers/local-load.js'
+import { readDataFile } from '../../src/cli/data-file.js'
+import { UsageError } from '../../src/cli/usage-error.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
 import { HANG_MS, until } from '../helpers/clock.js'
 import { openCount } from '../helpers/open-files.js'
@@ -73,16 +75,17 @@ it('export into a reader that closes the pipe early exits 0 and prints nothing',
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' })
 })
 
-it('enforces the --data size limit while reading a file that is not a regular file', () => {
-  const child = spawnSync(process.execPath, [BIN, '--port', '0', '--data', '/dev/zero'], {
-    encoding: 'utf8',
-    timeout: HANG_MS,
-  })
-  expect({ status: child.status, stderr: child.stderr }).toEqual({
-    status: 2,
-    stderr:
-      'taxonomy-mock: --data file "/dev/zero" is over the 100 MB limit (use --size large for more data)\n',
-  })
+it('enforces the --data size limit while reading a file that is not a regular file', async () => {
+  // In-process, with a read timeout that only a hang reaches: the CLI's 5 s bound on reading a
+  // device is not what this checks, and 100 MB can take longer than that on a busy machine. The
+  // FIFO tests below check how the CLI prints such a refusal.
+  await expect(
+    readDataFile('/dev/zero', '--data file "/dev/zero"', undefined, HANG_MS),
+  ).rejects.toThrow(
+    new UsageError(
+      '--data file "/dev/zero" is over the 100 MB limit (use --size large for more data)',
+    ),
+  )
 })
 
 it('refuses a FIFO with no writer at once instead of waiting forever', () => {
