@@ -8,7 +8,12 @@ describe('--store', () => {
     ['not a url', /--store must be a redis:\/\/HOST:PORT\[\/DB\] URL/],
     ['redis://127.0.0.1:6379/a/b', /--store's path must be a database number/],
     ['redis://127.0.0.1:6379?prefix=a%20b', /--store's prefix must be 1-64 letters/],
-    ['redis://127.0.0.1:6379?db=2', /--store takes only \?prefix=NAME/],
+    ['redis://127.0.0.1:6379?db=2', /--store takes only \?prefix=NAME and \?timeout=MS/],
+    [
+      'redis://127.0.0.1:6379?timeout=fast',
+      /--store's timeout must be a whole number of milliseconds from 50 to 60000/,
+    ],
+    ['redis://127.0.0.1:6379?timeout=0', /--store's timeout must be a whole number/],
   ])('refuses %s: one line, exit 2, before anything listens', async (value, message) => {
     const { code, stdout, stderr } = await runCli(['--port', '0', '--store', value])
     expect(code).toBe(2)
@@ -22,11 +27,15 @@ describe('--store', () => {
     expect(stderr.join('\n')).not.toContain('s3cret-pw')
     const bad = await runCli(['--port', '0', '--store', 'redis://:s3cret-pw@h:1/x/y'])
     expect(bad.stderr.join('\n')).not.toContain('s3cret-pw')
-    expect(parseStoreAddress('redis://:s3cret-pw@h:1/2?prefix=team-a')).toEqual({
+    expect(parseStoreAddress('redis://:s3cret-pw@h:1/2?prefix=team-a&timeout=500')).toEqual({
       url: 'redis://:s3cret-pw@h:1/2',
-      display: 'redis://:***@h:1/2?prefix=team-a',
+      display: 'redis://:***@h:1/2?prefix=team-a&timeout=500',
       prefix: 'team-a',
+      timeout: 500,
     })
-    expect(parseStoreAddress('rediss://h').prefix).toBe('taxonomy-mock')
+    expect(parseStoreAddress('rediss://h')).toMatchObject({
+      prefix: 'taxonomy-mock',
+      timeout: 2000,
+    })
   })
 })
