@@ -1,12 +1,13 @@
 import cluster from 'node:cluster'
 import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { startClusterPrimary } from '../server/cluster/primary.js'
-import { startClusterWorker } from '../server/cluster/worker.js'
+import { CLUSTER_STORE_VARIABLE, startClusterWorker } from '../server/cluster/worker.js'
 import type { StartServerOptions } from '../server/options.js'
-import type { ServeArgs } from './args.js'
+import { withoutStoreFlag, type ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
+import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, serve, toMockOptions } from './serve.js'
 import { watchDataFile } from './watch.js'
@@ -15,7 +16,8 @@ import { watchDataFile } from './watch.js'
  * `serve --workers N`: the primary owns the sessions and prints what one process prints; each
  * worker (the same program, forked by node:cluster) serves the shared port and logs its requests.
  * With `--store`, each worker is a replica of the store instead, as a process on another machine
- * is, and the primary's sessions stay unused.
+ * is, and the primary's sessions stay unused; the workers take the store's URL over IPC, so
+ * neither their command line nor their environment holds its password.
  */
 export async function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
   const workers =
@@ -59,7 +61,9 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       port: args.port,
       host: args.host,
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
-      store: args.store !== undefined,
+      store: args.store,
+      workerArgs: withoutStoreFlag(process.argv.slice(2)),
+      workerEnvWithout: [OPTION_VARIABLES.store],
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
       ...(tls ? { tls: tls.pair } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
@@ -138,11 +142,13 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     host: args.host,
     ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
   }
-  // Loaded only with --store, as is the Redis client.
-  const store = args.store && (await import('./store.js'))
+  // Loaded only with a store, as is the Redis client; its address comes from the primary.
+  const store = io.env[CLUSTER_STORE_VARIABLE] === '1' && (await import('./store.js'))
   const server = await startClusterWorker(options, {
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
-    ...(store ? { replicate: (mockOptions) => store.joinStore(mockOptions, args.store!, io) } : {}),
+    ...(store
+      ? { replicate: (mockOptions, address) => store.joinStore(mockOptions, address, io) }
+      : {}),
     stop: (grace) => stop(grace),
     secure: args.tls !== undefined,
   }).catch(async (error: NodeJS.ErrnoException) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { withoutStoreFlag } from '../../src/cli/args.js'
 import { parseStoreAddress } from '../../src/server/replica/store-address.js'
 import { runCli } from '../helpers/cli.js'
 
@@ -37,5 +38,37 @@ describe('--store', () => {
       prefix: 'taxonomy-mock',
       timeout: 2000,
     })
+  })
+
+  it.each([
+    ['', /^taxonomy-mock: TAXONOMY_MOCK_STORE is set but empty/],
+    [
+      'http://user:s3cret-pw@host:1',
+      /^taxonomy-mock: TAXONOMY_MOCK_STORE must be a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/user:\*\*\*@host:1\/"\)$/,
+    ],
+  ])(
+    'refuses TAXONOMY_MOCK_STORE=%j naming the variable, never the password: exit 2',
+    async (value, message) => {
+      const { code, stdout, stderr } = await runCli(['--port', '0'], { TAXONOMY_MOCK_STORE: value })
+      expect(code).toBe(2)
+      expect(stdout).toEqual([])
+      expect(stderr).toHaveLength(1)
+      expect(stderr[0]).toMatch(message)
+    },
+  )
+
+  it('leaves --store and its value out of the command line a --workers primary gives its workers', () => {
+    expect(
+      withoutStoreFlag([
+        '--port',
+        '0',
+        '--store',
+        'redis://:pw@h:1',
+        '--workers',
+        '2',
+        '--store=redis://:pw@h:2',
+        '--quiet',
+      ]),
+    ).toEqual(['--port', '0', '--workers', '2', '--quiet'])
   })
 })

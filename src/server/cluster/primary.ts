@@ -7,13 +7,14 @@ import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/r
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
+import type { StoreAddress } from '../replica/store-address.js'
 import type { CertificatePair } from '../self-signed.js'
 import type { ServerCertificate } from '../tls.js'
 import { createTicketKeys, withTicketKeys } from './ticket-keys.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
-import { CLUSTER_PORT_VARIABLE } from './worker.js'
+import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 import {
   toWireRequest,
@@ -47,10 +48,17 @@ export interface ClusterOptions {
   /** The primary's own request log: it answers requests itself until the workers serve. */
   readonly onRequest?: StartServerOptions['onRequest']
   /**
-   * The workers are replicas of a session store: the primary answers nothing itself, and is up
-   * only once they all serve.
+   * The workers are replicas of this session store: the primary answers nothing itself, and is up
+   * only once they all serve. Each worker asks for the address over IPC: it may hold a password,
+   * kept off the workers' command lines and environments.
    */
-  readonly store: boolean
+  readonly store: StoreAddress | undefined
+  /**
+   * The workers' command line (default: this process's), and variables their environment goes
+   * without: where a secret the workers take over IPC instead would be.
+   */
+  readonly workerArgs?: readonly string[]
+  readonly workerEnvWithout?: readonly string[]
   /** A line for stderr: a worker that died and was started again. */
   readonly warn: (line: string) => void
   /**
@@ -152,8 +160,14 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   // The grace `close` gave, for a worker that serves only after it.
   let stopGrace: number | undefined
 
+  // Variables a worker goes without are set to `undefined`, which a child's environment omits.
+  const workerEnv = {
+    ...Object.fromEntries((options.workerEnvWithout ?? []).map((name) => [name, undefined])),
+    ...(options.store ? { [CLUSTER_STORE_VARIABLE]: '1' } : {}),
+  }
+
   function fork(): Worker {
-    const worker = cluster.fork({ [CLUSTER_PORT_VARIABLE]: String(server.port) })
+    const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       // Over IPC, not the environment: the key stays out of every process's environment.
@@ -163,6 +177,11 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)
         return currentState()
+      }
+      if (kind === 'store') {
+        // From here on the primary's questions (a reload, a stop) reach it.
+        channels.set(worker, channel)
+        return options.store
       }
       throw new Error(`unknown question ${kind}`)
     })
@@ -205,7 +224,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return worker
   }
 
-  cluster.setupPrimary({ serialization: 'advanced' })
+  cluster.setupPrimary({
+    serialization: 'advanced',
+    ...(options.workerArgs ? { args: [...options.workerArgs] } : {}),
+  })
   const forked = Array.from({ length: options.workers }, fork)
   const workersServe = Promise.race([
     startFailed,
