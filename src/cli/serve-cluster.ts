@@ -3,6 +3,7 @@ import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { startClusterPrimary } from '../server/cluster/primary.js'
 import { CLUSTER_STORE_VARIABLE, startClusterWorker } from '../server/cluster/worker.js'
 import type { StartServerOptions } from '../server/options.js'
+import type { RunningServer } from '../server/server.js'
 import { withoutStoreFlag, type ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
@@ -70,6 +71,28 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })
     const { resolver, certificate } = primary
+    const started = () =>
+      Promise.race([
+        primary!.workersServe.then(
+          () => true,
+          (error: Error) => error,
+        ),
+        stopped.then(() => false),
+      ])
+    // With a store the primary answers nothing itself: it is up once the replicas are, and a
+    // signal while they wait for their store ends it.
+    if (args.store) {
+      const up = await started()
+      if (up instanceof Error) {
+        await primary.close(0)
+        throw new RuntimeError(up.message)
+      }
+      if (!up) {
+        await primary.close(signals > 1 ? 0 : undefined)
+        io.finishLog()
+        return 0
+      }
+    }
     const host = args.host.includes(':') ? `[${args.host}]` : args.host
     const url = `${certificate ? 'https' : 'http'}://${host}:${primary.port}`
     // Written before the URL line, as one process writes it: a client waiting for the line can
@@ -104,19 +127,13 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       io.stdout(line)
     // Until then the primary answers itself (it owns the sessions), so this line says when the
     // load spreads; with --quiet too, for a client that waits for it.
-    const started = await Promise.race([
-      primary.workersServe.then(
-        () => true,
-        (error: Error) => error,
-      ),
-      stopped.then(() => false),
-    ])
-    if (started instanceof Error) {
+    const up = await started()
+    if (up instanceof Error) {
       stopWatching()
       await primary.close(0)
-      throw new RuntimeError(started.message)
+      throw new RuntimeError(up.message)
     }
-    if (started)
+    if (up)
       io.stdout(
         args.store
           ? `taxonomy-mock: ${args.workers} workers serve the port, each a replica of the session store`
@@ -144,19 +161,35 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   }
   // Loaded only with a store, as is the Redis client; its address comes from the primary.
   const store = io.env[CLUSTER_STORE_VARIABLE] === '1' && (await import('./store.js'))
-  const server = await startClusterWorker(options, {
+  // The primary says it once for all workers.
+  const tellPrimary = (message: object) => new Promise((resolve) => process.send!(message, resolve))
+  const starting = startClusterWorker(options, {
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
     ...(store
-      ? { replicate: (mockOptions, address) => store.joinStore(mockOptions, address, io) }
+      ? {
+          replicate: (mockOptions, address) =>
+            store.joinStore(mockOptions, address, io, (message) => {
+              void tellPrimary({ tm: 'waiting', message })
+            }),
+        }
       : {}),
     stop: (grace) => stop(grace),
     secure: args.tls !== undefined,
   }).catch(async (error: NodeJS.ErrnoException) => {
-    // The primary says it, once for all workers.
     const message = error instanceof RuntimeError ? error.message : describeListenError(error, args)
-    await new Promise((resolve) => process.send!({ tm: 'failed', message }, resolve))
+    await tellPrimary({ tm: 'failed', message })
     return undefined
   })
+  // Told to stop while starting (its store keeps it waiting): nothing to close yet.
+  const server: RunningServer | undefined | null = await Promise.race([
+    starting,
+    stopped.then(() => null),
+  ])
+  if (server === null) {
+    // What it was waiting for is abandoned: the process ends with it.
+    stopListening()
+    return 0
+  }
   if (server === undefined) return 1
   const grace = await stopped
   await server.close(grace === undefined ? {} : { grace })

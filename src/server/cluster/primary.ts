@@ -48,9 +48,9 @@ export interface ClusterOptions {
   /** The primary's own request log: it answers requests itself until the workers serve. */
   readonly onRequest?: StartServerOptions['onRequest']
   /**
-   * The workers are replicas of this session store: the primary answers nothing itself, and is up
-   * only once they all serve. Each worker asks for the address over IPC: it may hold a password,
-   * kept off the workers' command lines and environments.
+   * The workers are replicas of this session store: the primary answers nothing itself (a
+   * connection waits for the first worker that serves). Each worker asks for the address over
+   * IPC: it may hold a password, kept off the workers' command lines and environments.
    */
   readonly store: StoreAddress | undefined
   /**
@@ -59,7 +59,10 @@ export interface ClusterOptions {
    */
   readonly workerArgs?: readonly string[]
   readonly workerEnvWithout?: readonly string[]
-  /** A line for stderr: a worker that died and was started again. */
+  /**
+   * A line for stderr: a worker that died and was started again; the first worker's line that
+   * its store keeps it waiting (said once, not once per worker).
+   */
   readonly warn: (line: string) => void
   /**
    * HTTPS: the certificate and key every process serves (a self-signed one made once by the
@@ -81,6 +84,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   let stopping = false
   // What the first worker that could not start said.
   let failure: string | undefined
+  let saidWaiting = false
   const owner = createGatheringResolver(options.mockOptions, {
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)
@@ -179,8 +183,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         return currentState()
       }
       if (kind === 'store') {
-        // From here on the primary's questions (a reload, a stop) reach it.
+        // From here on a stop reaches it, also while its store keeps it waiting.
         channels.set(worker, channel)
+        if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
         return options.store
       }
       throw new Error(`unknown question ${kind}`)
@@ -190,6 +195,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       new Promise((resolve) =>
         worker.on('message', (message: { tm?: string; message?: string }) => {
           if (message?.tm === 'failed') failure ??= message.message
+          if (message?.tm === 'waiting' && !saidWaiting) {
+            saidWaiting = true
+            options.warn(message.message!)
+          }
           if (message?.tm !== 'ready') return
           // With a store, a worker asks for no state: the primary only reloads and stops it.
           if (!channels.has(worker)) channels.set(worker, channel)
@@ -253,13 +262,6 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       ...exits,
     ])
   }
-
-  // With a store, the primary holds no session a request could use: up once the replicas are.
-  if (options.store)
-    await workersServe.catch(async (error: unknown) => {
-      await close(0)
-      throw error
-    })
 
   return {
     resolver: owner,

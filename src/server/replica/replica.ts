@@ -20,7 +20,7 @@ import { resourceWritten, sessionWritten } from './session-write.js'
 import type { StoreAddress } from './store-address.js'
 import { StoreFaults } from './store-faults.js'
 import type { StoredEntry } from './store-input.js'
-import { StoreLink, type SessionState, type WriteMessage } from './store-link.js'
+import { loadStoreClient, StoreLink, type SessionState, type WriteMessage } from './store-link.js'
 
 /** A server's resolver when it is one of several replicas sharing their sessions through Redis. */
 export interface Replica {
@@ -33,6 +33,8 @@ export interface Replica {
 const WAIT = Object.freeze({ acks: 2_000, lock: 5_000 })
 /** Bodies larger than this are journaled in Redis without them (a HAR then shows none). */
 const STORED_BODY_BYTES = 64 * 1024
+/** How long start-up waits for the store before it says so. */
+const SAY_WAITING_MS = 1_000
 /** How often journal entries are pushed to Redis (and before any journal read). */
 const JOURNAL_PUSH_MS = 1_000
 
@@ -54,6 +56,29 @@ class JournalUnreadable extends Error {}
  * from it is parsed as untrusted input, and what is malformed is dropped and counted.
  */
 export async function startReplica(
+  options: MockOptions,
+  address: StoreAddress,
+  warn: (line: string) => void,
+  sayWaiting: (line: string) => void = warn,
+): Promise<Replica> {
+  await loadStoreClient()
+  // Start-up stays silent while the store answers; one that does not is said after a second.
+  const waiting = setTimeout(
+    () =>
+      sayWaiting(
+        `waiting for the session store at ${address.display} (each step gives up after ${address.timeout} ms; Ctrl+C or SIGTERM stops)`,
+      ),
+    SAY_WAITING_MS,
+  )
+  try {
+    return await startLoaded(options, address, warn)
+  } finally {
+    clearTimeout(waiting)
+  }
+}
+
+/** {@link startReplica}, once the client is loaded. */
+async function startLoaded(
   options: MockOptions,
   address: StoreAddress,
   warn: (line: string) => void,

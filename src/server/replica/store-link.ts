@@ -123,7 +123,7 @@ let clientModule: Promise<ClientModule> | undefined
  * Loads the Redis client (once): only with --store, so a server without it never reads the
  * client's code. Loading is local work, apart from the time spent waiting for the store.
  */
-function loadStoreClient(): Promise<ClientModule> {
+export function loadStoreClient(): Promise<ClientModule> {
   return (clientModule ??= import('@redis/client') as unknown as Promise<ClientModule>)
 }
 
