@@ -324,7 +324,7 @@ function parseServe(
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
   const workers = parseWorkers(values.workers as string | undefined)
-  const store = parseStore(values.store as string | undefined)
+  const store = parseStore(values.store as string | undefined, env[OPTION_VARIABLES.store])
   const resolved = checkOptions(
     () => ({
       port: resolvePort(port),
@@ -367,14 +367,48 @@ function parseServe(
   }
 }
 
-/** `--store redis://HOST:PORT[/DB][?prefix=NAME]`. */
-function parseStore(value: string | undefined): StoreAddress | undefined {
+/**
+ * `--store redis://HOST:PORT[/DB][?prefix=NAME]`, or the same URL in `TAXONOMY_MOCK_STORE`, where
+ * a password is out of the process list (the flag wins).
+ */
+function parseStore(
+  flag: string | undefined,
+  variable: string | undefined,
+): StoreAddress | undefined {
+  const from = flag !== undefined ? '--store' : OPTION_VARIABLES.store
+  const value = flag ?? variable
   if (value === undefined) return undefined
+  // Set but empty is a mistake (a secret that did not arrive), not a request for no store.
+  if (flag === undefined && value === '')
+    throw new UsageError(
+      `${OPTION_VARIABLES.store} is set but empty: give it a redis:// URL, or unset it for no store`,
+    )
   try {
-    return parseStoreAddress(value)
+    return parseStoreAddress(value, from)
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+}
+
+/**
+ * `argv` without `--store URL` (or `--store=URL`): the command line a `--workers` primary gives its
+ * workers, which take the URL over IPC, so that its password is in no worker's process list.
+ */
+export function withoutStoreFlag(argv: readonly string[]): string[] {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  })
+  const dropped = new Set<number>()
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name !== 'store') continue
+    dropped.add(token.index)
+    if (!token.inlineValue && token.value !== undefined) dropped.add(token.index + 1)
+  }
+  return argv.filter((_, index) => !dropped.has(index))
 }
 
 /** `--workers N|auto`: 1 to 64 processes, `auto` as many as the machine runs in parallel. */

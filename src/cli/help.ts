@@ -4,6 +4,7 @@ import { MAX_BODY_BYTES } from '../contract/budget.js'
 import { SERVICE_DEFAULTS } from '../contract/options.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
+import { DEFAULT_STORE_TIMEOUT_MS } from '../server/replica/store-address.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
 import { DEFAULT_KEY_ENV } from './contract-args.js'
 import { OPTION_VARIABLES as ENV } from './option-flags.js'
@@ -59,8 +60,10 @@ Serve options:
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
                      exact: the primary owns them  (default 1)
       --store URL    share sessions with other replicas through Redis:
-                     redis://HOST:PORT[/DB][?prefix=NAME]; with --workers, each
-                     worker is a replica (docs/deployment.md)
+                     redis://[:PASSWORD@]HOST:PORT[/DB][?prefix=NAME][&timeout=MS]
+                     (env ${ENV.store}: keeps a password out of the process list);
+                     each call to Redis gives up after MS (default ${DEFAULT_STORE_TIMEOUT_MS}), then 503;
+                     with --workers, each worker is a replica (docs/deployment.md)
       --tls          serve HTTPS with a self-signed certificate made at start for localhost,
                      loopback, 10.0.2.2 and --host; prints its SHA-256 and SPKI hash and writes
                      it for clients to trust to --tls-ca-out FILE

@@ -51,6 +51,8 @@ export const OPTION_VARIABLES = {
   seed: 'TAXONOMY_MOCK_SEED',
   apiKeys: 'TAXONOMY_MOCK_API_KEYS',
   adminKey: 'TAXONOMY_MOCK_ADMIN_KEY',
+  // Not an option of the library: the Redis URL of `--store`, password included.
+  store: 'TAXONOMY_MOCK_STORE',
 } as const
 
 /** An option error of the library, told by its shape: each CLI file has its own copy of the class. */

@@ -1,12 +1,14 @@
 import cluster from 'node:cluster'
 import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { startClusterPrimary } from '../server/cluster/primary.js'
-import { startClusterWorker } from '../server/cluster/worker.js'
+import { CLUSTER_STORE_VARIABLE, startClusterWorker } from '../server/cluster/worker.js'
 import type { StartServerOptions } from '../server/options.js'
-import type { ServeArgs } from './args.js'
+import type { RunningServer } from '../server/server.js'
+import { withoutStoreFlag, type ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
+import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, serve, toMockOptions, unlessStopped } from './serve.js'
 import { watchDataFile } from './watch.js'
@@ -15,7 +17,8 @@ import { watchDataFile } from './watch.js'
  * `serve --workers N`: the primary owns the sessions and prints what one process prints; each
  * worker (the same program, forked by node:cluster) serves the shared port and logs its requests.
  * With `--store`, each worker is a replica of the store instead, as a process on another machine
- * is, and the primary's sessions stay unused.
+ * is, and the primary's sessions stay unused; the workers take the store's URL over IPC, so
+ * neither their command line nor their environment holds its password.
  */
 export async function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
   const workers =
@@ -68,13 +71,37 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       port: args.port,
       host: args.host,
       ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
-      store: args.store !== undefined,
+      store: args.store,
+      workerArgs: withoutStoreFlag(process.argv.slice(2)),
+      workerEnvWithout: [OPTION_VARIABLES.store],
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
       ...(tls ? { tls: tls.pair } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
       throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })
     const { resolver, certificate } = primary
+    const started = () =>
+      Promise.race([
+        primary!.workersServe.then(
+          () => true,
+          (error: Error) => error,
+        ),
+        stopped.then(() => false),
+      ])
+    // With a store the primary answers nothing itself: it is up once the replicas are, and a
+    // signal while they wait for their store ends it.
+    if (args.store) {
+      const up = await started()
+      if (up instanceof Error) {
+        await primary.close(0)
+        throw new RuntimeError(up.message)
+      }
+      if (!up) {
+        await primary.close(signals > 1 ? 0 : undefined)
+        io.finishLog()
+        return 0
+      }
+    }
     const host = args.host.includes(':') ? `[${args.host}]` : args.host
     const url = `${certificate ? 'https' : 'http'}://${host}:${primary.port}`
     // Written before the URL line, as one process writes it: a client waiting for the line can
@@ -109,19 +136,13 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       io.stdout(line)
     // Until then the primary answers itself (it owns the sessions), so this line says when the
     // load spreads; with --quiet too, for a client that waits for it.
-    const started = await Promise.race([
-      primary.workersServe.then(
-        () => true,
-        (error: Error) => error,
-      ),
-      stopped.then(() => false),
-    ])
-    if (started instanceof Error) {
+    const up = await started()
+    if (up instanceof Error) {
       stopWatching()
       await primary.close(0)
-      throw new RuntimeError(started.message)
+      throw new RuntimeError(up.message)
     }
-    if (started)
+    if (up)
       io.stdout(
         args.store
           ? `taxonomy-mock: ${args.workers} workers serve the port, each a replica of the session store`
@@ -147,19 +168,37 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     host: args.host,
     ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
   }
-  // Loaded only with --store, as is the Redis client.
-  const store = args.store && (await import('./store.js'))
-  const server = await startClusterWorker(options, {
+  // Loaded only with a store, as is the Redis client; its address comes from the primary.
+  const store = io.env[CLUSTER_STORE_VARIABLE] === '1' && (await import('./store.js'))
+  // The primary says it once for all workers.
+  const tellPrimary = (message: object) => new Promise((resolve) => process.send!(message, resolve))
+  const starting = startClusterWorker(options, {
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
-    ...(store ? { replicate: (mockOptions) => store.joinStore(mockOptions, args.store!, io) } : {}),
+    ...(store
+      ? {
+          replicate: (mockOptions, address) =>
+            store.joinStore(mockOptions, address, io, (message) => {
+              void tellPrimary({ tm: 'waiting', message })
+            }),
+        }
+      : {}),
     stop: (grace) => stop(grace),
     secure: args.tls !== undefined,
   }).catch(async (error: NodeJS.ErrnoException) => {
-    // The primary says it, once for all workers.
     const message = error instanceof RuntimeError ? error.message : describeListenError(error, args)
-    await new Promise((resolve) => process.send!({ tm: 'failed', message }, resolve))
+    await tellPrimary({ tm: 'failed', message })
     return undefined
   })
+  // Told to stop while starting (its store keeps it waiting): nothing to close yet.
+  const server: RunningServer | undefined | null = await Promise.race([
+    starting,
+    stopped.then(() => null),
+  ])
+  if (server === null) {
+    // What it was waiting for is abandoned: the process ends with it.
+    stopListening()
+    return 0
+  }
   if (server === undefined) return 1
   const grace = await stopped
   await server.close(grace === undefined ? {} : { grace })

@@ -1,4 +1,7 @@
 import type { Taxonomy } from '../core/store.js'
+import type { MockOptions } from '../http/options.js'
+import type { Replica } from '../server/replica/replica.js'
+import type { StoreAddress } from '../server/replica/store-address.js'
 import { SERVER_LIMITS } from '../server/limits.js'
 import { startServerWithLimits } from '../server/server.js'
 import type { ServeArgs } from './args.js'
@@ -45,8 +48,9 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     // Generated data is built by the resolver on first use: just below, after the URL line.
     const mockOptions = toMockOptions(args, loaded)
     // Loaded only with --store, as is the Redis client.
-    const replica =
-      args.store && (await (await import('./store.js')).joinStore(mockOptions, args.store, io))
+    const replica = args.store && (await joinStore(mockOptions, args.store, io, stopped.signal))
+    // A signal while the store did not answer: nothing listens yet.
+    if (replica === null) return 0
     const server = await startServerWithLimits(
       {
         ...mockOptions,
@@ -143,6 +147,26 @@ export async function unlessStopped<T>(
   // wait for it.)
   work.catch(() => {})
   return await Promise.race([work, aborted])
+}
+
+/**
+ * Joins the store, or answers `null` when a signal comes first: a store that takes the connection
+ * and never answers must not hold a stop (the attempt is abandoned; closed if it ends later).
+ */
+async function joinStore(
+  options: MockOptions,
+  store: StoreAddress,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<Replica | null> {
+  if (signal.aborted) return null
+  const joining = (await import('./store.js')).joinStore(options, store, io)
+  const aborted = new Promise<null>((resolve) =>
+    signal.addEventListener('abort', () => resolve(null), { once: true }),
+  )
+  const joined = await Promise.race([joining, aborted])
+  if (joined === null) void joining.then((replica) => replica.close()).catch(() => {})
+  return joined
 }
 
 /**

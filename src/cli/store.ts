@@ -6,16 +6,20 @@ import { RuntimeError } from './runtime-error.js'
 
 /**
  * `serve --store`: joins the replicas sharing the Redis store, or throws the one line that says
- * why it cannot (a server that cannot reach its store does not start). Its own file in the CLI
- * build (store.cjs, with the Redis client), required only with `--store`.
+ * why it cannot (a server that cannot reach its store does not start). A store that has not
+ * answered after a second is said on stderr (`sayWaiting`: where the line goes; a worker hands it
+ * to its primary). Its own file in the CLI build (store.cjs, with the Redis client), required
+ * only with `--store`.
  */
 export async function joinStore(
   options: MockOptions,
   store: StoreAddress,
   io: CliIo,
+  sayWaiting?: (line: string) => void,
 ): Promise<Replica> {
+  const warn = (line: string) => io.stderr(`taxonomy-mock: ${line}`)
   try {
-    return await startReplica(options, store, (line) => io.stderr(`taxonomy-mock: ${line}`))
+    return await startReplica(options, store, warn, sayWaiting ?? warn)
   } catch (error) {
     const cause = error as NodeJS.ErrnoException
     throw new RuntimeError(

@@ -53,7 +53,36 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     snapshot.dataOverlays,
   )
   gauge(lines, 'taxonomy_mock_workers', 'Processes serving.', snapshot.workers)
+  if (snapshot.store) {
+    counters(
+      lines,
+      'taxonomy_mock_store_malformed_total',
+      'What was read from the session store and dropped as malformed, by kind: a pub/sub message, a key, a value.',
+      'kind',
+      snapshot.store.malformed,
+    )
+    counters(
+      lines,
+      'taxonomy_mock_store_failures_total',
+      'Calls to the session store that failed while connected, by cause: no answer within its time bound, or an error reply.',
+      'cause',
+      snapshot.store.failures,
+    )
+  }
   return `${lines.join('\n')}\n`
+}
+
+/** A counter with one label, a sample per value of it. */
+function counters(
+  lines: string[],
+  name: string,
+  help: string,
+  label: string,
+  values: Readonly<Record<string, number>>,
+): void {
+  family(lines, name, 'counter', help)
+  for (const [value, count] of Object.entries(values))
+    lines.push(`${name}{${label}="${escape(value)}"} ${count}`)
 }
 
 function family(lines: string[], name: string, type: string, help: string): void {

@@ -75,6 +75,16 @@ interface RequestCount {
 }
 
 /**
+ * A replica's dealings with its session store (`serve --store`): what it read and dropped as
+ * malformed (a pub/sub message, a key, a value), and its calls that got no answer within the time
+ * bound or an error reply.
+ */
+export interface StoreCounts {
+  readonly malformed: Readonly<Record<'message' | 'key' | 'value', number>>
+  readonly failures: Readonly<Record<'timeout' | 'refused', number>>
+}
+
+/**
  * Everything `/__metrics` shows, as plain data: what a process sends its cluster primary, which
  * adds the snapshots of every process with {@link mergeMetrics}.
  */
@@ -86,6 +96,8 @@ export interface MetricsSnapshot {
   readonly journalBytes: number
   readonly dataOverlays: number
   readonly workers: number
+  /** Only with a session store. */
+  readonly store?: StoreCounts
 }
 
 /** A histogram in a typed array: counting an observation allocates nothing. */
@@ -232,7 +244,19 @@ export function mergeMetrics(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     journalBytes: total((snapshot) => snapshot.journalBytes),
     dataOverlays: total((snapshot) => snapshot.dataOverlays),
     workers: total((snapshot) => snapshot.workers),
+    ...mergeStoreCounts(snapshots.flatMap((snapshot) => snapshot.store ?? [])),
   }
+}
+
+function mergeStoreCounts(counts: readonly StoreCounts[]): { store?: StoreCounts } {
+  if (counts.length === 0) return {}
+  const sum = <K extends string>(pick: (one: StoreCounts) => Readonly<Record<K, number>>) => {
+    const merged: Record<K, number> = { ...pick(counts[0]!) }
+    for (const one of counts.slice(1))
+      for (const key of Object.keys(merged) as K[]) merged[key] += pick(one)[key]
+    return merged
+  }
+  return { store: { malformed: sum((one) => one.malformed), failures: sum((one) => one.failures) } }
 }
 
 /** Histograms of the same bounds (processes of one build), added up. */

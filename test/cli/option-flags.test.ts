@@ -75,7 +75,13 @@ it('has a row above for every option the CLI sets, and each flag is one --help l
 it.each(Object.entries(OPTION_VARIABLES))(
   'names the variable when %s came from the environment: %s',
   async (option, variable) => {
-    const bad: Record<string, string> = { port: '-1', seed: 'x', apiKeys: 'a b', adminKey: 'a b' }
+    const bad: Record<string, string> = {
+      port: '-1',
+      seed: 'x',
+      apiKeys: 'a b',
+      adminKey: 'a b',
+      store: 'http://x',
+    }
     const { code, stderr } = await runInProcess([], { [variable]: bad[option]! })
     expect(code).toBe(2)
     expect(stderr).toHaveLength(1)

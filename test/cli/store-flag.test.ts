@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { withoutStoreFlag } from '../../src/cli/args.js'
 import { parseStoreAddress } from '../../src/server/replica/store-address.js'
 import { runCli } from '../helpers/cli.js'
 
@@ -8,7 +9,12 @@ describe('--store', () => {
     ['not a url', /--store must be a redis:\/\/HOST:PORT\[\/DB\] URL/],
     ['redis://127.0.0.1:6379/a/b', /--store's path must be a database number/],
     ['redis://127.0.0.1:6379?prefix=a%20b', /--store's prefix must be 1-64 letters/],
-    ['redis://127.0.0.1:6379?db=2', /--store takes only \?prefix=NAME/],
+    ['redis://127.0.0.1:6379?db=2', /--store takes only \?prefix=NAME and \?timeout=MS/],
+    [
+      'redis://127.0.0.1:6379?timeout=fast',
+      /--store's timeout must be a whole number of milliseconds from 50 to 60000/,
+    ],
+    ['redis://127.0.0.1:6379?timeout=0', /--store's timeout must be a whole number/],
   ])('refuses %s: one line, exit 2, before anything listens', async (value, message) => {
     const { code, stdout, stderr } = await runCli(['--port', '0', '--store', value])
     expect(code).toBe(2)
@@ -22,16 +28,52 @@ describe('--store', () => {
     expect(stderr.join('\n')).not.toContain('s3cret-pw')
     const bad = await runCli(['--port', '0', '--store', 'redis://:s3cret-pw@h:1/x/y'])
     expect(bad.stderr.join('\n')).not.toContain('s3cret-pw')
-    expect(parseStoreAddress('redis://:s3cret-pw@h:1/2?prefix=team-a')).toEqual({
+    expect(parseStoreAddress('redis://:s3cret-pw@h:1/2?prefix=team-a&timeout=500')).toEqual({
       url: 'redis://:s3cret-pw@h:1/2',
-      display: 'redis://:***@h:1/2?prefix=team-a',
+      display: 'redis://:***@h:1/2?prefix=team-a&timeout=500',
       prefix: 'team-a',
+      timeout: 500,
     })
-    expect(parseStoreAddress('rediss://h').prefix).toBe('taxonomy-mock')
+    expect(parseStoreAddress('rediss://h')).toMatchObject({
+      prefix: 'taxonomy-mock',
+      timeout: 2000,
+    })
     // A password in the query is refused, and not shown either.
     const query = await runCli(['--port', '0', '--store', 'redis://h:1/0?password=s3cret-pw'])
     expect(query.code).toBe(2)
     expect(query.stderr.join('\n')).toContain('?password=[redacted]')
     expect(query.stderr.join('\n')).not.toContain('s3cret-pw')
+  })
+
+  it.each([
+    ['', /^taxonomy-mock: TAXONOMY_MOCK_STORE is set but empty/],
+    [
+      'http://user:s3cret-pw@host:1',
+      /^taxonomy-mock: TAXONOMY_MOCK_STORE must be a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/user:\*\*\*@host:1\/"\)$/,
+    ],
+  ])(
+    'refuses TAXONOMY_MOCK_STORE=%j naming the variable, never the password: exit 2',
+    async (value, message) => {
+      const { code, stdout, stderr } = await runCli(['--port', '0'], { TAXONOMY_MOCK_STORE: value })
+      expect(code).toBe(2)
+      expect(stdout).toEqual([])
+      expect(stderr).toHaveLength(1)
+      expect(stderr[0]).toMatch(message)
+    },
+  )
+
+  it('leaves --store and its value out of the command line a --workers primary gives its workers', () => {
+    expect(
+      withoutStoreFlag([
+        '--port',
+        '0',
+        '--store',
+        'redis://:pw@h:1',
+        '--workers',
+        '2',
+        '--store=redis://:pw@h:2',
+        '--quiet',
+      ]),
+    ).toEqual(['--port', '0', '--workers', '2', '--quiet'])
   })
 })

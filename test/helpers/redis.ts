@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createClient } from '@redis/client'
+import { spawnCli, type CliRun } from './cli.js'
 import { freePort } from './local-load.js'
 
 /** A Redis server of Debian's `redis-server` on loopback, without persistence, for one test file. */
@@ -10,13 +12,14 @@ export interface RedisProcess {
   start(): Promise<void>
 }
 
-export async function startRedis(): Promise<RedisProcess> {
+/** Starts `redis-server` on a free port of 127.0.0.1; `extra` are more of its flags. */
+export async function startRedis(extra: readonly string[] = []): Promise<RedisProcess> {
   const port = await freePort()
   let child: ChildProcess | undefined
   const start = async () => {
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )
     await new Promise<void>((resolve, reject) => {
@@ -52,4 +55,36 @@ export async function startRedis(): Promise<RedisProcess> {
       await exited
     },
   }
+}
+
+/** Sends one command to the Redis at `url` on a connection of its own, and answers its reply. */
+export async function sendToRedis(url: string, ...args: (string | Buffer)[]): Promise<unknown> {
+  const client = createClient({ url })
+  // A reply that never comes (the server killed first) is no error of the test's.
+  client.on('error', () => {})
+  await client.connect()
+  try {
+    return await client.sendCommand(args)
+  } finally {
+    client.destroy()
+  }
+}
+
+const URL_LINE = /listening on (https?:\/\/\S+)/
+
+/** A `serve --store` process on any free port, and its URL once it listens. */
+export interface SpawnedReplica {
+  readonly run: CliRun
+  readonly url: string
+}
+
+/** Spawns `serve --port 0 --quiet --store STORE ARGS...`; answers once it listens. */
+export async function spawnReplica(
+  store: string,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<SpawnedReplica> {
+  const run = spawnCli(['--port', '0', '--quiet', '--store', store, ...args], env)
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+  return { run, url }
 }

@@ -16,6 +16,7 @@ const AUTH = { authorization: `Bearer ${KEY}` }
 const ADMIN_KEY = 'replica-admin-secret-31'
 const URL_LINE = /listening on (https?:\/\/\S+)/
 const PATH = '/api/v2/disciplines/history'
+const WAITING = /^taxonomy-mock: waiting for the session store at /
 
 let redis: RedisProcess
 
@@ -283,7 +284,8 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(await b!.run.exit).toBe(0)
     expect((await admin(a!.url, 'PUT', 'term-1/scenario', 'unavailable')).status).toBe(200)
     // Before, the call waited 2 s for the stopped replica's ack, and said so on stderr.
-    expect(a!.run.stderr).toEqual([])
+    // A start-up slower than a second (a busy machine) says that it waits for the store.
+    expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
     a!.run.child.kill('SIGTERM')
     expect(await a!.run.exit).toBe(0)
   }, 30_000)
@@ -433,10 +435,10 @@ describe('serve --store when Redis cannot be reached', () => {
       `redis://:hunter2-pass@127.0.0.1:${port}`,
     ])
     expect(await run.exit).toBe(1)
-    expect(run.stderr).toHaveLength(1)
-    expect(run.stderr[0]).toBe(
+    // A start-up slower than a second (a busy machine) says that it waits for the store.
+    expect(run.stderr.filter((line) => !WAITING.test(line))).toEqual([
       `taxonomy-mock: cannot reach the session store at redis://:***@127.0.0.1:${port} (ECONNREFUSED)`,
-    )
+    ])
     expect(run.stdout.join('')).not.toContain('hunter2')
   }, 30_000)
 
@@ -451,7 +453,7 @@ describe('serve --store when Redis cannot be reached', () => {
       `redis://:hunter2-pass@127.0.0.1:${port}`,
     ])
     expect(await run.exit).toBe(1)
-    expect(run.stderr).toEqual([
+    expect(run.stderr.filter((line) => !WAITING.test(line))).toEqual([
       `taxonomy-mock: cannot reach the session store at redis://:***@127.0.0.1:${port} (ECONNREFUSED)`,
     ])
     expect(run.stdout.join('')).not.toContain('hunter2')

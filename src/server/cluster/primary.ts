@@ -8,13 +8,14 @@ import { DEFAULT_SESSION } from '../../http/sessions.js'
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
+import type { StoreAddress } from '../replica/store-address.js'
 import type { CertificatePair } from '../self-signed.js'
 import type { ServerCertificate } from '../tls.js'
 import { createTicketKeys, withTicketKeys } from './ticket-keys.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
-import { CLUSTER_PORT_VARIABLE } from './worker.js'
+import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 import {
   toWireRequest,
@@ -48,11 +49,21 @@ export interface ClusterOptions {
   /** The primary's own request log: it answers requests itself until the workers serve. */
   readonly onRequest?: StartServerOptions['onRequest']
   /**
-   * The workers are replicas of a session store: the primary answers nothing itself, and is up
-   * only once they all serve.
+   * The workers are replicas of this session store: the primary answers nothing itself (a
+   * connection waits for the first worker that serves). Each worker asks for the address over
+   * IPC: it may hold a password, kept off the workers' command lines and environments.
    */
-  readonly store: boolean
-  /** A line for stderr: a worker that died and was started again. */
+  readonly store: StoreAddress | undefined
+  /**
+   * The workers' command line (default: this process's), and variables their environment goes
+   * without: where a secret the workers take over IPC instead would be.
+   */
+  readonly workerArgs?: readonly string[]
+  readonly workerEnvWithout?: readonly string[]
+  /**
+   * A line for stderr: a worker that died and was started again; the first worker's line that
+   * its store keeps it waiting (said once, not once per worker).
+   */
   readonly warn: (line: string) => void
   /**
    * HTTPS: the certificate and key every process serves (a self-signed one made once by the
@@ -74,6 +85,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   let stopping = false
   // What the first worker that could not start said.
   let failure: string | undefined
+  let saidWaiting = false
   const owner = createGatheringResolver(options.mockOptions, {
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)
@@ -156,8 +168,14 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   // The grace `close` gave, for a worker that serves only after it.
   let stopGrace: number | undefined
 
+  // Variables a worker goes without are set to `undefined`, which a child's environment omits.
+  const workerEnv = {
+    ...Object.fromEntries((options.workerEnvWithout ?? []).map((name) => [name, undefined])),
+    ...(options.store ? { [CLUSTER_STORE_VARIABLE]: '1' } : {}),
+  }
+
   function fork(): Worker {
-    const worker = cluster.fork({ [CLUSTER_PORT_VARIABLE]: String(server.port) })
+    const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
       if (kind === 'resolve') return answerForwarded(value as WireRequest)
       // Over IPC, not the environment: the key stays out of every process's environment.
@@ -168,6 +186,12 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         channels.set(worker, channel)
         return currentState()
       }
+      if (kind === 'store') {
+        // From here on a stop reaches it, also while its store keeps it waiting.
+        channels.set(worker, channel)
+        if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
+        return options.store
+      }
       throw new Error(`unknown question ${kind}`)
     })
     serves.set(
@@ -175,6 +199,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       new Promise((resolve) =>
         worker.on('message', (message: { tm?: string; message?: string }) => {
           if (message?.tm === 'failed') failure ??= message.message
+          if (message?.tm === 'waiting' && !saidWaiting) {
+            saidWaiting = true
+            options.warn(message.message!)
+          }
           if (message?.tm !== 'ready') return
           // With a store, a worker asks for no state: the primary only reloads and stops it.
           if (!channels.has(worker)) channels.set(worker, channel)
@@ -209,7 +237,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return worker
   }
 
-  cluster.setupPrimary({ serialization: 'advanced' })
+  cluster.setupPrimary({
+    serialization: 'advanced',
+    ...(options.workerArgs ? { args: [...options.workerArgs] } : {}),
+  })
   const forked = Array.from({ length: options.workers }, fork)
   const workersServe = Promise.race([
     startFailed,
@@ -235,13 +266,6 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       ...exits,
     ])
   }
-
-  // With a store, the primary holds no session a request could use: up once the replicas are.
-  if (options.store)
-    await workersServe.catch(async (error: unknown) => {
-      await close(0)
-      throw error
-    })
 
   return {
     resolver: owner,

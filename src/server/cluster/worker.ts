@@ -11,6 +11,7 @@ import type { CertificatePair } from '../self-signed.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createForwardingResolver } from './forwarding-resolver.js'
 import type { Replica } from '../replica/replica.js'
+import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 import { withTicketKeys } from './ticket-keys.js'
 import { WireMockRequest, type WireRequest } from './wire.js'
@@ -19,9 +20,9 @@ import { WireMockRequest, type WireRequest } from './wire.js'
 export interface WorkerHooks {
   /**
    * With a session store (`--store`): the worker joins the store as a replica of its own, and
-   * keeps its sessions there rather than in the primary.
+   * keeps its sessions there rather than in the primary, which gives it the store's address.
    */
-  replicate?(options: MockOptions): Promise<Replica>
+  replicate?(options: MockOptions, store: StoreAddress): Promise<Replica>
   /** Reads the `--data` file again (the primary saw it change). */
   reload?(): Promise<Taxonomy>
   /** The primary asks the worker to stop: close gracefully. */
@@ -32,6 +33,11 @@ export interface WorkerHooks {
 
 /** Where the primary tells a worker the port it listens on for all. */
 export const CLUSTER_PORT_VARIABLE = 'TAXONOMY_MOCK_CLUSTER_PORT'
+/**
+ * Set (to `1`) where the workers are replicas of a session store; the store's address, which may
+ * hold a password, comes over IPC.
+ */
+export const CLUSTER_STORE_VARIABLE = 'TAXONOMY_MOCK_CLUSTER_STORE'
 
 /**
  * Serves as one worker of a cluster: serves the connections the primary hands it, answers through a
@@ -90,18 +96,22 @@ export async function startClusterWorker(
   )
 }
 
-/** A worker that keeps its sessions in the store, as a replica of its own. */
+/**
+ * A worker that keeps its sessions in the store, as a replica of its own. It asks the primary for
+ * the store's address (never on its command line or in its environment), and hears the primary
+ * from then on: a stop while the store does not answer reaches it too.
+ */
 async function startReplicaWorker(
   options: StartServerOptions,
   hooks: WorkerHooks,
-  replicate: (options: MockOptions) => Promise<Replica>,
+  replicate: NonNullable<WorkerHooks['replicate']>,
 ): Promise<RunningServer> {
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
-  const replica = await replicate(mockOptions as MockOptions)
+  let joining: Promise<Replica> | undefined
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
     switch (kind) {
       case 'reload':
-        if (hooks.reload) replica.resolver.replaceTaxonomy(await hooks.reload())
+        if (hooks.reload && joining) (await joining).resolver.replaceTaxonomy(await hooks.reload())
         return true
       case 'stop':
         hooks.stop(value as number | undefined)
@@ -111,6 +121,8 @@ async function startReplicaWorker(
     }
   })
   process.once('disconnect', () => hooks.stop(0))
+  joining = replicate(mockOptions as MockOptions, await primary.ask<StoreAddress>('store'))
+  const replica = await joining
   const server = await serving(
     fromPrimaryServer(options, hooks, primary).then(({ served, acceptor }) =>
       startServerWithLimits(served, SERVER_LIMITS, replica.resolver, acceptor),

@@ -1,6 +1,6 @@
-import { deserialize, serialize } from 'node:v8'
+import { serialize } from 'node:v8'
 import { findAdminRefusal } from '../../http/admin-access.js'
-import { JOURNAL_LIMITS, type AnsweredEntry, type JournalEntry } from '../../http/journal.js'
+import { JOURNAL_LIMITS, type AnsweredEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockRequest, ResolveContext } from '../../http/request.js'
@@ -8,7 +8,7 @@ import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/r
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
 import { ScenarioState } from '../../http/scenario-state.js'
-import { isSessionId, sessionIdOf, type Session } from '../../http/sessions.js'
+import { sessionIdOf, type Session } from '../../http/sessions.js'
 import { wrapResolver } from '../wrapped-resolver.js'
 import {
   toWireRequest,
@@ -16,8 +16,11 @@ import {
   WireMockRequest,
   type ForwardableRequest,
 } from '../cluster/wire.js'
+import { resourceWritten, sessionWritten } from './session-write.js'
 import type { StoreAddress } from './store-address.js'
-import { StoreLink, type SessionState, type WriteMessage } from './store-link.js'
+import { StoreFaults } from './store-faults.js'
+import type { StoredEntry } from './store-input.js'
+import { loadStoreClient, StoreLink, type SessionState, type WriteMessage } from './store-link.js'
 
 /** A server's resolver when it is one of several replicas sharing their sessions through Redis. */
 export interface Replica {
@@ -30,10 +33,13 @@ export interface Replica {
 const WAIT = Object.freeze({ acks: 2_000, lock: 5_000 })
 /** Bodies larger than this are journaled in Redis without them (a HAR then shows none). */
 const STORED_BODY_BYTES = 64 * 1024
+/** How long start-up waits for the store before it says so. */
+const SAY_WAITING_MS = 1_000
 /** How often journal entries are pushed to Redis (and before any journal read). */
 const JOURNAL_PUSH_MS = 1_000
 
-const SESSION_WRITE = /^\/__admin\/sessions\/([^/?]+)(?:\/(scenario|data|requests))?(?:\?|$)/
+/** A journal read that needed the store, which failed: answered 503, as other store failures. */
+class JournalUnreadable extends Error {}
 
 /**
  * Connects to the store, takes the sessions' state from it, and answers through a resolver that
@@ -45,9 +51,34 @@ const SESSION_WRITE = /^\/__admin\/sessions\/([^/?]+)(?:\/(scenario|data|request
  *   faults count every replica's requests exactly once;
  * - every journaled request is pushed to the session's list in Redis; a journal read first has
  *   every live replica confirm its pushes landed.
- * Requests in sessions without a scenario never wait for Redis.
+ * Requests in sessions without a scenario never wait for Redis. Whatever needs the store and
+ * cannot have it (unreachable, past its time bound, an error reply) is answered 503; what is read
+ * from it is parsed as untrusted input, and what is malformed is dropped and counted.
  */
 export async function startReplica(
+  options: MockOptions,
+  address: StoreAddress,
+  warn: (line: string) => void,
+  sayWaiting: (line: string) => void = warn,
+): Promise<Replica> {
+  await loadStoreClient()
+  // Start-up stays silent while the store answers; one that does not is said after a second.
+  const waiting = setTimeout(
+    () =>
+      sayWaiting(
+        `waiting for the session store at ${address.display} (each step gives up after ${address.timeout} ms; Ctrl+C or SIGTERM stops)`,
+      ),
+    SAY_WAITING_MS,
+  )
+  try {
+    return await startLoaded(options, address, warn)
+  } finally {
+    clearTimeout(waiting)
+  }
+}
+
+/** {@link startReplica}, once the client is loaded. */
+async function startLoaded(
   options: MockOptions,
   address: StoreAddress,
   warn: (line: string) => void,
@@ -68,6 +99,7 @@ export async function startReplica(
   const sessionQueues = new Map<string, Promise<unknown>>()
   // Admin writes and syncs are applied one after another, in the order Redis numbered them.
   let applying: Promise<unknown>
+  const faults = new StoreFaults(address, warn)
 
   const link = await StoreLink.connect(address, {
     onWrite: (message) => {
@@ -79,10 +111,16 @@ export async function startReplica(
       warn(`the session store at ${address.display} is back`)
       applying = applying.then(resync).catch(() => {})
     },
+    onMalformed: (kind, detail) => faults.malformed(kind, detail),
+    onFailure: (failure) => faults.failed(failure),
   })
   const local = createGatheringResolver(options, {
-    // Redis lost between the check and the read: this replica's own part is the best answer left.
-    journal: (session, own) => readJournal(session).catch(() => own),
+    // A part of it would pass for the whole journal: the caller is told to retry instead.
+    journal: (session) =>
+      readJournal(session).catch((error: unknown) => {
+        throw new JournalUnreadable(String(error))
+      }),
+    metrics: async (own) => ({ ...own, store: faults.snapshot() }),
   })
   const sessions = sessionsOf(local)
   const { adminKey, cors } = local.options
@@ -128,7 +166,8 @@ export async function startReplica(
 
   /** Takes every saved state newer than what this replica applied. */
   async function resync(): Promise<void> {
-    const last = await link.lastSeq()
+    // `undefined`: not a number (counted); the writes' numbers then tell nothing.
+    const last = (await link.lastSeq()) ?? highestSeq
     // The store lost its data (restarted without persistence): numbers start again.
     if (last < highestSeq) {
       applied.clear()
@@ -141,11 +180,17 @@ export async function startReplica(
     for (const [id, state] of await link.loadStates()) {
       if (state.seq <= (applied.get(id) ?? 0)) continue
       const base = `/__admin/sessions/${encodeURIComponent(id)}`
-      if (state.scenario !== undefined)
-        await local.resolve(trusted('PUT', `${base}/scenario`, state.scenario))
-      else await local.resolve(trusted('DELETE', `${base}/scenario`))
-      if (state.data !== undefined) await local.resolve(trusted('PUT', `${base}/data`, state.data))
-      else await local.resolve(trusted('DELETE', `${base}/data`))
+      const answers = [
+        state.scenario !== undefined
+          ? await local.resolve(trusted('PUT', `${base}/scenario`, state.scenario))
+          : await local.resolve(trusted('DELETE', `${base}/scenario`)),
+        state.data !== undefined
+          ? await local.resolve(trusted('PUT', `${base}/data`, state.data))
+          : await local.resolve(trusted('DELETE', `${base}/data`)),
+      ]
+      // JSON, but no scenario or patch this replica takes (another program wrote it).
+      if (answers.some((answer) => answer.status !== 200))
+        faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
       applied.set(id, state.seq)
       versions.set(id, state.version)
     }
@@ -164,21 +209,31 @@ export async function startReplica(
       url: wire.url,
       body: wire.body,
     }
-    const { seq, live } = await link.broadcast(published)
+    // Not numbered (no answer in time, an error reply, a malformed reply): nobody applies it.
+    const sent = await link.broadcast(published).catch(() => undefined)
+    if (sent === undefined) return unavailable.get
+    const { seq, live } = sent
     // Next in order: applied now, not when it comes back from Redis (which then changes nothing).
     if (lastSeq === seq - 1 && seq > highestSeq)
       applying = applying.then(() => apply({ ...published, seq })).catch(() => {})
     const done = await owned.take(seq, WAIT.acks)
     // Saved while the others apply it: a replica that starts now finds one or the other.
-    const saved = done?.answer.status === 200 && persist(pathOf(wire.url), wire.method, done.state!)
-    await Promise.all([confirm(seq, live), saved])
-    return done?.answer ?? unavailable.get
+    const saved =
+      done?.answer.status !== 200 ||
+      persist(wire.url, wire.method, done.state!).then(
+        () => true,
+        () => false,
+      )
+    const [, kept] = await Promise.all([confirm(seq, live), saved])
+    // Applied by the replicas but not saved: a replica started later would miss it. Retrying the
+    // write (admin writes are idempotent) saves it.
+    return done === undefined || !kept ? unavailable.get : done.answer
   }
 
   /** Saves what an applied write changed, for replicas that start later. */
-  async function persist(path: string, method: string, state: SessionState): Promise<void> {
-    const resource = SESSION_WRITE.exec(path)![2]
-    const id = sessionWritten(path)!
+  async function persist(url: string, method: string, state: SessionState): Promise<void> {
+    const resource = resourceWritten(url)
+    const id = sessionWritten(url)!
     if (method === 'DELETE' && resource === 'requests') return link.forget(id, false)
     // DELETE forgets the session, PUT makes it afresh: its journal goes either way.
     if (resource === undefined) await link.forget(id, true)
@@ -196,9 +251,8 @@ export async function startReplica(
   async function readJournal(id: string): Promise<JournalPart | undefined> {
     const { seq, live } = await link.broadcast({ from: link.replica, op: 'sync' })
     await confirm(seq, live)
-    const { origin, batches } = await link.readJournal(id)
-    if (batches.length === 0) return undefined
-    const stored = batches.flatMap((bytes) => deserialize(bytes) as StoredEntry[])
+    const { origin, entries: stored } = await link.readJournal(id)
+    if (stored.length === 0) return undefined
     stored.sort((a, b) => a.at - b.at)
     stored.splice(0, stored.length - JOURNAL_LIMITS.entries)
     const start = origin ?? stored[0]!.at
@@ -286,11 +340,16 @@ export async function startReplica(
       if (!link.up) return unavailable.get
       const writes = request.method === 'PUT' || request.method === 'DELETE'
       // What every replica would refuse (a malformed id, no access) is answered here alone.
-      return writes &&
+      if (
+        writes &&
         sessionWritten(request.url) !== undefined &&
         findAdminRefusal(request, adminKey) === undefined
-        ? write(request, context)
-        : local.resolve(request, context)
+      )
+        return write(request, context)
+      return Promise.resolve(local.resolve(request, context)).catch((error: unknown) => {
+        if (error instanceof JournalUnreadable) return unavailable.get
+        throw error
+      })
     }
     if (route.kind !== 'record' && route.kind !== 'malformed' && route.kind !== 'apiUnknown')
       return local.resolve(request, context)
@@ -318,13 +377,6 @@ export async function startReplica(
   }
 }
 
-/** A journal entry as Redis keeps it: when it arrived (ms since the epoch), and its answer. */
-interface StoredEntry {
-  readonly at: number
-  readonly entry: JournalEntry
-  readonly answer: MockAnswer | undefined
-}
-
 function toStored(at: number, { entry, answer }: AnsweredEntry): StoredEntry {
   if (answer === undefined) return { at, entry, answer }
   const { delay: _delay, ...kept } = answer
@@ -335,25 +387,9 @@ function toStored(at: number, { entry, answer }: AnsweredEntry): StoredEntry {
 
 /** Whether a write sets or removes a session's scenario (its count then starts again). */
 function changesScenario(message: WriteMessage): boolean {
-  const resource = SESSION_WRITE.exec(pathOf(message.url!))?.[2]
+  const resource = resourceWritten(message.url!)
   // `resource` undefined: the session itself, forgotten (DELETE) or made afresh (PUT).
   return resource === 'scenario' || resource === undefined
-}
-
-/** The session an admin write is for, when its id is one (a hostile URL is answered locally). */
-function sessionWritten(url: string): string | undefined {
-  const encoded = SESSION_WRITE.exec(pathOf(url))?.[1]
-  if (encoded === undefined) return undefined
-  try {
-    const id = decodeURIComponent(encoded)
-    return isSessionId(id) ? id : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function pathOf(url: string): string {
-  return url.startsWith('/') ? url : new URL(url).pathname
 }
 
 /** Values that arrive by number, possibly before anyone waits for them. */
@@ -365,6 +401,8 @@ class Rendezvous<T> {
     const waiter = this.#waiting.get(seq)
     if (waiter) waiter(value)
     else this.#values.set(seq, value)
+    // A write whose caller gave up (its broadcast got no answer in time) is never taken.
+    if (this.#values.size > 512) this.#values.delete(this.#values.keys().next().value!)
   }
 
   /** The value for `seq`, or `undefined` after `timeout` ms. */

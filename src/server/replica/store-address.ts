@@ -8,45 +8,64 @@ export interface StoreAddress {
   readonly display: string
   /** What every key starts with, so several deployments can share one Redis. */
   readonly prefix: string
+  /**
+   * How long, in milliseconds, each call to the store may take (the connect and its handshake
+   * included) before it counts as failed: a request that needed it then gets 503.
+   */
+  readonly timeout: number
 }
 
 /** The prefix of keys when the URL names none (`?prefix=NAME`). */
 const DEFAULT_STORE_PREFIX = 'taxonomy-mock'
+/** The time bound of each call to the store when the URL names none (`?timeout=MS`). */
+export const DEFAULT_STORE_TIMEOUT_MS = 2_000
+/** The range `?timeout=MS` accepts. */
+const STORE_TIMEOUT_RANGE = Object.freeze({ min: 50, max: 60_000 })
 
 /**
- * Reads `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?prefix=NAME]` (or `rediss://` for TLS);
- * throws a one-line `Error` naming what is wrong, never the password.
+ * Reads `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?prefix=NAME][&timeout=MS]` (or `rediss://`
+ * for TLS); throws a one-line `Error` naming what is wrong and where the value came from (`from`:
+ * the flag or the environment variable), never the password.
+ *
+ * @example
+ * parseStoreAddress('redis://:pw@redis:6379/2?prefix=team-a').display // 'redis://:***@redis:6379/2?prefix=team-a'
  */
-export function parseStoreAddress(value: string): StoreAddress {
+export function parseStoreAddress(value: string, from = '--store'): StoreAddress {
   let url: URL
   try {
     url = new URL(value)
   } catch {
     throw new Error(
-      `--store must be a redis://HOST:PORT[/DB] URL (got ${JSON.stringify(redact(value))})`,
+      `${from} must be a redis://HOST:PORT[/DB] URL (got ${JSON.stringify(redact(value))})`,
     )
   }
   const display = redactUrl(url)
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new Error(`--store must be a redis:// or rediss:// URL (got ${JSON.stringify(display)})`)
-  if (url.hostname === '') throw new Error(`--store names no host (got ${JSON.stringify(display)})`)
+    throw new Error(`${from} must be a redis:// or rediss:// URL (got ${JSON.stringify(display)})`)
+  if (url.hostname === '') throw new Error(`${from} names no host (got ${JSON.stringify(display)})`)
   if (!/^(?:\/\d{0,2})?$/.test(url.pathname))
     throw new Error(
-      `--store's path must be a database number, /0 to /99 (got ${JSON.stringify(display)})`,
+      `${from}'s path must be a database number, /0 to /99 (got ${JSON.stringify(display)})`,
     )
+  for (const name of url.searchParams.keys())
+    if (name !== 'prefix' && name !== 'timeout')
+      throw new Error(
+        `${from} takes only ?prefix=NAME and ?timeout=MS (got ?${name}= in ${JSON.stringify(display)})`,
+      )
   const prefix = url.searchParams.get('prefix') ?? DEFAULT_STORE_PREFIX
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix))
     throw new Error(
-      `--store's prefix must be 1-64 letters, digits or . _ : - (got ${JSON.stringify(prefix)})`,
+      `${from}'s prefix must be 1-64 letters, digits or . _ : - (got ${JSON.stringify(prefix)})`,
     )
-  for (const name of url.searchParams.keys())
-    if (name !== 'prefix')
-      throw new Error(
-        `--store takes only ?prefix=NAME (got ?${name}= in ${JSON.stringify(display)})`,
-      )
+  const timeout = url.searchParams.get('timeout') ?? String(DEFAULT_STORE_TIMEOUT_MS)
+  const { min, max } = STORE_TIMEOUT_RANGE
+  if (!/^\d{1,6}$/.test(timeout) || Number(timeout) < min || Number(timeout) > max)
+    throw new Error(
+      `${from}'s timeout must be a whole number of milliseconds from ${min} to ${max} (got ${JSON.stringify(timeout)})`,
+    )
   const plain = new URL(url)
   plain.search = ''
-  return { url: plain.href, display, prefix }
+  return { url: plain.href, display, prefix, timeout: Number(timeout) }
 }
 
 /** The URL with its password as `***`, and secret query values (`?password=`) as everywhere. */

@@ -1,5 +1,28 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
+import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
+import {
+  parseAck,
+  parseBroadcastReply,
+  parseJournalBatch,
+  parseOrigin,
+  parseSessionState,
+  parseSharedCount,
+  parseStoredCount,
+  parseWriteMessage,
+  type MalformedKind,
+  type StoredEntry,
+} from './store-input.js'
+import {
+  BROADCAST,
+  HEARTBEAT_SCRIPT,
+  LOCK,
+  PUSH,
+  SAVE_STATE,
+  scriptSha,
+  UNLOCK,
+} from './store-scripts.js'
+import { bounded, StoreFailure } from './store-failure.js'
 
 /**
  * What replicas keep in Redis, under the address's prefix `P`:
@@ -37,81 +60,18 @@ export interface WriteMessage {
   readonly body?: string
 }
 
+/**
+ * Commands waiting for Redis at most: past these (a store that stalls under load), a command fails
+ * at once rather than queue without bound.
+ */
+const COMMANDS_WAITING_MAX = 10_000
+
 /** How long a replica counts as live after its last heartbeat, and how often it beats. */
 const HEARTBEAT = Object.freeze({ every: 1_000, live: 3_500 })
 /** A session lock's lifetime: a replica that died holding one delays the session this long. */
 const LOCK_MS = 2_000
 /** How long session keys live after their last write. */
 const SESSION_TTL_MS = 24 * 60 * 60 * 1_000
-
-const BROADCAST = `
-local seq = redis.call('INCR', KEYS[1])
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local live = redis.call('ZRANGEBYSCORE', KEYS[2], ms - tonumber(ARGV[2]), '+inf')
-redis.call('PUBLISH', KEYS[3], '{"seq":' .. seq .. ',' .. ARGV[1])
-return { seq, live }`
-
-const HEARTBEAT_SCRIPT = `
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-redis.call('ZADD', KEYS[1], ms, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms - 60000)
-return ms`
-
-const LOCK = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('HMGET', KEYS[2], 'v', 'n')
-end
-return false`
-
-const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('HSET', KEYS[2], 'v', ARGV[2], 'n', ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], ARGV[4])
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0`
-
-const SAVE_STATE = `
-local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-if seq > tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1])
-if ARGV[3] == '' and ARGV[4] == '' then
-  redis.call('SREM', KEYS[2], ARGV[6])
-  return 1
-end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'version', ARGV[2])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'scenario', ARGV[3]) end
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'data', ARGV[4]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('SADD', KEYS[2], ARGV[6])
-return 1`
-
-// A batch of entries and its count; the oldest batches go while the rest still hold `limit`.
-const PUSH = `
-redis.call('SET', KEYS[3], ARGV[1], 'NX', 'PX', ARGV[3])
-redis.call('RPUSH', KEYS[1], ARGV[5])
-redis.call('RPUSH', KEYS[2], ARGV[4])
-local counts = redis.call('LRANGE', KEYS[2], 0, -1)
-local total = 0
-for _, count in ipairs(counts) do total = total + tonumber(count) end
-local drop = 0
-while drop < #counts - 1 and total - tonumber(counts[drop + 1]) >= tonumber(ARGV[2]) do
-  total = total - tonumber(counts[drop + 1])
-  drop = drop + 1
-end
-if drop > 0 then
-  redis.call('LTRIM', KEYS[1], drop, -1)
-  redis.call('LTRIM', KEYS[2], drop, -1)
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return 1`
-
-/** Each script's SHA-1, computed once. */
-const SHAS: Record<string, string> = {}
 
 /** The subset of the `@redis/client` API used here, so its types stay in one file. */
 interface Client {
@@ -139,11 +99,38 @@ export interface StoreEvents {
   onReconnect(): void
   /** The connection was lost (said once until it is back). */
   onDown(cause: string): void
+  /** Something read from the store was malformed, and dropped: `detail` says what and where. */
+  onMalformed(kind: MalformedKind, detail: string): void
+  /** A call failed while the connection is up (the call rejects with the same failure). */
+  onFailure(failure: StoreFailure): void
+}
+
+/** A value read from the store, as a stderr line shows it: short, on one line. */
+function preview(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)
+}
+
+/** The part of `@redis/client` used here, so its types stay in this file. */
+interface ClientModule {
+  createClient(options: object): Client
+  RESP_TYPES: { BLOB_STRING: number }
+  ErrorReply: new () => Error
+}
+
+let clientModule: Promise<ClientModule> | undefined
+
+/**
+ * Loads the Redis client (once): only with --store, so a server without it never reads the
+ * client's code. Loading is local work, apart from the time spent waiting for the store.
+ */
+export function loadStoreClient(): Promise<ClientModule> {
+  return (clientModule ??= import('@redis/client') as unknown as Promise<ClientModule>)
 }
 
 /**
  * The replicas' one link to Redis: two connections (commands, and the subscriptions), a
- * heartbeat, and the few scripts that make each step atomic. Knows Redis, not the resolver.
+ * heartbeat, and the few scripts that make each step atomic. Knows Redis, not the resolver. Every
+ * call has the address's time bound, and everything read back is parsed as untrusted input.
  */
 export class StoreLink {
   readonly replica = randomUUID()
@@ -152,38 +139,39 @@ export class StoreLink {
   readonly #client: Client
   readonly #buffers: Client
   readonly #subscriber: Client
+  readonly #events: StoreEvents
+  readonly #isErrorReply: (error: unknown) => boolean
   #heartbeat: NodeJS.Timeout | undefined
-  #up = true
   #closing = false
 
   private constructor(
     readonly address: StoreAddress,
-    client: Client,
-    buffers: Client,
-    subscriber: Client,
+    clients: { client: Client; buffers: Client; subscriber: Client },
+    events: StoreEvents,
+    isErrorReply: (error: unknown) => boolean,
   ) {
-    this.#client = client
-    this.#buffers = buffers
-    this.#subscriber = subscriber
+    this.#client = clients.client
+    this.#buffers = clients.buffers
+    this.#subscriber = clients.subscriber
+    this.#events = events
+    this.#isErrorReply = isErrorReply
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
   }
 
   /**
-   * Connects, or rejects with the cause once `connectTimeout` passed: a server without its store
-   * does not start. Once connected, a lost connection is retried every second, for ever.
+   * Connects, or rejects with the cause: a server without its store does not start. Connecting
+   * (the handshake included), then each subscription, has the address's time bound. Once
+   * connected, a lost connection is retried every second, for ever.
    */
   static async connect(address: StoreAddress, events: StoreEvents): Promise<StoreLink> {
-    // Loaded only with --store: a server without it never reads the client's code.
-    const { createClient, RESP_TYPES } = (await import('@redis/client')) as unknown as {
-      createClient(options: object): Client
-      RESP_TYPES: { BLOB_STRING: number }
-    }
+    const { createClient, RESP_TYPES, ErrorReply } = await loadStoreClient()
     let connected = false
     const client = createClient({
       url: address.url,
       disableOfflineQueue: true,
+      commandsQueueMaxLength: COMMANDS_WAITING_MAX,
       socket: {
-        connectTimeout: 3_000,
+        connectTimeout: address.timeout,
         reconnectStrategy: (retries: number, cause: Error) =>
           connected ? Math.min(100 * 2 ** retries, 1_000) : cause,
       },
@@ -194,8 +182,9 @@ export class StoreLink {
     client.on('error', noteError)
     subscriber.on('error', noteError)
     try {
-      await client.connect()
-      await subscriber.connect()
+      // A port that takes the connection and never answers (a stalled Redis, a TLS port) would
+      // hold the handshake for ever.
+      await bounded(Promise.all([client.connect(), subscriber.connect()]), address.timeout)
     } catch (error) {
       client.destroy()
       subscriber.destroy()
@@ -203,36 +192,68 @@ export class StoreLink {
     }
     connected = true
     const buffers = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer })
-    const link = new StoreLink(address, client, buffers, subscriber)
-    link.#watch(events)
-    await subscriber.subscribe(link.#keys('writes'), (message) => {
-      events.onWrite(JSON.parse(message) as WriteMessage)
-    })
-    await subscriber.subscribe(link.#keys('acks'), (message) => {
-      const [seq, replica] = message.split(' ')
-      events.onAck(Number(seq), replica!)
-    })
+    const link = new StoreLink(
+      address,
+      { client, buffers, subscriber },
+      events,
+      (error) => error instanceof ErrorReply,
+    )
+    link.#watch()
+    try {
+      await link.#subscribe()
+    } catch (error) {
+      client.destroy()
+      subscriber.destroy()
+      throw error
+    }
     return link
   }
 
-  #watch(events: StoreEvents): void {
+  async #subscribe(): Promise<void> {
+    const events = this.#events
+    const [writes, acks] = [this.#keys('writes'), this.#keys('acks')]
+    await this.#call(() =>
+      this.#subscriber.subscribe(writes, (text) => {
+        const message = parseWriteMessage(text)
+        if (message === undefined) events.onMalformed('message', `on ${writes}: ${preview(text)}`)
+        else events.onWrite(message)
+      }),
+    )
+    await this.#call(() =>
+      this.#subscriber.subscribe(acks, (text) => {
+        const ack = parseAck(text)
+        if (ack === undefined) events.onMalformed('message', `on ${acks}: ${preview(text)}`)
+        else events.onAck(ack.seq, ack.replica)
+      }),
+    )
+  }
+
+  /**
+   * Says the store is lost once, when either connection is, and back once both are ready again.
+   * Told by the connections' state, not by which event came last: an error that leaves both
+   * connected (a listener's) changes nothing.
+   */
+  #watch(): void {
+    let said = false
     const down = (error: Error) => {
-      if (this.#closing || !this.#up) return
-      this.#up = false
-      events.onDown(error.message || String(error))
+      if (this.#closing || said || this.up) return
+      said = true
+      this.#events.onDown(error.message || String(error))
     }
-    this.#client.on('error', down)
-    this.#subscriber.on('error', down)
-    this.#client.on('ready', () => {
-      if (this.#closing || this.#up) return
-      this.#up = true
-      events.onReconnect()
-    })
+    const back = () => {
+      if (this.#closing || !said || !this.up) return
+      said = false
+      this.#events.onReconnect()
+    }
+    for (const client of [this.#client, this.#subscriber]) {
+      client.on('error', down)
+      client.on('ready', back)
+    }
   }
 
   /** Whether both connections are up: session state can be read and written. */
   get up(): boolean {
-    return this.#up && this.#client.isReady && this.#subscriber.isReady
+    return this.#client.isReady && this.#subscriber.isReady
   }
 
   /** Says this replica is live (so writers wait for its acks), now and every second. */
@@ -248,28 +269,34 @@ export class StoreLink {
   async broadcast(message: Omit<WriteMessage, 'seq'>): Promise<{ seq: number; live: string[] }> {
     // The script adds `"seq":N,` in front, so the number and the order are one atomic step.
     const rest = JSON.stringify(message).slice(1)
-    const [seq, live] = (await this.#run(
+    const reply = await this.#run(
       BROADCAST,
       [this.#keys('seq'), this.#keys('replicas'), this.#keys('writes')],
       [rest, String(HEARTBEAT.live)],
-    )) as [number, string[]]
-    return { seq, live }
+    )
+    const sent = parseBroadcastReply(reply)
+    if (sent === undefined) throw this.#malformed('value', `the broadcast's reply`)
+    return sent
   }
 
   /** Says this replica applied message `seq`; sent after the journal entries it pushed before. */
   async ack(seq: number): Promise<void> {
-    await this.#client.publish(this.#keys('acks'), `${seq} ${this.replica}`)
+    await this.#call(() => this.#client.publish(this.#keys('acks'), `${seq} ${this.replica}`))
   }
 
   /** Takes a session's lock: its shared count, or `undefined` when another replica holds it. */
   async lock(session: string, token: string): Promise<SharedCount | undefined> {
-    const held = (await this.#run(
+    const held = await this.#run(
       LOCK,
       [this.#keys(`s:{${session}}:lock`), this.#keys(`s:{${session}}:pos`)],
       [token, String(LOCK_MS)],
-    )) as [string | null, string | null] | null
+    )
     if (held === null) return undefined
-    return { version: Number(held[0] ?? -1), count: Number(held[1] ?? 0) }
+    const shared = parseSharedCount(held)
+    if (shared !== undefined) return shared
+    // Dropped: the count starts again, as for a scenario set anew.
+    this.#malformed('value', this.#keys(`s:{${session}}:pos`))
+    return { version: -1, count: 0 }
   }
 
   /** Writes the count and lets the lock go (if still this holder's). */
@@ -297,25 +324,37 @@ export class StoreLink {
     )
   }
 
-  /** Every session's saved state. */
+  /** Every session's saved state; a malformed id or state is dropped. */
   async loadStates(): Promise<Map<string, SessionState>> {
     const states = new Map<string, SessionState>()
-    for (const session of await this.#client.sMembers(this.#keys('sessions'))) {
-      const hash = await this.#client.hGetAll(this.#keys(`s:{${session}}`))
-      if (hash.seq === undefined) continue
-      states.set(session, {
-        seq: Number(hash.seq),
-        version: Number(hash.version ?? 0),
-        scenario: hash.scenario,
-        data: hash.data,
+    const members = await this.#call(() => this.#client.sMembers(this.#keys('sessions')))
+    for (const session of members) {
+      if (!isSessionId(session)) {
+        this.#malformed('key', `${this.#keys('sessions')} holds ${preview(session)}`)
+        continue
+      }
+      const key = this.#keys(`s:{${session}}`)
+      const hash = await this.#call(() => this.#client.hGetAll(key)).catch((error: unknown) => {
+        // A key of another type is a malformed value; a store that stalls fails the whole read.
+        if (error instanceof StoreFailure && error.kind === 'refused') return undefined
+        throw error
       })
+      // Expired since the set was read: nothing to take.
+      if (hash !== undefined && Object.keys(hash).length === 0) continue
+      const state = hash && parseSessionState(hash)
+      if (state === undefined) this.#malformed('value', key)
+      else states.set(session, state)
     }
     return states
   }
 
-  /** The number of the last admin write. */
-  async lastSeq(): Promise<number> {
-    return Number((await this.#client.get(this.#keys('seq'))) ?? 0)
+  /** The number of the last admin write; `undefined` when what Redis holds is no number. */
+  async lastSeq(): Promise<number | undefined> {
+    const value = await this.#call(() => this.#client.get(this.#keys('seq')))
+    if (value === null) return 0
+    const seq = parseStoredCount(value)
+    if (seq === undefined) this.#malformed('value', this.#keys('seq'))
+    return seq
   }
 
   /**
@@ -345,29 +384,75 @@ export class StoreLink {
    * Runs a script by its SHA-1 (`EVALSHA`): Redis parses it once. A Redis that restarted has
    * forgotten it (`NOSCRIPT`): then once by its text, which Redis keeps again.
    */
-  async #run(
+  #run(
     script: string,
     keys: string[],
     args: (string | Buffer)[],
     client: Client = this.#client,
   ): Promise<unknown> {
-    const sha = (SHAS[script] ??= createHash('sha1').update(script).digest('hex'))
+    const sha = scriptSha(script)
     const rest = [String(keys.length), ...keys, ...args]
+    return this.#call(async () => {
+      try {
+        return await client.sendCommand(['EVALSHA', sha, ...rest])
+      } catch (error) {
+        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error
+        return client.sendCommand(['EVAL', script, ...rest])
+      }
+    })
+  }
+
+  /**
+   * One call to the store, within the address's time bound. No answer in time, or an error reply,
+   * is a {@link StoreFailure}, told to the events; anything else (the connection is down) rejects
+   * as it is, said once by the connection's own events.
+   */
+  async #call<T>(send: () => Promise<T>): Promise<T> {
     try {
-      return await client.sendCommand(['EVALSHA', sha, ...rest])
+      return await bounded(send(), this.address.timeout)
     } catch (error) {
-      if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error
-      return client.sendCommand(['EVAL', script, ...rest])
+      const failure =
+        error instanceof StoreFailure
+          ? error
+          : this.#isErrorReply(error)
+            ? new StoreFailure('refused', (error as Error).message)
+            : undefined
+      if (failure === undefined || this.#closing) throw error
+      this.#events.onFailure(failure)
+      throw failure
     }
   }
 
-  /** A session's journal batches, oldest first, and when it began (`undefined`: no entry yet). */
-  async readJournal(session: string): Promise<{ origin: number | undefined; batches: Buffer[] }> {
-    const [origin, entries] = await Promise.all([
-      this.#client.get(this.#keys(`s:{${session}}:o`)),
-      this.#buffers.sendCommand(['LRANGE', this.#keys(`s:{${session}}:j`), '0', '-1']),
+  /** Tells the events what was dropped; the error a caller throws when it cannot go on without it. */
+  #malformed(kind: MalformedKind, detail: string): Error {
+    this.#events.onMalformed(kind, detail)
+    return new Error(`malformed ${kind} in the session store: ${detail}`)
+  }
+
+  /**
+   * A session's journal entries, batch by batch, oldest first (a malformed batch is dropped), and
+   * when it began (`undefined`: no entry yet).
+   */
+  async readJournal(
+    session: string,
+  ): Promise<{ origin: number | undefined; entries: StoredEntry[] }> {
+    const [origin, batches] = await Promise.all([
+      this.#call(() => this.#client.get(this.#keys(`s:{${session}}:o`))),
+      this.#call(() =>
+        this.#buffers.sendCommand(['LRANGE', this.#keys(`s:{${session}}:j`), '0', '-1']),
+      ),
     ])
-    return { origin: origin === null ? undefined : Number(origin), batches: entries as Buffer[] }
+    const entries: StoredEntry[] = []
+    for (const bytes of Array.isArray(batches) ? batches : []) {
+      const batch = parseJournalBatch(bytes)
+      if (batch === undefined)
+        this.#malformed('value', `a batch of ${this.#keys(`s:{${session}}:j`)}`)
+      else entries.push(...batch)
+    }
+    const start = origin === null ? undefined : parseOrigin(origin)
+    if (origin !== null && start === undefined)
+      this.#malformed('value', this.#keys(`s:{${session}}:o`))
+    return { origin: start, entries }
   }
 
   /** Forgets a session's journal (and, with `all`, its count too). */
@@ -378,17 +463,24 @@ export class StoreLink {
       `s:{${session}}:o`,
       ...(all ? [`s:{${session}}:pos`] : []),
     ]
-    await this.#client.del(keys.map(this.#keys))
+    await this.#call(() => this.#client.del(keys.map(this.#keys)))
   }
 
+  /** Leaves the live list and closes both connections, within the time bound even if Redis stalls. */
   async close(): Promise<void> {
     this.#closing = true
     clearInterval(this.#heartbeat)
-    // A beat still on its way would list this replica again after it left.
-    await this.#lastBeat.catch(() => {})
-    // Out of the live set first: the other replicas' admin calls stop waiting for this one's acks
-    // at once, rather than for 2 s each until its last heartbeat is 3.5 s old (a rolling deploy).
-    await this.#client.zRem(this.#keys('replicas'), this.replica).catch(() => {})
-    await Promise.allSettled([this.#client.close(), this.#subscriber.close()])
+    const leave = async () => {
+      // A beat still on its way would list this replica again after it left.
+      await this.#lastBeat.catch(() => {})
+      // Out of the live set first: the other replicas' admin calls stop waiting for this one's
+      // acks at once, rather than for 2 s each until its last heartbeat is 3.5 s old.
+      await this.#client.zRem(this.#keys('replicas'), this.replica).catch(() => {})
+      await Promise.allSettled([this.#client.close(), this.#subscriber.close()])
+    }
+    await bounded(leave(), this.address.timeout).catch(() => {
+      this.#client.destroy()
+      this.#subscriber.destroy()
+    })
   }
 }

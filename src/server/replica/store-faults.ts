@@ -1,0 +1,58 @@
+import type { StoreCounts } from '../../http/metrics.js'
+import type { StoreAddress } from './store-address.js'
+import type { MalformedKind } from './store-input.js'
+import type { StoreFailure } from './store-failure.js'
+
+/** How long a kind of failure stays unsaid after it was said: a stalled store fails every call. */
+const FAILURE_QUIET_MS = 60_000
+
+/**
+ * What a replica dropped or failed at its store: counted for `/__metrics`, and said on stderr:
+ * the first malformed input of each kind (the metric counts the rest), and each kind of failure
+ * at most once a minute.
+ */
+export class StoreFaults {
+  readonly #malformed: Record<MalformedKind, number> = { message: 0, key: 0, value: 0 }
+  readonly #failures: Record<StoreFailure['kind'], number> = { timeout: 0, refused: 0 }
+  // When each kind of failure (a timeout, an error reply's code) was said last.
+  readonly #said = new Map<string, number>()
+
+  constructor(
+    readonly address: StoreAddress,
+    readonly warn: (line: string) => void,
+  ) {}
+
+  malformed(kind: MalformedKind, detail: string): void {
+    if (++this.#malformed[kind] > 1) return
+    this.warn(
+      `dropped a malformed ${kind} from the session store at ${this.address.display} (${detail}); ` +
+        `others are counted in taxonomy_mock_store_malformed_total{kind="${kind}"}, not said`,
+    )
+  }
+
+  failed(failure: StoreFailure): void {
+    this.#failures[failure.kind]++
+    // An error reply starts with its code (WRONGTYPE, ERR, OOM...): one line each.
+    const said = failure.kind === 'timeout' ? 'timeout' : failure.message.split(' ', 1)[0]!
+    const now = performance.now()
+    const last = this.#said.get(said)
+    if (last !== undefined && now - last < FAILURE_QUIET_MS) return
+    if (this.#said.size >= 32) this.#said.clear()
+    this.#said.set(said, now)
+    const where = `the session store at ${this.address.display}`
+    this.warn(
+      failure.kind === 'timeout'
+        ? `${where} did not answer within ${this.address.timeout} ms; requests that need it get 503 meanwhile`
+        : `${where} refused a command (${oneLine(failure.message)}); requests that need it get 503 while it does`,
+    )
+  }
+
+  snapshot(): StoreCounts {
+    return { malformed: { ...this.#malformed }, failures: { ...this.#failures } }
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { serialize } from 'node:v8'
+import { parsePrometheusText } from '../helpers/prometheus-text.js'
+import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
+
+// What replicas read from the store is untrusted input: a malformed message, key or value is
+// dropped and counted (one stderr line per kind, a metric), and never wedges a replica.
+
+const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
+const PATH = '/api/v2/disciplines/history'
+const STORE_DOWN = /^Session store unavailable/
+const MALFORMED = 'taxonomy_mock_store_malformed_total'
+
+let redis: RedisProcess
+
+beforeAll(async () => {
+  redis = await startRedis()
+}, 20_000)
+afterAll(() => redis?.stop())
+
+const redisSays = (...args: (string | Buffer)[]) => sendToRedis(redis.url, ...args)
+
+function startReplicas(prefix: string, count: number) {
+  return Promise.all(
+    Array.from({ length: count }, () => spawnReplica(`${redis.url}?prefix=${prefix}`)),
+  )
+}
+
+async function get(url: string, session: string) {
+  const response = await fetch(url + PATH, {
+    headers: { ...AUTH, 'x-taxonomy-mock-session': session },
+  })
+  return { status: response.status, body: await response.text() }
+}
+
+async function admin(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}/__admin/sessions/${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return { status: response.status, text: await response.text() }
+}
+
+/** The replica's count of what it dropped as malformed, by kind. */
+async function malformed(url: string): Promise<Record<string, number>> {
+  const families = parsePrometheusText(await (await fetch(`${url}/__metrics`)).text())
+  const counts: Record<string, number> = {}
+  for (const sample of families.get(MALFORMED)?.samples ?? [])
+    counts[sample.labels.kind!] = sample.value
+  return counts
+}
+
+const linesAbout = (stderr: readonly string[], kind: string) =>
+  stderr.filter((line) => line.includes(`malformed ${kind}`))
+
+it('drops malformed messages on both channels, counts them, says it once, and keeps serving sessions and admin calls', async () => {
+  const [a, b] = await startReplicas('garbage', 2)
+  expect((await admin(a!.url, 'PUT', 'g/scenario', 'unavailable')).status).toBe(200)
+  const writes = [
+    'garbage{',
+    'null',
+    '[]',
+    '"text"',
+    '{"seq":"7","from":"x","op":"sync"}',
+    '{"seq":-1,"from":"x","op":"sync"}',
+    '{"seq":7,"from":"x","op":"write"}',
+    '{"seq":7,"from":"x","op":"write","method":"GET","url":"/__metrics"}',
+    '{"seq":7,"from":"x","op":"write","method":"PUT","url":"/__admin/sessions/g/scenario","body":7}',
+    '{"seq":7,"from":"x","op":"reboot"}',
+  ]
+  const acks = ['garbage', '', '12', 'x y', '-3 replica', '1.5 replica']
+  for (const message of writes) await redisSays('PUBLISH', 'garbage:writes', message)
+  for (const message of acks) await redisSays('PUBLISH', 'garbage:acks', message)
+  // Published after them, so applied after them by every replica: an admin write answered 200
+  // once both applied it, and in force on both.
+  expect((await admin(b!.url, 'PUT', 'g/scenario', 'server-error')).status).toBe(200)
+  expect((await admin(a!.url, 'PUT', 'h/scenario', 'unavailable')).status).toBe(200)
+  for (const replica of [a!, b!]) {
+    const answer = await get(replica.url, 'g')
+    expect(answer.status).toBe(500)
+    expect((await get(replica.url, 'h')).body).not.toMatch(STORE_DOWN)
+    expect(await malformed(replica.url)).toEqual({
+      message: writes.length + acks.length,
+      key: 0,
+      value: 0,
+    })
+    expect(linesAbout(replica.run.stderr, 'message')).toHaveLength(1)
+    expect(replica.run.stderr.join('\n')).not.toMatch(/lost the session store/)
+  }
+  expect(linesAbout(a!.run.stderr, 'message')[0]).toMatch(
+    /^taxonomy-mock: dropped a malformed message from the session store at redis:\/\/127\.0\.0\.1:\d+\/?\?prefix=garbage /,
+  )
+}, 60_000)
+
+it('drops malformed session keys and saved states it finds at start, and malformed journal batches when it reads them', async () => {
+  const [a] = await startReplicas('planted', 1)
+  expect((await admin(a!.url, 'PUT', 'kept/scenario', 'unavailable')).status).toBe(200)
+  // What another program (or a bug) could leave under the prefix.
+  await redisSays('SADD', 'planted:sessions', 'no spaces allowed', 'x'.repeat(300))
+  await redisSays('SADD', 'planted:sessions', 'bad-seq', 'bad-json', 'bad-version')
+  await redisSays(
+    'HSET',
+    'planted:s:{bad-seq}',
+    'seq',
+    'abc',
+    'version',
+    '1',
+    'scenario',
+    '"unavailable"',
+  )
+  await redisSays('HSET', 'planted:s:{bad-json}', 'seq', '5', 'version', '5', 'scenario', '{oops')
+  await redisSays('HSET', 'planted:s:{bad-version}', 'seq', '6', 'version', '1e400', 'data', '{}')
+  const late = await spawnReplica(`${redis.url}?prefix=planted`)
+  // The well-formed session is taken; the planted ones are not.
+  expect((await get(late.url, 'kept')).status).toBe(503)
+  for (const id of ['bad-seq', 'bad-json', 'bad-version'])
+    expect((await admin(late.url, 'GET', `${id}/scenario`)).text).toBe(
+      JSON.stringify({ session: id, scenario: null }),
+    )
+  expect(await malformed(late.url)).toEqual({ message: 0, key: 2, value: 3 })
+  expect(linesAbout(late.run.stderr, 'key')).toHaveLength(1)
+  expect(linesAbout(late.run.stderr, 'value')).toHaveLength(1)
+
+  // A journal with a batch that is no batch of entries, beside real ones.
+  expect((await get(a!.url, 'kept')).status).toBe(503)
+  expect((await get(late.url, 'kept')).status).toBe(503)
+  const before = JSON.parse((await admin(a!.url, 'GET', 'kept/requests')).text) as unknown[]
+  expect(before).toHaveLength(3)
+  for (const junk of [
+    Buffer.from('not v8 at all'),
+    serialize({ not: 'an array' }),
+    serialize([{ at: 'yesterday', entry: {}, answer: undefined }]),
+    serialize([{ at: 1, entry: { method: 'GET', path: 7 }, answer: undefined }]),
+  ]) {
+    await redisSays('RPUSH', 'planted:s:{kept}:j', junk)
+    await redisSays('RPUSH', 'planted:s:{kept}:jn', '1')
+  }
+  for (const replica of [a!, late]) {
+    const read = await admin(replica.url, 'GET', 'kept/requests')
+    expect(read.status).toBe(200)
+    expect(JSON.parse(read.text)).toEqual(before)
+    const har = await fetch(`${replica.url}/__admin/sessions/kept/requests.har`)
+    expect(har.status).toBe(200)
+  }
+  // Each read reads the batches again: the requests, then the HAR.
+  expect((await malformed(a!.url)).value).toBe(8)
+  expect(linesAbout(a!.run.stderr, 'value')).toHaveLength(1)
+}, 60_000)

@@ -1,0 +1,123 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
+
+// A store that is up but stalls (DEBUG SLEEP, CLIENT PAUSE) or holds keys of the wrong type: a
+// request that needs it gets the documented 503 with Retry-After, never a wait as long as the
+// stall, never a 500; and a replica says on stderr why.
+
+const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
+const PATH = '/api/v2/disciplines/history'
+const STORE_DOWN = /^Session store unavailable/
+/** Only a hang fails on this: a stalled store answers 503 within its time bound (2 s). */
+const HANG = 20_000
+
+let redis: RedisProcess
+
+beforeAll(async () => {
+  redis = await startRedis(['--enable-debug-command', 'yes'])
+}, 20_000)
+afterAll(() => redis?.stop())
+
+const redisSays = (...args: string[]) => sendToRedis(redis.url, ...args)
+
+// The WRITE mode stalls every script replicas run (Redis 7.0 pauses CLIENT UNPAUSE too in ALL).
+afterEach(() => redisSays('CLIENT', 'UNPAUSE'))
+
+function startReplicas(prefix: string, count: number, url = redis.url) {
+  return Promise.all(Array.from({ length: count }, () => spawnReplica(`${url}?prefix=${prefix}`)))
+}
+
+async function get(url: string, session: string) {
+  const response = await fetch(url + PATH, {
+    headers: { ...AUTH, 'x-taxonomy-mock-session': session },
+    signal: AbortSignal.timeout(HANG),
+  })
+  return answerOf(response)
+}
+
+async function admin(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}/__admin/sessions/${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(HANG),
+  })
+  return answerOf(response)
+}
+
+async function answerOf(response: Response) {
+  const text = await response.text()
+  let error: string | undefined
+  try {
+    error = (JSON.parse(text) as { error?: string }).error
+  } catch {}
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), error }
+}
+
+/** What a replica answers when its store does not serve it. */
+function expectStoreDown(answer: Awaited<ReturnType<typeof answerOf>>) {
+  expect(answer).toEqual({ status: 503, retryAfter: '1', error: expect.stringMatching(STORE_DOWN) })
+}
+
+it('CLIENT PAUSE WRITE: requests in a session with a scenario and admin calls get 503 with Retry-After, then it recovers', async () => {
+  const [a, b] = await startReplicas('paused', 2)
+  expect((await admin(a!.url, 'PUT', 'p/scenario', 'server-error')).status).toBe(200)
+  expect(await redisSays('CLIENT', 'PAUSE', '600000', 'WRITE')).toBe('OK')
+  try {
+    expectStoreDown(await get(a!.url, 'p'))
+    expectStoreDown(await get(b!.url, 'p'))
+    expectStoreDown(await admin(b!.url, 'PUT', 'p/scenario', 'unavailable'))
+    expectStoreDown(await admin(a!.url, 'GET', 'p/requests'))
+    // Sessions without a scenario never need the store.
+    expect((await get(a!.url, 'plain')).status).toBe(200)
+    for (const replica of [a!, b!])
+      expect(replica.run.stderr.join('\n')).toMatch(
+        /the session store at \S+ did not answer within 2000 ms/,
+      )
+  } finally {
+    await redisSays('CLIENT', 'UNPAUSE')
+  }
+  // The store answers again: so do the replicas (what was sent meanwhile is applied first).
+  let answer = await admin(b!.url, 'PUT', 'p/scenario', 'unavailable')
+  for (let n = 0; n < 50 && answer.status !== 200; n++)
+    answer = await admin(b!.url, 'PUT', 'p/scenario', 'unavailable')
+  expect(answer.status).toBe(200)
+  expect((await get(a!.url, 'p')).error).toBe('Service unavailable')
+}, 60_000)
+
+it('DEBUG SLEEP: a request in a session with a scenario gets 503 rather than waiting as long as Redis sleeps', async () => {
+  const sleepy = await startRedis(['--enable-debug-command', 'yes'])
+  try {
+    const [a] = await startReplicas('sleepy', 1, sleepy.url)
+    expect((await admin(a!.url, 'PUT', 's/scenario', 'server-error')).status).toBe(200)
+    // Not awaited: Redis answers it only once the sleep is over (it is killed before that).
+    void sendToRedis(sleepy.url, 'DEBUG', 'SLEEP', '120').catch(() => {})
+    // Requests sent before the sleep began get the scenario's answer; the first after, the 503.
+    let answer = await get(a!.url, 's')
+    for (let n = 0; n < 50 && answer.status === 500; n++) answer = await get(a!.url, 's')
+    expectStoreDown(answer)
+    expectStoreDown(await admin(a!.url, 'PUT', 's/scenario', 'unavailable'))
+    a!.run.child.kill('SIGTERM')
+    expect(await a!.run.exit).toBe(0)
+  } finally {
+    await sleepy.stop()
+  }
+}, 60_000)
+
+it.each(['seq', 'replicas', 'sessions'])(
+  'a wrong-typed %s key: admin writes get 503 and a stderr line, never 500; fixed, they work again',
+  async (key) => {
+    const prefix = `wrong-${key}`
+    const [a] = await startReplicas(prefix, 1)
+    // Not a number where replicas keep one; a string where they keep a sorted set, a set.
+    await redisSays('SET', `${prefix}:${key}`, 'x')
+    expectStoreDown(await admin(a!.url, 'PUT', 'w/scenario', 'unavailable'))
+    expectStoreDown(await admin(a!.url, 'DELETE', 'w'))
+    expect(a!.run.stderr.join('\n')).toMatch(
+      new RegExp(`the session store at \\S+prefix=${prefix} refused a command \\(`),
+    )
+    await redisSays('DEL', `${prefix}:${key}`)
+    expect((await admin(a!.url, 'PUT', 'w/scenario', 'unavailable')).status).toBe(200)
+    expect((await get(a!.url, 'w')).error).toBe('Service unavailable')
+  },
+  60_000,
+)
