@@ -1,6 +1,7 @@
 // The README and docs/ as GitHub renders them: every relative link resolves, every table is a table,
-// the README stays a front page, no page or source file speaks of how the project was made, and
-// every recipe is run by some test, or exempt with its reason.
+// the README stays a front page, no page or source file speaks of how the project was made, every
+// recipe is run by some test, or exempt with its reason, and every block of docs/ that names a file
+// or imports the package is run or type-checked.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -8,7 +9,8 @@ import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { BIN } from './helpers/cli.js'
 import { anchorsOf, linksOf, tableProblems } from './helpers/markdown.js'
-import { docBlocks } from './helpers/readme.js'
+import { DOCS_PAGES, FILES_RUN_BY, importsPackage, uncheckedBlocks } from './helpers/doc-blocks.js'
+import { blocksOf, docBlocks } from './helpers/readme.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -208,3 +210,41 @@ it.each(Object.entries(NOT_RUN))(
     expect(row).toMatch(/not run by the test suite/)
   },
 )
+
+const readTest = (path: string) => (existsSync(join(ROOT, path)) ? read(path) : undefined)
+
+it('runs or type-checks every block of docs/ that names a file or imports the package', () => {
+  expect(DOCS_PAGES.length).toBeGreaterThan(20)
+  expect(DOCS_PAGES.flatMap((page) => uncheckedBlocks(page, docBlocks(page), readTest))).toEqual([])
+  // A page listed as run by a test of its own has file blocks for that test to run.
+  expect(
+    Object.keys(FILES_RUN_BY).filter((page) => !docBlocks(page).some((block) => block.file)),
+  ).toEqual([])
+})
+
+it('catches a block that imports the package unnamed, and a file its page’s test never names', () => {
+  const page = [
+    '# Page',
+    '```ts',
+    "import { createMock } from 'taxonomy-mock/msw'",
+    '```',
+    '```ts',
+    '// setup.ts: named, and TypeScript',
+    '```',
+    '```js',
+    '// jest.config.js: named, but not TypeScript',
+    '```',
+    '',
+  ].join('\n')
+  expect(uncheckedBlocks('docs/new.md', blocksOf(page), readTest)).toEqual([
+    `docs/new.md: a block under "Page" imports taxonomy-mock but names no file (first line \`// name.ts: what it is\`): import { createMock } from 'taxonomy-mock/msw'`,
+    'docs/new.md: jest.config.js is not TypeScript, so docs-blocks.test.ts cannot check it: run it in a test and list the page in FILES_RUN_BY',
+  ])
+  const recipe = '```ts\n// vitest.new-file.ts: a file the Vitest recipe test never names\n```\n'
+  expect(uncheckedBlocks('docs/recipes/vitest.md', blocksOf(recipe), readTest)).toEqual([
+    "docs/recipes/vitest.md: vitest.new-file.ts is not named by test/readme.test.ts, which runs the page's files",
+  ])
+  expect(importsPackage("const { createMock } = require('taxonomy-mock/msw')")).toBe(true)
+  expect(importsPackage("import 'taxonomy-mock/matchers/vitest'")).toBe(true)
+  expect(importsPackage("import { setupServer } from 'msw/node'")).toBe(false)
+})

@@ -39,6 +39,7 @@ it('runs the Vitest recipe as written', () => {
     'vitest.config.ts',
     'vitest.setup.ts',
     'discipline.test.ts',
+    'save-har.ts',
   ])
   const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
   expect(output).toMatch(/Tests +3 passed \(3\)/)
@@ -181,6 +182,7 @@ it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a 
         'vitest/vitest.config.ts',
         'vitest/vitest.setup.ts',
         'vitest/discipline.test.ts',
+        'vitest/save-har.ts',
         'ssr/render.ts',
         'ssr/render.test.ts',
       ],
