@@ -179,6 +179,7 @@ it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a 
       },
       files: [
         'mocks.ts',
+        'without-msw-worker.ts',
         'vitest/vitest.config.ts',
         'vitest/vitest.setup.ts',
         'vitest/discipline.test.ts',
@@ -248,6 +249,11 @@ it.each([
   ['docs/recipes/browser-vite.md', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
   ['docs/recipes/browser-vite.md', 'src/main.tsx', 'examples/browser/src/main.tsx'],
   ['docs/recipes/browser-vite.md', 'src/vite-env.d.ts', 'examples/browser/src/vite-env.d.ts'],
+  [
+    'docs/recipes/browser-vite.md',
+    'without-msw-worker.ts',
+    'examples/browser/without-msw-worker.ts',
+  ],
   ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
   [
     'docs/recipes/storybook.md',
