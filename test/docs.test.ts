@@ -248,3 +248,32 @@ it('catches a block that imports the package unnamed, and a file its page’s te
   expect(importsPackage("import 'taxonomy-mock/matchers/vitest'")).toBe(true)
   expect(importsPackage("import { setupServer } from 'msw/node'")).toBe(false)
 })
+
+/** The numbers of `text` (outside code spans) that `source` does not have as a whole number. */
+function figuresMissingFrom(source: string, text: string): string[] {
+  const figures = text.replace(/`[^`]*`/g, '').match(/\d[\d,.]*\d|\d/g) ?? []
+  return figures.filter((figure) => {
+    const escaped = figure.replace(/\./g, '\\.')
+    return !new RegExp(`(?<![\\d.,])${escaped}(?![\\d]|[.,]\\d)`).test(source)
+  })
+}
+
+it("gives in the README's performance section figures from bench/README.md, and no targets", () => {
+  const section = /^## Performance\n([\s\S]*?)^## /m.exec(read('README.md'))![1]!
+  expect(section).not.toMatch(/missed|[≤≥]/i)
+  expect(
+    section.split('\n').filter((line) => line.startsWith('|') && /target/i.test(line)),
+  ).toEqual([])
+  // Requests per second, latency, start-up, memory, and the peers beside them.
+  for (const measure of ['requests per second', 'p99', 'start-up', 'RSS', 'json-server'])
+    expect(section).toContain(measure)
+  expect(figuresMissingFrom(read('bench/README.md'), section)).toEqual([])
+  // The targets and how the rows moved live on the bench page.
+  expect(read('bench/README.md')).toContain('### Targets at a glance')
+})
+
+it('catches a figure the bench page does not have, and not one it has', () => {
+  const bench = 'p99 3.02 ms; 57,116 req/s; 95 → 98 MB'
+  expect(figuresMissingFrom(bench, 'p99 3.02 ms, 57,116 req/s, 98 MB, `--workers 4`')).toEqual([])
+  expect(figuresMissingFrom(bench, 'p99 3.0 ms, 57,11 req/s, 9 MB')).toEqual(['3.0', '57,11', '9'])
+})
