@@ -1,24 +1,48 @@
 import { defineConfig } from 'vitest/config'
 
+const UNIT_EXCLUDE = [
+  'test/**/*.browser.test.ts',
+  'test/**/*.storybook.test.ts',
+  'test/**/*.runtimes.test.ts',
+  'test/**/*.playwright.test.ts',
+  'test/**/*.replicas.test.ts',
+  'test/package/**',
+  'test/readme.test.ts',
+]
+
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Timeouts catch a hang, nothing else: a test waits for its event, and a busy machine (both
+    // cores taken by other work) may take several times as long as a quiet one.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+    // The slowest files, after each run: a slow test is seen the day it arrives.
+    reporters: ['default', './test/reporters/slowest-files.ts'],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
+          // Most files wait on sockets and child processes: three at a time keep two cores busy.
+          maxWorkers: 3,
           include: ['test/**/*.test.ts'],
-          exclude: [
-            'test/**/*.browser.test.ts',
-            'test/**/*.storybook.test.ts',
-            'test/**/*.runtimes.test.ts',
-            'test/**/*.playwright.test.ts',
-            'test/**/*.replicas.test.ts',
-            'test/package/**',
-            'test/readme.test.ts',
+          exclude: UNIT_EXCLUDE,
+        },
+      },
+      {
+        // What can differ between Node versions, for CI on Node 22 and 24 (npm run test:versions):
+        // the CLI, the server and every transport (Node's HTTP, TLS, fetch, child processes; msw 3),
+        // and the generator's golden bytes. The pure checks ran once, in the unit project.
+        extends: true,
+        test: {
+          name: 'versions',
+          maxWorkers: 3,
+          include: [
+            'test/{cli,server,http,msw,kinds,cases,vitest,matchers}/**/*.test.ts',
+            'test/core/golden.test.ts',
+            'test/fuzz/socket.test.ts',
           ],
+          exclude: UNIT_EXCLUDE,
         },
       },
       {

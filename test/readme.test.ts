@@ -282,15 +282,16 @@ it('gives the install and test commands the CI runs, in the README and under Dev
   expect(development).toContain('npm install\nnpm test\n')
   expect(docBlocks('README.md').map((block) => block.code)).toContain('npm install\nnpm test\n')
   expect(read('.ci/run')).toMatch(/\nnpm ci\nnpm test\n/)
-  // Build first: bench/ and examples/ import the built package, and a fresh clone has no dist/.
+  // Build first (once: only when src/ changed): bench/ and examples/ import the built package,
+  // and a fresh clone has no dist/.
   expect(read('package.json')).toContain(
-    '"test": "npm run build && npm run typecheck && vitest run',
+    '"test": "npm run build:if-stale && npm run typecheck && vitest run',
   )
   // From a clone, `npm start` builds first (there is no prepare script to do it at install).
   const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
   expect([scripts.prepare, scripts.prestart, scripts.start]).toEqual([
     undefined,
-    'npm run build',
+    'npm run build:if-stale',
     'node bin/taxonomy-mock.cjs',
   ])
 })

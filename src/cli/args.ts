@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
 import { resolveOptions, type AnswerOptions } from '../http/options.js'
+import { redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
@@ -80,14 +81,19 @@ export type Args =
   | { readonly command: 'help' }
   | { readonly command: 'version' }
 
-const OPTIONS = {
+/**
+ * The flags of `serve` and `export`, as `parseArgs` takes them. `file` marks a flag whose value is
+ * a file: `read`, or `written`, which only `writeOutputFile` does (src/cli/write-file.ts), so
+ * test/cli/written-files.test.ts runs its special files on every flag marked so.
+ */
+export const OPTIONS = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   seed: { type: 'string' },
   size: { type: 'string' },
   'api-key': { type: 'string', multiple: true },
   'any-key': { type: 'boolean' },
-  data: { type: 'string' },
+  data: { type: 'string', file: 'read' },
   watch: { type: 'boolean' },
   delay: { type: 'string' },
   'no-cors': { type: 'boolean' },
@@ -105,12 +111,12 @@ const OPTIONS = {
   tls: { type: 'boolean' },
   workers: { type: 'string' },
   store: { type: 'string' },
-  'tls-cert': { type: 'string' },
-  'tls-key': { type: 'string' },
-  'tls-ca-out': { type: 'string' },
-  out: { type: 'string', short: 'o' },
-  types: { type: 'string' },
-  manifest: { type: 'string' },
+  'tls-cert': { type: 'string', file: 'read' },
+  'tls-key': { type: 'string', file: 'read' },
+  'tls-ca-out': { type: 'string', file: 'written' },
+  out: { type: 'string', short: 'o', file: 'written' },
+  types: { type: 'string', file: 'written' },
+  manifest: { type: 'string', file: 'written' },
   from: { type: 'string' },
   session: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -244,7 +250,12 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new UsageError(
-      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${JSON.stringify(url.slice(0, 200))}`,
+      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${JSON.stringify(redactUrl(url).slice(0, 200))}`,
+    )
+  // fetch() refuses them, quoting the whole URL: the admin API takes --admin-key instead.
+  if (parsed.username || parsed.password)
+    throw new UsageError(
+      `--from must not carry credentials: pass the admin key as --admin-key; received ${JSON.stringify(redactUrl(url).slice(0, 200))}`,
     )
   if (!SESSION_ID_PATTERN.test(session))
     throw new UsageError(

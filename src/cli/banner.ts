@@ -78,7 +78,10 @@ export function formatBannerDetails(
   ]
 }
 
-/** One log line per request: method, path, status, milliseconds. Never headers, so never keys. */
+/**
+ * One log line per request: method, path, status, milliseconds. Never headers, and the server hands
+ * the path with secret query values redacted, so never keys.
+ */
 export function formatLogLine(entry: RequestLogEntry): string {
   // Tenths by integer arithmetic: `toFixed` costs as much as the rest of the line.
   const tenths = Math.round(entry.ms * 10)

@@ -37,7 +37,8 @@ const START_FLAGS = {
   'sub-discipline': { type: 'string', multiple: true },
 } as const satisfies Readonly<Record<Endpoint['flag'], { type: 'string'; multiple: true }>>
 
-const OPTIONS = {
+/** The flags of `verify` and `record`; `file` marks a file, as in src/cli/args.ts. */
+export const CONTRACT_OPTIONS = {
   target: { type: 'string' },
   'api-key': { type: 'string' },
   'api-key-env': { type: 'string' },
@@ -47,13 +48,13 @@ const OPTIONS = {
   rate: { type: 'string' },
   timeout: { type: 'string' },
   'max-read': { type: 'string' },
-  report: { type: 'string' },
-  junit: { type: 'string' },
-  out: { type: 'string', short: 'o' },
+  report: { type: 'string', file: 'written' },
+  junit: { type: 'string', file: 'written' },
+  out: { type: 'string', short: 'o', file: 'written' },
   all: { type: 'boolean' },
 } as const
 
-const ONLY: Readonly<Record<'verify' | 'record', readonly (keyof typeof OPTIONS)[]>> = {
+const ONLY: Readonly<Record<'verify' | 'record', readonly (keyof typeof CONTRACT_OPTIONS)[]>> = {
   verify: ['crawl', 'report', 'junit'],
   record: ['out', 'all'],
 }
@@ -74,7 +75,7 @@ export function parseContractArgs(
   try {
     ;({ values } = parseArgs({
       args: [...argv],
-      options: OPTIONS,
+      options: CONTRACT_OPTIONS,
       allowPositionals: false,
       strict: true,
     }))

@@ -3,6 +3,7 @@ import { describeDataset } from '../core/identity.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import { toSlugTypes } from '../core/slug-types.js'
 import type { Taxonomy } from '../core/store.js'
+import { redactUrl } from '../http/secret-query.js'
 import type { ExportArgs } from './args.js'
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
@@ -72,10 +73,12 @@ async function readSource(args: ExportArgs, io: CliIo): Promise<Source> {
       io.stderr(
         `taxonomy-mock: session ${args.from.session} has no data of its own: it sees the server's data as it is`,
       )
+    // The manifest and the lines show the URL as every URL is shown: no secret in its query.
+    const from = redactUrl(args.from.url)
     return {
       taxonomy,
-      source: { dataset, session: { id: args.from.session, from: args.from.url } },
-      label: `session ${args.from.session} of ${args.from.url}`,
+      source: { dataset, session: { id: args.from.session, from } },
+      label: `session ${args.from.session} of ${from}`,
     }
   }
   if (args.data !== undefined) {

@@ -8,7 +8,7 @@ import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } fro
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
-import { describeListenError, serve, toMockOptions } from './serve.js'
+import { describeListenError, serve, toMockOptions, unlessStopped } from './serve.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -34,12 +34,14 @@ async function mockOptionsOf(args: ServeArgs) {
 async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
   let primary: Awaited<ReturnType<typeof startClusterPrimary>> | undefined
   let signals = 0
-  let stop = () => {}
-  const stopped = new Promise<void>((resolve) => (stop = resolve))
+  const stop = new AbortController()
+  const stopped = new Promise<void>((resolve) =>
+    stop.signal.addEventListener('abort', () => resolve(), { once: true }),
+  )
   const stopListening = io.onStop((count) => {
     signals = count
     if (count > 1) void primary?.close(0)
-    stop()
+    stop.abort()
   })
   try {
     return await runPrimary()
@@ -50,7 +52,14 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
   async function runPrimary(): Promise<number> {
     // As one process does it: the pair is made or read once, before any worker loads the data,
     // and given to every worker.
-    const tls = args.tls && (await (await import('./tls-files.js')).prepareTls(args.tls, args.host))
+    const tls =
+      args.tls &&
+      (await unlessStopped(
+        (await import('./tls-files.js')).prepareTls(args.tls, args.host, stop.signal),
+        stop.signal,
+      ))
+    // A signal while a --tls-ca-out FIFO waits for its reader: nothing was started yet.
+    if (stop.signal.aborted) return 0
     const mockOptions = await mockOptionsOf(args)
     if (!args.quiet) io.startLog()
     primary = await startClusterPrimary({

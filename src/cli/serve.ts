@@ -31,10 +31,16 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     // Loaded only with a TLS flag, as is all the certificate code: plain HTTP starts no slower.
     const tls =
       args.tls &&
-      (await (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal))
-    const loaded = args.data === undefined ? undefined : await loadData(args.data, stopped.signal)
+      (await unlessStopped(
+        (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal),
+        stopped.signal,
+      ))
+    const loaded =
+      args.data === undefined || stopped.signal.aborted
+        ? undefined
+        : await unlessStopped(loadDataFile(args.data, stopped.signal), stopped.signal)
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
-    if (stopped.signal.aborted || (args.data !== undefined && loaded === undefined)) return 0
+    if (stopped.signal.aborted) return 0
     if (!args.quiet) io.startLog()
     // Generated data is built by the resolver on first use: just below, after the URL line.
     const mockOptions = toMockOptions(args, loaded)
@@ -121,14 +127,22 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
   }
 }
 
-/** The `--data` file's dataset, or `undefined` when a signal came first. */
-async function loadData(file: string, signal: AbortSignal): Promise<Taxonomy | undefined> {
-  const loading = loadDataFile(file, signal)
-  const aborted = new Promise<undefined>((resolve) =>
-    signal.addEventListener('abort', () => resolve(undefined), { once: true }),
-  )
-  // A FIFO may never be written: a signal ends the wait (the read is abandoned).
-  return await Promise.race([loading, aborted]).finally(() => loading.catch(() => {}))
+/**
+ * What `work` gives, or `undefined` as soon as `signal` aborts: the work is abandoned, since a FIFO
+ * (a `--data` file, a `--tls-ca-out` file) may wait for its other end for good.
+ */
+export async function unlessStopped<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+): Promise<T | undefined> {
+  const aborted = new Promise<undefined>((resolve) => {
+    if (signal.aborted) resolve(undefined)
+    signal.addEventListener('abort', () => resolve(undefined), { once: true })
+  })
+  // Abandoned, it may still fail later: no unhandled rejection. (Not in `finally`, which would
+  // wait for it.)
+  work.catch(() => {})
+  return await Promise.race([work, aborted])
 }
 
 /**

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { rename, rm, stat, writeFile } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveHost } from '../server/options.js'
@@ -11,8 +10,8 @@ import {
 import type { TlsArgs } from './args.js'
 import { readDataFile } from './data-file.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
-import { RuntimeError } from './runtime-error.js'
 import { UsageError } from './usage-error.js'
+import { writeFileAtomically, writeOwnFile } from './write-file.js'
 
 /** PEM files hold a certificate chain or a key: a few kilobytes. */
 const MAX_PEM_BYTES = MEGABYTE
@@ -56,33 +55,6 @@ async function readPemFile(
 }
 
 /**
- * Writes the certificate `--tls` made for clients to trust to `file`, named `what` in a failure.
- * It is written beside its place under a fresh name and renamed into place: a link planted at that
- * path in a shared temp folder is replaced, never followed, and a file another user owns there is
- * refused. A failure is a `RuntimeError` (exit code 1).
- */
-async function writeTrustedCertificate(pem: string, file: string, what: string): Promise<string> {
-  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`
-  try {
-    await writeFile(partial, pem, { flag: 'wx' })
-    await rename(partial, file)
-  } catch (error) {
-    await rm(partial, { force: true }).catch(() => {})
-    const { code, message } = error as NodeJS.ErrnoException
-    const reason =
-      code === 'ENOENT'
-        ? 'no such folder'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'is a folder'
-            : (code ?? message)
-    throw new RuntimeError(`cannot write ${what} ${JSON.stringify(file)}: ${reason}`)
-  }
-  return file
-}
-
-/**
  * The certificate `--tls` makes, for the names the server listens on: made once by the CLI, which
  * with `--workers` gives it to every worker.
  */
@@ -112,19 +84,15 @@ export async function prepareTls(
     return { pair, trustedFile: async () => undefined }
   }
   const pair = makeSelfSignedPair(host)
-  const named =
-    tls.caOut === undefined
-      ? undefined
-      : await writeTrustedCertificate(pair.cert, tls.caOut, '--tls-ca-out file')
+  if (tls.caOut !== undefined) await writeFileAtomically(tls.caOut, pair.cert, '--tls-ca-out')
   return {
     pair,
-    // Named by the port, so servers side by side do not share one.
-    trustedFile: async (port) =>
-      named ??
-      writeTrustedCertificate(
-        pair.cert,
-        join(tmpdir(), `taxonomy-mock-${port}-cert.pem`),
-        'the certificate file',
-      ),
+    trustedFile: async (port) => {
+      if (tls.caOut !== undefined) return tls.caOut
+      // Named by the port, so servers side by side do not share one.
+      const file = join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
+      await writeOwnFile(file, pair.cert, 'the certificate file')
+      return file
+    },
   }
 }

@@ -1,8 +1,21 @@
 import { once } from 'node:events'
-import { createWriteStream, rmSync, type WriteStream } from 'node:fs'
+import { constants, createWriteStream, fstatSync, open, openSync, rmSync } from 'node:fs'
 import { mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
+import { Socket } from 'node:net'
 import { dirname, resolve } from 'node:path'
+import type { Writable } from 'node:stream'
+import { promisify } from 'node:util'
+import type { OPTIONS } from './args.js'
+import type { CONTRACT_OPTIONS } from './contract-args.js'
 import { RuntimeError } from './runtime-error.js'
+
+/** The flags a flag table marks `file: 'written'`, as `--name`: the only flags files are written for. */
+type WrittenIn<Table> = {
+  [Name in keyof Table & string]: Table[Name] extends { readonly file: 'written' }
+    ? `--${Name}`
+    : never
+}[keyof Table & string]
+type WrittenFileFlag = WrittenIn<typeof OPTIONS> | WrittenIn<typeof CONTRACT_OPTIONS>
 
 /** A path that names one of the process's descriptors: written through, never replaced. */
 const DESCRIPTOR_PATH = /^\/(dev\/(stdout|stderr|stdin|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/
@@ -18,38 +31,72 @@ const partialFiles = new Set<string>()
  * @example
  * await writeFileAtomically('report.json', json, '--report')
  */
-export async function writeFileAtomically(file: string, text: string, flag: string): Promise<void> {
+export async function writeFileAtomically(
+  file: string,
+  text: string,
+  flag: WrittenFileFlag,
+): Promise<void> {
   await writeOutputFile(file, [text], flag)
 }
 
 /**
- * Writes `chunks` to `file`. A regular file (or none yet) is written beside its target and renamed
- * into place, making its folder if missing: a reader sees the old file or the new one, never half
- * of one, and a link to it stays a link. A character device, FIFO or socket (`/dev/null`, a named
- * pipe) is written to directly, as is a path that names a descriptor (`/dev/stdout`, `/dev/fd/3`),
- * appending, so as not to cut off what the process wrote there before: replacing one would leave
- * a regular file where the device was. A folder is refused. `flag` names the file in errors.
+ * Writes `chunks` to `file`, the value of `flag`: every flag that writes a file writes it here.
+ * A regular file (or none yet) is written beside its target and renamed into place, making its
+ * folder if missing: a reader sees the old file or the new one, never half of one, and a link to
+ * it stays a link. A character device, FIFO or socket (`/dev/null`, a named pipe) is written to
+ * directly, as is a path that names a descriptor (`/dev/stdout`, `/dev/fd/3`), appending, so as not
+ * to cut off what the process wrote there before: replacing one would leave a regular file where
+ * the device was. A FIFO waits for its reader, as a shell's `>` does. A folder is refused.
  */
 export async function writeOutputFile(
   file: string,
   chunks: Iterable<string>,
-  flag: string,
+  flag: WrittenFileFlag,
+): Promise<void> {
+  await writeTo(file, chunks, `${flag} file`, () => findTarget(file))
+}
+
+/**
+ * Writes `text` to `file`, a name the CLI chose itself in a shared folder (the temp folder's
+ * certificate), never one a user named: it is written beside it and renamed into place whatever
+ * is there, so a link planted at that path is replaced, never followed or written through, and a
+ * file another user owns there is refused (the folder's sticky bit). `what` names it in errors.
+ */
+export async function writeOwnFile(file: string, text: string, what: string): Promise<void> {
+  await writeTo(file, [text], what, async () => ({
+    kind: 'replace',
+    path: file,
+    makeFolder: false,
+  }))
+}
+
+/** Writes `chunks` to `file` as `find` says; a failure is one `RuntimeError` naming `what`. */
+async function writeTo(
+  file: string,
+  chunks: Iterable<string>,
+  what: string,
+  find: () => Promise<Target>,
 ): Promise<void> {
   let partial: string | undefined
   try {
-    const target = await findTarget(file)
+    const target = await find()
     if (target.kind !== 'replace') return await writeThrough(target, chunks)
     // `--out fixtures/taxonomy.json` in a project without fixtures/ should just work.
-    await mkdir(dirname(target.path), { recursive: true })
-    partial = `${target.path}.${process.pid}.partial`
+    if (target.makeFolder) await mkdir(dirname(target.path), { recursive: true })
+    // Fresh for each write: a partial file a killed run left, or one planted in a shared folder,
+    // is not in the way.
+    partial = `${target.path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.partial`
     partialFiles.add(partial)
-    await writeChunks(createWriteStream(partial, { flags: 'wx' }), chunks)
+    const stream = createWriteStream(partial, { flags: 'wx' })
+    // Its open error said before anything is written.
+    await once(stream, 'open')
+    await writeChunks(stream, chunks)
     await rename(partial, target.path)
   } catch (error) {
     // Best effort: where the folder could not be made there is no partial file either.
     if (partial !== undefined) await rm(partial, { force: true }).catch(() => {})
     throw new RuntimeError(
-      `cannot write ${flag} file ${JSON.stringify(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
+      `cannot write ${what} ${JSON.stringify(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
     )
   } finally {
     if (partial !== undefined) partialFiles.delete(partial)
@@ -63,7 +110,7 @@ export function removePartialFiles(): void {
 }
 
 type Target =
-  | { readonly kind: 'replace'; readonly path: string }
+  | { readonly kind: 'replace'; readonly path: string; readonly makeFolder: boolean }
   | { readonly kind: 'open'; readonly path: string; readonly flags: 'a' | 'w' }
   | { readonly kind: 'stdio'; readonly stream: NodeJS.WriteStream }
 
@@ -78,10 +125,10 @@ async function findTarget(file: string): Promise<Target> {
   }
   // Missing or not to be looked at: written beside it, which then says what is wrong.
   const info = await stat(file).catch(() => undefined)
-  if (info === undefined) return { kind: 'replace', path: file }
+  if (info === undefined) return { kind: 'replace', path: file, makeFolder: true }
   if (info.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' })
   if (!info.isFile()) return { kind: 'open', path: file, flags: 'w' }
-  return { kind: 'replace', path: await realpath(file) }
+  return { kind: 'replace', path: await realpath(file), makeFolder: true }
 }
 
 /** The descriptor path that `file`, or a link on the way from it, is, if any. */
@@ -112,8 +159,7 @@ async function writeThrough(
   chunks: Iterable<string>,
 ): Promise<void> {
   try {
-    if (target.kind === 'open')
-      return await writeChunks(createWriteStream(target.path, { flags: target.flags }), chunks)
+    if (target.kind === 'open') return await writeChunks(await openStream(target), chunks)
     for (const chunk of chunks) {
       if (!target.stream.write(chunk)) await once(target.stream, 'drain')
     }
@@ -125,9 +171,34 @@ async function writeThrough(
   }
 }
 
-async function writeChunks(stream: WriteStream, chunks: Iterable<string>): Promise<void> {
+/**
+ * A stream writing to a device, FIFO or descriptor path. A FIFO's open waits for its reader in one
+ * of libuv's threads, which the process's exit waits for: should the process end first (a stop
+ * signal), it opens the FIFO for reading itself, without waiting, which ends that wait. A FIFO is
+ * then written as a pipe, without a thread, so a reader that stops reading holds up no exit either.
+ */
+async function openStream(target: Extract<Target, { kind: 'open' }>): Promise<Writable> {
+  const release = () => {
+    try {
+      openSync(target.path, constants.O_RDONLY | constants.O_NONBLOCK)
+    } catch {
+      // Not a FIFO, or gone: nothing waits.
+    }
+  }
+  process.once('exit', release)
+  let fd: number
   try {
-    await once(stream, 'open')
+    fd = await promisify(open)(target.path, target.flags)
+  } finally {
+    process.off('exit', release)
+  }
+  return fstatSync(fd).isFIFO()
+    ? new Socket({ fd, readable: false, writable: true })
+    : createWriteStream(target.path, { fd })
+}
+
+async function writeChunks(stream: Writable, chunks: Iterable<string>): Promise<void> {
+  try {
     for (const chunk of chunks) {
       if (!stream.write(chunk)) await once(stream, 'drain')
     }
@@ -149,6 +220,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
         ? `${JSON.stringify(blocker)} is a file, not a folder`
         : 'a part of the path is a file, not a folder'
     }
+    case 'ENOENT':
+      return 'no such folder'
     case 'EACCES':
     case 'EPERM':
       return 'permission denied'

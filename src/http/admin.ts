@@ -1,6 +1,7 @@
 import { FixtureError } from '../core/fixture-error.js'
 import type { Taxonomy } from '../core/store.js'
 import { findAdminRefusal } from './admin-access.js'
+import { findUrlPrefix } from './base-url.js'
 import type { ServedDataset } from './dataset.js'
 import { createSessionData, DATA_LIMITS, type SessionData } from './session-data.js'
 import { createHar } from './har.js'
@@ -211,13 +212,14 @@ export function createAdmin(
         return json(200, part?.answered.map(({ entry }) => entry) ?? [])
       }
       case 'GET har': {
+        const origin = harOrigin(request)
+        if (origin === undefined)
+          return error(
+            'badRequest',
+            'Malformed request: baseUrl must be an http or https URL without credentials, query or fragment, such as https://api.example.test',
+          )
         const part = await journalOf(session)
-        const har = createHar(
-          part?.answered ?? [],
-          part?.startedAt ?? Date.now(),
-          harOrigin(request),
-          session,
-        )
+        const har = createHar(part?.answered ?? [], part?.startedAt ?? Date.now(), origin, session)
         return json(200, har)
       }
       case 'DELETE requests':
@@ -241,12 +243,13 @@ export function createAdmin(
 
 /**
  * The origin a HAR file puts in front of journaled paths: `?baseUrl=` when given (a TLS server,
- * or a proxy in front), else `http://` and the `Host` the admin request was sent to.
+ * or a proxy in front), `undefined` when that is no http(s) prefix; else `http://` and the `Host`
+ * the admin request was sent to.
  */
-function harOrigin(request: MockRequest): string {
+function harOrigin(request: MockRequest): string | undefined {
   const query = request.url.indexOf('?')
   const given =
     query === -1 ? null : new URLSearchParams(request.url.slice(query + 1)).get('baseUrl')
-  if (given !== null && /^https?:\/\/[^/?#]+/.test(given)) return given
-  return `http://${request.header('host') || 'localhost'}`
+  if (given !== null) return findUrlPrefix(given)
+  return findUrlPrefix(`http://${request.header('host') || 'localhost'}`) ?? 'http://localhost'
 }

@@ -25,19 +25,45 @@ export function resolveScope(
   withoutBaseUrl: RequestScope['basePath'] = '',
 ): RequestScope {
   if (baseUrl === undefined) return { origin: '*', basePath: withoutBaseUrl }
-  let url: URL | undefined
-  try {
-    url = typeof baseUrl === 'string' ? new URL(baseUrl) : undefined
-  } catch {
-    url = undefined
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+  const url = parseBaseUrl(baseUrl)
+  if (!url) {
     throw new TypeError(
       `\`baseUrl\` must be an absolute http(s) URL such as 'https://api.example.test'; received ${formatReceived(baseUrl)}`,
     )
   }
-  const basePath = url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/, '')
-  return { origin: url.origin, basePath }
+  return { origin: url.origin, basePath: basePathOf(url) }
+}
+
+/**
+ * `baseUrl` as the prefix a HAR file puts in front of journaled paths: an http(s) origin, maybe
+ * with a path (read as the kit's `baseUrl` is); `undefined` for another scheme (`javascript:`,
+ * `data:`, `file:`), credentials, a query or a fragment, which no URL of a request starts with.
+ *
+ * @example
+ * findUrlPrefix('https://api.example.test/api/v2') // 'https://api.example.test'
+ * findUrlPrefix('javascript:alert(1)') // undefined
+ */
+export function findUrlPrefix(baseUrl: string): string | undefined {
+  const url = parseBaseUrl(baseUrl)
+  if (!url || url.username || url.password) return undefined
+  return url.origin + basePathOf(url)
+}
+
+/** An absolute http(s) URL without a query or fragment, or `undefined`. */
+function parseBaseUrl(baseUrl: unknown): URL | undefined {
+  let url: URL
+  try {
+    if (typeof baseUrl !== 'string') return undefined
+    url = new URL(baseUrl)
+  } catch {
+    return undefined
+  }
+  return /^https?:$/.test(url.protocol) && !url.search && !url.hash ? url : undefined
+}
+
+/** The path prefix of a base URL, without a trailing slash or `/api/v2`. */
+function basePathOf(url: URL): string {
+  return url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/, '')
 }
 
 /** The request target and prefix to hand the resolver, or `undefined` when out of scope. */

@@ -1,7 +1,9 @@
 import { DEFAULT_SESSION } from './sessions.js'
 import { SESSION_HEADER_NAME } from './header-names.js'
 import type { AnsweredEntry, JournalEntry } from './journal.js'
+import { PACKAGE_VERSION } from './package-version.js'
 import type { MockAnswer } from './responses.js'
+import { statusTextOf } from './status-text.js'
 
 /** A name and a value, as HAR lists headers and query parameters. */
 export interface HarPair {
@@ -69,18 +71,6 @@ export interface Har {
 /** How the `Authorization` header appears in a HAR file, whatever was sent. */
 const REDACTED_AUTHORIZATION = 'Bearer [redacted]'
 
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: 'OK',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  410: 'Gone',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-}
-
 /** Chromium's names for the ways a request gets no HTTP answer, or only part of one. */
 const NO_ANSWER_ERRORS = {
   'network-error': 'net::ERR_FAILED',
@@ -93,8 +83,9 @@ const NO_ANSWER_ERRORS = {
 const NOT_MEASURED = -1
 
 /**
- * A HAR 1.2 file of a journal's requests. Entries journaled as a path get `origin` in front; the
- * `Authorization` header appears only as `Bearer [redacted]`, and only when one was sent. Bodies
+ * A HAR 1.2 file of a journal's requests. Entries journaled as a path get `origin` in front (an
+ * http(s) prefix, `findUrlPrefix`); the `Authorization` header appears only as `Bearer [redacted]`,
+ * and only when one was sent, and secret query values as the journal keeps them, `[redacted]`. Bodies
  * are the bytes the mock answered with (public data). Timings are what the mock knows: `wait` is
  * the delay it applied, `receive` the time a slow body was spread over; the network between
  * client and mock is not measured, so `blocked`, `dns`, `connect` and `ssl` are -1 and `send` 0.
@@ -111,8 +102,7 @@ export function createHar(
   return {
     log: {
       version: '1.2',
-      // The HTTP layer reads no package.json (it runs in browsers too): the name stands alone.
-      creator: { name: 'taxonomy-mock', version: '' },
+      creator: { name: 'taxonomy-mock', version: PACKAGE_VERSION },
       comment: `Request journal of the session ${JSON.stringify(session)}`,
       entries: answered.map(({ entry, answer }) => {
         const target = /^https?:\/\//.test(entry.path) ? entry.path : `${base}${entry.path}`
@@ -184,7 +174,7 @@ function toHarResponse(
     return {
       ...common,
       status,
-      statusText: STATUS_TEXT[status] ?? '',
+      statusText: statusTextOf(status),
       headers: [],
       content: { size: 0, mimeType: 'x-unknown', comment },
       bodySize: NOT_MEASURED,
@@ -222,7 +212,7 @@ function toHarResponse(
   return {
     ...common,
     status: answer.status,
-    statusText: STATUS_TEXT[answer.status] ?? '',
+    statusText: statusTextOf(answer.status),
     headers: Object.entries(answer.headers).map(([name, value]) => ({ name, value })),
     content: {
       size: body?.byteLength ?? 0,

@@ -87,7 +87,11 @@ export interface JournalEntry {
   /** Milliseconds since the session began, from a monotonic clock, when the request arrived. */
   readonly t: number
   readonly method: string
-  /** The request target as received, query included (cut at 2,000 characters). */
+  /**
+   * The request target as received, query included (cut at 2,000 characters), but for the value of
+   * each secret query parameter (`api_key`, `access_token`, `key`, … or an accepted key under any
+   * name), which reads `[redacted]`.
+   */
   readonly path: string
   /** The endpoint the path names, or `null` (another path under `/api/`). */
   readonly endpoint: Collection | null

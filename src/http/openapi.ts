@@ -614,7 +614,11 @@ export const OPENAPI_DOCUMENT = {
           description: 'Milliseconds since the session began (monotonic clock), when it arrived',
         },
         method: text,
-        path: { ...text, description: 'The request target as received, query included' },
+        path: {
+          ...text,
+          description:
+            'The request target as received, query included; the value of a secret query parameter (api_key, access_token, key, ..., or an accepted key under any name) reads [redacted]',
+        },
         endpoint: {
           type: ['string', 'null'],
           enum: [...ENDPOINT_LIST.map((endpoint) => endpoint.collection), null],

@@ -88,7 +88,9 @@ export class RateLimiter {
       limited,
       limit,
       remaining: limit - bucket.used,
-      reset: Math.max(1, Math.ceil((bucket.start + window - now) / 1_000)),
+      // What is left of the window, from the time elapsed: `start + window - now` rounds up to
+      // 60.000000000000007 s for a fresh 60 s window once the clock reads a few hours.
+      reset: Math.max(1, Math.ceil((window - (now - bucket.start)) / 1_000)),
       windowSeconds: Math.max(1, Math.ceil(window / 1_000)),
     }
   }

@@ -1,5 +1,8 @@
+import { formatReceived } from '../core/size.js'
+import { findUrlPrefix } from './base-url.js'
 import { createHar, type Har } from './har.js'
 import type { JournalEntry } from './journal.js'
+import { redactUrl } from './secret-query.js'
 import { DEFAULT_SESSION, type SessionRegistry } from './sessions.js'
 
 /**
@@ -20,7 +23,8 @@ export interface RequestJournal {
 export interface HarOptions {
   /**
    * The origin requests journaled as a path were sent to: a kit with a `baseUrl` journals whole
-   * URLs, one without journals the path from `/api/v2/` on.
+   * URLs, one without journals the path from `/api/v2/` on. An http or https URL, maybe with a
+   * path, without credentials, query or fragment; anything else throws a `TypeError`.
    * @default 'http://localhost'
    */
   readonly baseUrl?: string
@@ -43,7 +47,8 @@ export function createRequestJournal(sessions: SessionRegistry): RequestJournal 
 /**
  * A HAR 1.2 file of a kit's or fetch handler's journal: for DevTools, Playwright's
  * `routeFromHAR`, or a failing test's attachments. The `Authorization` header appears only as
- * `Bearer [redacted]`; bodies are the bytes the mock answered with.
+ * `Bearer [redacted]`, a secret query value as `[redacted]`; bodies are the bytes the mock
+ * answered with.
  *
  * @example
  * const mock = createMock({ baseUrl: 'https://api.example.test' })
@@ -54,12 +59,15 @@ export function toHar(journal: RequestJournal, options: HarOptions = {}): Har {
   const sessions = REGISTRIES.get(journal)
   if (sessions === undefined)
     throw new TypeError('`journal` must be the `journal` of createMock() or createFetchHandler()')
+  const { baseUrl = 'http://localhost' } = options
+  const origin = findUrlPrefix(baseUrl)
+  if (origin === undefined) {
+    const received = typeof baseUrl === 'string' ? redactUrl(baseUrl) : baseUrl
+    throw new TypeError(
+      `\`baseUrl\` must be an http or https URL without credentials, query or fragment, such as 'https://api.example.test'; received ${formatReceived(received)}`,
+    )
+  }
   const id = options.session ?? DEFAULT_SESSION
   const session = sessions.find(id)
-  return createHar(
-    session?.answered() ?? [],
-    session?.startedAt ?? Date.now(),
-    options.baseUrl ?? 'http://localhost',
-    id,
-  )
+  return createHar(session?.answered() ?? [], session?.startedAt ?? Date.now(), origin, id)
 }

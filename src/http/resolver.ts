@@ -29,6 +29,7 @@ import { NO_QUOTA, rateLimitHeaders, readFresh, type RateLimitReading } from './
 import { createLocator, type Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { ScenarioState, selectScenario, type ScenarioEffect } from './scenario-state.js'
+import { createQueryRedactor } from './secret-query.js'
 import { DATASET_HEADER } from './header-names.js'
 import type { AnswerReason, KeyState } from './journal.js'
 import {
@@ -183,6 +184,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   const metrics = new Metrics(sessions)
   const answerMetrics = createMetricsRoute(metrics, resolved.adminKey, gathering.metrics)
   const isAuthorized = createKeyCheck(apiKeys)
+  const redactQuery = createQueryRedactor(resolved)
   const locateRoute = createLocator()
   // The session `sessionOf` made last for a request that names one that does not exist.
   let unnamed: Session | undefined
@@ -371,7 +373,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     if (journaled)
       session.record(
         request.method,
-        request.url,
+        // A key sent in the query never reaches the journal, nor the HAR files made from it.
+        redactQuery(request.url),
         route.kind === 'apiUnknown' ? null : route.endpoint.collection,
         route.kind === 'record' ? route.slug : null,
         key,

@@ -10,6 +10,7 @@ import {
   type Delivery,
   type MockAnswer,
 } from '../http/responses.js'
+import { createQueryRedactor } from '../http/secret-query.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
@@ -44,6 +45,7 @@ export function createListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { cors } = resolver.options
   const metrics = metricsOf(resolver)
+  const redactQuery = createQueryRedactor(resolver.options)
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
   const internalError = createErrorAnswers('serverError', cors).get
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
@@ -108,7 +110,7 @@ export function createListener(
     metrics?.observeAnswer(ms - waited)
     onRequest?.({
       method: request.method ?? '',
-      path: toLogPath(request.url ?? ''),
+      path: toLogPath(redactQuery(request.url ?? '')),
       status: answer.status,
       ms,
     })

@@ -7,7 +7,10 @@ import { OptionError } from '../core/option-error.js'
 export const DEFAULT_PORT = 4477
 export const DEFAULT_HOST = '127.0.0.1'
 
-/** One handled request, for a log line: the path is made safe for a terminal. */
+/**
+ * One handled request, for a log line: the path is made safe for a terminal, and the value of each
+ * secret query parameter reads `[redacted]`, as in the journal.
+ */
 export interface RequestLogEntry {
   readonly method: string
   readonly path: string

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
+import { build } from 'esbuild'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 
@@ -118,4 +119,29 @@ export async function serveWorkerPage(mainJs: string): Promise<{ url: string; se
     '/main.js': mainJs,
     '/mockServiceWorker.js': await readFile(join(publicDir, 'mockServiceWorker.js')),
   })
+}
+
+/** Bundles a page's script as an app's bundler would, `taxonomy-mock/msw` the built package. */
+export async function bundlePage(entry: string): Promise<string> {
+  const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
+  const bundle = await build({
+    entryPoints: [root(entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'taxonomy-mock',
+        setup(b) {
+          b.onResolve({ filter: /^taxonomy-mock\/msw$/ }, () => ({
+            path: root('dist/msw/index.js'),
+          }))
+        },
+      },
+    ],
+  })
+  return bundle.outputFiles[0]!.text
 }

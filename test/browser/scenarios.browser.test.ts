@@ -1,34 +1,17 @@
 import { fileURLToPath } from 'node:url'
-import { build, type Plugin } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SCENARIO_CASES, matches, type Outcome } from '../cases/scenario-cases.js'
-import { launchChromium, serveWorkerPage } from './chromium.js'
+import { bundlePage, launchChromium, serveWorkerPage } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
-const useBuiltPackage: Plugin = {
-  name: 'taxonomy-mock',
-  setup(b) {
-    b.onResolve({ filter: /^taxonomy-mock\/msw$/ }, () => ({ path: root('dist/msw/index.js') }))
-  },
-}
 
 let browser: Browser
 let page: Page
 let close: () => void
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [root('test/browser/scenario-page.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    plugins: [useBuiltPackage],
-  })
-  const served = await serveWorkerPage(bundle.outputFiles[0]!.text)
+  const served = await serveWorkerPage(await bundlePage('test/browser/scenario-page.ts'))
   close = () => served.server.close()
   browser = await launchChromium()
   page = await browser.newPage()

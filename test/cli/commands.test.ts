@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import {
   chmodSync,
-  cpSync,
   existsSync,
   mkdtempSync,
   readFileSync,
@@ -9,12 +8,12 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { fixturePath } from '../helpers/fixtures.js'
-import { BIN, runCli } from '../helpers/cli.js'
+import { AS_ROOT, BIN, NOBODY, readableByNobody, runCli } from '../helpers/cli.js'
 
 const version = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -211,11 +210,10 @@ it('exits 2 for a --data file it may not read', async () => {
   writeFileSync(file, '{}')
   chmodSync(file, 0o000)
   // Root reads anything, so as root the CLI runs as nobody (uid 65534); the 0700 folder stops it.
-  const asRoot = process.getuid?.() === 0
-  const bin = asRoot ? readableByNobody() : BIN
+  const bin = AS_ROOT ? readableByNobody() : BIN
   const child = spawnSync(process.execPath, [bin, '--data', file, '--port', '0'], {
     encoding: 'utf8',
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    ...(AS_ROOT ? NOBODY : {}),
   })
   expect(child.error, `${process.execPath} must be executable by nobody`).toBeUndefined()
   expect(child.status).toBe(2)
@@ -223,22 +221,6 @@ it('exits 2 for a --data file it may not read', async () => {
     `taxonomy-mock: cannot read --data file ${JSON.stringify(file)}: permission denied\n`,
   )
 })
-
-/**
- * A copy of what the CLI runs (bin/, dist/, package.json) that uid 65534 may read: the clone itself
- * may sit in a private 0700 folder, such as a fresh `mktemp -d`. Returns the copied bin script.
- */
-function readableByNobody(): string {
-  const root = dirname(dirname(BIN))
-  const copy = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cli-'))
-  for (const entry of ['bin', 'dist', 'package.json'])
-    cpSync(join(root, entry), join(copy, entry), { recursive: true })
-  chmodSync(copy, 0o755)
-  for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true })) {
-    chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
-  }
-  return join(copy, 'bin/taxonomy-mock.cjs')
-}
 
 it.each([
   [

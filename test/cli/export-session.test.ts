@@ -102,6 +102,23 @@ it('names in the manifest what a server of the saved fixture names', async () =>
   expect(JSON.parse(readFileSync(manifest, 'utf8')).fixture.served).toEqual(health.dataset)
 })
 
+it('shows a --from URL with no secret of its query, in its lines and its manifest', async () => {
+  const server = await startTestServer({ seed: 7, size: 'small' })
+  await putData(server.url, 'q', { preset: 'empty-children' })
+  const manifest = join(folder, 'query.manifest.json')
+  const from = `${server.url}/?access_token=export-token-0123456789`
+  const exported = await runCli([
+    'export',
+    ...['--from', from, '--session', 'q', '--out', join(folder, 'query.json')],
+    ...['--manifest', manifest],
+  ])
+  expect(exported.code).toBe(0)
+  const written = readFileSync(manifest, 'utf8')
+  expect(JSON.parse(written).session.from).toBe(`${server.url}/?access_token=[redacted]`)
+  for (const text of [written, ...exported.stdout, ...exported.stderr])
+    expect(text).not.toContain('export-token')
+})
+
 it('rebuilds a session of a server that serves a file from that --data file, and only that one', async () => {
   const file = fixturePath('taxonomy-seed-42-small.json')
   const server = await startTestServer({ taxonomy: await loadDataFile(file), adminKey: ADMIN_KEY })
@@ -183,6 +200,14 @@ it.each([
   [
     ['export', '--from', 'localhost:4477', '--session', 's'],
     'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "localhost:4477"',
+  ],
+  [
+    ['export', '--from', 'ftp://127.0.0.1:4477/?token=s3cret-pw', '--session', 's'],
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "ftp://127.0.0.1:4477/?token=[redacted]"',
+  ],
+  [
+    ['export', '--from', 'http://admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
+    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "http://[redacted]@127.0.0.1:4477"',
   ],
   [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', 'a b'],

@@ -28,5 +28,10 @@ describe('--store', () => {
       prefix: 'team-a',
     })
     expect(parseStoreAddress('rediss://h').prefix).toBe('taxonomy-mock')
+    // A password in the query is refused, and not shown either.
+    const query = await runCli(['--port', '0', '--store', 'redis://h:1/0?password=s3cret-pw'])
+    expect(query.code).toBe(2)
+    expect(query.stderr.join('\n')).toContain('?password=[redacted]')
+    expect(query.stderr.join('\n')).not.toContain('s3cret-pw')
   })
 })

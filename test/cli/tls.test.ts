@@ -5,11 +5,13 @@ import { X509Certificate } from 'node:crypto'
 import {
   closeSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { connect } from 'node:net'
@@ -20,6 +22,7 @@ import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
+import { freePort } from '../helpers/local-load.js'
 
 const URL_LINE = /^taxonomy-mock listening on (https?:\/\/127\.0\.0\.1:(\d+)) /
 const slug = createTaxonomy({ size: 'small' }).disciplines[0]!.slug
@@ -70,6 +73,26 @@ it('serves HTTPS with --tls, prints the URL, the certificate lines and a curl th
   expect(await cli.exit).toBe(0)
   expect(cli.stderr).toEqual([])
   rmSync(file)
+})
+
+it('replaces a link planted at the temp folder’s certificate path rather than writing through it', async () => {
+  const port = await freePort()
+  const file = join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
+  const victim = join(folder, 'victim.txt')
+  writeFileSync(victim, 'keep me')
+  rmSync(file, { force: true })
+  symlinkSync(victim, file)
+  try {
+    const cli = spawnCli(['--port', String(port), '--size', 'small', '--quiet', '--tls'])
+    await cli.waitFor(URL_LINE)
+    expect(lstatSync(file).isFile()).toBe(true)
+    expect(readFileSync(file, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/)
+    expect(readFileSync(victim, 'utf8')).toBe('keep me')
+    cli.child.kill('SIGTERM')
+    expect(await cli.exit).toBe(0)
+  } finally {
+    rmSync(file, { force: true })
+  }
 })
 
 it.skipIf(!hasCurl)(
@@ -211,7 +234,10 @@ it.each([
 })
 
 it('exits 1 with one line when the certificate cannot be written, before the data loads', async () => {
-  const file = join(folder, 'no-such-folder', 'ca.pem')
+  // Its folder cannot be made: a file has that name.
+  const notFolder = join(folder, 'not-a-folder')
+  writeFileSync(notFolder, '')
+  const file = join(notFolder, 'ca.pem')
   // A --data FIFO whose writer never finishes: start-up would wait on it for good.
   const fifo = join(folder, 'held-data.fifo')
   execFileSync('mkfifo', [fifo])
@@ -220,7 +246,7 @@ it('exits 1 with one line when the certificate cannot be written, before the dat
     const result = await runCli(['--port', '0', '--tls', '--tls-ca-out', file, '--data', fifo])
     expect(result.code).toBe(1)
     expect(result.stderr).toEqual([
-      `taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: no such folder`,
+      `taxonomy-mock: cannot write --tls-ca-out file ${JSON.stringify(file)}: ${JSON.stringify(notFolder)} is a file, not a folder`,
     ])
     expect(result.stdout).toEqual([])
     expect(existsSync(file)).toBe(false)

@@ -599,15 +599,16 @@ describe('serve --workers 2', () => {
   })
 
   it('--tls with a --tls-ca-out that cannot be written: exit 1, one line, before any worker starts', async () => {
+    // Its folder cannot be made: a file has that name.
+    const notFolder = join(mkdtempSync(join(tmpdir(), 'tm-ca-')), 'not-a-folder')
+    writeFileSync(notFolder, '')
     // Workers held at their start for good: the failure is said without waiting for them.
-    const { run } = spawnHeld(
-      '--tls',
-      '--tls-ca-out',
-      join(tmpdir(), 'tm-no-such-folder', 'ca.pem'),
-    )
+    const { run } = spawnHeld('--tls', '--tls-ca-out', join(notFolder, 'ca.pem'))
     expect(await run.exit).toBe(1)
     expect(run.stderr).toEqual([
-      expect.stringMatching(/^taxonomy-mock: cannot write --tls-ca-out file .*: no such folder$/),
+      expect.stringMatching(
+        /^taxonomy-mock: cannot write --tls-ca-out file .*: ".*" is a file, not a folder$/,
+      ),
     ])
     expect(await childPids(run.child.pid!)).toEqual([])
   })

@@ -1,9 +1,36 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { chmodSync, cpSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
 
 export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.cjs', import.meta.url))
 const running: ChildProcess[] = []
+
+/** Root reads and writes anything: as root, a test of a permission runs the CLI as nobody. */
+export const AS_ROOT = process.getuid?.() === 0
+/** nobody's ids, for `spawn`. */
+export const NOBODY = { uid: 65534, gid: 65534 } as const
+
+let nobodysCopy: string | undefined
+/**
+ * A copy of what the CLI runs (bin/, dist/, package.json) that uid 65534 may read: the clone itself
+ * may sit in a private 0700 folder, such as a fresh `mktemp -d`. Returns the copied bin script,
+ * made once per test file.
+ */
+export function readableByNobody(): string {
+  if (nobodysCopy !== undefined) return nobodysCopy
+  const root = dirname(dirname(BIN))
+  const copy = mkdtempSync(join(tmpdir(), 'taxonomy-mock-cli-'))
+  for (const entry of ['bin', 'dist', 'package.json'])
+    cpSync(join(root, entry), join(copy, entry), { recursive: true })
+  chmodSync(copy, 0o755)
+  for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true })) {
+    chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
+  }
+  return (nobodysCopy = join(copy, 'bin/taxonomy-mock.cjs'))
+}
 
 /** A spawned CLI: its process, the lines it printed so far, and its exit. */
 export interface CliRun {
@@ -15,11 +42,20 @@ export interface CliRun {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>
 }
 
+/** Who runs the CLI: this process's user, or one without root's reach (nobody, when root). */
+type CliUser = 'self' | 'unprivileged'
+
 /** Spawns `bin/taxonomy-mock.cjs` with `args`; it is killed after the test if still running. */
-export function spawnCli(args: string[], env: Record<string, string> = {}, bin = BIN): CliRun {
-  const child = spawn(process.execPath, [bin, ...args], {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string> = {},
+  user: CliUser = 'self',
+): CliRun {
+  const asNobody = user === 'unprivileged' && AS_ROOT
+  const child = spawn(process.execPath, [asNobody ? readableByNobody() : BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(asNobody ? NOBODY : {}),
   })
   running.push(child)
   const stdout: string[] = []
@@ -65,8 +101,12 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, bin =
 }
 
 /** Runs the CLI to completion and returns its exit code and output. */
-export async function runCli(args: string[], env: Record<string, string> = {}) {
-  const run = spawnCli(args, env)
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  user: CliUser = 'self',
+) {
+  const run = spawnCli(args, env, user)
   const code = await run.exit
   return { code, stdout: run.stdout, stderr: run.stderr }
 }

@@ -20,6 +20,12 @@ it('lets `limit` requests through per window and refills the whole quota when th
   expect(take()).toEqual([false, 1, 2])
 })
 
+it('says a fresh window is the whole window, whatever the clock reads', () => {
+  // 5562.6 + 60000 - 5562.6 is 60000.000000000007 in floating point: a reset of 61 s.
+  const limiter = new RateLimiter({ limit: 1, window: 60_000 }, () => 5_562.599999999999)
+  expect(limiter.take('').reset).toBe(60)
+})
+
 it('counts each partition apart, and forgets the oldest past 1000 of them', () => {
   const limiter = new RateLimiter({ limit: 1, window: 60_000 }, () => 0)
   expect(limiter.take('a').limited).toBe(false)

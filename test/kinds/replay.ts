@@ -20,18 +20,24 @@ import { resolveNow } from '../helpers/transports.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 
 const ORIGIN = 'http://kinds.test'
-/** A client that gives up: what a request under `hang` ends with, on every transport. */
+/**
+ * A client that gives up: what a request under `hang` ends with, on every transport. Only a request
+ * expected to end so gets it; any other waits for its answer, however busy the machine.
+ */
 const GIVE_UP_MS = 300
 
-/** A transport under test: given a scenario, a function from a request to what its client saw. */
+/**
+ * A transport under test: given a scenario, a function from a request to what its client saw; `giveUp`
+ * when the request is expected to end in a network error.
+ */
 type Transport = (
   scenario: ScenarioInput,
-) => Promise<(request: ScenarioRequest) => Promise<Outcome>>
+) => Promise<(request: ScenarioRequest, giveUp: boolean) => Promise<Outcome>>
 
-const init = (request: ScenarioRequest): RequestInit => ({
+const init = (request: ScenarioRequest, giveUp: boolean): RequestInit => ({
   method: request.method ?? 'GET',
   headers: request.headers,
-  signal: AbortSignal.timeout(GIVE_UP_MS),
+  ...(giveUp && { signal: AbortSignal.timeout(GIVE_UP_MS) }),
 })
 const msw = setupServer()
 
@@ -49,20 +55,22 @@ const TRANSPORTS: Readonly<Record<string, Transport>> = {
   },
   'fetch handler': async (scenario) => {
     const handle = createFetchHandler({ taxonomy, scenario })
-    return (request) => outcomeOf(handle(new Request(`${ORIGIN}${request.path}`, init(request))))
+    return (request, giveUp) =>
+      outcomeOf(handle(new Request(`${ORIGIN}${request.path}`, init(request, giveUp))))
   },
   'MSW createHandlers({ scenario })': async (scenario) => {
     msw.resetHandlers(...createHandlers({ taxonomy, scenario, baseUrl: ORIGIN }))
-    return (request) => outcomeOf(fetch(`${ORIGIN}${request.path}`, init(request)))
+    return (request, giveUp) => outcomeOf(fetch(`${ORIGIN}${request.path}`, init(request, giveUp)))
   },
   'MSW kit helper (createMock().withScenario)': async (scenario) => {
     const mock = createMock({ taxonomy, baseUrl: ORIGIN })
     msw.resetHandlers(...mock.withScenario(scenario), ...mock.handlers)
-    return (request) => outcomeOf(fetch(`${ORIGIN}${request.path}`, init(request)))
+    return (request, giveUp) => outcomeOf(fetch(`${ORIGIN}${request.path}`, init(request, giveUp)))
   },
   'node server': async (scenario) => {
     const server = await startTestServer({ taxonomy, scenario })
-    return (request) => outcomeOf(fetch(`${server.url}${request.path}`, init(request)))
+    return (request, giveUp) =>
+      outcomeOf(fetch(`${server.url}${request.path}`, init(request, giveUp)))
   },
 }
 
@@ -88,11 +96,14 @@ export function replayKind(kind: ScenarioKind, own: readonly ScenarioCase[] = []
     it.each(cases)('$name', async (c) => {
       const send = await transport(c.scenario)
       for (const [i, request] of c.requests.entries()) {
-        const observed = await send(request)
-        expect(
-          matches(observed, c.outcomes[i]!),
-          `${c.name} #${i}: ${JSON.stringify(observed)}`,
-        ).toBe(true)
+        const expected = c.outcomes[i]!
+        const observed = await send(
+          request,
+          'fault' in expected && expected.fault === 'network-error',
+        )
+        expect(matches(observed, expected), `${c.name} #${i}: ${JSON.stringify(observed)}`).toBe(
+          true,
+        )
       }
     })
   })

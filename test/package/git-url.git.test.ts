@@ -2,7 +2,7 @@
 // repository before it is on the registry. npm clones it, runs `npm install` there (devDependencies
 // included) and packs it; dist/ is git-ignored, so that install must build it. A git+file:// URL of
 // a fresh clone of the committed HEAD keeps it on this machine. It installs every devDependency,
-// about a minute, so it runs by `npm run test:git` (in .ci/run), not `npm test`.
+// about a minute, so it runs by `npm run test:package` (in .ci/run), not `npm test`.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'

@@ -15,11 +15,16 @@ import { writeNodeTsconfig } from '../helpers/packed.js'
  */
 let dir: string
 
-/** Imports the recipe's own config and adds only the browser: Debian's Chromium instead of a download. */
+/**
+ * Imports the recipe's own config and adds only the browser (Debian's Chromium instead of a download)
+ * and timeouts that catch a hang, not a busy machine.
+ */
 const HARNESS_CONFIG = `import config from './playwright.config.js'
 
 export default {
   ...config,
+  timeout: 180_000,
+  expect: { ...config.expect, timeout: 60_000 },
   use: { ...config.use, launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' } },
 }
 `

@@ -1,3 +1,5 @@
+import { redactQuery } from '../../http/secret-query.js'
+
 /** Where replicas share their sessions: a Redis URL, with the password kept out of every message. */
 export interface StoreAddress {
   /** The URL the client connects to (a password included). */
@@ -47,14 +49,15 @@ export function parseStoreAddress(value: string): StoreAddress {
   return { url: plain.href, display, prefix }
 }
 
+/** The URL with its password as `***`, and secret query values (`?password=`) as everywhere. */
 function redactUrl(url: URL): string {
-  if (url.password === '') return url.href
+  if (url.password === '') return redactQuery(url.href)
   const shown = new URL(url)
   shown.password = '***'
-  return shown.href
+  return redactQuery(shown.href)
 }
 
-/** A string that is not a URL may still hold a password after `:` and before `@`. */
+/** A string that is not a URL may still hold a password after `:` and before `@`, or in a query. */
 function redact(value: string): string {
-  return value.replace(/:[^:@/]*@/, ':***@')
+  return redactQuery(value.replace(/:[^:@/]*@/, ':***@'))
 }

@@ -1,0 +1,55 @@
+// Builds dist/ unless it was built from the sources as they are now, so that each test script can
+// ask for a build and a CI run (or a contributor's second `npm test`) builds once, not once per script.
+// The build's inputs are hashed (paths and contents); the hash of the last good build is kept under
+// node_modules/.cache, outside dist/, which is packed.
+//
+// It is also package.json's `dependencies` script: npm runs it in this repository after an install
+// that changed node_modules. That is how an install from a git URL gets dist/ (git-ignored): npm
+// clones the repository, runs `npm install` in the clone (devDependencies included) because
+// package.json has pack scripts, then packs it. npm runs `prepare` there but not `prepack`, and a
+// `prepare` script would put this package in npm's install-scripts warning on every install of a
+// packed tarball, where npm never runs it. npm runs `dependencies` only for the project being
+// installed into, so installing the package from the registry or a tarball runs nothing.
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']
+const STAMP_DIR = `${ROOT}node_modules/.cache/taxonomy-mock`
+const STAMP = `${STAMP_DIR}/dist-inputs.sha256`
+
+/** The files of one input, a file or a folder, relative to the root. */
+function filesOf(input) {
+  const path = `${ROOT}${input}`
+  if (!existsSync(path)) return []
+  if (statSync(path).isFile()) return [input]
+  return readdirSync(path, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `${entry.parentPath.slice(ROOT.length)}/${entry.name}`)
+}
+
+function inputsDigest() {
+  const hash = createHash('sha256')
+  const paths = INPUTS.flatMap(filesOf).sort()
+  for (const path of paths) hash.update(`${path}\0`).update(readFileSync(`${ROOT}${path}`))
+  return hash.digest('hex')
+}
+
+const digest = inputsDigest()
+const built = existsSync(`${ROOT}dist`) && existsSync(STAMP) && readFileSync(STAMP, 'utf8')
+if (built === digest) {
+  console.log('dist/ is up to date with src/ (npm run build forces a build)')
+} else {
+  const build = spawnSync('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  })
+  process.exitCode = build.status ?? 1
+  if (build.status === 0 && existsSync(`${ROOT}node_modules`)) {
+    mkdirSync(STAMP_DIR, { recursive: true })
+    writeFileSync(STAMP, digest)
+  }
+}

@@ -1,0 +1,141 @@
+import { equalInConstantTime } from './auth.js'
+import type { ResolvedOptions } from './options.js'
+
+/** What stands for a secret query value wherever a URL is kept or printed, as `Bearer [redacted]` does for the header. */
+const REDACTED_VALUE = '[redacted]'
+
+/**
+ * The one table of query parameters whose value is a credential, by the letters and digits of the
+ * name in lower case: `api_key`, `api-key`, `apiKey` and `API%5FKEY` are all `apikey`.
+ */
+export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
+  'key',
+  'apikey',
+  'xapikey',
+  'subscriptionkey',
+  'adminkey',
+  'privatekey',
+  'token',
+  'accesstoken',
+  'authtoken',
+  'idtoken',
+  'refreshtoken',
+  'sessiontoken',
+  'auth',
+  'authorization',
+  'bearer',
+  'password',
+  'passwd',
+  'secret',
+  'clientsecret',
+  'signature',
+  'sig',
+])
+
+/**
+ * A URL or request target with the value of each secret parameter of its query (or fragment)
+ * replaced by `[redacted]`, the name kept: a parameter named in {@link SECRET_QUERY_PARAMETERS},
+ * or any whose value (as sent, percent- or form-decoded) is one of `secrets`, which is hidden as a
+ * bare name too. Anything else is kept as it was; a target without `?` or `#` is returned as it
+ * is, so the common case costs two searches.
+ */
+export type QueryRedactor = (target: string) => string
+
+/**
+ * The redactor for a mock's options: its API keys (none for `anyKey`) and its admin key are the
+ * values hidden under any name. The journal, the HAR file and the request log all use it.
+ *
+ * @example
+ * createQueryRedactor({ apiKeys: ['k1'], adminKey: undefined })('/api/v2/x?api_key=a&q=k1&page=2')
+ * // '/api/v2/x?api_key=[redacted]&q=[redacted]&page=2'
+ */
+export function createQueryRedactor(
+  options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>,
+): QueryRedactor {
+  const secrets = [
+    ...(options.apiKeys === 'any' ? [] : options.apiKeys),
+    ...(options.adminKey === undefined ? [] : [options.adminKey]),
+  ]
+  return (target) => redactQuery(target, secrets)
+}
+
+/** {@link QueryRedactor} with the values to hide under any name. */
+export function redactQuery(target: string, secrets: readonly string[] = []): string {
+  const query = target.indexOf('?')
+  // A fragment is no part of a request target, but a web `Request`'s URL keeps it, and OAuth
+  // puts an `access_token` there: its pairs are read as the query's are.
+  const hash = target.indexOf('#')
+  if (query === -1 && hash === -1) return target
+  const start = query === -1 || (hash !== -1 && hash < query) ? hash : query
+  const parts = target.slice(start + 1).split('#')
+  let changed = false
+  for (let p = 0; p < parts.length; p++) {
+    const pairs = parts[p]!.split('&')
+    for (let i = 0; i < pairs.length; i++) {
+      const redacted = redactPair(pairs[i]!, secrets)
+      if (redacted !== undefined) {
+        pairs[i] = redacted
+        changed = true
+      }
+    }
+    parts[p] = pairs.join('&')
+  }
+  // Joined, not concatenated: a copy of its own, so a journal that keeps it keeps no view of a
+  // long target (the secret it dropped may have been most of it).
+  return changed ? [target.slice(0, start + 1), parts.join('#')].join('') : target
+}
+
+/** A pair with its secret replaced, or `undefined` when it holds none. */
+function redactPair(pair: string, secrets: readonly string[]): string | undefined {
+  const equals = pair.indexOf('=')
+  const name = equals === -1 ? pair : pair.slice(0, equals)
+  // A key sent as a bare name (`?KEY`) is hidden as well.
+  if (isSecretValue(name, secrets)) return `${REDACTED_VALUE}${pair.slice(name.length)}`
+  if (equals === -1 || equals === pair.length - 1) return undefined
+  if (isSecretName(name) || isSecretValue(pair.slice(equals + 1), secrets))
+    return `${pair.slice(0, equals + 1)}${REDACTED_VALUE}`
+  return undefined
+}
+
+/**
+ * A URL someone gave (an option, a flag) as a message or a file may show it: {@link redactQuery},
+ * and credentials before the host replaced too.
+ *
+ * @example
+ * redactUrl('https://user:pw@api.example.test/?token=t') // 'https://[redacted]@api.example.test/?token=[redacted]'
+ */
+export function redactUrl(url: string, secrets: readonly string[] = []): string {
+  return redactQuery(url, secrets).replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i,
+    `$1${REDACTED_VALUE}@`,
+  )
+}
+
+function isSecretName(name: string): boolean {
+  return SECRET_QUERY_PARAMETERS.has(
+    decode(name)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, ''),
+  )
+}
+
+/** Whether a value is one of `secrets` as sent, percent-decoded, or form-decoded (`+` a space). */
+function isSecretValue(value: string, secrets: readonly string[]): boolean {
+  if (secrets.length === 0) return false
+  const forms = [value, decode(value), decode(value.replace(/\+/g, ' '))]
+  let found = false
+  // Every comparison made, each in constant time: timing tells nothing of a key.
+  for (const secret of secrets)
+    for (const form of forms) found = equalInConstantTime(form, secret) || found
+  return found
+}
+
+/** Percent-decoded, or as it is when that is not valid percent-encoding. */
+function decode(text: string): string {
+  if (!text.includes('%')) return text
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}

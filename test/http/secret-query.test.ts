@@ -1,0 +1,66 @@
+import { expect, it } from 'vitest'
+import {
+  createQueryRedactor,
+  redactUrl,
+  SECRET_QUERY_PARAMETERS,
+} from '../../src/http/secret-query.js'
+
+const KEY = 'query-secret-key-0123456789'
+const ADMIN = 'query-admin-key-9876543210'
+const redact = createQueryRedactor({ apiKeys: [KEY], adminKey: ADMIN })
+
+it.each([
+  // Names of the table, in any case, spelling or percent-encoding; the name is kept.
+  ['/api/v2/x?api_key=a1&page=2', '/api/v2/x?api_key=[redacted]&page=2'],
+  ['/api/v2/x?access_token=a1', '/api/v2/x?access_token=[redacted]'],
+  ['/api/v2/x?key=a1', '/api/v2/x?key=[redacted]'],
+  [
+    '/api/v2/x?API-Key=a1&apiKey=a2&X-Api-Key=a3',
+    '/api/v2/x?API-Key=[redacted]&apiKey=[redacted]&X-Api-Key=[redacted]',
+  ],
+  ['/api/v2/x?api%5Fkey=a1', '/api/v2/x?api%5Fkey=[redacted]'],
+  [
+    '/api/v2/x?q=1&token=a&password=b&client_secret=c',
+    '/api/v2/x?q=1&token=[redacted]&password=[redacted]&client_secret=[redacted]',
+  ],
+  // An accepted key or the admin key under any name, as sent or percent- or form-encoded.
+  [`/api/v2/x?q=${KEY}`, '/api/v2/x?q=[redacted]'],
+  [`/api/v2/x?q=${encodeURIComponent(KEY).replace(/-/g, '%2D')}`, '/api/v2/x?q=[redacted]'],
+  [`/api/v2/x?as=${ADMIN}`, '/api/v2/x?as=[redacted]'],
+  [`/api/v2/x?${KEY}`, '/api/v2/x?[redacted]'],
+  [`/api/v2/x?${KEY}=1`, '/api/v2/x?[redacted]=1'],
+  // A whole URL, its fragment too (a web Request keeps it).
+  [
+    `https://h.test/api/v2/x?q=1#access_token=a&b=${KEY}`,
+    'https://h.test/api/v2/x?q=1#access_token=[redacted]&b=[redacted]',
+  ],
+])('redacts %s', (target, expected) => {
+  expect(redact(target)).toBe(expected)
+})
+
+it.each([
+  '/api/v2/disciplines/x',
+  '/api/v2/x?',
+  '/api/v2/x?key',
+  '/api/v2/x?key=',
+  '/api/v2/x?keys=1&monkey=2&q=%E0&page=2',
+  `/api/v2/${KEY}`,
+])('keeps %s as it is, the same string', (target) => {
+  expect(redact(target)).toBe(target)
+})
+
+it('names each parameter of the table by its letters and digits in lower case', () => {
+  for (const name of SECRET_QUERY_PARAMETERS) expect(name).toMatch(/^[a-z0-9]+$/)
+})
+
+it('hides no value under any name when any key is accepted, only the names of the table', () => {
+  const any = createQueryRedactor({ apiKeys: 'any', adminKey: undefined })
+  expect(any('/x?q=anything&api_key=a')).toBe('/x?q=anything&api_key=[redacted]')
+})
+
+it('hides the credentials of a URL someone gave, and its secret query values', () => {
+  expect(redactUrl('https://user:pw@api.example.test/p?token=t&q=1')).toBe(
+    'https://[redacted]@api.example.test/p?token=[redacted]&q=1',
+  )
+  expect(redactUrl('http://127.0.0.1:4477/a@b')).toBe('http://127.0.0.1:4477/a@b')
+})
