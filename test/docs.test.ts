@@ -1,6 +1,7 @@
 // The README and docs/ as GitHub renders them: every relative link resolves, every table is a table,
-// the README stays a front page, no page or source file speaks of how the project was made, and
-// every recipe is run by some test, or exempt with its reason.
+// the README stays a front page, no page or source file speaks of how the project was made, every
+// recipe is run by some test, or exempt with its reason, and every block of docs/ that names a file
+// or imports the package is run or type-checked.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -8,7 +9,8 @@ import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { BIN } from './helpers/cli.js'
 import { anchorsOf, linksOf, tableProblems } from './helpers/markdown.js'
-import { docBlocks } from './helpers/readme.js'
+import { DOCS_PAGES, FILES_RUN_BY, importsPackage, uncheckedBlocks } from './helpers/doc-blocks.js'
+import { blocksOf, docBlocks } from './helpers/readme.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -208,3 +210,70 @@ it.each(Object.entries(NOT_RUN))(
     expect(row).toMatch(/not run by the test suite/)
   },
 )
+
+const readTest = (path: string) => (existsSync(join(ROOT, path)) ? read(path) : undefined)
+
+it('runs or type-checks every block of docs/ that names a file or imports the package', () => {
+  expect(DOCS_PAGES.length).toBeGreaterThan(20)
+  expect(DOCS_PAGES.flatMap((page) => uncheckedBlocks(page, docBlocks(page), readTest))).toEqual([])
+  // A page listed as run by a test of its own has file blocks for that test to run.
+  expect(
+    Object.keys(FILES_RUN_BY).filter((page) => !docBlocks(page).some((block) => block.file)),
+  ).toEqual([])
+})
+
+it('catches a block that imports the package unnamed, and a file its page’s test never names', () => {
+  const page = [
+    '# Page',
+    '```ts',
+    "import { createMock } from 'taxonomy-mock/msw'",
+    '```',
+    '```ts',
+    '// setup.ts: named, and TypeScript',
+    '```',
+    '```js',
+    '// jest.config.js: named, but not TypeScript',
+    '```',
+    '',
+  ].join('\n')
+  expect(uncheckedBlocks('docs/new.md', blocksOf(page), readTest)).toEqual([
+    `docs/new.md: a block under "Page" imports taxonomy-mock but names no file (first line \`// name.ts: what it is\`): import { createMock } from 'taxonomy-mock/msw'`,
+    'docs/new.md: jest.config.js is not TypeScript, so docs-blocks.test.ts cannot check it: run it in a test and list the page in FILES_RUN_BY',
+  ])
+  const recipe = '```ts\n// vitest.new-file.ts: a file the Vitest recipe test never names\n```\n'
+  expect(uncheckedBlocks('docs/recipes/vitest.md', blocksOf(recipe), readTest)).toEqual([
+    "docs/recipes/vitest.md: vitest.new-file.ts is not named by test/readme.test.ts, which runs the page's files",
+  ])
+  expect(importsPackage("const { createMock } = require('taxonomy-mock/msw')")).toBe(true)
+  expect(importsPackage("import 'taxonomy-mock/matchers/vitest'")).toBe(true)
+  expect(importsPackage("import { setupServer } from 'msw/node'")).toBe(false)
+})
+
+/** The numbers of `text` (outside code spans) that `source` does not have as a whole number. */
+function figuresMissingFrom(source: string, text: string): string[] {
+  const figures = text.replace(/`[^`]*`/g, '').match(/\d[\d,.]*\d|\d/g) ?? []
+  return figures.filter((figure) => {
+    const escaped = figure.replace(/\./g, '\\.')
+    return !new RegExp(`(?<![\\d.,])${escaped}(?![\\d]|[.,]\\d)`).test(source)
+  })
+}
+
+it("gives in the README's performance section figures from bench/README.md, and no targets", () => {
+  const section = /^## Performance\n([\s\S]*?)^## /m.exec(read('README.md'))![1]!
+  expect(section).not.toMatch(/missed|[≤≥]/i)
+  expect(
+    section.split('\n').filter((line) => line.startsWith('|') && /target/i.test(line)),
+  ).toEqual([])
+  // Requests per second, latency, start-up, memory, and the peers beside them.
+  for (const measure of ['requests per second', 'p99', 'start-up', 'RSS', 'json-server'])
+    expect(section).toContain(measure)
+  expect(figuresMissingFrom(read('bench/README.md'), section)).toEqual([])
+  // The targets and how the rows moved live on the bench page.
+  expect(read('bench/README.md')).toContain('### Targets at a glance')
+})
+
+it('catches a figure the bench page does not have, and not one it has', () => {
+  const bench = 'p99 3.02 ms; 57,116 req/s; 95 → 98 MB'
+  expect(figuresMissingFrom(bench, 'p99 3.02 ms, 57,116 req/s, 98 MB, `--workers 4`')).toEqual([])
+  expect(figuresMissingFrom(bench, 'p99 3.0 ms, 57,11 req/s, 9 MB')).toEqual(['3.0', '57,11', '9'])
+})

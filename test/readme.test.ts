@@ -39,6 +39,7 @@ it('runs the Vitest recipe as written', () => {
     'vitest.config.ts',
     'vitest.setup.ts',
     'discipline.test.ts',
+    'save-har.ts',
   ])
   const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
   expect(output).toMatch(/Tests +3 passed \(3\)/)
@@ -178,9 +179,11 @@ it('type-checks the Vitest, SSR, browser and CI-fixtures TypeScript blocks as a 
       },
       files: [
         'mocks.ts',
+        'without-msw-worker.ts',
         'vitest/vitest.config.ts',
         'vitest/vitest.setup.ts',
         'vitest/discipline.test.ts',
+        'vitest/save-har.ts',
         'ssr/render.ts',
         'ssr/render.test.ts',
       ],
@@ -246,6 +249,11 @@ it.each([
   ['docs/recipes/browser-vite.md', 'src/mocks/browser.ts', 'examples/browser/src/mocks/browser.ts'],
   ['docs/recipes/browser-vite.md', 'src/main.tsx', 'examples/browser/src/main.tsx'],
   ['docs/recipes/browser-vite.md', 'src/vite-env.d.ts', 'examples/browser/src/vite-env.d.ts'],
+  [
+    'docs/recipes/browser-vite.md',
+    'without-msw-worker.ts',
+    'examples/browser/without-msw-worker.ts',
+  ],
   ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
   [
     'docs/recipes/storybook.md',

@@ -95,11 +95,8 @@ export async function serveFiles(
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
 }
 
-/**
- * Serves a bundled page with MSW's worker script made as the README makes it (`npx msw init`), on
- * 127.0.0.1: `index.html` with a `#root` and `main.js`.
- */
-export async function serveWorkerPage(mainJs: string): Promise<{ url: string; server: Server }> {
+/** A fresh `public/` folder holding MSW's worker script, made as the recipe makes it (`npx msw init`). */
+export function createPublicFolder(): string {
   const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
   // --no-save: the worker script alone; without it msw asks whether to save the folder in package.json,
   // and its prompt can spin forever on the closed stdin.
@@ -107,6 +104,15 @@ export async function serveWorkerPage(mainJs: string): Promise<{ url: string; se
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     stdio: 'ignore',
   })
+  return publicDir
+}
+
+/**
+ * Serves a bundled page with MSW's worker script made as the README makes it (`npx msw init`), on
+ * 127.0.0.1: `index.html` with a `#root` and `main.js`.
+ */
+export async function serveWorkerPage(mainJs: string): Promise<{ url: string; server: Server }> {
+  const publicDir = createPublicFolder()
   return serveFiles({
     '/index.html':
       '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',

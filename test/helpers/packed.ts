@@ -167,11 +167,13 @@ export function packAndInstall(): PackedInstall {
 }
 
 /**
- * The recipes each consumer project runs. A project installs what their `npm i -D` lines name, as
- * they name it (test/helpers/install-lines.ts), so each line is what the tests install.
+ * The recipes (and the assertions page) each consumer project runs. A project installs what their
+ * `npm i -D` lines name, as they name it (test/helpers/install-lines.ts), so each line is what the
+ * tests install.
  */
 export const CONSUMER_RECIPES = {
   esm: [
+    'docs/assertions.md',
     'docs/recipes/vitest.md',
     'docs/recipes/jest-esm.md',
     'docs/recipes/ci-fixtures.md',

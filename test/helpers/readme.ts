@@ -21,7 +21,7 @@ export interface DocBlock {
 const FILE_LINE = /^(?:\/\/|#) ((?:[\w.-]+\/)*[\w.-]+\.[a-z]+)(?::|$)/
 
 /** Every fenced block of a page's Markdown, in order. */
-function blocksOf(markdown: string): DocBlock[] {
+export function blocksOf(markdown: string): DocBlock[] {
   const blocks: DocBlock[] = []
   let section = ''
   const pattern = /^(#{1,3}) (.+)$|^```(\w*)\n([\s\S]*?)^```$/gm

@@ -41,6 +41,7 @@ beforeAll(() => {
     'app.ts',
     'discipline.spec.ts',
     'hand-wired.spec.ts',
+    'data.spec.ts',
   ])
   for (const recipe of ['playwright-msw', 'playwright-server'])
     writeFileSync(join(dir, recipe, 'harness.config.ts'), HARNESS_CONFIG)
@@ -90,9 +91,9 @@ it('runs the @msw/playwright recipe: each test switches scenario with network.us
   expect(status).toBe(0)
 }, 300_000)
 
-it('runs the webServer recipe: the fixture, and the same wired by hand, a session per test', () => {
+it('runs the webServer recipe: the fixture, the same wired by hand, and per-test data, a session per test', () => {
   const { status, output } = playwright('playwright-server')
-  expect(output).toMatch(/8 passed/)
+  expect(output).toMatch(/10 passed/)
   expect(output).toMatch(/using 2 workers/)
   expect(status).toBe(0)
 }, 300_000)
