@@ -1,7 +1,7 @@
 // `npm publish` runs the package's prepublishOnly script first and stops if it fails: it must run
-// `npm test`. Checked with `npm publish --dry-run` (which runs it too) on a copy of package.json
-// whose `test` script is a stand-in that passes or fails, so the suite does not run itself; the
-// registry is a closed port on 127.0.0.1, so nothing leaves this machine.
+// `npm test` and `npm run test:package`. Checked with `npm publish --dry-run` (which runs it too) on
+// a copy of package.json whose two test scripts are stand-ins that pass or fail, so the suite does
+// not run itself; the registry is a closed port on 127.0.0.1, so nothing leaves this machine.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +17,7 @@ function publishDryRun(testScript: string): {
   status: number | null
   output: string
   tested: boolean
+  packageTested: boolean
   packed: boolean
 } {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-publish-'))
@@ -24,6 +25,7 @@ function publishDryRun(testScript: string): {
   const scripts = {
     ...MANIFEST.scripts,
     test: testScript,
+    'test:package': "node -e \"require('fs').writeFileSync('package-tested', '')\"",
     build: "node -e \"require('fs').writeFileSync('packed', '')\"",
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...MANIFEST, scripts }))
@@ -36,19 +38,20 @@ function publishDryRun(testScript: string): {
     status: child.status,
     output: child.stdout + child.stderr,
     tested: existsSync(join(dir, 'tested')),
+    packageTested: existsSync(join(dir, 'package-tested')),
     packed: existsSync(join(dir, 'packed')),
   }
 }
 
-it('runs npm test before publishing, and publishes when it passes', () => {
+it('runs npm test and the package tests before publishing, and publishes when they pass', () => {
   const result = publishDryRun("node -e \"require('fs').writeFileSync('tested', '')\"")
-  expect(result).toMatchObject({ status: 0, tested: true, packed: true })
+  expect(result).toMatchObject({ status: 0, tested: true, packageTested: true, packed: true })
   expect(result.output).toMatch(/\+ taxonomy-mock@/)
 })
 
 it('refuses to publish, before packing, when npm test fails', () => {
   const result = publishDryRun('node -e "process.exit(1)"')
   expect(result.status).not.toBe(0)
-  expect(result).toMatchObject({ tested: false, packed: false })
+  expect(result).toMatchObject({ tested: false, packageTested: false, packed: false })
   expect(result.output).not.toMatch(/\+ taxonomy-mock@/)
 })
