@@ -96,7 +96,7 @@ const NO_CONTEXT: AdapterContext = Object.freeze({})
  * What a kept answer costs besides its body, as the memory budget counts it: the two answers, their
  * headers, the typed array and its store, the entry and the maps' slots that find it.
  */
-const KEPT_ANSWER_BYTES = 640
+const KEPT_ANSWER_BYTES = 700
 
 /** Answers as the memory budget keeps them: found again by record, let go of when memory is short. */
 type KeptAnswers = Kept<Answers>
