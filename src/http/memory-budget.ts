@@ -5,7 +5,7 @@ import { MEGABYTE } from '../core/megabytes.js'
  * default, its least and its most.
  */
 export const MEMORY_BUDGET = Object.freeze({
-  default: 256 * MEGABYTE,
+  default: 512 * MEGABYTE,
   min: MEGABYTE,
   max: 64 * 1024 * MEGABYTE,
 })

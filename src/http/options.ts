@@ -86,7 +86,7 @@ export interface AnswerOptions {
    * the default session's included. Past it, kept answers are let go of, least recently used
    * first, and made again when asked for; a patch that would pass it is refused (413).
    * From 1 MiB to 64 GiB.
-   * @default 268435456 (256 MiB)
+   * @default 536870912 (512 MiB)
    */
   readonly memoryBudget?: number
 }

@@ -3,7 +3,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { Kept, MemoryBudget } from '../../src/http/memory-budget.js'
 import { createResolver, sessionsOf } from '../../src/http/resolver.js'
-import { createAnswers, encodeJson } from '../../src/http/responses.js'
+import { createAnswers, encodeJson, type MockAnswer } from '../../src/http/responses.js'
 import { SessionRegistry } from '../../src/http/sessions.js'
 
 const MiB = 1024 * 1024
@@ -144,4 +144,45 @@ it('refuses a memoryBudget outside 1 MiB to 64 GiB, naming the option', () => {
   expect(() => createResolver({ memoryBudget: 1_000 })).toThrow(
     /`memoryBudget` must be a whole number of bytes from 1048576 \(1 MiB\) to 68719476736 \(64 GiB\); received 1000/,
   )
+})
+
+it('lets the least recently used journals go of the answers they keep for HAR files when those pass the budget', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 2 * MiB })
+  const sessions = sessionsOf(resolver)
+  const admin = (method: string, url: string, body?: string) =>
+    resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body ?? '',
+    })
+  const get = (session: string, path: string) =>
+    resolver.resolve({
+      method: 'GET',
+      url: `/api/v2/${path}`,
+      header: (name) =>
+        name === 'authorization'
+          ? 'Bearer taxonomy-mock-key'
+          : name === 'x-taxonomy-mock-session'
+            ? session
+            : undefined,
+    }) as MockAnswer
+  await admin('PUT', '/__admin/sessions/old/data', '{"preset":"huge-lists"}')
+  await admin('PUT', '/__admin/sessions/new/data', '{"preset":"huge-lists"}')
+  expect(get('old', 'disciplines/huge-discipline').status).toBe(200)
+  expect(sessions.find('old')!.holdsKept).toBe(true)
+  // 7.6 MB, past the budget: made for this request and not kept; its journal entry would hold it.
+  const huge = get('new', 'sub_disciplines/huge-sub-discipline')
+  expect(huge.body!.byteLength).toBeGreaterThan(2 * MiB)
+  expect(sessions.memory.bytes).toBeLessThanOrEqual(2 * MiB)
+  expect(sessions.find('old')!.holdsKept).toBe(false)
+  expect(sessions.find('new')!.holdsKept).toBe(false)
+  const har = (await admin('GET', '/__admin/sessions/old/requests.har')) as MockAnswer
+  const { log } = JSON.parse(new TextDecoder().decode(har.body!)) as {
+    log: { entries: { response: { status: number; content: { comment?: string } } }[] }
+  }
+  expect(log.entries.map(({ response }) => response.status)).toEqual([200])
+  expect(log.entries[0]!.response.content.comment).toMatch(/the memory budget needed its room/)
 })
