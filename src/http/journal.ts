@@ -200,9 +200,11 @@ export class Journal {
     this.#delays[i] = ms
     this.#labels[i] = scenario
     this.#answers[i] = answer
-    this.#kept[i] = madeFrom
-    if (madeFrom !== undefined) {
-      madeFrom.pin()
+    // A HEAD answer holds no body: it pins nothing.
+    const pinned = answer.body === null ? undefined : madeFrom
+    this.#kept[i] = pinned
+    if (pinned !== undefined) {
+      pinned.pin()
       this.#pinned++
     }
     const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason)

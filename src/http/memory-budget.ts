@@ -18,9 +18,11 @@ export const MEMORY_BUDGET = Object.freeze({
 export class Kept<T> {
   /** `undefined` once the budget let it go: a holder then makes it again. */
   value: T | undefined
-  /** Whether the budget keeps it (in the order of use). */
+  /** Whether the budget keeps it. */
   kept = false
-  /** @internal The budget's order of use. */
+  /** @internal Used since the budget last looked: it gets a second chance. */
+  used = false
+  /** @internal The budget's order: kept first, or given a second chance first, is oldest. */
   older: Kept<unknown> | undefined
   /** @internal */
   newer: Kept<unknown> | undefined
@@ -69,9 +71,10 @@ export class Kept<T> {
 /**
  * One byte budget for what a resolver holds: what cannot be made again (journals, patches,
  * sessions; {@link charge}) and what can (answers' bytes; {@link keep}). Past the budget it lets go
- * of what can be made again, least recently used first; what a journal still points to is let go
- * of by asking the sessions to release their journals' answers (`relieve`), least recently used
- * first. What cannot be made again is never let go of here: {@link fits} says whether more of it
+ * of what can be made again, least recently used first (approximately: the oldest kept, unless
+ * used since it was last looked at, which then gets a second chance); what a journal still points
+ * to is let go of by asking the sessions to release their journals' answers (`relieve`), least
+ * recently used first. What cannot be made again is never let go of here: {@link fits} says whether more of it
  * fits, for the admin write that would add it.
  *
  * @example
@@ -132,20 +135,17 @@ export class MemoryBudget {
     entry.kept = true
     if (entry.pinned) this.#orphaned -= entry.bytes
     else this.#rebuildable += entry.bytes
-    entry.older = this.#newest
-    if (this.#newest === undefined) this.#oldest = entry
-    else this.#newest.newer = entry
-    this.#newest = entry
+    this.#link(entry)
     return true
   }
 
-  /** Marks a kept entry as the most recently used; no work for the one used last. */
+  /**
+   * Marks an entry used: one write, so a cache hit stays cheap. The budget reads the mark when the
+   * entry is the oldest: a used one is moved to the newest end instead of let go of (a second
+   * chance, which approximates least recently used).
+   */
   use(entry: Kept<unknown>): void {
-    if (entry === this.#newest || !entry.kept) return
-    this.#unlink(entry)
-    entry.older = this.#newest
-    this.#newest!.newer = entry
-    this.#newest = entry
+    entry.used = true
   }
 
   /** @internal A pin changed whether an entry's bytes are alive outside the cache. */
@@ -161,7 +161,7 @@ export class MemoryBudget {
 
   /**
    * Lets go until `room` more bytes fit: orphaned bytes first (journals' answers, least recently
-   * used sessions first), then kept entries, least recently used first.
+   * used sessions first), then kept entries, oldest first, each used one given a second chance.
    */
   #makeRoom(room: number): void {
     // Releasing a journal unpins entries, which must not start another round from inside this one.
@@ -170,8 +170,14 @@ export class MemoryBudget {
     try {
       while (this.bytes + room > this.limit) {
         if (this.#orphaned > 0 && this.relieve()) continue
-        if (this.#oldest !== undefined) this.#evict(this.#oldest)
-        else if (!this.relieve()) return
+        const oldest = this.#oldest
+        if (oldest === undefined) {
+          if (!this.relieve()) return
+        } else if (oldest.used && oldest !== this.#newest) {
+          oldest.used = false
+          this.#unlink(oldest)
+          this.#link(oldest)
+        } else this.#evict(oldest)
       }
     } finally {
       this.#relieving = false
@@ -184,6 +190,13 @@ export class MemoryBudget {
     if (entry.pinned) this.#orphaned += entry.bytes
     else this.#rebuildable -= entry.bytes
     entry.drop()
+  }
+
+  #link(entry: Kept<unknown>): void {
+    entry.older = this.#newest
+    if (this.#newest === undefined) this.#oldest = entry
+    else this.#newest.newer = entry
+    this.#newest = entry
   }
 
   #unlink(entry: Kept<unknown>): void {
