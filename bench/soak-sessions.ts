@@ -26,8 +26,8 @@ interface Answer {
 }
 
 /**
- * Sends a request; with `expected`, compares the body with it as it arrives (keeping nothing) and
- * resolves whether the whole answer matched, else resolves the answer.
+ * Sends a request and reads its answer. With `expected`, the body is compared with it as it
+ * arrives and not kept (`body` is empty), and `same` says whether the whole answer matched.
  */
 function ask(
   url: string,
@@ -36,25 +36,8 @@ function ask(
   path: string,
   session: string,
   body?: string,
-): Promise<Answer>
-function ask(
-  url: string,
-  agent: Agent,
-  method: string,
-  path: string,
-  session: string,
-  body: string | undefined,
-  expected: Answer,
-): Promise<boolean>
-function ask(
-  url: string,
-  agent: Agent,
-  method: string,
-  path: string,
-  session: string,
-  body?: string,
   expected?: Answer,
-): Promise<Answer | boolean> {
+): Promise<Answer & { readonly same: boolean }> {
   const { port } = new URL(url)
   const headers = { authorization: 'Bearer taxonomy-mock-key', 'x-taxonomy-mock-session': session }
   return new Promise((resolve, reject) => {
@@ -70,8 +53,8 @@ function ask(
       })
       res.on('error', reject)
       res.on('end', () => {
-        if (expected === undefined) resolve({ head, body: Buffer.concat(chunks) })
-        else resolve(same && at === expected.body.byteLength)
+        same &&= at === expected?.body.byteLength
+        resolve({ head, body: Buffer.concat(chunks), same })
       })
     })
     req.on('error', reject)
@@ -131,7 +114,15 @@ export async function sessionMemory(seconds = 900): Promise<Check[]> {
             if (!put.head.startsWith('200 ')) refused++
           }
           for (const [i, path] of PATHS.entries()) {
-            const same = await ask(server.url, agent, 'GET', path, session, undefined, expected[i]!)
+            const { same } = await ask(
+              server.url,
+              agent,
+              'GET',
+              path,
+              session,
+              undefined,
+              expected[i],
+            )
             answered++
             if (!same) wrong++
           }
