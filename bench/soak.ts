@@ -7,6 +7,7 @@ import { runSections, type Check } from './lib.js'
 import { BIN, startCliServer, type ServerProcess } from './processes.js'
 import { hostileContract } from './soak-contract.js'
 import { journalFlood } from './soak-journal.js'
+import { sessionMemory } from './soak-sessions.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { OUTPUT_SECTIONS } from './soak-output.js'
 import { openHandles, pause, rssMb } from './soak-lib.js'
@@ -243,6 +244,7 @@ const sections = [
   ['SIGTERM with delayed answers', delayedSigterm],
   ...OUTPUT_SECTIONS,
   ['Journal flood', () => journalFlood()],
+  ['Sessions with huge-lists', () => sessionMemory()],
   ['Hostile verify and record target', hostileContract],
 ] as const
 

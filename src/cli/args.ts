@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
+import { MEGABYTE } from '../core/megabytes.js'
+import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { resolveOptions, type AnswerOptions } from '../http/options.js'
 import { redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
@@ -43,6 +45,8 @@ export interface ServeArgs {
   readonly workers: number | 'auto'
   /** `--store`: the Redis that replicas share their sessions through. */
   readonly store: StoreAddress | undefined
+  /** `--memory-budget MB`, in bytes: what the sessions and the answers kept for them may take. */
+  readonly memoryBudget: number | undefined
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -108,6 +112,7 @@ export const OPTIONS = {
   'unauthorized-status': { type: 'string' },
   'not-found-status': { type: 'string' },
   order: { type: 'string' },
+  'memory-budget': { type: 'string' },
   tls: { type: 'boolean' },
   workers: { type: 'string' },
   store: { type: 'string' },
@@ -143,6 +148,7 @@ const SERVE_ONLY = [
   'unauthorized-status',
   'not-found-status',
   'order',
+  'memory-budget',
   'tls',
   'tls-cert',
   'tls-key',
@@ -325,6 +331,7 @@ function parseServe(
   const tls = parseTlsFlags(values)
   const workers = parseWorkers(values.workers as string | undefined)
   const store = parseStore(values.store as string | undefined, env[OPTION_VARIABLES.store])
+  const memoryBudget = parseMemoryBudget(values['memory-budget'] as string | undefined)
   const resolved = checkOptions(
     () => ({
       port: resolvePort(port),
@@ -334,6 +341,7 @@ function parseServe(
         delay,
         ...(scenario ? { scenario } : {}),
         ...(adminKey !== undefined ? { adminKey } : {}),
+        ...(memoryBudget !== undefined ? { memoryBudget } : {}),
         ...matching,
       } as AnswerOptions),
       host: resolveHost(host),
@@ -364,7 +372,26 @@ function parseServe(
     tls,
     workers,
     store,
+    memoryBudget,
   }
+}
+
+/** `--memory-budget MB` in bytes: whole megabytes, worded in its own unit (the option counts bytes). */
+function parseMemoryBudget(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  const megabytes = toNumberOrText(text)
+  const { min, max } = MEMORY_BUDGET
+  if (
+    typeof megabytes !== 'number' ||
+    !Number.isInteger(megabytes) ||
+    megabytes * MEGABYTE < min ||
+    megabytes * MEGABYTE > max
+  ) {
+    throw new UsageError(
+      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${JSON.stringify(text)}`,
+    )
+  }
+  return megabytes * MEGABYTE
 }
 
 /**

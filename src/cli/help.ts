@@ -6,6 +6,7 @@ import { MIN_REDACTABLE_KEY_LENGTH } from '../contract/redact.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/options.js'
 import { DEFAULT_STORE_TIMEOUT_MS } from '../server/replica/store-address.js'
 import { DEFAULT_API_KEY } from '../http/options.js'
+import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { DEFAULT_KEY_ENV } from './contract-args.js'
 import { OPTION_VARIABLES as ENV } from './option-flags.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
@@ -56,6 +57,8 @@ Serve options:
       --unauthorized-status N   status of the key error        (default 401)
       --not-found-status N      status of the not-found error  (default 404)
       --order O      nested arrays by name | id | fixture    (default name)
+      --memory-budget MB   sessions' journals, patches and kept answers, at most;
+                     past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB})
   -q, --quiet        no per-request log lines, no examples
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
                      exact: the primary owns them  (default 1)

@@ -20,6 +20,7 @@ export const OPTION_FLAGS: Readonly<Record<string, string>> = {
   'statuses.unauthorized': '--unauthorized-status',
   'statuses.notFound': '--not-found-status',
   order: '--order',
+  memoryBudget: '--memory-budget',
   scenario: '--scenario',
   'scenario.kind': '--scenario',
   'scenario.slug': '--scenario-slug',

@@ -128,6 +128,7 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
     ...args.matching,
     ...(args.scenario ? { scenario: args.scenario } : {}),
     ...(args.adminKey ? { adminKey: args.adminKey } : {}),
+    ...(args.memoryBudget !== undefined ? { memoryBudget: args.memoryBudget } : {}),
   }
 }
 

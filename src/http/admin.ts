@@ -140,10 +140,11 @@ export function createAdmin(
         false,
       ).get
     }
-    if (!sessions.setData(sessions.get(session), data)) {
+    const refusal = sessions.setData(sessions.get(session), data)
+    if (refusal !== undefined) {
       return error(
         'payloadTooLarge',
-        `Request body too large: the patches of all sessions together are limited to ${DATA_LIMITS.totalBytes} bytes; delete some (DELETE /__admin/sessions/{id}/data)`,
+        `Request body too large: ${refusal}; delete some (DELETE /__admin/sessions/{id}/data)`,
       )
     }
     return json(200, describeData(session, data))

@@ -169,7 +169,8 @@ function toHarResponse(
 ): HarEntry['response'] {
   const common = { httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1 }
   if (answer === undefined) {
-    const comment = 'The body is no longer kept: the data it came from was replaced since'
+    const comment =
+      'The body is no longer kept: the data it came from was replaced since, or the memory budget needed its room'
     const status = entry.status ?? 0
     return {
       ...common,

@@ -1,4 +1,5 @@
 import type { Collection } from './endpoints.js'
+import type { Kept } from './memory-budget.js'
 import { sendsStatus, type MockAnswer } from './responses.js'
 import type { ScenarioKind } from './scenario.js'
 
@@ -139,6 +140,9 @@ export class Journal {
   #delays: number[] = []
   #labels: (ScenarioKind | null)[] = []
   #answers: (MockAnswer | undefined)[] = []
+  // The kept answers (a memory budget's) the entries point to: pinned while they do.
+  #kept: (Kept<unknown> | undefined)[] = []
+  #pinned = 0
   // What each entry was counted as, so dropping one reads one slot, not five.
   #costs: number[] = []
   // The path of the newest entry, compared with the next one's.
@@ -155,7 +159,8 @@ export class Journal {
 
   /**
    * Records one request, dropping the oldest past the limit. One argument per field, so the hot
-   * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`.
+   * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`;
+   * `madeFrom` is the budget's entry the answer was made from, pinned while the entry points to it.
    */
   record(
     method: string,
@@ -168,10 +173,14 @@ export class Journal {
     ms: number,
     scenario: ScenarioKind | null,
     at: number = clock.now(),
+    madeFrom?: Kept<unknown>,
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
-    const freed = this.#size === limit ? this.#costs[i]! : 0
+    const full = this.#size === limit
+    const freed = full ? this.#costs[i]! : 0
+    // The entry overwritten lets go of the kept answer it pointed to.
+    if (full) this.#unpin(i)
     // A request that made its session arrived just before the session began: it is at 0.
     this.#times[i] = Math.max(0, at - this.#origin)
     this.#methods[i] = method
@@ -191,6 +200,13 @@ export class Journal {
     this.#delays[i] = ms
     this.#labels[i] = scenario
     this.#answers[i] = answer
+    // A HEAD answer holds no body: it pins nothing.
+    const pinned = answer.body === null ? undefined : madeFrom
+    this.#kept[i] = pinned
+    if (pinned !== undefined) {
+      pinned.pin()
+      this.#pinned++
+    }
     const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason)
     this.#costs[i] = cost
     this.#next = i + 1 === limit ? 0 : i + 1
@@ -211,6 +227,7 @@ export class Journal {
     if (this.#size === 1) this.#newestPath = ''
     this.#slugs[i] = null
     this.#answers[i] = undefined
+    this.#unpin(i)
     this.#size--
     this.#charge(-freed)
     return true
@@ -218,6 +235,7 @@ export class Journal {
 
   /** Empties the journal. */
   clearRequests(): void {
+    this.#releaseKept()
     this.#times = []
     this.#methods = []
     this.#paths = []
@@ -229,6 +247,7 @@ export class Journal {
     this.#delays = []
     this.#labels = []
     this.#answers = []
+    this.#kept = []
     this.#costs = []
     this.#newestPath = ''
     this.#next = 0
@@ -238,11 +257,37 @@ export class Journal {
 
   /**
    * Lets go of the answers its entries point to, when the data they came from is replaced: the
-   * journal then never keeps bodies alive that the resolver no longer serves.
+   * journal then never keeps bodies alive that the resolver no longer serves. A memory budget
+   * asks the same of the least recently used sessions when it needs their bodies' room.
    */
   releaseAnswers(): void {
     const answers = this.#answers
     for (let i = 0; i < answers.length; i++) if (answers[i]?.body) answers[i] = undefined
+    this.#releaseKept()
+  }
+
+  /** Whether an entry points to an answer a memory budget counts. */
+  get holdsKept(): boolean {
+    return this.#pinned > 0
+  }
+
+  #releaseKept(): void {
+    if (this.#pinned === 0) return
+    for (let i = 0; i < this.#kept.length; i++) {
+      const kept = this.#kept[i]
+      if (kept === undefined) continue
+      // Its answer shares the entry's body: let go of both.
+      this.#answers[i] = undefined
+      this.#unpin(i)
+    }
+  }
+
+  #unpin(i: number): void {
+    const kept = this.#kept[i]
+    if (kept === undefined) return
+    this.#kept[i] = undefined
+    this.#pinned--
+    kept.unpin()
   }
 
   /** The journal, oldest first. */
@@ -297,6 +342,8 @@ export class Journal {
 
   /** Stops reporting to the ledger (whose owner forgot this journal). */
   detach(): void {
+    // Nothing will read it again: the answers it kept counted lose their last holder here.
+    this.#releaseKept()
     this.#ledger = undefined
   }
 

@@ -4,6 +4,7 @@ import { formatReceived, resolveSize, type Size } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import type { NestedOrder } from '../core/records.js'
 import { MAX_DELAY } from './delay.js'
+import { MEMORY_BUDGET } from './memory-budget.js'
 import { parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
 import { OptionError } from '../core/option-error.js'
 
@@ -80,6 +81,14 @@ export interface AnswerOptions {
    * @default undefined (the data as it is)
    */
   readonly patch?: SessionPatch
+  /**
+   * The bytes that sessions (journals, patches) and the answers kept for them may take together,
+   * the default session's included. Past it, kept answers are let go of, least recently used
+   * first, and made again when asked for; a patch that would pass it is refused (413).
+   * From 1 MiB to 64 GiB.
+   * @default 536870912 (512 MiB)
+   */
+  readonly memoryBudget?: number
 }
 
 /** The status of each error the spec describes without a status (§7). */
@@ -105,6 +114,7 @@ export interface ResolvedOptions {
   readonly statuses: Required<ErrorStatuses>
   readonly order: NestedOrder
   readonly patch: SessionPatch | undefined
+  readonly memoryBudget: number
   /** The seed and counts generated data comes from, known before it is built; `undefined` for other data. */
   readonly generation: Generation | undefined
 }
@@ -151,7 +161,24 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     statuses: resolveStatuses(options.statuses),
     order: resolveOrder(options.order),
     patch: resolvePatch(options.patch),
+    memoryBudget: resolveMemoryBudget(options.memoryBudget),
   })
+}
+
+function resolveMemoryBudget(bytes: unknown): number {
+  if (bytes === undefined) return MEMORY_BUDGET.default
+  if (
+    typeof bytes !== 'number' ||
+    !Number.isInteger(bytes) ||
+    bytes < MEMORY_BUDGET.min ||
+    bytes > MEMORY_BUDGET.max
+  ) {
+    throw new OptionError(
+      'memoryBudget',
+      `must be a whole number of bytes from ${MEMORY_BUDGET.min} (1 MiB) to ${MEMORY_BUDGET.max} (64 GiB); received ${formatReceived(bytes)}`,
+    )
+  }
+  return bytes
 }
 
 function resolvePatch(patch: unknown): SessionPatch | undefined {

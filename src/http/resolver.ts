@@ -1,3 +1,4 @@
+import type { TaxonomyOverlay } from '../core/overlay.js'
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
 import type { FixtureRecord } from '../core/types.js'
 import { createAdmin, type JournalReader } from './admin.js'
@@ -42,6 +43,8 @@ import {
 } from './sessions.js'
 import { describeServedDataset, formatDatasetHeader, type ServedDataset } from './dataset.js'
 import { createSessionData, reapplySessionData, type SessionData } from './session-data.js'
+import { Kept } from './memory-budget.js'
+import { OptionError } from '../core/option-error.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -90,10 +93,13 @@ const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src
 const NO_SCENARIOS: readonly ScenarioState[] = []
 const NO_CONTEXT: AdapterContext = Object.freeze({})
 /**
- * Bodies kept per session with data: past this many, its cache starts afresh, so a session costs
- * about its patch and what it asked for lately, not a copy of every answer.
+ * What a kept answer costs besides its body, as the memory budget counts it: the two answers, their
+ * headers, the typed array and its store, the entry and the maps' slots that find it.
  */
-const SESSION_BODIES = 1_000
+const KEPT_ANSWER_BYTES = 700
+
+/** Answers as the memory budget keeps them: found again by record, let go of when memory is short. */
+type KeptAnswers = Kept<Answers>
 
 /**
  * One dataset as served, the base or a session's patched data, with the answers made from it:
@@ -106,13 +112,14 @@ interface Served {
   readonly data: SessionData | undefined
   /** The session whose data it is: the browse pages link within it. */
   readonly sessionId: string | undefined
-  readonly bodies: Map<FixtureRecord, Answers>
-  readonly pages: Map<FixtureRecord, Answers>
+  /** Record bodies: shared by every session whose data is the same overlay (a preset's). */
+  readonly bodies: Map<FixtureRecord, KeptAnswers>
+  readonly pages: Map<FixtureRecord, KeptAnswers>
   // A record route's answers, found once: the locator hands back the same route for a repeated target.
-  readonly routeAnswers: WeakMap<Route, Answers>
+  readonly routeAnswers: WeakMap<Route, KeptAnswers>
   // The route asked for last and its answers: a client repeating a request skips the map.
   lastRoute: Route | undefined
-  lastAnswers: Answers | undefined
+  lastAnswers: KeptAnswers | undefined
   readonly stamped: WeakMap<Answers, Answers>
   indexPage: Answers | undefined
   health: Answers | undefined
@@ -167,11 +174,18 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   }
   const preflight = createPreflightAnswer(cors)
   let openapi: Answers | undefined
-  const sessions = new SessionRegistry()
+  const sessions = new SessionRegistry(undefined, resolved.memoryBudget)
+  const { memory } = sessions
   if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   // Validated at once, so a bad patch fails where the mock is made, not at its first request.
-  if (resolved.patch)
-    sessions.setData(sessions.default, createSessionData(resolved.taxonomy, resolved.patch))
+  if (resolved.patch) {
+    const data = createSessionData(resolved.taxonomy, resolved.patch)
+    const refusal = sessions.setData(sessions.default, data)
+    if (refusal !== undefined)
+      throw new OptionError('memoryBudget', `is too small for \`patch\`: ${refusal}`)
+  }
+  // The 404 of a slug no record has, as a record route remembers it: counted by no budget.
+  const notFound: KeptAnswers = new Kept(errors.notFound, 0)
   const answerAdmin = createAdmin(
     sessions,
     resolved.adminKey,
@@ -192,6 +206,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   let baseServed = createServed(undefined, undefined)
   // Patched data as served, by the session data (or a helper's) it was made for.
   let servedByData = new WeakMap<SessionData, Served>()
+  // Record bodies by the overlay they were made from: sessions with one preset share them.
+  let bodiesByOverlay = new WeakMap<TaxonomyOverlay, Map<FixtureRecord, KeptAnswers>>()
 
   function createServed(data: SessionData | undefined, sessionId: string | undefined): Served {
     return {
@@ -204,7 +220,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       },
       data,
       sessionId,
-      bodies: new Map(),
+      bodies: data === undefined ? new Map() : bodiesOf(data.overlay),
       pages: new Map(),
       routeAnswers: new WeakMap(),
       lastRoute: undefined,
@@ -215,6 +231,24 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       dataset: undefined,
       header: undefined,
     }
+  }
+
+  function bodiesOf(overlay: TaxonomyOverlay): Map<FixtureRecord, KeptAnswers> {
+    let bodies = bodiesByOverlay.get(overlay)
+    if (bodies === undefined) bodiesByOverlay.set(overlay, (bodies = new Map()))
+    return bodies
+  }
+
+  /** Keeps answers in `cache` under `record` if the memory budget has room for them. */
+  function keepAnswers(
+    cache: Map<FixtureRecord, KeptAnswers>,
+    record: FixtureRecord,
+    answers: Answers,
+  ): KeptAnswers {
+    const bytes = KEPT_ANSWER_BYTES + (answers.get.body?.byteLength ?? 0)
+    const kept = new Kept(answers, bytes, memory, () => cache.delete(record))
+    if (memory.keep(kept)) cache.set(record, kept)
+    return kept
   }
 
   /**
@@ -260,53 +294,58 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     return stamped
   }
 
-  /** A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept. */
-  function apiAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): Answers {
-    let answers = served.bodies.get(record)
-    if (answers === undefined) {
-      served.header ??= formatDatasetHeader(datasetOf(served))
-      if (served.data !== undefined && served.bodies.size >= SESSION_BODIES) served.bodies.clear()
-      answers = createAnswers(
-        200,
-        encodeJson(endpoint.toBody(served.taxonomy, record, order)),
-        cors,
-        { [DATASET_HEADER]: served.header },
-      )
-      served.bodies.set(record, answers)
-    }
-    return answers
+  /**
+   * A record's API answers: its §2.1 or §2.4 body, serialised on first use and kept while the
+   * memory budget has room (one too large for it is made for its request alone).
+   */
+  function apiAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): KeptAnswers {
+    const found = served.bodies.get(record)
+    if (found !== undefined) return found
+    served.header ??= formatDatasetHeader(datasetOf(served))
+    const answers = createAnswers(
+      200,
+      encodeJson(endpoint.toBody(served.taxonomy, record, order)),
+      cors,
+      { [DATASET_HEADER]: served.header },
+    )
+    return keepAnswers(served.bodies, record, answers)
   }
 
-  /** The answers to a record route: the record's, or 404 when there is none. */
-  function recordAnswers(served: Served, route: Extract<Route, { kind: 'record' }>): Answers {
-    if (route === served.lastRoute) return served.lastAnswers!
-    let answers = served.routeAnswers.get(route)
-    if (answers === undefined) {
+  /**
+   * The answers to a record route: the record's, or 404 when there is none. A hit is one map
+   * lookup (none for the route asked for last) and marks the answers used.
+   */
+  function recordAnswers(served: Served, route: Extract<Route, { kind: 'record' }>): KeptAnswers {
+    let kept = route === served.lastRoute ? served.lastAnswers! : served.routeAnswers.get(route)
+    if (kept === undefined || kept.value === undefined) {
       const record = route.endpoint.find(served.taxonomy, route.slug)
-      answers = record ? apiAnswers(served, route.endpoint, record) : errors.notFound
-      served.routeAnswers.set(route, answers)
+      kept = record ? apiAnswers(served, route.endpoint, record) : notFound
+      // Answers the budget did not keep are not remembered either: they were for this request.
+      if (kept.kept || kept === notFound) served.routeAnswers.set(route, kept)
+      else return kept
     }
+    memory.use(kept)
     served.lastRoute = route
-    served.lastAnswers = answers
-    return answers
+    served.lastAnswers = kept
+    return kept
   }
 
   /** A record's browse page, built from the same bytes the API sends, once. */
   function pageAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): Answers {
-    let answers = served.pages.get(record)
-    if (answers === undefined) {
-      const html = renderRecordPage(
-        endpoint.collection,
-        record,
-        apiAnswers(served, endpoint, record).get.body!,
-        resolved,
-        served.sessionId,
-      )
-      answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
-      if (served.data !== undefined && served.pages.size >= SESSION_BODIES) served.pages.clear()
-      served.pages.set(record, answers)
+    const found = served.pages.get(record)
+    if (found !== undefined) {
+      memory.use(found)
+      return found.value!
     }
-    return answers
+    const html = renderRecordPage(
+      endpoint.collection,
+      record,
+      apiAnswers(served, endpoint, record).value!.get.body!,
+      resolved,
+      served.sessionId,
+    )
+    const answers = createAnswers(200, encodeText(html), cors, HTML_HEADERS, HTML_TYPE)
+    return keepAnswers(served.pages, record, answers).value!
   }
 
   /**
@@ -364,6 +403,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     delay: number,
     label: ScenarioKind | null,
     quota?: RateLimitReading,
+    madeFrom?: KeptAnswers,
   ): MockAnswer {
     // A record's own answers carry the dataset header from the start: stamp the others.
     let answer = answerFor(reason === 'ok' ? answers : stamp(served, answers), request.method)
@@ -383,6 +423,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
         delay,
         label,
         request.receivedAt,
+        // The journal keeps the answer for a HAR file: the budget counts its body while it does.
+        madeFrom,
       )
     metrics.countApi(
       route.kind === 'apiUnknown' ? null : route.endpoint.collection,
@@ -406,9 +448,9 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     label: ScenarioKind | null,
     quota?: RateLimitReading,
   ): MockAnswer {
-    const answers = recordAnswers(call.served, route)
-    const reason = answers === errors.notFound ? 'unknown-slug' : 'ok'
-    return finish(call, answers, reason, delay, label, quota)
+    const kept = recordAnswers(call.served, route)
+    if (kept === notFound) return finish(call, errors.notFound, 'unknown-slug', delay, label, quota)
+    return finish(call, kept.value!, 'ok', delay, label, quota, kept)
   }
 
   /** The scenario for this request: its own preference, then those selected for it, then its session's. */
@@ -514,8 +556,11 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     if (route.kind !== 'record')
       return finish(call, errors.malformed, 'malformed-slug', delay, label)
     if (spec?.phase !== 'after-lookup') return finishLookup(call, route, delay, label)
-    const changed = spec.answer(recordAnswers(call.served, route), effect.options)
-    return finish(call, changed, state.reasonFor(kind!), delay, label)
+    const kept = recordAnswers(call.served, route)
+    const changed = spec.answer(kept.value!, effect.options)
+    // A changed answer shares the record's body.
+    const madeFrom = kept === notFound ? undefined : kept
+    return finish(call, changed, state.reasonFor(kind!), delay, label, undefined, madeFrom)
   }
 
   /**
@@ -553,6 +598,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       resolved = withTaxonomy(resolved, next)
       baseServed = createServed(undefined, undefined)
       servedByData = new WeakMap()
+      bodiesByOverlay = new WeakMap()
+      memory.clear()
       sessions.releaseAnswers()
     },
     resolve(request, context = NO_CONTEXT) {

@@ -29,6 +29,7 @@ const BAD_VALUES: [option: string, argv: string[], env?: Record<string, string>]
   ['statuses.unauthorized', ['--unauthorized-status', '200']],
   ['statuses.notFound', ['--not-found-status', '405']],
   ['order', ['--order', 'random']],
+  ['memoryBudget', ['--memory-budget', '0']],
   ['scenario.kind', ['--scenario', 'oops']],
   ['scenario.slug', ['--scenario', 'hang', '--scenario-slug', 'x'.repeat(1001)]],
   ['scenario.times', ['--scenario', 'hang', '--scenario-times', '0']],

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { spawnCli } from '../helpers/cli.js'
 import { until } from '../helpers/clock.js'
@@ -163,4 +164,23 @@ it('names its data in the banner and on every answer: seed and size, or the --da
     dataset: { sha256: string }
   }
   expect(health.dataset.sha256).toBe(sha256)
+})
+
+it('holds its sessions to --memory-budget MB: a patch past it is a 413 naming the budget in bytes', async () => {
+  const { url } = await startCli(['--size', 'small', '--memory-budget', '1'])
+  const small = createTaxonomy({ size: 'small' })
+  // About 240 KB of JSON, counted six times.
+  const patch = createDisciplinePatch({
+    name: 'Wide',
+    domainIds: [small.domains[0]!.id],
+    subDisciplines: 1_500,
+  })
+  const response = await fetch(`${url}/__admin/sessions/s/data`, {
+    method: 'PUT',
+    body: JSON.stringify(patch),
+  })
+  expect(response.status).toBe(413)
+  expect(((await response.json()) as { error: string }).error).toMatch(
+    /would pass the memory budget of 1048576 bytes/,
+  )
 })

@@ -1,0 +1,188 @@
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
+import { Kept, MemoryBudget } from '../../src/http/memory-budget.js'
+import { createResolver, sessionsOf } from '../../src/http/resolver.js'
+import { createAnswers, encodeJson, type MockAnswer } from '../../src/http/responses.js'
+import { SessionRegistry } from '../../src/http/sessions.js'
+
+const MiB = 1024 * 1024
+const OK = createAnswers(200, encodeJson({}), false)
+
+/** Entries of `bytes` each in `budget`, with what was let go of, in order. */
+function keeper(budget: MemoryBudget) {
+  const dropped: string[] = []
+  const keep = (name: string, bytes: number) => {
+    const entry = new Kept(name, bytes, budget, () => dropped.push(name))
+    return { entry, kept: budget.keep(entry) }
+  }
+  return { dropped, keep }
+}
+
+it('lets go of the least recently used entries first, and counts what it keeps', () => {
+  const budget = new MemoryBudget(300)
+  const { dropped, keep } = keeper(budget)
+  const a = keep('a', 100).entry
+  keep('b', 100)
+  keep('c', 100)
+  expect(budget.bytes).toBe(300)
+  budget.use(a)
+  keep('d', 100)
+  expect(dropped).toEqual(['b'])
+  keep('e', 150)
+  expect(dropped).toEqual(['b', 'c', 'a'])
+  expect(budget.bytes).toBe(250)
+  expect(a.value).toBeUndefined()
+  expect(a.kept).toBe(false)
+})
+
+it('never lets go of what cannot be made again: it lets go of the rest and says what no longer fits', () => {
+  const budget = new MemoryBudget(1_000)
+  const { dropped, keep } = keeper(budget)
+  keep('a', 300)
+  keep('b', 300)
+  budget.charge(600)
+  expect(dropped).toEqual(['a'])
+  expect(budget.bytes).toBe(900)
+  budget.charge(300)
+  expect(dropped).toEqual(['a', 'b'])
+  expect(budget.bytes).toBe(900)
+  expect(budget.fixedBytes).toBe(900)
+  expect(budget.fits(100)).toBe(true)
+  expect(budget.fits(101)).toBe(false)
+  // An entry that cannot fit beside it is not kept: its holder uses it once.
+  const { entry, kept } = keep('c', 200)
+  expect(kept).toBe(false)
+  expect(entry.value).toBe('c')
+  expect(budget.bytes).toBe(900)
+  budget.charge(-900)
+  expect(budget.bytes).toBe(0)
+})
+
+it('counts an entry a journal points to until the journal lets go, and asks journals to let go first', () => {
+  const pinned: Kept<unknown>[] = []
+  let asked = 0
+  const budget = new MemoryBudget(300, () => {
+    asked++
+    const entry = pinned.shift()
+    entry?.unpin()
+    return entry !== undefined
+  })
+  const { dropped, keep } = keeper(budget)
+  const a = keep('a', 200).entry
+  a.pin()
+  pinned.push(a)
+  // Making room for b lets go of a from the cache; its bytes stay while the journal holds it,
+  // so the journal is asked to let go.
+  keep('b', 200)
+  expect(dropped).toEqual(['a'])
+  expect(asked).toBe(1)
+  expect(budget.bytes).toBe(200)
+  // An entry let go of and still pinned counts once; unpinning it frees it.
+  const b = keep('c', 50).entry
+  expect(budget.bytes).toBe(250)
+  b.pin()
+  b.unpin()
+  expect(budget.bytes).toBe(250)
+})
+
+it('lets a journal pin the answers it points to, and releases them when the session is forgotten', () => {
+  const sessions = new SessionRegistry(undefined, 4 * MiB)
+  const { memory } = sessions
+  const kept = new Kept(OK, 3 * MiB, memory)
+  expect(memory.keep(kept)).toBe(true)
+  const session = sessions.get('s')
+  const base = memory.bytes
+  session.record(
+    'GET',
+    '/api/v2/disciplines/x',
+    'disciplines',
+    'x',
+    'ok',
+    OK.get,
+    'ok',
+    0,
+    null,
+    undefined,
+    kept,
+  )
+  expect(session.holdsKept).toBe(true)
+  sessions.delete('s')
+  expect(session.holdsKept).toBe(false)
+  // The session's journal entry and its overhead are no longer counted; the kept answer is.
+  expect(memory.bytes).toBeLessThan(base)
+  expect(memory.bytes).toBeGreaterThanOrEqual(3 * MiB)
+})
+
+it('answers 413 naming the memory budget to a patch that would pass it, and changes nothing', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: MiB })
+  const patch = createDisciplinePatch({
+    name: 'Wide',
+    domainIds: [taxonomy.domains[0]!.id],
+    subDisciplines: 1_500,
+  })
+  // About 240 KB of JSON, counted six times (the patch kept, its records, the overlay's maps).
+  const answer = await resolver.resolve({
+    method: 'PUT',
+    url: '/__admin/sessions/s/data',
+    fromLoopback: true,
+    header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+    text: async () => JSON.stringify(patch),
+  })
+  expect(answer.status).toBe(413)
+  expect(JSON.parse(new TextDecoder().decode(answer.body!))).toEqual({
+    error: expect.stringMatching(
+      /^Request body too large: the sessions' journals and patches would pass the memory budget of 1048576 bytes/,
+    ),
+  })
+  expect(sessionsOf(resolver).find('s')?.data).toBeUndefined()
+  expect(sessionsOf(resolver).memory.bytes).toBeLessThan(MiB)
+})
+
+it('refuses a memoryBudget outside 1 MiB to 64 GiB, naming the option', () => {
+  expect(() => createResolver({ memoryBudget: 1_000 })).toThrow(
+    /`memoryBudget` must be a whole number of bytes from 1048576 \(1 MiB\) to 68719476736 \(64 GiB\); received 1000/,
+  )
+})
+
+it('lets the least recently used journals go of the answers they keep for HAR files when those pass the budget', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 2 * MiB })
+  const sessions = sessionsOf(resolver)
+  const admin = (method: string, url: string, body?: string) =>
+    resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body ?? '',
+    })
+  const get = (session: string, path: string) =>
+    resolver.resolve({
+      method: 'GET',
+      url: `/api/v2/${path}`,
+      header: (name) =>
+        name === 'authorization'
+          ? 'Bearer taxonomy-mock-key'
+          : name === 'x-taxonomy-mock-session'
+            ? session
+            : undefined,
+    }) as MockAnswer
+  await admin('PUT', '/__admin/sessions/old/data', '{"preset":"huge-lists"}')
+  await admin('PUT', '/__admin/sessions/new/data', '{"preset":"huge-lists"}')
+  expect(get('old', 'disciplines/huge-discipline').status).toBe(200)
+  expect(sessions.find('old')!.holdsKept).toBe(true)
+  // 7.6 MB, past the budget: made for this request and not kept; its journal entry would hold it.
+  const huge = get('new', 'sub_disciplines/huge-sub-discipline')
+  expect(huge.body!.byteLength).toBeGreaterThan(2 * MiB)
+  expect(sessions.memory.bytes).toBeLessThanOrEqual(2 * MiB)
+  expect(sessions.find('old')!.holdsKept).toBe(false)
+  expect(sessions.find('new')!.holdsKept).toBe(false)
+  const har = (await admin('GET', '/__admin/sessions/old/requests.har')) as MockAnswer
+  const { log } = JSON.parse(new TextDecoder().decode(har.body!)) as {
+    log: { entries: { response: { status: number; content: { comment?: string } } }[] }
+  }
+  expect(log.entries.map(({ response }) => response.status)).toEqual([200])
+  expect(log.entries[0]!.response.content.comment).toMatch(/the memory budget needed its room/)
+})

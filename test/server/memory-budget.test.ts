@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto'
+import { Agent, get } from 'node:http'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
+import { sessionsOf } from '../../src/http/resolver.js'
+import type { RunningServer } from '../../src/server/index.js'
+import { startTestServer } from '../helpers/server.js'
+
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
+
+/**
+ * Bytes of array buffers alive: after full collections, each followed by a turn of the event loop,
+ * in which V8 frees the stores of the buffers it collected.
+ */
+async function liveArrayBuffers(): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc()
+    await new Promise(setImmediate)
+  }
+  return process.memoryUsage().arrayBuffers
+}
+
+const MiB = 1024 * 1024
+const BUDGET = 3 * MiB
+const taxonomy = createTaxonomy({ seed: 42, size: 'medium' })
+const HUGE = ['disciplines/huge-discipline', 'sub_disciplines/huge-sub-discipline']
+
+/**
+ * The default session, reading every discipline and sub-discipline of the data (280 answers, 1.3
+ * MB); sessions with `huge-lists`, which share its answers (the discipline's 0.95 MB; the
+ * sub-discipline's 7.6 MB, past the budget, is made for each request); and sessions with a
+ * discipline of 150 sub-disciplines of their own (its patch 24 KB, counted as 144 KB; its body 30
+ * KB), in turn. Their patches take 1.8 MB of the budget, so their answers (2.6 MB) do not all fit
+ * beside them: they are let go of and made again.
+ */
+const DEFAULT = {
+  id: 'default',
+  patch: undefined,
+  paths: [
+    ...taxonomy.disciplines.map(({ slug }) => `disciplines/${slug}`),
+    ...taxonomy.subDisciplines.map(({ slug }) => `sub_disciplines/${slug}`),
+  ],
+}
+const SESSIONS = Array.from({ length: 24 }, (_, i) =>
+  i % 2 === 0
+    ? { id: `huge-${i}`, patch: { preset: 'huge-lists' }, paths: HUGE }
+    : {
+        id: `wide-${i}`,
+        patch: createDisciplinePatch({
+          name: `Wide ${i}`,
+          domainIds: [taxonomy.domains[0]!.id],
+          subDisciplines: 150,
+        }),
+        paths: [`disciplines/wide-${i}`, `sub_disciplines/wide-${i}-sub-${i}`],
+      },
+).flatMap((session, i) => (i % 6 === 0 ? [DEFAULT, session] : [session]))
+
+async function putData(server: RunningServer, session: string, patch: unknown): Promise<void> {
+  const response = await fetch(`${server.url}/__admin/sessions/${session}/data`, {
+    method: 'PUT',
+    body: JSON.stringify(patch),
+  })
+  expect(response.status, await response.text()).toBe(200)
+}
+
+// The client reads with node:http, hashing as the body arrives: it keeps no body of its own.
+const agent = new Agent({ keepAlive: true })
+
+/** Status, dataset header, length and digest of a session's answer. */
+function ask(server: RunningServer, session: string, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      authorization: 'Bearer taxonomy-mock-key',
+      'x-taxonomy-mock-session': session,
+    }
+    get(`${server.url}/api/v2/${path}`, { agent, headers }, (response) => {
+      const hash = createHash('sha256')
+      let length = 0
+      response.on('data', (chunk: Buffer) => {
+        hash.update(chunk)
+        length += chunk.byteLength
+      })
+      response.on('error', reject)
+      response.on('end', () => {
+        const dataset = response.headers['x-taxonomy-mock-dataset']
+        resolve(`${response.statusCode} ${dataset} ${length} ${hash.digest('hex')}`)
+      })
+    }).on('error', reject)
+  })
+}
+
+/** What a fresh server with the default budget answers each session, one at a time. */
+async function expectedAnswers(): Promise<Map<string, string>> {
+  const expected = new Map<string, string>()
+  const fresh = await startTestServer({ host: '127.0.0.1', taxonomy })
+  for (const { id, patch, paths } of SESSIONS) {
+    if (patch !== undefined) await putData(fresh, id, patch)
+    for (const path of paths) expected.set(`${id} ${path}`, await ask(fresh, id, path))
+  }
+  await fresh.close()
+  return expected
+}
+
+it('holds sessions with huge-lists and data of their own to a small memory budget, each answered as by a fresh server', async () => {
+  const expected = await expectedAnswers()
+  const server = await startTestServer({ host: '127.0.0.1', taxonomy, memoryBudget: BUDGET })
+  const { memory } = sessionsOf(server.resolver)
+  const before = await liveArrayBuffers()
+  let peak = 0
+  for (const { id, patch } of SESSIONS) if (patch !== undefined) await putData(server, id, patch)
+  // Every session's records, then all of them again: the second round finds the first evicted.
+  for (let round = 0; round < 2; round++) {
+    for (const { id, paths } of SESSIONS) {
+      for (const path of paths) {
+        expect(await ask(server, id, path), `${id} ${path}`).toBe(expected.get(`${id} ${path}`))
+        expect(memory.bytes).toBeLessThanOrEqual(BUDGET)
+      }
+    }
+    const grown = (await liveArrayBuffers()) - before
+    peak = Math.max(peak, grown)
+  }
+  // Bodies live outside the heap: what the server still holds of them is within the budget.
+  expect(peak).toBeLessThanOrEqual(BUDGET)
+})
