@@ -85,7 +85,8 @@ it.each([
     expect(child.exitCode).toBe(null)
     await pause(50)
   }
-  expect(await load(`http://127.0.0.1:${port}`, 2_000)).toBe(2_000)
+  // Every log line fails to be written: a few hundred requests are as many failed writes as it takes.
+  expect(await load(`http://127.0.0.1:${port}`, 300)).toBe(300)
   child.kill('SIGTERM')
   expect(await exit).toBe(0)
 })
@@ -116,4 +117,6 @@ it('exits at once on SIGTERM when stdout and stderr share one pipe nobody reads,
   expect(
     lines.slice(banner + 1).filter((line) => !LOG_LINE.test(line) && !NOTICE.test(line)),
   ).toEqual([])
+  // The pipe and the server's queue were full: lines were dropped (and the notice may be too).
+  expect(lines.filter((line) => LOG_LINE.test(line)).length).toBeLessThan(20_000)
 })
