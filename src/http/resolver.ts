@@ -304,7 +304,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     served.header ??= formatDatasetHeader(datasetOf(served))
     const answers = createAnswers(
       200,
-      encodeJson(endpoint.toBody(served.taxonomy, record, order)),
+      encodeJson(endpoint.build(served.taxonomy, record, { order })),
       cors,
       { [DATASET_HEADER]: served.header },
     )
