@@ -55,7 +55,7 @@ export const RULES = Object.freeze([
   {
     id: 'not-found-error',
     sections: '§7',
-    title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on both endpoints',
+    title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on every endpoint',
   },
   {
     id: 'auth-before-not-found',

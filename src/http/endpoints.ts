@@ -127,6 +127,23 @@ export function nestedArrays(endpoint: Endpoint): readonly BodyArray[] {
     : [endpoint.parents, endpoint.children]
 }
 
+/**
+ * A text per row, in the table's order, joined as prose: "A and B", "A, B and C". Texts that name
+ * the endpoints (help, OpenAPI, summaries) are made with it, never counted by hand.
+ *
+ * @example
+ * listEndpoints((endpoint) => `one ${endpoint.noun}`, 'or') // 'one discipline or one sub-discipline'
+ */
+export function listEndpoints(
+  toText: (endpoint: Endpoint) => string,
+  conjunction: 'and' | 'or',
+  space = ' ',
+): string {
+  const texts = ENDPOINT_LIST.map(toText)
+  const last = texts.pop()!
+  return texts.length === 0 ? last : `${texts.join(`,${space}`)} ${conjunction}${space}${last}`
+}
+
 // A Map, not an object lookup: a segment such as `__proto__` must not find anything.
 const BY_COLLECTION = new Map<string, Endpoint>(
   ENDPOINT_LIST.map((endpoint) => [endpoint.collection, endpoint]),

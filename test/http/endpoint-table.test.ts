@@ -1,10 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SHAPES } from '../../src/core/shapes.js'
 import { HELP } from '../../src/cli/help.js'
 import type { ServeArgs } from '../../src/cli/args.js'
 import { formatBannerDetails } from '../../src/cli/banner.js'
+import { formatVerifySummary } from '../../src/contract/format.js'
 import { verifyService, type VerifyReport } from '../../src/contract/verify.js'
 import { loadTaxonomy } from '../../src/core/load.js'
+import { toSlugTypes } from '../../src/core/slug-types.js'
 import type { Taxonomy } from '../../src/core/store.js'
 import { LEVELS } from '../../src/core/types.js'
 import {
@@ -100,8 +105,66 @@ describe.each(ENDPOINT_LIST.map((endpoint) => [endpoint.collection, endpoint] as
       expect(slugs.length).toBeGreaterThan(0)
       for (const slug of slugs) expect(endpoint.find(loaded, slug), slug).toBeDefined()
     })
+
+    it('is named in the OpenAPI description and its tag; its answer has children only if the row does', () => {
+      expect(OPENAPI_DOCUMENT.info.description).toContain(`one ${endpoint.noun}`)
+      expect(OPENAPI_DOCUMENT.tags[0]!.description).toContain(`one ${endpoint.noun}`)
+      const { description } = (
+        OPENAPI_DOCUMENT.paths as unknown as Record<
+          string,
+          { get: { responses: Record<string, Described> } }
+        >
+      )[`/api/v2/${collection}/{slug}`]!.get.responses['200']!
+      expect(description.includes('children')).toBe(endpoint.children !== undefined)
+    })
+
+    it("is named in the help's first lines and counted in verify's summary", () => {
+      expect(HELP.split('\n\n')[1]).toContain(`GET /api/v2/${collection}/:slug`)
+      const counted = (crawled.records as Record<string, number>)[endpoint.startOption]
+      expect(formatVerifySummary(crawled)[1]).toContain(`${counted} ${endpoint.plural}`)
+    })
+
+    it('has a slug type in the --types declarations, which the help names', () => {
+      const name = `${endpoint.noun.replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase())}Slug`
+      expect(toSlugTypes(taxonomy)).toContain(`export type ${name} =`)
+      expect(HELP).toContain(name)
+    })
   },
 )
+
+// "The two endpoints" goes wrong silently when a row is added: texts name the rows from the table.
+const COUNTED_BY_HAND = /\b(two|three|both|either)\b[^.]*\b(endpoints?|lookups?|paths)\b/i
+
+it('counts no endpoint by hand in the OpenAPI document, the help and the banner', () => {
+  const texts = [
+    OPENAPI_DOCUMENT.info.description,
+    ...OPENAPI_DOCUMENT.tags.map((tag) => tag.description),
+    ...Object.values(OPENAPI_DOCUMENT.paths).flatMap((path) =>
+      Object.values(path).map((operation) => JSON.stringify(operation)),
+    ),
+    HELP,
+    ...bannerOf(taxonomy),
+  ]
+  for (const text of texts) expect(text).not.toMatch(COUNTED_BY_HAND)
+})
+
+it("counts no endpoint by hand in the source, whose doc comments are the published types' docs", () => {
+  const src = fileURLToPath(new URL('../../src/', import.meta.url))
+  const counted = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .flatMap((file) =>
+      readFileSync(join(src, file), 'utf8')
+        .split('\n')
+        .map((line, index) => `src/${file}:${index + 1}: ${line.trim()}`)
+        .filter((line) => COUNTED_BY_HAND.test(line)),
+    )
+  expect(counted).toEqual([])
+})
+
+/** An OpenAPI object with its description. */
+interface Described {
+  readonly description: string
+}
 
 /** The banner's lines after the URL line, for `taxonomy` served at a made-up URL. */
 function bannerOf(data: Taxonomy): string[] {
