@@ -1,6 +1,11 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
-import { ENDPOINT_LIST } from '../http/endpoints.js'
+import {
+  ENDPOINT_LIST,
+  findEndpointOfLevel,
+  findExamples,
+  type Endpoint,
+} from '../http/endpoints.js'
 import { showKeys } from '../http/shown-keys.js'
 import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
@@ -63,19 +68,31 @@ export function formatBannerDetails(
   const trust = caFile === undefined ? '' : `--cacert ${caFile} `
   const examples = ENDPOINT_LIST.map((endpoint) => ({
     endpoint,
-    slugs: endpoint.examples(taxonomy, EXAMPLES).map((record) => record.slug),
+    slugs: findExamples(endpoint, taxonomy, EXAMPLES)?.map((record) => record.slug),
   }))
   const [{ endpoint: first, slugs: firstSlugs }] = examples as [(typeof examples)[number]]
   return [
-    `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs[0] ?? ''}`,
+    `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs?.[0] ?? ''}`,
     ...examples.map(
-      ({ endpoint, slugs }) => `  ${`${endpoint.collection}:`.padEnd(17)}${slugs.join(', ')}`,
+      ({ endpoint, slugs }) =>
+        `  ${`${endpoint.collection}:`.padEnd(17)}${slugs?.join(', ') ?? listedIn(endpoint)}`,
     ),
     `  dataset:         ${dataset}`,
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
     `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
     `  stop:            Ctrl+C (or SIGTERM)`,
   ]
+}
+
+/**
+ * Where to find the slugs of a level not built yet (a generated dataset's topics): listing them
+ * would build them all, so the banner points to the answers that name them.
+ */
+function listedIn(endpoint: Endpoint): string {
+  const parent = findEndpointOfLevel(endpoint.parents.level)
+  return parent === undefined
+    ? '(built on first use)'
+    : `(built on first use: each ${parent.noun}'s answer lists its ${endpoint.plural})`
 }
 
 /**

@@ -9,7 +9,7 @@ import { DEFAULT_API_KEY } from '../http/options.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { DEFAULT_KEY_ENV } from './contract-args.js'
 import { OPTION_VARIABLES as ENV } from './option-flags.js'
-import { ENDPOINT_LIST } from '../http/endpoints.js'
+import { ENDPOINT_LIST, listEndpoints } from '../http/endpoints.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { PRISM_CODES } from '../http/prefer.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
@@ -39,7 +39,7 @@ export const HELP = `Usage: taxonomy-mock [serve] [options]
                             [--report FILE] [--junit FILE]
        taxonomy-mock record --target URL --discipline SLUG... --out FILE [--all]
 
-A mock of the Academic Taxonomy Lookup Service (${ENDPOINT_LIST.map((endpoint) => `GET /api/v2/${endpoint.collection}/:slug`).join(' and\n')}), answered from deterministic seeded data.
+A mock of the Academic Taxonomy Lookup Service (${listEndpoints((endpoint) => `GET /api/v2/${endpoint.collection}/:slug`, 'and', '\n')}), answered from deterministic seeded data.
 
 Serve options:
   -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env ${ENV.port})

@@ -1,3 +1,4 @@
+import { listEndpoints } from '../http/endpoints.js'
 import { toDelayJson } from './latency.js'
 import type { VerifyReport } from './verify.js'
 
@@ -12,7 +13,7 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
   const { requests, records } = report
   const lines = [
     `taxonomy-mock verify ${report.target} (key from ${keySource}, ${report.key.length} characters)`,
-    `${requests.sent} requests (bound ${requests.maxRequests}, ${requests.rate === Number.POSITIVE_INFINITY ? 'no rate limit' : `at most ${requests.rate}/s`}); ${records.disciplines} disciplines and ${records.subDisciplines} sub-disciplines looked up`,
+    `${requests.sent} requests (bound ${requests.maxRequests}, ${requests.rate === Number.POSITIVE_INFINITY ? 'no rate limit' : `at most ${requests.rate}/s`}); ${listEndpoints((endpoint) => `${records[endpoint.startOption]} ${endpoint.plural}`, 'and')} looked up`,
     '',
     'Rules',
   ]

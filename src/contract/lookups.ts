@@ -1,4 +1,4 @@
-import { ENDPOINTS, nestedArrays, type Collection } from '../http/endpoints.js'
+import { ENDPOINTS, findEndpointOfLevel, nestedArrays, type Collection } from '../http/endpoints.js'
 import { MAX_FRONTIER } from './budget.js'
 import { BoundReachedError, keepStart, type Exchange, type ServiceClient } from './client.js'
 
@@ -60,15 +60,19 @@ export class LookupSet {
   }
 }
 
-/** The slugs a successful lookup links to: its children and parents, each with its collection. */
+/**
+ * The slugs a successful lookup links to: its children and parents, each with the collection of
+ * the endpoint serving its level (none for a level no endpoint serves).
+ */
 function linksOf(lookup: Lookup): Link[] {
   if (lookup.exchange.status !== 200 || !isObject(lookup.body)) return []
-  return nestedArrays(ENDPOINTS[lookup.collection]).flatMap(({ field, collection }) => {
+  return nestedArrays(ENDPOINTS[lookup.collection]).flatMap(({ field, level }) => {
     const items = (lookup.body as Record<string, unknown>)[field]
-    if (collection === undefined || !Array.isArray(items)) return []
+    const linked = findEndpointOfLevel(level)
+    if (linked === undefined || !Array.isArray(items)) return []
     return items
       .filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '')
-      .map((item) => ({ collection, slug: (item as { slug: string }).slug }))
+      .map((item) => ({ collection: linked.collection, slug: (item as { slug: string }).slug }))
   })
 }
 

@@ -2,8 +2,10 @@ import { byName, compare, type NestedOrder } from '../core/records.js'
 import { ENDPOINT_LIST, nestedArrays, type Collection, type ENDPOINTS } from '../http/endpoints.js'
 import { isObject, type Lookup } from './lookups.js'
 
-/** The nested arrays of the records (§2.1, §2.4), endpoint by endpoint. */
-export type NestedArray = (typeof ENDPOINTS)[Collection]['parents' | 'children']['field']
+/** The nested arrays of the records (§2.1, §2.4), endpoint by endpoint (a leaf has no children). */
+export type NestedArray =
+  | (typeof ENDPOINTS)[Collection]['parents']['field']
+  | Extract<(typeof ENDPOINTS)[Collection], { readonly children: object }>['children']['field']
 export const NESTED_ARRAYS = Object.freeze(
   ENDPOINT_LIST.flatMap(nestedArrays).map((array) => array.field as NestedArray),
 )

@@ -241,7 +241,7 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
   for (const lookup of lookups) {
     const endpoint = findEndpoint(lookup.collection)!
     const record = endpoint.find(taxonomy, lookup.slug)
-    if (!record || !sameJson(endpoint.toBody(taxonomy, record, order), lookup.body)) {
+    if (!record || !sameJson(endpoint.build(taxonomy, record, { order }), lookup.body)) {
       const why =
         isObject(lookup.body) && order === 'fixture'
           ? ': its arrays are in orders no single dataset order gives'

@@ -1,5 +1,12 @@
 import { SHAPES } from '../core/shapes.js'
-import { ENDPOINTS, ENDPOINT_LIST, nestedArrays, type Collection } from '../http/endpoints.js'
+import type { Level } from '../core/types.js'
+import {
+  ENDPOINTS,
+  ENDPOINT_LIST,
+  findEndpointOfLevel,
+  nestedArrays,
+  type Endpoint,
+} from '../http/endpoints.js'
 import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
 import { FirstSeen } from './first-seen.js'
@@ -48,7 +55,7 @@ export const RULES = Object.freeze([
   {
     id: 'not-found-error',
     sections: '§7',
-    title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on both endpoints',
+    title: 'an unknown slug gives {"error":"Resource not found"}, a 4xx, on every endpoint',
   },
   {
     id: 'auth-before-not-found',
@@ -111,10 +118,13 @@ export function evaluateRules(
   return RULES.map((rule) => results.get(rule.id)!.toResult(rule))
 }
 
-/** §2.7: `sub_disciplines_count` and `topics_count` equal their arrays' lengths. */
+/** §2.7: `sub_disciplines_count` and `topics_count` equal their arrays' lengths (a leaf has none). */
 function checkCount(lookup: Lookup, tally: Tally): void {
   const body = lookup.body as Record<string, unknown>
-  const { count: countField, field: arrayField } = ENDPOINTS[lookup.collection].children
+  const endpoint: Endpoint = ENDPOINTS[lookup.collection]
+  const { children } = endpoint
+  if (children === undefined) return
+  const { count: countField, field: arrayField } = children
   const count = body[countField]
   const items = body[arrayField]
   if (typeof count !== 'number' || !Array.isArray(items)) return
@@ -124,9 +134,9 @@ function checkCount(lookup: Lookup, tally: Tally): void {
   )
 }
 
-/** The array of a `collection` record that lists records of `linked`: where a back-link is. */
-function backField(collection: Collection, linked: Collection): string {
-  return nestedArrays(ENDPOINTS[collection]).find((array) => array.collection === linked)!.field
+/** The array of a `linked` record that lists records of `level`: where a back-link is, if any. */
+function backField(linked: Endpoint, level: Level): string | undefined {
+  return nestedArrays(linked).find((array) => array.level === level)?.field
 }
 
 function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Tally): void {
@@ -135,11 +145,12 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
     byId.set(`${lookup.collection}:${String((lookup.body as { id: unknown }).id)}`, lookup)
   for (const lookup of good) {
     const body = lookup.body as Record<string, unknown>
-    for (const { field, summary, collection: other } of nestedArrays(
-      ENDPOINTS[lookup.collection],
-    )) {
-      if (other === undefined) continue
-      const back = backField(other, lookup.collection)
+    const endpoint = ENDPOINTS[lookup.collection]
+    for (const { field, summary, level } of nestedArrays(endpoint)) {
+      const linked = findEndpointOfLevel(level)
+      const back = linked && backField(linked, endpoint.level)
+      if (linked === undefined || back === undefined) continue
+      const other = linked.collection
       // A summary's counts (a sub-discipline's topics_count) must equal the linked record's own.
       const counts = Object.keys(SHAPES[summary]).filter(
         (name) => (SHAPES[summary] as Record<string, unknown>)[name] === 'count',

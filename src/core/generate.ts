@@ -73,6 +73,30 @@ export function findGeneration(taxonomy: Taxonomy): Generation | undefined {
   return generations.get(taxonomy)
 }
 
+/** The level a generated dataset builds on first use: its topics, most of the work. */
+const BUILT_ON_FIRST_USE: Level = 'topics'
+
+/** How many topics each generated dataset has built so far, and of how many. */
+const builtTopics = new WeakMap<Taxonomy, { readonly built: () => number; readonly of: number }>()
+
+/**
+ * How many topics of a generated dataset have been built so far, a sub-discipline's at a time as
+ * they are asked for; 0 for loaded or patched data, which holds them from the start. Start-up and
+ * the banner leave it at 0.
+ */
+export function countBuiltTopics(taxonomy: Taxonomy): number {
+  return builtTopics.get(taxonomy)?.built() ?? 0
+}
+
+/**
+ * Whether listing every record of `level` would build records that are not built yet: the topics
+ * of a generated dataset (a million at `large`) until all are. What the banner must not list.
+ */
+export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
+  const topics = builtTopics.get(taxonomy)
+  return level === BUILT_ON_FIRST_USE && topics !== undefined && topics.built() < topics.of
+}
+
 /**
  * A generated taxonomy whose topics wait for their first use, a sub-discipline's at a time. Their
  * counts come at once from the plan, so a discipline's `topics_count` needs no topic built.
@@ -81,7 +105,7 @@ function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
   const { head, random, subDisciplines } = generateUpperLevels(seed, counts)
   const plan = planTopics(random, idStream(seed, 'topics'), counts, subDisciplines)
   const indexOf = new Map(subDisciplines.map((draft, index) => [draft.record.id, index]))
-  return new Taxonomy(head, {
+  const taxonomy = new Taxonomy(head, {
     counts: new Map(subDisciplines.map((draft, index) => [draft.record.id, plan.counts[index]!])),
     topicsOf: (subId) => {
       const index = indexOf.get(subId)
@@ -89,6 +113,8 @@ function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
     },
     build: plan.all,
   })
+  builtTopics.set(taxonomy, { built: plan.built, of: counts.topics })
+  return taxonomy
 }
 
 /** Validates the `seed` option: a non-negative safe integer, 42 when absent. */

@@ -7,14 +7,14 @@ import { DATA_LIMITS } from './session-data.js'
 import { LEVELS } from '../core/types.js'
 import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
-import { ENDPOINT_LIST, type Endpoint } from './endpoints.js'
+import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
 import { PRISM_CODES } from './prefer.js'
 import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
 /**
- * OpenAPI 3.1 description of the two endpoints as this mock answers them: spec §2 shapes with no
+ * OpenAPI 3.1 description of the endpoints (a path per row of `ENDPOINTS`) as this mock answers them: spec §2 shapes with no
  * extra fields, §5 Bearer auth, §7 error bodies, and the statuses docs/spec-choices.md records.
  * The scenario controls (`Prefer`, the session header) are optional parameters; the admin API has
  * its own tag, so clients generated for the service can leave it out.
@@ -134,7 +134,10 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
   )
 }
 
-function lookup({ noun, operationId, schema }: Endpoint, statuses: Required<ErrorStatuses>) {
+function lookup(
+  { noun, operationId, schema, children }: Endpoint,
+  statuses: Required<ErrorStatuses>,
+) {
   return {
     get: {
       summary: `Get a ${noun}`,
@@ -154,7 +157,7 @@ function lookup({ noun, operationId, schema }: Endpoint, statuses: Required<Erro
       ],
       responses: {
         '200': {
-          description: `The ${noun} with its parents and children`,
+          description: `The ${noun} with its parents${children === undefined ? '' : ' and children'}`,
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
         },
         ...errorResponses(statuses),
@@ -415,11 +418,14 @@ export const OPENAPI_DOCUMENT = {
   info: {
     title: 'Academic Taxonomy Lookup Service (taxonomy-mock)',
     version: '2.0.0',
-    description: `Look up ${ENDPOINT_LIST.map((endpoint) => `one ${endpoint.noun}`).join(' or ')} by slug, with its parents and children.`,
+    description: `Look up ${listEndpoints((endpoint) => `one ${endpoint.noun}`, 'or')} by slug, with its parents and children.`,
   },
   servers: [{ url: '/' }],
   tags: [
-    { name: 'taxonomy', description: 'The service: the two lookups of the spec' },
+    {
+      name: 'taxonomy',
+      description: `The service: look up ${listEndpoints((endpoint) => `one ${endpoint.noun}`, 'or')} by slug`,
+    },
     {
       name: 'admin',
       description:

@@ -131,7 +131,7 @@ interface Served {
  * Creates the resolver: the only place that decides status, headers and body, scenarios included.
  * Record bodies are serialised on first use and kept, so a request costs a lookup.
  *
- * Order of checks for the two endpoints (docs/spec-choices.md): preflight `OPTIONS` (never delayed or
+ * Order of checks for the endpoints (docs/spec-choices.md): preflight `OPTIONS` (never delayed or
  * failed), method, then the scenario's outages and delay (whatever the key), the key, encoding,
  * the scenario's data states (`not-found`), and the lookup.
  *
@@ -304,7 +304,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     served.header ??= formatDatasetHeader(datasetOf(served))
     const answers = createAnswers(
       200,
-      encodeJson(endpoint.toBody(served.taxonomy, record, order)),
+      encodeJson(endpoint.build(served.taxonomy, record, { order })),
       cors,
       { [DATASET_HEADER]: served.header },
     )
@@ -478,7 +478,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     )
   }
 
-  /** The two endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
+  /** The endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
   function answerApi(call: ApiCall, selected: readonly ScenarioState[]): MockAnswer {
     const { request, route, session } = call
     const authorized = call.key === 'ok'

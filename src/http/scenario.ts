@@ -80,7 +80,7 @@ const MAX_STEPS = 1_000
  */
 export interface Scenario {
   readonly kind?: ScenarioKind
-  /** Only requests for this slug (either endpoint unless `endpoint` is given). */
+  /** Only requests for this slug (at every endpoint unless `endpoint` is given). */
   readonly slug?: string
   /** Only requests to this endpoint. */
   readonly endpoint?: Collection

@@ -8,7 +8,7 @@ export type CreateHandlersOptions = MockOptions & {
   /**
    * Only intercept this origin and path prefix, e.g. `'https://api.example.test'`. A URL that
    * ends in `/api/v2` means the same as one without it.
-   * @default undefined (the two paths on any origin)
+   * @default undefined (every endpoint's path on any origin)
    */
   readonly baseUrl?: string
 }

@@ -11,7 +11,7 @@ import { dataSelectedFor, scenariosSelectedFor } from './selection.js'
 
 /** One mock: its handlers, the resolver behind them, and scenario helpers for those handlers. */
 export interface MockKit extends ScenarioHelpers {
-  /** The handlers of the two endpoints, for `setupServer(...)`, `setupWorker(...)` or a story's `parameters.msw`. */
+  /** The handlers of the endpoints, one each, for `setupServer(...)`, `setupWorker(...)` or a story's `parameters.msw`. */
   readonly handlers: HttpHandler[]
   /** Its data, keys, options and sessions (each session's scenario and journal). */
   readonly resolver: Resolver
@@ -65,7 +65,7 @@ export function createMock(options: CreateHandlersOptions = {}): MockKit {
 }
 
 /**
- * MSW request handlers for the two endpoints: `createMock(options).handlers`. The free scenario
+ * MSW request handlers, one per endpoint: `createMock(options).handlers`. The free scenario
  * helpers such as `hideSlug()` in front of them select a scenario they answer with.
  *
  * @example

@@ -103,7 +103,7 @@ export function withScenario(
 }
 
 /**
- * Every key is rejected: both endpoints answer 401 `{"error":"Invalid or missing API key"}`.
+ * Every key is rejected: every endpoint answers 401 `{"error":"Invalid or missing API key"}`.
  *
  * @example
  * server.use(...rejectKeys())
@@ -113,7 +113,7 @@ export function rejectKeys(options: ScenarioOptions = {}): HttpHandler[] {
 }
 
 /**
- * One slug is missing from both endpoints: 404 `{"error":"Resource not found"}` (still 401 first
+ * One slug is missing from every endpoint: 404 `{"error":"Resource not found"}` (still 401 first
  * without a key); other slugs answer as usual.
  *
  * @example
@@ -124,7 +124,7 @@ export function hideSlug(slug: string, options: ScenarioOptions = {}): HttpHandl
 }
 
 /**
- * An outage: both endpoints answer 500 `{"error":"Internal server error"}` or 503
+ * An outage: every endpoint answers 500 `{"error":"Internal server error"}` or 503
  * `{"error":"Service unavailable"}` (with `Retry-After`).
  *
  * @example

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { createTaxonomy } from '../../src/core/generate.js'
+import { countBuiltTopics, createTaxonomy, hasUnbuiltRecords } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import type { Size } from '../../src/core/size.js'
@@ -96,4 +97,23 @@ it("builds one sub-discipline's topics alone as the same objects, in the same or
     ),
     { numRuns: 60 },
   )
+})
+
+it("counts the topics built: none at first, a sub-discipline's own when its topics are asked for, all after the list", () => {
+  const taxonomy = fresh('small')
+  const sub = taxonomy.subDisciplines.find((candidate) => taxonomy.topicCountOf(candidate) > 0)!
+  expect(countBuiltTopics(taxonomy)).toBe(0)
+  expect(hasUnbuiltRecords(taxonomy, 'topics')).toBe(true)
+  taxonomy.topicsOf(sub)
+  const afterOne = countBuiltTopics(taxonomy)
+  expect(afterOne).toBeGreaterThan(0)
+  const all = taxonomy.topics
+  expect(afterOne).toBeLessThan(all.length)
+  expect(countBuiltTopics(taxonomy)).toBe(all.length)
+  expect(hasUnbuiltRecords(taxonomy, 'topics')).toBe(false)
+  for (const level of ['domains', 'disciplines', 'sub_disciplines'] as const)
+    expect(hasUnbuiltRecords(fresh('small'), level)).toBe(false)
+  const loaded = loadTaxonomy(taxonomy.toFixture())
+  expect(countBuiltTopics(loaded)).toBe(0)
+  expect(hasUnbuiltRecords(loaded, 'topics')).toBe(false)
 })

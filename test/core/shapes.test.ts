@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { SHAPES, type WireOf } from '../../src/core/shapes.js'
+import type { Collection, ENDPOINTS } from '../../src/http/endpoints.js'
 import type {
   DisciplineRecord,
   DisciplineSummary,
@@ -20,8 +21,16 @@ const held: [
   Same<WireOf<'TopicSummary'>, TopicSummary>,
 ] = [true, true, true, true, true, true]
 
+// Each endpoint row's builder returns the record type of its shape: a new row is held with no edit here.
+type Rows = typeof ENDPOINTS
+type RowsHeld = {
+  [Row in Collection]: Same<ReturnType<Rows[Row]['build']>, WireOf<Rows[Row]['schema']>>
+}
+const rowsHeld: [RowsHeld[Collection]] extends [true] ? true : false = true
+
 it('holds the exported record types to the field table', () => {
   expect(held.every(Boolean)).toBe(true)
+  expect(rowsHeld).toBe(true)
   expect(Object.keys(SHAPES)).toEqual([
     'DomainSummary',
     'DisciplineSummary',

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { expect, it } from 'vitest'
+import { ENDPOINT_LIST } from '../../src/http/endpoints.js'
 
 // Each entry point's exports, values and types: the public surface, so that its growth is a
 // reviewed diff of this file.
@@ -333,4 +334,33 @@ it('names no type in a public declaration that no entry point exports', () => {
       for (const named of typesNamedBy(declaration))
         if (!exported.has(named)) missing.add(`${symbol.name} names ${named.name}`)
   expect([...missing].sort()).toEqual([])
+})
+
+it("exports each endpoint's record builder and the record type it returns from taxonomy-mock", () => {
+  const table = program.getSourceFile(
+    fileURLToPath(new URL('../../src/http/endpoints.ts', import.meta.url)),
+  )!
+  const endpoints = checker
+    .getExportsOfModule(checker.getSymbolAtLocation(table)!)
+    .find((symbol) => symbol.name === 'ENDPOINTS')!
+  const rootExports = new Set(
+    checker
+      .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(files[0]!)!)!)
+      .map((symbol) =>
+        symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
+      ),
+  )
+  const rows = checker.getTypeOfSymbol(endpoints).getProperties()
+  expect(rows.map((row) => row.name)).toEqual(ENDPOINT_LIST.map((row) => row.collection))
+  const unexported: string[] = []
+  for (const row of rows) {
+    const build = checker.getTypeOfSymbol(checker.getTypeOfSymbol(row).getProperty('build')!)
+    const builder = build.getSymbol()
+    const record = build.getCallSignatures()[0]?.getReturnType().getSymbol()
+    if (builder === undefined || !rootExports.has(builder))
+      unexported.push(`${row.name}: its builder ${builder?.name ?? '(none)'}`)
+    if (record === undefined || !rootExports.has(record))
+      unexported.push(`${row.name}: its record type ${record?.name ?? '(none)'}`)
+  }
+  expect(unexported).toEqual([])
 })

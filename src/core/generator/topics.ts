@@ -15,6 +15,8 @@ export interface TopicPlan {
   readonly topicsOf: (index: number) => readonly FixtureTopic[]
   /** Every topic, in dataset order. */
   readonly all: () => readonly FixtureTopic[]
+  /** How many topics have been built so far: 0 until one is asked for. */
+  readonly built: () => number
 }
 
 /**
@@ -46,12 +48,14 @@ export function planTopics(
         subDisciplines,
       )).topicsOf(index)),
     all: () => (builder ??= createTopicBuilder(walk, ids, counts, subDisciplines)).all(),
+    built: () => builder?.built() ?? 0,
   }
 }
 
 interface TopicBuilder {
   readonly topicsOf: (index: number) => readonly FixtureTopic[]
   readonly all: () => readonly FixtureTopic[]
+  readonly built: () => number
 }
 
 /** What the walk of the seeded stream keeps: enough to build any sub-discipline's topics alone. */
@@ -87,9 +91,11 @@ function createTopicBuilder(
   if (subCount > 0) idStreams[0] = ids.fork()
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
+  let builtCount = 0
   return {
     topicsOf: withSharedTopics,
     all: () => Object.freeze(subDisciplines.flatMap((_, index) => ownTopics(index))),
+    built: () => builtCount,
   }
 
   /** The topics a sub-discipline was drawn for (its first parent), built once. */
@@ -122,6 +128,7 @@ function createTopicBuilder(
       })
     }
     own[index] = topics
+    builtCount += share
     return topics
   }
 
