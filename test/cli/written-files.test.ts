@@ -52,8 +52,10 @@ const contract = (command: 'verify' | 'record') => [
   target.url,
   '--discipline',
   SLUG,
+  // What is written is the point here, not the crawl: a short one, at full speed.
   '--rate',
-  '500',
+  'unlimited',
+  ...(command === 'verify' ? ['--crawl', '3'] : []),
 ]
 
 /** One per flag each table marks `file: 'written'` (checked below). */
