@@ -14,3 +14,10 @@ export function sourceFiles(dir: string): string[] {
 export function parseSource(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
   return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
 }
+
+/** The 1-based line a node starts on (its JSDoc left out) and how many lines it spans. */
+export function linesOf(node: ts.Node, source: ts.SourceFile): { line: number; lines: number } {
+  const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line
+  const last = source.getLineAndCharacterOfPosition(node.getEnd()).line
+  return { line: first + 1, lines: last - first + 1 }
+}
