@@ -10,7 +10,7 @@ import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
-import { describeListenError, serve, toMockOptions, unlessStopped } from './serve.js'
+import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -20,13 +20,11 @@ import { watchDataFile } from './watch.js'
  * is, and the primary's sessions stay unused; the workers take the store's URL over IPC, so
  * neither their command line nor their environment holds its password.
  */
-export async function serveCluster(args: ServeArgs, io: CliIo): Promise<number> {
-  const workers =
-    args.workers === 'auto' ? (await import('node:os')).availableParallelism() : args.workers
-  // `auto` on one core: one process, as without the flag.
-  if (workers === 1) return serve({ ...args, workers }, io)
-  const counted = { ...args, workers }
-  return cluster.isPrimary ? servePrimary(counted, io) : serveWorker(counted, io)
+export async function serveCluster(
+  args: ServeArgs & { workers: number },
+  io: CliIo,
+): Promise<number> {
+  return cluster.isPrimary ? servePrimary(args, io) : serveWorker(args, io)
 }
 
 /** The library options both sides build their resolver from: each loads a `--data` file itself. */

@@ -1,4 +1,3 @@
-import type { Taxonomy } from '../core/store.js'
 import type { MockOptions } from '../http/options.js'
 import type { Replica } from '../server/replica/replica.js'
 import type { StoreAddress } from '../server/replica/store-address.js'
@@ -10,6 +9,7 @@ import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } fro
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
+import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -22,10 +22,15 @@ import { watchDataFile } from './watch.js'
  * its first answer comes as soon as the data is there. With `--tls-cert` and `--tls-key` the two
  * files are read and checked before the data; with `--tls` the certificate made at start is
  * written before the data to a `--tls-ca-out` file, else before the URL line, so a client that
- * waits for the line can trust the file at once.
+ * waits for the line can trust the file at once. With `--workers` (other than 1, or `auto` on more
+ * than one core) the processes of `serveCluster` serve instead.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
-  if (args.workers !== 1) return (await import('./serve-cluster.js')).serveCluster(args, io)
+  const workers =
+    args.workers === 'auto' ? (await import('node:os')).availableParallelism() : args.workers
+  // `auto` on one core: one process, as without the flag.
+  if (workers !== 1)
+    return (await import('./serve-cluster.js')).serveCluster({ ...args, workers }, io)
   const stopped = new AbortController()
   let cutNow = () => {}
   // Listening from the start, so a signal while the data is built does not kill the process.
@@ -118,38 +123,6 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   }
 }
 
-/** The serve flags as the library's options, for the data given (generated when none). */
-export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
-  return {
-    ...(taxonomy ? { taxonomy } : { seed: args.seed, size: args.size }),
-    ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),
-    delay: args.delay,
-    cors: args.cors,
-    ...args.matching,
-    ...(args.scenario ? { scenario: args.scenario } : {}),
-    ...(args.adminKey ? { adminKey: args.adminKey } : {}),
-    ...(args.memoryBudget !== undefined ? { memoryBudget: args.memoryBudget } : {}),
-  }
-}
-
-/**
- * What `work` gives, or `undefined` as soon as `signal` aborts: the work is abandoned, since a FIFO
- * (a `--data` file, a `--tls-ca-out` file) may wait for its other end for good.
- */
-export async function unlessStopped<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-): Promise<T | undefined> {
-  const aborted = new Promise<undefined>((resolve) => {
-    if (signal.aborted) resolve(undefined)
-    signal.addEventListener('abort', () => resolve(undefined), { once: true })
-  })
-  // Abandoned, it may still fail later: no unhandled rejection. (Not in `finally`, which would
-  // wait for it.)
-  work.catch(() => {})
-  return await Promise.race([work, aborted])
-}
-
 /**
  * Joins the store, or answers `null` when a signal comes first: a store that takes the connection
  * and never answers must not hold a stop (the attempt is abandoned; closed if it ends later).
@@ -176,21 +149,4 @@ async function joinStore(
  */
 async function afterPendingSignals(): Promise<void> {
   for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
-}
-
-export function describeListenError(error: NodeJS.ErrnoException, args: ServeArgs): string {
-  const where = `${args.host}:${args.port}`
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return `port ${args.port} is already in use on ${args.host}; pick another with --port (0 = any free port)`
-    case 'EACCES':
-      return `permission denied to listen on ${where} (ports below 1024 need privileges)`
-    case 'EADDRNOTAVAIL':
-      return `cannot bind --host ${args.host}: no such address on this machine`
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `cannot resolve --host ${args.host}`
-    default:
-      return `cannot listen on ${where}: ${error.code ?? error.message}`
-  }
 }

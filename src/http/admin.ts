@@ -39,6 +39,15 @@ const ALLOWED: Readonly<Record<AdminResource, string>> = {
   har: 'GET, OPTIONS',
 }
 
+// The admin API's answers carry no CORS headers.
+const json = (status: 200, value: unknown): MockAnswer =>
+  createAnswers(status, encodeJson(value), false).get
+const error = (
+  outcome: Parameters<typeof createMessageAnswers>[0],
+  message: string,
+  extra?: Record<string, string>,
+): MockAnswer => createMessageAnswers(outcome, message, false, extra).get
+
 /** What the data routes need of the resolver: the data a patch applies to, and how to name it. */
 export interface AdminData {
   base(): Taxonomy
@@ -70,99 +79,6 @@ export function createAdmin(
   readJournal: JournalReader = (_, own) => own,
 ) {
   const journalOf = (session: string) => readJournal(session, journalPartOf(sessions.find(session)))
-
-  const json = (status: 200, value: unknown) => createAnswers(status, encodeJson(value), false).get
-  const error = (
-    outcome: Parameters<typeof createMessageAnswers>[0],
-    message: string,
-    extra?: Record<string, string>,
-  ) => createMessageAnswers(outcome, message, false, extra).get
-
-  /** The body's text within `limit` bytes, or the answer saying why there is none. */
-  async function readText(request: MockRequest, limit: number): Promise<string | MockAnswer> {
-    try {
-      return request.text ? await request.text(limit) : ''
-    } catch (cause) {
-      if (cause instanceof BodyTooLargeError)
-        return error('payloadTooLarge', `Request body too large: the limit is ${limit} bytes`)
-      if (cause instanceof BodyTimeoutError)
-        return error('requestTimeout', 'Request timeout: the body did not arrive in time')
-      return error('badRequest', 'Malformed request: the body could not be read')
-    }
-  }
-
-  /** A JSON body, or the 4xx answer saying why not (`expected` names what it should be). */
-  async function readJson(
-    request: MockRequest,
-    limit: number,
-    expected: string,
-  ): Promise<{ readonly value: unknown } | MockAnswer> {
-    const text = await readText(request, limit)
-    if (typeof text !== 'string') return text
-    try {
-      return { value: JSON.parse(text) as unknown }
-    } catch {
-      return error('badRequest', `Malformed request: the body must be ${expected}`)
-    }
-  }
-
-  /** A session's data as the data routes answer it: its patch, what it changed, and which data answers. */
-  function describeData(session: string, data: SessionData | undefined) {
-    return {
-      session,
-      patch: data?.patch ?? null,
-      changes: data?.changes ?? null,
-      dataset: adminData.describe(data),
-    }
-  }
-
-  /** Reads a patch and sets it as the session's data; a bad patch changes nothing. */
-  async function putData(request: MockRequest, session: string): Promise<MockAnswer> {
-    const body = await readJson(
-      request,
-      DATA_LIMITS.patchBytes,
-      'a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
-    )
-    if (!('value' in body)) return body
-    const { value } = body
-    let data: SessionData
-    try {
-      data = createSessionData(adminData.base(), value)
-    } catch (cause) {
-      if (!(cause instanceof FixtureError)) throw cause
-      return createAnswers(
-        400,
-        encodeJson({
-          error: `Invalid patch: ${cause.message.replace(/^Failed to load fixture: /, '')}`,
-          issues: cause.issues,
-          issueCount: cause.issueCount,
-        }),
-        false,
-      ).get
-    }
-    const refusal = sessions.setData(sessions.get(session), data)
-    if (refusal !== undefined) {
-      return error(
-        'payloadTooLarge',
-        `Request body too large: ${refusal}; delete some (DELETE /__admin/sessions/{id}/data)`,
-      )
-    }
-    return json(200, describeData(session, data))
-  }
-
-  async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
-    const body = await readJson(
-      request,
-      ADMIN_BODY_LIMIT,
-      'a JSON scenario such as {"kind":"unavailable"}',
-    )
-    if (!('value' in body)) return body
-    try {
-      return new ScenarioState(body.value as never)
-    } catch (cause) {
-      return error('badRequest', `Invalid scenario: ${(cause as Error).message}`)
-    }
-  }
 
   // Built on first use and kept, as the resolver's own preflight answer is.
   const preflights: Partial<Record<AdminResource, MockAnswer>> = {}
@@ -201,13 +117,13 @@ export function createAdmin(
         return json(200, { session, scenario: null })
       }
       case 'PUT data':
-        return putData(request, session)
+        return putData(request, session, sessions, adminData)
       case 'GET data':
-        return json(200, describeData(session, sessions.find(session)?.data))
+        return json(200, describeData(session, sessions.find(session)?.data, adminData))
       case 'DELETE data': {
         const found = sessions.find(session)
         if (found) sessions.setData(found, undefined)
-        return json(200, describeData(session, undefined))
+        return json(200, describeData(session, undefined, adminData))
       }
       case 'GET requests': {
         const part = await journalOf(session)
@@ -246,6 +162,97 @@ export function createAdmin(
         sessions.delete(session)
         return json(200, { session, scenario: null, requests: 0 })
     }
+  }
+}
+
+/** The body's text within `limit` bytes, or the answer saying why there is none. */
+async function readText(request: MockRequest, limit: number): Promise<string | MockAnswer> {
+  try {
+    return request.text ? await request.text(limit) : ''
+  } catch (cause) {
+    if (cause instanceof BodyTooLargeError)
+      return error('payloadTooLarge', `Request body too large: the limit is ${limit} bytes`)
+    if (cause instanceof BodyTimeoutError)
+      return error('requestTimeout', 'Request timeout: the body did not arrive in time')
+    return error('badRequest', 'Malformed request: the body could not be read')
+  }
+}
+
+/** A JSON body, or the 4xx answer saying why not (`expected` names what it should be). */
+async function readJson(
+  request: MockRequest,
+  limit: number,
+  expected: string,
+): Promise<{ readonly value: unknown } | MockAnswer> {
+  const text = await readText(request, limit)
+  if (typeof text !== 'string') return text
+  try {
+    return { value: JSON.parse(text) as unknown }
+  } catch {
+    return error('badRequest', `Malformed request: the body must be ${expected}`)
+  }
+}
+
+/** A session's data as the data routes answer it: its patch, what it changed, and which data answers. */
+function describeData(session: string, data: SessionData | undefined, adminData: AdminData) {
+  return {
+    session,
+    patch: data?.patch ?? null,
+    changes: data?.changes ?? null,
+    dataset: adminData.describe(data),
+  }
+}
+
+/** Reads a patch and sets it as the session's data; a bad patch changes nothing. */
+async function putData(
+  request: MockRequest,
+  session: string,
+  sessions: SessionRegistry,
+  adminData: AdminData,
+): Promise<MockAnswer> {
+  const body = await readJson(
+    request,
+    DATA_LIMITS.patchBytes,
+    'a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
+  )
+  if (!('value' in body)) return body
+  const { value } = body
+  let data: SessionData
+  try {
+    data = createSessionData(adminData.base(), value)
+  } catch (cause) {
+    if (!(cause instanceof FixtureError)) throw cause
+    return createAnswers(
+      400,
+      encodeJson({
+        error: `Invalid patch: ${cause.message.replace(/^Failed to load fixture: /, '')}`,
+        issues: cause.issues,
+        issueCount: cause.issueCount,
+      }),
+      false,
+    ).get
+  }
+  const refusal = sessions.setData(sessions.get(session), data)
+  if (refusal !== undefined) {
+    return error(
+      'payloadTooLarge',
+      `Request body too large: ${refusal}; delete some (DELETE /__admin/sessions/{id}/data)`,
+    )
+  }
+  return json(200, describeData(session, data, adminData))
+}
+
+async function readScenario(request: MockRequest): Promise<ScenarioState | MockAnswer> {
+  const body = await readJson(
+    request,
+    ADMIN_BODY_LIMIT,
+    'a JSON scenario such as {"kind":"unavailable"}',
+  )
+  if (!('value' in body)) return body
+  try {
+    return new ScenarioState(body.value as never)
+  } catch (cause) {
+    return error('badRequest', `Invalid scenario: ${(cause as Error).message}`)
   }
 }
 

@@ -1,0 +1,91 @@
+import type { DatasetCache, KeptAnswers, Served } from './dataset-cache.js'
+import type { AnswerReason, KeyState } from './journal.js'
+import type { Metrics } from './metrics.js'
+import { rateLimitHeaders, type RateLimitReading } from './rate-limit.js'
+import type { MockRequest } from './request.js'
+import { answerFor, type Answers, type MockAnswer } from './responses.js'
+import type { Route } from './routes.js'
+import type { ScenarioKind } from './scenario.js'
+import type { QueryRedactor } from './secret-query.js'
+import type { Session } from './sessions.js'
+
+/** The routes under `/api/`: a record, a slug that does not decode, or no endpoint. */
+export type ApiRoute = Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>
+
+/**
+ * One API request on its way through the resolver: what {@link Finish} journals it with. The one
+ * object an API request allocates here; short-lived, so the young generation collects it cheaply.
+ */
+export interface ApiCall {
+  readonly request: MockRequest
+  readonly route: ApiRoute
+  readonly session: Session
+  readonly key: KeyState
+  /** The data it is answered from: the base, or patched data (a helper's, else its session's). */
+  readonly served: Served
+  /** False for a request without a key naming a session that does not exist. */
+  readonly journaled: boolean
+}
+
+/**
+ * The last step of every API answer: journals it in its session, with why it was given, counts
+ * it, and adds its delay. `quota` is what a rate limit left the request; `madeFrom`, the kept
+ * answers it shares a body with, which its journal entry pins.
+ */
+export type Finish = (
+  call: ApiCall,
+  answers: Answers,
+  reason: AnswerReason,
+  delay: number,
+  label: ScenarioKind | null,
+  quota?: RateLimitReading,
+  madeFrom?: KeptAnswers,
+) => MockAnswer
+
+/**
+ * Creates the last step of a resolver's API answers.
+ *
+ * @example
+ * const finish = createFinish(cache, metrics, createQueryRedactor(options))
+ * return finish(call, errors.notFound, 'unknown-path', options.delay, null)
+ */
+export function createFinish(
+  cache: DatasetCache,
+  metrics: Metrics,
+  redactQuery: QueryRedactor,
+): Finish {
+  return (
+    { request, route, session, key, served, journaled },
+    answers,
+    reason,
+    delay,
+    label,
+    quota,
+    madeFrom,
+  ) => {
+    // A record's own answers carry the dataset header from the start: stamp the others.
+    let answer = answerFor(reason === 'ok' ? answers : cache.stamp(served, answers), request.method)
+    // A request a quota let through carries what is left of it, as a gateway's answers do.
+    if (quota !== undefined)
+      answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
+    const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
+    if (journaled)
+      session.record(
+        request.method,
+        // A key sent in the query never reaches the journal, nor the HAR files made from it.
+        redactQuery(request.url),
+        collection,
+        route.kind === 'record' ? route.slug : null,
+        key,
+        answer,
+        reason,
+        delay,
+        label,
+        request.receivedAt,
+        // The journal keeps the answer for a HAR file: the budget counts its body while it does.
+        madeFrom,
+      )
+    metrics.countApi(collection, answer, label, delay)
+    return delay > 0 ? { ...answer, delay } : answer
+  }
+}

@@ -1,0 +1,244 @@
+import type { ApiCall, ApiRoute, Finish } from './api-call.js'
+import type { DatasetCache } from './dataset-cache.js'
+import { firstElement } from './header-fields.js'
+import type { AnswerReason, KeyState } from './journal.js'
+import { kindSpec } from './kinds.js'
+import type { Metrics } from './metrics.js'
+import type { PrebuiltAnswers } from './prebuilt-answers.js'
+import { USUAL_ANSWER, parsePrefer } from './prefer.js'
+import { rateLimitHeaders, type RateLimitReading } from './rate-limit.js'
+import type { AdapterContext, MockRequest } from './request.js'
+import {
+  answerFor,
+  createMessageAnswers,
+  createRateLimitedAnswers,
+  type MockAnswer,
+} from './responses.js'
+import type { Route } from './routes.js'
+import type { ScenarioKind } from './scenario.js'
+import { selectScenario, type ScenarioEffect, type ScenarioState } from './scenario-state.js'
+import {
+  DEFAULT_SESSION,
+  MALFORMED_SESSION_ID,
+  Session,
+  isSessionId,
+  sessionIdOf,
+} from './sessions.js'
+
+const NO_SCENARIOS: readonly ScenarioState[] = []
+
+/**
+ * The order of checks for the API (docs/spec-choices.md): the key and the session it names, then
+ * the method, the scenario (its own `Prefer`, those selected for it, its session's), the
+ * scenario's outages, rate limits and delays (whatever the key), the key, the scenario's data
+ * states (`not-found`), the lookup, and a kind that changes the record's own answer (a body fault).
+ * Every answer ends in {@link Finish}.
+ *
+ * @example
+ * const api = new ApiChecks(cache, createPrebuiltAnswers(options), metrics, finish, isAuthorized)
+ * api.answer(request, { kind: 'record', endpoint, slug: 'history' }, undefined, {})
+ */
+export class ApiChecks {
+  // The session `sessionOf` made last for a request that names one that does not exist.
+  #unnamed: Session | undefined
+
+  constructor(
+    readonly cache: DatasetCache,
+    readonly answers: PrebuiltAnswers,
+    readonly metrics: Metrics,
+    readonly finish: Finish,
+    readonly isAuthorized: (authorization: string | null | undefined) => boolean,
+  ) {}
+
+  /** The answer to a request under `/api/`, with the session it names (by path prefix or header). */
+  answer(
+    request: MockRequest,
+    route: ApiRoute,
+    prefixed: string | undefined,
+    context: AdapterContext,
+  ): MockAnswer {
+    const authorization = request.header('authorization')
+    const key: KeyState = this.isAuthorized(authorization)
+      ? 'ok'
+      : authorization
+        ? 'invalid'
+        : 'missing'
+    const session = this.#sessionOf(request, prefixed, key === 'ok')
+    if (!(session instanceof Session)) {
+      const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
+      this.metrics.countApi(collection, session, null, 0)
+      return session
+    }
+    const served = this.cache.servedFor(context.data ?? session.data, session)
+    return this.#answerApi(
+      { request, route, session, key, served, journaled: session !== this.#unnamed },
+      context.scenarios ?? NO_SCENARIOS,
+    )
+  }
+
+  /**
+   * The session a request names by header or path prefix; a malformed id is the client's error.
+   * Only a request with a valid key makes a session: one without is journaled in the session it
+   * names if that exists, else nowhere, so keyless clients cannot fill memory with sessions.
+   */
+  #sessionOf(
+    request: MockRequest,
+    prefixed: string | undefined,
+    authorized: boolean,
+  ): Session | MockAnswer {
+    const { sessions } = this.cache
+    const id = sessionIdOf(request, prefixed)
+    if (id === DEFAULT_SESSION) return sessions.default
+    if (!isSessionId(id)) {
+      const { cors } = this.cache.options
+      const answers = createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors)
+      return answerFor(this.cache.stamp(this.cache.base, answers), request.method)
+    }
+    if (authorized) return sessions.get(id)
+    // Journaled nowhere: a session of its own for this request's scenario draws, then dropped.
+    return sessions.find(id) ?? (this.#unnamed = new Session(id))
+  }
+
+  /** The endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
+  #answerApi(call: ApiCall, selected: readonly ScenarioState[]): MockAnswer {
+    const { request, route, session } = call
+    const { finish } = this
+    const { errors } = this.answers
+    const { cors, delay: usualDelay } = this.cache.options
+    const authorized = call.key === 'ok'
+    // A caller without a key learns nothing, not even which paths exist (401 before 404).
+    if (route.kind === 'apiUnknown') {
+      return authorized
+        ? finish(call, errors.notFound, 'unknown-path', usualDelay, null)
+        : finish(call, errors.unauthorized, keyReason(call), usualDelay, null)
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return finish(call, errors.methodNotAllowed, 'method', usualDelay, null)
+
+    const state = scenarioFor(request, route, session, selected)
+    if (typeof state === 'string') {
+      const answers = createMessageAnswers('badRequest', `Malformed request: ${state}`, cors)
+      return finish(call, answers, 'malformed-prefer', 0, null)
+    }
+    let delay = usualDelay
+    let label: ScenarioKind | null = null
+    let quota: RateLimitReading | undefined
+    let effect: ScenarioEffect | undefined
+    // Read once: taking a sequence's step moves it on to the next step's phase.
+    const beforeKey = state?.phase === 'before-key'
+    if (state !== undefined && beforeKey) {
+      // Outages and delays stand in front of the service: they apply whatever the key.
+      effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
+      delay = effect.delay ?? delay
+      label = effect.label
+      quota = effect.quota
+      if (quota?.limited === true) {
+        const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
+        return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
+      }
+      const { kind } = effect
+      const outage = kind === undefined ? undefined : this.answers.byKind.get(kind)
+      // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
+      if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
+        return finish(call, outage, state.reasonFor(kind!), delay, label)
+    }
+    if (!authorized)
+      return finish(
+        call,
+        errors.unauthorized,
+        keyReason(call),
+        delay,
+        labelBeforeKey(effect),
+        quota,
+      )
+    if (state !== undefined && !beforeKey) {
+      const taken = state.take()
+      return this.#answerInPhase(call, state, taken, taken.delay ?? delay)
+    }
+    if (state !== undefined && effect?.kind !== undefined)
+      return this.#answerInPhase(call, state, effect, delay)
+    if (route.kind === 'malformed')
+      return finish(call, errors.malformed, 'malformed-slug', delay, label, quota)
+    return this.#finishLookup(call, route, delay, label, quota)
+  }
+
+  /**
+   * Once the key is checked: a data state answers in place of the lookup (so a request without a
+   * key still gets 401 first); a kind after the lookup changes the record's own answer.
+   */
+  #answerInPhase(
+    call: ApiCall,
+    state: ScenarioState,
+    effect: ScenarioEffect,
+    delay: number,
+  ): MockAnswer {
+    const { route } = call
+    const { kind, label } = effect
+    const spec = kind === undefined ? undefined : kindSpec(kind)
+    const replaced = spec?.phase === 'after-key' ? this.answers.byKind.get(kind!) : undefined
+    if (replaced !== undefined)
+      return this.finish(call, replaced, state.reasonFor(kind!), delay, label)
+    if (route.kind !== 'record')
+      return this.finish(call, this.answers.errors.malformed, 'malformed-slug', delay, label)
+    if (spec?.phase !== 'after-lookup') return this.#finishLookup(call, route, delay, label)
+    const kept = this.cache.recordAnswers(call.served, route)
+    const changed = spec.answer(kept.value!, effect.options)
+    // A changed answer shares the record's body.
+    const madeFrom = kept === this.cache.notFound ? undefined : kept
+    return this.finish(call, changed, state.reasonFor(kind!), delay, label, undefined, madeFrom)
+  }
+
+  /** The record's answer and why: found, or no record has the slug. */
+  #finishLookup(
+    call: ApiCall,
+    route: Extract<Route, { kind: 'record' }>,
+    delay: number,
+    label: ScenarioKind | null,
+    quota?: RateLimitReading,
+  ): MockAnswer {
+    const kept = this.cache.recordAnswers(call.served, route)
+    if (kept === this.cache.notFound)
+      return this.finish(call, this.answers.errors.notFound, 'unknown-slug', delay, label, quota)
+    return this.finish(call, kept.value!, 'ok', delay, label, quota, kept)
+  }
+}
+
+/** The scenario for this request: its own preference, then those selected for it, then its session's. */
+function scenarioFor(
+  request: MockRequest,
+  route: Extract<Route, { kind: 'record' | 'malformed' }>,
+  session: Session,
+  selected: readonly ScenarioState[],
+): ScenarioState | string | undefined {
+  const prefer = request.header('prefer')
+  const preferred = prefer ? parsePrefer(prefer, session.preferRandom) : undefined
+  if (preferred === USUAL_ANSWER) return undefined
+  if (typeof preferred === 'string') return preferred
+  const slug = route.kind === 'record' ? route.slug : undefined
+  // The common cases, no scenario or only the session's, allocate nothing.
+  if (preferred === undefined && selected.length === 0) {
+    return session.scenario?.matches(route.endpoint.collection, slug) ? session.scenario : undefined
+  }
+  return selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
+}
+
+/** Why a request without an accepted key got 401. */
+function keyReason(call: ApiCall): AnswerReason {
+  return call.key === 'missing' ? 'missing-key' : 'invalid-key'
+}
+
+/**
+ * The journal's name for what a request without a key got under an effect taken before the key:
+ * a drawn kind that applies only once the key is checked did not apply (its delay did).
+ */
+function labelBeforeKey(effect: ScenarioEffect | undefined): ScenarioKind | null {
+  if (effect?.kind === undefined || kindSpec(effect.kind).phase === 'before-key')
+    return effect?.label ?? null
+  return effect.delay !== undefined ? 'delay' : null
+}
+
+/** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
+function keyOf(request: MockRequest): string {
+  const header = request.header('authorization')
+  return header === undefined || header === null ? '' : firstElement(header)
+}

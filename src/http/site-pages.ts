@@ -1,0 +1,138 @@
+import type { FixtureRecord } from '../core/types.js'
+import { renderIndexPage, renderRecordPage } from './browse.js'
+import { formatDatasetHeader } from './dataset.js'
+import type { DatasetCache, Served } from './dataset-cache.js'
+import type { Endpoint } from './endpoints.js'
+import { DATASET_HEADER } from './header-names.js'
+import type { Metrics } from './metrics.js'
+import { createOpenApiDocument } from './openapi.js'
+import type { ErrorAnswers } from './prebuilt-answers.js'
+import type { MockRequest } from './request.js'
+import {
+  answerFor,
+  createAnswers,
+  encodeJson,
+  encodeText,
+  type Answers,
+  type MockAnswer,
+} from './responses.js'
+import type { Route } from './routes.js'
+import { isSessionId } from './sessions.js'
+
+const HTML_TYPE = 'text/html; charset=utf-8'
+// The pages carry no scripts; this keeps it so even if escaping were ever wrong.
+const HTML_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
+
+/** The routes beside the API and the admin API: pages, probes, and paths that name nothing. */
+export type SiteRoute = Exclude<
+  Route,
+  { kind: 'record' | 'malformed' | 'apiUnknown' | 'admin' | 'metrics' }
+>
+
+/**
+ * The pages and probes beside the API: the index and browse pages, `/__health` and
+ * `/openapi.json`. No key, no scenario, no journal; each is built once per dataset and kept (a
+ * record's page while the memory budget has room), counted in the metrics, and delayed by the
+ * `delay` option as every answer is.
+ *
+ * @example
+ * const answerSite = createSitePages(cache, errors, metrics)
+ * answerSite({ method: 'GET', url: '/__health', header: () => null }, { kind: 'health' }, undefined)
+ */
+export function createSitePages(
+  cache: DatasetCache,
+  errors: ErrorAnswers,
+  metrics: Metrics,
+): (request: MockRequest, route: SiteRoute, prefixed: string | undefined) => MockAnswer {
+  let openapi: Answers | undefined
+
+  /** A record's browse page, built from the same bytes the API sends, once. */
+  function pageAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): Answers {
+    const found = cache.find(served.pages, record)
+    if (found !== undefined) return found
+    const html = renderRecordPage(
+      endpoint.collection,
+      record,
+      cache.apiAnswers(served, endpoint, record).value!.get.body!,
+      cache.options,
+      served.sessionId,
+    )
+    const answers = createAnswers(
+      200,
+      encodeText(html),
+      cache.options.cors,
+      HTML_HEADERS,
+      HTML_TYPE,
+    )
+    return cache.keep(served.pages, record, answers).value!
+  }
+
+  function answerSite(route: SiteRoute, readOnly: boolean, served: Served): Answers {
+    if (route.kind === 'unknown' || route.kind === 'adminUnknown') return errors.notFound
+    if (!readOnly) return errors.methodNotAllowed
+    const { options } = cache
+    switch (route.kind) {
+      case 'home':
+        served.indexPage ??= createAnswers(
+          200,
+          encodeText(renderIndexPage(served.taxonomy, options, served.sessionId)),
+          options.cors,
+          HTML_HEADERS,
+          HTML_TYPE,
+        )
+        return served.indexPage
+      case 'browse': {
+        const record = route.endpoint.find(served.taxonomy, route.slug)
+        return record ? pageAnswers(served, route.endpoint, record) : errors.notFound
+      }
+      case 'health':
+        served.health ??= createAnswers(
+          200,
+          encodeJson({ status: 'ok', dataset: cache.datasetOf(served) }),
+          options.cors,
+          { [DATASET_HEADER]: formatDatasetHeader(cache.datasetOf(served)) },
+        )
+        return served.health
+      case 'openapi':
+        openapi ??= createAnswers(
+          200,
+          encodeJson(createOpenApiDocument(options.statuses)),
+          options.cors,
+        )
+        return openapi
+    }
+  }
+
+  return (request, route, prefixed) => {
+    const readOnly = request.method === 'GET' || request.method === 'HEAD'
+    const answer = answerFor(
+      answerSite(route, readOnly, siteServed(cache, request, prefixed)),
+      request.method,
+    )
+    const { delay } = cache.options
+    metrics.countSite(route.kind, answer, delay)
+    return delay > 0 ? { ...answer, delay } : answer
+  }
+}
+
+/**
+ * The data the pages and the probe show: a session's (named by a `/__sessions/{id}` prefix or a
+ * `session` query parameter) if it has data, else the base. Never makes a session.
+ */
+function siteServed(
+  cache: DatasetCache,
+  request: MockRequest,
+  prefixed: string | undefined,
+): Served {
+  const id = prefixed ?? sessionParameter(request.url)
+  const session = id === undefined ? undefined : cache.sessions.find(id)
+  return session?.data === undefined ? cache.base : cache.servedFor(session.data, session)
+}
+
+/** The `session` query parameter of a page's URL (`/?session=t1`), if any. */
+function sessionParameter(url: string): string | undefined {
+  const query = url.indexOf('?')
+  if (query === -1) return undefined
+  const value = new URLSearchParams(url.slice(query + 1)).get('session')
+  return value !== null && isSessionId(value) ? value : undefined
+}
