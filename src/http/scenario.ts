@@ -1,7 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
-import { KIND_OPTION_NAMES, parseKindOptions, type KindOptionValues } from './kind-options.js'
+import { KIND_OPTION_NAMES, parseKindOptions } from './kind-options.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 import { OptionError } from '../core/option-error.js'
 import { VALUE_TYPES } from './option-values.js'
@@ -69,8 +69,8 @@ const MAX_STEPS = 1_000
 /**
  * One JSON-able scenario, the same in every transport: what a matching request gets
  * (`kind`, `delay`, `faults`, or one `sequence` step after another) and which requests match
- * (`endpoint`, `slug`, `times`); the kind options (`bytes`, `duration`: `KIND_OPTIONS`) are its
- * fields too.
+ * (`endpoint`, `slug`, `times`), and the options of some kinds (`bytes`, `duration`: one field per
+ * row of `KIND_OPTIONS`, typed as its kind of value, which test/http/kind-table.test.ts checks).
  *
  * @example
  * { kind: 'unavailable', times: 2 } // fail twice, then answer as usual
@@ -80,7 +80,7 @@ const MAX_STEPS = 1_000
  * { sequence: ['usual', 'rate-limited', 'usual'] } // 200, 429, 200, then as usual
  * { sequence: [{ delay: 3000 }, 'usual'], repeat: true } // slow, fast, slow, fast, ...
  */
-export interface Scenario extends KindOptionValues {
+export interface Scenario {
   readonly kind?: ScenarioKind
   /** Only requests for this slug (either endpoint unless `endpoint` is given). */
   readonly slug?: string
@@ -90,6 +90,13 @@ export interface Scenario extends KindOptionValues {
   readonly times?: number
   readonly delay?: ScenarioDelay
   readonly faults?: SeededFaults
+  /**
+   * `truncated`, `reset` and `malformed`: how many bytes of the body are sent. Without it,
+   * `truncated` and `malformed` cut at a seeded point and `reset` resets at once.
+   */
+  readonly bytes?: number
+  /** `slow-body`: milliseconds over which the body arrives. @default 1000 */
+  readonly duration?: number
   /**
    * With `kind: 'rate-limited'`: the first `limit` matching requests of each `window` pass (with
    * the rate-limit headers), the rest get 429 until it ends. Without it, every one gets 429.
