@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import ts from 'typescript'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { parseCliArgs, type ServeArgs } from '../../src/cli/args.js'
-import { HELP } from '../../src/cli/help.js'
-import { OPTION_FLAGS } from '../../src/cli/option-flags.js'
+import type { ServeArgs } from '../../src/cli/args.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import {
   KIND_OPTION_NAMES,
@@ -15,21 +13,48 @@ import {
 } from '../../src/http/kind-options.js'
 import { KINDS, kindSpec, type ScenarioKind } from '../../src/http/kinds.js'
 import { VALUE_TYPES, valueType } from '../../src/http/option-values.js'
-import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { parsePrefer, PRISM_CODES } from '../../src/http/prefer.js'
 import { toHar } from '../../src/http/request-journal.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { ScenarioState } from '../../src/http/scenario-state.js'
 import { parseScenario, SCENARIO_KINDS, type Scenario } from '../../src/http/scenario.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
-import { ajv } from '../helpers/openapi-schemas.js'
 import { resolveNow } from '../helpers/transports.js'
 
 const path = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
 
 interface OpenApiJson {
   paths: Record<string, { get: { parameters: { name: string; description: string }[] } }>
-  components: { schemas: Record<string, { properties: Record<string, { enum?: unknown[] }> }> }
+  components: {
+    schemas: Record<
+      string,
+      {
+        properties: Record<string, { enum?: unknown[] }>
+        oneOf: { properties?: Record<string, { description?: string }> }[]
+      }
+    >
+  }
+}
+
+/**
+ * The modules built from the tables as they load (the CLI's flags and help, the OpenAPI document
+ * and its validator), loaded by the tests that read them: a row they cannot be built from fails
+ * those tests, while the others still say what the row lacks.
+ */
+async function derived() {
+  const [{ HELP }, { parseCliArgs }, { OPTION_FLAGS }, { OPENAPI_DOCUMENT }, { ajv }] =
+    await Promise.all([
+      import('../../src/cli/help.js'),
+      import('../../src/cli/args.js'),
+      import('../../src/cli/option-flags.js'),
+      import('../../src/http/openapi.js'),
+      import('../helpers/openapi-schemas.js'),
+    ])
+  const document = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as OpenApiJson
+  const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find(
+    (parameter) => parameter.name === 'Prefer',
+  )!
+  return { HELP, parseCliArgs, OPTION_FLAGS, ajv, document, prefer }
 }
 
 function answer(kind: ScenarioKind, headers: Readonly<Record<string, string>>) {
@@ -43,12 +68,9 @@ function answer(kind: ScenarioKind, headers: Readonly<Record<string, string>>) {
 describe.each(SCENARIO_KINDS.map((kind) => [kind] as const))('the %s row', (kind) => {
   const spec = kindSpec(kind)
 
-  it('is read by --help, the OpenAPI document and the scenario parser', () => {
+  it('is read by --help, the OpenAPI document and the scenario parser', async () => {
+    const { HELP, document, prefer } = await derived()
     expect(HELP.replace(/\s+/g, ' ')).toContain(kind)
-    const document = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as OpenApiJson
-    const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find(
-      (parameter) => parameter.name === 'Prefer',
-    )!
     expect(prefer.description).toContain(kind)
     expect(document.components.schemas.JournalEntry!.properties.scenario!.enum).toContain(kind)
     expect(parseScenario({ kind, delay: 1 }).kind).toBe(kind)
@@ -193,24 +215,24 @@ describe.each(KIND_OPTION_NAMES.map((option) => [option] as const))(
 
     it.each(readers)(
       'is accepted by the published OpenAPI Scenario schema for %s, and named in its Prefer',
-      (kind) => {
+      async (kind) => {
+        const { ajv, document, prefer } = await derived()
         const validate = ajv.getSchema('urn:taxonomy:Scenario')!
         const scenario = { kind, [option]: example }
         expect(
           validate(scenario) ? [] : validate.errors,
           `Scenario ${JSON.stringify(scenario)}`,
         ).toEqual([])
-        const document = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as OpenApiJson
-        const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find(
-          (parameter) => parameter.name === 'Prefer',
-        )!
+        const property = document.components.schemas.Scenario!.oneOf[1]!.properties?.[option]
+        expect(property?.description, `Scenario.${option}'s description`).toContain(row.doc)
         expect(prefer.description, 'the Prefer parameter').toContain(`\`${spelling}\``)
       },
     )
 
     it.each(readers)(
       'is offered by the CLI for %s: its flag, the flag its errors name, and --help',
-      (kind) => {
+      async (kind) => {
+        const { HELP, parseCliArgs, OPTION_FLAGS } = await derived()
         const args = parseCliArgs(['--scenario', kind, row.flag, String(example)], {}) as ServeArgs
         expect((args.scenario as Record<string, unknown>)[option], `serve ${row.flag}`).toEqual(
           example,
@@ -221,6 +243,7 @@ describe.each(KIND_OPTION_NAMES.map((option) => [option] as const))(
         ).toEqual([[`scenario.${option}`, row.flag]])
         const help = HELP.replace(/\s+/g, ' ')
         expect(help, '--help').toContain(`${row.flag} ${type.placeholder}`)
+        expect(help, `--help on ${row.flag}`).toContain(row.doc)
         expect(help, "--help's Prefer").toContain(`[, ${spelling}]`)
       },
     )
