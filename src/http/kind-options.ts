@@ -48,6 +48,15 @@ export const KIND_OPTIONS = {
   },
 } as const satisfies Readonly<Record<string, KindOptionSpec>>
 
+// Every reader of the rows goes through a row's kind of value, the OpenAPI document as it loads:
+// a row naming none (which tsc refuses, but vitest does not type-check) is named here, not there.
+for (const [option, { value }] of Object.entries(KIND_OPTIONS as Record<string, KindOptionSpec>)) {
+  if (!Object.hasOwn(VALUE_TYPES, value))
+    throw new TypeError(
+      `KIND_OPTIONS.${option}.value must name a row of VALUE_TYPES; received ${String(value)}`,
+    )
+}
+
 /** A scenario field only some kinds read: a key of {@link KIND_OPTIONS}. */
 export type KindOption = keyof typeof KIND_OPTIONS
 
