@@ -26,7 +26,7 @@ export interface KindOptionSpec {
  * each of those places, in the HAR and in the docs. A new option is one row here, its name in the
  * `options` of the kinds that read it, and its use in their `answer`.
  */
-export const KIND_OPTIONS = {
+const KIND_OPTIONS = {
   /**
    * `truncated`, `reset` and `malformed`: how many bytes of the body are sent. Without it,
    * `truncated` and `malformed` cut at a seeded point and `reset` resets at once.
