@@ -24,7 +24,8 @@ export interface KindOptionSpec {
  * The kind options, one row each. Parsing (JSON, `Prefer`, flags), the OpenAPI `Scenario` schema,
  * `serve`'s flags and `--help` read this table; `test/http/kind-table.test.ts` checks each row in
  * each of those places, in the HAR and in the docs. A new option is one row here, its name in the
- * `options` of the kinds that read it, and its use in their `answer`.
+ * `options` of the kinds that read it, its use in their `answer`, and a documented field of
+ * `Scenario` (the public type spells each option out; the test checks it has them all).
  */
 const KIND_OPTIONS = {
   /**
