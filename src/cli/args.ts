@@ -13,7 +13,7 @@ import { parseContractArgs, type ContractArgs } from './contract-args.js'
 import { describeParseError, toNumberOrText } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
-import { toScenarioInput } from './scenario-flags.js'
+import { KIND_OPTION_FLAGS, kindOptionFlagValues, toScenarioInput } from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
@@ -105,8 +105,7 @@ export const OPTIONS = {
   scenario: { type: 'string' },
   'scenario-slug': { type: 'string' },
   'scenario-times': { type: 'string' },
-  'scenario-bytes': { type: 'string' },
-  'scenario-duration': { type: 'string' },
+  ...KIND_OPTION_FLAGS,
   faults: { type: 'string' },
   'admin-key': { type: 'string' },
   'unauthorized-status': { type: 'string' },
@@ -142,8 +141,7 @@ const SERVE_ONLY = [
   'scenario',
   'scenario-slug',
   'scenario-times',
-  'scenario-bytes',
-  'scenario-duration',
+  ...Object.keys(KIND_OPTION_FLAGS),
   'faults',
   'unauthorized-status',
   'not-found-status',
@@ -322,8 +320,7 @@ function parseServe(
     scenario: values.scenario as string | undefined,
     slug: values['scenario-slug'] as string | undefined,
     times: values['scenario-times'] as string | undefined,
-    bytes: values['scenario-bytes'] as string | undefined,
-    duration: values['scenario-duration'] as string | undefined,
+    options: kindOptionFlagValues(values),
     faults: values.faults as string | undefined,
     delay,
   })

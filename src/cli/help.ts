@@ -13,6 +13,14 @@ import { ENDPOINT_LIST, listEndpoints } from '../http/endpoints.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { PRISM_CODES } from '../http/prefer.js'
 import { SCENARIO_KINDS } from '../http/scenario.js'
+import {
+  describeOption,
+  KIND_OPTION_NAMES,
+  kindOptionSpec,
+  preferSpelling,
+  type KindOption,
+} from '../http/kind-options.js'
+import { valueType } from '../http/option-values.js'
 
 const WIDTH = 80
 
@@ -27,6 +35,13 @@ function wrap(line: string, indent: string): string {
     } else current = current === '' ? word : `${current} ${word}`
   }
   return [...lines, current].join('\n')
+}
+
+/** A kind option's flag in the scenario flags' list: `--scenario-bytes N  truncated, ...: ...`. */
+function optionFlagLine(option: KindOption): string {
+  const { flag, value } = kindOptionSpec(option)
+  const head = `      ${flag} ${valueType(value).placeholder}`
+  return wrap(`${head}  ${describeOption(option)}`, ' '.repeat(21))
 }
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
@@ -80,13 +95,12 @@ ${wrap(`      --scenario K   the default session's scenario: ${SCENARIO_KINDS.jo
                      or a whole scenario as JSON: '{"delay":{"median":80,"p99":400}}'
       --scenario-slug S   only for this slug
       --scenario-times N  only for the next N matching requests, then as usual
-      --scenario-bytes N  truncated, reset, malformed: bytes of the body sent
-      --scenario-duration MS   slow-body: the time the body takes (default 1000)
+${KIND_OPTION_NAMES.map(optionFlagLine).join('\n')}
       --faults SPEC  seeded random faults: rate=0.1,seed=7[,kinds=unavailable+network-error]
       --admin-key K  let other machines use the admin API with this key
                      (${ADMIN_KEY_HEADER_NAME}; env ${ENV.adminKey})
   Per request:     Prefer: scenario=unavailable[, slug=S][, delay=300 | delay=100-500]
-                   [, bytes=N][, duration=MS]
+                   ${KIND_OPTION_NAMES.map((option) => `[, ${preferSpelling(option)}]`).join('')}
                    (Prism's Prefer: code=${[...PRISM_CODES.keys()].join('|')} too)
   Per session:     header ${SESSION_HEADER_NAME}: ID, or the path /__sessions/ID/api/v2/...
   Admin API:       PUT|GET|DELETE /__admin/sessions/ID/scenario

@@ -1,4 +1,5 @@
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
+import { KIND_OPTION_NAMES, kindOptionSpec } from '../http/kind-options.js'
 import { UsageError } from './usage-error.js'
 
 /**
@@ -25,8 +26,9 @@ export const OPTION_FLAGS: Readonly<Record<string, string>> = {
   'scenario.kind': '--scenario',
   'scenario.slug': '--scenario-slug',
   'scenario.times': '--scenario-times',
-  'scenario.bytes': '--scenario-bytes',
-  'scenario.duration': '--scenario-duration',
+  ...Object.fromEntries(
+    KIND_OPTION_NAMES.map((option) => [`scenario.${option}`, kindOptionSpec(option).flag]),
+  ),
   'scenario.delay': '--delay',
   'scenario.faults': '--faults',
   'scenario.faults.rate': '--faults rate',

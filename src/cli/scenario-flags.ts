@@ -1,3 +1,5 @@
+import { KIND_OPTION_NAMES, kindOptionSpec, type KindOption } from '../http/kind-options.js'
+import { valueType } from '../http/option-values.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import { toNumberOrText } from './flag-values.js'
 import { UsageError } from './usage-error.js'
@@ -7,19 +9,29 @@ export interface ScenarioFlags {
   readonly scenario?: string
   readonly slug?: string
   readonly times?: string
-  readonly bytes?: string
-  readonly duration?: string
+  /** The kind options' flags (`--scenario-bytes`: `KIND_OPTIONS`), by option. */
+  readonly options?: Readonly<Partial<Record<KindOption, string>>>
   readonly faults?: string
   readonly delay?: number | string
 }
 
-/** The flags that narrow or shape `--scenario` or `--faults`, by the field they set. */
-const SELECTOR_FLAGS = [
-  ['slug', '--scenario-slug'],
-  ['times', '--scenario-times'],
-  ['bytes', '--scenario-bytes'],
-  ['duration', '--scenario-duration'],
-] as const
+/** `parseArgs`' entry for each kind option's flag, by its name without dashes (`scenario-bytes`). */
+export const KIND_OPTION_FLAGS: Readonly<Record<string, { readonly type: 'string' }>> =
+  Object.fromEntries(
+    KIND_OPTION_NAMES.map((option) => [kindOptionSpec(option).flag.slice(2), { type: 'string' }]),
+  )
+
+/** The kind options given by their flags, from `parseArgs`' values. */
+export function kindOptionFlagValues(
+  values: Readonly<Record<string, unknown>>,
+): Partial<Record<KindOption, string>> {
+  const options: Partial<Record<KindOption, string>> = {}
+  for (const option of KIND_OPTION_NAMES) {
+    const value = values[kindOptionSpec(option).flag.slice(2)]
+    if (typeof value === 'string') options[option] = value
+  }
+  return options
+}
 
 /**
  * The scenario of `--scenario NAME [--scenario-slug S] [--scenario-times N]`,
@@ -33,7 +45,13 @@ const SELECTOR_FLAGS = [
  */
 export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined {
   if (flags.scenario === undefined && flags.faults === undefined) {
-    const stray = SELECTOR_FLAGS.find(([field]) => flags[field] !== undefined)?.[1]
+    const stray = [
+      ...(flags.slug === undefined ? [] : ['--scenario-slug']),
+      ...(flags.times === undefined ? [] : ['--scenario-times']),
+      ...KIND_OPTION_NAMES.filter((option) => flags.options?.[option] !== undefined).map(
+        (option) => kindOptionSpec(option).flag,
+      ),
+    ][0]
     if (stray !== undefined) throw new UsageError(`${stray} goes with --scenario or --faults`)
     return undefined
   }
@@ -45,9 +63,12 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
   else if (flags.scenario !== undefined) input.kind = flags.scenario
   if (flags.faults !== undefined) input.faults = parseFaultsFlag(flags.faults)
   if (flags.slug !== undefined) input.slug = flags.slug
-  for (const field of ['times', 'bytes', 'duration'] as const) {
-    const value = flags[field]
-    if (value !== undefined) input[field] = toNumberOrText(value)
+  if (flags.times !== undefined) input.times = toNumberOrText(flags.times)
+  // Each option's text as its kind of value reads it, or the text itself: the library judges both.
+  for (const option of KIND_OPTION_NAMES) {
+    const text = flags.options?.[option]
+    if (text !== undefined)
+      input[option] = valueType(kindOptionSpec(option).value).fromText(text) ?? text
   }
   if (flags.scenario === 'delay' && flags.delay) input.delay = flags.delay
   return input as ScenarioInput

@@ -1,11 +1,11 @@
+import type { KindOptionValues } from './kind-options.js'
 import { createNoAnswer, type Answers, type MockAnswer } from './responses.js'
 
-/** What a kind that changes the record's own answer reads for one request. */
-export interface BodyFaultOptions {
-  /** The scenario's `bytes`: how much of the body is sent (`truncated`, `reset`, `malformed`). */
-  readonly bytes?: number
-  /** The scenario's `duration`: milliseconds over which the body arrives (`slow-body`). */
-  readonly duration?: number
+/**
+ * What a kind that changes the record's own answer reads for one request: the scenario's kind
+ * options (`bytes`, `duration`: the rows of `KIND_OPTIONS`) and a seeded share.
+ */
+export interface BodyFaultOptions extends KindOptionValues {
   /** A draw in [0, 1) from the scenario's seeded stream, one per request: where a cut falls without `bytes`. */
   readonly share: number
 }

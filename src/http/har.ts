@@ -58,6 +58,13 @@ export interface HarEntry {
   readonly _journal: JournalEntry
 }
 
+/**
+ * The fields of a HAR entry a kind option's value shows in, as what was sent (a kind option's row
+ * names its own): `response.bodySize`, the bytes of the body sent (`bytes`); `timings.receive`, the
+ * milliseconds a slow body took (`duration`).
+ */
+export type HarOptionField = 'response.bodySize' | 'timings.receive'
+
 /** A HAR 1.2 file of a journal: what DevTools, Playwright's `routeFromHAR` and HAR viewers read. */
 export interface Har {
   readonly log: {

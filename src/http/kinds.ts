@@ -1,4 +1,5 @@
 import { malform, reset, slowBody, truncate, type BodyFaultOptions } from './body-faults.js'
+import type { KindOption } from './kind-options.js'
 import { createNoAnswer, type Answers } from './responses.js'
 
 /**
@@ -18,9 +19,6 @@ export interface KindAnswers {
   readonly rateLimited: Answers
 }
 
-/** A scenario field a kind reads besides the selectors (`bytes`, `duration`). */
-export type KindOption = 'bytes' | 'duration'
-
 interface KindBase {
   /** Prism's `Prefer: code=…` that asks for it, if any. */
   readonly preferCode?: string
@@ -29,7 +27,7 @@ interface KindBase {
    * kind applies in its own phase (a body fault still lets a request without a key get 401).
    */
   readonly fault?: 'default' | 'listed'
-  /** The scenario fields it reads, if any. */
+  /** The kind options it reads, if any: rows of `KIND_OPTIONS` (`bytes`, `duration`). */
   readonly options?: readonly KindOption[]
 }
 
@@ -55,8 +53,9 @@ const EMPTY = createNoAnswer('empty')
 /**
  * The scenario vocabulary: what a matching request gets instead of the usual answer. The names are
  * part of the public contract (docs/scenarios.md), the same in every transport; `--help`, the
- * OpenAPI document and `Prefer` read this table. A new kind is one row here; a new way of
- * delivering an answer is one `Delivery` mode, which every adapter must then handle.
+ * OpenAPI document and `Prefer` read this table. A new kind is one row here; an option it reads is
+ * one row of `KIND_OPTIONS` (kind-options.ts); a new way of delivering an answer is one `Delivery`
+ * mode, which every adapter must then handle.
  */
 export const KINDS = {
   unauthorized: {

@@ -8,6 +8,7 @@ import { LEVELS } from '../core/types.js'
 import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
+import { kindOptionSchemas, preferOptionsText } from './kind-options.js'
 import { PRISM_CODES } from './prefer.js'
 import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
@@ -66,8 +67,8 @@ const PREFER = {
   required: false,
   description:
     `Mock only: a scenario for this request (RFC 7240). \`scenario=KIND\`, or Prism's \`code=${[...PRISM_CODES.keys()].join('|')}\` ` +
-    '(`code=200`: the usual answer), optionally `slug=SLUG`, `delay=MS` or `delay=MIN-MAX`, and `bytes=N` ' +
-    '(truncated, reset, malformed) or `duration=MS` (slow-body), comma-separated. ' +
+    '(`code=200`: the usual answer), optionally `slug=SLUG`, `delay=MS` or `delay=MIN-MAX`, and ' +
+    `${preferOptionsText()}, comma-separated. ` +
     `Kinds: ${SCENARIO_KINDS.join(', ')}.`,
   schema: { type: 'string' },
   examples: {
@@ -504,15 +505,7 @@ export const OPENAPI_DOCUMENT = {
                   },
                 },
               },
-              bytes: {
-                type: 'integer',
-                minimum: 0,
-                description: 'truncated, reset, malformed: bytes of the body sent',
-              },
-              duration: {
-                ...milliseconds,
-                description: 'slow-body: milliseconds the body takes (default 1000)',
-              },
+              ...kindOptionSchemas(),
               sequence: {
                 description:
                   "One step per matching request, in order, then the usual answer: a kind's name, 'usual', or an object",

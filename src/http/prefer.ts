@@ -1,6 +1,6 @@
 import type { Random } from '../core/random.js'
 import { MAX_DELAY } from './delay.js'
-import { KIND_OPTION_FIELDS } from './kind-options.js'
+import { parsePreferOptions } from './kind-options.js'
 import { kindSpec } from './kinds.js'
 import { SCENARIO_KINDS, type ScenarioKind } from './scenario.js'
 import { ScenarioState } from './scenario-state.js'
@@ -22,8 +22,9 @@ export const USUAL_ANSWER = Symbol('usual answer')
 /**
  * Reads the scenario a request asks for in its RFC 7240 `Prefer` header: `scenario=KIND`
  * (or Prism's `code=401|404|500|503`), optionally `slug=…`, `delay=MS` or `delay=MIN-MAX`, and
- * the kind's own `bytes=N` or `duration=MS`, separated by commas. Preferences it does not know are ignored, as RFC 7240 asks; of one given
- * twice the first counts. `delay=MIN-MAX` draws from `random`, the session's stream, so each
+ * the kind's own options by their rows' `prefer` names (`bytes=N`, `duration=MS`), separated by
+ * commas. Preferences it does not know are ignored, as RFC 7240 asks; of one given twice the first
+ * counts. `delay=MIN-MAX` draws from `random`, the session's stream, so each
  * request gets its own delay and a run of requests the same series on every run.
  *
  * @returns the scenario for this one request, {@link USUAL_ANSWER} for `code=200`, `undefined`
@@ -47,7 +48,7 @@ export function parsePrefer(
   const code = preferences.get('code')
   const delay = preferences.get('delay')
   const slug = preferences.get('slug')
-  const options = parseKindPreferences(preferences)
+  const options = parsePreferOptions(preferences)
   if (typeof options === 'string') return options
   if (scenario === undefined && code === undefined && delay === undefined) return undefined
 
@@ -87,21 +88,6 @@ export function parsePrefer(
   } catch (error) {
     return `Prefer: ${(error as Error).message}`
   }
-}
-
-/** `bytes=N` and `duration=MS` as numbers; the scenario parser checks that the kind reads them. */
-function parseKindPreferences(
-  preferences: ReadonlyMap<string, string>,
-): Record<string, number> | string {
-  const options: Record<string, number> = {}
-  for (const option of KIND_OPTION_FIELDS) {
-    const value = preferences.get(option)
-    if (value === undefined) continue
-    if (!/^\d{1,10}$/.test(value))
-      return `Prefer ${option} must be a whole number; received ${JSON.stringify(value.slice(0, 40))}`
-    options[option] = Number(value)
-  }
-  return options
 }
 
 function unquote(value: string): string {

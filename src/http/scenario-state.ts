@@ -6,6 +6,7 @@ import { MAX_DELAY } from './delay.js'
 import { DEFAULT_WINDOW, RateLimiter, type RateLimitReading } from './rate-limit.js'
 import type { Collection } from './endpoints.js'
 import type { AnswerReason, HelperName } from './journal.js'
+import { kindOptionsOf, type KindOptionValues } from './kind-options.js'
 import { KINDS, kindSpec, type Phase } from './kinds.js'
 import {
   DEFAULT_FAULT_KINDS,
@@ -65,6 +66,8 @@ export class ScenarioState {
   #random: Random | undefined
   /** Whether a kind it may apply reads `bytes` and none is given: a seeded share stands in. */
   readonly #drawsShare: boolean
+  /** The kind options it sets (`KIND_OPTIONS`), or `undefined` for none. */
+  readonly #options: KindOptionValues | undefined
   /** A `sequence`'s steps as objects, the step the next request gets, and how many it still answers. */
   readonly #steps: readonly Step[] | undefined
   #step = 0
@@ -94,6 +97,7 @@ export class ScenarioState {
       if (repeat !== true)
         this.#remaining = this.#steps.reduce((sum, step) => sum + (step.times ?? 1), 0)
     }
+    this.#options = kindOptionsOf(this.scenario)
     this.#drawsShare =
       this.scenario.bytes === undefined &&
       this.#kinds().some((kind) => kindSpec(kind).options?.includes('bytes'))
@@ -144,7 +148,6 @@ export class ScenarioState {
     }
     const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
       this.#steps === undefined ? this.scenario : this.#next()
-    const { bytes, duration } = this.scenario
     let effectKind: ScenarioEffect['kind'] = kind
     if (faults !== undefined) {
       const random = this.#prng()
@@ -155,9 +158,9 @@ export class ScenarioState {
     const ms = this.#delayOf(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
     let options = NO_OPTIONS
-    if (this.#drawsShare || bytes !== undefined || duration !== undefined) {
+    if (this.#drawsShare || this.#options !== undefined) {
       const share = this.#drawsShare ? this.#prng().nextUint32() / 0x1_0000_0000 : 0
-      options = { share, bytes, duration }
+      options = { share, ...this.#options }
     }
     return { kind: effectKind, delay: ms, label, options }
   }

@@ -1,9 +1,10 @@
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
-import { KIND_OPTION_FIELDS, parseDuration, parseKindOptions } from './kind-options.js'
+import { KIND_OPTION_NAMES, parseKindOptions } from './kind-options.js'
 import { KINDS, kindSpec, type FaultKind, type ScenarioKind } from './kinds.js'
 import { OptionError } from '../core/option-error.js'
+import { VALUE_TYPES } from './option-values.js'
 
 export type { FaultKind, ScenarioKind } from './kinds.js'
 
@@ -68,7 +69,8 @@ const MAX_STEPS = 1_000
 /**
  * One JSON-able scenario, the same in every transport: what a matching request gets
  * (`kind`, `delay`, `faults`, or one `sequence` step after another) and which requests match
- * (`endpoint`, `slug`, `times`).
+ * (`endpoint`, `slug`, `times`), and the options of some kinds (`bytes`, `duration`: one field per
+ * row of `KIND_OPTIONS`, typed as its kind of value, which test/http/kind-table.test.ts checks).
  *
  * @example
  * { kind: 'unavailable', times: 2 } // fail twice, then answer as usual
@@ -145,7 +147,7 @@ const FIELDS = new Set([
   'sequence',
   'repeat',
   'seed',
-  ...KIND_OPTION_FIELDS,
+  ...KIND_OPTION_NAMES,
 ])
 const STEP_FIELDS = new Set(['kind', 'delay', 'times'])
 const FAULT_FIELDS = new Set(['rate', 'seed', 'kinds'])
@@ -238,7 +240,8 @@ function splitDelay(input: Record<string, unknown>, name: string): Record<string
     throw new OptionError(`${name}.delay.body`, `excludes \`${name}.duration\`: both time the body`)
   const split: Record<string, unknown> = { ...rest }
   if (ttfb !== undefined) split.delay = parseDelay(ttfb, `${name}.delay.ttfb`)
-  if (body !== undefined) split.duration = parseDuration(body, `${name}.delay.body`)
+  if (body !== undefined)
+    split.duration = VALUE_TYPES.milliseconds.parse(body, `${name}.delay.body`)
   return split
 }
 
@@ -325,7 +328,7 @@ function parseSequenceScenario(
     )
   }
   if (repeat === true) scenario.repeat = true
-  // `bytes` and `duration` are the scenario's, read by the steps whose kinds read them.
+  // The kind options are the scenario's, read by the steps whose kinds read them.
   const outer = name.replace(/\.sequence$/, '')
   const kinds = stepKinds(scenario.sequence as readonly SequenceStepInput[])
   Object.assign(scenario, parseKindOptions(input, kinds, outer))

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { expect, it } from 'vitest'
 import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { startTestServer } from '../helpers/server.js'
 import { CASES, RECORD_CASES, taxonomy } from './cases.js'
 import { D, SCENARIO_CASES } from './scenario-cases.js'
 import { PATCH } from './data-cases.js'
+import { ajv, schemas } from '../helpers/openapi-schemas.js'
 import { createResolver, viaResolver } from '../helpers/transports.js'
 
 type Operation = {
@@ -18,18 +17,6 @@ type Operation = {
     }
   >
 }
-
-const ajv = new Ajv2020({ strict: true, allErrors: true })
-;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
-// Components become standalone schemas, so each response is validated against its own $ref.
-const schemas = JSON.parse(
-  JSON.stringify(OPENAPI_DOCUMENT.components.schemas).replaceAll(
-    '#/components/schemas/',
-    'urn:taxonomy:',
-  ),
-)
-for (const [name, schema] of Object.entries(schemas))
-  ajv.addSchema({ ...(schema as object), $id: `urn:taxonomy:${name}` })
 
 function operationFor(path: string): Operation {
   const key = path.startsWith('/api/v2/disciplines/')

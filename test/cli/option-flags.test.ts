@@ -4,6 +4,7 @@ import { HELP } from '../../src/cli/help.js'
 import { OPTION_FLAGS, OPTION_VARIABLES } from '../../src/cli/option-flags.js'
 import { SERVICE_LIMITS } from '../../src/contract/options.js'
 import { MAX_DELAY } from '../../src/http/delay.js'
+import { KIND_OPTION_NAMES, kindOptionSpec, readersOf } from '../../src/http/kind-options.js'
 import { runInProcess } from '../helpers/targets.js'
 
 // The library judges every option the CLI sets; the CLI only names the flag. Each row is a bad
@@ -33,8 +34,11 @@ const BAD_VALUES: [option: string, argv: string[], env?: Record<string, string>]
   ['scenario.kind', ['--scenario', 'oops']],
   ['scenario.slug', ['--scenario', 'hang', '--scenario-slug', 'x'.repeat(1001)]],
   ['scenario.times', ['--scenario', 'hang', '--scenario-times', '0']],
-  ['scenario.bytes', ['--scenario', 'truncated', '--scenario-bytes', '-1']],
-  ['scenario.duration', ['--scenario', 'slow-body', '--scenario-duration', 'slow']],
+  // Each kind option's flag, with a kind that reads it: -1 is no count, time or address.
+  ...KIND_OPTION_NAMES.map((option): [string, string[]] => [
+    `scenario.${option}`,
+    ['--scenario', readersOf(option)[0]!, kindOptionSpec(option).flag, '-1'],
+  ]),
   ['scenario.faults.rate', ['--faults', 'rate=2']],
   ['scenario.faults.seed', ['--faults', 'rate=0.5,seed=-1']],
   ['scenario.faults.kinds', ['--faults', 'rate=0.5,kinds=delay']],

@@ -4,7 +4,9 @@ import { setupServer } from 'msw/node'
 import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import type { Har } from '../../src/http/har.js'
-import { KINDS, type ScenarioKind } from '../../src/http/kinds.js'
+import { kindOptionSpec } from '../../src/http/kind-options.js'
+import { KINDS, kindSpec, type ScenarioKind } from '../../src/http/kinds.js'
+import { valueType } from '../../src/http/option-values.js'
 import { isErrorStatus } from '../../src/http/options.js'
 import { toHar } from '../../src/http/request-journal.js'
 import { createMock } from '../../src/msw/index.js'
@@ -31,13 +33,20 @@ const PLAIN: readonly { path: string; init?: RequestInit }[] = [
   { path: D, init: { headers: { ...AUTH, prefer: 'scenario=no-such-kind' } } },
 ]
 
-/** One request per row of the scenario-kind table, asked for by `Prefer`. */
+/**
+ * One request per row of the scenario-kind table, asked for by `Prefer` with each option the kind
+ * reads (at its kind of value's example), so a kind whose answer needs an option answers too.
+ */
 function kindRequests(kinds: readonly ScenarioKind[]): { path: string; init: RequestInit }[] {
-  return kinds.map((kind) => ({
-    path: D,
+  return kinds.map((kind) => {
+    const options = (kindSpec(kind).options ?? []).map((option) => {
+      const { prefer, value } = kindOptionSpec(option)
+      return `, ${prefer}=${String(valueType(value).example)}`
+    })
+    const prefer = `scenario=${kind}${options.join('')}`
     // Already aborted: a kind that never answers (`hang`) gives up at once.
-    init: { headers: { ...AUTH, prefer: `scenario=${kind}` }, signal: AbortSignal.abort() },
-  }))
+    return { path: D, init: { headers: { ...AUTH, prefer }, signal: AbortSignal.abort() } }
+  })
 }
 
 /** The kinds that answer with an HTTP status of their own, as `Prefer: code=` asks for them. */
