@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
-import { HANG_MS } from './clock.js'
+import { HANG_MS } from './hang.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.cjs', import.meta.url))
 const running: ChildProcess[] = []
@@ -124,6 +124,8 @@ function collectLines(stream: NodeJS.ReadableStream, onLine: (line: string) => v
   stream.on('end', () => buffer && onLine(buffer))
 }
 
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
-})
+// bench/ loads these helpers too, outside any test: there, nothing registers a hook.
+if (process.env.VITEST)
+  afterEach(() => {
+    for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+  })
