@@ -10,6 +10,20 @@ const UNIT_EXCLUDE = [
   'test/readme.test.ts',
 ]
 
+/**
+ * The generator, the resolver and the kinds, in process: files that mock no module and leave no
+ * global changed (a helper's clean-up runs after each test of every file: test/helpers/after-each.ts).
+ * They share one module graph per worker (`isolate: false`): a module is loaded once, not once per
+ * file, and a dataset one file generated is not generated again by the next (src/core/generate.ts
+ * keeps the last few; they are immutable). This halves what these files cost.
+ */
+const SHARED = [
+  'test/core/**/*.test.ts',
+  'test/fuzz/*.properties.test.ts',
+  'test/http/**/*.test.ts',
+  'test/kinds/**/*.test.ts',
+]
+
 export default defineConfig({
   test: {
     // Timeouts catch a hang, nothing else: a test waits for its event, and a busy machine (both
@@ -18,6 +32,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     // The slowest files, after each run: a slow test is seen the day it arrives.
     reporters: ['default', './test/reporters/slowest-files.ts'],
+    // What helpers undo after each test, run for every file (test/helpers/after-each.ts).
+    setupFiles: ['test/setup/after-each.ts'],
     projects: [
       {
         extends: true,
@@ -26,8 +42,14 @@ export default defineConfig({
           // Most files wait on sockets and child processes: three at a time keep two cores busy.
           maxWorkers: 3,
           include: ['test/**/*.test.ts'],
-          exclude: UNIT_EXCLUDE,
+          exclude: [...UNIT_EXCLUDE, ...SHARED],
         },
+      },
+      {
+        // Run with the unit project by `npm test`.
+        extends: true,
+        // One pool with the unit project: the same number of workers (Vitest asks it of projects run together).
+        test: { name: 'core', include: SHARED, isolate: false, maxWorkers: 3 },
       },
       {
         // What can differ between Node versions, for CI on Node 22 and 24 (npm run test:versions):

@@ -3,7 +3,7 @@ import { chmodSync, cpSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach } from 'vitest'
+import { afterEachSteps } from './after-each.js'
 import { HANG_MS } from './hang.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/taxonomy-mock.cjs', import.meta.url))
@@ -124,8 +124,6 @@ function collectLines(stream: NodeJS.ReadableStream, onLine: (line: string) => v
   stream.on('end', () => buffer && onLine(buffer))
 }
 
-// bench/ loads these helpers too, outside any test: there, nothing registers a hook.
-if (process.env.VITEST)
-  afterEach(() => {
-    for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
-  })
+afterEachSteps.add(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})

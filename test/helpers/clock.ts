@@ -1,4 +1,5 @@
-import { afterEach, vi } from 'vitest'
+import { vi } from 'vitest'
+import { afterEachSteps } from './after-each.js'
 import { HANG_MS } from './hang.js'
 
 // Read before any test fakes them: waiting for an event goes on on the real clock.
@@ -20,7 +21,7 @@ export function fakeClock({ date = false }: { date?: boolean } = {}): void {
   })
 }
 
-afterEach(() => void vi.useRealTimers())
+afterEachSteps.add(() => vi.useRealTimers())
 
 /** Waits, on the real clock, until `check()` holds; throws naming `what` if it never does. */
 export async function until(

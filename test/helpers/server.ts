@@ -1,4 +1,5 @@
-import { afterEach, vi } from 'vitest'
+import { vi } from 'vitest'
+import { afterEachSteps } from './after-each.js'
 import { startServer, type RunningServer, type StartServerOptions } from '../../src/server/index.js'
 import { SERVER_LIMITS, type ServerLimits } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
@@ -30,7 +31,7 @@ export async function startTestServer(
   return server
 }
 
-afterEach(async () => {
+afterEachSteps.add(async () => {
   // On the real clock, whatever the test faked: a close's grace must be able to run out.
   vi.useRealTimers()
   await Promise.all(open.splice(0).map((server) => server.close()))

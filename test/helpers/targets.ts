@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { afterEach } from 'vitest'
+import { afterEachSteps } from './after-each.js'
 import { run, type CliIo } from '../../src/cli/main.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import type { MockOptions } from '../../src/http/options.js'
@@ -80,6 +80,6 @@ export async function runInProcess(argv: string[], env: Record<string, string> =
   return { code, stdout, stderr }
 }
 
-afterEach(async () => {
+afterEachSteps.add(async () => {
   await Promise.all(open.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
 })
