@@ -1,4 +1,4 @@
-import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../../http/admin.js'
+import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../../http/admin-body.js'
 import type { MockRequest } from '../../http/request.js'
 import { DATA_LIMITS } from '../../http/session-data.js'
 import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
