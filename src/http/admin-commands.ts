@@ -70,6 +70,26 @@ export function isAdminWrite(command: AdminCommand): boolean {
   return WRITES.has(command.op)
 }
 
+/**
+ * A write command read from outside this process (another process's message), checked as
+ * untrusted input: `undefined` when it is none, or a read. What the parser checks, this checks.
+ */
+export function parseAdminWrite(value: unknown): AdminCommand | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const { op, session, scenario, patch } = value as Record<string, unknown>
+  if (typeof op !== 'string' || !WRITES.has(op as AdminOp) || !isSessionId(session))
+    return undefined
+  if (op === 'setScenario') {
+    try {
+      return { op, session, scenario: new ScenarioState(scenario as never).scenario }
+    } catch {
+      return undefined
+    }
+  }
+  if (op === 'setData') return patch === undefined ? undefined : { op, session, patch }
+  return { op: op as Exclude<AdminOp, 'setScenario' | 'setData' | 'readHar'>, session }
+}
+
 /** The `Allow` header of an admin resource. */
 export function allowedMethods(resource: AdminResource): string {
   return [...Object.keys(OPS[resource]), 'OPTIONS'].join(', ')
