@@ -40,7 +40,7 @@ export type AdminCommand =
   /** `GET …/requests.har`, with the origin its entries' URLs start with. */
   | { readonly op: 'readHar'; readonly session: string; readonly origin: string }
 
-export type AdminOp = AdminCommand['op']
+type AdminOp = AdminCommand['op']
 
 /** A command, or the 4xx answer refusing the request (no access, a bad id, method, body). */
 export type ParsedAdmin = { readonly command: AdminCommand } | { readonly refused: MockAnswer }
