@@ -16,6 +16,7 @@ import {
 } from './responses.js'
 import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
+import type { SessionStore } from './session-store.js'
 import { selectScenario, type ScenarioEffect, type ScenarioState } from './scenario-state.js'
 import {
   DEFAULT_SESSION,
@@ -35,7 +36,7 @@ const NO_SCENARIOS: readonly ScenarioState[] = []
  * Every answer ends in {@link Finish}.
  *
  * @example
- * const api = new ApiChecks(cache, createPrebuiltAnswers(options), metrics, finish, isAuthorized)
+ * const api = new ApiChecks(store, cache, createPrebuiltAnswers(options), metrics, finish, isAuthorized)
  * api.answer(request, { kind: 'record', endpoint, slug: 'history' }, undefined, {})
  */
 export class ApiChecks {
@@ -43,6 +44,7 @@ export class ApiChecks {
   #unnamed: Session | undefined
 
   constructor(
+    readonly store: SessionStore,
     readonly cache: DatasetCache,
     readonly answers: PrebuiltAnswers,
     readonly metrics: Metrics,
@@ -86,17 +88,17 @@ export class ApiChecks {
     prefixed: string | undefined,
     authorized: boolean,
   ): Session | MockAnswer {
-    const { sessions } = this.cache
+    const { store } = this
     const id = sessionIdOf(request, prefixed)
-    if (id === DEFAULT_SESSION) return sessions.default
+    if (id === DEFAULT_SESSION) return store.default
     if (!isSessionId(id)) {
       const { cors } = this.cache.options
       const answers = createMessageAnswers('badRequest', MALFORMED_SESSION_ID, cors)
       return answerFor(this.cache.stamp(this.cache.base, answers), request.method)
     }
-    if (authorized) return sessions.get(id)
+    if (authorized) return store.take(id)
     // Journaled nowhere: a session of its own for this request's scenario draws, then dropped.
-    return sessions.find(id) ?? (this.#unnamed = new Session(id))
+    return store.find(id) ?? (this.#unnamed = new Session(id))
   }
 
   /** The endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */

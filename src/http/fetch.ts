@@ -1,5 +1,5 @@
 import { resolveScope, targetOf, type RequestScope } from './base-url.js'
-import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin.js'
+import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin-body.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
 import type { SessionData } from './session-data.js'

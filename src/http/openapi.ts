@@ -1,4 +1,4 @@
-import { ADMIN_BODY_LIMIT } from './admin.js'
+import { ADMIN_BODY_LIMIT } from './admin-body.js'
 import { MAX_DELAY } from './delay.js'
 import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'

@@ -1,9 +1,10 @@
-import { createAdmin, type JournalReader } from './admin.js'
+import { createAdmin } from './admin.js'
 import { createFinish } from './api-call.js'
 import { ApiChecks } from './api-checks.js'
 import { createKeyCheck } from './auth.js'
 import { DatasetCache } from './dataset-cache.js'
 import { describeServedDataset } from './dataset.js'
+import { MemorySessionStore, type JournalReader } from './memory-store.js'
 import { Metrics } from './metrics.js'
 import { createMetricsRoute, type MetricsGatherer } from './metrics-route.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
@@ -15,6 +16,7 @@ import { ScenarioState } from './scenario-state.js'
 import { createQueryRedactor } from './secret-query.js'
 import { SessionRegistry } from './sessions.js'
 import { createSessionData } from './session-data.js'
+import type { SessionStore } from './session-store.js'
 import { createSitePages } from './site-pages.js'
 import { OptionError } from '../core/option-error.js'
 import type { Taxonomy } from '../core/store.js'
@@ -43,6 +45,7 @@ export interface Resolver {
  */
 interface SessionResolver extends Resolver {
   readonly sessions: SessionRegistry
+  readonly store: SessionStore
   readonly metrics: Metrics
   resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
 }
@@ -58,6 +61,11 @@ export function metricsOf(resolver: Resolver): Metrics | undefined {
 /** The sessions of a resolver {@link createResolver} made. */
 export function sessionsOf(resolver: Resolver): SessionRegistry {
   return (resolver as SessionResolver).sessions
+}
+
+/** The session store of a resolver {@link createResolver} or {@link createGatheringResolver} made. */
+export function storeOf(resolver: Resolver): SessionStore {
+  return (resolver as SessionResolver).store
 }
 
 const NO_CONTEXT: AdapterContext = Object.freeze({})
@@ -85,6 +93,8 @@ export function createResolver(options: MockOptions = {}): Resolver {
 export interface Gathering {
   readonly journal?: JournalReader
   readonly metrics?: MetricsGatherer
+  /** The store the admin router and the resolver use, made over this process's own sessions. */
+  readonly store?: (memory: MemorySessionStore) => SessionStore
 }
 
 /**
@@ -106,20 +116,22 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       throw new OptionError('memoryBudget', `is too small for \`patch\`: ${refusal}`)
   }
   const cache = new DatasetCache(resolved, sessions, errors.notFound)
-  const answerAdmin = createAdmin(
+  const memory = new MemorySessionStore(
     sessions,
-    resolved.adminKey,
     {
       base: () => cache.options.taxonomy,
       describe: (data) => describeServedDataset(cache.options, data),
     },
     gathering.journal,
   )
+  const store = gathering.store?.(memory) ?? memory
+  const answerAdmin = createAdmin(store, resolved.adminKey)
   const metrics = new Metrics(sessions)
   const answerMetrics = createMetricsRoute(metrics, resolved.adminKey, gathering.metrics)
   const finish = createFinish(cache, metrics, createQueryRedactor(resolved))
-  const api = new ApiChecks(cache, prebuilt, metrics, finish, createKeyCheck(resolved.apiKeys))
-  const answerSite = createSitePages(cache, errors, metrics)
+  const keyCheck = createKeyCheck(resolved.apiKeys)
+  const api = new ApiChecks(store, cache, prebuilt, metrics, finish, keyCheck)
+  const answerSite = createSitePages(store, cache, errors, metrics)
   const locateRoute = createLocator()
 
   const resolver: SessionResolver = {
@@ -127,6 +139,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       return cache.options
     },
     sessions,
+    store,
     metrics,
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function')

@@ -17,6 +17,7 @@ import {
   type MockAnswer,
 } from './responses.js'
 import type { Route } from './routes.js'
+import type { SessionStore } from './session-store.js'
 import { isSessionId } from './sessions.js'
 
 const HTML_TYPE = 'text/html; charset=utf-8'
@@ -36,10 +37,11 @@ export type SiteRoute = Exclude<
  * `delay` option as every answer is.
  *
  * @example
- * const answerSite = createSitePages(cache, errors, metrics)
+ * const answerSite = createSitePages(store, cache, errors, metrics)
  * answerSite({ method: 'GET', url: '/__health', header: () => null }, { kind: 'health' }, undefined)
  */
 export function createSitePages(
+  store: SessionStore,
   cache: DatasetCache,
   errors: ErrorAnswers,
   metrics: Metrics,
@@ -106,7 +108,7 @@ export function createSitePages(
   return (request, route, prefixed) => {
     const readOnly = request.method === 'GET' || request.method === 'HEAD'
     const answer = answerFor(
-      answerSite(route, readOnly, siteServed(cache, request, prefixed)),
+      answerSite(route, readOnly, siteServed(store, cache, request, prefixed)),
       request.method,
     )
     const { delay } = cache.options
@@ -120,12 +122,13 @@ export function createSitePages(
  * `session` query parameter) if it has data, else the base. Never makes a session.
  */
 function siteServed(
+  store: SessionStore,
   cache: DatasetCache,
   request: MockRequest,
   prefixed: string | undefined,
 ): Served {
   const id = prefixed ?? sessionParameter(request.url)
-  const session = id === undefined ? undefined : cache.sessions.find(id)
+  const session = id === undefined ? undefined : store.find(id)
   return session?.data === undefined ? cache.base : cache.servedFor(session.data, session)
 }
 

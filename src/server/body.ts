@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../http/admin.js'
+import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../http/admin-body.js'
 
 /** Per connection, how to stop the body read in progress (only the last request's can be). */
 const readers = new WeakMap<Socket, (error: Error) => void>()

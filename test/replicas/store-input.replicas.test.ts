@@ -64,8 +64,10 @@ it('drops malformed messages on both channels, counts them, says it once, and ke
     '{"seq":"7","from":"x","op":"sync"}',
     '{"seq":-1,"from":"x","op":"sync"}',
     '{"seq":7,"from":"x","op":"write"}',
-    '{"seq":7,"from":"x","op":"write","method":"GET","url":"/__metrics"}',
-    '{"seq":7,"from":"x","op":"write","method":"PUT","url":"/__admin/sessions/g/scenario","body":7}',
+    '{"seq":7,"from":"x","op":"write","command":{"op":"readJournal","session":"g"}}',
+    '{"seq":7,"from":"x","op":"write","command":{"op":"setScenario","session":"g","scenario":7}}',
+    '{"seq":7,"from":"x","op":"write","command":{"op":"deleteSession","session":"no spaces"}}',
+    '{"seq":7,"from":"x","op":"write","method":"PUT","url":"/__admin/sessions/g"}',
     '{"seq":7,"from":"x","op":"reboot"}',
   ]
   const acks = ['garbage', '', '12', 'x y', '-3 replica', '1.5 replica']

@@ -2,9 +2,7 @@ import cluster, { type Worker } from 'node:cluster'
 import { mergeJournalParts, type JournalPart } from '../../http/journal-part.js'
 import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
 import type { MockOptions } from '../../http/options.js'
-import type { MockAnswer } from '../../http/responses.js'
-import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
-import { DEFAULT_SESSION } from '../../http/sessions.js'
+import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
@@ -12,18 +10,12 @@ import type { StoreAddress } from '../replica/store-address.js'
 import type { CertificatePair } from '../self-signed.js'
 import type { ServerCertificate } from '../tls.js'
 import { createTicketKeys, withTicketKeys } from './ticket-keys.js'
-import { wrapResolver } from '../wrapped-resolver.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import {
-  toWireRequest,
-  trustedAdminWrite,
-  WireMockRequest,
-  type ForwardableRequest,
-  type WireRequest,
-} from './wire.js'
+import { PrimarySessionStore } from './primary-store.js'
+import { WireMockRequest, type WireRequest } from './wire.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {
@@ -86,7 +78,11 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   // What the first worker that could not start said.
   let failure: string | undefined
   let saidWaiting = false
+  let store: PrimarySessionStore | undefined
   const owner = createGatheringResolver(options.mockOptions, {
+    // Every write reaches every worker as its command.
+    store: (memory) =>
+      (store = new PrimarySessionStore(memory, (command) => askAll('apply', command))),
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)
       if (own) parts.push({ ...own, origin: own.origin + SHARED_CLOCK_OFFSET })
@@ -103,18 +99,11 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       }
     },
   })
-  const adminKey = owner.options.adminKey
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
     SERVER_LIMITS.backlog,
     !options.store,
-  )
-  // What the primary answers itself: as a worker would have it answered here.
-  const own = wrapResolver(owner, (request, context) =>
-    isAdminWrite(request)
-      ? toWireRequest(request as ForwardableRequest).then(answerForwarded)
-      : owner.resolve(request, context),
   )
   // With TLS, every process serves one certificate and shares one set of ticket keys.
   const ticketKeys = options.tls && createTicketKeys()
@@ -126,7 +115,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       ...(options.tls ? { tls: options.tls } : {}),
     },
     SERVER_LIMITS,
-    own,
+    owner,
     withTicketKeys(dispatcher, ticketKeys),
   )
 
@@ -136,28 +125,6 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     )
     // A worker that died meanwhile has nothing to add; the one started instead has it all.
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []))
-  }
-
-  async function answerForwarded(wire: WireRequest): Promise<MockAnswer> {
-    const answer = await owner.resolve(new WireMockRequest(wire))
-    if (isAdminWrite(wire) && answer.status === 200) await askAll('apply', wire)
-    return answer
-  }
-
-  /** The sessions, their scenarios and data, as admin writes a new worker applies before it serves. */
-  function currentState(): WireRequest[] {
-    const writes: WireRequest[] = []
-    for (const session of sessionsOf(owner).all()) {
-      const base = `/__admin/sessions/${encodeURIComponent(session.id)}`
-      const write = (resource: string, body: unknown) =>
-        writes.push(trustedAdminWrite('PUT', `${base}/${resource}`, adminKey, JSON.stringify(body)))
-      // The session itself first: one with neither scenario nor data is there too, so a request
-      // refused for its key is journaled in it, as in the other workers. The default always is.
-      if (session.id !== DEFAULT_SESSION) writes.push(trustedAdminWrite('PUT', base, adminKey))
-      if (session.scenario) write('scenario', session.scenario.scenario)
-      if (session.data) write('data', session.data.patch)
-    }
-    return writes
   }
 
   let failed: (error: Error) => void
@@ -177,14 +144,14 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   function fork(): Worker {
     const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
-      if (kind === 'resolve') return answerForwarded(value as WireRequest)
+      if (kind === 'resolve') return owner.resolve(new WireMockRequest(value as WireRequest))
       // Over IPC, not the environment: the key stays out of every process's environment.
       if (kind === 'tls')
         return ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') }
       if (kind === 'state') {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)
-        return currentState()
+        return store!.snapshot()
       }
       if (kind === 'store') {
         // From here on a stop reaches it, also while its store keeps it waiting.
@@ -277,12 +244,4 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
     close,
   }
-}
-
-/** Whether a forwarded request changes session state: the workers must apply it as well. */
-function isAdminWrite(request: { readonly method: string; readonly url: string }): boolean {
-  return (
-    (request.method === 'PUT' || request.method === 'DELETE') &&
-    /^\/__admin\/sessions\//.test(new URL(request.url, 'http://x').pathname)
-  )
 }

@@ -1,7 +1,6 @@
-import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../../http/admin.js'
+import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../../http/admin-body.js'
 import type { MockRequest } from '../../http/request.js'
 import { DATA_LIMITS } from '../../http/session-data.js'
-import { ADMIN_KEY_HEADER_NAME } from '../../http/header-names.js'
 import { findRawHeader } from '../listener.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 
@@ -18,26 +17,6 @@ export interface WireRequest {
   readonly at: number
   /** Its body (PUT only), or why it could not be read. */
   readonly body?: string | { readonly problem: 'too-large' | 'timeout' | 'unreadable' }
-}
-
-/**
- * An admin write another process applies as its own: from loopback, addressed to 127.0.0.1, with
- * that process's admin key (so no key ever crosses from one process to another).
- */
-export function trustedAdminWrite(
-  method: string,
-  url: string,
-  adminKey: string | undefined,
-  body?: string,
-): WireRequest {
-  return {
-    method,
-    url,
-    rawHeaders: ['host', '127.0.0.1', ...(adminKey ? [ADMIN_KEY_HEADER_NAME, adminKey] : [])],
-    fromLoopback: true,
-    at: performance.now() + SHARED_CLOCK_OFFSET,
-    ...(body !== undefined ? { body } : {}),
-  }
 }
 
 /** A request the `node:http` listener made, as it can be forwarded. */

@@ -1,5 +1,6 @@
 import { journalPartOf } from '../../http/journal-part.js'
-import { createResolver, metricsOf, sessionsOf } from '../../http/resolver.js'
+import type { AdminCommand } from '../../http/admin-commands.js'
+import { createResolver, metricsOf, sessionsOf, storeOf } from '../../http/resolver.js'
 import type { MockOptions } from '../../http/options.js'
 import type { Taxonomy } from '../../core/store.js'
 import { handedConnections, type Acceptor } from '../acceptor.js'
@@ -14,7 +15,6 @@ import type { Replica } from '../replica/replica.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 import { withTicketKeys } from './ticket-keys.js'
-import { WireMockRequest, type WireRequest } from './wire.js'
 
 /** What a worker is asked to do besides serving. */
 export interface WorkerHooks {
@@ -52,14 +52,15 @@ export async function startClusterWorker(
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
   if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
   const local = createResolver(mockOptions as MockOptions)
+  const store = storeOf(local)
   // The sessions' state as the primary had it when it answered; the writes it sends after wait.
   let stateTaken: Promise<unknown> = Promise.resolve()
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
     switch (kind) {
       case 'apply': {
-        // The primary applied an admin write: the same request makes the same change here.
+        // The primary applied an admin write: its command makes the same change here.
         await stateTaken
-        const answer = await local.resolve(new WireMockRequest(value as WireRequest))
+        const answer = await store.apply(value as AdminCommand)
         return answer.status
       }
       case 'journal': {
@@ -79,8 +80,8 @@ export async function startClusterWorker(
     }
   })
   // A worker started in place of one that died takes the sessions' scenarios and data first.
-  stateTaken = primary.ask<WireRequest[]>('state').then(async (writes) => {
-    for (const write of writes) await local.resolve(new WireMockRequest(write))
+  stateTaken = primary.ask<AdminCommand[]>('state').then(async (commands) => {
+    for (const command of commands) await store.apply(command)
   })
   await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.

@@ -1,22 +1,17 @@
 import { serialize } from 'node:v8'
-import { findAdminRefusal } from '../../http/admin-access.js'
+import { isAdminWrite, parseAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import { JOURNAL_LIMITS, type AnsweredEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
+import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockRequest, ResolveContext } from '../../http/request.js'
 import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
 import { ScenarioState } from '../../http/scenario-state.js'
+import type { SessionStore } from '../../http/session-store.js'
 import { sessionIdOf, type Session } from '../../http/sessions.js'
 import { wrapResolver } from '../wrapped-resolver.js'
-import {
-  toWireRequest,
-  trustedAdminWrite,
-  WireMockRequest,
-  type ForwardableRequest,
-} from '../cluster/wire.js'
-import { resourceWritten, sessionWritten } from './session-write.js'
 import type { StoreAddress } from './store-address.js'
 import { StoreFaults } from './store-faults.js'
 import type { StoredEntry } from './store-input.js'
@@ -114,7 +109,22 @@ async function startLoaded(
     onMalformed: (kind, detail) => faults.malformed(kind, detail),
     onFailure: (failure) => faults.failed(failure),
   })
+  // This replica's own copy of the sessions, which the writes from the channel are applied to.
+  let memory!: MemorySessionStore
+  // What the admin router and the resolver use: a write is published, to be applied by all.
+  const store: SessionStore = {
+    get default() {
+      return memory.default
+    },
+    find: (id) => memory.find(id),
+    take: (id) => memory.take(id),
+    apply: (command) => (isAdminWrite(command) ? write(command) : memory.apply(command)),
+  }
   const local = createGatheringResolver(options, {
+    store: (own) => {
+      memory = own
+      return store
+    },
     // A part of it would pass for the whole journal: the caller is told to retry instead.
     journal: (session) =>
       readJournal(session).catch((error: unknown) => {
@@ -123,27 +133,23 @@ async function startLoaded(
     metrics: async (own) => ({ ...own, store: faults.snapshot() }),
   })
   const sessions = sessionsOf(local)
-  const { adminKey, cors } = local.options
+  const { cors } = local.options
   const unavailable = createMessageAnswers(
     'unavailable',
     `Session store unavailable: this replica cannot reach it; retry shortly`,
     cors,
   )
 
-  /** An admin write as every replica applies it: from loopback, with this replica's key. */
-  function trusted(method: string, url: string, body?: string): WireMockRequest {
-    return new WireMockRequest(trustedAdminWrite(method, url, adminKey, body))
-  }
-
   async function apply(message: WriteMessage): Promise<void> {
     highestSeq = Math.max(highestSeq, message.seq)
     lastSeq = message.seq
     if (message.op === 'write') {
-      const id = sessionWritten(message.url!) ?? ''
+      const command = message.command!
+      const id = command.session
       if (message.seq > (applied.get(id) ?? 0)) {
-        const answer = await local.resolve(trusted(message.method!, message.url!, message.body))
+        const answer = await memory.apply(command)
         applied.set(id, message.seq)
-        if (answer.status === 200 && changesScenario(message)) versions.set(id, message.seq)
+        if (answer.status === 200 && changesScenario(command)) versions.set(id, message.seq)
         if (message.from === link.replica)
           owned.put(message.seq, { answer, state: stateOf(id, message.seq) })
       }
@@ -179,17 +185,21 @@ async function startLoaded(
     highestSeq = Math.max(highestSeq, last)
     for (const [id, state] of await link.loadStates()) {
       if (state.seq <= (applied.get(id) ?? 0)) continue
-      const base = `/__admin/sessions/${encodeURIComponent(id)}`
-      const answers = [
+      const commands = [
         state.scenario !== undefined
-          ? await local.resolve(trusted('PUT', `${base}/scenario`, state.scenario))
-          : await local.resolve(trusted('DELETE', `${base}/scenario`)),
+          ? parseAdminWrite({
+              op: 'setScenario',
+              session: id,
+              scenario: JSON.parse(state.scenario),
+            })
+          : { op: 'clearScenario' as const, session: id },
         state.data !== undefined
-          ? await local.resolve(trusted('PUT', `${base}/data`, state.data))
-          : await local.resolve(trusted('DELETE', `${base}/data`)),
+          ? { op: 'setData' as const, session: id, patch: JSON.parse(state.data) as unknown }
+          : { op: 'clearData' as const, session: id },
       ]
+      const answers = await Promise.all(commands.map((command) => command && memory.apply(command)))
       // JSON, but no scenario or patch this replica takes (another program wrote it).
-      if (answers.some((answer) => answer.status !== 200))
+      if (answers.some((answer) => answer?.status !== 200))
         faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
       applied.set(id, state.seq)
       versions.set(id, state.version)
@@ -197,18 +207,9 @@ async function startLoaded(
   }
 
   /** Publishes an admin write and answers what it did here, once every live replica applied it. */
-  async function write(request: MockRequest, context: ResolveContext): Promise<MockAnswer> {
-    const wire = await toWireRequest(request as ForwardableRequest)
-    // A body that could not be read is answered here: nothing to share.
-    if (typeof wire.body === 'object') return local.resolve(new WireMockRequest(wire), context)
+  async function write(command: AdminCommand): Promise<MockAnswer> {
     if (!link.up) return unavailable.get
-    const published = {
-      from: link.replica,
-      op: 'write' as const,
-      method: wire.method,
-      url: wire.url,
-      body: wire.body,
-    }
+    const published = { from: link.replica, op: 'write' as const, command }
     // Not numbered (no answer in time, an error reply, a malformed reply): nobody applies it.
     const sent = await link.broadcast(published).catch(() => undefined)
     if (sent === undefined) return unavailable.get
@@ -220,7 +221,7 @@ async function startLoaded(
     // Saved while the others apply it: a replica that starts now finds one or the other.
     const saved =
       done?.answer.status !== 200 ||
-      persist(wire.url, wire.method, done.state!).then(
+      persist(command, done.state!).then(
         () => true,
         () => false,
       )
@@ -231,12 +232,12 @@ async function startLoaded(
   }
 
   /** Saves what an applied write changed, for replicas that start later. */
-  async function persist(url: string, method: string, state: SessionState): Promise<void> {
-    const resource = resourceWritten(url)
-    const id = sessionWritten(url)!
-    if (method === 'DELETE' && resource === 'requests') return link.forget(id, false)
+  async function persist(command: AdminCommand, state: SessionState): Promise<void> {
+    const id = command.session
+    if (command.op === 'clearJournal') return link.forget(id, false)
     // DELETE forgets the session, PUT makes it afresh: its journal goes either way.
-    if (resource === undefined) await link.forget(id, true)
+    if (command.op === 'createSession' || command.op === 'deleteSession')
+      await link.forget(id, true)
     await link.saveState(id, state)
   }
 
@@ -338,14 +339,8 @@ async function startLoaded(
     if (route === undefined) return local.resolve(request, context)
     if (route.kind === 'admin') {
       if (!link.up) return unavailable.get
-      const writes = request.method === 'PUT' || request.method === 'DELETE'
-      // What every replica would refuse (a malformed id, no access) is answered here alone.
-      if (
-        writes &&
-        sessionWritten(request.url) !== undefined &&
-        findAdminRefusal(request, adminKey) === undefined
-      )
-        return write(request, context)
+      // The admin router parses the call (what it refuses is answered here alone) and applies
+      // it to the store above, which publishes a write for every replica to apply.
       return Promise.resolve(local.resolve(request, context)).catch((error: unknown) => {
         if (error instanceof JournalUnreadable) return unavailable.get
         throw error
@@ -386,10 +381,14 @@ function toStored(at: number, { entry, answer }: AnsweredEntry): StoredEntry {
 }
 
 /** Whether a write sets or removes a session's scenario (its count then starts again). */
-function changesScenario(message: WriteMessage): boolean {
-  const resource = resourceWritten(message.url!)
-  // `resource` undefined: the session itself, forgotten (DELETE) or made afresh (PUT).
-  return resource === 'scenario' || resource === undefined
+function changesScenario(command: AdminCommand): boolean {
+  // The session itself, forgotten or made afresh, takes its scenario with it.
+  return (
+    command.op === 'setScenario' ||
+    command.op === 'clearScenario' ||
+    command.op === 'createSession' ||
+    command.op === 'deleteSession'
+  )
 }
 
 /** Values that arrive by number, possibly before anyone waits for them. */

@@ -1,7 +1,7 @@
 import { deserialize } from 'node:v8'
+import { parseAdminWrite } from '../../http/admin-commands.js'
 import type { JournalEntry } from '../../http/journal.js'
 import type { MockAnswer } from '../../http/responses.js'
-import { sessionWritten } from './session-write.js'
 import type { SessionState, SharedCount, WriteMessage } from './store-link.js'
 
 // What replicas read from Redis is untrusted input, as a request is: another program, an operator
@@ -33,14 +33,11 @@ export function parseWriteMessage(text: string): WriteMessage | undefined {
     return undefined
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const { seq, from, op, method, url, body } = value as Record<string, unknown>
+  const { seq, from, op, command } = value as Record<string, unknown>
   if (!isCount(seq) || seq === 0 || !isReplicaId(from)) return undefined
   if (op === 'sync') return { seq, from, op }
-  if (op !== 'write' || (method !== 'PUT' && method !== 'DELETE')) return undefined
-  if (typeof url !== 'string' || !url.startsWith('/') || sessionWritten(url) === undefined)
-    return undefined
-  if (body !== undefined && typeof body !== 'string') return undefined
-  return { seq, from, op, method, url, ...(body === undefined ? {} : { body }) }
+  const write = op === 'write' ? parseAdminWrite(command) : undefined
+  return write && { seq, from, op: 'write', command: write }
 }
 
 /** A message of the acks channel: `SEQ REPLICA`. */

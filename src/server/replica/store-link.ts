@@ -1,3 +1,4 @@
+import type { AdminCommand } from '../../http/admin-commands.js'
 import { randomUUID } from 'node:crypto'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
@@ -55,9 +56,8 @@ export interface WriteMessage {
   /** The replica that sent it, which answers the admin call. */
   readonly from: string
   readonly op: 'write' | 'sync'
-  readonly method?: string
-  readonly url?: string
-  readonly body?: string
+  /** A write's admin command (`undefined` for a sync). */
+  readonly command?: AdminCommand
 }
 
 /**

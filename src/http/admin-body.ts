@@ -1,0 +1,44 @@
+import { adminError } from './admin-answers.js'
+import type { MockRequest } from './request.js'
+import type { MockAnswer } from './responses.js'
+
+/** Admin bodies are one small scenario object. */
+export const ADMIN_BODY_LIMIT = 64 * 1024
+
+/** Thrown by `MockRequest.text()` when a body passes {@link ADMIN_BODY_LIMIT}. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError'
+}
+
+/** Thrown by `MockRequest.text()` when the request timeout ends before the whole body arrived. */
+export class BodyTimeoutError extends Error {
+  override readonly name = 'BodyTimeoutError'
+}
+
+/** The body's text within `limit` bytes, or the answer saying why there is none. */
+async function readText(request: MockRequest, limit: number): Promise<string | MockAnswer> {
+  try {
+    return request.text ? await request.text(limit) : ''
+  } catch (cause) {
+    if (cause instanceof BodyTooLargeError)
+      return adminError('payloadTooLarge', `Request body too large: the limit is ${limit} bytes`)
+    if (cause instanceof BodyTimeoutError)
+      return adminError('requestTimeout', 'Request timeout: the body did not arrive in time')
+    return adminError('badRequest', 'Malformed request: the body could not be read')
+  }
+}
+
+/** A JSON body, or the 4xx answer saying why not (`expected` names what it should be). */
+export async function readJsonBody(
+  request: MockRequest,
+  limit: number,
+  expected: string,
+): Promise<{ readonly value: unknown } | MockAnswer> {
+  const text = await readText(request, limit)
+  if (typeof text !== 'string') return text
+  try {
+    return { value: JSON.parse(text) as unknown }
+  } catch {
+    return adminError('badRequest', `Malformed request: the body must be ${expected}`)
+  }
+}

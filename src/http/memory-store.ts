@@ -1,0 +1,166 @@
+import { FixtureError } from '../core/fixture-error.js'
+import type { Taxonomy } from '../core/store.js'
+import { adminError, adminJson } from './admin-answers.js'
+import type { AdminCommand } from './admin-commands.js'
+import type { ServedDataset } from './dataset.js'
+import { createHar } from './har.js'
+import { journalPartOf, type JournalPart } from './journal-part.js'
+import { createAnswers, encodeJson, type MockAnswer } from './responses.js'
+import { ScenarioState } from './scenario-state.js'
+import { createSessionData, type SessionData } from './session-data.js'
+import type { SessionStore } from './session-store.js'
+import { DEFAULT_SESSION, type Session, type SessionRegistry } from './sessions.js'
+
+/** What the data commands need of the resolver: the data a patch applies to, and how to name it. */
+export interface AdminData {
+  base(): Taxonomy
+  describe(data: SessionData | undefined): ServedDataset
+}
+
+/**
+ * A session's journal as the admin API reads it: by default the one this process holds; a server
+ * of several processes gathers every process's part.
+ */
+export type JournalReader = (
+  session: string,
+  own: JournalPart | undefined,
+) => JournalPart | undefined | Promise<JournalPart | undefined>
+
+/**
+ * The sessions of one process, in its {@link SessionRegistry}: the store of a server of one
+ * process, and each process's own copy in a server of several.
+ */
+export class MemorySessionStore implements SessionStore {
+  constructor(
+    readonly registry: SessionRegistry,
+    readonly adminData: AdminData,
+    readonly readJournal: JournalReader = (_, own) => own,
+  ) {}
+
+  get default(): Session {
+    return this.registry.default
+  }
+
+  find(id: string): Session | undefined {
+    return this.registry.find(id)
+  }
+
+  take(id: string): Session {
+    return this.registry.get(id)
+  }
+
+  apply(command: AdminCommand): MockAnswer | Promise<MockAnswer> {
+    const { registry: sessions } = this
+    const { session } = command
+    // Reading or clearing a session that does not exist makes none (nor pushes another out).
+    switch (command.op) {
+      case 'setScenario':
+        sessions.get(session).scenario = new ScenarioState(command.scenario)
+        return adminJson({ session, scenario: command.scenario })
+      case 'readScenario':
+        return adminJson({ session, scenario: sessions.find(session)?.scenario?.scenario ?? null })
+      case 'clearScenario': {
+        const found = sessions.find(session)
+        if (found) found.scenario = undefined
+        return adminJson({ session, scenario: null })
+      }
+      case 'setData':
+        return this.#setData(session, command.patch)
+      case 'readData':
+        return adminJson(this.#describeData(session, sessions.find(session)?.data))
+      case 'clearData': {
+        const found = sessions.find(session)
+        if (found) sessions.setData(found, undefined)
+        return adminJson(this.#describeData(session, undefined))
+      }
+      case 'readJournal':
+        return this.#journalOf(session).then((part) =>
+          adminJson(part?.answered.map(({ entry }) => entry) ?? []),
+        )
+      case 'readHar':
+        return this.#journalOf(session).then((part) =>
+          adminJson(
+            createHar(part?.answered ?? [], part?.startedAt ?? Date.now(), command.origin, session),
+          ),
+        )
+      case 'clearJournal':
+        sessions.find(session)?.clearRequests()
+        return adminJson([])
+      case 'readSession':
+        return this.#journalOf(session).then((part) =>
+          adminJson({
+            session,
+            scenario: sessions.find(session)?.scenario?.scenario ?? null,
+            requests: part?.answered.length ?? 0,
+          }),
+        )
+      case 'createSession':
+        // Made afresh, and there before the app's first request: a request refused for its key
+        // is journaled only in a session that exists (keyless clients make none).
+        sessions.delete(session)
+        sessions.get(session)
+        return adminJson({ session, scenario: null, requests: 0 })
+      case 'deleteSession':
+        // Its scenario and journal are gone; the next request starts afresh.
+        sessions.delete(session)
+        return adminJson({ session, scenario: null, requests: 0 })
+    }
+  }
+
+  /**
+   * The sessions' state as the commands that make it again, in order: each session, then its
+   * scenario and data. What a process that starts later applies before it serves.
+   */
+  snapshot(): AdminCommand[] {
+    const commands: AdminCommand[] = []
+    for (const { id: session, scenario, data } of this.registry.all()) {
+      // The session itself first: one with neither scenario nor data is there too, so a request
+      // refused for its key is journaled in it, as in the other processes. The default always is.
+      if (session !== DEFAULT_SESSION) commands.push({ op: 'createSession', session })
+      if (scenario) commands.push({ op: 'setScenario', session, scenario: scenario.scenario })
+      if (data) commands.push({ op: 'setData', session, patch: data.patch })
+    }
+    return commands
+  }
+
+  async #journalOf(session: string): Promise<JournalPart | undefined> {
+    return this.readJournal(session, journalPartOf(this.registry.find(session)))
+  }
+
+  /** A session's data as the data calls answer it: its patch, its changes, which data answers. */
+  #describeData(session: string, data: SessionData | undefined) {
+    return {
+      session,
+      patch: data?.patch ?? null,
+      changes: data?.changes ?? null,
+      dataset: this.adminData.describe(data),
+    }
+  }
+
+  /** Sets a patch as the session's data; a bad patch changes nothing. */
+  #setData(session: string, patch: unknown): MockAnswer {
+    let data: SessionData
+    try {
+      data = createSessionData(this.adminData.base(), patch)
+    } catch (cause) {
+      if (!(cause instanceof FixtureError)) throw cause
+      return createAnswers(
+        400,
+        encodeJson({
+          error: `Invalid patch: ${cause.message.replace(/^Failed to load fixture: /, '')}`,
+          issues: cause.issues,
+          issueCount: cause.issueCount,
+        }),
+        false,
+      ).get
+    }
+    const refusal = this.registry.setData(this.registry.get(session), data)
+    if (refusal !== undefined) {
+      return adminError(
+        'payloadTooLarge',
+        `Request body too large: ${refusal}; delete some (DELETE /__admin/sessions/{id}/data)`,
+      )
+    }
+    return adminJson(this.#describeData(session, data))
+  }
+}

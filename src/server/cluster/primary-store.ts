@@ -1,0 +1,40 @@
+import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
+import type { MemorySessionStore } from '../../http/memory-store.js'
+import type { MockAnswer } from '../../http/responses.js'
+import type { SessionStore } from '../../http/session-store.js'
+import type { Session } from '../../http/sessions.js'
+
+/**
+ * The `--workers` primary's sessions: its own, in memory, and a copy in every worker. A write is
+ * applied here, then sent as its command to every worker, and answered once they all applied it,
+ * so the next request finds it in force whichever worker it reaches.
+ */
+export class PrimarySessionStore implements SessionStore {
+  constructor(
+    readonly memory: MemorySessionStore,
+    readonly toWorkers: (command: AdminCommand) => Promise<unknown>,
+  ) {}
+
+  get default(): Session {
+    return this.memory.default
+  }
+
+  find(id: string): Session | undefined {
+    return this.memory.find(id)
+  }
+
+  take(id: string): Session {
+    return this.memory.take(id)
+  }
+
+  async apply(command: AdminCommand): Promise<MockAnswer> {
+    const answer = await this.memory.apply(command)
+    if (isAdminWrite(command) && answer.status === 200) await this.toWorkers(command)
+    return answer
+  }
+
+  /** The sessions' scenarios and data, as the commands a new worker applies before it serves. */
+  snapshot(): AdminCommand[] {
+    return this.memory.snapshot()
+  }
+}
