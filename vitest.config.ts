@@ -53,15 +53,14 @@ export default defineConfig({
       },
       {
         // What can differ between Node versions, for CI on Node 22 and 24 (npm run test:versions):
-        // the CLI, the server and every transport (Node's HTTP, TLS, fetch, child processes; msw 3),
-        // and the generator's golden bytes. The pure checks ran once, in the unit project.
+        // the CLI, the server and every transport (Node's HTTP, TLS, fetch, child processes; msw 3).
+        // The pure checks ran once, in the unit project.
         extends: true,
         test: {
           name: 'versions',
           maxWorkers: 3,
           include: [
-            'test/{cli,server,http,msw,kinds,cases,vitest,matchers}/**/*.test.ts',
-            'test/core/golden.test.ts',
+            'test/{cli,server,msw,cases,vitest,matchers}/**/*.test.ts',
             'test/fuzz/socket.test.ts',
           ],
           // Argument handling, file output and type output: the same on every Node.
@@ -69,6 +68,17 @@ export default defineConfig({
             ...UNIT_EXCLUDE,
             'test/cli/{commands,export-session,export-types,scenarios,store-flag,validate,written-files}.test.ts',
           ],
+        },
+      },
+      {
+        // With the versions project: the resolver's transports and kinds, and the generator's golden
+        // bytes, in one shared module graph per worker, as in the core project.
+        extends: true,
+        test: {
+          name: 'versions-core',
+          include: ['test/{http,kinds}/**/*.test.ts', 'test/core/golden.test.ts'],
+          isolate: false,
+          maxWorkers: 3,
         },
       },
       {
@@ -80,13 +90,21 @@ export default defineConfig({
           exclude: ['test/**/*.git.test.ts'],
           globalSetup: ['test/package/global-setup.ts'],
           testTimeout: 120_000,
+          // Files wait on npm installs and child processes more than they use a core: two at a time.
+          maxWorkers: 2,
         },
       },
       {
         // Installed from a git+file:// URL of a fresh clone, which npm builds after installing its
         // devDependencies there: `npm run test:git`, run by .ci/run.
         extends: true,
-        test: { name: 'git', include: ['test/**/*.git.test.ts'], testTimeout: 300_000 },
+        // Run with the package project: the same number of workers (Vitest asks it of projects run together).
+        test: {
+          name: 'git',
+          include: ['test/**/*.git.test.ts'],
+          testTimeout: 300_000,
+          maxWorkers: 2,
+        },
       },
       {
         // Bun and Deno from the npm registry, installed into a temp folder: `npm run test:runtimes`, run by .ci/run.
