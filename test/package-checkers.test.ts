@@ -3,8 +3,8 @@
 // reason, under "Package checkers"; today none is named, so any finding fails.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
 import { beforeAll, expect, it } from 'vitest'
@@ -40,7 +40,7 @@ it('publint finds nothing in the packed tarball that the reference does not expl
 
 it('attw finds nothing in the packed tarball that the reference does not explain, under any resolution', () => {
   // Its `bin` (dist/index.js), which the package's exports map does not name.
-  const manifest = createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json')
+  const manifest = fileURLToPath(import.meta.resolve('@arethetypeswrong/cli/package.json'))
   const cli = join(dirname(manifest), 'dist/index.js')
   const run = spawnSync('node', [cli, tarball, '--format', 'json'], { encoding: 'utf8' })
   const { analysis } = JSON.parse(run.stdout) as {
