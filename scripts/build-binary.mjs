@@ -10,8 +10,17 @@
 // Node binary of the same version (from nodejs.org) to build for that platform; see
 // docs/deployment.md#a-single-executable.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
@@ -19,7 +28,7 @@ import { inject } from 'postject'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const OUT_DIR = join(ROOT, 'binary')
-// The fuse Node's binary carries for single executables (node --help of the feature).
+// The fuse string a Node binary holds for single executables, as Node's documentation names it.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
 const { values } = parseArgs({
@@ -41,9 +50,9 @@ const versionConstant = {
   },
 }
 
-rmSync(join(OUT_DIR, 'work'), { recursive: true, force: true })
-mkdirSync(join(OUT_DIR, 'work'), { recursive: true })
-const bundle = join(OUT_DIR, 'work', 'taxonomy-mock.cjs')
+// The bundle, the configuration and the blob: a temp folder of this build's own.
+const work = mkdtempSync(join(tmpdir(), 'taxonomy-mock-sea-'))
+const bundle = join(work, 'taxonomy-mock.cjs')
 await build({
   absWorkingDir: ROOT,
   entryPoints: ['scripts/binary-main.cjs'],
@@ -62,8 +71,8 @@ await build({
 })
 
 // V8's code cache is for the Node that builds it: only when the executable is that Node.
-const blob = join(OUT_DIR, 'work', 'sea-prep.blob')
-const config = join(OUT_DIR, 'work', 'sea-config.json')
+const blob = join(work, 'sea-prep.blob')
+const config = join(work, 'sea-config.json')
 writeFileSync(
   config,
   JSON.stringify({
@@ -75,14 +84,13 @@ writeFileSync(
 )
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
 
+mkdirSync(dirname(out), { recursive: true })
 copyFileSync(values.node ?? process.execPath, out)
 chmodSync(out, 0o755)
-const target = values.node ?? out
-// macOS keeps the resource in a segment of its own; a signed binary must be signed again after.
+// Node looks for the blob in a segment of that name on macOS; other formats ignore the option.
 await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), {
   sentinelFuse: SEA_FUSE,
-  ...(/darwin|macos/i.test(basename(target)) || process.platform === 'darwin'
-    ? { machoSegmentName: 'NODE_SEA' }
-    : {}),
+  machoSegmentName: 'NODE_SEA',
 })
+rmSync(work, { recursive: true, force: true })
 console.log(`wrote ${out}`)
