@@ -142,8 +142,9 @@ export default defineConfig({
       },
       {
         // Other stacks: the Python and Go recipes (Debian's python3-pytest and golang-go) and the
-        // single executable, against one packed install (npm run test:stacks). Files end in
-        // `.stacks.ts`, which the unit project's `*.test.ts` does not match.
+        // single executable (its --store beside redis-server), against one packed install and one
+        // build (npm run test:stacks). Files end in `.stacks.ts`, which the unit project's
+        // `*.test.ts` does not match.
         extends: true,
         test: {
           name: 'stacks',

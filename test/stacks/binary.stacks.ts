@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, inject, it } from 'vitest'
 import { spawnProgram, type CliRun } from '../helpers/cli.js'
+import { startRedis } from '../helpers/redis.js'
 
 const { project, binary } = inject('stacks')
 const NPM_BIN = join(project, 'node_modules/taxonomy-mock/bin/taxonomy-mock.cjs')
@@ -109,4 +110,28 @@ it('serves from --workers 2: the forked workers run the executable as the CLI', 
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
   expect(run.stderr).toEqual([])
+})
+
+it('shares sessions through --store with a replica of the npm package: the Redis client is inside', async () => {
+  const redis = await startRedis()
+  try {
+    const args = ['--port', '0', '--size', 'small', '--quiet', '--store', redis.url]
+    const fromBinary = spawnProgram(binary, args)
+    const fromNpm = spawnProgram(process.execPath, [NPM_BIN, ...args])
+    const [binaryUrl, npmUrl] = await Promise.all([serve(fromBinary), serve(fromNpm)])
+    const set = await fetch(`${binaryUrl}/__admin/sessions/shared/scenario`, {
+      method: 'PUT',
+      body: JSON.stringify({ kind: 'unavailable' }),
+    })
+    expect(set.status).toBe(200)
+    const response = await fetch(`${npmUrl}/api/v2/disciplines/pharmacology`, {
+      headers: { ...KEY, 'x-taxonomy-mock-session': 'shared' },
+    })
+    expect(response.status).toBe(503)
+    fromBinary.child.kill('SIGTERM')
+    fromNpm.child.kill('SIGTERM')
+    expect(await Promise.all([fromBinary.exit, fromNpm.exit])).toEqual([0, 0])
+  } finally {
+    await redis.stop()
+  }
 })

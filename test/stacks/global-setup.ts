@@ -31,6 +31,7 @@ const BUILD_BINARY = fileURLToPath(new URL('../../scripts/build-binary.mjs', imp
 const TOOLS = [
   { command: '/usr/bin/pytest-3', args: ['--version'], debian: 'python3-pytest' },
   { command: 'go', args: ['version'], debian: 'golang-go' },
+  { command: 'redis-server', args: ['--version'], debian: 'redis-server' },
 ]
 
 /** Checks the tools, then packs once and installs the tarball into one project for every test of the `stacks` project. */
