@@ -158,6 +158,20 @@ export default defineConfig({
           hookTimeout: 600_000,
         },
       },
+      {
+        // Other stacks: the Python and Go recipes (Debian's python3-pytest and golang-go) and the
+        // single executable (its --store beside redis-server), against one packed install and one
+        // build (npm run test:stacks). Files end in `.stacks.ts`, which the unit project's
+        // `*.test.ts` does not match.
+        extends: true,
+        test: {
+          name: 'stacks',
+          include: ['test/stacks/**/*.stacks.ts'],
+          globalSetup: ['test/stacks/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 })

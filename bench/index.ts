@@ -12,7 +12,7 @@ import { benchReplicas } from './replicas.js'
 import { benchServer } from './server.js'
 import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
-import { benchFirstAnswers, benchStartup } from './startup.js'
+import { benchBinary, benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
 import { benchWorkers } from './workers.js'
 
@@ -29,6 +29,7 @@ const sections = [
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['First requests', () => benchFirstAnswers()],
+  ['Single executable', () => benchBinary()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],
