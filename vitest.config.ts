@@ -6,6 +6,7 @@ const UNIT_EXCLUDE = [
   'test/**/*.runtimes.test.ts',
   'test/**/*.playwright.test.ts',
   'test/**/*.replicas.test.ts',
+  'test/**/*.stacks.test.ts',
   'test/package/**',
   'test/readme.test.ts',
 ]
@@ -161,12 +162,11 @@ export default defineConfig({
       {
         // Other stacks: the Python and Go recipes (Debian's python3-pytest and golang-go) and the
         // single executable (its --store beside redis-server), against one packed install and one
-        // build (npm run test:stacks). Files end in `.stacks.ts`, which the unit project's
-        // `*.test.ts` does not match.
+        // build (npm run test:stacks).
         extends: true,
         test: {
           name: 'stacks',
-          include: ['test/stacks/**/*.stacks.ts'],
+          include: ['test/**/*.stacks.test.ts'],
           globalSetup: ['test/stacks/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 600_000,

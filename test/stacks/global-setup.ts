@@ -22,7 +22,7 @@ declare module 'vitest' {
   }
 }
 
-/** The recipes for other languages, each run as written by recipes.stacks.ts. */
+/** The recipes for other languages, each run as written by recipes.stacks.test.ts. */
 export const STACK_RECIPES = ['docs/recipes/python-pytest.md', 'docs/recipes/go.md'] as const
 
 const BUILD_BINARY = fileURLToPath(new URL('../../scripts/build-binary.mjs', import.meta.url))
