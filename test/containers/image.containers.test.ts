@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createGzip } from 'node:zlib'
 import { beforeAll, expect, inject, it } from 'vitest'
 import { startTestServer } from '../helpers/server.js'
 import { until } from '../helpers/clock.js'
-import { podman, publishedPort, runContainer } from '../helpers/podman.js'
+import { compressedSize, podman, publishedPort, runContainer } from '../helpers/podman.js'
 
 const { conf, image, prefix } = inject('containers')
 process.env.CONTAINERS_CONF = conf
@@ -54,16 +52,6 @@ async function answerOf(url: string, path: string, headers: Record<string, strin
   }
 }
 
-/** `podman save IMAGE | gzip`: the bytes a registry would store and a pull would move. */
-async function compressedSize(): Promise<number> {
-  const save = spawn('podman', ['save', image], { stdio: ['ignore', 'pipe', 'inherit'] })
-  let bytes = 0
-  const gzip = save.stdout.pipe(createGzip())
-  gzip.on('data', (chunk: Buffer) => (bytes += chunk.length))
-  await new Promise((resolve, reject) => gzip.on('end', resolve).on('error', reject))
-  return bytes
-}
-
 let inspected: { Config: { User: string; Labels: Record<string, string>; Env: string[] } }
 
 beforeAll(async () => {
@@ -101,7 +89,7 @@ it('holds Node, the package and its runtime dependency: no shell, no npm', async
 })
 
 it('is at most 50 MB compressed (podman save | gzip)', async () => {
-  const size = await compressedSize()
+  const size = await compressedSize(image)
   console.log(`image ${image}: ${(size / MB).toFixed(1)} MB compressed`)
   expect(size).toBeLessThanOrEqual(50 * MB)
 }, 300_000)

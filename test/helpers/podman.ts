@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { promisify } from 'node:util'
+import { createGzip } from 'node:zlib'
 import { afterEachSteps } from './after-each.js'
 
 const execFileAsync = promisify(execFile)
@@ -64,3 +65,13 @@ afterEachSteps.add(async () => {
   started.clear()
   await removeContainers(names)
 })
+
+/** `podman save IMAGE | gzip`: the bytes a registry would store and a pull would move. */
+export async function compressedSize(image: string): Promise<number> {
+  const save = spawn('podman', ['save', image], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let bytes = 0
+  const gzip = save.stdout.pipe(createGzip())
+  gzip.on('data', (chunk: Buffer) => (bytes += chunk.length))
+  await new Promise((resolve, reject) => gzip.on('end', resolve).on('error', reject))
+  return bytes
+}
