@@ -73,10 +73,10 @@ export async function buildImages(): Promise<{
     image: `localhost/${prefix}-taxonomy-mock`,
   }
   const teardown = async () => {
-    const containers = await podman(['ps', '-aq', '--filter', `name=${prefix}`])
-    if (containers) await podman(['rm', '-f', '-t', '0', ...containers.split('\n')])
     for (const pod of (await podman(['pod', 'ps', '-q', '--filter', `name=${prefix}`])).split('\n'))
       if (pod) await podman(['pod', 'rm', '-f', pod])
+    const containers = await podman(['ps', '-aq', '--filter', `name=${prefix}`])
+    if (containers) await podman(['rm', '-f', '-t', '0', ...containers.split('\n')])
     for (const network of (
       await podman(['network', 'ls', '-q', '--filter', `name=${prefix}`])
     ).split('\n'))

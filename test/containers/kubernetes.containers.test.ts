@@ -111,19 +111,21 @@ describe('the base under podman kube play (the stand-in for a cluster)', () => {
   it('starts three replicas that share their sessions through the Redis pod', async () => {
     // What podman lacks of a cluster, changed in a kustomization of the test's own: no Services
     // (the replicas reach Redis by its pod's name), containerPort would be published on the host
-    // (left out; probes name the port by number), no Secret (the admin key given as a value).
+    // (left out; probes name the port by number), no Secret (the admin key given as a value). The
+    // names take this run's prefix, so that the run's clean-up finds whatever is left.
     mkdirSync(dir, { recursive: true })
     writeFileSync(
       join(dir, 'kustomization.yaml'),
       `resources:
   - ../../${BASE}
+namePrefix: ${prefix}-
 images:
   - { name: taxonomy-mock, newName: ${image.split(':')[0]}, newTag: latest }
   - { name: redis, newName: ${redis.split(':')[0]}, newTag: latest }
 patches:
   - target: { kind: Deployment, name: taxonomy-mock }
     patch: |-
-      - { op: replace, path: /spec/template/spec/containers/0/env/0/value, value: 'redis://taxonomy-mock-redis-pod-0:6379' }
+      - { op: replace, path: /spec/template/spec/containers/0/env/0/value, value: 'redis://${prefix}-taxonomy-mock-redis-pod-0:6379' }
       - { op: replace, path: /spec/template/spec/containers/0/env/2, value: { name: TAXONOMY_MOCK_ADMIN_KEY, value: ${ADMIN_KEY} } }
       - { op: remove, path: /spec/template/spec/containers/0/ports }
       - { op: replace, path: /spec/template/spec/containers/0/readinessProbe/httpGet/port, value: 4477 }
@@ -139,7 +141,7 @@ patches:
     await podman(['network', 'create', network])
     // Replicas started before Redis exit 1 and are started again (restartPolicy: Always).
     await podman(['kube', 'play', '--network', network, rendered]).catch(() => {})
-    const replicas = ['taxonomy-mock-pod-0', 'taxonomy-mock-pod-1', 'taxonomy-mock-pod-2']
+    const replicas = [0, 1, 2].map((n) => `${prefix}-taxonomy-mock-pod-${n}`)
     const urls: string[] = []
     for (const pod of replicas) {
       const infra = await podman(['pod', 'inspect', pod, '--format', '{{.InfraContainerID}}'])
