@@ -7,6 +7,7 @@ const UNIT_EXCLUDE = [
   'test/**/*.playwright.test.ts',
   'test/**/*.replicas.test.ts',
   'test/**/*.stacks.test.ts',
+  'test/**/*.containers.test.ts',
   'test/package/**',
   'test/readme.test.ts',
 ]
@@ -170,6 +171,20 @@ export default defineConfig({
           globalSetup: ['test/stacks/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 600_000,
+        },
+      },
+      {
+        // The container image (Containerfile) built with Debian's podman on a stand-in base, once per
+        // run; replicas behind Debian's haproxy; the Kubernetes manifests (npm run test:containers).
+        extends: true,
+        test: {
+          name: 'containers',
+          include: ['test/**/*.containers.test.ts'],
+          globalSetup: ['test/containers/global-setup.ts'],
+          // One file at a time: each puts load on the containers of its own.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -4,6 +4,7 @@ import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
 import { benchHttps } from './https.js'
+import { benchImage } from './image.js'
 import { benchJournal } from './journal.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
@@ -33,6 +34,7 @@ const sections = [
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],
+  ['Container image', () => benchImage()],
   // Installs five tools and takes minutes: only `npm run bench -- peers`.
   ['Peers', () => benchPeers(), { onDemand: true }],
 ] as const
