@@ -1,7 +1,7 @@
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
-import type { SessionStore } from '../../http/session-store.js'
+import type { SessionStore, Step } from '../../http/session-store.js'
 import type { Session } from '../../http/sessions.js'
 
 /**
@@ -25,6 +25,14 @@ export class PrimarySessionStore implements SessionStore {
 
   take(id: string): Session {
     return this.memory.take(id)
+  }
+
+  current(): undefined {
+    return undefined
+  }
+
+  step(...args: Parameters<SessionStore['step']>): Step {
+    return this.memory.step(...args)
   }
 
   async apply(command: AdminCommand): Promise<MockAnswer> {

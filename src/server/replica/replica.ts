@@ -118,6 +118,8 @@ async function startLoaded(
     },
     find: (id) => memory.find(id),
     take: (id) => memory.take(id),
+    current: () => undefined,
+    step: (...args) => memory.step(...args),
     apply: (command) => (isAdminWrite(command) ? write(command) : memory.apply(command)),
   }
   const local = createGatheringResolver(options, {
