@@ -121,6 +121,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
   }, 60_000)
 
+  it("shares a quota's window and a sequence's steps across replicas, under concurrent load", async () => {
+    const replicas = await startReplicas('quota')
+    const quota = { kind: 'rate-limited', limit: 4, window: 60_000 }
+    expect((await admin(replicas[0]!.url, 'PUT', 'q/scenario', quota)).status).toBe(200)
+    const limited = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => get(replicas[n % 3]!.url, 'q')),
+    )
+    expect(limited.filter((answer) => answer.status === 200)).toHaveLength(4)
+    expect(limited.filter((answer) => answer.status === 429)).toHaveLength(8)
+    const sequence = {
+      sequence: ['unavailable', 'usual', { kind: 'server-error', times: 2 }],
+      repeat: true,
+    }
+    expect((await admin(replicas[1]!.url, 'PUT', 's/scenario', sequence)).status).toBe(200)
+    const steps = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => get(replicas[n % 3]!.url, 's')),
+    )
+    const count = (status: number) => steps.filter((answer) => answer.status === status).length
+    expect([count(503), count(200), count(500)]).toEqual([3, 3, 6])
+  }, 60_000)
+
   it('gives seeded faults in the order one process gives them', async () => {
     const scenario = { faults: { rate: 0.5, seed: 7, kinds: ['unavailable', 'server-error'] } }
     const single = spawnCli(['--port', '0', '--quiet'])
