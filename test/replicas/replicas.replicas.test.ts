@@ -284,8 +284,8 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       expect(answer.status).toBeGreaterThanOrEqual(400)
       expect(answer).toEqual(await put(singleUrl, id))
     }
-    // None waited for an ack (a wait that runs out says so on stderr).
-    expect(a!.run.stderr).toEqual([])
+    // Nothing said (a start-up slower than a second, on a busy machine, says it waits for the store).
+    expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
     expect((await get(a!.url)).status).toBe(200)
   }, 30_000)
 

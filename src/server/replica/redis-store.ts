@@ -175,32 +175,43 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async apply(command: AdminCommand): Promise<MockAnswer> {
-    const waiting = await this.current(command.session)
-    if (waiting !== undefined) return waiting
+    const { session: id } = command
     if (!isAdminWrite(command)) {
+      const waiting = await this.current(id)
+      if (waiting !== undefined) return waiting
       // A journal read gathers every replica's part: one that cannot is answered 503.
       return (async () => this.memory.apply(command))().catch(() => this.unavailable)
     }
     if (!this.link.up) return this.unavailable
+    // Applied here first: it checks the write (a patch against the data served) and answers it.
     const answer = await this.memory.apply(command)
     if (answer.status !== 200) return answer
-    const { session: id } = command
-    const before = this.memory.find(id)
-    const known = before && this.#known.get(before)
-    const scenario = changed(command, 'Scenario', known?.scenario)
-    const data = changed(command, 'Data', known?.data)
-    let version: number
+    const mark = this.#stale.get(id)
+    const value =
+      command.op === 'setScenario'
+        ? JSON.stringify(command.scenario)
+        : command.op === 'setData'
+          ? JSON.stringify(command.patch)
+          : ''
+    const session = this.memory.find(id)
+    const known = session && this.#known.get(session)
+    // What this copy holds now, so that taking the state Redis answers builds nothing again.
+    if (session !== undefined && value !== '')
+      this.#known.set(session, {
+        version: -1,
+        scenario: command.op === 'setScenario' ? value : known?.scenario,
+        data: command.op === 'setData' ? value : known?.data,
+      })
+    let saved
     try {
-      version = await this.link.write(command, command.op === 'setData' ? data! : (scenario ?? ''))
+      saved = await this.link.write(command, value)
     } catch {
       this.markStale(id)
       return this.unavailable
     }
-    this.#highest = Math.max(this.#highest, version)
-    const session = this.memory.find(id)
-    if (session === undefined) return answer
-    if (scenario === undefined && data === undefined) this.#known.delete(session)
-    else this.#known.set(session, { version, scenario, data })
+    // The state as of this write, every earlier one included: current, unless a later came.
+    this.#adopt(id, saved)
+    if (this.#stale.get(id) === mark) this.#stale.delete(id)
     return answer
   }
 
@@ -230,19 +241,6 @@ export class RedisSessionStore implements SessionStore {
     if (scenario === undefined) return
     await this.link.restore(DEFAULT_SESSION, JSON.stringify(scenario.scenario), '')
   }
-}
-
-/** A write's scenario (or data) as JSON once applied: set, cleared, or as it was. */
-function changed(
-  command: AdminCommand,
-  what: 'Scenario' | 'Data',
-  before: string | undefined,
-): string | undefined {
-  if (command.op === 'createSession' || command.op === 'deleteSession') return undefined
-  if (command.op === `clear${what}`) return undefined
-  if (command.op === 'setScenario' && what === 'Scenario') return JSON.stringify(command.scenario)
-  if (command.op === 'setData' && what === 'Data') return JSON.stringify(command.patch)
-  return before
 }
 
 /** A per-key quota's partition as Redis names it: a digest, never the key itself. */

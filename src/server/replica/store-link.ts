@@ -212,8 +212,8 @@ export class StoreLink {
     return this.#client.isReady && this.#subscriber.isReady
   }
 
-  /** Applies an admin write in Redis and tells every replica; answers the version it made. */
-  async write(command: AdminCommand, value: string): Promise<number> {
+  /** Applies an admin write in Redis and tells every replica; answers the session's state then. */
+  async write(command: AdminCommand, value: string): Promise<SavedState | null> {
     const keys = [...this.#stateKeys(command.session), this.#keys('changes')]
     const reply = await this.#run(WRITE, keys, [
       command.op,
@@ -222,10 +222,9 @@ export class StoreLink {
       String(SESSION_TTL_MS),
       this.replica,
     ])
-    const version = typeof reply === 'number' ? reply : undefined
-    if (version === undefined || !Number.isSafeInteger(version))
-      throw this.#malformed('value', this.#keys('v'))
-    return version
+    const state = parseSavedState(reply)
+    if (state === undefined) throw this.#malformed('value', `the state of ${keys[2]}`)
+    return state
   }
 
   /**

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 /**
  * An admin write: the session's state changed under a new version (`P:v`, never reused), kept
  * while it holds a scenario or data, and a notice on the changes channel, in the same step.
+ * Answers the state as `HMGET P:s:{ID} v scenario data` would read it just after.
  */
 export const WRITE = `
 local v = redis.call('INCR', KEYS[1])
@@ -32,7 +33,7 @@ else
   redis.call('SREM', KEYS[2], ARGV[2])
 end
 redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '"}')
-return v`
+return redis.call('HMGET', KEYS[3], 'v', 'scenario', 'data')`
 
 /**
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
