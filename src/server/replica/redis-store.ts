@@ -3,21 +3,11 @@ import { isAdminWrite, parseAdminWrite, type AdminCommand } from '../../http/adm
 import { takeStep, type MemorySessionStore } from '../../http/memory-store.js'
 import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
 import type { MockAnswer } from '../../http/responses.js'
-import type { ScenarioEffect } from '../../http/scenario-state.js'
-import { ScenarioState } from '../../http/scenario-state.js'
+import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import { AGAIN, type SessionStore, type SharedStep, type Step } from '../../http/session-store.js'
 import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
 import type { SavedState } from './store-input.js'
 import type { StepReply, StoreLink } from './store-link.js'
-
-/** What a request gets once its scenario has no request left to answer: the usual answer. */
-const USUAL: ScenarioEffect = Object.freeze({
-  kind: undefined,
-  delay: undefined,
-  label: null,
-  options: Object.freeze({ share: 0 }),
-  phase: 'before-key',
-})
 
 /** The state this replica's copy of a session reflects: the version and its JSON texts. */
 interface Known {
@@ -42,7 +32,8 @@ interface Known {
 export class RedisSessionStore implements SessionStore {
   /** Sessions a notice said changed, with the notice's number: fetched before they answer. */
   readonly #stale = new Map<string, number>()
-  readonly #fetching = new Map<string, Promise<MockAnswer | undefined>>()
+  /** Fetches under way, with the notice each began after: a later notice needs a fetch of its own. */
+  readonly #fetching = new Map<string, { mark: number; done: Promise<MockAnswer | undefined> }>()
   readonly #known = new WeakMap<Session, Known>()
   #notices = 0
   /** The highest version seen: a store whose last is lower lost its data. */
@@ -78,18 +69,20 @@ export class RedisSessionStore implements SessionStore {
   }
 
   current(id: string): undefined | Promise<MockAnswer | undefined> {
-    if (!this.#stale.has(id)) return undefined
-    let fetching = this.#fetching.get(id)
-    if (fetching === undefined) {
-      fetching = this.#fetch(id).finally(() => this.#fetching.delete(id))
-      this.#fetching.set(id, fetching)
-    }
-    return fetching
+    const mark = this.#stale.get(id)
+    if (mark === undefined) return undefined
+    const under = this.#fetching.get(id)
+    if (under?.mark === mark) return under.done
+    const fetching = { mark, done: this.#fetch(id, mark) }
+    this.#fetching.set(id, fetching)
+    void fetching.done.finally(() => {
+      if (this.#fetching.get(id) === fetching) this.#fetching.delete(id)
+    })
+    return fetching.done
   }
 
-  async #fetch(id: string): Promise<MockAnswer | undefined> {
+  async #fetch(id: string, mark: number): Promise<MockAnswer | undefined> {
     if (!this.link.up) return this.unavailable
-    const mark = this.#stale.get(id)
     try {
       this.#adopt(id, await this.link.fetch(id))
     } catch {
@@ -170,7 +163,7 @@ export class RedisSessionStore implements SessionStore {
       if (session.scenario === state) session.scenario = placed
     }
     placed.skipTo(reply.position)
-    if (placed.exhausted) return USUAL
+    if (placed.exhausted) return USUAL_EFFECT
     return takeStep(placed, partition, true, readingOf(state, reply.quota))
   }
 
@@ -205,6 +198,9 @@ export class RedisSessionStore implements SessionStore {
     let saved
     try {
       saved = await this.link.write(command, value)
+      // Answered only once every other replica has been sent the notice: the next request after
+      // the answer, wherever it goes, finds the session stale there and fetches it.
+      await this.link.sent()
     } catch {
       this.markStale(id)
       return this.unavailable

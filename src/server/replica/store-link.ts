@@ -228,6 +228,15 @@ export class StoreLink {
   }
 
   /**
+   * Resolves once Redis has sent every replica what it published before: Redis writes what is
+   * pending to every connection before it reads the next command, so its answer to a `PING` sent
+   * after a write's answer comes after the write's notice left for every replica.
+   */
+  async sent(): Promise<void> {
+    await this.#call(() => this.#client.sendCommand(['PING']))
+  }
+
+  /**
    * Takes a request's position in session `session`'s scenario as of `version`. `phases`: a
    * `sequence`'s steps, for a request without a key; `quota`: a rate-limited scenario's
    * `limit`, `window` and the partition's name.

@@ -33,7 +33,9 @@ else
   redis.call('SREM', KEYS[2], ARGV[2])
 end
 redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '"}')
-return redis.call('HMGET', KEYS[3], 'v', 'scenario', 'data')`
+local state = {}
+for i, field in ipairs({ 'v', 'scenario', 'data' }) do state[i] = redis.call('HGET', KEYS[3], field) end
+return state`
 
 /**
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
