@@ -58,6 +58,18 @@ function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind,
 const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
 
 /**
+ * What a request gets from a scenario kept elsewhere (a shared store) once it has no request left
+ * to answer: the usual answer, as if there were none.
+ */
+export const USUAL_EFFECT: ScenarioEffect = Object.freeze({
+  kind: undefined,
+  delay: undefined,
+  label: null,
+  options: NO_OPTIONS,
+  phase: 'before-key',
+})
+
+/**
  * A scenario in use: the scenario plus its counters (how many `times` are left, the position of
  * the next matching request), so "fail twice, then answer" and seeded faults are reproducible.
  * One state per session or per MSW helper; the resolver alone calls {@link take}.
