@@ -12,6 +12,8 @@ import { hasWrk, runWrk } from './wrk.js'
 const REPLICAS = 3
 const THROUGHPUT_TARGET = 0.9
 const ADMIN_P95_TARGET_MS = 5
+/** What a request in a session with a scenario may take over one bare round trip through Redis. */
+const SCENARIO_OVER_PING_MS = 3
 const LOAD = fileURLToPath(new URL('./replica-load.ts', import.meta.url))
 
 /**
@@ -121,6 +123,11 @@ async function sessionsChecks(
       }),
     ),
   )
+  // A session whose every request takes its position in Redis: the scenario request timed below.
+  await send(agent, replicas[0]!.url, 'PUT', '/__admin/sessions/sc/scenario', {
+    body: '"server-error"',
+  })
+  const trips = await roundTrips(agent, replicas, path, redisUrl)
   const load = startLoad(
     path,
     requests,
@@ -128,6 +135,7 @@ async function sessionsChecks(
   )
   const times: number[] = []
   const pings: number[] = []
+  const scenarioTimes: number[] = []
   const redis = createClient({ url: redisUrl })
   await redis.connect()
   for (let n = 0; !load.ended(); n++) {
@@ -148,14 +156,20 @@ async function sessionsChecks(
     const pinged = performance.now()
     await redis.ping()
     pings.push(performance.now() - pinged)
+    const asked = performance.now()
+    const scenarioStatus = await send(agent, replicas[n % REPLICAS]!.url, 'GET', path, {
+      session: 'sc',
+    })
+    scenarioTimes.push(performance.now() - asked)
+    if (scenarioStatus !== 500) throw new Error(`scenario request answered ${scenarioStatus}`)
   }
   await redis.close()
   const { wrong, plain, plainWrong } = await load.result
   agent.destroy()
   times.sort((a, b) => a - b)
   const p95 = times[Math.floor(times.length * 0.95)] ?? Number.NaN
-  pings.sort((a, b) => a - b)
-  const pingP95 = pings[Math.floor(pings.length * 0.95)] ?? Number.NaN
+  const pingP95 = p95Of(pings)
+  const scenarioP95 = p95Of(scenarioTimes)
   return [
     {
       name: `16 sessions with scenarios x ${requests} requests, each sent to the next of ${REPLICAS} replicas, with plain traffic beside: answers that are not their own session's (every \`times\` and \`sequence\` exact)`,
@@ -171,7 +185,70 @@ async function sessionsChecks(
       ok: p95 <= ADMIN_P95_TARGET_MS,
       figure: p95,
     },
+    {
+      name: `a request in a session with a scenario (through the replicas in turn) p95 during that load, beside each admin call`,
+      value: `${scenarioP95.toFixed(2)} ms (median ${median(scenarioTimes).toFixed(2)} ms); the bare \`PING\`: p95 ${pingP95.toFixed(2)} ms`,
+      target: `<= the bare PING's p95 + ${SCENARIO_OVER_PING_MS} ms`,
+      ok: scenarioP95 <= pingP95 + SCENARIO_OVER_PING_MS,
+      figure: scenarioP95,
+    },
+    trips,
   ]
+}
+
+function p95Of(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN
+}
+
+/**
+ * Round trips to Redis per admin call and per request in a session with a scenario, without load:
+ * Redis' own count of the commands replicas sent (`INFO commandstats`, reset before each): the
+ * scripts, and the commands replicas send that no script runs (a script's own are no round trip).
+ */
+async function roundTrips(
+  agent: Agent,
+  replicas: readonly ServerProcess[],
+  path: string,
+  redisUrl: string,
+): Promise<Check> {
+  const calls = 20
+  const redis = createClient({ url: redisUrl })
+  await redis.connect()
+  const count = async () => {
+    const text = await redis.info('commandstats')
+    let trips = 0
+    for (const [, command, n] of text.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm))
+      if (['evalsha', 'eval', 'hmget', 'get', 'smembers', 'ping'].includes(command!))
+        trips += Number(n)
+    await redis.sendCommand(['CONFIG', 'RESETSTAT'])
+    return trips / calls
+  }
+  // Each replica has fetched the session once (it was told it changed): what follows is steady.
+  for (const replica of replicas) await send(agent, replica.url, 'GET', path, { session: 'sc' })
+  await count()
+  for (let n = 0; n < calls; n++)
+    await send(
+      agent,
+      replicas[n % REPLICAS]!.url,
+      n % 2 ? 'DELETE' : 'PUT',
+      '/__admin/sessions/rt/scenario',
+      {
+        body: n % 2 ? undefined : '"unavailable"',
+      },
+    )
+  const admin = await count()
+  for (let n = 0; n < calls; n++)
+    await send(agent, replicas[n % REPLICAS]!.url, 'GET', path, { session: 'sc' })
+  const scenario = await count()
+  await redis.close()
+  return {
+    name: `round trips to Redis, without load (Redis' command count over ${calls} of each, through the replicas in turn): an admin call; a request in a session with a scenario`,
+    value: `${admin.toFixed(2)}; ${scenario.toFixed(2)}`,
+    target: '2 (the write, then a PING that answers once every replica was sent its notice); 1',
+    ok: admin <= 2 && scenario <= 1,
+    figure: admin + scenario,
+  }
 }
 
 /** The sessions load (replica-load.ts) in a process of its own; `ended` once it has exited. */

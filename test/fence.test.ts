@@ -132,3 +132,18 @@ it('has no import cycles among the modules of src/ (type-only imports aside)', (
   for (const file of graph.keys()) if (!state.has(file)) visit(file, [])
   expect(cycles).toEqual([])
 })
+
+it('routes each request once: only the resolver locates a request, and no process replays HTTP to another', () => {
+  // The resolver locates the route and the admin router parses an admin call into a command; a
+  // server of several processes passes commands and scenario steps between them, never requests.
+  const locating = files
+    .filter((f) => f.imports.some((i) => i.endsWith('/routes.js') || i === './routes.js'))
+    .filter((f) => withoutComments(join(SRC, f.path)).includes('createLocator'))
+    .map((f) => f.path)
+  expect(locating).toEqual(['http/resolver.ts'])
+  const replaying = files
+    .filter((f) => f.path.startsWith('server/'))
+    .filter((f) => /\brawHeaders\b|\bWireRequest\b/.test(withoutComments(join(SRC, f.path))))
+    .map((f) => f.path)
+  expect(replaying.filter((path) => /cluster|replica/.test(path))).toEqual([])
+})

@@ -16,7 +16,7 @@ import {
 } from './responses.js'
 import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
-import type { SessionStore } from './session-store.js'
+import { AGAIN, type SessionStore, type SharedStep, type Step } from './session-store.js'
 import { selectScenario, type ScenarioEffect, type ScenarioState } from './scenario-state.js'
 import {
   DEFAULT_SESSION,
@@ -58,23 +58,36 @@ export class ApiChecks {
     route: ApiRoute,
     prefixed: string | undefined,
     context: AdapterContext,
-  ): MockAnswer {
+  ): MockAnswer | Promise<MockAnswer> {
+    const id = sessionIdOf(request, prefixed)
+    // A shared store's copy of the session may be stale: the request waits until it is current.
+    const waiting = isSessionId(id) ? this.store.current(id) : undefined
+    if (waiting === undefined) return this.#answerIn(request, route, id, context)
+    return waiting.then((answer) => answer ?? this.#answerIn(request, route, id, context))
+  }
+
+  #answerIn(
+    request: MockRequest,
+    route: ApiRoute,
+    id: string,
+    context: AdapterContext,
+  ): MockAnswer | Promise<MockAnswer> {
     const authorization = request.header('authorization')
     const key: KeyState = this.isAuthorized(authorization)
       ? 'ok'
       : authorization
         ? 'invalid'
         : 'missing'
-    const session = this.#sessionOf(request, prefixed, key === 'ok')
+    const session = this.#sessionOf(request, id, key === 'ok')
     if (!(session instanceof Session)) {
       const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
       this.metrics.countApi(collection, session, null, 0)
       return session
     }
     const served = this.cache.servedFor(context.data ?? session.data, session)
-    return this.#answerApi(
-      { request, route, session, key, served, journaled: session !== this.#unnamed },
-      context.scenarios ?? NO_SCENARIOS,
+    const call = { request, route, session, key, served, journaled: session !== this.#unnamed }
+    return this.#answerApi(call, context.scenarios ?? NO_SCENARIOS, () =>
+      this.#answerIn(request, route, id, context),
     )
   }
 
@@ -83,13 +96,8 @@ export class ApiChecks {
    * Only a request with a valid key makes a session: one without is journaled in the session it
    * names if that exists, else nowhere, so keyless clients cannot fill memory with sessions.
    */
-  #sessionOf(
-    request: MockRequest,
-    prefixed: string | undefined,
-    authorized: boolean,
-  ): Session | MockAnswer {
+  #sessionOf(request: MockRequest, id: string, authorized: boolean): Session | MockAnswer {
     const { store } = this
-    const id = sessionIdOf(request, prefixed)
     if (id === DEFAULT_SESSION) return store.default
     if (!isSessionId(id)) {
       const { cors } = this.cache.options
@@ -102,7 +110,11 @@ export class ApiChecks {
   }
 
   /** The endpoints and the rest of `/api/`: method, scenario, key, encoding, lookup. */
-  #answerApi(call: ApiCall, selected: readonly ScenarioState[]): MockAnswer {
+  #answerApi(
+    call: ApiCall,
+    selected: readonly ScenarioState[],
+    again: () => MockAnswer | Promise<MockAnswer>,
+  ): MockAnswer | Promise<MockAnswer> {
     const { request, route, session } = call
     const { finish } = this
     const { errors } = this.answers
@@ -122,46 +134,52 @@ export class ApiChecks {
       const answers = createMessageAnswers('badRequest', `Malformed request: ${state}`, cors)
       return finish(call, answers, 'malformed-prefer', 0, null)
     }
-    let delay = usualDelay
-    let label: ScenarioKind | null = null
-    let quota: RateLimitReading | undefined
-    let effect: ScenarioEffect | undefined
-    // Read once: taking a sequence's step moves it on to the next step's phase.
-    const beforeKey = state?.phase === 'before-key'
-    if (state !== undefined && beforeKey) {
-      // Outages and delays stand in front of the service: they apply whatever the key.
-      effect = state.take(state.scenario.per === 'key' ? keyOf(request) : undefined)
-      delay = effect.delay ?? delay
-      label = effect.label
-      quota = effect.quota
-      if (quota?.limited === true) {
-        const limited = createRateLimitedAnswers(cors, rateLimitHeaders(quota))
-        return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
-      }
-      const { kind } = effect
-      const outage = kind === undefined ? undefined : this.answers.byKind.get(kind)
-      // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
-      if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
-        return finish(call, outage, state.reasonFor(kind!), delay, label)
+    if (state === undefined) {
+      if (!authorized) return finish(call, errors.unauthorized, keyReason(call), usualDelay, null)
+      if (route.kind === 'malformed')
+        return finish(call, errors.malformed, 'malformed-slug', usualDelay, null)
+      return this.#finishLookup(call, route, usualDelay, null)
     }
-    if (!authorized)
+    // Outages and delays stand in front of the service: they apply whatever the key.
+    const partition = state.scenario.per === 'key' ? keyOf(request) : undefined
+    const step = this.store.step(session, state, partition, authorized)
+    if (!(step instanceof Promise)) return this.#answerStep(call, state, step)
+    return step.then((taken) => {
+      if (taken === AGAIN) return again()
+      return isStep(taken) ? this.#answerStep(call, state, taken) : taken
+    })
+  }
+
+  /** The answer under the step a request took of its scenario (none: it has no key). */
+  #answerStep(call: ApiCall, state: ScenarioState, effect: Step): MockAnswer {
+    const { finish, answers } = this
+    const usualDelay = this.cache.options.delay
+    if (effect === undefined)
+      return finish(call, answers.errors.unauthorized, keyReason(call), usualDelay, null)
+    if (effect.phase !== 'before-key')
+      return this.#answerInPhase(call, state, effect, effect.delay ?? usualDelay)
+    const { delay = usualDelay, label, quota, kind } = effect
+    if (quota?.limited === true) {
+      const limited = createRateLimitedAnswers(this.cache.options.cors, rateLimitHeaders(quota))
+      return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
+    }
+    const outage = kind === undefined ? undefined : answers.byKind.get(kind)
+    // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
+    if (outage !== undefined && kindSpec(kind!).phase === 'before-key')
+      return finish(call, outage, state.reasonFor(kind!), delay, label)
+    if (call.key !== 'ok')
       return finish(
         call,
-        errors.unauthorized,
+        answers.errors.unauthorized,
         keyReason(call),
         delay,
         labelBeforeKey(effect),
         quota,
       )
-    if (state !== undefined && !beforeKey) {
-      const taken = state.take()
-      return this.#answerInPhase(call, state, taken, taken.delay ?? delay)
-    }
-    if (state !== undefined && effect?.kind !== undefined)
-      return this.#answerInPhase(call, state, effect, delay)
-    if (route.kind === 'malformed')
-      return finish(call, errors.malformed, 'malformed-slug', delay, label, quota)
-    return this.#finishLookup(call, route, delay, label, quota)
+    if (kind !== undefined) return this.#answerInPhase(call, state, effect, delay)
+    if (call.route.kind === 'malformed')
+      return finish(call, answers.errors.malformed, 'malformed-slug', delay, label, quota)
+    return this.#finishLookup(call, call.route as RecordRoute, delay, label, quota)
   }
 
   /**
@@ -224,6 +242,13 @@ function scenarioFor(
   return selectScenario([preferred, ...selected, session.scenario], route.endpoint.collection, slug)
 }
 
+type RecordRoute = Extract<Route, { kind: 'record' }>
+
+/** Whether a shared store's step is a step (rather than an answer in its place). */
+function isStep(taken: Exclude<SharedStep, typeof AGAIN>): taken is Step {
+  return taken === undefined || 'phase' in taken
+}
+
 /** Why a request without an accepted key got 401. */
 function keyReason(call: ApiCall): AnswerReason {
   return call.key === 'missing' ? 'missing-key' : 'invalid-key'
@@ -233,9 +258,8 @@ function keyReason(call: ApiCall): AnswerReason {
  * The journal's name for what a request without a key got under an effect taken before the key:
  * a drawn kind that applies only once the key is checked did not apply (its delay did).
  */
-function labelBeforeKey(effect: ScenarioEffect | undefined): ScenarioKind | null {
-  if (effect?.kind === undefined || kindSpec(effect.kind).phase === 'before-key')
-    return effect?.label ?? null
+function labelBeforeKey(effect: ScenarioEffect): ScenarioKind | null {
+  if (effect.kind === undefined || kindSpec(effect.kind).phase === 'before-key') return effect.label
   return effect.delay !== undefined ? 'delay' : null
 }
 

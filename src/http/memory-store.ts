@@ -6,9 +6,10 @@ import type { ServedDataset } from './dataset.js'
 import { createHar } from './har.js'
 import { journalPartOf, type JournalPart } from './journal-part.js'
 import { createAnswers, encodeJson, type MockAnswer } from './responses.js'
+import type { RateLimitReading } from './rate-limit.js'
 import { ScenarioState } from './scenario-state.js'
 import { createSessionData, type SessionData } from './session-data.js'
-import type { SessionStore } from './session-store.js'
+import type { SessionStore, Step } from './session-store.js'
 import { DEFAULT_SESSION, type Session, type SessionRegistry } from './sessions.js'
 
 /** What the data commands need of the resolver: the data a patch applies to, and how to name it. */
@@ -25,6 +26,19 @@ export type JournalReader = (
   session: string,
   own: JournalPart | undefined,
 ) => JournalPart | undefined | Promise<JournalPart | undefined>
+
+/**
+ * A request's step of a scenario held in this process: a request without a key accepted takes
+ * none at a step that applies only after the key.
+ */
+export function takeStep(
+  state: ScenarioState,
+  partition: string | undefined,
+  authorized: boolean,
+  quota?: RateLimitReading,
+): Step {
+  return authorized || state.phase === 'before-key' ? state.take(partition, quota) : undefined
+}
 
 /**
  * The sessions of one process, in its {@link SessionRegistry}: the store of a server of one
@@ -47,6 +61,19 @@ export class MemorySessionStore implements SessionStore {
 
   take(id: string): Session {
     return this.registry.get(id)
+  }
+
+  current(): undefined {
+    return undefined
+  }
+
+  step(
+    _session: Session,
+    state: ScenarioState,
+    partition: string | undefined,
+    authorized: boolean,
+  ): Step {
+    return takeStep(state, partition, authorized)
   }
 
   apply(command: AdminCommand): MockAnswer | Promise<MockAnswer> {

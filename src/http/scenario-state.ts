@@ -31,6 +31,8 @@ export interface ScenarioEffect {
   readonly options: BodyFaultOptions
   /** A `rate-limited` quota's reading: `kind` is `'rate-limited'` when it is used up. */
   readonly quota?: RateLimitReading
+  /** Where in the resolver's order of checks the step taken applies (its kind's phase). */
+  readonly phase: Phase
 }
 
 /**
@@ -54,6 +56,18 @@ function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind,
 }
 
 const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
+
+/**
+ * What a request gets from a scenario kept elsewhere (a shared store) once it has no request left
+ * to answer: the usual answer, as if there were none.
+ */
+export const USUAL_EFFECT: ScenarioEffect = Object.freeze({
+  kind: undefined,
+  delay: undefined,
+  label: null,
+  options: NO_OPTIONS,
+  phase: 'before-key',
+})
 
 /**
  * A scenario in use: the scenario plus its counters (how many `times` are left, the position of
@@ -136,15 +150,16 @@ export class ScenarioState {
    * share a body is cut at is drawn last, and only by scenarios whose kinds read `bytes` and that
    * leave it out, so the series of every other scenario is unchanged.
    */
-  take(partition = ''): ScenarioEffect {
+  take(partition = '', given?: RateLimitReading): ScenarioEffect {
+    const phase = this.phase
     this.#remaining--
     this.#taken++
     if (this.#limiter !== undefined) {
-      const quota = this.#limiter.take(partition)
+      const quota = given ?? this.#limiter.take(partition)
       const kind = quota.limited ? 'rate-limited' : undefined
       const { delay } = this.scenario
       const label = kind ?? (delay !== undefined ? 'delay' : null)
-      return { kind, delay: this.#delayOf(delay), label, quota, options: NO_OPTIONS }
+      return { kind, delay: this.#delayOf(delay), label, quota, options: NO_OPTIONS, phase }
     }
     const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
       this.#steps === undefined ? this.scenario : this.#next()
@@ -162,7 +177,12 @@ export class ScenarioState {
       const share = this.#drawsShare ? this.#prng().nextUint32() / 0x1_0000_0000 : 0
       options = { share, ...this.#options }
     }
-    return { kind: effectKind, delay: ms, label, options }
+    return { kind: effectKind, delay: ms, label, options, phase }
+  }
+
+  /** Whether no request is left for it to answer (its `times`, a `sequence` without `repeat`). */
+  get exhausted(): boolean {
+    return this.#remaining <= 0
   }
 
   /** How many matching requests it has counted. */
@@ -172,8 +192,8 @@ export class ScenarioState {
 
   /**
    * Counts matching requests without answering them until `count` are counted (or none is left):
-   * servers that share a session's count through a store position their own copy at it. A quota's
-   * window is not moved: it counts the requests this process answers.
+   * a server whose sessions live in a shared store takes a request's position there and places
+   * its own copy at it. A quota's window is not moved: the store keeps it.
    */
   skipTo(count: number): void {
     while (this.#taken < count && this.#remaining > 0) {
@@ -183,6 +203,20 @@ export class ScenarioState {
         this.#taken++
       }
     }
+  }
+
+  /**
+   * A `sequence`'s steps as a shared store's script reads them, to take a request without a key
+   * only at a step that applies before the key: `TIMES:1` (before the key) or `TIMES:0` for each
+   * step, then `r` if it repeats. `undefined` for any other scenario: its phase never changes.
+   */
+  get stepPhases(): string | undefined {
+    if (this.#steps === undefined) return undefined
+    const steps = this.#steps.map((step) => {
+      const before = step.kind === undefined || kindSpec(step.kind).phase === 'before-key'
+      return `${step.times ?? 1}:${before ? 1 : 0}`
+    })
+    return `${steps.join(',')}${this.scenario.repeat === true ? ',r' : ''}`
   }
 
   /** The step this request gets; moves on to the next (the first again after the last). */

@@ -306,7 +306,7 @@ function toBuffer(body: Uint8Array): Buffer {
 }
 
 /** A header's value from the raw list (names in any case), repeated fields joined as `Headers` does. */
-export function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+function findRawHeader(rawHeaders: readonly string[], name: string): string | undefined {
   let value: string | undefined
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const candidate = rawHeaders[i]!

@@ -88,3 +88,15 @@ export async function spawnReplica(
   const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
   return { run, url }
 }
+
+/**
+ * The ids of the connections replicas of `prefix` subscribe with (each replica names its own
+ * `taxonomy-mock:PREFIX`): one per live replica.
+ */
+export async function replicaConnections(url: string, prefix: string): Promise<string[]> {
+  const list = String(await sendToRedis(url, 'CLIENT', 'LIST', 'TYPE', 'pubsub'))
+  return list
+    .split('\n')
+    .filter((line) => line.includes(` name=taxonomy-mock:${prefix} `))
+    .map((line) => /\bid=(\d+)/.exec(line)![1]!)
+}

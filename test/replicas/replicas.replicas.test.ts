@@ -9,7 +9,7 @@ import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
-import { startRedis, type RedisProcess } from '../helpers/redis.js'
+import { replicaConnections, startRedis, type RedisProcess } from '../helpers/redis.js'
 
 const KEY = 'taxonomy-mock-key'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -75,29 +75,19 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(new Set(bodies.map((answer) => answer.body)).size).toBe(1)
   }, 60_000)
 
-  it('answers an admin call only once every live replica applied it', async () => {
+  it('answers an admin call at once, waiting for no replica: one stopped meanwhile finds it in force when it runs again', async () => {
     const [a, b] = await startReplicas('acks', 2)
-    // B cannot apply anything while stopped: A's answer waits for it (up to 2 s, then it warns).
+    // B runs nothing while stopped: A's call does not wait for it (the state is in Redis).
     b!.run.child.kill('SIGSTOP')
-    let answered = false
-    const put = admin(a!.url, 'PUT', 'late/scenario', 'unavailable').then((answer) => {
-      answered = true
-      return answer
-    })
-    // Held while b is stopped; a answers others meanwhile.
-    expect((await get(a!.url)).status).toBe(200)
-    expect(answered).toBe(false)
-    b!.run.child.kill('SIGCONT')
-    expect((await put).status).toBe(200)
+    try {
+      expect((await admin(a!.url, 'PUT', 'late/scenario', 'unavailable')).status).toBe(200)
+      expect((await admin(a!.url, 'PUT', 'late2/scenario', 'server-error')).status).toBe(200)
+    } finally {
+      b!.run.child.kill('SIGCONT')
+    }
     expect((await get(b!.url, 'late')).status).toBe(503)
-    // A replica that does not answer in time is named, not waited for for ever.
-    // (That it waited the 2 s first, the line on stderr says.)
-    b!.run.child.kill('SIGSTOP')
-    expect((await admin(a!.url, 'PUT', 'late/scenario', 'server-error')).status).toBe(200)
-    b!.run.child.kill('SIGCONT')
-    expect(a!.run.stderr.join('\n')).toMatch(
-      /replica \S+ did not confirm admin write \d+ within 2000 ms/,
-    )
+    expect((await get(b!.url, 'late2')).status).toBe(500)
+    expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
   }, 60_000)
 
   it('counts `times` exactly across replicas under concurrent load, session by session', async () => {
@@ -129,6 +119,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       const { json } = await admin(replicas[(i + 1) % 3]!.url, 'GET', session)
       expect(json.requests).toBe(12)
     }
+  }, 60_000)
+
+  it("shares a quota's window and a sequence's steps across replicas, under concurrent load", async () => {
+    const replicas = await startReplicas('quota')
+    const quota = { kind: 'rate-limited', limit: 4, window: 60_000 }
+    expect((await admin(replicas[0]!.url, 'PUT', 'q/scenario', quota)).status).toBe(200)
+    const limited = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => get(replicas[n % 3]!.url, 'q')),
+    )
+    expect(limited.filter((answer) => answer.status === 200)).toHaveLength(4)
+    expect(limited.filter((answer) => answer.status === 429)).toHaveLength(8)
+    const sequence = {
+      sequence: ['unavailable', 'usual', { kind: 'server-error', times: 2 }],
+      repeat: true,
+    }
+    expect((await admin(replicas[1]!.url, 'PUT', 's/scenario', sequence)).status).toBe(200)
+    const steps = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => get(replicas[n % 3]!.url, 's')),
+    )
+    const count = (status: number) => steps.filter((answer) => answer.status === status).length
+    expect([count(503), count(200), count(500)]).toEqual([3, 3, 6])
   }, 60_000)
 
   it('gives seeded faults in the order one process gives them', async () => {
@@ -273,8 +284,8 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       expect(answer.status).toBeGreaterThanOrEqual(400)
       expect(answer).toEqual(await put(singleUrl, id))
     }
-    // None waited for an ack (a wait that runs out says so on stderr).
-    expect(a!.run.stderr).toEqual([])
+    // Nothing said (a start-up slower than a second, on a busy machine, says it waits for the store).
+    expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
     expect((await get(a!.url)).status).toBe(200)
   }, 30_000)
 
@@ -315,10 +326,7 @@ describe('serve --workers 2 --store (two machines of two workers each)', () => {
 
   it('makes every worker a replica: `times` exact and admin calls in force across all four', async () => {
     const [a, b] = await Promise.all([startMachine('cw'), startMachine('cw')])
-    const client = createClient({ url: redis.url })
-    await client.connect()
-    expect(await client.zCard('cw:replicas')).toBe(4)
-    await client.quit()
+    expect(await replicaConnections(redis.url, 'cw')).toHaveLength(4)
     for (let round = 0; round < 4; round++) {
       const session = `cw-rw-${round}`
       expect((await admin(a.url, 'PUT', `${session}/scenario`, 'unavailable')).status).toBe(200)
@@ -399,21 +407,17 @@ describe('serve --workers 2 --store (two machines of two workers each)', () => {
     expect(await getOnNewConnection(url, 'k')).toBe(503)
     const workers = await childPids(run.child.pid!)
     expect(workers).toHaveLength(2)
-    const client = createClient({ url: redis.url })
-    await client.connect()
-    const replicas = () => client.zRange('cw-kill:replicas', 0, -1)
+    const replicas = () => replicaConnections(redis.url, 'cw-kill')
     const before = await replicas()
     expect(before).toHaveLength(3)
     process.kill(workers[0]!, 'SIGKILL')
     await expect.poll(() => run.stderr.join('\n'), { timeout: 10_000 }).toMatch(/starting another/)
-    // The new worker joins the store (its heartbeat) just before it listens.
+    // The new worker joins the store (its subscription) before it listens.
     await expect
       .poll(async () => (await replicas()).filter((id) => !before.includes(id)), {
         timeout: 10_000,
       })
       .toHaveLength(1)
-    await client.quit()
-    await new Promise((resolve) => setTimeout(resolve, 200))
     // The new worker and the old one share the count: three more failures, then answers.
     const statuses: number[] = []
     for (let n = 0; n < 8; n++) statuses.push(await getOnNewConnection(url, 'k'))

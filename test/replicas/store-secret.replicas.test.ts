@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { childPids } from '../helpers/child-pids.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
-import { sendToRedis, startRedis, type RedisProcess } from '../helpers/redis.js'
+import { replicaConnections, startRedis, type RedisProcess } from '../helpers/redis.js'
 
 // The store's password is a secret: it may come from TAXONOMY_MOCK_STORE rather than the command
 // line, and a `--workers` primary hands the URL to its workers over IPC, so no worker has it in
@@ -22,8 +22,8 @@ beforeAll(async () => {
 }, 20_000)
 afterAll(() => redis?.stop())
 
-const liveReplicas = (prefix: string) =>
-  sendToRedis(`redis://:${PASSWORD}@127.0.0.1:${redis.port}`, 'ZCARD', `${prefix}:replicas`)
+const liveReplicas = async (prefix: string) =>
+  (await replicaConnections(`redis://:${PASSWORD}@127.0.0.1:${redis.port}`, prefix)).length
 
 /** Every process of the run: its command line and environment, as another process may read them. */
 async function processTexts(run: CliRun) {

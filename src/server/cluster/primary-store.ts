@@ -1,13 +1,16 @@
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
-import type { MemorySessionStore } from '../../http/memory-store.js'
+import { takeStep, type MemorySessionStore } from '../../http/memory-store.js'
+import { USUAL_EFFECT } from '../../http/scenario-state.js'
 import type { MockAnswer } from '../../http/responses.js'
-import type { SessionStore } from '../../http/session-store.js'
+import type { SessionStore, Step } from '../../http/session-store.js'
 import type { Session } from '../../http/sessions.js'
+import type { StepQuestion } from './worker-store.js'
 
 /**
  * The `--workers` primary's sessions: its own, in memory, and a copy in every worker. A write is
  * applied here, then sent as its command to every worker, and answered once they all applied it,
- * so the next request finds it in force whichever worker it reaches.
+ * so the next request finds it in force whichever worker it reaches. The scenarios' counts are
+ * this process's: a worker's request takes its step here (`stepFor`).
  */
 export class PrimarySessionStore implements SessionStore {
   constructor(
@@ -27,10 +30,25 @@ export class PrimarySessionStore implements SessionStore {
     return this.memory.take(id)
   }
 
+  current(): undefined {
+    return undefined
+  }
+
+  step(...args: Parameters<SessionStore['step']>): Step {
+    return this.memory.step(...args)
+  }
+
   async apply(command: AdminCommand): Promise<MockAnswer> {
     const answer = await this.memory.apply(command)
     if (isAdminWrite(command) && answer.status === 200) await this.toWorkers(command)
     return answer
+  }
+
+  /** A worker's request's step of its session's scenario (none left: the usual answer). */
+  stepFor({ session, partition, authorized }: StepQuestion): Step {
+    const state = this.memory.find(session)?.scenario
+    if (state === undefined || state.exhausted) return USUAL_EFFECT
+    return takeStep(state, partition, authorized)
   }
 
   /** The sessions' scenarios and data, as the commands a new worker applies before it serves. */

@@ -2,7 +2,8 @@ import cluster, { type Worker } from 'node:cluster'
 import { mergeJournalParts, type JournalPart } from '../../http/journal-part.js'
 import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
 import type { MockOptions } from '../../http/options.js'
-import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
+import type { AdminCommand } from '../../http/admin-commands.js'
+import { createGatheringResolver, metricsOf, type Resolver } from '../../http/resolver.js'
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
 import { startServerWithLimits } from '../server.js'
@@ -15,11 +16,11 @@ import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
 import { PrimarySessionStore } from './primary-store.js'
-import { WireMockRequest, type WireRequest } from './wire.js'
+import type { StepQuestion } from './worker-store.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {
-  /** The owner's resolver: admin calls and scenario sessions are answered by it. */
+  /** The owner's resolver: it answers until the workers serve, and holds the sessions. */
   readonly resolver: Resolver
   /** The port it listens on for every process. */
   readonly port: number
@@ -88,17 +89,19 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       if (own) parts.push({ ...own, origin: own.origin + SHARED_CLOCK_OFFSET })
       return mergeJournalParts(parts.filter((part) => part !== undefined))
     },
-    metrics: async (own) => {
-      const merged = mergeMetrics([own, ...(await askAll<MetricsSnapshot>('metrics'))])
-      // Every worker holds every session: the owner's count is the server's.
-      return {
-        ...merged,
-        sessions: own.sessions,
-        dataOverlays: own.dataOverlays,
-        workers: options.workers,
-      }
-    },
+    metrics: (own) => gatherMetrics(own),
   })
+  /** What every process counted: the owner's own and each worker's. */
+  async function gatherMetrics(own: MetricsSnapshot): Promise<MetricsSnapshot> {
+    const merged = mergeMetrics([own, ...(await askAll<MetricsSnapshot>('metrics'))])
+    // Every worker holds every session: the owner's count is the server's.
+    return {
+      ...merged,
+      sessions: own.sessions,
+      dataOverlays: own.dataOverlays,
+      workers: options.workers,
+    }
+  }
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
@@ -144,7 +147,11 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   function fork(): Worker {
     const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
     const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
-      if (kind === 'resolve') return owner.resolve(new WireMockRequest(value as WireRequest))
+      // A worker's request takes its step of its session's scenario here, where the count is.
+      if (kind === 'step') return store!.stepFor(value as StepQuestion)
+      // An admin call made on a worker, as its command; a write reaches every worker.
+      if (kind === 'apply') return store!.apply(value as AdminCommand)
+      if (kind === 'metrics-all') return gatherMetrics(metricsOf(owner)!.snapshot())
       // Over IPC, not the environment: the key stays out of every process's environment.
       if (kind === 'tls')
         return ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') }

@@ -1,6 +1,8 @@
 import { journalPartOf } from '../../http/journal-part.js'
 import type { AdminCommand } from '../../http/admin-commands.js'
-import { createResolver, metricsOf, sessionsOf, storeOf } from '../../http/resolver.js'
+import type { MemorySessionStore } from '../../http/memory-store.js'
+import type { MetricsSnapshot } from '../../http/metrics.js'
+import { createGatheringResolver, metricsOf, sessionsOf } from '../../http/resolver.js'
 import type { MockOptions } from '../../http/options.js'
 import type { Taxonomy } from '../../core/store.js'
 import { handedConnections, type Acceptor } from '../acceptor.js'
@@ -10,7 +12,7 @@ import { startServerWithLimits, type RunningServer } from '../server.js'
 import type { Socket } from 'node:net'
 import type { CertificatePair } from '../self-signed.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
-import { createForwardingResolver } from './forwarding-resolver.js'
+import { WorkerSessionStore } from './worker-store.js'
 import type { Replica } from '../replica/replica.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
@@ -40,9 +42,10 @@ export const CLUSTER_PORT_VARIABLE = 'TAXONOMY_MOCK_CLUSTER_PORT'
 export const CLUSTER_STORE_VARIABLE = 'TAXONOMY_MOCK_CLUSTER_STORE'
 
 /**
- * Serves as one worker of a cluster: serves the connections the primary hands it, answers through a
- * forwarding resolver, and answers the primary's questions: admin writes to apply here too, a
- * session's journal part, the metrics. With a store, the worker is a replica like any other:
+ * Serves as one worker of a cluster: serves the connections the primary hands it, answers every
+ * request itself (its sessions' store asks the primary for scenario steps and sends it admin
+ * calls), and answers the primary's questions: admin writes to apply here too, a session's journal
+ * part, the metrics. With a store, the worker is a replica like any other:
  * it forwards nothing, and the primary only asks it to reload or stop.
  */
 export async function startClusterWorker(
@@ -51,8 +54,7 @@ export async function startClusterWorker(
 ): Promise<RunningServer> {
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
   if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
-  const local = createResolver(mockOptions as MockOptions)
-  const store = storeOf(local)
+  let memory!: MemorySessionStore
   // The sessions' state as the primary had it when it answered; the writes it sends after wait.
   let stateTaken: Promise<unknown> = Promise.resolve()
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
@@ -60,7 +62,7 @@ export async function startClusterWorker(
       case 'apply': {
         // The primary applied an admin write: its command makes the same change here.
         await stateTaken
-        const answer = await store.apply(value as AdminCommand)
+        const answer = await memory.apply(value as AdminCommand)
         return answer.status
       }
       case 'journal': {
@@ -79,22 +81,20 @@ export async function startClusterWorker(
         throw new Error(`unknown question ${kind}`)
     }
   })
+  const local = createGatheringResolver(mockOptions as MockOptions, {
+    store: (own) => new WorkerSessionStore((memory = own), primary),
+    // What every process counted, gathered by the primary.
+    metrics: () => primary.ask<MetricsSnapshot>('metrics-all'),
+  })
   // A worker started in place of one that died takes the sessions' scenarios and data first.
   stateTaken = primary.ask<AdminCommand[]>('state').then(async (commands) => {
-    for (const command of commands) await store.apply(command)
+    for (const command of commands) await memory.apply(command)
   })
   await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
   const { served, acceptor } = await fromPrimaryServer(options, hooks, primary)
-  return serving(
-    startServerWithLimits(
-      served,
-      SERVER_LIMITS,
-      createForwardingResolver(local, primary),
-      acceptor,
-    ),
-  )
+  return serving(startServerWithLimits(served, SERVER_LIMITS, local, acceptor))
 }
 
 /**

@@ -1,8 +1,9 @@
 import { deserialize } from 'node:v8'
-import { parseAdminWrite } from '../../http/admin-commands.js'
-import type { JournalEntry } from '../../http/journal.js'
+import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
+import type { AnsweredEntry } from '../../http/journal.js'
+import type { JournalPart } from '../../http/journal-part.js'
 import type { MockAnswer } from '../../http/responses.js'
-import type { SessionState, SharedCount, WriteMessage } from './store-link.js'
+import { isSessionId } from '../../http/sessions.js'
 
 // What replicas read from Redis is untrusted input, as a request is: another program, an operator
 // or a bug may have written anything under the prefix. Each `parse*` answers typed data, or
@@ -11,21 +12,34 @@ import type { SessionState, SharedCount, WriteMessage } from './store-link.js'
 /** What a replica drops as malformed: a pub/sub message, a key (a session id), or a value. */
 export type MalformedKind = 'message' | 'key' | 'value'
 
-/** A journal entry as Redis keeps it: when it arrived (ms since the epoch), and its answer. */
-export interface StoredEntry {
-  readonly at: number
-  readonly entry: JournalEntry
-  readonly answer: MockAnswer | undefined
+/** A message of the changes channel: a session's state changed, or a replica asks for journals. */
+export type Notice =
+  | { readonly op: AdminCommand['op']; readonly session: string; readonly from: string }
+  | { readonly op: 'journal'; readonly session: string; readonly ask: string }
+
+/** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data`): JSON texts. */
+export interface SavedState {
+  readonly version: number
+  readonly scenario: string | undefined
+  readonly data: string | undefined
 }
 
-/** Sequence numbers and counts: whole numbers Redis' INCR could reach, and JSON keeps exact. */
+/** A replica's part of a session's journal, answering an ask. */
+export interface JournalReply {
+  readonly ask: string
+  readonly part: JournalPart | undefined
+}
+
+/** Versions and counts: whole numbers Redis' INCR could reach, and JSON keeps exact. */
 const isCount = (value: unknown): value is number =>
   Number.isSafeInteger(value) && (value as number) >= 0
 const isReplicaId = (value: unknown): value is string =>
-  typeof value === 'string' && /^[\w:-]{1,100}$/.test(value)
+  typeof value === 'string' && /^[\w-]{1,100}$/.test(value)
+/** An ask: the asking replica's id and a number. */
+const isAsk = (value: unknown): value is string =>
+  typeof value === 'string' && /^[\w-]{1,100}:\d{1,16}$/.test(value)
 
-/** A message of the writes channel: an admin write of a session, or a sync. */
-export function parseWriteMessage(text: string): WriteMessage | undefined {
+export function parseNotice(text: string): Notice | undefined {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -33,69 +47,49 @@ export function parseWriteMessage(text: string): WriteMessage | undefined {
     return undefined
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const { seq, from, op, command } = value as Record<string, unknown>
-  if (!isCount(seq) || seq === 0 || !isReplicaId(from)) return undefined
-  if (op === 'sync') return { seq, from, op }
-  const write = op === 'write' ? parseAdminWrite(command) : undefined
-  return write && { seq, from, op: 'write', command: write }
+  const { op, session, ask, from } = value as Record<string, unknown>
+  if (!isSessionId(session)) return undefined
+  if (op === 'journal') return isAsk(ask) ? { op, session, ask } : undefined
+  const command = { op, session } as AdminCommand
+  if (typeof op !== 'string' || !isAdminWrite(command) || !isReplicaId(from)) return undefined
+  return { op: command.op, session, from }
 }
 
-/** A message of the acks channel: `SEQ REPLICA`. */
-export function parseAck(text: string): { seq: number; replica: string } | undefined {
-  const [seq, replica, ...rest] = text.split(' ')
-  if (rest.length > 0 || !/^[1-9]\d{0,15}$/.test(seq!) || !isReplicaId(replica)) return undefined
-  const number = Number(seq)
-  return Number.isSafeInteger(number) ? { seq: number, replica } : undefined
-}
-
-/** A number Redis keeps as a string (`P:seq`, a count): `undefined` when it is none. */
+/** A number Redis keeps as a string (`P:v`): `undefined` when it is none. */
 export function parseStoredCount(value: string): number | undefined {
   if (!/^\d{1,16}$/.test(value)) return undefined
   const number = Number(value)
   return Number.isSafeInteger(number) ? number : undefined
 }
 
-/** A session's shared count as the lock script reads it (`HMGET v n`); both absent: none yet. */
-export function parseSharedCount(reply: unknown): SharedCount | undefined {
-  if (!Array.isArray(reply) || reply.length !== 2) return undefined
-  const [version, count] = reply as unknown[]
-  if (version === null && count === null) return { version: -1, count: 0 }
-  if (typeof version !== 'string' || typeof count !== 'string') return undefined
-  const parsed = { version: parseStoredCount(version), count: parseStoredCount(count) }
-  return parsed.version === undefined || parsed.count === undefined
-    ? undefined
-    : (parsed as SharedCount)
+/** A session's saved state; `null`: none is saved; `undefined`: malformed. */
+export function parseSavedState(reply: unknown): SavedState | null | undefined {
+  if (!Array.isArray(reply) || reply.length !== 3) return undefined
+  const [version, scenario, data] = reply as unknown[]
+  if (version === null) return scenario === null && data === null ? null : undefined
+  const parsed = typeof version === 'string' ? parseStoredCount(version) : undefined
+  if (parsed === undefined || !isJsonOrNull(scenario) || !isJsonOrNull(data)) return undefined
+  return { version: parsed, scenario: scenario ?? undefined, data: data ?? undefined }
 }
 
-/** What the broadcast script answers: the message's number and the replicas live then. */
-export function parseBroadcastReply(reply: unknown): { seq: number; live: string[] } | undefined {
-  if (!Array.isArray(reply) || reply.length !== 2) return undefined
-  const [seq, live] = reply as unknown[]
-  if (!isCount(seq) || seq === 0 || !Array.isArray(live)) return undefined
-  // A member that is no replica's id confirms nothing: waiting for it would only cost the 2 s.
-  return { seq, live: live.filter(isReplicaId) }
+/** The step script's reply (store-scripts.ts: `STEP`). */
+export function parseStepReply(
+  reply: unknown,
+):
+  | { readonly position: number; readonly malformed: boolean; readonly quota?: readonly number[] }
+  | 'stale'
+  | 'keyless'
+  | undefined {
+  if (!Array.isArray(reply) || !reply.every((item) => Number.isSafeInteger(item))) return undefined
+  const [position, malformed, ...quota] = reply as number[]
+  if (position === -1 && reply.length === 1) return 'stale'
+  if (position === -2 && reply.length === 1) return 'keyless'
+  if (!isCount(position) || (reply.length !== 2 && reply.length !== 5)) return undefined
+  return { position, malformed: malformed === 1, ...(quota.length > 0 ? { quota } : {}) }
 }
 
-/** A session's saved state (`P:s:{ID}`), or `undefined` when the hash is malformed. */
-export function parseSessionState(
-  hash: Readonly<Record<string, string>>,
-): SessionState | undefined {
-  const seq = parseStoredCount(hash.seq ?? '')
-  const version = parseStoredCount(hash.version ?? '0')
-  if (seq === undefined || seq === 0 || version === undefined) return undefined
-  const { scenario, data } = hash
-  if (!isJson(scenario) || !isJson(data)) return undefined
-  return { seq, version, scenario, data }
-}
-
-/** When a session's journal began (`P:s:{ID}:o`, ms since the epoch). */
-export function parseOrigin(value: string): number | undefined {
-  const number = Number(value)
-  return value !== '' && Number.isFinite(number) && number >= 0 ? number : undefined
-}
-
-/** A batch of journal entries (V8's serialization format), or `undefined` when it is none. */
-export function parseJournalBatch(bytes: unknown): StoredEntry[] | undefined {
+/** A journal part another replica sent (V8's serialization format). */
+export function parseJournalReply(bytes: unknown): JournalReply | undefined {
   if (!(bytes instanceof Uint8Array)) return undefined
   let value: unknown
   try {
@@ -103,11 +97,19 @@ export function parseJournalBatch(bytes: unknown): StoredEntry[] | undefined {
   } catch {
     return undefined
   }
-  return Array.isArray(value) && value.every(isStoredEntry) ? value : undefined
+  if (!isObject(value) || !isAsk(value.ask)) return undefined
+  const { ask, part } = value
+  if (part === undefined) return { ask, part }
+  if (!isObject(part) || !Number.isFinite(part.origin) || !Number.isFinite(part.startedAt))
+    return undefined
+  const { answered } = part
+  if (!Array.isArray(answered) || !answered.every(isAnsweredEntry)) return undefined
+  return { ask, part: part as unknown as JournalPart }
 }
 
-function isJson(value: string | undefined): boolean {
-  if (value === undefined) return true
+function isJsonOrNull(value: unknown): value is string | null {
+  if (value === null) return true
+  if (typeof value !== 'string') return false
   try {
     JSON.parse(value)
     return true
@@ -127,8 +129,8 @@ const isStatus = (value: unknown): value is number =>
   Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599
 
 /** The fields the journal's readers (JSON, HAR) use, each of the type they expect. */
-function isStoredEntry(value: unknown): value is StoredEntry {
-  if (!isObject(value) || !Number.isFinite(value.at) || !isObject(value.entry)) return false
+function isAnsweredEntry(value: unknown): value is AnsweredEntry {
+  if (!isObject(value) || !isObject(value.entry)) return false
   const { entry, answer } = value
   return (
     isString(entry.method) &&
@@ -139,6 +141,7 @@ function isStoredEntry(value: unknown): value is StoredEntry {
     isNullOr(isStatus)(entry.status) &&
     isString(entry.reason) &&
     Number.isFinite(entry.ms) &&
+    Number.isFinite(entry.t) &&
     isNullOr(isString)(entry.scenario) &&
     (answer === undefined || isStoredAnswer(answer))
   )

@@ -3,71 +3,103 @@ import { createHash } from 'node:crypto'
 // The scripts that make each of a replica's steps one atomic call to Redis (store-link.ts calls
 // them; its comment lists the keys they read and write).
 
-export const BROADCAST = `
-local seq = redis.call('INCR', KEYS[1])
+/**
+ * An admin write: the session's state changed under a new version (`P:v`, never reused), kept
+ * while it holds a scenario or data, and a notice on the changes channel, in the same step.
+ * Answers the state as `HMGET P:s:{ID} v scenario data` would read it just after.
+ */
+export const WRITE = `
+local v = redis.call('INCR', KEYS[1])
+local op = ARGV[1]
+if op == 'createSession' or op == 'deleteSession' then
+  redis.call('DEL', KEYS[3], KEYS[4])
+elseif op == 'setScenario' then
+  redis.call('HSET', KEYS[3], 'scenario', ARGV[3], 'n', 0)
+  redis.call('DEL', KEYS[4])
+elseif op == 'clearScenario' then
+  redis.call('HDEL', KEYS[3], 'scenario', 'n')
+  redis.call('DEL', KEYS[4])
+elseif op == 'setData' then
+  redis.call('HSET', KEYS[3], 'data', ARGV[3])
+elseif op == 'clearData' then
+  redis.call('HDEL', KEYS[3], 'data')
+end
+if redis.call('HEXISTS', KEYS[3], 'scenario') == 1 or redis.call('HEXISTS', KEYS[3], 'data') == 1 then
+  redis.call('HSET', KEYS[3], 'v', v)
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+  redis.call('SADD', KEYS[2], ARGV[2])
+else
+  redis.call('DEL', KEYS[3])
+  redis.call('SREM', KEYS[2], ARGV[2])
+end
+redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '"}')
+local state = {}
+for i, field in ipairs({ 'v', 'scenario', 'data' }) do state[i] = redis.call('HGET', KEYS[3], field) end
+return state`
+
+/**
+ * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
+ * version Redis holds (it fetches it and answers afresh); `{-2}` when a request without a key
+ * finds a `sequence` step that applies only after the key (it takes none); else the position,
+ * `1` if the count held was malformed (it starts again), and a quota's reading: limited, what is
+ * left, seconds to the window's end.
+ */
+export const STEP = `
+local v = redis.call('HGET', KEYS[1], 'v') or '0'
+if v ~= ARGV[1] then return {-1} end
+local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
+local malformed = 0
+if n == nil or n < 0 or n ~= math.floor(n) then n = 0; malformed = 1 end
+if ARGV[2] ~= '' then
+  local steps, total, again = {}, 0, false
+  for part in string.gmatch(ARGV[2], '[^,]+') do
+    if part == 'r' then again = true else
+      local times, before = string.match(part, '^(%d+):(%d)$')
+      steps[#steps + 1] = { tonumber(times), before == '1' }
+      total = total + tonumber(times)
+    end
+  end
+  local at = n
+  if again then at = n % total end
+  local before = false
+  for _, step in ipairs(steps) do
+    if at < step[1] then before = step[2]; break end
+    at = at - step[1]
+  end
+  if not before then return {-2} end
+end
+redis.call('HSET', KEYS[1], 'n', n + 1)
+if ARGV[3] == '' then return { n, malformed } end
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local live = redis.call('ZRANGEBYSCORE', KEYS[2], ms - tonumber(ARGV[2]), '+inf')
-redis.call('PUBLISH', KEYS[3], '{"seq":' .. seq .. ',' .. ARGV[1])
-return { seq, live }`
-
-export const HEARTBEAT_SCRIPT = `
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-redis.call('ZADD', KEYS[1], ms, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms - 60000)
-return ms`
-
-export const LOCK = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('HMGET', KEYS[2], 'v', 'n')
+local limit, window = tonumber(ARGV[3]), tonumber(ARGV[4])
+local bucket = redis.call('HGET', KEYS[2], ARGV[5])
+local start, used = ms, 0
+if bucket then
+  local s, u = string.match(bucket, '^(%d+) (%d+)$')
+  if s and ms - tonumber(s) < window then start, used = tonumber(s), tonumber(u) end
+elseif redis.call('HLEN', KEYS[2]) >= 1000 then
+  redis.call('DEL', KEYS[2])
 end
-return false`
+local limited = 0
+if used >= limit then limited = 1 else used = used + 1 end
+redis.call('HSET', KEYS[2], ARGV[5], start .. ' ' .. used)
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return { n, malformed, limited, limit - used, math.max(1, math.ceil((window - (ms - start)) / 1000)) }`
 
-export const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('HSET', KEYS[2], 'v', ARGV[2], 'n', ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], ARGV[4])
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0`
-
-export const SAVE_STATE = `
-local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-if seq > tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1])
-if ARGV[3] == '' and ARGV[4] == '' then
-  redis.call('SREM', KEYS[2], ARGV[6])
-  return 1
-end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'version', ARGV[2])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'scenario', ARGV[3]) end
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'data', ARGV[4]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('SADD', KEYS[2], ARGV[6])
-return 1`
-
-// A batch of entries and its count; the oldest batches go while the rest still hold `limit`.
-export const PUSH = `
-redis.call('SET', KEYS[3], ARGV[1], 'NX', 'PX', ARGV[3])
-redis.call('RPUSH', KEYS[1], ARGV[5])
-redis.call('RPUSH', KEYS[2], ARGV[4])
-local counts = redis.call('LRANGE', KEYS[2], 0, -1)
-local total = 0
-for _, count in ipairs(counts) do total = total + tonumber(count) end
-local drop = 0
-while drop < #counts - 1 and total - tonumber(counts[drop + 1]) >= tonumber(ARGV[2]) do
-  total = total - tonumber(counts[drop + 1])
-  drop = drop + 1
-end
-if drop > 0 then
-  redis.call('LTRIM', KEYS[1], drop, -1)
-  redis.call('LTRIM', KEYS[2], drop, -1)
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return 1`
+/**
+ * A replica's state of a session, saved again after the store lost its data (a restart without
+ * persistence), unless another replica saved it first.
+ */
+export const RESTORE = `
+if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+local v = redis.call('INCR', KEYS[1])
+redis.call('HSET', KEYS[3], 'v', v, 'n', 0)
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], 'scenario', ARGV[2]) end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[3], 'data', ARGV[3]) end
+redis.call('PEXPIRE', KEYS[3], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[1])
+return v`
 
 /** Each script's SHA-1, computed once: Redis runs a script it knows by it (`EVALSHA`). */
 const SHAS = new Map<string, string>()

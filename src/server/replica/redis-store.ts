@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto'
+import { isAdminWrite, parseAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
+import { takeStep, type MemorySessionStore } from '../../http/memory-store.js'
+import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
+import type { MockAnswer } from '../../http/responses.js'
+import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
+import { AGAIN, type SessionStore, type SharedStep, type Step } from '../../http/session-store.js'
+import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
+import type { SavedState } from './store-input.js'
+import type { StepReply, StoreLink } from './store-link.js'
+
+/** The state this replica's copy of a session reflects: the version and its JSON texts. */
+interface Known {
+  readonly version: number
+  readonly scenario: string | undefined
+  readonly data: string | undefined
+}
+
+/**
+ * A `--store` replica's sessions: their state (scenario, data, the scenario's count and windows)
+ * lives in Redis; this process keeps a copy to answer from, and its own part of each journal.
+ * - An admin write is applied here (which checks it), then in Redis by one script, which gives
+ *   the session a new version and tells every replica (`P:changes`); a replica marks the session
+ *   stale and fetches it before its next request in it is answered. The call answers then.
+ * - A request in a session with a saved scenario takes its position in one script (which checks
+ *   the version: a stale copy fetches and answers afresh); this process places its copy of the
+ *   scenario there and takes the step: `times`, `sequence` and seeded faults count every
+ *   replica's requests exactly once, and a quota's window is Redis' own.
+ * Requests in sessions without a saved scenario never wait for Redis. What needs the store and
+ * cannot have it is answered `unavailable` (503).
+ */
+export class RedisSessionStore implements SessionStore {
+  /** Sessions a notice said changed, with the notice's number: fetched before they answer. */
+  readonly #stale = new Map<string, number>()
+  /** Fetches under way, with the notice each began after: a later notice needs a fetch of its own. */
+  readonly #fetching = new Map<string, { mark: number; done: Promise<MockAnswer | undefined> }>()
+  readonly #known = new WeakMap<Session, Known>()
+  #notices = 0
+  /** The highest version seen: a store whose last is lower lost its data. */
+  #highest = 0
+
+  constructor(
+    readonly memory: MemorySessionStore,
+    readonly link: StoreLink,
+    /** The 503 of a request that needs the store and cannot have it. */
+    readonly unavailableAnswer: () => MockAnswer,
+    readonly malformed: (detail: string) => void,
+  ) {}
+
+  get unavailable(): MockAnswer {
+    return this.unavailableAnswer()
+  }
+
+  get default(): Session {
+    return this.memory.default
+  }
+
+  find(id: string): Session | undefined {
+    return this.memory.find(id)
+  }
+
+  take(id: string): Session {
+    return this.memory.take(id)
+  }
+
+  /** A session another replica changed (or that this one could not keep up with). */
+  markStale(id: string): void {
+    this.#stale.set(id, ++this.#notices)
+  }
+
+  current(id: string): undefined | Promise<MockAnswer | undefined> {
+    const mark = this.#stale.get(id)
+    if (mark === undefined) return undefined
+    const under = this.#fetching.get(id)
+    if (under?.mark === mark) return under.done
+    const fetching = { mark, done: this.#fetch(id, mark) }
+    this.#fetching.set(id, fetching)
+    void fetching.done.finally(() => {
+      if (this.#fetching.get(id) === fetching) this.#fetching.delete(id)
+    })
+    return fetching.done
+  }
+
+  async #fetch(id: string, mark: number): Promise<MockAnswer | undefined> {
+    if (!this.link.up) return this.unavailable
+    try {
+      this.#adopt(id, await this.link.fetch(id))
+    } catch {
+      return this.unavailable
+    }
+    if (this.#stale.get(id) === mark) this.#stale.delete(id)
+    return undefined
+  }
+
+  /** Makes this process's copy of a session what Redis holds (`null`: nothing). */
+  #adopt(id: string, saved: SavedState | null): void {
+    const session = saved === null ? this.memory.find(id) : this.memory.take(id)
+    if (session === undefined) return
+    const known = this.#known.get(session)
+    this.#highest = Math.max(this.#highest, saved?.version ?? 0)
+    if (known?.version === saved?.version) return
+    const { scenario, data } = saved ?? {}
+    let taken = true
+    if (known?.scenario !== scenario || session.scenario === undefined) {
+      const command =
+        scenario === undefined
+          ? { op: 'clearScenario' as const, session: id }
+          : parseAdminWrite({ op: 'setScenario', session: id, scenario: JSON.parse(scenario) })
+      if (command === undefined) taken = false
+      else void this.memory.apply(command)
+    }
+    if (known?.data !== data) {
+      const command: AdminCommand =
+        data === undefined
+          ? { op: 'clearData', session: id }
+          : { op: 'setData', session: id, patch: JSON.parse(data) }
+      // JSON, but no patch this replica takes (another program wrote it).
+      if ((this.memory.apply(command) as MockAnswer).status !== 200) taken = false
+    }
+    if (!taken) this.malformed(`the saved state of session ${JSON.stringify(id)}`)
+    if (saved === null) this.#known.delete(session)
+    else this.#known.set(session, { version: saved.version, scenario, data })
+  }
+
+  step(
+    session: Session,
+    state: ScenarioState,
+    partition: string | undefined,
+    authorized: boolean,
+  ): Step | Promise<SharedStep> {
+    const known = this.#known.get(session)
+    // A `Prefer` header's scenario, or one no admin call saved, counts in this process alone.
+    if (known === undefined || state !== session.scenario)
+      return takeStep(state, partition, authorized)
+    const phases = authorized ? '' : state.stepPhases
+    if (phases === undefined && state.phase !== 'before-key') return undefined
+    if (!this.link.up) return Promise.resolve(this.unavailable)
+    const { limit, window = DEFAULT_WINDOW } = state.scenario
+    const quota =
+      limit === undefined ? undefined : ([limit, window, partitionName(partition)] as const)
+    return this.link.step(session.id, known.version, phases ?? '', quota).then(
+      (reply) => this.#placed(session, state, partition, reply),
+      () => this.unavailable,
+    )
+  }
+
+  /** The step at the position Redis gave: this process's copy of the scenario placed there. */
+  #placed(
+    session: Session,
+    state: ScenarioState,
+    partition: string | undefined,
+    reply: StepReply,
+  ): SharedStep {
+    if (reply === 'keyless') return undefined
+    if (reply === 'stale') {
+      this.markStale(session.id)
+      return AGAIN
+    }
+    let placed = state
+    // Another request of this process took a later position first: a copy counted from the start.
+    if (state.taken > reply.position) {
+      placed = new ScenarioState(state.scenario, undefined, state.source)
+      if (session.scenario === state) session.scenario = placed
+    }
+    placed.skipTo(reply.position)
+    if (placed.exhausted) return USUAL_EFFECT
+    return takeStep(placed, partition, true, readingOf(state, reply.quota))
+  }
+
+  async apply(command: AdminCommand): Promise<MockAnswer> {
+    const { session: id } = command
+    if (!isAdminWrite(command)) {
+      const waiting = await this.current(id)
+      if (waiting !== undefined) return waiting
+      // A journal read gathers every replica's part: one that cannot is answered 503.
+      return (async () => this.memory.apply(command))().catch(() => this.unavailable)
+    }
+    if (!this.link.up) return this.unavailable
+    // Applied here first: it checks the write (a patch against the data served) and answers it.
+    const answer = await this.memory.apply(command)
+    if (answer.status !== 200) return answer
+    const mark = this.#stale.get(id)
+    const value =
+      command.op === 'setScenario'
+        ? JSON.stringify(command.scenario)
+        : command.op === 'setData'
+          ? JSON.stringify(command.patch)
+          : ''
+    const session = this.memory.find(id)
+    const known = session && this.#known.get(session)
+    // What this copy holds now, so that taking the state Redis answers builds nothing again.
+    if (session !== undefined && value !== '')
+      this.#known.set(session, {
+        version: -1,
+        scenario: command.op === 'setScenario' ? value : known?.scenario,
+        data: command.op === 'setData' ? value : known?.data,
+      })
+    let saved
+    try {
+      saved = await this.link.write(command, value)
+      // Answered only once every other replica has been sent the notice: the next request after
+      // the answer, wherever it goes, finds the session stale there and fetches it.
+      await this.link.sent()
+    } catch {
+      this.markStale(id)
+      return this.unavailable
+    }
+    // The state as of this write, every earlier one included: current, unless a later came.
+    this.#adopt(id, saved)
+    if (this.#stale.get(id) === mark) this.#stale.delete(id)
+    return answer
+  }
+
+  /**
+   * Takes every saved session (at start, and when the store is back): a session another replica
+   * changed meanwhile is fetched, one deleted is emptied. A store that lost its data (a restart
+   * without persistence) is given this replica's sessions again.
+   */
+  async load(): Promise<void> {
+    const last = await this.link.lastVersion()
+    const ids = new Set(await this.link.sessions())
+    if ((last ?? 0) < this.#highest) {
+      for (const session of this.memory.registry.all()) {
+        const known = this.#known.get(session)
+        if (known === undefined) continue
+        await this.link.restore(session.id, known.scenario ?? '', known.data ?? '')
+        ids.add(session.id)
+      }
+    }
+    for (const session of this.memory.registry.all())
+      if (this.#known.has(session)) ids.add(session.id)
+    for (const id of ids) this.#adopt(id, await this.link.fetch(id))
+  }
+
+  /** The default session's scenario of the `scenario` option, counted in Redis by every replica. */
+  async share(scenario: ScenarioState | undefined): Promise<void> {
+    if (scenario === undefined) return
+    await this.link.restore(DEFAULT_SESSION, JSON.stringify(scenario.scenario), '')
+  }
+}
+
+/** A per-key quota's partition as Redis names it: a digest, never the key itself. */
+function partitionName(partition: string | undefined): string {
+  return partition === undefined ? '-' : createHash('sha1').update(partition).digest('base64')
+}
+
+/** Redis' reading of a quota, as the rate-limited kind reads it. */
+function readingOf(
+  state: ScenarioState,
+  quota: readonly number[] | undefined,
+): RateLimitReading | undefined {
+  if (quota === undefined) return undefined
+  const [limited, remaining, reset] = quota as [number, number, number]
+  const window = state.scenario.window ?? DEFAULT_WINDOW
+  return {
+    limited: limited === 1,
+    limit: state.scenario.limit!,
+    remaining,
+    reset,
+    windowSeconds: Math.max(1, Math.ceil(window / 1_000)),
+  }
+}
