@@ -320,6 +320,8 @@ function scenarioFor(
   if (preferred === USUAL_ANSWER) return undefined
   if (typeof preferred === 'string') return preferred
   const slug = route.kind === 'record' ? route.slug : undefined
+  // A scenario whose `ttl` ran out reverts by itself, as if deleted.
+  if (session.scenario?.expired) session.scenario = undefined
   // The common cases, no scenario or only the session's, allocate nothing.
   if (preferred === undefined && selected.length === 0) {
     return session.scenario?.matches(route.endpoint.collection, slug) ? session.scenario : undefined

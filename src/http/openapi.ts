@@ -10,7 +10,7 @@ import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
 import { kindOptionSchemas, preferOptionsText } from './kind-options.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
+import { FAULT_KINDS, MAX_TTL, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
@@ -469,6 +469,12 @@ export const OPENAPI_DOCUMENT = {
                 enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
               },
               times: { type: 'integer', minimum: 1 },
+              ttl: {
+                type: 'integer',
+                minimum: 1,
+                maximum: MAX_TTL,
+                description: 'Milliseconds after it is set at which the scenario ends by itself',
+              },
               delay: SCENARIO_DELAY_SCHEMA,
               seed: {
                 type: 'integer',

@@ -43,8 +43,7 @@ async function journal(url: string) {
 
 /** Headers a relay may differ in: those of one connection, and the time of sending. */
 const OWN_HEADERS = new Set(['connection', 'keep-alive', 'date', 'transfer-encoding'])
-const relayedHeaders = (headers: Headers) =>
-  [...headers].filter(([name]) => !OWN_HEADERS.has(name))
+const relayedHeaders = (headers: Headers) => [...headers].filter(([name]) => !OWN_HEADERS.has(name))
 
 it('passthrough without --data relays every lookup byte for byte, answers and errors alike, with the key of TAXONOMY_API_KEY, and journals it as the upstream', async () => {
   const upstream = await startUpstream()
@@ -100,7 +99,14 @@ it('fail with --data answers the spec 404 for a slug the fixture lacks, its jour
 it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
   const upstream = await startUpstream()
   const captureInto = async (file: string) => {
-    const { run, url } = await serve(['--data', file, '--upstream', upstream.url, '--on-miss', 'capture'])
+    const { run, url } = await serve([
+      '--data',
+      file,
+      '--upstream',
+      upstream.url,
+      '--on-miss',
+      'capture',
+    ])
     const relayed = await get(`${url}/api/v2/disciplines/${SLUG}`)
     await run.waitFor(/^taxonomy-mock: captured discipline /)
     const served = await get(`${url}/api/v2/disciplines/${SLUG}`)
@@ -139,9 +145,21 @@ it('capture adds the record with its closure to the --data file, written whole; 
 it('refuses --on-miss without --upstream, fail or capture without --data, an unknown mode, and --upstream without the key, each in one line with exit 2', async () => {
   const cases: [string[], Record<string, string>, string][] = [
     [['--on-miss', 'fail'], ENV, '--on-miss goes with --upstream URL'],
-    [['--upstream', 'http://127.0.0.1:9', '--on-miss', 'fail'], ENV, '--on-miss fail goes with --data FILE'],
-    [['--upstream', 'http://127.0.0.1:9', '--on-miss', 'sometimes'], ENV, '--on-miss must be fail, passthrough, capture'],
-    [['--upstream', 'http://127.0.0.1:9'], {}, '--upstream needs the service\'s key in TAXONOMY_API_KEY'],
+    [
+      ['--upstream', 'http://127.0.0.1:9', '--on-miss', 'fail'],
+      ENV,
+      '--on-miss fail goes with --data FILE',
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9', '--on-miss', 'sometimes'],
+      ENV,
+      '--on-miss must be fail, passthrough, capture',
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9'],
+      {},
+      "--upstream needs the service's key in TAXONOMY_API_KEY",
+    ],
     [['--upstream', 'http://user:pw@127.0.0.1:9'], ENV, '--upstream must not carry credentials'],
   ]
   for (const [argv, env, message] of cases) {
