@@ -124,11 +124,9 @@ function toResult(
     if (NOT_RELAYED.has(name) || connectionOnly.has(name)) continue
     if (redactor.holds(value) || redactor.holds(name))
       return failed(`${what}: answered with the API key in its ${name} header; not relayed`)
-    headers[name] = value
+    // Fields of one name are joined as `Headers.get` joins them (several `set-cookie` included).
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value
   }
-  for (const cookie of response.headers.getSetCookie())
-    if (redactor.holds(cookie))
-      return failed(`${what}: answered with the API key in a set-cookie header; not relayed`)
   if (body !== null && body.byteLength > 0 && redactor.holds(new TextDecoder().decode(body)))
     return failed(`${what}: answered with the API key in its body; not relayed`)
   // A HEAD answer says the length of the body it would have had.
