@@ -13,6 +13,7 @@ import { describeListenError, toMockOptions, unlessStopped } from './serve-start
 import { emptyUpstreamData, prepareUpstream } from './upstream.js'
 import { watchDataFile } from './watch.js'
 import { createGatheringResolver } from '../http/resolver.js'
+import type { Upstream } from '../http/upstream.js'
 
 /**
  * `taxonomy-mock serve`: listens, prints the banner, and on SIGINT, SIGTERM or SIGHUP closes
@@ -57,11 +58,13 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     if (!args.quiet) io.startLog()
     // Generated data is built by the resolver on first use: just below, after the URL line.
     const mockOptions = toMockOptions(args, loaded)
+    const upstream = args.upstream && prepareUpstream(args.upstream, args.data, io)
     // Loaded only with --store, as is the Redis client.
-    const replica = args.store && (await joinStore(mockOptions, args.store, io, stopped.signal))
+    const replica =
+      args.store &&
+      (await joinStore(mockOptions, args.store, io, stopped.signal, upstream?.upstream))
     // A signal while the store did not answer: nothing listens yet.
     if (replica === null) return 0
-    const upstream = args.upstream && prepareUpstream(args.upstream, args.data, io)
     const resolver =
       replica?.resolver ??
       (upstream ? createGatheringResolver(mockOptions, { upstream: upstream.upstream }) : undefined)
@@ -144,9 +147,10 @@ async function joinStore(
   store: StoreAddress,
   io: CliIo,
   signal: AbortSignal,
+  upstream: Upstream | undefined,
 ): Promise<Replica | null> {
   if (signal.aborted) return null
-  const joining = (await import('./store.js')).joinStore(options, store, io)
+  const joining = (await import('./store.js')).joinStore(options, store, io, undefined, upstream)
   const aborted = new Promise<null>((resolve) =>
     signal.addEventListener('abort', () => resolve(null), { once: true }),
   )

@@ -20,6 +20,16 @@ export interface ServeUpstream {
   attach(resolver: Resolver): void
   /** Resolves once no capture is being written. */
   idle(): Promise<void>
+  /** Captures a record relayed with 200 (a worker handed it over). */
+  capture(collection: Collection, slug: string): void
+}
+
+/** How a process of `serve --workers` takes part in captures. */
+export interface CaptureRole {
+  /** A worker: hands each capture to the primary, which alone writes the file. */
+  readonly delegate?: (collection: Collection, slug: string) => void
+  /** The primary: once a capture is written and served, the workers serve it too. */
+  readonly afterCapture?: () => Promise<void>
 }
 
 /**
@@ -27,12 +37,13 @@ export interface ServeUpstream {
  * key (`createUpstreamSource`); that the upstream stops answering is said once on stderr, and once
  * that it answers again. With `--on-miss capture`, each record relayed with 200 is then recorded
  * with `record`'s closure rules, added to the data and written to the `--data` file, one capture at
- * a time, by this process alone.
+ * a time, by one process (a `--workers` primary for all its workers: `role`).
  */
 export function prepareUpstream(
   args: UpstreamArgs,
   data: string | undefined,
   io: CliIo,
+  role: CaptureRole = {},
 ): ServeUpstream {
   const { target, apiKey, onMiss } = args
   const fetched = createUpstreamSource({
@@ -45,7 +56,9 @@ export function prepareUpstream(
           : `taxonomy-mock: the upstream gave no answer (${reason}); answering 502 until it does`,
       ),
   })
-  const captures = new Captures(args, data!, io)
+  const captures = new Captures(args, data!, io, role.afterCapture)
+  const capture =
+    role.delegate ?? ((collection: Collection, slug: string) => captures.add(collection, slug))
   const source: UpstreamSource =
     onMiss !== 'capture'
       ? fetched
@@ -53,7 +66,7 @@ export function prepareUpstream(
           lookUp: async (lookup) => {
             const result = await fetched.lookUp(lookup)
             if (result.kind === 'answer' && result.answer.status === 200)
-              captures.add(lookup.collection, lookup.slug)
+              capture(lookup.collection, lookup.slug)
             return result
           },
         }
@@ -65,6 +78,7 @@ export function prepareUpstream(
     upstream: { onMiss, source, ...(captureCommand ? { captureCommand } : {}) },
     attach: (resolver) => captures.attach(resolver),
     idle: () => captures.idle(),
+    capture,
   }
 }
 
@@ -99,6 +113,7 @@ class Captures {
     readonly args: UpstreamArgs,
     readonly file: string,
     readonly io: CliIo,
+    readonly afterCapture: (() => Promise<void>) | undefined,
   ) {}
 
   attach(resolver: Resolver): void {
@@ -135,6 +150,7 @@ class Captures {
       if (capture === undefined) return
       await writeOutputFile(this.file, fixtureJsonChunks(capture.taxonomy), '--data')
       resolver.replaceTaxonomy(capture.taxonomy)
+      await this.afterCapture?.()
       const added = LEVELS.filter((level) => capture.added[level] > 0)
         .map((level) => `${capture.added[level]} ${level.replace('_', '-')}`)
         .join(', ')

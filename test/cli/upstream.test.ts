@@ -41,6 +41,13 @@ async function journal(url: string) {
   >[]
 }
 
+/** Matches the capture line after the first `n`, seen or to come. */
+function nthCapture(n: number): RegExp {
+  let seen = 0
+  const test = (line: string) => line.startsWith('taxonomy-mock: captured ') && ++seen > n
+  return { test } as unknown as RegExp
+}
+
 /** Headers a relay may differ in: those of one connection, and the time of sending. */
 const OWN_HEADERS = new Set(['connection', 'keep-alive', 'date', 'transfer-encoding'])
 const relayedHeaders = (headers: Headers) => [...headers].filter(([name]) => !OWN_HEADERS.has(name))
@@ -167,4 +174,46 @@ it('refuses --on-miss without --upstream, fail or capture without --data, an unk
     expect(await run.exit, argv.join(' ')).toBe(2)
     expect(run.stderr.join('\n')).toContain(message)
   }
+})
+
+it('with --workers, every process relays and the primary alone writes captures, which every worker then serves', async () => {
+  const upstream = await startUpstream()
+  const file = join(tempDir(), 'taxonomy.json')
+  const { run, url } = await serve([
+    '--workers',
+    '2',
+    '--data',
+    file,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'capture',
+  ])
+  await run.waitFor(/workers serve the port/)
+  const slugs = source7.disciplines.slice(0, 4).map((d) => d.slug)
+  for (const slug of slugs)
+    expect((await get(`${url}/api/v2/disciplines/${slug}`)).status).toBe(200)
+  // Each record is in the file once its capture (or an earlier one's closure) is written.
+  const inFile = () => {
+    try {
+      const captured = loadTaxonomy(readFileSync(file, 'utf8'))
+      return slugs.every((slug) => captured.disciplines.some((d) => d.slug === slug))
+    } catch {
+      return false
+    }
+  }
+  for (let seen = 0; !inFile(); seen++) await run.waitFor(nthCapture(seen))
+  const captures = run.stdout.filter((line) => line.startsWith('taxonomy-mock: captured '))
+  // One line per capture written, from the primary: a worker writing its own would say it too.
+  expect(new Set(captures).size).toBe(captures.length)
+  const lastCaptures = captures.length
+  for (let i = 0; i < 8; i++) {
+    const answer = await get(`${url}/api/v2/disciplines/${slugs[i % slugs.length]}`)
+    expect(answer.status).toBe(200)
+  }
+  const entries = (await journal(url)).slice(-8)
+  expect(entries.map((entry) => entry.source)).toEqual(Array(8).fill('fixture'))
+  expect(run.stdout.filter((line) => line.startsWith('taxonomy-mock: captured '))).toHaveLength(
+    lastCaptures,
+  )
 })

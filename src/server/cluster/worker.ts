@@ -1,6 +1,7 @@
 import { journalPartOf } from '../../http/journal-part.js'
 import type { AdminCommand } from '../../http/admin-commands.js'
-import { createResolver, metricsOf, sessionsOf, storeOf } from '../../http/resolver.js'
+import { createGatheringResolver, metricsOf, sessionsOf, storeOf } from '../../http/resolver.js'
+import type { Upstream } from '../../http/upstream.js'
 import type { MockOptions } from '../../http/options.js'
 import type { Taxonomy } from '../../core/store.js'
 import { handedConnections, type Acceptor } from '../acceptor.js'
@@ -22,13 +23,15 @@ export interface WorkerHooks {
    * With a session store (`--store`): the worker joins the store as a replica of its own, and
    * keeps its sessions there rather than in the primary, which gives it the store's address.
    */
-  replicate?(options: MockOptions, store: StoreAddress): Promise<Replica>
+  replicate?(options: MockOptions, store: StoreAddress, upstream?: Upstream): Promise<Replica>
   /** Reads the `--data` file again (the primary saw it change). */
   reload?(): Promise<Taxonomy>
   /** The primary asks the worker to stop: close gracefully. */
   stop(grace: number | undefined): void
   /** HTTPS: the worker serves the certificate the primary gives it (its own `tls` is ignored). */
   readonly secure?: boolean
+  /** `serve --upstream`: the worker's upstream, which may ask the primary (to capture a record). */
+  upstream?(askPrimary: (kind: string, value: unknown) => Promise<unknown>): Upstream
 }
 
 /** Where the primary tells a worker the port it listens on for all. */
@@ -51,7 +54,10 @@ export async function startClusterWorker(
 ): Promise<RunningServer> {
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
   if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
-  const local = createResolver(mockOptions as MockOptions)
+  // Asked only once the channel below is open.
+  const askPrimary = (kind: string, value: unknown) => primary.ask(kind, value)
+  const upstream = hooks.upstream?.(askPrimary)
+  const local = createGatheringResolver(mockOptions as MockOptions, upstream ? { upstream } : {})
   const store = storeOf(local)
   // The sessions' state as the primary had it when it answered; the writes it sends after wait.
   let stateTaken: Promise<unknown> = Promise.resolve()
@@ -122,7 +128,12 @@ async function startReplicaWorker(
     }
   })
   process.once('disconnect', () => hooks.stop(0))
-  joining = replicate(mockOptions as MockOptions, await primary.ask<StoreAddress>('store'))
+  const upstream = hooks.upstream?.((kind, value) => primary.ask(kind, value))
+  joining = replicate(
+    mockOptions as MockOptions,
+    await primary.ask<StoreAddress>('store'),
+    upstream,
+  )
   const replica = await joining
   const server = await serving(
     fromPrimaryServer(options, hooks, primary).then(({ served, acceptor }) =>

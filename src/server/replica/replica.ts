@@ -6,6 +6,7 @@ import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MockOptions } from '../../http/options.js'
 import type { MockRequest, ResolveContext } from '../../http/request.js'
 import { createGatheringResolver, sessionsOf, type Resolver } from '../../http/resolver.js'
+import type { Upstream } from '../../http/upstream.js'
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { createLocator } from '../../http/routes.js'
 import { ScenarioState } from '../../http/scenario-state.js'
@@ -55,6 +56,7 @@ export async function startReplica(
   address: StoreAddress,
   warn: (line: string) => void,
   sayWaiting: (line: string) => void = warn,
+  upstream?: Upstream,
 ): Promise<Replica> {
   await loadStoreClient()
   // Start-up stays silent while the store answers; one that does not is said after a second.
@@ -66,7 +68,7 @@ export async function startReplica(
     SAY_WAITING_MS,
   )
   try {
-    return await startLoaded(options, address, warn)
+    return await startLoaded(options, address, warn, upstream)
   } finally {
     clearTimeout(waiting)
   }
@@ -77,6 +79,7 @@ async function startLoaded(
   options: MockOptions,
   address: StoreAddress,
   warn: (line: string) => void,
+  upstream: Upstream | undefined,
 ): Promise<Replica> {
   const locate = createLocator()
   // What each replica applied: a write is applied once, whether from the channel or a saved state.
@@ -121,6 +124,7 @@ async function startLoaded(
     apply: (command) => (isAdminWrite(command) ? write(command) : memory.apply(command)),
   }
   const local = createGatheringResolver(options, {
+    ...(upstream ? { upstream } : {}),
     store: (own) => {
       memory = own
       return store
