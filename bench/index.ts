@@ -14,6 +14,7 @@ import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
 import { benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
+import { benchUpstream } from './upstream.js'
 import { benchWorkers } from './workers.js'
 
 const sections = [
@@ -21,6 +22,7 @@ const sections = [
   ['Standalone server', () => benchServer()],
   ['HTTPS server', () => benchHttps()],
   ['Workers', () => benchWorkers()],
+  ['Upstream relay', () => benchUpstream()],
   ['Replicas through Redis', () => benchReplicas()],
   ['Sessions and scenarios', () => benchSessions()],
   ['Per-session data', () => benchSessionData()],

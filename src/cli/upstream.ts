@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { captureRecord } from '../contract/capture.js'
 import { SERVICE_LIMITS } from '../contract/options.js'
 import { createUpstreamSource } from '../contract/upstream.js'
+import { createUpstreamFetch } from '../server/upstream-fetch.js'
 import { loadTaxonomy } from '../core/load.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { Taxonomy } from '../core/store.js'
@@ -49,6 +50,7 @@ export function prepareUpstream(
   const fetched = createUpstreamSource({
     target,
     apiKey,
+    fetch: createUpstreamFetch(),
     onReachable: (reachable, reason) =>
       io.stderr(
         reachable
