@@ -41,7 +41,7 @@ export async function captureRecord(
  * `base` with the records of `recorded` it lacks, by id, appended in their order; a topic both hold
  * gains the sub-disciplines only `recorded` links it to. Records `base` holds stay as they are.
  */
-export function mergeFixtures(
+function mergeFixtures(
   base: Fixture,
   recorded: Fixture,
 ): { fixture: Fixture; added: Record<Level, number> } {
