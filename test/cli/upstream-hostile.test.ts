@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { createUpstreamFetch } from '../../src/server/upstream-fetch.js'
 import { spawnCli } from '../helpers/cli.js'
 import { echoesOf } from '../helpers/hostile-target.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
@@ -136,23 +137,31 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     }
     more()
   })
-  const lookUp = (target: string, timeout?: number) =>
-    createUpstreamSource({ target, apiKey: SECRET, ...(timeout ? { timeout } : {}) }).lookUp({
-      method: 'GET',
-      collection: 'disciplines',
-      slug: SLUG,
+  // The library's default (the global fetch) and the server's (node:http), alike.
+  for (const fetch of [undefined, createUpstreamFetch()]) {
+    const lookUp = (target: string, timeout?: number) =>
+      createUpstreamSource({
+        target,
+        apiKey: SECRET,
+        ...(timeout ? { timeout } : {}),
+        ...(fetch ? { fetch } : {}),
+      }).lookUp({
+        method: 'GET',
+        collection: 'disciplines',
+        slug: SLUG,
+      })
+    expect(await lookUp(stalling.url, 200)).toEqual({
+      kind: 'failed',
+      reason: `GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
     })
-  expect(await lookUp(stalling.url, 200)).toEqual({
-    kind: 'failed',
-    reason: `GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
-  })
-  expect(await lookUp(declaredHuge.url)).toEqual({
-    kind: 'failed',
-    reason: `GET ${declaredHuge.url}/api/v2/disciplines/${SLUG}: answered a body of ${17 * 1024 * 1024} bytes (Content-Length), over the 16 MB one answer may bring`,
-  })
-  expect(await lookUp(endless.url)).toEqual({
-    kind: 'failed',
-    reason: `GET ${endless.url}/api/v2/disciplines/${SLUG}: answered a body of more than ${16 * 1024 * 1024} bytes, over the 16 MB one answer may bring`,
-  })
+    expect(await lookUp(declaredHuge.url)).toEqual({
+      kind: 'failed',
+      reason: `GET ${declaredHuge.url}/api/v2/disciplines/${SLUG}: answered a body of ${17 * 1024 * 1024} bytes (Content-Length), over the 16 MB one answer may bring`,
+    })
+    expect(await lookUp(endless.url)).toEqual({
+      kind: 'failed',
+      reason: `GET ${endless.url}/api/v2/disciplines/${SLUG}: answered a body of more than ${16 * 1024 * 1024} bytes, over the 16 MB one answer may bring`,
+    })
+  }
   for (const server of servers.splice(0)) await close(server)
 })
