@@ -8,6 +8,7 @@ import { loadTaxonomy } from '../../src/core/load.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
+import { ajv } from '../helpers/openapi-schemas.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
 
@@ -34,11 +35,14 @@ async function get(url: string, headers: Record<string, string> = MOCK_KEY) {
   return { status: response.status, headers: response.headers, body: await response.text() }
 }
 
+/** The default session's journal, each entry checked against the OpenAPI document's schema. */
 async function journal(url: string) {
-  return (await (await fetch(`${url}/__admin/sessions/default/requests`)).json()) as Record<
-    string,
-    unknown
-  >[]
+  const entries = (await (
+    await fetch(`${url}/__admin/sessions/default/requests`)
+  ).json()) as Record<string, unknown>[]
+  const valid = ajv.getSchema('urn:taxonomy:JournalEntry')!
+  for (const entry of entries) expect(valid(entry), JSON.stringify(valid.errors)).toBe(true)
+  return entries
 }
 
 /** Matches the capture line after the first `n`, seen or to come. */
