@@ -6,6 +6,8 @@ const UNIT_EXCLUDE = [
   'test/**/*.runtimes.test.ts',
   'test/**/*.playwright.test.ts',
   'test/**/*.replicas.test.ts',
+  'test/**/*.stacks.test.ts',
+  'test/**/*.containers.test.ts',
   'test/package/**',
   'test/readme.test.ts',
 ]
@@ -53,15 +55,14 @@ export default defineConfig({
       },
       {
         // What can differ between Node versions, for CI on Node 22 and 24 (npm run test:versions):
-        // the CLI, the server and every transport (Node's HTTP, TLS, fetch, child processes; msw 3),
-        // and the generator's golden bytes. The pure checks ran once, in the unit project.
+        // the CLI, the server and every transport (Node's HTTP, TLS, fetch, child processes; msw 3).
+        // The pure checks ran once, in the unit project.
         extends: true,
         test: {
           name: 'versions',
           maxWorkers: 3,
           include: [
-            'test/{cli,server,http,msw,kinds,cases,vitest,matchers}/**/*.test.ts',
-            'test/core/golden.test.ts',
+            'test/{cli,server,msw,cases,vitest,matchers}/**/*.test.ts',
             'test/fuzz/socket.test.ts',
           ],
           // Argument handling, file output and type output: the same on every Node.
@@ -69,6 +70,17 @@ export default defineConfig({
             ...UNIT_EXCLUDE,
             'test/cli/{commands,export-session,export-types,scenarios,store-flag,validate,written-files}.test.ts',
           ],
+        },
+      },
+      {
+        // With the versions project: the resolver's transports and kinds, and the generator's golden
+        // bytes, in one shared module graph per worker, as in the core project.
+        extends: true,
+        test: {
+          name: 'versions-core',
+          include: ['test/{http,kinds}/**/*.test.ts', 'test/core/golden.test.ts'],
+          isolate: false,
+          maxWorkers: 3,
         },
       },
       {
@@ -80,13 +92,21 @@ export default defineConfig({
           exclude: ['test/**/*.git.test.ts'],
           globalSetup: ['test/package/global-setup.ts'],
           testTimeout: 120_000,
+          // Files wait on npm installs and child processes more than they use a core: two at a time.
+          maxWorkers: 2,
         },
       },
       {
         // Installed from a git+file:// URL of a fresh clone, which npm builds after installing its
         // devDependencies there: `npm run test:git`, run by .ci/run.
         extends: true,
-        test: { name: 'git', include: ['test/**/*.git.test.ts'], testTimeout: 300_000 },
+        // Run with the package project: the same number of workers (Vitest asks it of projects run together).
+        test: {
+          name: 'git',
+          include: ['test/**/*.git.test.ts'],
+          testTimeout: 300_000,
+          maxWorkers: 2,
+        },
       },
       {
         // Bun and Deno from the npm registry, installed into a temp folder: `npm run test:runtimes`, run by .ci/run.
@@ -138,6 +158,33 @@ export default defineConfig({
           include: ['test/**/*.storybook.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 600_000,
+        },
+      },
+      {
+        // Other stacks: the Python and Go recipes (Debian's python3-pytest and golang-go) and the
+        // single executable (its --store beside redis-server), against one packed install and one
+        // build (npm run test:stacks).
+        extends: true,
+        test: {
+          name: 'stacks',
+          include: ['test/**/*.stacks.test.ts'],
+          globalSetup: ['test/stacks/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        // The container image (Containerfile) built with Debian's podman on a stand-in base, once per
+        // run; replicas behind Debian's haproxy; the Kubernetes manifests (npm run test:containers).
+        extends: true,
+        test: {
+          name: 'containers',
+          include: ['test/**/*.containers.test.ts'],
+          globalSetup: ['test/containers/global-setup.ts'],
+          // One file at a time: each puts load on the containers of its own.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

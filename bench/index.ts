@@ -4,6 +4,7 @@ import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
 import { benchGenerate } from './generate.js'
 import { benchHttps } from './https.js'
+import { benchImage } from './image.js'
 import { benchJournal } from './journal.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
@@ -12,7 +13,7 @@ import { benchReplicas } from './replicas.js'
 import { benchServer } from './server.js'
 import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
-import { benchFirstAnswers, benchStartup } from './startup.js'
+import { benchBinary, benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
 import { benchUpstream } from './upstream.js'
 import { benchWorkers } from './workers.js'
@@ -31,9 +32,11 @@ const sections = [
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['First requests', () => benchFirstAnswers()],
+  ['Single executable', () => benchBinary()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],
+  ['Container image', () => benchImage()],
   // Installs five tools and takes minutes: only `npm run bench -- peers`.
   ['Peers', () => benchPeers(), { onDemand: true }],
 ] as const

@@ -8,7 +8,7 @@ import { createTaxonomy } from '../dist/index.js'
 import type { Check } from './lib.js'
 import { freePort } from '../test/helpers/local-load.js'
 import { BIN } from './processes.js'
-import { pause } from './soak-lib.js'
+import { pause, shortened } from './soak-lib.js'
 import { KEY } from './wrk.js'
 
 const CONNECTIONS = 64
@@ -18,10 +18,13 @@ const paths = createTaxonomy().disciplines.map((d) => `/api/v2/disciplines/${d.s
 
 /** The soak sections of this file, for bench/soak.ts. */
 export const OUTPUT_SECTIONS = [
-  ['Output: stdout and stderr on one unread pipe, SIGTERM under load', () => sharedUnreadPipe()],
+  [
+    'Output: stdout and stderr on one unread pipe, SIGTERM under load',
+    () => sharedUnreadPipe(shortened(10)),
+  ],
   [
     'Output: stdout and stderr on a full device (/dev/full), SIGTERM under load',
-    () => fullDevice(),
+    () => fullDevice(shortened(10)),
   ],
 ] as const
 

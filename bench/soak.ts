@@ -10,10 +10,9 @@ import { journalFlood } from './soak-journal.js'
 import { sessionMemory } from './soak-sessions.js'
 import { delayedSigterm, pipeliningWithGarbage, unreadStdout } from './soak-modes.js'
 import { OUTPUT_SECTIONS } from './soak-output.js'
-import { openHandles, pause, rssMb } from './soak-lib.js'
+import { SOAK_SECONDS, openHandles, pause, rssMb, shortened } from './soak-lib.js'
 import { KEY, runWrk } from './wrk.js'
 
-const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const CONNECTIONS = 256
 
 const MEMORY_PRELOAD = fileURLToPath(new URL('./soak-memory.mjs', import.meta.url))
@@ -54,7 +53,7 @@ async function soak(size: 'medium' | 'large'): Promise<Check[]> {
   try {
     runWrk(server.url, {
       paths,
-      seconds: 10,
+      seconds: Math.min(10, SOAK_SECONDS),
       connections: CONNECTIONS,
       threads: 2,
       timeoutSeconds: 5,
@@ -209,7 +208,10 @@ async function sigtermUnderLoad(): Promise<Check[]> {
   ]
 }
 
-/** The socket fuzz at full size: 100,000 generated requests by default, 20,000 in each other mode. */
+/**
+ * The socket fuzz at full size: 100,000 generated requests by default, 20,000 in each other mode;
+ * in proportion when the soak is shortened.
+ */
 async function fuzz(): Promise<Check[]> {
   const checks: Check[] = []
   for (const [mode, options, count] of [
@@ -217,7 +219,7 @@ async function fuzz(): Promise<Check[]> {
     ['CORS off', { cors: false }, 20_000],
     ['2 ms delay', { delay: 2 }, 20_000],
   ] as const) {
-    const report = await fuzzServer(count, options, 64)
+    const report = await fuzzServer(shortened(count), options, 64)
     const bad = undocumentedStatuses(report)
     checks.push({
       name: `fuzz (${mode}): ${report.sent} generated requests, answered / 5xx / undocumented / client errors / still correct`,
@@ -240,10 +242,10 @@ const sections = [
   ['Soak, large dataset (1,000,000 topics)', () => soak('large')],
   ['SIGTERM under load', sigtermUnderLoad],
   ['Pipelining with garbage', () => pipeliningWithGarbage()],
-  ['Unread stdout', () => unreadStdout()],
+  ['Unread stdout', () => unreadStdout(shortened(15))],
   ['SIGTERM with delayed answers', delayedSigterm],
   ...OUTPUT_SECTIONS,
-  ['Journal flood', () => journalFlood()],
+  ['Journal flood', () => journalFlood(shortened(25))],
   ['Sessions with huge-lists', () => sessionMemory()],
   ['Hostile verify and record target', hostileContract],
 ] as const

@@ -1,23 +1,32 @@
-import { writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { packAndInstall } from '../test/helpers/packed.js'
 import { median, spreadOf, type Check } from './lib.js'
 import { BIN, startListening } from './processes.js'
 import { KEY } from './wrk.js'
 
-/** One way to start a server: a script run with `node`, and its arguments. */
+const BUILD_BINARY = fileURLToPath(new URL('../scripts/build-binary.mjs', import.meta.url))
+
+/** One way to start a server: a script run with `node` (or, with `executable`, a program run itself), and its arguments. */
 interface Launch {
   readonly script: string
   readonly args: readonly string[]
+  readonly executable?: boolean
 }
 
 /**
- * Milliseconds from spawning `node script ...args` to a 200 answer for `path`. The process is
- * stopped, and its exit awaited, before this returns, so the next spawn runs alone.
+ * Milliseconds from spawning `node script ...args` (or `script ...args`) to a 200 answer for
+ * `path`. The process is stopped, and its exit awaited, before this returns, so the next spawn
+ * runs alone.
  */
 async function timeToFirstAnswer(launch: Launch, path: string): Promise<number> {
   const started = performance.now()
-  const server = await startListening(process.execPath, [launch.script, ...launch.args])
+  const server = launch.executable
+    ? await startListening(launch.script, launch.args)
+    : await startListening(process.execPath, [launch.script, ...launch.args])
   try {
     const response = await fetch(`${server.url}${path}`, {
       headers: { authorization: `Bearer ${KEY}` },
@@ -193,4 +202,69 @@ export async function benchFirstAnswers(rounds = 5, script = BIN): Promise<Check
     }
   }
   return checks
+}
+
+/** Megabytes, one decimal. */
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+
+/**
+ * The single executable (`npm run build:binary`, built here into a temp folder): its size beside
+ * the npm package's and Node's, and spawn to first 200 against the packed install's CLI under
+ * Node and the bare CommonJS server, in alternating rounds.
+ */
+export async function benchBinary(rounds = 21): Promise<Check[]> {
+  const { createTaxonomy, toDisciplineRecord } = await import('../dist/index.js')
+  const taxonomy = createTaxonomy()
+  const discipline = taxonomy.disciplines[0]!
+  const path = `/api/v2/disciplines/${discipline.slug}`
+  const binary = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-binary-')), 'taxonomy-mock')
+  execFileSync(process.execPath, [BUILD_BINARY, '--out', binary], { stdio: 'ignore' })
+  const { dir } = packAndInstall()
+  const installed = join(dir, 'node_modules/taxonomy-mock')
+  const bare: Launch = {
+    script: writeBareServer(dir, JSON.stringify(toDisciplineRecord(taxonomy, discipline))),
+    args: [],
+  }
+  const serve = ['--port', '0', '--quiet']
+  const packed: Launch = { script: join(dir, 'node_modules/.bin/taxonomy-mock'), args: serve }
+  const single: Launch = { script: binary, args: serve, executable: true }
+  const [bareTimes, packedTimes, binaryTimes] = await alternate(
+    [bare, packed, single],
+    path,
+    rounds,
+  )
+  const vsBare = ratioFigure(binaryTimes!, bareTimes!)
+  const vsPacked = ratioFigure(binaryTimes!, packedTimes!)
+  const packageBytes = ['bin', 'dist']
+    .flatMap((folder) =>
+      readdirSync(join(installed, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => statSync(join(entry.parentPath, entry.name)).size),
+    )
+    .reduce((sum, size) => sum + size, 0)
+  const binaryBytes = statSync(binary).size
+  const nodeBytes = statSync(process.execPath).size
+  return [
+    {
+      name: `single executable: size, beside the npm package (\`bin/\` and \`dist/\` installed, without \`@redis/client\`) and the Node it needs`,
+      value: `${megabytes(binaryBytes)} (Node ${process.version}'s binary ${megabytes(nodeBytes)} + ${megabytes(binaryBytes - nodeBytes)}); npm package ${megabytes(packageBytes)} + Node`,
+      target: '—',
+      ok: true,
+      figure: binaryBytes / 1e6,
+    },
+    {
+      name: `single executable: spawn to first 200, default dataset, vs a bare CommonJS \`node:http\` server (median of ${rounds} A/B rounds)`,
+      value: vsBare.text,
+      target: '<= 1.3x',
+      ok: vsBare.ratio <= 1.3,
+      figure: vsBare.ratio,
+    },
+    {
+      name: "the same vs the packed install's `node_modules/.bin/taxonomy-mock` under Node",
+      value: vsPacked.text,
+      target: '<= 1.1x',
+      ok: vsPacked.ratio <= 1.1,
+      figure: vsPacked.ratio,
+    },
+  ]
 }

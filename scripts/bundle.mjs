@@ -3,7 +3,7 @@
 // running them. Code splitting keeps module-level state (the scenarios MSW helpers select, the
 // Taxonomy class) in one chunk, so it exists once when a program imports two entry points.
 // Declarations come from tsc afterwards (tsconfig.build.json: emitDeclarationOnly).
-import { rmSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -40,21 +40,24 @@ const builtinsWithoutFacades = {
 
 rmSync(new URL('../dist/', import.meta.url), { recursive: true, force: true })
 
+/** The package's entry points, by their path in dist/ without the extension. */
+const ENTRY_POINTS = {
+  index: 'src/index.ts',
+  'http/index': 'src/http/index.ts',
+  'msw/index': 'src/msw/index.ts',
+  'server/index': 'src/server/index.ts',
+  'contract/index': 'src/contract/index.ts',
+  // The test-runner entry points: vitest, msw/node and Jest's global `expect` stay theirs.
+  'matchers/index': 'src/matchers/index.ts',
+  'matchers/vitest': 'src/matchers/vitest.ts',
+  'matchers/jest': 'src/matchers/jest.ts',
+  'vitest/index': 'src/vitest/index.ts',
+  'playwright/index': 'src/playwright/index.ts',
+}
+
 await build({
   absWorkingDir: ROOT,
-  entryPoints: {
-    index: 'src/index.ts',
-    'http/index': 'src/http/index.ts',
-    'msw/index': 'src/msw/index.ts',
-    'server/index': 'src/server/index.ts',
-    'contract/index': 'src/contract/index.ts',
-    // The test-runner entry points: vitest, msw/node and Jest's global `expect` stay theirs.
-    'matchers/index': 'src/matchers/index.ts',
-    'matchers/vitest': 'src/matchers/vitest.ts',
-    'matchers/jest': 'src/matchers/jest.ts',
-    'vitest/index': 'src/vitest/index.ts',
-    'playwright/index': 'src/playwright/index.ts',
-  },
+  entryPoints: ENTRY_POINTS,
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
@@ -69,6 +72,20 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 })
+
+/**
+ * The `require` condition's file of each entry point: a CommonJS module that requires the ES
+ * module (Node 20.19+ can), so a CommonJS program and an ES module share one copy of its state.
+ * Its declarations are the `.d.cts` twins (scripts/write-cts-types.mjs): CommonJS types over a
+ * CommonJS file, which is what TypeScript and the package checkers expect of `require`.
+ */
+for (const entry of Object.keys(ENTRY_POINTS)) {
+  const name = entry.slice(entry.lastIndexOf('/') + 1)
+  writeFileSync(
+    new URL(`../dist/${entry}.cjs`, import.meta.url),
+    `'use strict'\nmodule.exports = require('./${name}.js')\n`,
+  )
+}
 
 /**
  * The CLI, for bin/: CommonJS, in dist/cli/. Node 20 starts the same code as a CommonJS program

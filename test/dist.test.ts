@@ -1,5 +1,6 @@
 // dist/ as scripts/bundle.mjs writes it (`npm test` builds first): the package's entry points and
 // shared chunks (ES modules), and the CLI's two CommonJS files.
+import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -129,10 +130,35 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
         ),
     ),
   ).toEqual([])
-  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file))).toEqual([
-    'cli/commands.cjs',
-    'cli/main.cjs',
-    'cli/store.cjs',
-    'cli/tls.cjs',
-  ])
+  const entryPoints = scripts.filter((file) => !file.startsWith('chunks/'))
+  expect(files.filter((file) => /\.c?js$/.test(file) && !scripts.includes(file)).sort()).toEqual(
+    [
+      'cli/commands.cjs',
+      'cli/main.cjs',
+      'cli/store.cjs',
+      'cli/tls.cjs',
+      ...entryPoints.map((file) => file.replace(/\.js$/, '.cjs')),
+    ].sort(),
+  )
+})
+
+it("gives each entry point a CommonJS file for `require` that requires its ES module: one copy of the module's state", () => {
+  const entryPoints = scripts.filter((file) => !file.startsWith('chunks/'))
+  expect(entryPoints).toHaveLength(10)
+  for (const file of entryPoints) {
+    const name = file.slice(file.lastIndexOf('/') + 1)
+    expect(readFileSync(join(DIST, file.replace(/\.js$/, '.cjs')), 'utf8')).toBe(
+      `'use strict'\nmodule.exports = require('./${name}')\n`,
+    )
+  }
+})
+
+it('loads one module instance whether a program requires or imports an entry point', () => {
+  const check = `import { createRequire } from 'node:module'
+const required = createRequire(import.meta.url)(${JSON.stringify(join(DIST, 'msw/index.cjs'))})
+const imported = await import(${JSON.stringify(join(DIST, 'msw/index.js'))})
+console.log(required === imported, typeof required.createMock)`
+  expect(
+    execFileSync(process.execPath, ['--input-type=module', '-e', check], { encoding: 'utf8' }),
+  ).toBe('true function\n')
 })

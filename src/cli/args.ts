@@ -331,7 +331,7 @@ function parseServe(
   // `--any-key` overrides keys from the environment, not keys from a flag (the library says so).
   const apiKeys = flagKeys ?? (anyKey || !envKeys?.length ? undefined : envKeys)
   const port = toNumberOrText((values.port as string | undefined) ?? env[OPTION_VARIABLES.port])
-  const host = (values.host as string | undefined) ?? DEFAULT_HOST
+  const host = (values.host as string | undefined) ?? env[OPTION_VARIABLES.host] ?? DEFAULT_HOST
   const delay = toNumberOrText(values.delay as string | undefined) ?? 0
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   const scenario = toScenarioInput({
@@ -364,6 +364,7 @@ function parseServe(
     }),
     {
       ...(values.port === undefined ? { port: OPTION_VARIABLES.port } : {}),
+      ...(values.host === undefined ? { host: OPTION_VARIABLES.host } : {}),
       ...(flagKeys ? {} : { apiKeys: OPTION_VARIABLES.apiKeys }),
       ...(values['admin-key'] === undefined ? { adminKey: OPTION_VARIABLES.adminKey } : {}),
     },

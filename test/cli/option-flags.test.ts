@@ -82,6 +82,7 @@ it.each(Object.entries(OPTION_VARIABLES))(
   async (option, variable) => {
     const bad: Record<string, string> = {
       port: '-1',
+      host: ' ',
       seed: 'x',
       apiKeys: 'a b',
       adminKey: 'a b',
@@ -93,6 +94,14 @@ it.each(Object.entries(OPTION_VARIABLES))(
     expect(stderr[0]).toMatch(new RegExp(`^taxonomy-mock: ${variable} must `))
   },
 )
+
+it('takes the interface to bind from TAXONOMY_MOCK_HOST, and --host wins', () => {
+  // The container image sets 0.0.0.0 there: its port is reached from outside the container.
+  expect(parseCliArgs([], { TAXONOMY_MOCK_HOST: '0.0.0.0' })).toMatchObject({ host: '0.0.0.0' })
+  expect(parseCliArgs(['--host', 'localhost'], { TAXONOMY_MOCK_HOST: '0.0.0.0' })).toMatchObject({
+    host: 'localhost',
+  })
+})
 
 it("words a variable's errors as the library does", async () => {
   expect((await runInProcess([], { TAXONOMY_MOCK_SEED: 'x' })).stderr).toEqual([

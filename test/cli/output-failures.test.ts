@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
-import { freePort, load } from '../helpers/local-load.js'
+import { load, startUnseenServer } from '../helpers/local-load.js'
 import { BIN } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
@@ -72,21 +72,11 @@ it.each([
   ['stdout and stderr on a full device', () => [full(), full()]],
   ['one full file for both (> log 2>&1 on a full disk)', () => Array<number>(2).fill(full())],
 ])('keeps serving, and exits 0 on SIGTERM, with %s', async (_, stdio) => {
-  // Nothing can be read from the banner: pick the port beforehand.
-  const port = await freePort()
-  const child = spawn(process.execPath, [BIN, '--port', String(port)], {
-    stdio: ['ignore', ...stdio()],
-  })
+  // Nothing can be read from the banner: the server is found by its port and seed.
+  const { child, url, exit } = await startUnseenServer(BIN, [], ['ignore', ...stdio()])
   running.push(child)
-  const exit = exitOf(child)
-  while (
-    (await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200
-  ) {
-    expect(child.exitCode).toBe(null)
-    await pause(50)
-  }
   // Every log line fails to be written: a few hundred requests are as many failed writes as it takes.
-  expect(await load(`http://127.0.0.1:${port}`, 300)).toBe(300)
+  expect(await load(url, 300)).toBe(300)
   child.kill('SIGTERM')
   expect(await exit).toBe(0)
 })

@@ -1,11 +1,11 @@
 // The CLI when its output is not read or cannot be written, when --data is a FIFO or a device, and
 // when a signal arrives during start-up or twice.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { freePort, load } from '../helpers/local-load.js'
+import { load, startUnseenServer } from '../helpers/local-load.js'
 import { readDataFile } from '../../src/cli/data-file.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
@@ -13,8 +13,6 @@ import { HANG_MS, until } from '../helpers/clock.js'
 import { openCount } from '../helpers/open-files.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 it('drops and counts log lines while stdout is not read, and exits promptly on SIGTERM', async () => {
   const run = spawnCli(['--port', '0'])
@@ -32,17 +30,15 @@ it('drops and counts log lines while stdout is not read, and exits promptly on S
 })
 
 it('keeps serving when stdout cannot be written (a full disk), saying so once on stderr', async () => {
-  // The banner cannot be read from stdout: pick the port beforehand.
-  const port = await freePort()
-  const child = spawn(process.execPath, [BIN, '--port', String(port)], {
-    stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
-  })
+  // The banner cannot be read from stdout: the server is found by its port and seed.
+  const { child, url, exit } = await startUnseenServer(
+    BIN,
+    [],
+    ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+  )
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve))
-  while ((await fetch(`http://127.0.0.1:${port}/__health`).catch(() => undefined))?.status !== 200)
-    await pause(50)
-  expect(await load(`http://127.0.0.1:${port}`, 2_000)).toBe(2_000)
+  expect(await load(url, 2_000)).toBe(2_000)
   child.kill('SIGTERM')
   expect(await exit).toBe(0)
   expect(stderr).toBe(

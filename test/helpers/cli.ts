@@ -53,10 +53,25 @@ export function spawnCli(
   user: CliUser = 'self',
 ): CliRun {
   const asNobody = user === 'unprivileged' && AS_ROOT
-  const child = spawn(process.execPath, [asNobody ? readableByNobody() : BIN, ...args], {
+  return spawnProgram(
+    process.execPath,
+    [asNobody ? readableByNobody() : BIN, ...args],
+    env,
+    asNobody ? NOBODY : {},
+  )
+}
+
+/** Spawns any program (the single executable, an installed CLI) as spawnCli does; killed after the test if still running. */
+export function spawnProgram(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  as: { uid?: number; gid?: number } = {},
+): CliRun {
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(asNobody ? NOBODY : {}),
+    ...as,
   })
   running.push(child)
   const stdout: string[] = []

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { createServer, type AddressInfo } from 'node:net'
 
@@ -32,4 +33,47 @@ export async function load(url: string, count: number, connections = 8): Promise
   await Promise.all(Array.from({ length: connections }, worker))
   agent.destroy()
   return answered
+}
+
+/** A server of the CLI whose banner cannot be read, found by its port and its seed. */
+export interface UnseenServer {
+  readonly child: ChildProcess
+  readonly url: string
+  /** Its exit code, once it has exited and its output has closed. */
+  readonly exit: Promise<number | null>
+}
+
+/**
+ * Starts `node bin --port P --seed S ...args` where its banner cannot be read (stdout on a full
+ * device, say) and waits for its `/__health`. P was free a moment ago, but another process may take
+ * it first: the seed, unique to this start, tells this server's health answer from another's, and a
+ * server that could not listen is started again on another port.
+ */
+export async function startUnseenServer(
+  bin: string,
+  args: readonly string[],
+  stdio: StdioOptions,
+): Promise<UnseenServer> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const seed = 100_000 + Math.floor(Math.random() * 900_000_000)
+    const child = spawn(
+      process.execPath,
+      [bin, '--port', String(port), '--seed', String(seed), ...args],
+      { stdio },
+    )
+    const exit = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const url = `http://127.0.0.1:${port}`
+    const mine = `seed=${seed};`
+    for (;;) {
+      if (child.exitCode !== null) break
+      const dataset = await fetch(`${url}/__health`)
+        .then((res) => res.headers.get('x-taxonomy-mock-dataset'))
+        .catch(() => null)
+      if (dataset?.includes(mine)) return { child, url, exit }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    if (attempt === 5)
+      throw new Error(`the server exited ${child.exitCode} five times before listening`)
+  }
 }

@@ -93,9 +93,9 @@ export function createEmptyProject(): string {
   return dir
 }
 
-/** `npm install` of one package spec (a tarball, a git URL) into `dir`; resolves to npm's stderr. */
-export async function installInto(dir: string, spec: string): Promise<string> {
-  return npmAsync([...NPM_INSTALL, spec], dir)
+/** `npm install` of package specs (a tarball, a git URL) into `dir`; resolves to npm's stderr. */
+export async function installInto(dir: string, ...specs: string[]): Promise<string> {
+  return npmAsync([...NPM_INSTALL, ...specs], dir)
 }
 
 /**

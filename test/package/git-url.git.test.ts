@@ -12,14 +12,10 @@ it('installs from a git URL with dist/ built, no warning about this package, and
   const clone = cloneHead()
   expect(existsSync(join(clone, 'dist'))).toBe(false)
   const consumer = createEmptyProject()
-  const started = performance.now()
   const installLog = await installInto(consumer, `git+file://${clone}`)
-  const seconds = (performance.now() - started) / 1000
   expect(existsSync(join(consumer, 'node_modules/taxonomy-mock/dist/cli/main.cjs'))).toBe(true)
   expect(installLog).not.toMatch(/taxonomy-mock@/)
   const { status, body } = await requestThroughNpx(consumer)
   expect(status).toBe(200)
   expect(body.name).toBe('History')
-  // From the npm cache (--prefer-offline): minutes would mean it fetched or built too much.
-  expect(seconds).toBeLessThan(240)
 })

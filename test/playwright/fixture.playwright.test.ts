@@ -45,17 +45,16 @@ it('type-checks the specs and configs against the packed types', () => {
   expect(run.status).toBe(0)
 })
 
-for (const workers of [2, 4]) {
-  it(`keeps every test's scenario, data and journal its own, with ${workers} workers on one server`, () => {
-    const { status, output } = playwright(
-      ['-c', 'fixture/joined.config.ts', '--workers', String(workers), '--reporter', 'line'],
-      { MOCK_PORT: String(4480 + workers) },
-    )
-    expect(output).toMatch(new RegExp(`16 tests using ${workers} workers`))
-    expect(output).toMatch(/16 passed/)
-    expect(status).toBe(0)
-  })
-}
+// Four workers on two cores: every test overlaps several others on the one server.
+it("keeps every test's scenario, data and journal its own, with 4 workers on one server", () => {
+  const { status, output } = playwright(
+    ['-c', 'fixture/joined.config.ts', '--workers', '4', '--reporter', 'line'],
+    { MOCK_PORT: '4484' },
+  )
+  expect(output).toMatch(/16 tests using 4 workers/)
+  expect(output).toMatch(/16 passed/)
+  expect(status).toBe(0)
+})
 
 interface ReportedAttachment {
   name: string

@@ -1,0 +1,96 @@
+// `npm run build:binary`: the CLI as one executable for machines without Node, through Node's
+// single-executable applications: the whole CLI (every command, HTTPS, the Redis client of
+// `--store`) bundled into one CommonJS file, made a preparation blob by
+// `node --experimental-sea-config`, and injected with postject into a copy of a Node binary.
+//
+//   node scripts/build-binary.mjs [--node PATH] [--out FILE]
+//
+// By default the Node running this script is copied, and the file is
+// binary/taxonomy-mock-<platform>-<arch> (`.exe` on Windows). `--node` takes another platform's
+// Node binary of the same version (from nodejs.org) to build for that platform; see
+// docs/deployment.md#a-single-executable.
+import { execFileSync } from 'node:child_process'
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { build } from 'esbuild'
+import { inject } from 'postject'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const OUT_DIR = join(ROOT, 'binary')
+// The fuse string a Node binary holds for single executables, as Node's documentation names it.
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
+
+const { values } = parseArgs({
+  options: { node: { type: 'string' }, out: { type: 'string' } },
+})
+const suffix = process.platform === 'win32' ? '.exe' : ''
+const out =
+  values.out ?? join(OUT_DIR, `taxonomy-mock-${process.platform}-${process.arch}${suffix}`)
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+
+/** The package's version as a constant: the executable has no package.json beside it. */
+const versionConstant = {
+  name: 'version-constant',
+  setup(build) {
+    build.onLoad({ filter: /src[\\/]cli[\\/]version\.ts$/ }, () => ({
+      contents: `export const readVersion = () => ${JSON.stringify(version)}`,
+      loader: 'ts',
+    }))
+  },
+}
+
+// The bundle, the configuration and the blob: a temp folder of this build's own.
+const work = mkdtempSync(join(tmpdir(), 'taxonomy-mock-sea-'))
+const bundle = join(work, 'taxonomy-mock.cjs')
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ['scripts/binary-main.cjs'],
+  outfile: bundle,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'es2022',
+  // One file: a single executable's `require` reaches Node's builtins only.
+  supported: { 'dynamic-import': false },
+  inject: ['scripts/import-meta-url.js'],
+  define: { 'import.meta.url': 'importMetaUrl' },
+  plugins: [versionConstant],
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+
+// V8's code cache is for the Node that builds it: only when the executable is that Node.
+const blob = join(work, 'sea-prep.blob')
+const config = join(work, 'sea-config.json')
+writeFileSync(
+  config,
+  JSON.stringify({
+    main: bundle,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: values.node === undefined,
+  }),
+)
+execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
+
+mkdirSync(dirname(out), { recursive: true })
+copyFileSync(values.node ?? process.execPath, out)
+chmodSync(out, 0o755)
+// Node looks for the blob in a segment of that name on macOS; other formats ignore the option.
+await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), {
+  sentinelFuse: SEA_FUSE,
+  machoSegmentName: 'NODE_SEA',
+})
+rmSync(work, { recursive: true, force: true })
+console.log(`wrote ${out}`)

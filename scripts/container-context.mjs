@@ -1,0 +1,45 @@
+// Lays out the container image's build context in .tmp/container-context/, from this repository
+// alone (the build needs no network): the packed package, its one runtime dependency as installed
+// here, and the two scripts the image runs (deploy/container/). Then `podman build .` (or
+// `docker build .`) reads only that folder (.dockerignore).
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const CONTEXT = `${ROOT}.tmp/container-context`
+const DEPENDENCY = '@redis/client'
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'))
+const { dependencies } = readJson(`${ROOT}package.json`)
+if (Object.keys(dependencies).join() !== DEPENDENCY)
+  throw new Error(
+    `container-context: expected ${DEPENDENCY} as the one dependency; package.json has ${Object.keys(dependencies).join(', ')}`,
+  )
+const installed = readJson(`${ROOT}node_modules/${DEPENDENCY}/package.json`).version
+if (installed !== dependencies[DEPENDENCY])
+  throw new Error(
+    `container-context: node_modules has ${DEPENDENCY} ${installed}, package.json pins ${dependencies[DEPENDENCY]}: run npm ci`,
+  )
+
+rmSync(CONTEXT, { recursive: true, force: true })
+mkdirSync(CONTEXT, { recursive: true })
+// dist/ as the sources are now, then packed as npm publishes it.
+execFileSync(process.execPath, [`${ROOT}scripts/build-if-stale.mjs`], {
+  cwd: ROOT,
+  stdio: 'inherit',
+})
+execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', CONTEXT], {
+  cwd: ROOT,
+  stdio: ['ignore', 'ignore', 'inherit'],
+})
+const [tarball] = readdirSync(CONTEXT).filter((name) => name.endsWith('.tgz'))
+renameSync(`${CONTEXT}/${tarball}`, `${CONTEXT}/taxonomy-mock.tgz`)
+// The dependency without its source maps and type declarations, which nothing reads at run time.
+cpSync(`${ROOT}node_modules/${DEPENDENCY}`, `${CONTEXT}/node_modules/${DEPENDENCY}`, {
+  recursive: true,
+  filter: (source) => !/\.(map|d\.ts)$/.test(source),
+})
+for (const script of ['assemble.cjs', 'healthcheck.cjs'])
+  cpSync(`${ROOT}deploy/container/${script}`, `${CONTEXT}/${script}`)
+console.log(`container-context: ${CONTEXT.slice(ROOT.length)} is ready (${tarball})`)
