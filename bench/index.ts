@@ -15,6 +15,7 @@ import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
 import { benchBinary, benchFirstAnswers, benchStartup } from './startup.js'
 import { benchTestFile } from './test-file.js'
+import { benchUpstream } from './upstream.js'
 import { benchWorkers } from './workers.js'
 
 const sections = [
@@ -22,6 +23,7 @@ const sections = [
   ['Standalone server', () => benchServer()],
   ['HTTPS server', () => benchHttps()],
   ['Workers', () => benchWorkers()],
+  ['Upstream relay', () => benchUpstream()],
   ['Replicas through Redis', () => benchReplicas()],
   ['Sessions and scenarios', () => benchSessions()],
   ['Per-session data', () => benchSessionData()],

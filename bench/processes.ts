@@ -64,3 +64,9 @@ export async function waitForLine(server: ServerProcess, pattern: RegExp): Promi
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
 }
+
+/** Stops a server with SIGTERM and resolves once it has exited. */
+export async function stopServer(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM')
+  await server.exit
+}

@@ -1,5 +1,5 @@
 import { median, spreadOf, type Check } from './lib.js'
-import { BIN, startListening, waitForLine, type ServerProcess } from './processes.js'
+import { BIN, startListening, stopServer, waitForLine } from './processes.js'
 import { REFERENCE, firstDisciplineSlug, sampleAnswer } from './server.js'
 import { hasWrk, runWrk } from './wrk.js'
 
@@ -91,7 +91,7 @@ export async function benchWorkers(rounds = 8, seconds = 3): Promise<Check[]> {
         },
       )
     } finally {
-      await Promise.all(Object.values(servers).map(stop))
+      await Promise.all(Object.values(servers).map(stopServer))
     }
   } else {
     checks.push({
@@ -128,7 +128,7 @@ async function startupCheck(rounds = 11): Promise<Check> {
       await response.arrayBuffer()
       if (response.status !== 200) throw new Error(`expected 200, got ${response.status}`)
       if (round >= 0) times[name].push(performance.now() - started)
-      await stop(server)
+      await stopServer(server)
     }
   }
   const ratio = spreadOf(times.workers.map((ms, i) => ms / times.one[i]!))
@@ -139,9 +139,4 @@ async function startupCheck(rounds = 11): Promise<Check> {
     ok: ratio.median <= STARTUP_TARGET,
     figure: ratio.median,
   }
-}
-
-async function stop(server: ServerProcess): Promise<void> {
-  server.child.kill('SIGTERM')
-  await server.exit
 }

@@ -78,6 +78,7 @@ it('keeps the --help text to 100 columns, pointing at docs pages that exist', ()
   const pages = [...help.matchAll(/\bdocs\/[\w/-]+\.md\b/g)].map((match) => match[0])
   expect(pages).toEqual([
     'docs/deployment.md',
+    'docs/keeping-honest.md',
     'docs/scenarios.md',
     'docs/data.md',
     'docs/keeping-honest.md',

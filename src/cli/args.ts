@@ -9,7 +9,10 @@ import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseStoreAddress, type StoreAddress } from '../server/replica/store-address.js'
-import { parseContractArgs, type ContractArgs } from './contract-args.js'
+import { resolveApiKey, resolveTarget } from '../contract/options.js'
+import { OptionError } from '../core/option-error.js'
+import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
+import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
 import { describeParseError, toNumberOrText } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
@@ -47,6 +50,17 @@ export interface ServeArgs {
   readonly store: StoreAddress | undefined
   /** `--memory-budget MB`, in bytes: what the sessions and the answers kept for them may take. */
   readonly memoryBudget: number | undefined
+  /** `--upstream URL --on-miss MODE`: the real service, for the records the data lacks. */
+  readonly upstream: UpstreamArgs | undefined
+}
+
+/** The real service in front of which `serve` stands; the key travels only here. */
+export interface UpstreamArgs {
+  /** Its base URL, checked: http or https, no credentials, query or fragment. */
+  readonly target: string
+  /** From `TAXONOMY_API_KEY`, as `verify` and `record` take it. */
+  readonly apiKey: string
+  readonly onMiss: OnMiss
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -115,6 +129,8 @@ export const OPTIONS = {
   tls: { type: 'boolean' },
   workers: { type: 'string' },
   store: { type: 'string' },
+  upstream: { type: 'string' },
+  'on-miss': { type: 'string' },
   'tls-cert': { type: 'string', file: 'read' },
   'tls-key': { type: 'string', file: 'read' },
   'tls-ca-out': { type: 'string', file: 'written' },
@@ -131,6 +147,8 @@ const SERVE_ONLY = [
   'port',
   'workers',
   'store',
+  'upstream',
+  'on-miss',
   'host',
   'api-key',
   'any-key',
@@ -329,6 +347,7 @@ function parseServe(
   const workers = parseWorkers(values.workers as string | undefined)
   const store = parseStore(values.store as string | undefined, env[OPTION_VARIABLES.store])
   const memoryBudget = parseMemoryBudget(values['memory-budget'] as string | undefined)
+  const upstream = parseUpstream(values, env, data)
   const resolved = checkOptions(
     () => ({
       port: resolvePort(port),
@@ -371,7 +390,56 @@ function parseServe(
     workers,
     store,
     memoryBudget,
+    upstream,
   }
+}
+
+/**
+ * `--upstream URL --on-miss fail|passthrough|capture` (passthrough when not given), the key from
+ * `TAXONOMY_API_KEY`, judged as `verify` judges them; never echoing the key.
+ */
+function parseUpstream(
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: Readonly<Record<string, string | undefined>>,
+  data: string | undefined,
+): UpstreamArgs | undefined {
+  const url = values.upstream as string | undefined
+  const mode = values['on-miss'] as string | undefined
+  if (url === undefined) {
+    if (mode !== undefined)
+      throw new UsageError(
+        '--on-miss goes with --upstream URL: what to do with a record the data lacks',
+      )
+    return undefined
+  }
+  if (mode !== undefined && !(ON_MISS_MODES as readonly string[]).includes(mode))
+    throw new UsageError(
+      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${JSON.stringify(mode.slice(0, 40))}`,
+    )
+  const onMiss = (mode ?? 'passthrough') as OnMiss
+  if (onMiss !== 'passthrough' && data === undefined)
+    throw new UsageError(
+      `--on-miss ${onMiss} goes with --data FILE: the fixture ${onMiss === 'fail' ? 'served' : 'records are captured into'}`,
+    )
+  if (onMiss === 'capture' && values.watch === true)
+    throw new UsageError(
+      '--watch excludes --on-miss capture, which rewrites the --data file itself',
+    )
+  const apiKey = env[DEFAULT_KEY_ENV]
+  if (apiKey === undefined || apiKey === '')
+    throw new UsageError(
+      `--upstream needs the service's key in ${DEFAULT_KEY_ENV}, as verify and record take it; it is not set`,
+    )
+  let target: string
+  try {
+    target = resolveTarget(url)
+    resolveApiKey(apiKey)
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error
+    const named = error.option === 'apiKey' ? `the key in env ${DEFAULT_KEY_ENV}` : '--upstream'
+    throw new UsageError(`${named} ${error.requirement}`)
+  }
+  return { target, apiKey, onMiss }
 }
 
 /** `--memory-budget MB` in bytes: whole megabytes, worded in its own unit (the option counts bytes). */

@@ -24,10 +24,17 @@ export function formatUrlLine(
   args: ServeArgs,
 ): string {
   const { shown: keys } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
-  const source =
+  const data =
     args.data !== undefined
       ? `data ${args.data}`
-      : `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
+      : args.upstream === undefined
+        ? `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
+        : 'no data'
+  // The upstream's URL holds no credentials (checked), and its key is never shown.
+  const source =
+    args.upstream === undefined
+      ? data
+      : `${data}; upstream ${args.upstream.target}, on miss ${args.upstream.onMiss}`
   return `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
 }
 
@@ -72,10 +79,10 @@ export function formatBannerDetails(
   }))
   const [{ endpoint: first, slugs: firstSlugs }] = examples as [(typeof examples)[number]]
   return [
-    `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs?.[0] ?? ''}`,
+    `  try:             curl ${trust}-H 'Authorization: Bearer ${curlKey}' ${url}/api/v2/${first.collection}/${firstSlugs?.[0] ?? 'SLUG'}`,
     ...examples.map(
       ({ endpoint, slugs }) =>
-        `  ${`${endpoint.collection}:`.padEnd(17)}${slugs?.join(', ') ?? listedIn(endpoint)}`,
+        `  ${`${endpoint.collection}:`.padEnd(17)}${slugs === undefined ? listedIn(endpoint) : slugs.length > 0 ? slugs.join(', ') : args.upstream ? '(none in the data: asked of the upstream)' : '(none)'}`,
     ),
     `  dataset:         ${dataset}`,
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,

@@ -82,6 +82,12 @@ Serve options:
                      (env ${ENV.store}: keeps a password out of the process list);
                      each call to Redis gives up after MS (default ${DEFAULT_STORE_TIMEOUT_MS}), then 503;
                      with --workers, each worker is a replica (docs/deployment.md)
+      --upstream URL in front of the real service (key from env TAXONOMY_API_KEY, as
+                     verify takes it): a record the data lacks is decided by --on-miss
+      --on-miss M    fail: the 404, its journal entry naming the command that captures it;
+                     passthrough: the upstream's answer relayed (every lookup without --data);
+                     capture: relayed, and the record with its closure added to --data FILE
+                     (default passthrough; docs/keeping-honest.md)
       --tls          serve HTTPS with a self-signed certificate made at start for localhost,
                      loopback, 10.0.2.2 and --host; prints its SHA-256 and SPKI hash and writes
                      it for clients to trust to --tls-ca-out FILE

@@ -11,6 +11,7 @@ import type { CliIo } from './io.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
+import { emptyUpstreamData, prepareUpstream } from './upstream.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -29,7 +30,12 @@ export async function serveCluster(
 
 /** The library options both sides build their resolver from: each loads a `--data` file itself. */
 async function mockOptionsOf(args: ServeArgs) {
-  return toMockOptions(args, args.data === undefined ? undefined : await loadDataFile(args.data))
+  // In front of an upstream, no data (or a capture's file not made yet) is empty data.
+  const empty = await emptyUpstreamData(args)
+  return toMockOptions(
+    args,
+    empty ?? (args.data === undefined ? undefined : await loadDataFile(args.data)),
+  )
 }
 
 async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
@@ -63,7 +69,14 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     if (stop.signal.aborted) return 0
     const mockOptions = await mockOptionsOf(args)
     if (!args.quiet) io.startLog()
+    // The primary alone writes captures, and then has every worker serve them.
+    const upstream =
+      args.upstream &&
+      prepareUpstream(args.upstream, args.data, io, {
+        afterCapture: () => primary!.broadcast('reload'),
+      })
     primary = await startClusterPrimary({
+      ...(upstream ? { upstream: upstream.upstream, onCapture: upstream.capture } : {}),
       workers: args.workers,
       mockOptions,
       port: args.port,
@@ -78,6 +91,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       throw new RuntimeError(error.code ? describeListenError(error, args) : error.message)
     })
     const { resolver, certificate } = primary
+    upstream?.attach(resolver)
     const started = () =>
       Promise.race([
         primary!.workersServe.then(
@@ -148,6 +162,8 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       )
     await stopped
     stopWatching()
+    // A capture being written is finished: the file is never left half-way.
+    await upstream?.idle()
     await primary.close(signals > 1 ? 0 : undefined)
     io.finishLog()
     return 0
@@ -174,10 +190,26 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
     ...(store
       ? {
-          replicate: (mockOptions, address) =>
-            store.joinStore(mockOptions, address, io, (message) => {
-              void tellPrimary({ tm: 'waiting', message })
-            }),
+          replicate: (mockOptions, address, upstream) =>
+            store.joinStore(
+              mockOptions,
+              address,
+              io,
+              (message) => {
+                void tellPrimary({ tm: 'waiting', message })
+              },
+              upstream,
+            ),
+        }
+      : {}),
+    // A worker fetches for itself, and hands what it relayed to the primary to capture.
+    ...(args.upstream
+      ? {
+          upstream: (askPrimary) =>
+            prepareUpstream(args.upstream!, args.data, io, {
+              delegate: (collection, slug) =>
+                void askPrimary('capture', { collection, slug }).catch(() => {}),
+            }).upstream,
         }
       : {}),
     stop: (grace) => stop(grace),

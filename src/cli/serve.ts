@@ -10,7 +10,10 @@ import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
+import { emptyUpstreamData, prepareUpstream } from './upstream.js'
 import { watchDataFile } from './watch.js'
+import { createGatheringResolver } from '../http/resolver.js'
+import type { Upstream } from '../http/upstream.js'
 
 /**
  * `taxonomy-mock serve`: listens, prints the banner, and on SIGINT, SIGTERM or SIGHUP closes
@@ -43,19 +46,29 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
         (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal),
         stopped.signal,
       ))
+    // In front of an upstream, no data (or a capture's file not made yet) is empty data.
+    const empty = await emptyUpstreamData(args)
     const loaded =
-      args.data === undefined || stopped.signal.aborted
+      empty ??
+      (args.data === undefined || stopped.signal.aborted
         ? undefined
-        : await unlessStopped(loadDataFile(args.data, stopped.signal), stopped.signal)
+        : await unlessStopped(loadDataFile(args.data, stopped.signal), stopped.signal))
     // A signal during start-up (even before the CLI was loaded: bin/) ends it here, exit 0.
     if (stopped.signal.aborted) return 0
     if (!args.quiet) io.startLog()
     // Generated data is built by the resolver on first use: just below, after the URL line.
     const mockOptions = toMockOptions(args, loaded)
+    const upstream = args.upstream && prepareUpstream(args.upstream, args.data, io)
     // Loaded only with --store, as is the Redis client.
-    const replica = args.store && (await joinStore(mockOptions, args.store, io, stopped.signal))
+    const replica =
+      args.store &&
+      (await joinStore(mockOptions, args.store, io, stopped.signal, upstream?.upstream))
     // A signal while the store did not answer: nothing listens yet.
     if (replica === null) return 0
+    const resolver =
+      replica?.resolver ??
+      (upstream ? createGatheringResolver(mockOptions, { upstream: upstream.upstream }) : undefined)
+    if (upstream && resolver) upstream.attach(resolver)
     const server = await startServerWithLimits(
       {
         ...mockOptions,
@@ -65,7 +78,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
         ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
       },
       SERVER_LIMITS,
-      replica?.resolver,
+      resolver,
     ).catch(async (error: NodeJS.ErrnoException) => {
       await replica?.close()
       throw new RuntimeError(describeListenError(error, args))
@@ -114,6 +127,8 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     } finally {
       stopWatching()
       await server.close()
+      // A capture being written is finished: the file is never left half-way.
+      await upstream?.idle()
       await replica?.close()
     }
     io.finishLog()
@@ -132,9 +147,10 @@ async function joinStore(
   store: StoreAddress,
   io: CliIo,
   signal: AbortSignal,
+  upstream: Upstream | undefined,
 ): Promise<Replica | null> {
   if (signal.aborted) return null
-  const joining = (await import('./store.js')).joinStore(options, store, io)
+  const joining = (await import('./store.js')).joinStore(options, store, io, undefined, upstream)
   const aborted = new Promise<null>((resolve) =>
     signal.addEventListener('abort', () => resolve(null), { once: true }),
   )

@@ -1,3 +1,4 @@
+import type { Upstream } from '../http/upstream.js'
 import type { MockOptions } from '../http/options.js'
 import { startReplica, type Replica } from '../server/replica/replica.js'
 import type { StoreAddress } from '../server/replica/store-address.js'
@@ -16,10 +17,11 @@ export async function joinStore(
   store: StoreAddress,
   io: CliIo,
   sayWaiting?: (line: string) => void,
+  upstream?: Upstream,
 ): Promise<Replica> {
   const warn = (line: string) => io.stderr(`taxonomy-mock: ${line}`)
   try {
-    return await startReplica(options, store, warn, sayWaiting ?? warn)
+    return await startReplica(options, store, warn, sayWaiting ?? warn, upstream)
   } catch (error) {
     const cause = error as NodeJS.ErrnoException
     throw new RuntimeError(

@@ -15,7 +15,8 @@ type WrittenIn<Table> = {
     ? `--${Name}`
     : never
 }[keyof Table & string]
-type WrittenFileFlag = WrittenIn<typeof OPTIONS> | WrittenIn<typeof CONTRACT_OPTIONS>
+// `--data` is read, and rewritten only by `serve --on-miss capture`, with the records it captures.
+type WrittenFileFlag = WrittenIn<typeof OPTIONS> | WrittenIn<typeof CONTRACT_OPTIONS> | '--data'
 
 /** A path that names one of the process's descriptors: written through, never replaced. */
 const DESCRIPTOR_PATH = /^\/(dev\/(stdout|stderr|stdin|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/

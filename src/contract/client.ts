@@ -213,7 +213,8 @@ function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 
-function reasonOf(error: unknown): string {
+/** Why a request got no answer, in a word or a line: `ECONNREFUSED`, a timeout, the error's first line. */
+export function reasonOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause
   if (cause?.code) return cause.code
   const name = (error as Error)?.name

@@ -109,10 +109,7 @@ export const SERVICE_DEFAULTS = Object.freeze({
  */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
   requireOptionsObject(options)
-  const key: unknown = options.apiKey
-  if (!isApiKey(key)) throw new OptionError('apiKey', `must be ${describeKeyFault(key)}`)
-  if (key.length < MIN_REDACTABLE_KEY_LENGTH)
-    throw new OptionError('apiKey', shortKeyRequirement(key.length))
+  resolveApiKey(options.apiKey)
   const slugs = Object.fromEntries(
     ENDPOINT_LIST.map(({ startOption }) => [
       startOption,
@@ -152,13 +149,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
       SERVICE_LIMITS.maxRequests.min,
       SERVICE_LIMITS.maxRequests.max,
     ),
-    timeout: resolveInteger(
-      options.timeout,
-      'timeout',
-      SERVICE_DEFAULTS.timeout,
-      SERVICE_LIMITS.timeout.min,
-      SERVICE_LIMITS.timeout.max,
-    ),
+    timeout: resolveTimeout(options.timeout),
     maxRetryAfter: resolveNumber(
       options.maxRetryAfter,
       'maxRetryAfter',
@@ -186,6 +177,14 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
   }
 }
 
+/** The key of the real service, judged as `verify`, `record` and `serve --upstream` take it; never quoted. */
+export function resolveApiKey(key: unknown): string {
+  if (!isApiKey(key)) throw new OptionError('apiKey', `must be ${describeKeyFault(key)}`)
+  if (key.length < MIN_REDACTABLE_KEY_LENGTH)
+    throw new OptionError('apiKey', shortKeyRequirement(key.length))
+  return key
+}
+
 /** Why a key is too short for `verify` and `record`, never quoting the key. */
 function shortKeyRequirement(length: number): string {
   return (
@@ -194,7 +193,8 @@ function shortKeyRequirement(length: number): string {
   )
 }
 
-function resolveTarget(target: unknown): string {
+/** The service's base URL without a trailing slash: http or https, no credentials, query or fragment. */
+export function resolveTarget(target: unknown): string {
   let url: URL
   try {
     url = new URL(String(target instanceof URL ? target.href : target))
@@ -252,6 +252,12 @@ function resolveNumber(
     )
   }
   return value
+}
+
+/** `timeout`: milliseconds to wait for each answer. */
+export function resolveTimeout(timeout: unknown): number {
+  const { min, max } = SERVICE_LIMITS.timeout
+  return resolveInteger(timeout, 'timeout', SERVICE_DEFAULTS.timeout, min, max)
 }
 
 /** `crawl` of `verifyService`: how many records to reach beyond the slugs given. */

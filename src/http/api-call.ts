@@ -1,5 +1,5 @@
 import type { DatasetCache, KeptAnswers, Served } from './dataset-cache.js'
-import type { AnswerReason, KeyState } from './journal.js'
+import { HELPER_NAMES, type AnswerReason, type KeyState } from './journal.js'
 import type { Metrics } from './metrics.js'
 import { rateLimitHeaders, type RateLimitReading } from './rate-limit.js'
 import type { MockRequest } from './request.js'
@@ -8,6 +8,7 @@ import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import type { QueryRedactor } from './secret-query.js'
 import type { Session } from './sessions.js'
+import type { AnswerSource } from './upstream.js'
 
 /** The routes under `/api/`: a record, a slug that does not decode, or no endpoint. */
 export type ApiRoute = Extract<Route, { kind: 'record' | 'malformed' | 'apiUnknown' }>
@@ -30,7 +31,9 @@ export interface ApiCall {
 /**
  * The last step of every API answer: journals it in its session, with why it was given, counts
  * it, and adds its delay. `quota` is what a rate limit left the request; `madeFrom`, the kept
- * answers it shares a body with, which its journal entry pins.
+ * answers it shares a body with, which its journal entry pins; `source`, `upstream` for an answer
+ * made of the upstream's bytes (kept as they came: no dataset header is added), and `hint`, what
+ * the journal adds with an upstream.
  */
 export type Finish = (
   call: ApiCall,
@@ -40,10 +43,13 @@ export type Finish = (
   label: ScenarioKind | null,
   quota?: RateLimitReading,
   madeFrom?: KeptAnswers,
+  source?: AnswerSource,
+  hint?: string,
 ) => MockAnswer
 
 /**
- * Creates the last step of a resolver's API answers.
+ * Creates the last step of a resolver's API answers; `traced` (a resolver with an upstream)
+ * journals where each answer came from.
  *
  * @example
  * const finish = createFinish(cache, metrics, createQueryRedactor(options))
@@ -53,6 +59,7 @@ export function createFinish(
   cache: DatasetCache,
   metrics: Metrics,
   redactQuery: QueryRedactor,
+  traced = false,
 ): Finish {
   return (
     { request, route, session, key, served, journaled },
@@ -62,9 +69,12 @@ export function createFinish(
     label,
     quota,
     madeFrom,
+    source,
+    hint,
   ) => {
-    // A record's own answers carry the dataset header from the start: stamp the others.
-    let answer = answerFor(reason === 'ok' ? answers : cache.stamp(served, answers), request.method)
+    // A record's own answers carry the dataset header from the start, an upstream's never: stamp the others.
+    const kept = reason === 'ok' || source === 'upstream'
+    let answer = answerFor(kept ? answers : cache.stamp(served, answers), request.method)
     // A request a quota let through carries what is left of it, as a gateway's answers do.
     if (quota !== undefined)
       answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
@@ -84,8 +94,19 @@ export function createFinish(
         request.receivedAt,
         // The journal keeps the answer for a HAR file: the budget counts its body while it does.
         madeFrom,
+        traced ? (source ?? sourceOf(reason)) : undefined,
+        traced ? hint : undefined,
       )
     metrics.countApi(collection, answer, label, delay)
     return delay > 0 ? { ...answer, delay } : answer
   }
+}
+
+/** Where an answer not made of the upstream's bytes came from: a kind in place of it, or the data. */
+function sourceOf(reason: AnswerReason): AnswerSource {
+  return reason.startsWith('scenario:') ||
+    reason.startsWith('prefer:') ||
+    (HELPER_NAMES as readonly string[]).includes(reason)
+    ? 'fault'
+    : 'fixture'
 }

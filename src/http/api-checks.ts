@@ -12,12 +12,14 @@ import {
   answerFor,
   createMessageAnswers,
   createRateLimitedAnswers,
+  type Answers,
   type MockAnswer,
 } from './responses.js'
 import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
 import { AGAIN, type SessionStore, type SharedStep, type Step } from './session-store.js'
 import { selectScenario, type ScenarioEffect, type ScenarioState } from './scenario-state.js'
+import type { Upstream, UpstreamResult } from './upstream.js'
 import {
   DEFAULT_SESSION,
   MALFORMED_SESSION_ID,
@@ -33,7 +35,8 @@ const NO_SCENARIOS: readonly ScenarioState[] = []
  * the method, the scenario (its own `Prefer`, those selected for it, its session's), the
  * scenario's outages, rate limits and delays (whatever the key), the key, the scenario's data
  * states (`not-found`), the lookup, and a kind that changes the record's own answer (a body fault).
- * Every answer ends in {@link Finish}.
+ * Every answer ends in {@link Finish}. With an `upstream`, a record the data lacks is asked of it
+ * at the lookup (`--on-miss fail` answers 404 instead), and a body fault changes its answer.
  *
  * @example
  * const api = new ApiChecks(store, cache, createPrebuiltAnswers(options), metrics, finish, isAuthorized)
@@ -42,6 +45,8 @@ const NO_SCENARIOS: readonly ScenarioState[] = []
 export class ApiChecks {
   // The session `sessionOf` made last for a request that names one that does not exist.
   #unnamed: Session | undefined
+  // The 502 of an upstream that gave no answer: made on first use.
+  #badGateway: Answers | undefined
 
   constructor(
     readonly store: SessionStore,
@@ -50,6 +55,7 @@ export class ApiChecks {
     readonly metrics: Metrics,
     readonly finish: Finish,
     readonly isAuthorized: (authorization: string | null | undefined) => boolean,
+    readonly upstream?: Upstream,
   ) {}
 
   /** The answer to a request under `/api/`, with the session it names (by path prefix or header). */
@@ -151,7 +157,7 @@ export class ApiChecks {
   }
 
   /** The answer under the step a request took of its scenario (none: it has no key). */
-  #answerStep(call: ApiCall, state: ScenarioState, effect: Step): MockAnswer {
+  #answerStep(call: ApiCall, state: ScenarioState, effect: Step): MockAnswer | Promise<MockAnswer> {
     const { finish, answers } = this
     const usualDelay = this.cache.options.delay
     if (effect === undefined)
@@ -191,7 +197,7 @@ export class ApiChecks {
     state: ScenarioState,
     effect: ScenarioEffect,
     delay: number,
-  ): MockAnswer {
+  ): MockAnswer | Promise<MockAnswer> {
     const { route } = call
     const { kind, label } = effect
     const spec = kind === undefined ? undefined : kindSpec(kind)
@@ -201,11 +207,29 @@ export class ApiChecks {
     if (route.kind !== 'record')
       return this.finish(call, this.answers.errors.malformed, 'malformed-slug', delay, label)
     if (spec?.phase !== 'after-lookup') return this.#finishLookup(call, route, delay, label)
+    const reason = state.reasonFor(kind!)
     const kept = this.cache.recordAnswers(call.served, route)
+    if (kept === this.cache.notFound && this.#fetches()) {
+      // The fault is on the real bytes: the upstream's answer, changed.
+      return this.#fetch(call, route).then((result) =>
+        result.kind === 'failed'
+          ? this.#finishFailed(call, result.reason, delay, label)
+          : this.finish(
+              call,
+              spec.answer(toAnswers(result.answer), effect.options),
+              reason,
+              delay,
+              label,
+              undefined,
+              undefined,
+              'upstream',
+            ),
+      )
+    }
     const changed = spec.answer(kept.value!, effect.options)
     // A changed answer shares the record's body.
     const madeFrom = kept === this.cache.notFound ? undefined : kept
-    return this.finish(call, changed, state.reasonFor(kind!), delay, label, undefined, madeFrom)
+    return this.finish(call, changed, reason, delay, label, undefined, madeFrom, 'fixture')
   }
 
   /** The record's answer and why: found, or no record has the slug. */
@@ -215,12 +239,91 @@ export class ApiChecks {
     delay: number,
     label: ScenarioKind | null,
     quota?: RateLimitReading,
-  ): MockAnswer {
+  ): MockAnswer | Promise<MockAnswer> {
     const kept = this.cache.recordAnswers(call.served, route)
-    if (kept === this.cache.notFound)
-      return this.finish(call, this.answers.errors.notFound, 'unknown-slug', delay, label, quota)
-    return this.finish(call, kept.value!, 'ok', delay, label, quota, kept)
+    if (kept !== this.cache.notFound)
+      return this.finish(call, kept.value!, 'ok', delay, label, quota, kept)
+    const { upstream } = this
+    const { notFound } = this.answers.errors
+    if (upstream === undefined)
+      return this.finish(call, notFound, 'unknown-slug', delay, label, quota)
+    if (!this.#fetches()) {
+      const noun = route.endpoint.noun
+      const capture = upstream.captureCommand ?? 'serve --upstream URL --on-miss capture'
+      const hint = `no ${noun} ${JSON.stringify(route.slug)} in the data; capture it with: ${capture}`
+      return this.finish(
+        call,
+        notFound,
+        'not-recorded',
+        delay,
+        label,
+        quota,
+        undefined,
+        'fixture',
+        hint,
+      )
+    }
+    return this.#fetch(call, route).then((result) =>
+      result.kind === 'failed'
+        ? this.#finishFailed(call, result.reason, delay, label, quota)
+        : this.finish(
+            call,
+            toAnswers(result.answer),
+            'upstream',
+            delay,
+            label,
+            quota,
+            undefined,
+            'upstream',
+          ),
+    )
   }
+
+  /** Whether a record the data lacks is asked of the upstream (`passthrough`, `capture`). */
+  #fetches(): boolean {
+    return this.upstream !== undefined && this.upstream.onMiss !== 'fail'
+  }
+
+  /** The upstream's answer to the request's lookup; never rejects. */
+  #fetch(call: ApiCall, route: Extract<Route, { kind: 'record' }>): Promise<UpstreamResult> {
+    const method = call.request.method === 'HEAD' ? 'HEAD' : 'GET'
+    const lookup = { method, collection: route.endpoint.collection, slug: route.slug } as const
+    return this.upstream!.source.lookUp(lookup).catch((error: unknown) => ({
+      kind: 'failed' as const,
+      reason: error instanceof Error ? error.message : String(error),
+    }))
+  }
+
+  /** 502 in the spec's error shape: the upstream gave no answer to relay; the journal says why. */
+  #finishFailed(
+    call: ApiCall,
+    why: string,
+    delay: number,
+    label: ScenarioKind | null,
+    quota?: RateLimitReading,
+  ): MockAnswer {
+    const answers = (this.#badGateway ??= createMessageAnswers(
+      'badGateway',
+      'Bad gateway: the upstream service gave no answer to relay',
+      this.cache.options.cors,
+    ))
+    return this.finish(
+      call,
+      answers,
+      'upstream-failed',
+      delay,
+      label,
+      quota,
+      undefined,
+      'upstream',
+      why,
+    )
+  }
+}
+
+/** An upstream's answer and its HEAD twin, as the kinds that change a record's answer take them. */
+function toAnswers(answer: MockAnswer): Answers {
+  return { get: answer, head: answer.body === null ? answer : { ...answer, body: null } }
 }
 
 /** The scenario for this request: its own preference, then those selected for it, then its session's. */
@@ -235,6 +338,8 @@ function scenarioFor(
   if (preferred === USUAL_ANSWER) return undefined
   if (typeof preferred === 'string') return preferred
   const slug = route.kind === 'record' ? route.slug : undefined
+  // A scenario whose `ttl` ran out reverts by itself, as if deleted.
+  if (session.scenario?.expired) session.scenario = undefined
   // The common cases, no scenario or only the session's, allocate nothing.
   if (preferred === undefined && selected.length === 0) {
     return session.scenario?.matches(route.endpoint.collection, slug) ? session.scenario : undefined

@@ -2,6 +2,7 @@ import type { Collection } from './endpoints.js'
 import type { Kept } from './memory-budget.js'
 import { sendsStatus, type MockAnswer } from './responses.js'
 import type { ScenarioKind } from './scenario.js'
+import type { AnswerSource } from './upstream.js'
 
 /**
  * What journals may hold: entries per journal (oldest dropped first), characters of a request
@@ -31,9 +32,14 @@ function estimateEntryBytes(
   slug: string | null,
   answer: MockAnswer | undefined,
   reason: AnswerReason,
+  source: AnswerSource | undefined,
+  hint: string | undefined,
 ): number {
-  const own = reason === 'malformed-prefer' ? (answer?.body?.byteLength ?? 0) : 0
-  return ENTRY_BYTES + 2 * (method.length + path.length + (slug?.length ?? 0)) + own
+  // An upstream's answer was fetched for this one request too.
+  const own =
+    reason === 'malformed-prefer' || source === 'upstream' ? (answer?.body?.byteLength ?? 0) : 0
+  const text = path.length + (slug?.length ?? 0) + (hint?.length ?? 0)
+  return ENTRY_BYTES + 2 * (method.length + text) + own
 }
 
 /** What the `Authorization` header carried: an accepted key, none, or another; never the key. */
@@ -67,6 +73,11 @@ export const PLAIN_REASONS = [
   'malformed-slug',
   'unknown-slug',
   'ok',
+  // With an upstream (`serve --upstream`): a record the data lacks, not fetched (`--on-miss fail`);
+  // the upstream's answer, relayed; no answer from the upstream to relay (502).
+  'not-recorded',
+  'upstream',
+  'upstream-failed',
 ] as const
 
 /** The MSW helpers that put a scenario in place, as a reason names them. */
@@ -108,6 +119,13 @@ export interface JournalEntry {
   readonly ms: number
   /** The scenario kind that decided the answer, `'delay'`, or `null`. */
   readonly scenario: ScenarioKind | null
+  /**
+   * With an upstream only: where the answer came from, the data (`fixture`), the real service
+   * (`upstream`, a fault on its bytes included: `scenario` names it), or a `fault` in place of both.
+   */
+  readonly source?: AnswerSource
+  /** With an upstream only: what to do about the answer, e.g. the command that captures a missing record. */
+  readonly hint?: string
 }
 
 /** A journaled request with the answer it got, for a HAR file. */
@@ -139,6 +157,8 @@ export class Journal {
   #reasons: AnswerReason[] = []
   #delays: number[] = []
   #labels: (ScenarioKind | null)[] = []
+  #sources: (AnswerSource | undefined)[] = []
+  #hints: (string | undefined)[] = []
   #answers: (MockAnswer | undefined)[] = []
   // The kept answers (a memory budget's) the entries point to: pinned while they do.
   #kept: (Kept<unknown> | undefined)[] = []
@@ -160,7 +180,8 @@ export class Journal {
   /**
    * Records one request, dropping the oldest past the limit. One argument per field, so the hot
    * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`;
-   * `madeFrom` is the budget's entry the answer was made from, pinned while the entry points to it.
+   * `madeFrom` is the budget's entry the answer was made from, pinned while the entry points to it;
+   * `source` and `hint` are given by a resolver with an upstream only.
    */
   record(
     method: string,
@@ -174,6 +195,8 @@ export class Journal {
     scenario: ScenarioKind | null,
     at: number = clock.now(),
     madeFrom?: Kept<unknown>,
+    source?: AnswerSource,
+    hint?: string,
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
@@ -199,6 +222,8 @@ export class Journal {
     this.#reasons[i] = reason
     this.#delays[i] = ms
     this.#labels[i] = scenario
+    this.#sources[i] = source
+    this.#hints[i] = hint
     this.#answers[i] = answer
     // A HEAD answer holds no body: it pins nothing.
     const pinned = answer.body === null ? undefined : madeFrom
@@ -207,7 +232,7 @@ export class Journal {
       pinned.pin()
       this.#pinned++
     }
-    const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason)
+    const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason, source, hint)
     this.#costs[i] = cost
     this.#next = i + 1 === limit ? 0 : i + 1
     if (this.#size < limit) this.#size++
@@ -226,6 +251,7 @@ export class Journal {
     this.#paths[i] = ''
     if (this.#size === 1) this.#newestPath = ''
     this.#slugs[i] = null
+    this.#hints[i] = undefined
     this.#answers[i] = undefined
     this.#unpin(i)
     this.#size--
@@ -246,6 +272,8 @@ export class Journal {
     this.#reasons = []
     this.#delays = []
     this.#labels = []
+    this.#sources = []
+    this.#hints = []
     this.#answers = []
     this.#kept = []
     this.#costs = []
@@ -327,7 +355,12 @@ export class Journal {
       ms: this.#delays[i]!,
       scenario: this.#labels[i]!,
     }
-    return { entry, answer: this.#answers[i] }
+    const source = this.#sources[i]
+    const hint = this.#hints[i]
+    // Only a resolver with an upstream says where answers came from: other entries keep their shape.
+    if (source === undefined) return { entry, answer: this.#answers[i] }
+    const traced = hint === undefined ? { ...entry, source } : { ...entry, source, hint }
+    return { entry: traced, answer: this.#answers[i] }
   }
 
   /** When the session began, by `performance.now()`: what `t` counts from. */

@@ -85,7 +85,7 @@ export class MemorySessionStore implements SessionStore {
         sessions.get(session).scenario = new ScenarioState(command.scenario)
         return adminJson({ session, scenario: command.scenario })
       case 'readScenario':
-        return adminJson({ session, scenario: sessions.find(session)?.scenario?.scenario ?? null })
+        return adminJson({ session, scenario: liveScenario(sessions.find(session)?.scenario) })
       case 'clearScenario': {
         const found = sessions.find(session)
         if (found) found.scenario = undefined
@@ -117,7 +117,7 @@ export class MemorySessionStore implements SessionStore {
         return this.#journalOf(session).then((part) =>
           adminJson({
             session,
-            scenario: sessions.find(session)?.scenario?.scenario ?? null,
+            scenario: liveScenario(sessions.find(session)?.scenario),
             requests: part?.answered.length ?? 0,
           }),
         )
@@ -190,4 +190,9 @@ export class MemorySessionStore implements SessionStore {
     }
     return adminJson(this.#describeData(session, data))
   }
+}
+
+/** A session's scenario as the admin API shows it: `null` once its `ttl` has run out. */
+function liveScenario(state: ScenarioState | undefined) {
+  return state === undefined || state.expired ? null : state.scenario
 }

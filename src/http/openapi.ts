@@ -10,7 +10,7 @@ import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
 import { kindOptionSchemas, preferOptionsText } from './kind-options.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
+import { FAULT_KINDS, MAX_TTL, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
@@ -25,6 +25,14 @@ const id = { type: 'string', format: 'uuid' } as const
 const text = { type: 'string' } as const
 const count = { type: 'integer', minimum: 0 } as const
 const slug = { type: 'string', pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$' } as const
+
+/** An `object` schema with more properties that may be absent. */
+function withOptional(
+  schema: ReturnType<typeof object>,
+  optional: Record<string, unknown>,
+): ReturnType<typeof object> {
+  return { ...schema, properties: { ...schema.properties, ...optional } }
+}
 
 function object(properties: Record<string, unknown>) {
   return {
@@ -469,6 +477,12 @@ export const OPENAPI_DOCUMENT = {
                 enum: ENDPOINT_LIST.map((endpoint) => endpoint.collection),
               },
               times: { type: 'integer', minimum: 1 },
+              ttl: {
+                type: 'integer',
+                minimum: 1,
+                maximum: MAX_TTL,
+                description: 'Milliseconds after it is set at which the scenario ends by itself',
+              },
               delay: SCENARIO_DELAY_SCHEMA,
               seed: {
                 type: 'integer',
@@ -613,43 +627,58 @@ export const OPENAPI_DOCUMENT = {
         },
         dataset: { $ref: '#/components/schemas/Dataset' },
       }),
-      JournalEntry: object({
-        t: {
-          type: 'number',
-          minimum: 0,
-          description: 'Milliseconds since the session began (monotonic clock), when it arrived',
+      JournalEntry: withOptional(
+        object({
+          t: {
+            type: 'number',
+            minimum: 0,
+            description: 'Milliseconds since the session began (monotonic clock), when it arrived',
+          },
+          method: text,
+          path: {
+            ...text,
+            description:
+              'The request target as received, query included; the value of a secret query parameter (api_key, access_token, key, ..., or an accepted key under any name) reads [redacted]',
+          },
+          endpoint: {
+            type: ['string', 'null'],
+            enum: [...ENDPOINT_LIST.map((endpoint) => endpoint.collection), null],
+          },
+          slug: { type: ['string', 'null'], description: 'Percent-decoded' },
+          key: {
+            type: 'string',
+            enum: ['ok', 'missing', 'invalid'],
+            description: 'What the Authorization header carried; never the key',
+          },
+          status: { type: ['integer', 'null'], description: 'null: no HTTP answer was sent' },
+          reason: {
+            type: 'string',
+            enum: [
+              ...PLAIN_REASONS,
+              ...SCENARIO_KINDS.map((kind) => `scenario:${kind}`),
+              ...SCENARIO_KINDS.map((kind) => `prefer:${kind}`),
+              ...HELPER_NAMES,
+            ],
+            description:
+              "Why this answer: the check that decided it, the session's scenario, the request's Prefer header, or the MSW helper by name",
+          },
+          ms: { type: 'number', minimum: 0, description: 'The delay the mock applied' },
+          scenario: { type: ['string', 'null'], enum: [...SCENARIO_KINDS, null] },
+        }),
+        {
+          source: {
+            type: 'string',
+            enum: ['fixture', 'upstream', 'fault'],
+            description:
+              'With --upstream only: where the answer came from (the data, the real service, or a fault in place of both)',
+          },
+          hint: {
+            type: 'string',
+            description:
+              'With --upstream only: why the upstream gave no answer to relay, or the command that captures a missing record',
+          },
         },
-        method: text,
-        path: {
-          ...text,
-          description:
-            'The request target as received, query included; the value of a secret query parameter (api_key, access_token, key, ..., or an accepted key under any name) reads [redacted]',
-        },
-        endpoint: {
-          type: ['string', 'null'],
-          enum: [...ENDPOINT_LIST.map((endpoint) => endpoint.collection), null],
-        },
-        slug: { type: ['string', 'null'], description: 'Percent-decoded' },
-        key: {
-          type: 'string',
-          enum: ['ok', 'missing', 'invalid'],
-          description: 'What the Authorization header carried; never the key',
-        },
-        status: { type: ['integer', 'null'], description: 'null: no HTTP answer was sent' },
-        reason: {
-          type: 'string',
-          enum: [
-            ...PLAIN_REASONS,
-            ...SCENARIO_KINDS.map((kind) => `scenario:${kind}`),
-            ...SCENARIO_KINDS.map((kind) => `prefer:${kind}`),
-            ...HELPER_NAMES,
-          ],
-          description:
-            "Why this answer: the check that decided it, the session's scenario, the request's Prefer header, or the MSW helper by name",
-        },
-        ms: { type: 'number', minimum: 0, description: 'The delay the mock applied' },
-        scenario: { type: ['string', 'null'], enum: [...SCENARIO_KINDS, null] },
-      }),
+      ),
       Har: {
         type: 'object',
         required: ['log'],

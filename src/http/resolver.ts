@@ -17,6 +17,7 @@ import { createQueryRedactor } from './secret-query.js'
 import { SessionRegistry } from './sessions.js'
 import { createSessionData } from './session-data.js'
 import type { SessionStore } from './session-store.js'
+import type { Upstream } from './upstream.js'
 import { createSitePages } from './site-pages.js'
 import { OptionError } from '../core/option-error.js'
 import type { Taxonomy } from '../core/store.js'
@@ -95,6 +96,8 @@ export interface Gathering {
   readonly metrics?: MetricsGatherer
   /** The store the admin router and the resolver use, made over this process's own sessions. */
   readonly store?: (memory: MemorySessionStore) => SessionStore
+  /** The real service, for the records the data lacks (`serve --upstream`): an adapter's source. */
+  readonly upstream?: Upstream
 }
 
 /**
@@ -128,9 +131,10 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   const answerAdmin = createAdmin(store, resolved.adminKey)
   const metrics = new Metrics(sessions)
   const answerMetrics = createMetricsRoute(metrics, resolved.adminKey, gathering.metrics)
-  const finish = createFinish(cache, metrics, createQueryRedactor(resolved))
+  const { upstream } = gathering
+  const finish = createFinish(cache, metrics, createQueryRedactor(resolved), upstream !== undefined)
   const keyCheck = createKeyCheck(resolved.apiKeys)
-  const api = new ApiChecks(store, cache, prebuilt, metrics, finish, keyCheck)
+  const api = new ApiChecks(store, cache, prebuilt, metrics, finish, keyCheck, upstream)
   const answerSite = createSitePages(store, cache, errors, metrics)
   const locateRoute = createLocator()
 

@@ -23,6 +23,8 @@ const OUTCOMES = {
     error: 'Plain HTTP request sent to the HTTPS port: use https://',
   },
   serverError: { status: 500, error: 'Internal server error' },
+  // In front of the real service (`serve --upstream`): it gave no answer to relay.
+  badGateway: { status: 502, error: 'Bad gateway' },
   unavailable: { status: 503, error: 'Service unavailable' },
 } as const
 

@@ -89,6 +89,8 @@ export class ScenarioState {
   #taken = 0
   /** A `rate-limited` scenario's quota, when it has a `limit`. */
   readonly #limiter: RateLimiter | undefined
+  /** When a scenario with a `ttl` ends, by `performance.now()`; `Infinity` for one without. */
+  readonly #endsAt: number
 
   /**
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
@@ -105,6 +107,8 @@ export class ScenarioState {
     if (limit !== undefined)
       this.#limiter = new RateLimiter({ limit, window: window ?? DEFAULT_WINDOW })
     this.#remaining = times ?? Number.POSITIVE_INFINITY
+    const { ttl } = this.scenario
+    this.#endsAt = ttl === undefined ? Number.POSITIVE_INFINITY : performance.now() + ttl
     if (sequence !== undefined) {
       this.#steps = sequence.map(toStep)
       this.#stepLeft = this.#steps[0]!.times ?? 1
@@ -134,11 +138,17 @@ export class ScenarioState {
     return kind === undefined ? 'before-key' : kindSpec(kind).phase
   }
 
+  /** Whether its `ttl` has run out: it applies to no request any more. */
+  get expired(): boolean {
+    return this.#endsAt !== Number.POSITIVE_INFINITY && performance.now() >= this.#endsAt
+  }
+
   /** Whether the scenario still applies to a request for `slug` on `collection`. */
   matches(collection: Collection, slug: string | undefined): boolean {
     const { endpoint, slug: only } = this.scenario
     return (
       this.#remaining > 0 &&
+      !this.expired &&
       (endpoint === undefined || endpoint === collection) &&
       (only === undefined || only === slug)
     )

@@ -115,6 +115,11 @@ export interface Scenario {
   /** With `sequence`: start it again after the last step, for ever. @default false */
   readonly repeat?: boolean
   /**
+   * Milliseconds after it is set (in a session, or in the mock's options) at which the scenario
+   * ends by itself: the usual answers come back, as if it had been deleted. From 1 to 86400000.
+   */
+  readonly ttl?: number
+  /**
    * The seed of the stream `[min, max]` and `{ median, p99 }` delays draw from. With `faults`, give
    * `faults.seed` instead. @default 42
    */
@@ -147,6 +152,7 @@ const FIELDS = new Set([
   'sequence',
   'repeat',
   'seed',
+  'ttl',
   ...KIND_OPTION_NAMES,
 ])
 const STEP_FIELDS = new Set(['kind', 'delay', 'times'])
@@ -180,6 +186,7 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   if (input.endpoint !== undefined)
     scenario.endpoint = parseEndpoint(input.endpoint, `${name}.endpoint`)
   if (input.times !== undefined) scenario.times = parseCount(input.times, `${name}.times`)
+  if (input.ttl !== undefined) scenario.ttl = parseTtl(input.ttl, `${name}.ttl`)
   if (input.delay !== undefined) scenario.delay = parseDelay(input.delay, `${name}.delay`)
   if (input.faults !== undefined) scenario.faults = parseFaults(input.faults, `${name}.faults`)
   if (input.seed !== undefined) {
@@ -405,6 +412,19 @@ function parseEndpoint(value: unknown, name: string): Collection {
     throw new OptionError(
       name,
       `must be ${quoted(ENDPOINT_LIST.map((e) => e.collection)).replace(/, (?=[^,]*$)/, ' or ')}; received ${formatReceived(value)}`,
+    )
+  }
+  return value
+}
+
+/** The longest `ttl`: a day, as long as a test run may sensibly want a state to last. */
+export const MAX_TTL = 86_400_000
+
+function parseTtl(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_TTL) {
+    throw new OptionError(
+      name,
+      `must be an integer number of milliseconds from 1 to ${MAX_TTL}; received ${formatReceived(value)}`,
     )
   }
   return value

@@ -1,8 +1,10 @@
 import cluster, { type Worker } from 'node:cluster'
 import { mergeJournalParts, type JournalPart } from '../../http/journal-part.js'
 import { mergeMetrics, type MetricsSnapshot } from '../../http/metrics.js'
+import type { Collection } from '../../http/endpoints.js'
 import type { MockOptions } from '../../http/options.js'
 import type { AdminCommand } from '../../http/admin-commands.js'
+import type { Upstream } from '../../http/upstream.js'
 import { createGatheringResolver, metricsOf, type Resolver } from '../../http/resolver.js'
 import { SERVER_LIMITS } from '../limits.js'
 import { resolveHost, resolvePort, type StartServerOptions } from '../options.js'
@@ -63,6 +65,10 @@ export interface ClusterOptions {
    * caller: one of each process's own would fail a client that trusts the one written for it).
    */
   readonly tls?: CertificatePair
+  /** The real service, for the records the data lacks (`serve --upstream`). */
+  readonly upstream?: Upstream
+  /** A worker relayed a record to capture: the primary alone writes captures. */
+  readonly onCapture?: (collection: Collection, slug: string) => void
 }
 
 /**
@@ -81,6 +87,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   let saidWaiting = false
   let store: PrimarySessionStore | undefined
   const owner = createGatheringResolver(options.mockOptions, {
+    ...(options.upstream ? { upstream: options.upstream } : {}),
     // Every write reaches every worker as its command.
     store: (memory) =>
       (store = new PrimarySessionStore(memory, (command) => askAll('apply', command))),
@@ -152,6 +159,12 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       // An admin call made on a worker, as its command; a write reaches every worker.
       if (kind === 'apply') return store!.apply(value as AdminCommand)
       if (kind === 'metrics-all') return gatherMetrics(metricsOf(owner)!.snapshot())
+      // A worker relayed a record it captured: the primary alone writes the --data file.
+      if (kind === 'capture') {
+        const { collection, slug } = value as { collection: Collection; slug: string }
+        options.onCapture?.(collection, slug)
+        return true
+      }
       // Over IPC, not the environment: the key stays out of every process's environment.
       if (kind === 'tls')
         return ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') }

@@ -3,6 +3,7 @@ import type { AdminCommand } from '../../http/admin-commands.js'
 import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MetricsSnapshot } from '../../http/metrics.js'
 import { createGatheringResolver, metricsOf, sessionsOf } from '../../http/resolver.js'
+import type { Upstream } from '../../http/upstream.js'
 import type { MockOptions } from '../../http/options.js'
 import type { Taxonomy } from '../../core/store.js'
 import { handedConnections, type Acceptor } from '../acceptor.js'
@@ -24,13 +25,15 @@ export interface WorkerHooks {
    * With a session store (`--store`): the worker joins the store as a replica of its own, and
    * keeps its sessions there rather than in the primary, which gives it the store's address.
    */
-  replicate?(options: MockOptions, store: StoreAddress): Promise<Replica>
+  replicate?(options: MockOptions, store: StoreAddress, upstream?: Upstream): Promise<Replica>
   /** Reads the `--data` file again (the primary saw it change). */
   reload?(): Promise<Taxonomy>
   /** The primary asks the worker to stop: close gracefully. */
   stop(grace: number | undefined): void
   /** HTTPS: the worker serves the certificate the primary gives it (its own `tls` is ignored). */
   readonly secure?: boolean
+  /** `serve --upstream`: the worker's upstream, which may ask the primary (to capture a record). */
+  upstream?(askPrimary: (kind: string, value: unknown) => Promise<unknown>): Upstream
 }
 
 /** Where the primary tells a worker the port it listens on for all. */
@@ -55,6 +58,8 @@ export async function startClusterWorker(
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
   if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
   let memory!: MemorySessionStore
+  // Asked only once the channel below is open.
+  const upstream = hooks.upstream?.((kind, value) => primary.ask(kind, value))
   // The sessions' state as the primary had it when it answered; the writes it sends after wait.
   let stateTaken: Promise<unknown> = Promise.resolve()
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
@@ -85,6 +90,7 @@ export async function startClusterWorker(
     store: (own) => new WorkerSessionStore((memory = own), primary),
     // What every process counted, gathered by the primary.
     metrics: () => primary.ask<MetricsSnapshot>('metrics-all'),
+    ...(upstream ? { upstream } : {}),
   })
   // A worker started in place of one that died takes the sessions' scenarios and data first.
   stateTaken = primary.ask<AdminCommand[]>('state').then(async (commands) => {
@@ -122,7 +128,12 @@ async function startReplicaWorker(
     }
   })
   process.once('disconnect', () => hooks.stop(0))
-  joining = replicate(mockOptions as MockOptions, await primary.ask<StoreAddress>('store'))
+  const upstream = hooks.upstream?.((kind, value) => primary.ask(kind, value))
+  joining = replicate(
+    mockOptions as MockOptions,
+    await primary.ask<StoreAddress>('store'),
+    upstream,
+  )
   const replica = await joining
   const server = await serving(
     fromPrimaryServer(options, hooks, primary).then(({ served, acceptor }) =>

@@ -4,6 +4,7 @@ import { journalPartOf, mergeJournalParts, type JournalPart } from '../../http/j
 import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MockOptions } from '../../http/options.js'
 import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
+import type { Upstream } from '../../http/upstream.js'
 import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
 import { RedisSessionStore } from './redis-store.js'
 import type { StoreAddress } from './store-address.js'
@@ -35,6 +36,7 @@ export async function startReplica(
   address: StoreAddress,
   warn: (line: string) => void,
   sayWaiting: (line: string) => void = warn,
+  upstream?: Upstream,
 ): Promise<Replica> {
   await loadStoreClient()
   // Start-up stays silent while the store answers; one that does not is said after a second.
@@ -46,7 +48,7 @@ export async function startReplica(
     SAY_WAITING_MS,
   )
   try {
-    return await startLoaded(options, address, warn)
+    return await startLoaded(options, address, warn, upstream)
   } finally {
     clearTimeout(waiting)
   }
@@ -57,6 +59,7 @@ async function startLoaded(
   options: MockOptions,
   address: StoreAddress,
   warn: (line: string) => void,
+  upstream: Upstream | undefined,
 ): Promise<Replica> {
   const faults = new StoreFaults(address, warn)
   const parts = new Gather()
@@ -76,6 +79,7 @@ async function startLoaded(
   let memory!: MemorySessionStore
   let unavailable!: MockAnswer
   const resolver = createGatheringResolver(options, {
+    ...(upstream ? { upstream } : {}),
     store: (own) => {
       memory = own
       return (store = new RedisSessionStore(

@@ -1,0 +1,171 @@
+import { stat } from 'node:fs/promises'
+import { captureRecord } from '../contract/capture.js'
+import { SERVICE_LIMITS } from '../contract/options.js'
+import { createUpstreamSource } from '../contract/upstream.js'
+import { createUpstreamFetch } from '../server/upstream-fetch.js'
+import { loadTaxonomy } from '../core/load.js'
+import { fixtureJsonChunks } from '../core/serialize.js'
+import type { Taxonomy } from '../core/store.js'
+import { FIXTURE_FORMAT, LEVELS } from '../core/types.js'
+import { findEndpoint, type Collection } from '../http/endpoints.js'
+import type { Resolver } from '../http/resolver.js'
+import type { Upstream, UpstreamSource } from '../http/upstream.js'
+import type { ServeArgs, UpstreamArgs } from './args.js'
+import type { CliIo } from './io.js'
+import { writeOutputFile } from './write-file.js'
+
+/** `serve --upstream`'s part: the source the resolver asks, and the captures it writes. */
+export interface ServeUpstream {
+  readonly upstream: Upstream
+  /** The resolver whose data captures replace, once it is made. */
+  attach(resolver: Resolver): void
+  /** Resolves once no capture is being written. */
+  idle(): Promise<void>
+  /** Captures a record relayed with 200 (a worker handed it over). */
+  capture(collection: Collection, slug: string): void
+}
+
+/** How a process of `serve --workers` takes part in captures. */
+export interface CaptureRole {
+  /** A worker: hands each capture to the primary, which alone writes the file. */
+  readonly delegate?: (collection: Collection, slug: string) => void
+  /** The primary: once a capture is written and served, the workers serve it too. */
+  readonly afterCapture?: () => Promise<void>
+}
+
+/**
+ * The real service as `serve` stands in front of it: each record the data lacks is fetched with the
+ * key (`createUpstreamSource`); that the upstream stops answering is said once on stderr, and once
+ * that it answers again. With `--on-miss capture`, each record relayed with 200 is then recorded
+ * with `record`'s closure rules, added to the data and written to the `--data` file, one capture at
+ * a time, by one process (a `--workers` primary for all its workers: `role`).
+ */
+export function prepareUpstream(
+  args: UpstreamArgs,
+  data: string | undefined,
+  io: CliIo,
+  role: CaptureRole = {},
+): ServeUpstream {
+  const { target, apiKey, onMiss } = args
+  const fetched = createUpstreamSource({
+    target,
+    apiKey,
+    fetch: createUpstreamFetch(),
+    onReachable: (reachable, reason) =>
+      io.stderr(
+        reachable
+          ? `taxonomy-mock: the upstream ${target} answers again`
+          : `taxonomy-mock: the upstream gave no answer (${reason}); answering 502 until it does`,
+      ),
+  })
+  const captures = new Captures(args, data!, io, role.afterCapture)
+  const capture =
+    role.delegate ?? ((collection: Collection, slug: string) => captures.add(collection, slug))
+  const source: UpstreamSource =
+    onMiss !== 'capture'
+      ? fetched
+      : {
+          lookUp: async (lookup) => {
+            const result = await fetched.lookUp(lookup)
+            if (result.kind === 'answer' && result.answer.status === 200)
+              capture(lookup.collection, lookup.slug)
+            return result
+          },
+        }
+  const captureCommand =
+    data === undefined
+      ? undefined
+      : `taxonomy-mock serve --data ${shellWord(data)} --upstream ${shellWord(target)} --on-miss capture`
+  return {
+    upstream: { onMiss, source, ...(captureCommand ? { captureCommand } : {}) },
+    attach: (resolver) => captures.attach(resolver),
+    idle: () => captures.idle(),
+    capture,
+  }
+}
+
+/**
+ * The data `serve --upstream` starts from: none given, or a capture's file not made yet, is empty
+ * data (every record is then a miss); else `undefined`, and the `--data` file is read as usual.
+ */
+export async function emptyUpstreamData(args: ServeArgs): Promise<Taxonomy | undefined> {
+  if (args.upstream === undefined) return undefined
+  if (args.data !== undefined) {
+    if (args.upstream.onMiss !== 'capture') return undefined
+    const missing = await stat(args.data).then(
+      () => false,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    )
+    if (!missing) return undefined
+  }
+  return loadTaxonomy({
+    format: FIXTURE_FORMAT,
+    seed: null,
+    ...Object.fromEntries(LEVELS.map((level) => [level, []])),
+  })
+}
+
+/** Captures waiting to be written, one at a time; a record asked for again while queued is queued once. */
+class Captures {
+  #resolver: Resolver | undefined
+  #queued = new Set<string>()
+  #done: Promise<void> = Promise.resolve()
+
+  constructor(
+    readonly args: UpstreamArgs,
+    readonly file: string,
+    readonly io: CliIo,
+    readonly afterCapture: (() => Promise<void>) | undefined,
+  ) {}
+
+  attach(resolver: Resolver): void {
+    this.#resolver = resolver
+  }
+
+  add(collection: Collection, slug: string): void {
+    const key = `${collection}/${slug}`
+    if (this.#queued.has(key)) return
+    this.#queued.add(key)
+    this.#done = this.#done.then(() =>
+      this.#capture(collection, slug).finally(() => this.#queued.delete(key)),
+    )
+  }
+
+  idle(): Promise<void> {
+    return this.#done
+  }
+
+  /** Records the record, adds it to the data, writes the file, serves the data; never rejects. */
+  async #capture(collection: Collection, slug: string): Promise<void> {
+    const resolver = this.#resolver
+    if (resolver === undefined) return
+    const { noun } = findEndpoint(collection)!
+    const what = `${noun} ${JSON.stringify(slug)}`
+    try {
+      const capture = await captureRecord(resolver.options.taxonomy, collection, slug, {
+        target: this.args.target,
+        apiKey: this.args.apiKey,
+        // One request at a time, as soon as the one before is answered: a capture is a handful.
+        rate: Number.POSITIVE_INFINITY,
+        maxRequests: SERVICE_LIMITS.maxRequests.max,
+      })
+      if (capture === undefined) return
+      await writeOutputFile(this.file, fixtureJsonChunks(capture.taxonomy), '--data')
+      resolver.replaceTaxonomy(capture.taxonomy)
+      await this.afterCapture?.()
+      const added = LEVELS.filter((level) => capture.added[level] > 0)
+        .map((level) => `${capture.added[level]} ${level.replace('_', '-')}`)
+        .join(', ')
+      this.io.stdout(
+        `taxonomy-mock: captured ${what} into ${this.file} (${added || 'links only'}) in ${capture.requests} requests`,
+      )
+    } catch (error) {
+      this.io.stderr(`taxonomy-mock: cannot capture ${what}: ${(error as Error).message}`)
+    }
+  }
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it must be. */
+function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
+}

@@ -1,0 +1,85 @@
+import { loadTaxonomy } from '../core/load.js'
+import type { Taxonomy } from '../core/store.js'
+import { FIXTURE_FORMAT, LEVELS, RECORDED_FIXTURE_FORMAT, type Fixture } from '../core/types.js'
+import type { FixtureRecord, FixtureTopic, Level } from '../core/types.js'
+import { findEndpoint, type Collection } from '../http/endpoints.js'
+import type { ServiceOptions } from './options.js'
+import { recordService } from './record.js'
+
+/** A record captured into the data: the data with it, and how many records each level gained. */
+export interface Capture {
+  readonly taxonomy: Taxonomy
+  readonly added: Readonly<Record<Level, number>>
+  /** Requests sent to record it, retries included. */
+  readonly requests: number
+}
+
+/**
+ * Records one record of the service with `record`'s closure rules (its parents and children made
+ * present, or kept as summaries as the fixture format requires) and adds what `base` lacks of it:
+ * the data as it was, then each new record in the recording's order. The result is loaded, so it
+ * is a valid fixture; the same base and the same service give the same data, so the same file.
+ * `undefined` when `base` has the record already. Throws `RecordError` as `recordService` does.
+ *
+ * @example
+ * const capture = await captureRecord(taxonomy, 'disciplines', 'history', { target, apiKey })
+ */
+export async function captureRecord(
+  base: Taxonomy,
+  collection: Collection,
+  slug: string,
+  service: Omit<ServiceOptions, 'disciplines' | 'subDisciplines'>,
+): Promise<Capture | undefined> {
+  const endpoint = findEndpoint(collection)!
+  if (endpoint.find(base, slug) !== undefined) return undefined
+  const recording = await recordService({ ...service, [endpoint.startOption]: [slug] })
+  const { fixture, added } = mergeFixtures(base.toFixture(), recording.taxonomy.toFixture())
+  return { taxonomy: loadTaxonomy(fixture), added, requests: recording.requests }
+}
+
+/**
+ * `base` with the records of `recorded` it lacks, by id, appended in their order; a topic both hold
+ * gains the sub-disciplines only `recorded` links it to. Records `base` holds stay as they are.
+ */
+function mergeFixtures(
+  base: Fixture,
+  recorded: Fixture,
+): { fixture: Fixture; added: Record<Level, number> } {
+  const added = Object.fromEntries(LEVELS.map((level) => [level, 0])) as Record<Level, number>
+  let relinked = false
+  const merged = Object.fromEntries(
+    LEVELS.map((level) => {
+      const records: FixtureRecord[] = [...base[level]]
+      const byId = new Map(records.map((record, index) => [record.id, index]))
+      for (const record of recorded[level]) {
+        const at = byId.get(record.id)
+        if (at === undefined) {
+          byId.set(record.id, records.push(record) - 1)
+          added[level]++
+        } else if (level === 'topics') {
+          const topic = records[at] as FixtureTopic
+          records[at] = withParents(topic, record as FixtureTopic)
+          relinked ||= records[at] !== topic
+        }
+      }
+      return [level, records]
+    }),
+  ) as unknown as Pick<Fixture, Level>
+  const changed = relinked || LEVELS.some((level) => added[level] > 0)
+  const fixture: Fixture = {
+    // A recording adds domains without a description, which only the recorded format allows.
+    format: changed && base.format === FIXTURE_FORMAT ? RECORDED_FIXTURE_FORMAT : base.format,
+    seed: changed ? null : base.seed,
+    ...merged,
+  }
+  return { fixture, added }
+}
+
+/** A topic with the sub-disciplines `other` adds to its own, in order. */
+function withParents(topic: FixtureTopic, other: FixtureTopic): FixtureTopic {
+  const ids = new Set(topic.sub_discipline_ids)
+  const more = other.sub_discipline_ids.filter((id) => !ids.has(id))
+  return more.length === 0
+    ? topic
+    : { ...topic, sub_discipline_ids: [...topic.sub_discipline_ids, ...more] }
+}

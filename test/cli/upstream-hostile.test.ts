@@ -1,0 +1,167 @@
+// `serve --upstream` in front of hostile services: small node:http servers on loopback that echo
+// the key, redirect, stall, send too much, or go away and come back.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { expect, it } from 'vitest'
+import { createUpstreamSource } from '../../src/contract/upstream.js'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createUpstreamFetch } from '../../src/server/upstream-fetch.js'
+import { spawnCli } from '../helpers/cli.js'
+import { echoesOf } from '../helpers/hostile-target.js'
+import { findKeyLeak } from '../helpers/key-leaks.js'
+import { startTestServer } from '../helpers/server.js'
+import { SECRET } from '../helpers/targets.js'
+
+const ENV = { TAXONOMY_API_KEY: SECRET }
+const MOCK_KEY = { authorization: 'Bearer taxonomy-mock-key' }
+const SLUG = createTaxonomy({ seed: 7, size: 'small' }).disciplines[0]!.slug
+const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+/
+const BAD_GATEWAY = '{"error":"Bad gateway: the upstream service gave no answer to relay"}'
+
+const servers: Server[] = []
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port = 0,
+): Promise<{ url: string; port: number; requests: string[]; server: Server }> {
+  const requests: string[] = []
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? '')
+    handler(req, res)
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const address = server.address() as { port: number }
+  return { url: `http://127.0.0.1:${address.port}`, port: address.port, requests, server }
+}
+const close = (server: Server) => {
+  server.closeAllConnections()
+  return new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+async function serve(upstream: string) {
+  const run = spawnCli(['--port', '0', '--upstream', upstream], ENV)
+  const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
+  return { run, url }
+}
+
+async function get(url: string) {
+  const response = await fetch(url, { headers: MOCK_KEY })
+  return { status: response.status, headers: response.headers, body: await response.text() }
+}
+
+it('never relays an answer that echoes the key, in a header or the body, in any encoding: 502, and the key is in no answer, journal, HAR or output', async () => {
+  // Reflects the Authorization header and the request target, in one place per request.
+  let mode = 0
+  const echo = await listen((req, res) => {
+    const authorization = req.headers.authorization ?? ''
+    const where = mode++ % 3
+    const echoed = echoesOf(authorization.replace(/^Bearer /, '')).join(' ')
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(where === 0 ? { 'x-echo': authorization } : {}),
+      ...(where === 1 ? { 'set-cookie': `seen=${encodeURIComponent(authorization)}` } : {}),
+    })
+    res.end(JSON.stringify({ url: req.url, echo: where === 2 ? echoed : 'none' }))
+  })
+  const { run, url } = await serve(echo.url)
+  for (let i = 0; i < 3; i++) {
+    const answer = await get(`${url}/api/v2/disciplines/${SLUG}?api_key=taxonomy-mock-key`)
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
+    for (const [, value] of answer.headers) expect(findKeyLeak(value, SECRET)).toBeUndefined()
+  }
+  // Only the path went upstream: not the client's query, nor its key.
+  expect(echo.requests).toEqual(Array(3).fill(`/api/v2/disciplines/${SLUG}`))
+  const entries = await (await fetch(`${url}/__admin/sessions/default/requests`)).json()
+  expect(entries.map((entry: { reason: string }) => entry.reason)).toEqual(
+    Array(3).fill('upstream-failed'),
+  )
+  expect(entries.map((entry: { hint: string }) => entry.hint.replace(/^GET \S+: /, ''))).toEqual([
+    'answered with the API key in its x-echo header; not relayed',
+    'answered with the API key in its set-cookie header; not relayed',
+    'answered with the API key in its body; not relayed',
+  ])
+  const har = await (await fetch(`${url}/__admin/sessions/default/requests.har`)).text()
+  run.child.kill('SIGTERM')
+  await run.exit
+  for (const text of [JSON.stringify(entries), har, ...run.stdout, ...run.stderr])
+    expect(findKeyLeak(text, SECRET)).toBeUndefined()
+})
+
+it('follows no redirect: a 3xx upstream answer is a 502 and its Location is never asked', async () => {
+  const elsewhere = await listen((_req, res) => res.end('{}'))
+  const redirecting = await listen((_req, res) => {
+    res.writeHead(302, { location: `${elsewhere.url}/api/v2/disciplines/${SLUG}` })
+    res.end()
+  })
+  const { url } = await serve(redirecting.url)
+  const answer = await get(`${url}/api/v2/disciplines/${SLUG}`)
+  expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
+  expect(redirecting.requests).toHaveLength(1)
+  expect(elsewhere.requests).toEqual([])
+})
+
+it('an upstream that is down gives 502 in the spec error shape, said once on stderr; once it is back, its answers are relayed again', async () => {
+  const first = await listen(() => {})
+  const { port } = first
+  await close(first.server)
+  const { run, url } = await serve(first.url)
+  for (let i = 0; i < 3; i++) {
+    const answer = await get(`${url}/api/v2/disciplines/${SLUG}`)
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
+    expect(answer.headers.get('content-type')).toBe('application/json')
+  }
+  expect(run.stderr).toEqual([
+    `taxonomy-mock: the upstream gave no answer (GET ${first.url}/api/v2/disciplines/${SLUG}: no answer: ECONNREFUSED); answering 502 until it does`,
+  ])
+  const back = await startTestServer({ port, seed: 7, size: 'small', apiKeys: [SECRET] })
+  expect(back.port).toBe(port)
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
+  expect(run.stderr).toHaveLength(2)
+  expect(run.stderr[1]).toBe(`taxonomy-mock: the upstream ${first.url} answers again`)
+})
+
+it('bounds each upstream answer in time and in size, as verify bounds the answers it reads', async () => {
+  const stalling = await listen(() => {})
+  const declaredHuge = await listen((_req, res) => {
+    res.writeHead(200, { 'content-length': String(17 * 1024 * 1024) })
+    res.write('{')
+  })
+  const endless = await listen((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    const piece = Buffer.alloc(1024 * 1024, 0x20)
+    // 17 pieces of 1 MB, past the 16 MB one answer may bring; the client stops reading before.
+    let sent = 0
+    const more = () => {
+      while (sent < 17 && res.write(piece)) sent++
+      if (sent < 17) res.once('drain', more)
+      else res.end()
+    }
+    more()
+  })
+  // The library's default (the global fetch) and the server's (node:http), alike.
+  for (const fetch of [undefined, createUpstreamFetch()]) {
+    const lookUp = (target: string, timeout?: number) =>
+      createUpstreamSource({
+        target,
+        apiKey: SECRET,
+        ...(timeout ? { timeout } : {}),
+        ...(fetch ? { fetch } : {}),
+      }).lookUp({
+        method: 'GET',
+        collection: 'disciplines',
+        slug: SLUG,
+      })
+    expect(await lookUp(stalling.url, 200)).toEqual({
+      kind: 'failed',
+      reason: `GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
+    })
+    expect(await lookUp(declaredHuge.url)).toEqual({
+      kind: 'failed',
+      reason: `GET ${declaredHuge.url}/api/v2/disciplines/${SLUG}: answered a body of ${17 * 1024 * 1024} bytes (Content-Length), over the 16 MB one answer may bring`,
+    })
+    expect(await lookUp(endless.url)).toEqual({
+      kind: 'failed',
+      reason: `GET ${endless.url}/api/v2/disciplines/${SLUG}: answered a body of more than ${16 * 1024 * 1024} bytes, over the 16 MB one answer may bring`,
+    })
+  }
+  for (const server of servers.splice(0)) await close(server)
+})

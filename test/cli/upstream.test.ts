@@ -1,0 +1,223 @@
+// `serve --upstream`: a second kit server on loopback stands for the real service.
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { spawnCli, type CliRun } from '../helpers/cli.js'
+import { findKeyLeak } from '../helpers/key-leaks.js'
+import { ajv } from '../helpers/openapi-schemas.js'
+import { startTestServer } from '../helpers/server.js'
+import { SECRET } from '../helpers/targets.js'
+
+const ENV = { TAXONOMY_API_KEY: SECRET }
+const MOCK_KEY = { authorization: 'Bearer taxonomy-mock-key' }
+const source7 = createTaxonomy({ seed: 7, size: 'small' })
+const SLUG = source7.disciplines[0]!.slug
+const SUB = source7.subDisciplines.at(-1)!.slug
+const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+/
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'taxonomy-mock-upstream-'))
+
+/** The real service: a kit server with other data and only the upstream's key. */
+const startUpstream = () => startTestServer({ seed: 7, size: 'small', apiKeys: [SECRET] })
+
+async function serve(argv: string[]): Promise<{ run: CliRun; url: string }> {
+  const run = spawnCli(['--port', '0', '--quiet', ...argv], ENV)
+  const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
+  return { run, url }
+}
+
+async function get(url: string, headers: Record<string, string> = MOCK_KEY) {
+  const response = await fetch(url, { headers })
+  return { status: response.status, headers: response.headers, body: await response.text() }
+}
+
+/** The default session's journal, each entry checked against the OpenAPI document's schema. */
+async function journal(url: string) {
+  const entries = (await (
+    await fetch(`${url}/__admin/sessions/default/requests`)
+  ).json()) as Record<string, unknown>[]
+  const valid = ajv.getSchema('urn:taxonomy:JournalEntry')!
+  for (const entry of entries) expect(valid(entry), JSON.stringify(valid.errors)).toBe(true)
+  return entries
+}
+
+/** Matches the capture line after the first `n`, seen or to come. */
+function nthCapture(n: number): RegExp {
+  let seen = 0
+  const test = (line: string) => line.startsWith('taxonomy-mock: captured ') && ++seen > n
+  return { test } as unknown as RegExp
+}
+
+/** Headers a relay may differ in: those of one connection, and the time of sending. */
+const OWN_HEADERS = new Set(['connection', 'keep-alive', 'date', 'transfer-encoding'])
+const relayedHeaders = (headers: Headers) => [...headers].filter(([name]) => !OWN_HEADERS.has(name))
+
+it('passthrough without --data relays every lookup byte for byte, answers and errors alike, with the key of TAXONOMY_API_KEY, and journals it as the upstream', async () => {
+  const upstream = await startUpstream()
+  const { run, url } = await serve(['--upstream', upstream.url, '--on-miss', 'passthrough'])
+  for (const path of [
+    `/api/v2/disciplines/${SLUG}`,
+    `/api/v2/sub_disciplines/${SUB}`,
+    '/api/v2/disciplines/no-such-slug',
+  ]) {
+    const relayed = await get(`${url}${path}`)
+    const direct = await get(`${upstream.url}${path}`, { authorization: `Bearer ${SECRET}` })
+    expect(relayed.status, path).toBe(direct.status)
+    expect(relayed.body, path).toBe(direct.body)
+    expect(relayedHeaders(relayed.headers), path).toEqual(relayedHeaders(direct.headers))
+  }
+  // The client's own key is the mock's: without it, no request reaches the upstream.
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`, {})).status).toBe(401)
+  const entries = await journal(url)
+  expect(entries.map((entry) => [entry.reason, entry.source, entry.status])).toEqual([
+    ['upstream', 'upstream', 200],
+    ['upstream', 'upstream', 200],
+    ['upstream', 'upstream', 404],
+    ['missing-key', 'fixture', 401],
+  ])
+  for (const text of [JSON.stringify(entries), ...run.stdout, ...run.stderr])
+    expect(findKeyLeak(text, SECRET)).toBeUndefined()
+})
+
+it('fail with --data answers the spec 404 for a slug the fixture lacks, its journal entry naming the slug and the command that would capture it, and sends nothing upstream', async () => {
+  const upstream = await startUpstream()
+  const dir = tempDir()
+  const data = join(dir, 'taxonomy.json')
+  writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  const known = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!.slug
+  const { url } = await serve(['--data', data, '--upstream', upstream.url, '--on-miss', 'fail'])
+  const missing = await get(`${url}/api/v2/disciplines/${SLUG}`)
+  expect({ status: missing.status, body: missing.body }).toEqual({
+    status: 404,
+    body: '{"error":"Resource not found"}',
+  })
+  expect((await get(`${url}/api/v2/disciplines/${known}`)).status).toBe(200)
+  const [miss, hit] = await journal(url)
+  expect(miss).toMatchObject({ reason: 'not-recorded', source: 'fixture', slug: SLUG })
+  expect(miss!.hint).toBe(
+    `no discipline "${SLUG}" in the data; capture it with: taxonomy-mock serve --data ${data} --upstream ${upstream.url} --on-miss capture`,
+  )
+  expect(hit).toMatchObject({ reason: 'ok', source: 'fixture' })
+  expect(hit).not.toHaveProperty('hint')
+  const upstreamJournal = await journal(upstream.url)
+  expect(upstreamJournal).toEqual([])
+})
+
+it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
+  const upstream = await startUpstream()
+  const captureInto = async (file: string) => {
+    const { run, url } = await serve([
+      '--data',
+      file,
+      '--upstream',
+      upstream.url,
+      '--on-miss',
+      'capture',
+    ])
+    const relayed = await get(`${url}/api/v2/disciplines/${SLUG}`)
+    await run.waitFor(/^taxonomy-mock: captured discipline /)
+    const served = await get(`${url}/api/v2/disciplines/${SLUG}`)
+    const entries = await journal(url)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    return { run, relayed, served, entries }
+  }
+  const dir = tempDir()
+  const first = join(dir, 'first', 'taxonomy.json')
+  const { run, relayed, served, entries } = await captureInto(first)
+  const direct = await get(`${upstream.url}/api/v2/disciplines/${SLUG}`, {
+    authorization: `Bearer ${SECRET}`,
+  })
+  expect(relayed.body).toBe(direct.body)
+  expect(served.body).toBe(direct.body)
+  expect(entries.map((entry) => entry.source)).toEqual(['upstream', 'fixture'])
+  const text = readFileSync(first, 'utf8')
+  const captured = loadTaxonomy(text)
+  // Closed as `record` closes: the discipline, all its sub-disciplines and their other parents.
+  const discipline = captured.disciplines.find((d) => d.slug === SLUG)!
+  expect(discipline).toBeDefined()
+  for (const sub of source7.subDisciplines.filter((s) =>
+    s.discipline_ids.includes(source7.disciplines[0]!.id),
+  ))
+    expect(captured.subDisciplines.map((s) => s.id)).toContain(sub.id)
+  expect(readdirSync(join(dir, 'first'))).toEqual(['taxonomy.json'])
+  for (const output of [text, ...run.stdout, ...run.stderr])
+    expect(findKeyLeak(output, SECRET)).toBeUndefined()
+
+  const second = join(dir, 'second.json')
+  await captureInto(second)
+  expect(readFileSync(second, 'utf8')).toBe(text)
+})
+
+it('refuses --on-miss without --upstream, fail or capture without --data, an unknown mode, and --upstream without the key, each in one line with exit 2', async () => {
+  const cases: [string[], Record<string, string>, string][] = [
+    [['--on-miss', 'fail'], ENV, '--on-miss goes with --upstream URL'],
+    [
+      ['--upstream', 'http://127.0.0.1:9', '--on-miss', 'fail'],
+      ENV,
+      '--on-miss fail goes with --data FILE',
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9', '--on-miss', 'sometimes'],
+      ENV,
+      '--on-miss must be fail, passthrough, capture',
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9'],
+      {},
+      "--upstream needs the service's key in TAXONOMY_API_KEY",
+    ],
+    [['--upstream', 'http://user:pw@127.0.0.1:9'], ENV, '--upstream must not carry credentials'],
+  ]
+  for (const [argv, env, message] of cases) {
+    const run = spawnCli(['--port', '0', ...argv], env)
+    expect(await run.exit, argv.join(' ')).toBe(2)
+    expect(run.stderr.join('\n')).toContain(message)
+  }
+})
+
+it('with --workers, every process relays and the primary alone writes captures, which every worker then serves', async () => {
+  const upstream = await startUpstream()
+  const file = join(tempDir(), 'taxonomy.json')
+  const { run, url } = await serve([
+    '--workers',
+    '2',
+    '--data',
+    file,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'capture',
+  ])
+  await run.waitFor(/workers serve the port/)
+  const slugs = source7.disciplines.slice(0, 4).map((d) => d.slug)
+  for (const slug of slugs)
+    expect((await get(`${url}/api/v2/disciplines/${slug}`)).status).toBe(200)
+  // Each record is in the file once its capture (or an earlier one's closure) is written.
+  const inFile = () => {
+    try {
+      const captured = loadTaxonomy(readFileSync(file, 'utf8'))
+      return slugs.every((slug) => captured.disciplines.some((d) => d.slug === slug))
+    } catch {
+      return false
+    }
+  }
+  for (let seen = 0; !inFile(); seen++) await run.waitFor(nthCapture(seen))
+  const captures = run.stdout.filter((line) => line.startsWith('taxonomy-mock: captured '))
+  // One line per capture written, from the primary: a worker writing its own would say it too.
+  expect(new Set(captures).size).toBe(captures.length)
+  const lastCaptures = captures.length
+  for (let i = 0; i < 8; i++) {
+    const answer = await get(`${url}/api/v2/disciplines/${slugs[i % slugs.length]}`)
+    expect(answer.status).toBe(200)
+  }
+  const entries = (await journal(url)).slice(-8)
+  expect(entries.map((entry) => entry.source)).toEqual(Array(8).fill('fixture'))
+  expect(run.stdout.filter((line) => line.startsWith('taxonomy-mock: captured '))).toHaveLength(
+    lastCaptures,
+  )
+})
