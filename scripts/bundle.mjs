@@ -54,6 +54,10 @@ await build({
     'matchers/jest': 'src/matchers/jest.ts',
     'vitest/index': 'src/vitest/index.ts',
     'playwright/index': 'src/playwright/index.ts',
+    // The Storybook addon: Storybook loads preview and manager beside the entry it is listed by.
+    'storybook/index': 'src/storybook/index.ts',
+    'storybook/preview': 'src/storybook/preview.ts',
+    'storybook/manager': 'src/storybook/manager.ts',
   },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
