@@ -32,7 +32,7 @@ const DATA_PARAMETER = 'taxonomy-data'
  * The state a page's query asks for: `?taxonomy-scenario=` a choice's name or a scenario as
  * JSON, `?taxonomy-data=` a data choice's name. A value that names neither throws, naming it.
  */
-export function stateFromQuery(search: string): MockState {
+function stateFromQuery(search: string): MockState {
   const query = new URLSearchParams(search)
   const scenario = query.get(SCENARIO_PARAMETER)
   const data = query.get(DATA_PARAMETER)
