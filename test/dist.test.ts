@@ -124,7 +124,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
   expect(
     scripts.filter(
       (file) =>
-        !/^(index|(http|msw|server|contract|vitest|playwright)\/index|matchers\/(index|vitest|jest)|chunks\/[\w-]+)\.js$/.test(
+        !/^(index|(http|msw|server|contract|vitest|playwright)\/index|matchers\/(index|vitest|jest)|storybook\/(index|preview|manager)|chunks\/[\w-]+)\.js$/.test(
           file,
         ),
     ),
