@@ -53,6 +53,10 @@ const ENTRY_POINTS = {
   'matchers/jest': 'src/matchers/jest.ts',
   'vitest/index': 'src/vitest/index.ts',
   'playwright/index': 'src/playwright/index.ts',
+  // The Storybook addon: Storybook loads preview and manager beside the entry it is listed by.
+  'storybook/index': 'src/storybook/index.ts',
+  'storybook/preview': 'src/storybook/preview.ts',
+  'storybook/manager': 'src/storybook/manager.ts',
 }
 
 await build({
@@ -93,7 +97,8 @@ for (const entry of Object.keys(ENTRY_POINTS)) {
  * 200). So `serve` and all it uses are one file, main.cjs, and the other commands another,
  * commands.cjs, which main.cjs requires when one of them is run. HTTPS (the certificate code,
  * node:tls) is a third, tls.cjs, required only with a TLS flag, and `--store` (the replica code
- * and the Redis client) a fourth, store.cjs. Each file has its own copy of
+ * and the Redis client) a fourth, store.cjs, and `--upstream` (the relay and the contract code it
+ * captures with) a fifth, upstream.cjs. Each file has its own copy of
  * the code they share (src/cli/commands.ts reports its own failures for that reason), and the CLI
  * shares no module state with a program that imports the package.
  */
@@ -112,6 +117,10 @@ const cliCommandsApart = {
     build.onResolve({ filter: /^\.\/store\.js$/, namespace: 'file' }, ({ kind }) =>
       kind === 'dynamic-import' ? { path: './store.cjs', external: true } : undefined,
     )
+    // `serve --upstream`: the relay and the contract code it captures with.
+    build.onResolve({ filter: /^\.\/upstream\.js$/, namespace: 'file' }, ({ kind }) =>
+      kind === 'dynamic-import' ? { path: './upstream.cjs', external: true } : undefined,
+    )
   },
 }
 for (const [name, plugins] of [
@@ -119,6 +128,7 @@ for (const [name, plugins] of [
   ['commands', []],
   ['tls', []],
   ['store', []],
+  ['upstream', []],
 ]) {
   await build({
     absWorkingDir: ROOT,

@@ -72,14 +72,18 @@ it('loads no code of the other CLI commands when serving: they are in commands.c
     expect(main).not.toContain(`// src/cli/${lazy}.ts`)
     expect(commands).toContain(`// src/cli/${lazy}.ts`)
   }
-  expect(main).not.toContain('// src/contract/')
-  // One file on the serve path: main.cjs requires no file of ours but commands.cjs, tls.cjs and
-  // store.cjs, lazily.
+  // Of the contract code, only the key, target and budget checks `serve --upstream` parses with.
+  const contract = [...main.matchAll(/^\/\/ src\/contract\/(\S+)\.ts$/gm)].map(([, name]) => name)
+  expect(contract.sort()).toEqual(['budget', 'options', 'redact'])
+  // One file on the serve path: main.cjs requires no file of ours but commands.cjs, tls.cjs,
+  // store.cjs and upstream.cjs, lazily.
   const required = [...main.matchAll(/require\("(\.[^"]*)"\)/g)].map(([, path]) => path)
-  expect(new Set(required)).toEqual(new Set(['./commands.cjs', './tls.cjs', './store.cjs']))
+  expect(new Set(required)).toEqual(
+    new Set(['./commands.cjs', './tls.cjs', './store.cjs', './upstream.cjs']),
+  )
   expect(
     main.match(
-      /Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls|store)\.cjs"\)/g,
+      /Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("\.\/(commands|tls|store|upstream)\.cjs"\)/g,
     ),
   ).toHaveLength(required.length)
 })
@@ -107,7 +111,13 @@ it('loads the replica code and the Redis client only with --store: they are in s
 
 it('keeps the CLI to Node builtins: its CommonJS files require no package (msw is ES modules only)', () => {
   // store.cjs, required only with --store, requires the Redis client: the one package.
-  for (const file of ['cli/main.cjs', 'cli/commands.cjs', 'cli/tls.cjs', 'cli/store.cjs']) {
+  for (const file of [
+    'cli/main.cjs',
+    'cli/commands.cjs',
+    'cli/tls.cjs',
+    'cli/store.cjs',
+    'cli/upstream.cjs',
+  ]) {
     const required = [
       ...readFileSync(join(DIST, file), 'utf8').matchAll(/require\("([^"]*)"\)/g),
     ].map(([, path]) => path!)
@@ -115,7 +125,13 @@ it('keeps the CLI to Node builtins: its CommonJS files require no package (msw i
       required.filter(
         (path) =>
           !path.startsWith('node:') &&
-          !['./commands.cjs', './tls.cjs', './store.cjs', '@redis/client'].includes(path),
+          ![
+            './commands.cjs',
+            './tls.cjs',
+            './store.cjs',
+            './upstream.cjs',
+            '@redis/client',
+          ].includes(path),
       ),
     ).toEqual([])
   }
@@ -125,7 +141,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
   expect(
     scripts.filter(
       (file) =>
-        !/^(index|(http|msw|server|contract|vitest|playwright)\/index|matchers\/(index|vitest|jest)|chunks\/[\w-]+)\.js$/.test(
+        !/^(index|(http|msw|server|contract|vitest|playwright)\/index|matchers\/(index|vitest|jest)|storybook\/(index|preview|manager)|chunks\/[\w-]+)\.js$/.test(
           file,
         ),
     ),
@@ -137,6 +153,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
       'cli/main.cjs',
       'cli/store.cjs',
       'cli/tls.cjs',
+      'cli/upstream.cjs',
       ...entryPoints.map((file) => file.replace(/\.js$/, '.cjs')),
     ].sort(),
   )
@@ -144,7 +161,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
 
 it("gives each entry point a CommonJS file for `require` that requires its ES module: one copy of the module's state", () => {
   const entryPoints = scripts.filter((file) => !file.startsWith('chunks/'))
-  expect(entryPoints).toHaveLength(10)
+  expect(entryPoints).toHaveLength(13)
   for (const file of entryPoints) {
     const name = file.slice(file.lastIndexOf('/') + 1)
     expect(readFileSync(join(DIST, file.replace(/\.js$/, '.cjs')), 'utf8')).toBe(

@@ -265,6 +265,11 @@ it.each([
     'src/Discipline.stories.tsx',
     'examples/storybook/src/Discipline.stories.tsx',
   ],
+  [
+    'docs/recipes/storybook.md',
+    'src/Lookup.stories.tsx',
+    'examples/storybook/src/Lookup.stories.tsx',
+  ],
 ])('shows the Chromium-tested %s file %s exactly as %s', (recipe, name, file) => {
   expect(docFiles(recipe).get(name)).toBe(read(file))
 })

@@ -11,7 +11,6 @@ import type { CliIo } from './io.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
-import { emptyUpstreamData, prepareUpstream } from './upstream.js'
 import { watchDataFile } from './watch.js'
 
 /**
@@ -31,10 +30,10 @@ export async function serveCluster(
 /** The library options both sides build their resolver from: each loads a `--data` file itself. */
 async function mockOptionsOf(args: ServeArgs) {
   // In front of an upstream, no data (or a capture's file not made yet) is empty data.
-  const empty = await emptyUpstreamData(args)
+  const empty = args.upstream && (await upstreamCode()).emptyUpstreamData(args)
   return toMockOptions(
     args,
-    empty ?? (args.data === undefined ? undefined : await loadDataFile(args.data)),
+    (await empty) ?? (args.data === undefined ? undefined : await loadDataFile(args.data)),
   )
 }
 
@@ -72,7 +71,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     // The primary alone writes captures, and then has every worker serve them.
     const upstream =
       args.upstream &&
-      prepareUpstream(args.upstream, args.data, io, {
+      (await upstreamCode()).prepareUpstream(args.upstream, args.data, io, {
         afterCapture: () => primary!.broadcast('reload'),
       })
     primary = await startClusterPrimary({
@@ -184,6 +183,7 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   }
   // Loaded only with a store, as is the Redis client; its address comes from the primary.
   const store = io.env[CLUSTER_STORE_VARIABLE] === '1' && (await import('./store.js'))
+  const upstreams = args.upstream && (await upstreamCode())
   // The primary says it once for all workers.
   const tellPrimary = (message: object) => new Promise((resolve) => process.send!(message, resolve))
   const starting = startClusterWorker(options, {
@@ -206,7 +206,7 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     ...(args.upstream
       ? {
           upstream: (askPrimary) =>
-            prepareUpstream(args.upstream!, args.data, io, {
+            upstreams!.prepareUpstream(args.upstream!, args.data, io, {
               delegate: (collection, slug) =>
                 void askPrimary('capture', { collection, slug }).catch(() => {}),
             }).upstream,
@@ -235,4 +235,9 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   io.finishLog()
   stopListening()
   return 0
+}
+
+/** Loaded only with --upstream, as is the contract code it relays and captures with. */
+function upstreamCode() {
+  return import('./upstream.js')
 }

@@ -10,7 +10,6 @@ import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
-import { emptyUpstreamData, prepareUpstream } from './upstream.js'
 import { watchDataFile } from './watch.js'
 import { createGatheringResolver } from '../http/resolver.js'
 import type { Upstream } from '../http/upstream.js'
@@ -46,8 +45,10 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
         (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal),
         stopped.signal,
       ))
+    // Loaded only with --upstream, as is the contract code it relays and captures with.
+    const upstreams = args.upstream && (await import('./upstream.js'))
     // In front of an upstream, no data (or a capture's file not made yet) is empty data.
-    const empty = await emptyUpstreamData(args)
+    const empty = upstreams ? await upstreams.emptyUpstreamData(args) : undefined
     const loaded =
       empty ??
       (args.data === undefined || stopped.signal.aborted
@@ -58,7 +59,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     if (!args.quiet) io.startLog()
     // Generated data is built by the resolver on first use: just below, after the URL line.
     const mockOptions = toMockOptions(args, loaded)
-    const upstream = args.upstream && prepareUpstream(args.upstream, args.data, io)
+    const upstream = upstreams && upstreams.prepareUpstream(args.upstream!, args.data, io)
     // Loaded only with --store, as is the Redis client.
     const replica =
       args.store &&

@@ -65,6 +65,20 @@ export async function answerRequest(
   scenarios?: readonly ScenarioState[],
   data?: SessionData,
 ): Promise<Response> {
+  return deliver(await resolveRequest(resolver, request, scope, scenarios, data), request)
+}
+
+/**
+ * The resolver's answer to a web `Request`, journaled, before its delay and delivery: for an
+ * adapter that reports each journaled request as it arrives (a hang is journaled, never sent).
+ */
+export async function resolveRequest(
+  resolver: Resolver,
+  request: Request,
+  scope: RequestScope,
+  scenarios?: readonly ScenarioState[],
+  data?: SessionData,
+): Promise<MockAnswer> {
   const started = performance.now()
   const target = targetOf(request, scope)
   const answer = await resolver.resolve(toMockRequest(request, target, started), {
@@ -74,7 +88,7 @@ export async function answerRequest(
   })
   // The runtime sends the answer: the adapter's own time ends here, before its delay (if any).
   metricsOf(resolver)?.observeAnswer(performance.now() - started)
-  return deliver(answer, request)
+  return answer
 }
 
 function toMockRequest(
@@ -94,7 +108,7 @@ function toMockRequest(
 }
 
 /** Sends an answer as its `delivery` says, after its delay. */
-async function deliver(answer: MockAnswer, request: Request): Promise<Response> {
+export async function deliver(answer: MockAnswer, request: Request): Promise<Response> {
   if (answer.delay) await wait(answer.delay, request.signal)
   const { delivery } = answer
   if (delivery === undefined) return toResponse(answer)

@@ -33,3 +33,4 @@ export type {
   StreamDelay,
 } from './scenario.js'
 export type { AnswerReason, JournalEntry, KeyState } from './sessions.js'
+export type { AnswerSource } from './upstream.js'

@@ -30,3 +30,9 @@ export type {
   ScenarioKind,
   SeededFaults,
 } from '../http/scenario.js'
+export { createSwitchableMock } from './switchable.js'
+export { createDevMock } from './dev-hook.js'
+export { DATA_CHOICES, SCENARIO_CHOICES } from './choices.js'
+export type { MockState, SwitchableMock } from './switchable.js'
+export type { TaxonomyMockHook } from './dev-hook.js'
+export type { DataChoice, ScenarioChoice } from './choices.js'

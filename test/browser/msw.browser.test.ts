@@ -91,3 +91,53 @@ it('bundles taxonomy-mock/msw for the browser with no node:* module', async () =
     ),
   ).toEqual([])
 })
+
+it('starts in the state the URL names, and window.taxonomyMock switches it, journals and resets', async () => {
+  const page = await browser().newPage()
+  await page.goto(`${url}/?taxonomy-scenario=unavailable&taxonomy-data=empty-children`)
+  await page.waitForFunction(
+    () => document.getElementById('results')?.textContent?.startsWith('{'),
+    undefined,
+    { timeout: 15_000 },
+  )
+  const results = JSON.parse((await page.textContent('#results'))!) as Record<
+    string,
+    { status: number }
+  >
+  expect(results.discipline!.status).toBe(503)
+  expect(results.subDiscipline!.status).toBe(503)
+  // The hook, as a developer types it in the console; a lookup through the page's own fetch.
+  const lookUp = (slug: string) =>
+    page.evaluate(async (path) => {
+      const auth = { headers: { Authorization: 'Bearer taxonomy-mock-key' } }
+      const response = await fetch(`/api/v2/disciplines/${path}`, auth)
+      return `${response.status} ${await response.text()}`
+    }, slug)
+  const journal = () =>
+    page.evaluate(() => window.taxonomyMock!.journal().map((e) => `${e.status} ${e.reason}`))
+  expect(await journal()).toHaveLength(5)
+  // A new scenario, the URL's data kept: the preset's discipline is there.
+  await page.evaluate(() => window.taxonomyMock!.use('usual'))
+  expect(await journal()).toEqual([])
+  expect(await lookUp('empty-discipline')).toMatch(/^200 \{"id":/)
+  await page.evaluate(() => window.taxonomyMock!.use('not-found', 'base'))
+  expect(await lookUp('pharmacology')).toBe('404 {"error":"Resource not found"}')
+  expect(await journal()).toEqual(['404 scenario:not-found'])
+  // Back to the URL's state, journal emptied.
+  await page.evaluate(() => window.taxonomyMock!.reset())
+  expect(await journal()).toEqual([])
+  expect(await lookUp('empty-discipline')).toBe('503 {"error":"Service unavailable"}')
+  await page.close()
+})
+
+it('names a URL parameter that names no state, in one line', async () => {
+  const page = await browser().newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(`${url}/?taxonomy-scenario=sluggish`)
+  await expect.poll(() => errors, { timeout: 15_000 }).toHaveLength(1)
+  expect(errors[0]).toMatch(
+    /^\?taxonomy-scenario= must be one of usual, not-found, .* received "sluggish" \(string\)$/,
+  )
+  await page.close()
+})

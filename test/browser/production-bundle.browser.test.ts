@@ -1,6 +1,7 @@
 // The browser recipe built as a user ships it: `vite build` of examples/browser (the recipe's files)
 // with MSW's worker script in its public/ folder writes no byte of msw or the kit: the worker is
-// imported only in development, and the recipe's plugin leaves the worker script out of the build.
+// imported only in development (and with it the URL parameters and `window.taxonomyMock`), and
+// the recipe's plugin leaves the worker script out of the build.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -20,6 +21,9 @@ const KIT_MARKERS = [
   'mockServiceWorker',
   'setupWorker',
   'x-taxonomy-mock-session',
+  // The development hook and its URL parameters.
+  'taxonomyMock',
+  'taxonomy-scenario',
 ]
 /** The first words of the worker script `msw init` writes. */
 const WORKER_SCRIPT_MARKER = 'Mock Service Worker'

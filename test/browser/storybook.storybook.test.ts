@@ -1,16 +1,21 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser } from 'playwright-core'
+import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
+import { DATA_CHOICES, SCENARIO_CHOICES } from '../../src/msw/choices.js'
+import type { MockState } from '../../src/msw/switchable.js'
 import { launchChromium, serveFolder } from './chromium.js'
+import { expectedLookup, LOOKUPS } from './storybook-lookup.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const EXAMPLE = join(ROOT, 'examples/storybook')
+/** A screenshot of each toolbar entry, kept by CI as an artifact (.tmp/ is not committed). */
+const SCREENSHOTS = join(ROOT, '.tmp/artifacts/storybook')
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
@@ -77,4 +82,244 @@ it("lets a story's parameters swap in a scenario", async () => {
 
 it('shows an outage story: the kit handlers with a scenario', async () => {
   expect(await storyResult('discipline--outage')).toBe('503 {"error":"Service unavailable"}')
+})
+
+// The kit's addon (taxonomy-mock/storybook): one manager page, the toolbar switched as a user does.
+
+/** The Storybook UI on a story, its panel open; `globals` as a shared URL carries them. */
+async function openManager(story: string, globals = ''): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await page.goto(`${url}/?path=/story/${story}${globals ? `&globals=${globals}` : ''}`)
+  await page.getByRole('tab', { name: 'Taxonomy requests' }).click()
+  return page
+}
+
+const preview = (page: Page): FrameLocator => page.frameLocator('#storybook-preview-iframe')
+
+/**
+ * Picks a toolbar entry, then waits for the story to be mounted again (a fresh `#lookup`, not the
+ * one marked before the switch) and to have finished, or for a hang's request to be journaled.
+ */
+async function pick(page: Page, menu: 'Taxonomy scenario' | 'Taxonomy data', title: string) {
+  await preview(page)
+    .locator('#lookup')
+    .evaluate((element) => {
+      element.setAttribute('data-old', '')
+    })
+  await page.getByRole('button', { name: menu }).click()
+  await page.getByRole('option', { name: title, exact: false }).first().click()
+}
+
+/** What the story shows and what the panel lists, once the story (a fresh mount) is done. */
+async function observe(page: Page, hang = false) {
+  const lookup = preview(page).locator('#lookup:not([data-old])')
+  if (hang) await page.locator('#taxonomy-requests tbody tr').first().waitFor({ timeout: 30_000 })
+  else await lookup.and(preview(page).locator('[data-done="true"]')).waitFor({ timeout: 30_000 })
+  const lines = await lookup.locator('li[data-status]').evaluateAll((items) =>
+    items.map((item) => ({
+      status: item.getAttribute('data-status')!,
+      sha256: item.getAttribute('data-sha256')!,
+    })),
+  )
+  // The panel gets the last entry as it is journaled: wait for all of them.
+  await page
+    .locator('#taxonomy-requests tbody tr')
+    .nth(hang ? 0 : LOOKUPS.length - 1)
+    .waitFor({ timeout: 30_000 })
+  const rows = await page
+    .locator('#taxonomy-requests tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent!)),
+    )
+  const header = await page.locator('#taxonomy-requests > p').first().textContent()
+  return { lines, rows, header }
+}
+
+async function expectState(page: Page, state: MockState, header: string, shot: string) {
+  // The kit's own answers in Node, made while the browser waits (a delay waits in both).
+  const expected = expectedLookup(state)
+  const seen = await observe(page, state.scenario === 'hang')
+  expect(seen.header).toBe(header)
+  expect({ lines: seen.lines, rows: seen.rows }).toEqual(await expected)
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${shot}.png`) })
+  return seen
+}
+
+// A hang catcher only: each of these tests switches a page a dozen times on a busy machine.
+const ADDON_TIMEOUT = 300_000
+
+const statuses = (seen: { lines: { status: string }[] }) => seen.lines.map((line) => line.status)
+const USUAL = ['200', '404', '404', '404', '404', '404']
+
+it(
+  'answers every entry of the Taxonomy menu as the kit answers it, switched from the toolbar',
+  async () => {
+    const page = await openManager('lookup--usual')
+    await expectState(page, {}, 'Scenario: usual (story) · Data: base (story)', 'taxonomy-initial')
+    // What a user sees, whatever the resolver: the status of each of the six lookups.
+    const expected: Record<string, string[] | undefined> = {
+      usual: USUAL,
+      'not-found': Array(6).fill('404'),
+      unauthorized: Array(6).fill('401'),
+      'server-error': Array(6).fill('500'),
+      unavailable: Array(6).fill('503'),
+      'rate-limited': Array(6).fill('429'),
+      hang: [],
+      'slow-body': USUAL,
+      malformed: USUAL,
+      'delay-fast': USUAL,
+      'delay-slow': USUAL,
+      'delay-1s': USUAL,
+      flaky: undefined, // seeded: the resolver's answers above are the oracle
+    }
+    expect(Object.keys(expected)).toEqual(Object.keys(SCENARIO_CHOICES))
+    for (const [name, { title }] of Object.entries(SCENARIO_CHOICES)) {
+      await pick(page, 'Taxonomy scenario', title)
+      const seen = await expectState(
+        page,
+        { scenario: name as keyof typeof SCENARIO_CHOICES },
+        `Scenario: ${name} (toolbar) · Data: base (story)`,
+        `taxonomy-${name}`,
+      )
+      if (expected[name]) expect(statuses(seen), name).toEqual(expected[name])
+      expect(page.url()).toContain(`globals=taxonomyScenario:${name}`)
+    }
+    // A malformed body is not JSON; a flaky run has a fault, seeded, and answers too.
+    await page.close()
+  },
+  ADDON_TIMEOUT,
+)
+
+it(
+  'answers every entry of the Data menu from its preset',
+  async () => {
+    const page = await openManager('lookup--usual')
+    await observe(page)
+    const found: Record<string, string[]> = {
+      base: USUAL,
+      'empty-children': ['200', '200', '404', '404', '404', '404'],
+      'many-parents': ['200', '404', '200', '404', '404', '404'],
+      'long-names': ['200', '404', '404', '200', '404', '404'],
+      'unicode-names': ['200', '404', '404', '404', '200', '404'],
+      'huge-lists': ['200', '404', '404', '404', '404', '200'],
+    }
+    expect(Object.keys(found)).toEqual(Object.keys(DATA_CHOICES))
+    for (const [name, { title }] of Object.entries(DATA_CHOICES)) {
+      await pick(page, 'Taxonomy data', title)
+      const seen = await expectState(
+        page,
+        { data: name as keyof typeof DATA_CHOICES },
+        `Scenario: usual (story) · Data: ${name} (toolbar)`,
+        `data-${name}`,
+      )
+      expect(statuses(seen), name).toEqual(found[name])
+    }
+    // The right-to-left name as the story shows it.
+    await pick(page, 'Taxonomy data', DATA_CHOICES['unicode-names'].title)
+    await observe(page)
+    await expect
+      .poll(() => preview(page).locator('li[data-status]').nth(4).textContent())
+      .toContain('دراسات المعرفة')
+    await page.close()
+  },
+  ADDON_TIMEOUT,
+)
+
+it(
+  "combines a story's parameters with the toolbar, back and forth, with no stale state",
+  async () => {
+    // The Outage story: unavailable over unicode names, from its parameters.
+    const page = await openManager('lookup--outage')
+    const own: MockState = { scenario: 'unavailable', data: 'unicode-names' }
+    const ownHeader = 'Scenario: unavailable (story) · Data: unicode-names (story)'
+    await expectState(page, own, ownHeader, 'outage-own')
+    // The toolbar's scenario overrides the story's; the story's data stays.
+    await pick(page, 'Taxonomy scenario', SCENARIO_CHOICES.usual.title)
+    const usual = await expectState(
+      page,
+      { scenario: 'usual', data: 'unicode-names' },
+      'Scenario: usual (toolbar) · Data: unicode-names (story)',
+      'outage-toolbar-usual',
+    )
+    expect(statuses(usual)).toEqual(['200', '404', '404', '404', '200', '404'])
+    await pick(page, 'Taxonomy data', DATA_CHOICES.base.title)
+    await expectState(
+      page,
+      { scenario: 'usual', data: 'base' },
+      'Scenario: usual (toolbar) · Data: base (toolbar)',
+      'outage-toolbar-both',
+    )
+    // Unset ("Story's own"): the story's scenario again, the toolbar's data still.
+    await pick(page, 'Taxonomy scenario', "Story's own")
+    await expectState(
+      page,
+      { scenario: 'unavailable', data: 'base' },
+      'Scenario: unavailable (story) · Data: base (toolbar)',
+      'outage-story-scenario',
+    )
+    await pick(page, 'Taxonomy data', "Story's own")
+    await expectState(page, own, ownHeader, 'outage-own-again')
+    // Back and forth once more: exactly the six requests of this mount, none of the one before.
+    await pick(page, 'Taxonomy scenario', SCENARIO_CHOICES['rate-limited'].title)
+    await expectState(
+      page,
+      { scenario: 'rate-limited', data: 'unicode-names' },
+      'Scenario: rate-limited (toolbar) · Data: unicode-names (story)',
+      'outage-rate-limited',
+    )
+    await pick(page, 'Taxonomy scenario', "Story's own")
+    await expectState(page, own, ownHeader, 'outage-own-last')
+    // Another story: nothing of the outage follows it. Its own msw handlers answer it.
+    await page.getByRole('button', { name: 'Discipline' }).click()
+    await page.getByRole('link', { name: 'Pharmacology' }).click()
+    const result = preview(page).locator('#result')
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^200 /)
+    await page.close()
+  },
+  ADDON_TIMEOUT,
+)
+
+it(
+  "overrides a story's own msw handlers while a toolbar entry is set, and only then",
+  async () => {
+    const page = await openManager('discipline--pharmacology', 'taxonomyScenario:unavailable')
+    const result = preview(page).locator('#result')
+    await expect
+      .poll(() => result.textContent(), { timeout: 30_000 })
+      .toBe('503 {"error":"Service unavailable"}')
+    await page.screenshot({ path: join(SCREENSHOTS, 'discipline-toolbar-unavailable.png') })
+    await page.getByRole('button', { name: 'Taxonomy scenario' }).click()
+    await page.getByRole('option', { name: "Story's own" }).click()
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^200 \{/)
+    await page.close()
+  },
+  ADDON_TIMEOUT,
+)
+
+it("builds the addon's manager code, and no mock data, into the manager bundle", () => {
+  const static_ = join(EXAMPLE, 'storybook-static')
+  const addonDirs = readdirSync(join(static_, 'sb-addons')).filter((d) =>
+    d.startsWith('taxonomy-mock'),
+  )
+  expect(addonDirs).toHaveLength(1)
+  const manager = readFileSync(
+    join(static_, 'sb-addons', addonDirs[0]!, 'manager-bundle.js'),
+    'utf8',
+  )
+  expect(manager).toContain('Taxonomy requests')
+  // The preview holds the data: names the generator and the presets make, and the resolver's text.
+  const previewCode = readdirSync(join(static_, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(join(static_, 'assets', file), 'utf8'))
+    .join('\n')
+  for (const data of [
+    'دراسات المعرفة',
+    'huge-sub-discipline',
+    'Resource not found',
+    'Pharmacology',
+  ]) {
+    expect(previewCode, data).toContain(data)
+    expect(manager, data).not.toContain(data)
+  }
 })

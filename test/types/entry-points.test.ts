@@ -16,6 +16,7 @@ const ENTRIES = {
   'taxonomy-mock/matchers/jest': 'src/matchers/jest.ts',
   'taxonomy-mock/vitest': 'src/vitest/index.ts',
   'taxonomy-mock/playwright': 'src/playwright/index.ts',
+  'taxonomy-mock/storybook': 'src/storybook/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -46,6 +47,7 @@ const [
   matchersJest,
   vitest,
   playwright,
+  storybook,
 ] = files.map(exportsOf)
 
 it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
@@ -103,6 +105,7 @@ it('taxonomy-mock/fetch exports the fetch handler, the resolver, the scenarios a
     'ADMIN_KEY_HEADER',
     'AnswerOptions',
     'AnswerReason',
+    'AnswerSource',
     'Collection',
     'DEFAULT_API_KEY',
     'DEFAULT_SESSION',
@@ -174,7 +177,9 @@ it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', (
     'AnswerOptions',
     'AnswerReason',
     'CreateHandlersOptions',
+    'DATA_CHOICES',
     'DEFAULT_API_KEY',
+    'DataChoice',
     'DataOptions',
     'FaultKind',
     'Har',
@@ -184,9 +189,12 @@ it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', (
     'KeyState',
     'MockKit',
     'MockOptions',
+    'MockState',
     'RequestJournal',
+    'SCENARIO_CHOICES',
     'SCENARIO_KINDS',
     'Scenario',
+    'ScenarioChoice',
     'ScenarioDelay',
     'ScenarioHelpers',
     'ScenarioInput',
@@ -194,9 +202,13 @@ it('taxonomy-mock/msw exports the handlers, the kit and the scenario helpers', (
     'ScenarioOptions',
     'SeededFaults',
     'SessionPatch',
+    'SwitchableMock',
+    'TaxonomyMockHook',
     'WithData',
+    'createDevMock',
     'createHandlers',
     'createMock',
+    'createSwitchableMock',
     'delayAnswers',
     'failNetwork',
     'failTimes',
@@ -363,4 +375,14 @@ it("exports each endpoint's record builder and the record type it returns from t
       unexported.push(`${row.name}: its record type ${record?.name ?? '(none)'}`)
   }
   expect(unexported).toEqual([])
+})
+
+it('taxonomy-mock/storybook exports the menus and the type of parameters.taxonomy', () => {
+  expect(storybook).toEqual([
+    'DATA_CHOICES',
+    'DataChoice',
+    'SCENARIO_CHOICES',
+    'ScenarioChoice',
+    'TaxonomyParameters',
+  ])
 })

@@ -1,10 +1,11 @@
-// .storybook/main.ts: the addon, and the folder where `npx msw init public` put the worker script.
+// .storybook/main.ts: MSW's addon, the kit's addon (toolbar, data menu, panel), and the folder where
+// `npx msw init public` put the worker script.
 import type { StorybookConfig } from '@storybook/react-vite'
 
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
   stories: ['../src/**/*.stories.tsx'],
-  addons: ['msw-storybook-addon'],
+  addons: ['msw-storybook-addon', 'taxonomy-mock/storybook'],
   staticDirs: ['../public'],
 }
 export default config

@@ -1,5 +1,6 @@
-// src/mocks/browser.ts: the taxonomy API answered in the browser by a service worker.
+// src/mocks/browser.ts: the taxonomy API answered in the browser by a service worker. In the state
+// the page's URL asks for (?taxonomy-scenario=, ?taxonomy-data=), switched by window.taxonomyMock.
 import { setupWorker } from 'msw/browser'
-import { createHandlers } from 'taxonomy-mock/msw'
+import { createDevMock } from 'taxonomy-mock/msw'
 
-export const worker = setupWorker(...createHandlers({ seed: 42, size: 'small' }))
+export const worker = setupWorker(...createDevMock({ seed: 42, size: 'small' }).handlers)

@@ -1,0 +1,96 @@
+import { formatReceived } from '../core/size.js'
+import type { JournalEntry } from '../http/journal.js'
+import {
+  DATA_CHOICES,
+  SCENARIO_CHOICES,
+  isDataChoice,
+  isScenarioChoice,
+  type DataChoice,
+} from './choices.js'
+import type { CreateHandlersOptions } from './handlers.js'
+import { createSwitchableMock, type MockState, type SwitchableMock } from './switchable.js'
+
+/** `window.taxonomyMock`: switch the mock from the browser's console while the page runs. */
+export interface TaxonomyMockHook {
+  /** Answers from now on with `scenario` (and `data`; left out, the current data), fresh journal. */
+  use(scenario: MockState['scenario'], data?: MockState['data']): void
+  /** Back to the state the page started with (its URL's), with a fresh journal. */
+  reset(): void
+  /** The requests answered since the last `use` or `reset`, oldest first. */
+  journal(): JournalEntry[]
+}
+
+declare global {
+  // A development page's console reaches the hook as `taxonomyMock`.
+  var taxonomyMock: TaxonomyMockHook | undefined
+}
+
+const SCENARIO_PARAMETER = 'taxonomy-scenario'
+const DATA_PARAMETER = 'taxonomy-data'
+
+/**
+ * The state a page's query asks for: `?taxonomy-scenario=` a choice's name or a scenario as
+ * JSON, `?taxonomy-data=` a data choice's name. A value that names neither throws, naming it.
+ */
+function stateFromQuery(search: string): MockState {
+  const query = new URLSearchParams(search)
+  const scenario = query.get(SCENARIO_PARAMETER)
+  const data = query.get(DATA_PARAMETER)
+  return {
+    ...(scenario === null ? {} : { scenario: parseScenario(scenario) }),
+    ...(data === null ? {} : { data: parseData(data) }),
+  }
+}
+
+function parseScenario(value: string): MockState['scenario'] {
+  if (isScenarioChoice(value)) return value
+  if (value.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(value) as MockState['scenario']
+    } catch {
+      // Falls through to the message that names the value.
+    }
+  }
+  throw new TypeError(
+    `?${SCENARIO_PARAMETER}= must be one of ${Object.keys(SCENARIO_CHOICES).join(', ')} or a scenario as JSON; received ${formatReceived(value)}`,
+  )
+}
+
+function parseData(value: string): DataChoice {
+  if (isDataChoice(value)) return value
+  throw new TypeError(
+    `?${DATA_PARAMETER}= must be one of ${Object.keys(DATA_CHOICES).join(', ')}; received ${formatReceived(value)}`,
+  )
+}
+
+/**
+ * A switchable kit for a development page's worker: it starts in the state the page's URL asks
+ * for (`?taxonomy-scenario=flaky&taxonomy-data=unicode-names`) and sets `window.taxonomyMock`.
+ * Import it only in development (a dynamic import behind `import.meta.env.DEV`), so a production
+ * build holds none of it.
+ *
+ * @example
+ * const mock = createDevMock({ seed: 42, size: 'small' })
+ * export const worker = setupWorker(...mock.handlers)
+ */
+export function createDevMock(
+  options: CreateHandlersOptions = {},
+  search: string = globalThis.location?.search ?? '',
+): SwitchableMock {
+  const mock = createSwitchableMock(options)
+  const started = stateFromQuery(search)
+  let data = started.data
+  const use = (state: MockState) => {
+    mock.use(state)
+    data = state.data
+  }
+  use(started)
+  globalThis.taxonomyMock = {
+    // Data left out stays as it is (and as the options say when never chosen).
+    use: (scenario, newData = data) =>
+      use(newData === undefined ? { scenario } : { scenario, data: newData }),
+    reset: () => use(started),
+    journal: () => mock.journal(),
+  }
+  return mock
+}

@@ -1,0 +1,104 @@
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import {
+  createDevMock,
+  createSwitchableMock,
+  hideSlug,
+  SCENARIO_CHOICES,
+} from '../../src/msw/index.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { putInFront, removeHandlers } from '../../src/msw/switchable.js'
+
+const ORIGIN = 'http://switch.test'
+const mock = createSwitchableMock({ seed: 42, size: 'small', baseUrl: ORIGIN })
+const server = setupServer(...mock.handlers)
+const AUTH = { headers: { Authorization: 'Bearer taxonomy-mock-key' } }
+const get = async (slug: string) => {
+  const response = await fetch(`${ORIGIN}/api/v2/disciplines/${slug}`, AUTH)
+  return `${response.status} ${await response.text()}`
+}
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterAll(() => server.close())
+
+it('switches scenario and data between two requests, with a fresh journal each time', async () => {
+  const usual = createFetchHandler({ seed: 42, size: 'small' })
+  const bytes = async (path: string) => (await usual(new Request(`http://x${path}`, AUTH))).text()
+  expect(await get('pharmacology')).toBe(`200 ${await bytes('/api/v2/disciplines/pharmacology')}`)
+  expect(mock.journal()).toHaveLength(1)
+
+  mock.use({ scenario: 'unavailable' })
+  expect(mock.journal()).toEqual([])
+  expect(await get('pharmacology')).toBe('503 {"error":"Service unavailable"}')
+  expect(mock.journal().map((e) => e.reason)).toEqual(['scenario:unavailable'])
+
+  mock.use({ data: 'empty-children' })
+  expect(await get('empty-discipline')).toMatch(/^200 \{"id":/)
+  mock.reset()
+  expect(await get('empty-discipline')).toBe('404 {"error":"Resource not found"}')
+})
+
+it("lets the free helpers in front select a scenario, as for any kit's handlers", async () => {
+  mock.use({ scenario: 'usual' })
+  server.use(...hideSlug('pharmacology'))
+  expect(await get('pharmacology')).toBe('404 {"error":"Resource not found"}')
+  expect(mock.journal().map((e) => e.reason)).toEqual(['hideSlug'])
+  server.resetHandlers()
+})
+
+it('tells a listener each journaled request, before its delay, and not after a switch', async () => {
+  mock.use({ scenario: { delay: 50 } })
+  const heard: number[] = []
+  const stop = mock.onJournal(() => heard.push(mock.journal().length))
+  const answered = get('pharmacology')
+  // Journaled before the delay: the listener hears it while the answer is still on its way.
+  await expect.poll(() => heard).toEqual([1])
+  mock.use({})
+  await answered
+  await get('pharmacology')
+  stop()
+  await get('pharmacology')
+  expect(heard).toEqual([1, 1])
+})
+
+it('throws on a scenario, a data name or a URL value that names nothing, naming it', () => {
+  expect(() => mock.use({ scenario: 'sluggish' as 'usual' })).toThrow(/sluggish/)
+  expect(() => createDevMock({}, '?taxonomy-data=tiny')).toThrow(
+    /^\?taxonomy-data= must be one of base, empty-children, .* received "tiny" \(string\)$/,
+  )
+  expect(() => createDevMock({}, '?taxonomy-scenario={"kind":')).toThrow(/taxonomy-scenario/)
+})
+
+it('starts a dev mock in the state its query names, a JSON scenario too', async () => {
+  const dev = createDevMock(
+    { baseUrl: 'http://dev.test' },
+    `?taxonomy-scenario=${encodeURIComponent('{"kind":"not-found","slug":"ethics"}')}`,
+  )
+  expect(globalThis.taxonomyMock).toBeDefined()
+  const devServer = setupServer(...dev.handlers)
+  devServer.listen()
+  try {
+    const status = async (slug: string) =>
+      (await fetch(`http://dev.test/api/v2/disciplines/${slug}`, AUTH)).status
+    expect(await status('ethics')).toBe(404)
+    expect(await status('pharmacology')).toBe(200)
+    globalThis.taxonomyMock!.use('flaky')
+    expect(SCENARIO_CHOICES.flaky.scenario.faults.rate).toBe(0.3)
+    globalThis.taxonomyMock!.reset()
+    expect(await status('ethics')).toBe(404)
+  } finally {
+    devServer.close()
+    globalThis.taxonomyMock = undefined
+  }
+})
+
+it('takes its own handlers out of a worker and leaves the rest in order', () => {
+  const other = createSwitchableMock({ baseUrl: 'http://other.test' })
+  const worker = setupServer()
+  putInFront(worker, other.handlers)
+  expect(worker.listHandlers()).toEqual(other.handlers)
+  putInFront(worker, mock.handlers, other.handlers)
+  expect(worker.listHandlers()).toEqual(mock.handlers)
+  removeHandlers(worker, mock.handlers)
+  expect(worker.listHandlers()).toEqual([])
+})
