@@ -125,7 +125,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
   expect(
     scripts.filter(
       (file) =>
-        !/^(index|(http|msw|server|contract|vitest|playwright)\/index|matchers\/(index|vitest|jest)|chunks\/[\w-]+)\.js$/.test(
+        !/^(index|(http|msw|server|contract|vitest|playwright|testcontainers)\/index|matchers\/(index|vitest|jest)|chunks\/[\w-]+)\.js$/.test(
           file,
         ),
     ),
@@ -144,7 +144,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
 
 it("gives each entry point a CommonJS file for `require` that requires its ES module: one copy of the module's state", () => {
   const entryPoints = scripts.filter((file) => !file.startsWith('chunks/'))
-  expect(entryPoints).toHaveLength(10)
+  expect(entryPoints).toHaveLength(11)
   for (const file of entryPoints) {
     const name = file.slice(file.lastIndexOf('/') + 1)
     expect(readFileSync(join(DIST, file.replace(/\.js$/, '.cjs')), 'utf8')).toBe(

@@ -16,6 +16,7 @@ const ENTRIES = {
   'taxonomy-mock/matchers/jest': 'src/matchers/jest.ts',
   'taxonomy-mock/vitest': 'src/vitest/index.ts',
   'taxonomy-mock/playwright': 'src/playwright/index.ts',
+  'taxonomy-mock/testcontainers': 'src/testcontainers/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -46,6 +47,7 @@ const [
   matchersJest,
   vitest,
   playwright,
+  testcontainers,
 ] = files.map(exportsOf)
 
 it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
@@ -268,6 +270,17 @@ it('taxonomy-mock/playwright exports test and expect with the taxonomy fixture, 
     'TaxonomyWorkerServer',
     'expect',
     'test',
+  ])
+})
+
+it('taxonomy-mock/testcontainers exports the container classes and the session type', () => {
+  expect(testcontainers).toEqual([
+    'ContainerSession',
+    'DEFAULT_IMAGE',
+    'SessionClient',
+    'SessionDataAnswer',
+    'StartedTaxonomyMockContainer',
+    'TaxonomyMockContainer',
   ])
 })
 
