@@ -2,14 +2,19 @@
 // Docker-compatible API (`podman system service`), as a user's Testcontainers reaches Docker.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { createTaxonomy, type Fixture } from '../../src/index.js'
 import { TaxonomyMockContainer } from '../../src/testcontainers/index.js'
+import '../../src/matchers/vitest.js'
 import { until } from '../helpers/clock.js'
+import { layOut } from '../helpers/readme.js'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 const { conf, image, prefix } = inject('containers')
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
@@ -88,6 +93,8 @@ it('starts the image with a seed and size, answers both endpoints, and sets a se
       200,
     )
     expect((await session.journal()).map((entry) => entry.status)).toEqual([503, 503])
+    // The matchers read it as a server session, with the container's admin key.
+    await expect(session).toHaveRequested({ slug: discipline.slug, status: 503, times: 2 })
     await session.use(null)
     expect(
       (await fetch(`${url}${path}`, { headers: { ...AUTH, ...session.headers } })).status,
@@ -128,3 +135,36 @@ it.each([
     }
   },
 )
+
+it('runs the recipe as written: its test file, with Vitest, against the image the run built', async () => {
+  // Inside the repository, so that `taxonomy-mock` resolves to this package (its own name) and
+  // `testcontainers` and `vitest` to its devDependencies, as they would from a user's node_modules.
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true })
+  const recipe = mkdtempSync(join(ROOT, '.tmp/testcontainers-recipe-'))
+  try {
+    expect(layOut('docs/recipes/testcontainers.md', recipe)).toEqual(['taxonomy.test.ts'])
+    // A config of its own, else Vitest finds the repository's, several folders up.
+    writeFileSync(join(recipe, 'vitest.config.mjs'), 'export default {}\n')
+    // Nothing of the Vitest running this file reaches the one it starts.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !name.startsWith('VITEST') && name !== 'FORCE_COLOR',
+      ),
+    )
+    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const vitest = spawn(
+        process.execPath,
+        [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', recipe],
+        { cwd: recipe, env: { ...env, TAXONOMY_MOCK_IMAGE: image, CI: 'true', NO_COLOR: '1' } },
+      )
+      let output = ''
+      vitest.stdout.on('data', (chunk: Buffer) => (output += chunk))
+      vitest.stderr.on('data', (chunk: Buffer) => (output += chunk))
+      vitest.on('close', (code) => resolve({ code, output }))
+    })
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toMatch(/Tests\s+2 passed/)
+  } finally {
+    rmSync(recipe, { recursive: true, force: true })
+  }
+})
