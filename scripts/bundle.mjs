@@ -57,6 +57,7 @@ const ENTRY_POINTS = {
   'storybook/index': 'src/storybook/index.ts',
   'storybook/preview': 'src/storybook/preview.ts',
   'storybook/manager': 'src/storybook/manager.ts',
+  'testcontainers/index': 'src/testcontainers/index.ts',
 }
 
 await build({
@@ -67,8 +68,8 @@ await build({
   bundle: true,
   splitting: true,
   format: 'esm',
-  // Neutral: all but server and playwright run in browsers and are bundled again by the user's
-  // tool; msw and @playwright/test stay imports (the fence test keeps node:* out of what they reach).
+  // Neutral: all but server, playwright and testcontainers run in browsers and are bundled again by the user's
+  // tool; msw, @playwright/test and testcontainers stay imports (the fence test keeps node:* out of what they reach).
   platform: 'neutral',
   target: 'es2022',
   packages: 'external',

@@ -141,7 +141,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
   expect(
     scripts.filter(
       (file) =>
-        !/^(index|(http|msw|server|contract|vitest|playwright)\/index|matchers\/(index|vitest|jest)|storybook\/(index|preview|manager)|chunks\/[\w-]+)\.js$/.test(
+        !/^(index|(http|msw|server|contract|vitest|playwright|testcontainers)\/index|matchers\/(index|vitest|jest)|storybook\/(index|preview|manager)|chunks\/[\w-]+)\.js$/.test(
           file,
         ),
     ),
@@ -161,7 +161,7 @@ it('leaves nothing in dist/ that the build did not write: no stale modules from 
 
 it("gives each entry point a CommonJS file for `require` that requires its ES module: one copy of the module's state", () => {
   const entryPoints = scripts.filter((file) => !file.startsWith('chunks/'))
-  expect(entryPoints).toHaveLength(13)
+  expect(entryPoints).toHaveLength(14)
   for (const file of entryPoints) {
     const name = file.slice(file.lastIndexOf('/') + 1)
     expect(readFileSync(join(DIST, file.replace(/\.js$/, '.cjs')), 'utf8')).toBe(

@@ -58,6 +58,17 @@ it('keeps @playwright/test, an optional peer, out of everything but playwright/'
   expect(offenders).toEqual([])
 })
 
+it('keeps testcontainers, an optional peer, out of everything but testcontainers/', () => {
+  const offenders = files
+    .filter((f) => !f.path.startsWith('testcontainers/'))
+    .flatMap((f) =>
+      f.imports
+        .filter((i) => i === 'testcontainers' || i.startsWith('testcontainers/'))
+        .map((i) => `${f.path}: ${i}`),
+    )
+  expect(offenders).toEqual([])
+})
+
 it('keeps the core pure: no clock, no Math.random, no crypto', () => {
   const offenders = files
     .filter((f) => f.path.startsWith('core/'))

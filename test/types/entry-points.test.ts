@@ -17,6 +17,7 @@ const ENTRIES = {
   'taxonomy-mock/vitest': 'src/vitest/index.ts',
   'taxonomy-mock/playwright': 'src/playwright/index.ts',
   'taxonomy-mock/storybook': 'src/storybook/index.ts',
+  'taxonomy-mock/testcontainers': 'src/testcontainers/index.ts',
 } as const
 
 const files = Object.values(ENTRIES).map((path) =>
@@ -48,6 +49,7 @@ const [
   vitest,
   playwright,
   storybook,
+  testcontainers,
 ] = files.map(exportsOf)
 
 it('taxonomy-mock exports the data: create, load, patch, records, fixture JSON and their types', () => {
@@ -280,6 +282,17 @@ it('taxonomy-mock/playwright exports test and expect with the taxonomy fixture, 
     'TaxonomyWorkerServer',
     'expect',
     'test',
+  ])
+})
+
+it('taxonomy-mock/testcontainers exports the container classes and the session type', () => {
+  expect(testcontainers).toEqual([
+    'ContainerSession',
+    'DEFAULT_IMAGE',
+    'SessionClient',
+    'SessionDataAnswer',
+    'StartedTaxonomyMockContainer',
+    'TaxonomyMockContainer',
   ])
 })
 
