@@ -26,8 +26,10 @@ let close: () => void
 beforeAll(() => {
   // As a user's project has it: the packed package, its own msw, the worker script from `msw init`.
   const packDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-pack-'))
+  // dist/ as `npm run test:storybook` built it: the pack scripts would build it again, under the
+  // feet of whatever else reads it meanwhile (CI's other lane).
   const [packed] = JSON.parse(
-    run('npm', ['pack', '--json', '--pack-destination', packDir], ROOT),
+    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT),
   ) as [{ filename: string }]
   // No lock file: this registry lacks other platforms' Rollup binaries, which a lock must list.
   run(
