@@ -9,8 +9,8 @@ import { freePort } from '../helpers/local-load.js'
 import { containerAddress, podman, removeContainers, runContainer } from '../helpers/podman.js'
 import { startTestServer } from '../helpers/server.js'
 
-const { conf, image, redis, prefix } = inject('containers')
-process.env.CONTAINERS_CONF = conf
+const { env, image, redis, prefix } = inject('containers')
+Object.assign(process.env, env)
 
 const KEY = 'taxonomy-mock-key'
 const ADMIN_KEY = 'load-balancer-admin-key-7'
