@@ -1,11 +1,13 @@
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { beforeAll, expect, inject, it } from 'vitest'
 import { startTestServer } from '../helpers/server.js'
 import { until } from '../helpers/clock.js'
 import { compressedSize, podman, publishedPort, runContainer } from '../helpers/podman.js'
 
-const { conf, image, prefix } = inject('containers')
-process.env.CONTAINERS_CONF = conf
+const { env, image, prefix, readme } = inject('containers')
+Object.assign(process.env, env)
 
 const PACKAGE = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -15,6 +17,7 @@ const PACKAGE = JSON.parse(
 }
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 const MB = 1024 * 1024
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /** Starts the image with `args` for podman run; its URL on loopback once /__health answers 200. */
 async function startImage(
@@ -175,4 +178,36 @@ it('ends on SIGTERM with exit 0 within 2 s under load', async () => {
   stopping = true
   await Promise.all(clients)
   expect(await podman(['inspect', name, '--format', '{{.State.ExitCode}}'])).toBe('0')
+})
+
+it('runs as the README says: its build line made the image of these tests, its run line serves it on port 4477', async () => {
+  // The global setup ran the build line as written, its default base the stand-in under that name.
+  expect(readme.build).toMatch(/ -t taxonomy-mock \.$/)
+  expect(image).toBe('localhost/taxonomy-mock')
+  const run = spawn('sh', ['-c', readme.run], { cwd: ROOT, detached: true })
+  let output = ''
+  run.stdout.on('data', (chunk: Buffer) => (output += chunk))
+  run.stderr.on('data', (chunk: Buffer) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => run.on('exit', resolve))
+  const url = 'http://127.0.0.1:4477'
+  try {
+    await until(
+      async () =>
+        run.exitCode !== null ||
+        (await fetch(`${url}/__health`).catch(() => undefined))?.status === 200,
+      `${readme.run} answering /__health`,
+    )
+    expect(run.exitCode, output).toBeNull()
+    const [id, ...others] = (await podman(['ps', '-q', '--filter', `ancestor=${image}`])).split(
+      '\n',
+    )
+    expect(others).toEqual([])
+    expect((await answerOf(url, '/api/v2/disciplines/history')).status).toBe(200)
+    // Stopped as `podman stop` stops it: the line ends with exit 0, the container removed (--rm).
+    await podman(['stop', id!])
+    expect(await exited, output).toBe(0)
+    expect(await podman(['ps', '-aq', '--filter', `id=${id}`])).toBe('')
+  } finally {
+    if (run.exitCode === null) process.kill(-run.pid!, 'SIGKILL')
+  }
 })

