@@ -6,6 +6,7 @@ import { benchGenerate } from './generate.js'
 import { benchHttps } from './https.js'
 import { benchImage } from './image.js'
 import { benchJournal } from './journal.js'
+import { benchKeyScan } from './key-scan.js'
 import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
@@ -36,6 +37,7 @@ const sections = [
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],
+  ['Key scan', () => benchKeyScan()],
   ['Container image', () => benchImage()],
   // Installs five tools and takes minutes: only `npm run bench -- peers`.
   ['Peers', () => benchPeers(), { onDemand: true }],
