@@ -1,9 +1,8 @@
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
-import { takeStep, type MemorySessionStore } from '../../http/memory-store.js'
+import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
 import { USUAL_EFFECT } from '../../http/scenario-state.js'
 import type { MockAnswer } from '../../http/responses.js'
-import type { SessionStore, Step } from '../../http/session-store.js'
-import type { Session } from '../../http/sessions.js'
+import type { Step } from '../../http/session-store.js'
 import type { StepQuestion } from './worker-store.js'
 
 /**
@@ -12,47 +11,24 @@ import type { StepQuestion } from './worker-store.js'
  * so the next request finds it in force whichever worker it reaches. The scenarios' counts are
  * this process's: a worker's request takes its step here (`stepFor`).
  */
-export class PrimarySessionStore implements SessionStore {
+export class PrimarySessionStore extends MemorySessionStore {
   constructor(
-    readonly memory: MemorySessionStore,
+    memory: ConstructorParameters<typeof MemorySessionStore>,
     readonly toWorkers: (command: AdminCommand) => Promise<unknown>,
-  ) {}
-
-  get default(): Session {
-    return this.memory.default
+  ) {
+    super(...memory)
   }
 
-  find(id: string): Session | undefined {
-    return this.memory.find(id)
-  }
-
-  take(id: string): Session {
-    return this.memory.take(id)
-  }
-
-  current(): undefined {
-    return undefined
-  }
-
-  step(...args: Parameters<SessionStore['step']>): Step {
-    return this.memory.step(...args)
-  }
-
-  async apply(command: AdminCommand): Promise<MockAnswer> {
-    const answer = await this.memory.apply(command)
+  override async apply(command: AdminCommand): Promise<MockAnswer> {
+    const answer = await this.applyHere(command)
     if (isAdminWrite(command) && answer.status === 200) await this.toWorkers(command)
     return answer
   }
 
   /** A worker's request's step of its session's scenario (none left: the usual answer). */
   stepFor({ session, partition, authorized }: StepQuestion): Step {
-    const state = this.memory.find(session)?.scenario
+    const state = this.find(session)?.scenario
     if (state === undefined || state.exhausted) return USUAL_EFFECT
     return takeStep(state, partition, authorized)
-  }
-
-  /** The sessions' scenarios and data, as the commands a new worker applies before it serves. */
-  snapshot(): AdminCommand[] {
-    return this.memory.snapshot()
   }
 }

@@ -89,7 +89,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   const owner = createGatheringResolver(options.mockOptions, {
     ...(options.upstream ? { upstream: options.upstream } : {}),
     // Every write reaches every worker as its command.
-    store: (memory) =>
+    store: (...memory) =>
       (store = new PrimarySessionStore(memory, (command) => askAll('apply', command))),
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)

@@ -1,8 +1,8 @@
 import type { AdminCommand } from '../../http/admin-commands.js'
-import { takeStep, type MemorySessionStore } from '../../http/memory-store.js'
+import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
 import type { ScenarioState } from '../../http/scenario-state.js'
-import type { SessionStore, Step } from '../../http/session-store.js'
+import type { Step } from '../../http/session-store.js'
 import type { Session } from '../../http/sessions.js'
 import type { Channel } from './channel.js'
 
@@ -15,33 +15,19 @@ export interface StepQuestion {
 
 /**
  * A `--workers` worker's sessions: a copy of the primary's, which every admin write reaches
- * before it is answered, so the copy is always current. A request's step of its session's
- * scenario is taken in the primary, which holds the one count (`times`, the `sequence` step,
- * fault draws, the quota's window); an admin call is sent to the primary as its command.
+ * before it is answered (`applyHere`), so the copy is always current. A request's step of its
+ * session's scenario is taken in the primary, which holds the one count (`times`, the `sequence`
+ * step, fault draws, the quota's window); an admin call is sent to the primary as its command.
  */
-export class WorkerSessionStore implements SessionStore {
+export class WorkerSessionStore extends MemorySessionStore {
   constructor(
-    readonly memory: MemorySessionStore,
+    memory: ConstructorParameters<typeof MemorySessionStore>,
     readonly primary: Channel,
-  ) {}
-
-  get default(): Session {
-    return this.memory.default
+  ) {
+    super(...memory)
   }
 
-  find(id: string): Session | undefined {
-    return this.memory.find(id)
-  }
-
-  take(id: string): Session {
-    return this.memory.take(id)
-  }
-
-  current(): undefined {
-    return undefined
-  }
-
-  step(
+  override step(
     session: Session,
     state: ScenarioState,
     partition: string | undefined,
@@ -53,7 +39,7 @@ export class WorkerSessionStore implements SessionStore {
     return this.primary.ask<Step>('step', question)
   }
 
-  apply(command: AdminCommand): Promise<MockAnswer> {
+  override apply(command: AdminCommand): Promise<MockAnswer> {
     return this.primary.ask<MockAnswer>('apply', command)
   }
 }

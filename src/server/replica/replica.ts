@@ -1,7 +1,6 @@
 import { serialize } from 'node:v8'
 import type { AnsweredEntry } from '../../http/journal.js'
 import { journalPartOf, mergeJournalParts, type JournalPart } from '../../http/journal-part.js'
-import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MockOptions } from '../../http/options.js'
 import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
@@ -76,19 +75,16 @@ async function startLoaded(
     onMalformed: (kind, detail) => faults.malformed(kind, detail),
     onFailure: (failure) => faults.failed(failure),
   })
-  let memory!: MemorySessionStore
   let unavailable!: MockAnswer
   const resolver = createGatheringResolver(options, {
     ...(upstream ? { upstream } : {}),
-    store: (own) => {
-      memory = own
-      return (store = new RedisSessionStore(
-        own,
+    store: (...memory) =>
+      (store = new RedisSessionStore(
+        memory,
         link,
         () => unavailable,
         (detail) => faults.malformed('value', detail),
-      ))
-    },
+      )),
     journal: async (session, own) => {
       const ask = parts.next(link.replica)
       const gathered = parts.wait(ask, address.timeout)
@@ -109,7 +105,7 @@ async function startLoaded(
   function heard(shared: RedisSessionStore, notice: Notice): void {
     if (notice.op === 'journal') {
       if (notice.ask.startsWith(`${link.replica}:`)) return
-      const part = epochPart(journalPartOf(memory.find(notice.session)))
+      const part = epochPart(journalPartOf(shared.find(notice.session)))
       const bytes = serialize({ ask: notice.ask, part: part && sendable(part) })
       void link.reply(notice.ask.split(':', 1)[0]!, bytes).catch(() => {})
       return
@@ -118,11 +114,11 @@ async function startLoaded(
     // Made afresh, deleted or its journal cleared: this process's part of the journal goes too.
     const { op, session } = notice
     if (op === 'createSession' || op === 'deleteSession' || op === 'clearJournal')
-      void memory.apply({ op, session })
+      void shared.applyHere({ op, session })
     shared.markStale(session)
   }
 
-  await store!.share(memory.default.scenario)
+  await store!.share(store!.default.scenario)
   loading = store!.load()
   await loading
   return {
