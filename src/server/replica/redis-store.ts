@@ -6,8 +6,7 @@ import type { MockAnswer } from '../../http/responses.js'
 import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
 import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
-import type { SavedState } from './store-input.js'
-import type { StepReply, StoreLink } from './store-link.js'
+import type { SavedState, StepReply, StoreLink } from './store-link.js'
 
 /**
  * A `--store` replica's sessions: their state (scenario, data, the scenario's count and windows)
@@ -38,7 +37,6 @@ export class RedisSessionStore extends MemorySessionStore {
     readonly link: StoreLink,
     /** The 503 of a request that needs the store and cannot have it. */
     readonly unavailableAnswer: () => MockAnswer,
-    readonly malformed: (detail: string) => void,
   ) {
     super(...memory)
   }
@@ -101,7 +99,8 @@ export class RedisSessionStore extends MemorySessionStore {
       // JSON, but no patch this replica takes (another program wrote it).
       if ((this.applyHere(command) as MockAnswer).status !== 200) taken = false
     }
-    if (!taken) this.malformed(`the saved state of session ${JSON.stringify(id)}`)
+    if (!taken)
+      this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
     if (saved === null) this.#known.delete(session)
     else this.#known.set(session, { version: saved.version, scenario, data })
   }
@@ -211,8 +210,7 @@ export class RedisSessionStore extends MemorySessionStore {
         ids.add(session.id)
       }
     }
-    for (const session of this.registry.all())
-      if (this.#known.has(session)) ids.add(session.id)
+    for (const session of this.registry.all()) if (this.#known.has(session)) ids.add(session.id)
     for (const id of ids) this.#adopt(id, await this.link.fetch(id))
   }
 
