@@ -17,8 +17,7 @@ import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import { PrimarySessionStore } from './primary-store.js'
-import type { StepQuestion } from './worker-store.js'
+import { PrimarySessionStore, type StepQuestion } from './stores.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {

@@ -32,17 +32,14 @@ export class RedisSessionStore extends MemorySessionStore {
   /** The highest version seen: a store whose last is lower lost its data. */
   #highest = 0
 
+  /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
+  unavailable!: MockAnswer
+
   constructor(
     memory: ConstructorParameters<typeof MemorySessionStore>,
     readonly link: StoreLink,
-    /** The 503 of a request that needs the store and cannot have it. */
-    readonly unavailableAnswer: () => MockAnswer,
   ) {
     super(...memory)
-  }
-
-  get unavailable(): MockAnswer {
-    return this.unavailableAnswer()
   }
 
   /** A session another replica changed (or that this one could not keep up with). */

@@ -4,7 +4,7 @@ import { journalPartOf, mergeJournalParts, type JournalPart } from '../../http/j
 import type { MockOptions } from '../../http/options.js'
 import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
-import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
+import { createMessageAnswers } from '../../http/responses.js'
 import { RedisSessionStore } from './redis-store.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFaults } from './store-faults.js'
@@ -70,10 +70,9 @@ async function join(
     onReply: ({ ask, part }) => reads.get(ask)?.(part),
     onReconnect: () => (loading = loading.then(() => store?.load()).catch(() => {})),
   })
-  let unavailable!: MockAnswer
   const resolver = createGatheringResolver(options, {
     ...(upstream ? { upstream } : {}),
-    store: (...memory) => (store = new RedisSessionStore(memory, link, () => unavailable)),
+    store: (...memory) => (store = new RedisSessionStore(memory, link)),
     // Waits for as many parts as replicas were asked, within the time bound; missing one, it
     // fails (a part of the journal would pass for the whole: the caller is told to retry).
     journal: async (session, own) => {
@@ -97,7 +96,7 @@ async function join(
     metrics: async (own) => ({ ...own, store: faults.snapshot() }),
   })
 
-  unavailable = createMessageAnswers(
+  store!.unavailable = createMessageAnswers(
     'unavailable',
     `Session store unavailable: this replica cannot reach it; retry shortly`,
     resolver.options.cors,
