@@ -22,13 +22,13 @@ import type { SavedState, StepReply, StoreLink } from './store-link.js'
  * cannot have it is answered `unavailable` (503).
  */
 export class RedisSessionStore extends MemorySessionStore {
-  /** Sessions a notice said changed, with the notice's number: fetched before they answer. */
-  readonly #stale = new Map<string, number>()
-  /** Fetches under way, with the notice each began after: a later notice needs a fetch of its own. */
-  readonly #fetching = new Map<string, { mark: number; done: Promise<MockAnswer | undefined> }>()
+  /**
+   * Sessions a notice said changed, fetched before they answer: each notice's mark, with the fetch
+   * under way since (a later notice makes a new mark, which needs a fetch of its own).
+   */
+  readonly #stale = new Map<string, { fetching?: Promise<MockAnswer | undefined> }>()
   /** The state this replica's copy of a session reflects: the version and its JSON texts. */
   readonly #known = new WeakMap<Session, SavedState>()
-  #notices = 0
   /** The highest version seen: a store whose last is lower lost its data. */
   #highest = 0
 
@@ -44,30 +44,27 @@ export class RedisSessionStore extends MemorySessionStore {
 
   /** A session another replica changed (or that this one could not keep up with). */
   markStale(id: string): void {
-    this.#stale.set(id, ++this.#notices)
+    this.#stale.set(id, {})
   }
 
   override current(id: string): undefined | Promise<MockAnswer | undefined> {
     const mark = this.#stale.get(id)
     if (mark === undefined) return undefined
-    const under = this.#fetching.get(id)
-    if (under?.mark === mark) return under.done
-    const fetching = { mark, done: this.#fetch(id, mark) }
-    this.#fetching.set(id, fetching)
-    void fetching.done.finally(() => {
-      if (this.#fetching.get(id) === fetching) this.#fetching.delete(id)
-    })
-    return fetching.done
+    // A fetch that failed is left for the next request to try again.
+    return (mark.fetching ??= this.#fetch(id).then((answer) => {
+      if (answer !== undefined) mark.fetching = undefined
+      else if (this.#stale.get(id) === mark) this.#stale.delete(id)
+      return answer
+    }))
   }
 
-  async #fetch(id: string, mark: number): Promise<MockAnswer | undefined> {
+  async #fetch(id: string): Promise<MockAnswer | undefined> {
     if (!this.link.up) return this.unavailable
     try {
       this.#adopt(id, await this.link.fetch(id))
     } catch {
       return this.unavailable
     }
-    if (this.#stale.get(id) === mark) this.#stale.delete(id)
     return undefined
   }
 
