@@ -42,7 +42,8 @@ export function takeStep(
 
 /**
  * The sessions of one process, in its {@link SessionRegistry}: the store of a server of one
- * process, and each process's own copy in a server of several.
+ * process, and the base of a server of several's stores, which hold each process's own copy
+ * here and override where the processes share (`apply`, `step`, `current`).
  */
 export class MemorySessionStore implements SessionStore {
   constructor(
@@ -63,7 +64,7 @@ export class MemorySessionStore implements SessionStore {
     return this.registry.get(id)
   }
 
-  current(): undefined {
+  current(_id: string): undefined | Promise<MockAnswer | undefined> {
     return undefined
   }
 
@@ -72,11 +73,16 @@ export class MemorySessionStore implements SessionStore {
     state: ScenarioState,
     partition: string | undefined,
     authorized: boolean,
-  ): Step {
+  ): ReturnType<SessionStore['step']> {
     return takeStep(state, partition, authorized)
   }
 
   apply(command: AdminCommand): MockAnswer | Promise<MockAnswer> {
+    return this.applyHere(command)
+  }
+
+  /** Applies a command to this process's copy of the sessions alone. */
+  applyHere(command: AdminCommand): MockAnswer | Promise<MockAnswer> {
     const { registry: sessions } = this
     const { session } = command
     // Reading or clearing a session that does not exist makes none (nor pushes another out).

@@ -95,7 +95,7 @@ export interface Gathering {
   readonly journal?: JournalReader
   readonly metrics?: MetricsGatherer
   /** The store the admin router and the resolver use, made over this process's own sessions. */
-  readonly store?: (memory: MemorySessionStore) => SessionStore
+  readonly store?: (...memory: ConstructorParameters<typeof MemorySessionStore>) => SessionStore
   /** The real service, for the records the data lacks (`serve --upstream`): an adapter's source. */
   readonly upstream?: Upstream
 }
@@ -119,15 +119,15 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       throw new OptionError('memoryBudget', `is too small for \`patch\`: ${refusal}`)
   }
   const cache = new DatasetCache(resolved, sessions, errors.notFound)
-  const memory = new MemorySessionStore(
+  const memory: ConstructorParameters<typeof MemorySessionStore> = [
     sessions,
     {
       base: () => cache.options.taxonomy,
       describe: (data) => describeServedDataset(cache.options, data),
     },
     gathering.journal,
-  )
-  const store = gathering.store?.(memory) ?? memory
+  ]
+  const store = gathering.store?.(...memory) ?? new MemorySessionStore(...memory)
   const answerAdmin = createAdmin(store, resolved.adminKey)
   const metrics = new Metrics(sessions)
   const answerMetrics = createMetricsRoute(metrics, resolved.adminKey, gathering.metrics)

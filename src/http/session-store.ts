@@ -24,7 +24,7 @@ export type SharedStep = Step | MockAnswer | typeof AGAIN
  * session the request's journal entry.
  *
  * Implementations: `MemorySessionStore` (one process, `memory-store.ts`), the `--workers`
- * primary's, which applies every write to its workers too (`server/cluster/primary-store.ts`), and
+ * primary's, which applies every write to its workers too (`server/cluster/stores.ts`), and
  * a `--store` replica's, whose sessions live in Redis (`server/replica/redis-store.ts`).
  */
 export interface SessionStore {

@@ -17,8 +17,7 @@ import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import { PrimarySessionStore } from './primary-store.js'
-import type { StepQuestion } from './worker-store.js'
+import { PrimarySessionStore, type StepQuestion } from './stores.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {
@@ -89,7 +88,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   const owner = createGatheringResolver(options.mockOptions, {
     ...(options.upstream ? { upstream: options.upstream } : {}),
     // Every write reaches every worker as its command.
-    store: (memory) =>
+    store: (...memory) =>
       (store = new PrimarySessionStore(memory, (command) => askAll('apply', command))),
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)

@@ -1,8 +1,7 @@
 import { journalPartOf } from '../../http/journal-part.js'
 import type { AdminCommand } from '../../http/admin-commands.js'
-import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MetricsSnapshot } from '../../http/metrics.js'
-import { createGatheringResolver, metricsOf, sessionsOf } from '../../http/resolver.js'
+import { createGatheringResolver, metricsOf, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
 import type { MockOptions } from '../../http/options.js'
 import type { Taxonomy } from '../../core/store.js'
@@ -13,7 +12,7 @@ import { startServerWithLimits, type RunningServer } from '../server.js'
 import type { Socket } from 'node:net'
 import type { CertificatePair } from '../self-signed.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
-import { WorkerSessionStore } from './worker-store.js'
+import { WorkerSessionStore } from './stores.js'
 import type { Replica } from '../replica/replica.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
@@ -48,36 +47,33 @@ export const CLUSTER_STORE_VARIABLE = 'TAXONOMY_MOCK_CLUSTER_STORE'
  * Serves as one worker of a cluster: serves the connections the primary hands it, answers every
  * request itself (its sessions' store asks the primary for scenario steps and sends it admin
  * calls), and answers the primary's questions: admin writes to apply here too, a session's journal
- * part, the metrics. With a store, the worker is a replica like any other:
- * it forwards nothing, and the primary only asks it to reload or stop.
+ * part, the metrics, a reload, a stop. With a store, the worker is a replica like any other: it
+ * asks the primary for the store's address (never on its command line or in its environment),
+ * and the primary only asks it to reload or stop, also while the store keeps it waiting.
  */
 export async function startClusterWorker(
   options: StartServerOptions,
   hooks: WorkerHooks,
 ): Promise<RunningServer> {
   const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
-  if (hooks.replicate) return startReplicaWorker(options, hooks, hooks.replicate)
-  let memory!: MemorySessionStore
-  // Asked only once the channel below is open.
-  const upstream = hooks.upstream?.((kind, value) => primary.ask(kind, value))
+  let store: WorkerSessionStore | undefined
+  let local: Promise<Resolver> | undefined
   // The sessions' state as the primary had it when it answered; the writes it sends after wait.
   let stateTaken: Promise<unknown> = Promise.resolve()
   const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
     switch (kind) {
-      case 'apply': {
+      case 'apply':
         // The primary applied an admin write: its command makes the same change here.
         await stateTaken
-        const answer = await memory.apply(value as AdminCommand)
-        return answer.status
-      }
+        return (await store!.applyHere(value as AdminCommand)).status
       case 'journal': {
-        const part = journalPartOf(sessionsOf(local).find(value as string))
+        const part = journalPartOf(store!.find(value as string))
         return part && { ...part, origin: part.origin + SHARED_CLOCK_OFFSET }
       }
       case 'metrics':
-        return metricsOf(local)!.snapshot()
+        return metricsOf(await local!)!.snapshot()
       case 'reload':
-        if (hooks.reload) local.replaceTaxonomy(await hooks.reload())
+        if (hooks.reload && local) (await local).replaceTaxonomy(await hooks.reload())
         return true
       case 'stop':
         hooks.stop(value as number | undefined)
@@ -86,68 +82,45 @@ export async function startClusterWorker(
         throw new Error(`unknown question ${kind}`)
     }
   })
-  const local = createGatheringResolver(mockOptions as MockOptions, {
-    store: (own) => new WorkerSessionStore((memory = own), primary),
-    // What every process counted, gathered by the primary.
-    metrics: () => primary.ask<MetricsSnapshot>('metrics-all'),
-    ...(upstream ? { upstream } : {}),
-  })
-  // A worker started in place of one that died takes the sessions' scenarios and data first.
-  stateTaken = primary.ask<AdminCommand[]>('state').then(async (commands) => {
-    for (const command of commands) await memory.apply(command)
-  })
-  await stateTaken
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
-  const { served, acceptor } = await fromPrimaryServer(options, hooks, primary)
-  return serving(startServerWithLimits(served, SERVER_LIMITS, local, acceptor))
-}
-
-/**
- * A worker that keeps its sessions in the store, as a replica of its own. It asks the primary for
- * the store's address (never on its command line or in its environment), and hears the primary
- * from then on: a stop while the store does not answer reaches it too.
- */
-async function startReplicaWorker(
-  options: StartServerOptions,
-  hooks: WorkerHooks,
-  replicate: NonNullable<WorkerHooks['replicate']>,
-): Promise<RunningServer> {
-  const { port: _port, host: _host, onRequest: _onRequest, tls: _tls, ...mockOptions } = options
-  let joining: Promise<Replica> | undefined
-  const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
-    switch (kind) {
-      case 'reload':
-        if (hooks.reload && joining) (await joining).resolver.replaceTaxonomy(await hooks.reload())
-        return true
-      case 'stop':
-        hooks.stop(value as number | undefined)
-        return true
-      default:
-        throw new Error(`unknown question ${kind}`)
-    }
-  })
-  process.once('disconnect', () => hooks.stop(0))
   const upstream = hooks.upstream?.((kind, value) => primary.ask(kind, value))
-  joining = replicate(
-    mockOptions as MockOptions,
-    await primary.ask<StoreAddress>('store'),
-    upstream,
-  )
-  const replica = await joining
+  let replica: Replica | undefined
+  if (hooks.replicate) {
+    const address = await primary.ask<StoreAddress>('store')
+    local = hooks.replicate(mockOptions as MockOptions, address, upstream).then((joined) => {
+      replica = joined
+      return joined.resolver
+    })
+  } else {
+    const resolver = createGatheringResolver(mockOptions as MockOptions, {
+      store: (...memory) => (store = new WorkerSessionStore(memory, primary)),
+      // What every process counted, gathered by the primary.
+      metrics: () => primary.ask<MetricsSnapshot>('metrics-all'),
+      ...(upstream ? { upstream } : {}),
+    })
+    local = Promise.resolve(resolver)
+    // A worker started in place of one that died takes the sessions' scenarios and data first.
+    stateTaken = primary.ask<AdminCommand[]>('state').then(async (commands) => {
+      for (const command of commands) await store!.applyHere(command)
+    })
+  }
+  const resolver = await local
+  await stateTaken
   const server = await serving(
     fromPrimaryServer(options, hooks, primary).then(({ served, acceptor }) =>
-      startServerWithLimits(served, SERVER_LIMITS, replica.resolver, acceptor),
+      startServerWithLimits(served, SERVER_LIMITS, resolver, acceptor),
     ),
   ).catch(async (error: unknown) => {
-    await replica.close()
+    await replica?.close()
     throw error
   })
+  if (replica === undefined) return server
   return {
     ...server,
     async close(closing) {
       await server.close(closing)
-      await replica.close()
+      await replica!.close()
     },
   }
 }

@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto'
 import { isAdminWrite, parseAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
-import { takeStep, type MemorySessionStore } from '../../http/memory-store.js'
+import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
 import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
-import { AGAIN, type SessionStore, type SharedStep, type Step } from '../../http/session-store.js'
+import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
 import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
-import type { SavedState } from './store-input.js'
-import type { StepReply, StoreLink } from './store-link.js'
-
-/** The state this replica's copy of a session reflects: the version and its JSON texts. */
-interface Known {
-  readonly version: number
-  readonly scenario: string | undefined
-  readonly data: string | undefined
-}
+import type { SavedState, StepReply, StoreLink } from './store-link.js'
 
 /**
  * A `--store` replica's sessions: their state (scenario, data, the scenario's count and windows)
@@ -29,72 +21,56 @@ interface Known {
  * Requests in sessions without a saved scenario never wait for Redis. What needs the store and
  * cannot have it is answered `unavailable` (503).
  */
-export class RedisSessionStore implements SessionStore {
-  /** Sessions a notice said changed, with the notice's number: fetched before they answer. */
-  readonly #stale = new Map<string, number>()
-  /** Fetches under way, with the notice each began after: a later notice needs a fetch of its own. */
-  readonly #fetching = new Map<string, { mark: number; done: Promise<MockAnswer | undefined> }>()
-  readonly #known = new WeakMap<Session, Known>()
-  #notices = 0
+export class RedisSessionStore extends MemorySessionStore {
+  /**
+   * Sessions a notice said changed, fetched before they answer: each notice's mark, with the fetch
+   * under way since (a later notice makes a new mark, which needs a fetch of its own).
+   */
+  readonly #stale = new Map<string, { fetching?: Promise<MockAnswer | undefined> }>()
+  /** The state this replica's copy of a session reflects: the version and its JSON texts. */
+  readonly #known = new WeakMap<Session, SavedState>()
   /** The highest version seen: a store whose last is lower lost its data. */
   #highest = 0
 
+  /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
+  unavailable!: MockAnswer
+
   constructor(
-    readonly memory: MemorySessionStore,
+    memory: ConstructorParameters<typeof MemorySessionStore>,
     readonly link: StoreLink,
-    /** The 503 of a request that needs the store and cannot have it. */
-    readonly unavailableAnswer: () => MockAnswer,
-    readonly malformed: (detail: string) => void,
-  ) {}
-
-  get unavailable(): MockAnswer {
-    return this.unavailableAnswer()
-  }
-
-  get default(): Session {
-    return this.memory.default
-  }
-
-  find(id: string): Session | undefined {
-    return this.memory.find(id)
-  }
-
-  take(id: string): Session {
-    return this.memory.take(id)
+  ) {
+    super(...memory)
   }
 
   /** A session another replica changed (or that this one could not keep up with). */
   markStale(id: string): void {
-    this.#stale.set(id, ++this.#notices)
+    this.#stale.set(id, {})
   }
 
-  current(id: string): undefined | Promise<MockAnswer | undefined> {
+  override current(id: string): undefined | Promise<MockAnswer | undefined> {
     const mark = this.#stale.get(id)
     if (mark === undefined) return undefined
-    const under = this.#fetching.get(id)
-    if (under?.mark === mark) return under.done
-    const fetching = { mark, done: this.#fetch(id, mark) }
-    this.#fetching.set(id, fetching)
-    void fetching.done.finally(() => {
-      if (this.#fetching.get(id) === fetching) this.#fetching.delete(id)
-    })
-    return fetching.done
+    // A fetch that failed is left for the next request to try again.
+    return (mark.fetching ??= this.#fetch(id).then((answer) => {
+      if (answer !== undefined) mark.fetching = undefined
+      else if (this.#stale.get(id) === mark) this.#stale.delete(id)
+      return answer
+    }))
   }
 
-  async #fetch(id: string, mark: number): Promise<MockAnswer | undefined> {
+  async #fetch(id: string): Promise<MockAnswer | undefined> {
     if (!this.link.up) return this.unavailable
     try {
       this.#adopt(id, await this.link.fetch(id))
     } catch {
       return this.unavailable
     }
-    if (this.#stale.get(id) === mark) this.#stale.delete(id)
     return undefined
   }
 
   /** Makes this process's copy of a session what Redis holds (`null`: nothing). */
   #adopt(id: string, saved: SavedState | null): void {
-    const session = saved === null ? this.memory.find(id) : this.memory.take(id)
+    const session = saved === null ? this.find(id) : this.take(id)
     if (session === undefined) return
     const known = this.#known.get(session)
     this.#highest = Math.max(this.#highest, saved?.version ?? 0)
@@ -107,7 +83,7 @@ export class RedisSessionStore implements SessionStore {
           ? { op: 'clearScenario' as const, session: id }
           : parseAdminWrite({ op: 'setScenario', session: id, scenario: JSON.parse(scenario) })
       if (command === undefined) taken = false
-      else void this.memory.apply(command)
+      else void this.applyHere(command)
     }
     if (known?.data !== data) {
       const command: AdminCommand =
@@ -115,14 +91,15 @@ export class RedisSessionStore implements SessionStore {
           ? { op: 'clearData', session: id }
           : { op: 'setData', session: id, patch: JSON.parse(data) }
       // JSON, but no patch this replica takes (another program wrote it).
-      if ((this.memory.apply(command) as MockAnswer).status !== 200) taken = false
+      if ((this.applyHere(command) as MockAnswer).status !== 200) taken = false
     }
-    if (!taken) this.malformed(`the saved state of session ${JSON.stringify(id)}`)
+    if (!taken)
+      this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
     if (saved === null) this.#known.delete(session)
     else this.#known.set(session, { version: saved.version, scenario, data })
   }
 
-  step(
+  override step(
     session: Session,
     state: ScenarioState,
     partition: string | undefined,
@@ -167,17 +144,17 @@ export class RedisSessionStore implements SessionStore {
     return takeStep(placed, partition, true, readingOf(state, reply.quota))
   }
 
-  async apply(command: AdminCommand): Promise<MockAnswer> {
+  override async apply(command: AdminCommand): Promise<MockAnswer> {
     const { session: id } = command
     if (!isAdminWrite(command)) {
       const waiting = await this.current(id)
       if (waiting !== undefined) return waiting
       // A journal read gathers every replica's part: one that cannot is answered 503.
-      return (async () => this.memory.apply(command))().catch(() => this.unavailable)
+      return (async () => this.applyHere(command))().catch(() => this.unavailable)
     }
     if (!this.link.up) return this.unavailable
     // Applied here first: it checks the write (a patch against the data served) and answers it.
-    const answer = await this.memory.apply(command)
+    const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
     const mark = this.#stale.get(id)
     const value =
@@ -186,7 +163,7 @@ export class RedisSessionStore implements SessionStore {
         : command.op === 'setData'
           ? JSON.stringify(command.patch)
           : ''
-    const session = this.memory.find(id)
+    const session = this.find(id)
     const known = session && this.#known.get(session)
     // What this copy holds now, so that taking the state Redis answers builds nothing again.
     if (session !== undefined && value !== '')
@@ -220,15 +197,14 @@ export class RedisSessionStore implements SessionStore {
     const last = await this.link.lastVersion()
     const ids = new Set(await this.link.sessions())
     if ((last ?? 0) < this.#highest) {
-      for (const session of this.memory.registry.all()) {
+      for (const session of this.registry.all()) {
         const known = this.#known.get(session)
         if (known === undefined) continue
         await this.link.restore(session.id, known.scenario ?? '', known.data ?? '')
         ids.add(session.id)
       }
     }
-    for (const session of this.memory.registry.all())
-      if (this.#known.has(session)) ids.add(session.id)
+    for (const session of this.registry.all()) if (this.#known.has(session)) ids.add(session.id)
     for (const id of ids) this.#adopt(id, await this.link.fetch(id))
   }
 

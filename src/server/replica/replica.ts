@@ -1,16 +1,14 @@
 import { serialize } from 'node:v8'
 import type { AnsweredEntry } from '../../http/journal.js'
 import { journalPartOf, mergeJournalParts, type JournalPart } from '../../http/journal-part.js'
-import type { MemorySessionStore } from '../../http/memory-store.js'
 import type { MockOptions } from '../../http/options.js'
 import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
-import { createMessageAnswers, type MockAnswer } from '../../http/responses.js'
+import { createMessageAnswers } from '../../http/responses.js'
 import { RedisSessionStore } from './redis-store.js'
 import type { StoreAddress } from './store-address.js'
-import { StoreFaults } from './store-faults.js'
-import type { JournalReply, Notice } from './store-input.js'
-import { loadStoreClient, StoreLink } from './store-link.js'
+import { bounded, StoreFaults } from './store-faults.js'
+import { loadStoreClient, StoreLink, type Notice } from './store-link.js'
 
 /** A server's resolver when it is one of several replicas sharing their sessions through Redis. */
 export interface Replica {
@@ -48,58 +46,57 @@ export async function startReplica(
     SAY_WAITING_MS,
   )
   try {
-    return await startLoaded(options, address, warn, upstream)
+    return await join(options, address, warn, upstream)
   } finally {
     clearTimeout(waiting)
   }
 }
 
 /** {@link startReplica}, once the client is loaded. */
-async function startLoaded(
+async function join(
   options: MockOptions,
   address: StoreAddress,
   warn: (line: string) => void,
   upstream: Upstream | undefined,
 ): Promise<Replica> {
   const faults = new StoreFaults(address, warn)
-  const parts = new Gather()
+  // This replica's journal reads waiting for other replicas' parts, by ask.
+  const reads = new Map<string, (part: JournalPart | undefined) => void>()
+  let asks = 0
   let store: RedisSessionStore | undefined
   let loading: Promise<unknown> = Promise.resolve()
-  const link = await StoreLink.connect(address, {
+  const link = await StoreLink.connect(address, faults, {
     onNotice: (notice) => store && heard(store, notice),
-    onReply: (reply) => parts.add(reply),
-    onDown: (cause) => warn(`lost the session store at ${address.display} (${cause}); retrying`),
-    onReconnect: () => {
-      warn(`the session store at ${address.display} is back`)
-      loading = loading.then(() => store?.load()).catch(() => {})
-    },
-    onMalformed: (kind, detail) => faults.malformed(kind, detail),
-    onFailure: (failure) => faults.failed(failure),
+    onReply: ({ ask, part }) => reads.get(ask)?.(part),
+    onReconnect: () => (loading = loading.then(() => store?.load()).catch(() => {})),
   })
-  let memory!: MemorySessionStore
-  let unavailable!: MockAnswer
   const resolver = createGatheringResolver(options, {
     ...(upstream ? { upstream } : {}),
-    store: (own) => {
-      memory = own
-      return (store = new RedisSessionStore(
-        own,
-        link,
-        () => unavailable,
-        (detail) => faults.malformed('value', detail),
-      ))
-    },
+    store: (...memory) => (store = new RedisSessionStore(memory, link)),
+    // Waits for as many parts as replicas were asked, within the time bound; missing one, it
+    // fails (a part of the journal would pass for the whole: the caller is told to retry).
     journal: async (session, own) => {
-      const ask = parts.next(link.replica)
-      const gathered = parts.wait(ask, address.timeout)
-      const others = (await link.ask(session, ask)) - 1
-      const all = [...(await gathered(others)), epochPart(own)]
-      return mergeJournalParts(all.filter((part) => part !== undefined))
+      const ask = `${link.replica}:${++asks}`
+      const parts: (JournalPart | undefined)[] = []
+      let others = Infinity
+      const all = new Promise<void>((resolve) =>
+        reads.set(ask, (part) => {
+          if (parts.push(part) >= others) resolve()
+        }),
+      )
+      try {
+        others = (await link.ask(session, ask)) - 1
+        if (parts.length < others) await bounded(all, address.timeout)
+      } finally {
+        reads.delete(ask)
+      }
+      parts.push(epochPart(own))
+      return mergeJournalParts(parts.filter((part) => part !== undefined))
     },
     metrics: async (own) => ({ ...own, store: faults.snapshot() }),
   })
 
-  unavailable = createMessageAnswers(
+  store!.unavailable = createMessageAnswers(
     'unavailable',
     `Session store unavailable: this replica cannot reach it; retry shortly`,
     resolver.options.cors,
@@ -109,7 +106,7 @@ async function startLoaded(
   function heard(shared: RedisSessionStore, notice: Notice): void {
     if (notice.op === 'journal') {
       if (notice.ask.startsWith(`${link.replica}:`)) return
-      const part = epochPart(journalPartOf(memory.find(notice.session)))
+      const part = epochPart(journalPartOf(shared.find(notice.session)))
       const bytes = serialize({ ask: notice.ask, part: part && sendable(part) })
       void link.reply(notice.ask.split(':', 1)[0]!, bytes).catch(() => {})
       return
@@ -118,11 +115,11 @@ async function startLoaded(
     // Made afresh, deleted or its journal cleared: this process's part of the journal goes too.
     const { op, session } = notice
     if (op === 'createSession' || op === 'deleteSession' || op === 'clearJournal')
-      void memory.apply({ op, session })
+      void shared.applyHere({ op, session })
     shared.markStale(session)
   }
 
-  await store!.share(memory.default.scenario)
+  await store!.share(store!.default.scenario)
   loading = store!.load()
   await loading
   return {
@@ -145,59 +142,4 @@ function sendable(part: JournalPart): JournalPart {
     return { entry, answer: { ...kept, body: big ? null : answer.body } }
   })
   return { ...part, answered }
-}
-
-/**
- * The parts other replicas send for this replica's journal reads: a read waits for as many as
- * replicas were asked, within the time bound; missing one, it fails (a part of the journal would
- * pass for the whole: the caller is told to retry instead).
- */
-class Gather {
-  readonly #waiting = new Map<string, { parts: JournalPart[]; arrived: () => void }>()
-  #asks = 0
-
-  next(replica: string): string {
-    return `${replica}:${++this.#asks}`
-  }
-
-  add({ ask, part }: JournalReply): void {
-    const waiting = this.#waiting.get(ask)
-    if (waiting === undefined) return
-    if (part !== undefined) waiting.parts.push(part)
-    waiting.arrived()
-  }
-
-  /** Starts collecting the parts for `ask`; the function given waits for `count` of them. */
-  wait(ask: string, timeout: number): (count: number) => Promise<JournalPart[]> {
-    let replies = 0
-    let done: (() => void) | undefined
-    const parts: JournalPart[] = []
-    this.#waiting.set(ask, {
-      parts,
-      arrived: () => {
-        replies++
-        done?.()
-      },
-    })
-    return async (count) => {
-      try {
-        if (replies < count) {
-          await new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(
-              () => reject(new Error(`${count - replies} replicas sent no journal part`)),
-              timeout,
-            )
-            done = () => {
-              if (replies < count) return
-              clearTimeout(timer)
-              resolve()
-            }
-          })
-        }
-        return parts
-      } finally {
-        this.#waiting.delete(ask)
-      }
-    }
-  }
 }

@@ -1,7 +1,36 @@
 import type { StoreCounts } from '../../http/metrics.js'
 import type { StoreAddress } from './store-address.js'
-import type { MalformedKind } from './store-input.js'
-import type { StoreFailure } from './store-failure.js'
+
+/**
+ * A call to the store that failed although the connection is up: no answer within the address's
+ * time bound (a stalled or paused Redis), or an error reply (a key of the wrong type). What needed
+ * it is answered 503, as while the store is unreachable.
+ */
+export class StoreFailure extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'refused',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** `pending`, or a timeout failure once `ms` passed (`pending` is then left to settle unheard). */
+export async function bounded<T>(pending: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreFailure('timeout', `no answer within ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([pending, late])
+  } finally {
+    clearTimeout(timer)
+    pending.catch(() => {})
+  }
+}
+
+/** What a replica drops as malformed: a pub/sub message, a key (a session id), or a value. */
+export type MalformedKind = 'message' | 'key' | 'value'
 
 /** How long a kind of failure stays unsaid after it was said: a stalled store fails every call. */
 const FAILURE_QUIET_MS = 60_000

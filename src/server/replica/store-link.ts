@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import type { AdminCommand } from '../../http/admin-commands.js'
+import { deserialize } from 'node:v8'
+import type { RedisClientType } from '@redis/client'
+import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
+import type { AnsweredEntry } from '../../http/journal.js'
+import type { JournalPart } from '../../http/journal-part.js'
+import type { MockAnswer } from '../../http/responses.js'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
-import { bounded, StoreFailure } from './store-failure.js'
-import {
-  parseJournalReply,
-  parseNotice,
-  parseSavedState,
-  parseStepReply,
-  parseStoredCount,
-  type JournalReply,
-  type MalformedKind,
-  type Notice,
-  type SavedState,
-} from './store-input.js'
+import { bounded, StoreFailure, type MalformedKind, type StoreFaults } from './store-faults.js'
 import { RESTORE, scriptSha, STEP, WRITE } from './store-scripts.js'
 
 /**
@@ -24,8 +18,30 @@ import { RESTORE, scriptSha, STEP, WRITE } from './store-scripts.js'
  *   requests the scenario has counted), `P:s:{ID}:q` a rate-limited scenario's windows;
  * Channels: `P:changes` (a session changed; a replica asks for journals) and `P:parts:REPLICA`
  * (journal parts for the replica that asked). Journals stay in each replica's memory.
+ *
+ * What is read back is untrusted input, as a request is: another program, an operator or a bug
+ * may have written anything under the prefix. It is parsed into typed data, and what is malformed
+ * is dropped and counted (`faults`).
  */
 export type StepReply = NonNullable<ReturnType<typeof parseStepReply>>
+
+/** A message of the changes channel: a session's state changed, or a replica asks for journals. */
+export type Notice =
+  | { readonly op: AdminCommand['op']; readonly session: string; readonly from: string }
+  | { readonly op: 'journal'; readonly session: string; readonly ask: string }
+
+/** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data`): JSON texts. */
+export interface SavedState {
+  readonly version: number
+  readonly scenario: string | undefined
+  readonly data: string | undefined
+}
+
+/** A replica's part of a session's journal, answering an ask. */
+interface JournalReply {
+  readonly ask: string
+  readonly part: JournalPart | undefined
+}
 
 /**
  * Commands waiting for Redis at most: past these (a store that stalls under load), a command fails
@@ -35,83 +51,41 @@ const COMMANDS_WAITING_MAX = 10_000
 /** How long session keys live after their last write. */
 const SESSION_TTL_MS = 24 * 60 * 60 * 1_000
 
-/** The subset of the `@redis/client` API used here, so its types stay in one file. */
-interface Client {
-  connect(): Promise<unknown>
-  close(): Promise<void>
-  destroy(): void
-  duplicate(options?: object): Client
-  on(event: string, listener: (...args: never[]) => void): unknown
-  readonly isReady: boolean
-  get(key: string): Promise<string | null>
-  sMembers(key: string): Promise<string[]>
-  publish(channel: string, message: string | Buffer): Promise<number>
-  subscribe(
-    channel: string,
-    listener: (message: never) => void,
-    bufferMode?: boolean,
-  ): Promise<void>
-  sendCommand(args: (string | Buffer)[]): Promise<unknown>
-}
-
 export interface StoreEvents {
   onNotice(notice: Notice): void
   onReply(reply: JournalReply): void
   /** The connection came back after it was lost: state may have changed meanwhile. */
   onReconnect(): void
-  /** The connection was lost (said once until it is back). */
-  onDown(cause: string): void
-  /** Something read from the store was malformed, and dropped: `detail` says what and where. */
-  onMalformed(kind: MalformedKind, detail: string): void
-  /** A call failed while the connection is up (the call rejects with the same failure). */
-  onFailure(failure: StoreFailure): void
 }
 
-/** A value read from the store, as a stderr line shows it: short, on one line. */
-function preview(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)
-}
-
-/** The part of `@redis/client` used here, so its types stay in this file. */
-interface ClientModule {
-  createClient(options: object): Client
-  ErrorReply: new () => Error
-}
-
-let clientModule: Promise<ClientModule> | undefined
+let clientModule: Promise<typeof import('@redis/client')> | undefined
 
 /**
  * Loads the Redis client (once): only with --store, so a server without it never reads the
  * client's code. Loading is local work, apart from the time spent waiting for the store.
  */
-export function loadStoreClient(): Promise<ClientModule> {
-  return (clientModule ??= import('@redis/client') as unknown as Promise<ClientModule>)
+export function loadStoreClient(): Promise<typeof import('@redis/client')> {
+  return (clientModule ??= import('@redis/client'))
 }
 
 /**
  * A replica's one link to Redis: two connections (commands, and the subscriptions) and the few
  * scripts that make each step atomic. Knows Redis, not the resolver. Every call has the
- * address's time bound, and everything read back is parsed as untrusted input.
+ * address's time bound; a call that fails while the connection is up, and what is malformed,
+ * are told to `faults`.
  */
 export class StoreLink {
   readonly replica = randomUUID()
   readonly #keys: (suffix: string) => string
-  readonly #client: Client
-  readonly #subscriber: Client
-  readonly #events: StoreEvents
-  readonly #isErrorReply: (error: unknown) => boolean
   #closing = false
 
   private constructor(
     readonly address: StoreAddress,
-    clients: { client: Client; subscriber: Client },
-    events: StoreEvents,
-    isErrorReply: (error: unknown) => boolean,
+    readonly faults: StoreFaults,
+    readonly client: RedisClientType,
+    readonly subscriber: RedisClientType,
+    readonly isErrorReply: (error: unknown) => boolean,
   ) {
-    this.#client = clients.client
-    this.#subscriber = clients.subscriber
-    this.#events = events
-    this.#isErrorReply = isErrorReply
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
   }
 
@@ -121,16 +95,20 @@ export class StoreLink {
    * connected, a lost connection is retried every second, for ever. The subscriber is named
    * `taxonomy-mock:PREFIX`, so `CLIENT LIST` shows the replicas of a prefix.
    */
-  static async connect(address: StoreAddress, events: StoreEvents): Promise<StoreLink> {
+  static async connect(
+    address: StoreAddress,
+    faults: StoreFaults,
+    events: StoreEvents,
+  ): Promise<StoreLink> {
     const { createClient, ErrorReply } = await loadStoreClient()
     let connected = false
-    const client = createClient({
+    const client: RedisClientType = createClient({
       url: address.url,
       disableOfflineQueue: true,
       commandsQueueMaxLength: COMMANDS_WAITING_MAX,
       socket: {
         connectTimeout: address.timeout,
-        reconnectStrategy: (retries: number, cause: Error) =>
+        reconnectStrategy: (retries, cause) =>
           connected ? Math.min(100 * 2 ** retries, 1_000) : cause,
       },
     })
@@ -141,8 +119,9 @@ export class StoreLink {
     subscriber.on('error', noteError)
     const link = new StoreLink(
       address,
-      { client, subscriber },
-      events,
+      faults,
+      client,
+      subscriber,
       (error) => error instanceof ErrorReply,
     )
     try {
@@ -150,8 +129,8 @@ export class StoreLink {
       // hold the handshake for ever.
       await bounded(Promise.all([client.connect(), subscriber.connect()]), address.timeout)
       connected = true
-      link.#watch()
-      await link.#subscribe()
+      link.#watch(events)
+      await link.#subscribe(events)
     } catch (error) {
       client.destroy()
       subscriber.destroy()
@@ -160,23 +139,22 @@ export class StoreLink {
     return link
   }
 
-  async #subscribe(): Promise<void> {
-    const events = this.#events
+  async #subscribe(events: StoreEvents): Promise<void> {
     const [changes, parts] = [this.#keys('changes'), this.#keys(`parts:${this.replica}`)]
     await this.#call(() =>
-      this.#subscriber.subscribe(changes, (text: string) => {
+      this.subscriber.subscribe(changes, (text: string) => {
         const notice = parseNotice(text)
-        if (notice === undefined) events.onMalformed('message', `on ${changes}: ${preview(text)}`)
+        if (notice === undefined) this.#malformed('message', `on ${changes}: ${preview(text)}`)
         else events.onNotice(notice)
       }),
     )
     await this.#call(() =>
-      this.#subscriber.subscribe(
+      this.subscriber.subscribe(
         parts,
         (bytes: Buffer) => {
           const reply = parseJournalReply(bytes)
           if (reply === undefined)
-            events.onMalformed('message', `on ${parts}: ${bytes.byteLength} bytes`)
+            this.#malformed('message', `on ${parts}: ${bytes.byteLength} bytes`)
           else events.onReply(reply)
         },
         true,
@@ -189,19 +167,21 @@ export class StoreLink {
    * Told by the connections' state, not by which event came last: an error that leaves both
    * connected (a listener's) changes nothing.
    */
-  #watch(): void {
+  #watch(events: StoreEvents): void {
     let said = false
     const down = (error: Error) => {
       if (this.#closing || said || this.up) return
       said = true
-      this.#events.onDown(error.message || String(error))
+      const cause = error.message || String(error)
+      this.faults.warn(`lost the session store at ${this.address.display} (${cause}); retrying`)
     }
     const back = () => {
       if (this.#closing || !said || !this.up) return
       said = false
-      this.#events.onReconnect()
+      this.faults.warn(`the session store at ${this.address.display} is back`)
+      events.onReconnect()
     }
-    for (const client of [this.#client, this.#subscriber]) {
+    for (const client of [this.client, this.subscriber]) {
       client.on('error', down)
       client.on('ready', back)
     }
@@ -209,7 +189,7 @@ export class StoreLink {
 
   /** Whether both connections are up: session state can be read and written. */
   get up(): boolean {
-    return this.#client.isReady && this.#subscriber.isReady
+    return this.client.isReady && this.subscriber.isReady
   }
 
   /** Applies an admin write in Redis and tells every replica; answers the session's state then. */
@@ -233,7 +213,7 @@ export class StoreLink {
    * after a write's answer comes after the write's notice left for every replica.
    */
   async sent(): Promise<void> {
-    await this.#call(() => this.#client.sendCommand(['PING']))
+    await this.#call(() => this.client.ping())
   }
 
   /**
@@ -264,9 +244,7 @@ export class StoreLink {
   /** A session's saved state (`null`: none, or malformed: dropped and counted). */
   async fetch(session: string): Promise<SavedState | null> {
     const key = this.#keys(`s:{${session}}`)
-    const reply = await this.#call(() =>
-      this.#client.sendCommand(['HMGET', key, 'v', 'scenario', 'data']),
-    )
+    const reply = await this.#call(() => this.client.hmGet(key, ['v', 'scenario', 'data']))
     const state = parseSavedState(reply)
     if (state !== undefined) return state
     this.#malformed('value', key)
@@ -276,7 +254,7 @@ export class StoreLink {
   /** The ids of every session with saved state; a malformed id is dropped. */
   async sessions(): Promise<string[]> {
     const key = this.#keys('sessions')
-    const members = await this.#call(() => this.#client.sMembers(key))
+    const members = await this.#call(() => this.client.sMembers(key))
     return members.filter((session) => {
       if (isSessionId(session)) return true
       this.#malformed('key', `${key} holds ${preview(session)}`)
@@ -286,7 +264,7 @@ export class StoreLink {
 
   /** The last version given; `undefined` when none is (the store is empty) or it is no number. */
   async lastVersion(): Promise<number | undefined> {
-    const value = await this.#call(() => this.#client.get(this.#keys('v')))
+    const value = await this.#call(() => this.client.get(this.#keys('v')))
     const version = value === null ? undefined : parseStoredCount(value)
     if (value !== null && version === undefined) this.#malformed('value', this.#keys('v'))
     return version
@@ -305,12 +283,12 @@ export class StoreLink {
   /** Asks every replica for its part of a session's journal; answers how many were asked. */
   async ask(session: string, ask: string): Promise<number> {
     const notice = JSON.stringify({ op: 'journal', session, ask })
-    return this.#call(() => this.#client.publish(this.#keys('changes'), notice))
+    return this.#call(() => this.client.publish(this.#keys('changes'), notice))
   }
 
   /** Sends this replica's part of a journal to the replica that asked. */
   async reply(replica: string, part: Buffer): Promise<void> {
-    await this.#call(() => this.#client.publish(this.#keys(`parts:${replica}`), part))
+    await this.#call(() => this.client.publish(this.#keys(`parts:${replica}`), part))
   }
 
   #stateKeys(session: string): string[] {
@@ -326,18 +304,18 @@ export class StoreLink {
     const rest = [String(keys.length), ...keys, ...args]
     return this.#call(async () => {
       try {
-        return await this.#client.sendCommand(['EVALSHA', sha, ...rest])
+        return await this.client.sendCommand(['EVALSHA', sha, ...rest])
       } catch (error) {
         if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error
-        return this.#client.sendCommand(['EVAL', script, ...rest])
+        return this.client.sendCommand(['EVAL', script, ...rest])
       }
     })
   }
 
   /**
    * One call to the store, within the address's time bound. No answer in time, or an error reply,
-   * is a {@link StoreFailure}, told to the events; anything else (the connection is down) rejects
-   * as it is, said once by the connection's own events.
+   * is a {@link StoreFailure}, told to `faults`; anything else (the connection is down) rejects
+   * as it is, said once by {@link StoreLink.#watch}.
    */
   async #call<T>(send: () => Promise<T>): Promise<T> {
     try {
@@ -346,28 +324,170 @@ export class StoreLink {
       const failure =
         error instanceof StoreFailure
           ? error
-          : this.#isErrorReply(error)
+          : this.isErrorReply(error)
             ? new StoreFailure('refused', (error as Error).message)
             : undefined
       if (failure === undefined || this.#closing) throw error
-      this.#events.onFailure(failure)
+      this.faults.failed(failure)
       throw failure
     }
   }
 
-  /** Tells the events what was dropped; the error a caller throws when it cannot go on without it. */
+  /** Tells `faults` what was dropped; the error a caller throws when it cannot go on without it. */
   #malformed(kind: MalformedKind, detail: string): Error {
-    this.#events.onMalformed(kind, detail)
+    this.faults.malformed(kind, detail)
     return new Error(`malformed ${kind} in the session store: ${detail}`)
   }
 
   /** Closes both connections, within the time bound even if Redis stalls. */
   async close(): Promise<void> {
     this.#closing = true
-    const leave = () => Promise.allSettled([this.#client.close(), this.#subscriber.close()])
+    const leave = () => Promise.allSettled([this.client.close(), this.subscriber.close()])
     await bounded(leave(), this.address.timeout).catch(() => {
-      this.#client.destroy()
-      this.#subscriber.destroy()
+      this.client.destroy()
+      this.subscriber.destroy()
     })
   }
+}
+
+/** A value read from the store, as a stderr line shows it: short, on one line. */
+function preview(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)
+}
+
+/** Versions and counts: whole numbers Redis' INCR could reach, and JSON keeps exact. */
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0
+const isReplicaId = (value: unknown): value is string =>
+  typeof value === 'string' && /^[\w-]{1,100}$/.test(value)
+/** An ask: the asking replica's id and a number. */
+const isAsk = (value: unknown): value is string =>
+  typeof value === 'string' && /^[\w-]{1,100}:\d{1,16}$/.test(value)
+
+function parseNotice(text: string): Notice | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!isObject(value)) return undefined
+  const { op, session, ask, from } = value
+  if (!isSessionId(session)) return undefined
+  if (op === 'journal') return isAsk(ask) ? { op, session, ask } : undefined
+  const command = { op, session } as AdminCommand
+  if (typeof op !== 'string' || !isAdminWrite(command) || !isReplicaId(from)) return undefined
+  return { op: command.op, session, from }
+}
+
+/** A number Redis keeps as a string (`P:v`): `undefined` when it is none. */
+function parseStoredCount(value: string): number | undefined {
+  if (!/^\d{1,16}$/.test(value)) return undefined
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : undefined
+}
+
+/** A session's saved state; `null`: none is saved; `undefined`: malformed. */
+function parseSavedState(reply: unknown): SavedState | null | undefined {
+  if (!Array.isArray(reply) || reply.length !== 3) return undefined
+  const [version, scenario, data] = reply as unknown[]
+  if (version === null) return scenario === null && data === null ? null : undefined
+  const parsed = typeof version === 'string' ? parseStoredCount(version) : undefined
+  if (parsed === undefined || !isJsonOrNull(scenario) || !isJsonOrNull(data)) return undefined
+  return { version: parsed, scenario: scenario ?? undefined, data: data ?? undefined }
+}
+
+/** The step script's reply (store-scripts.ts: `STEP`). */
+function parseStepReply(
+  reply: unknown,
+):
+  | { readonly position: number; readonly malformed: boolean; readonly quota?: readonly number[] }
+  | 'stale'
+  | 'keyless'
+  | undefined {
+  if (!Array.isArray(reply) || !reply.every((item) => Number.isSafeInteger(item))) return undefined
+  const [position, malformed, ...quota] = reply as number[]
+  if (position === -1 && reply.length === 1) return 'stale'
+  if (position === -2 && reply.length === 1) return 'keyless'
+  if (!isCount(position) || (reply.length !== 2 && reply.length !== 5)) return undefined
+  return { position, malformed: malformed === 1, ...(quota.length > 0 ? { quota } : {}) }
+}
+
+/** A journal part another replica sent (V8's serialization format). */
+function parseJournalReply(bytes: unknown): JournalReply | undefined {
+  if (!(bytes instanceof Uint8Array)) return undefined
+  let value: unknown
+  try {
+    value = deserialize(bytes)
+  } catch {
+    return undefined
+  }
+  if (!isObject(value) || !isAsk(value.ask)) return undefined
+  const { ask, part } = value
+  if (part === undefined) return { ask, part }
+  if (!isObject(part) || !Number.isFinite(part.origin) || !Number.isFinite(part.startedAt))
+    return undefined
+  const { answered } = part
+  if (!Array.isArray(answered) || !answered.every(isAnsweredEntry)) return undefined
+  return { ask, part: part as unknown as JournalPart }
+}
+
+function isJsonOrNull(value: unknown): value is string | null {
+  if (value === null) return true
+  if (typeof value !== 'string') return false
+  try {
+    JSON.parse(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isNullOr =
+  <T>(check: (value: unknown) => value is T) =>
+  (value: unknown) =>
+    value === null || check(value)
+const isString = (value: unknown): value is string => typeof value === 'string'
+const isStatus = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599
+
+/** The fields the journal's readers (JSON, HAR) use, each of the type they expect. */
+function isAnsweredEntry(value: unknown): value is AnsweredEntry {
+  if (!isObject(value) || !isObject(value.entry)) return false
+  const { entry, answer } = value
+  return (
+    isString(entry.method) &&
+    isString(entry.path) &&
+    isNullOr(isString)(entry.endpoint) &&
+    isNullOr(isString)(entry.slug) &&
+    isString(entry.key) &&
+    isNullOr(isStatus)(entry.status) &&
+    isString(entry.reason) &&
+    Number.isFinite(entry.ms) &&
+    Number.isFinite(entry.t) &&
+    isNullOr(isString)(entry.scenario) &&
+    (answer === undefined || isStoredAnswer(answer))
+  )
+}
+
+function isStoredAnswer(value: unknown): value is MockAnswer {
+  if (!isObject(value) || !isStatus(value.status) || !isObject(value.headers)) return false
+  if (!Object.values(value.headers).every(isString)) return false
+  if (value.body !== null && !(value.body instanceof Uint8Array)) return false
+  const { delivery } = value
+  if (delivery === undefined) return true
+  if (!isObject(delivery)) return false
+  const whole = (field: unknown) => field === undefined || isCount(field)
+  return (
+    ['network-error', 'empty', 'hang', 'slow-body', 'truncated', 'reset'].includes(
+      delivery.mode as string,
+    ) &&
+    whole(delivery.bytes) &&
+    whole(delivery.chunkBytes) &&
+    (delivery.interval === undefined ||
+      (Number.isFinite(delivery.interval) && (delivery.interval as number) >= 0)) &&
+    (delivery.mode !== 'slow-body' || (isCount(delivery.chunkBytes) && delivery.chunkBytes > 0))
+  )
 }

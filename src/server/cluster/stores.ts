@@ -1,0 +1,76 @@
+import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
+import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
+import type { MockAnswer } from '../../http/responses.js'
+import { USUAL_EFFECT, type ScenarioState } from '../../http/scenario-state.js'
+import type { Step } from '../../http/session-store.js'
+import type { Session } from '../../http/sessions.js'
+import type { Channel } from './channel.js'
+
+// The two halves of a `--workers` server's sessions: the primary's store, which owns them, and
+// each worker's, a copy that asks the primary for what must be counted once.
+
+/**
+ * The `--workers` primary's sessions: its own, in memory, and a copy in every worker. A write is
+ * applied here, then sent as its command to every worker, and answered once they all applied it,
+ * so the next request finds it in force whichever worker it reaches. The scenarios' counts are
+ * this process's: a worker's request takes its step here (`stepFor`).
+ */
+export class PrimarySessionStore extends MemorySessionStore {
+  constructor(
+    memory: ConstructorParameters<typeof MemorySessionStore>,
+    readonly toWorkers: (command: AdminCommand) => Promise<unknown>,
+  ) {
+    super(...memory)
+  }
+
+  override async apply(command: AdminCommand): Promise<MockAnswer> {
+    const answer = await this.applyHere(command)
+    if (isAdminWrite(command) && answer.status === 200) await this.toWorkers(command)
+    return answer
+  }
+
+  /** A worker's request's step of its session's scenario (none left: the usual answer). */
+  stepFor({ session, partition, authorized }: StepQuestion): Step {
+    const state = this.find(session)?.scenario
+    if (state === undefined || state.exhausted) return USUAL_EFFECT
+    return takeStep(state, partition, authorized)
+  }
+}
+
+/** What a worker asks the primary for a request's step of its session's scenario. */
+export interface StepQuestion {
+  readonly session: string
+  readonly partition: string | undefined
+  readonly authorized: boolean
+}
+
+/**
+ * A `--workers` worker's sessions: a copy of the primary's, which every admin write reaches
+ * before it is answered (`applyHere`), so the copy is always current. A request's step of its
+ * session's scenario is taken in the primary, which holds the one count (`times`, the `sequence`
+ * step, fault draws, the quota's window); an admin call is sent to the primary as its command.
+ */
+export class WorkerSessionStore extends MemorySessionStore {
+  constructor(
+    memory: ConstructorParameters<typeof MemorySessionStore>,
+    readonly primary: Channel,
+  ) {
+    super(...memory)
+  }
+
+  override step(
+    session: Session,
+    state: ScenarioState,
+    partition: string | undefined,
+    authorized: boolean,
+  ): Step | Promise<Step> {
+    // A `Prefer` header's scenario counts in this process alone.
+    if (state !== session.scenario) return takeStep(state, partition, authorized)
+    const question: StepQuestion = { session: session.id, partition, authorized }
+    return this.primary.ask<Step>('step', question)
+  }
+
+  override apply(command: AdminCommand): Promise<MockAnswer> {
+    return this.primary.ask<MockAnswer>('apply', command)
+  }
+}
