@@ -50,7 +50,7 @@ export function prepareUpstream(
   const fetched = createUpstreamSource({
     target,
     apiKey,
-    fetch: createUpstreamFetch(),
+    exchange: createUpstreamFetch(),
     onReachable: (reachable, reason) =>
       io.stderr(
         reachable

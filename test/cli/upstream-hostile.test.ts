@@ -138,13 +138,13 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     more()
   })
   // The library's default (the global fetch) and the server's (node:http), alike.
-  for (const fetch of [undefined, createUpstreamFetch()]) {
+  for (const exchange of [undefined, createUpstreamFetch()]) {
     const lookUp = (target: string, timeout?: number) =>
       createUpstreamSource({
         target,
         apiKey: SECRET,
         ...(timeout ? { timeout } : {}),
-        ...(fetch ? { fetch } : {}),
+        ...(exchange ? { exchange } : {}),
       }).lookUp({
         method: 'GET',
         collection: 'disciplines',
