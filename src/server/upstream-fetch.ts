@@ -1,14 +1,24 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { pipeline, type Readable } from 'node:stream'
+import {
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  type BrotliDecompress,
+  type Gunzip,
+  type Inflate,
+} from 'node:zlib'
 import type { UpstreamExchange } from '../contract/upstream.js'
 
 /**
  * The exchange a server relays its upstream's answers with, over `node:http` with connections kept
- * open: the status, the raw header list and the body's `Buffer` chunks as Node reads them, with no
- * `Request`, `Response`, `Headers` or web stream made on the way (each costs more per relayed
- * request than the mock's own answer does). It sends the method and headers (no body: lookups are
- * GET and HEAD), follows no redirect, and fails with a `TimeoutError` once `timeout` ms have passed
- * without the whole answer.
+ * open: the status, the raw header list and the body's `Buffer` chunks as Node reads them (decoded
+ * if compressed), with no `Request`, `Response`, `Headers` or web stream made on the way (each
+ * costs more per relayed request than the mock's own answer does). It sends the method and headers
+ * (no body: lookups are GET and HEAD), follows no redirect, and fails with a `TimeoutError` once
+ * `timeout` ms have passed without the whole answer.
  *
  * @example
  * createUpstreamSource({ target, apiKey, exchange: createUpstreamFetch() })
@@ -46,8 +56,33 @@ export function createUpstreamFetch(): UpstreamExchange {
         const empty = method === 'HEAD' || status === 204 || status === 304
         // A body-less answer is read to its end at once, so the connection goes back to the pool.
         if (empty) answer.resume()
-        resolve({ status, headers: answer.rawHeaders, body: empty ? null : answer })
+        resolve({ status, headers: answer.rawHeaders, body: empty ? null : decoded(answer) })
       })
       outgoing.end()
     })
+}
+
+/**
+ * The body as fetch hands it: decoded when the upstream compressed it although asked for
+ * `identity` (gzip, deflate, br, as fetch decodes them), so that the key check reads the bytes a
+ * client would, and the size bound counts what they come to. Another coding is relayed as it came,
+ * as fetch relays it.
+ */
+function decoded(answer: IncomingMessage): Readable {
+  const decoder = decoderFor(answer.headers['content-encoding']?.trim().toLowerCase())
+  // Either side's failure (the timeout included) ends both; leaving the decoder's iteration, too.
+  return decoder === undefined ? answer : pipeline(answer, decoder, () => {})
+}
+
+function decoderFor(coding: string | undefined): Gunzip | Inflate | BrotliDecompress | undefined {
+  // As fetch does: what a service sends cut short is decoded as far as it goes.
+  const lenient = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
+  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip(lenient)
+  if (coding === 'deflate') return createInflate(lenient)
+  if (coding === 'br')
+    return createBrotliDecompress({
+      flush: constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: constants.BROTLI_OPERATION_FLUSH,
+    })
+  return undefined
 }

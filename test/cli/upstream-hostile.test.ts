@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http'
+import { gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -159,6 +160,33 @@ function statusOnNewConnection(url: string): Promise<number> {
     }).on('error', reject)
   })
 }
+
+it('decodes an answer compressed against its Accept-Encoding: identity before the key check, as fetch does: the key in it is never relayed, and other bodies are relayed decoded', async () => {
+  // Compresses whatever was asked: the body, and then the key it echoes.
+  const compressing = await listen((req, res) => {
+    const echo = req.url!.endsWith('/echo') ? (req.headers.authorization ?? '') : 'none'
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+    res.end(gzipSync(JSON.stringify({ echo })))
+  })
+  for (const exchange of [undefined, createUpstreamFetch()]) {
+    const source = createUpstreamSource({
+      target: compressing.url,
+      apiKey: SECRET,
+      ...(exchange ? { exchange } : {}),
+    })
+    const plain = await source.lookUp({ method: 'GET', collection: 'disciplines', slug: SLUG })
+    expect(plain.kind === 'answer' && new TextDecoder().decode(plain.answer.body!)).toBe(
+      '{"echo":"none"}',
+    )
+    expect(plain.kind === 'answer' && plain.answer.headers['content-encoding']).toBeUndefined()
+    expect(await source.lookUp({ method: 'GET', collection: 'disciplines', slug: 'echo' })).toEqual(
+      {
+        kind: 'failed',
+        reason: `GET ${compressing.url}/api/v2/disciplines/echo: answered with the API key in its body; not relayed`,
+      },
+    )
+  }
+})
 
 it('bounds each upstream answer in time and in size, as verify bounds the answers it reads', async () => {
   const stalling = await listen(() => {})
