@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 export const BIN = fileURLToPath(new URL('../bin/taxonomy-mock.cjs', import.meta.url))
@@ -69,4 +70,15 @@ export async function waitForLine(server: ServerProcess, pattern: RegExp): Promi
 export async function stopServer(server: ServerProcess): Promise<void> {
   server.child.kill('SIGTERM')
   await server.exit
+}
+
+/** CPU milliseconds (user + system) a process has used, from /proc; NaN where there is none. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command name: state is the first, utime the 12th, stime the 13th (in ticks of 10 ms).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { median, spreadOf, type Check, type Spread } from './lib.js'
-import { BIN, startListening, type ServerProcess } from './processes.js'
+import { BIN, cpuMs, startListening, type ServerProcess } from './processes.js'
 import { KEY, hasWrk, runWrk as wrk, runWrkAsync, type WrkRun } from './wrk.js'
 
 export const REFERENCE = fileURLToPath(new URL('./reference-server.ts', import.meta.url))
@@ -350,17 +349,6 @@ function measure(
   const before = cpuMs(server.child.pid)
   const run = runWrk(url, seconds, connections, headers)
   return { ...run, cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / run.requests }
-}
-
-/** CPU milliseconds (user + system) a process has used, from /proc; NaN where there is none. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    // Fields after the command name: state is the first, utime the 12th, stime the 13th (in ticks of 10 ms).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return Number.NaN
-  }
 }
 
 const percent = (share: number) => `${Math.round(share * 100)}%`

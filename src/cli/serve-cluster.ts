@@ -75,7 +75,13 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
         afterCapture: () => primary!.broadcast('reload'),
       })
     primary = await startClusterPrimary({
-      ...(upstream ? { upstream: upstream.upstream, onCapture: upstream.capture } : {}),
+      ...(upstream
+        ? {
+            upstream: upstream.upstream,
+            onCapture: upstream.capture,
+            onUpstreamReachable: upstream.reachable,
+          }
+        : {}),
       workers: args.workers,
       mockOptions,
       port: args.port,
@@ -209,6 +215,9 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
             upstreams!.prepareUpstream(args.upstream!, args.data, io, {
               delegate: (collection, slug) =>
                 void askPrimary('capture', { collection, slug }).catch(() => {}),
+              // Said once for the server: every worker finds a change, the primary says it.
+              tellReachable: (reachable, reason) =>
+                void askPrimary('reachable', { reachable, reason }).catch(() => {}),
             }).upstream,
         }
       : {}),

@@ -23,6 +23,8 @@ export interface ServeUpstream {
   idle(): Promise<void>
   /** Captures a record relayed with 200 (a worker handed it over). */
   capture(collection: Collection, slug: string): void
+  /** Says on stderr that the upstream stopped or started answering, unless it was said last (a worker found it so). */
+  reachable(reachable: boolean, reason: string): void
 }
 
 /** How a process of `serve --workers` takes part in captures. */
@@ -31,12 +33,15 @@ export interface CaptureRole {
   readonly delegate?: (collection: Collection, slug: string) => void
   /** The primary: once a capture is written and served, the workers serve it too. */
   readonly afterCapture?: () => Promise<void>
+  /** A worker: hands each change in whether the upstream answers to the primary, which says it. */
+  readonly tellReachable?: (reachable: boolean, reason: string) => void
 }
 
 /**
  * The real service as `serve` stands in front of it: each record the data lacks is fetched with the
  * key (`createUpstreamSource`); that the upstream stops answering is said once on stderr, and once
- * that it answers again. With `--on-miss capture`, each record relayed with 200 is then recorded
+ * that it answers again, by the one process that prints for the server (a `--workers` primary for
+ * what each of its workers found). With `--on-miss capture`, each record relayed with 200 is then recorded
  * with `record`'s closure rules, added to the data and written to the `--data` file, one capture at
  * a time, by one process (a `--workers` primary for all its workers: `role`).
  */
@@ -47,16 +52,22 @@ export function prepareUpstream(
   role: CaptureRole = {},
 ): ServeUpstream {
   const { target, apiKey, onMiss } = args
+  // What was said last: each process's source says a change once, and workers find it alike.
+  let saidReachable = true
+  const say = (reachable: boolean, reason: string) => {
+    if (reachable === saidReachable) return
+    saidReachable = reachable
+    io.stderr(
+      reachable
+        ? `taxonomy-mock: the upstream ${target} answers again`
+        : `taxonomy-mock: the upstream gave no answer (${reason}); answering 502 until it does`,
+    )
+  }
   const fetched = createUpstreamSource({
     target,
     apiKey,
-    fetch: createUpstreamFetch(),
-    onReachable: (reachable, reason) =>
-      io.stderr(
-        reachable
-          ? `taxonomy-mock: the upstream ${target} answers again`
-          : `taxonomy-mock: the upstream gave no answer (${reason}); answering 502 until it does`,
-      ),
+    exchange: createUpstreamFetch(),
+    onReachable: role.tellReachable ?? say,
   })
   const captures = new Captures(args, data!, io, role.afterCapture)
   const capture =
@@ -81,6 +92,7 @@ export function prepareUpstream(
     attach: (resolver) => captures.attach(resolver),
     idle: () => captures.idle(),
     capture,
+    reachable: say,
   }
 }
 

@@ -7,6 +7,31 @@ import { reasonOf } from './client.js'
 import { resolveApiKey, resolveTarget, resolveTimeout } from './options.js'
 import { createRedactor, type Redactor } from './redact.js'
 
+/** One request to the upstream, as an {@link UpstreamExchange} sends it. */
+interface UpstreamRequest {
+  readonly url: string
+  readonly method: 'GET' | 'HEAD'
+  readonly headers: Readonly<Record<string, string>>
+  /** Milliseconds for the whole answer, body included; then the exchange fails with a `TimeoutError`. */
+  readonly timeout: number
+}
+
+/** What the upstream answered, as the source reads it once. */
+interface UpstreamReply {
+  readonly status: number
+  /** Its header fields as a flat name, value, name, value… list, names in any case (Node's `rawHeaders`). */
+  readonly headers: readonly string[]
+  /** Its body's chunks (`null` for none); leaving the iteration early lets the connection go. */
+  readonly body: AsyncIterable<Uint8Array> | null
+}
+
+/**
+ * How the source asks the upstream, following no redirect: the global `fetch` by default; a server
+ * passes a cheaper one over `node:http` (`createUpstreamFetch`), since fetch's `Request`,
+ * `Response`, `Headers` and web streams cost more per relayed request than the mock's own answer.
+ */
+export type UpstreamExchange = (request: UpstreamRequest) => Promise<UpstreamReply>
+
 /** Options of {@link createUpstreamSource}. */
 export interface UpstreamSourceOptions {
   /** The real service's base URL, as `verifyService` takes it. */
@@ -15,8 +40,10 @@ export interface UpstreamSourceOptions {
   readonly apiKey: string
   /** Milliseconds to wait for each answer, body included. @default 10000 */
   readonly timeout?: number
-  /** @default globalThis.fetch */
+  /** Used when no `exchange` is given. @default globalThis.fetch */
   readonly fetch?: (request: Request) => Promise<Response>
+  /** @default requests made with `fetch` */
+  readonly exchange?: UpstreamExchange
   /**
    * Called once when the upstream stops answering (`false`, with why) and once when it answers
    * again (`true`): a server says so on stderr, not per request.
@@ -42,6 +69,9 @@ const NOT_RELAYED = new Set([
   'content-encoding',
 ])
 
+// Stateless between calls without `stream`: one for every body.
+const UTF8 = new TextDecoder()
+
 /**
  * The source a mock in front of the real service asks for the records its data lacks: one request
  * per lookup, with the key, within `verify`'s bounds (a timeout for the whole answer, a body at most
@@ -57,8 +87,15 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   const base = resolveTarget(options.target)
   const apiKey = resolveApiKey(options.apiKey)
   const timeout = resolveTimeout(options.timeout)
-  const fetchOption = options.fetch ?? globalThis.fetch
+  const exchange = options.exchange ?? exchangeOverFetch(options.fetch ?? globalThis.fetch)
   const redactor = createRedactor(apiKey)
+  // The same fields for every lookup: made once.
+  const headers = Object.freeze({
+    accept: 'application/json',
+    // The body is relayed as it came: fetch would hand a compressed one decoded anyway.
+    'accept-encoding': 'identity',
+    authorization: `Bearer ${apiKey}`,
+  })
   let reachable = true
   const said = (now: boolean, reason: string) => {
     if (now === reachable) return
@@ -67,30 +104,19 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   }
 
   async function lookUp({ method, collection, slug }: UpstreamLookup): Promise<UpstreamResult> {
-    const path = `/api/v2/${findEndpoint(collection)!.collection}/${encodeURIComponent(slug)}`
-    const request = new Request(`${base}${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        // The body is relayed as it came: fetch would hand a compressed one decoded anyway.
-        'accept-encoding': 'identity',
-        authorization: `Bearer ${apiKey}`,
-      },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeout),
-    })
-    let response: Response
-    let body: Uint8Array
+    const url = `${base}/api/v2/${findEndpoint(collection)!.collection}/${encodeURIComponent(slug)}`
+    let reply: UpstreamReply
+    let body: Uint8Array | null
     try {
-      response = await fetchOption(request)
-      body = await readCapped(response)
+      reply = await exchange({ url, method, headers, timeout })
+      body = await readCapped(reply)
     } catch (error) {
-      const reason = `${method} ${base}${path}: ${error instanceof TooLarge ? error.message : `no answer: ${reasonOf(error)}`}`
+      const reason = `${method} ${url}: ${error instanceof TooLarge ? error.message : `no answer: ${reasonOf(error)}`}`
       if (!(error instanceof TooLarge)) said(false, reason)
       return failed(redactor.redact(reason))
     }
-    said(true, `${base} answers again`)
-    return toResult(response, method === 'HEAD' ? null : body, `${method} ${base}${path}`, redactor)
+    if (!reachable) said(true, `${base} answers again`)
+    return toResult(reply, method === 'HEAD' ? null : body, `${method} ${url}`, redactor)
   }
 
   return { lookUp }
@@ -105,68 +131,111 @@ function failed(reason: string): UpstreamResult {
 
 /** The answer as relayed (`body` `null` for HEAD), or why it is not: a redirect, or the key in it. */
 function toResult(
-  response: Response,
+  reply: UpstreamReply,
   body: Uint8Array | null,
   what: string,
   redactor: Redactor,
 ): UpstreamResult {
-  const { status } = response
+  const { status } = reply
   if (status >= 300 && status < 400)
     return failed(`${what}: answered ${status}, a redirect, which is not followed`)
-  const connectionOnly = new Set(
-    (response.headers.get('connection') ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  )
+  const raw = reply.headers
+  const connection = findField(raw, 'connection')
+  const connectionOnly =
+    connection === undefined
+      ? undefined
+      : new Set(
+          connection
+            .split(',')
+            .map((name) => name.trim().toLowerCase())
+            .filter(Boolean),
+        )
   const headers: Record<string, string> = {}
-  for (const [name, value] of response.headers) {
-    if (NOT_RELAYED.has(name) || connectionOnly.has(name)) continue
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    const value = raw[i + 1]!
+    if (NOT_RELAYED.has(name) || connectionOnly?.has(name)) continue
     if (redactor.holds(value) || redactor.holds(name))
       return failed(`${what}: answered with the API key in its ${name} header; not relayed`)
     // Fields of one name are joined as `Headers.get` joins them (several `set-cookie` included).
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value
   }
-  if (body !== null && body.byteLength > 0 && redactor.holds(new TextDecoder().decode(body)))
+  if (body !== null && body.byteLength > 0 && redactor.holds(UTF8.decode(body)))
     return failed(`${what}: answered with the API key in its body; not relayed`)
   // A HEAD answer says the length of the body it would have had.
-  const length = body === null ? response.headers.get('content-length') : String(body.byteLength)
-  if (length !== null) headers['content-length'] = length
+  const length = body === null ? findField(raw, 'content-length') : String(body.byteLength)
+  if (length !== undefined) headers['content-length'] = length
   const answer: MockAnswer = Object.freeze({ status, headers: Object.freeze(headers), body })
   return { kind: 'answer', answer }
 }
 
+/** A header field's value in a raw list, the fields of its name joined as `Headers.get` joins them. */
+function findField(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length !== name.length || raw[i]!.toLowerCase() !== name) continue
+    value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`
+  }
+  return value
+}
+
 /** The whole body, at most {@link MAX_BODY_BYTES}, as `verify` reads one answer. */
-async function readCapped(response: Response): Promise<Uint8Array> {
+async function readCapped({ headers, body }: UpstreamReply): Promise<Uint8Array> {
   const tooLarge = (bytes: string) =>
     new TooLarge(
       `answered a body of ${bytes}, over the ${toMegabytes(MAX_BODY_BYTES)} one answer may bring`,
     )
-  const declared = Number(response.headers.get('content-length'))
+  if (body === null) return new Uint8Array(0)
+  const declared = Number(findField(headers, 'content-length'))
   if (declared > MAX_BODY_BYTES) {
-    await response.body?.cancel().catch(() => {})
+    await body[Symbol.asyncIterator]()
+      .return?.()
+      ?.catch(() => {})
     throw tooLarge(`${declared} bytes (Content-Length)`)
   }
-  if (!response.body) return new Uint8Array(0)
-  const reader = response.body.getReader()
   const parts: Uint8Array[] = []
   let bytes = 0
-  for (;;) {
-    const chunk = await reader.read()
-    if (chunk.done) break
-    bytes += chunk.value.byteLength
-    if (bytes > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge(`more than ${MAX_BODY_BYTES} bytes`)
-    }
-    parts.push(chunk.value)
+  // Leaving the loop (the throw) ends the iteration, which stops the body and lets the connection go.
+  for await (const chunk of body) {
+    bytes += chunk.byteLength
+    if (bytes > MAX_BODY_BYTES) throw tooLarge(`more than ${MAX_BODY_BYTES} bytes`)
+    parts.push(chunk)
   }
   if (parts.length === 1) return parts[0]!
-  const body = new Uint8Array(bytes)
+  const whole = new Uint8Array(bytes)
   let at = 0
   for (const part of parts) {
-    body.set(part, at)
+    whole.set(part, at)
     at += part.byteLength
   }
-  return body
+  return whole
+}
+
+/** An exchange over a `fetch`: its `Request`, `Response` and body stream, a timeout signal. */
+function exchangeOverFetch(fetch: (request: Request) => Promise<Response>): UpstreamExchange {
+  return async ({ url, method, headers, timeout }) => {
+    const response = await fetch(
+      new Request(url, {
+        method,
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeout),
+      }),
+    )
+    const raw: string[] = []
+    for (const [name, value] of response.headers) raw.push(name, value)
+    const stream = response.body
+    return { status: response.status, headers: raw, body: stream && bodyChunks(stream) }
+  }
+}
+
+/** A web stream's chunks; leaving early cancels it. */
+async function* bodyChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader()
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      yield chunk.value
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
 }

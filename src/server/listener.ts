@@ -295,8 +295,12 @@ class NodeMockRequest implements MockRequest {
 
 const buffers = new WeakMap<Uint8Array, Buffer>()
 
-/** A `Buffer` view of a body (no copy), made once: Node writes Buffers without converting them. */
+/**
+ * A `Buffer` view of a body (no copy), made once: Node writes Buffers without converting them. An
+ * upstream's body read by node:http is one already, and new each time: it is not kept.
+ */
 function toBuffer(body: Uint8Array): Buffer {
+  if (Buffer.isBuffer(body)) return body
   let buffer = buffers.get(body)
   if (buffer === undefined) {
     buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength)

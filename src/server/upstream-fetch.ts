@@ -1,55 +1,88 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { Readable } from 'node:stream'
+import { pipeline, type Readable } from 'node:stream'
+import {
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  type BrotliDecompress,
+  type Gunzip,
+  type Inflate,
+} from 'node:zlib'
+import type { UpstreamExchange } from '../contract/upstream.js'
 
 /**
- * A `fetch` for the requests a server relays to its upstream, over `node:http` with connections
- * kept open: the global fetch's machinery costs more per request than the mock's own answer does.
- * It sends the request's method and headers (no body: lookups are GET and HEAD), follows no
- * redirect, honours the request's signal, and hands the body as a stream, as fetch does.
+ * The exchange a server relays its upstream's answers with, over `node:http` with connections kept
+ * open: the status, the raw header list and the body's `Buffer` chunks as Node reads them (decoded
+ * if compressed), with no `Request`, `Response`, `Headers` or web stream made on the way (each
+ * costs more per relayed request than the mock's own answer does). It sends the method and headers
+ * (no body: lookups are GET and HEAD), follows no redirect, and fails with a `TimeoutError` once
+ * `timeout` ms have passed without the whole answer.
  *
  * @example
- * createUpstreamSource({ target, apiKey, fetch: createUpstreamFetch() })
+ * createUpstreamSource({ target, apiKey, exchange: createUpstreamFetch() })
  */
-export function createUpstreamFetch(): (request: Request) => Promise<Response> {
+export function createUpstreamFetch(): UpstreamExchange {
   const agents = {
-    'http:': new HttpAgent({ keepAlive: true }),
-    'https:': new HttpsAgent({ keepAlive: true }),
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true }),
   }
-  return (request) =>
-    new Promise<Response>((resolve, reject) => {
-      const url = new URL(request.url)
-      const secure = url.protocol === 'https:'
-      const { signal } = request
-      const aborted = () => reject(signal.reason)
-      if (signal.aborted) return aborted()
+  return ({ url, method, headers, timeout }) =>
+    new Promise((resolve, reject) => {
+      const secure = url.startsWith('https:')
       const outgoing = (secure ? httpsRequest : httpRequest)(url, {
-        method: request.method,
-        headers: Object.fromEntries(request.headers),
-        agent: agents[secure ? 'https:' : 'http:'],
+        method,
+        headers,
+        agent: secure ? agents.https : agents.http,
       })
-      const abort = () => outgoing.destroy(signal.reason as Error)
-      signal.addEventListener('abort', abort, { once: true })
+      let incoming: IncomingMessage | undefined
+      // One timer for the whole answer: the body's iteration fails with it too.
+      const timer = setTimeout(() => {
+        const error = new DOMException('no answer in time', 'TimeoutError')
+        if (incoming) incoming.destroy(error)
+        else outgoing.destroy(error)
+      }, timeout)
       outgoing.on('error', (error) => {
-        signal.removeEventListener('abort', abort)
-        reject(signal.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }))
-      })
-      outgoing.on('response', (incoming: IncomingMessage) => {
-        // The body may still be cut off by the signal, as fetch's stream would be.
-        incoming.once('close', () => signal.removeEventListener('abort', abort))
-        const headers = new Headers()
-        const raw = incoming.rawHeaders
-        for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
-        const status = incoming.statusCode ?? 502
-        const empty = request.method === 'HEAD' || status === 204 || status === 304
-        if (empty) incoming.resume()
-        resolve(
-          new Response(empty ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), {
-            status,
-            headers,
-          }),
+        clearTimeout(timer)
+        reject(
+          error instanceof DOMException ? error : new TypeError('fetch failed', { cause: error }),
         )
+      })
+      outgoing.on('response', (answer: IncomingMessage) => {
+        incoming = answer
+        answer.once('close', () => clearTimeout(timer))
+        const status = answer.statusCode ?? 502
+        const empty = method === 'HEAD' || status === 204 || status === 304
+        // A body-less answer is read to its end at once, so the connection goes back to the pool.
+        if (empty) answer.resume()
+        resolve({ status, headers: answer.rawHeaders, body: empty ? null : decoded(answer) })
       })
       outgoing.end()
     })
+}
+
+/**
+ * The body as fetch hands it: decoded when the upstream compressed it although asked for
+ * `identity` (gzip, deflate, br, as fetch decodes them), so that the key check reads the bytes a
+ * client would, and the size bound counts what they come to. Another coding is relayed as it came,
+ * as fetch relays it.
+ */
+function decoded(answer: IncomingMessage): Readable {
+  const decoder = decoderFor(answer.headers['content-encoding']?.trim().toLowerCase())
+  // Either side's failure (the timeout included) ends both; leaving the decoder's iteration, too.
+  return decoder === undefined ? answer : pipeline(answer, decoder, () => {})
+}
+
+function decoderFor(coding: string | undefined): Gunzip | Inflate | BrotliDecompress | undefined {
+  // As fetch does: what a service sends cut short is decoded as far as it goes.
+  const lenient = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
+  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip(lenient)
+  if (coding === 'deflate') return createInflate(lenient)
+  if (coding === 'br')
+    return createBrotliDecompress({
+      flush: constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: constants.BROTLI_OPERATION_FLUSH,
+    })
+  return undefined
 }

@@ -1,6 +1,13 @@
 // `serve --upstream` in front of hostile services: small node:http servers on loopback that echo
 // the key, redirect, stall, send too much, or go away and come back.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import {
+  createServer,
+  get as httpGet,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import { gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -119,8 +126,75 @@ it('an upstream that is down gives 502 in the spec error shape, said once on std
   expect(run.stderr[1]).toBe(`taxonomy-mock: the upstream ${first.url} answers again`)
 })
 
+it('with --workers, an upstream that is down is said once for the server, and once that it is back, whichever processes found it so', async () => {
+  const first = await listen(() => {})
+  const { port } = first
+  await close(first.server)
+  const run = spawnCli(['--port', '0', '--quiet', '--workers', '2', '--upstream', first.url], ENV)
+  const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
+  await run.waitFor(/workers serve the port/)
+  // Each on a connection of its own: the primary hands them to the workers in turn.
+  const statuses = async () => {
+    const got: number[] = []
+    for (let i = 0; i < 4; i++)
+      got.push(await statusOnNewConnection(`${url}/api/v2/disciplines/${SLUG}`))
+    return got
+  }
+  expect(await statuses()).toEqual([502, 502, 502, 502])
+  await startTestServer({ port, seed: 7, size: 'small', apiKeys: [SECRET] })
+  expect(await statuses()).toEqual([200, 200, 200, 200])
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+  expect(run.stderr).toEqual([
+    `taxonomy-mock: the upstream gave no answer (GET ${first.url}/api/v2/disciplines/${SLUG}: no answer: ECONNREFUSED); answering 502 until it does`,
+    `taxonomy-mock: the upstream ${first.url} answers again`,
+  ])
+})
+
+/** The status of a GET with the mock's key, on a connection opened for it and closed after. */
+function statusOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent: false, headers: MOCK_KEY }, (response) => {
+      response.resume()
+      response.on('end', () => resolve(response.statusCode!))
+    }).on('error', reject)
+  })
+}
+
+it('decodes an answer compressed against its Accept-Encoding: identity before the key check, as fetch does: the key in it is never relayed, and other bodies are relayed decoded', async () => {
+  // Compresses whatever was asked: the body, and then the key it echoes.
+  const compressing = await listen((req, res) => {
+    const echo = req.url!.endsWith('/echo') ? (req.headers.authorization ?? '') : 'none'
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+    res.end(gzipSync(JSON.stringify({ echo })))
+  })
+  for (const exchange of [undefined, createUpstreamFetch()]) {
+    const source = createUpstreamSource({
+      target: compressing.url,
+      apiKey: SECRET,
+      ...(exchange ? { exchange } : {}),
+    })
+    const plain = await source.lookUp({ method: 'GET', collection: 'disciplines', slug: SLUG })
+    expect(plain.kind === 'answer' && new TextDecoder().decode(plain.answer.body!)).toBe(
+      '{"echo":"none"}',
+    )
+    expect(plain.kind === 'answer' && plain.answer.headers['content-encoding']).toBeUndefined()
+    expect(await source.lookUp({ method: 'GET', collection: 'disciplines', slug: 'echo' })).toEqual(
+      {
+        kind: 'failed',
+        reason: `GET ${compressing.url}/api/v2/disciplines/echo: answered with the API key in its body; not relayed`,
+      },
+    )
+  }
+})
+
 it('bounds each upstream answer in time and in size, as verify bounds the answers it reads', async () => {
   const stalling = await listen(() => {})
+  // The status and headers at once, then part of the body, and then nothing.
+  const stallingBody = await listen((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
+    res.write('{')
+  })
   const declaredHuge = await listen((_req, res) => {
     res.writeHead(200, { 'content-length': String(17 * 1024 * 1024) })
     res.write('{')
@@ -138,13 +212,13 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     more()
   })
   // The library's default (the global fetch) and the server's (node:http), alike.
-  for (const fetch of [undefined, createUpstreamFetch()]) {
+  for (const exchange of [undefined, createUpstreamFetch()]) {
     const lookUp = (target: string, timeout?: number) =>
       createUpstreamSource({
         target,
         apiKey: SECRET,
         ...(timeout ? { timeout } : {}),
-        ...(fetch ? { fetch } : {}),
+        ...(exchange ? { exchange } : {}),
       }).lookUp({
         method: 'GET',
         collection: 'disciplines',
@@ -153,6 +227,10 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     expect(await lookUp(stalling.url, 200)).toEqual({
       kind: 'failed',
       reason: `GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
+    })
+    expect(await lookUp(stallingBody.url, 200)).toEqual({
+      kind: 'failed',
+      reason: `GET ${stallingBody.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
     })
     expect(await lookUp(declaredHuge.url)).toEqual({
       kind: 'failed',

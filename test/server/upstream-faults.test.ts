@@ -114,7 +114,8 @@ it('a sequence with times, truncated on the real bytes, and a session of its own
 
 it('an admin scenario with a ttl reverts by itself: the usual upstream answers come back, and the session shows no scenario', async () => {
   const { mock, close } = await startPair()
-  await put(mock.url, { kind: 'unavailable', ttl: 200 })
+  // Long enough for the first request to be answered under it on a loaded machine (200 ms was not).
+  await put(mock.url, { kind: 'unavailable', ttl: 1_500 })
   expect((await get(mock.url, SLUGS[0]!)).status).toBe(503)
   // Asked until the scenario has run out; the test's timeout catches one that never does.
   let status = 503

@@ -68,6 +68,8 @@ export interface ClusterOptions {
   readonly upstream?: Upstream
   /** A worker relayed a record to capture: the primary alone writes captures. */
   readonly onCapture?: (collection: Collection, slug: string) => void
+  /** A worker found that the upstream stopped (or started) answering: said once for all of them. */
+  readonly onUpstreamReachable?: (reachable: boolean, reason: string) => void
 }
 
 /**
@@ -162,6 +164,11 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       if (kind === 'capture') {
         const { collection, slug } = value as { collection: Collection; slug: string }
         options.onCapture?.(collection, slug)
+        return true
+      }
+      if (kind === 'reachable') {
+        const { reachable, reason } = value as { reachable: boolean; reason: string }
+        options.onUpstreamReachable?.(reachable, reason)
         return true
       }
       // Over IPC, not the environment: the key stays out of every process's environment.
