@@ -2,6 +2,8 @@
 import { benchBrowse } from './browse.js'
 import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
+import { benchContractCpu } from './contract-cpu.js'
+import { benchFirstAnswerSizes } from './first-answer.js'
 import { benchGenerate } from './generate.js'
 import { benchHttps } from './https.js'
 import { benchImage } from './image.js'
@@ -33,11 +35,13 @@ const sections = [
   ['MSW handlers', () => benchMsw()],
   ['Start-up', () => benchStartup()],
   ['First requests', () => benchFirstAnswers()],
+  ['First answer at every size', () => benchFirstAnswerSizes()],
   ['Single executable', () => benchBinary()],
   ['Test file cost', () => benchTestFile()],
   ['Browser bundle', () => benchBundle()],
   ['Verify and record', () => benchContract()],
   ['Key scan', () => benchKeyScan()],
+  ['Verify and record at large, in CPU', () => benchContractCpu()],
   ['Container image', () => benchImage()],
   // Installs five tools and takes minutes: only `npm run bench -- peers`.
   ['Peers', () => benchPeers(), { onDemand: true }],

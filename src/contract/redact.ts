@@ -20,7 +20,10 @@ export interface Redactor {
  * A redactor for `key`: it matches the key written raw, JSON-escaped (`\"`, `\\`, PHP's `\/`,
  * `\u0041`), percent-encoded (once or twice, any case), as HTML character references, in any mix
  * of these character by character, and its base64 (standard and URL-safe, at each of the three
- * alignments, the characters that depend on the key alone).
+ * alignments, the characters that depend on the key alone). `holds` also reads a text with
+ * backslashes with its JSON escapes read (`\u00257e` is `%7e` once parsed), so that whatever holds
+ * the key in a string parsed from a body is found in the body's text: one search of each answer as
+ * it arrives covers the values a recording keeps.
  *
  * @example
  * createRedactor('a/b-secret-key').redact('{"echo":"a\\/b-secret-key"}') // '{"echo":"[API key]"}'
@@ -42,20 +45,46 @@ export function createRedactor(key: string): Redactor {
      * those starts, each once: trying it at every character of a long body is several times
      * slower than reading it.
      */
-    holds: (text) => {
-      let untried = 0
-      candidates.lastIndex = 0
-      for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
-        if (found[0].length > 1) return true
-        for (let start = Math.max(untried, found.index - longest); start <= found.index; start++) {
-          startsHere.lastIndex = start
-          if (startsHere.test(text)) return true
-        }
-        untried = found.index + 1
-      }
-      return false
-    },
+    holds: (text) => holdsAsIs(text) || (text.includes('\\') && holdsAsIs(readJsonEscapes(text))),
   }
+
+  function holdsAsIs(text: string): boolean {
+    let untried = 0
+    candidates.lastIndex = 0
+    for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
+      if (found[0].length > 1) return true
+      for (let start = Math.max(untried, found.index - longest); start <= found.index; start++) {
+        startsHere.lastIndex = start
+        if (startsHere.test(text)) return true
+      }
+      untried = found.index + 1
+    }
+    return false
+  }
+}
+
+/**
+ * The text with its JSON escapes read, left to right, wherever they are: inside a JSON document's
+ * strings (the only place one may be) this gives each string's parsed value.
+ */
+function readJsonEscapes(text: string): string {
+  return text.replace(JSON_ESCAPE, (escape, hex: string | undefined) =>
+    hex === undefined
+      ? (JSON_ESCAPED[escape[1]!] ?? escape)
+      : String.fromCharCode(parseInt(hex, 16)),
+  )
+}
+
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|["\\/bfnrt])/g
+const JSON_ESCAPED: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
 }
 
 /** A deep copy with every string redacted. */

@@ -33,9 +33,19 @@ const NON_ASCII = /[^\x00-\x7f]/
  */
 export function createUniqueSlugs(taken: Iterable<string> = []): (slug: string) => string {
   const used = new Set(taken)
+  // The suffix each slug's next repeat starts trying from: every suffix below it was taken when
+  // tried, and stays taken, so the answers are those of trying from 2 each time. From 2 each time,
+  // the largest generated sizes (100,000 sub-disciplines from a few thousand names) took seconds.
+  const nextSuffix = new Map<string, number>()
   return (slug) => {
-    let candidate = slug
-    for (let n = 2; used.has(candidate); n++) candidate = `${slug}-${n}`
+    if (!used.has(slug)) {
+      used.add(slug)
+      return slug
+    }
+    let n = nextSuffix.get(slug) ?? 2
+    while (used.has(`${slug}-${n}`)) n++
+    nextSuffix.set(slug, n + 1)
+    const candidate = `${slug}-${n}`
     used.add(candidate)
     return candidate
   }

@@ -19,6 +19,15 @@ it.each(GOLDEN)('pins the bytes of seed %i at size %s', (seed, size, digest) => 
   expect(sha256(toFixtureJson(createTaxonomy({ seed, size })))).toBe(digest)
 })
 
+// Counts past the presets, where one discipline's name comes back a hundred times over and the
+// slugs of a level take long runs of suffixes: how the suffixes are found must not change them.
+it('pins the bytes of explicit counts whose slugs repeat many times', () => {
+  const size = { domains: 20, disciplines: 1_000, subDisciplines: 10_000, topics: 2_000 }
+  expect(sha256(toFixtureJson(createTaxonomy({ seed: 5, size })))).toBe(
+    'e1793489553b1be9984493bfd513c9479d3d3fc91ea59bff2915f196aae6dc6c',
+  )
+})
+
 // `X-Taxonomy-Mock-Dataset` names generated data by this version, not by its bytes: a change to
 // the pins above comes with a bump here, or two different datasets would carry one name.
 it('names the dataset version the pins above belong to', () => {

@@ -37,3 +37,22 @@ it.each(PINNED)(
     expect(sha256(toFixtureJson(taxonomy))).toBe(digest)
   },
 )
+
+/** Disciplines that repeat their names, and so their subjects, each running through its names. */
+const SHARING = { domains: 2, disciplines: 40, subDisciplines: 400, topics: 64_000 }
+
+// A first lookup counts a topic's earlier slugs in arithmetic, per discipline sharing its subject,
+// instead of walking every topic's name key: the same suffixes as the walk of a full build.
+it("builds one sub-discipline's topics alone, first thing, with the suffixes of a full build", () => {
+  const full = createTaxonomy({ seed: 9, size: SHARING })
+  const whole = full.subDisciplines.map((sub) => JSON.stringify(full.topicsOf(sub)))
+  const suffixed = full.topics.filter((topic) => /-\d+$/.test(topic.slug)).length
+  expect(suffixed).toBeGreaterThan(10_000)
+  const picked = full.subDisciplines.flatMap((_, index) => (index % 23 === 0 ? [index] : []))
+  for (const index of [...picked, full.subDisciplines.length - 1]) {
+    for (let k = 0; k < 4; k++) createTaxonomy({ seed: 9, size: { topics: 10 + k } })
+    const alone = createTaxonomy({ seed: 9, size: SHARING })
+    expect(alone).not.toBe(full)
+    expect(JSON.stringify(alone.topicsOf(alone.subDisciplines[index]!))).toBe(whole[index])
+  }
+})

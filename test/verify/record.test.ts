@@ -235,9 +235,12 @@ it('refuses to record a name that holds the key once its JSON escapes are read, 
     ]),
     ENV,
   )
+  // Found in the first answer's text, which shows it JSON-escaped and percent-encoded in turn.
   expect([code, stderr]).toEqual([
     1,
-    ['taxonomy-mock: the recording would contain the API key; nothing written'],
+    [
+      `taxonomy-mock: GET /api/v2/disciplines/${source7.disciplines[0]!.slug} answered with the API key in its body, which a recording must not hold; nothing written`,
+    ],
   ])
   expect(existsSync(out)).toBe(false)
 })

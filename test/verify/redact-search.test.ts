@@ -64,6 +64,32 @@ it('finds the key exactly where the whole pattern does, in text full of encoding
   expect(held).toBeLessThan(1_500)
 })
 
+// A recording keeps strings parsed from the answers, and is not searched again: whatever holds the
+// key once its JSON escapes are read (`\u00257e` is `%7e`) must hold it in the body's text already.
+it('finds the key in a JSON string body wherever it is in the string the body parses to', () => {
+  const random = createRandom(11)
+  let held = 0
+  for (const key of KEYS) {
+    const redactor = createRedactor(key)
+    for (let round = 0; round < 200; round++) {
+      const text = noisyText(key, random, round % 2 === 0)
+      // Each character as it is or as \u00XX; a quote and a backslash always escaped.
+      const body = [...text]
+        .map((char) =>
+          char === '"' || char === '\\' || random() < 0.5
+            ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+            : char,
+        )
+        .join('')
+      expect(JSON.parse(`"${body}"`)).toBe(text)
+      if (!redactor.holds(text)) continue
+      held++
+      expect(redactor.holds(`{"name":"${body}"}`), JSON.stringify({ key, body })).toBe(true)
+    }
+  }
+  expect(held).toBeGreaterThan(200)
+})
+
 it('finds a form as it is, and an encoded one long past the first characters of the text', () => {
   const key = 'taxonomy-mock-key'
   const redactor = createRedactor(key)

@@ -92,6 +92,15 @@ export interface TopicNames {
   readonly at: (issued: number) => NamedSubject
   /** Writes `at(issued + n).key` to `into[at + n]` for each `n` below `count`, without building names. */
   readonly writeKeys: (issued: number, count: number, into: Uint32Array, at: number) => void
+  /** How many of the first `issued` names have `key`, in arithmetic: no name is built or walked. */
+  readonly countKey: (key: number, issued: number) => number
+  /** The subject part of every key these names can have ({@link subjectOfKey}). */
+  readonly subjectKeys: () => readonly number[]
+}
+
+/** The subject part of a topic-name key: two keys of different subjects are never equal. */
+export function subjectOfKey(key: number): number {
+  return Math.floor(key / (ROUNDS * ASPECTS.length))
 }
 
 /**
@@ -135,7 +144,32 @@ export function createTopicNames(
   }
   // The key of each pair in round 0 (a round adds its number), made on first use.
   let pairKeys: Int32Array | undefined
+  // The inverse of `stride` modulo `pairs`, found on first use: the place a pair is handed out at.
+  let inverse: number | undefined
+  const placeOf = (pair: number) =>
+    ((((pair - offset) % pairs) + pairs) * (inverse ??= inverseModulo(stride, pairs))) % pairs
+  const subjectKeyOf = (s: number) =>
+    (subjectKeys[s] ??= topicTables().subjectIndex.get(subjects[s]!) ?? 0)
   return {
+    subjectKeys: () => subjects.map((_, s) => subjectKeyOf(s)),
+    countKey: (key, issued) => {
+      if (issued <= 0 || pairs === 0) return 0
+      const round = key % ROUNDS
+      const rest = (key - round) / ROUNDS
+      const aspect = aspects.indexOf(rest % ASPECTS.length)
+      if (aspect < 0) return 0
+      const subject = Math.floor(rest / ASPECTS.length)
+      let count = 0
+      for (let s = 0; s < subjects.length; s++) {
+        if (subjectKeyOf(s) !== subject) continue
+        // The pair's names are handed out at place, place + pairs, ...; round j % ROUNDS each.
+        const place = placeOf(aspect * subjects.length + s)
+        if (place >= issued) continue
+        const times = Math.floor((issued - 1 - place) / pairs) + 1
+        count += Math.floor(times / ROUNDS) + (times % ROUNDS > round ? 1 : 0)
+      }
+      return count
+    },
     writeKeys: (issued, count, into, at) => {
       if (count === 0) return
       const keys = (pairKeys ??= new Int32Array(pairs).fill(-1))
@@ -187,6 +221,19 @@ function coprimeStride(random: Random, n: number): number {
     const candidate = 1 + random.nextInt(n - 1)
     if (greatestCommonDivisor(candidate, n) === 1) return candidate
   }
+}
+
+/** `x` with `x * value % modulus === 1`; `value` and `modulus` coprime (a stride is). */
+function inverseModulo(value: number, modulus: number): number {
+  if (modulus === 1) return 0
+  let [oldR, r] = [value % modulus, modulus]
+  let [oldS, s] = [1, 0]
+  while (r !== 0) {
+    const quotient = Math.floor(oldR / r)
+    ;[oldR, r] = [r, oldR - quotient * r]
+    ;[oldS, s] = [s, oldS - quotient * s]
+  }
+  return ((oldS % modulus) + modulus) % modulus
 }
 
 function greatestCommonDivisor(a: number, b: number): number {

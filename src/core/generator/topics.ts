@@ -1,7 +1,7 @@
 import { allocate, skewedWeights } from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import type { DisciplineDraft, SubDisciplineDraft } from './levels.js'
-import { topicKeyCount } from './names.js'
+import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
 import { createIdSource } from '../ids.js'
 import type { Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
@@ -80,7 +80,11 @@ function createTopicBuilder(
 ): TopicBuilder {
   const { firstTopic, firstName, streams, siblingsOf } = walk
   const subCount = subDisciplines.length
-  const slugUses = countSlugUses(subDisciplines, firstTopic, firstName, counts.topics)
+  // How often each topic's slug was used up to it: one pass over every topic's name key once all
+  // topics are built or many were counted one at a time; until then, each topic's own count.
+  let slugUses: Uint32Array | undefined
+  let countedAlone = 0
+  let order: DisciplineOrder | undefined
   // Filled a discipline at a time, when a sub-discipline of it is first built.
   const template = new Uint8Array(counts.topics)
   const sharedWith = new Int32Array(counts.topics)
@@ -94,7 +98,10 @@ function createTopicBuilder(
   let builtCount = 0
   return {
     topicsOf: withSharedTopics,
-    all: () => Object.freeze(subDisciplines.flatMap((_, index) => ownTopics(index))),
+    all: () => {
+      slugUses ??= countSlugUses(subDisciplines, firstTopic, firstName, counts.topics)
+      return Object.freeze(subDisciplines.flatMap((_, index) => ownTopics(index)))
+    },
     built: () => builtCount,
   }
 
@@ -114,7 +121,7 @@ function createTopicBuilder(
     for (let n = 0; n < share; n++) {
       const at = start + n
       const named = draft.discipline.topicNames.at(firstName[index]! + n)
-      const uses = slugUses[at]!
+      const uses = usesOf(index, at, named.key)
       const other = sharedWith[at]!
       topics[n] = Object.freeze({
         id: nextId(),
@@ -163,6 +170,31 @@ function createTopicBuilder(
     return (idStreams[index] = stream)
   }
 
+  /**
+   * How often topic `at`'s slug (name key `key`) was used up to and including it, in dataset order.
+   * One topic at a time, this counts the key's uses in its discipline's names before it and in
+   * all the names of each discipline before that one sharing its subject (a discipline's topics
+   * are contiguous and named in order), so a first lookup does not walk every topic's key. Past a
+   * sixty-fourth of the topics counted that way, one pass over all of them is cheaper.
+   */
+  function usesOf(index: number, at: number, key: number): number {
+    if (slugUses === undefined && countedAlone > counts.topics / 64)
+      slugUses = countSlugUses(subDisciplines, firstTopic, firstName, counts.topics)
+    if (slugUses !== undefined) return slugUses[at]!
+    countedAlone++
+    const { positionOf, names, issued, bySubject } = (order ??= orderDisciplines(
+      subDisciplines,
+      firstTopic,
+    ))
+    const discipline = subDisciplines[index]!.discipline
+    const position = positionOf.get(discipline)!
+    let uses = 1 + discipline.topicNames.countKey(key, firstName[index]! + at - firstTopic[index]!)
+    const sharing = bySubject.get(subjectOfKey(key)) ?? []
+    for (let k = 0; k < sharing.length && sharing[k]! < position; k++)
+      uses += names[sharing[k]!]!.countKey(key, issued[sharing[k]!]!)
+    return uses
+  }
+
   /** A sub-discipline's own topics and those its siblings share with it, in dataset order. */
   function withSharedTopics(index: number): readonly FixtureTopic[] {
     const mine = ownTopics(index)
@@ -191,6 +223,43 @@ function createTopicBuilder(
     }
     return low
   }
+}
+
+/** The disciplines in the order their topics come, each with every name it hands out. */
+interface DisciplineOrder {
+  readonly positionOf: ReadonlyMap<DisciplineDraft, number>
+  readonly names: readonly TopicNames[]
+  /** How many names each hands out: its topics. */
+  readonly issued: readonly number[]
+  /** The positions (ascending) of the disciplines whose names may have each subject. */
+  readonly bySubject: ReadonlyMap<number, readonly number[]>
+}
+
+function orderDisciplines(
+  subDisciplines: readonly SubDisciplineDraft[],
+  firstTopic: Uint32Array,
+): DisciplineOrder {
+  const positionOf = new Map<DisciplineDraft, number>()
+  const names: TopicNames[] = []
+  const issued: number[] = []
+  const bySubject = new Map<number, number[]>()
+  for (let index = 0; index < subDisciplines.length; index++) {
+    const discipline = subDisciplines[index]!.discipline
+    let position = positionOf.get(discipline)
+    if (position === undefined) {
+      position = names.length
+      positionOf.set(discipline, position)
+      names.push(discipline.topicNames)
+      issued.push(0)
+      for (const subject of new Set(discipline.topicNames.subjectKeys())) {
+        const positions = bySubject.get(subject)
+        if (positions === undefined) bySubject.set(subject, [position])
+        else positions.push(position)
+      }
+    }
+    issued[position]! += firstTopic[index + 1]! - firstTopic[index]!
+  }
+  return { positionOf, names, issued, bySubject }
 }
 
 /**

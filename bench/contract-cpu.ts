@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { median, type Check } from './lib.js'
+import { BIN, startCliServer } from './processes.js'
+import { KEY } from './wrk.js'
+
+/** The plain loop of bench/contract.ts: each recorded path fetched after the one before is read. */
+const LOOP = fileURLToPath(new URL('./fetch-loop.mjs', import.meta.url))
+const TARGETS = { 'record --all': 4, 'verify --crawl': 3 } as const
+const MAX_RSS_MB = 1024
+
+interface Cpu {
+  /** User and system CPU time of the process, from the kernel (`/usr/bin/time`). */
+  readonly cpuMs: number
+  readonly maxRssMb: number
+}
+
+/**
+ * `record --all` and `verify --crawl` at `large` against the plain loop of the same requests, in
+ * CPU time of each process (user + system, from the kernel), which other work on the machine
+ * moves far less than wall time; peak RSS beside. Fresh processes in alternating rounds.
+ */
+export async function benchContractCpu(runs = 3): Promise<Check[]> {
+  const { createTaxonomy } = await import('../dist/index.js')
+  const taxonomy = createTaxonomy({ size: 'large' })
+  const server = await startCliServer(['--quiet', '--size', 'large'])
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-cpu-'))
+  try {
+    const base = [
+      '--target',
+      server.url,
+      ...taxonomy.disciplines.flatMap((d) => ['--discipline', d.slug]),
+      ...['--rate', 'unlimited', '--max-requests', '100000', '--max-read', '1024'],
+    ]
+    const out = join(dir, 'recorded.json')
+    const list = join(dir, 'paths.json')
+    const rounds: Record<'record --all' | 'verify --crawl' | 'loop', Cpu[]> = {
+      'record --all': [],
+      'verify --crawl': [],
+      loop: [],
+    }
+    const loads: number[] = []
+    for (let run = 0; run < runs; run++) {
+      loads.push(loadavg()[0]!)
+      rounds['record --all'].push(timed([BIN, 'record', ...base, '--all', '--out', out]))
+      if (run === 0) {
+        const recorded = JSON.parse(readFileSync(out, 'utf8')) as {
+          disciplines: { slug: string }[]
+          sub_disciplines: { slug: string }[]
+        }
+        writeFileSync(
+          list,
+          JSON.stringify([
+            ...recorded.disciplines.map((d) => `/api/v2/disciplines/${d.slug}`),
+            ...recorded.sub_disciplines.map((s) => `/api/v2/sub_disciplines/${s.slug}`),
+          ]),
+        )
+      }
+      rounds.loop.push(timed([LOOP, server.url, list, KEY]))
+      rounds['verify --crawl'].push(
+        timed([BIN, 'verify', ...base, '--crawl', String(taxonomy.subDisciplines.length)]),
+      )
+    }
+    const loopMs = median(rounds.loop.map((r) => r.cpuMs))
+    const load = `load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`
+    return (['record --all', 'verify --crawl'] as const).map((command) => {
+      const cpuMs = median(rounds[command].map((r) => r.cpuMs))
+      const rss = Math.max(...rounds[command].map((r) => r.maxRssMb))
+      const ratio = cpuMs / loopMs
+      const rssOk = command === 'verify --crawl' || rss <= MAX_RSS_MB
+      return {
+        name: `\`${command}\`, \`--size large\`, CPU time vs the plain fetch loop's (fresh processes, median of ${runs})`,
+        value: `${ratio.toFixed(2)}x (${(cpuMs / 1000).toFixed(1)} vs ${(loopMs / 1000).toFixed(1)} s of CPU; peak RSS ${rss.toFixed(0)} MB; ${load})`,
+        target: `<= ${TARGETS[command]}x${command === 'record --all' ? `, <= ${MAX_RSS_MB} MB` : ''}`,
+        ok: ratio <= TARGETS[command] && rssOk,
+        figure: ratio,
+      }
+    })
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exit
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A Node script in a fresh process under `/usr/bin/time`: its CPU time and peak RSS. */
+function timed(args: readonly string[]): Cpu {
+  const result = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'cpu=%U+%S maxrss=%M', process.execPath, ...args],
+    { encoding: 'utf8', env: { ...process.env, TAXONOMY_API_KEY: KEY }, maxBuffer: 1 << 26 },
+  )
+  const output = `${result.stdout}\n${result.stderr}`
+  const cpu = /cpu=([\d.]+)\+([\d.]+) maxrss=(\d+)/.exec(output)
+  if (cpu === null || (result.status !== 0 && !args.includes('verify')))
+    throw new Error(
+      `${args[1] ?? args[0]} failed (exit ${result.status}): ${output.slice(0, 2000)}`,
+    )
+  return {
+    cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000,
+    maxRssMb: Number(cpu[3]) / 1024,
+  }
+}
