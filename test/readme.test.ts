@@ -254,22 +254,6 @@ it.each([
     'without-msw-worker.ts',
     'examples/browser/without-msw-worker.ts',
   ],
-  ['docs/recipes/storybook.md', '.storybook/main.ts', 'examples/storybook/.storybook/main.ts'],
-  [
-    'docs/recipes/storybook.md',
-    '.storybook/preview.ts',
-    'examples/storybook/.storybook/preview.ts',
-  ],
-  [
-    'docs/recipes/storybook.md',
-    'src/Discipline.stories.tsx',
-    'examples/storybook/src/Discipline.stories.tsx',
-  ],
-  [
-    'docs/recipes/storybook.md',
-    'src/Lookup.stories.tsx',
-    'examples/storybook/src/Lookup.stories.tsx',
-  ],
 ])('shows the Chromium-tested %s file %s exactly as %s', (recipe, name, file) => {
   expect(docFiles(recipe).get(name)).toBe(read(file))
 })

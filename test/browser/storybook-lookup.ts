@@ -3,7 +3,7 @@ import { createFetchHandler } from '../../src/http/fetch.js'
 import type { MockState } from '../../src/msw/switchable.js'
 import { SCENARIO_CHOICES, isScenarioChoice } from '../../src/msw/choices.js'
 
-/** The six records examples/storybook/src/Lookup.stories.tsx looks up, one after another. */
+/** The six records the recipe's src/Lookup.stories.tsx (docs/recipes/storybook.md) looks up, one after another. */
 export const LOOKUPS = [
   'disciplines/pharmacology',
   'disciplines/empty-discipline',

@@ -1,97 +1,96 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../../src/msw/choices.js'
 import type { MockState } from '../../src/msw/switchable.js'
+import { packTarball } from '../helpers/packed.js'
 import { launchChromium, serveFolder } from './chromium.js'
 import { expectedLookup, LOOKUPS } from './storybook-lookup.js'
+import { buildOnStorybook9, followPage } from './storybook-recipe.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const EXAMPLE = join(ROOT, 'examples/storybook')
+const PAGE = 'docs/recipes/storybook.md'
 /** A screenshot of each toolbar entry, kept by CI as an artifact (.tmp/ is not committed). */
 const SCREENSHOTS = join(ROOT, '.tmp/artifacts/storybook')
-const run = (command: string, args: string[], cwd: string) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
 let browser: Browser
+/** The pages a test opened: closed after it, whether it passed or not, so none works on into the next. */
+const pages: Page[] = []
 let url: string
-let close: () => void
-
-beforeAll(() => {
-  // As a user's project has it: the packed package, its own msw, the worker script from `msw init`.
-  const packDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-pack-'))
-  // dist/ as `npm run test:storybook` built it: the pack scripts would build it again, under the
-  // feet of whatever else reads it meanwhile (CI's other lane).
-  const [packed] = JSON.parse(
-    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT),
-  ) as [{ filename: string }]
-  // No lock file: this registry lacks other platforms' Rollup binaries, which a lock must list.
-  run(
-    'npm',
-    [
-      'install',
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      join(packDir, packed.filename),
-    ],
-    EXAMPLE,
-  )
-  // As the recipe runs it: --save finds the folder already recorded in package.json, as on any run after the first.
-  run('npx', ['--no-install', 'msw', 'init', 'public', '--save'], EXAMPLE)
-  run('npx', ['--no-install', 'storybook', 'build', '--quiet', '-o', 'storybook-static'], EXAMPLE)
-}, 600_000)
+let project: string
+/** The Storybook 9 copy of the project, served. */
+let url9: string
+const servers: Server[] = []
 
 beforeAll(async () => {
-  const served = await serveFolder(join(EXAMPLE, 'storybook-static'))
+  // dist/ as `npm run test:storybook` built it: the pack scripts would build it again, under the
+  // feet of whatever else reads it meanwhile (CI's other lane).
+  const { tarball } = packTarball()
+  const followed = await followPage(PAGE, mkdtempSync(join(tmpdir(), 'taxonomy-mock-sb-')), tarball)
+  project = followed.project
+  // The page as a user follows it: from `npm create` to `npx storybook build`, nothing else.
+  expect(followed.lines[0]).toMatch(/^npm create /)
+  expect(followed.lines.at(-1)).toBe('npx storybook build')
+  expect(followed.files).toEqual([
+    '.storybook/main.ts',
+    '.storybook/preview.tsx',
+    'src/Discipline.stories.tsx',
+    'src/Lookup.stories.tsx',
+  ])
+  // Before the browser checks, not beside them: a build beside them would starve their pages.
+  const project9 = await buildOnStorybook9(project)
+  const served = await serveFolder(join(project, 'storybook-static'))
+  const served9 = await serveFolder(join(project9, 'storybook-static'))
+  servers.push(served.server, served9.server)
   url = served.url
-  close = () => served.server.close()
+  url9 = served9.url
   browser = await launchChromium()
-}, 60_000)
+}, 1_200_000)
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close()
+})
 
 afterAll(async () => {
   await browser?.close()
-  close?.()
+  for (const server of servers) server.close()
 })
 
-async function storyResult(id: string): Promise<string> {
-  const page = await browser.newPage()
-  await page.goto(`${url}/iframe.html?id=${id}&viewMode=story`)
-  await page.waitForFunction(
-    () => /^\d{3} /.test(document.getElementById('result')?.textContent ?? ''),
-    undefined,
-    { timeout: 30_000 },
-  )
-  return (await page.textContent('#result'))!
-}
-
-it('answers a story through msw-storybook-addon with the exact record', async () => {
+it("answers the Discipline stories through msw-storybook-addon: the record, and each story's scenario", async () => {
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
   const record = toDisciplineRecord(taxonomy, taxonomy.findDiscipline('pharmacology')!)
+  // One page, a fresh load of the story's frame for each: no state is carried from one to the next.
+  const page = await browser.newPage()
+  pages.push(page)
+  const storyResult = async (id: string): Promise<string> => {
+    await page.goto(`${url}/iframe.html?id=${id}&viewMode=story`)
+    await page.waitForFunction(
+      () => /^\d{3} /.test(document.getElementById('result')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    )
+    return (await page.textContent('#result'))!
+  }
   expect(await storyResult('discipline--pharmacology')).toBe(`200 ${JSON.stringify(record)}`)
-})
-
-it("lets a story's parameters swap in a scenario", async () => {
+  // A story's parameters swap in a scenario: not-found, and an outage.
   expect(await storyResult('discipline--missing')).toBe('404 {"error":"Resource not found"}')
-})
-
-it('shows an outage story: the kit handlers with a scenario', async () => {
   expect(await storyResult('discipline--outage')).toBe('503 {"error":"Service unavailable"}')
+  await page.close()
 })
 
 // The kit's addon (taxonomy-mock/storybook): one manager page, the toolbar switched as a user does.
 
 /** The Storybook UI on a story, its panel open; `globals` as a shared URL carries them. */
-async function openManager(story: string, globals = ''): Promise<Page> {
+async function openManager(story: string, globals = '', base = url): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  await page.goto(`${url}/?path=/story/${story}${globals ? `&globals=${globals}` : ''}`)
+  pages.push(page)
+  await page.goto(`${base}/?path=/story/${story}${globals ? `&globals=${globals}` : ''}`)
   await page.getByRole('tab', { name: 'Taxonomy requests' }).click()
   return page
 }
@@ -102,21 +101,39 @@ const preview = (page: Page): FrameLocator => page.frameLocator('#storybook-prev
  * Picks a toolbar entry, then waits for the story to be mounted again (a fresh `#lookup`, not the
  * one marked before the switch) and to have finished, or for a hang's request to be journaled.
  */
-async function pick(page: Page, menu: 'Taxonomy scenario' | 'Taxonomy data', title: string) {
+async function pick(page: Page, menu: Menu, title: string) {
+  await markMounted(page)
+  await page.getByRole('button', { name: menu }).click()
+  await page.getByRole('option', { name: title, exact: false }).first().click()
+}
+
+type Menu = 'Taxonomy scenario' | 'Taxonomy data'
+
+/** Marks the story mounted now, so that observe() waits for the next mount. */
+async function markMounted(page: Page) {
   await preview(page)
     .locator('#lookup')
     .evaluate((element) => {
       element.setAttribute('data-old', '')
     })
-  await page.getByRole('button', { name: menu }).click()
-  await page.getByRole('option', { name: title, exact: false }).first().click()
+}
+
+/**
+ * pick() in Storybook 9, whose toolbar names a menu by its button's text (the menu's name is its
+ * title) and lists the entries as links, not options.
+ */
+async function pick9(page: Page, menu: Menu, title: string) {
+  await markMounted(page)
+  await page.locator(`button[title="${menu}"]`).click()
+  await page.getByText(title, { exact: true }).click()
 }
 
 /** What the story shows and what the panel lists, once the story (a fresh mount) is done. */
 async function observe(page: Page, hang = false) {
   const lookup = preview(page).locator('#lookup:not([data-old])')
   if (hang) await page.locator('#taxonomy-requests tbody tr').first().waitFor({ timeout: 30_000 })
-  else await lookup.and(preview(page).locator('[data-done="true"]')).waitFor({ timeout: 30_000 })
+  // A hang catcher: the huge lists take a while to hash on a busy machine.
+  else await lookup.and(preview(page).locator('[data-done="true"]')).waitFor({ timeout: 90_000 })
   const lines = await lookup.locator('li[data-status]').evaluateAll((items) =>
     items.map((item) => ({
       status: item.getAttribute('data-status')!,
@@ -216,13 +233,12 @@ it(
         `data-${name}`,
       )
       expect(statuses(seen), name).toEqual(found[name])
+      // The right-to-left name as the story shows it (observe() waited for this mount's last line).
+      if (name === 'unicode-names')
+        expect(await preview(page).locator('li[data-status]').nth(4).textContent()).toContain(
+          'دراسات المعرفة',
+        )
     }
-    // The right-to-left name as the story shows it.
-    await pick(page, 'Taxonomy data', DATA_CHOICES['unicode-names'].title)
-    await observe(page)
-    await expect
-      .poll(() => preview(page).locator('li[data-status]').nth(4).textContent())
-      .toContain('دراسات المعرفة')
     await page.close()
   },
   ADDON_TIMEOUT,
@@ -260,18 +276,9 @@ it(
       'Scenario: unavailable (story) · Data: base (toolbar)',
       'outage-story-scenario',
     )
+    // Back where it began: exactly the six requests of this mount, none of the ones before.
     await pick(page, 'Taxonomy data', "Story's own")
     await expectState(page, own, ownHeader, 'outage-own-again')
-    // Back and forth once more: exactly the six requests of this mount, none of the one before.
-    await pick(page, 'Taxonomy scenario', SCENARIO_CHOICES['rate-limited'].title)
-    await expectState(
-      page,
-      { scenario: 'rate-limited', data: 'unicode-names' },
-      'Scenario: rate-limited (toolbar) · Data: unicode-names (story)',
-      'outage-rate-limited',
-    )
-    await pick(page, 'Taxonomy scenario', "Story's own")
-    await expectState(page, own, ownHeader, 'outage-own-last')
     // Another story: nothing of the outage follows it. Its own msw handlers answer it.
     await page.getByRole('button', { name: 'Discipline' }).click()
     await page.getByRole('link', { name: 'Pharmacology' }).click()
@@ -300,7 +307,7 @@ it(
 )
 
 it("builds the addon's manager code, and no mock data, into the manager bundle", () => {
-  const static_ = join(EXAMPLE, 'storybook-static')
+  const static_ = join(project, 'storybook-static')
   const addonDirs = readdirSync(join(static_, 'sb-addons')).filter((d) =>
     d.startsWith('taxonomy-mock'),
   )
@@ -325,3 +332,19 @@ it("builds the addon's manager code, and no mock data, into the manager bundle",
     expect(manager, data).not.toContain(data)
   }
 })
+
+it('works on Storybook 9: the menus and the panel, and a story switched from the toolbar', async () => {
+  const page = await openManager('lookup--usual', '', url9)
+  await expectState(page, {}, 'Scenario: usual (story) · Data: base (story)', 'storybook9-usual')
+  // The menus and the panel: the scenario menu is picked from below, the panel tab was opened.
+  await page.locator('button[title="Taxonomy data"]').waitFor({ timeout: 30_000 })
+  await pick9(page, 'Taxonomy scenario', SCENARIO_CHOICES.unavailable.title)
+  const seen = await expectState(
+    page,
+    { scenario: 'unavailable' },
+    'Scenario: unavailable (toolbar) · Data: base (story)',
+    'storybook9-unavailable',
+  )
+  expect(statuses(seen)).toEqual(Array(6).fill('503'))
+  await page.close()
+}, 600_000)

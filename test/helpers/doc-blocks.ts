@@ -42,7 +42,7 @@ export const FILES_RUN_BY: Readonly<Record<string, string>> = {
   'docs/recipes/python-pytest.md': 'test/stacks/recipes.stacks.test.ts',
   'docs/recipes/ssr.md': 'test/readme.test.ts',
   'docs/recipes/testcontainers.md': 'test/containers/testcontainers.containers.test.ts',
-  'docs/recipes/storybook.md': 'test/readme.test.ts',
+  'docs/recipes/storybook.md': 'test/browser/storybook.storybook.test.ts',
   'docs/recipes/ts-jest.md': 'test/readme.test.ts',
   'docs/recipes/vitest.md': 'test/readme.test.ts',
 }
