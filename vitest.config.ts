@@ -151,7 +151,7 @@ export default defineConfig({
         },
       },
       {
-        // The README's Storybook setup: installs, builds and opens examples/storybook (npm run test:storybook).
+        // The Storybook recipe followed as written from `npm create`, built and opened, and a Storybook 9 copy (npm run test:storybook).
         extends: true,
         test: {
           name: 'storybook',
