@@ -171,6 +171,8 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
 export interface Contender {
   readonly start: () => Promise<ServerProcess>
   readonly headers?: Readonly<Record<string, string>>
+  /** Paths its requests cycle through (each with the key), instead of the one path compared. */
+  readonly paths?: readonly string[]
 }
 
 /** What {@link compare} found: per-round ratios of the first contender to the second, and texts for the report. */
@@ -213,28 +215,16 @@ export async function compare(
   for (let first = 0; first < rounds; first += ROUNDS_PER_PAIR) {
     const pair = await startPair(ours, theirs, path)
     try {
-      await runWrkAsync(pair.ourUrl, { ...wrkOptions(2, connections), headers: ours.headers })
-      await runWrkAsync(pair.referenceUrl, {
-        ...wrkOptions(2, connections),
-        headers: theirs.headers,
-      })
+      await runWrkAsync(pair.ourUrl, { ...wrkOptions(2, connections), ...requestsOf(ours) })
+      await runWrkAsync(pair.referenceUrl, { ...wrkOptions(2, connections), ...requestsOf(theirs) })
       await duet(pair, ours, theirs, 2, connections, true)
       for (let round = first; round < Math.min(first + ROUNDS_PER_PAIR, rounds); round++) {
         // Not blocking: the bench reads a logging server's pipe meanwhile, as a user's terminal would.
         const runOurs = async () =>
-          ourRuns.push(
-            await measure(pair, pair.ours, pair.ourUrl, seconds, connections, ours.headers),
-          )
+          ourRuns.push(await measure(pair, pair.ours, pair.ourUrl, seconds, connections, ours))
         const runTheirs = async () =>
           theirRuns.push(
-            await measure(
-              pair,
-              pair.reference,
-              pair.referenceUrl,
-              seconds,
-              connections,
-              theirs.headers,
-            ),
+            await measure(pair, pair.reference, pair.referenceUrl, seconds, connections, theirs),
           )
         for (const run of round % 2 === 0 ? [runTheirs, runOurs] : [runOurs, runTheirs]) await run()
         let both = await duet(pair, ours, theirs, seconds, connections, round % 2 === 1)
@@ -264,6 +254,9 @@ export async function compare(
     errors: countErrors([...ourRuns, ...theirRuns, ...duets.flatMap((d) => [d.ours, d.reference])]),
   }
 }
+
+/** What a contender's wrk sends: its headers, or the paths it cycles through. */
+const requestsOf = ({ headers, paths }: Contender) => (paths ? { paths } : { headers })
 
 /** Rounds each pair of server processes serves before a fresh pair takes over. */
 const ROUNDS_PER_PAIR = 4
@@ -341,8 +334,8 @@ async function duet(
   connections: number,
   oursFirst: boolean,
 ): Promise<Duet> {
-  const ourOptions = { ...wrkOptions(seconds, connections), headers: ours.headers }
-  const theirOptions = { ...wrkOptions(seconds, connections), headers: theirs.headers }
+  const ourOptions = { ...wrkOptions(seconds, connections), ...requestsOf(ours) }
+  const theirOptions = { ...wrkOptions(seconds, connections), ...requestsOf(theirs) }
   const before = [cpuMs(pair.ours.child.pid), cpuMs(pair.reference.child.pid)]
   const started = performance.now()
   const ourRun = () => runWrkAsync(pair.ourUrl, ourOptions)
@@ -371,11 +364,14 @@ async function measure(
   url: string,
   seconds: number,
   connections: number,
-  headers?: Readonly<Record<string, string>>,
+  contender: Contender,
 ): Promise<Round> {
   const machine = startMachineSample([pair.ours.child.pid, pair.reference.child.pid])
   const before = cpuMs(server.child.pid)
-  const run = await runWrkAsync(url, { ...wrkOptions(seconds, connections), headers })
+  const run = await runWrkAsync(url, {
+    ...wrkOptions(seconds, connections),
+    ...requestsOf(contender),
+  })
   return {
     ...run,
     cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / run.requests,
