@@ -23,7 +23,7 @@ export const FEATURE_CPU_TARGET = 1.05
  * (0.5x to 2x on a busy 2-core machine), while the kernel's count of the server's own CPU per
  * request stays steady.
  */
-export const BUSY_CORES = 0.25
+const BUSY_CORES = 0.25
 const SESSION_P99_TARGET = 1.2
 
 /** A server pinned to core 0, so wrk on core 1 does not compete with it. */
@@ -176,7 +176,7 @@ export interface Contender {
 }
 
 /** What {@link compare} found: per-round ratios of the first contender to the second, and texts for the report. */
-export interface Comparison {
+interface Comparison {
   readonly together: Spread
   readonly alone: Spread
   readonly latency: Spread
@@ -384,7 +384,7 @@ async function measure(
  * the bench process and of its children once reaped (wrk). `otherCores()` then gives how many
  * cores' worth the rest of the machine used since: the load that sways a throughput ratio.
  */
-export function startMachineSample(pids: readonly (number | undefined)[]): {
+function startMachineSample(pids: readonly (number | undefined)[]): {
   otherCores: () => number
 } {
   const ours = () => pids.reduce<number>((sum, pid) => sum + cpuMs(pid), 0) + benchCpuMs()
@@ -420,7 +420,7 @@ function benchCpuMs(): number {
 }
 
 /** Other work's median and range over some rounds, in cores, and the 1-minute load average now. */
-export function describeLoad(otherCores: readonly number[]): string {
+function describeLoad(otherCores: readonly number[]): string {
   const { median: middle, min, max } = spreadOf(otherCores)
   return `other work ${middle.toFixed(2)} cores [${min.toFixed(2)}–${max.toFixed(2)}], load average ${loadavg()[0]!.toFixed(2)}`
 }
