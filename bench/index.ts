@@ -1,4 +1,5 @@
 // `npm run bench`: every performance target of the project, measured in one run, as a table.
+import { benchAnswerCache } from './answer-cache.js'
 import { benchBrowse } from './browse.js'
 import { benchBundle } from './bundle.js'
 import { benchContract } from './contract.js'
@@ -30,6 +31,7 @@ const sections = [
   ['Replicas through Redis', () => benchReplicas()],
   ['Sessions and scenarios', () => benchSessions()],
   ['Per-session data', () => benchSessionData()],
+  ['Answer cache', () => benchAnswerCache()],
   ['Request journal', () => benchJournal()],
   ['Browse pages', () => benchBrowse()],
   ['MSW handlers', () => benchMsw()],

@@ -3,17 +3,15 @@ import { startSessionLoad } from './session-load-process.js'
 import { median, runFresh, type Check } from './lib.js'
 import { BIN } from './processes.js'
 import {
-  THROUGHPUT_TARGET,
+  FEATURE_CPU_TARGET,
   compare,
   firstDisciplineSlug,
-  formatRatio,
+  judged,
   startPinned,
   type Contender,
 } from './server.js'
 import { hasWrk } from './wrk.js'
 
-/** A patched session's request may cost at most this much more than an unpatched one's. */
-const PATCHED_COST_TARGET = 1.1
 const ADMIN_P95_MS = 5
 /** 16 sessions with `huge-lists` share one overlay: together at most this many times one's heap. */
 const SHARED_HEAP_FACTOR = 1.5
@@ -41,7 +39,7 @@ export async function benchSessionData(rounds = 8, seconds = 2): Promise<Check[]
     checks.push({
       name: 'patched-session and no-session throughput',
       value: 'not measured: wrk is missing (apt-get install -y wrk)',
-      target: `>= ${(1 / PATCHED_COST_TARGET).toFixed(2)}x`,
+      target: `<= ${FEATURE_CPU_TARGET}x CPU per request`,
       ok: false,
     })
     return checks
@@ -51,7 +49,8 @@ export async function benchSessionData(rounds = 8, seconds = 2): Promise<Check[]
   const quiet = () => startPinned([BIN, '--port', '0', '--quiet'])
   const patch = JSON.stringify(await fiftyRecordPatch('Bench Field'))
 
-  // The same request in a session with a patch and in one without: both name a session.
+  // The same request in a session with a patch and with no session: the no-session side sends a
+  // header of the same size that names nothing, so Node's parsing of one more header is not counted.
   const patched: Contender = {
     start: async () => {
       const server = await quiet()
@@ -60,7 +59,7 @@ export async function benchSessionData(rounds = 8, seconds = 2): Promise<Check[]
     },
     headers: { 'X-Taxonomy-Mock-Session': 'patched' },
   }
-  const unpatched: Contender = { start: quiet, headers: { 'X-Taxonomy-Mock-Session': 'plainxx' } }
+  const unpatched: Contender = { start: quiet, headers: { 'X-Taxonomy-Mock-Unknown': 'patched' } }
   const inSession = await compare(patched, unpatched, path, CONNECTIONS, rounds, seconds)
 
   // No session named, on a server where 16 sessions hold `huge-lists`, and on one with no data.
@@ -73,22 +72,17 @@ export async function benchSessionData(rounds = 8, seconds = 2): Promise<Check[]
   }
   const empty: Contender = { start: quiet }
   const noSession = await compare(crowded, empty, path, CONNECTIONS, rounds, seconds)
-  const costTarget = 1 / PATCHED_COST_TARGET
   checks.push(
-    {
-      name: `request in a session with a 50-record patch vs the same request in a session without data (${CONNECTIONS} connections, median of ${rounds} duet rounds of ${seconds} s; ${inSession.cpu})`,
-      value: `${formatRatio(inSession.together)} (${inSession.rps}; ${inSession.shares})`,
-      target: `>= ${costTarget.toFixed(2)}x (within ${PATCHED_COST_TARGET}x the cost)`,
-      ok: inSession.together.median >= costTarget,
-      figure: inSession.together.median,
-    },
-    {
-      name: `no-session request with 16 sessions holding \`huge-lists\` vs with no session data (${CONNECTIONS} connections, median of ${rounds} duet rounds; ${noSession.cpu})`,
-      value: `${formatRatio(noSession.together)} (${noSession.rps}; ${noSession.shares})`,
-      target: `>= ${THROUGHPUT_TARGET}x`,
-      ok: noSession.together.median >= THROUGHPUT_TARGET,
-      figure: noSession.together.median,
-    },
+    judged(
+      `request in a session with a 50-record patch vs the same request with no session, each with one extra header (${CONNECTIONS} connections, ${rounds} duet and ${rounds} alternating rounds of ${seconds} s)`,
+      inSession,
+      FEATURE_CPU_TARGET,
+    ),
+    judged(
+      `no-session request with 16 sessions holding \`huge-lists\` vs with no session data (${CONNECTIONS} connections, ${rounds} duet and ${rounds} alternating rounds)`,
+      noSession,
+      FEATURE_CPU_TARGET,
+    ),
     {
       name: 'socket errors and non-2xx answers under load, both comparisons above',
       value: String(inSession.errors + noSession.errors),
