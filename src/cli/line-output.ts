@@ -9,20 +9,15 @@ const ATOMIC_BYTES = 4096
 const RETRY_MS = 25
 /**
  * How long queued lines may wait for more to join them: a request log under load then costs a
- * write per {@link ATOMIC_BYTES} of lines, not one per turn of the event loop (a few requests),
- * and its writes come back to back once per window. A reader is woken by a write to an empty
- * pipe only, so it is woken once a window, not once a chunk: under load on a busy machine, those
- * wake-ups were most of what the log cost the server.
+ * write per {@link ATOMIC_BYTES} of lines, not one per turn of the event loop (a few requests).
  */
 const QUEUE_MS = 20
-/** Queued lines past this many bytes (a Linux pipe's capacity) are written without waiting for the timer. */
-const QUEUE_BYTES = 64 * 1024
 
 /** Lines for one descriptor (stdout or stderr), written without ever blocking or throwing. */
 export interface LineOutput {
   /** Queues a line and writes what the descriptor takes now; false when refused (over `limit` bytes waiting, or failed). */
   readonly write: (line: string, limit: number) => boolean
-  /** Queues a line to be written with others within {@link QUEUE_MS} (at once past {@link QUEUE_BYTES}); false when refused. */
+  /** Queues a line to be written with others within {@link QUEUE_MS} (at once past {@link ATOMIC_BYTES}); false when refused. */
   readonly queue: (line: string, limit: number) => boolean
   /** Whether writing failed for good (the lines since were not queued). */
   readonly failed: () => boolean
@@ -42,13 +37,6 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   // Lines wait as strings and become bytes a chunk at a time: one buffer per write, not per line.
   const lines: string[] = []
   const sizes: number[] = []
-  /**
-   * Queued lines gathered as they come into the chunk a write will take (one concatenation per
-   * line, not an array entry and a join): once the next line would take it past
-   * {@link ATOMIC_BYTES}, it joins `lines` as one entry.
-   */
-  let gathered = ''
-  let gatheredSize = 0
   /** The part of a chunk the descriptor did not take: it goes out before any line. */
   let rest: Buffer | undefined
   let waiting = 0
@@ -58,44 +46,22 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   let scheduled: NodeJS.Timeout | undefined
   let retry: NodeJS.Timeout | undefined
 
-  function add(line: string, limit: number, gather: boolean): boolean {
+  function add(line: string, limit: number): boolean {
     if (failed) return false
     // Half a line was written and the rest given up (finish): start afresh.
     const text =
-      lines.length === 0 && gatheredSize === 0 && rest === undefined && !atLineStart
-        ? `\n${line}\n`
-        : `${line}\n`
+      lines.length === 0 && rest === undefined && !atLineStart ? `\n${line}\n` : `${line}\n`
     const size = Buffer.byteLength(text)
     if (waiting + size > limit) return false
+    lines.push(text)
+    sizes.push(size)
     waiting += size
-    if (gather && gatheredSize + size <= ATOMIC_BYTES) {
-      gathered += text
-      gatheredSize += size
-      return true
-    }
-    // A line written at once goes after the lines queued before it.
-    moveGathered()
-    if (gather) {
-      gathered = text
-      gatheredSize = size
-    } else {
-      lines.push(text)
-      sizes.push(size)
-    }
     return true
   }
 
-  /** The gathered chunk, if any, joins the lines waiting to be written. */
-  function moveGathered(): void {
-    if (gatheredSize === 0) return
-    lines.push(gathered)
-    sizes.push(gatheredSize)
-    gathered = ''
-    gatheredSize = 0
-  }
-
   function flush(): void {
-    moveGathered()
+    clearTimeout(scheduled)
+    scheduled = undefined
     while ((rest !== undefined || lines.length > 0) && !failed) {
       const chunk = rest ?? takeChunk()
       rest = undefined
@@ -112,8 +78,6 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
         lines.length = 0
         sizes.length = 0
         waiting = 0
-        clearTimeout(scheduled)
-        scheduled = undefined
         return onFailure(code)
       }
       waiting -= written
@@ -141,38 +105,26 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
     retry.unref()
   }
 
-  /** The timer's flush: what a size flush left queued (a chunk not yet full) is written now. */
-  function flushQueued(): void {
-    scheduled = undefined
-    flush()
-  }
-
   return {
     write(line, limit) {
-      const added = add(line, limit, false)
+      const added = add(line, limit)
       flush()
       return added
     },
     queue(line, limit) {
-      const added = add(line, limit, true)
+      const added = add(line, limit)
       if (!added || retry !== undefined) return added
-      // The timer, armed once per window, writes the window's chunks back to back; only a burst
-      // past a pipe's whole capacity is written sooner.
-      if (waiting >= QUEUE_BYTES) flush()
-      if (scheduled === undefined) (scheduled = setTimeout(flushQueued, QUEUE_MS)).unref()
+      if (waiting >= ATOMIC_BYTES) flush()
+      else if (scheduled === undefined) (scheduled = setTimeout(flush, QUEUE_MS)).unref()
       return added
     },
     failed: () => failed,
     finish() {
-      clearTimeout(scheduled)
-      scheduled = undefined
       flush()
       clearTimeout(retry)
       retry = undefined
       // A line cut by a partial write counts as forgotten, as do the lines after it.
-      const forgotten =
-        lines.reduce((sum, text) => sum + countLineEnds(text), 0) +
-        (rest === undefined ? 0 : countLineEnds(rest))
+      const forgotten = lines.length + (rest === undefined ? 0 : countLineEnds(rest))
       lines.length = 0
       sizes.length = 0
       rest = undefined
@@ -182,10 +134,8 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   }
 }
 
-function countLineEnds(bytes: Buffer | string): number {
+function countLineEnds(bytes: Buffer): number {
   let count = 0
-  if (typeof bytes === 'string')
-    for (let at = bytes.indexOf('\n'); at !== -1; at = bytes.indexOf('\n', at + 1)) count++
-  else for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++
   return count
 }
