@@ -104,7 +104,9 @@ export default defineConfig({
         test: {
           name: 'git',
           include: ['test/**/*.git.test.ts'],
-          testTimeout: 300_000,
+          // A hang, not a slow install: npm installs every devDependency and builds; with both
+          // cores taken by other CI work that took more than 300 s.
+          testTimeout: 900_000,
           maxWorkers: 2,
         },
       },
