@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { contractArgs } from './contract.js'
 import { median, type Check } from './lib.js'
 import { BIN, startCliServer } from './processes.js'
 import { KEY } from './wrk.js'
@@ -29,12 +30,7 @@ export async function benchContractCpu(runs = 3): Promise<Check[]> {
   const server = await startCliServer(['--quiet', '--size', 'large'])
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-cpu-'))
   try {
-    const base = [
-      '--target',
-      server.url,
-      ...taxonomy.disciplines.flatMap((d) => ['--discipline', d.slug]),
-      ...['--rate', 'unlimited', '--max-requests', '100000', '--max-read', '1024'],
-    ]
+    const base = contractArgs(server.url, taxonomy.disciplines)
     const out = join(dir, 'recorded.json')
     const list = join(dir, 'paths.json')
     const rounds: Record<'record --all' | 'verify --crawl' | 'loop', Cpu[]> = {

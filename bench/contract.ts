@@ -14,6 +14,22 @@ const LOOP = fileURLToPath(new URL('./fetch-loop.mjs', import.meta.url))
 /** The read budget the runs are given: `large` reads about 308 MB. */
 const MAX_READ_MB = 1024
 
+/**
+ * What every `record` and `verify` run of the bench is given: the mock, each of its disciplines,
+ * no pacing, and budgets no size reaches.
+ */
+export function contractArgs(
+  target: string,
+  disciplines: readonly { readonly slug: string }[],
+): string[] {
+  return [
+    '--target',
+    target,
+    ...disciplines.flatMap((d) => ['--discipline', d.slug]),
+    ...['--rate', 'unlimited', '--max-requests', '100000', '--max-read', String(MAX_READ_MB)],
+  ]
+}
+
 interface Run {
   readonly ms: number
   readonly requests: number
@@ -36,17 +52,7 @@ export async function benchContract(
     const server = await startCliServer(['--quiet', '--size', size])
     const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-bench-'))
     try {
-      const base = [
-        '--target',
-        server.url,
-        ...taxonomy.disciplines.flatMap((d) => ['--discipline', d.slug]),
-        '--rate',
-        'unlimited',
-        '--max-requests',
-        '100000',
-        '--max-read',
-        String(MAX_READ_MB),
-      ]
+      const base = contractArgs(server.url, taxonomy.disciplines)
       const out = join(dir, 'recorded.json')
       const records: Run[] = []
       const verifies: Run[] = []

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { captureRecord } from '../contract/capture.js'
 import { SERVICE_LIMITS } from '../contract/options.js'
 import { createUpstreamSource } from '../contract/upstream.js'
-import { createUpstreamFetch } from '../server/upstream-fetch.js'
+import { createUpstreamExchange } from '../server/upstream-exchange.js'
 import { loadTaxonomy } from '../core/load.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { Taxonomy } from '../core/store.js'
@@ -66,7 +66,7 @@ export function prepareUpstream(
   const fetched = createUpstreamSource({
     target,
     apiKey,
-    exchange: createUpstreamFetch(),
+    exchange: createUpstreamExchange(),
     onReachable: role.tellReachable ?? say,
   })
   const captures = new Captures(args, data!, io, role.afterCapture)

@@ -27,7 +27,7 @@ interface UpstreamReply {
 
 /**
  * How the source asks the upstream, following no redirect: the global `fetch` by default; a server
- * passes a cheaper one over `node:http` (`createUpstreamFetch`), since fetch's `Request`,
+ * passes a cheaper one over `node:http` (`createUpstreamExchange`), since fetch's `Request`,
  * `Response`, `Headers` and web streams cost more per relayed request than the mock's own answer.
  */
 export type UpstreamExchange = (request: UpstreamRequest) => Promise<UpstreamReply>

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
-import { createUpstreamFetch } from '../../src/server/upstream-fetch.js'
+import { createUpstreamExchange } from '../../src/server/upstream-exchange.js'
 import { spawnCli } from '../helpers/cli.js'
 import { echoesOf } from '../helpers/hostile-target.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
@@ -168,7 +168,7 @@ it('decodes an answer compressed against its Accept-Encoding: identity before th
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
     res.end(gzipSync(JSON.stringify({ echo })))
   })
-  for (const exchange of [undefined, createUpstreamFetch()]) {
+  for (const exchange of [undefined, createUpstreamExchange()]) {
     const source = createUpstreamSource({
       target: compressing.url,
       apiKey: SECRET,
@@ -212,7 +212,7 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     more()
   })
   // The library's default (the global fetch) and the server's (node:http), alike.
-  for (const exchange of [undefined, createUpstreamFetch()]) {
+  for (const exchange of [undefined, createUpstreamExchange()]) {
     const lookUp = (target: string, timeout?: number) =>
       createUpstreamSource({
         target,

@@ -21,9 +21,9 @@ import type { UpstreamExchange } from '../contract/upstream.js'
  * `timeout` ms have passed without the whole answer.
  *
  * @example
- * createUpstreamSource({ target, apiKey, exchange: createUpstreamFetch() })
+ * createUpstreamSource({ target, apiKey, exchange: createUpstreamExchange() })
  */
-export function createUpstreamFetch(): UpstreamExchange {
+export function createUpstreamExchange(): UpstreamExchange {
   const agents = {
     http: new HttpAgent({ keepAlive: true }),
     https: new HttpsAgent({ keepAlive: true }),
