@@ -9,8 +9,11 @@ export interface Endpoint {
   on(event: 'message', listener: (message: never) => void): unknown
 }
 
-/** Answers a question of this kind; a throw or rejection reaches the asker as a rejection. */
-export type Handler = (kind: string, value: unknown) => unknown
+/**
+ * What a side answers, by the question's kind; a throw or rejection reaches the asker as a
+ * rejection, as does a kind it does not answer.
+ */
+export type Handlers = Readonly<Record<string, (value: never) => unknown>>
 
 export interface Channel {
   ask<T>(kind: string, value?: unknown): Promise<T>
@@ -35,7 +38,7 @@ interface Reply {
 /** A reply to a side that left meanwhile: nobody waits for it. */
 const ignore = () => {}
 
-export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
+export function openChannel(endpoint: Endpoint, handlers: Handlers): Channel {
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
   let next = 0
   endpoint.on('message', (message: Question | Reply) => {
@@ -46,8 +49,12 @@ export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
       else asker?.reject(new Error(message.error))
     } else if (message?.tm === 'ask') {
       const { id } = message
+      const { kind } = message
       void Promise.resolve()
-        .then(() => handle(message.kind, message.value))
+        .then(() => {
+          if (!Object.hasOwn(handlers, kind)) throw new Error(`unknown question ${kind}`)
+          return handlers[kind]!(message.value as never)
+        })
         .then(
           (value) => endpoint.send({ tm: 'reply', id, value } satisfies Reply, ignore),
           (error: Error) =>

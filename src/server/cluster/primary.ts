@@ -154,59 +154,49 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
 
   function fork(): Worker {
     const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
-    const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
+    let served: () => void
+    serves.set(worker, new Promise((resolve) => (served = resolve)))
+    const channel = openChannel(worker as unknown as Endpoint, {
       // A worker's request takes its step of its session's scenario here, where the count is.
-      if (kind === 'step') return store!.stepFor(value as StepQuestion)
+      step: (question: StepQuestion) => store!.stepFor(question),
       // An admin call made on a worker, as its command; a write reaches every worker.
-      if (kind === 'apply') return store!.apply(value as AdminCommand)
-      if (kind === 'metrics-all') return gatherMetrics(metricsOf(owner)!.snapshot())
+      apply: (command: AdminCommand) => store!.apply(command),
+      'metrics-all': () => gatherMetrics(metricsOf(owner)!.snapshot()),
       // A worker relayed a record it captured: the primary alone writes the --data file.
-      if (kind === 'capture') {
-        const { collection, slug } = value as { collection: Collection; slug: string }
-        options.onCapture?.(collection, slug)
-        return true
-      }
-      if (kind === 'reachable') {
-        const { reachable, reason } = value as { reachable: boolean; reason: string }
-        options.onUpstreamReachable?.(reachable, reason)
-        return true
-      }
+      capture: ({ collection, slug }: { collection: Collection; slug: string }) =>
+        options.onCapture?.(collection, slug),
+      reachable: ({ reachable, reason }: { reachable: boolean; reason: string }) =>
+        options.onUpstreamReachable?.(reachable, reason),
       // Over IPC, not the environment: the key stays out of every process's environment.
-      if (kind === 'tls')
-        return ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') }
-      if (kind === 'state') {
+      tls: () => ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') },
+      state: () => {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)
         return store!.snapshot()
-      }
-      if (kind === 'store') {
+      },
+      store: () => {
         // From here on a stop reaches it, also while its store keeps it waiting.
         channels.set(worker, channel)
         if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
         return options.store
-      }
-      throw new Error(`unknown question ${kind}`)
+      },
+      ready: () => {
+        // With a store, a worker asks for no state: the primary only reloads and stops it.
+        if (!channels.has(worker)) channels.set(worker, channel)
+        dispatcher.add(worker)
+        served()
+        // Serving only once the cluster was told to stop (a signal as it starts, or a worker
+        // started in place of one that died).
+        if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
+      },
     })
-    serves.set(
-      worker,
-      new Promise((resolve) =>
-        worker.on('message', (message: { tm?: string; message?: string }) => {
-          if (message?.tm === 'failed') failure ??= message.message
-          if (message?.tm === 'waiting' && !saidWaiting) {
-            saidWaiting = true
-            options.warn(message.message!)
-          }
-          if (message?.tm !== 'ready') return
-          // With a store, a worker asks for no state: the primary only reloads and stops it.
-          if (!channels.has(worker)) channels.set(worker, channel)
-          dispatcher.add(worker)
-          resolve()
-          // Serving only once the cluster was told to stop (a signal as it starts, or a worker
-          // started in place of one that died).
-          if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
-        }),
-      ),
-    )
+    worker.on('message', (message: { tm?: string; message?: string }) => {
+      if (message?.tm === 'failed') failure ??= message.message
+      if (message?.tm === 'waiting' && !saidWaiting) {
+        saidWaiting = true
+        options.warn(message.message!)
+      }
+    })
     worker.once('exit', (code, signal) => {
       channels.delete(worker)
       dispatcher.remove(worker)
