@@ -65,14 +65,15 @@ export interface StoreEvents {
   onReconnect(): void
 }
 
-let clientModule: Promise<typeof import('@redis/client')> | undefined
+/** The Redis client's module, once loaded. */
+let redis: typeof import('@redis/client') | undefined
 
 /**
  * Loads the Redis client (once): only with --store, so a server without it never reads the
  * client's code. Loading is local work, apart from the time spent waiting for the store.
  */
-export function loadStoreClient(): Promise<typeof import('@redis/client')> {
-  return (clientModule ??= import('@redis/client'))
+export async function loadStoreClient(): Promise<typeof import('@redis/client')> {
+  return (redis ??= await import('@redis/client'))
 }
 
 /**
@@ -91,7 +92,6 @@ export class StoreLink {
     readonly faults: StoreFaults,
     readonly client: Client,
     readonly subscriber: Client,
-    readonly isErrorReply: (error: unknown) => boolean,
   ) {
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
   }
@@ -107,7 +107,7 @@ export class StoreLink {
     faults: StoreFaults,
     events: StoreEvents,
   ): Promise<StoreLink> {
-    const { createClient, defineScript, ErrorReply } = await loadStoreClient()
+    const { createClient, defineScript } = await loadStoreClient()
     let connected = false
     const client: Client = createClient({
       url: address.url,
@@ -129,13 +129,7 @@ export class StoreLink {
     const noteError = (error: Error) => (firstError ??= error)
     client.on('error', noteError)
     subscriber.on('error', noteError)
-    const link = new StoreLink(
-      address,
-      faults,
-      client,
-      subscriber,
-      (error) => error instanceof ErrorReply,
-    )
+    const link = new StoreLink(address, faults, client, subscriber)
     try {
       // A port that takes the connection and never answers (a stalled Redis, a TLS port) would
       // hold the handshake for ever.
@@ -309,7 +303,7 @@ export class StoreLink {
       const failure =
         error instanceof StoreFailure
           ? error
-          : this.isErrorReply(error)
+          : error instanceof redis!.ErrorReply
             ? new StoreFailure('refused', (error as Error).message)
             : undefined
       if (failure === undefined || this.#closing) throw error
