@@ -21,16 +21,11 @@ export interface Channel {
   failAll(reason: string): void
 }
 
-interface Question {
-  readonly tm: 'ask'
+/** Every message: a question (`ask`, a kind and a value) or its reply (a value or an error). */
+interface Message {
+  readonly tm: 'ask' | 'reply'
   readonly id: number
-  readonly kind: string
-  readonly value: unknown
-}
-
-interface Reply {
-  readonly tm: 'reply'
-  readonly id: number
+  readonly kind?: string
   readonly value?: unknown
   readonly error?: string
 }
@@ -41,25 +36,24 @@ const ignore = () => {}
 export function openChannel(endpoint: Endpoint, handlers: Handlers): Channel {
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
   let next = 0
-  endpoint.on('message', (message: Question | Reply) => {
+  endpoint.on('message', (message: Message) => {
     if (message?.tm === 'reply') {
       const asker = waiting.get(message.id)
       waiting.delete(message.id)
       if (message.error === undefined) asker?.resolve(message.value)
       else asker?.reject(new Error(message.error))
     } else if (message?.tm === 'ask') {
-      const { id } = message
-      const { kind } = message
+      const { id, kind = '' } = message
       void Promise.resolve()
         .then(() => {
           if (!Object.hasOwn(handlers, kind)) throw new Error(`unknown question ${kind}`)
           return handlers[kind]!(message.value as never)
         })
         .then(
-          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Reply, ignore),
+          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Message, ignore),
           (error: Error) =>
             endpoint.send(
-              { tm: 'reply', id, error: String(error?.message) } satisfies Reply,
+              { tm: 'reply', id, error: String(error?.message) } satisfies Message,
               ignore,
             ),
         )
@@ -71,7 +65,7 @@ export function openChannel(endpoint: Endpoint, handlers: Handlers): Channel {
       return new Promise<T>((resolve, reject) => {
         waiting.set(id, { resolve: resolve as (value: unknown) => void, reject })
         // With a callback, a channel already closed is an error here, not an 'error' event.
-        endpoint.send({ tm: 'ask', id, kind, value } satisfies Question, (error) => {
+        endpoint.send({ tm: 'ask', id, kind, value } satisfies Message, (error) => {
           if (error === null) return
           waiting.delete(id)
           reject(error)
