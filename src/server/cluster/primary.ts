@@ -12,7 +12,6 @@ import { startServerWithLimits } from '../server.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import type { CertificatePair } from '../self-signed.js'
 import type { ServerCertificate } from '../tls.js'
-import { createTicketKeys, withTicketKeys } from './ticket-keys.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
@@ -110,14 +109,17 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       workers: options.workers,
     }
   }
+  // With TLS, every process serves one certificate and shares one set of the keys of TLS session
+  // tickets: a client resumes its session on whichever process its next connection reaches. 48
+  // bytes, as `node:tls` takes them, from Web Crypto's global (plain HTTP loads no `node:crypto`).
+  const ticketKeys = options.tls && Buffer.from(crypto.getRandomValues(new Uint8Array(48)))
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
     SERVER_LIMITS.backlog,
     !options.store,
+    ticketKeys,
   )
-  // With TLS, every process serves one certificate and shares one set of ticket keys.
-  const ticketKeys = options.tls && createTicketKeys()
   const server = await startServerWithLimits(
     {
       port: options.port,
@@ -127,7 +129,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
     SERVER_LIMITS,
     owner,
-    withTicketKeys(dispatcher, ticketKeys),
+    dispatcher,
   )
 
   async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {

@@ -16,7 +16,7 @@ import { WorkerSessionStore } from './stores.js'
 import type { Replica } from '../replica/replica.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import { withTicketKeys } from './ticket-keys.js'
+import type { Server as TlsServer } from 'node:tls'
 
 /** What a worker is asked to do besides serving. */
 export interface WorkerHooks {
@@ -122,7 +122,7 @@ export async function startClusterWorker(
 }
 
 /** The connections the primary accepted and hands over, served as this worker's own. */
-function fromPrimary(host: string | undefined): Acceptor {
+function fromPrimary(host: string | undefined, ticketKeys?: Buffer): Acceptor {
   let taken: ReturnType<typeof handedConnections> | undefined
   let stopped = false
   const onMessage = (message: { tm?: string } | undefined, socket: Socket | undefined) => {
@@ -134,6 +134,7 @@ function fromPrimary(host: string | undefined): Acceptor {
   process.on('message', onMessage)
   return {
     async start(server) {
+      if (ticketKeys) (server as unknown as TlsServer).setTicketKeys(ticketKeys)
       taken = handedConnections(server)
       const address = resolveHost(host)
       return {
@@ -163,6 +164,6 @@ async function fromPrimaryServer(
     throw new Error('the primary gave no certificate for HTTPS')
   return {
     served: { ...options, tls: { cert: given.cert, key: given.key } },
-    acceptor: withTicketKeys(fromPrimary(options.host), Buffer.from(given.ticketKeys, 'base64')),
+    acceptor: fromPrimary(options.host, Buffer.from(given.ticketKeys, 'base64')),
   }
 }
