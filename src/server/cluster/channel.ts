@@ -9,8 +9,11 @@ export interface Endpoint {
   on(event: 'message', listener: (message: never) => void): unknown
 }
 
-/** Answers a question of this kind; a throw or rejection reaches the asker as a rejection. */
-export type Handler = (kind: string, value: unknown) => unknown
+/**
+ * What a side answers, by the question's kind; a throw or rejection reaches the asker as a
+ * rejection, as does a kind it does not answer.
+ */
+export type Handlers = Readonly<Record<string, (value: never) => unknown>>
 
 export interface Channel {
   ask<T>(kind: string, value?: unknown): Promise<T>
@@ -18,16 +21,11 @@ export interface Channel {
   failAll(reason: string): void
 }
 
-interface Question {
-  readonly tm: 'ask'
+/** Every message: a question (`ask`, a kind and a value) or its reply (a value or an error). */
+interface Message {
+  readonly tm: 'ask' | 'reply'
   readonly id: number
-  readonly kind: string
-  readonly value: unknown
-}
-
-interface Reply {
-  readonly tm: 'reply'
-  readonly id: number
+  readonly kind?: string
   readonly value?: unknown
   readonly error?: string
 }
@@ -35,24 +33,27 @@ interface Reply {
 /** A reply to a side that left meanwhile: nobody waits for it. */
 const ignore = () => {}
 
-export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
+export function openChannel(endpoint: Endpoint, handlers: Handlers): Channel {
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
   let next = 0
-  endpoint.on('message', (message: Question | Reply) => {
+  endpoint.on('message', (message: Message) => {
     if (message?.tm === 'reply') {
       const asker = waiting.get(message.id)
       waiting.delete(message.id)
       if (message.error === undefined) asker?.resolve(message.value)
       else asker?.reject(new Error(message.error))
     } else if (message?.tm === 'ask') {
-      const { id } = message
+      const { id, kind = '' } = message
       void Promise.resolve()
-        .then(() => handle(message.kind, message.value))
+        .then(() => {
+          if (!Object.hasOwn(handlers, kind)) throw new Error(`unknown question ${kind}`)
+          return handlers[kind]!(message.value as never)
+        })
         .then(
-          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Reply, ignore),
+          (value) => endpoint.send({ tm: 'reply', id, value } satisfies Message, ignore),
           (error: Error) =>
             endpoint.send(
-              { tm: 'reply', id, error: String(error?.message) } satisfies Reply,
+              { tm: 'reply', id, error: String(error?.message) } satisfies Message,
               ignore,
             ),
         )
@@ -64,7 +65,7 @@ export function openChannel(endpoint: Endpoint, handle: Handler): Channel {
       return new Promise<T>((resolve, reject) => {
         waiting.set(id, { resolve: resolve as (value: unknown) => void, reject })
         // With a callback, a channel already closed is an error here, not an 'error' event.
-        endpoint.send({ tm: 'ask', id, kind, value } satisfies Question, (error) => {
+        endpoint.send({ tm: 'ask', id, kind, value } satisfies Message, (error) => {
           if (error === null) return
           waiting.delete(id)
           reject(error)

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster'
 import type { ServerResponse } from 'node:http'
 import { createServer, type Socket } from 'node:net'
+import type { Server as TlsServer } from 'node:tls'
 import { handedConnections, listen, type Acceptor } from '../acceptor.js'
 
 /** The primary's side of the shared port. */
@@ -21,13 +22,14 @@ export interface Dispatcher extends Acceptor {
  * Listens on the port, and hands each connection to the next worker that serves, as node:cluster's
  * round robin does. Until the workers serve (and whenever none does), the primary answers
  * connections itself when it may (`selfServe`: it owns the sessions), or keeps them waiting (with
- * a store, where only the workers are replicas).
+ * a store, where only the workers are replicas). With `ticketKeys`, its HTTPS server takes them.
  */
 export function createDispatcher(
   port: number,
   host: string,
   backlog: number,
   selfServe: boolean,
+  ticketKeys: Buffer | undefined,
 ): Dispatcher {
   const serving: Worker[] = []
   // Connections sent to a worker that has not taken them yet (Node sends one at a time).
@@ -75,6 +77,7 @@ export function createDispatcher(
 
   return {
     start(server) {
+      if (ticketKeys) (server as unknown as TlsServer).setTicketKeys(ticketKeys)
       own = handedConnections(server)
       // First of the request listeners: an answer's `Connection` header is decided before it starts.
       server.prependListener('request', (_request, response) => {

@@ -12,7 +12,6 @@ import { startServerWithLimits } from '../server.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import type { CertificatePair } from '../self-signed.js'
 import type { ServerCertificate } from '../tls.js'
-import { createTicketKeys, withTicketKeys } from './ticket-keys.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
@@ -110,14 +109,17 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       workers: options.workers,
     }
   }
+  // With TLS, every process serves one certificate and shares one set of the keys of TLS session
+  // tickets: a client resumes its session on whichever process its next connection reaches. 48
+  // bytes, as `node:tls` takes them, from Web Crypto's global (plain HTTP loads no `node:crypto`).
+  const ticketKeys = options.tls && Buffer.from(crypto.getRandomValues(new Uint8Array(48)))
   const dispatcher = createDispatcher(
     resolvePort(options.port),
     resolveHost(options.host),
     SERVER_LIMITS.backlog,
     !options.store,
+    ticketKeys,
   )
-  // With TLS, every process serves one certificate and shares one set of ticket keys.
-  const ticketKeys = options.tls && createTicketKeys()
   const server = await startServerWithLimits(
     {
       port: options.port,
@@ -127,7 +129,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
     SERVER_LIMITS,
     owner,
-    withTicketKeys(dispatcher, ticketKeys),
+    dispatcher,
   )
 
   async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
@@ -154,59 +156,49 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
 
   function fork(): Worker {
     const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
-    const channel = openChannel(worker as unknown as Endpoint, (kind, value) => {
+    let served: () => void
+    serves.set(worker, new Promise((resolve) => (served = resolve)))
+    const channel = openChannel(worker as unknown as Endpoint, {
       // A worker's request takes its step of its session's scenario here, where the count is.
-      if (kind === 'step') return store!.stepFor(value as StepQuestion)
+      step: (question: StepQuestion) => store!.stepFor(question),
       // An admin call made on a worker, as its command; a write reaches every worker.
-      if (kind === 'apply') return store!.apply(value as AdminCommand)
-      if (kind === 'metrics-all') return gatherMetrics(metricsOf(owner)!.snapshot())
+      apply: (command: AdminCommand) => store!.apply(command),
+      'metrics-all': () => gatherMetrics(metricsOf(owner)!.snapshot()),
       // A worker relayed a record it captured: the primary alone writes the --data file.
-      if (kind === 'capture') {
-        const { collection, slug } = value as { collection: Collection; slug: string }
-        options.onCapture?.(collection, slug)
-        return true
-      }
-      if (kind === 'reachable') {
-        const { reachable, reason } = value as { reachable: boolean; reason: string }
-        options.onUpstreamReachable?.(reachable, reason)
-        return true
-      }
+      capture: ({ collection, slug }: { collection: Collection; slug: string }) =>
+        options.onCapture?.(collection, slug),
+      reachable: ({ reachable, reason }: { reachable: boolean; reason: string }) =>
+        options.onUpstreamReachable?.(reachable, reason),
       // Over IPC, not the environment: the key stays out of every process's environment.
-      if (kind === 'tls')
-        return ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') }
-      if (kind === 'state') {
+      tls: () => ticketKeys && { ...options.tls, ticketKeys: ticketKeys.toString('base64') },
+      state: () => {
         // From the state on, every admin write is sent to this worker too: none falls between.
         channels.set(worker, channel)
         return store!.snapshot()
-      }
-      if (kind === 'store') {
+      },
+      store: () => {
         // From here on a stop reaches it, also while its store keeps it waiting.
         channels.set(worker, channel)
         if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
         return options.store
-      }
-      throw new Error(`unknown question ${kind}`)
+      },
+      ready: () => {
+        // With a store, a worker asks for no state: the primary only reloads and stops it.
+        if (!channels.has(worker)) channels.set(worker, channel)
+        dispatcher.add(worker)
+        served()
+        // Serving only once the cluster was told to stop (a signal as it starts, or a worker
+        // started in place of one that died).
+        if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
+      },
     })
-    serves.set(
-      worker,
-      new Promise((resolve) =>
-        worker.on('message', (message: { tm?: string; message?: string }) => {
-          if (message?.tm === 'failed') failure ??= message.message
-          if (message?.tm === 'waiting' && !saidWaiting) {
-            saidWaiting = true
-            options.warn(message.message!)
-          }
-          if (message?.tm !== 'ready') return
-          // With a store, a worker asks for no state: the primary only reloads and stops it.
-          if (!channels.has(worker)) channels.set(worker, channel)
-          dispatcher.add(worker)
-          resolve()
-          // Serving only once the cluster was told to stop (a signal as it starts, or a worker
-          // started in place of one that died).
-          if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
-        }),
-      ),
-    )
+    worker.on('message', (message: { tm?: string; message?: string }) => {
+      if (message?.tm === 'failed') failure ??= message.message
+      if (message?.tm === 'waiting' && !saidWaiting) {
+        saidWaiting = true
+        options.warn(message.message!)
+      }
+    })
     worker.once('exit', (code, signal) => {
       channels.delete(worker)
       dispatcher.remove(worker)

@@ -16,7 +16,7 @@ import { WorkerSessionStore } from './stores.js'
 import type { Replica } from '../replica/replica.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import { withTicketKeys } from './ticket-keys.js'
+import type { Server as TlsServer } from 'node:tls'
 
 /** What a worker is asked to do besides serving. */
 export interface WorkerHooks {
@@ -60,27 +60,21 @@ export async function startClusterWorker(
   let local: Promise<Resolver> | undefined
   // The sessions' state as the primary had it when it answered; the writes it sends after wait.
   let stateTaken: Promise<unknown> = Promise.resolve()
-  const primary = openChannel(process as unknown as Endpoint, async (kind, value) => {
-    switch (kind) {
-      case 'apply':
-        // The primary applied an admin write: its command makes the same change here.
-        await stateTaken
-        return (await store!.applyHere(value as AdminCommand)).status
-      case 'journal': {
-        const part = journalPartOf(store!.find(value as string))
-        return part && { ...part, origin: part.origin + SHARED_CLOCK_OFFSET }
-      }
-      case 'metrics':
-        return metricsOf(await local!)!.snapshot()
-      case 'reload':
-        if (hooks.reload && local) (await local).replaceTaxonomy(await hooks.reload())
-        return true
-      case 'stop':
-        hooks.stop(value as number | undefined)
-        return true
-      default:
-        throw new Error(`unknown question ${kind}`)
-    }
+  const primary = openChannel(process as unknown as Endpoint, {
+    // The primary applied an admin write: its command makes the same change here.
+    apply: async (command: AdminCommand) => {
+      await stateTaken
+      return (await store!.applyHere(command)).status
+    },
+    journal: (session: string) => {
+      const part = journalPartOf(store!.find(session))
+      return part && { ...part, origin: part.origin + SHARED_CLOCK_OFFSET }
+    },
+    metrics: async () => metricsOf(await local!)!.snapshot(),
+    reload: async () => {
+      if (hooks.reload && local) (await local).replaceTaxonomy(await hooks.reload())
+    },
+    stop: (grace: number | undefined) => hooks.stop(grace),
   })
   // The primary is gone (killed): nobody owns the sessions any more.
   process.once('disconnect', () => hooks.stop(0))
@@ -107,14 +101,16 @@ export async function startClusterWorker(
   }
   const resolver = await local
   await stateTaken
-  const server = await serving(
-    fromPrimaryServer(options, hooks, primary).then(({ served, acceptor }) =>
+  const server = await fromPrimaryServer(options, hooks, primary)
+    .then(({ served, acceptor }) =>
       startServerWithLimits(served, SERVER_LIMITS, resolver, acceptor),
-    ),
-  ).catch(async (error: unknown) => {
-    await replica?.close()
-    throw error
-  })
+    )
+    .catch(async (error: unknown) => {
+      await replica?.close()
+      throw error
+    })
+  // Once the server is up, the primary may hand this worker connections.
+  void primary.ask('ready').catch(() => {})
   if (replica === undefined) return server
   return {
     ...server,
@@ -125,15 +121,8 @@ export async function startClusterWorker(
   }
 }
 
-/** Tells the primary, once the server is up, that it may hand this worker connections. */
-async function serving(starting: Promise<RunningServer>): Promise<RunningServer> {
-  const server = await starting
-  process.send!({ tm: 'ready' })
-  return server
-}
-
 /** The connections the primary accepted and hands over, served as this worker's own. */
-function fromPrimary(host: string | undefined): Acceptor {
+function fromPrimary(host: string | undefined, ticketKeys?: Buffer): Acceptor {
   let taken: ReturnType<typeof handedConnections> | undefined
   let stopped = false
   const onMessage = (message: { tm?: string } | undefined, socket: Socket | undefined) => {
@@ -145,6 +134,7 @@ function fromPrimary(host: string | undefined): Acceptor {
   process.on('message', onMessage)
   return {
     async start(server) {
+      if (ticketKeys) (server as unknown as TlsServer).setTicketKeys(ticketKeys)
       taken = handedConnections(server)
       const address = resolveHost(host)
       return {
@@ -174,6 +164,6 @@ async function fromPrimaryServer(
     throw new Error('the primary gave no certificate for HTTPS')
   return {
     served: { ...options, tls: { cert: given.cert, key: given.key } },
-    acceptor: withTicketKeys(fromPrimary(options.host), Buffer.from(given.ticketKeys, 'base64')),
+    acceptor: fromPrimary(options.host, Buffer.from(given.ticketKeys, 'base64')),
   }
 }

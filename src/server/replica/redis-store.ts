@@ -5,7 +5,7 @@ import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
-import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
+import type { Session } from '../../http/sessions.js'
 import type { SavedState, StepReply, StoreLink } from './store-link.js'
 
 /**
@@ -206,12 +206,6 @@ export class RedisSessionStore extends MemorySessionStore {
     }
     for (const session of this.registry.all()) if (this.#known.has(session)) ids.add(session.id)
     for (const id of ids) this.#adopt(id, await this.link.fetch(id))
-  }
-
-  /** The default session's scenario of the `scenario` option, counted in Redis by every replica. */
-  async share(scenario: ScenarioState | undefined): Promise<void> {
-    if (scenario === undefined) return
-    await this.link.restore(DEFAULT_SESSION, JSON.stringify(scenario.scenario), '')
   }
 }
 

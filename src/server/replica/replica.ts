@@ -5,6 +5,7 @@ import type { MockOptions } from '../../http/options.js'
 import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
 import { createMessageAnswers } from '../../http/responses.js'
+import { DEFAULT_SESSION } from '../../http/sessions.js'
 import { RedisSessionStore } from './redis-store.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFaults } from './store-faults.js'
@@ -46,85 +47,77 @@ export async function startReplica(
     SAY_WAITING_MS,
   )
   try {
-    return await join(options, address, warn, upstream)
+    const faults = new StoreFaults(address, warn)
+    // This replica's journal reads waiting for other replicas' parts, by ask.
+    const reads = new Map<string, (part: JournalPart | undefined) => void>()
+    let asks = 0
+    let store: RedisSessionStore | undefined
+    let loading: Promise<unknown> = Promise.resolve()
+    const link = await StoreLink.connect(address, faults, {
+      onNotice: (notice) => store && heard(store, notice),
+      onReply: ({ ask, part }) => reads.get(ask)?.(part),
+      onReconnect: () => (loading = loading.then(() => store?.load()).catch(() => {})),
+    })
+    const resolver = createGatheringResolver(options, {
+      ...(upstream ? { upstream } : {}),
+      store: (...memory) => (store = new RedisSessionStore(memory, link)),
+      // Waits for as many parts as replicas were asked, within the time bound; missing one, it
+      // fails (a part of the journal would pass for the whole: the caller is told to retry).
+      journal: async (session, own) => {
+        const ask = `${link.replica}:${++asks}`
+        const parts: (JournalPart | undefined)[] = []
+        let others = Infinity
+        const all = new Promise<void>((resolve) =>
+          reads.set(ask, (part) => {
+            if (parts.push(part) >= others) resolve()
+          }),
+        )
+        try {
+          others = (await link.ask(session, ask)) - 1
+          if (parts.length < others) await bounded(all, address.timeout)
+        } finally {
+          reads.delete(ask)
+        }
+        parts.push(epochPart(own))
+        return mergeJournalParts(parts.filter((part) => part !== undefined))
+      },
+      metrics: async (own) => ({ ...own, store: faults.snapshot() }),
+    })
+
+    store!.unavailable = createMessageAnswers(
+      'unavailable',
+      `Session store unavailable: this replica cannot reach it; retry shortly`,
+      resolver.options.cors,
+    ).get
+
+    /** A notice from Redis: a session changed elsewhere, or a replica asks for journal parts. */
+    function heard(shared: RedisSessionStore, notice: Notice): void {
+      if (notice.op === 'journal') {
+        if (notice.ask.startsWith(`${link.replica}:`)) return
+        const part = epochPart(journalPartOf(shared.find(notice.session)))
+        const bytes = serialize({ ask: notice.ask, part: part && sendable(part) })
+        void link.reply(notice.ask.split(':', 1)[0]!, bytes).catch(() => {})
+        return
+      }
+      if (notice.from === link.replica) return
+      // Made afresh, deleted or its journal cleared: this process's part of the journal goes too.
+      const { op, session } = notice
+      if (op === 'createSession' || op === 'deleteSession' || op === 'clearJournal')
+        void shared.applyHere({ op, session })
+      shared.markStale(session)
+    }
+
+    // The default session's scenario of the `scenario` option, counted in Redis by every replica.
+    const scenario = store!.default.scenario?.scenario
+    if (scenario) await link.restore(DEFAULT_SESSION, JSON.stringify(scenario), '')
+    loading = store!.load()
+    await loading
+    return {
+      resolver,
+      close: () => link.close(),
+    }
   } finally {
     clearTimeout(waiting)
-  }
-}
-
-/** {@link startReplica}, once the client is loaded. */
-async function join(
-  options: MockOptions,
-  address: StoreAddress,
-  warn: (line: string) => void,
-  upstream: Upstream | undefined,
-): Promise<Replica> {
-  const faults = new StoreFaults(address, warn)
-  // This replica's journal reads waiting for other replicas' parts, by ask.
-  const reads = new Map<string, (part: JournalPart | undefined) => void>()
-  let asks = 0
-  let store: RedisSessionStore | undefined
-  let loading: Promise<unknown> = Promise.resolve()
-  const link = await StoreLink.connect(address, faults, {
-    onNotice: (notice) => store && heard(store, notice),
-    onReply: ({ ask, part }) => reads.get(ask)?.(part),
-    onReconnect: () => (loading = loading.then(() => store?.load()).catch(() => {})),
-  })
-  const resolver = createGatheringResolver(options, {
-    ...(upstream ? { upstream } : {}),
-    store: (...memory) => (store = new RedisSessionStore(memory, link)),
-    // Waits for as many parts as replicas were asked, within the time bound; missing one, it
-    // fails (a part of the journal would pass for the whole: the caller is told to retry).
-    journal: async (session, own) => {
-      const ask = `${link.replica}:${++asks}`
-      const parts: (JournalPart | undefined)[] = []
-      let others = Infinity
-      const all = new Promise<void>((resolve) =>
-        reads.set(ask, (part) => {
-          if (parts.push(part) >= others) resolve()
-        }),
-      )
-      try {
-        others = (await link.ask(session, ask)) - 1
-        if (parts.length < others) await bounded(all, address.timeout)
-      } finally {
-        reads.delete(ask)
-      }
-      parts.push(epochPart(own))
-      return mergeJournalParts(parts.filter((part) => part !== undefined))
-    },
-    metrics: async (own) => ({ ...own, store: faults.snapshot() }),
-  })
-
-  store!.unavailable = createMessageAnswers(
-    'unavailable',
-    `Session store unavailable: this replica cannot reach it; retry shortly`,
-    resolver.options.cors,
-  ).get
-
-  /** A notice from Redis: a session changed elsewhere, or a replica asks for journal parts. */
-  function heard(shared: RedisSessionStore, notice: Notice): void {
-    if (notice.op === 'journal') {
-      if (notice.ask.startsWith(`${link.replica}:`)) return
-      const part = epochPart(journalPartOf(shared.find(notice.session)))
-      const bytes = serialize({ ask: notice.ask, part: part && sendable(part) })
-      void link.reply(notice.ask.split(':', 1)[0]!, bytes).catch(() => {})
-      return
-    }
-    if (notice.from === link.replica) return
-    // Made afresh, deleted or its journal cleared: this process's part of the journal goes too.
-    const { op, session } = notice
-    if (op === 'createSession' || op === 'deleteSession' || op === 'clearJournal')
-      void shared.applyHere({ op, session })
-    shared.markStale(session)
-  }
-
-  await store!.share(store!.default.scenario)
-  loading = store!.load()
-  await loading
-  return {
-    resolver,
-    close: () => link.close(),
   }
 }
 

@@ -39,7 +39,7 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
       `${from} must be a redis://HOST:PORT[/DB] URL (got ${JSON.stringify(redact(value))})`,
     )
   }
-  const display = redactUrl(url)
+  const display = redact(url.href)
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new Error(`${from} must be a redis:// or rediss:// URL (got ${JSON.stringify(display)})`)
   if (url.hostname === '') throw new Error(`${from} names no host (got ${JSON.stringify(display)})`)
@@ -68,15 +68,10 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
   return { url: plain.href, display, prefix, timeout: Number(timeout) }
 }
 
-/** The URL with its password as `***`, and secret query values (`?password=`) as everywhere. */
-function redactUrl(url: URL): string {
-  if (url.password === '') return redactQuery(url.href)
-  const shown = new URL(url)
-  shown.password = '***'
-  return redactQuery(shown.href)
-}
-
-/** A string that is not a URL may still hold a password after `:` and before `@`, or in a query. */
+/**
+ * A URL (or a string that is none) with its password as `***`, after `:` and before `@` (a URL's
+ * own is percent-encoded there), and secret query values (`?password=`) as everywhere.
+ */
 function redact(value: string): string {
   return redactQuery(value.replace(/:[^:@/]*@/, ':***@'))
 }

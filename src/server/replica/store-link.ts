@@ -8,7 +8,7 @@ import type { MockAnswer } from '../../http/responses.js'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFailure, type MalformedKind, type StoreFaults } from './store-faults.js'
-import { RESTORE, scriptSha, STEP, WRITE } from './store-scripts.js'
+import { SCRIPTS } from './store-scripts.js'
 
 /**
  * What replicas keep in Redis, under the address's prefix `P`: the sessions' state itself.
@@ -24,6 +24,13 @@ import { RESTORE, scriptSha, STEP, WRITE } from './store-scripts.js'
  * is dropped and counted (`faults`).
  */
 export type StepReply = NonNullable<ReturnType<typeof parseStepReply>>
+
+/** The client, with the scripts (`client.write(keys, args)`, ...). */
+type Client = RedisClientType<
+  {},
+  {},
+  { [N in keyof typeof SCRIPTS]: (typeof SCRIPTS)[N] & { SHA1: string } }
+>
 
 /** A message of the changes channel: a session's state changed, or a replica asks for journals. */
 export type Notice =
@@ -58,14 +65,15 @@ export interface StoreEvents {
   onReconnect(): void
 }
 
-let clientModule: Promise<typeof import('@redis/client')> | undefined
+/** The Redis client's module, once loaded. */
+let redis: typeof import('@redis/client') | undefined
 
 /**
  * Loads the Redis client (once): only with --store, so a server without it never reads the
  * client's code. Loading is local work, apart from the time spent waiting for the store.
  */
-export function loadStoreClient(): Promise<typeof import('@redis/client')> {
-  return (clientModule ??= import('@redis/client'))
+export async function loadStoreClient(): Promise<typeof import('@redis/client')> {
+  return (redis ??= await import('@redis/client'))
 }
 
 /**
@@ -82,9 +90,8 @@ export class StoreLink {
   private constructor(
     readonly address: StoreAddress,
     readonly faults: StoreFaults,
-    readonly client: RedisClientType,
-    readonly subscriber: RedisClientType,
-    readonly isErrorReply: (error: unknown) => boolean,
+    readonly client: Client,
+    readonly subscriber: Client,
   ) {
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
   }
@@ -100,10 +107,15 @@ export class StoreLink {
     faults: StoreFaults,
     events: StoreEvents,
   ): Promise<StoreLink> {
-    const { createClient, ErrorReply } = await loadStoreClient()
+    const { createClient, defineScript } = await loadStoreClient()
     let connected = false
-    const client: RedisClientType = createClient({
+    const client: Client = createClient({
       url: address.url,
+      scripts: {
+        write: defineScript(SCRIPTS.write),
+        step: defineScript(SCRIPTS.step),
+        restore: defineScript(SCRIPTS.restore),
+      },
       disableOfflineQueue: true,
       commandsQueueMaxLength: COMMANDS_WAITING_MAX,
       socket: {
@@ -117,13 +129,7 @@ export class StoreLink {
     const noteError = (error: Error) => (firstError ??= error)
     client.on('error', noteError)
     subscriber.on('error', noteError)
-    const link = new StoreLink(
-      address,
-      faults,
-      client,
-      subscriber,
-      (error) => error instanceof ErrorReply,
-    )
+    const link = new StoreLink(address, faults, client, subscriber)
     try {
       // A port that takes the connection and never answers (a stalled Redis, a TLS port) would
       // hold the handshake for ever.
@@ -195,13 +201,8 @@ export class StoreLink {
   /** Applies an admin write in Redis and tells every replica; answers the session's state then. */
   async write(command: AdminCommand, value: string): Promise<SavedState | null> {
     const keys = [...this.#stateKeys(command.session), this.#keys('changes')]
-    const reply = await this.#run(WRITE, keys, [
-      command.op,
-      command.session,
-      value,
-      String(SESSION_TTL_MS),
-      this.replica,
-    ])
+    const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
+    const reply = await this.#call(() => this.client.write(keys, args))
     const state = parseSavedState(reply)
     if (state === undefined) throw this.#malformed('value', `the state of ${keys[2]}`)
     return state
@@ -228,11 +229,10 @@ export class StoreLink {
     quota: readonly [number, number, string] | undefined,
   ): Promise<StepReply> {
     const [, , state, windows] = this.#stateKeys(session)
+    const args = [String(version), phases, ...(quota ?? ['', '', '']).map(String)]
     const reply = parseStepReply(
-      await this.#run(
-        STEP,
-        [state!, windows!],
-        [String(version), phases, ...(quota ?? ['', '', '']).map(String), String(SESSION_TTL_MS)],
+      await this.#call(() =>
+        this.client.step([state!, windows!], [...args, String(SESSION_TTL_MS)]),
       ),
     )
     if (reply === undefined) throw this.#malformed('value', `the step of ${state}`)
@@ -272,12 +272,8 @@ export class StoreLink {
 
   /** Saves a session's state again, unless one is saved (the store lost its data). */
   async restore(session: string, scenario: string, data: string): Promise<void> {
-    await this.#run(RESTORE, this.#stateKeys(session), [
-      session,
-      scenario,
-      data,
-      String(SESSION_TTL_MS),
-    ])
+    const args = [session, scenario, data, String(SESSION_TTL_MS)]
+    await this.#call(() => this.client.restore(this.#stateKeys(session), args))
   }
 
   /** Asks every replica for its part of a session's journal; answers how many were asked. */
@@ -296,23 +292,6 @@ export class StoreLink {
   }
 
   /**
-   * Runs a script by its SHA-1 (`EVALSHA`): Redis parses it once. A Redis that restarted has
-   * forgotten it (`NOSCRIPT`): then once by its text, which Redis keeps again.
-   */
-  #run(script: string, keys: string[], args: string[]): Promise<unknown> {
-    const sha = scriptSha(script)
-    const rest = [String(keys.length), ...keys, ...args]
-    return this.#call(async () => {
-      try {
-        return await this.client.sendCommand(['EVALSHA', sha, ...rest])
-      } catch (error) {
-        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error
-        return this.client.sendCommand(['EVAL', script, ...rest])
-      }
-    })
-  }
-
-  /**
    * One call to the store, within the address's time bound. No answer in time, or an error reply,
    * is a {@link StoreFailure}, told to `faults`; anything else (the connection is down) rejects
    * as it is, said once by {@link StoreLink.#watch}.
@@ -324,7 +303,7 @@ export class StoreLink {
       const failure =
         error instanceof StoreFailure
           ? error
-          : this.isErrorReply(error)
+          : error instanceof redis!.ErrorReply
             ? new StoreFailure('refused', (error as Error).message)
             : undefined
       if (failure === undefined || this.#closing) throw error

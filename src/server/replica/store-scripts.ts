@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import type { CommandParser } from '@redis/client'
 
 // The scripts that make each of a replica's steps one atomic call to Redis (store-link.ts calls
 // them; its comment lists the keys they read and write).
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
  * while it holds a scenario or data, and a notice on the changes channel, in the same step.
  * Answers the state as `HMGET P:s:{ID} v scenario data` would read it just after.
  */
-export const WRITE = `
+const WRITE = `
 local v = redis.call('INCR', KEYS[1])
 local op = ARGV[1]
 if op == 'createSession' or op == 'deleteSession' then
@@ -44,7 +44,7 @@ return state`
  * `1` if the count held was malformed (it starts again), and a quota's reading: limited, what is
  * left, seconds to the window's end.
  */
-export const STEP = `
+const STEP = `
 local v = redis.call('HGET', KEYS[1], 'v') or '0'
 if v ~= ARGV[1] then return {-1} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
@@ -91,7 +91,7 @@ return { n, malformed, limited, limit - used, math.max(1, math.ceil((window - (m
  * A replica's state of a session, saved again after the store lost its data (a restart without
  * persistence), unless another replica saved it first.
  */
-export const RESTORE = `
+const RESTORE = `
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local v = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[3], 'v', v, 'n', 0)
@@ -101,11 +101,19 @@ redis.call('PEXPIRE', KEYS[3], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[1])
 return v`
 
-/** Each script's SHA-1, computed once: Redis runs a script it knows by it (`EVALSHA`). */
-const SHAS = new Map<string, string>()
+/**
+ * A script as the client runs it, `client.NAME(keys, args)`: by its SHA-1 (`EVALSHA`), and by its
+ * text once more when Redis has forgotten it (a restart).
+ */
+const script = (SCRIPT: string) => ({
+  SCRIPT,
+  parseCommand(parser: CommandParser, keys: readonly string[], args: readonly string[]) {
+    parser.push(String(keys.length))
+    for (const key of keys) parser.pushKey(key)
+    parser.push(...args)
+  },
+  transformReply: (reply: unknown) => reply,
+})
 
-export function scriptSha(script: string): string {
-  let sha = SHAS.get(script)
-  if (sha === undefined) SHAS.set(script, (sha = createHash('sha1').update(script).digest('hex')))
-  return sha
-}
+/** The scripts, for the client's `scripts` option (each through its `defineScript`). */
+export const SCRIPTS = { write: script(WRITE), step: script(STEP), restore: script(RESTORE) }
