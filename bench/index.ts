@@ -14,7 +14,7 @@ import { runSections } from './lib.js'
 import { benchMsw } from './msw.js'
 import { benchPeers } from './peers/index.js'
 import { benchReplicas } from './replicas.js'
-import { benchServer } from './server.js'
+import { benchRequestLog, benchServer } from './server.js'
 import { benchSessionData } from './session-data.js'
 import { benchSessions } from './sessions.js'
 import { benchBinary, benchFirstAnswers, benchStartup } from './startup.js'
@@ -25,6 +25,7 @@ import { benchWorkers } from './workers.js'
 const sections = [
   ['Generator', () => benchGenerate()],
   ['Standalone server', () => benchServer()],
+  ['Default request log', () => benchRequestLog()],
   ['HTTPS server', () => benchHttps()],
   ['Workers', () => benchWorkers()],
   ['Upstream relay', () => benchUpstream()],

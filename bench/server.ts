@@ -109,18 +109,6 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
     )
   }
 
-  // The request log as users get it by default (a line per request on stdout, read by a pipe).
-  const logging: Contender = { start: () => startPinned([BIN, '--port', '0'], false) }
-  const logged = await compare(logging, quiet, path, LOG_CONNECTIONS, rounds, seconds)
-  errors += logged.errors
-  checks.push(
-    judged(
-      `default request log on vs \`--quiet\` (${LOG_CONNECTIONS} connections, ${rounds} duet and ${rounds} alternating rounds; the log read through a pipe)`,
-      logged,
-      FEATURE_CPU_TARGET,
-    ),
-  )
-
   // A session whose scenario is for another slug: the session is looked up and its scenario
   // checked on every request, and the answer is the same 200.
   const session: Contender = {
@@ -165,6 +153,34 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
     figure: errors,
   })
   return checks
+}
+
+/**
+ * The request log as users get it by default (a line per request on stdout, read through a pipe
+ * by this process, as a terminal would) against `--quiet`: its own section, so that
+ * `npm run bench -- "request log"` runs it alone.
+ */
+export async function benchRequestLog(rounds = 16, seconds = 3): Promise<Check[]> {
+  if (!hasWrk())
+    return [{ name: 'request log', value: 'not measured: wrk is missing', target: '—', ok: false }]
+  const path = `/api/v2/disciplines/${await firstDisciplineSlug()}`
+  const quiet: Contender = { start: () => startPinned([BIN, '--port', '0', '--quiet']) }
+  const logging: Contender = { start: () => startPinned([BIN, '--port', '0'], false) }
+  const logged = await compare(logging, quiet, path, LOG_CONNECTIONS, rounds, seconds)
+  return [
+    judged(
+      `default request log on vs \`--quiet\` (${LOG_CONNECTIONS} connections, ${rounds} duet and ${rounds} alternating rounds; the log read through a pipe)`,
+      logged,
+      FEATURE_CPU_TARGET,
+    ),
+    {
+      name: 'errors and non-2xx answers under load, both servers',
+      value: String(logged.errors),
+      target: '0',
+      ok: logged.errors === 0,
+      figure: logged.errors,
+    },
+  ]
 }
 
 /** A server to measure: how to start it, and headers its requests carry. */

@@ -100,6 +100,11 @@ it('loads no certificate code or node:tls when serving plain HTTP: they are in t
   expect(main).toContain('(() => __toESM(require("node:https")')
 })
 
+it('loads no node:fs/promises when serving: it brings readline and the file watchers, milliseconds of every start', () => {
+  const main = readFileSync(join(DIST, 'cli/main.cjs'), 'utf8')
+  expect(main).not.toMatch(/require\("node:fs\/promises"\)/)
+})
+
 it('loads the replica code and the Redis client only with --store: they are in store.cjs', () => {
   const main = readFileSync(join(DIST, 'cli/main.cjs'), 'utf8')
   const store = readFileSync(join(DIST, 'cli/store.cjs'), 'utf8')

@@ -1,5 +1,12 @@
-import { closeSync, constants, createReadStream, openSync, readSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  openSync,
+  readSync,
+  stat,
+  type Stats,
+} from 'node:fs'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
@@ -56,7 +63,7 @@ export async function readDataFile(
   timeoutMs = DATA_READ_TIMEOUT_MS,
 ): Promise<string> {
   try {
-    const info = await stat(file)
+    const info = await statOf(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
     if (info.size > MAX_DATA_BYTES) {
       throw new UsageError(
@@ -149,4 +156,11 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 
 function seconds(ms: number): string {
   return `${ms / 1000} s`
+}
+
+/** `stat` of node:fs/promises, which the CLI does not load before it listens (about 2 ms). */
+function statOf(file: string): Promise<Stats> {
+  return new Promise((resolve, reject) =>
+    stat(file, (error, info) => (error ? reject(error) : resolve(info))),
+  )
 }

@@ -31,15 +31,16 @@ export function answerClientErrors(
   warn: (message: string) => void,
   tls: boolean,
 ): void {
+  // Each kind is built on its first use, not as the server starts: most servers never see one.
+  const built = new Map<ErrorOutcome, { get: string; head: string }>()
   const rawAnswers = (outcome: ErrorOutcome) => {
-    const { get, head } = createErrorAnswers(outcome, cors)
-    return { get: toRawAnswer(get), head: toRawAnswer(head) }
-  }
-  const raw = {
-    badRequest: rawAnswers('badRequest'),
-    requestTimeout: rawAnswers('requestTimeout'),
-    headersTooLarge: rawAnswers('headersTooLarge'),
-    methodNotAllowed: rawAnswers('methodNotAllowed'),
+    let answers = built.get(outcome)
+    if (answers === undefined) {
+      const { get, head } = createErrorAnswers(outcome, cors)
+      answers = { get: toRawAnswer(get), head: toRawAnswer(head) }
+      built.set(outcome, answers)
+    }
+    return answers
   }
   trackRequestStarts(server, warn, tls ? 'secureConnection' : 'connection')
   // An HTTPS server reports failed handshakes as client errors too (Node's 'tlsClientError').
@@ -61,12 +62,13 @@ export function answerClientErrors(
       afterEarlierAnswers(socket, () => socket.destroySoon())
       return
     }
-    const answers =
+    const answers = rawAnswers(
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? raw.headersTooLarge
+        ? 'headersTooLarge'
         : timeout
-          ? raw.requestTimeout
-          : raw.badRequest
+          ? 'requestTimeout'
+          : 'badRequest',
+    )
     // After HEAD a body would be read as the next response: send the headers alone.
     const answer = isHeadInProgress(socket, error.rawPacket, error.bytesParsed)
       ? answers.head
@@ -81,7 +83,7 @@ export function answerClientErrors(
     // Node takes its own error listener off a CONNECT socket: without one, a client that resets
     // would crash the process. The socket is never read, so it is destroyed once the answer is out.
     socket.on('error', () => socket.destroy())
-    socket.end(raw.methodNotAllowed.get, () => socket.destroy())
+    socket.end(rawAnswers('methodNotAllowed').get, () => socket.destroy())
   })
 }
 
