@@ -3,7 +3,7 @@ import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import type { DisciplineDraft, SubDisciplineDraft } from './levels.js'
 import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
 import { createIdSource } from '../ids.js'
-import type { Random } from '../random.js'
+import { drawWord, intBelow, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import type { FixtureTopic } from '../types.js'
 
@@ -66,8 +66,8 @@ interface TopicWalk {
   readonly firstTopic: Uint32Array
   /** The first of its discipline's names that each sub-discipline's topics take. */
   readonly firstName: Uint32Array
-  /** The seeded stream where each sub-discipline's draws begin. */
-  readonly streams: readonly Random[]
+  /** The seeded stream where each sub-discipline's draws begin: four words each ({@link Random.save}). */
+  readonly streams: Int32Array
   /** The sub-disciplines (indexes, ascending) drawn for each discipline. */
   readonly siblingsOf: ReadonlyMap<DisciplineDraft, readonly number[]>
 }
@@ -148,13 +148,14 @@ function createTopicBuilder(
     if (drawn.has(discipline)) return
     drawn.add(discipline)
     const siblings = siblingsOf.get(discipline)!
+    const state = new Int32Array(4)
     for (const index of siblings) {
-      const random = streams[index]!.fork()
+      state.set(streams.subarray(4 * index, 4 * index + 4))
       for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
-        const other = drawSharedWith(random, siblings, index)
+        const other = drawSharedWith(state, siblings, index)
         sharedWith[at] = other
         if (other >= 0) sharedInto[other]!.push(at)
-        template[at] = random.nextInt(TOPIC_TEMPLATES)
+        template[at] = intBelow(drawWord(state), TOPIC_TEMPLATES)
       }
     }
   }
@@ -292,8 +293,10 @@ function countSlugUses(
 /**
  * Every draw the topics make from the seeded stream, in dataset order: per topic, the sibling it
  * is also shared with (or none) and its description template. Keeps how many topics list each
- * sub-discipline, and where each one's topics, names and draws begin. One loop with no callback
- * per topic: a cold start runs it optimized sooner.
+ * sub-discipline, and where each one's topics, names and draws begin. The draws are made on the
+ * stream's four words ({@link drawWord}), and each sub-discipline's place is saved as four words:
+ * at the largest counts that is ten million draws and a hundred thousand places, which as calls
+ * of a `Random` and forks of it took a second of a cold start and most of its garbage collection.
  */
 function walkTopics(
   random: Random,
@@ -304,41 +307,60 @@ function walkTopics(
   const topicCounts = new Uint32Array(subCount)
   const firstTopic = new Uint32Array(subCount + 1)
   const firstName = new Uint32Array(subCount)
-  const streams: Random[] = []
+  const streams = new Int32Array(4 * subCount)
   // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
   const siblingsOf = new Map<DisciplineDraft, number[]>()
-  subDisciplines.forEach((draft, index) => {
-    const indexes = siblingsOf.get(draft.discipline) ?? []
-    indexes.push(index)
-    siblingsOf.set(draft.discipline, indexes)
-  })
+  for (let index = 0; index < subCount; index++) {
+    const discipline = subDisciplines[index]!.discipline
+    const indexes = siblingsOf.get(discipline)
+    if (indexes === undefined) siblingsOf.set(discipline, [index])
+    else indexes.push(index)
+  }
   const namesIssued = new Map<DisciplineDraft, number>()
+  const state = new Int32Array(4)
+  random.save(state, 0)
   let t = 0
   for (let index = 0; index < subCount; index++) {
     const discipline = subDisciplines[index]!.discipline
-    const siblings = siblingsOf.get(discipline)!
     const share = shares[index]!
     topicCounts[index]! += share
     const issued = namesIssued.get(discipline) ?? 0
     namesIssued.set(discipline, issued + share)
     firstTopic[index] = t
     firstName[index] = issued
-    streams.push(random.fork())
-    for (let n = 0; n < share; n++, t++) {
-      const sharedWith = drawSharedWith(random, siblings, index)
-      // The description template: drawn here only to move the stream past it.
-      random.nextInt(TOPIC_TEMPLATES)
-      if (sharedWith >= 0) topicCounts[sharedWith]!++
-    }
+    streams.set(state, 4 * index)
+    walkShare(state, share, siblingsOf.get(discipline)!, index, topicCounts)
+    t += share
   }
   firstTopic[subCount] = t
   return { counts: topicCounts, firstTopic, firstName, streams, siblingsOf }
 }
 
+/**
+ * The draws of one sub-discipline's `share` topics, counting the topics shared into its siblings.
+ * A call per sub-discipline rather than one loop over every topic: V8 compiles a function called
+ * often in full, where one long loop is switched to compiled code half-way (on-stack replacement).
+ */
+function walkShare(
+  state: Int32Array,
+  share: number,
+  siblings: readonly number[],
+  index: number,
+  topicCounts: Uint32Array,
+): void {
+  for (let n = 0; n < share; n++) {
+    const sharedWith = drawSharedWith(state, siblings, index)
+    // The description template: drawn here only to move the stream past it.
+    drawWord(state)
+    if (sharedWith >= 0) topicCounts[sharedWith]!++
+  }
+}
+
 /** The sibling a topic is also shared with, or -1: about 8% of topics are shared. */
-function drawSharedWith(random: Random, siblings: readonly number[], index: number): number {
-  if (siblings.length < 2 || !random.chance(8)) return -1
-  const other = siblings[random.nextInt(siblings.length)]!
+function drawSharedWith(state: Int32Array, siblings: readonly number[], index: number): number {
+  // `random.chance(8)`, then `random.pick(siblings)`, on the stream's words.
+  if (siblings.length < 2 || intBelow(drawWord(state), 100) >= 8) return -1
+  const other = siblings[intBelow(drawWord(state), siblings.length)]!
   return other === index ? -1 : other
 }
