@@ -95,6 +95,8 @@ function createTopicBuilder(
   if (subCount > 0) idStreams[0] = ids.fork()
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
+  // Topics shared into a sibling, built alone before their owner's list, by topic number.
+  const builtAlone = new Map<number, FixtureTopic>()
   let builtCount = 0
   return {
     topicsOf: withSharedTopics,
@@ -120,23 +122,66 @@ function createTopicBuilder(
     const topics: FixtureTopic[] = new Array(share)
     for (let n = 0; n < share; n++) {
       const at = start + n
-      const named = draft.discipline.topicNames.at(firstName[index]! + n)
-      const uses = usesOf(index, at, named.key)
-      const other = sharedWith[at]!
-      topics[n] = Object.freeze({
-        id: nextId(),
-        name: named.name,
-        slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
-        description: describe(template[at]!, named.name),
-        sub_discipline_ids:
-          other < 0
-            ? onlyParent
-            : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
-      })
+      const id = nextId()
+      const alone = builtAlone.get(at)
+      if (alone !== undefined) {
+        topics[n] = alone
+        builtAlone.delete(at)
+        continue
+      }
+      topics[n] = buildTopic(index, at, id, describe, onlyParent)
+      builtCount++
     }
     own[index] = topics
-    builtCount += share
     return topics
+  }
+
+  /**
+   * Topic number `at` alone, for a sibling it is shared into: its id is its owner's id stream
+   * moved on to it. Kept until its owner's topics are built, which take this object.
+   */
+  function topicAlone(owner: number, at: number): FixtureTopic {
+    const listed = own[owner]
+    if (listed !== undefined) return listed[at - firstTopic[owner]!]!
+    let topic = builtAlone.get(at)
+    if (topic === undefined) {
+      const draft = subDisciplines[owner]!
+      const stream = idStreamOf(owner).fork()
+      // Each id is four draws of the id stream.
+      stream.skip(4 * (at - firstTopic[owner]!))
+      topic = buildTopic(
+        owner,
+        at,
+        createIdSource(stream, 1)(),
+        createTopicDescriber(draft.record.name),
+        Object.freeze([draft.record.id]),
+      )
+      builtAlone.set(at, topic)
+      builtCount++
+    }
+    return topic
+  }
+
+  /** Topic number `at`, of sub-discipline `index`'s own: its discipline's draws already replayed. */
+  function buildTopic(
+    index: number,
+    at: number,
+    id: string,
+    describe: (template: number, topicName: string) => string,
+    onlyParent: readonly string[],
+  ): FixtureTopic {
+    const draft = subDisciplines[index]!
+    const named = draft.discipline.topicNames.at(firstName[index]! + at - firstTopic[index]!)
+    const uses = usesOf(index, at, named.key)
+    const other = sharedWith[at]!
+    return Object.freeze({
+      id,
+      name: named.name,
+      slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
+      description: describe(template[at]!, named.name),
+      sub_discipline_ids:
+        other < 0 ? onlyParent : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
+    })
   }
 
   /**
@@ -206,8 +251,8 @@ function createTopicBuilder(
     let k = 0
     for (const at of shared) {
       while (k < mine.length && start + k < at) merged.push(mine[k++]!)
-      const owner = ownerOf(at)
-      merged.push(ownTopics(owner)[at - firstTopic[owner]!]!)
+      // The shared topic alone, not its owner's whole list: a sibling's own topics are its own.
+      merged.push(topicAlone(ownerOf(at), at))
     }
     while (k < mine.length) merged.push(mine[k++]!)
     return merged
