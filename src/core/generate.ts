@@ -104,19 +104,9 @@ export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
 function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
   const { head, random, subDisciplines } = generateUpperLevels(seed, counts)
   const plan = planTopics(random, idStream(seed, 'topics'), counts, subDisciplines)
-  // Made on first use, one map for both: a hundred thousand sub-disciplines' ids are not free.
-  let indexes: Map<string, number> | undefined
-  const indexOf = (subId: string) =>
-    (indexes ??= new Map(subDisciplines.map((draft, index) => [draft.record.id, index]))).get(subId)
   const taxonomy = new Taxonomy(head, {
-    countOf: (subId) => {
-      const index = indexOf(subId)
-      return index === undefined ? undefined : plan.counts[index]
-    },
-    topicsOf: (subId) => {
-      const index = indexOf(subId)
-      return index === undefined ? [] : plan.topicsOf(index)
-    },
+    countOf: (position) => plan.counts[position]!,
+    topicsOf: plan.topicsOf,
     build: plan.all,
   })
   builtTopics.set(taxonomy, { built: plan.built, of: counts.topics })

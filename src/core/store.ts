@@ -12,10 +12,10 @@ import type {
  * @internal
  */
 export interface DeferredTopics {
-  /** How many topics a sub-discipline has, by id (the length its `topicsOf` will have). */
-  readonly countOf: (subId: string) => number | undefined
-  /** The child topics of a sub-discipline, by id, in dataset order: the same objects `build` gives. */
-  readonly topicsOf: (subId: string) => readonly FixtureTopic[]
+  /** How many topics a sub-discipline has, by its place in `sub_disciplines` (its `topicsOf`'s length). */
+  readonly countOf: (position: number) => number
+  /** A sub-discipline's child topics, by its place, in dataset order: the same objects `build` gives. */
+  readonly topicsOf: (position: number) => readonly FixtureTopic[]
   /** Builds the topics, frozen, in dataset order; called once. */
   readonly build: () => readonly FixtureTopic[]
 }
@@ -40,10 +40,11 @@ export class Taxonomy {
   // Each index is made on first use: a first answer reads two or three of them, and at the
   // largest counts each index of the sub-disciplines is a hundred thousand entries.
   #disciplineBySlug: Map<string, FixtureDiscipline> | undefined
-  #subDisciplineBySlug: Map<string, FixtureSubDiscipline> | undefined
+  // A sub-discipline's place in `subDisciplines`, by slug and by id: a place also finds its topics.
+  #subDisciplineBySlug: Map<string, number> | undefined
   #domainById: Map<string, FixtureDomain> | undefined
   #disciplineById: Map<string, FixtureDiscipline> | undefined
-  #subDisciplineById: Map<string, FixtureSubDiscipline> | undefined
+  #subDisciplineById: Map<string, number> | undefined
   #childrenOfDomain: Map<string, FixtureDiscipline[]> | undefined
   #childrenOfDiscipline: Map<string, FixtureSubDiscipline[]> | undefined
   #childrenOfSubDiscipline: Map<string, FixtureTopic[]> | undefined
@@ -82,7 +83,8 @@ export class Taxonomy {
 
   /** The sub-discipline with this slug, or `undefined`. */
   findSubDiscipline(slug: string): FixtureSubDiscipline | undefined {
-    return (this.#subDisciplineBySlug ??= indexBy(this.subDisciplines, 'slug')).get(slug)
+    const position = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug')).get(slug)
+    return position === undefined ? undefined : this.subDisciplines[position]
   }
 
   /** The parent domains of a discipline, in the order of its `domain_ids`. */
@@ -111,7 +113,10 @@ export class Taxonomy {
 
   /** The child topics of a sub-discipline, in dataset order. */
   topicsOf(sub: FixtureSubDiscipline): readonly FixtureTopic[] {
-    if (this.#deferred !== undefined) return this.#deferred.topicsOf(sub.id)
+    if (this.#deferred !== undefined) {
+      const position = this.#placeOf(sub)
+      return position === undefined ? [] : this.#deferred.topicsOf(position)
+    }
     if (this.#childrenOfSubDiscipline === undefined) {
       const children = new Map<string, FixtureTopic[]>()
       for (const topic of this.topics) {
@@ -124,13 +129,26 @@ export class Taxonomy {
 
   /** `topicsOf(sub).length`, without building the topics of a generated dataset. */
   topicCountOf(sub: FixtureSubDiscipline): number {
-    return this.#deferred?.countOf(sub.id) ?? this.topicsOf(sub).length
+    if (this.#deferred === undefined) return this.topicsOf(sub).length
+    const position = this.#placeOf(sub)
+    return position === undefined ? 0 : this.#deferred.countOf(position)
+  }
+
+  /**
+   * The place in `subDisciplines` of the sub-discipline with `sub`'s id: by its slug first, the
+   * index its lookup made, so a first answer does not index a hundred thousand ids as well.
+   */
+  #placeOf(sub: FixtureSubDiscipline): number | undefined {
+    const bySlug = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug'))
+    const position = bySlug.get(sub.slug)
+    if (position !== undefined && this.subDisciplines[position]!.id === sub.id) return position
+    return (this.#subDisciplineById ??= placesBy(this.subDisciplines, 'id')).get(sub.id)
   }
 
   /** The parent sub-disciplines of a topic, in the order of its `sub_discipline_ids`. */
   parentSubDisciplinesOf(topic: FixtureTopic): readonly FixtureSubDiscipline[] {
-    const byId = (this.#subDisciplineById ??= indexBy(this.subDisciplines, 'id'))
-    return topic.sub_discipline_ids.map((id) => byId.get(id)!)
+    const byId = (this.#subDisciplineById ??= placesBy(this.subDisciplines, 'id'))
+    return topic.sub_discipline_ids.map((id) => this.subDisciplines[byId.get(id)!]!)
   }
 
   /**
@@ -179,6 +197,16 @@ function indexBy<T extends { readonly id: string; readonly slug: string }>(
   const index = new Map<string, T>()
   for (let i = 0; i < records.length; i++) index.set(records[i]![key], records[i]!)
   return index
+}
+
+/** The places of `records` by their id or slug. */
+function placesBy(
+  records: readonly { readonly id: string; readonly slug: string }[],
+  key: 'id' | 'slug',
+): Map<string, number> {
+  const places = new Map<string, number>()
+  for (let i = 0; i < records.length; i++) places.set(records[i]![key], i)
+  return places
 }
 
 /** Each parent's children among `records`, by the parent's id, in dataset order. */
