@@ -17,7 +17,7 @@ export interface Random {
   fork(): Random
   /** Moves past `count` draws of {@link nextUint32}, as that many calls would. */
   skip(count: number): void
-  /** Writes where the stream is (four words) to `into[at..at + 3]`, for {@link randomAt} or {@link drawWord}. */
+  /** Writes where the stream is (four words) to `into[at..at + 3]`, to draw on from with {@link drawWord}. */
   save(into: Int32Array, at: number): void
 }
 
@@ -88,11 +88,6 @@ function fromState(a: number, b: number, c: number, d: number): Random {
       into[at + 3] = d
     },
   }
-}
-
-/** A generator that draws on from the place {@link Random.save} wrote to `words[at..at + 3]`. */
-export function randomAt(words: Int32Array, at: number): Random {
-  return fromState(words[at]!, words[at + 1]!, words[at + 2]!, words[at + 3]!)
 }
 
 /**
