@@ -104,13 +104,9 @@ export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
 function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
   const { head, random, subDisciplines } = generateUpperLevels(seed, counts)
   const plan = planTopics(random, idStream(seed, 'topics'), counts, subDisciplines)
-  const indexOf = new Map(subDisciplines.map((draft, index) => [draft.record.id, index]))
   const taxonomy = new Taxonomy(head, {
-    counts: new Map(subDisciplines.map((draft, index) => [draft.record.id, plan.counts[index]!])),
-    topicsOf: (subId) => {
-      const index = indexOf.get(subId)
-      return index === undefined ? [] : plan.topicsOf(index)
-    },
+    countOf: (position) => plan.counts[position]!,
+    topicsOf: plan.topicsOf,
     build: plan.all,
   })
   builtTopics.set(taxonomy, { built: plan.built, of: counts.topics })

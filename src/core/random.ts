@@ -17,6 +17,8 @@ export interface Random {
   fork(): Random
   /** Moves past `count` draws of {@link nextUint32}, as that many calls would. */
   skip(count: number): void
+  /** Writes where the stream is (four words) to `into[at..at + 3]`, to draw on from with {@link drawWord}. */
+  save(into: Int32Array, at: number): void
 }
 
 function splitmix32(state: number): () => number {
@@ -57,8 +59,7 @@ function fromState(a: number, b: number, c: number, d: number): Random {
   }
 
   function nextInt(bound: number): number {
-    // Multiply-high keeps the draw in integer range; the bias for bounds this small is negligible.
-    return Math.floor((nextUint32() / 0x1_0000_0000) * bound)
+    return intBelow(nextUint32(), bound)
   }
 
   return {
@@ -80,7 +81,37 @@ function fromState(a: number, b: number, c: number, d: number): Random {
       c = state[2]!
       d = state[3]!
     },
+    save(into, at) {
+      into[at] = a
+      into[at + 1] = b
+      into[at + 2] = c
+      into[at + 3] = d
+    },
   }
+}
+
+/**
+ * One draw of {@link Random.nextUint32} from a saved place, `state[0..3]`, moving it on. A walk of
+ * millions of draws that keeps thousands of places saves them as words: a `Random` is an object of
+ * eight closures, and a hundred thousand of them were most of a cold walk's garbage collection.
+ */
+export function drawWord(state: Int32Array): number {
+  const w = state[0]!
+  const x = state[1]!
+  const y = state[2]!
+  const z = state[3]!
+  const t = (((w + x) | 0) + z) | 0
+  state[3] = (z + 1) | 0
+  state[0] = x ^ (x >>> 9)
+  state[1] = (y + (y << 3)) | 0
+  state[2] = (((y << 21) | (y >>> 11)) + t) | 0
+  return t >>> 0
+}
+
+/** {@link Random.nextInt} of a drawn word: an integer in `[0, bound)`. */
+export function intBelow(word: number, bound: number): number {
+  // Multiply-high keeps the draw in integer range; the bias for bounds this small is negligible.
+  return Math.floor((word / 0x1_0000_0000) * bound)
 }
 
 /** The four words of a skipping generator (the same bits as its own, as signed 32-bit integers). */

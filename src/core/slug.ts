@@ -37,15 +37,18 @@ export function createUniqueSlugs(taken: Iterable<string> = []): (slug: string) 
   // tried, and stays taken, so the answers are those of trying from 2 each time. From 2 each time,
   // the largest generated sizes (100,000 sub-disciplines from a few thousand names) took seconds.
   const nextSuffix = new Map<string, number>()
+  // A slug with a next suffix was used before (and stays used), so its repeats skip that lookup;
+  // each candidate is built once.
   return (slug) => {
-    if (!used.has(slug)) {
+    const next = nextSuffix.get(slug)
+    if (next === undefined && !used.has(slug)) {
       used.add(slug)
       return slug
     }
-    let n = nextSuffix.get(slug) ?? 2
-    while (used.has(`${slug}-${n}`)) n++
+    let n = next ?? 2
+    let candidate = `${slug}-${n}`
+    while (used.has(candidate)) candidate = `${slug}-${++n}`
     nextSuffix.set(slug, n + 1)
-    const candidate = `${slug}-${n}`
     used.add(candidate)
     return candidate
   }

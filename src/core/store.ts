@@ -12,10 +12,10 @@ import type {
  * @internal
  */
 export interface DeferredTopics {
-  /** How many topics each sub-discipline has, by id (the length its `topicsOf` will have). */
-  readonly counts: ReadonlyMap<string, number>
-  /** The child topics of a sub-discipline, by id, in dataset order: the same objects `build` gives. */
-  readonly topicsOf: (subId: string) => readonly FixtureTopic[]
+  /** How many topics a sub-discipline has, by its place in `sub_disciplines` (its `topicsOf`'s length). */
+  readonly countOf: (position: number) => number
+  /** A sub-discipline's child topics, by its place, in dataset order: the same objects `build` gives. */
+  readonly topicsOf: (position: number) => readonly FixtureTopic[]
   /** Builds the topics, frozen, in dataset order; called once. */
   readonly build: () => readonly FixtureTopic[]
 }
@@ -37,13 +37,16 @@ export class Taxonomy {
   #head: Omit<Fixture, 'topics'>
   #fixture: Fixture | undefined
   #deferred: DeferredTopics | undefined
-  readonly #disciplineBySlug = new Map<string, FixtureDiscipline>()
-  readonly #subDisciplineBySlug = new Map<string, FixtureSubDiscipline>()
-  readonly #domainById = new Map<string, FixtureDomain>()
-  readonly #disciplineById = new Map<string, FixtureDiscipline>()
-  readonly #subDisciplineById = new Map<string, FixtureSubDiscipline>()
-  readonly #childrenOfDomain = new Map<string, FixtureDiscipline[]>()
-  readonly #childrenOfDiscipline = new Map<string, FixtureSubDiscipline[]>()
+  // Each index is made on first use: a first answer reads two or three of them, and at the
+  // largest counts each index of the sub-disciplines is a hundred thousand entries.
+  #disciplineBySlug: Map<string, FixtureDiscipline> | undefined
+  // A sub-discipline's place in `subDisciplines`, by slug and by id: a place also finds its topics.
+  #subDisciplineBySlug: Map<string, number> | undefined
+  #domainById: Map<string, FixtureDomain> | undefined
+  #disciplineById: Map<string, FixtureDiscipline> | undefined
+  #subDisciplineById: Map<string, number> | undefined
+  #childrenOfDomain: Map<string, FixtureDiscipline[]> | undefined
+  #childrenOfDiscipline: Map<string, FixtureSubDiscipline[]> | undefined
   #childrenOfSubDiscipline: Map<string, FixtureTopic[]> | undefined
 
   /**
@@ -60,17 +63,6 @@ export class Taxonomy {
     this.domains = fixture.domains
     this.disciplines = fixture.disciplines
     this.subDisciplines = fixture.sub_disciplines
-    for (const domain of fixture.domains) this.#domainById.set(domain.id, domain)
-    for (const discipline of fixture.disciplines) {
-      this.#disciplineById.set(discipline.id, discipline)
-      this.#disciplineBySlug.set(discipline.slug, discipline)
-      for (const id of discipline.domain_ids) append(this.#childrenOfDomain, id, discipline)
-    }
-    for (const sub of fixture.sub_disciplines) {
-      this.#subDisciplineById.set(sub.id, sub)
-      this.#subDisciplineBySlug.set(sub.slug, sub)
-      for (const id of sub.discipline_ids) append(this.#childrenOfDiscipline, id, sub)
-    }
     Object.freeze(this)
   }
 
@@ -86,37 +78,45 @@ export class Taxonomy {
 
   /** The discipline with this slug, or `undefined`. */
   findDiscipline(slug: string): FixtureDiscipline | undefined {
-    return this.#disciplineBySlug.get(slug)
+    return (this.#disciplineBySlug ??= indexBy(this.disciplines, 'slug')).get(slug)
   }
 
   /** The sub-discipline with this slug, or `undefined`. */
   findSubDiscipline(slug: string): FixtureSubDiscipline | undefined {
-    return this.#subDisciplineBySlug.get(slug)
+    const position = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug')).get(slug)
+    return position === undefined ? undefined : this.subDisciplines[position]
   }
 
   /** The parent domains of a discipline, in the order of its `domain_ids`. */
   domainsOf(discipline: FixtureDiscipline): readonly FixtureDomain[] {
-    return discipline.domain_ids.map((id) => this.#domainById.get(id)!)
+    const byId = (this.#domainById ??= indexBy(this.domains, 'id'))
+    return discipline.domain_ids.map((id) => byId.get(id)!)
   }
 
   /** The disciplines of a domain, in dataset order. */
   disciplinesOf(domain: FixtureDomain): readonly FixtureDiscipline[] {
+    this.#childrenOfDomain ??= childrenBy(this.disciplines, (discipline) => discipline.domain_ids)
     return this.#childrenOfDomain.get(domain.id) ?? []
   }
 
   /** The child sub-disciplines of a discipline, in dataset order. */
   subDisciplinesOf(discipline: FixtureDiscipline): readonly FixtureSubDiscipline[] {
+    this.#childrenOfDiscipline ??= childrenBy(this.subDisciplines, (sub) => sub.discipline_ids)
     return this.#childrenOfDiscipline.get(discipline.id) ?? []
   }
 
   /** The parent disciplines of a sub-discipline, in the order of its `discipline_ids`. */
   parentDisciplinesOf(sub: FixtureSubDiscipline): readonly FixtureDiscipline[] {
-    return sub.discipline_ids.map((id) => this.#disciplineById.get(id)!)
+    const byId = (this.#disciplineById ??= indexBy(this.disciplines, 'id'))
+    return sub.discipline_ids.map((id) => byId.get(id)!)
   }
 
   /** The child topics of a sub-discipline, in dataset order. */
   topicsOf(sub: FixtureSubDiscipline): readonly FixtureTopic[] {
-    if (this.#deferred !== undefined) return this.#deferred.topicsOf(sub.id)
+    if (this.#deferred !== undefined) {
+      const position = this.#placeOf(sub)
+      return position === undefined ? [] : this.#deferred.topicsOf(position)
+    }
     if (this.#childrenOfSubDiscipline === undefined) {
       const children = new Map<string, FixtureTopic[]>()
       for (const topic of this.topics) {
@@ -129,12 +129,26 @@ export class Taxonomy {
 
   /** `topicsOf(sub).length`, without building the topics of a generated dataset. */
   topicCountOf(sub: FixtureSubDiscipline): number {
-    return this.#deferred?.counts.get(sub.id) ?? this.topicsOf(sub).length
+    if (this.#deferred === undefined) return this.topicsOf(sub).length
+    const position = this.#placeOf(sub)
+    return position === undefined ? 0 : this.#deferred.countOf(position)
+  }
+
+  /**
+   * The place in `subDisciplines` of the sub-discipline with `sub`'s id: by its slug first, the
+   * index its lookup made, so a first answer does not index a hundred thousand ids as well.
+   */
+  #placeOf(sub: FixtureSubDiscipline): number | undefined {
+    const bySlug = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug'))
+    const position = bySlug.get(sub.slug)
+    if (position !== undefined && this.subDisciplines[position]!.id === sub.id) return position
+    return (this.#subDisciplineById ??= placesBy(this.subDisciplines, 'id')).get(sub.id)
   }
 
   /** The parent sub-disciplines of a topic, in the order of its `sub_discipline_ids`. */
   parentSubDisciplinesOf(topic: FixtureTopic): readonly FixtureSubDiscipline[] {
-    return topic.sub_discipline_ids.map((id) => this.#subDisciplineById.get(id)!)
+    const byId = (this.#subDisciplineById ??= placesBy(this.subDisciplines, 'id'))
+    return topic.sub_discipline_ids.map((id) => this.subDisciplines[byId.get(id)!]!)
   }
 
   /**
@@ -174,6 +188,39 @@ export type TaxonomyView = Pick<
   | 'parentSubDisciplinesOf'
   | 'toFixture'
 >
+
+/** `records` by their id or slug. */
+function indexBy<T extends { readonly id: string; readonly slug: string }>(
+  records: readonly T[],
+  key: 'id' | 'slug',
+): Map<string, T> {
+  const index = new Map<string, T>()
+  for (let i = 0; i < records.length; i++) index.set(records[i]![key], records[i]!)
+  return index
+}
+
+/** The places of `records` by their id or slug. */
+function placesBy(
+  records: readonly { readonly id: string; readonly slug: string }[],
+  key: 'id' | 'slug',
+): Map<string, number> {
+  const places = new Map<string, number>()
+  for (let i = 0; i < records.length; i++) places.set(records[i]![key], i)
+  return places
+}
+
+/** Each parent's children among `records`, by the parent's id, in dataset order. */
+function childrenBy<T>(
+  records: readonly T[],
+  parentIds: (record: T) => readonly string[],
+): Map<string, T[]> {
+  const children = new Map<string, T[]>()
+  for (let i = 0; i < records.length; i++) {
+    const ids = parentIds(records[i]!)
+    for (let k = 0; k < ids.length; k++) append(children, ids[k]!, records[i]!)
+  }
+  return children
+}
 
 function append<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)

@@ -117,3 +117,19 @@ it("counts the topics built: none at first, a sub-discipline's own when its topi
   expect(countBuiltTopics(loaded)).toBe(0)
   expect(hasUnbuiltRecords(loaded, 'topics')).toBe(false)
 })
+
+it('builds the topics a sub-discipline lists, those its siblings share into it included, and no other', () => {
+  const taxonomy = fresh('medium')
+  // The sub-discipline with the most topics (counted without building any) has some shared into
+  // it by siblings, whose own lists are longer than what they share.
+  const sub = taxonomy.subDisciplines.reduce((most, candidate) =>
+    taxonomy.topicCountOf(candidate) > taxonomy.topicCountOf(most) ? candidate : most,
+  )
+  const listed = taxonomy.topicsOf(sub)
+  expect(listed.some((topic) => topic.sub_discipline_ids[0] !== sub.id)).toBe(true)
+  expect(countBuiltTopics(taxonomy)).toBe(listed.length)
+  // Those built alone are the objects of the whole list, built afterwards.
+  const all = new Set(taxonomy.topics)
+  for (const topic of listed) expect(all.has(topic)).toBe(true)
+  expect(countBuiltTopics(taxonomy)).toBe(all.size)
+})

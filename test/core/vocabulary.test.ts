@@ -47,3 +47,19 @@ it('gives each discipline six real sub-disciplines and twelve subjects', () => {
     expect(discipline.subjects, discipline.name).toHaveLength(12)
   }
 })
+
+it("makes a modifier combination's slug from its two words' slugs, as from the whole name", () => {
+  // The generator joins the slugs of "Computational" and "Cosmology" rather than slugging the name.
+  const differing: string[] = []
+  for (const domain of DOMAINS) {
+    for (const modifier of domain.modifiers) {
+      for (const discipline of domain.disciplines) {
+        for (const sub of discipline.subDisciplines) {
+          const whole = toSlug(`${modifier} ${sub}`)
+          if (`${toSlug(modifier)}-${toSlug(sub)}` !== whole) differing.push(whole)
+        }
+      }
+    }
+  }
+  expect(differing).toEqual([])
+})

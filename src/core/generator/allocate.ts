@@ -20,18 +20,34 @@ export function allocate(total: number, weights: readonly number[], minimum: num
     for (let i = 0; left > 0; i = (i + 1) % shares.length, left--) shares[i]! += 1
     return shares
   }
-  const remainders: { index: number; remainder: number }[] = []
+  const remainders = new Float64Array(weights.length)
   let handedOut = 0
   for (let i = 0; i < weights.length; i++) {
     const exact = spare * weights[i]!
     const whole = Math.floor(exact / weightSum)
     shares[i]! += whole
     handedOut += whole
-    remainders.push({ index: i, remainder: exact - whole * weightSum })
+    remainders[i] = exact - whole * weightSum
   }
-  remainders.sort((a, b) => b.remainder - a.remainder || a.index - b.index)
-  for (let i = 0; handedOut < spare; i++, handedOut++) shares[remainders[i]!.index]! += 1
+  const order = largestFirst(remainders, weightSum)
+  for (let i = 0; handedOut < spare; i++, handedOut++) shares[order[i]!]! += 1
   return shares
+}
+
+/**
+ * The indexes of `remainders` (integers below `bound`) from the largest, the lower index first
+ * among equals. Each remainder and its index are packed into one number where that is exact, so a
+ * hundred thousand shares sort as numbers rather than as objects compared by a callback.
+ */
+function largestFirst(remainders: Float64Array, bound: number): ArrayLike<number> {
+  const slots = 2 ** Math.ceil(Math.log2(remainders.length + 1))
+  if (bound * slots > Number.MAX_SAFE_INTEGER) {
+    const order = Array.from(remainders, (_, index) => index)
+    return order.sort((a, b) => remainders[b]! - remainders[a]! || a - b)
+  }
+  const packed = remainders.map((remainder, index) => remainder * slots + (slots - 1 - index))
+  packed.sort()
+  return packed.reverse().map((key) => slots - 1 - (key % slots))
 }
 
 /** Draws `count` skewed weights: most modest, a few large, some zero when `zeroPercent` allows. */

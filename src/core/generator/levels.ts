@@ -90,7 +90,7 @@ export function generateSubDisciplines(
     // Sub-disciplines also sit in other disciplines, preferably of the same domain.
     const siblings = byDomain.get(discipline.domainIndex)!.filter((other) => other !== discipline)
     for (let n = 0; n < shares[index]!; n++) {
-      const name = names(n)
+      const { name, slug } = names(n)
       const disciplineIds = [discipline.record.id]
       const extra = extraParentCount(random, 3, 17)
       const pool = siblings.length >= extra ? siblings : disciplines.filter((d) => d !== discipline)
@@ -100,7 +100,7 @@ export function generateSubDisciplines(
         record: Object.freeze({
           id: nextId(),
           name,
-          slug: slugs(toSlug(name)),
+          slug: slugs(slug),
           description: describeSubDiscipline(
             random,
             name,

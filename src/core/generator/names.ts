@@ -20,26 +20,41 @@ interface NamedSubject {
   readonly key: number
 }
 
+/** A sub-discipline's name and its slug, which may still need a suffix to be unique in its level. */
+interface NamedSubDiscipline {
+  readonly name: string
+  readonly slug: string
+}
+
 /**
  * The sub-discipline names of one discipline, in the order they are handed out: the real
  * sub-fields first (shuffled), then modifier combinations ("Computational Cosmology"). Returns the
  * `n`th name, cycling. The combinations' order is a shuffle of their indexes, the same draws as
- * shuffling the names themselves, so only the names handed out are ever built.
+ * shuffling the names themselves, so only the names handed out are ever built. A combination's
+ * slug is its two words' slugs joined, each made once: `toSlug` of a hundred thousand names was a
+ * tenth of the largest dataset's start.
  */
 export function subDisciplineNames(
   random: Random,
   domain: DomainWords,
   discipline: DisciplineWords,
-): (n: number) => string {
+): (n: number) => NamedSubDiscipline {
   const real = shuffled(random, discipline.subDisciplines)
   const modifiers = shuffled(random, domain.modifiers)
   const order = shuffledIndexes(random, modifiers.length * real.length)
   const total = real.length + order.length
+  const realSlugs: string[] = []
+  const modifierSlugs: string[] = []
   return (n) => {
     const k = n % total
-    if (k < real.length) return real[k]!
+    if (k < real.length) return { name: real[k]!, slug: (realSlugs[k] ??= toSlug(real[k]!)) }
     const combination = order[k - real.length]!
-    return `${modifiers[Math.floor(combination / real.length)]!} ${real[combination % real.length]!}`
+    const m = Math.floor(combination / real.length)
+    const r = combination % real.length
+    return {
+      name: `${modifiers[m]!} ${real[r]!}`,
+      slug: `${(modifierSlugs[m] ??= toSlug(modifiers[m]!))}-${(realSlugs[r] ??= toSlug(real[r]!))}`,
+    }
   }
 }
 

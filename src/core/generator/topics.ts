@@ -3,7 +3,7 @@ import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import type { DisciplineDraft, SubDisciplineDraft } from './levels.js'
 import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
 import { createIdSource } from '../ids.js'
-import type { Random } from '../random.js'
+import { drawWord, intBelow, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import type { FixtureTopic } from '../types.js'
 
@@ -66,8 +66,8 @@ interface TopicWalk {
   readonly firstTopic: Uint32Array
   /** The first of its discipline's names that each sub-discipline's topics take. */
   readonly firstName: Uint32Array
-  /** The seeded stream where each sub-discipline's draws begin. */
-  readonly streams: readonly Random[]
+  /** The seeded stream where each sub-discipline's draws begin: four words each ({@link Random.save}). */
+  readonly streams: Int32Array
   /** The sub-disciplines (indexes, ascending) drawn for each discipline. */
   readonly siblingsOf: ReadonlyMap<DisciplineDraft, readonly number[]>
 }
@@ -95,6 +95,8 @@ function createTopicBuilder(
   if (subCount > 0) idStreams[0] = ids.fork()
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
+  // Topics shared into a sibling, built alone before their owner's list, by topic number.
+  const builtAlone = new Map<number, FixtureTopic>()
   let builtCount = 0
   return {
     topicsOf: withSharedTopics,
@@ -120,23 +122,66 @@ function createTopicBuilder(
     const topics: FixtureTopic[] = new Array(share)
     for (let n = 0; n < share; n++) {
       const at = start + n
-      const named = draft.discipline.topicNames.at(firstName[index]! + n)
-      const uses = usesOf(index, at, named.key)
-      const other = sharedWith[at]!
-      topics[n] = Object.freeze({
-        id: nextId(),
-        name: named.name,
-        slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
-        description: describe(template[at]!, named.name),
-        sub_discipline_ids:
-          other < 0
-            ? onlyParent
-            : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
-      })
+      const id = nextId()
+      const alone = builtAlone.get(at)
+      if (alone !== undefined) {
+        topics[n] = alone
+        builtAlone.delete(at)
+        continue
+      }
+      topics[n] = buildTopic(index, at, id, describe, onlyParent)
+      builtCount++
     }
     own[index] = topics
-    builtCount += share
     return topics
+  }
+
+  /**
+   * Topic number `at` alone, for a sibling it is shared into: its id is its owner's id stream
+   * moved on to it. Kept until its owner's topics are built, which take this object.
+   */
+  function topicAlone(owner: number, at: number): FixtureTopic {
+    const listed = own[owner]
+    if (listed !== undefined) return listed[at - firstTopic[owner]!]!
+    let topic = builtAlone.get(at)
+    if (topic === undefined) {
+      const draft = subDisciplines[owner]!
+      const stream = idStreamOf(owner).fork()
+      // Each id is four draws of the id stream.
+      stream.skip(4 * (at - firstTopic[owner]!))
+      topic = buildTopic(
+        owner,
+        at,
+        createIdSource(stream, 1)(),
+        createTopicDescriber(draft.record.name),
+        Object.freeze([draft.record.id]),
+      )
+      builtAlone.set(at, topic)
+      builtCount++
+    }
+    return topic
+  }
+
+  /** Topic number `at`, of sub-discipline `index`'s own: its discipline's draws already replayed. */
+  function buildTopic(
+    index: number,
+    at: number,
+    id: string,
+    describe: (template: number, topicName: string) => string,
+    onlyParent: readonly string[],
+  ): FixtureTopic {
+    const draft = subDisciplines[index]!
+    const named = draft.discipline.topicNames.at(firstName[index]! + at - firstTopic[index]!)
+    const uses = usesOf(index, at, named.key)
+    const other = sharedWith[at]!
+    return Object.freeze({
+      id,
+      name: named.name,
+      slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
+      description: describe(template[at]!, named.name),
+      sub_discipline_ids:
+        other < 0 ? onlyParent : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
+    })
   }
 
   /**
@@ -148,13 +193,14 @@ function createTopicBuilder(
     if (drawn.has(discipline)) return
     drawn.add(discipline)
     const siblings = siblingsOf.get(discipline)!
+    const state = new Int32Array(4)
     for (const index of siblings) {
-      const random = streams[index]!.fork()
+      state.set(streams.subarray(4 * index, 4 * index + 4))
       for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
-        const other = drawSharedWith(random, siblings, index)
+        const other = drawSharedWith(state, siblings, index)
         sharedWith[at] = other
         if (other >= 0) sharedInto[other]!.push(at)
-        template[at] = random.nextInt(TOPIC_TEMPLATES)
+        template[at] = intBelow(drawWord(state), TOPIC_TEMPLATES)
       }
     }
   }
@@ -205,8 +251,8 @@ function createTopicBuilder(
     let k = 0
     for (const at of shared) {
       while (k < mine.length && start + k < at) merged.push(mine[k++]!)
-      const owner = ownerOf(at)
-      merged.push(ownTopics(owner)[at - firstTopic[owner]!]!)
+      // The shared topic alone, not its owner's whole list: a sibling's own topics are its own.
+      merged.push(topicAlone(ownerOf(at), at))
     }
     while (k < mine.length) merged.push(mine[k++]!)
     return merged
@@ -292,8 +338,10 @@ function countSlugUses(
 /**
  * Every draw the topics make from the seeded stream, in dataset order: per topic, the sibling it
  * is also shared with (or none) and its description template. Keeps how many topics list each
- * sub-discipline, and where each one's topics, names and draws begin. One loop with no callback
- * per topic: a cold start runs it optimized sooner.
+ * sub-discipline, and where each one's topics, names and draws begin. The draws are made on the
+ * stream's four words ({@link drawWord}), and each sub-discipline's place is saved as four words:
+ * at the largest counts that is ten million draws and a hundred thousand places, which as calls
+ * of a `Random` and forks of it took a second of a cold start and most of its garbage collection.
  */
 function walkTopics(
   random: Random,
@@ -304,41 +352,60 @@ function walkTopics(
   const topicCounts = new Uint32Array(subCount)
   const firstTopic = new Uint32Array(subCount + 1)
   const firstName = new Uint32Array(subCount)
-  const streams: Random[] = []
+  const streams = new Int32Array(4 * subCount)
   // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
   const siblingsOf = new Map<DisciplineDraft, number[]>()
-  subDisciplines.forEach((draft, index) => {
-    const indexes = siblingsOf.get(draft.discipline) ?? []
-    indexes.push(index)
-    siblingsOf.set(draft.discipline, indexes)
-  })
+  for (let index = 0; index < subCount; index++) {
+    const discipline = subDisciplines[index]!.discipline
+    const indexes = siblingsOf.get(discipline)
+    if (indexes === undefined) siblingsOf.set(discipline, [index])
+    else indexes.push(index)
+  }
   const namesIssued = new Map<DisciplineDraft, number>()
+  const state = new Int32Array(4)
+  random.save(state, 0)
   let t = 0
   for (let index = 0; index < subCount; index++) {
     const discipline = subDisciplines[index]!.discipline
-    const siblings = siblingsOf.get(discipline)!
     const share = shares[index]!
     topicCounts[index]! += share
     const issued = namesIssued.get(discipline) ?? 0
     namesIssued.set(discipline, issued + share)
     firstTopic[index] = t
     firstName[index] = issued
-    streams.push(random.fork())
-    for (let n = 0; n < share; n++, t++) {
-      const sharedWith = drawSharedWith(random, siblings, index)
-      // The description template: drawn here only to move the stream past it.
-      random.nextInt(TOPIC_TEMPLATES)
-      if (sharedWith >= 0) topicCounts[sharedWith]!++
-    }
+    streams.set(state, 4 * index)
+    walkShare(state, share, siblingsOf.get(discipline)!, index, topicCounts)
+    t += share
   }
   firstTopic[subCount] = t
   return { counts: topicCounts, firstTopic, firstName, streams, siblingsOf }
 }
 
+/**
+ * The draws of one sub-discipline's `share` topics, counting the topics shared into its siblings.
+ * A call per sub-discipline rather than one loop over every topic: V8 compiles a function called
+ * often in full, where one long loop is switched to compiled code half-way (on-stack replacement).
+ */
+function walkShare(
+  state: Int32Array,
+  share: number,
+  siblings: readonly number[],
+  index: number,
+  topicCounts: Uint32Array,
+): void {
+  for (let n = 0; n < share; n++) {
+    const sharedWith = drawSharedWith(state, siblings, index)
+    // The description template: drawn here only to move the stream past it.
+    drawWord(state)
+    if (sharedWith >= 0) topicCounts[sharedWith]!++
+  }
+}
+
 /** The sibling a topic is also shared with, or -1: about 8% of topics are shared. */
-function drawSharedWith(random: Random, siblings: readonly number[], index: number): number {
-  if (siblings.length < 2 || !random.chance(8)) return -1
-  const other = siblings[random.nextInt(siblings.length)]!
+function drawSharedWith(state: Int32Array, siblings: readonly number[], index: number): number {
+  // `random.chance(8)`, then `random.pick(siblings)`, on the stream's words.
+  if (siblings.length < 2 || intBelow(drawWord(state), 100) >= 8) return -1
+  const other = siblings[intBelow(drawWord(state), siblings.length)]!
   return other === index ? -1 : other
 }
