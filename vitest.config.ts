@@ -26,6 +26,18 @@ const SHARED = [
   'test/kinds/**/*.test.ts',
 ]
 
+/**
+ * The CLI and the server driven over sockets and child processes, by files that change nothing in
+ * their own process either (no module mocked, no global or environment changed, no command run in
+ * process): as the core project's, they share one module graph per worker, which takes about a
+ * fifth off what they cost. `ISOLATED` are those of them that do change it, or measure its memory.
+ */
+const OUTSIDE = ['test/cli/**/*.test.ts', 'test/server/**/*.test.ts', 'test/fuzz/socket.test.ts']
+const ISOLATED = [
+  'test/cli/option-flags.test.ts',
+  'test/server/{memory-budget,node-internals,node-internals-missing,tls}.test.ts',
+]
+
 export default defineConfig({
   test: {
     // Timeouts catch a hang, nothing else: a test waits for its event, and a busy machine (both
@@ -44,7 +56,7 @@ export default defineConfig({
           // Most files wait on sockets and child processes: three at a time keep two cores busy.
           maxWorkers: 3,
           include: ['test/**/*.test.ts'],
-          exclude: [...UNIT_EXCLUDE, ...SHARED],
+          exclude: [...UNIT_EXCLUDE, ...SHARED, ...OUTSIDE],
         },
       },
       {
@@ -54,6 +66,22 @@ export default defineConfig({
         test: { name: 'core', include: SHARED, isolate: false, maxWorkers: 3 },
       },
       {
+        // Run with the unit project by `npm test`.
+        extends: true,
+        test: {
+          name: 'outside',
+          include: OUTSIDE,
+          exclude: ISOLATED,
+          isolate: false,
+          maxWorkers: 3,
+        },
+      },
+      {
+        // Run with the unit project by `npm test`.
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, maxWorkers: 3 },
+      },
+      {
         // What can differ between Node versions, for CI on Node 22 and 24 (npm run test:versions):
         // the CLI, the server and every transport (Node's HTTP, TLS, fetch, child processes; msw 3).
         // The pure checks ran once, in the unit project.
@@ -61,24 +89,23 @@ export default defineConfig({
         test: {
           name: 'versions',
           maxWorkers: 3,
-          include: [
-            'test/{cli,server,msw,cases,vitest,matchers}/**/*.test.ts',
-            'test/fuzz/socket.test.ts',
-          ],
-          // Argument handling, file output and type output: the same on every Node.
-          exclude: [
-            ...UNIT_EXCLUDE,
-            'test/cli/{commands,export-session,export-types,scenarios,store-flag,validate,written-files}.test.ts',
-          ],
+          include: ['test/{msw,cases,vitest,matchers}/**/*.test.ts', ...ISOLATED],
+          exclude: UNIT_EXCLUDE,
         },
       },
       {
-        // With the versions project: the resolver's transports and kinds, and the generator's golden
-        // bytes, in one shared module graph per worker, as in the core project.
+        // With the versions project, in one shared module graph per worker as in the core and
+        // outside projects: the CLI and the server from outside, the resolver's transports and
+        // kinds, and the generator's golden bytes.
         extends: true,
         test: {
-          name: 'versions-core',
-          include: ['test/{http,kinds}/**/*.test.ts', 'test/core/golden.test.ts'],
+          name: 'versions-shared',
+          include: [...OUTSIDE, 'test/{http,kinds}/**/*.test.ts', 'test/core/golden.test.ts'],
+          // Argument handling, file output and type output: the same on every Node.
+          exclude: [
+            ...ISOLATED,
+            'test/cli/{commands,export-session,export-types,scenarios,store-flag,validate,written-files}.test.ts',
+          ],
           isolate: false,
           maxWorkers: 3,
         },

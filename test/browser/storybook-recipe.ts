@@ -47,6 +47,12 @@ interface FollowedPage {
 }
 
 /**
+ * Work started as a given line of a page starts, in the folder the line runs in; the page goes on
+ * once both have ended. It must not change what the line reads.
+ */
+type Beside = Readonly<Record<string, (cwd: string) => Promise<unknown>>>
+
+/**
  * Follows a recipe page as a user does, in `dir`: its shell blocks' lines run one after another
  * (a `cd` line moves the next ones), and each file block, where it comes, is written under the name
  * it gives in the folder the lines are in. `taxonomy-mock` in an install line is `tarball`.
@@ -55,6 +61,7 @@ export async function followPage(
   page: string,
   dir: string,
   tarball: string,
+  beside: Beside = {},
 ): Promise<FollowedPage> {
   let cwd = dir
   const files: string[] = []
@@ -66,7 +73,10 @@ export async function followPage(
         lines.push(line)
         const cd = /^cd (\S+)$/.exec(line)
         if (cd) cwd = resolve(cwd, cd[1]!)
-        else await sh(withTarball(line, tarball), cwd)
+        else {
+          const work = beside[line]?.(cwd)
+          await Promise.all([sh(withTarball(line, tarball), cwd), work])
+        }
       }
     } else if (block.file !== undefined) {
       mkdirSync(dirname(join(cwd, block.file)), { recursive: true })
@@ -87,9 +97,9 @@ const STORYBOOK_9 = {
 
 /**
  * A copy of `project` (its files, not its installed packages, lock or build) beside it, on
- * Storybook 9 and Vite 7, installed and built with `npx storybook build`; resolves to its folder.
+ * Storybook 9 and Vite 7, installed; resolves to its folder. It copies at once, then installs.
  */
-export async function buildOnStorybook9(project: string): Promise<string> {
+export async function installOnStorybook9(project: string): Promise<string> {
   const copy = `${project}-storybook9`
   const skipped = new Set(['node_modules', 'storybook-static', 'package-lock.json'])
   cpSync(project, copy, {
@@ -101,6 +111,10 @@ export async function buildOnStorybook9(project: string): Promise<string> {
   )
   await sh(`npm pkg set ${pins.map((pin) => `'${pin}'`).join(' ')}`, copy)
   await sh('npm install', copy)
-  await sh('npx storybook build', copy)
   return copy
+}
+
+/** `npx storybook build` in `project`. */
+export async function buildStorybook(project: string): Promise<void> {
+  await sh('npx storybook build', project)
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +12,7 @@ import type { MockState } from '../../src/msw/switchable.js'
 import { packTarball } from '../helpers/packed.js'
 import { launchChromium, serveFolder } from './chromium.js'
 import { expectedLookup, LOOKUPS } from './storybook-lookup.js'
-import { buildOnStorybook9, followPage } from './storybook-recipe.js'
+import { buildStorybook, followPage, installOnStorybook9 } from './storybook-recipe.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PAGE = 'docs/recipes/storybook.md'
@@ -27,12 +27,20 @@ let project: string
 /** The Storybook 9 copy of the project, served. */
 let url9: string
 const servers: Server[] = []
+/** The temp folder the page was followed in: both projects, about 450 MB, removed at the end. */
+let home: string | undefined
 
 beforeAll(async () => {
   // dist/ as `npm run test:storybook` built it: the pack scripts would build it again, under the
   // feet of whatever else reads it meanwhile (CI's other lane).
   const { tarball } = packTarball()
-  const followed = await followPage(PAGE, mkdtempSync(join(tmpdir(), 'taxonomy-mock-sb-')), tarball)
+  // The Storybook 9 copy installs while the page's own build runs: the one waits on the registry
+  // most of its time, the other on a core.
+  let installed9: Promise<string> | undefined
+  home = mkdtempSync(join(tmpdir(), 'taxonomy-mock-sb-'))
+  const followed = await followPage(PAGE, home, tarball, {
+    'npx storybook build': (cwd) => (installed9 = installOnStorybook9(cwd)),
+  })
   project = followed.project
   // The page as a user follows it: from `npm create` to `npx storybook build`, nothing else.
   expect(followed.lines[0]).toMatch(/^npm create /)
@@ -44,7 +52,8 @@ beforeAll(async () => {
     'src/Lookup.stories.tsx',
   ])
   // Before the browser checks, not beside them: a build beside them would starve their pages.
-  const project9 = await buildOnStorybook9(project)
+  const project9 = await installed9!
+  await buildStorybook(project9)
   const served = await serveFolder(join(project, 'storybook-static'))
   const served9 = await serveFolder(join(project9, 'storybook-static'))
   servers.push(served.server, served9.server)
@@ -60,6 +69,7 @@ afterEach(async () => {
 afterAll(async () => {
   await browser?.close()
   for (const server of servers) server.close()
+  if (home !== undefined) rmSync(home, { recursive: true, force: true })
 })
 
 it("answers the Discipline stories through msw-storybook-addon: the record, and each story's scenario", async () => {

@@ -39,32 +39,19 @@ export function unexpectedPackedFiles(files: readonly string[]): string[] {
   return files.filter((file) => !PACKED_FILE.test(file))
 }
 
-export interface PackOptions {
-  /** The folder packed; this repository by default. */
-  readonly from?: string
-  /**
-   * Runs npm's pack scripts (`prepack` builds dist/). Off by default: `npm test` has built
-   * dist/ already, and building again would only double the time.
-   */
-  readonly scripts?: boolean
-}
-
-/** `npm pack` into a fresh temp folder: of this repository's current build (`npm test` builds first), or of `from`. */
-export function packTarball({ from = ROOT, scripts = false }: PackOptions = {}): {
+/**
+ * `npm pack` of this repository's current build into a fresh temp folder, without its pack scripts:
+ * `npm test` has built dist/ already, and building again would only double the time.
+ */
+export function packTarball(): {
   tarball: string
   files: string[]
 } {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-pack-'))
   // World-readable: the Bun, Deno and CLI tests may run as another user.
   chmodSync(dir, 0o755)
-  const args = [
-    'pack',
-    '--json',
-    '--pack-destination',
-    dir,
-    ...(scripts ? [] : ['--ignore-scripts']),
-  ]
-  const [packed] = JSON.parse(npm(args, from)) as [{ filename: string; files: { path: string }[] }]
+  const args = ['pack', '--json', '--pack-destination', dir, '--ignore-scripts']
+  const [packed] = JSON.parse(npm(args, ROOT)) as [{ filename: string; files: { path: string }[] }]
   return { tarball: join(dir, packed.filename), files: packed.files.map((file) => file.path) }
 }
 
@@ -76,14 +63,6 @@ export function cloneHead(): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-clone-')), 'taxonomy-mock')
   execFileSync('git', ['clone', '--quiet', ROOT, dir], { stdio: 'ignore' })
   return dir
-}
-
-/**
- * Links this repository's node_modules into a clone: the lock file's devDependencies, as `npm ci`
- * there would install them, without the minute an install takes.
- */
-export function linkNodeModules(clone: string): void {
-  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'))
 }
 
 /** A fresh temp project with only a package.json, for one install. */
