@@ -1,4 +1,5 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
+import { FirstSeen } from './first-seen.js'
 import { UUID_PATTERN } from './ids.js'
 import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
@@ -194,21 +195,19 @@ function parseLevel(
  * checks for the level, not a pair of closures per record, for a level may hold a million.
  */
 function createUniqueChecks(level: Level, issues: IssueList): UniqueChecks & { index: number } {
-  const firstWithId = new Map<string, number>()
-  const firstWithSlug = new Map<string, number>()
+  const firstWithId = new FirstSeen<number>()
+  const firstWithSlug = new FirstSeen<number>()
   return {
     index: 0,
     id(id, path) {
-      const first = firstWithId.get(id)
+      const first = firstWithId.firstOr(id, this.index)
       if (first !== undefined)
         issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
-      else firstWithId.set(id, this.index)
     },
     slug(slug, path) {
-      const first = firstWithSlug.get(slug)
+      const first = firstWithSlug.firstOr(slug, this.index)
       if (first !== undefined)
         issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
-      else firstWithSlug.set(slug, this.index)
     },
   }
 }
