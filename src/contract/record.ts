@@ -192,9 +192,16 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
       topics,
       subOrder.map((sub) => topicNumbers.get(sub)!),
     ) ?? byNameIndexes(topics)
-  const parents = topics.map((): string[] => [])
-  for (const sub of subOrder)
-    for (const number of topicNumbers.get(sub)!) parents[number]!.push(sub.id)
+  // Each list made with its first id: an empty array that is pushed to takes room for 17, and these
+  // are the file's own arrays, kept as they are.
+  const parents: string[][] = new Array(topics.length)
+  for (const sub of subOrder) {
+    for (const number of topicNumbers.get(sub)!) {
+      const list = parents[number]
+      if (list === undefined) parents[number] = [sub.id]
+      else list.push(sub.id)
+    }
+  }
   const fixture = createFixtureBuilder({ format: RECORDED_FIXTURE_FORMAT, seed: null })
   for (const domain of byName([...domains.values()]))
     fixture.add('domains', {
