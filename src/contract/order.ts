@@ -1,4 +1,4 @@
-import { byName, compare, type NestedOrder } from '../core/records.js'
+import { byName, byNameIndexes, compare, type NestedOrder } from '../core/records.js'
 import { ENDPOINT_LIST, nestedArrays, type Collection, type ENDPOINTS } from '../http/endpoints.js'
 import { isObject, type Lookup } from './lookups.js'
 
@@ -17,7 +17,6 @@ interface Named {
   readonly id: string
   readonly name: string
   readonly slug: string
-  readonly description: string | null
 }
 
 const SORTERS: Readonly<Record<'name' | 'id', (items: readonly Named[]) => readonly Named[]>> = {
@@ -47,18 +46,17 @@ export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[]
   const owner = ENDPOINT_LIST.find((endpoint) =>
     nestedArrays(endpoint).some((array) => array.field === kind),
   )!.collection
-  return lookups
-    .filter(
-      (lookup) =>
-        lookup.collection === owner && lookup.exchange.status === 200 && isObject(lookup.body),
-    )
-    .map((lookup) => (lookup.body as Record<string, unknown>)[kind])
-    .filter((items): items is unknown[] => Array.isArray(items))
-    .map((items) =>
-      items
-        .filter(isNamed)
-        .map((item) => ({ id: item.id, name: item.name, slug: item.slug, description: null })),
-    )
+  return (
+    lookups
+      .filter(
+        (lookup) =>
+          lookup.collection === owner && lookup.exchange.status === 200 && isObject(lookup.body),
+      )
+      .map((lookup) => (lookup.body as Record<string, unknown>)[kind])
+      .filter((items): items is unknown[] => Array.isArray(items))
+      // The summaries themselves, not copies: a large service's arrays hold a million.
+      .map((items) => items.filter(isNamed))
+  )
 }
 
 /** Which of the kit's orders every observed array of a kind is in. */
@@ -97,45 +95,67 @@ export function mergeOrders<T extends Named>(
   records: readonly T[],
   sequences: readonly (readonly string[])[],
 ): T[] | undefined {
+  const indexOf = new Map<string, number>()
+  for (let index = 0; index < records.length; index++) indexOf.set(records[index]!.id, index)
+  const order = mergeOrderIndexes(
+    records,
+    sequences.map((sequence) => sequence.map((id) => indexOf.get(id) ?? -1)),
+  )
+  return order?.map((index) => records[index]!)
+}
+
+/**
+ * `mergeOrders` with each observed array given as the indexes of its records in `records` (-1 for
+ * one not there, which links no neighbours), and the merge returned as indexes: a caller that
+ * numbers a million records as it collects them needs no map of their ids here.
+ */
+export function mergeOrderIndexes(
+  records: readonly Named[],
+  sequences: readonly (readonly number[])[],
+): number[] | undefined {
   // Records are numbered by their rank by name, and the ready ones wait in a heap of those numbers.
-  const byRank = byName(records)
-  const rank = new Map<string, number>()
-  for (let index = 0; index < byRank.length; index++) rank.set(byRank[index]!.id, index)
+  const byRank = byNameIndexes(records)
+  const rankOf = new Uint32Array(records.length)
+  for (let rank = 0; rank < byRank.length; rank++) rankOf[byRank[rank]!] = rank
   // The edges, each sequence's neighbours as ranks. An edge seen twice is kept twice: it is
   // counted down twice, so sets of edges are not needed.
-  const from: number[] = []
-  const to: number[] = []
+  let edges = 0
+  for (const sequence of sequences) edges += Math.max(sequence.length - 1, 0)
+  const from = new Uint32Array(edges)
+  const to = new Uint32Array(edges)
+  edges = 0
   let forward = true
   for (const sequence of sequences) {
     for (let i = 1; i < sequence.length; i++) {
-      const before = rank.get(sequence[i - 1]!)
-      const next = rank.get(sequence[i]!)
-      if (before === undefined || next === undefined) continue
-      from.push(before)
-      to.push(next)
-      if (before >= next) forward = false
+      const before = sequence[i - 1]!
+      const next = sequence[i]!
+      if (before < 0 || next < 0) continue
+      from[edges] = rankOf[before]!
+      to[edges] = rankOf[next]!
+      if (from[edges]! >= to[edges]!) forward = false
+      edges++
     }
   }
   // Every sequence already in name order (a service that sorts by name): that order is the merge.
   if (forward) return byRank
   // The edges out of each rank, in one array (compressed rows): a million ranks, not a million arrays.
   const start = new Uint32Array(byRank.length + 1)
-  for (const before of from) start[before + 1]!++
+  for (let edge = 0; edge < edges; edge++) start[from[edge]! + 1]!++
   for (let index = 0; index < byRank.length; index++) start[index + 1]! += start[index]!
   const filled = start.slice(0, byRank.length)
-  const after = new Uint32Array(from.length)
+  const after = new Uint32Array(edges)
   const pending = new Uint32Array(byRank.length)
-  for (let edge = 0; edge < from.length; edge++) {
+  for (let edge = 0; edge < edges; edge++) {
     after[filled[from[edge]!]!++] = to[edge]!
     pending[to[edge]!]!++
   }
   const ready = new RankHeap()
   for (let index = 0; index < byRank.length; index++) if (pending[index] === 0) ready.push(index)
-  const result: T[] = []
+  const result: number[] = []
   while (ready.size > 0) {
-    const index = ready.pop()
-    result.push(byRank[index]!)
-    for (let edge = start[index]!; edge < start[index + 1]!; edge++)
+    const rank = ready.pop()
+    result.push(byRank[rank]!)
+    for (let edge = start[rank]!; edge < start[rank + 1]!; edge++)
       if (--pending[after[edge]!]! === 0) ready.push(after[edge]!)
   }
   return result.length === records.length ? result : undefined

@@ -1,8 +1,8 @@
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
-import { loadTaxonomy } from '../core/load.js'
-import { byName, type NestedOrder } from '../core/records.js'
+import { createFixtureBuilder } from '../core/fixture.js'
+import { byName, byNameIndexes, type NestedOrder } from '../core/records.js'
 import { toFixtureJson } from '../core/serialize.js'
-import type { Taxonomy } from '../core/store.js'
+import { Taxonomy } from '../core/store.js'
 import { RECORDED_FIXTURE_FORMAT } from '../core/types.js'
 import { ENDPOINT_LIST, findEndpoint, noOtherRows, type Collection } from '../http/endpoints.js'
 import { TooLargeError } from './budget.js'
@@ -16,6 +16,7 @@ import {
 import {
   arraysOf,
   matchingOrder,
+  mergeOrderIndexes,
   mergeOrders,
   NESTED_ARRAYS,
   observeOrder,
@@ -134,14 +135,6 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
   }
 }
 
-interface TopicRecord {
-  id: string
-  name: string
-  slug: string
-  description: string
-  sub_discipline_ids: string[]
-}
-
 type Body = Record<string, unknown> & {
   id: string
   name: string
@@ -158,32 +151,35 @@ function bodiesByCollection(lookups: readonly Lookup[]): Readonly<Record<Collect
   return bodies
 }
 
-/** The fixture of a closed set of lookups, in a canonical order (see `mergeOrders`). */
+/**
+ * The fixture of a closed set of lookups, in a canonical order (see `mergeOrders`). Each record is
+ * made once and checked as it is made (`createFixtureBuilder`: the checks `loadTaxonomy` makes of
+ * a file), so a million topics are one copy, not a copy and then its checked copy.
+ */
 function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
   const { disciplines, sub_disciplines: subs, ...unrecorded } = bodiesByCollection(lookups)
   // A new endpoint fails to compile here until this function says what its records become.
   noOtherRows(unrecorded)
-  const domains = new Map<string, { id: string; name: string; slug: string; description: null }>()
+  const domains = new Map<string, Body>()
   for (const discipline of disciplines) {
-    for (const domain of discipline.domains as Body[])
-      domains.set(domain.id, {
-        id: domain.id,
-        name: domain.name,
-        slug: domain.slug,
-        description: null,
-      })
+    for (const domain of discipline.domains as Body[]) domains.set(domain.id, domain)
   }
-  // Each topic's record, its parents filled in below: a million topics make one map, not two.
-  const topics = new Map<string, TopicRecord>()
+  // Each topic once, numbered as first listed (its fields from the last summary of it, as for the
+  // domains; the rules have found them all the same), and each sub-discipline's topics as those
+  // numbers: one map of a million ids, no second one.
+  const topics: Body[] = []
+  const numbers = new Map<string, number>()
+  const topicNumbers = new Map<Body, number[]>()
   for (const sub of subs) {
-    for (const topic of sub.topics as Body[])
-      topics.set(topic.id, {
-        id: topic.id,
-        name: topic.name,
-        slug: topic.slug,
-        description: topic.description,
-        sub_discipline_ids: [],
-      })
+    topicNumbers.set(
+      sub,
+      (sub.topics as Body[]).map((topic) => {
+        let number = numbers.get(topic.id)
+        if (number === undefined) numbers.set(topic.id, (number = topics.length))
+        topics[number] = topic
+        return number
+      }),
+    )
   }
   const ids = (items: unknown) => (items as Body[]).map((item) => item.id)
   const subOrder =
@@ -192,34 +188,56 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
       disciplines.map((discipline) => ids(discipline.sub_disciplines)),
     ) ?? byName(subs)
   const topicOrder =
-    mergeOrders(
-      [...topics.values()],
-      subOrder.map((sub) => ids(sub.topics)),
-    ) ?? byName([...topics.values()])
-  for (const sub of subOrder)
-    for (const topic of sub.topics as Body[]) topics.get(topic.id)!.sub_discipline_ids.push(sub.id)
-  const fixture = {
-    format: RECORDED_FIXTURE_FORMAT,
-    seed: null,
-    domains: byName([...domains.values()]),
-    disciplines: byName(disciplines).map((d) => ({
+    mergeOrderIndexes(
+      topics,
+      subOrder.map((sub) => topicNumbers.get(sub)!),
+    ) ?? byNameIndexes(topics)
+  // Each list made with its first id: an empty array that is pushed to takes room for 17, and these
+  // are the file's own arrays, kept as they are.
+  const parents: string[][] = new Array(topics.length)
+  for (const sub of subOrder) {
+    for (const number of topicNumbers.get(sub)!) {
+      const list = parents[number]
+      if (list === undefined) parents[number] = [sub.id]
+      else list.push(sub.id)
+    }
+  }
+  const fixture = createFixtureBuilder({ format: RECORDED_FIXTURE_FORMAT, seed: null })
+  for (const domain of byName([...domains.values()]))
+    fixture.add('domains', {
+      id: domain.id,
+      name: domain.name,
+      slug: domain.slug,
+      description: null,
+    })
+  for (const d of byName(disciplines))
+    fixture.add('disciplines', {
       id: d.id,
       name: d.name,
       slug: d.slug,
       description: d.description,
       domain_ids: ids(d.domains),
-    })),
-    sub_disciplines: subOrder.map((s) => ({
+    })
+  for (const s of subOrder)
+    fixture.add('sub_disciplines', {
       id: s.id,
       name: s.name,
       slug: s.slug,
       description: s.description,
       discipline_ids: ids(s.disciplines),
-    })),
-    topics: topicOrder,
+    })
+  for (const number of topicOrder) {
+    const topic = topics[number]!
+    fixture.add('topics', {
+      id: topic.id,
+      name: topic.name,
+      slug: topic.slug,
+      description: topic.description,
+      sub_discipline_ids: parents[number]!,
+    })
   }
   try {
-    return loadTaxonomy(fixture)
+    return new Taxonomy(fixture.finish())
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
     throw new RecordError(

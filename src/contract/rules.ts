@@ -9,7 +9,7 @@ import {
 } from '../http/endpoints.js'
 import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
-import { FirstSeen } from './first-seen.js'
+import { FirstSeen } from '../core/first-seen.js'
 import { isObject, parseBody, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
 import { checkRecordFields, checkSummaryFields, where } from './shape.js'

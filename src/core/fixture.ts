@@ -1,4 +1,5 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
+import { FirstSeen } from './first-seen.js'
 import { UUID_PATTERN } from './ids.js'
 import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
@@ -45,18 +46,7 @@ export function parseFixture(value: unknown): Fixture {
   for (const key of Object.keys(value)) {
     if (!ROOT_KEYS.has(key)) issues.add(key, 'unknown field')
   }
-  const known = FIXTURE_FORMATS.includes(value.format as FixtureFormat)
-  if (!known) {
-    issues.add(
-      'format',
-      `expected "${FIXTURE_FORMAT}" or "${RECORDED_FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`,
-    )
-  }
-  const format = known ? (value.format as FixtureFormat) : FIXTURE_FORMAT
-  const seed = value.seed ?? null
-  if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0)) {
-    issues.add('seed', `expected a non-negative integer or null; received ${formatReceived(seed)}`)
-  }
+  const { format, seed } = checkHead(value, issues)
   const idsByLevel = new Map<Level, Set<string>>()
   const levels = {} as Record<Level, FixtureRecord[]>
   for (const level of LEVELS) {
@@ -74,11 +64,96 @@ export function parseFixture(value: unknown): Fixture {
       idsByLevel.set(level, new Set(levels[level].map((r) => r.id)))
   }
   if (issues.count > 0) throw issues.toError()
-  return Object.freeze({
-    format,
+  return Object.freeze({ format, seed, ...levels }) as unknown as Fixture
+}
+
+/** The fixture's format and seed, each checked; a problem is added to `issues`. */
+function checkHead(
+  value: Record<string, unknown>,
+  issues: IssueList,
+): { format: FixtureFormat; seed: number | null } {
+  const known = FIXTURE_FORMATS.includes(value.format as FixtureFormat)
+  if (!known) {
+    issues.add(
+      'format',
+      `expected "${FIXTURE_FORMAT}" or "${RECORDED_FIXTURE_FORMAT}"; received ${describeMissing(value.format)}`,
+    )
+  }
+  const seed = value.seed ?? null
+  if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0)) {
+    issues.add('seed', `expected a non-negative integer or null; received ${formatReceived(seed)}`)
+  }
+  return {
+    format: known ? (value.format as FixtureFormat) : FIXTURE_FORMAT,
     seed: seed as number | null,
-    ...levels,
-  }) as unknown as Fixture
+  }
+}
+
+/**
+ * A fixture made record by record and checked as it is made, with the very checks of
+ * `parseFixture` (the same paths and messages): a caller that makes a million records does not
+ * make them and then check them again in a second pass, or hold a checked copy of each.
+ * @internal
+ */
+export interface FixtureBuilder {
+  /**
+   * Checks a record of `level` at the next index of its level and keeps it, frozen in place: the
+   * caller makes it fresh, its fields in fixture order and its parent array its own. Levels are
+   * made in `LEVELS` order, each after its parent level.
+   */
+  add<T extends FixtureRecord>(level: Level, record: T): T
+  /** The frozen fixture; or, when a record had a problem, one `FixtureError` listing them. */
+  finish(): Fixture
+}
+
+/** @internal */
+export function createFixtureBuilder(head: {
+  readonly format: FixtureFormat
+  readonly seed: number | null
+}): FixtureBuilder {
+  const issues = createIssueList()
+  const { format, seed } = checkHead(head, issues)
+  const levels = Object.fromEntries(LEVELS.map((level) => [level, []])) as unknown as Record<
+    Level,
+    FixtureRecord[]
+  >
+  const idsByLevel = new Map<Level, Set<string>>()
+  const checks = new Map<Level, UniqueChecks & { index: number }>()
+  let current = 0
+  return {
+    add(level, record) {
+      const at = LEVELS.indexOf(level)
+      if (at < current) throw new Error(`${level} made after a level below it`)
+      current = at
+      let unique = checks.get(level)
+      if (unique === undefined) checks.set(level, (unique = createUniqueChecks(level, issues)))
+      const link = LINKS[level]
+      const records = levels[level]
+      unique.index = records.length
+      parseRecord(
+        record,
+        `${level}[${records.length}]`,
+        level,
+        format,
+        issues,
+        link && (idsByLevel.get(link.parent) ?? new Set()),
+        unique,
+        true,
+      )
+      records.push(record)
+      // The last level is no level's parent: its million ids need no set.
+      if (level !== LEVELS[LEVELS.length - 1]) {
+        let ids = idsByLevel.get(level)
+        if (ids === undefined) idsByLevel.set(level, (ids = new Set()))
+        ids.add(record.id)
+      }
+      return record
+    },
+    finish() {
+      if (issues.count > 0) throw issues.toError()
+      return Object.freeze({ format, seed, ...levels }) as unknown as Fixture
+    },
+  }
 }
 
 function parseLevel(
@@ -92,26 +167,10 @@ function parseLevel(
     issues.add(level, `expected an array; received ${describeMissing(value)}`)
     return []
   }
-  const firstWithId = new Map<string, number>()
-  const firstWithSlug = new Map<string, number>()
   const records: FixtureRecord[] = []
-  // One set of checks for the level, not a pair of closures per record: a level may hold a million.
-  let index = 0
-  const unique: UniqueChecks = {
-    id(id, path) {
-      const first = firstWithId.get(id)
-      if (first !== undefined)
-        issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
-      else firstWithId.set(id, index)
-    },
-    slug(slug, path) {
-      const first = firstWithSlug.get(slug)
-      if (first !== undefined)
-        issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
-      else firstWithSlug.set(slug, index)
-    },
-  }
-  for (; index < value.length; index++) {
+  const unique = createUniqueChecks(level, issues)
+  for (let index = 0; index < value.length; index++) {
+    unique.index = index
     // A sparse array (from code, never JSON) is rejected, not loaded short of a record.
     if (!(index in value)) {
       issues.add(`${level}[${index}]`, `expected an object; received ${HOLE}`)
@@ -131,6 +190,28 @@ function parseLevel(
   return records
 }
 
+/**
+ * The uniqueness checks of a level's ids and slugs against the records before `index`: one set of
+ * checks for the level, not a pair of closures per record, for a level may hold a million.
+ */
+function createUniqueChecks(level: Level, issues: IssueList): UniqueChecks & { index: number } {
+  const firstWithId = new FirstSeen<number>()
+  const firstWithSlug = new FirstSeen<number>()
+  return {
+    index: 0,
+    id(id, path) {
+      const first = firstWithId.firstOr(id, this.index)
+      if (first !== undefined)
+        issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
+    },
+    slug(slug, path) {
+      const first = firstWithSlug.firstOr(slug, this.index)
+      if (first !== undefined)
+        issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
+    },
+  }
+}
+
 /** Where a record's id and slug are checked for uniqueness: the caller knows the other records. */
 export interface UniqueChecks {
   id(id: string, at: string): void
@@ -140,7 +221,9 @@ export interface UniqueChecks {
 /**
  * Checks one record of `level` as a fixture file's would be (fields, id, slug, name, description,
  * parent links against `parentIds`), adding each problem to `issues` at paths under `at`; returns
- * the frozen record in fixture field order, or `undefined` when it is not even an object.
+ * the frozen record in fixture field order, or `undefined` when it is not even an object. `inPlace`:
+ * the item is a fresh record its caller made in fixture field order, frozen as it is, not copied
+ * (its fields are checked all the same: an unknown one is still a problem).
  * @internal
  */
 export function parseRecord(
@@ -151,6 +234,7 @@ export function parseRecord(
   issues: IssueList,
   parentIds: { has(id: string): boolean } | undefined,
   unique: UniqueChecks,
+  inPlace = false,
 ): FixtureRecord | undefined {
   const link = LINKS[level]
   if (!isRecord(item)) {
@@ -183,16 +267,12 @@ export function parseRecord(
     unique.slug(slug, `${at}.slug`)
   }
   const description = checkDescription(item.description, at, level, format, issues)
+  const parents =
+    link &&
+    checkParents(item[link.field], `${at}.${link.field}`, link.noun, parentIds, issues, inPlace)
+  if (inPlace) return Object.freeze(item) as unknown as FixtureRecord
   const record: Record<string, unknown> = { id, name, slug, description }
-  if (link) {
-    record[link.field] = checkParents(
-      item[link.field],
-      `${at}.${link.field}`,
-      link.noun,
-      parentIds,
-      issues,
-    )
-  }
+  if (link) record[link.field] = parents
   return Object.freeze(record) as unknown as FixtureRecord
 }
 
@@ -202,6 +282,7 @@ function checkParents(
   noun: string,
   parentIds: { has(id: string): boolean } | undefined,
   issues: IssueList,
+  inPlace: boolean,
 ): readonly string[] {
   if (!Array.isArray(value)) {
     issues.add(at, `expected an array of ${noun} ids; received ${describeMissing(value)}`)
@@ -230,7 +311,7 @@ function checkParents(
     if (parentIds && !parentIds.has(id))
       issues.add(`${at}[${index}]`, `no ${noun} has id ${quote(id)}`)
   }
-  return Object.freeze(value.slice() as string[])
+  return Object.freeze(inPlace ? value : (value.slice() as string[]))
 }
 
 /** A string; or, for a domain of a recorded (v1.1) file, `null`: not known (§2.2 shows none). */

@@ -105,16 +105,24 @@ const ARRANGE: Readonly<
 }
 
 /** A sorted copy: case-insensitive name, then name, then slug (code-unit order, no locale). */
-export function byName<T extends FixtureRecord>(records: readonly T[]): T[] {
+export function byName<T extends Sortable>(records: readonly T[]): T[] {
+  return byNameIndexes(records).map((index) => records[index]!)
+}
+
+/** What `byName` sorts by. */
+type Sortable = Pick<FixtureRecord, 'name' | 'slug'>
+
+/** The indexes of `records` in `byName` order: a caller holding parallel arrays needs no map. */
+export function byNameIndexes(records: readonly Sortable[]): number[] {
   return records
-    .map((record) => ({ record, key: record.name.toLowerCase() }))
-    .sort(
-      (a, b) =>
-        compare(a.key, b.key) ||
-        compare(a.record.name, b.record.name) ||
-        compare(a.record.slug, b.record.slug),
-    )
-    .map(({ record }) => record)
+    .map((record, index) => ({
+      index,
+      name: record.name,
+      slug: record.slug,
+      key: record.name.toLowerCase(),
+    }))
+    .sort((a, b) => compare(a.key, b.key) || compare(a.name, b.name) || compare(a.slug, b.slug))
+    .map(({ index }) => index)
 }
 
 /** Code-unit order, the same on every machine (no locale). */

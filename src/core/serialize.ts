@@ -2,6 +2,9 @@ import type { Taxonomy } from './store.js'
 import { LEVELS } from './types.js'
 
 const RECORDS_PER_CHUNK = 2_000
+/** What `JSON.stringify([[...]], null, 2)` puts before the inner array's first item and after its last. */
+const NESTED_OPEN = '[\n  [\n'
+const NESTED_CLOSE = '\n  ]\n]'
 
 /**
  * The canonical fixture export in chunks: exactly the bytes of `JSON.stringify(fixture, null, 2)`
@@ -21,11 +24,12 @@ export function* fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, 
     }
     yield `,\n  ${JSON.stringify(level)}: [\n`
     for (let start = 0; start < records.length; start += RECORDS_PER_CHUNK) {
-      // The chunk's records as an array at depth 1, without its brackets, indented two more
-      // spaces: one call of JSON.stringify per chunk, not per record (nearly twice as fast).
-      const array = JSON.stringify(records.slice(start, start + RECORDS_PER_CHUNK), null, 2)
-      const chunk = `  ${array.slice(2, -2).replaceAll('\n', '\n  ')}`
-      yield chunk + (start + RECORDS_PER_CHUNK < records.length ? ',\n' : '\n')
+      // The chunk's records as an array inside an array, so at the depth of the level's own, less
+      // the two brackets around them: one call of JSON.stringify per chunk, not per record (nearly
+      // twice as fast), and the indents made by it, not by a second pass over the text.
+      const nested = JSON.stringify([records.slice(start, start + RECORDS_PER_CHUNK)], null, 2)
+      yield nested.slice(NESTED_OPEN.length, -NESTED_CLOSE.length)
+      yield start + RECORDS_PER_CHUNK < records.length ? ',\n' : '\n'
     }
     yield '  ]'
   }

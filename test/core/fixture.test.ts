@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest'
 import { FixtureError } from '../../src/core/fixture-error.js'
-import { parseFixture } from '../../src/core/fixture.js'
+import { createFixtureBuilder, parseFixture } from '../../src/core/fixture.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
+import { LEVELS } from '../../src/core/types.js'
 import { cloneFixture, readFixture } from '../helpers/fixtures.js'
 
 function problemsOf(value: unknown): string[] {
@@ -141,6 +142,57 @@ it.each(BROKEN)('rejects %s with its JSON path', (_, breakIt, expected) => {
   const fixture = cloneFixture()
   breakIt(fixture)
   expect(problemsOf(fixture)).toEqual([expected])
+})
+
+/** The problems `createFixtureBuilder` finds in a fixture's records, each added as it comes. */
+function problemsBuilt(fixture: Record<string, any>): string[] {
+  const builder = createFixtureBuilder({ format: fixture.format, seed: fixture.seed })
+  for (const level of LEVELS) for (const record of fixture[level]) builder.add(level, record)
+  try {
+    builder.finish()
+  } catch (error) {
+    expect(error).toBeInstanceOf(FixtureError)
+    return (error as FixtureError).issues.map((issue) => `${issue.path}: ${issue.message}`)
+  }
+  return []
+}
+
+// What a builder is given: records, level by level (never a level that is not an array, a hole,
+// or a field beside the levels).
+const BROKEN_RECORDS = BROKEN.filter(([, breakIt]) => {
+  const fixture = cloneFixture()
+  breakIt(fixture)
+  return (
+    Object.keys(fixture).every((key) => key === 'format' || key === 'seed' || key in fixture) &&
+    Object.keys(fixture).length === 2 + LEVELS.length &&
+    LEVELS.every(
+      (level) =>
+        Array.isArray(fixture[level]) &&
+        fixture[level].every((record: unknown) => typeof record === 'object' && record !== null),
+    )
+  )
+})
+
+it.each(BROKEN_RECORDS)(
+  'finds %s, records made one by one, exactly as parseFixture finds it (createFixtureBuilder)',
+  (_, breakIt, expected) => {
+    const fixture = cloneFixture()
+    breakIt(fixture)
+    expect(problemsBuilt(fixture)).toEqual([expected])
+  },
+)
+
+it('builds, record by record, the fixture parseFixture gives, its records frozen in place', () => {
+  const fixture = createTaxonomy({ seed: 3, size: 'small' }).toFixture()
+  const copy = JSON.parse(JSON.stringify(fixture)) as Record<string, any>
+  const builder = createFixtureBuilder({ format: copy.format, seed: copy.seed })
+  for (const level of LEVELS)
+    for (const record of copy[level]) expect(builder.add(level, record)).toBe(record)
+  const built = builder.finish()
+  expect(built).toEqual(parseFixture(copy))
+  expect(
+    Object.isFrozen(built.topics[0]) && Object.isFrozen(built.topics[0]!.sub_discipline_ids),
+  ).toBe(true)
 })
 
 it('rejects sparse arrays (from code): a hole is no record and no parent id', () => {

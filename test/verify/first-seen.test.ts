@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { FirstSeen } from '../../src/contract/first-seen.js'
+import { FirstSeen } from '../../src/core/first-seen.js'
 
 it('gives, for any sequence of keys, the value first kept with each, as a Map of first values does', () => {
   // Few distinct characters, so keys repeat; the table starts at 2,048 slots, so long runs grow it.

@@ -244,3 +244,38 @@ it('refuses to record a name that holds the key once its JSON escapes are read, 
   ])
   expect(existsSync(out)).toBe(false)
 })
+
+it('refuses to record records that make no valid fixture, in one line naming the first path, and writes nothing', async () => {
+  // Every topic's slug in capitals: a string wherever it is listed, so every rule passes, but no
+  // slug a fixture accepts, so each topic fails its check as it is made.
+  const target = await startTarget(
+    driftBodies('sub_disciplines', (b) => ({
+      ...b,
+      topics: b.topics.map((topic: { slug: string }) => ({
+        ...topic,
+        slug: topic.slug.toUpperCase(),
+      })),
+    })),
+    { seed: 7, size: 'small' },
+  )
+  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'invalid.json')
+  const { code, stderr } = await runInProcess(
+    ['record', '--target', target.url, '--discipline', source7.disciplines[0]!.slug].concat([
+      '--all',
+      '--rate',
+      '500',
+      '--max-requests',
+      '1000',
+      '--out',
+      out,
+    ]),
+    ENV,
+  )
+  expect(code).toBe(1)
+  expect(stderr).toEqual([
+    expect.stringMatching(
+      /^taxonomy-mock: the service's records do not make a valid fixture: topics\[0\]\.slug: "[A-Z0-9_-]+" is not a slug \(lowercase letters and digits, words joined by - or _, at most \d+ characters\) \(and \d+ more problems\); nothing written$/,
+    ),
+  ])
+  expect(existsSync(out)).toBe(false)
+})

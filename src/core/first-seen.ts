@@ -2,7 +2,7 @@
  * The first value given with each string key. It does one job of a `Map`, three times as fast at a
  * million keys: the slots are typed arrays of indexes, which the garbage collector does not walk,
  * and each key's hash is kept, so growing never hashes a key again. `verify` and `record` hold
- * every id and slug a large service lists in these.
+ * every id and slug a large service lists in these, and a fixture's checks those of each level.
  */
 export class FirstSeen<T> {
   readonly #keys: string[] = []
