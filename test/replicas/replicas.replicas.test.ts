@@ -17,6 +17,7 @@ const ADMIN_KEY = 'replica-admin-secret-31'
 const URL_LINE = /listening on (https?:\/\/\S+)/
 const PATH = '/api/v2/disciplines/history'
 const WAITING = /^taxonomy-mock: waiting for the session store at /
+const BACK = /^taxonomy-mock: the session store at .* is back$/
 
 let redis: RedisProcess
 
@@ -255,7 +256,13 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await get(a!.url)).status).toBe(200)
     expect((await get(b!.url, 'plain-session')).status).toBe(200)
     await redis.start()
-    // Back within a few seconds: the scenario (kept by every replica) applies again.
+    // Every replica back on the store (resubscribed, as it says once it is) before the write
+    // whose notice the last check needs: one still retrying would not hear it.
+    await until(
+      () => replicas.every(({ run }) => run.stderr.some((line) => BACK.test(line))),
+      'every replica back on the store',
+    )
+    // The scenario (kept by every replica) applies again.
     await until(async () => {
       const answer = await get(b!.url, 'o')
       return answer.status === 503 && !answer.body.includes('Session store')
