@@ -275,6 +275,26 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
   }, 60_000)
 
+  it('a replica still away from the store when another writes finds the write in force once it is back', async () => {
+    const [a, b] = await startReplicas('away', 2)
+    const said = (replica: typeof a, pattern: RegExp) =>
+      until(() => replica!.run.stderr.some((line) => pattern.test(line)), `${pattern}`)
+    await redis.stop()
+    await Promise.all([a, b].map((replica) => said(replica, /lost the session store/)))
+    // A runs nothing while the store comes back and B writes: it was subscribed to no notice then.
+    a!.run.child.kill('SIGSTOP')
+    try {
+      await redis.start()
+      await said(b, BACK)
+      expect((await admin(b!.url, 'PUT', 'missed/scenario', 'unavailable')).status).toBe(200)
+    } finally {
+      a!.run.child.kill('SIGCONT')
+    }
+    // Back, A reads again what it may have missed (it answers from its old copy until it has).
+    await said(a, BACK)
+    await until(async () => (await get(a!.url, 'missed')).status === 503, 'the write in force on A')
+  }, 60_000)
+
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {
     const [a] = await startReplicas('hostile', 1)
     const single = spawnCli(['--port', '0', '--quiet'])
