@@ -10,6 +10,11 @@ import { HANG_MS } from '../helpers/hang.js'
 
 const PASSWORD = 'silent-store-pw-4417'
 const WAITING = /^taxonomy-mock: waiting for the session store at /
+/**
+ * The store's time bound where a test stops the wait itself: said to wait at 1 s, start-up would
+ * give up at the default 2 s, and on a busy machine the stop signal may come after that.
+ */
+const UNTIL_STOPPED = `?timeout=${HANG_MS}`
 
 const servers: { close(): void }[] = []
 afterEach(() => servers.splice(0).forEach((server) => server.close()))
@@ -48,7 +53,12 @@ it.each([
   'says what it waits for, without the password; %s ends the wait with exit 0 (%s://)',
   async (signal, scheme) => {
     const port = await startSilentServer()
-    const run = spawnCli(['--port', '0', '--store', `${scheme}://:${PASSWORD}@127.0.0.1:${port}`])
+    const run = spawnCli([
+      '--port',
+      '0',
+      '--store',
+      `${scheme}://:${PASSWORD}@127.0.0.1:${port}${UNTIL_STOPPED}`,
+    ])
     const line = await stderrLine(run, WAITING)
     expect(line).toContain(`${scheme}://:***@127.0.0.1:${port}`)
     run.child.kill(signal)
@@ -83,7 +93,14 @@ it(
   'with --workers 2: the primary says it once; SIGTERM: exit 0 and no worker left',
   async () => {
     const port = await startSilentServer()
-    const run = spawnCli(['--port', '0', '--workers', '2', '--store', `redis://127.0.0.1:${port}`])
+    const run = spawnCli([
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--store',
+      `redis://127.0.0.1:${port}${UNTIL_STOPPED}`,
+    ])
     await stderrLine(run, WAITING)
     const workers = await childPids(run.child.pid!)
     expect(workers).toHaveLength(2)

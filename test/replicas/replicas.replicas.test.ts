@@ -17,6 +17,7 @@ const ADMIN_KEY = 'replica-admin-secret-31'
 const URL_LINE = /listening on (https?:\/\/\S+)/
 const PATH = '/api/v2/disciplines/history'
 const WAITING = /^taxonomy-mock: waiting for the session store at /
+const BACK = /^taxonomy-mock: the session store at .* is back$/
 
 let redis: RedisProcess
 
@@ -255,7 +256,13 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await get(a!.url)).status).toBe(200)
     expect((await get(b!.url, 'plain-session')).status).toBe(200)
     await redis.start()
-    // Back within a few seconds: the scenario (kept by every replica) applies again.
+    // Every replica back on the store (resubscribed, as it says once it is) before the write
+    // whose notice the last check needs: one still retrying would not hear it.
+    await until(
+      () => replicas.every(({ run }) => run.stderr.some((line) => BACK.test(line))),
+      'every replica back on the store',
+    )
+    // The scenario (kept by every replica) applies again.
     await until(async () => {
       const answer = await get(b!.url, 'o')
       return answer.status === 503 && !answer.body.includes('Session store')
@@ -266,6 +273,26 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       expect(replica.run.child.exitCode).toBe(null)
       expect(replica.run.stderr.join('\n')).toMatch(/lost the session store/)
     }
+  }, 60_000)
+
+  it('a replica still away from the store when another writes finds the write in force once it is back', async () => {
+    const [a, b] = await startReplicas('away', 2)
+    const said = (replica: typeof a, pattern: RegExp) =>
+      until(() => replica!.run.stderr.some((line) => pattern.test(line)), `${pattern}`)
+    await redis.stop()
+    await Promise.all([a, b].map((replica) => said(replica, /lost the session store/)))
+    // A runs nothing while the store comes back and B writes: it was subscribed to no notice then.
+    a!.run.child.kill('SIGSTOP')
+    try {
+      await redis.start()
+      await said(b, BACK)
+      expect((await admin(b!.url, 'PUT', 'missed/scenario', 'unavailable')).status).toBe(200)
+    } finally {
+      a!.run.child.kill('SIGCONT')
+    }
+    // Back, A reads again what it may have missed (it answers from its old copy until it has).
+    await said(a, BACK)
+    await until(async () => (await get(a!.url, 'missed')).status === 503, 'the write in force on A')
   }, 60_000)
 
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {
