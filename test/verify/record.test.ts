@@ -11,6 +11,26 @@ import { startTestServer } from '../helpers/server.js'
 import { SECRET, driftBodies, runInProcess, startTarget, type Drift } from '../helpers/targets.js'
 
 const ENV = { TAXONOMY_API_KEY: SECRET }
+
+/**
+ * `record` of one discipline of `target` into a fresh temp file called `name`, with the bounds every
+ * refusal test gives it and `flags` besides; resolves to the run and the file's path.
+ */
+async function recordDiscipline(
+  target: { url: string },
+  discipline: string,
+  name: string,
+  ...flags: string[]
+) {
+  const out = join(mkdtempSync(join(tmpdir(), 'record-')), name)
+  const bounds = ['--rate', '500', '--max-requests', '1000', '--out', out]
+  const run = await runInProcess(
+    ['record', '--target', target.url, '--discipline', discipline, ...flags, ...bounds],
+    ENV,
+  )
+  return { ...run, out }
+}
+
 const source7 = createTaxonomy({ seed: 7, size: 'small' })
 
 async function get(base: string, path: string, key = true) {
@@ -150,22 +170,10 @@ it('refuses to record a service whose answers break a rule, and writes nothing',
     driftBodies('disciplines', (b) => ({ ...b, sub_disciplines_count: 0 })),
     { seed: 7, size: 'small' },
   )
-  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'broken.json')
-  const { code, stderr } = await runInProcess(
-    [
-      'record',
-      '--target',
-      target.url,
-      '--discipline',
-      source7.disciplines[0]!.slug,
-      '--rate',
-      '500',
-      '--max-requests',
-      '1000',
-      '--out',
-      out,
-    ],
-    ENV,
+  const { code, stderr, out } = await recordDiscipline(
+    target,
+    source7.disciplines[0]!.slug,
+    'broken.json',
   )
   expect([code, stderr]).toEqual([
     1,
@@ -185,16 +193,7 @@ it('refuses to record a service whose arrays are in orders no single dataset ord
     ),
     { seed: 7, size: 'small' },
   )
-  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'cycle.json')
-  const { code, stderr } = await runInProcess(
-    ['record', '--target', target.url, '--discipline', 'archaeology', '--rate', '500'].concat([
-      '--max-requests',
-      '1000',
-      '--out',
-      out,
-    ]),
-    ENV,
-  )
+  const { code, stderr, out } = await recordDiscipline(target, 'archaeology', 'cycle.json')
   expect(code).toBe(1)
   expect(stderr).toEqual([
     expect.stringMatching(
@@ -223,17 +222,10 @@ it('refuses to record a name that holds the key once its JSON escapes are read, 
     return new Response(text, { status: 200, headers })
   }
   const target = await startTarget(echo, { seed: 7, size: 'small' })
-  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'leak.json')
-  const { code, stderr } = await runInProcess(
-    ['record', '--target', target.url, '--discipline', source7.disciplines[0]!.slug].concat([
-      '--rate',
-      '500',
-      '--max-requests',
-      '1000',
-      '--out',
-      out,
-    ]),
-    ENV,
+  const { code, stderr, out } = await recordDiscipline(
+    target,
+    source7.disciplines[0]!.slug,
+    'leak.json',
   )
   // Found in the first answer's text, which shows it JSON-escaped and percent-encoded in turn.
   expect([code, stderr]).toEqual([
@@ -258,18 +250,11 @@ it('refuses to record records that make no valid fixture, in one line naming the
     })),
     { seed: 7, size: 'small' },
   )
-  const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'invalid.json')
-  const { code, stderr } = await runInProcess(
-    ['record', '--target', target.url, '--discipline', source7.disciplines[0]!.slug].concat([
-      '--all',
-      '--rate',
-      '500',
-      '--max-requests',
-      '1000',
-      '--out',
-      out,
-    ]),
-    ENV,
+  const { code, stderr, out } = await recordDiscipline(
+    target,
+    source7.disciplines[0]!.slug,
+    'invalid.json',
+    '--all',
   )
   expect(code).toBe(1)
   expect(stderr).toEqual([
