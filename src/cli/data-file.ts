@@ -1,14 +1,7 @@
-import {
-  closeSync,
-  constants,
-  createReadStream,
-  openSync,
-  readSync,
-  stat,
-  type Stats,
-} from 'node:fs'
+import { closeSync, constants, createReadStream, openSync, readSync, stat } from 'node:fs'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
+import { promisify } from 'node:util'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
@@ -23,6 +16,9 @@ const MAX_DATA_BYTES = 100 * MEGABYTE
  * never ends, and nothing else (start-up, the next reload under `--watch`) may wait on it forever.
  */
 export const DATA_READ_TIMEOUT_MS = 5_000
+
+/** `stat` without node:fs/promises, which the CLI does not load before it listens (about 2 ms). */
+const statOf = promisify(stat)
 
 /**
  * Reads and validates a `--data` fixture file. Every failure is a `UsageError` naming the file
@@ -156,11 +152,4 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 
 function seconds(ms: number): string {
   return `${ms / 1000} s`
-}
-
-/** `stat` of node:fs/promises, which the CLI does not load before it listens (about 2 ms). */
-function statOf(file: string): Promise<Stats> {
-  return new Promise((resolve, reject) =>
-    stat(file, (error, info) => (error ? reject(error) : resolve(info))),
-  )
 }
