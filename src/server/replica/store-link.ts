@@ -198,23 +198,11 @@ export class StoreLink {
     return this.client.isReady && this.subscriber.isReady
   }
 
-  /** Applies an admin write in Redis and tells every replica; answers the session's state then. */
-  async write(command: AdminCommand, value: string): Promise<SavedState | null> {
+  /** Applies an admin write in Redis and tells every replica. */
+  async write(command: AdminCommand, value: string): Promise<void> {
     const keys = [...this.#stateKeys(command.session), this.#keys('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
-    const reply = await this.#call(() => this.client.write(keys, args))
-    const state = parseSavedState(reply)
-    if (state === undefined) throw this.#malformed('value', `the state of ${keys[2]}`)
-    return state
-  }
-
-  /**
-   * Resolves once Redis has sent every replica what it published before: Redis writes what is
-   * pending to every connection before it reads the next command, so its answer to a `PING` sent
-   * after a write's answer comes after the write's notice left for every replica.
-   */
-  async sent(): Promise<void> {
-    await this.#call(() => this.client.ping())
+    await this.#call(() => this.client.write(keys, args))
   }
 
   /**
