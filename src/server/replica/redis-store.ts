@@ -157,11 +157,13 @@ export class RedisSessionStore extends MemorySessionStore {
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
     const mark = this.#stale.get(id)
+    // Saved as this copy holds it (a patch's canonical JSON): what every copy is compared with.
+    const held = this.find(id)
     const value =
       command.op === 'setScenario'
-        ? JSON.stringify(command.scenario)
+        ? scenarioText(held!)!
         : command.op === 'setData'
-          ? JSON.stringify(command.patch)
+          ? dataText(held!)!
           : ''
     let saved
     try {
