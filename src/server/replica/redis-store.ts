@@ -27,8 +27,8 @@ export class RedisSessionStore extends MemorySessionStore {
    * under way since (a later notice makes a new mark, which needs a fetch of its own).
    */
   readonly #stale = new Map<string, { fetching?: Promise<MockAnswer | undefined> }>()
-  /** The state this replica's copy of a session reflects: the version and its JSON texts. */
-  readonly #known = new WeakMap<Session, SavedState>()
+  /** The version of the state this replica's copy of a session reflects. */
+  readonly #versions = new WeakMap<Session, number>()
   /** The highest version seen: a store whose last is lower lost its data. */
   #highest = 0
 
@@ -72,12 +72,12 @@ export class RedisSessionStore extends MemorySessionStore {
   #adopt(id: string, saved: SavedState | null): void {
     const session = saved === null ? this.find(id) : this.take(id)
     if (session === undefined) return
-    const known = this.#known.get(session)
     this.#highest = Math.max(this.#highest, saved?.version ?? 0)
-    if (known?.version === saved?.version) return
+    if (this.#versions.get(session) === saved?.version) return
     const { scenario, data } = saved ?? {}
     let taken = true
-    if (known?.scenario !== scenario || session.scenario === undefined) {
+    // Only what differs from this copy is applied: a scenario or a patch is not built again.
+    if (scenario !== scenarioText(session)) {
       const command =
         scenario === undefined
           ? { op: 'clearScenario' as const, session: id }
@@ -85,7 +85,7 @@ export class RedisSessionStore extends MemorySessionStore {
       if (command === undefined) taken = false
       else void this.applyHere(command)
     }
-    if (known?.data !== data) {
+    if (data !== dataText(session)) {
       const command: AdminCommand =
         data === undefined
           ? { op: 'clearData', session: id }
@@ -95,8 +95,8 @@ export class RedisSessionStore extends MemorySessionStore {
     }
     if (!taken)
       this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
-    if (saved === null) this.#known.delete(session)
-    else this.#known.set(session, { version: saved.version, scenario, data })
+    if (saved === null) this.#versions.delete(session)
+    else this.#versions.set(session, saved.version)
   }
 
   override step(
@@ -105,9 +105,9 @@ export class RedisSessionStore extends MemorySessionStore {
     partition: string | undefined,
     authorized: boolean,
   ): Step | Promise<SharedStep> {
-    const known = this.#known.get(session)
+    const version = this.#versions.get(session)
     // A `Prefer` header's scenario, or one no admin call saved, counts in this process alone.
-    if (known === undefined || state !== session.scenario)
+    if (version === undefined || state !== session.scenario)
       return takeStep(state, partition, authorized)
     const phases = authorized ? '' : state.stepPhases
     if (phases === undefined && state.phase !== 'before-key') return undefined
@@ -115,7 +115,7 @@ export class RedisSessionStore extends MemorySessionStore {
     const { limit, window = DEFAULT_WINDOW } = state.scenario
     const quota =
       limit === undefined ? undefined : ([limit, window, partitionName(partition)] as const)
-    return this.link.step(session.id, known.version, phases ?? '', quota).then(
+    return this.link.step(session.id, version, phases ?? '', quota).then(
       (reply) => this.#placed(session, state, partition, reply),
       () => this.unavailable,
     )
@@ -157,27 +157,21 @@ export class RedisSessionStore extends MemorySessionStore {
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
     const mark = this.#stale.get(id)
+    // Saved as this copy holds it (a patch's canonical JSON): what every copy is compared with.
+    const held = this.find(id)
     const value =
       command.op === 'setScenario'
-        ? JSON.stringify(command.scenario)
+        ? scenarioText(held!)!
         : command.op === 'setData'
-          ? JSON.stringify(command.patch)
+          ? dataText(held!)!
           : ''
-    const session = this.find(id)
-    const known = session && this.#known.get(session)
-    // What this copy holds now, so that taking the state Redis answers builds nothing again.
-    if (session !== undefined && value !== '')
-      this.#known.set(session, {
-        version: -1,
-        scenario: command.op === 'setScenario' ? value : known?.scenario,
-        data: command.op === 'setData' ? value : known?.data,
-      })
     let saved
     try {
-      saved = await this.link.write(command, value)
-      // Answered only once every other replica has been sent the notice: the next request after
-      // the answer, wherever it goes, finds the session stale there and fetches it.
-      await this.link.sent()
+      await this.link.write(command, value)
+      // Read after the write's answer, so answered only once Redis has sent every other replica
+      // the notice (it writes what is pending to every connection before it reads the next
+      // command): the next request after the answer, wherever it goes, finds the session stale.
+      saved = await this.link.fetch(id)
     } catch {
       this.markStale(id)
       return this.unavailable
@@ -197,17 +191,18 @@ export class RedisSessionStore extends MemorySessionStore {
     const last = await this.link.lastVersion()
     const ids = new Set(await this.link.sessions())
     if ((last ?? 0) < this.#highest) {
-      for (const session of this.registry.all()) {
-        const known = this.#known.get(session)
-        if (known === undefined) continue
-        await this.link.restore(session.id, known.scenario ?? '', known.data ?? '')
-        ids.add(session.id)
-      }
+      for (const session of this.registry.all())
+        if (this.#versions.has(session))
+          await this.link.restore(session.id, scenarioText(session) ?? '', dataText(session) ?? '')
     }
-    for (const session of this.registry.all()) if (this.#known.has(session)) ids.add(session.id)
+    for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)
     for (const id of ids) this.#adopt(id, await this.link.fetch(id))
   }
 }
+
+/** A session's scenario and data as Redis keeps them: JSON, as an admin write saves them. */
+const scenarioText = ({ scenario }: Session) => scenario && JSON.stringify(scenario.scenario)
+const dataText = ({ data }: Session) => data && JSON.stringify(data.patch)
 
 /** A per-key quota's partition as Redis names it: a digest, never the key itself. */
 function partitionName(partition: string | undefined): string {

@@ -77,8 +77,8 @@ export async function loadStoreClient(): Promise<typeof import('@redis/client')>
 }
 
 /**
- * A replica's one link to Redis: two connections (commands, and the subscriptions) and the few
- * scripts that make each step atomic. Knows Redis, not the resolver. Every call has the
+ * A replica's one link to Redis: one RESP3 connection, which carries the commands and the
+ * subscriptions both, and the few scripts that make each step atomic. Knows Redis, not the resolver. Every call has the
  * address's time bound; a call that fails while the connection is up, and what is malformed,
  * are told to `faults`.
  */
@@ -91,7 +91,6 @@ export class StoreLink {
     readonly address: StoreAddress,
     readonly faults: StoreFaults,
     readonly client: Client,
-    readonly subscriber: Client,
   ) {
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
   }
@@ -99,8 +98,9 @@ export class StoreLink {
   /**
    * Connects, or rejects with the cause: a server without its store does not start. Connecting
    * (the handshake included), then each subscription, has the address's time bound. Once
-   * connected, a lost connection is retried every second, for ever. The subscriber is named
-   * `taxonomy-mock:PREFIX`, so `CLIENT LIST` shows the replicas of a prefix.
+   * connected, a lost connection is retried every second, for ever (the client subscribes again
+   * before it is ready). It is named `taxonomy-mock:PREFIX`, so `CLIENT LIST` shows the replicas
+   * of a prefix.
    */
   static async connect(
     address: StoreAddress,
@@ -111,6 +111,8 @@ export class StoreLink {
     let connected = false
     const client: Client = createClient({
       url: address.url,
+      RESP: 3,
+      name: `taxonomy-mock:${address.prefix}`,
       scripts: {
         write: defineScript(SCRIPTS.write),
         step: defineScript(SCRIPTS.step),
@@ -124,22 +126,18 @@ export class StoreLink {
           connected ? Math.min(100 * 2 ** retries, 1_000) : cause,
       },
     })
-    const subscriber = client.duplicate({ name: `taxonomy-mock:${address.prefix}` })
     let firstError: Error | undefined
-    const noteError = (error: Error) => (firstError ??= error)
-    client.on('error', noteError)
-    subscriber.on('error', noteError)
-    const link = new StoreLink(address, faults, client, subscriber)
+    client.on('error', (error: Error) => (firstError ??= error))
+    const link = new StoreLink(address, faults, client)
     try {
       // A port that takes the connection and never answers (a stalled Redis, a TLS port) would
       // hold the handshake for ever.
-      await bounded(Promise.all([client.connect(), subscriber.connect()]), address.timeout)
+      await bounded(client.connect(), address.timeout)
       connected = true
       link.#watch(events)
       await link.#subscribe(events)
     } catch (error) {
       client.destroy()
-      subscriber.destroy()
       throw firstError ?? error
     }
     return link
@@ -148,14 +146,14 @@ export class StoreLink {
   async #subscribe(events: StoreEvents): Promise<void> {
     const [changes, parts] = [this.#keys('changes'), this.#keys(`parts:${this.replica}`)]
     await this.#call(() =>
-      this.subscriber.subscribe(changes, (text: string) => {
+      this.client.subscribe(changes, (text: string) => {
         const notice = parseNotice(text)
         if (notice === undefined) this.#malformed('message', `on ${changes}: ${preview(text)}`)
         else events.onNotice(notice)
       }),
     )
     await this.#call(() =>
-      this.subscriber.subscribe(
+      this.client.subscribe(
         parts,
         (bytes: Buffer) => {
           const reply = parseJournalReply(bytes)
@@ -169,9 +167,8 @@ export class StoreLink {
   }
 
   /**
-   * Says the store is lost once, when either connection is, and back once both are ready again.
-   * Told by the connections' state, not by which event came last: an error that leaves both
-   * connected (a listener's) changes nothing.
+   * Says the store is lost once, and back once the connection is ready again. Told by the
+   * connection's state, not by the event: an error that leaves it connected changes nothing.
    */
   #watch(events: StoreEvents): void {
     let said = false
@@ -187,34 +184,20 @@ export class StoreLink {
       this.faults.warn(`the session store at ${this.address.display} is back`)
       events.onReconnect()
     }
-    for (const client of [this.client, this.subscriber]) {
-      client.on('error', down)
-      client.on('ready', back)
-    }
+    this.client.on('error', down)
+    this.client.on('ready', back)
   }
 
-  /** Whether both connections are up: session state can be read and written. */
+  /** Whether the connection is up: session state can be read and written. */
   get up(): boolean {
-    return this.client.isReady && this.subscriber.isReady
+    return this.client.isReady
   }
 
-  /** Applies an admin write in Redis and tells every replica; answers the session's state then. */
-  async write(command: AdminCommand, value: string): Promise<SavedState | null> {
+  /** Applies an admin write in Redis and tells every replica. */
+  async write(command: AdminCommand, value: string): Promise<void> {
     const keys = [...this.#stateKeys(command.session), this.#keys('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
-    const reply = await this.#call(() => this.client.write(keys, args))
-    const state = parseSavedState(reply)
-    if (state === undefined) throw this.#malformed('value', `the state of ${keys[2]}`)
-    return state
-  }
-
-  /**
-   * Resolves once Redis has sent every replica what it published before: Redis writes what is
-   * pending to every connection before it reads the next command, so its answer to a `PING` sent
-   * after a write's answer comes after the write's notice left for every replica.
-   */
-  async sent(): Promise<void> {
-    await this.#call(() => this.client.ping())
+    await this.#call(() => this.client.write(keys, args))
   }
 
   /**
@@ -318,14 +301,10 @@ export class StoreLink {
     return new Error(`malformed ${kind} in the session store: ${detail}`)
   }
 
-  /** Closes both connections, within the time bound even if Redis stalls. */
+  /** Closes the connection, within the time bound even if Redis stalls. */
   async close(): Promise<void> {
     this.#closing = true
-    const leave = () => Promise.allSettled([this.client.close(), this.subscriber.close()])
-    await bounded(leave(), this.address.timeout).catch(() => {
-      this.client.destroy()
-      this.subscriber.destroy()
-    })
+    await bounded(this.client.close(), this.address.timeout).catch(() => this.client.destroy())
   }
 }
 

@@ -6,7 +6,6 @@ import type { CommandParser } from '@redis/client'
 /**
  * An admin write: the session's state changed under a new version (`P:v`, never reused), kept
  * while it holds a scenario or data, and a notice on the changes channel, in the same step.
- * Answers the state as `HMGET P:s:{ID} v scenario data` would read it just after.
  */
 const WRITE = `
 local v = redis.call('INCR', KEYS[1])
@@ -32,10 +31,7 @@ else
   redis.call('DEL', KEYS[3])
   redis.call('SREM', KEYS[2], ARGV[2])
 end
-redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '"}')
-local state = {}
-for i, field in ipairs({ 'v', 'scenario', 'data' }) do state[i] = redis.call('HGET', KEYS[3], field) end
-return state`
+redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '"}')`
 
 /**
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
