@@ -119,8 +119,9 @@ export default defineConfig({
           exclude: ['test/**/*.git.test.ts'],
           globalSetup: ['test/package/global-setup.ts'],
           testTimeout: 120_000,
-          // Files wait on npm installs and child processes more than they use a core: two at a time.
-          maxWorkers: 2,
+          // Files wait on npm installs and child processes more than they use a core: three at a
+          // time, so that the rest run beside the git-URL install, the longest.
+          maxWorkers: 3,
         },
       },
       {
@@ -134,7 +135,7 @@ export default defineConfig({
           // A hang, not a slow install: npm installs every devDependency and builds; with both
           // cores taken by other CI work that took more than 300 s.
           testTimeout: 900_000,
-          maxWorkers: 2,
+          maxWorkers: 3,
         },
       },
       {
@@ -165,6 +166,8 @@ export default defineConfig({
         test: {
           name: 'replicas',
           include: ['test/**/*.replicas.test.ts'],
+          // Each file starts a redis-server of its own, on a free port: two files at a time.
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
@@ -175,8 +178,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/**/*.browser.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Pages wait on Chromium more than they use a core: three files at a time (each launches
+          // its own Chromium), and the same pool as the versions projects, which CI runs them with.
+          maxWorkers: 3,
         },
       },
       {
@@ -197,6 +201,8 @@ export default defineConfig({
         test: {
           name: 'stacks',
           include: ['test/**/*.stacks.test.ts'],
+          // The recipes and the single executable side by side: each waits on its own processes.
+          maxWorkers: 2,
           globalSetup: ['test/stacks/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 600_000,

@@ -4,4 +4,6 @@ export default {
   transform: {},
   testMatch: ['**/*.jest.js'],
   setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],
+  // A hang catcher, not Jest's 5 s: a busy machine may take several times as long as a quiet one.
+  testTimeout: 120_000,
 }
