@@ -137,8 +137,9 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     }
     if (!response.body) return { text: '', bytes: 0 }
     const reader = response.body.getReader()
-    const decoder = new TextDecoder()
-    const parts: string[] = []
+    // The bytes kept and decoded once at the end: a string per part, joined, is as many strings
+    // more to make, join and collect for each answer.
+    const parts: Uint8Array[] = []
     let bytes = 0
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>
@@ -149,13 +150,13 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
           `GET ${path} answered ${response.status}, but its body broke off after ${bytes} bytes: ${reasonOf(error)}`,
         )
       }
-      if (chunk.done) return { text: parts.join('') + decoder.decode(), bytes }
+      if (chunk.done) return { text: decodeParts(parts, bytes), bytes }
       bytes += chunk.value.byteLength
       if (bytes > cap) {
         await reader.cancel().catch(() => {})
         throw tooLarge(`more than ${cap} bytes`)
       }
-      parts.push(decoder.decode(chunk.value, { stream: true }))
+      parts.push(chunk.value)
     }
   }
 
@@ -190,6 +191,18 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       }
     },
   }
+}
+
+/** UTF-8 parts of `bytes` bytes in all, as one text. */
+function decodeParts(parts: readonly Uint8Array[], bytes: number): string {
+  if (parts.length === 1) return new TextDecoder().decode(parts[0])
+  const all = new Uint8Array(bytes)
+  let offset = 0
+  for (const part of parts) {
+    all.set(part, offset)
+    offset += part.byteLength
+  }
+  return new TextDecoder().decode(all)
 }
 
 /**

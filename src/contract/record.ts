@@ -1,5 +1,6 @@
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { createFixtureBuilder } from '../core/fixture.js'
+import { FirstSeen } from '../core/first-seen.js'
 import { byName, byNameIndexes, type NestedOrder } from '../core/records.js'
 import { toFixtureJson } from '../core/serialize.js'
 import { Taxonomy } from '../core/store.js'
@@ -121,17 +122,30 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
   // No second search of the fixture for the key: each answer's text was searched as it came, in
   // every form a string parsed from it could show the key in, and the fixture's strings are those.
   checkReproduces(taxonomy, all, order)
-  // Made when first read: a caller writing the file streams `fixtureJsonChunks` instead.
+  return withLazyJson(taxonomy, {
+    order,
+    observedOrders,
+    lookups: all.length,
+    requests: client.sent,
+  })
+}
+
+/**
+ * The result with its file made when first read: a caller writing the file streams
+ * `fixtureJsonChunks` instead. Out of `record`, whose scope holds every parsed answer: a getter
+ * made there would keep them all alive as long as the result, through the whole write.
+ */
+function withLazyJson(
+  taxonomy: Taxonomy,
+  rest: Omit<RecordResult, 'taxonomy' | 'json'>,
+): RecordResult {
   let json: string | undefined
   return {
     taxonomy,
     get json() {
       return (json ??= toFixtureJson(taxonomy))
     },
-    order,
-    observedOrders,
-    lookups: all.length,
-    requests: client.sent,
+    ...rest,
   }
 }
 
@@ -168,14 +182,13 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
   // domains; the rules have found them all the same), and each sub-discipline's topics as those
   // numbers: one map of a million ids, no second one.
   const topics: Body[] = []
-  const numbers = new Map<string, number>()
+  const numbers = new FirstSeen<number>()
   const topicNumbers = new Map<Body, number[]>()
   for (const sub of subs) {
     topicNumbers.set(
       sub,
       (sub.topics as Body[]).map((topic) => {
-        let number = numbers.get(topic.id)
-        if (number === undefined) numbers.set(topic.id, (number = topics.length))
+        const number = numbers.firstOr(topic.id, topics.length) ?? topics.length
         topics[number] = topic
         return number
       }),
@@ -192,13 +205,17 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
       topics,
       subOrder.map((sub) => topicNumbers.get(sub)!),
     ) ?? byNameIndexes(topics)
-  // Each list made with its first id: an empty array that is pushed to takes room for 17, and these
-  // are the file's own arrays, kept as they are.
+  // These are the file's own arrays, kept as they are (frozen). Most topics have one parent: they
+  // share their sub-discipline's one-id list (a million arrays of one id are 56 MB); a second
+  // parent makes a list of the topic's own, with its two ids (an empty array pushed to takes room
+  // for 17), and a third is pushed to it.
   const parents: string[][] = new Array(topics.length)
   for (const sub of subOrder) {
+    const only = [sub.id]
     for (const number of topicNumbers.get(sub)!) {
       const list = parents[number]
-      if (list === undefined) parents[number] = [sub.id]
+      if (list === undefined) parents[number] = only
+      else if (list.length === 1) parents[number] = [list[0]!, sub.id]
       else list.push(sub.id)
     }
   }

@@ -137,6 +137,33 @@ it("keeps an order no sort gives (the dataset's own) so that --order fixture rep
   }
 })
 
+// A million topics of one parent each were a million arrays of one id: 56 MB of a recording's peak.
+it('gives the topics a sub-discipline alone lists one list of its id between them, and a topic of several parents its own', async () => {
+  const handle = createFetchHandler({ seed: 7, size: 'small', apiKeys: [SECRET] })
+  const { taxonomy } = await recordService({
+    target: 'http://taxonomy.test',
+    apiKey: SECRET,
+    disciplines: [source7.disciplines[0]!.slug],
+    all: true,
+    rate: 1_000,
+    maxRequests: 1_000,
+    fetch: handle,
+  })
+  const listsOf = new Map<string, Set<readonly string[]>>()
+  const shared = taxonomy.topics.filter((topic) => topic.sub_discipline_ids.length > 1)
+  for (const topic of taxonomy.topics) {
+    if (topic.sub_discipline_ids.length !== 1) continue
+    const [parent] = topic.sub_discipline_ids
+    listsOf.set(parent!, (listsOf.get(parent!) ?? new Set()).add(topic.sub_discipline_ids))
+  }
+  expect(listsOf.size).toBeGreaterThan(1)
+  for (const lists of listsOf.values()) expect(lists.size).toBe(1)
+  // The lists of several ids are each the topic's own, so no push to one reaches another.
+  expect(shared.length).toBeGreaterThan(0)
+  expect(new Set(shared.map((topic) => topic.sub_discipline_ids)).size).toBe(shared.length)
+  expect(taxonomy.topics.every((topic) => Object.isFrozen(topic.sub_discipline_ids))).toBe(true)
+})
+
 it('fails in one line naming what is missing and the flag to raise, and writes nothing, when the bound comes first', async () => {
   const target = await startTarget(undefined, { seed: 7, size: 'small' })
   const out = join(mkdtempSync(join(tmpdir(), 'record-')), 'partial.json')
