@@ -6,6 +6,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { CLI_FILES, cliBuildOptions } from './cli-bundle.mjs'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -92,62 +93,4 @@ for (const entry of Object.keys(ENTRY_POINTS)) {
   )
 }
 
-/**
- * The CLI, for bin/: CommonJS, in dist/cli/. Node 20 starts the same code as a CommonJS program
- * about 10 ms sooner than as ES modules, and one file sooner than several (spawn to first
- * 200). So `serve` and all it uses are one file, main.cjs, and the other commands another,
- * commands.cjs, which main.cjs requires when one of them is run. HTTPS (the certificate code,
- * node:tls) is a third, tls.cjs, required only with a TLS flag, and `--store` (the replica code
- * and the Redis client) a fourth, store.cjs, and `--upstream` (the relay and the contract code it
- * captures with) a fifth, upstream.cjs. Each file has its own copy of
- * the code they share (src/cli/commands.ts reports its own failures for that reason), and the CLI
- * shares no module state with a program that imports the package.
- */
-const cliCommandsApart = {
-  name: 'cli-commands-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({
-      path: './commands.cjs',
-      external: true,
-    }))
-    // The dynamic imports of src/cli/serve.ts and src/server/server.ts; src/cli/tls.ts exports both.
-    build.onResolve({ filter: /^\.\/tls(-files)?\.js$/, namespace: 'file' }, ({ kind }) =>
-      kind === 'dynamic-import' ? { path: './tls.cjs', external: true } : undefined,
-    )
-    // `serve --store`: the replica code and the Redis client it requires.
-    build.onResolve({ filter: /^\.\/store\.js$/, namespace: 'file' }, ({ kind }) =>
-      kind === 'dynamic-import' ? { path: './store.cjs', external: true } : undefined,
-    )
-    // `serve --upstream`: the relay and the contract code it captures with.
-    build.onResolve({ filter: /^\.\/upstream\.js$/, namespace: 'file' }, ({ kind }) =>
-      kind === 'dynamic-import' ? { path: './upstream.cjs', external: true } : undefined,
-    )
-  },
-}
-for (const [name, plugins] of [
-  ['main', [cliCommandsApart]],
-  ['commands', []],
-  ['tls', []],
-  ['store', []],
-  ['upstream', []],
-]) {
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: { [name]: `src/cli/${name}.ts` },
-    outdir: 'dist/cli',
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'es2022',
-    packages: 'external',
-    // `require` for `import()` too: in CommonJS, `import()` goes through Node's ES module loader.
-    supported: { 'dynamic-import': false },
-    // `import.meta.url` (src/cli/version.ts) as CommonJS spells it, in the same file.
-    inject: ['scripts/import-meta-url.js'],
-    define: { 'import.meta.url': 'importMetaUrl' },
-    plugins,
-    legalComments: 'none',
-    logLevel: 'warning',
-  })
-}
+for (const name of CLI_FILES) await build(cliBuildOptions(name))

@@ -17,9 +17,10 @@ export interface CliIo {
   /** Says that stdout now carries the request log, so that a failing stdout is said to drop it. */
   readonly startLog: () => void
   /**
-   * Prints a request log line, never blocking and never buffering without bound: while stdout is
-   * not being read (or cannot be written) lines are dropped and counted, and the count is printed
-   * once lines get through again, or by {@link CliIo.finishLog}.
+   * Prints a request log line (ASCII, as `formatLogLine` makes it), never blocking and never
+   * buffering without bound: while stdout is not being read (or cannot be written) lines are
+   * dropped and counted, and the count is printed once lines get through again, or by
+   * {@link CliIo.finishLog}.
    */
   readonly log: (line: string) => void
   /** Says on stderr how many log lines were dropped and never reported (at exit). */

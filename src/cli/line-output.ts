@@ -17,8 +17,12 @@ const QUEUE_MS = 20
 export interface LineOutput {
   /** Queues a line and writes what the descriptor takes now; false when refused (over `limit` bytes waiting, or failed). */
   readonly write: (line: string, limit: number) => boolean
-  /** Queues a line to be written with others within {@link QUEUE_MS} (at once past {@link ATOMIC_BYTES}); false when refused. */
-  readonly queue: (line: string, limit: number) => boolean
+  /**
+   * Queues a line of ASCII text (a request log line is, by construction) to be written with others
+   * within {@link QUEUE_MS} (at once past {@link ATOMIC_BYTES}); false when refused. Its bytes are
+   * its length: no count of its UTF-8 bytes, which flattens the line a second time.
+   */
+  readonly queue: (asciiLine: string, limit: number) => boolean
   /** Whether writing failed for good (the lines since were not queued). */
   readonly failed: () => boolean
   /** Writes what the descriptor takes now, once, forgets the rest, and returns how many lines it forgot. */
@@ -46,12 +50,12 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
   let scheduled: NodeJS.Timeout | undefined
   let retry: NodeJS.Timeout | undefined
 
-  function add(line: string, limit: number): boolean {
+  function add(line: string, limit: number, ascii: boolean): boolean {
     if (failed) return false
     // Half a line was written and the rest given up (finish): start afresh.
     const text =
       lines.length === 0 && rest === undefined && !atLineStart ? `\n${line}\n` : `${line}\n`
-    const size = Buffer.byteLength(text)
+    const size = ascii ? text.length : Buffer.byteLength(text)
     if (waiting + size > limit) return false
     lines.push(text)
     sizes.push(size)
@@ -107,12 +111,12 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
 
   return {
     write(line, limit) {
-      const added = add(line, limit)
+      const added = add(line, limit, false)
       flush()
       return added
     },
-    queue(line, limit) {
-      const added = add(line, limit)
+    queue(asciiLine, limit) {
+      const added = add(asciiLine, limit, true)
       if (!added || retry !== undefined) return added
       if (waiting >= ATOMIC_BYTES) flush()
       else if (scheduled === undefined) (scheduled = setTimeout(flush, QUEUE_MS)).unref()

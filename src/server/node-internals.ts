@@ -122,12 +122,15 @@ export function isReadingBody(socket: Socket): boolean {
   return incoming != null && incoming.complete === false
 }
 
-/** What a hooked parser read reports: its result, the bytes in hand, and whether a message is begun. */
+/**
+ * What a hooked parser read reports: its result, the bytes in hand, and whether a message is begun.
+ * One object per connection, its fields those of the read in hand: a read allocates nothing.
+ */
 export interface ParserRead {
   /** Bytes parsed, or the parse error (with `bytesParsed`). */
-  readonly result: number | (Error & { bytesParsed?: number })
+  result: number | (Error & { bytesParsed?: number })
   /** Whether no message is begun (between messages); `undefined` when the parser cannot say. */
-  readonly betweenMessages: boolean | undefined
+  betweenMessages: boolean | undefined
   buffer(): Buffer
 }
 
@@ -141,12 +144,15 @@ export function hookParserReads(socket: Socket, onRead: (read: ParserRead) => vo
   const key = parserExecuteKey
   const original = parser[key]
   if (typeof original !== 'function') return
+  const read: ParserRead = {
+    result: 0,
+    betweenMessages: undefined,
+    buffer: () => parser.getCurrentBuffer(),
+  }
   parser[key] = (result: ParserRead['result']) => {
-    onRead({
-      result,
-      betweenMessages: parser.duration ? parser.duration() === 0 : undefined,
-      buffer: () => parser.getCurrentBuffer(),
-    })
+    read.result = result
+    read.betweenMessages = parser.duration ? parser.duration() === 0 : undefined
+    onRead(read)
     return (original as (result: unknown) => unknown)(result)
   }
 }
