@@ -119,9 +119,8 @@ export default defineConfig({
           exclude: ['test/**/*.git.test.ts'],
           globalSetup: ['test/package/global-setup.ts'],
           testTimeout: 120_000,
-          // Files wait on npm installs and child processes more than they use a core: three at a
-          // time, so that the rest run beside the git-URL install, the longest.
-          maxWorkers: 3,
+          // Files wait on npm installs and child processes more than they use a core: two at a time.
+          maxWorkers: 2,
         },
       },
       {
@@ -135,7 +134,7 @@ export default defineConfig({
           // A hang, not a slow install: npm installs every devDependency and builds; with both
           // cores taken by other CI work that took more than 300 s.
           testTimeout: 900_000,
-          maxWorkers: 3,
+          maxWorkers: 2,
         },
       },
       {

@@ -138,10 +138,27 @@ async function pick9(page: Page, menu: Menu, title: string) {
   await page.getByText(title, { exact: true }).click()
 }
 
-/** What the story shows and what the panel lists, once the story (a fresh mount) is done. */
+/**
+ * What the story shows and what the panel lists, once the story (a fresh mount) is done. A preview
+ * frame replaced while it is read (seen once on a loaded machine) is read again, once it is done.
+ */
 async function observe(page: Page, hang = false) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await observeOnce(page, hang)
+    } catch (error) {
+      if (attempt === 3 || !/Execution context was destroyed/.test(String(error))) throw error
+    }
+  }
+}
+
+async function observeOnce(page: Page, hang: boolean) {
   const lookup = preview(page).locator('#lookup:not([data-old])')
-  if (hang) await page.locator('#taxonomy-requests tbody tr').first().waitFor({ timeout: 30_000 })
+  if (hang) {
+    // The fresh mount first: until it is there, the panel may still list the last one's rows.
+    await lookup.waitFor({ timeout: 30_000 })
+    await page.locator('#taxonomy-requests tbody tr').first().waitFor({ timeout: 30_000 })
+  }
   // A hang catcher: the huge lists take a while to hash on a busy machine.
   else await lookup.and(preview(page).locator('[data-done="true"]')).waitFor({ timeout: 90_000 })
   const lines = await lookup.locator('li[data-status]').evaluateAll((items) =>
