@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
 import { inject } from 'postject'
+import { NODE_COMMONJS } from './cli-bundle.mjs'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const OUT_DIR = join(ROOT, 'binary')
@@ -53,21 +54,12 @@ const versionConstant = {
 // The bundle, the configuration and the blob: a temp folder of this build's own.
 const work = mkdtempSync(join(tmpdir(), 'taxonomy-mock-sea-'))
 const bundle = join(work, 'taxonomy-mock.cjs')
+// One file: every command, HTTPS and the Redis client bundled in.
 await build({
-  absWorkingDir: ROOT,
+  ...NODE_COMMONJS,
   entryPoints: ['scripts/binary-main.cjs'],
   outfile: bundle,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'es2022',
-  // One file: a single executable's `require` reaches Node's builtins only.
-  supported: { 'dynamic-import': false },
-  inject: ['scripts/import-meta-url.js'],
-  define: { 'import.meta.url': 'importMetaUrl' },
   plugins: [versionConstant],
-  legalComments: 'none',
-  logLevel: 'warning',
 })
 
 // V8's code cache is for the Node that builds it: only when the executable is that Node.

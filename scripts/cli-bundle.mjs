@@ -38,6 +38,25 @@ const cliCommandsApart = {
     )
   },
 }
+/**
+ * What every CommonJS build of the CLI shares, these files and the single executable's one
+ * (scripts/build-binary.mjs): `require` for `import()` too (in CommonJS, `import()` goes through
+ * Node's ES module loader; a single executable's `require` reaches Node's builtins only), and
+ * `import.meta.url` (src/cli/version.ts) as CommonJS spells it, in the same file.
+ */
+export const NODE_COMMONJS = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'es2022',
+  supported: { 'dynamic-import': false },
+  inject: ['scripts/import-meta-url.js'],
+  define: { 'import.meta.url': 'importMetaUrl' },
+  legalComments: 'none',
+  logLevel: 'warning',
+}
+
 /** The CLI's files by name (dist/cli/NAME.cjs, from src/cli/NAME.ts). */
 export const CLI_FILES = ['main', 'commands', 'tls', 'store', 'upstream']
 
@@ -47,23 +66,12 @@ export const CLI_FILES = ['main', 'commands', 'tls', 'store', 'upstream']
  */
 export function cliBuildOptions(name) {
   return {
-    absWorkingDir: ROOT,
+    ...NODE_COMMONJS,
     entryPoints: { [name]: `src/cli/${name}.ts` },
     outdir: 'dist/cli',
     outExtension: { '.js': '.cjs' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'es2022',
     packages: 'external',
-    // `require` for `import()` too: in CommonJS, `import()` goes through Node's ES module loader.
-    supported: { 'dynamic-import': false },
-    // `import.meta.url` (src/cli/version.ts) as CommonJS spells it, in the same file.
-    inject: ['scripts/import-meta-url.js'],
-    define: { 'import.meta.url': 'importMetaUrl' },
     minifyWhitespace: true,
     plugins: name === 'main' ? [cliCommandsApart] : [],
-    legalComments: 'none',
-    logLevel: 'warning',
   }
 }
