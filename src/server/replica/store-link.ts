@@ -78,9 +78,9 @@ export async function loadStoreClient(): Promise<typeof import('@redis/client')>
 
 /**
  * A replica's one link to Redis: one RESP3 connection, which carries the commands and the
- * subscriptions both, and the few scripts that make each step atomic. Knows Redis, not the resolver. Every call has the
- * address's time bound; a call that fails while the connection is up, and what is malformed,
- * are told to `faults`.
+ * subscriptions both, and the few scripts that make each step atomic. Knows Redis, not the
+ * resolver. Every call has the address's time bound; a call that fails while the connection is
+ * up, and what is malformed, are told to `faults`.
  */
 export class StoreLink {
   readonly replica = randomUUID()
