@@ -10,6 +10,7 @@ import { afterEach, expect, it } from 'vitest'
 import { BIN, spawnCli } from '../helpers/cli.js'
 
 const HOLD = fileURLToPath(new URL('./hold-cli-load.cjs', import.meta.url))
+const HOLD_WRITE = fileURLToPath(new URL('./hold-partial-write.cjs', import.meta.url))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const running: ChildProcess[] = []
 afterEach(() => {
@@ -45,7 +46,10 @@ it.each(['SIGINT', 'SIGTERM'] as const)(
   async (signal) => {
     const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
     const out = join(dir, 'taxonomy.json')
-    const run = spawnCli(['export', '--size', 'large', '--out', out])
+    // Its writes held (hold-partial-write.cjs): the signal comes while the partial file is written.
+    const run = spawnCli(['export', '--size', 'small', '--out', out], {
+      NODE_OPTIONS: `--require ${JSON.stringify(HOLD_WRITE)}`,
+    })
     while (readdirSync(dir).length === 0) {
       expect(run.child.exitCode).toBe(null)
       await pause(10)

@@ -5,7 +5,7 @@ import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { load, startUnseenServer } from '../helpers/local-load.js'
+import { LONG_LOGGED_PATH, load, startUnseenServer } from '../helpers/local-load.js'
 import { readDataFile } from '../../src/cli/data-file.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import { BIN, spawnCli } from '../helpers/cli.js'
@@ -19,8 +19,9 @@ it('drops and counts log lines while stdout is not read, and exits promptly on S
   const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
   await run.waitFor(/also:/)
   run.child.stdout!.pause()
-  // ~20,000 log lines: far more than a pipe holds (64 KB).
-  expect(await load(url, 20_000)).toBe(20_000)
+  // 4,000 log lines of about 215 bytes (860 KB): far more than a pipe (64 KB) and the CLI's queue
+  // of log lines (256 KB) hold.
+  expect(await load(url, 4_000, 8, LONG_LOGGED_PATH)).toBe(4_000)
   // Nobody ever reads stdout: a CLI that waited for its lines to be read would never exit.
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
@@ -38,7 +39,8 @@ it('keeps serving when stdout cannot be written (a full disk), saying so once on
   )
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  expect(await load(url, 2_000)).toBe(2_000)
+  // Every log line fails to be written: a few hundred requests are as many failed writes as it takes.
+  expect(await load(url, 300)).toBe(300)
   child.kill('SIGTERM')
   expect(await exit).toBe(0)
   expect(stderr).toBe(
@@ -64,7 +66,9 @@ it('export into a reader that closes the pipe early exits 0 and prints nothing',
       '-o',
       'pipefail',
       '-c',
-      `"${process.execPath}" "${BIN}" export --size large | head -c 100 > /dev/null`,
+      // Medium data (1.7 MB, in 100 KB chunks) is far more than the pipe holds: the export is
+      // still writing when head closes it.
+      `"${process.execPath}" "${BIN}" export --size medium | head -c 100 > /dev/null`,
     ],
     { encoding: 'utf8' },
   )

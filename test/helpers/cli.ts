@@ -61,6 +61,16 @@ export function spawnCli(
   )
 }
 
+/**
+ * Spawns the CLI as {@link spawnCli} does, for the tests of a file to share (from `beforeAll`): it
+ * is left running after each test, and the file stops it itself (`afterAll`).
+ */
+export function spawnSharedCli(args: string[], env: Record<string, string> = {}): CliRun {
+  const run = spawnCli(args, env)
+  running.splice(running.indexOf(run.child), 1)
+  return run
+}
+
 /** Spawns any program (the single executable, an installed CLI) as spawnCli does; killed after the test if still running. */
 export function spawnProgram(
   command: string,

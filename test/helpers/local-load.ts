@@ -13,15 +13,27 @@ export function freePort(): Promise<number> {
   )
 }
 
-/** Sends `count` requests for `/nope` over `connections` keep-alive connections; resolves with how many got an answer. */
-export async function load(url: string, count: number, connections = 8): Promise<number> {
+/**
+ * A path of 200 characters, the longest the request log prints whole (src/server/log-path.ts): its
+ * log line takes about 215 bytes, so a few thousand requests are more than a pipe (64 KB) and the
+ * CLI's queue of log lines (256 KB) hold, where `/nope` took twenty thousand.
+ */
+export const LONG_LOGGED_PATH = `/nope/${'x'.repeat(194)}`
+
+/** Sends `count` requests for `path` over `connections` keep-alive connections; resolves with how many got an answer. */
+export async function load(
+  url: string,
+  count: number,
+  connections = 8,
+  path = '/nope',
+): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections })
   let answered = 0
   let next = 0
   const worker = async () => {
     while (next++ < count) {
       await new Promise<void>((resolve) => {
-        const req = request(`${url}/nope`, { agent }, (res) => {
+        const req = request(`${url}${path}`, { agent }, (res) => {
           res.resume()
           res.on('end', () => (answered++, resolve()))
         })

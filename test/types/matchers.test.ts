@@ -4,7 +4,7 @@
 // misspelt option as an error.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { expect, it } from 'vitest'
@@ -17,21 +17,38 @@ symlinkSync(ROOT, join(dir, 'node_modules/taxonomy-mock'))
 for (const name of ['vitest', 'expect', 'msw', '@jest/globals', '@jest/expect'])
   symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name))
 
+const OPTIONS: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  types: [],
+}
+
+/**
+ * The declarations every program reads (TypeScript's lib, Vitest's, Jest's, msw's, dist/), parsed
+ * once for all of this file's programs: a parsed file is bound once too, and each program still
+ * checks its consumer file on its own.
+ */
+const parsed = new Map<string, ts.SourceFile | undefined>()
+const host = ts.createCompilerHost(OPTIONS)
+const readSourceFile = host.getSourceFile.bind(host)
+host.getSourceFile = (fileName, languageVersion, ...rest) => {
+  if (dirname(fileName) === dir) return readSourceFile(fileName, languageVersion, ...rest)
+  if (!parsed.has(fileName))
+    parsed.set(fileName, readSourceFile(fileName, languageVersion, ...rest))
+  return parsed.get(fileName)
+}
+
 /** The compiler's messages for one consumer file. */
 function diagnosticsOf(name: string, source: string): string[] {
   const file = join(dir, name)
   writeFileSync(file, source)
-  const program = ts.createProgram([file], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  })
+  const program = ts.createProgram([file], OPTIONS, host)
   return ts
-    .getPreEmitDiagnostics(program)
+    .getPreEmitDiagnostics(program, program.getSourceFile(file))
     .filter((diagnostic) => diagnostic.file?.fileName === file)
     .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
 }
