@@ -57,6 +57,9 @@ export const NODE_COMMONJS = {
   logLevel: 'warning',
 }
 
+/** The default dataset's snapshot, beside the CLI's files: src/cli/default-snapshot.ts reads it. */
+export const DEFAULT_SNAPSHOT = 'dist/cli/default-dataset.json'
+
 /** The CLI's files by name (dist/cli/NAME.cjs, from src/cli/NAME.ts). */
 export const CLI_FILES = ['main', 'commands', 'tls', 'store', 'upstream']
 
