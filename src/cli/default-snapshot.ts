@@ -10,8 +10,8 @@ const SNAPSHOT = new URL('./default-dataset.json', import.meta.url)
 
 /**
  * Offers the default dataset's snapshot, read when that dataset is first asked for instead of
- * generating it: the same records, its levels above the topics about 2 ms to read where
- * generating them and walking the topics' stream took about 30 (start-up).
+ * generating it: the same records, a few milliseconds of CPU to read where generating the levels
+ * above the topics and walking the topics' stream took about 30 (start-up; bench/README.md).
  */
 export function offerDefaultSnapshot(): void {
   offerSnapshot({}, () => readFileSync(SNAPSHOT, 'utf8'))

@@ -5,14 +5,14 @@ import { expect, it } from 'vitest'
 import { createTaxonomy, writeSnapshot } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/index.js'
 import { BIN, spawnProgram } from '../helpers/cli.js'
-// @ts-expect-error: a build script, plain JavaScript
-import { DEFAULT_SNAPSHOT } from '../../scripts/cli-bundle.mjs'
 
 // `serve` reads the default dataset's records above the topics, and the walk that places its
 // topics, from a snapshot the build made (src/cli/default-snapshot.ts), instead of generating
 // them. Every byte it serves must be the generator's.
 
 const ROOT = dirname(dirname(BIN))
+/** Where the build writes the snapshot (scripts/cli-bundle.mjs) and the CLI reads it. */
+const DEFAULT_SNAPSHOT = 'dist/cli/default-dataset.json'
 const KEY = { authorization: 'Bearer taxonomy-mock-key' }
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 const generated = createTaxonomy()
