@@ -6,7 +6,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { CLI_FILES, DEFAULT_SNAPSHOT, cliBuildOptions } from './cli-bundle.mjs'
+import { CLI_FILES, DEFAULT_SNAPSHOT, cliBuildOptions, defaultSnapshotText } from './cli-bundle.mjs'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -95,26 +95,5 @@ for (const entry of Object.keys(ENTRY_POINTS)) {
 
 for (const name of CLI_FILES) await build(cliBuildOptions(name))
 
-/**
- * The default dataset's snapshot (`createTaxonomy()`: seed 42, `medium`), beside the CLI that
- * reads it (src/cli/default-snapshot.ts): its records above the topics and the walk that places
- * the topics, which `serve` reads instead of generating them (about a tenth of its start-up).
- * Made by the generator of these sources, bundled here in memory: it is no export of the package.
- */
-const generator = await build({
-  absWorkingDir: ROOT,
-  stdin: {
-    contents: "export { writeSnapshot } from './src/core/generate.ts'",
-    resolveDir: ROOT,
-    loader: 'ts',
-  },
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  write: false,
-  logLevel: 'warning',
-})
-const { writeSnapshot } = await import(
-  `data:text/javascript;base64,${Buffer.from(generator.outputFiles[0].contents).toString('base64')}`
-)
-writeFileSync(new URL(`../${DEFAULT_SNAPSHOT}`, import.meta.url), writeSnapshot())
+// The default dataset's snapshot, beside the CLI that reads it (src/cli/default-snapshot.ts).
+writeFileSync(new URL(`../${DEFAULT_SNAPSHOT}`, import.meta.url), await defaultSnapshotText())

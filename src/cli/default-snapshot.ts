@@ -3,10 +3,10 @@ import { offerSnapshot } from '../core/generate.js'
 
 /**
  * The build's snapshot of the default dataset (scripts/bundle.mjs), beside the CLI's file in
- * dist/cli. Not there when the CLI runs from its sources or as a single executable: the dataset is
- * then generated, as any other seed or size is.
+ * dist/cli; in a single executable, its asset of that name (scripts/build-binary.mjs). Not there
+ * when the CLI runs from its sources: the dataset is then generated, as any other seed or size is.
  */
-const SNAPSHOT = new URL('./default-dataset.json', import.meta.url)
+const SNAPSHOT = 'default-dataset.json'
 
 /**
  * Offers the default dataset's snapshot, read when that dataset is first asked for instead of
@@ -14,5 +14,19 @@ const SNAPSHOT = new URL('./default-dataset.json', import.meta.url)
  * above the topics and walking the topics' stream took about 30 (start-up; bench/README.md).
  */
 export function offerDefaultSnapshot(): void {
-  offerSnapshot({}, () => readFileSync(SNAPSHOT, 'utf8'))
+  offerSnapshot({}, () => {
+    const sea = singleExecutable()
+    return sea?.isSea()
+      ? sea.getAsset(SNAPSHOT, 'utf8')
+      : readFileSync(new URL(`./${SNAPSHOT}`, import.meta.url), 'utf8')
+  })
+}
+
+/** Node's `node:sea`, or `undefined` where the runtime has none (Bun and Deno may not). */
+function singleExecutable() {
+  try {
+    return process.getBuiltinModule?.('node:sea')
+  } catch {
+    return undefined
+  }
 }
