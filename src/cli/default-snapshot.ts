@@ -15,18 +15,13 @@ const SNAPSHOT = 'default-dataset.json'
  */
 export function offerDefaultSnapshot(): void {
   offerSnapshot({}, () => {
-    const sea = singleExecutable()
-    return sea?.isSea()
-      ? sea.getAsset(SNAPSHOT, 'utf8')
-      : readFileSync(new URL(`./${SNAPSHOT}`, import.meta.url), 'utf8')
+    try {
+      return readFileSync(new URL(`./${SNAPSHOT}`, import.meta.url), 'utf8')
+    } catch (error) {
+      // Asked only when there is no file: loading `node:sea` is work the npm package never needs.
+      const sea = process.getBuiltinModule?.('node:sea')
+      if (sea?.isSea()) return sea.getAsset(SNAPSHOT, 'utf8')
+      throw error
+    }
   })
-}
-
-/** Node's `node:sea`, or `undefined` where the runtime has none (Bun and Deno may not). */
-function singleExecutable() {
-  try {
-    return process.getBuiltinModule?.('node:sea')
-  } catch {
-    return undefined
-  }
 }
