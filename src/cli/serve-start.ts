@@ -1,5 +1,6 @@
 import type { Taxonomy } from '../core/store.js'
 import type { ServeArgs } from './args.js'
+import { offerDefaultSnapshot } from './default-snapshot.js'
 
 // What `serve` does alike as one process and as a `--workers` primary (and its workers) before it
 // serves: the flags as library options, start-up work that a signal abandons, and the one line that
@@ -7,6 +8,8 @@ import type { ServeArgs } from './args.js'
 
 /** The serve flags as the library's options, for the data given (generated when none). */
 export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
+  // Generated data: the default dataset is read from the build's snapshot when asked for.
+  if (taxonomy === undefined) offerDefaultSnapshot()
   return {
     ...(taxonomy ? { taxonomy } : { seed: args.seed, size: args.size }),
     ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),

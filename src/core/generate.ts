@@ -1,7 +1,8 @@
 import { describeDomain } from './generator/descriptions.js'
 import { createIdSource } from './ids.js'
 import { generateDisciplines, generateSubDisciplines } from './generator/levels.js'
-import { planTopics } from './generator/topics.js'
+import { fromSnapshotText, toSnapshotText, type UpperLevels } from './generator/snapshot.js'
+import { planTopics, walkTopics } from './generator/topics.js'
 import { createRandom, shuffled, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { createUniqueSlugs, toSlug } from './slug.js'
@@ -37,10 +38,11 @@ export interface CreateTaxonomyOptions {
 export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
   const seed = resolveSeed(options.seed)
   const counts = resolveSize(options.size)
-  const key = `${seed}:${counts.domains}:${counts.disciplines}:${counts.subDisciplines}:${counts.topics}`
+  const key = keyOf(seed, counts)
   let taxonomy = recent.get(key)
   if (taxonomy === undefined) {
-    taxonomy = generateTaxonomy(seed, counts)
+    const upper = readOffered(key) ?? generateUpperLevels(seed, counts)
+    taxonomy = withTopicPlan(seed, counts, upper)
     generations.set(taxonomy, { seed, counts })
     if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!)
   } else {
@@ -48,6 +50,51 @@ export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
   }
   recent.set(key, taxonomy)
   return taxonomy
+}
+
+/** What names a generated dataset: its seed and counts. */
+function keyOf(seed: number, counts: SizeCounts): string {
+  return `${seed}:${counts.domains}:${counts.disciplines}:${counts.subDisciplines}:${counts.topics}`
+}
+
+/**
+ * Snapshots offered for datasets not made yet, by key: read, once, instead of generating the
+ * levels above the topics and walking the topics' stream.
+ */
+const offered = new Map<string, () => string | undefined>()
+
+/**
+ * Offers a snapshot ({@link writeSnapshot}) of the dataset `createTaxonomy(options)` makes, to be
+ * read instead of generated when that dataset is first asked for: the CLI offers the one the
+ * build made of the default dataset. `read` gives its text, or `undefined` when it has none; a
+ * text that fails to read, or was made of another dataset, is ignored and the data generated.
+ */
+export function offerSnapshot(options: CreateTaxonomyOptions, read: () => string | undefined) {
+  const key = keyOf(resolveSeed(options.seed), resolveSize(options.size))
+  if (!recent.has(key)) offered.set(key, read)
+}
+
+/** The upper levels of an offered snapshot, or `undefined` to generate them. */
+function readOffered(key: string): UpperLevels | undefined {
+  const read = offered.get(key)
+  if (read === undefined) return undefined
+  offered.delete(key)
+  try {
+    const text = read()
+    return text === undefined ? undefined : fromSnapshotText(key, text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The snapshot of `createTaxonomy(options)`'s dataset: one line of JSON that
+ * {@link offerSnapshot} reads instead of generating the dataset. Made by generating it.
+ */
+export function writeSnapshot(options: CreateTaxonomyOptions = {}): string {
+  const seed = resolveSeed(options.seed)
+  const counts = resolveSize(options.size)
+  return toSnapshotText(keyOf(seed, counts), generateUpperLevels(seed, counts))
 }
 
 /**
@@ -99,11 +146,11 @@ export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
 
 /**
  * A generated taxonomy whose topics wait for their first use, a sub-discipline's at a time. Their
- * counts come at once from the plan, so a discipline's `topics_count` needs no topic built.
+ * counts come at once from the walk, so a discipline's `topics_count` needs no topic built.
  */
-function generateTaxonomy(seed: number, counts: SizeCounts): Taxonomy {
-  const { head, random, subDisciplines } = generateUpperLevels(seed, counts)
-  const plan = planTopics(random, idStream(seed, 'topics'), counts, subDisciplines)
+function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Taxonomy {
+  const { head, subDisciplines, walk } = upper
+  const plan = planTopics(walk, idStream(seed, 'topics'), counts, subDisciplines)
   const taxonomy = new Taxonomy(head, {
     countOf: (position) => plan.counts[position]!,
     topicsOf: plan.topicsOf,
@@ -125,8 +172,8 @@ export function resolveSeed(seed: unknown): number {
   return seed
 }
 
-/** The levels above the topics, and the stream and drafts the topics go on from. */
-function generateUpperLevels(seed: number, counts: SizeCounts) {
+/** The levels above the topics, their drafts, and the walk of the stream the topics go on from. */
+function generateUpperLevels(seed: number, counts: SizeCounts): UpperLevels {
   const random = createRandom(seed)
   const nextId = idsOf(seed, 'domains', counts.domains)
   const domainWords = cycle(shuffled(random, DOMAINS), counts.domains)
@@ -159,7 +206,7 @@ function generateUpperLevels(seed: number, counts: SizeCounts) {
     disciplines: Object.freeze(disciplines.map((draft) => draft.record)),
     sub_disciplines: Object.freeze(subDisciplines.map((draft) => draft.record)),
   })
-  return { head, random, subDisciplines }
+  return { head, disciplines, subDisciplines, walk: walkTopics(random, counts, subDisciplines) }
 }
 
 /**

@@ -111,6 +111,9 @@ export interface TopicNames {
   readonly countKey: (key: number, issued: number) => number
   /** The subject part of every key these names can have ({@link subjectOfKey}). */
   readonly subjectKeys: () => readonly number[]
+  /** The two draws that order the names ({@link topicNamesOf}): what a dataset snapshot keeps. */
+  readonly stride: number
+  readonly offset: number
 }
 
 /** The subject part of a topic-name key: two keys of different subjects are never equal. */
@@ -131,15 +134,23 @@ export function createTopicNames(
   style: DomainWords['style'],
   subjects: readonly string[],
 ): TopicNames {
-  // Indexes rather than destructuring: a cold start runs this before the JIT, where each
-  // destructured pair costs an iterator.
-  const aspects: number[] = []
-  for (let a = 0; a < ASPECTS.length; a++) {
-    if (fits(ASPECTS[a]![1], style)) aspects.push(a)
-  }
-  const pairs = aspects.length * subjects.length
+  const pairs = fittingAspects(style).length * subjects.length
   const stride = coprimeStride(random, pairs)
-  const offset = random.nextInt(pairs)
+  return topicNamesOf(style, subjects, stride, random.nextInt(pairs))
+}
+
+/**
+ * The topic names {@link createTopicNames} makes once it has drawn `stride` and `offset`: the
+ * same names from a dataset snapshot, with no draw.
+ */
+export function topicNamesOf(
+  style: DomainWords['style'],
+  subjects: readonly string[],
+  stride: number,
+  offset: number,
+): TopicNames {
+  const aspects = fittingAspects(style)
+  const pairs = aspects.length * subjects.length
   // Slugs, keys and pair names are built on first use: medium uses a quarter of the pairs, large all.
   const subjectSlugs: string[] = []
   const subjectKeys: number[] = []
@@ -166,6 +177,8 @@ export function createTopicNames(
   const subjectKeyOf = (s: number) =>
     (subjectKeys[s] ??= topicTables().subjectIndex.get(subjects[s]!) ?? 0)
   return {
+    stride,
+    offset,
     subjectKeys: () => subjects.map((_, s) => subjectKeyOf(s)),
     countKey: (key, issued) => {
       if (issued <= 0 || pairs === 0) return 0
@@ -223,6 +236,17 @@ export function createTopicNames(
       return { name: name + contextNames[round - 1]!, slug: slug + contextSlugs[round - 1]!, key }
     },
   }
+}
+
+/** The aspects (by index) whose words fit `style`. */
+function fittingAspects(style: DomainWords['style']): number[] {
+  // Indexes rather than destructuring: a cold start runs this before the JIT, where each
+  // destructured pair costs an iterator.
+  const aspects: number[] = []
+  for (let a = 0; a < ASPECTS.length; a++) {
+    if (fits(ASPECTS[a]![1], style)) aspects.push(a)
+  }
+  return aspects
 }
 
 function fits(fit: AspectFit, style: DomainWords['style']): boolean {

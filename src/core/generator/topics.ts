@@ -20,8 +20,9 @@ export interface TopicPlan {
 }
 
 /**
- * Plans the topics of a generated dataset. At once, one walk of the seeded stream: how many topics
- * each sub-discipline has, where its topics and names begin, and the stream's state there. On the
+ * Plans the topics of a generated dataset from the walk of the seeded stream ({@link walkTopics},
+ * made at once or kept in a dataset snapshot): how many topics each sub-discipline has, where its
+ * topics and names begin, and the stream's state there. On the
  * first topic asked for, one pass over the topics' name keys counts how often each name's slug was
  * used before (no draw needed: a name is a function of its place); then the draws of one
  * discipline's topics (their description templates, the sibling each is shared with) are replayed
@@ -30,12 +31,11 @@ export interface TopicPlan {
  * few hundred and replays the draws of a few thousand.
  */
 export function planTopics(
-  random: Random,
+  walk: TopicWalk,
   ids: Random,
   counts: SizeCounts,
   subDisciplines: readonly SubDisciplineDraft[],
 ): TopicPlan {
-  const walk = walkTopics(random.fork(), counts, subDisciplines)
   let builder: TopicBuilder | undefined
   const children: (readonly FixtureTopic[] | undefined)[] = new Array(subDisciplines.length)
   return {
@@ -59,7 +59,7 @@ interface TopicBuilder {
 }
 
 /** What the walk of the seeded stream keeps: enough to build any sub-discipline's topics alone. */
-interface TopicWalk {
+export interface TopicWalk {
   /** How many topics list each sub-discipline (by index) among their parents. */
   readonly counts: Uint32Array
   /** The first topic (in dataset order) each sub-discipline was drawn for; one more at the end. */
@@ -343,7 +343,7 @@ function countSlugUses(
  * at the largest counts that is ten million draws and a hundred thousand places, which as calls
  * of a `Random` and forks of it took a second of a cold start and most of its garbage collection.
  */
-function walkTopics(
+export function walkTopics(
   random: Random,
   counts: SizeCounts,
   subDisciplines: readonly SubDisciplineDraft[],
@@ -355,13 +355,7 @@ function walkTopics(
   const streams = new Int32Array(4 * subCount)
   // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
-  const siblingsOf = new Map<DisciplineDraft, number[]>()
-  for (let index = 0; index < subCount; index++) {
-    const discipline = subDisciplines[index]!.discipline
-    const indexes = siblingsOf.get(discipline)
-    if (indexes === undefined) siblingsOf.set(discipline, [index])
-    else indexes.push(index)
-  }
+  const siblingsOf = groupSiblings(subDisciplines)
   const namesIssued = new Map<DisciplineDraft, number>()
   const state = new Int32Array(4)
   random.save(state, 0)
@@ -380,6 +374,20 @@ function walkTopics(
   }
   firstTopic[subCount] = t
   return { counts: topicCounts, firstTopic, firstName, streams, siblingsOf }
+}
+
+/** The sub-disciplines (indexes, ascending) drawn for each discipline. */
+export function groupSiblings(
+  subDisciplines: readonly SubDisciplineDraft[],
+): Map<DisciplineDraft, number[]> {
+  const siblingsOf = new Map<DisciplineDraft, number[]>()
+  for (let index = 0; index < subDisciplines.length; index++) {
+    const discipline = subDisciplines[index]!.discipline
+    const indexes = siblingsOf.get(discipline)
+    if (indexes === undefined) siblingsOf.set(discipline, [index])
+    else indexes.push(index)
+  }
+  return siblingsOf
 }
 
 /**
