@@ -118,7 +118,8 @@ export default defineConfig({
           include: ['test/package/**/*.test.ts', 'test/readme.test.ts'],
           exclude: ['test/**/*.git.test.ts'],
           globalSetup: ['test/package/global-setup.ts'],
-          testTimeout: 120_000,
+          // A hang, not a slow install or compile: beside CI's other jobs one took over 120 s.
+          testTimeout: 300_000,
           // Files wait on npm installs and child processes more than they use a core: two at a time.
           maxWorkers: 2,
         },

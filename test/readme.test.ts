@@ -270,8 +270,8 @@ it('gives the install and test commands the CI runs, in the README and under Dev
   const development = docBlocks('docs/development.md').map((block) => block.code)
   expect(development).toContain('npm install\nnpm test\n')
   expect(docBlocks('README.md').map((block) => block.code)).toContain('npm install\nnpm test\n')
-  // CI's first lane: npm ci, then (once a second lane is started beside it) npm test.
-  expect(read('.ci/run')).toMatch(/\nnpm ci\n(?:.*\n)*?npm test\n/)
+  // CI: npm ci, then npm test as the first of its jobs.
+  expect(read('.ci/run')).toMatch(/\nnpm ci\n(?:.*\n)*? {4}test\) npm test ;;\n/)
   // Build first (once: only when src/ changed): bench/ and examples/ import the built package,
   // and a fresh clone has no dist/.
   expect(read('package.json')).toContain(

@@ -49,6 +49,8 @@ export interface ServiceClient {
 const PROBE_ORIGIN = 'https://taxonomy-mock-verify.invalid'
 const WRONG_KEY = 'taxonomy-mock-verify-wrong-key'
 const MAX_RETRIES = 3
+/** The connection was closed or reset under a request, before any answer. */
+const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'UND_ERR_SOCKET'])
 
 /**
  * Creates the client `verifyService` and `recordService` send every request through, so no run
@@ -90,15 +92,20 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     const headers = new Headers({ accept: 'application/json', origin: PROBE_ORIGIN })
     const value = authorization(auth)
     if (value !== undefined) headers.set('authorization', value)
-    const request = new Request(`${options.base}${path}`, {
-      headers,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeout),
-    })
+    // One time bound for the request and its one retry.
+    const signal = AbortSignal.timeout(options.timeout)
+    const request = () =>
+      new Request(`${options.base}${path}`, { headers, redirect: 'manual', signal })
     let response: Response
     const sentAt = performance.now()
     try {
-      response = await options.fetch(request)
+      response = await options.fetch(request()).catch((error: unknown) => {
+        // A kept-alive connection the service closed as this request went out on it (its idle
+        // timeout and ours crossed): asked again once, on a new connection, as browsers do.
+        if (!CLOSED_UNDER_REQUEST.has(reasonOf(error)) || sent >= options.maxRequests) throw error
+        sent++
+        return options.fetch(request())
+      })
     } catch (error) {
       throw new UnreachableError(`cannot reach ${options.base}: ${reasonOf(error)}`)
     }

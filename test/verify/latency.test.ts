@@ -11,6 +11,7 @@ import { SECRET } from '../helpers/targets.js'
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 
 it('measures the lookups answered 200 and prints a { median, p99 } that a scenario takes as its delay', async () => {
+  const started = performance.now()
   const report = await verifyService({
     target: 'http://taxonomy.test',
     apiKey: SECRET,
@@ -20,10 +21,13 @@ it('measures the lookups answered 200 and prints a { median, p99 } that a scenar
     // A service 40 ms away: every answer, the probes' too, comes that late.
     fetch: createFetchHandler({ seed: 42, size: 'small', apiKeys: [SECRET], delay: 40 }),
   })
+  const elapsed = performance.now() - started
   const latency = report.latency!
   expect(latency.samples).toBeGreaterThanOrEqual(5)
   expect(latency.median).toBeGreaterThanOrEqual(40)
-  expect(latency.median).toBeLessThan(200)
+  // One lookup's time, not a sum: verify asks one request at a time, so half the samples or more,
+  // each at least the median, fit in the run's time, however busy the machine.
+  expect(latency.median).toBeLessThanOrEqual((2 * elapsed) / latency.samples + 1)
   expect(latency.p99).toBeGreaterThanOrEqual(latency.median)
   const lines = formatVerifySummary(report)
   const pasted = lines.find((line) => line.includes("as a scenario's delay"))!
