@@ -188,12 +188,17 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
   // Per level, the first item seen with each id and with each slug. A large service lists a
   // million items: the tables keep the items themselves, and where one was seen is found again
   // only for a message.
-  const byId = new Map<string, FirstSeen<Item>>()
-  const bySlug = new Map<string, FirstSeen<Item>>()
+  const tables = () => ({ byId: new FirstSeen<Item>(), bySlug: new FirstSeen<Item>() })
+  const byLevel = new Map<string, ReturnType<typeof tables>>()
+  const levelTables = (level: string) => {
+    let found = byLevel.get(level)
+    if (found === undefined) byLevel.set(level, (found = tables()))
+    return found
+  }
   const placeOf = (item: Item) => findPlace(good, item)
-  const sighting = (level: string, item: Item) => {
+  const sighting = (level: string, { byId, bySlug }: ReturnType<typeof tables>, item: Item) => {
     if (typeof item.id !== 'string') return
-    const first = levelTable(byId, level).firstOr(item.id, item)
+    const first = byId.firstOr(item.id, item)
     if (first) {
       for (const name of IDENTITY_FIELDS) {
         if (item[name] === undefined || first[name] === undefined) continue
@@ -205,7 +210,7 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
       }
     }
     if (typeof item.slug !== 'string') return
-    const other = levelTable(bySlug, level).firstOr(item.slug, item)
+    const other = bySlug.firstOr(item.slug, item)
     if (other)
       tally.check(
         other.id === item.id,
@@ -216,9 +221,13 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
   for (const lookup of good) {
     const body = lookup.body as Item
     const endpoint = ENDPOINTS[lookup.collection]
-    sighting(endpoint.noun, body)
-    for (const { field, noun } of nestedArrays(endpoint))
-      for (const item of arrayOf(body[field])) sighting(noun, item)
+    sighting(endpoint.noun, levelTables(endpoint.noun), body)
+    for (const { field, noun } of nestedArrays(endpoint)) {
+      const items = body[field]
+      if (!Array.isArray(items)) continue
+      const tables = levelTables(noun)
+      for (const item of items) if (isObject(item)) sighting(noun, tables, item)
+    }
   }
   tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
 }
@@ -226,12 +235,6 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
 type Item = Record<string, unknown>
 
 const IDENTITY_FIELDS = ['name', 'slug', 'description'] as const
-
-function levelTable(tables: Map<string, FirstSeen<Item>>, level: string): FirstSeen<Item> {
-  let table = tables.get(level)
-  if (table === undefined) tables.set(level, (table = new FirstSeen()))
-  return table
-}
 
 /** Where an item was first given: a lookup's record, or an element of one of its arrays. */
 function findPlace(good: readonly Lookup[], item: Item): string {

@@ -199,20 +199,23 @@ function createUniqueChecks(level: Level, issues: IssueList): UniqueChecks & { i
   const firstWithSlug = new FirstSeen<number>()
   return {
     index: 0,
-    id(id, path) {
+    id(id, at) {
       const first = firstWithId.firstOr(id, this.index)
       if (first !== undefined)
-        issues.add(path, `${quote(id)} is already the id of ${level}[${first}]`)
+        issues.add(`${at}.id`, `${quote(id)} is already the id of ${level}[${first}]`)
     },
-    slug(slug, path) {
+    slug(slug, at) {
       const first = firstWithSlug.firstOr(slug, this.index)
       if (first !== undefined)
-        issues.add(path, `${quote(slug)} is already the slug of ${level}[${first}]`)
+        issues.add(`${at}.slug`, `${quote(slug)} is already the slug of ${level}[${first}]`)
     },
   }
 }
 
-/** Where a record's id and slug are checked for uniqueness: the caller knows the other records. */
+/**
+ * Where a record's id and slug are checked for uniqueness: the caller knows the other records.
+ * `at` is the record's path; a problem's is that with `.id` or `.slug`, made only for a problem.
+ */
 export interface UniqueChecks {
   id(id: string, at: string): void
   slug(slug: string, at: string): void
@@ -241,15 +244,15 @@ export function parseRecord(
     issues.add(at, `expected an object; received ${formatReceived(item)}`)
     return undefined
   }
-  for (const key of Object.keys(item)) {
-    if (!RECORD_KEYS.includes(key) && key !== link?.field)
+  // Paths are made only for a problem, and no list of keys: a large file has millions of fields.
+  for (const key in item) {
+    if (!RECORD_KEYS.includes(key) && key !== link?.field && Object.hasOwn(item, key))
       issues.add(`${at}.${key}`, 'unknown field')
   }
-  // Paths are made only for a problem: a large file has millions of fields.
   const id = checkString(item.id, at, '.id', issues)
   if (id !== undefined) {
     if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
-    unique.id(id, `${at}.id`)
+    unique.id(id, at)
   }
   const name = checkString(item.name, at, '.name', issues)
   if (name !== undefined && name.trim() === '') issues.add(`${at}.name`, 'must not be empty')
@@ -264,12 +267,11 @@ export function parseRecord(
         `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`,
       )
     }
-    unique.slug(slug, `${at}.slug`)
+    unique.slug(slug, at)
   }
   const description = checkDescription(item.description, at, level, format, issues)
   const parents =
-    link &&
-    checkParents(item[link.field], `${at}.${link.field}`, link.noun, parentIds, issues, inPlace)
+    link && checkParents(item[link.field], at, link.field, link.noun, parentIds, issues, inPlace)
   if (inPlace) return Object.freeze(item) as unknown as FixtureRecord
   const record: Record<string, unknown> = { id, name, slug, description }
   if (link) record[link.field] = parents
@@ -278,38 +280,46 @@ export function parseRecord(
 
 function checkParents(
   value: unknown,
-  at: string,
+  record: string,
+  field: string,
   noun: string,
   parentIds: { has(id: string): boolean } | undefined,
   issues: IssueList,
   inPlace: boolean,
 ): readonly string[] {
+  // The path of the list, `${record}.${field}`, is made only for a problem.
   if (!Array.isArray(value)) {
-    issues.add(at, `expected an array of ${noun} ids; received ${describeMissing(value)}`)
+    issues.add(
+      `${record}.${field}`,
+      `expected an array of ${noun} ids; received ${describeMissing(value)}`,
+    )
     return []
   }
   if (value.length === 0)
-    issues.add(at, `must name at least one ${noun}: every record has a parent`)
+    issues.add(`${record}.${field}`, `must name at least one ${noun}: every record has a parent`)
   // Most records have one parent: no map is needed to find a duplicate among one.
   const seen = value.length > 1 ? new Map<string, number>() : undefined
   for (let index = 0; index < value.length; index++) {
     if (!(index in value)) {
-      issues.add(`${at}[${index}]`, `expected a string; received ${HOLE}`)
+      issues.add(`${record}.${field}[${index}]`, `expected a string; received ${HOLE}`)
       continue
     }
     const id: unknown = value[index]
     if (typeof id !== 'string') {
-      issues.add(`${at}[${index}]`, `expected a string; received ${formatReceived(id)}`)
+      issues.add(
+        `${record}.${field}[${index}]`,
+        `expected a string; received ${formatReceived(id)}`,
+      )
       continue
     }
     const first = seen?.get(id)
     if (first !== undefined) {
-      issues.add(`${at}[${index}]`, `duplicate of ${at}[${first}]`)
+      issues.add(`${record}.${field}[${index}]`, `duplicate of ${record}.${field}[${first}]`)
       continue
     }
     seen?.set(id, index)
     if (parentIds && !parentIds.has(id))
-      issues.add(`${at}[${index}]`, `no ${noun} has id ${quote(id)}`)
+      issues.add(`${record}.${field}[${index}]`, `no ${noun} has id ${quote(id)}`)
   }
   return Object.freeze(inPlace ? value : (value.slice() as string[]))
 }

@@ -391,8 +391,8 @@ function overlayLevel(
     self?: number,
   ): FixtureRecord => {
     const record = parseRecord(draft.record, draft.at, level, base.format, issues, parentIds, {
-      id: (id, at) => uniqueId(id, at, self),
-      slug: (slug, at) => uniqueSlug(slug, at, self),
+      id: (id, at) => uniqueId(id, `${at}.id`, self),
+      slug: (slug, at) => uniqueSlug(slug, `${at}.slug`, self),
     })!
     overlay.byId.set(record.id, record)
     overlay.bySlug.set(record.slug, record)

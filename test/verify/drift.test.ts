@@ -113,6 +113,37 @@ it('fails record-fields, exit 1, when a record has a field the spec does not lis
   expect(stdout.at(-1)).toBe('1 rule failed (breaking drift): record-fields')
 })
 
+it('fails summary-fields, naming each summary and field, for an extra or missing field, a wrong type, or an item not an object', async () => {
+  const { code, rule } = await verify(
+    (
+      await startTarget(
+        driftBodies('disciplines', (b) => ({
+          ...b,
+          sub_disciplines: (b.sub_disciplines as Record<string, unknown>[]).map((s, i) =>
+            i === 0
+              ? { ...s, description: undefined, extra: 1 }
+              : i === 1
+                ? { ...s, topics_count: '3' }
+                : i === 2
+                  ? 7
+                  : s,
+          ),
+        })),
+      )
+    ).url,
+  )
+  const at = `GET /api/v2/disciplines/${discipline.slug} sub_disciplines`
+  expect(code).toBe(1)
+  expect(rule('summary-fields').status).toBe('fail')
+  // Every discipline crawled is drifted alike: those of the one given are these.
+  expect(rule('summary-fields').problems.filter((p) => p.startsWith(`${at}[`))).toEqual([
+    `${at}[0].extra: extra field (not in the spec)`,
+    `${at}[0].description: missing`,
+    `${at}[1].topics_count: expected a non-negative integer; received "3" (string)`,
+    `${at}[2]: expected an object; received 7 (number)`,
+  ])
+})
+
 it("fails counts, exit 1, when a count is not its array's length", async () => {
   const { code, rule, report } = await verify(
     (
