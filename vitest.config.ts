@@ -189,7 +189,8 @@ export default defineConfig({
         test: {
           name: 'storybook',
           include: ['test/**/*.storybook.test.ts'],
-          testTimeout: 60_000,
+          // A hang, not a slow page: with both cores taken, one story's checks took over 40 s.
+          testTimeout: 300_000,
           hookTimeout: 600_000,
         },
       },

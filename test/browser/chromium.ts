@@ -8,13 +8,14 @@ import { extname, join, normalize } from 'node:path'
 import { build } from 'esbuild'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
+import { PAGE_HANG_MS } from '../helpers/hang.js'
 
 /**
  * Debian's Chromium, headless; the background-networking flags keep it off this closed network.
  * `args` adds flags (`--ignore-certificate-errors-spki-list=...`).
  */
-export function launchChromium(args: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -28,6 +29,20 @@ export function launchChromium(args: readonly string[] = []): Promise<Browser> {
       ...args,
     ],
   })
+  // Every page's actions and waits catch a hang only, as the tests' own timeouts do.
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (options) => {
+    const context = await newContext(options)
+    context.setDefaultTimeout(PAGE_HANG_MS)
+    return context
+  }
+  const newPage = browser.newPage.bind(browser)
+  browser.newPage = async (options) => {
+    const page = await newPage(options)
+    page.context().setDefaultTimeout(PAGE_HANG_MS)
+    return page
+  }
+  return browser
 }
 
 /**

@@ -3,6 +3,7 @@ import { build, type Plugin } from 'esbuild'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+import { PAGE_HANG_MS } from '../helpers/hang.js'
 import { serveWorkerPage, useChromium } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
@@ -51,7 +52,7 @@ it('answers both endpoints and three errors through setupWorker in a React page 
   await page.waitForFunction(
     () => document.getElementById('results')?.textContent?.startsWith('{'),
     undefined,
-    { timeout: 15_000 },
+    { timeout: PAGE_HANG_MS },
   )
   const results = JSON.parse((await page.textContent('#results'))!)
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
@@ -98,7 +99,7 @@ it('starts in the state the URL names, and window.taxonomyMock switches it, jour
   await page.waitForFunction(
     () => document.getElementById('results')?.textContent?.startsWith('{'),
     undefined,
-    { timeout: 15_000 },
+    { timeout: PAGE_HANG_MS },
   )
   const results = JSON.parse((await page.textContent('#results'))!) as Record<
     string,
@@ -135,7 +136,7 @@ it('names a URL parameter that names no state, in one line', async () => {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await page.goto(`${url}/?taxonomy-scenario=sluggish`)
-  await expect.poll(() => errors, { timeout: 15_000 }).toHaveLength(1)
+  await expect.poll(() => errors, { timeout: PAGE_HANG_MS }).toHaveLength(1)
   expect(errors[0]).toMatch(
     /^\?taxonomy-scenario= must be one of usual, not-found, .* received "sluggish" \(string\)$/,
   )

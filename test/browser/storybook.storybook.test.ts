@@ -9,6 +9,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../../src/msw/choices.js'
 import type { MockState } from '../../src/msw/switchable.js'
+import { PAGE_HANG_MS } from '../helpers/hang.js'
 import { packTarball } from '../helpers/packed.js'
 import { launchChromium, serveFolder } from './chromium.js'
 import { expectedLookup, LOOKUPS } from './storybook-lookup.js'
@@ -83,7 +84,7 @@ it("answers the Discipline stories through msw-storybook-addon: the record, and 
     await page.waitForFunction(
       () => /^\d{3} /.test(document.getElementById('result')?.textContent ?? ''),
       undefined,
-      { timeout: 30_000 },
+      { timeout: PAGE_HANG_MS },
     )
     return (await page.textContent('#result'))!
   }
@@ -156,11 +157,12 @@ async function observeOnce(page: Page, hang: boolean) {
   const lookup = preview(page).locator('#lookup:not([data-old])')
   if (hang) {
     // The fresh mount first: until it is there, the panel may still list the last one's rows.
-    await lookup.waitFor({ timeout: 30_000 })
-    await page.locator('#taxonomy-requests tbody tr').first().waitFor({ timeout: 30_000 })
+    await lookup.waitFor({ timeout: PAGE_HANG_MS })
+    await page.locator('#taxonomy-requests tbody tr').first().waitFor({ timeout: PAGE_HANG_MS })
   }
   // A hang catcher: the huge lists take a while to hash on a busy machine.
-  else await lookup.and(preview(page).locator('[data-done="true"]')).waitFor({ timeout: 90_000 })
+  else
+    await lookup.and(preview(page).locator('[data-done="true"]')).waitFor({ timeout: PAGE_HANG_MS })
   const lines = await lookup.locator('li[data-status]').evaluateAll((items) =>
     items.map((item) => ({
       status: item.getAttribute('data-status')!,
@@ -171,7 +173,7 @@ async function observeOnce(page: Page, hang: boolean) {
   await page
     .locator('#taxonomy-requests tbody tr')
     .nth(hang ? 0 : LOOKUPS.length - 1)
-    .waitFor({ timeout: 30_000 })
+    .waitFor({ timeout: PAGE_HANG_MS })
   const rows = await page
     .locator('#taxonomy-requests tbody tr')
     .evaluateAll((trs) =>
@@ -310,7 +312,7 @@ it(
     await page.getByRole('button', { name: 'Discipline' }).click()
     await page.getByRole('link', { name: 'Pharmacology' }).click()
     const result = preview(page).locator('#result')
-    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^200 /)
+    await expect.poll(() => result.textContent(), { timeout: PAGE_HANG_MS }).toMatch(/^200 /)
     await page.close()
   },
   ADDON_TIMEOUT,
@@ -322,12 +324,12 @@ it(
     const page = await openManager('discipline--pharmacology', 'taxonomyScenario:unavailable')
     const result = preview(page).locator('#result')
     await expect
-      .poll(() => result.textContent(), { timeout: 30_000 })
+      .poll(() => result.textContent(), { timeout: PAGE_HANG_MS })
       .toBe('503 {"error":"Service unavailable"}')
     await page.screenshot({ path: join(SCREENSHOTS, 'discipline-toolbar-unavailable.png') })
     await page.getByRole('button', { name: 'Taxonomy scenario' }).click()
     await page.getByRole('option', { name: "Story's own" }).click()
-    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^200 \{/)
+    await expect.poll(() => result.textContent(), { timeout: PAGE_HANG_MS }).toMatch(/^200 \{/)
     await page.close()
   },
   ADDON_TIMEOUT,
@@ -364,7 +366,7 @@ it('works on Storybook 9: the menus and the panel, and a story switched from the
   const page = await openManager('lookup--usual', '', url9)
   await expectState(page, {}, 'Scenario: usual (story) · Data: base (story)', 'storybook9-usual')
   // The menus and the panel: the scenario menu is picked from below, the panel tab was opened.
-  await page.locator('button[title="Taxonomy data"]').waitFor({ timeout: 30_000 })
+  await page.locator('button[title="Taxonomy data"]').waitFor({ timeout: PAGE_HANG_MS })
   await pick9(page, 'Taxonomy scenario', SCENARIO_CHOICES.unavailable.title)
   const seen = await expectState(
     page,
