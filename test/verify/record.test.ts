@@ -211,6 +211,41 @@ it('refuses to record a service whose answers break a rule, and writes nothing',
   expect(existsSync(out)).toBe(false)
 })
 
+// The fixture made from a recording does not look its topics' ids and slugs up again: the rules
+// must refuse two topics that share either, wherever they are listed, before any file is made.
+it.each([
+  ['a slug', 'slug'],
+  ['an id', 'id'],
+] as const)(
+  'refuses to record two topics that share %s (same-identity), and writes nothing',
+  async (_, field) => {
+    const discipline = source7.disciplines[0]!
+    const [first, second] = source7.topicsOf(source7.subDisciplinesOf(discipline)[0]!)
+    const target = await startTarget(
+      driftBodies('sub_disciplines', (b) => ({
+        ...b,
+        topics: b.topics.map((topic: Record<string, string>) =>
+          topic.id === second!.id ? { ...topic, [field]: first![field] } : topic,
+        ),
+      })),
+      { seed: 7, size: 'small' },
+    )
+    const { code, stderr, out } = await recordDiscipline(
+      target,
+      discipline.slug,
+      'shared.json',
+      '--all',
+    )
+    expect([code, stderr]).toEqual([
+      1,
+      [
+        "taxonomy-mock: the service's answers break same-identity (run taxonomy-mock verify for details); nothing written",
+      ],
+    ])
+    expect(existsSync(out)).toBe(false)
+  },
+)
+
 it('refuses to record a service whose arrays are in orders no single dataset order gives, and writes nothing', async () => {
   // Archaeology and area studies share three sub-disciplines: listed in opposite orders, no one
   // order of the file gives both.
