@@ -178,6 +178,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/**/*.browser.test.ts'],
+          // One Chromium and one `npx msw init` for every file, not one each.
+          globalSetup: ['test/browser/global-setup.ts'],
           // Pages wait on Chromium more than they use a core: three files at a time (each launches
           // its own Chromium), and the same pool as the versions projects, which CI runs them with.
           maxWorkers: 3,
