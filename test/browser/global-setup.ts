@@ -14,8 +14,8 @@ declare module 'vitest' {
 /**
  * Once for every file of the `browser` project, not once per file: Debian's Chromium (each file
  * opens pages in contexts of its own on it) and MSW's worker script, made by `npx msw init` as the
- * recipe makes it. Both are the same for every file; launching and making them per file was about
- * a fifth of what the project cost.
+ * recipe makes it. Both are the same for every file; launching and making them per file took about
+ * a seventh of what the project cost.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   project.provide('mswPublicFolder', initPublicFolder())
