@@ -183,8 +183,8 @@ export default defineConfig({
           // No file mocks a module or leaves a global changed: they share one module graph per
           // worker (playwright-core, esbuild and Vite loaded once, not once per file).
           isolate: false,
-          // Pages wait on Chromium more than they use a core: three files at a time (each launches
-          // its own Chromium), and the same pool as the versions projects, which CI runs them with.
+          // Pages wait on Chromium more than they use a core: three files at a time (each opens its
+          // pages on the one Chromium), and the same pool as the versions projects, which CI runs them with.
           maxWorkers: 3,
         },
       },
