@@ -178,8 +178,13 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/**/*.browser.test.ts'],
-          // Pages wait on Chromium more than they use a core: three files at a time (each launches
-          // its own Chromium), and the same pool as the versions projects, which CI runs them with.
+          // One Chromium and one `npx msw init` for every file, not one each.
+          globalSetup: ['test/browser/global-setup.ts'],
+          // No file mocks a module or leaves a global changed: they share one module graph per
+          // worker (playwright-core, esbuild and Vite loaded once, not once per file).
+          isolate: false,
+          // Pages wait on Chromium more than they use a core: three files at a time (each opens its
+          // pages on the one Chromium), and the same pool as the versions projects, which CI runs them with.
           maxWorkers: 3,
         },
       },

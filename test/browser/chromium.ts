@@ -1,35 +1,35 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import { build } from 'esbuild'
 import { chromium, type Browser } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { PAGE_HANG_MS } from '../helpers/hang.js'
+import { chromiumOptions, initPublicFolder } from './chromium-launch.js'
 
 /**
- * Debian's Chromium, headless; the background-networking flags keep it off this closed network.
+ * Debian's Chromium, headless, launched for the caller alone (see chromium-launch.ts).
  * `args` adds flags (`--ignore-certificate-errors-spki-list=...`).
  */
 export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...args,
-    ],
-  })
-  // Every page's actions and waits catch a hang only, as the tests' own timeouts do.
+  return withHangTimeouts(await chromium.launch(chromiumOptions(args)))
+}
+
+/**
+ * The browser project's one Chromium (test/browser/global-setup.ts), connected to; one launched
+ * for the caller where no run launched it (another project). Closing it closes what this file
+ * opened on it, and, when launched here, the browser.
+ */
+export async function connectChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint')
+  return endpoint === undefined
+    ? launchChromium()
+    : withHangTimeouts(await chromium.connect(endpoint))
+}
+
+/** Every page's actions and waits catch a hang only, as the tests' own timeouts do. */
+function withHangTimeouts(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser)
   browser.newContext = async (options) => {
     const context = await newContext(options)
@@ -46,13 +46,13 @@ export async function launchChromium(args: readonly string[] = []): Promise<Brow
 }
 
 /**
- * Debian's Chromium for every test of a file: launched before the first, closed after the last.
+ * Debian's Chromium for every test of a file: connected to before the first, closed after the last.
  * Call at the top of the file; the function returned gives the browser inside a test.
  */
 export function useChromium(): () => Browser {
   let browser: Browser | undefined
   beforeAll(async () => {
-    browser = await launchChromium()
+    browser = await connectChromium()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
@@ -110,16 +110,12 @@ export async function serveFiles(
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
 }
 
-/** A fresh `public/` folder holding MSW's worker script, made as the recipe makes it (`npx msw init`). */
+/**
+ * A `public/` folder holding MSW's worker script, made as the recipe makes it (`npx msw init`): the
+ * one the browser project's global setup made for every file (read only), or a fresh one.
+ */
 export function createPublicFolder(): string {
-  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
-  // --no-save: the worker script alone; without it msw asks whether to save the folder in package.json,
-  // and its prompt can spin forever on the closed stdin.
-  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir, '--no-save'], {
-    cwd: fileURLToPath(new URL('../../', import.meta.url)),
-    stdio: 'ignore',
-  })
-  return publicDir
+  return inject('mswPublicFolder') ?? initPublicFolder()
 }
 
 /**

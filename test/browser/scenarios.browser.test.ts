@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SCENARIO_CASES, matches, type Outcome } from '../cases/scenario-cases.js'
-import { bundlePage, launchChromium, serveWorkerPage } from './chromium.js'
+import { bundlePage, connectChromium, serveWorkerPage } from './chromium.js'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
@@ -13,7 +13,7 @@ let close: () => void
 beforeAll(async () => {
   const served = await serveWorkerPage(await bundlePage('test/browser/scenario-page.ts'))
   close = () => served.server.close()
-  browser = await launchChromium()
+  browser = await connectChromium()
   page = await browser.newPage()
   await page.goto(served.url)
   await page.waitForFunction(() => document.title === 'ready')

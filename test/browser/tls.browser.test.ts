@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { spawnCli } from '../helpers/cli.js'
-import { launchChromium } from './chromium.js'
+import { connectChromium, launchChromium } from './chromium.js'
 
 const URL_LINE = /^taxonomy-mock listening on (https?:\/\/127\.0\.0\.1:\d+) /
 const slug = createTaxonomy({ size: 'small' }).disciplines[0]!.slug
@@ -65,7 +65,7 @@ it('is refused by Chromium without the pin: the certificate is self-signed', asy
     '--tls-ca-out',
     join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-tls-browser-')), 'ca.pem'),
   ])
-  const browser = await launchChromium()
+  const browser = await connectChromium()
   browsers.push(browser)
   const page = await browser.newPage()
   await expect(page.goto(`${url}/__health`)).rejects.toThrow(/ERR_CERT_AUTHORITY_INVALID/)

@@ -35,7 +35,8 @@ export function echoesOf(key: string): string[] {
 export async function startHostileTarget(options: HostileOptions): Promise<HostileTarget> {
   const { key, bodyBytes = 4_096, echo = true } = options
   const requests: string[] = []
-  let fresh = 0
+  const templates = new Map<string, ChildrenTemplate>()
+  let bodies = 0
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '')
     const match = /^\/api\/v2\/(disciplines|sub_disciplines)\/([^/]+)$/.exec(req.url ?? '')
@@ -54,25 +55,25 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
     const [, collection, slug] = match
     // A sub-discipline summary takes about 200 bytes, a discipline summary about 90.
     const count = Math.max(1, Math.round(bodyBytes / (collection === 'disciplines' ? 200 : 90)))
-    // Built as text: a JSON.stringify of 50,000 objects a request would slow the service, not the client.
-    const children: string[] = []
-    for (let i = 0; i < count; i++) {
-      fresh++
-      const childSlug = echo && i === 0 ? json(key) : `"child-${fresh}"`
-      const summary = `{"id":"${uuid(fresh)}","name":"Child ${fresh}","slug":${childSlug}`
-      children.push(
-        collection === 'disciplines'
-          ? `${summary},"description":"${CHILD_DESCRIPTION}","topics_count":0}`
-          : `${summary}}`,
-      )
+    let template = templates.get(collection!)
+    if (template === undefined) {
+      template = childrenTemplate(count, collection === 'disciplines', echo ? json(key) : undefined)
+      templates.set(collection!, template)
     }
+    const children = withBodyNumber(template, ++bodies)
     const head = `{"id":"${uuid(0)}","name":"Hostile","slug":${json(decodeURIComponent(slug!))}`
-    const body =
+    const [before, after] =
       collection === 'disciplines'
-        ? `${head},"description":${json(`A discipline${echoed}`)},"domains":[],"sub_disciplines_count":${count},"sub_disciplines":[${children.join(',')}]}`
-        : `${head},"description":${json(`A sub-discipline${echoed}`)},"disciplines":[${children.join(',')}],"topics_count":0,"topics":[]}`
+        ? [
+            `${head},"description":${json(`A discipline${echoed}`)},"domains":[],"sub_disciplines_count":${count},"sub_disciplines":[`,
+            ']}',
+          ]
+        : [
+            `${head},"description":${json(`A sub-discipline${echoed}`)},"disciplines":[`,
+            '],"topics_count":0,"topics":[]}',
+          ]
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(body)
+    res.end(Buffer.concat([Buffer.from(before), children, Buffer.from(after)]))
   })
   // No idle timeout: a client slow between requests (a busy machine) would race its 5 s close.
   server.keepAliveTimeout = 0
@@ -86,6 +87,60 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
       return new Promise((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/**
+ * The children of every body of one collection, laid out once: `count` summaries whose ids and
+ * slugs each hold `BODY_DIGITS` places (at `marks`) for the number of the body they are sent in, so
+ * that each body's children are new while a body costs a copy, not 100,000 summaries made as text.
+ */
+interface ChildrenTemplate {
+  readonly text: Buffer
+  readonly marks: readonly number[]
+}
+
+/** Hex digits of a body's number in its children's ids and slugs: 16^7 bodies, more than any run asks. */
+const BODY_DIGITS = 7
+
+/** `firstSlug` (JSON text) for the first child instead of its own, as the echoing service does. */
+function childrenTemplate(
+  count: number,
+  discipline: boolean,
+  firstSlug?: string,
+): ChildrenTemplate {
+  const parts: string[] = []
+  const marks: number[] = []
+  let bytes = 0
+  const add = (text: string) => {
+    parts.push(text)
+    bytes += Buffer.byteLength(text)
+  }
+  const mark = () => {
+    marks.push(bytes)
+    add('0'.repeat(BODY_DIGITS))
+  }
+  for (let i = 0; i < count; i++) {
+    // An id of 12 hex digits: the body's 7, then the child's 5 (up to a million children a body).
+    add(`${i === 0 ? '' : ','}{"id":"00000000-0000-4000-8000-`)
+    mark()
+    add(`${i.toString(16).padStart(12 - BODY_DIGITS, '0')}","name":"Child ${i + 1}","slug":`)
+    if (i === 0 && firstSlug !== undefined) add(firstSlug)
+    else {
+      add('"child-')
+      mark()
+      add(`-${i + 1}"`)
+    }
+    add(discipline ? `,"description":"${CHILD_DESCRIPTION}","topics_count":0}` : '}')
+  }
+  return { text: Buffer.from(parts.join('')), marks }
+}
+
+/** A copy of the template's children with `body`'s number in every place for it. */
+function withBodyNumber(template: ChildrenTemplate, body: number): Buffer {
+  const text = Buffer.from(template.text)
+  const digits = Buffer.from(body.toString(16).padStart(BODY_DIGITS, '0'))
+  for (const at of template.marks) text.set(digits, at)
+  return text
 }
 
 const CHILD_DESCRIPTION =

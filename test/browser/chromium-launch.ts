@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { LaunchOptions } from 'playwright-core'
+
+// What the browser tests' Chromium and MSW worker script are made of, for the files (chromium.ts)
+// and for the browser project's global setup alike: no Vitest here, which the setup runs outside.
+
+/**
+ * Debian's Chromium, headless; the background-networking flags keep it off this closed network.
+ * `args` adds flags (`--ignore-certificate-errors-spki-list=...`).
+ */
+export function chromiumOptions(args: readonly string[] = []): LaunchOptions {
+  return {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...args,
+    ],
+  }
+}
+
+/** A fresh `public/` folder holding MSW's worker script, made as the recipe makes it (`npx msw init`). */
+export function initPublicFolder(): string {
+  const publicDir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-public-'))
+  // --no-save: the worker script alone; without it msw asks whether to save the folder in package.json,
+  // and its prompt can spin forever on the closed stdin.
+  execFileSync('npx', ['--no-install', 'msw', 'init', publicDir, '--no-save'], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    stdio: 'ignore',
+  })
+  return publicDir
+}
