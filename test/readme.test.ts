@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
+import { JEST_HANG_FLAGS, VITEST_HANG_FLAGS } from './helpers/hang.js'
 import { installLineOf, installSpecsOf } from './helpers/install-lines.js'
 import { CONSUMER_RECIPES } from './helpers/packed.js'
 import { docBlocks, docFiles, layOut, readDoc, README } from './helpers/readme.js'
@@ -41,14 +42,14 @@ it('runs the Vitest recipe as written', () => {
     'discipline.test.ts',
     'save-har.ts',
   ])
-  const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
+  const output = runTests('npx', ['--no-install', 'vitest', 'run', ...VITEST_HANG_FLAGS], dir)
   expect(output).toMatch(/Tests +3 passed \(3\)/)
 })
 
 it("runs the SSR recipe as written: the page request's session reaches the mock", () => {
   const dir = join(consumers.esm, 'ssr')
   expect(layOut('docs/recipes/ssr.md', dir)).toEqual(['render.ts', 'render.test.ts'])
-  const output = runTests('npx', ['--no-install', 'vitest', 'run'], dir)
+  const output = runTests('npx', ['--no-install', 'vitest', 'run', ...VITEST_HANG_FLAGS], dir)
   expect(output).toMatch(/Tests +2 passed \(2\)/)
 })
 
@@ -68,6 +69,7 @@ it('runs the Jest (ES modules) recipe as written', () => {
       '--experimental-vm-modules',
       '--disable-warning=ExperimentalWarning',
       'node_modules/jest/bin/jest.js',
+      ...JEST_HANG_FLAGS,
     ],
     dir,
   )
@@ -82,7 +84,7 @@ it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', (
     'jest.setup.js',
     'discipline.test.js',
   ])
-  const result = execFileSync('node', ['node_modules/jest/bin/jest.js'], {
+  const result = execFileSync('node', ['node_modules/jest/bin/jest.js', ...JEST_HANG_FLAGS], {
     cwd: consumers.cjs,
     env,
     encoding: 'utf8',
@@ -94,9 +96,10 @@ it('runs the Jest recipe for CommonJS with babel-jest as written, with msw 2', (
   for (const name of ['rettime', 'until-async', '@open-draft/deferred-promise']) {
     expect(config).toContain(`|${name}`)
     writeFileSync(join(consumers.cjs, 'jest.config.js'), config.replace(`|${name}`, ''))
-    expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], consumers.cjs), name).toThrow(
-      /SyntaxError|Unexpected token/,
-    )
+    expect(
+      () => runTests('node', ['node_modules/jest/bin/jest.js', ...JEST_HANG_FLAGS], consumers.cjs),
+      name,
+    ).toThrow(/SyntaxError|Unexpected token/)
   }
   writeFileSync(join(consumers.cjs, 'jest.config.js'), config)
 })
@@ -109,15 +112,15 @@ it('runs the Jest recipe for jsdom (jest-fixed-jsdom) as written, and shows why:
     'jest.setup.js',
     'discipline.test.js',
   ])
-  expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
+  expect(runTests('node', ['node_modules/jest/bin/jest.js', ...JEST_HANG_FLAGS], dir)).toBe('')
   const config = docFiles('docs/recipes/jest-jsdom.md').get('jest.config.js')!
   writeFileSync(
     join(dir, 'jest.config.js'),
     config.replace("testEnvironment: 'jest-fixed-jsdom'", "testEnvironment: 'jsdom'"),
   )
-  expect(() => runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toThrow(
-    /Cannot find module 'msw\/node'/,
-  )
+  expect(() =>
+    runTests('node', ['node_modules/jest/bin/jest.js', ...JEST_HANG_FLAGS], dir),
+  ).toThrow(/Cannot find module 'msw\/node'/)
   writeFileSync(join(dir, 'jest.config.js'), config)
 })
 
@@ -128,7 +131,7 @@ it('runs the Jest recipe with ts-jest as written, with msw 2', () => {
     'jest.setup.ts',
     'discipline.test.ts',
   ])
-  expect(runTests('node', ['node_modules/jest/bin/jest.js'], dir)).toBe('')
+  expect(runTests('node', ['node_modules/jest/bin/jest.js', ...JEST_HANG_FLAGS], dir)).toBe('')
 })
 
 it('runs the CI-fixtures recipe as written', () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
+import { JEST_HANG_FLAGS } from '../helpers/hang.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -46,6 +47,7 @@ it('runs the matchers in real Jest: kit and server session, pass, fail with reas
       [
         '--experimental-vm-modules',
         join(ROOT, 'node_modules/jest/bin/jest.js'),
+        ...JEST_HANG_FLAGS,
         '--rootDir',
         dir,
         '--ci',

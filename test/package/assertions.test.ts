@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
+import { JEST_HANG_FLAGS, VITEST_HANG_FLAGS } from '../helpers/hang.js'
 import { layOut, readDoc } from '../helpers/readme.js'
 
 const PAGE = 'docs/assertions.md'
@@ -44,7 +45,7 @@ it('lays out the files the page names', () => {
 })
 
 it('runs the Vitest blocks: the MSW fixture and server sessions, with the matchers', () => {
-  const output = runTests('npx', ['--no-install', 'vitest', 'run'])
+  const output = runTests('npx', ['--no-install', 'vitest', 'run', ...VITEST_HANG_FLAGS])
   expect(output).toMatch(/Test Files +2 passed \(2\)/)
   expect(output).toMatch(/Tests +5 passed \(5\)/)
 })
@@ -53,7 +54,14 @@ it('runs the Jest block in ES-module mode with the command the page gives', () =
   const command = 'node --experimental-vm-modules node_modules/jest/bin/jest.js --rootDir jest'
   expect(readDoc(PAGE)).toContain(`(\`${command}\`)`)
   const [node, ...args] = command.split(' ')
-  runTests(node!, [...args, '--ci', '--json', '--outputFile', 'jest-result.json'])
+  runTests(node!, [
+    ...args,
+    ...JEST_HANG_FLAGS,
+    '--ci',
+    '--json',
+    '--outputFile',
+    'jest-result.json',
+  ])
   const result = JSON.parse(readFileSync(join(dir, 'jest-result.json'), 'utf8')) as object
   expect(result).toMatchObject({ numPassedTests: 1, numFailedTests: 0 })
 })
