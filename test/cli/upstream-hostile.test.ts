@@ -14,6 +14,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { createUpstreamExchange } from '../../src/server/upstream-exchange.js'
 import { spawnCli } from '../helpers/cli.js'
 import { echoesOf } from '../helpers/hostile-target.js'
+import { HANG_MS } from '../helpers/hang.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
@@ -232,11 +233,13 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
       kind: 'failed',
       reason: `GET ${stallingBody.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
     })
-    expect(await lookUp(declaredHuge.url)).toEqual({
+    // The size bound ends these, not the timeout (10 s by default, which reading 16 MB took
+    // beside CI's other jobs): a timeout that only catches a hang.
+    expect(await lookUp(declaredHuge.url, HANG_MS)).toEqual({
       kind: 'failed',
       reason: `GET ${declaredHuge.url}/api/v2/disciplines/${SLUG}: answered a body of ${17 * 1024 * 1024} bytes (Content-Length), over the 16 MB one answer may bring`,
     })
-    expect(await lookUp(endless.url)).toEqual({
+    expect(await lookUp(endless.url, HANG_MS)).toEqual({
       kind: 'failed',
       reason: `GET ${endless.url}/api/v2/disciplines/${SLUG}: answered a body of more than ${16 * 1024 * 1024} bytes, over the 16 MB one answer may bring`,
     })
