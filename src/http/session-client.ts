@@ -57,11 +57,16 @@ export function createSessionClient(target: ServerSession): SessionClient {
     const headers: Record<string, string> = { [SESSION_HEADER]: target.session }
     if (target.adminKey !== undefined) headers[ADMIN_KEY_HEADER] = target.adminKey
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${base}${resource}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
+    const send = () =>
+      fetch(`${base}${resource}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    // A kept-alive connection the server closed as the call went out on it fails before any
+    // answer. Every admin call is idempotent (GET, PUT, DELETE): it is sent again once, on a new
+    // connection, as HTTP clients do; a second failure is the caller's.
+    const response = await send().catch(send)
     if (!response.ok) {
       const reason = await readErrorText(response)
       throw new Error(
