@@ -146,7 +146,8 @@ it.each<[string, Command]>([
 interface KindCell {
   /** Compared as a subset: Bun's own 500 page is not spelled out. */
   readonly outcome: Partial<Record<string, unknown>>
-  readonly end?: WireExchange['end']
+  /** How the connection may end: Bun resets it, but closed it cleanly once beside CI's other jobs. */
+  readonly end?: readonly WireExchange['end'][]
 }
 
 const RECORD = '/api/v2/disciplines/pharmacology'
@@ -166,16 +167,16 @@ const malformed: Outcome = {
 // body chunked (no Content-Length) and ends an errored one with a reset, Deno with a clean close.
 const KIND_CELLS: Record<'bun' | 'deno', Record<string, KindCell>> = {
   bun: {
-    'scenario=truncated, bytes=10': { outcome: cut(null), end: 'reset' },
+    'scenario=truncated, bytes=10': { outcome: cut(null), end: ['reset', 'fin'] },
     'scenario=reset': { outcome: { status: 500 } },
-    'scenario=reset, bytes=10': { outcome: cut(null), end: 'reset' },
+    'scenario=reset, bytes=10': { outcome: cut(null), end: ['reset', 'fin'] },
     'scenario=malformed, bytes=20': { outcome: malformed },
     'scenario=empty': { outcome: { status: 500 } },
   },
   deno: {
-    'scenario=truncated, bytes=10': { outcome: cut('1319'), end: 'fin' },
+    'scenario=truncated, bytes=10': { outcome: cut('1319'), end: ['fin'] },
     'scenario=reset': { outcome: { status: 500, body: 'Internal Server Error' } },
-    'scenario=reset, bytes=10': { outcome: cut('1319'), end: 'fin' },
+    'scenario=reset, bytes=10': { outcome: cut('1319'), end: ['fin'] },
     'scenario=malformed, bytes=20': { outcome: malformed },
     'scenario=empty': { outcome: { status: 500, body: 'Internal Server Error' } },
   },
@@ -198,8 +199,10 @@ it.each<[keyof typeof KIND_CELLS, string, Command]>([
       expect(seen, prefer).toMatchObject(cell.outcome)
       if (cell.end !== undefined) {
         const wire = await exchangeRaw(base, RECORD, { authorization: AUTH.Authorization, prefer })
-        expect(wire.end, prefer).toBe(cell.end)
+        expect(cell.end, prefer).toContain(wire.end)
         expect(wire.received.toString('latin1'), prefer).toContain('{"id":"a2d')
+        // Cut either way: a chunked body without its last chunk, or short of its Content-Length.
+        expect(wire.received.toString('latin1'), prefer).not.toMatch(/\r\n0\r\n\r\n$/)
       }
     }
     // Seeded cuts come from the session's stream: a fresh session's series is Node's.
