@@ -278,4 +278,23 @@ const sections = [
   ['Hostile verify and record target', hostileContract],
 ] as const
 
+// A socket of the soak's own clients, reset when a section kills the server it talked to, has
+// thrown from Node's stream code with no listener to take it (twice in CI, between sections; its
+// owner not found). Such a reset is the client's, not a finding about the server: it is counted and
+// said, not a crash. Any other uncaught error still ends the soak.
+let strayResets = 0
+process.on('uncaughtException', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'ECONNRESET') {
+    console.error(error)
+    process.exit(1)
+  }
+  strayResets++
+})
+process.on('exit', () => {
+  if (strayResets > 0)
+    console.error(
+      `soak client: ${strayResets} stray connection reset(s) of its own sockets, not counted as a finding`,
+    )
+})
+
 await runSections('taxonomy-mock soak', sections, process.argv[2])
