@@ -7,7 +7,7 @@ import { startHostileTarget } from '../test/helpers/hostile-target.js'
 import { findKeyLeak } from '../test/helpers/key-leaks.js'
 import type { Check } from './lib.js'
 import { BIN } from './processes.js'
-import { SOAK_SECONDS, rssMb } from './soak-lib.js'
+import { SOAK_SHORTENED, rssMb } from './soak-lib.js'
 
 /** A slash for PHP's `\/`, a quote and a backslash for JSON escapes, all three for percent-encoding. */
 const KEY = 'soak/Key"with\\quote-0123456789abcdefghijklmnopqrstuvwxyzABCDEF'
@@ -20,8 +20,8 @@ const HEAP_GUARD_MB = 1_024
  * times that); and how long the CLI waits for one answer (`--timeout`). A shortened soak runs
  * beside CI's other jobs, where reading 15 MB took over the CLI's default 10 s and a run over 40 s.
  */
-const RUN_TIMEOUT_MS = SOAK_SECONDS < 60 ? 180_000 : 40_000
-const ANSWER_TIMEOUT_MS = SOAK_SECONDS < 60 ? 120_000 : 10_000
+const RUN_TIMEOUT_MS = SOAK_SHORTENED ? 180_000 : 40_000
+const ANSWER_TIMEOUT_MS = SOAK_SHORTENED ? 120_000 : 10_000
 
 interface CliResult {
   readonly code: number | null

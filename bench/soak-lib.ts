@@ -16,10 +16,13 @@ export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** Seconds of load per soak (`SOAK_SECONDS`, 60 by default; CI shortens it). */
 export const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 
+/** Whether the soak runs shortened (CI beside its other jobs) rather than in full, with the machine to itself. */
+export const SOAK_SHORTENED = SOAK_SECONDS < 60
+
 /**
  * A section's full length (seconds, or requests) when the soak runs in full; when it is shortened,
  * that length in proportion to `SOAK_SECONDS` (at least one), so that every section shrinks alike.
  */
 export function shortened(full: number): number {
-  return SOAK_SECONDS >= 60 ? full : Math.max(1, Math.round((full * SOAK_SECONDS) / 60))
+  return !SOAK_SHORTENED ? full : Math.max(1, Math.round((full * SOAK_SECONDS) / 60))
 }

@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http'
 import { MEMORY_BUDGET } from '../src/http/memory-budget.js'
 import type { Check } from './lib.js'
 import { startCliServer, type ServerProcess } from './processes.js'
-import { rssMb } from './soak-lib.js'
+import { SOAK_SHORTENED, rssMb } from './soak-lib.js'
 
 /** The RSS the server must stay under (docs/robustness.md), whatever the sessions hold. */
 const CEILING_MB = 1024
@@ -12,9 +12,7 @@ const CEILING_MB = 1024
  * them forget each before it is read again); 2,000 when the soak is shortened (`SOAK_SECONDS`, as
  * in CI).
  */
-const SESSIONS = Number(
-  process.env.SOAK_SESSIONS ?? (Number(process.env.SOAK_SECONDS ?? 60) < 60 ? 2_000 : 10_000),
-)
+const SESSIONS = Number(process.env.SOAK_SESSIONS ?? (SOAK_SHORTENED ? 2_000 : 10_000))
 const CONNECTIONS = 4
 const PATHS = ['/api/v2/disciplines/huge-discipline', '/api/v2/sub_disciplines/huge-sub-discipline']
 const PRESET = '{"preset":"huge-lists"}'
