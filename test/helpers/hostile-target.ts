@@ -99,6 +99,9 @@ interface ChildrenTemplate {
   readonly marks: readonly number[]
 }
 
+/** What every id starts with before its 12 hex digits (`uuid`'s). */
+const ID_PREFIX = uuid(0).slice(0, -12)
+
 /** Hex digits of a body's number in its children's ids and slugs: 16^7 bodies, more than any run asks. */
 const BODY_DIGITS = 7
 
@@ -121,7 +124,7 @@ function childrenTemplate(
   }
   for (let i = 0; i < count; i++) {
     // An id of 12 hex digits: the body's 7, then the child's 5 (up to a million children a body).
-    add(`${i === 0 ? '' : ','}{"id":"00000000-0000-4000-8000-`)
+    add(`${i === 0 ? '' : ','}{"id":"${ID_PREFIX}`)
     mark()
     add(`${i.toString(16).padStart(12 - BODY_DIGITS, '0')}","name":"Child ${i + 1}","slug":`)
     if (i === 0 && firstSlug !== undefined) add(firstSlug)
