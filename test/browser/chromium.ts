@@ -28,19 +28,16 @@ export async function connectChromium(): Promise<Browser> {
     : withHangTimeouts(await chromium.connect(endpoint))
 }
 
-/** Every page's actions and waits catch a hang only, as the tests' own timeouts do. */
+/**
+ * Every page's actions and waits catch a hang only, as the tests' own timeouts do. `newPage` makes
+ * its context through `newContext`, so the one wrapper sets both.
+ */
 function withHangTimeouts(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser)
   browser.newContext = async (options) => {
     const context = await newContext(options)
     context.setDefaultTimeout(PAGE_HANG_MS)
     return context
-  }
-  const newPage = browser.newPage.bind(browser)
-  browser.newPage = async (options) => {
-    const page = await newPage(options)
-    page.context().setDefaultTimeout(PAGE_HANG_MS)
-    return page
   }
   return browser
 }
