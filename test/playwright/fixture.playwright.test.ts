@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, expect, inject, it } from 'vitest'
+import { CHROMIUM_EXECUTABLE } from '../browser/chromium-launch.js'
 import { writeNodeTsconfig } from '../helpers/packed.js'
 
 /**
@@ -30,7 +31,7 @@ function playwright(
   const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...inherited, CI: '1', ...env },
+    env: { ...inherited, CI: '1', CHROMIUM_PATH: CHROMIUM_EXECUTABLE, ...env },
     timeout: 240_000,
   })
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, inject, it } from 'vitest'
+import { CHROMIUM_EXECUTABLE } from '../browser/chromium-launch.js'
 import { layOut } from '../helpers/readme.js'
 import { writeNodeTsconfig } from '../helpers/packed.js'
 
@@ -16,7 +17,7 @@ import { writeNodeTsconfig } from '../helpers/packed.js'
 let dir: string
 
 /**
- * Imports the recipe's own config and adds only the browser (Debian's Chromium instead of a download)
+ * Imports the recipe's own config and adds only the browser (Debian's Chromium, test/browser/chromium-launch.ts, instead of a download)
  * and timeouts that catch a hang, not a busy machine.
  */
 const HARNESS_CONFIG = `import config from './playwright.config.js'
@@ -63,7 +64,7 @@ function playwright(recipe: string): { status: number | null; output: string } {
     {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, CI: '1', MOCK_PORT: '4479' },
+      env: { ...process.env, CI: '1', MOCK_PORT: '4479', CHROMIUM_PATH: CHROMIUM_EXECUTABLE },
       timeout: 300_000,
     },
   )
