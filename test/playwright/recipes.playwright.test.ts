@@ -17,8 +17,9 @@ import { writeNodeTsconfig } from '../helpers/packed.js'
 let dir: string
 
 /**
- * Imports the recipe's own config and adds only the browser (Debian's Chromium, test/browser/chromium-launch.ts, instead of a download)
- * and timeouts that catch a hang, not a busy machine.
+ * Imports the recipe's own config and adds only the browser (Debian's Chromium, which the test names
+ * in CHROMIUM_PATH: test/browser/chromium-launch.ts; no download) and timeouts that catch a hang,
+ * not a busy machine.
  */
 const HARNESS_CONFIG = `import config from './playwright.config.js'
 
@@ -26,7 +27,7 @@ export default {
   ...config,
   timeout: 180_000,
   expect: { ...config.expect, timeout: 60_000 },
-  use: { ...config.use, launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' } },
+  use: { ...config.use, launchOptions: { executablePath: process.env.CHROMIUM_PATH } },
 }
 `
 
