@@ -36,6 +36,8 @@ export function createRedactor(key: string): Redactor {
   // Each form as it is, or the first character of any encoded character (see `holds`).
   const candidates = new RegExp([...plain.map(escapeRegExp), '[\\\\%&]'].join('|'), 'g')
   const longest = Math.max(...plain.map((form) => form.length))
+  // What any match holds: a form as it is, or a character that starts an encoding.
+  const needles = [...plain, '\\', '%', '&']
   return {
     redact: (text) => text.replace(pattern, REDACTED),
     /**
@@ -49,6 +51,9 @@ export function createRedactor(key: string): Redactor {
   }
 
   function holdsAsIs(text: string): boolean {
+    // Most answers hold no needle at all: V8's native search of each says so in about a third of
+    // the time of one pass of `candidates`, whose alternation it cannot skip through.
+    if (!needles.some((needle) => text.includes(needle))) return false
     let untried = 0
     candidates.lastIndex = 0
     for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
