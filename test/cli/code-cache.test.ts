@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, it } from 'vitest'
+import { expect, it, onTestFinished } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 
 // Node 22.1+ keeps a compile cache of its own; bin/ keeps V8's code cache only where it lacks one.
@@ -11,6 +11,7 @@ it.runIf(ownCache)(
   "keeps V8's code cache of the CLI in a folder of its own, and runs the same from it, or from a broken one",
   async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'code-cache-'))
+    onTestFinished(() => rmSync(tmp, { recursive: true, force: true }))
     const env = { TMPDIR: tmp }
     const first = await runCli(['--version'], env)
     expect(first.code).toBe(0)
