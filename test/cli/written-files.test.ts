@@ -97,6 +97,11 @@ const WRITERS: Record<Table, Record<string, Writer>> = {
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'taxonomy-mock-written-'))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * How long a step may take before it counts as a hang: far past what a starved machine takes, and
+ * under the test's own timeout, so that a hang fails with the case that hung named.
+ */
+const HANG_MS = 120_000
 
 /** A link named `link` in a fresh folder, to `target`. */
 function linkTo(to: string) {
@@ -132,7 +137,9 @@ const failure = (flag: string, path: string, reason: string) => ({
 /**
  * Resolves once a thread of `run` waits in the kernel for the other end of the FIFO at `path`
  * (Linux names where each thread waits), or the CLI has ended, or `path` is no FIFO any more.
- * There is no event for it: the state is looked at every 20 ms, 500 times at most.
+ * There is no event for it: the state is looked at every 20 ms until one of these holds, or for
+ * {@link HANG_MS} at most. A CLI stopped before it waits there (it may not yet handle the signal)
+ * makes a case fail that is only slow, so this does not give up earlier.
  */
 async function waitingForReader(run: CliRun, path: string): Promise<void> {
   let ended = false
@@ -145,7 +152,7 @@ async function waitingForReader(run: CliRun, path: string): Promise<void> {
       return false // The thread has ended.
     }
   }
-  for (let look = 0; look < 500 && !ended && lstatSync(path).isFIFO(); look++) {
+  for (let look = 0; look < HANG_MS / 20 && !ended && lstatSync(path).isFIFO(); look++) {
     if (readdirSync(tasks).some(waits)) return
     await pause(20)
   }
@@ -177,8 +184,8 @@ const CASES: Record<string, (flag: string, writer: Writer) => Promise<void>> = {
       // The writer's end closed: all it wrote has come.
       const readAll = new Promise((resolve) => reader.on('close', resolve))
       expect((await finish(writer, path)).code).toBe(0)
-      // Only a hang takes 10 s: a FIFO replaced, so the reader waits on the old one for good.
-      await Promise.race([readAll, pause(10_000)])
+      // Only a hang takes this long: a FIFO replaced, so the reader waits on the old one for good.
+      await Promise.race([readAll, pause(HANG_MS)])
       expect(read).toMatch(writer.holds)
       expect(lstatSync(path).isFIFO()).toBe(true)
       expect(readdirSync(dir)).toEqual(['fifo'])
@@ -194,8 +201,8 @@ const CASES: Record<string, (flag: string, writer: Writer) => Promise<void>> = {
     const run = spawnCli(writer.argv(path), ENV)
     await waitingForReader(run, path)
     run.child.kill('SIGTERM')
-    // Only a hang takes 10 s: its exit waiting for a thread stuck in the FIFO's open.
-    const code = await Promise.race([run.exit, pause(10_000).then(() => 'still running')])
+    // Only a hang takes this long: its exit waiting for a thread stuck in the FIFO's open.
+    const code = await Promise.race([run.exit, pause(HANG_MS).then(() => 'still running')])
     expect({ code, stderr: run.stderr }).toEqual(
       writer.serves
         ? { code: 0, stderr: [] }
@@ -250,8 +257,8 @@ it('stops serve --workers while its --tls-ca-out FIFO waits for a reader: exit 0
   const run = spawnCli(['--port', '0', '--workers', '2', '--quiet', '--tls', '--tls-ca-out', path])
   await waitingForReader(run, path)
   run.child.kill('SIGTERM')
-  // Only a hang takes 10 s.
-  const code = await Promise.race([run.exit, pause(10_000).then(() => 'still running')])
+  // Only a hang takes this long.
+  const code = await Promise.race([run.exit, pause(HANG_MS).then(() => 'still running')])
   expect({ code, stdout: run.stdout, stderr: run.stderr }).toEqual({
     code: 0,
     stdout: [],
