@@ -24,6 +24,7 @@ import { HELP } from '../../src/cli/help.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
+import { HANG_MS } from '../helpers/hang.js'
 import { SECRET } from '../helpers/targets.js'
 
 const TABLES = { 'serve and export': OPTIONS, 'verify and record': CONTRACT_OPTIONS }
@@ -97,11 +98,6 @@ const WRITERS: Record<Table, Record<string, Writer>> = {
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'taxonomy-mock-written-'))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-/**
- * How long a step may take before it counts as a hang: far past what a starved machine takes, and
- * under the test's own timeout, so that a hang fails with the case that hung named.
- */
-const HANG_MS = 120_000
 
 /** A link named `link` in a fresh folder, to `target`. */
 function linkTo(to: string) {
