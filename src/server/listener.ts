@@ -153,8 +153,10 @@ export function createListener(
       const socket = response.socket
       if (socket === null || socket.destroyed) return
       if (mode === 'truncated') socket.destroySoon()
-      // A reset that arrives with the bytes still unread makes some clients see a plain end.
-      else setTimeout(() => resetConnection(socket), RESET_PAUSE)
+      // A reset that arrives with the bytes still unread makes some clients see a plain end (libuv
+      // takes the bytes and the hang-up of one poll as an end). After the pause, one more poll of
+      // the event loop: a client in this process reads the bytes there, however late the timer.
+      else setTimeout(() => setImmediate(resetConnection, socket), RESET_PAUSE)
     })
   }
 
