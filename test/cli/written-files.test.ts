@@ -24,7 +24,7 @@ import { HELP } from '../../src/cli/help.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
-import { HANG_MS } from '../helpers/hang.js'
+import { HANG_MS, until } from '../helpers/clock.js'
 import { SECRET } from '../helpers/targets.js'
 
 const TABLES = { 'serve and export': OPTIONS, 'verify and record': CONTRACT_OPTIONS }
@@ -133,9 +133,9 @@ const failure = (flag: string, path: string, reason: string) => ({
 /**
  * Resolves once a thread of `run` waits in the kernel for the other end of the FIFO at `path`
  * (Linux names where each thread waits), or the CLI has ended, or `path` is no FIFO any more.
- * There is no event for it: the state is looked at every 20 ms until one of these holds, or for
- * {@link HANG_MS} at most. A CLI stopped before it waits there (it may not yet handle the signal)
- * makes a case fail that is only slow, so this does not give up earlier.
+ * There is no event for it: `until` looks at the state until one of these holds, and fails the
+ * case after {@link HANG_MS}. A CLI stopped before it waits there (it may not yet handle the
+ * signal) makes a case fail that is only slow, so this does not give up earlier.
  */
 async function waitingForReader(run: CliRun, path: string): Promise<void> {
   let ended = false
@@ -148,10 +148,10 @@ async function waitingForReader(run: CliRun, path: string): Promise<void> {
       return false // The thread has ended.
     }
   }
-  for (let look = 0; look < HANG_MS / 20 && !ended && lstatSync(path).isFIFO(); look++) {
-    if (readdirSync(tasks).some(waits)) return
-    await pause(20)
-  }
+  await until(
+    () => ended || !lstatSync(path).isFIFO() || readdirSync(tasks).some(waits),
+    `${run.child.spawnargs.join(' ')} waiting for a reader of ${path}`,
+  )
 }
 
 /** Each case runs `writer`, which writes through `flag`, on one special file. */
