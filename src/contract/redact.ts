@@ -34,10 +34,12 @@ export function createRedactor(key: string): Redactor {
   const pattern = new RegExp(source, 'g')
   const startsHere = new RegExp(source, 'y')
   // Each form as it is, or the first character of any encoded character (see `holds`).
-  const candidates = new RegExp([...plain.map(escapeRegExp), '[\\\\%&]'].join('|'), 'g')
+  const needles = [...plain, ...ENCODING_STARTS]
+  const candidates = new RegExp(
+    [...plain.map(escapeRegExp), `[${ENCODING_STARTS.map(escapeRegExp).join('')}]`].join('|'),
+    'g',
+  )
   const longest = Math.max(...plain.map((form) => form.length))
-  // What any match holds: a form as it is, or a character that starts an encoding.
-  const needles = [...plain, '\\', '%', '&']
   return {
     redact: (text) => text.replace(pattern, REDACTED),
     /**
@@ -67,6 +69,9 @@ export function createRedactor(key: string): Redactor {
     return false
   }
 }
+
+/** The first character of every encoding `characterForms` gives: JSON's, percent, HTML's. */
+const ENCODING_STARTS = ['\\', '%', '&']
 
 /**
  * The text with its JSON escapes read, left to right, wherever they are: inside a JSON document's
