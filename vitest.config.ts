@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config'
+import { useRunTempFolder } from './test/setup/temp-folder.js'
+
+useRunTempFolder()
 
 const UNIT_EXCLUDE = [
   'test/**/*.browser.test.ts',

@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { LONG_LOGGED_PATH, load, startUnseenServer } from '../helpers/local-load.js'
-import { BIN } from '../helpers/cli.js'
+import { BIN, childEnv } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
 
@@ -47,7 +47,7 @@ it('keeps exit code 0 for a passing verify when stdout and stderr cannot be writ
     process.execPath,
     [BIN, 'verify', '--target', server.url, '--discipline', slug, '--crawl', '3', '--rate', '500'],
     {
-      env: { PATH: process.env.PATH ?? '', TAXONOMY_API_KEY: SECRET },
+      env: { ...childEnv(), TAXONOMY_API_KEY: SECRET },
       stdio: ['ignore', full(), full()],
     },
   )

@@ -14,6 +14,15 @@ export const AS_ROOT = process.getuid?.() === 0
 /** nobody's ids, for `spawn`. */
 export const NOBODY = { uid: 65534, gid: 65534 } as const
 
+/**
+ * What a child program is given of this process's environment, and nothing more (no key, no
+ * proxy, no locale): its PATH, and TMPDIR, the run's own temp folder (test/setup/temp-folder.ts),
+ * so that what the child leaves there goes when the run ends.
+ */
+export function childEnv(): { PATH: string; TMPDIR: string } {
+  return { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() }
+}
+
 let nobodysCopy: string | undefined
 /**
  * A copy of what the CLI runs (bin/, dist/, package.json) that uid 65534 may read: the clone itself
@@ -79,7 +88,7 @@ export function spawnProgram(
   as: { uid?: number; gid?: number } = {},
 ): CliRun {
   const child = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { ...childEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...as,
   })
