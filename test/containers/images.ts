@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { podman } from '../helpers/podman.js'
+import { systemTempFolder } from '../setup/temp-folder.js'
 import { docBlocks } from '../helpers/readme.js'
 import { buildFromScratch } from './stand-in.js'
 
@@ -140,7 +140,8 @@ export async function buildImages(): Promise<{
   images: ContainerImages
   teardown: () => Promise<void>
 }> {
-  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-containers-'))
+  // Removed by the teardown below; its run root's socket paths must stay short.
+  const dir = mkdtempSync(join(systemTempFolder(), 'taxonomy-mock-containers-'))
   const env = {
     CONTAINERS_CONF: join(dir, 'containers.conf'),
     CONTAINERS_STORAGE_CONF: join(dir, 'storage.conf'),

@@ -13,11 +13,13 @@ export function useRunTempFolder(): void {
   // Workers, and a test that runs Vitest or a bench again, read the config again: they keep the
   // run's folder, and only the process that made it removes it.
   if (process.env[MARK] !== undefined && process.env[MARK] === process.env.TMPDIR) return
+  const systemTempFolder = tmpdir()
   const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-run-'))
   // As open as the system's temp folder (sticky, all may write): a test runs the CLI as nobody.
   chmodSync(folder, 0o1777)
   process.env.TMPDIR = folder
   process.env[MARK] = folder
+  process.env[SYSTEM_MARK] = systemTempFolder
   process.once('exit', () => {
     try {
       rmSync(folder, { recursive: true, force: true })
@@ -27,4 +29,14 @@ export function useRunTempFolder(): void {
   })
 }
 
+/**
+ * The system's temp folder, outside the run's: for what needs a short path there. podman's run
+ * root holds sockets, whose paths are at most 107 bytes: in the run's folder, a container that
+ * exited under `kube play` (restartPolicy: Always) was never started again.
+ */
+export function systemTempFolder(): string {
+  return process.env[SYSTEM_MARK] ?? tmpdir()
+}
+
 const MARK = 'TAXONOMY_MOCK_RUN_TMPDIR'
+const SYSTEM_MARK = 'TAXONOMY_MOCK_SYSTEM_TMPDIR'
