@@ -250,5 +250,8 @@ function toHeldHeaders(headers: Readonly<Record<string, string>>): HeldHeaders {
   } catch {
     return null
   }
-  return Object.freeze(prepared)
+  // Made again with fast properties: Node walks these with `for...in` on every answer, and an object
+  // made by `Object.create(null)` is a dictionary, about three times as slow to walk. The entries
+  // are defined, not assigned, so a field named `__proto__` stays a field.
+  return Object.freeze(Object.setPrototypeOf(Object.fromEntries(Object.entries(prepared)), null))
 }

@@ -53,6 +53,18 @@ it("hands Node an answer's headers as held, checked once, and the bytes are Node
   })
 })
 
+it('writes a field named __proto__ as a field, as Node does (the held headers are made anew with fast properties)', async () => {
+  // From JSON: in an object literal, `__proto__` would set the prototype, not make a field.
+  const headers = Object.freeze(
+    JSON.parse(
+      '{"content-type":"application/json","content-length":"2","__proto__":"x"}',
+    ) as Record<string, string>,
+  )
+  const ours = await rawAnswer((response) => writeHead(response, 200, headers))
+  expect(ours).toBe(await rawAnswer((response) => response.writeHead(200, headers)))
+  expect(ours).toContain('\r\n__proto__: x\r\n')
+})
+
 it('leaves headers Node refuses to Node, which refuses them as before', async () => {
   const bad = Object.freeze({ 'x-bad': 'a\nb' })
   let thrown: unknown
