@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { useRunTempFolder } from '../test/setup/temp-folder.js'
 
 /** Runs a bench script in a fresh Node process (with tsx) and parses the JSON line it prints. */
 export function runFresh<T>(script: string, args: string[] = []): T {
@@ -81,6 +82,8 @@ export async function runSections(
   only?: string,
   runs = 1,
 ): Promise<void> {
+  // The temp folders of every section (packed installs, scripts, the CLI's code cache) go with the run.
+  useRunTempFolder()
   console.log(
     `${heading}: Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${runs > 1 ? `, ${runs} runs` : ''}`,
   )

@@ -1,4 +1,5 @@
-// Imported by vitest.config.ts, so it runs in Vitest's main process before any worker starts.
+// Called by vitest.config.ts, so in Vitest's main process before any worker starts, and by
+// bench/lib.ts before a bench or soak runs its sections.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
