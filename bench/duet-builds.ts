@@ -5,11 +5,12 @@
 // `bare`, the reference server sending the repo's answer. What a change to the hot path is worth
 // shows here, where rounds of one server alone vary by ±10% (bench/README.md).
 import { join, resolve } from 'node:path'
+import { useRunTempFolder } from '../test/setup/temp-folder.js'
 import {
   compare,
   firstDisciplineSlug,
   formatRatio,
-  REFERENCE,
+  referenceContender,
   sampleAnswer,
   startPinned,
   type Contender,
@@ -18,21 +19,13 @@ import {
 const [first, second, rounds = '8'] = process.argv.slice(2)
 if (first === undefined || second === undefined || !/^[1-9]\d*$/.test(rounds))
   throw new Error('usage: npx tsx bench/duet-builds.ts <copy A | bare> <copy B | bare> [rounds]')
+// Its processes' temp folders (the CLI's code cache) go with the run, as a bench's do.
+useRunTempFolder()
 const path = `/api/v2/disciplines/${await firstDisciplineSlug()}`
 const answer = await sampleAnswer(path)
 
 function contender(name: string): Contender {
-  if (name === 'bare')
-    return {
-      start: () =>
-        startPinned([
-          '--import',
-          'tsx',
-          REFERENCE,
-          answer.body.toString('base64'),
-          JSON.stringify(answer.headers),
-        ]),
-    }
+  if (name === 'bare') return referenceContender(answer)
   const bin = join(resolve(name), 'bin/taxonomy-mock.cjs')
   return { start: () => startPinned([bin, '--port', '0', '--quiet']) }
 }

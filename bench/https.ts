@@ -13,7 +13,7 @@ import {
   judged,
   P99_TARGET,
   PLAIN_CPU_TARGET,
-  REFERENCE,
+  referenceContender,
   sampleAnswer,
   startPinned,
   THROUGHPUT_TARGET,
@@ -54,18 +54,7 @@ export async function benchHttps(rounds = 16, seconds = 3): Promise<Check[]> {
       start: () =>
         startPinned([BIN, '--port', '0', '--quiet', '--tls-cert', cert, '--tls-key', key]),
     }
-    const reference: Contender = {
-      start: () =>
-        startPinned([
-          '--import',
-          'tsx',
-          REFERENCE,
-          answer.body.toString('base64'),
-          JSON.stringify(answer.headers),
-          cert,
-          key,
-        ]),
-    }
+    const reference = referenceContender(answer, [cert, key])
     const result = await compare(ours, reference, path, CONNECTIONS, rounds, seconds)
     return [
       judged(

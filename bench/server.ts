@@ -78,16 +78,7 @@ export async function benchServer(rounds = 16, seconds = 3): Promise<Check[]> {
   const path = `/api/v2/disciplines/${slug}`
   const answer = await sampleAnswer(path)
   const quiet: Contender = { start: () => startPinned([BIN, '--port', '0', '--quiet']) }
-  const reference: Contender = {
-    start: () =>
-      startPinned([
-        '--import',
-        'tsx',
-        REFERENCE,
-        answer.body.toString('base64'),
-        JSON.stringify(answer.headers),
-      ]),
-  }
+  const reference = referenceContender(answer)
   const checks: Check[] = []
   let errors = 0
   for (const connections of CONNECTIONS) {
@@ -279,6 +270,18 @@ const ROUNDS_PER_PAIR = 4
 
 /** Headers `node:http` writes itself, for the reference as for our server. */
 const ADDED_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
+/**
+ * The bare reference server sending `answer` (from {@link sampleAnswer}), pinned as ours is; over
+ * HTTPS with `tls`, the certificate and key files ours is given.
+ */
+export function referenceContender(
+  answer: { readonly body: Buffer; readonly headers: Record<string, string> },
+  tls: readonly [cert: string, key: string] | [] = [],
+): Contender {
+  const args = [answer.body.toString('base64'), JSON.stringify(answer.headers), ...tls]
+  return { start: () => startPinned(['--import', 'tsx', REFERENCE, ...args]) }
+}
 
 /** Our server's answer to the benchmarked request, which the reference then sends as it is. */
 export async function sampleAnswer(

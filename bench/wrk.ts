@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -74,15 +74,8 @@ function wrkCommand(url: string, options: WrkOptions): [string, string[]] {
     : ['taskset', ['-c', String(options.core), 'wrk', ...args]]
 }
 
-let removesScript = false
-
 function pathsScript(paths: readonly string[]): string {
   const script = join(tmpdir(), `taxonomy-mock-paths-${process.pid}.lua`)
-  // One file per process, written again for each run and removed when the process ends.
-  if (!removesScript) {
-    removesScript = true
-    process.once('exit', () => rmSync(script, { force: true }))
-  }
   writeFileSync(
     script,
     `local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}\nlocal i = 0\n` +
