@@ -67,7 +67,8 @@ export class ApiChecks {
   ): MockAnswer | Promise<MockAnswer> {
     const id = sessionIdOf(request, prefixed)
     // A shared store's copy of the session may be stale: the request waits until it is current.
-    const waiting = isSessionId(id) ? this.store.current(id) : undefined
+    // The default session's id is valid: no pattern to test on the usual request.
+    const waiting = id === DEFAULT_SESSION || isSessionId(id) ? this.store.current(id) : undefined
     if (waiting === undefined) return this.#answerIn(request, route, id, context)
     return waiting.then((answer) => answer ?? this.#answerIn(request, route, id, context))
   }
@@ -92,9 +93,7 @@ export class ApiChecks {
     }
     const served = this.cache.servedFor(context.data ?? session.data, session)
     const call = { request, route, session, key, served, journaled: session !== this.#unnamed }
-    return this.#answerApi(call, context.scenarios ?? NO_SCENARIOS, () =>
-      this.#answerIn(request, route, id, context),
-    )
+    return this.#answerApi(call, context.scenarios ?? NO_SCENARIOS, id, context)
   }
 
   /**
@@ -119,7 +118,8 @@ export class ApiChecks {
   #answerApi(
     call: ApiCall,
     selected: readonly ScenarioState[],
-    again: () => MockAnswer | Promise<MockAnswer>,
+    id: string,
+    context: AdapterContext,
   ): MockAnswer | Promise<MockAnswer> {
     const { request, route, session } = call
     const { finish } = this
@@ -151,7 +151,8 @@ export class ApiChecks {
     const step = this.store.step(session, state, partition, authorized)
     if (!(step instanceof Promise)) return this.#answerStep(call, state, step)
     return step.then((taken) => {
-      if (taken === AGAIN) return again()
+      // The session changed meanwhile (a shared store): the request is answered afresh.
+      if (taken === AGAIN) return this.#answerIn(request, route, id, context)
       return isStep(taken) ? this.#answerStep(call, state, taken) : taken
     })
   }
