@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
-import { childEnv } from './helpers/cli.js'
+import { userEnv } from './helpers/cli.js'
 import { JEST_HANG_FLAGS, VITEST_HANG_FLAGS } from './helpers/hang.js'
 import { installLineOf, installSpecsOf } from './helpers/install-lines.js'
 import { CONSUMER_RECIPES } from './helpers/packed.js'
@@ -15,7 +15,7 @@ import { docBlocks, docFiles, layOut, readDoc, README } from './helpers/readme.j
 const consumers = inject('consumers')
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
 // A clean environment: no Vitest variables of this run leak into the runners started below.
-const env = { ...childEnv(), HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }
+const env = userEnv()
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 /** Runs a test runner; on failure the error carries its whole output. */

@@ -23,6 +23,14 @@ export function childEnv(): { PATH: string; TMPDIR: string } {
   return { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() }
 }
 
+/**
+ * {@link childEnv} and what a program a user starts from a terminal also reads: HOME (npm's cache
+ * and config live under it) and NO_COLOR, so its output is plain text to compare.
+ */
+export function userEnv(): { PATH: string; TMPDIR: string; HOME: string; NO_COLOR: string } {
+  return { ...childEnv(), HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }
+}
+
 let nobodysCopy: string | undefined
 /**
  * A copy of what the CLI runs (bin/, dist/, package.json) that uid 65534 may read: the clone itself

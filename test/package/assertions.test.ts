@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
-import { childEnv } from '../helpers/cli.js'
+import { userEnv } from '../helpers/cli.js'
 import { JEST_HANG_FLAGS, VITEST_HANG_FLAGS } from '../helpers/hang.js'
 import { layOut, readDoc } from '../helpers/readme.js'
 
@@ -20,7 +20,7 @@ writeFileSync(
 )
 const files = layOut(PAGE, dir)
 // A clean environment: no Vitest variables of this run leak into the runners started below.
-const env = { ...childEnv(), HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }
+const env = userEnv()
 
 /** Runs a test runner; on failure the error carries its whole output. */
 function runTests(command: string, args: string[]): string {

@@ -8,7 +8,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { createResolver } from '../../src/http/resolver.js'
-import { childEnv } from '../helpers/cli.js'
+import { userEnv } from '../helpers/cli.js'
 import { docFiles } from '../helpers/readme.js'
 import { SESSION_HEADER } from '../../src/http/header-names.js'
 import { outcomeOf, type Outcome } from '../cases/scenario-cases.js'
@@ -16,9 +16,7 @@ import { exchangeRaw, type WireExchange } from '../kinds/wire.js'
 
 const runtimes = inject('runtimes')
 const env = {
-  ...childEnv(),
-  HOME: process.env.HOME ?? '/tmp',
-  NO_COLOR: '1',
+  ...userEnv(),
   DENO_NO_UPDATE_CHECK: '1',
   DO_NOT_TRACK: '1',
 }
