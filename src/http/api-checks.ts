@@ -67,8 +67,7 @@ export class ApiChecks {
   ): MockAnswer | Promise<MockAnswer> {
     const id = sessionIdOf(request, prefixed)
     // A shared store's copy of the session may be stale: the request waits until it is current.
-    // The default session's id is valid: no pattern to test on the usual request.
-    const waiting = id === DEFAULT_SESSION || isSessionId(id) ? this.store.current(id) : undefined
+    const waiting = isSessionId(id) ? this.store.current(id) : undefined
     if (waiting === undefined) return this.#answerIn(request, route, id, context)
     return waiting.then((answer) => answer ?? this.#answerIn(request, route, id, context))
   }

@@ -31,9 +31,12 @@ const SESSION_BYTES = 1_024
 /** A session id: what a path segment and a header both carry unescaped. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9._~:@-]{1,200}$/
 
-/** Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`. */
+/**
+ * Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`. The default
+ * session's id, which the usual request names, is one without a test of the pattern.
+ */
 export function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && SESSION_ID_PATTERN.test(value)
+  return value === DEFAULT_SESSION || (typeof value === 'string' && SESSION_ID_PATTERN.test(value))
 }
 
 /**
