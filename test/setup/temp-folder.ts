@@ -14,13 +14,13 @@ export function useRunTempFolder(): void {
   // Workers, and a test that runs Vitest or a bench again, read the config again: they keep the
   // run's folder, and only the process that made it removes it.
   if (process.env[MARK] !== undefined && process.env[MARK] === process.env.TMPDIR) return
-  const systemTempFolder = tmpdir()
-  const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-run-'))
+  const system = tmpdir()
+  const folder = mkdtempSync(join(system, 'taxonomy-mock-run-'))
   // As open as the system's temp folder (sticky, all may write): a test runs the CLI as nobody.
   chmodSync(folder, 0o1777)
   process.env.TMPDIR = folder
   process.env[MARK] = folder
-  process.env[SYSTEM_MARK] = systemTempFolder
+  process.env[SYSTEM_MARK] = system
   process.once('exit', () => {
     try {
       rmSync(folder, { recursive: true, force: true })
