@@ -99,12 +99,12 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     let response: Response
     const sentAt = performance.now()
     try {
-      response = await options.fetch(request()).catch((error: unknown) => {
+      response = await options.fetch(request(), { signal }).catch((error: unknown) => {
         // A kept-alive connection the service closed as this request went out on it (its idle
         // timeout and ours crossed): asked again once, on a new connection, as browsers do.
         if (!CLOSED_UNDER_REQUEST.has(reasonOf(error)) || sent >= options.maxRequests) throw error
         sent++
-        return options.fetch(request())
+        return options.fetch(request(), { signal })
       })
     } catch (error) {
       throw new UnreachableError(`cannot reach ${options.base}: ${reasonOf(error)}`)

@@ -41,7 +41,10 @@ export interface ServiceOptions {
    * machine with the memory for it. @default 67108864 (64 MB)
    */
   readonly maxReadBytes?: number
-  /** The fetch to use, e.g. `createFetchHandler()` to check the mock in-process. @default globalThis.fetch */
+  /**
+   * The fetch to use, e.g. `createFetchHandler()` to check the mock in-process; called as
+   * `fetch(request, { signal })`, the signal being the request's own time bound. @default globalThis.fetch
+   */
   readonly fetch?: (request: Request) => Promise<Response>
 }
 
@@ -75,8 +78,20 @@ export interface ResolvedServiceOptions {
   readonly maxRetryAfter: number
   readonly maxTotalWait: number
   readonly maxReadBytes: number
-  readonly fetch: (request: Request) => Promise<Response>
+  readonly fetch: BoundedFetch
 }
+
+/**
+ * How `verify`, `record` and an upstream source call `fetch`: with the request, and the signal of
+ * its time bound once more as `init.signal`. Node's fetch (undici) makes a `Request` follow the
+ * signal it was made with through a weak link only, which breaks once that `Request` is collected:
+ * the bound then never ends a stalled answer (nodejs/undici#3644). A signal handed to `fetch`
+ * itself is held while the request is in flight. A `fetch` option of one parameter ignores it.
+ */
+export type BoundedFetch = (
+  request: Request,
+  init: { readonly signal: AbortSignal },
+) => Promise<Response>
 
 /** The bounds of the numeric service options, the one place they are named. */
 export const SERVICE_LIMITS = Object.freeze({
@@ -123,7 +138,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
       `${others.map((name) => `or \`${name}\` `).join('')}must name at least one slug to start from: the API has no list endpoint`,
     )
   }
-  const fetchOption = options.fetch ?? globalThis.fetch
+  const fetchOption: BoundedFetch = options.fetch ?? globalThis.fetch
   if (typeof fetchOption !== 'function')
     throw new OptionError('fetch', `must be a function; received ${formatReceived(options.fetch)}`)
   return {
@@ -173,7 +188,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
       SERVICE_LIMITS.maxReadBytes.min,
       SERVICE_LIMITS.maxReadBytes.max,
     ),
-    fetch: (request) => fetchOption(request),
+    fetch: (request, init) => fetchOption(request, init),
   }
 }
 

@@ -4,7 +4,7 @@ import type { MockAnswer } from '../http/responses.js'
 import type { UpstreamLookup, UpstreamResult, UpstreamSource } from '../http/upstream.js'
 import { MAX_BODY_BYTES } from './budget.js'
 import { reasonOf } from './client.js'
-import { resolveApiKey, resolveTarget, resolveTimeout } from './options.js'
+import { resolveApiKey, resolveTarget, resolveTimeout, type BoundedFetch } from './options.js'
 import { createRedactor, type Redactor } from './redact.js'
 
 /** One request to the upstream, as an {@link UpstreamExchange} sends it. */
@@ -40,7 +40,7 @@ export interface UpstreamSourceOptions {
   readonly apiKey: string
   /** Milliseconds to wait for each answer, body included. @default 10000 */
   readonly timeout?: number
-  /** Used when no `exchange` is given. @default globalThis.fetch */
+  /** Used when no `exchange` is given, as `fetch(request, { signal })` (the time bound). @default globalThis.fetch */
   readonly fetch?: (request: Request) => Promise<Response>
   /** @default requests made with `fetch` */
   readonly exchange?: UpstreamExchange
@@ -212,15 +212,15 @@ async function readCapped({ headers, body }: UpstreamReply): Promise<Uint8Array>
 }
 
 /** An exchange over a `fetch`: its `Request`, `Response` and body stream, a timeout signal. */
-function exchangeOverFetch(fetch: (request: Request) => Promise<Response>): UpstreamExchange {
+function exchangeOverFetch(fetch: BoundedFetch): UpstreamExchange {
   return async ({ url, method, headers, timeout }) => {
+    const signal = AbortSignal.timeout(timeout)
+    // The signal to fetch itself too, or a collected Request can leave a stall unbounded (BoundedFetch).
     const response = await fetch(
-      new Request(url, {
-        method,
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeout),
-      }),
+      new Request(url, { method, headers, redirect: 'manual', signal }),
+      {
+        signal,
+      },
     )
     const raw: string[] = []
     for (const [name, value] of response.headers) raw.push(name, value)
