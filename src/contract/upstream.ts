@@ -215,13 +215,9 @@ async function readCapped({ headers, body }: UpstreamReply): Promise<Uint8Array>
 function exchangeOverFetch(fetch: BoundedFetch): UpstreamExchange {
   return async ({ url, method, headers, timeout }) => {
     const signal = AbortSignal.timeout(timeout)
+    const request = new Request(url, { method, headers, redirect: 'manual', signal })
     // The signal to fetch itself too, or a collected Request can leave a stall unbounded (BoundedFetch).
-    const response = await fetch(
-      new Request(url, { method, headers, redirect: 'manual', signal }),
-      {
-        signal,
-      },
-    )
+    const response = await fetch(request, { signal })
     const raw: string[] = []
     for (const [name, value] of response.headers) raw.push(name, value)
     const stream = response.body
