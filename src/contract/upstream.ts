@@ -23,6 +23,11 @@ interface UpstreamReply {
   readonly headers: readonly string[]
   /** Its body's chunks (`null` for none); leaving the iteration early lets the connection go. */
   readonly body: AsyncIterable<Uint8Array> | null
+  /**
+   * Lets the connection go without reading the body, which an iteration not yet begun cannot do:
+   * ending an async generator before its first step skips its `finally`.
+   */
+  readonly discard: () => void
 }
 
 /**
@@ -180,7 +185,7 @@ function findField(raw: readonly string[], name: string): string | undefined {
 }
 
 /** The whole body, at most {@link MAX_BODY_BYTES}, as `verify` reads one answer. */
-async function readCapped({ headers, body }: UpstreamReply): Promise<Uint8Array> {
+async function readCapped({ headers, body, discard }: UpstreamReply): Promise<Uint8Array> {
   const tooLarge = (bytes: string) =>
     new TooLarge(
       `answered a body of ${bytes}, over the ${toMegabytes(MAX_BODY_BYTES)} one answer may bring`,
@@ -188,9 +193,7 @@ async function readCapped({ headers, body }: UpstreamReply): Promise<Uint8Array>
   if (body === null) return new Uint8Array(0)
   const declared = Number(findField(headers, 'content-length'))
   if (declared > MAX_BODY_BYTES) {
-    await body[Symbol.asyncIterator]()
-      .return?.()
-      ?.catch(() => {})
+    discard()
     throw tooLarge(`${declared} bytes (Content-Length)`)
   }
   const parts: Uint8Array[] = []
@@ -221,7 +224,12 @@ function exchangeOverFetch(fetch: BoundedFetch): UpstreamExchange {
     const raw: string[] = []
     for (const [name, value] of response.headers) raw.push(name, value)
     const stream = response.body
-    return { status: response.status, headers: raw, body: stream && bodyChunks(stream) }
+    return {
+      status: response.status,
+      headers: raw,
+      body: stream && bodyChunks(stream),
+      discard: () => void stream?.cancel().catch(() => {}),
+    }
   }
 }
 

@@ -56,7 +56,13 @@ export function createUpstreamExchange(): UpstreamExchange {
         const empty = method === 'HEAD' || status === 204 || status === 304
         // A body-less answer is read to its end at once, so the connection goes back to the pool.
         if (empty) answer.resume()
-        resolve({ status, headers: answer.rawHeaders, body: empty ? null : decoded(answer) })
+        resolve({
+          status,
+          headers: answer.rawHeaders,
+          body: empty ? null : decoded(answer),
+          // The socket goes: a body left unread would hold it until the timer.
+          discard: () => answer.destroy(),
+        })
       })
       outgoing.end()
     })

@@ -196,7 +196,10 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
     res.write('{')
   })
+  // Each answer's connection, closed once the client lets it go.
+  const declaredHugeClosed: Promise<void>[] = []
   const declaredHuge = await listen((_req, res) => {
+    declaredHugeClosed.push(new Promise((resolve) => res.once('close', resolve)))
     res.writeHead(200, { 'content-length': String(17 * 1024 * 1024) })
     res.write('{')
   })
@@ -239,6 +242,8 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
       kind: 'failed',
       reason: `GET ${declaredHuge.url}/api/v2/disciplines/${SLUG}: answered a body of ${17 * 1024 * 1024} bytes (Content-Length), over the 16 MB one answer may bring`,
     })
+    // Let go at once, not held until the timeout: the body is not read, its connection closed.
+    await declaredHugeClosed.at(-1)
     expect(await lookUp(endless.url, HANG_MS)).toEqual({
       kind: 'failed',
       reason: `GET ${endless.url}/api/v2/disciplines/${SLUG}: answered a body of more than ${16 * 1024 * 1024} bytes, over the 16 MB one answer may bring`,
