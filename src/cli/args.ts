@@ -9,7 +9,7 @@ import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseStoreAddress, type StoreAddress } from '../server/replica/store-address.js'
-import { resolveApiKey, resolveTarget } from '../contract/options.js'
+import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/options.js'
 import { OptionError } from '../core/option-error.js'
 import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
 import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
@@ -61,6 +61,8 @@ export interface UpstreamArgs {
   /** From `TAXONOMY_API_KEY`, as `verify` and `record` take it. */
   readonly apiKey: string
   readonly onMiss: OnMiss
+  /** `--upstream-timeout MS`: how long each upstream answer may take, body included. */
+  readonly timeout: number
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -131,6 +133,7 @@ export const OPTIONS = {
   store: { type: 'string' },
   upstream: { type: 'string' },
   'on-miss': { type: 'string' },
+  'upstream-timeout': { type: 'string' },
   'tls-cert': { type: 'string', file: 'read' },
   'tls-key': { type: 'string', file: 'read' },
   'tls-ca-out': { type: 'string', file: 'written' },
@@ -149,6 +152,7 @@ const SERVE_ONLY = [
   'store',
   'upstream',
   'on-miss',
+  'upstream-timeout',
   'host',
   'api-key',
   'any-key',
@@ -405,10 +409,15 @@ function parseUpstream(
 ): UpstreamArgs | undefined {
   const url = values.upstream as string | undefined
   const mode = values['on-miss'] as string | undefined
+  const timeout = values['upstream-timeout'] as string | undefined
   if (url === undefined) {
     if (mode !== undefined)
       throw new UsageError(
         '--on-miss goes with --upstream URL: what to do with a record the data lacks',
+      )
+    if (timeout !== undefined)
+      throw new UsageError(
+        '--upstream-timeout goes with --upstream URL: how long each of its answers may take',
       )
     return undefined
   }
@@ -431,15 +440,19 @@ function parseUpstream(
       `--upstream needs the service's key in ${DEFAULT_KEY_ENV}, as verify and record take it; it is not set`,
     )
   let target: string
+  let milliseconds: number
   try {
     target = resolveTarget(url)
     resolveApiKey(apiKey)
+    milliseconds = resolveTimeout(toNumberOrText(timeout))
   } catch (error) {
     if (!(error instanceof OptionError)) throw error
-    const named = error.option === 'apiKey' ? `the key in env ${DEFAULT_KEY_ENV}` : '--upstream'
-    throw new UsageError(`${named} ${error.requirement}`)
+    const named = { apiKey: `the key in env ${DEFAULT_KEY_ENV}`, timeout: '--upstream-timeout' }
+    throw new UsageError(
+      `${named[error.option as keyof typeof named] ?? '--upstream'} ${error.requirement}`,
+    )
   }
-  return { target, apiKey, onMiss }
+  return { target, apiKey, onMiss, timeout: milliseconds }
 }
 
 /** `--memory-budget MB` in bytes: whole megabytes, worded in its own unit (the option counts bytes). */

@@ -88,6 +88,8 @@ Serve options:
                      passthrough: the upstream's answer relayed (every lookup without --data);
                      capture: relayed, and the record with its closure added to --data FILE
                      (default passthrough; docs/keeping-honest.md)
+      --upstream-timeout MS   each upstream answer, body included, at most;
+                     then 502  (default ${SERVICE_DEFAULTS.timeout})
       --tls          serve HTTPS with a self-signed certificate made at start for localhost,
                      loopback, 10.0.2.2 and --host; prints its SHA-256 and SPKI hash and writes
                      it for clients to trust to --tls-ca-out FILE

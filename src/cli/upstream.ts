@@ -51,7 +51,7 @@ export function prepareUpstream(
   io: CliIo,
   role: CaptureRole = {},
 ): ServeUpstream {
-  const { target, apiKey, onMiss } = args
+  const { target, apiKey, onMiss, timeout } = args
   // What was said last: each process's source says a change once, and workers find it alike.
   let saidReachable = true
   const say = (reachable: boolean, reason: string) => {
@@ -66,6 +66,7 @@ export function prepareUpstream(
   const fetched = createUpstreamSource({
     target,
     apiKey,
+    timeout,
     exchange: createUpstreamExchange(),
     onReachable: role.tellReachable ?? say,
   })
@@ -157,6 +158,7 @@ class Captures {
       const capture = await captureRecord(resolver.options.taxonomy, collection, slug, {
         target: this.args.target,
         apiKey: this.args.apiKey,
+        timeout: this.args.timeout,
         // One request at a time, as soon as the one before is answered: a capture is a handful.
         rate: Number.POSITIVE_INFINITY,
         maxRequests: SERVICE_LIMITS.maxRequests.max,

@@ -116,7 +116,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
       reply = await exchange({ url, method, headers, timeout })
       body = await readCapped(reply)
     } catch (error) {
-      const reason = `${method} ${url}: ${error instanceof TooLarge ? error.message : `no answer: ${reasonOf(error)}`}`
+      const reason = `${method} ${url}: ${error instanceof TooLarge ? error.message : noAnswer(error, timeout)}`
       if (!(error instanceof TooLarge)) said(false, reason)
       return failed(redactor.redact(reason))
     }
@@ -125,6 +125,14 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   }
 
   return { lookUp }
+}
+
+/** Why there is no answer; a timeout names its bound, which `serve --upstream-timeout` sets. */
+function noAnswer(error: unknown, timeout: number): string {
+  const name = (error as Error | undefined)?.name
+  return name === 'TimeoutError' || name === 'AbortError'
+    ? `no answer within ${timeout} ms (timeout)`
+    : `no answer: ${reasonOf(error)}`
 }
 
 /** A body longer than one answer may be. */

@@ -107,6 +107,24 @@ it('follows no redirect: a 3xx upstream answer is a 502 and its Location is neve
   expect(elsewhere.requests).toEqual([])
 })
 
+it('--upstream-timeout bounds each upstream answer: a stalled one is a 502, said on stderr with its bound', async () => {
+  const stalling = await listen(() => {})
+  const run = spawnCli(
+    ['--port', '0', '--upstream', stalling.url, '--upstream-timeout', '300'],
+    ENV,
+  )
+  const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
+  const answer = await get(`${url}/api/v2/disciplines/${SLUG}`)
+  expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
+  expect(stalling.requests).toEqual([`/api/v2/disciplines/${SLUG}`])
+  // stderr is another pipe than the answer's socket: it may be read after the answer.
+  await expect
+    .poll(() => run.stderr, { timeout: HANG_MS })
+    .toEqual([
+      `taxonomy-mock: the upstream gave no answer (GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer within 300 ms (timeout)); answering 502 until it does`,
+    ])
+})
+
 it('an upstream that is down gives 502 in the spec error shape, said once on stderr; once it is back, its answers are relayed again', async () => {
   const first = await listen(() => {})
   const { port } = first
@@ -230,11 +248,11 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
       })
     expect(await lookUp(stalling.url, 200)).toEqual({
       kind: 'failed',
-      reason: `GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
+      reason: `GET ${stalling.url}/api/v2/disciplines/${SLUG}: no answer within 200 ms (timeout)`,
     })
     expect(await lookUp(stallingBody.url, 200)).toEqual({
       kind: 'failed',
-      reason: `GET ${stallingBody.url}/api/v2/disciplines/${SLUG}: no answer: no answer in time (timeout)`,
+      reason: `GET ${stallingBody.url}/api/v2/disciplines/${SLUG}: no answer within 200 ms (timeout)`,
     })
     // The size bound ends these, not the timeout (10 s by default, which reading 16 MB took
     // beside CI's other jobs): a timeout that only catches a hang.

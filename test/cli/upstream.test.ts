@@ -153,9 +153,15 @@ it('capture adds the record with its closure to the --data file, written whole; 
   expect(readFileSync(second, 'utf8')).toBe(text)
 })
 
-it('refuses --on-miss without --upstream, fail or capture without --data, an unknown mode, and --upstream without the key, each in one line with exit 2', async () => {
+it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture without --data, an unknown mode, a bad timeout, and --upstream without the key, each in one line with exit 2', async () => {
   const cases: [string[], Record<string, string>, string][] = [
     [['--on-miss', 'fail'], ENV, '--on-miss goes with --upstream URL'],
+    [['--upstream-timeout', '500'], ENV, '--upstream-timeout goes with --upstream URL'],
+    [
+      ['--upstream', 'http://127.0.0.1:9', '--upstream-timeout', '0'],
+      ENV,
+      '--upstream-timeout must be an integer from 1 to 600000; received 0 (number)',
+    ],
     [
       ['--upstream', 'http://127.0.0.1:9', '--on-miss', 'fail'],
       ENV,
@@ -176,7 +182,8 @@ it('refuses --on-miss without --upstream, fail or capture without --data, an unk
   for (const [argv, env, message] of cases) {
     const run = spawnCli(['--port', '0', ...argv], env)
     expect(await run.exit, argv.join(' ')).toBe(2)
-    expect(run.stderr.join('\n')).toContain(message)
+    expect(run.stderr).toHaveLength(1)
+    expect(run.stderr[0]).toContain(message)
   }
 })
 

@@ -56,7 +56,7 @@ it.each(['nothing', 'part of a body'] as const)(
     )
     expect(result).toEqual({
       kind: 'failed',
-      reason: `GET ${target}/api/v2/disciplines/history: no answer: no answer in time (timeout)`,
+      reason: `GET ${target}/api/v2/disciplines/history: no answer within ${BOUND_MS} ms (timeout)`,
     })
   },
 )
