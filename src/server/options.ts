@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net'
 import { formatReceived } from '../core/size.js'
 import type { MockOptions } from '../http/options.js'
 import type { TlsOptions } from './tls.js'
@@ -57,14 +58,19 @@ function isHost(host: unknown): host is string {
   return typeof host === 'string' && host !== '' && !/\s/.test(host)
 }
 
-/** The interface to bind: `[::1]`, as a URL writes an IPv6 address, binds `::1`. */
+/**
+ * The interface to bind: `[::1]`, as a URL writes an IPv6 address, binds `::1`. Brackets hold an
+ * IPv6 address or nothing is bound: `[]` would be the empty host, which `listen` takes for every
+ * interface.
+ */
 export function resolveHost(host: unknown): string {
   if (host === undefined) return DEFAULT_HOST
-  if (!isHost(host)) {
+  const bracketed = typeof host === 'string' ? /^\[(.*)\]$/s.exec(host)?.[1] : undefined
+  if (!isHost(host) || (bracketed !== undefined && !isIPv6(bracketed))) {
     throw new OptionError(
       'host',
-      `must be a host name or IP address; received ${formatReceived(host)}`,
+      `must be a host name or IP address${bracketed === undefined ? '' : ' (in brackets, an IPv6 address)'}; received ${formatReceived(host)}`,
     )
   }
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+  return bracketed ?? host
 }

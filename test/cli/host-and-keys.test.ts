@@ -29,3 +29,16 @@ it('binds ::1 for host [::1] in the library too', async () => {
     await server.close()
   }
 })
+
+it('refuses brackets that hold no IPv6 address: `[]` would be the empty host, every interface', async () => {
+  for (const host of ['[]', '[localhost]', '[127.0.0.1]']) {
+    await expect(startServer({ port: 0, host })).rejects.toThrow(
+      `\`host\` must be a host name or IP address (in brackets, an IPv6 address); received ${JSON.stringify(host)} (string)`,
+    )
+    const { code, stderr } = await runCli(['--port', '0', '--host', host])
+    expect(code).toBe(2)
+    expect(stderr).toEqual([
+      `taxonomy-mock: --host must be a host name or IP address (in brackets, an IPv6 address); received ${JSON.stringify(host)} (string)`,
+    ])
+  }
+})
