@@ -112,7 +112,7 @@ export function createHar(
       creator: { name: 'taxonomy-mock', version: PACKAGE_VERSION },
       comment: `Request journal of the session ${JSON.stringify(session)}`,
       entries: answered.map(({ entry, answer }) => {
-        const target = /^https?:\/\//.test(entry.path) ? entry.path : `${base}${entry.path}`
+        const target = toUrl(entry.path, base)
         // A URI has no `%` but before two hex digits; a client may have sent one all the same.
         const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
         const receive = answer === undefined ? 0 : receiveTime(answer)
@@ -237,4 +237,13 @@ function receiveTime(answer: MockAnswer): number {
   const { delivery, body } = answer
   if (delivery?.mode !== 'slow-body' || body === null) return 0
   return Math.max(0, Math.ceil(body.byteLength / delivery.chunkBytes) - 1) * delivery.interval
+}
+
+/**
+ * A journaled target as a URL: origin form after the base; an absolute form is one already, of
+ * whatever scheme the client wrote (`http://…`, `file:///…`); anything else (`*`) as a path.
+ */
+function toUrl(path: string, base: string): string {
+  if (path.startsWith('/')) return `${base}${path}`
+  return /^[a-z][a-z0-9+.-]*:/i.test(path) ? path : `${base}/${path}`
 }

@@ -125,6 +125,8 @@ export interface Located {
   readonly session: string | undefined
 }
 
+/** An absolute-form target's scheme and authority (userinfo included), up to its path. */
+const ABSOLUTE_ORIGIN = /^https?:\/\/[^/?#]*/i
 const NOWHERE: Located = Object.freeze({ route: undefined, session: undefined })
 /** Targets a locator remembers, and the longest it remembers: a bounded cost for any client. */
 const REMEMBERED_TARGETS = 64
@@ -181,23 +183,23 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 /**
- * The path of a request target, without query or fragment: from origin form (`/a?b`), absolute
- * form (`http://h/a`) or a full URL. `undefined` when it is none of these.
+ * The path of a request target, without query or fragment, as sent: from origin form (`/a?b`), or
+ * absolute form (`http://h/a`, as a proxy's client sends it, and a web `Request`'s URL) with its
+ * path taken as origin form's is, never normalized (no dot segment or backslash read). `undefined`
+ * when it is neither, as for another scheme (`ftp:`, `file:`).
  */
 function toPath(target: string, basePath = ''): string | undefined {
-  let path: string
-  if (target.startsWith('/')) {
-    const query = target.indexOf('?')
-    const hash = target.indexOf('#')
-    const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash)
-    path = end === -1 ? target : target.slice(0, end)
-  } else {
-    try {
-      path = new URL(target).pathname
-    } catch {
-      return undefined
-    }
+  let path = target
+  if (!target.startsWith('/')) {
+    const origin = ABSOLUTE_ORIGIN.exec(target)
+    if (origin === null) return undefined
+    path = target.slice(origin[0].length)
   }
+  const query = path.indexOf('?')
+  const hash = path.indexOf('#')
+  const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash)
+  if (end !== -1) path = path.slice(0, end)
+  if (path === '') path = '/'
   if (basePath === '') return path
   if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined
   return path.slice(basePath.length) || '/'

@@ -15,7 +15,11 @@ export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'subscriptionkey',
   'adminkey',
   'privatekey',
+  'accesskey',
+  'secretkey',
   'token',
+  'apitoken',
+  'oauthtoken',
   'accesstoken',
   'authtoken',
   'idtoken',
@@ -59,8 +63,15 @@ export function createQueryRedactor(
   return (target) => redactQuery(target, secrets)
 }
 
-/** {@link QueryRedactor} with the values to hide under any name. */
+/**
+ * An absolute-form target's userinfo (`http://user:KEY@host/…`): credentials by their place, what
+ * their value. Up to the authority's last `@`.
+ */
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i
+
+/** {@link QueryRedactor} with the values to hide under any name; an absolute form's userinfo too. */
 export function redactQuery(target: string, secrets: readonly string[] = []): string {
+  if (target.charCodeAt(0) !== 0x2f) target = target.replace(USERINFO, `$1${REDACTED_VALUE}@`)
   const query = target.indexOf('?')
   // A fragment is no part of a request target, but a web `Request`'s URL keeps it, and OAuth
   // puts an `access_token` there: its pairs are read as the query's are.

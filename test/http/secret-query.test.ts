@@ -29,6 +29,12 @@ it.each([
   [`/api/v2/x?as=${ADMIN}`, '/api/v2/x?as=[redacted]'],
   [`/api/v2/x?${KEY}`, '/api/v2/x?[redacted]'],
   [`/api/v2/x?${KEY}=1`, '/api/v2/x?[redacted]=1'],
+  ['/api/v2/x?api_token=a&oauth_token=b', '/api/v2/x?api_token=[redacted]&oauth_token=[redacted]'],
+  ['/api/v2/x?access_key=a&secret_key=b', '/api/v2/x?access_key=[redacted]&secret_key=[redacted]'],
+  // An absolute form's userinfo, whatever it holds, up to the authority's last `@`.
+  [`http://${KEY}@127.0.0.1/api/v2/x`, 'http://[redacted]@127.0.0.1/api/v2/x'],
+  ['HTTP://u:p@ss@h.test/api/v2/x?a@b', 'HTTP://[redacted]@h.test/api/v2/x?a@b'],
+  ['ftp://user:pw@h.test/x', 'ftp://[redacted]@h.test/x'],
   // A whole URL, its fragment too (a web Request keeps it).
   [
     `https://h.test/api/v2/x?q=1#access_token=a&b=${KEY}`,
@@ -45,6 +51,8 @@ it.each([
   '/api/v2/x?key=',
   '/api/v2/x?keys=1&monkey=2&q=%E0&page=2',
   `/api/v2/${KEY}`,
+  '/api/v2/x@y',
+  'http://h.test/api/v2/x@y',
 ])('keeps %s as it is, the same string', (target) => {
   expect(redact(target)).toBe(target)
 })

@@ -1,0 +1,62 @@
+// Absolute-form request targets (`GET http://host/path`), as a client of a proxy sends them: the
+// path read as sent, as origin form's is, and credentials in the authority kept out of every record.
+import { expect, it } from 'vitest'
+import type { RequestLogEntry } from '../../src/server/index.js'
+import { findKeyLeak } from '../helpers/key-leaks.js'
+import { sendRaw } from '../helpers/raw-request.js'
+import { startTestServer } from '../helpers/server.js'
+import { taxonomy } from '../cases/cases.js'
+
+const KEY = 'absolute-form-key-0123456789'
+const SLUG = taxonomy.disciplines[0]!.slug
+
+it('reads an absolute-form path as sent: no dot segment, encoded dot or backslash rewritten, no other scheme served', async () => {
+  const server = await startTestServer({ taxonomy, apiKeys: [KEY] })
+  const get = (target: string) =>
+    sendRaw(server.port, 'GET', target, {
+      host: `127.0.0.1:${server.port}`,
+      authorization: `Bearer ${KEY}`,
+    })
+  const origin = `http://127.0.0.1:${server.port}`
+  // As origin form answers them: the record, and 404 for each path that only normalizing would find.
+  for (const prefix of ['', origin])
+    expect((await get(`${prefix}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
+  for (const target of [
+    `/api/v2/x/../disciplines/${SLUG}`,
+    `${origin}/api/v2/x/../disciplines/${SLUG}`,
+    `${origin}/api/v2/disciplines/%2e%2e/disciplines/${SLUG}`,
+    `${origin}/api\\v2\\disciplines\\${SLUG}`,
+    `ftp://127.0.0.1/api/v2/disciplines/${SLUG}`,
+    `file:///api/v2/disciplines/${SLUG}`,
+  ]) {
+    const answer = await get(target)
+    expect(answer.status, target).toBe(404)
+    expect(JSON.parse(answer.text), target).toHaveProperty('error')
+  }
+})
+
+it('keeps the userinfo of an absolute-form target out of the log, the journal and the HAR file', async () => {
+  const logged: RequestLogEntry[] = []
+  const server = await startTestServer({
+    taxonomy,
+    apiKeys: [KEY],
+    onRequest: (entry) => logged.push(entry),
+  })
+  const target = `http://apikey:${KEY}@127.0.0.1:${server.port}/api/v2/disciplines/${SLUG}`
+  const answer = await sendRaw(server.port, 'GET', target, {
+    host: `127.0.0.1:${server.port}`,
+    authorization: `Bearer ${KEY}`,
+  })
+  expect(answer.status).toBe(200)
+  expect(logged.map((entry) => entry.path)).toEqual([
+    `http://[redacted]@127.0.0.1:${server.port}/api/v2/disciplines/${SLUG}`,
+  ])
+  const journal = await (await fetch(`${server.url}/__admin/sessions/default/requests`)).text()
+  const har = await (await fetch(`${server.url}/__admin/sessions/default/requests.har`)).text()
+  expect(journal).toContain(`http://[redacted]@127.0.0.1:${server.port}/api/v2/disciplines/`)
+  for (const text of [JSON.stringify(logged), journal, har])
+    expect(findKeyLeak(text, KEY)).toBeUndefined()
+  const entry = (JSON.parse(har) as { log: { entries: { request: { url: string } }[] } }).log
+    .entries[0]!
+  expect(() => new URL(entry.request.url)).not.toThrow()
+})
