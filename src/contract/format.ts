@@ -114,9 +114,10 @@ export function toJunitXml(report: VerifyReport): string {
 }
 
 function xml(text: string): string {
-  // Characters XML 1.0 cannot carry at all are dropped.
+  // Characters XML 1.0 cannot carry at all become U+FFFD: dropped, they would join what stood
+  // around them, and a key with a NUL after each character would be whole again.
   return text
-    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -19,7 +19,8 @@ export interface Redactor {
 /**
  * A redactor for `key`: it matches the key written raw, JSON-escaped (`\"`, `\\`, PHP's `\/`,
  * `\u0041`), percent-encoded (once or twice, any case), as HTML character references, in any mix
- * of these character by character, and its base64 (standard and URL-safe, at each of the three
+ * of these character by character, in UTF-16 read as bytes (NULs between its characters), and its
+ * base64 (standard and URL-safe, at each of the three
  * alignments, the characters that depend on the key alone). `holds` also reads a text with
  * backslashes with its JSON escapes read (`\u00257e` is `%7e` once parsed), so that whatever holds
  * the key in a string parsed from a body is found in the body's text: one search of each answer as
@@ -29,7 +30,8 @@ export interface Redactor {
  * createRedactor('a/b-secret-key').redact('{"echo":"a\\/b-secret-key"}') // '{"echo":"[API key]"}'
  */
 export function createRedactor(key: string): Redactor {
-  const plain = [key, ...base64Forms(key)]
+  // UTF-16 (either byte order) read as UTF-8 or Latin-1: the key's characters with NULs between.
+  const plain = [key, ...base64Forms(key), [...key].join('\0')]
   const source = plain.map(encodedPattern).join('|')
   const pattern = new RegExp(source, 'g')
   const startsHere = new RegExp(source, 'y')

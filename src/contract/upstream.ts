@@ -114,6 +114,15 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     let body: Uint8Array | null
     try {
       reply = await exchange({ url, method, headers, timeout })
+      const coding = reply.body === null ? undefined : unreadableCoding(reply.headers)
+      if (coding !== undefined) {
+        reply.discard()
+        return failed(
+          redactor.redact(
+            `${method} ${url}: answered with Content-Encoding ${JSON.stringify(coding)}, which the key check cannot read; not relayed`,
+          ),
+        )
+      }
       body = await readCapped(reply)
     } catch (error) {
       const reason = `${method} ${url}: ${error instanceof TooLarge ? error.message : noAnswer(error, timeout)}`
@@ -125,6 +134,35 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   }
 
   return { lookUp }
+}
+
+/** The content codings a body is decoded from before the key check (fetch's), and how many at most. */
+const READABLE_CODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br'])
+const MAX_CODINGS = 5
+
+/**
+ * A `Content-Encoding` value's codings in the order they were applied (`identity` left out), when
+ * the body can be decoded whole: each one fetch decodes, at most {@link MAX_CODINGS}; else
+ * `undefined`.
+ */
+export function readableCodings(value: string | undefined): string[] | undefined {
+  if (value === undefined) return []
+  const codings = value
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+  return codings.length <= MAX_CODINGS && codings.every((coding) => READABLE_CODINGS.has(coding))
+    ? codings
+    : undefined
+}
+
+/**
+ * The `Content-Encoding` of a body the key check cannot read whole (a coding neither exchange
+ * decodes, or more than {@link MAX_CODINGS}): relayed, it could hide the key. `undefined` else.
+ */
+function unreadableCoding(raw: readonly string[]): string | undefined {
+  const value = findField(raw, 'content-encoding')
+  return readableCodings(value) === undefined ? value : undefined
 }
 
 /** Why there is no answer; a timeout names its bound, which `serve --upstream-timeout` sets. */

@@ -1,16 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { pipeline, type Readable } from 'node:stream'
-import {
-  constants,
-  createBrotliDecompress,
-  createGunzip,
-  createInflate,
-  type BrotliDecompress,
-  type Gunzip,
-  type Inflate,
-} from 'node:zlib'
-import type { UpstreamExchange } from '../contract/upstream.js'
+import { pipeline, type Readable, type Transform } from 'node:stream'
+import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { readableCodings, type UpstreamExchange } from '../contract/upstream.js'
 
 /**
  * The exchange a server relays its upstream's answers with, over `node:http` with connections kept
@@ -70,25 +62,28 @@ export function createUpstreamExchange(): UpstreamExchange {
 
 /**
  * The body as fetch hands it: decoded when the upstream compressed it although asked for
- * `identity` (gzip, deflate, br, as fetch decodes them), so that the key check reads the bytes a
- * client would, and the size bound counts what they come to. Another coding is relayed as it came,
- * as fetch relays it.
+ * `identity` (gzip, deflate, br, as fetch decodes them, stacked too), so that the key check reads
+ * the bytes a client would, and the size bound counts what they come to. Another coding is left
+ * as it came, as fetch leaves it, and the source relays no such body.
  */
 function decoded(answer: IncomingMessage): Readable {
-  const decoder = decoderFor(answer.headers['content-encoding']?.trim().toLowerCase())
-  // Either side's failure (the timeout included) ends both; leaving the decoder's iteration, too.
-  return decoder === undefined ? answer : pipeline(answer, decoder, () => {})
+  // The last coding applied is undone first; codings not all decoded leave it all as it came
+  // (the source refuses such a body).
+  const decoders = readableCodings(answer.headers['content-encoding'])?.reverse().map(decoderFor)
+  if (decoders === undefined || decoders.length === 0) return answer
+  // Either side's failure (the timeout included) ends both, so each link ends the chain; leaving
+  // the last one's iteration, too.
+  return decoders.reduce<Readable>((source, decoder) => pipeline(source, decoder, () => {}), answer)
 }
 
-function decoderFor(coding: string | undefined): Gunzip | Inflate | BrotliDecompress | undefined {
+/** The decoder of one of `readableCodings`: gzip (x-gzip), deflate or br. */
+function decoderFor(coding: string): Transform {
   // As fetch does: what a service sends cut short is decoded as far as it goes.
   const lenient = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
   if (coding === 'gzip' || coding === 'x-gzip') return createGunzip(lenient)
   if (coding === 'deflate') return createInflate(lenient)
-  if (coding === 'br')
-    return createBrotliDecompress({
-      flush: constants.BROTLI_OPERATION_FLUSH,
-      finishFlush: constants.BROTLI_OPERATION_FLUSH,
-    })
-  return undefined
+  return createBrotliDecompress({
+    flush: constants.BROTLI_OPERATION_FLUSH,
+    finishFlush: constants.BROTLI_OPERATION_FLUSH,
+  })
 }

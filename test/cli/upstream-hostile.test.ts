@@ -7,7 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -61,30 +61,33 @@ it('never relays an answer that echoes the key, in a header or the body, in any 
   let mode = 0
   const echo = await listen((req, res) => {
     const authorization = req.headers.authorization ?? ''
-    const where = mode++ % 3
+    const where = mode++ % 4
     const echoed = echoesOf(authorization.replace(/^Bearer /, '')).join(' ')
     res.writeHead(200, {
-      'content-type': 'application/json',
+      'content-type': `application/json${where === 3 ? '; charset=utf-16le' : ''}`,
       ...(where === 0 ? { 'x-echo': authorization } : {}),
       ...(where === 1 ? { 'set-cookie': `seen=${encodeURIComponent(authorization)}` } : {}),
     })
-    res.end(JSON.stringify({ url: req.url, echo: where === 2 ? echoed : 'none' }))
+    const body = JSON.stringify({ url: req.url, echo: where >= 2 ? echoed : 'none' })
+    // The last in UTF-16: a client decoding it by its charset reads the key.
+    res.end(where === 3 ? Buffer.from(body, 'utf16le') : body)
   })
   const { run, url } = await serve(echo.url)
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     const answer = await get(`${url}/api/v2/disciplines/${SLUG}?api_key=taxonomy-mock-key`)
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
     for (const [, value] of answer.headers) expect(findKeyLeak(value, SECRET)).toBeUndefined()
   }
   // Only the path went upstream: not the client's query, nor its key.
-  expect(echo.requests).toEqual(Array(3).fill(`/api/v2/disciplines/${SLUG}`))
+  expect(echo.requests).toEqual(Array(4).fill(`/api/v2/disciplines/${SLUG}`))
   const entries = await (await fetch(`${url}/__admin/sessions/default/requests`)).json()
   expect(entries.map((entry: { reason: string }) => entry.reason)).toEqual(
-    Array(3).fill('upstream-failed'),
+    Array(4).fill('upstream-failed'),
   )
   expect(entries.map((entry: { hint: string }) => entry.hint.replace(/^GET \S+: /, ''))).toEqual([
     'answered with the API key in its x-echo header; not relayed',
     'answered with the API key in its set-cookie header; not relayed',
+    'answered with the API key in its body; not relayed',
     'answered with the API key in its body; not relayed',
   ])
   const har = await (await fetch(`${url}/__admin/sessions/default/requests.har`)).text()
@@ -204,6 +207,46 @@ it('decodes an answer compressed against its Accept-Encoding: identity before th
         reason: `GET ${compressing.url}/api/v2/disciplines/echo: answered with the API key in its body; not relayed`,
       },
     )
+  }
+})
+
+it('decodes stacked codings, the last applied first, before the key check; a coding it cannot read, or more than five, is never relayed', async () => {
+  // The coding is the slug: its body the key, compressed in that order (`gzip, br`: gzip first).
+  const compress = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
+  const coding = await listen((req, res) => {
+    const codings = decodeURIComponent(req.url!.split('/').pop()!)
+    let body = Buffer.from(JSON.stringify({ echo: req.headers.authorization ?? '' }))
+    for (const name of codings.split(', '))
+      body = name in compress ? compress[name as keyof typeof compress](body) : body
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': codings })
+    res.end(body)
+  })
+  for (const exchange of [undefined, createUpstreamExchange()]) {
+    const source = createUpstreamSource({
+      target: coding.url,
+      apiKey: SECRET,
+      ...(exchange ? { exchange } : {}),
+    })
+    const lookUp = (slug: string) =>
+      source.lookUp({ method: 'GET', collection: 'disciplines', slug })
+    for (const codings of ['gzip, gzip', 'br, gzip', 'deflate, br, gzip'])
+      expect(await lookUp(codings)).toEqual({
+        kind: 'failed',
+        reason: `GET ${coding.url}/api/v2/disciplines/${encodeURIComponent(codings)}: answered with the API key in its body; not relayed`,
+      })
+    for (const codings of ['zstd', 'gzip, compress'])
+      expect(await lookUp(codings)).toEqual({
+        kind: 'failed',
+        reason: `GET ${coding.url}/api/v2/disciplines/${encodeURIComponent(codings)}: answered with Content-Encoding ${JSON.stringify(codings)}, which the key check cannot read; not relayed`,
+      })
+    // Six: refused by the source over node:http, by fetch itself (undici's bound is five too).
+    const six = Array(6).fill('gzip').join(', ')
+    expect(await lookUp(six)).toMatchObject({
+      kind: 'failed',
+      reason: exchange
+        ? `GET ${coding.url}/api/v2/disciplines/${encodeURIComponent(six)}: answered with Content-Encoding ${JSON.stringify(six)}, which the key check cannot read; not relayed`
+        : expect.stringMatching(/: no answer: too many content-encodings/),
+    })
   }
 })
 

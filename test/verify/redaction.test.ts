@@ -85,6 +85,32 @@ it.each([
   },
 )
 
+it.each(['utf16le', 'utf16be'] as const)(
+  'keeps the key out of stdout, --report and --junit when the service echoes it in %s (NULs between its characters, read as bytes)',
+  async (encoding) => {
+    // Near the start: each character takes two in the text, and the excerpt keeps 120.
+    const text = `{"error":"${KEY}"}`
+    const bytes = Buffer.from(text, 'utf16le')
+    if (encoding === 'utf16be') bytes.swap16()
+    const target = await startTarget(
+      (request, response) =>
+        new URL(request.url).pathname.includes('taxonomy-mock-verify-')
+          ? new Response(bytes, {
+              status: 404,
+              headers: { 'content-type': `application/json; charset=${encoding}` },
+            })
+          : response,
+      { seed: 42, size: 'small', apiKeys: [KEY] },
+    )
+    const { code, outputs, written, stdout, stderr } = await runCommand('verify', target.url, KEY)
+    expect({ code, stderr, files: written.length }).toEqual({ code: 1, stderr: [], files: 2 })
+    expect(stdout.join('\n')).toContain('[API key]')
+    // Whatever stands between its characters (a NUL, its escape, XML's replacement) taken out.
+    for (const output of outputs)
+      expect(findKeyLeak(output.replace(/\0|\\u0000|\ufffd/g, ''), KEY)).toBeUndefined()
+  },
+)
+
 it('keeps the key out of every output when the service lists it as a slug, which a crawl would percent-encode into a path', async () => {
   const drift = driftBodies('disciplines', (b) => ({
     ...b,
