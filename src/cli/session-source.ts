@@ -10,6 +10,7 @@ import { servedDigest, type ServedDataset } from '../http/dataset.js'
 import { ADMIN_KEY_HEADER_NAME } from '../http/header-names.js'
 import { NESTED_ORDERS } from '../http/options.js'
 import { DATA_LIMITS } from '../http/session-data.js'
+import { hideSecret } from '../http/session-client.js'
 import { loadDataFile } from './data-file.js'
 import { RuntimeError } from './runtime-error.js'
 
@@ -86,7 +87,9 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
   const text = await readLimited(response, where)
   const body = parseJson(text)
   if (response.status !== 200) {
-    const message = typeof body?.error === 'string' ? `: ${body.error.slice(0, 300)}` : ''
+    // The server's own words, which may repeat the admin key it was sent.
+    const message =
+      typeof body?.error === 'string' ? `: ${hideSecret(body.error.slice(0, 300), adminKey)}` : ''
     const hint = response.status === 403 ? " (pass the server's --admin-key)" : ''
     throw new RuntimeError(`${where} answered ${response.status}${message}${hint}`)
   }

@@ -1,3 +1,4 @@
+import { toMegabytes } from '../core/megabytes.js'
 import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
@@ -43,13 +44,23 @@ export interface SessionClient {
   forget(): Promise<void>
 }
 
+/** How long one admin call may take by default, its answer read whole. */
+const CALL_TIMEOUT_MS = 30_000
+/** The most an admin answer may bring: a journal's HAR file within the server's memory budget. */
+const MAX_ANSWER_BYTES = 512 * 1024 * 1024
+
 /**
  * A client of one server session. The error a refusal throws names the session, the status and
- * the server's message only: never the URL (it may hold credentials) or a key.
+ * the server's message only: never the URL (it may hold credentials) or a key, even one the
+ * server's message repeats. Each call is bounded: `timeout` ms for the whole answer, 512 MB of it.
  */
-export function createSessionClient(target: ServerSession): SessionClient {
+export function createSessionClient(
+  target: ServerSession,
+  timeout = CALL_TIMEOUT_MS,
+): SessionClient {
   const origin = String(target.url).replace(/\/+$/, '')
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`
+  const hideKey = (text: string) => hideSecret(text, target.adminKey)
 
   async function call<T>(method: 'GET' | 'PUT' | 'DELETE', resource: string, body?: unknown) {
     // The admin API reads the session from the path; the header lets an ingress that routes on
@@ -57,23 +68,32 @@ export function createSessionClient(target: ServerSession): SessionClient {
     const headers: Record<string, string> = { [SESSION_HEADER]: target.session }
     if (target.adminKey !== undefined) headers[ADMIN_KEY_HEADER] = target.adminKey
     if (body !== undefined) headers['content-type'] = 'application/json'
+    const what = `${method} the ${resource.slice(1) || 'session'} of session "${target.session}"`
+    const signal = AbortSignal.timeout(timeout)
     const send = () =>
       fetch(`${base}${resource}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
       })
-    // A kept-alive connection the server closed as the call went out on it fails before any
-    // answer. Every admin call is idempotent (GET, PUT, DELETE): it is sent again once, on a new
-    // connection, as HTTP clients do; a second failure is the caller's.
-    const response = await send().catch(send)
-    if (!response.ok) {
-      const reason = await readErrorText(response)
-      throw new Error(
-        `Failed to ${method} the ${resource.slice(1) || 'session'} of session "${target.session}": HTTP ${response.status}${reason}`,
-      )
+    try {
+      // A kept-alive connection the server closed as the call went out on it fails before any
+      // answer. Every admin call is idempotent (GET, PUT, DELETE): it is sent again once, on a
+      // new connection, as HTTP clients do; a second failure is the caller's.
+      const response = await send().catch((error: unknown) => {
+        if (signal.aborted) throw error
+        return send()
+      })
+      const text = await readCapped(response, what)
+      if (!response.ok)
+        throw new Error(`Failed to ${what}: HTTP ${response.status}${errorTextOf(text)}`)
+      return JSON.parse(text) as T
+    } catch (error) {
+      if (signal.aborted) throw new Error(`Failed to ${what}: no whole answer within ${timeout} ms`)
+      if (error instanceof Error) error.message = hideKey(error.message)
+      throw error
     }
-    return (await response.json()) as T
   }
 
   return {
@@ -93,11 +113,43 @@ export function createSessionClient(target: ServerSession): SessionClient {
 }
 
 /** The admin answer's `error` message (it names what was wrong with a body), or nothing. */
-async function readErrorText(response: Response): Promise<string> {
+function errorTextOf(text: string): string {
   try {
-    const { error } = (await response.json()) as { error?: unknown }
-    return typeof error === 'string' ? `: ${error}` : ''
+    const { error } = JSON.parse(text) as { error?: unknown }
+    return typeof error === 'string' ? `: ${error.slice(0, 300)}` : ''
   } catch {
     return ''
   }
+}
+
+/** The answer's text, failing once more than `max` bytes arrive. */
+export async function readCapped(
+  response: Response,
+  what: string,
+  max = MAX_ANSWER_BYTES,
+): Promise<string> {
+  if (response.body === null) return ''
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  const parts: string[] = []
+  let bytes = 0
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      bytes += chunk.value.byteLength
+      if (bytes > max) throw new Error(`Failed to ${what}: answered over ${toMegabytes(max)}`)
+      parts.push(decoder.decode(chunk.value, { stream: true }))
+    }
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
+  parts.push(decoder.decode())
+  return parts.join('')
+}
+
+/** `text` with the secret, raw or percent-encoded, as `[admin key]`: a server may repeat it. */
+export function hideSecret(text: string, secret: string | undefined): string {
+  if (secret === undefined || secret === '') return text
+  const encoded = encodeURIComponent(secret)
+  const hidden = text.split(secret).join('[admin key]')
+  return encoded === secret ? hidden : hidden.split(encoded).join('[admin key]')
 }

@@ -237,7 +237,7 @@ async function closedPort(): Promise<number> {
 
 it('refuses to save data that is not what the server serves, and answers that are no session data or nest too deep', async () => {
   // A server of another generator version names the same seed and size with another digest.
-  const answers = [
+  const answers: { status: number; body: unknown }[] = [
     {
       status: 200,
       body: {
@@ -286,6 +286,16 @@ it('refuses to save data that is not what the server serves, and answers that ar
       stdout: [],
       stderr: [
         `taxonomy-mock: ${url}/__admin/sessions/s/data answered a patch nested more than 64 levels deep (at topics${'[0]'.repeat(63)}), which no taxonomy-mock takes`,
+      ],
+    })
+    // A refusal that repeats the admin key it was sent: the key stays out of the message.
+    const adminKey = 'admin-key-to-keep-out'
+    answers.push({ status: 403, body: { error: `admin key ${adminKey} is not accepted` } })
+    expect(await runCli(args, { TAXONOMY_MOCK_ADMIN_KEY: adminKey })).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: ${url}/__admin/sessions/s/data answered 403: admin key [admin key] is not accepted (pass the server's --admin-key)`,
       ],
     })
     expect(existsSync(join(folder, 'never.json'))).toBe(false)

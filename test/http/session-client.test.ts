@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, it } from 'vitest'
-import { createSessionClient } from '../../src/http/session-client.js'
+import { createSessionClient, readCapped } from '../../src/http/session-client.js'
 
 it('sends the session header on its admin calls, for an ingress that routes on it', async () => {
   const seen: IncomingHttpHeaders[] = []
@@ -49,4 +49,76 @@ it('sends an admin call again once when the connection closes before any answer,
   } finally {
     twice.server.close()
   }
+})
+
+/** A server on loopback that handles every request with `handle`; closed after `run`. */
+async function withServer(
+  handle: Parameters<typeof createServer>[1],
+  run: (url: string) => Promise<void>,
+) {
+  const server = createServer(handle)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+  } finally {
+    server.closeAllConnections()
+    server.close()
+  }
+}
+
+it('keeps the admin key out of its errors when the server repeats it, raw or percent-encoded', async () => {
+  const adminKey = 'admin/key-0123456789'
+  await withServer(
+    (request, response) => {
+      const sent = String(request.headers['x-taxonomy-mock-admin-key'])
+      response.writeHead(403, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: `admin key ${sent} (${encodeURIComponent(sent)}) is not accepted`,
+        }),
+      )
+    },
+    async (url) => {
+      const error = await createSessionClient({ url, session: 's', adminKey })
+        .journal()
+        .then(
+          () => undefined,
+          (error: Error) => error.message,
+        )
+      expect(error).toBe(
+        'Failed to GET the requests of session "s": HTTP 403: admin key [admin key] ([admin key]) is not accepted',
+      )
+    },
+  )
+})
+
+it('fails an admin call whose whole answer does not come within its timeout: none, or part of a body', async () => {
+  for (const part of ['', '{"a":'])
+    await withServer(
+      (_request, response) => {
+        if (part === '') return
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.write(part)
+      },
+      async (url) => {
+        await expect(createSessionClient({ url, session: 's' }, 200).journal()).rejects.toThrow(
+          'Failed to GET the requests of session "s": no whole answer within 200 ms',
+        )
+      },
+    )
+})
+
+it('stops reading an answer past its size bound', async () => {
+  let pulled = 0
+  const endless = new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20))
+      },
+    }),
+  )
+  await expect(readCapped(endless, 'GET the requests', 2 * 1024 * 1024)).rejects.toThrow(
+    'Failed to GET the requests: answered over 2 MB',
+  )
+  expect(pulled).toBeLessThan(40)
 })
