@@ -1,4 +1,5 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
+import { fieldPath, quote } from './field-name.js'
 import { FirstSeen } from './first-seen.js'
 import { UUID_PATTERN } from './ids.js'
 import { formatReceived } from './size.js'
@@ -44,7 +45,7 @@ export function parseFixture(value: unknown): Fixture {
     throw issues.toError()
   }
   for (const key of Object.keys(value)) {
-    if (!ROOT_KEYS.has(key)) issues.add(key, 'unknown field')
+    if (!ROOT_KEYS.has(key)) issues.add(fieldPath('', key), 'unknown field')
   }
   const { format, seed } = checkHead(value, issues)
   const idsByLevel = new Map<Level, Set<string>>()
@@ -259,7 +260,7 @@ export function parseRecord(
   // Paths are made only for a problem, and no list of keys: a large file has millions of fields.
   for (const key in item) {
     if (!RECORD_KEYS.includes(key) && key !== link?.field && Object.hasOwn(item, key))
-      issues.add(`${at}.${key}`, 'unknown field')
+      issues.add(fieldPath(at, key), 'unknown field')
   }
   const id = checkString(item.id, at, '.id', issues)
   if (id !== undefined) {
@@ -391,8 +392,4 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 function describeMissing(value: unknown): string {
   return value === undefined ? 'nothing (the field is missing)' : formatReceived(value)
-}
-
-export function quote(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
 }

@@ -1,4 +1,5 @@
-import { createIssueList, isRecord, parseRecord, quote, type IssueList } from './fixture.js'
+import { fieldPath, quote } from './field-name.js'
+import { createIssueList, isRecord, parseRecord, type IssueList } from './fixture.js'
 import { createPatchedRecord, findPatchTarget, mergePatch, type RecordPatch } from './patch.js'
 import { formatReceived } from './size.js'
 import type { Taxonomy, TaxonomyView } from './store.js'
@@ -313,7 +314,7 @@ function parsePatchShape(patch: unknown, issues: IssueList): Record<Level, reado
   }
   for (const key of Object.keys(patch)) {
     if (!(LEVELS as readonly string[]).includes(key))
-      issues.add(key, `unknown field: a patch has ${LEVELS.join(', ')}`)
+      issues.add(fieldPath('', key), `unknown field: a patch has ${LEVELS.join(', ')}`)
   }
   for (const level of LEVELS) {
     const value = patch[level]

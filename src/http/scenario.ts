@@ -1,3 +1,4 @@
+import { showField } from '../core/field-name.js'
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from './delay.js'
 import { ENDPOINT_LIST, isCollection, type Collection } from './endpoints.js'
@@ -177,7 +178,10 @@ export function parseScenario(value: unknown, name = 'scenario'): Scenario {
   }
   const unknown = Object.keys(value).find((key) => !FIELDS.has(key))
   if (unknown !== undefined) {
-    throw new OptionError(name, `has no field \`${unknown}\`; it takes ${[...FIELDS].join(', ')}`)
+    throw new OptionError(
+      name,
+      `has no field ${showField(unknown)}; it takes ${[...FIELDS].join(', ')}`,
+    )
   }
   const input = splitDelay(value as Record<string, unknown>, name)
   const scenario: Record<string, unknown> = {}
@@ -236,7 +240,10 @@ function splitDelay(input: Record<string, unknown>, name: string): Record<string
   const { ttfb, body, ...extra } = delay as Record<string, unknown>
   const stray = Object.keys(extra)[0]
   if (stray !== undefined)
-    throw new OptionError(`${name}.delay`, `has no field \`${stray}\`; a split takes ttfb, body`)
+    throw new OptionError(
+      `${name}.delay`,
+      `has no field ${showField(stray)}; a split takes ttfb, body`,
+    )
   if (input.kind !== 'slow-body') {
     throw new OptionError(
       `${name}.delay`,
@@ -378,7 +385,10 @@ function parseStep(value: unknown, name: string): SequenceStepInput {
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !STEP_FIELDS.has(key))
   if (unknown !== undefined)
-    throw new OptionError(`${name}`, `has no field \`${unknown}\`; it takes kind, delay, times`)
+    throw new OptionError(
+      `${name}`,
+      `has no field ${showField(unknown)}; it takes kind, delay, times`,
+    )
   const step: Record<string, unknown> = {}
   if (input.kind !== undefined) step.kind = parseKind(input.kind, `${name}.kind`)
   if (input.delay !== undefined) step.delay = parseDelay(input.delay, `${name}.delay`)
@@ -449,7 +459,7 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
     const { median, p99, ...rest } = value as Record<string, unknown>
     const extra = Object.keys(rest)[0]
     if (extra !== undefined)
-      throw new OptionError(`${name}`, `has no field \`${extra}\`; it takes median, p99`)
+      throw new OptionError(`${name}`, `has no field ${showField(extra)}; it takes median, p99`)
     if (isMilliseconds(median) && isMilliseconds(p99) && median > 0 && median <= p99)
       return Object.freeze({ median, p99 })
     throw new OptionError(
@@ -489,7 +499,7 @@ function parseFaults(value: unknown, name: string): SeededFaults {
   const input = value as Record<string, unknown>
   const unknown = Object.keys(input).find((key) => !FAULT_FIELDS.has(key))
   if (unknown !== undefined)
-    throw new OptionError(name, `has no field \`${unknown}\`; it takes rate, seed, kinds`)
+    throw new OptionError(name, `has no field ${showField(unknown)}; it takes rate, seed, kinds`)
   const { rate, seed, kinds } = input
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
     throw new OptionError(

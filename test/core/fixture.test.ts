@@ -37,6 +37,11 @@ const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
   ],
   ['an unknown root field', (f) => (f.extra = 1), 'extra: unknown field'],
   [
+    'an unknown root field whose name would break the line',
+    (f) => (f['evil\nline\u001b[31m'] = 1),
+    '["evil\\nline\\u001b[31m"]: unknown field',
+  ],
+  [
     'a level that is not an array',
     (f) => (f.topics = {}),
     'topics: expected an array; received an object',
@@ -55,6 +60,11 @@ const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
     'an unknown record field',
     (f) => (f.domains[0].parent_id = 'x'),
     'domains[0].parent_id: unknown field',
+  ],
+  [
+    'an unknown record field whose name would break the line',
+    (f) => (f.domains[0]['a b\r\n'] = 'x'),
+    'domains[0]["a b\\r\\n"]: unknown field',
   ],
   [
     'a missing id',

@@ -138,6 +138,10 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
       '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, ttl, bytes, duration',
     ],
     [
+      { kind: 'hang', 'a\nb': 1 },
+      '`scenario` has no field "a\\nb"; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, ttl, bytes, duration',
+    ],
+    [
       { kind: 'unavailable', ttl: 0 },
       '`scenario.ttl` must be an integer number of milliseconds from 1 to 86400000; received 0 (number)',
     ],
