@@ -13,7 +13,7 @@ import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/option
 import { OptionError } from '../core/option-error.js'
 import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
 import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
-import { describeParseError, toNumberOrText } from './flag-values.js'
+import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
 import { KIND_OPTION_FLAGS, kindOptionFlagValues, toScenarioInput } from './scenario-flags.js'
@@ -192,7 +192,7 @@ export function parseCliArgs(
   let parsed
   try {
     parsed = parseArgs({
-      args: attachNegativeValues(argv),
+      args: attachNegativeValues(argv, OPTIONS),
       options: OPTIONS,
       allowPositionals: true,
       strict: true,
@@ -550,25 +550,4 @@ function parseTlsFlags(
       '--tls-cert and --tls-key go together: the certificate and its private key, PEM files',
     )
   return { kind: 'files', cert, key }
-}
-
-/** `--seed -3` becomes `--seed=-3`, so the value is judged as a number rather than read as a flag. */
-function attachNegativeValues(argv: readonly string[]): string[] {
-  const result: string[] = []
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i]!.replace(/^--/, '')
-    const next = argv[i + 1]
-    if (
-      argv[i]!.startsWith('--') &&
-      OPTIONS[name as keyof typeof OPTIONS]?.type === 'string' &&
-      next !== undefined &&
-      /^-\d/.test(next)
-    ) {
-      result.push(`${argv[i]}=${next}`)
-      i++
-    } else {
-      result.push(argv[i]!)
-    }
-  }
-  return result
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { describeParseError, toNumberOrText } from './flag-values.js'
+import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock verify` or `record` was asked to do. The key itself travels only here. */
@@ -74,7 +74,7 @@ export function parseContractArgs(
   let values
   try {
     ;({ values } = parseArgs({
-      args: [...argv],
+      args: attachNegativeValues(argv, CONTRACT_OPTIONS),
       options: CONTRACT_OPTIONS,
       allowPositionals: false,
       strict: true,

@@ -24,3 +24,30 @@ export function describeParseError(error: Error & { code?: string }): string {
       return `${error.message.split('\n')[0]} (see --help)`
   }
 }
+
+/**
+ * `--seed -3` becomes `--seed=-3`, so the value is judged as a number rather than read as a flag
+ * (node:util's parseArgs takes a value that starts with `-` for a flag of its own).
+ */
+export function attachNegativeValues(
+  argv: readonly string[],
+  options: Readonly<Record<string, { readonly type: string }>>,
+): string[] {
+  const result: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.replace(/^--/, '')
+    const next = argv[i + 1]
+    if (
+      argv[i]!.startsWith('--') &&
+      options[name]?.type === 'string' &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
+      result.push(`${argv[i]}=${next}`)
+      i++
+    } else {
+      result.push(argv[i]!)
+    }
+  }
+  return result
+}

@@ -47,7 +47,8 @@ const BAD_VALUES: [option: string, argv: string[], env?: Record<string, string>]
   ['disciplines', ['verify', '--target', 'http://127.0.0.1:9'], KEY],
   ['subDisciplines', verify('--sub-discipline', ''), KEY],
   ['rate', verify('--rate', '1001'), KEY],
-  ['maxRequests', verify('--max-requests', '0'), KEY],
+  // A negative value is the flag's value, not a flag of its own.
+  ['maxRequests', verify('--max-requests', '-3'), KEY],
   ['timeout', verify('--timeout', 'soon'), KEY],
   ['maxReadBytes', verify('--max-read', '8'), KEY],
   ['crawl', verify('--crawl', String(SERVICE_LIMITS.crawl.max + 1)), KEY],
