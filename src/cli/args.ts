@@ -16,7 +16,12 @@ import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contrac
 import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
-import { KIND_OPTION_FLAGS, kindOptionFlagValues, toScenarioInput } from './scenario-flags.js'
+import {
+  KIND_OPTION_FLAGS,
+  kindOptionFlagValues,
+  scenarioSources,
+  toScenarioInput,
+} from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
 
 /** What `taxonomy-mock serve` was asked to do, after flags, environment and defaults. */
@@ -338,14 +343,15 @@ function parseServe(
   const host = (values.host as string | undefined) ?? env[OPTION_VARIABLES.host] ?? DEFAULT_HOST
   const delay = toNumberOrText(values.delay as string | undefined) ?? 0
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
-  const scenario = toScenarioInput({
+  const scenarioFlags = {
     scenario: values.scenario as string | undefined,
     slug: values['scenario-slug'] as string | undefined,
     times: values['scenario-times'] as string | undefined,
     options: kindOptionFlagValues(values),
     faults: values.faults as string | undefined,
     delay,
-  })
+  }
+  const scenario = toScenarioInput(scenarioFlags)
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
   const workers = parseWorkers(values.workers as string | undefined)
@@ -367,6 +373,7 @@ function parseServe(
       host: resolveHost(host),
     }),
     {
+      ...scenarioSources(scenarioFlags),
       ...(values.port === undefined ? { port: OPTION_VARIABLES.port } : {}),
       ...(values.host === undefined ? { host: OPTION_VARIABLES.host } : {}),
       ...(flagKeys ? {} : { apiKeys: OPTION_VARIABLES.apiKeys }),

@@ -92,22 +92,21 @@ export function toFlagError(error: unknown, sources: Readonly<Record<string, str
   if (!isOptionError(error)) return error
   const requirement = error.requirement.replace(
     /`([\w.[\]]+)`/g,
-    (quoted, option: string) => flagOf(option) ?? quoted,
+    (quoted, option: string) => nameOf(option, sources) ?? quoted,
   )
-  return new UsageError(
-    `${sources[error.option] ?? flagOf(error.option) ?? error.option} ${requirement}`,
-  )
+  return new UsageError(`${nameOf(error.option, sources) ?? error.option} ${requirement}`)
 }
 
 /**
- * The flag of an option, or of the nearest option above it with the rest of the path after it:
- * `scenario.sequence[1].kind`, given as JSON or a list through `--scenario`, is
- * `--scenario sequence[1].kind`.
+ * Where an option came from: its source or flag, or those of the nearest option above it with the
+ * rest of the path after it (`scenario.sequence[1].kind`, given as JSON or a list through
+ * `--scenario`, is `--scenario sequence[1].kind`). A source wins over a flag at the same depth.
  */
-function flagOf(option: string): string | undefined {
+function nameOf(option: string, sources: Readonly<Record<string, string>>): string | undefined {
   for (let end = option.length; end > 0; end = option.lastIndexOf('.', end - 1)) {
-    const flag = OPTION_FLAGS[option.slice(0, end)]
-    if (flag !== undefined) return end === option.length ? flag : `${flag} ${option.slice(end + 1)}`
+    const above = option.slice(0, end)
+    const name = sources[above] ?? OPTION_FLAGS[above]
+    if (name !== undefined) return end === option.length ? name : `${name} ${option.slice(end + 1)}`
   }
   return undefined
 }

@@ -74,6 +74,27 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
   return input as ScenarioInput
 }
 
+/**
+ * The scenario's fields that came from `--scenario` JSON, not from a flag of their own, as
+ * `checkOptions` sources (`{ 'scenario.times': '--scenario times' }`): an error in one names
+ * the flag the user wrote.
+ */
+export function scenarioSources(flags: ScenarioFlags): Record<string, string> {
+  if (!flags.scenario?.trimStart().startsWith('{')) return {}
+  const input = toScenarioInput(flags) as Record<string, unknown>
+  const fromFlags = new Set([
+    ...(flags.faults === undefined ? [] : ['faults']),
+    ...(flags.slug === undefined ? [] : ['slug']),
+    ...(flags.times === undefined ? [] : ['times']),
+    ...KIND_OPTION_NAMES.filter((option) => flags.options?.[option] !== undefined),
+  ])
+  return Object.fromEntries(
+    Object.keys(input)
+      .filter((field) => !fromFlags.has(field))
+      .map((field) => [`scenario.${field}`, `--scenario ${field}`]),
+  )
+}
+
 /** `rate=0.1,seed=7,kinds=unavailable+network-error` as the object `parseScenario` checks. */
 function parseFaultsFlag(text: string): Record<string, unknown> {
   const faults: Record<string, unknown> = {}

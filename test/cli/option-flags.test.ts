@@ -130,3 +130,19 @@ it('names --delay when --scenario delay lacks it', async () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
+
+it('names --scenario and the field for a value given in --scenario JSON, and the field flag for one given by it', async () => {
+  const cases: [string[], string][] = [
+    [['--scenario', '{"kind":"unavailable","times":0}'], '--scenario times must be'],
+    [['--scenario', '{"kind":"delay","delay":-5}'], '--scenario delay must be'],
+    [['--scenario', '{"kind":"truncated","bytes":-1}'], '--scenario bytes must be'],
+    [['--scenario', '{"kind":"hang","slug":""}'], '--scenario slug must be'],
+    [['--scenario', '{"kind":"unavailable"}', '--scenario-times', '0'], '--scenario-times must be'],
+    [['--scenario', 'unavailable', '--scenario-times', '0'], '--scenario-times must be'],
+  ]
+  for (const [argv, start] of cases) {
+    const { code, stderr } = await runInProcess(argv)
+    expect({ code, lines: stderr.length }, argv.join(' ')).toEqual({ code: 2, lines: 1 })
+    expect(stderr[0], argv.join(' ')).toMatch(new RegExp(`^taxonomy-mock: ${escape(start)} `))
+  }
+})
