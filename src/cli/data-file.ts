@@ -48,8 +48,21 @@ export async function loadDataFile(
   return taxonomy
 }
 
+/** The most a file may bring, and what to say past it. */
+export interface ReadLimit {
+  readonly bytes: number
+  /** Said after the limit: the way to more data (`(use --size large for more data)`), or none. */
+  readonly hint: string
+}
+
+const FIXTURE_LIMIT: ReadLimit = {
+  bytes: MAX_DATA_BYTES,
+  hint: ' (use --size large for more data)',
+}
+
 /**
- * A fixture file's text, within {@link MAX_DATA_BYTES} and `timeoutMs`; every failure is a
+ * A fixture file's text (or another file's, within `limit`), within {@link MAX_DATA_BYTES} and
+ * `timeoutMs`; every failure is a
  * `UsageError` that names the file as `where` does (`--data file "t.json"`).
  */
 export async function readDataFile(
@@ -57,17 +70,18 @@ export async function readDataFile(
   where: string,
   signal?: AbortSignal,
   timeoutMs = DATA_READ_TIMEOUT_MS,
+  limit: ReadLimit = FIXTURE_LIMIT,
 ): Promise<string> {
   try {
     const info = await statOf(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
-    if (info.size > MAX_DATA_BYTES) {
+    if (info.size > limit.bytes) {
       throw new UsageError(
-        `${where} is ${toMegabytes(info.size)}; the limit is ${toMegabytes(MAX_DATA_BYTES)} (use --size large for more data)`,
+        `${where} is ${toMegabytes(info.size)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
       )
     }
     const isPipe = info.isFIFO() || info.isSocket()
-    return await readLimited(file, isPipe, where, { signal, timeoutMs })
+    return await readLimited(file, isPipe, where, { signal, timeoutMs, limit })
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${where}: ${reasonOf(error as NodeJS.ErrnoException)}`)
@@ -83,7 +97,11 @@ async function readLimited(
   file: string,
   isPipe: boolean,
   where: string,
-  { signal, timeoutMs }: { signal: AbortSignal | undefined; timeoutMs: number },
+  {
+    signal,
+    timeoutMs,
+    limit,
+  }: { signal: AbortSignal | undefined; timeoutMs: number; limit: ReadLimit },
 ): Promise<string> {
   let stream: Readable
   const chunks: Buffer[] = []
@@ -111,10 +129,8 @@ async function readLimited(
     let bytes = chunks[0]?.length ?? 0
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytes += chunk.length
-      if (bytes > MAX_DATA_BYTES) {
-        throw new UsageError(
-          `${where} is over the ${toMegabytes(MAX_DATA_BYTES)} limit (use --size large for more data)`,
-        )
+      if (bytes > limit.bytes) {
+        throw new UsageError(`${where} is over the ${toMegabytes(limit.bytes)} limit${limit.hint}`)
       }
       chunks.push(chunk)
     }

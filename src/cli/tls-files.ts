@@ -51,7 +51,11 @@ async function readPemFile(
     throw new UsageError(
       `${where} is over ${toMegabytes(MAX_PEM_BYTES)}: not a PEM certificate or key`,
     )
-  return readDataFile(file, where, signal)
+  // A device or pipe has no size to check first: the bound holds as it is read.
+  return readDataFile(file, where, signal, undefined, {
+    bytes: MAX_PEM_BYTES,
+    hint: ': not a PEM certificate or key',
+  })
 }
 
 /**

@@ -222,7 +222,13 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
         : 'a part of the path is a file, not a folder'
     }
     case 'ENOENT':
-      return 'no such folder'
+      // A folder that is there but takes no new file (/proc, /sys) says ENOENT too.
+      return (await stat(dirname(file)).then(
+        (info) => info.isDirectory(),
+        () => false,
+      ))
+        ? 'the folder takes no new file'
+        : 'no such folder'
     case 'EACCES':
     case 'EPERM':
       return 'permission denied'

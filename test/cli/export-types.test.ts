@@ -90,6 +90,21 @@ it('writes the slug types of a --data file, beside its fixture', async () => {
   expect(loadTaxonomy(readFileSync(out, 'utf8')).toFixture()).toEqual(taxonomy.toFixture())
 })
 
+it('says a folder that is there but takes no new file is that, not missing', async () => {
+  const { code, stdout, stderr } = await runCli([
+    'export',
+    '--size',
+    'small',
+    '--out',
+    '/proc/x.json',
+  ])
+  expect({ code, stdout, stderr }).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: ['taxonomy-mock: cannot write --out file "/proc/x.json": the folder takes no new file'],
+  })
+})
+
 it('exits 1 with one line when --types cannot be written, and writes nothing', async () => {
   writeFileSync(join(folder, 'taken'), '')
   const types = join(folder, 'taken', 'slugs.d.ts')

@@ -211,6 +211,11 @@ it.each([
     ['--tls-cert', files.cert, '--tls-key', files.directory],
     `--tls-key file ${JSON.stringify(files.directory)} is a directory, not a PEM file`,
   ],
+  // A device has no size to check first: the PEM bound holds as it is read.
+  [
+    ['--tls-cert', '/dev/zero', '--tls-key', files.key],
+    '--tls-cert file "/dev/zero" is over the 1 MB limit: not a PEM certificate or key',
+  ],
   [
     ['--tls-cert', files.notPem, '--tls-key', files.key],
     `--tls-cert file ${JSON.stringify(files.notPem)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
