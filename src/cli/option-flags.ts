@@ -92,7 +92,8 @@ export function toFlagError(error: unknown, sources: Readonly<Record<string, str
   if (!isOptionError(error)) return error
   const requirement = error.requirement.replace(
     /`([\w.[\]]+)`/g,
-    (quoted, option: string) => nameOf(option, sources) ?? quoted,
+    // An option the message mentions is named by its flag: that is how the user can give it.
+    (quoted, option: string) => nameOf(option, {}) ?? quoted,
   )
   return new UsageError(`${nameOf(error.option, sources) ?? error.option} ${requirement}`)
 }

@@ -60,7 +60,12 @@ export function createQueryRedactor(
     ...(options.apiKeys === 'any' ? [] : options.apiKeys),
     ...(options.adminKey === undefined ? [] : [options.adminKey]),
   ]
-  return (target) => redactQuery(target, secrets)
+  return (target) =>
+    redactQuery(
+      // A client's absolute-form target: its userinfo is credentials, whatever part is the key.
+      target.charCodeAt(0) === 0x2f ? target : target.replace(USERINFO, `$1${REDACTED_VALUE}@`),
+      secrets,
+    )
 }
 
 /**
@@ -69,9 +74,8 @@ export function createQueryRedactor(
  */
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i
 
-/** {@link QueryRedactor} with the values to hide under any name; an absolute form's userinfo too. */
+/** {@link QueryRedactor} with the values to hide under any name. */
 export function redactQuery(target: string, secrets: readonly string[] = []): string {
-  if (target.charCodeAt(0) !== 0x2f) target = target.replace(USERINFO, `$1${REDACTED_VALUE}@`)
   const query = target.indexOf('?')
   // A fragment is no part of a request target, but a web `Request`'s URL keeps it, and OAuth
   // puts an `access_token` there: its pairs are read as the query's are.
