@@ -20,9 +20,12 @@ async function readText(request: MockRequest, limit: number): Promise<string | M
   try {
     return request.text ? await request.text(limit) : ''
   } catch (cause) {
-    if (cause instanceof BodyTooLargeError)
+    // By name, not class: each of the CLI's bundles has its own copy of these classes, and the
+    // reader that throws may be another's (`--store` is one).
+    const name = (cause as Error | undefined)?.name
+    if (name === 'BodyTooLargeError')
       return adminError('payloadTooLarge', `Request body too large: the limit is ${limit} bytes`)
-    if (cause instanceof BodyTimeoutError)
+    if (name === 'BodyTimeoutError')
       return adminError('requestTimeout', 'Request timeout: the body did not arrive in time')
     return adminError('badRequest', 'Malformed request: the body could not be read')
   }

@@ -144,3 +144,42 @@ it('drops malformed session keys and saved states it finds at start, and malform
     expect(linesAbout(replica.run.stderr, 'message')).toHaveLength(1)
   }
 }, 60_000)
+
+it('starts a count again that is none replicas write (past 2^53, infinite), and a quota window that starts later than now', async () => {
+  const [replica] = await startReplicas('counts', 1)
+  const url = replica!.url
+  for (const count of ['1e17', 'inf', '9007199254740993']) {
+    const session = `c-${count}`
+    expect(
+      (await admin(url, 'PUT', `${session}/scenario`, { kind: 'unavailable', times: 2 })).status,
+    ).toBe(200)
+    expect((await get(url, session)).status).toBe(503)
+    await redisSays('HSET', `counts:s:{${session}}`, 'n', count)
+    // From the start again: the scenario's two answers, then the record; never the store's 503.
+    const answers = [await get(url, session), await get(url, session), await get(url, session)]
+    expect(
+      answers.map((answer) => answer.status),
+      count,
+    ).toEqual([503, 503, 200])
+    for (const { body } of answers) expect(body).not.toMatch(STORE_DOWN)
+  }
+  const session = 'q-later'
+  const scenario = { kind: 'rate-limited', limit: 1, window: 60_000 }
+  expect((await admin(url, 'PUT', `${session}/scenario`, scenario)).status).toBe(200)
+  await redisSays('HSET', `counts:s:{${session}}:q`, '-', `${Date.now() + 100_000_000} 0`)
+  expect((await get(url, session)).status).toBe(200)
+  const limited = await fetch(url + PATH, {
+    headers: { ...AUTH, 'x-taxonomy-mock-session': session },
+  })
+  expect(limited.status).toBe(429)
+  expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+  await limited.text()
+})
+
+it('answers an admin body past its limit 413, as a server without a store does', async () => {
+  const [replica] = await startReplicas('bodies', 1)
+  const big = { kind: 'unavailable', slug: 'x'.repeat(70 * 1024) }
+  const answer = await admin(replica!.url, 'PUT', 's1/scenario', big)
+  expect(answer.status).toBe(413)
+  expect(answer.text).toMatch(/Request body too large/)
+})

@@ -45,7 +45,7 @@ local v = redis.call('HGET', KEYS[1], 'v') or '0'
 if v ~= ARGV[1] then return {-1} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
 local malformed = 0
-if n == nil or n < 0 or n ~= math.floor(n) then n = 0; malformed = 1 end
+if n == nil or n < 0 or n ~= math.floor(n) or n >= 9007199254740992 then n = 0; malformed = 1 end
 if ARGV[2] ~= '' then
   local steps, total, again = {}, 0, false
   for part in string.gmatch(ARGV[2], '[^,]+') do
@@ -73,7 +73,9 @@ local bucket = redis.call('HGET', KEYS[2], ARGV[5])
 local start, used = ms, 0
 if bucket then
   local s, u = string.match(bucket, '^(%d+) (%d+)$')
-  if s and ms - tonumber(s) < window then start, used = tonumber(s), tonumber(u) end
+  s, u = tonumber(s), tonumber(u)
+  -- A window that starts later than now, or a count past the limit, is none replicas write.
+  if s and s <= ms and ms - s < window and u <= limit then start, used = s, u end
 elseif redis.call('HLEN', KEYS[2]) >= 1000 then
   redis.call('DEL', KEYS[2])
 end
