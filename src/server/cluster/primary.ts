@@ -90,7 +90,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     ...(options.upstream ? { upstream: options.upstream } : {}),
     // Every write reaches every worker as its command.
     store: (...memory) =>
-      (store = new PrimarySessionStore(memory, (command) => askAll('apply', command))),
+      (store = new PrimarySessionStore(memory, (command) => askAll<number>('apply', command))),
     journal: async (session, own) => {
       const parts = await askAll<JournalPart | undefined>('journal', session)
       if (own) parts.push({ ...own, origin: own.origin + SHARED_CLOCK_OFFSET })

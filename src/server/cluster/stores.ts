@@ -1,3 +1,4 @@
+import { adminError } from '../../http/admin-answers.js'
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
@@ -18,15 +19,34 @@ import type { Channel } from './channel.js'
 export class PrimarySessionStore extends MemorySessionStore {
   constructor(
     memory: ConstructorParameters<typeof MemorySessionStore>,
-    readonly toWorkers: (command: AdminCommand) => Promise<unknown>,
+    /** Sends a write to every worker; the status each answered it with. */
+    readonly toWorkers: (command: AdminCommand) => Promise<readonly number[]>,
   ) {
     super(...memory)
   }
 
   override async apply(command: AdminCommand): Promise<MockAnswer> {
+    // A patch a worker refuses (its own memory budget, which its journals fill) is undone
+    // everywhere: in force on every process or on none, as its answer says.
+    const undo = command.op === 'setData' ? this.#dataAsItIs(command.session) : undefined
     const answer = await this.applyHere(command)
-    if (isAdminWrite(command) && answer.status === 200) await this.toWorkers(command)
-    return answer
+    if (!isAdminWrite(command) || answer.status !== 200) return answer
+    const refused = (await this.toWorkers(command)).find((status) => status !== 200)
+    if (refused === undefined || undo === undefined) return answer
+    await this.applyHere(undo)
+    await this.toWorkers(undo)
+    return adminError(
+      'payloadTooLarge',
+      `Request body too large: a worker's memory budget (--memory-budget, per process) has no room for the patch; nothing changed`,
+    )
+  }
+
+  /** The write that gives a session back its data as it is now. */
+  #dataAsItIs(session: string): AdminCommand {
+    const data = this.find(session)?.data
+    return data === undefined
+      ? { op: 'clearData', session }
+      : { op: 'setData', session, patch: data.patch }
   }
 
   /** A worker's request's step of its session's scenario (none left: the usual answer). */
