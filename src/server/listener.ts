@@ -45,6 +45,7 @@ export function createListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { cors } = resolver.options
   const metrics = metricsOf(resolver)
+  let warnedOnRequest = false
   const redactQuery = createQueryRedactor(resolver.options)
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
   const internalError = createErrorAnswers('serverError', cors).get
@@ -108,12 +109,26 @@ export function createListener(
     else response.end(answer.body ? toBuffer(answer.body) : undefined)
     const ms = clock.now() - started
     metrics?.observeAnswer(ms - waited)
-    onRequest?.({
-      method: request.method ?? '',
-      path: toLogPath(redactQuery(request.url ?? '')),
-      status: answer.status,
-      ms,
-    })
+    if (onRequest !== undefined) tell(request, answer.status, ms)
+  }
+
+  /** `onRequest`, whose failure (a logger that throws) is the caller's, not the server's end. */
+  function tell(request: IncomingMessage, status: number, ms: number): void {
+    try {
+      onRequest!({
+        method: request.method ?? '',
+        path: toLogPath(redactQuery(request.url ?? '')),
+        status,
+        ms,
+      })
+    } catch (error) {
+      if (warnedOnRequest) return
+      warnedOnRequest = true
+      process.emitWarning(
+        `onRequest threw (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the server goes on, and says this once`,
+        'TaxonomyMockWarning',
+      )
+    }
   }
 
   /** Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest at once. */

@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Server as TlsServer } from 'node:tls'
 import { createResolver, type Resolver } from '../http/resolver.js'
-import type { MockOptions } from '../http/options.js'
+import { requireOptionsObject, type MockOptions } from '../http/options.js'
+import { OptionError } from '../core/option-error.js'
+import { formatReceived } from '../core/size.js'
 import { listeningAcceptor, type Acceptor } from './acceptor.js'
 import { answerClientErrors } from './client-errors.js'
 import { checkResponseInternals } from './node-internals.js'
@@ -67,7 +69,10 @@ export async function startServerWithLimits(
   given?: Resolver,
   accept?: Acceptor,
 ): Promise<RunningServer> {
+  requireOptionsObject(options)
   const { port: portOption, host: hostOption, onRequest, tls, ...mockOptions } = options
+  if (onRequest !== undefined && typeof onRequest !== 'function')
+    throw new OptionError('onRequest', `must be a function; received ${formatReceived(onRequest)}`)
   const port = resolvePort(portOption)
   const host = resolveHost(hostOption)
   // node:https and the certificate code are loaded only for HTTPS: plain HTTP starts no slower.
