@@ -101,13 +101,17 @@ export function toFlagError(error: unknown, sources: Readonly<Record<string, str
 /**
  * Where an option came from: its source or flag, or those of the nearest option above it with the
  * rest of the path after it (`scenario.sequence[1].kind`, given as JSON or a list through
- * `--scenario`, is `--scenario sequence[1].kind`). A source wins over a flag at the same depth.
+ * `--scenario`, is `--scenario sequence[1].kind`).
  */
 function nameOf(option: string, sources: Readonly<Record<string, string>>): string | undefined {
-  for (let end = option.length; end > 0; end = option.lastIndexOf('.', end - 1)) {
-    const above = option.slice(0, end)
-    const name = sources[above] ?? OPTION_FLAGS[above]
-    if (name !== undefined) return end === option.length ? name : `${name} ${option.slice(end + 1)}`
+  // A source anywhere on the path first: a value given inside `--scenario` JSON is that flag's,
+  // even where a flag of its own (`--faults rate`) could have given it.
+  for (const names of [sources, OPTION_FLAGS]) {
+    for (let end = option.length; end > 0; end = option.lastIndexOf('.', end - 1)) {
+      const name = names[option.slice(0, end)]
+      if (name !== undefined)
+        return end === option.length ? name : `${name} ${option.slice(end + 1)}`
+    }
   }
   return undefined
 }

@@ -75,24 +75,22 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
 }
 
 /**
- * The scenario's fields that came from `--scenario` JSON, not from a flag of their own, as
- * `checkOptions` sources (`{ 'scenario.times': '--scenario times' }`): an error in one names
- * the flag the user wrote.
+ * Where the scenario's fields came from when `--scenario` is JSON, as `checkOptions` sources: the
+ * JSON's own are `--scenario`'s (`--scenario faults.rate`), and a field a flag of its own gave is
+ * that flag's (`--scenario-times`). An error in one then names the flag the user wrote.
  */
 export function scenarioSources(flags: ScenarioFlags): Record<string, string> {
   if (!flags.scenario?.trimStart().startsWith('{')) return {}
-  const input = toScenarioInput(flags) as Record<string, unknown>
-  const fromFlags = new Set([
-    ...(flags.faults === undefined ? [] : ['faults']),
-    ...(flags.slug === undefined ? [] : ['slug']),
-    ...(flags.times === undefined ? [] : ['times']),
-    ...KIND_OPTION_NAMES.filter((option) => flags.options?.[option] !== undefined),
+  return Object.fromEntries([
+    ['scenario', '--scenario'],
+    ...(flags.faults === undefined ? [] : [['scenario.faults', '--faults']]),
+    ...(flags.slug === undefined ? [] : [['scenario.slug', '--scenario-slug']]),
+    ...(flags.times === undefined ? [] : [['scenario.times', '--scenario-times']]),
+    ...KIND_OPTION_NAMES.filter((option) => flags.options?.[option] !== undefined).map((option) => [
+      `scenario.${option}`,
+      kindOptionSpec(option).flag,
+    ]),
   ])
-  return Object.fromEntries(
-    Object.keys(input)
-      .filter((field) => !fromFlags.has(field))
-      .map((field) => [`scenario.${field}`, `--scenario ${field}`]),
-  )
 }
 
 /** `rate=0.1,seed=7,kinds=unavailable+network-error` as the object `parseScenario` checks. */

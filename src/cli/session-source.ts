@@ -89,7 +89,7 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
   if (response.status !== 200) {
     // The server's own words, which may repeat the admin key it was sent.
     const message =
-      typeof body?.error === 'string' ? `: ${hideSecret(body.error.slice(0, 300), adminKey)}` : ''
+      typeof body?.error === 'string' ? `: ${hideSecret(body.error, adminKey).slice(0, 300)}` : ''
     const hint = response.status === 403 ? " (pass the server's --admin-key)" : ''
     throw new RuntimeError(`${where} answered ${response.status}${message}${hint}`)
   }

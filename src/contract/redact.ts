@@ -30,8 +30,22 @@ export interface Redactor {
  * createRedactor('a/b-secret-key').redact('{"echo":"a\\/b-secret-key"}') // '{"echo":"[API key]"}'
  */
 export function createRedactor(key: string): Redactor {
-  // UTF-16 (either byte order) read as UTF-8 or Latin-1: the key's characters with NULs between.
-  const plain = [key, ...base64Forms(key), [...key].join('\0')]
+  const base = createFormsRedactor([key, ...base64Forms(key)])
+  // UTF-16 (either byte order) read as bytes: the key's characters with NULs between. Searched
+  // for only in a text that holds a NUL (raw, or JSON-escaped), so other answers pay one scan.
+  const utf16 = createFormsRedactor([[...key].join('\0')])
+  const hasNul = (text: string) => text.includes('\0') || text.includes('\\u0000')
+  return {
+    redact: (text) => {
+      const redacted = base.redact(text)
+      return hasNul(redacted) ? utf16.redact(redacted) : redacted
+    },
+    holds: (text) => base.holds(text) || (hasNul(text) && utf16.holds(text)),
+  }
+}
+
+/** The redactor of a list of forms, each in every encoding `characterForms` gives. */
+function createFormsRedactor(plain: readonly string[]): Redactor {
   const source = plain.map(encodedPattern).join('|')
   const pattern = new RegExp(source, 'g')
   const startsHere = new RegExp(source, 'y')

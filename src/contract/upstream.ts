@@ -114,6 +114,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     let body: Uint8Array | null
     try {
       reply = await exchange({ url, method, headers, timeout })
+      if (!reachable) said(true, `${base} answers again`)
       const coding = reply.body === null ? undefined : unreadableCoding(reply.headers)
       if (coding !== undefined) {
         reply.discard()
@@ -129,7 +130,6 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
       if (!(error instanceof TooLarge)) said(false, reason)
       return failed(redactor.redact(reason))
     }
-    if (!reachable) said(true, `${base} answers again`)
     return toResult(reply, method === 'HEAD' ? null : body, `${method} ${url}`, redactor)
   }
 
@@ -146,11 +146,9 @@ const MAX_CODINGS = 5
  * `undefined`.
  */
 export function readableCodings(value: string | undefined): string[] | undefined {
-  if (value === undefined) return []
-  const codings = value
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
+  if (value === undefined || value.trim() === '' || /^\s*identity\s*$/i.test(value)) return []
+  const codings = value.split(',').map((coding) => coding.trim().toLowerCase())
+  // An empty or `identity` entry in a list makes fetch decode none of it: read as unreadable.
   return codings.length <= MAX_CODINGS && codings.every((coding) => READABLE_CODINGS.has(coding))
     ? codings
     : undefined

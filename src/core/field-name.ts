@@ -14,9 +14,12 @@ export function fieldPath(at: string, key: string): string {
   return `${at}[${quote(key)}]`
 }
 
-/** A field's name in backquotes when plain, else JSON-quoted (and cut). */
+/**
+ * A field's name as a message quotes it: JSON (and cut), never in backquotes, which name options
+ * (the CLI reads a backquoted `port` as its flag).
+ */
 export function showField(key: string): string {
-  return PLAIN_NAME.test(key) ? `\`${key}\`` : quote(key)
+  return quote(key)
 }
 
 /** A value as a message quotes it: JSON, so on one line, cut past 80 characters. */

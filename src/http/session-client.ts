@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import { toMegabytes } from '../core/megabytes.js'
 import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
@@ -58,7 +59,7 @@ export function createSessionClient(
   target: ServerSession,
   timeout = CALL_TIMEOUT_MS,
 ): SessionClient {
-  const origin = String(target.url).replace(/\/+$/, '')
+  const origin = checkedOrigin(target.url)
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`
   const hideKey = (text: string) => hideSecret(text, target.adminKey)
 
@@ -91,7 +92,7 @@ export function createSessionClient(
       return JSON.parse(text) as T
     } catch (error) {
       if (signal.aborted) throw new Error(`Failed to ${what}: no whole answer within ${timeout} ms`)
-      if (error instanceof Error) error.message = hideKey(error.message)
+      if (error instanceof Error) error.message = hideKey(error.message).slice(0, 500)
       throw error
     }
   }
@@ -116,7 +117,8 @@ export function createSessionClient(
 function errorTextOf(text: string): string {
   try {
     const { error } = JSON.parse(text) as { error?: unknown }
-    return typeof error === 'string' ? `: ${error.slice(0, 300)}` : ''
+    // Whole: the caller hides the key in it before anything is cut (a cut could split the key).
+    return typeof error === 'string' ? `: ${error}` : ''
   } catch {
     return ''
   }
@@ -152,4 +154,25 @@ export function hideSecret(text: string, secret: string | undefined): string {
   const encoded = encodeURIComponent(secret)
   const hidden = text.split(secret).join('[admin key]')
   return encoded === secret ? hidden : hidden.split(encoded).join('[admin key]')
+}
+
+/**
+ * The server's URL without a trailing slash, once it is an http(s) URL without credentials: a
+ * message that quoted a bad one (fetch's do) could show a password.
+ */
+function checkedOrigin(url: string | URL): string {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(String(url))
+  } catch {
+    parsed = undefined
+  }
+  if (
+    parsed === undefined ||
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.username !== '' ||
+    parsed.password !== ''
+  )
+    throw new OptionError('url', 'must be an http or https URL without credentials')
+  return String(url).replace(/\/+$/, '')
 }

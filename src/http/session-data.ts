@@ -1,3 +1,4 @@
+import { fieldPath } from '../core/field-name.js'
 import { toCanonicalJson, digestText } from '../core/digest.js'
 import { FixtureError } from '../core/fixture-error.js'
 import { findTooDeep } from '../core/nesting.js'
@@ -106,7 +107,7 @@ function findPreset(patch: unknown): PresetName | undefined {
   if (typeof patch !== 'object' || patch === null || !('preset' in patch)) return undefined
   const { preset, ...rest } = patch as { preset: unknown }
   const issues = Object.keys(rest).map((key) => ({
-    path: key,
+    path: fieldPath('', key),
     message: 'a patch with a preset has no other field',
   }))
   if (!isPresetName(preset))

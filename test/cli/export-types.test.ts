@@ -99,7 +99,8 @@ it('says a folder that is there but takes no new file is that, not missing', asy
     '/proc/x.json',
   ])
   expect({ code, stdout, lines: stderr.length }).toEqual({ code: 1, stdout: [], lines: 1 })
-  // Root is told ENOENT by /proc, anyone else EACCES first.
+  // Root is told ENOENT by /proc (CI runs as root: there this guards the wording), anyone else
+  // EACCES first, which was worded right before too.
   expect(stderr[0]).toMatch(
     /^taxonomy-mock: cannot write --out file "\/proc\/x\.json": (the folder takes no new file|permission denied)$/,
   )

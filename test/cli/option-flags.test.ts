@@ -139,6 +139,13 @@ it('names --scenario and the field for a value given in --scenario JSON, and the
     [['--scenario', '{"kind":"hang","slug":""}'], '--scenario slug must be'],
     [['--scenario', '{"kind":"unavailable"}', '--scenario-times', '0'], '--scenario-times must be'],
     [['--scenario', 'unavailable', '--scenario-times', '0'], '--scenario-times must be'],
+    [
+      ['--scenario', '{"faults":{"rate":5,"kinds":["unavailable"]}}'],
+      '--scenario faults.rate must be',
+    ],
+    [['--faults', 'rate=5'], '--faults rate must be'],
+    // A field's name is quoted as a name, never read as a flag (`port`).
+    [['--scenario', '{"kind":"unavailable","port":1}'], '--scenario has no field "port"; it'],
   ]
   for (const [argv, start] of cases) {
     const { code, stderr } = await runInProcess(argv)

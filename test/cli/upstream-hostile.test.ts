@@ -234,7 +234,8 @@ it('decodes stacked codings, the last applied first, before the key check; a cod
         kind: 'failed',
         reason: `GET ${coding.url}/api/v2/disciplines/${encodeURIComponent(codings)}: answered with the API key in its body; not relayed`,
       })
-    for (const codings of ['zstd', 'gzip, compress'])
+    // `identity` or nothing among others: fetch then decodes none of them.
+    for (const codings of ['zstd', 'gzip, compress', 'gzip, identity', 'gzip,'])
       expect(await lookUp(codings)).toEqual({
         kind: 'failed',
         reason: `GET ${coding.url}/api/v2/disciplines/${encodeURIComponent(codings)}: answered with Content-Encoding ${JSON.stringify(codings)}, which the key check cannot read; not relayed`,

@@ -58,7 +58,7 @@ it('rejects a lognormal delay without a positive median at most its p99, naming 
       '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] with min <= max, or { median, p99 } (lognormal) with 0 < median <= p99',
     )
   expect(() => parseScenario({ delay: { median: 5, p99: 9, p50: 1 } })).toThrow(
-    '`scenario.delay` has no field `p50`; it takes median, p99',
+    '`scenario.delay` has no field "p50"; it takes median, p99',
   )
   expect(parseScenario({ delay: { median: 5, p99: 9 } }).delay).toEqual({ median: 5, p99: 9 })
 })

@@ -135,7 +135,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
     ],
     [
       { kind: 'hang', colour: 'red' },
-      '`scenario` has no field `colour`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, ttl, bytes, duration',
+      '`scenario` has no field "colour"; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, ttl, bytes, duration',
     ],
     [
       { kind: 'hang', 'a\nb': 1 },

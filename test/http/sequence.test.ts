@@ -61,7 +61,7 @@ it('rejects a bad sequence, naming the step at fault', () => {
     ],
     [
       { sequence: [{ kind: 'hang', slug: 'x' }] },
-      '`scenario.sequence[0]` has no field `slug`; it takes kind, delay, times',
+      '`scenario.sequence[0]` has no field "slug"; it takes kind, delay, times',
     ],
     [
       { sequence: [{ times: 0 }] },

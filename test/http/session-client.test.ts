@@ -122,3 +122,13 @@ it('stops reading an answer past its size bound', async () => {
   )
   expect(pulled).toBeLessThan(40)
 })
+
+it('refuses a URL with credentials, or none at all, without quoting it', () => {
+  for (const url of ['http://user:pw-secret@127.0.0.1:1', 'nope', 'ftp://127.0.0.1'])
+    expect(() => createSessionClient({ url, session: 's' })).toThrow(
+      expect.objectContaining({
+        option: 'url',
+        message: '`url` must be an http or https URL without credentials',
+      }),
+    )
+})

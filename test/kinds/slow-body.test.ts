@@ -64,6 +64,6 @@ it('{ ttfb, body } splits the delay where the body streams: the same scenario as
     '`scenario.delay.ttfb` must be',
   )
   expect(() => parseScenario({ kind: 'slow-body', delay: { ttfb: 1, tail: 2 } })).toThrow(
-    '`scenario.delay` has no field `tail`',
+    '`scenario.delay` has no field "tail"',
   )
 })

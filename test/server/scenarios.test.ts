@@ -296,7 +296,7 @@ it('answers bad admin requests with one-line JSON errors that name the problem',
     status: 400,
     json: {
       error:
-        'Invalid scenario: `scenario` has no field `rate`; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, ttl, bytes, duration',
+        'Invalid scenario: `scenario` has no field "rate"; it takes kind, slug, endpoint, times, delay, faults, limit, window, per, sequence, repeat, seed, ttl, bytes, duration',
     },
   })
   expect(await admin(server.url, 'PUT', 's/scenario', { faults: { rate: -1 } })).toMatchObject({

@@ -25,12 +25,22 @@ export class PrimarySessionStore extends MemorySessionStore {
     super(...memory)
   }
 
-  override async apply(command: AdminCommand): Promise<MockAnswer> {
+  /** The admin write under way: writes run one at a time, so an undo restores what its own write replaced. */
+  #writing: Promise<unknown> = Promise.resolve()
+
+  override apply(command: AdminCommand): Promise<MockAnswer> {
+    if (!isAdminWrite(command)) return Promise.resolve(this.applyHere(command))
+    const write = this.#writing.then(() => this.#write(command))
+    this.#writing = write.catch(() => {})
+    return write
+  }
+
+  async #write(command: AdminCommand): Promise<MockAnswer> {
     // A patch a worker refuses (its own memory budget, which its journals fill) is undone
     // everywhere: in force on every process or on none, as its answer says.
     const undo = command.op === 'setData' ? this.#dataAsItIs(command.session) : undefined
     const answer = await this.applyHere(command)
-    if (!isAdminWrite(command) || answer.status !== 200) return answer
+    if (answer.status !== 200) return answer
     const refused = (await this.toWorkers(command)).find((status) => status !== 200)
     if (refused === undefined || undo === undefined) return answer
     await this.applyHere(undo)
