@@ -1,7 +1,7 @@
-import { fieldPath, quote } from './field-name.js'
-import { createIssueList, isRecord, parseRecord, type IssueList } from './fixture.js'
+import { quote } from './field-name.js'
+import { parsePatchShape } from './patch-shape.js'
+import { createIssueList, parseRecord, type IssueList } from './fixture.js'
 import { createPatchedRecord, findPatchTarget, mergePatch, type RecordPatch } from './patch.js'
-import { formatReceived } from './size.js'
 import type { Taxonomy, TaxonomyView } from './store.js'
 import {
   LEVELS,
@@ -299,37 +299,6 @@ export function createOverlay(base: Taxonomy, patch: unknown): TaxonomyOverlay {
   for (const level of LEVELS) findDangling(base, level, overlays, issues)
   if (issues.count > 0) throw issues.toError()
   return new TaxonomyOverlay(base, overlays)
-}
-
-/** The patch's level arrays, or problems at `$` and each level that is not an array of objects. */
-function parsePatchShape(patch: unknown, issues: IssueList): Record<Level, readonly RecordPatch[]> {
-  const levels = {} as Record<Level, readonly RecordPatch[]>
-  for (const level of LEVELS) levels[level] = []
-  if (!isRecord(patch)) {
-    issues.add(
-      '$',
-      `expected a patch object such as {"disciplines": [...]}; received ${formatReceived(patch)}`,
-    )
-    return levels
-  }
-  for (const key of Object.keys(patch)) {
-    if (!(LEVELS as readonly string[]).includes(key))
-      issues.add(fieldPath('', key), `unknown field: a patch has ${LEVELS.join(', ')}`)
-  }
-  for (const level of LEVELS) {
-    const value = patch[level]
-    if (value === undefined) continue
-    if (!Array.isArray(value)) {
-      issues.add(level, `expected an array of records; received ${formatReceived(value)}`)
-      continue
-    }
-    value.forEach((item: unknown, i) => {
-      if (!isRecord(item))
-        issues.add(`${level}[${i}]`, `expected an object; received ${formatReceived(item)}`)
-    })
-    levels[level] = value as RecordPatch[]
-  }
-  return levels
 }
 
 /** Applies one level's patch records, then checks each touched record as a fixture file's. */

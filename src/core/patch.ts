@@ -3,6 +3,7 @@ import { createIdSource } from './ids.js'
 import { toSlug } from './slug.js'
 import type { Taxonomy } from './store.js'
 import { loadTaxonomy } from './load.js'
+import { readPatchShape } from './patch-shape.js'
 import type { Fixture, FixtureRecord, Level } from './types.js'
 
 /** A record to add or replace: every field is optional, and a parent link field where it has one. */
@@ -34,12 +35,14 @@ export type TaxonomyPatch = { readonly [level in Level]?: readonly RecordPatch[]
  * })
  */
 export function patchTaxonomy(taxonomy: Taxonomy, patch: TaxonomyPatch): Taxonomy {
+  // Its shape checked as the `patch` option checks it: a field it does not know is a mistake.
+  const levels = readPatchShape(patch)
   const base = taxonomy.toFixture()
   const next: Record<Level, unknown[]> = {
-    domains: applyLevel(base.domains, patch.domains, 'domains'),
-    disciplines: applyLevel(base.disciplines, patch.disciplines, 'disciplines'),
-    sub_disciplines: applyLevel(base.sub_disciplines, patch.sub_disciplines, 'sub_disciplines'),
-    topics: applyLevel(base.topics, patch.topics, 'topics'),
+    domains: applyLevel(base.domains, levels.domains, 'domains'),
+    disciplines: applyLevel(base.disciplines, levels.disciplines, 'disciplines'),
+    sub_disciplines: applyLevel(base.sub_disciplines, levels.sub_disciplines, 'sub_disciplines'),
+    topics: applyLevel(base.topics, levels.topics, 'topics'),
   }
   // A recorded (v1.1) base stays v1.1: its domains may have no description.
   return loadTaxonomy({ format: base.format, seed: null, ...next } satisfies Record<

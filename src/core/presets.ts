@@ -1,4 +1,6 @@
 import { createIdSource } from './ids.js'
+import { OptionError } from './option-error.js'
+import { formatReceived } from './size.js'
 import type { TaxonomyPatch } from './patch.js'
 import { createRandom } from './random.js'
 import { MAX_SLUG_LENGTH } from './slug.js'
@@ -171,5 +173,11 @@ export function isPresetName(value: unknown): value is PresetName {
  * patchTaxonomy(base, presetPatch(base, 'empty-children'))
  */
 export function presetPatch(base: TaxonomyView, name: PresetName): TaxonomyPatch {
+  // A name of the list, not any key of the table (`constructor` is one of every object's).
+  if (!isPresetName(name))
+    throw new OptionError(
+      'preset',
+      `must be one of ${PRESET_NAMES.join(', ')}; received ${formatReceived(name)}`,
+    )
   return PRESETS[name](base)
 }

@@ -79,3 +79,19 @@ it('leaves the base taxonomy untouched', () => {
   patchTaxonomy(base, { domains: [{ slug: base.domains[0]!.slug, name: 'Changed' }] })
   expect(JSON.stringify(base.toFixture())).toBe(before)
 })
+
+it('refuses a patch whose shape the patch option would refuse: an unknown field, a level or record of the wrong type', () => {
+  const cases: [unknown, string][] = [
+    [
+      { discipline: [] },
+      'discipline: unknown field: a patch has domains, disciplines, sub_disciplines, topics',
+    ],
+    [{ preset: 'empty-children' }, 'preset: unknown field'],
+    [{ disciplines: [null] }, 'disciplines[0]: expected an object; received null'],
+    [{ disciplines: {} }, 'disciplines: expected an array of records; received an object'],
+  ]
+  for (const [patch, issue] of cases)
+    expect(() => patchTaxonomy(base, patch as never), JSON.stringify(patch)).toThrow(
+      expect.objectContaining({ name: 'FixtureError', message: expect.stringContaining(issue) }),
+    )
+})

@@ -81,3 +81,13 @@ it('gives each preset the state it names', () => {
     toSubDisciplineRecord(huge, huge.findSubDiscipline('huge-sub-discipline')!).topics_count,
   ).toBe(50_000)
 })
+
+it('refuses a name that is no preset, a key of every object included', () => {
+  for (const name of ['nope', 'constructor', 'toString'])
+    expect(() => presetPatch(bases[0]!, name as never)).toThrow(
+      expect.objectContaining({
+        option: 'preset',
+        message: `\`preset\` must be one of ${PRESET_NAMES.join(', ')}; received ${JSON.stringify(name)} (string)`,
+      }),
+    )
+})
