@@ -1,3 +1,4 @@
+import { requireOptionsObject } from './options-object.js'
 import { describeDomain } from './generator/descriptions.js'
 import { createIdSource } from './ids.js'
 import { generateDisciplines, generateSubDisciplines } from './generator/levels.js'
@@ -36,6 +37,7 @@ export interface CreateTaxonomyOptions {
  * taxonomy.findDiscipline(taxonomy.disciplines[0]!.slug)
  */
 export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
+  requireOptionsObject(options)
   const seed = resolveSeed(options.seed)
   const counts = resolveSize(options.size)
   const key = keyOf(seed, counts)

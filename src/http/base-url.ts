@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
 
 /**
@@ -27,8 +28,9 @@ export function resolveScope(
   if (baseUrl === undefined) return { origin: '*', basePath: withoutBaseUrl }
   const url = parseBaseUrl(baseUrl)
   if (!url) {
-    throw new TypeError(
-      `\`baseUrl\` must be an absolute http(s) URL such as 'https://api.example.test'; received ${formatReceived(baseUrl)}`,
+    throw new OptionError(
+      'baseUrl',
+      `must be an absolute http(s) URL such as 'https://api.example.test'; received ${formatReceived(baseUrl)}`,
     )
   }
   return { origin: url.origin, basePath: basePathOf(url) }

@@ -1,3 +1,4 @@
+import { requireOptionsObject } from '../core/options-object.js'
 import { resolveScope, targetOf, type RequestScope } from './base-url.js'
 import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin-body.js'
 import type { MockOptions } from './options.js'
@@ -39,6 +40,7 @@ export interface FetchHandler {
  * const response = await handle(new Request('http://mock/api/v2/disciplines/ethics'))
  */
 export function createFetchHandler(options: FetchHandlerOptions | Resolver = {}): FetchHandler {
+  requireOptionsObject(options)
   let resolver: Resolver
   let scope: RequestScope
   if ('resolve' in options) {

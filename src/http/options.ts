@@ -1,3 +1,4 @@
+import { requireOptionsObject } from '../core/options-object.js'
 import { createTaxonomy, findGeneration, resolveSeed, type Generation } from '../core/generate.js'
 import type { SessionPatch } from './session-data.js'
 import { formatReceived, resolveSize, type Size } from '../core/size.js'
@@ -190,12 +191,6 @@ function resolvePatch(patch: unknown): SessionPatch | undefined {
     )
   }
   return patch as SessionPatch
-}
-
-/** The first check of every options resolver: a TypeError unless `options` is an object. */
-export function requireOptionsObject(options: unknown): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`options must be an object; received ${formatReceived(options)}`)
 }
 
 /** The defaults: what docs/spec-choices.md records. */

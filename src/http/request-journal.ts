@@ -1,3 +1,4 @@
+import { requireOptionsObject } from '../core/options-object.js'
 import { formatReceived } from '../core/size.js'
 import { findUrlPrefix } from './base-url.js'
 import { createHar, type Har } from './har.js'
@@ -59,6 +60,7 @@ export function toHar(journal: RequestJournal, options: HarOptions = {}): Har {
   const sessions = REGISTRIES.get(journal)
   if (sessions === undefined)
     throw new TypeError('`journal` must be the `journal` of createMock() or createFetchHandler()')
+  requireOptionsObject(options)
   const { baseUrl = 'http://localhost' } = options
   const origin = findUrlPrefix(baseUrl)
   if (origin === undefined) {

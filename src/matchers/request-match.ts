@@ -1,3 +1,5 @@
+import { OptionError } from '../core/option-error.js'
+import { formatReceived } from '../core/size.js'
 import type { Collection } from '../http/endpoints.js'
 import type { AnswerReason, JournalEntry, KeyState } from '../http/journal.js'
 
@@ -31,7 +33,7 @@ export function parseMatch(value: unknown, matcher: string, times: boolean): Req
   if (value === undefined) return {}
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new TypeError(
-      `\`${matcher}\` takes an object of fields to match; received ${typeof value}`,
+      `\`${matcher}\` takes an object of fields to match; received ${formatReceived(value)}`,
     )
   const allowed: readonly string[] = times ? [...FIELDS, 'times'] : FIELDS
   for (const name of Object.keys(value))
@@ -41,7 +43,10 @@ export function parseMatch(value: unknown, matcher: string, times: boolean): Req
       )
   const count = (value as RequestCount).times
   if (count !== undefined && !(Number.isInteger(count) && count >= 0))
-    throw new TypeError(`\`times\` must be a non-negative integer; received ${String(count)}`)
+    throw new OptionError(
+      'times',
+      `must be a non-negative integer; received ${formatReceived(count)}`,
+    )
   return value as RequestCount
 }
 

@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { RequestJournal } from '../http/request-journal.js'
 import { createSessionClient, type ServerSession } from '../http/session-client.js'
@@ -88,8 +89,9 @@ function isPromise(value: unknown): value is Promise<unknown> {
 function toMilliseconds(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
-  throw new TypeError(
-    `\`${name}\` must be a non-negative number of milliseconds; received ${describeType(value)}`,
+  throw new OptionError(
+    name,
+    `must be a non-negative number of milliseconds; received ${describeType(value)}`,
   )
 }
 

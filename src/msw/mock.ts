@@ -1,3 +1,4 @@
+import { requireOptionsObject } from '../core/options-object.js'
 import type { HttpHandler } from 'msw'
 import { resolveScope } from '../http/base-url.js'
 import { answerRequest } from '../http/fetch.js'
@@ -43,6 +44,7 @@ export interface MockKit extends ScenarioHelpers {
  * server.use(...mock.hideSlug('astrophysics'))
  */
 export function createMock(options: CreateHandlersOptions = {}): MockKit {
+  requireOptionsObject(options)
   const { baseUrl, ...mockOptions } = options
   const scope = resolveScope(baseUrl, 'any')
   const resolver = createResolver(mockOptions as MockOptions)

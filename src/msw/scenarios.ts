@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
@@ -58,12 +59,12 @@ export function createScenarioHelpers(
     rejectKeys: (options = {}) => withScenario('unauthorized', options, 'rejectKeys'),
     hideSlug(slug, options = {}) {
       if (typeof slug !== 'string')
-        throw new TypeError(`\`slug\` must be a string; received ${formatReceived(slug)}`)
+        throw new OptionError('slug', `must be a string; received ${formatReceived(slug)}`)
       return withScenario({ kind: 'not-found', slug }, options, 'hideSlug')
     },
     failWith(status = 503, options = {}) {
       if (status !== 500 && status !== 503) {
-        throw new TypeError(`\`status\` must be 500 or 503; received ${formatReceived(status)}`)
+        throw new OptionError('status', `must be 500 or 503; received ${formatReceived(status)}`)
       }
       return withScenario(status === 500 ? 'server-error' : 'unavailable', options, 'failWith')
     },
@@ -73,8 +74,9 @@ export function createScenarioHelpers(
     hangAnswers: (options = {}) => withScenario('hang', options, 'hangAnswers'),
     delayAnswers(ms, options = {}) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-        throw new TypeError(
-          `\`ms\` must be a non-negative number of milliseconds; received ${formatReceived(ms)}`,
+        throw new OptionError(
+          'ms',
+          `must be a non-negative number of milliseconds; received ${formatReceived(ms)}`,
         )
       }
       return withScenario({ delay: ms }, options, 'delayAnswers')

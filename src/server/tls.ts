@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { createSecureContext } from 'node:tls'
 import { formatReceived } from '../core/size.js'
@@ -42,8 +43,9 @@ export function resolveTls(
     return { pair, certificate: describeCertificate(new X509Certificate(pair.cert)) }
   }
   if (typeof tls !== 'object' || tls === null)
-    throw new TypeError(
-      `\`tls\` must be 'self-signed' or { cert, key }; received ${formatReceived(tls)}`,
+    throw new OptionError(
+      'tls',
+      `must be 'self-signed' or { cert, key }; received ${formatReceived(tls)}`,
     )
   const { cert, key } = tls as { cert?: unknown; key?: unknown }
   for (const [option, value] of [
@@ -51,8 +53,9 @@ export function resolveTls(
     ['key', key],
   ] as const) {
     if (!isPem(value))
-      throw new TypeError(
-        `\`tls.${option}\` must be PEM text, a string or a buffer; received ${formatReceived(value)}`,
+      throw new OptionError(
+        `tls.${option}`,
+        `must be PEM text, a string or a buffer; received ${formatReceived(value)}`,
       )
   }
   const pair = {
@@ -60,7 +63,7 @@ export function resolveTls(
     key: toText(key as string | Uint8Array),
   }
   const problem = findTlsProblem(pair)
-  if (problem) throw new TypeError(`\`tls.${problem.option}\` ${problem.reason}`)
+  if (problem) throw new OptionError(`tls.${problem.option}`, problem.reason)
   return { pair, certificate: describeCertificate(new X509Certificate(pair.cert)) }
 }
 

@@ -1,0 +1,39 @@
+// Every entry point takes its options as an object, and names a bad option in its error.
+import { expect, it } from 'vitest'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { toHar } from '../../src/http/request-journal.js'
+import { parseMatch } from '../../src/matchers/request-match.js'
+import { createHandlers, createMock } from '../../src/msw/index.js'
+import { startServer } from '../../src/server/index.js'
+
+it('refuses options that are no object, at every entry point, before anything inside reads them', async () => {
+  const message = /^options must be an object; received /
+  for (const options of [null, 5, 'x', []]) {
+    expect(() => createHandlers(options as never), String(options)).toThrow(message)
+    expect(() => createFetchHandler(options as never), String(options)).toThrow(message)
+    expect(() => createTaxonomy(options as never), String(options)).toThrow(message)
+    expect(() => toHar(createMock().journal, options as never), String(options)).toThrow(message)
+    await expect(startServer(options as never), String(options)).rejects.toThrow(message)
+  }
+})
+
+it('names the option in each TypeError: baseUrl, tls, a helper argument, a match count', async () => {
+  const named = (option: string) => expect.objectContaining({ name: 'TypeError', option })
+  expect(() => createHandlers({ baseUrl: 'nope' })).toThrow(named('baseUrl'))
+  expect(() => createFetchHandler({ baseUrl: 'nope' })).toThrow(named('baseUrl'))
+  await expect(startServer({ port: 0, tls: 5 as never })).rejects.toThrow(named('tls'))
+  await expect(startServer({ port: 0, tls: { cert: 5, key: 'k' } as never })).rejects.toThrow(
+    named('tls.cert'),
+  )
+  const mock = createMock()
+  expect(() => mock.hideSlug(5 as never)).toThrow(named('slug'))
+  expect(() => mock.failWith(404 as never)).toThrow(named('status'))
+  expect(() => mock.delayAnswers(-1)).toThrow(named('ms'))
+  expect(() => parseMatch({ times: '1' }, 'toHaveRequested', true)).toThrow(
+    expect.objectContaining({
+      option: 'times',
+      message: '`times` must be a non-negative integer; received "1" (string)',
+    }),
+  )
+})
