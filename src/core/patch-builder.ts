@@ -1,9 +1,10 @@
 import { createIdSource } from './ids.js'
 import type { RecordPatch, TaxonomyPatch } from './patch.js'
 import { OptionError } from './option-error.js'
+import { requireOptionsObject } from './options-object.js'
 import { createRandom } from './random.js'
 import { formatReceived } from './size.js'
-import { toSlug } from './slug.js'
+import { MAX_SLUG_LENGTH, SLUG_PATTERN, toSlug } from './slug.js'
 
 /** The common shape of test data: one discipline with sub-disciplines, each with topics. */
 export interface DisciplineShape {
@@ -32,16 +33,28 @@ const MAX_COUNT = 100_000
  * patchTaxonomy(base, patch).findDiscipline('tiny')
  */
 export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
-  if (typeof shape?.name !== 'string' || shape.name.trim() === '')
+  requireOptionsObject(shape)
+  if (typeof shape.name !== 'string' || shape.name.trim() === '')
     throw new OptionError(
       'name',
-      `must be a non-empty string; received ${formatReceived(shape?.name)}`,
+      `must be a non-empty string; received ${formatReceived(shape.name)}`,
+    )
+  const domainIds = shape.domainIds as unknown
+  if (
+    !Array.isArray(domainIds) ||
+    domainIds.length === 0 ||
+    !domainIds.every((id) => typeof id === 'string')
+  )
+    throw new OptionError(
+      'domainIds',
+      `must be a non-empty array of domain ids; received ${formatReceived(domainIds)}`,
     )
   const subCount = checkCount(shape.subDisciplines, 'subDisciplines')
   const topicCount = checkCount(shape.topics, 'topics')
   if (subCount * topicCount > MAX_COUNT)
     throw new OptionError('subDisciplines', `× \`topics\` must be at most ${MAX_COUNT}`)
   const slug = shape.slug ?? toSlug(shape.name)
+  checkSlug(slug, shape.slug === undefined, subCount, topicCount)
   const nextId = createIdSource(createRandom(`builder:${slug}`), 1 + subCount)
   const disciplineId = nextId()
   const subDisciplines: RecordPatch[] = []
@@ -63,10 +76,30 @@ export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
     }
   }
   return {
-    disciplines: [{ id: disciplineId, name: shape.name, slug, domain_ids: [...shape.domainIds] }],
+    disciplines: [{ id: disciplineId, name: shape.name, slug, domain_ids: [...domainIds] }],
     ...(subCount > 0 ? { sub_disciplines: subDisciplines } : {}),
     ...(topics.length > 0 ? { topics } : {}),
   }
+}
+
+/**
+ * The discipline's slug, given or made from the name, once it and its children's (`{slug}-sub-N`,
+ * `{slug}-topic-N-M`) are slugs a fixture takes: a patch the builder makes always loads.
+ */
+function checkSlug(slug: unknown, fromName: boolean, subCount: number, topicCount: number): void {
+  const suffix =
+    topicCount > 0 ? `-topic-${subCount}-${topicCount}` : subCount > 0 ? `-sub-${subCount}` : ''
+  const from = fromName ? ' (made from `name`: pass a `slug`)' : ''
+  if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug))
+    throw new OptionError(
+      'slug',
+      `must be lowercase letters and digits joined by hyphens or underscores${from}; received ${formatReceived(slug)}`,
+    )
+  if (slug.length + suffix.length > MAX_SLUG_LENGTH)
+    throw new OptionError(
+      'slug',
+      `must leave room for its children's \`${suffix}\` within ${MAX_SLUG_LENGTH} characters${from}; it has ${slug.length}`,
+    )
 }
 
 function checkCount(value: unknown, name: string): number {

@@ -1,4 +1,5 @@
 import { OptionError } from '../core/option-error.js'
+import { requireOptionsObject } from '../core/options-object.js'
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
@@ -47,6 +48,7 @@ export function createScenarioHelpers(
     options: ScenarioOptions = {},
     source: ScenarioSource = 'scenario',
   ): HttpHandler[] {
+    requireOptionsObject(options)
     const state = new ScenarioState(scenario, undefined, source)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {

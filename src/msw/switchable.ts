@@ -1,4 +1,7 @@
 import type { HttpHandler } from 'msw'
+import { OptionError } from '../core/option-error.js'
+import { requireOptionsObject } from '../core/options-object.js'
+import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
 import { deliver, resolveRequest } from '../http/fetch.js'
 import type { JournalEntry } from '../http/journal.js'
@@ -8,6 +11,7 @@ import { DEFAULT_SESSION } from '../http/sessions.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
 import {
+  DATA_CHOICES,
   SCENARIO_CHOICES,
   isDataChoice,
   isScenarioChoice,
@@ -52,7 +56,14 @@ function scenarioOf(scenario: MockState['scenario']): ScenarioInput | undefined 
 /** The patch a state's `data` names: a preset, none for `'base'`, or itself. */
 function patchOf(data: MockState['data']): SessionPatch | undefined {
   if (data === 'base') return undefined
-  return isDataChoice(data) ? { preset: data } : data
+  if (isDataChoice(data)) return { preset: data }
+  // A string that names no choice is a mistyped name, not a patch: say the names.
+  if (typeof data === 'string')
+    throw new OptionError(
+      'data',
+      `must be one of ${Object.keys(DATA_CHOICES).join(', ')}, or a patch object; received ${formatReceived(data)}`,
+    )
+  return data
 }
 
 /**
@@ -91,6 +102,7 @@ export function createSwitchableMock(options: CreateHandlersOptions = {}): Switc
   return {
     handlers,
     use(state) {
+      requireOptionsObject(state)
       resolver = build(state)
     },
     reset() {

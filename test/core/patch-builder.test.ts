@@ -42,3 +42,33 @@ it('makes an empty discipline by default, and names a bad shape', () => {
     /`topics` must be an integer from 0/,
   )
 })
+
+it('names every part of a shape that would make a patch no fixture takes', () => {
+  const named = (option: string) => expect.objectContaining({ option })
+  const cases: [unknown, string][] = [
+    [{ name: 'x' }, 'domainIds'],
+    [{ name: 'x', domainIds: [] }, 'domainIds'],
+    [{ name: 'x', domainIds: 'abc' }, 'domainIds'],
+    [{ name: 'x', domainIds, slug: 5 }, 'slug'],
+    [{ name: 'x', domainIds, slug: 'Not A Slug' }, 'slug'],
+    // Made from the name: 300 characters, past what a slug may have.
+    [{ name: 'A'.repeat(300), domainIds }, 'slug'],
+    // Room for the children's suffixes: `-topic-2-3` after 195 characters is too long.
+    [{ name: 'x', slug: 'a'.repeat(195), domainIds, subDisciplines: 2, topics: 3 }, 'slug'],
+  ]
+  for (const [shape, option] of cases)
+    expect(() => createDisciplinePatch(shape as never), JSON.stringify(shape).slice(0, 60)).toThrow(
+      named(option),
+    )
+  expect(() => createDisciplinePatch(null as never)).toThrow('options must be an object')
+  // At the bound, the patch loads.
+  const longest = 'a'.repeat(200 - '-topic-2-3'.length)
+  const patch = createDisciplinePatch({
+    name: 'x',
+    slug: longest,
+    domainIds,
+    subDisciplines: 2,
+    topics: 3,
+  })
+  expect(patchTaxonomy(base, patch).findDiscipline(longest)).toBeDefined()
+})

@@ -5,6 +5,7 @@ import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
 import { parseMatch } from '../../src/matchers/request-match.js'
 import { createHandlers, createMock } from '../../src/msw/index.js'
+import { createSwitchableMock } from '../../src/msw/switchable.js'
 import { startServer } from '../../src/server/index.js'
 
 it('refuses options that are no object, at every entry point, before anything inside reads them', async () => {
@@ -15,7 +16,16 @@ it('refuses options that are no object, at every entry point, before anything in
     expect(() => createTaxonomy(options as never), String(options)).toThrow(message)
     expect(() => toHar(createMock().journal, options as never), String(options)).toThrow(message)
     await expect(startServer(options as never), String(options)).rejects.toThrow(message)
+    expect(() => createMock().hideSlug('x', options as never), String(options)).toThrow(message)
+    expect(() => createSwitchableMock().use(options as never), String(options)).toThrow(message)
   }
+  // A data name mistyped is said with the names, not taken for a patch.
+  expect(() => createSwitchableMock().use({ data: 'nope' as never })).toThrow(
+    expect.objectContaining({
+      option: 'data',
+      message: expect.stringMatching(/^`data` must be one of base, /),
+    }),
+  )
 })
 
 it('names the option in each TypeError: baseUrl, tls, a helper argument, a match count', async () => {
