@@ -61,9 +61,8 @@ const FIXTURE_LIMIT: ReadLimit = {
 }
 
 /**
- * A fixture file's text (or another file's, within `limit`), within {@link MAX_DATA_BYTES} and
- * `timeoutMs`; every failure is a
- * `UsageError` that names the file as `where` does (`--data file "t.json"`).
+ * A file's text, within `limit` (a fixture's {@link MAX_DATA_BYTES} by default) and `timeoutMs`;
+ * every failure is a `UsageError` that names the file as `where` does (`--data file "t.json"`).
  */
 export async function readDataFile(
   file: string,

@@ -10,7 +10,7 @@ import { servedDigest, type ServedDataset } from '../http/dataset.js'
 import { ADMIN_KEY_HEADER_NAME } from '../http/header-names.js'
 import { NESTED_ORDERS } from '../http/options.js'
 import { DATA_LIMITS } from '../http/session-data.js'
-import { hideSecret } from '../http/session-client.js'
+import { hideSecret, readTextWithin } from '../http/session-client.js'
 import { loadDataFile } from './data-file.js'
 import { RuntimeError } from './runtime-error.js'
 
@@ -112,23 +112,15 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
 
 /** The answer's text, up to {@link MAX_ANSWER_BYTES}: a URL that is no mock may send anything. */
 async function readLimited(response: Response, where: string): Promise<string> {
-  const chunks: Uint8Array[] = []
-  let bytes = 0
-  const reader = response.body?.getReader()
+  let text: string | undefined
   try {
-    for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-      bytes += read.value.length
-      if (bytes > MAX_ANSWER_BYTES) {
-        await reader!.cancel()
-        throw new RuntimeError(`${where} answered more than ${MAX_ANSWER_BYTES} bytes`)
-      }
-      chunks.push(read.value)
-    }
+    text = await readTextWithin(response, MAX_ANSWER_BYTES)
   } catch (error) {
-    if (error instanceof RuntimeError) throw error
     throw new RuntimeError(`cannot read the answer of ${where}: ${reasonOf(error)}`)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  if (text === undefined)
+    throw new RuntimeError(`${where} answered more than ${MAX_ANSWER_BYTES} bytes`)
+  return text
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

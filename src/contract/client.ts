@@ -233,12 +233,17 @@ function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 
+/** Whether a request ended at its time bound (the signal's `TimeoutError`, or an abort). */
+export function isTimeout(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name
+  return name === 'TimeoutError' || name === 'AbortError'
+}
+
 /** Why a request got no answer, in a word or a line: `ECONNREFUSED`, a timeout, the error's first line. */
 export function reasonOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause
   if (cause?.code) return cause.code
-  const name = (error as Error)?.name
-  if (name === 'TimeoutError' || name === 'AbortError') return 'no answer in time (timeout)'
+  if (isTimeout(error)) return 'no answer in time (timeout)'
   return String(cause?.message ?? (error as Error)?.message ?? error).split('\n')[0]!
 }
 

@@ -3,7 +3,7 @@ import { findEndpoint } from '../http/endpoints.js'
 import type { MockAnswer } from '../http/responses.js'
 import type { UpstreamLookup, UpstreamResult, UpstreamSource } from '../http/upstream.js'
 import { MAX_BODY_BYTES } from './budget.js'
-import { reasonOf } from './client.js'
+import { isTimeout, reasonOf } from './client.js'
 import { resolveApiKey, resolveTarget, resolveTimeout, type BoundedFetch } from './options.js'
 import { createRedactor, type Redactor } from './redact.js'
 
@@ -141,9 +141,9 @@ const READABLE_CODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflat
 const MAX_CODINGS = 5
 
 /**
- * A `Content-Encoding` value's codings in the order they were applied (`identity` left out), when
- * the body can be decoded whole: each one fetch decodes, at most {@link MAX_CODINGS}; else
- * `undefined`.
+ * A `Content-Encoding` value's codings in the order they were applied (none for no value or a
+ * lone `identity`), when the body can be decoded whole: each one fetch decodes, at most
+ * {@link MAX_CODINGS}; else `undefined`.
  */
 export function readableCodings(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === '' || /^\s*identity\s*$/i.test(value)) return []
@@ -165,8 +165,7 @@ function unreadableCoding(raw: readonly string[]): string | undefined {
 
 /** Why there is no answer; a timeout names its bound, which `serve --upstream-timeout` sets. */
 function noAnswer(error: unknown, timeout: number): string {
-  const name = (error as Error | undefined)?.name
-  return name === 'TimeoutError' || name === 'AbortError'
+  return isTimeout(error)
     ? `no answer within ${timeout} ms (timeout)`
     : `no answer: ${reasonOf(error)}`
 }

@@ -130,6 +130,16 @@ export async function readCapped(
   what: string,
   max = MAX_ANSWER_BYTES,
 ): Promise<string> {
+  const text = await readTextWithin(response, max)
+  if (text === undefined) throw new Error(`Failed to ${what}: answered over ${toMegabytes(max)}`)
+  return text
+}
+
+/**
+ * A response's text, or `undefined` once more than `max` bytes arrive (the rest is not read: the
+ * body is cancelled). A failure to read rejects as the stream does.
+ */
+export async function readTextWithin(response: Response, max: number): Promise<string | undefined> {
   if (response.body === null) return ''
   const reader = response.body.getReader()
   const decoder = new TextDecoder()
@@ -138,7 +148,7 @@ export async function readCapped(
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       bytes += chunk.value.byteLength
-      if (bytes > max) throw new Error(`Failed to ${what}: answered over ${toMegabytes(max)}`)
+      if (bytes > max) return undefined
       parts.push(decoder.decode(chunk.value, { stream: true }))
     }
   } finally {
