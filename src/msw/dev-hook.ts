@@ -1,5 +1,6 @@
 import { formatReceived } from '../core/size.js'
 import type { JournalEntry } from '../http/journal.js'
+import { parseScenario as checkScenario } from '../http/scenario.js'
 import {
   DATA_CHOICES,
   SCENARIO_CHOICES,
@@ -34,21 +35,41 @@ const DATA_PARAMETER = 'taxonomy-data'
  */
 function stateFromQuery(search: string): MockState {
   const query = new URLSearchParams(search)
-  const scenario = query.get(SCENARIO_PARAMETER)
-  const data = query.get(DATA_PARAMETER)
+  const scenario = onlyValue(query, SCENARIO_PARAMETER)
+  const data = onlyValue(query, DATA_PARAMETER)
   return {
     ...(scenario === null ? {} : { scenario: parseScenario(scenario) }),
     ...(data === null ? {} : { data: parseData(data) }),
   }
 }
 
+/** A parameter's one value: a second one (a link joined twice) would be dropped unseen. */
+function onlyValue(query: URLSearchParams, name: string): string | null {
+  const values = query.getAll(name)
+  if (values.length > 1)
+    throw new TypeError(`?${name}= is given ${values.length} times; give it once`)
+  return values[0] ?? null
+}
+
 function parseScenario(value: string): MockState['scenario'] {
   if (isScenarioChoice(value)) return value
   if (value.trimStart().startsWith('{')) {
+    let parsed: unknown
     try {
-      return JSON.parse(value) as MockState['scenario']
+      parsed = JSON.parse(value)
     } catch {
-      // Falls through to the message that names the value.
+      parsed = undefined
+    }
+    // Checked here, so that a bad field is reported as the URL's, not as an option's.
+    if (parsed !== undefined) {
+      try {
+        checkScenario(parsed)
+        return parsed as MockState['scenario']
+      } catch (error) {
+        throw new TypeError(
+          `?${SCENARIO_PARAMETER}= holds no valid scenario: ${(error as Error).message}`,
+        )
+      }
     }
   }
   throw new TypeError(
@@ -79,18 +100,21 @@ export function createDevMock(
 ): SwitchableMock {
   const mock = createSwitchableMock(options)
   const started = stateFromQuery(search)
+  // The state's data, kept for the hook: one state for the hook and the mock returned.
   let data = started.data
   const use = (state: MockState) => {
     mock.use(state)
     data = state.data
   }
-  use(started)
+  const reset = () => use(started)
+  reset()
   globalThis.taxonomyMock = {
     // Data left out stays as it is (and as the options say when never chosen).
     use: (scenario, newData = data) =>
       use(newData === undefined ? { scenario } : { scenario, data: newData }),
-    reset: () => use(started),
+    reset,
     journal: () => mock.journal(),
   }
-  return mock
+  // Its reset, too, goes back to the URL's state, as the hook's does.
+  return { ...mock, use, reset }
 }

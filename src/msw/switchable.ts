@@ -8,7 +8,7 @@ import type { JournalEntry } from '../http/journal.js'
 import type { MockOptions } from '../http/options.js'
 import { createResolver, sessionsOf, type Resolver } from '../http/resolver.js'
 import { DEFAULT_SESSION } from '../http/sessions.js'
-import type { ScenarioInput } from '../http/scenario.js'
+import { SCENARIO_KINDS, type ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
 import {
   DATA_CHOICES,
@@ -50,7 +50,16 @@ export interface SwitchableMock {
 
 /** The scenario a state's `scenario` names: a choice's scenario, or itself. */
 function scenarioOf(scenario: MockState['scenario']): ScenarioInput | undefined {
-  return isScenarioChoice(scenario) ? SCENARIO_CHOICES[scenario].scenario : scenario
+  if (isScenarioChoice(scenario)) return SCENARIO_CHOICES[scenario].scenario
+  // A string that names neither a choice nor a kind is a mistyped name: say both lists.
+  if (typeof scenario === 'string' && !(SCENARIO_KINDS as readonly string[]).includes(scenario)) {
+    const kinds = SCENARIO_KINDS.filter((kind) => !isScenarioChoice(kind))
+    throw new OptionError(
+      'scenario',
+      `must be one of ${Object.keys(SCENARIO_CHOICES).join(', ')}, another kind's name (${kinds.join(', ')}) or a scenario object; received ${formatReceived(scenario)}`,
+    )
+  }
+  return scenario
 }
 
 /** The patch a state's `data` names: a preset, none for `'base'`, or itself. */
@@ -77,6 +86,7 @@ function patchOf(data: MockState['data']): SessionPatch | undefined {
  * mock.use({ scenario: 'flaky', data: 'unicode-names' })
  */
 export function createSwitchableMock(options: CreateHandlersOptions = {}): SwitchableMock {
+  requireOptionsObject(options)
   const { baseUrl, ...initial } = options
   const scope = resolveScope(baseUrl, 'any')
   const build = (state: MockState): Resolver => {

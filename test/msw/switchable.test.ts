@@ -102,3 +102,49 @@ it('takes its own handlers out of a worker and leaves the rest in order', () => 
   removeHandlers(worker, mock.handlers)
   expect(worker.listHandlers()).toEqual([])
 })
+
+it('names the menu and the kinds for a mistyped scenario, and refuses options that are no object', () => {
+  expect(() => mock.use({ scenario: 'Flaky' as 'usual' })).toThrow(
+    /^`scenario` must be one of usual, not-found, .*, flaky, another kind's name \(.*reset.*\) or a scenario object; received "Flaky" \(string\)$/,
+  )
+  // A kind's name that is no menu entry is still taken.
+  expect(() => mock.use({ scenario: 'truncated' as 'usual' })).not.toThrow()
+  expect(() => createSwitchableMock(null as never)).toThrow(/^options must be an object/)
+  expect(() => createSwitchableMock('x' as never)).toThrow(/^options must be an object/)
+  mock.reset()
+})
+
+it("names the URL's parameter for a bad JSON scenario and refuses a parameter given twice", () => {
+  const badKind = encodeURIComponent('{"kind":"nope"}')
+  expect(() => createDevMock({}, `?taxonomy-scenario=${badKind}`)).toThrow(
+    /^\?taxonomy-scenario= holds no valid scenario: `scenario.kind` must be one of /,
+  )
+  expect(() => createDevMock({}, '?taxonomy-scenario=unavailable&taxonomy-scenario=hang')).toThrow(
+    /^\?taxonomy-scenario= is given 2 times; give it once$/,
+  )
+  expect(() => createDevMock({}, '?taxonomy-data=base&taxonomy-data=nope')).toThrow(
+    /^\?taxonomy-data= is given 2 times; give it once$/,
+  )
+  globalThis.taxonomyMock = undefined
+})
+
+it('keeps one state for the dev mock and its hook: the data kept, and reset back to the URL', async () => {
+  const dev = createDevMock({ baseUrl: 'http://one.test' }, '?taxonomy-data=empty-children')
+  const devServer = setupServer(...dev.handlers)
+  devServer.listen()
+  const status = async (slug: string) =>
+    (await fetch(`http://one.test/api/v2/disciplines/${slug}`, AUTH)).status
+  try {
+    expect(await status('empty-discipline')).toBe(200)
+    dev.use({ scenario: 'usual', data: 'base' })
+    expect(await status('empty-discipline')).toBe(404)
+    // The hook keeps the data the mock was switched to, not the URL's.
+    globalThis.taxonomyMock!.use('usual')
+    expect(await status('empty-discipline')).toBe(404)
+    dev.reset()
+    expect(await status('empty-discipline')).toBe(200)
+  } finally {
+    devServer.close()
+    globalThis.taxonomyMock = undefined
+  }
+})
