@@ -2,6 +2,7 @@ import { toMegabytes } from '../core/megabytes.js'
 import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
+import { reasonOf } from '../http/fetch-failure.js'
 
 /** How a request authenticates: the real key, none, a wrong key, or the real key after `bearer`. */
 export type Auth = 'key' | 'none' | 'wrong' | 'lowercase'
@@ -231,20 +232,6 @@ function parseRetryAfter(value: string | null): number | undefined {
   if (/^\d+$/.test(text)) return Number(text)
   const date = Date.parse(text)
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
-}
-
-/** Whether a request ended at its time bound (the signal's `TimeoutError`, or an abort). */
-export function isTimeout(error: unknown): boolean {
-  const name = (error as Error | undefined)?.name
-  return name === 'TimeoutError' || name === 'AbortError'
-}
-
-/** Why a request got no answer, in a word or a line: `ECONNREFUSED`, a timeout, the error's first line. */
-export function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause
-  if (cause?.code) return cause.code
-  if (isTimeout(error)) return 'no answer in time (timeout)'
-  return String(cause?.message ?? (error as Error)?.message ?? error).split('\n')[0]!
 }
 
 function sleep(ms: number): Promise<void> {

@@ -3,7 +3,7 @@ import { findEndpoint } from '../http/endpoints.js'
 import type { MockAnswer } from '../http/responses.js'
 import type { UpstreamLookup, UpstreamResult, UpstreamSource } from '../http/upstream.js'
 import { MAX_BODY_BYTES } from './budget.js'
-import { isTimeout, reasonOf } from './client.js'
+import { isTimeout, reasonOf } from '../http/fetch-failure.js'
 import { resolveApiKey, resolveTarget, resolveTimeout, type BoundedFetch } from './options.js'
 import { createRedactor, type Redactor } from './redact.js'
 

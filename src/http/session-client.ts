@@ -1,5 +1,6 @@
 import { OptionError } from '../core/option-error.js'
 import { toMegabytes } from '../core/megabytes.js'
+import { reasonOf } from './fetch-failure.js'
 import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
@@ -60,6 +61,8 @@ export function createSessionClient(
   timeout = CALL_TIMEOUT_MS,
 ): SessionClient {
   const origin = checkedOrigin(target.url)
+  // Said in a message for a call that got no answer: where it went, without path or query.
+  const host = new URL(origin).origin
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`
   const hideKey = (text: string) => hideSecret(text, target.adminKey)
 
@@ -92,7 +95,11 @@ export function createSessionClient(
       return JSON.parse(text) as T
     } catch (error) {
       if (signal.aborted) throw new Error(`Failed to ${what}: no whole answer within ${timeout} ms`)
-      if (error instanceof Error) error.message = hideKey(error.message).slice(0, 500)
+      if (!(error instanceof Error)) throw error
+      // No answer, or none a caller can read: say the call and the server (fetch says neither).
+      if (!error.message.startsWith('Failed to '))
+        error.message = `Failed to ${what} at ${host}: ${reasonOf(error)}`
+      error.message = hideKey(error.message).slice(0, 500)
       throw error
     }
   }
@@ -170,7 +177,7 @@ export function hideSecret(text: string, secret: string | undefined): string {
  * The server's URL without a trailing slash, once it is an http(s) URL without credentials: a
  * message that quoted a bad one (fetch's do) could show a password.
  */
-function checkedOrigin(url: string | URL): string {
+export function checkedOrigin(url: string | URL, name = 'url'): string {
   let parsed: URL | undefined
   try {
     parsed = new URL(String(url))
@@ -183,6 +190,6 @@ function checkedOrigin(url: string | URL): string {
     parsed.username !== '' ||
     parsed.password !== ''
   )
-    throw new OptionError('url', 'must be an http or https URL without credentials')
+    throw new OptionError(name, 'must be an http or https URL without credentials')
   return String(url).replace(/\/+$/, '')
 }

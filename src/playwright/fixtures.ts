@@ -6,7 +6,11 @@ import type { Har } from '../http/har.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
 import type { JournalEntry } from '../http/sessions.js'
-import { createSessionClient, type SessionDataAnswer } from '../http/session-client.js'
+import {
+  checkedOrigin,
+  createSessionClient,
+  type SessionDataAnswer,
+} from '../http/session-client.js'
 
 /** The `use` options of the `taxonomy` fixture, set in `playwright.config.ts` or `test.use()`. */
 export interface TaxonomyOptions {
@@ -101,7 +105,9 @@ export const test = base.extend<TaxonomyTestFixtures, TaxonomyWorkerFixtures>({
       const joined = taxonomyUrl ?? process.env.TAXONOMY_MOCK_URL
       if (joined) {
         const adminKey = taxonomyAdminKey ?? process.env.TAXONOMY_MOCK_ADMIN_KEY
-        await use({ url: joined.replace(/\/+$/, ''), adminKey })
+        // Checked here, so that a bad one is named as the user gave it.
+        const from = taxonomyUrl === undefined ? 'TAXONOMY_MOCK_URL' : 'taxonomyUrl'
+        await use({ url: checkedOrigin(joined, from), adminKey })
         return
       }
       const server = await startServer({ port: 0, ...taxonomyServer })

@@ -3,7 +3,7 @@ import { SESSION_HEADER } from '../http/header-names.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
-import { createSessionClient } from '../http/session-client.js'
+import { checkedOrigin, createSessionClient } from '../http/session-client.js'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -46,12 +46,13 @@ export interface SessionFixture {
 
 /** The server's origin: the option, what `globalSetup` provided, or the environment variable. */
 function findUrl(options: SessionTestOptions): string {
-  if (options.url !== undefined) return options.url
+  // Each checked where it was found, so that a bad one is named as the user gave it.
+  if (options.url !== undefined) return checkedOrigin(options.url)
   const provided = inject('taxonomyMockUrl')
-  if (typeof provided === 'string') return provided
+  if (typeof provided === 'string') return checkedOrigin(provided, "provide('taxonomyMockUrl')")
   const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process
     ?.env[TAXONOMY_MOCK_URL_ENV]
-  if (env !== undefined && env !== '') return env
+  if (env !== undefined && env !== '') return checkedOrigin(env, TAXONOMY_MOCK_URL_ENV)
   throw new TypeError(
     `createSessionTest() needs the server's origin: pass \`url\`, call \`provide('taxonomyMockUrl', url)\` in globalSetup, or set ${TAXONOMY_MOCK_URL_ENV}`,
   )

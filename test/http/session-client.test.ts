@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, it } from 'vitest'
-import { createSessionClient, readCapped } from '../../src/http/session-client.js'
+import { checkedOrigin, createSessionClient, readCapped } from '../../src/http/session-client.js'
 
 it('sends the session header on its admin calls, for an ingress that routes on it', async () => {
   const seen: IncomingHttpHeaders[] = []
@@ -131,4 +131,24 @@ it('refuses a URL with credentials, or none at all, without quoting it', () => {
         message: '`url` must be an http or https URL without credentials',
       }),
     )
+})
+
+it('names the call and the server when no answer comes, without the path or query given', async () => {
+  const closed = createServer()
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+  const { port } = closed.address() as AddressInfo
+  await new Promise((resolve) => closed.close(resolve))
+  const url = `http://127.0.0.1:${port}/base?token=query-secret`
+  await expect(createSessionClient({ url, session: 's' }).reset()).rejects.toThrow(
+    expect.objectContaining({
+      message: `Failed to PUT the session of session "s" at http://127.0.0.1:${port}: ECONNREFUSED`,
+    }),
+  )
+})
+
+it('names a bad URL as the caller found it (an environment variable, a fixture option)', () => {
+  expect(() => checkedOrigin('127.0.0.1:4478', 'TAXONOMY_MOCK_URL')).toThrow(
+    '`TAXONOMY_MOCK_URL` must be an http or https URL without credentials',
+  )
+  expect(checkedOrigin('http://127.0.0.1:4478//', 'taxonomyUrl')).toBe('http://127.0.0.1:4478')
 })
