@@ -18,10 +18,10 @@ export interface Redactor {
 
 /**
  * A redactor for `key`: it matches the key written raw, JSON-escaped (`\"`, `\\`, PHP's `\/`,
- * `\u0041`), percent-encoded (once or twice, any case), as HTML character references, in any mix
- * of these character by character, in UTF-16 read as bytes (NULs between its characters), and its
- * base64 (standard and URL-safe, at each of the three
- * alignments, the characters that depend on the key alone). `holds` also reads a text with
+ * `\u0041`), percent-encoded (once or twice, any case), as HTML character references (either
+ * case, with or without the `;`, as a browser reads them), in any mix of these character by
+ * character, in UTF-16 read as bytes (NULs between its characters), and its base64 (standard and
+ * URL-safe, at each of the three alignments, the characters that depend on the key alone). `holds` also reads a text with
  * backslashes with its JSON escapes read (`\u00257e` is `%7e` once parsed), so that whatever holds
  * the key in a string parsed from a body is found in the body's text: one search of each answer as
  * it arrives covers the values a recording keeps.
@@ -161,9 +161,11 @@ function characterForms(char: string): string[] {
   const forms = [escapeRegExp(char)]
   // JSON: a backslash before the three characters that take one, or \u00XX for any.
   if (char === '"' || char === '\\' || char === '/') forms.push(escapeRegExp(`\\${char}`))
-  for (const h of cases) forms.push(escapeRegExp(`\\u00${h}`), `%${h}`, `%25${h}`, `&#x0*${h};`)
-  forms.push(`&#0*${code};`)
-  if (HTML_NAMES[char]) forms.push(`&${HTML_NAMES[char]};`)
+  for (const h of cases) forms.push(escapeRegExp(`\\u00${h}`), `%${h}`, `%25${h}`)
+  // HTML's references as a browser reads them: `&#x73;`, `&#X73;`, and without the `;` too.
+  forms.push(`&#[xX]0*(?:${cases.join('|')});?`, `&#0*${code};?`)
+  const name = HTML_NAMES[char]
+  if (name) forms.push(`&(?:${name}|${name.toUpperCase()});?`)
   return forms
 }
 

@@ -26,7 +26,9 @@ function encodeCharacter(char: string, random: () => number): string {
     `%${hex.toUpperCase()}`,
     `%25${hex}`,
     `&#x00${hex};`,
+    `&#X${hex.toUpperCase()}`,
     `&#${char.charCodeAt(0)};`,
+    `&#${char.charCodeAt(0)}`,
   ]
   if (char === '"' || char === '\\' || char === '/') forms.push(`\\${char}`)
   return forms[Math.floor(random() * forms.length)]!

@@ -187,6 +187,10 @@ it('redacts the key in every encoding and mix, and leaves text around it whole',
     encodeURIComponent(encodeURIComponent(KEY)),
     KEY.replace(/"/g, '&quot;'),
     KEY.replace(/\//g, '%2f').replace(/q/g, '\\u0071'),
+    // HTML references as a browser reads them: an upper-case X, no semicolon, an upper-case name.
+    `&#X${KEY.charCodeAt(0).toString(16).toUpperCase()};${KEY.slice(1)}`,
+    `&#${KEY.charCodeAt(0)}${KEY.slice(1)}`,
+    KEY.replace(/"/g, '&QUOT;'),
   ]
   for (const form of forms)
     expect(redactor.redact(`before ${form} after`), form).toBe('before [API key] after')
