@@ -185,6 +185,8 @@ function toResult(
   redactor: Redactor,
 ): UpstreamResult {
   const { status } = reply
+  if (status < 200)
+    return failed(`${what}: answered ${status}, which is no final answer; not relayed`)
   if (status >= 300 && status < 400)
     return failed(`${what}: answered ${status}, a redirect, which is not followed`)
   const raw = reply.headers
@@ -198,7 +200,8 @@ function toResult(
             .map((name) => name.trim().toLowerCase())
             .filter(Boolean),
         )
-  const headers: Record<string, string> = {}
+  // No prototype while filling, so a field named `constructor` or `__proto__` is a field.
+  const headers: Record<string, string> = Object.create(null)
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
     const value = raw[i + 1]!
@@ -213,7 +216,9 @@ function toResult(
   // A HEAD answer says the length of the body it would have had.
   const length = body === null ? findField(raw, 'content-length') : String(body.byteLength)
   if (length !== undefined) headers['content-length'] = length
-  const answer: MockAnswer = Object.freeze({ status, headers: Object.freeze(headers), body })
+  // Copied into an object with fast properties, which Node walks on every answer (spread defines
+  // each field as its own, `__proto__` too).
+  const answer: MockAnswer = Object.freeze({ status, headers: Object.freeze({ ...headers }), body })
   return { kind: 'answer', answer }
 }
 

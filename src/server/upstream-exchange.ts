@@ -35,16 +35,35 @@ export function createUpstreamExchange(): UpstreamExchange {
         if (incoming) incoming.destroy(error)
         else outgoing.destroy(error)
       }, timeout)
-      outgoing.on('error', (error) => {
+      const fail = (error: unknown) => {
         clearTimeout(timer)
         reject(
           error instanceof DOMException ? error : new TypeError('fetch failed', { cause: error }),
         )
+      }
+      outgoing.on('error', fail)
+      // No final answer, whose connection is no HTTP's to read on: a 101 with `Upgrade` (which
+      // comes here, not as a response), or without. Its status alone is handed on, to be refused.
+      const interim = (answer: IncomingMessage, socket: { destroy(): void }) => {
+        clearTimeout(timer)
+        socket.destroy()
+        resolve({
+          status: answer.statusCode!,
+          headers: answer.rawHeaders,
+          body: null,
+          discard() {},
+        })
+      }
+      outgoing.on('upgrade', interim)
+      // A connection closed before any answer, with no 'error' (as after an unheard upgrade).
+      outgoing.on('close', () => {
+        if (incoming === undefined) fail(new Error('the connection closed'))
       })
       outgoing.on('response', (answer: IncomingMessage) => {
         incoming = answer
         answer.once('close', () => clearTimeout(timer))
         const status = answer.statusCode ?? 502
+        if (status < 200) return interim(answer, answer)
         const empty = method === 'HEAD' || status === 204 || status === 304
         // A body-less answer is read to its end at once, so the connection goes back to the pool.
         if (empty) answer.resume()

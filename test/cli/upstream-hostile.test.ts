@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http'
+import { createServer as createNetServer, type Server as NetServer } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
@@ -312,4 +313,48 @@ it('bounds each upstream answer in time and in size, as verify bounds the answer
     })
   }
   for (const server of servers.splice(0)) await close(server)
+})
+
+it('refuses an answer that is no final one (101, with or without Upgrade) at once, and relays fields named constructor or __proto__ as fields', async () => {
+  // Raw answers, as node:http would not send them: each connection's first request is answered.
+  const raw = (answer: string) =>
+    new Promise<{ url: string; server: NetServer }>((resolve) => {
+      const server = createNetServer((socket) => {
+        socket.once('data', () => socket.write(answer))
+        socket.on('error', () => {})
+      })
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number }
+        resolve({ url: `http://127.0.0.1:${port}`, server })
+      })
+    })
+  const upgrade = await raw(
+    'HTTP/1.1 101 Switching Protocols\r\nUpgrade: foo\r\nConnection: upgrade\r\n\r\n',
+  )
+  const switching = await raw('HTTP/1.1 101 Switching Protocols\r\n\r\n')
+  const body = '{"ok":true}'
+  const named = await raw(
+    `HTTP/1.1 200 OK\r\nConstructor: abc\r\n__proto__: p\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  )
+  const lookUp = (target: string) =>
+    createUpstreamSource({
+      target,
+      apiKey: SECRET,
+      timeout: HANG_MS,
+      exchange: createUpstreamExchange(),
+    }).lookUp({ method: 'GET', collection: 'disciplines', slug: SLUG })
+  for (const { url } of [upgrade, switching])
+    expect(await lookUp(url)).toEqual({
+      kind: 'failed',
+      reason: `GET ${url}/api/v2/disciplines/${SLUG}: answered 101, which is no final answer; not relayed`,
+    })
+  const relayed = await lookUp(named.url)
+  expect(relayed.kind).toBe('answer')
+  const { headers } = (relayed as { answer: { headers: Record<string, string> } }).answer
+  expect(Object.entries(headers)).toEqual([
+    ['constructor', 'abc'],
+    ['__proto__', 'p'],
+    ['content-length', String(body.length)],
+  ])
+  for (const { server } of [upgrade, switching, named]) server.close()
 })
