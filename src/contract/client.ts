@@ -108,7 +108,13 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
         return options.fetch(request(), { signal })
       })
     } catch (error) {
-      throw new UnreachableError(`cannot reach ${options.base}: ${reasonOf(error)}`)
+      const reason = reasonOf(error)
+      // llhttp's codes: the service answered, in bytes that are no HTTP (two lengths, a bad head).
+      throw new UnreachableError(
+        reason.startsWith('HPE_')
+          ? `GET ${path} answered malformed HTTP (${reason})`
+          : `cannot reach ${options.base}: ${reason}`,
+      )
     }
     const ms = performance.now() - sentAt
     const body = await readBody(response, path, sent - 1)
@@ -225,11 +231,18 @@ export function keepStart(exchange: Exchange): Exchange {
   }
 }
 
+/** An HTTP date's three forms (RFC 9110 §5.6.7): IMF-fixdate, RFC 850's and asctime's. */
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/
+
 /** `Retry-After` as seconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
 function parseRetryAfter(value: string | null): number | undefined {
   if (value === null) return undefined
   const text = value.trim()
   if (/^\d+$/.test(text)) return Number(text)
+  // Only an HTTP date: `Date.parse` also reads `-5` or `1.5` as dates (of 2001), which a service
+  // sending a bad value does not mean. A value that is neither is ignored, as browsers do.
+  if (!HTTP_DATE.test(text)) return undefined
   const date = Date.parse(text)
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }

@@ -312,7 +312,11 @@ function describeAnswer(exchange: Exchange, auth: string): string {
 
 /** The start of a body, for a problem line. */
 function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  // A control character (a terminal's escapes among them) as U+FFFD: the line goes to a terminal.
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd')
+    .trim()
   return flat === '' ? '(empty body)' : flat.length > 120 ? `${flat.slice(0, 120)}…` : flat
 }
 

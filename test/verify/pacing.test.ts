@@ -66,3 +66,30 @@ it('ends the run rather than wait past maxTotalWait in all', async () => {
   expect(target.times).toHaveLength(3)
   expect(elapsed).toBe(2_000)
 })
+
+it('ignores a Retry-After that is neither seconds nor an HTTP date (-5, 1.5): no retry', async () => {
+  const counts: number[] = []
+  for (const retryAfter of [undefined, '-5', '1.5']) {
+    const target = fakeTarget(
+      () =>
+        new Response('{"error":"slow down"}', {
+          status: 429,
+          headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+        }),
+    )
+    const { run } = await verifyOnFakeClock({ disciplines: [slug], rate: 100, fetch: target.fetch })
+    await run.catch(() => {})
+    counts.push(target.times.length)
+  }
+  expect(counts).toEqual([counts[0], counts[0], counts[0]])
+})
+
+it("shows a service's control characters in an excerpt as U+FFFD: a terminal gets none", async () => {
+  const target = fakeTarget(
+    () => new Response('\u001b]0;pwned\u0007\u001b[2J\u009b31m gone', { status: 404 }),
+  )
+  const { run } = await verifyOnFakeClock({ disciplines: [slug], rate: 100, fetch: target.fetch })
+  const report = JSON.stringify(await run)
+  expect(report).toContain('\ufffd]0;pwned\ufffd\ufffd[2J\ufffd31m gone')
+  expect(report).not.toMatch(/\\u001b|\\u0007|\u009b/)
+})
