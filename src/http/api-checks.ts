@@ -14,6 +14,7 @@ import {
   createRateLimitedAnswers,
   type Answers,
   type MockAnswer,
+  withMockCors,
 } from './responses.js'
 import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
@@ -268,7 +269,7 @@ export class ApiChecks {
         ? this.#finishFailed(call, result.reason, delay, label, quota)
         : this.finish(
             call,
-            toAnswers(result.answer),
+            toAnswers(this.cache.options.cors ? withMockCors(result.answer) : result.answer),
             'upstream',
             delay,
             label,

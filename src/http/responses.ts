@@ -128,6 +128,17 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 }
 
+/**
+ * An upstream's answer with the mock's CORS headers in place of its own: the mock answered the
+ * preflight, so the answer must say what the preflight said, or a browser drops it.
+ */
+export function withMockCors(answer: MockAnswer): MockAnswer {
+  // `fromEntries` defines each field as its own: one named `__proto__` stays a field.
+  const own = Object.entries(answer.headers).filter(([name]) => !name.startsWith('access-control-'))
+  const headers = Object.freeze({ ...Object.fromEntries(own), ...CORS_HEADERS })
+  return Object.freeze({ ...answer, headers })
+}
+
 /** A 503 says when to come back: soon, since a test is waiting. */
 export const RETRY_AFTER_SECONDS = '1'
 

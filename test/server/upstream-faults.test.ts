@@ -152,3 +152,26 @@ function rawGet(base: string, path: string) {
     req.end()
   })
 }
+
+it("gives a relayed answer the mock's CORS headers, as its preflight promised, in place of the upstream's", async () => {
+  // An upstream with no CORS of its own: the mock's, on or off, decide.
+  const bare = await startTestServer({ taxonomy: data, apiKeys: [SECRET], cors: false })
+  for (const cors of [true, false]) {
+    const source = createUpstreamSource({ target: bare.url, apiKey: SECRET })
+    const resolver = createGatheringResolver(
+      { taxonomy: EMPTY, cors },
+      { upstream: { onMiss: 'passthrough', source } },
+    )
+    const mock = await startServerWithLimits({ port: 0 }, SERVER_LIMITS, resolver)
+    try {
+      const response = await fetch(`${mock.url}/api/v2/disciplines/${SLUGS[0]}`, {
+        headers: { authorization: `Bearer ${MOCK_KEY}`, origin: 'http://app.test' },
+      })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('access-control-allow-origin')).toBe(cors ? '*' : null)
+      expect(response.headers.get('access-control-expose-headers') !== null).toBe(cors)
+    } finally {
+      await mock.close()
+    }
+  }
+})
