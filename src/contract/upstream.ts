@@ -8,7 +8,7 @@ import { resolveApiKey, resolveTarget, resolveTimeout, type BoundedFetch } from 
 import { createRedactor, type Redactor } from './redact.js'
 
 /** One request to the upstream, as an {@link UpstreamExchange} sends it. */
-interface UpstreamRequest {
+export interface UpstreamRequest {
   readonly url: string
   readonly method: 'GET' | 'HEAD'
   readonly headers: Readonly<Record<string, string>>
@@ -17,7 +17,7 @@ interface UpstreamRequest {
 }
 
 /** What the upstream answered, as the source reads it once. */
-interface UpstreamReply {
+export interface UpstreamReply {
   readonly status: number
   /** Its header fields as a flat name, value, name, value… list, names in any case (Node's `rawHeaders`). */
   readonly headers: readonly string[]

@@ -2,7 +2,12 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { pipeline, type Readable, type Transform } from 'node:stream'
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import { readableCodings, type UpstreamExchange } from '../contract/upstream.js'
+import {
+  readableCodings,
+  type UpstreamExchange,
+  type UpstreamReply,
+  type UpstreamRequest,
+} from '../contract/upstream.js'
 
 /**
  * The exchange a server relays its upstream's answers with, over `node:http` with connections kept
@@ -20,8 +25,12 @@ export function createUpstreamExchange(): UpstreamExchange {
     http: new HttpAgent({ keepAlive: true }),
     https: new HttpsAgent({ keepAlive: true }),
   }
-  return ({ url, method, headers, timeout }) =>
+  const send = (
+    { url, method, headers, timeout }: UpstreamRequest,
+    mayRetry: boolean,
+  ): Promise<UpstreamReply> =>
     new Promise((resolve, reject) => {
+      const startedAt = performance.now()
       const secure = url.startsWith('https:')
       const outgoing = (secure ? httpsRequest : httpRequest)(url, {
         method,
@@ -37,6 +46,13 @@ export function createUpstreamExchange(): UpstreamExchange {
       }, timeout)
       const fail = (error: unknown) => {
         clearTimeout(timer)
+        // A kept-alive connection the upstream closed as the request went out on it (its idle
+        // timeout and ours crossed): asked again once, on a new connection, as browsers do (the
+        // lookups are GET and HEAD), within what is left of the time bound.
+        if (mayRetry && outgoing.reusedSocket && incoming === undefined && isDrop(error)) {
+          const left = timeout - (performance.now() - startedAt)
+          if (left > 0) return resolve(send({ url, method, headers, timeout: left }, false))
+        }
         reject(
           error instanceof DOMException ? error : new TypeError('fetch failed', { cause: error }),
         )
@@ -77,6 +93,13 @@ export function createUpstreamExchange(): UpstreamExchange {
       })
       outgoing.end()
     })
+  return (request) => send(request, true)
+}
+
+/** Whether a request failed because its connection closed under it, before any answer. */
+function isDrop(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code
+  return code === 'ECONNRESET' || code === 'EPIPE'
 }
 
 /**

@@ -358,3 +358,30 @@ it('refuses an answer that is no final one (101, with or without Upgrade) at onc
   ])
   for (const { server } of [upgrade, switching, named]) server.close()
 })
+
+it('asks again once, on a new connection, when the upstream closes a kept-alive one as a lookup goes out on it', async () => {
+  const body = '{"ok":true}'
+  let connections = 0
+  // Answers each connection's first request, keeping it open; closes it when a second comes.
+  const server = createNetServer((socket) => {
+    connections++
+    let requests = 0
+    socket.on('data', () => {
+      if (++requests > 1) return socket.destroy()
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+    })
+    socket.on('error', () => {})
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  const source = createUpstreamSource({
+    target: `http://127.0.0.1:${port}`,
+    apiKey: SECRET,
+    timeout: HANG_MS,
+    exchange: createUpstreamExchange(),
+  })
+  const lookUp = () => source.lookUp({ method: 'GET', collection: 'disciplines', slug: SLUG })
+  for (let i = 0; i < 3; i++) expect((await lookUp()).kind).toBe('answer')
+  expect(connections).toBe(3)
+  server.close()
+})
