@@ -43,7 +43,8 @@ export interface ContainerSession extends SessionClient {
  */
 export class TaxonomyMockContainer extends GenericContainer {
   private readonly flags: string[] = []
-  private adminKey = `testcontainers-${crypto.randomUUID()}`
+  // A private field, not TypeScript's `private`: `util.inspect` of the container shows no key.
+  #adminKey = `testcontainers-${crypto.randomUUID()}`
 
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
@@ -84,14 +85,14 @@ export class TaxonomyMockContainer extends GenericContainer {
 
   /** The admin API's key (`TAXONOMY_MOCK_ADMIN_KEY`). @default a random one */
   withAdminKey(key: string): this {
-    this.adminKey = key
+    this.#adminKey = key
     return this
   }
 
   override async start(): Promise<StartedTaxonomyMockContainer> {
-    this.withEnvironment({ TAXONOMY_MOCK_ADMIN_KEY: this.adminKey })
+    this.withEnvironment({ TAXONOMY_MOCK_ADMIN_KEY: this.#adminKey })
     this.withCommand(['serve', ...this.flags])
-    return new StartedTaxonomyMockContainer(await super.start(), this.adminKey)
+    return new StartedTaxonomyMockContainer(await super.start(), this.#adminKey)
   }
 }
 
