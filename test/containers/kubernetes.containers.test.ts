@@ -75,7 +75,12 @@ describe('deploy/kubernetes (Kustomize)', () => {
     expect(container.readinessProbe.httpGet.path).toBe('/__health')
     expect(container.livenessProbe.httpGet.path).toBe('/__health')
     expect(container.resources.requests).toBeDefined()
-    expect(container.resources.limits).toBeDefined()
+    // Room for the default memory budget's ceiling (about 1 GB), and a writable /tmp under the
+    // read-only root (--tls writes its certificate file there).
+    expect(container.args).not.toContain('--memory-budget')
+    expect(container.resources.limits.memory).toBe('1Gi')
+    expect(container.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' })
+    expect(pod.volumes).toContainEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } })
     expect(container.lifecycle.preStop.exec.command[0]).toBe('/usr/local/bin/node')
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(5)
     expect(container.env).toContainEqual({
