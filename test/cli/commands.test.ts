@@ -27,6 +27,20 @@ it('prints the version and the help', async () => {
   expect(help.stdout.join('\n')).toContain('GET /__metrics (Prometheus text format')
 })
 
+it('prints the help and the version after every command, verify and record too', async () => {
+  const help = await runCli(['--help'])
+  for (const command of ['serve', 'export', 'verify', 'record']) {
+    expect(await runCli([command, '--help']), command).toEqual(help)
+    expect(await runCli([command, '--version']), command).toEqual({
+      code: 0,
+      stdout: [version],
+      stderr: [],
+    })
+  }
+  // Whatever the other flags, as for the other commands.
+  expect(await runCli(['record', '--target', 'http://127.0.0.1:1', '-h'])).toEqual(help)
+})
+
 it('exports the fixture JSON to stdout, byte for byte the canonical export', async () => {
   const { code, stdout, stderr } = await runCli(['export', '--seed', '42', '--size', 'small'])
   expect(code).toBe(0)
