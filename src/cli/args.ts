@@ -455,8 +455,10 @@ function parseUpstream(
   } catch (error) {
     if (!(error instanceof OptionError)) throw error
     const named = { apiKey: `the key in env ${DEFAULT_KEY_ENV}`, timeout: '--upstream-timeout' }
+    // An option the message mentions (`apiKey`) is named as the CLI takes it, as verify's are.
+    const requirement = error.requirement.replace(/`apiKey`/g, `env ${DEFAULT_KEY_ENV}`)
     throw new UsageError(
-      `${named[error.option as keyof typeof named] ?? '--upstream'} ${error.requirement}`,
+      `${named[error.option as keyof typeof named] ?? '--upstream'} ${requirement}`,
     )
   }
   return { target, apiKey, onMiss, timeout: milliseconds }
