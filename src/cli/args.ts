@@ -232,7 +232,8 @@ export function parseCliArgs(
     : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
 }
 
-const EXPORT_FLAGS = '--seed, --size, --data, --from, --session, --out, --types and --manifest'
+const EXPORT_FLAGS =
+  '--seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest'
 
 function parseExport(
   values: Record<string, string | boolean | string[] | undefined>,

@@ -119,7 +119,7 @@ it.each([
   ],
   [
     ['export', '--port', '1'],
-    'taxonomy-mock: --port is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
+    'taxonomy-mock: --port is a serve option; export takes --seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest',
   ],
   [
     ['--api-key', 'has space'],
@@ -274,7 +274,7 @@ it.each([
   ],
   [
     ['export', '--scenario', 'hang'],
-    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
+    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest',
   ],
 ])('exits 2 with one line for a bad scenario flag: %j', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args)
