@@ -20,6 +20,7 @@ import {
   KIND_OPTION_FLAGS,
   kindOptionFlagValues,
   scenarioSources,
+  takesDelay,
   toScenarioInput,
 } from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
@@ -353,6 +354,8 @@ function parseServe(
     delay,
   }
   const scenario = toScenarioInput(scenarioFlags)
+  // With `--scenario delay`, `--delay` went into that scenario: no delay for every answer too.
+  const everyDelay = takesDelay(scenarioFlags) ? 0 : delay
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
   const workers = parseWorkers(values.workers as string | undefined)
@@ -365,7 +368,7 @@ function parseServe(
       options: resolveOptions({
         ...(apiKeys ? { apiKeys } : {}),
         ...(anyKey ? { anyKey } : {}),
-        delay,
+        delay: everyDelay,
         ...(scenario ? { scenario } : {}),
         ...(adminKey !== undefined ? { adminKey } : {}),
         ...(memoryBudget !== undefined ? { memoryBudget } : {}),
