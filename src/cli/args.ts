@@ -42,6 +42,8 @@ export interface ServeArgs {
   readonly delay: number
   readonly cors: boolean
   readonly quiet: boolean
+  /** `--exit-on-stdin-end`: stop as on SIGTERM once stdin ends (the parent that holds its pipe is gone). */
+  readonly exitOnStdinEnd: boolean
   /** The default session's scenario, from `--scenario` or `--faults`. */
   readonly scenario: Scenario | undefined
   /** Lets non-loopback clients use the admin API; a secret like the API keys. */
@@ -124,6 +126,7 @@ export const OPTIONS = {
   delay: { type: 'string' },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
+  'exit-on-stdin-end': { type: 'boolean' },
   scenario: { type: 'string' },
   'scenario-slug': { type: 'string' },
   'scenario-times': { type: 'string' },
@@ -166,6 +169,7 @@ const SERVE_ONLY = [
   'delay',
   'no-cors',
   'quiet',
+  'exit-on-stdin-end',
   'scenario',
   'scenario-slug',
   'scenario-times',
@@ -398,6 +402,7 @@ function parseServe(
     delay: resolved.options.delay,
     cors: values['no-cors'] !== true,
     quiet: values.quiet === true,
+    exitOnStdinEnd: values['exit-on-stdin-end'] === true,
     scenario: resolved.options.scenario,
     adminKey,
     matching: matching as ServeArgs['matching'],

@@ -76,6 +76,9 @@ Serve options:
       --memory-budget MB   sessions' journals, patches and kept answers, at most;
                      past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB})
   -q, --quiet        no per-request log lines, no examples
+      --exit-on-stdin-end   stop as on SIGTERM once stdin ends: a parent (a test
+                     run) that starts the server with a stdin pipe stops it by exiting,
+                     killed or crashed too
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
                      exact: the primary owns them  (default 1)
       --store URL    share sessions with other replicas through Redis:
@@ -127,7 +130,8 @@ ${KIND_OPTION_NAMES.map(optionFlagLine).join('\n')}
 
 Also served, no key needed: GET / (a page listing every record, each linked to its JSON),
 GET /__health (readiness), GET /openapi.json (the OpenAPI 3.1 document).
-Stop with Ctrl+C, SIGTERM or SIGHUP: answers still owed are sent, then exit 0.
+Stop with Ctrl+C, SIGTERM or SIGHUP (or stdin's end, with --exit-on-stdin-end): answers still
+owed are sent, then exit 0.
 
 Export options:
       --seed N, --size S   as above
