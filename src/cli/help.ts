@@ -58,7 +58,8 @@ A mock of the Academic Taxonomy Lookup Service (${listEndpoints((endpoint) => `G
 
 Serve options:
   -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env ${ENV.port})
-      --host H       interface to bind                       (default ${DEFAULT_HOST})
+      --host H       interface to bind                       (default ${DEFAULT_HOST},
+                                                              env ${ENV.host})
       --seed N       dataset seed                            (default ${DEFAULT_SEED}, env ${ENV.seed})
       --size S       small | medium | large                  (default medium)
       --api-key K    accepted Bearer key; repeatable         (default ${DEFAULT_API_KEY},
