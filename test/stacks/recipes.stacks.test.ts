@@ -66,9 +66,10 @@ async function accepts(url: string): Promise<boolean> {
   }
 }
 
-/** The Go settings of a run: the Go in use, no module proxy, caches of its own (never the user's). */
+let goFolder: string | undefined
+/** The Go settings of a run: the Go in use, no module proxy, caches of this file's (never the user's). */
 function goEnv(): NodeJS.ProcessEnv {
-  const go = mkdtempSync(join(tmpdir(), 'taxonomy-mock-go-'))
+  const go = (goFolder ??= mkdtempSync(join(tmpdir(), 'taxonomy-mock-go-')))
   return {
     GOTOOLCHAIN: 'local',
     GOPROXY: 'off',
@@ -188,4 +189,62 @@ it("stops the Go recipe's mock when a test panics (TestMain never gets to stop i
   expect({ code, output }).toMatchObject({ code: 1 })
   expect(output).toContain('panic: on purpose')
   await until(() => processesIn(dir).length === 0, 'npx and the mock gone after the panic')
+})
+
+/** What a CI may export for a mock of its own: the recipes pass --host and send the admin key. */
+const EXPORTED = { TAXONOMY_MOCK_HOST: '0.0.0.0', TAXONOMY_MOCK_ADMIN_KEY: 'an-exported-admin-key' }
+
+it("runs the pytest recipe with the mock's variables exported, and a test name that is not ASCII", async () => {
+  const dir = folderFor('python-exported')
+  layOut('docs/recipes/python-pytest.md', dir)
+  writeFileSync(
+    join(dir, 'test_names.py'),
+    'def test_café_ünïcode(session):\n    assert session.get("/disciplines/pharmacology")[0] == 200\n',
+  )
+  const { code, output } = await run('pytest-3 -p no:cacheprovider -v test_names.py', dir, EXPORTED)
+  expect({ code, output }).toMatchObject({ code: 0 })
+  expect(output).toMatch(/\b1 passed\b/)
+  expect(processesIn(dir)).toEqual([])
+})
+
+it("runs the Go recipe with the mock's variables exported, and a test name longer than a session id", async () => {
+  const dir = folderFor('go-exported')
+  layOut('docs/recipes/go.md', dir)
+  writeFileSync(
+    join(dir, 'names_test.go'),
+    [
+      'package taxonomy',
+      '',
+      'import (',
+      '\t"net/http"',
+      '\t"strings"',
+      '\t"testing"',
+      ')',
+      '',
+      'func TestLongName(t *testing.T) {',
+      '\tt.Run(strings.Repeat("x", 210)+"-café", func(t *testing.T) {',
+      '\t\tif status := get(t, session(t), "/disciplines/pharmacology", nil); status != http.StatusOK {',
+      '\t\t\tt.Fatalf("status %d", status)',
+      '\t\t}',
+      '\t})',
+      '}',
+      '',
+    ].join('\n'),
+  )
+  const { code, output } = await run('go test -run TestLongName .', dir, {
+    ...goEnv(),
+    ...EXPORTED,
+  })
+  expect({ code, output }).toMatchObject({ code: 0 })
+  expect(output).toMatch(/--- PASS: TestLongName /)
+  expect(processesIn(dir)).toEqual([])
+})
+
+it("shows the server's own line when the Go recipe's mock cannot start", async () => {
+  const dir = folderFor('go-bad-seed')
+  layOut('docs/recipes/go.md', dir)
+  const { code, output } = await run('go test .', dir, { ...goEnv(), TAXONOMY_MOCK_SEED: 'x' })
+  expect({ code, output }).toMatchObject({ code: 1 })
+  expect(output).toContain('taxonomy-mock: TAXONOMY_MOCK_SEED must be')
+  expect(output).toContain('taxonomy-mock exited before listening')
 })
