@@ -20,6 +20,7 @@ import {
   KIND_OPTION_FLAGS,
   kindOptionFlagValues,
   scenarioSources,
+  takesDelay,
   toScenarioInput,
 } from './scenario-flags.js'
 import { UsageError } from './usage-error.js'
@@ -41,6 +42,8 @@ export interface ServeArgs {
   readonly delay: number
   readonly cors: boolean
   readonly quiet: boolean
+  /** `--exit-on-stdin-end`: stop as on SIGTERM once stdin ends (the parent that holds its pipe is gone). */
+  readonly exitOnStdinEnd: boolean
   /** The default session's scenario, from `--scenario` or `--faults`. */
   readonly scenario: Scenario | undefined
   /** Lets non-loopback clients use the admin API; a secret like the API keys. */
@@ -123,6 +126,7 @@ export const OPTIONS = {
   delay: { type: 'string' },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
+  'exit-on-stdin-end': { type: 'boolean' },
   scenario: { type: 'string' },
   'scenario-slug': { type: 'string' },
   'scenario-times': { type: 'string' },
@@ -165,6 +169,7 @@ const SERVE_ONLY = [
   'delay',
   'no-cors',
   'quiet',
+  'exit-on-stdin-end',
   'scenario',
   'scenario-slug',
   'scenario-times',
@@ -232,7 +237,8 @@ export function parseCliArgs(
     : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
 }
 
-const EXPORT_FLAGS = '--seed, --size, --data, --from, --session, --out, --types and --manifest'
+const EXPORT_FLAGS =
+  '--seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest'
 
 function parseExport(
   values: Record<string, string | boolean | string[] | undefined>,
@@ -352,6 +358,8 @@ function parseServe(
     delay,
   }
   const scenario = toScenarioInput(scenarioFlags)
+  // With `--scenario delay`, `--delay` went into that scenario: no delay for every answer too.
+  const everyDelay = takesDelay(scenarioFlags) ? 0 : delay
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
   const workers = parseWorkers(values.workers as string | undefined)
@@ -364,7 +372,7 @@ function parseServe(
       options: resolveOptions({
         ...(apiKeys ? { apiKeys } : {}),
         ...(anyKey ? { anyKey } : {}),
-        delay,
+        delay: everyDelay,
         ...(scenario ? { scenario } : {}),
         ...(adminKey !== undefined ? { adminKey } : {}),
         ...(memoryBudget !== undefined ? { memoryBudget } : {}),
@@ -394,6 +402,7 @@ function parseServe(
     delay: resolved.options.delay,
     cors: values['no-cors'] !== true,
     quiet: values.quiet === true,
+    exitOnStdinEnd: values['exit-on-stdin-end'] === true,
     scenario: resolved.options.scenario,
     adminKey,
     matching: matching as ServeArgs['matching'],
@@ -455,8 +464,10 @@ function parseUpstream(
   } catch (error) {
     if (!(error instanceof OptionError)) throw error
     const named = { apiKey: `the key in env ${DEFAULT_KEY_ENV}`, timeout: '--upstream-timeout' }
+    // An option the message mentions (`apiKey`) is named as the CLI takes it, as verify's are.
+    const requirement = error.requirement.replace(/`apiKey`/g, `env ${DEFAULT_KEY_ENV}`)
     throw new UsageError(
-      `${named[error.option as keyof typeof named] ?? '--upstream'} ${error.requirement}`,
+      `${named[error.option as keyof typeof named] ?? '--upstream'} ${requirement}`,
     )
   }
   return { target, apiKey, onMiss, timeout: milliseconds }

@@ -52,6 +52,9 @@ export const CONTRACT_OPTIONS = {
   junit: { type: 'string', file: 'written' },
   out: { type: 'string', short: 'o', file: 'written' },
   all: { type: 'boolean' },
+  // As every command takes them: `verify --help` is the help, not an unknown option.
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const
 
 const ONLY: Readonly<Record<'verify' | 'record', readonly (keyof typeof CONTRACT_OPTIONS)[]>> = {
@@ -61,7 +64,7 @@ const ONLY: Readonly<Record<'verify' | 'record', readonly (keyof typeof CONTRACT
 
 /**
  * Parses `verify` and `record` flags (argv after the command). Throws `UsageError` naming the flag;
- * never echoes a key.
+ * never echoes a key. `--help` and `--version` win over every other flag, as for the other commands.
  *
  * @example
  * parseContractArgs('verify', ['--target', 'https://staging.example.com', '--discipline', 'history'], process.env)
@@ -70,7 +73,7 @@ export function parseContractArgs(
   command: 'verify' | 'record',
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-): ContractArgs {
+): ContractArgs | { readonly command: 'help' } | { readonly command: 'version' } {
   let values
   try {
     ;({ values } = parseArgs({
@@ -82,6 +85,8 @@ export function parseContractArgs(
   } catch (error) {
     throw new UsageError(`${command}: ${describeParseError(error as Error & { code?: string })}`)
   }
+  if (values.help) return { command: 'help' }
+  if (values.version) return { command: 'version' }
   const other = command === 'verify' ? 'record' : 'verify'
   const misplaced = ONLY[other].find((name) => values[name] !== undefined)
   if (misplaced) throw new UsageError(`--${misplaced} is a ${other} option (see --help)`)

@@ -58,7 +58,8 @@ A mock of the Academic Taxonomy Lookup Service (${listEndpoints((endpoint) => `G
 
 Serve options:
   -p, --port N       port to listen on; 0 picks a free one   (default ${DEFAULT_PORT}, env ${ENV.port})
-      --host H       interface to bind                       (default ${DEFAULT_HOST})
+      --host H       interface to bind                       (default ${DEFAULT_HOST},
+                                                              env ${ENV.host})
       --seed N       dataset seed                            (default ${DEFAULT_SEED}, env ${ENV.seed})
       --size S       small | medium | large                  (default medium)
       --api-key K    accepted Bearer key; repeatable         (default ${DEFAULT_API_KEY},
@@ -67,7 +68,8 @@ Serve options:
       --data FILE    serve a fixture v1 file instead of generated data
       --watch        with --data: reload the file when it changes, through symbolic links
                      (a ConfigMap mount); an invalid one is reported, the previous data kept
-      --delay MS     wait before every answer                (default 0)
+      --delay MS     wait before every answer                (default 0);
+                     with --scenario delay: the default session's scenario's delay alone
       --no-cors      send no CORS headers
       --unauthorized-status N   status of the key error        (default 401)
       --not-found-status N      status of the not-found error  (default 404)
@@ -75,6 +77,9 @@ Serve options:
       --memory-budget MB   sessions' journals, patches and kept answers, at most;
                      past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB})
   -q, --quiet        no per-request log lines, no examples
+      --exit-on-stdin-end   stop as on SIGTERM once stdin ends: a parent (a test
+                     run) that starts the server with a stdin pipe stops it by exiting,
+                     killed or crashed too
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
                      exact: the primary owns them  (default 1)
       --store URL    share sessions with other replicas through Redis:
@@ -126,7 +131,8 @@ ${KIND_OPTION_NAMES.map(optionFlagLine).join('\n')}
 
 Also served, no key needed: GET / (a page listing every record, each linked to its JSON),
 GET /__health (readiness), GET /openapi.json (the OpenAPI 3.1 document).
-Stop with Ctrl+C, SIGTERM or SIGHUP: answers still owed are sent, then exit 0.
+Stop with Ctrl+C, SIGTERM or SIGHUP (or stdin's end, with --exit-on-stdin-end): answers still
+owed are sent, then exit 0.
 
 Export options:
       --seed N, --size S   as above

@@ -70,8 +70,16 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     if (text !== undefined)
       input[option] = valueType(kindOptionSpec(option).value).fromText(text) ?? text
   }
-  if (flags.scenario === 'delay' && flags.delay) input.delay = flags.delay
+  if (takesDelay(flags) && flags.delay) input.delay = flags.delay
   return input as ScenarioInput
+}
+
+/**
+ * Whether `--delay` is the `--scenario delay` scenario's own (so not every answer's): it then
+ * ends with the scenario (`--scenario-times`, a `DELETE`) and stays in the default session.
+ */
+export function takesDelay(flags: ScenarioFlags): boolean {
+  return flags.scenario === 'delay'
 }
 
 /**

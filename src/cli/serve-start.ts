@@ -1,10 +1,11 @@
 import type { Taxonomy } from '../core/store.js'
 import type { ServeArgs } from './args.js'
 import { offerDefaultSnapshot } from './default-snapshot.js'
+import type { CliIo } from './io.js'
 
 // What `serve` does alike as one process and as a `--workers` primary (and its workers) before it
-// serves: the flags as library options, start-up work that a signal abandons, and the one line that
-// says why listening failed.
+// serves: the flags as library options, stdin's end as a stop, start-up work that a signal
+// abandons, and the one line that says why listening failed.
 
 /** The serve flags as the library's options, for the data given (generated when none). */
 export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
@@ -19,6 +20,43 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
     ...(args.scenario ? { scenario: args.scenario } : {}),
     ...(args.adminKey ? { adminKey: args.adminKey } : {}),
     ...(args.memoryBudget !== undefined ? { memoryBudget: args.memoryBudget } : {}),
+  }
+}
+
+/**
+ * `io`, whose stop handlers are also called when stdin ends (`--exit-on-stdin-end`), as on a
+ * SIGTERM and counted with the signals: a parent that started the server with a pipe for stdin
+ * closes its end when it dies, however it dies (SIGKILL, a crash, a test runner's timeout), on
+ * every system. Without the flag stdin is never read, and `io` is returned as it is.
+ *
+ * @example
+ * stopsAtStdinEnd({ exitOnStdinEnd: true }, io).onStop(stop) // stop(1, 'SIGHUP') once stdin ends
+ */
+export function stopsAtStdinEnd(args: Pick<ServeArgs, 'exitOnStdinEnd'>, io: CliIo): CliIo {
+  if (!args.exitOnStdinEnd) return io
+  // Touched only here: `process.stdin` makes a stream of fd 0 when first read.
+  const stdin = process.stdin
+  // A read that fails (EIO: its terminal gone) ends it as surely; never an unhandled 'error'.
+  stdin.on('error', () => {})
+  return {
+    ...io,
+    onStop(handler) {
+      let stops = 0
+      const stopListening = io.onStop((_, signal) => handler(++stops, signal))
+      // Handed on as the hang-up it is: the other end went away. (Its name only words messages.)
+      const ended = () => {
+        stdin.off('end', ended).off('error', ended)
+        handler(++stops, 'SIGHUP')
+      }
+      stdin.on('end', ended).on('error', ended)
+      // What arrives is read and dropped: only the end matters.
+      stdin.resume()
+      return () => {
+        stdin.off('end', ended).off('error', ended)
+        stdin.pause()
+        stopListening()
+      }
+    },
   }
 }
 

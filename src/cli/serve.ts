@@ -9,7 +9,12 @@ import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } fro
 import { loadDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
-import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
+import {
+  describeListenError,
+  stopsAtStdinEnd,
+  toMockOptions,
+  unlessStopped,
+} from './serve-start.js'
 import { watchDataFile } from './watch.js'
 import { createGatheringResolver } from '../http/resolver.js'
 import type { Upstream } from '../http/upstream.js'
@@ -18,7 +23,7 @@ import type { Upstream } from '../http/upstream.js'
  * `taxonomy-mock serve`: listens, prints the banner, and on SIGINT, SIGTERM or SIGHUP closes
  * gracefully and returns 0: answers still owed are sent at once, and connections whose client does
  * not read them are cut after the grace (10 s), or at once on a second signal. A signal during
- * start-up returns 0. A `--data` file is loaded first: nothing listens until it is valid. A
+ * start-up returns 0. With `--exit-on-stdin-end`, stdin's end is a stop signal too. A `--data` file is loaded first: nothing listens until it is valid. A
  * generated dataset cannot be invalid, so the server listens and prints its URL line first and
  * builds the data right after: a client that waits for that line connects while it is built, and
  * its first answer comes as soon as the data is there. With `--tls-cert` and `--tls-key` the two
@@ -31,8 +36,15 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   const workers =
     args.workers === 'auto' ? (await import('node:os')).availableParallelism() : args.workers
   // `auto` on one core: one process, as without the flag.
-  if (workers !== 1)
-    return (await import('./serve-cluster.js')).serveCluster({ ...args, workers }, io)
+  if (workers !== 1) {
+    const [{ serveCluster }, { default: cluster }] = await Promise.all([
+      import('./serve-cluster.js'),
+      import('node:cluster'),
+    ])
+    // The primary alone reads stdin: it decides when the workers stop.
+    return serveCluster({ ...args, workers }, cluster.isPrimary ? stopsAtStdinEnd(args, io) : io)
+  }
+  io = stopsAtStdinEnd(args, io)
   const stopped = new AbortController()
   let cutNow = () => {}
   // Listening from the start, so a signal while the data is built does not kill the process.

@@ -27,6 +27,20 @@ it('prints the version and the help', async () => {
   expect(help.stdout.join('\n')).toContain('GET /__metrics (Prometheus text format')
 })
 
+it('prints the help and the version after every command, verify and record too', async () => {
+  const help = await runCli(['--help'])
+  for (const command of ['serve', 'export', 'verify', 'record']) {
+    expect(await runCli([command, '--help']), command).toEqual(help)
+    expect(await runCli([command, '--version']), command).toEqual({
+      code: 0,
+      stdout: [version],
+      stderr: [],
+    })
+  }
+  // Whatever the other flags, as for the other commands.
+  expect(await runCli(['record', '--target', 'http://127.0.0.1:1', '-h'])).toEqual(help)
+})
+
 it('exports the fixture JSON to stdout, byte for byte the canonical export', async () => {
   const { code, stdout, stderr } = await runCli(['export', '--seed', '42', '--size', 'small'])
   expect(code).toBe(0)
@@ -105,7 +119,7 @@ it.each([
   ],
   [
     ['export', '--port', '1'],
-    'taxonomy-mock: --port is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
+    'taxonomy-mock: --port is a serve option; export takes --seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest',
   ],
   [
     ['--api-key', 'has space'],
@@ -260,7 +274,7 @@ it.each([
   ],
   [
     ['export', '--scenario', 'hang'],
-    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
+    'taxonomy-mock: --scenario is a serve option; export takes --seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest',
   ],
 ])('exits 2 with one line for a bad scenario flag: %j', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args)

@@ -230,7 +230,7 @@ it.each([
   ],
   [
     ['export', '--tls'],
-    '--tls is a serve option; export takes --seed, --size, --data, --from, --session, --out, --types and --manifest',
+    '--tls is a serve option; export takes --seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest',
   ],
 ])('exits 2 with one line for %j', async (args, message) => {
   const result = await runCli(args[0] === 'export' ? args : ['--port', '0', ...args])

@@ -177,7 +177,12 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
       {},
       "--upstream needs the service's key in TAXONOMY_API_KEY",
     ],
-    [['--upstream', 'http://user:pw@127.0.0.1:9'], ENV, '--upstream must not carry credentials'],
+    [
+      ['--upstream', 'http://user:pw@127.0.0.1:9'],
+      ENV,
+      // The CLI's way to pass the key, never the library's option name.
+      'taxonomy-mock: --upstream must not carry credentials: pass the key as env TAXONOMY_API_KEY',
+    ],
   ]
   for (const [argv, env, message] of cases) {
     const run = spawnCli(['--port', '0', ...argv], env)

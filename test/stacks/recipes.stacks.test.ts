@@ -1,11 +1,14 @@
 // The Python and Go recipes, run as written: each page's files laid out beside a package.json in a
 // project that installed the packed tarball, and its last shell block run there with Debian's
 // pytest and Go (standard library only, no module proxy). Each test of the page's test file must
-// pass, and the mock it started must be gone afterwards.
-import { execFile } from 'node:child_process'
+// pass, and the mock it started must be gone afterwards; gone too when the run dies before its
+// teardown (pytest killed, a Go test that panics).
+import { execFile, spawn } from 'node:child_process'
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
   readlinkSync,
   symlinkSync,
@@ -15,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, inject, it } from 'vitest'
+import { until } from '../helpers/clock.js'
 import { docBlocks, docFiles, layOut } from '../helpers/readme.js'
 
 const { project } = inject('stacks')
@@ -50,6 +54,29 @@ function processesIn(dir: string): number[] {
       }
     })
     .map(Number)
+}
+
+/** Whether anything still accepts connections at `url` (http://127.0.0.1:PORT). */
+async function accepts(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/__health`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+let goFolder: string | undefined
+/** The Go settings of a run: the Go in use, no module proxy, caches of this file's (never the user's). */
+function goEnv(): NodeJS.ProcessEnv {
+  const go = (goFolder ??= mkdtempSync(join(tmpdir(), 'taxonomy-mock-go-')))
+  return {
+    GOTOOLCHAIN: 'local',
+    GOPROXY: 'off',
+    GOFLAGS: '-mod=mod -v',
+    GOCACHE: join(go, 'cache'),
+    GOPATH: join(go, 'path'),
+  }
 }
 
 /** Runs a page's run line in `dir`; resolves to its exit code and output. */
@@ -104,18 +131,120 @@ it('runs the Go recipe as written: both endpoints, a scenario per test, the mock
       .get('taxonomy_test.go')!
       .matchAll(/^func (Test\w+)/gm),
   ].map(([, name]) => name!)
-  const go = mkdtempSync(join(tmpdir(), 'taxonomy-mock-go-'))
-  const { code, output } = await run(runLine(page), dir, {
-    // The Go in use, no module proxy, and caches of its own (never the user's).
-    GOTOOLCHAIN: 'local',
-    GOPROXY: 'off',
-    GOFLAGS: '-mod=mod -v',
-    GOCACHE: join(go, 'cache'),
-    GOPATH: join(go, 'path'),
-  })
+  const { code, output } = await run(runLine(page), dir, goEnv())
   expect({ code, output }).toMatchObject({ code: 0 })
   expect(tests).toHaveLength(4)
   for (const test of tests) expect(output).toMatch(new RegExp(`--- PASS: ${test} `))
   expect(output).toMatch(/^ok\s+example\.com\/taxonomy\b/m)
   expect(processesIn(dir)).toEqual([])
+})
+
+it("stops the pytest recipe's mock when pytest is killed mid-test (SIGKILL: no teardown runs)", async () => {
+  const dir = folderFor('python-killed')
+  layOut('docs/recipes/python-pytest.md', dir)
+  // A test of our own beside the page's files: it says where the mock is, then waits to be killed.
+  const marker = join(dir, 'mock-url')
+  writeFileSync(
+    join(dir, 'test_killed.py'),
+    [
+      'import os, time',
+      'def test_waits_to_be_killed(mock):',
+      `    with open(${JSON.stringify(marker)} + ".part", "w") as out:`,
+      '        out.write(mock.url)',
+      `    os.rename(${JSON.stringify(marker)} + ".part", ${JSON.stringify(marker)})`,
+      '    time.sleep(3600)',
+      '',
+    ].join('\n'),
+  )
+  const pytest = spawn('/usr/bin/pytest-3', ['-p', 'no:cacheprovider', 'test_killed.py'], {
+    cwd: dir,
+    stdio: 'ignore',
+  })
+  try {
+    await until(() => existsSync(marker), 'the test running, its mock listening')
+    const url = readFileSync(marker, 'utf8')
+    expect(await accepts(url)).toBe(true)
+    const killed = new Promise((resolve) => pytest.on('exit', resolve))
+    pytest.kill('SIGKILL')
+    await killed
+    // Its stdin's pipe closed with pytest: npx and the server exit, and the port is free.
+    await until(
+      () => processesIn(dir).length === 0,
+      'npx and the mock gone after pytest was killed',
+    )
+    expect(await accepts(url)).toBe(false)
+  } finally {
+    if (pytest.exitCode === null && pytest.signalCode === null) pytest.kill('SIGKILL')
+  }
+})
+
+it("stops the Go recipe's mock when a test panics (TestMain never gets to stop it)", async () => {
+  const dir = folderFor('go-panics')
+  layOut('docs/recipes/go.md', dir)
+  writeFileSync(
+    join(dir, 'panic_test.go'),
+    'package taxonomy\n\nimport "testing"\n\nfunc TestPanics(t *testing.T) { panic("on purpose") }\n',
+  )
+  const { code, output } = await run('go test -run TestPanics .', dir, goEnv())
+  expect({ code, output }).toMatchObject({ code: 1 })
+  expect(output).toContain('panic: on purpose')
+  await until(() => processesIn(dir).length === 0, 'npx and the mock gone after the panic')
+})
+
+/** What a CI may export for a mock of its own: the recipes pass --host and send the admin key. */
+const EXPORTED = { TAXONOMY_MOCK_HOST: '0.0.0.0', TAXONOMY_MOCK_ADMIN_KEY: 'an-exported-admin-key' }
+
+it("runs the pytest recipe with the mock's variables exported, and a test name that is not ASCII", async () => {
+  const dir = folderFor('python-exported')
+  layOut('docs/recipes/python-pytest.md', dir)
+  writeFileSync(
+    join(dir, 'test_names.py'),
+    'def test_café_ünïcode(session):\n    assert session.get("/disciplines/pharmacology")[0] == 200\n',
+  )
+  const { code, output } = await run('pytest-3 -p no:cacheprovider -v test_names.py', dir, EXPORTED)
+  expect({ code, output }).toMatchObject({ code: 0 })
+  expect(output).toMatch(/\b1 passed\b/)
+  expect(processesIn(dir)).toEqual([])
+})
+
+it("runs the Go recipe with the mock's variables exported, and a test name longer than a session id", async () => {
+  const dir = folderFor('go-exported')
+  layOut('docs/recipes/go.md', dir)
+  writeFileSync(
+    join(dir, 'names_test.go'),
+    [
+      'package taxonomy',
+      '',
+      'import (',
+      '\t"net/http"',
+      '\t"strings"',
+      '\t"testing"',
+      ')',
+      '',
+      'func TestLongName(t *testing.T) {',
+      '\tt.Run(strings.Repeat("x", 210)+"-café", func(t *testing.T) {',
+      '\t\tif status := get(t, session(t), "/disciplines/pharmacology", nil); status != http.StatusOK {',
+      '\t\t\tt.Fatalf("status %d", status)',
+      '\t\t}',
+      '\t})',
+      '}',
+      '',
+    ].join('\n'),
+  )
+  const { code, output } = await run('go test -run TestLongName .', dir, {
+    ...goEnv(),
+    ...EXPORTED,
+  })
+  expect({ code, output }).toMatchObject({ code: 0 })
+  expect(output).toMatch(/--- PASS: TestLongName /)
+  expect(processesIn(dir)).toEqual([])
+})
+
+it("shows the server's own line when the Go recipe's mock cannot start", async () => {
+  const dir = folderFor('go-bad-seed')
+  layOut('docs/recipes/go.md', dir)
+  const { code, output } = await run('go test .', dir, { ...goEnv(), TAXONOMY_MOCK_SEED: 'x' })
+  expect({ code, output }).toMatchObject({ code: 1 })
+  expect(output).toContain('taxonomy-mock: TAXONOMY_MOCK_SEED must be')
+  expect(output).toContain('taxonomy-mock exited before listening')
 })

@@ -1,0 +1,78 @@
+// `serve --exit-on-stdin-end`: a parent that holds the server's stdin pipe stops it by closing the
+// pipe, which its death does too, however it dies; without the flag stdin is never read.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { expect, it } from 'vitest'
+import { afterEachSteps } from '../helpers/after-each.js'
+import { BIN, childEnv } from '../helpers/cli.js'
+
+const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
+const started: ChildProcess[] = []
+
+afterEachSteps.add(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})
+
+/** The CLI with a stdin pipe the test holds; resolves once it printed its URL line. */
+async function startWithStdinPipe(args: string[]) {
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--size', 'small', ...args], {
+    env: childEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  started.push(child)
+  const stderr: string[] = []
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve))
+  const lines = createInterface({ input: child.stdout! })
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const found = URL_LINE.exec(line)
+      if (found) resolve(found[1]!)
+    })
+    void exit.then(() => reject(new Error(`exited before its URL line: ${stderr.join('\n')}`)))
+  })
+  return { child, url, stderr, exit }
+}
+
+it.each([[[]], [['--workers', '2']]])(
+  'with --exit-on-stdin-end %j, stops as on SIGTERM once stdin ends: exit 0, no line',
+  async (flags) => {
+    const { child, url, stderr, exit } = await startWithStdinPipe([
+      '--quiet',
+      '--exit-on-stdin-end',
+      ...flags,
+    ])
+    // What the parent writes is read and dropped: only the end stops it.
+    child.stdin!.write('anything\n')
+    expect((await fetch(`${url}/__health`)).status).toBe(200)
+    child.stdin!.end()
+    expect(await exit).toBe(0)
+    expect(stderr).toEqual([])
+  },
+)
+
+it('without --exit-on-stdin-end, serves on after stdin ends, and stops on SIGTERM', async () => {
+  const { child, url, stderr, exit } = await startWithStdinPipe(['--quiet'])
+  child.stdin!.end()
+  // Answers after the end was there to read: the server went on (the flag's test shows it would
+  // have seen the end by then).
+  for (let round = 0; round < 3; round++) expect((await fetch(`${url}/__health`)).status).toBe(200)
+  expect(child.exitCode).toBeNull()
+  child.kill('SIGTERM')
+  expect(await exit).toBe(0)
+  expect(stderr).toEqual([])
+})
+
+it('refuses --exit-on-stdin-end with export: a serve option', async () => {
+  const child = spawn(process.execPath, [BIN, 'export', '--exit-on-stdin-end'], {
+    env: childEnv(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  started.push(child)
+  const stderr: string[] = []
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
+  expect(await new Promise((resolve) => child.on('close', resolve))).toBe(2)
+  expect(stderr).toEqual([
+    'taxonomy-mock: --exit-on-stdin-end is a serve option; export takes --seed, --size, --data, --from, --session, --admin-key, --out, --types and --manifest',
+  ])
+})
