@@ -35,6 +35,8 @@ export interface HarEntry {
       readonly size: number
       readonly mimeType: string
       readonly text?: string
+      /** `base64` for a body whose bytes are no whole UTF-8 text (one cut inside a character). */
+      readonly encoding?: 'base64'
       readonly comment?: string
     }
     readonly redirectURL: string
@@ -90,6 +92,13 @@ const NO_ANSWER_ERRORS = {
 const NOT_MEASURED = -1
 
 /**
+ * The most body text one HAR file holds, in characters: a file is one string, which V8 caps at
+ * about 512 M characters, and a session's answers can come to more (75 of `huge-lists`' largest).
+ * Bodies past it are left out, each saying so.
+ */
+const MAX_HAR_TEXT = 128 * 1024 * 1024
+
+/**
  * A HAR 1.2 file of a journal's requests. Entries journaled as a path get `origin` in front (an
  * http(s) prefix, `findUrlPrefix`); the `Authorization` header appears only as `Bearer [redacted]`,
  * and only when one was sent, and secret query values as the journal keeps them, `[redacted]`. Bodies
@@ -103,8 +112,7 @@ export function createHar(
   origin: string,
   session: string = DEFAULT_SESSION,
 ): Har {
-  const texts = new Map<Uint8Array, string>()
-  const decoder = new TextDecoder()
+  const bodies = createBodyTexts()
   const base = origin.replace(/\/+$/, '')
   return {
     log: {
@@ -130,7 +138,7 @@ export function createHar(
             // The API takes GET and HEAD, which carry no body; others are answered unread.
             bodySize: entry.method === 'GET' || entry.method === 'HEAD' ? 0 : NOT_MEASURED,
           },
-          response: toHarResponse(entry, answer, texts, decoder),
+          response: toHarResponse(entry, answer, bodies),
           cache: {},
           timings: {
             blocked: NOT_MEASURED,
@@ -168,11 +176,49 @@ function queryOf(url: string): HarPair[] {
   }
 }
 
+/** A body as HAR text: UTF-8, or base64 when its bytes are no whole text. */
+interface BodyText {
+  readonly text: string
+  readonly encoding?: 'base64'
+}
+
+/**
+ * A file's body texts: each body decoded once (answers share bodies), within {@link MAX_HAR_TEXT}
+ * for the file; `undefined` past it.
+ */
+function createBodyTexts(): (body: Uint8Array) => BodyText | undefined {
+  const texts = new Map<Uint8Array, BodyText>()
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  let left = MAX_HAR_TEXT
+  return (body) => {
+    let text = texts.get(body)
+    if (text === undefined) {
+      try {
+        text = { text: decoder.decode(body) }
+      } catch {
+        // Cut inside a character: U+FFFD in its place would not be the bytes sent.
+        text = { text: toBase64(body), encoding: 'base64' }
+      }
+      texts.set(body, text)
+    }
+    if (text.text.length > left) return undefined
+    left -= text.text.length
+    return text
+  }
+}
+
+/** Base64 without `Buffer`, which a browser lacks: in pieces, each within `fromCharCode`'s reach. */
+function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (let at = 0; at < bytes.length; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  return btoa(binary)
+}
+
 function toHarResponse(
   entry: JournalEntry,
   answer: MockAnswer | undefined,
-  texts: Map<Uint8Array, string>,
-  decoder: TextDecoder,
+  textOf: (body: Uint8Array) => BodyText | undefined,
 ): HarEntry['response'] {
   const common = { httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1 }
   if (answer === undefined) {
@@ -209,14 +255,11 @@ function toHarResponse(
   // A body cut short: only the bytes sent, and the error the client saw after them.
   const cut = mode === 'truncated' || mode === 'reset' ? delivery?.bytes : undefined
   const body = cut === undefined ? answer.body : (answer.body?.subarray(0, cut) ?? null)
-  let text: string | undefined
-  if (body !== null) {
-    text = texts.get(body)
-    if (text === undefined) {
-      text = decoder.decode(body)
-      texts.set(body, text)
-    }
-  }
+  const text = body === null ? undefined : textOf(body)
+  const left =
+    body !== null && text === undefined
+      ? { comment: `The body is left out: the file's bodies came to ${MAX_HAR_TEXT / 2 ** 20} MB` }
+      : {}
   return {
     ...common,
     status: answer.status,
@@ -225,7 +268,8 @@ function toHarResponse(
     content: {
       size: body?.byteLength ?? 0,
       mimeType: answer.headers['content-type'] ?? 'x-unknown',
-      ...(text === undefined ? {} : { text }),
+      ...text,
+      ...left,
     },
     bodySize: body?.byteLength ?? 0,
     ...(cut === undefined ? {} : { _error: NO_ANSWER_ERRORS[mode as 'truncated' | 'reset'] }),
