@@ -91,7 +91,8 @@ function matchAdmin(path: string): Route {
   const segments = path.split('/')
   // ['', '__admin', 'sessions', id, resource?]
   const resource = segments.length <= 5 ? ADMIN_RESOURCES.get(segments[4]) : undefined
-  const session = segments[3] === undefined ? undefined : decodeSegment(segments[3])
+  // An id that does not decode is taken as sent: no id has a `%`, so it is a malformed id (400).
+  const session = segments[3] === undefined ? undefined : asSessionId(segments[3])
   if (
     segments[2] !== 'sessions' ||
     resource === undefined ||
@@ -113,9 +114,13 @@ function matchAdmin(path: string): Route {
 function splitSessionPrefix(path: string): { session: string; path: string } | undefined {
   if (!path.startsWith(SESSIONS_PREFIX)) return undefined
   const end = path.indexOf('/', SESSIONS_PREFIX.length)
-  const session = decodeSegment(path.slice(SESSIONS_PREFIX.length, end === -1 ? undefined : end))
-  if (session === undefined) return undefined
+  const session = asSessionId(path.slice(SESSIONS_PREFIX.length, end === -1 ? undefined : end))
   return { session, path: end === -1 ? '/' : path.slice(end) }
+}
+
+/** A session id's path segment, decoded; one that does not decode, as sent (a malformed id). */
+function asSessionId(segment: string): string {
+  return decodeSegment(segment) ?? segment
 }
 
 /** Where a request target leads: its route (`undefined` when it is no path at all) and session prefix. */
