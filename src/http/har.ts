@@ -120,7 +120,8 @@ export function createHar(
       creator: { name: 'taxonomy-mock', version: PACKAGE_VERSION },
       comment: `Request journal of the session ${JSON.stringify(session)}`,
       entries: answered.map(({ entry, answer }) => {
-        const target = toUrl(entry.path, base)
+        // HAR's URLs have no fragment.
+        const target = toUrl(entry.path.replace(/#.*$/s, ''), base)
         // A URI has no `%` but before two hex digits; a client may have sent one all the same.
         const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
         const receive = answer === undefined ? 0 : receiveTime(answer)

@@ -118,6 +118,16 @@ function splitSessionPrefix(path: string): { session: string; path: string } | u
   return { session, path: end === -1 ? '/' : path.slice(end) }
 }
 
+/** Whether `text` is a URL (`URL.canParse` is younger than some browsers a worker runs in). */
+function isUrl(text: string): boolean {
+  try {
+    new URL(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A session id's path segment, decoded; one that does not decode, as sent (a malformed id). */
 function asSessionId(segment: string): string {
   return decodeSegment(segment) ?? segment
@@ -197,7 +207,9 @@ function toPath(target: string, basePath = ''): string | undefined {
   let path = target
   if (!target.startsWith('/')) {
     const origin = ABSOLUTE_ORIGIN.exec(target)
-    if (origin === null) return undefined
+    // An authority no URL has (`http://[::1/`, a port past 65535, `%zz`) leads nowhere, as another
+    // scheme does: a journal or HAR file would hold a URL no client can read.
+    if (origin === null || !isUrl(`${origin[0]}/`)) return undefined
     path = target.slice(origin[0].length)
   }
   const query = path.indexOf('?')

@@ -28,6 +28,10 @@ it('reads an absolute-form path as sent: no dot segment, encoded dot or backslas
     `${origin}/api\\v2\\disciplines\\${SLUG}`,
     `ftp://127.0.0.1/api/v2/disciplines/${SLUG}`,
     `file:///api/v2/disciplines/${SLUG}`,
+    // An authority no URL has: a journal or HAR file would hold a URL no client reads.
+    `http://[::1/api/v2/disciplines/${SLUG}`,
+    `http://h:99999/api/v2/disciplines/${SLUG}`,
+    `http://a%zz/api/v2/disciplines/${SLUG}`,
   ]) {
     const answer = await get(target)
     expect(answer.status, target).toBe(404)
@@ -59,4 +63,22 @@ it('keeps the userinfo of an absolute-form target out of the log, the journal an
   const entry = (JSON.parse(har) as { log: { entries: { request: { url: string } }[] } }).log
     .entries[0]!
   expect(() => new URL(entry.request.url)).not.toThrow()
+})
+
+it('gives a HAR request URL without the fragment a target carried', async () => {
+  const server = await startTestServer({ taxonomy, apiKeys: [KEY] })
+  const origin = `http://127.0.0.1:${server.port}`
+  for (const target of [
+    `/api/v2/disciplines/${SLUG}#part`,
+    `${origin}/api/v2/disciplines/${SLUG}#x`,
+  ])
+    await sendRaw(server.port, 'GET', target, {
+      host: `127.0.0.1:${server.port}`,
+      authorization: `Bearer ${KEY}`,
+    })
+  const har = await (await fetch(`${server.url}/__admin/sessions/default/requests.har`)).json()
+  expect(har.log.entries.map((entry: { request: { url: string } }) => entry.request.url)).toEqual([
+    `${origin}/api/v2/disciplines/${SLUG}`,
+    `${origin}/api/v2/disciplines/${SLUG}`,
+  ])
 })
