@@ -54,7 +54,8 @@ export function createListener(
 
   /**
    * The one place an answer leaves the server, once its delay (if any) is over: `waited` is the
-   * delay it waited, which the metrics leave out of the server's own time.
+   * delay it waited and the time its body took to arrive, which the metrics leave out of the
+   * server's own time.
    */
   function deliver(
     request: IncomingMessage,
@@ -181,15 +182,16 @@ export function createListener(
     response: ServerResponse,
     answer: MockAnswer,
     started: number,
+    uploadMs = 0,
   ): void {
     const delay = answer.delay ?? 0
     // While closing, nothing waits: answers still owed are sent at once.
     if (delay > 0 && !state.draining) {
       state.pending.add(request.socket, delay, () =>
-        deliver(request, response, answer, started, delay),
+        deliver(request, response, answer, started, delay + uploadMs),
       )
     } else {
-      deliver(request, response, answer, started, 0)
+      deliver(request, response, answer, started, uploadMs)
     }
   }
 
@@ -211,7 +213,7 @@ export function createListener(
     if (answer instanceof Promise) {
       void answer
         .catch(() => internalError)
-        .then((settled) => schedule(request, response, settled, started))
+        .then((settled) => schedule(request, response, settled, started, mockRequest.uploadMs))
     } else {
       schedule(request, response, answer, started)
     }
@@ -304,9 +306,16 @@ class NodeMockRequest implements MockRequest {
     return LOOPBACK.test(this.#request.socket.remoteAddress ?? '')
   }
 
+  /** Milliseconds the body took to arrive, once read (a slow client's, not the server's time). */
+  uploadMs = 0
+
   /** The body, up to the admin API's limit: past it, reading stops and the promise rejects. */
-  text(limit?: number): Promise<string> {
-    return readBody(this.#request, limit)
+  async text(limit?: number): Promise<string> {
+    try {
+      return await readBody(this.#request, limit)
+    } finally {
+      this.uploadMs = clock.now() - this.receivedAt
+    }
   }
 }
 

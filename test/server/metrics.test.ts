@@ -1,3 +1,5 @@
+import { connect } from 'node:net'
+import { once } from 'node:events'
 import { sendRaw } from '../helpers/raw-request.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -228,4 +230,30 @@ it('never shows an API key or the admin key', async () => {
   parsePrometheusText(text)
   for (const secret of [API_KEY, ADMIN_KEY, 'some-other-secret-key-value'])
     expect(text).not.toContain(secret)
+})
+
+it("leaves the time a slow client takes to send an admin call's body out of the server's answer time", async () => {
+  const server = await startTestServer({ taxonomy })
+  const sumOf = async () =>
+    valueOf(
+      parsePrometheusText(await (await fetch(`${server.url}/__metrics`)).text()),
+      'taxonomy_mock_answer_seconds',
+      'taxonomy_mock_answer_seconds_sum',
+    )
+  const before = await sumOf()
+  // The body's second half comes after a pause far longer than the server's own work on it.
+  const PAUSE_MS = 1_500
+  const body = '"unavailable"'
+  const socket = connect(server.port, '127.0.0.1')
+  await once(socket, 'connect')
+  socket.write(
+    `PUT /__admin/sessions/slow/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 4)}`,
+  )
+  await new Promise((resolve) => setTimeout(resolve, PAUSE_MS))
+  socket.end(body.slice(4))
+  let answer = ''
+  for await (const chunk of socket) answer += chunk
+  expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+  // The metrics read of `before` is counted too: the two answers' own time, well under the pause.
+  expect((await sumOf()) - before).toBeLessThan(PAUSE_MS / 1_000)
 })
