@@ -45,12 +45,16 @@ export function truncate(usual: Answers, options: BodyFaultOptions): Answers {
   })
 }
 
-/** A reset at once (no answer), or after the status, the headers and `bytes` of the body. */
+/**
+ * A reset at once (no answer), or after the status, the headers and `bytes` of the body: at most
+ * one byte short of it, as `truncated` cuts, so the read always fails (a whole body has arrived
+ * before the reset, and a client would read it as complete).
+ */
 export function reset(usual: Answers, { bytes }: BodyFaultOptions): Answers {
   if (bytes === undefined) return RESET_AT_ONCE
   const length = usual.get.body?.byteLength ?? 0
   return {
-    get: { ...usual.get, delivery: { mode: 'reset', bytes: Math.min(bytes, length) } },
+    get: { ...usual.get, delivery: { mode: 'reset', bytes: cutAt(length, { bytes, share: 0 }) } },
     head: { ...usual.head, delivery: { mode: 'reset', bytes: 0 } },
   }
 }

@@ -99,3 +99,17 @@ it('server over HTTPS: a TCP reset too, at once and after bytes', async () => {
   expect(await endOf('scenario=reset')).toBe('ECONNRESET')
   expect(await endOf('scenario=reset, bytes=10')).toBe('ECONNRESET')
 })
+
+it('cuts a body at most one byte short with bytes past its end: the read still fails', async () => {
+  const server = await startTestServer({
+    taxonomy,
+    scenario: { kind: 'reset', bytes: whole.length + 100, times: 1 },
+  })
+  const response = await fetch(`${server.url}${D}`, { headers: AUTH })
+  await expect(response.text()).rejects.toMatchObject({ cause: { code: 'ECONNRESET' } })
+  const { received } = await exchangeRaw(server.url, D, {
+    ...AUTH,
+    prefer: `scenario=reset, bytes=${whole.length}`,
+  })
+  expect(splitAnswer(received).body.equals(whole.subarray(0, whole.length - 1))).toBe(true)
+})
