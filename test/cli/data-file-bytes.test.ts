@@ -72,3 +72,21 @@ it('accepts a file that starts with a byte-order mark, and names it by the SHA-2
   }
   expect(health.dataset.sha256).toBe(createHash('sha256').update(bytes).digest('hex'))
 })
+
+it('refuses a file that is not UTF-8, naming the first byte that is not and its offset', async () => {
+  // A name in Latin-1: é is the one byte 0xE9, which UTF-8 never has alone.
+  const text = SMALL.toString('latin1').replace('"name": "', '"name": "caf\u00e9 ')
+  const file = tempFile(Buffer.from(text, 'latin1'))
+  const offset = text.indexOf('\u00e9')
+  const name = JSON.stringify(file)
+  expect(await runCli(['validate', file])).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: [`taxonomy-mock: file ${name} is not UTF-8: byte 0xE9 at offset ${offset}`],
+  })
+  expect(await runCli(['export', '--data', file])).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: [`taxonomy-mock: --data file ${name} is not UTF-8: byte 0xE9 at offset ${offset}`],
+  })
+})
