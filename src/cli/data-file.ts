@@ -1,6 +1,7 @@
 import { closeSync, constants, createReadStream, openSync, readSync, stat } from 'node:fs'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
+import { isatty } from 'node:tty'
 import { promisify } from 'node:util'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { noteDataFile } from '../core/identity.js'
@@ -89,6 +90,8 @@ async function readDataBytes(
   try {
     const info = await statOf(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
+    if (info.isCharacterDevice() && isTerminal(file))
+      throw new UsageError(`${where} is a terminal, not a file`)
     if (info.size > limit.bytes) {
       throw new UsageError(
         `${where} is ${toMegabytes(info.size)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
@@ -153,6 +156,20 @@ async function readLimited(
     clearTimeout(timer)
     signal?.removeEventListener('abort', abort)
     stream.destroy()
+  }
+}
+
+/**
+ * Whether `file`, a character device, is a terminal (`/dev/tty`, `/dev/stdin` at a prompt): its
+ * read would wait for typing in one of libuv's threads, which no signal ends and the exit waits for.
+ */
+function isTerminal(file: string): boolean {
+  // Without blocking, and without becoming the process's controlling terminal.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY)
+  try {
+    return isatty(fd)
+  } finally {
+    closeSync(fd)
   }
 }
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { runCli, spawnCli } from '../helpers/cli.js'
+import { BIN, runCli, spawnCli, spawnProgram } from '../helpers/cli.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { base, startWatching } from '../helpers/watch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
@@ -89,4 +89,31 @@ it('refuses a file that is not UTF-8, naming the first byte that is not and its 
     stdout: [],
     stderr: [`taxonomy-mock: --data file ${name} is not UTF-8: byte 0xE9 at offset ${offset}`],
   })
+})
+
+/**
+ * Runs the CLI with a pseudo-terminal as its stdin (python3 makes one; Node cannot), and `{tty}` in
+ * `args` replaced by the terminal's own path. The terminal stays open, and silent, until the CLI exits.
+ */
+function runAtTerminal(args: string[]) {
+  const script = [
+    'import os, pty, subprocess, sys',
+    'master, slave = pty.openpty()',
+    'args = [os.ttyname(slave) if arg == "{tty}" else arg for arg in sys.argv[1:]]',
+    'sys.exit(subprocess.call(args, stdin=slave))',
+  ].join('\n')
+  return spawnProgram('python3', ['-c', script, process.execPath, BIN, ...args])
+}
+
+it('refuses a terminal as the data file at once, as an unreadable file (exit 2)', async () => {
+  const stdin = runAtTerminal(['validate', '/dev/stdin'])
+  expect(await stdin.exit).toBe(2)
+  expect(stdin.stderr).toEqual(['taxonomy-mock: file "/dev/stdin" is a terminal, not a file'])
+  const tty = runAtTerminal(['export', '--data', '{tty}'])
+  expect(await tty.exit).toBe(2)
+  expect(tty.stderr).toEqual([
+    expect.stringMatching(
+      /^taxonomy-mock: --data file "\/dev\/pts\/\d+" is a terminal, not a file$/,
+    ),
+  ])
 })
