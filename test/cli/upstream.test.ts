@@ -1,4 +1,5 @@
 // `serve --upstream`: a second kit server on loopback stands for the real service.
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +7,7 @@ import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
-import { spawnCli, type CliRun } from '../helpers/cli.js'
+import { runCli, spawnCli, type CliRun } from '../helpers/cli.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
 import { ajv } from '../helpers/openapi-schemas.js'
 import { startTestServer } from '../helpers/server.js'
@@ -151,6 +152,42 @@ it('capture adds the record with its closure to the --data file, written whole; 
   const second = join(dir, 'second.json')
   await captureInto(second)
   expect(readFileSync(second, 'utf8')).toBe(text)
+})
+
+it('names the data by the SHA-256 of the file a capture wrote, so export --from URL --data FILE rebuilds it', async () => {
+  const upstream = await startUpstream()
+  const dir = tempDir()
+  const data = join(dir, 'taxonomy.json')
+  writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  const { run, url } = await serve([
+    '--data',
+    data,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'capture',
+  ])
+  await get(`${url}/api/v2/disciplines/${SLUG}`)
+  await run.waitFor(/^taxonomy-mock: captured discipline /)
+  const sha256 = createHash('sha256').update(readFileSync(data)).digest('hex')
+  const served = await get(`${url}/api/v2/disciplines/${SLUG}`)
+  expect(served.headers.get('x-taxonomy-mock-dataset')).toContain(`; sha256=${sha256};`)
+  const health = (await (await fetch(`${url}/__health`)).json()) as { dataset: object }
+  expect(health.dataset).toMatchObject({ sha256 })
+  const out = join(dir, 'export.json')
+  const exported = await runCli([
+    'export',
+    '--from',
+    url,
+    '--session',
+    'default',
+    '--data',
+    data,
+    '--out',
+    out,
+  ])
+  expect(exported.code, exported.stderr.join('\n')).toBe(0)
+  expect(readFileSync(out)).toEqual(readFileSync(data))
 })
 
 it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture without --data, an unknown mode, a bad timeout, and --upstream without the key, each in one line with exit 2', async () => {
