@@ -8,6 +8,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { runCli, spawnCli, type CliRun } from '../helpers/cli.js'
+import { until } from '../helpers/clock.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
 import { ajv } from '../helpers/openapi-schemas.js'
 import { startTestServer } from '../helpers/server.js'
@@ -188,6 +189,33 @@ it('names the data by the SHA-256 of the file a capture wrote, so export --from 
   ])
   expect(exported.code, exported.stderr.join('\n')).toBe(0)
   expect(readFileSync(out)).toEqual(readFileSync(data))
+})
+
+it("captures nothing, in one line, when the data holds the record's id under another slug (renamed upstream), and leaves the file as it is", async () => {
+  const upstream = await startUpstream()
+  const fixture = JSON.parse(toFixtureJson(source7))
+  const { id } = fixture.disciplines[0]
+  fixture.disciplines[0].slug = 'renamed-here'
+  const data = join(tempDir(), 'taxonomy.json')
+  writeFileSync(data, JSON.stringify(fixture))
+  const { run, url } = await serve([
+    '--data',
+    data,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'capture',
+  ])
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
+  await until(
+    () => run.stderr.length > 0 || run.stdout.some((line) => line.includes(' captured ')),
+    'the capture to end',
+  )
+  expect(run.stderr).toEqual([
+    `taxonomy-mock: cannot capture discipline "${SLUG}": the service gives it id "${id}", which the data's discipline "renamed-here" has (renamed on the service?); nothing captured`,
+  ])
+  expect(run.stdout.filter((line) => line.includes('captured'))).toEqual([])
+  expect(readFileSync(data, 'utf8')).toBe(JSON.stringify(fixture))
 })
 
 it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture without --data, an unknown mode, a bad timeout, and --upstream without the key, each in one line with exit 2', async () => {
