@@ -84,7 +84,7 @@ async function writeTo(
     const target = await find()
     if (target.kind !== 'replace') return await writeThrough(target, chunks)
     // `--out fixtures/taxonomy.json` in a project without fixtures/ should just work.
-    if (target.makeFolder) await mkdir(dirname(target.path), { recursive: true })
+    if (target.makeFolder) await makeFolders(dirname(target.path))
     // Fresh for each write: a partial file a killed run left, or one planted in a shared folder,
     // is not in the way.
     partial = `${target.path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.partial`
@@ -159,6 +159,31 @@ async function findLinkTarget(file: string): Promise<string> {
     path = resolve(dirname(path), next)
   }
   throw Object.assign(new Error('too many links'), { code: 'ELOOP' })
+}
+
+/**
+ * `mkdir -p`, one folder at a time from the first missing one: on Node 20 a recursive `mkdir`
+ * under a folder that takes no new folder (`/proc`) retries its ENOENT forever.
+ */
+async function makeFolders(folder: string): Promise<void> {
+  const missing: string[] = []
+  for (let path = resolve(folder); dirname(path) !== path; path = dirname(path)) {
+    if (await exists(path)) break
+    missing.unshift(path)
+  }
+  for (const path of missing) {
+    // Made meanwhile by another process: what it is shows when the file is written.
+    await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+  }
+}
+
+function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
 }
 
 /** The descriptor path that `file`, or a link on the way from it, is, if any. */
@@ -251,6 +276,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
         : 'a part of the path is a file, not a folder'
     }
     case 'ENOENT':
+      if (error.syscall === 'mkdir' && error.path !== undefined)
+        return `the folder ${JSON.stringify(dirname(error.path))} takes no new folder`
       // A folder that is there but takes no new file (/proc, /sys) says ENOENT too.
       return (await stat(dirname(file)).then(
         (info) => info.isDirectory(),

@@ -107,3 +107,13 @@ it('keeps the mode of the file it replaces', async () => {
   expect(readFileSync(file, 'utf8')).toBe(SMALL)
   expect(statSync(file).mode & 0o777).toBe(0o600)
 })
+
+it('exits 1 in one line for a folder to make where none may be made (under /proc)', async () => {
+  expect(await runCli(['export', '--size', 'small', '--out', '/proc/nope/taxonomy.json'])).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [
+      'taxonomy-mock: cannot write --out file "/proc/nope/taxonomy.json": the folder "/proc" takes no new folder',
+    ],
+  })
+})
