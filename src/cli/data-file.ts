@@ -1,6 +1,7 @@
 import { closeSync, constants, createReadStream, openSync, readSync, stat } from 'node:fs'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
+import { isatty } from 'node:tty'
 import { promisify } from 'node:util'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { noteDataFile } from '../core/identity.js'
@@ -8,6 +9,7 @@ import { loadTaxonomy } from '../core/load.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
 import { UsageError } from './usage-error.js'
+import { decodeUtf8 } from './utf8-text.js'
 
 /** Larger files are refused: `--size large` builds more data than fits in one. */
 const MAX_DATA_BYTES = 100 * MEGABYTE
@@ -33,7 +35,8 @@ export async function loadDataFile(
   timeoutMs = DATA_READ_TIMEOUT_MS,
 ): Promise<Taxonomy> {
   const where = `--data file ${JSON.stringify(file)}`
-  const text = await readDataFile(file, where, signal, timeoutMs)
+  const bytes = await readDataBytes(file, where, signal, timeoutMs)
+  const text = decodeUtf8(bytes, where)
   let taxonomy: Taxonomy
   try {
     taxonomy = loadTaxonomy(text)
@@ -41,10 +44,11 @@ export async function loadDataFile(
     if (!(error instanceof FixtureError)) throw error
     throw new UsageError(`invalid ${where}: ${summarizeIssues(error.issues, error.issueCount)}`)
   }
-  // The file's SHA-256 names the data in `X-Taxonomy-Mock-Dataset` and `/__health`. Loaded only
-  // here: a server without `--data` (or TLS) never loads node:crypto.
+  // The SHA-256 of the file's bytes, as `sha256sum` gives it, names the data in
+  // `X-Taxonomy-Mock-Dataset` and `/__health`. Loaded only here: a server without `--data` (or
+  // TLS) never loads node:crypto.
   const { createHash } = await import('node:crypto')
-  noteDataFile(taxonomy, createHash('sha256').update(text).digest('hex'))
+  noteDataFile(taxonomy, createHash('sha256').update(bytes).digest('hex'))
   return taxonomy
 }
 
@@ -61,8 +65,9 @@ const FIXTURE_LIMIT: ReadLimit = {
 }
 
 /**
- * A file's text, within `limit` (a fixture's {@link MAX_DATA_BYTES} by default) and `timeoutMs`;
- * every failure is a `UsageError` that names the file as `where` does (`--data file "t.json"`).
+ * A file's text, which must be UTF-8, within `limit` (a fixture's {@link MAX_DATA_BYTES} by
+ * default) and `timeoutMs`; every failure is a `UsageError` that names the file as `where` does
+ * (`--data file "t.json"`).
  */
 export async function readDataFile(
   file: string,
@@ -71,9 +76,22 @@ export async function readDataFile(
   timeoutMs = DATA_READ_TIMEOUT_MS,
   limit: ReadLimit = FIXTURE_LIMIT,
 ): Promise<string> {
+  return decodeUtf8(await readDataBytes(file, where, signal, timeoutMs, limit), where)
+}
+
+/** A file's bytes, as {@link readDataFile} reads them. */
+async function readDataBytes(
+  file: string,
+  where: string,
+  signal?: AbortSignal,
+  timeoutMs = DATA_READ_TIMEOUT_MS,
+  limit: ReadLimit = FIXTURE_LIMIT,
+): Promise<Buffer> {
   try {
     const info = await statOf(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
+    if (info.isCharacterDevice() && isTerminal(file))
+      throw new UsageError(`${where} is a terminal, not a file`)
     if (info.size > limit.bytes) {
       throw new UsageError(
         `${where} is ${toMegabytes(info.size)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
@@ -88,7 +106,7 @@ export async function readDataFile(
 }
 
 /**
- * The file's text, failing as soon as more than {@link MAX_DATA_BYTES} arrive or once `timeoutMs`
+ * The file's bytes, failing as soon as more than {@link MAX_DATA_BYTES} arrive or once `timeoutMs`
  * has passed. A FIFO is opened without blocking (one with no writer reads as empty instead of
  * waiting forever) and read as a pipe, so it can be abandoned.
  */
@@ -101,7 +119,7 @@ async function readLimited(
     timeoutMs,
     limit,
   }: { signal: AbortSignal | undefined; timeoutMs: number; limit: ReadLimit },
-): Promise<string> {
+): Promise<Buffer> {
   let stream: Readable
   const chunks: Buffer[] = []
   if (isPipe) {
@@ -133,11 +151,25 @@ async function readLimited(
       }
       chunks.push(chunk)
     }
-    return Buffer.concat(chunks).toString('utf8')
+    return Buffer.concat(chunks)
   } finally {
     clearTimeout(timer)
     signal?.removeEventListener('abort', abort)
     stream.destroy()
+  }
+}
+
+/**
+ * Whether `file`, a character device, is a terminal (`/dev/tty`, `/dev/stdin` at a prompt): its
+ * read would wait for typing in one of libuv's threads, which no signal ends and the exit waits for.
+ */
+function isTerminal(file: string): boolean {
+  // Without blocking, and without becoming the process's controlling terminal.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY)
+  try {
+    return isatty(fd)
+  } finally {
+    closeSync(fd)
   }
 }
 

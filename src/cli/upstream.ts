@@ -1,8 +1,10 @@
+import type { Hash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { captureRecord } from '../contract/capture.js'
 import { SERVICE_LIMITS } from '../contract/options.js'
 import { createUpstreamSource } from '../contract/upstream.js'
 import { createUpstreamExchange } from '../server/upstream-exchange.js'
+import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { Taxonomy } from '../core/store.js'
@@ -164,7 +166,12 @@ class Captures {
         maxRequests: SERVICE_LIMITS.maxRequests.max,
       })
       if (capture === undefined) return
-      await writeOutputFile(this.file, fixtureJsonChunks(capture.taxonomy), '--data')
+      // The data names its file by the SHA-256 of the bytes written, as a start from the file would
+      // (`export --from URL --data FILE` checks it).
+      const { createHash } = await import('node:crypto')
+      const hash = createHash('sha256')
+      await writeOutputFile(this.file, hashing(fixtureJsonChunks(capture.taxonomy), hash), '--data')
+      noteDataFile(capture.taxonomy, hash.digest('hex'))
       resolver.replaceTaxonomy(capture.taxonomy)
       await this.afterCapture?.()
       const added = LEVELS.filter((level) => capture.added[level] > 0)
@@ -176,6 +183,14 @@ class Captures {
     } catch (error) {
       this.io.stderr(`taxonomy-mock: cannot capture ${what}: ${(error as Error).message}`)
     }
+  }
+}
+
+/** `chunks` as they are, each added to `hash` as it is taken. */
+function* hashing(chunks: Iterable<string>, hash: Hash): Iterable<string> {
+  for (const chunk of chunks) {
+    hash.update(chunk)
+    yield chunk
   }
 }
 

@@ -6,7 +6,8 @@ import type { CliIo } from './io.js'
 /**
  * `taxonomy-mock validate FILE`: every problem of a fixture file, one line each with its JSON path
  * (`loadTaxonomy` keeps the first 100 and counts the rest), on stdout; 0 when there is none, 2
- * otherwise (as for an invalid `--data` file).
+ * otherwise (as for an invalid `--data` file). The file is named JSON-quoted, as in every message, so
+ * no name (one with a line break) can split or forge a line.
  */
 export async function validateFixture(file: string, io: CliIo): Promise<number> {
   const name = JSON.stringify(file)
@@ -14,17 +15,17 @@ export async function validateFixture(file: string, io: CliIo): Promise<number> 
   try {
     const taxonomy = loadTaxonomy(text)
     io.stdout(
-      `${file}: a valid fixture: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ` +
+      `${name}: a valid fixture: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ` +
         `${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics`,
     )
     return 0
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error
-    for (const issue of error.issues) io.stdout(`${file}: ${issue.path}: ${issue.message}`)
+    for (const issue of error.issues) io.stdout(`${name}: ${issue.path}: ${issue.message}`)
     const unlisted = error.issueCount - error.issues.length
     if (unlisted > 0)
       io.stdout(
-        `${file}: and ${unlisted} more problems (the first ${error.issues.length} are listed)`,
+        `${name}: and ${unlisted} more problems (the first ${error.issues.length} are listed)`,
       )
     io.stderr(
       `taxonomy-mock: ${name} is not a valid fixture: ${error.issueCount} problem${error.issueCount === 1 ? '' : 's'}`,

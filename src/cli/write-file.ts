@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { constants, createWriteStream, fstatSync, open, openSync, rmSync } from 'node:fs'
-import { mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
+import { chmod, mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
 import { Socket } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
@@ -43,11 +43,12 @@ export async function writeFileAtomically(
 /**
  * Writes `chunks` to `file`, the value of `flag`: every flag that writes a file writes it here.
  * A regular file (or none yet) is written beside its target and renamed into place, making its
- * folder if missing: a reader sees the old file or the new one, never half of one, and a link to
- * it stays a link. A character device, FIFO or socket (`/dev/null`, a named pipe) is written to
- * directly, as is a path that names a descriptor (`/dev/stdout`, `/dev/fd/3`), appending, so as not
- * to cut off what the process wrote there before: replacing one would leave a regular file where
- * the device was. A FIFO waits for its reader, as a shell's `>` does. A folder is refused.
+ * folder if missing: a reader sees the old file or the new one, never half of one, with the old
+ * one's mode, and a link to it (dangling too) stays a link; a loop of links is refused. A
+ * character device, FIFO or socket (`/dev/null`, a named pipe) is written to directly, as is a path
+ * that names a descriptor (`/dev/stdout`, `/dev/fd/3`), appending, so as not to cut off what the
+ * process wrote there before: replacing one would leave a regular file where the device was. A
+ * FIFO waits for its reader, as a shell's `>` does. A folder is refused.
  */
 export async function writeOutputFile(
   file: string,
@@ -83,7 +84,7 @@ async function writeTo(
     const target = await find()
     if (target.kind !== 'replace') return await writeThrough(target, chunks)
     // `--out fixtures/taxonomy.json` in a project without fixtures/ should just work.
-    if (target.makeFolder) await mkdir(dirname(target.path), { recursive: true })
+    if (target.makeFolder) await makeFolders(dirname(target.path))
     // Fresh for each write: a partial file a killed run left, or one planted in a shared folder,
     // is not in the way.
     partial = `${target.path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.partial`
@@ -91,6 +92,8 @@ async function writeTo(
     const stream = createWriteStream(partial, { flags: 'wx' })
     // Its open error said before anything is written.
     await once(stream, 'open')
+    // The file it replaces keeps its mode (a private 600 file stays private).
+    if (target.mode !== undefined) await chmod(partial, target.mode)
     await writeChunks(stream, chunks)
     await rename(partial, target.path)
   } catch (error) {
@@ -111,7 +114,13 @@ export function removePartialFiles(): void {
 }
 
 type Target =
-  | { readonly kind: 'replace'; readonly path: string; readonly makeFolder: boolean }
+  | {
+      readonly kind: 'replace'
+      readonly path: string
+      readonly makeFolder: boolean
+      /** The mode of the file replaced, if any. */
+      readonly mode?: number
+    }
   | { readonly kind: 'open'; readonly path: string; readonly flags: 'a' | 'w' }
   | { readonly kind: 'stdio'; readonly stream: NodeJS.WriteStream }
 
@@ -124,12 +133,57 @@ async function findTarget(file: string): Promise<Target> {
       return { kind: 'stdio', stream: own === 1 ? process.stdout : process.stderr }
     return { kind: 'open', path: file, flags: 'a' }
   }
-  // Missing or not to be looked at: written beside it, which then says what is wrong.
-  const info = await stat(file).catch(() => undefined)
-  if (info === undefined) return { kind: 'replace', path: file, makeFolder: true }
+  // Missing or not to be looked at: written beside it, which then says what is wrong. A loop of
+  // links has nothing to replace, and replacing the link would break it silently.
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw error
+    return undefined
+  })
+  if (info === undefined)
+    return { kind: 'replace', path: await findLinkTarget(file), makeFolder: true }
   if (info.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' })
   if (!info.isFile()) return { kind: 'open', path: file, flags: 'w' }
-  return { kind: 'replace', path: await realpath(file), makeFolder: true }
+  // Permission bits only: a write by another than root clears set-user-ID and set-group-ID too.
+  return { kind: 'replace', path: await realpath(file), makeFolder: true, mode: info.mode & 0o777 }
+}
+
+/**
+ * Where a missing file is to be made: at the end of the links `file` is (a dangling link is
+ * written through, so a link stays a link), else `file` itself.
+ */
+async function findLinkTarget(file: string): Promise<string> {
+  let path = file
+  for (let links = 0; links <= MAX_LINKS; links++) {
+    const next = await readlink(path).catch(() => undefined)
+    if (next === undefined) return path
+    path = resolve(dirname(path), next)
+  }
+  throw Object.assign(new Error('too many links'), { code: 'ELOOP' })
+}
+
+/**
+ * `mkdir -p`, one folder at a time from the first missing one: on Node 20 a recursive `mkdir`
+ * under a folder that takes no new folder (`/proc`) retries its ENOENT forever.
+ */
+async function makeFolders(folder: string): Promise<void> {
+  const missing: string[] = []
+  for (let path = resolve(folder); dirname(path) !== path; path = dirname(path)) {
+    if (await exists(path)) break
+    missing.unshift(path)
+  }
+  for (const path of missing) {
+    // Made meanwhile by another process: what it is shows when the file is written.
+    await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+  }
+}
+
+function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
 }
 
 /** The descriptor path that `file`, or a link on the way from it, is, if any. */
@@ -222,6 +276,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
         : 'a part of the path is a file, not a folder'
     }
     case 'ENOENT':
+      if (error.syscall === 'mkdir' && error.path !== undefined)
+        return `the folder ${JSON.stringify(dirname(error.path))} takes no new folder`
       // A folder that is there but takes no new file (/proc, /sys) says ENOENT too.
       return (await stat(dirname(file)).then(
         (info) => info.isDirectory(),
@@ -238,6 +294,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'it is a folder'
     case 'EROFS':
       return 'the file system is read-only'
+    case 'ELOOP':
+      return 'its symbolic links make a loop'
     default:
       return error.code ?? error.message
   }

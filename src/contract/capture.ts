@@ -4,7 +4,7 @@ import { FIXTURE_FORMAT, LEVELS, RECORDED_FIXTURE_FORMAT, type Fixture } from '.
 import type { FixtureRecord, FixtureTopic, Level } from '../core/types.js'
 import { findEndpoint, type Collection } from '../http/endpoints.js'
 import type { ServiceOptions } from './options.js'
-import { recordService } from './record.js'
+import { RecordError, recordService } from './record.js'
 
 /** A record captured into the data: the data with it, and how many records each level gained. */
 export interface Capture {
@@ -19,7 +19,8 @@ export interface Capture {
  * present, or kept as summaries as the fixture format requires) and adds what `base` lacks of it:
  * the data as it was, then each new record in the recording's order. The result is loaded, so it
  * is a valid fixture; the same base and the same service give the same data, so the same file.
- * `undefined` when `base` has the record already. Throws `RecordError` as `recordService` does.
+ * `undefined` when `base` has the record already. Throws `RecordError` as `recordService` does, and
+ * when `base` holds the recorded record's id under another slug.
  *
  * @example
  * const capture = await captureRecord(taxonomy, 'disciplines', 'history', { target, apiKey })
@@ -34,7 +35,19 @@ export async function captureRecord(
   if (endpoint.find(base, slug) !== undefined) return undefined
   const recording = await recordService({ ...service, [endpoint.startOption]: [slug] })
   const { fixture, added } = mergeFixtures(base.toFixture(), recording.taxonomy.toFixture())
-  return { taxonomy: loadTaxonomy(fixture), added, requests: recording.requests }
+  const taxonomy = loadTaxonomy(fixture)
+  // A record `base` holds by id is kept as it is: under another slug (renamed upstream), the
+  // merge would add nothing, and every lookup of the slug would capture again.
+  if (endpoint.find(taxonomy, slug) === undefined) {
+    const id = endpoint.find(recording.taxonomy, slug)?.id
+    const held = endpoint.records(base).find((record) => record.id === id)
+    throw new RecordError(
+      held === undefined
+        ? 'the service answered it, but its records do not hold it; nothing captured'
+        : `the service gives it id ${JSON.stringify(id)}, which the data's ${endpoint.noun} ${JSON.stringify(held.slug)} has (renamed on the service?); nothing captured`,
+    )
+  }
+  return { taxonomy, added, requests: recording.requests }
 }
 
 /**

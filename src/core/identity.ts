@@ -25,7 +25,13 @@ export interface DatasetIdentity {
   readonly digest: string
 }
 
-const files = new WeakMap<Taxonomy, string>()
+/**
+ * Each data file's SHA-256, in one registry for every copy of this module: each file of the CLI
+ * bundles its own (scripts/cli-bundle.mjs), and a capture (upstream.cjs) notes the file it wrote
+ * for the data that main.cjs serves.
+ */
+const FILES = Symbol.for('taxonomy-mock.data-files')
+const files = ((globalThis as { [FILES]?: WeakMap<Taxonomy, string> })[FILES] ??= new WeakMap())
 const known = new WeakMap<Taxonomy, DatasetIdentity>()
 
 /** Records the SHA-256 of the file a taxonomy was loaded from (the CLI's `--data`). */

@@ -219,7 +219,7 @@ it('exits 2 for a --data file nested a million levels deep, naming the path, in 
   // The fixture's checks look only where a field should be: nothing walks the nested arrays.
   expect(await runCli(['validate', file])).toEqual({
     code: 2,
-    stdout: [`${file}: domains[0]: expected an object; received an array`],
+    stdout: [`${JSON.stringify(file)}: domains[0]: expected an object; received an array`],
     stderr: [`taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 1 problem`],
   })
 })

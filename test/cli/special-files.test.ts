@@ -3,10 +3,12 @@
 // test/cli/written-files.test.ts). Nothing here may touch /dev itself: the links live in temp
 // folders, so a regression replaces a link, never a descriptor.
 import {
+  chmodSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
   readlinkSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
@@ -70,4 +72,48 @@ it('replaces a regular file behind a link and keeps the link', async () => {
   expect(readlinkSync(join(dir, 'taxonomy.json'))).toBe('real.json')
   expect(readFileSync(join(dir, 'real.json'), 'utf8')).toBe(SMALL)
   expect(readdirSync(dir).sort()).toEqual(['real.json', 'taxonomy.json'])
+})
+
+it('writes through a dangling link to the file it names, and keeps the link', async () => {
+  const dir = tempDir()
+  symlinkSync('new/real.json', join(dir, 'taxonomy.json'))
+  expect(
+    (await runCli(['export', '--size', 'small', '--out', join(dir, 'taxonomy.json')])).code,
+  ).toBe(0)
+  expect(readlinkSync(join(dir, 'taxonomy.json'))).toBe('new/real.json')
+  expect(readFileSync(join(dir, 'new', 'real.json'), 'utf8')).toBe(SMALL)
+})
+
+it('refuses a link that loops, in one line, and leaves it as it is', async () => {
+  const dir = tempDir()
+  const link = join(dir, 'taxonomy.json')
+  symlinkSync('taxonomy.json', link)
+  expect(await runCli(['export', '--size', 'small', '--out', link])).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [
+      `taxonomy-mock: cannot write --out file ${JSON.stringify(link)}: its symbolic links make a loop`,
+    ],
+  })
+  expect(readlinkSync(link)).toBe('taxonomy.json')
+  expect(readdirSync(dir)).toEqual(['taxonomy.json'])
+})
+
+it('keeps the mode of the file it replaces', async () => {
+  const file = join(tempDir(), 'taxonomy.json')
+  writeFileSync(file, 'old')
+  chmodSync(file, 0o600)
+  expect((await runCli(['export', '--size', 'small', '--out', file])).code).toBe(0)
+  expect(readFileSync(file, 'utf8')).toBe(SMALL)
+  expect(statSync(file).mode & 0o777).toBe(0o600)
+})
+
+it('exits 1 in one line for a folder to make where none may be made (under /proc)', async () => {
+  expect(await runCli(['export', '--size', 'small', '--out', '/proc/nope/taxonomy.json'])).toEqual({
+    code: 1,
+    stdout: [],
+    stderr: [
+      'taxonomy-mock: cannot write --out file "/proc/nope/taxonomy.json": the folder "/proc" takes no new folder',
+    ],
+  })
 })

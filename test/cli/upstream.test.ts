@@ -1,4 +1,5 @@
 // `serve --upstream`: a second kit server on loopback stands for the real service.
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +7,8 @@ import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
-import { spawnCli, type CliRun } from '../helpers/cli.js'
+import { runCli, spawnCli, type CliRun } from '../helpers/cli.js'
+import { until } from '../helpers/clock.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
 import { ajv } from '../helpers/openapi-schemas.js'
 import { startTestServer } from '../helpers/server.js'
@@ -151,6 +153,69 @@ it('capture adds the record with its closure to the --data file, written whole; 
   const second = join(dir, 'second.json')
   await captureInto(second)
   expect(readFileSync(second, 'utf8')).toBe(text)
+})
+
+it('names the data by the SHA-256 of the file a capture wrote, so export --from URL --data FILE rebuilds it', async () => {
+  const upstream = await startUpstream()
+  const dir = tempDir()
+  const data = join(dir, 'taxonomy.json')
+  writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  const { run, url } = await serve([
+    '--data',
+    data,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'capture',
+  ])
+  await get(`${url}/api/v2/disciplines/${SLUG}`)
+  await run.waitFor(/^taxonomy-mock: captured discipline /)
+  const sha256 = createHash('sha256').update(readFileSync(data)).digest('hex')
+  const served = await get(`${url}/api/v2/disciplines/${SLUG}`)
+  expect(served.headers.get('x-taxonomy-mock-dataset')).toContain(`; sha256=${sha256};`)
+  const health = (await (await fetch(`${url}/__health`)).json()) as { dataset: object }
+  expect(health.dataset).toMatchObject({ sha256 })
+  const out = join(dir, 'export.json')
+  const exported = await runCli([
+    'export',
+    '--from',
+    url,
+    '--session',
+    'default',
+    '--data',
+    data,
+    '--out',
+    out,
+  ])
+  expect(exported.code, exported.stderr.join('\n')).toBe(0)
+  expect(readFileSync(out)).toEqual(readFileSync(data))
+})
+
+it("captures nothing, in one line, when the data holds the record's id under another slug (renamed upstream), and leaves the file as it is", async () => {
+  const upstream = await startUpstream()
+  const fixture = JSON.parse(toFixtureJson(source7))
+  const { id } = fixture.disciplines[0]
+  fixture.disciplines[0].slug = 'renamed-here'
+  const data = join(tempDir(), 'taxonomy.json')
+  writeFileSync(data, JSON.stringify(fixture))
+  const { run, url } = await serve([
+    '--data',
+    data,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'capture',
+  ])
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
+  await until(
+    () => run.stderr.length > 0 || run.stdout.some((line) => line.includes(' captured ')),
+    'the capture to end',
+  )
+  expect(run.stderr).toEqual([
+    `taxonomy-mock: cannot capture discipline "${SLUG}": the service gives it id "${id}", which the data's discipline "renamed-here" has (renamed on the service?); nothing captured`,
+  ])
+  expect(run.stdout.filter((line) => line.includes('captured'))).toEqual([])
+  expect(readFileSync(data, 'utf8')).toBe(JSON.stringify(fixture))
 })
 
 it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture without --data, an unknown mode, a bad timeout, and --upstream without the key, each in one line with exit 2', async () => {

@@ -11,7 +11,9 @@ it('says a valid fixture is valid, with its counts, and exits 0', async () => {
   const file = fixturePath('taxonomy-seed-42-small.json')
   expect(await runCli(['validate', file])).toEqual({
     code: 0,
-    stdout: [`${file}: a valid fixture: 3 domains, 10 disciplines, 40 sub-disciplines, 200 topics`],
+    stdout: [
+      `${JSON.stringify(file)}: a valid fixture: 3 domains, 10 disciplines, 40 sub-disciplines, 200 topics`,
+    ],
     stderr: [],
   })
 })
@@ -31,7 +33,7 @@ it('lists every problem with its JSON path, one per line, and exits 2', async ()
     'disciplines[1].slug',
     'topics[2].name',
   ])
-  expect(stdout.every((line) => line.startsWith(`${file}: `))).toBe(true)
+  expect(stdout.every((line) => line.startsWith(`${JSON.stringify(file)}: `))).toBe(true)
   expect(stderr).toEqual([
     `taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 3 problems`,
   ])
@@ -45,7 +47,9 @@ it('says how many problems are not listed past the first 100', async () => {
   const { code, stdout } = await runCli(['validate', file])
   expect(code).toBe(2)
   expect(stdout).toHaveLength(101)
-  expect(stdout.at(-1)).toBe(`${file}: and 50 more problems (the first 100 are listed)`)
+  expect(stdout.at(-1)).toBe(
+    `${JSON.stringify(file)}: and 50 more problems (the first 100 are listed)`,
+  )
 })
 
 it.each([

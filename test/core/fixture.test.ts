@@ -271,6 +271,26 @@ it('reports text that is not JSON as invalid-json', () => {
   )
 })
 
+it('says where text is not JSON, by line and column, without quoting the text', () => {
+  const cases: [string, string][] = [
+    // V8 names no position here, and quotes the text: line breaks and the escape included.
+    ['{\n"format":\n \u001b[2Jx', 'unexpected U+001B at line 3, column 2'],
+    ['{"a":1\n,\n"b":tru}', "unexpected '}' at line 3, column 8"],
+    ['{"a":\n', 'unexpected end of the text at line 2, column 1'],
+    // Here it names a position, which becomes a line and a column.
+    ['[1,\n2', "expected ',' or ']' after array element at line 2, column 2"],
+  ]
+  for (const [text, reason] of cases)
+    expect(() => loadTaxonomy(text), text).toThrow(
+      new FixtureError('invalid-json', [{ path: '$', message: `not valid JSON: ${reason}` }]),
+    )
+})
+
+it('reads text that starts with a byte-order mark as the text after it', () => {
+  const text = readFixture('minimal.json')
+  expect(loadTaxonomy(`\uFEFF${text}`).toFixture()).toEqual(loadTaxonomy(text).toFixture())
+})
+
 it('loads a hand-written minimal file', () => {
   const taxonomy = loadTaxonomy(readFixture('minimal.json'))
   expect(taxonomy.seed).toBeNull()
