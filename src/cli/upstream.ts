@@ -120,10 +120,22 @@ export async function emptyUpstreamData(args: ServeArgs): Promise<Taxonomy | und
   })
 }
 
-/** Captures waiting to be written, one at a time; a record asked for again while queued is queued once. */
+/**
+ * How long a record whose capture failed is not captured again: each try may send hundreds of
+ * requests to the real service, and a test asking for the record in a loop would send them all.
+ */
+const CAPTURE_RETRY_PAUSE_MS = 60_000
+/** The failed captures remembered, at most: a bounded cost for any client. */
+const MAX_FAILED_CAPTURES = 1_000
+
+/**
+ * Captures waiting to be written, one at a time; a record asked for again while queued is queued
+ * once, and one whose capture failed is not tried again for {@link CAPTURE_RETRY_PAUSE_MS}.
+ */
 class Captures {
   #resolver: Resolver | undefined
   #queued = new Set<string>()
+  #failedAt = new Map<string, number>()
   #done: Promise<void> = Promise.resolve()
 
   constructor(
@@ -140,9 +152,16 @@ class Captures {
   add(collection: Collection, slug: string): void {
     const key = `${collection}/${slug}`
     if (this.#queued.has(key)) return
+    const failedAt = this.#failedAt.get(key)
+    if (failedAt !== undefined && performance.now() - failedAt < CAPTURE_RETRY_PAUSE_MS) return
     this.#queued.add(key)
     this.#done = this.#done.then(() =>
-      this.#capture(collection, slug).finally(() => this.#queued.delete(key)),
+      this.#capture(collection, slug).then((failed) => {
+        this.#queued.delete(key)
+        if (!failed) return void this.#failedAt.delete(key)
+        if (this.#failedAt.size >= MAX_FAILED_CAPTURES) this.#failedAt.clear()
+        this.#failedAt.set(key, performance.now())
+      }),
     )
   }
 
@@ -150,10 +169,13 @@ class Captures {
     return this.#done
   }
 
-  /** Records the record, adds it to the data, writes the file, serves the data; never rejects. */
-  async #capture(collection: Collection, slug: string): Promise<void> {
+  /**
+   * Records the record, adds it to the data, writes the file, serves the data; never rejects.
+   * Answers whether it failed.
+   */
+  async #capture(collection: Collection, slug: string): Promise<boolean> {
     const resolver = this.#resolver
-    if (resolver === undefined) return
+    if (resolver === undefined) return false
     const { noun } = findEndpoint(collection)!
     const what = `${noun} ${JSON.stringify(slug)}`
     try {
@@ -165,7 +187,7 @@ class Captures {
         rate: Number.POSITIVE_INFINITY,
         maxRequests: SERVICE_LIMITS.maxRequests.max,
       })
-      if (capture === undefined) return
+      if (capture === undefined) return false
       // The data names its file by the SHA-256 of the bytes written, as a start from the file would
       // (`export --from URL --data FILE` checks it).
       const { createHash } = await import('node:crypto')
@@ -180,8 +202,12 @@ class Captures {
       this.io.stdout(
         `taxonomy-mock: captured ${what} into ${this.file} (${added || 'links only'}) in ${capture.requests} requests`,
       )
+      return false
     } catch (error) {
-      this.io.stderr(`taxonomy-mock: cannot capture ${what}: ${(error as Error).message}`)
+      this.io.stderr(
+        `taxonomy-mock: cannot capture ${what}: ${(error as Error).message}; not tried again for ${CAPTURE_RETRY_PAUSE_MS / 1_000} s`,
+      )
+      return true
     }
   }
 }

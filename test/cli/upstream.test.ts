@@ -196,6 +196,7 @@ it("captures nothing, in one line, when the data holds the record's id under ano
   const fixture = JSON.parse(toFixtureJson(source7))
   const { id } = fixture.disciplines[0]
   fixture.disciplines[0].slug = 'renamed-here'
+  fixture.disciplines[1].slug = 'renamed-too'
   const data = join(tempDir(), 'taxonomy.json')
   writeFileSync(data, JSON.stringify(fixture))
   const { run, url } = await serve([
@@ -212,11 +213,31 @@ it("captures nothing, in one line, when the data holds the record's id under ano
     'the capture to end',
   )
   expect(run.stderr).toEqual([
-    `taxonomy-mock: cannot capture discipline "${SLUG}": the service gives it id "${id}", which the data's discipline "renamed-here" has (renamed on the service?); nothing captured`,
+    `taxonomy-mock: cannot capture discipline "${SLUG}": the service gives it id "${id}", which the data's discipline "renamed-here" has (renamed on the service?); nothing captured; not tried again for 60 s`,
   ])
   expect(run.stdout.filter((line) => line.includes('captured'))).toEqual([])
   expect(readFileSync(data, 'utf8')).toBe(JSON.stringify(fixture))
+  // Asked again, it is relayed, and not captured again: no second crawl of the real service. A
+  // capture of another record (renamed too), queued after any of it, says when the queue has run.
+  const requestsBefore = await upstreamRequests(upstream.url)
+  const other = source7.disciplines[1]!.slug
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
+  expect((await get(`${url}/api/v2/disciplines/${other}`)).status).toBe(200)
+  await until(() => run.stderr.length > 1, 'the second capture to end')
+  expect(run.stderr[1]).toContain(`cannot capture discipline "${other}"`)
+  expect(run.stderr.filter((line) => line.includes(`discipline "${SLUG}"`))).toHaveLength(1)
+  // The relayed lookup and none of the first one's crawl.
+  const asked = (await upstreamRequests(upstream.url)).slice(requestsBefore.length)
+  expect(asked.filter((path) => path === `/api/v2/disciplines/${SLUG}`)).toHaveLength(1)
 })
+
+/** The paths the upstream was asked for, oldest first (its default session's journal). */
+async function upstreamRequests(base: string): Promise<string[]> {
+  const entries = (await (await fetch(`${base}/__admin/sessions/default/requests`)).json()) as {
+    path: string
+  }[]
+  return entries.map((entry) => entry.path)
+}
 
 it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture without --data, an unknown mode, a bad timeout, and --upstream without the key, each in one line with exit 2', async () => {
   const cases: [string[], Record<string, string>, string][] = [
