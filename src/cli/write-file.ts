@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { constants, createWriteStream, fstatSync, open, openSync, rmSync } from 'node:fs'
-import { chmod, mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
 import { Socket } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
@@ -156,9 +156,25 @@ async function findLinkTarget(file: string): Promise<string> {
   for (let links = 0; links <= MAX_LINKS; links++) {
     const next = await readlink(path).catch(() => undefined)
     if (next === undefined) return path
+    if (!(await mayFollow(path)))
+      throw Object.assign(new Error("another user's link"), { code: 'ELINKOWNER' })
     path = resolve(dirname(path), next)
   }
   throw Object.assign(new Error('too many links'), { code: 'ELOOP' })
+}
+
+/**
+ * Whether a link may be followed as the kernel's `protected_symlinks` lets it be: this user's
+ * own, or in a folder that is not sticky (`/tmp`), or the folder owner's. Following it in user
+ * code would otherwise let anyone who can write `/tmp` plant a link that makes the file elsewhere.
+ */
+async function mayFollow(link: string): Promise<boolean> {
+  const uid = process.getuid?.()
+  const { uid: owner } = await lstat(link)
+  if (uid === undefined || owner === uid) return true
+  const folder = await stat(dirname(link))
+  // 0o1000: the sticky bit (not among Node's `fs.constants`).
+  return (folder.mode & 0o1000) === 0 || folder.uid === owner
 }
 
 /**
@@ -296,6 +312,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'the file system is read-only'
     case 'ELOOP':
       return 'its symbolic links make a loop'
+    case 'ELINKOWNER':
+      return "it is another user's symbolic link in a shared folder, which is not followed"
     default:
       return error.code ?? error.message
   }

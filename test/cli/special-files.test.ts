@@ -4,6 +4,8 @@
 // folders, so a regression replaces a link, never a descriptor.
 import {
   chmodSync,
+  existsSync,
+  lchownSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -83,6 +85,28 @@ it('writes through a dangling link to the file it names, and keeps the link', as
   expect(readlinkSync(join(dir, 'taxonomy.json'))).toBe('new/real.json')
   expect(readFileSync(join(dir, 'new', 'real.json'), 'utf8')).toBe(SMALL)
 })
+
+// Root alone can give a link another owner: as another user (never in CI) it is skipped.
+it.skipIf(process.getuid?.() !== 0)(
+  "refuses another user's dangling link in a sticky shared folder, as the kernel's protected_symlinks would",
+  async () => {
+    const dir = tempDir()
+    chmodSync(dir, 0o1777)
+    const planted = join(tempDir(), 'planted.json')
+    const link = join(dir, 'taxonomy.json')
+    symlinkSync(planted, link)
+    lchownSync(link, 12_345, 12_345)
+    expect(await runCli(['export', '--size', 'small', '--out', link])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: cannot write --out file ${JSON.stringify(link)}: it is another user's symbolic link in a shared folder, which is not followed`,
+      ],
+    })
+    expect(existsSync(planted)).toBe(false)
+    expect(readlinkSync(link)).toBe(planted)
+  },
+)
 
 it('refuses a link that loops, in one line, and leaves it as it is', async () => {
   const dir = tempDir()
