@@ -162,10 +162,13 @@ function characterForms(char: string): string[] {
   // JSON: a backslash before the three characters that take one, or \u00XX for any.
   if (char === '"' || char === '\\' || char === '/') forms.push(escapeRegExp(`\\${char}`))
   for (const h of cases) forms.push(escapeRegExp(`\\u00${h}`), `%${h}`, `%25${h}`)
-  // HTML's references as a browser reads them: `&#x73;`, `&#X73;`, and without the `;` too.
-  forms.push(`&#[xX]0*(?:${cases.join('|')});?`, `&#0*${code};?`)
+  // HTML's references as a browser reads them: `&#x73;`, `&#X73;`, and without the `;` too. A
+  // `;` after one is always its own (never optional), so no text matches two ways: with a key of
+  // many `;`, an optional one made the search backtrack for minutes.
+  const end = '(?:;|(?!;))'
+  forms.push(`&#[xX]0*(?:${cases.join('|')})${end}`, `&#0*${code}${end}`)
   const name = HTML_NAMES[char]
-  if (name) forms.push(`&(?:${name}|${name.toUpperCase()});?`)
+  if (name) forms.push(`&(?:${name}|${name.toUpperCase()})${end}`)
   return forms
 }
 

@@ -255,5 +255,6 @@ it("leaves the time a slow client takes to send an admin call's body out of the 
   for await (const chunk of socket) answer += chunk
   expect(answer).toMatch(/^HTTP\/1\.1 200 /)
   // The metrics read of `before` is counted too: the two answers' own time, well under the pause.
-  expect((await sumOf()) - before).toBeLessThan(PAUSE_MS / 1_000)
+  // (Half of it: a timer may fire a little early, and the bug would count just under the pause.)
+  expect((await sumOf()) - before).toBeLessThan(PAUSE_MS / 2 / 1_000)
 })
