@@ -71,7 +71,9 @@ export function createUpstreamExchange(): UpstreamExchange {
         })
       }
       outgoing.on('upgrade', interim)
-      // A connection closed before any answer, with no 'error' (as after an unheard upgrade).
+      // A connection closed before any answer, with no 'error' (as after an unheard upgrade). Node
+      // emits a request's 'error' before its 'close', so a drop is retried before this runs, and
+      // this rejects a promise already settled: nothing.
       outgoing.on('close', () => {
         if (incoming === undefined) fail(new Error('the connection closed'))
       })
