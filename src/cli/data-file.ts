@@ -34,9 +34,36 @@ export async function loadDataFile(
   signal?: AbortSignal,
   timeoutMs = DATA_READ_TIMEOUT_MS,
 ): Promise<Taxonomy> {
-  const where = `--data file ${JSON.stringify(file)}`
-  const bytes = await readDataBytes(file, where, signal, timeoutMs)
-  const text = decodeUtf8(bytes, where)
+  return (await readFixtureFile(file, signal, timeoutMs)).taxonomy
+}
+
+/** A `--data` file read and checked, as {@link loadDataFile} does, with the bytes it came from. */
+export interface FixtureFile {
+  readonly taxonomy: Taxonomy
+  /** What a process that cannot read the file itself loads (a worker, from a FIFO's). */
+  readonly bytes: Uint8Array
+}
+
+/** {@link loadDataFile}, with the file's bytes. */
+export async function readFixtureFile(
+  file: string,
+  signal?: AbortSignal,
+  timeoutMs = DATA_READ_TIMEOUT_MS,
+): Promise<FixtureFile> {
+  const bytes = await readDataBytes(file, fixtureWhere(file), signal, timeoutMs)
+  return { taxonomy: await loadFixtureBytes(file, bytes), bytes }
+}
+
+const fixtureWhere = (file: string) => `--data file ${JSON.stringify(file)}`
+
+/**
+ * The fixture of a `--data` file's bytes, as read by another process (a worker is handed the
+ * primary's: a FIFO or `<(command)` can be read once, and a file may change between two reads).
+ */
+export async function loadFixtureBytes(file: string, bytes: Uint8Array): Promise<Taxonomy> {
+  const where = fixtureWhere(file)
+  // Over IPC a Buffer arrives as a plain Uint8Array: a view of it, no copy.
+  const text = decodeUtf8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), where)
   let taxonomy: Taxonomy
   try {
     taxonomy = loadTaxonomy(text)

@@ -2,11 +2,12 @@ import cluster from 'node:cluster'
 import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { startClusterPrimary } from '../server/cluster/primary.js'
 import { CLUSTER_STORE_VARIABLE, startClusterWorker } from '../server/cluster/worker.js'
+import type { Taxonomy } from '../core/store.js'
 import type { StartServerOptions } from '../server/options.js'
 import type { RunningServer } from '../server/server.js'
 import { withoutStoreFlag, type ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
-import { loadDataFile } from './data-file.js'
+import { loadDataFile, loadFixtureBytes, readFixtureFile } from './data-file.js'
 import type { CliIo } from './io.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
@@ -28,13 +29,29 @@ export async function serveCluster(
 }
 
 /** The library options both sides build their resolver from: each loads a `--data` file itself. */
-async function mockOptionsOf(args: ServeArgs) {
+async function mockOptionsOf(args: ServeArgs, load: (file: string) => Promise<Taxonomy>) {
   // In front of an upstream, no data (or a capture's file not made yet) is empty data.
   const empty = args.upstream && (await upstreamCode()).emptyUpstreamData(args)
   return toMockOptions(
     args,
-    (await empty) ?? (args.data === undefined ? undefined : await loadDataFile(args.data)),
+    (await empty) ?? (args.data === undefined ? undefined : await load(args.data)),
   )
+}
+
+/**
+ * The `--data` bytes the primary read and checked, asked for once as a worker starts: `undefined`
+ * when it has none to give (a capture's file, written since, is read from the file).
+ */
+function askPrimaryForData(): Promise<Uint8Array | undefined> {
+  return new Promise((resolve) => {
+    const answer = (message: { tm?: string; bytes?: Uint8Array | null }) => {
+      if (message?.tm !== 'data') return
+      process.off('message', answer)
+      resolve(message.bytes ?? undefined)
+    }
+    process.on('message', answer)
+    process.send!({ tm: 'data?' })
+  })
 }
 
 async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
@@ -66,13 +83,22 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       ))
     // A signal while a --tls-ca-out FIFO waits for its reader: nothing was started yet.
     if (stop.signal.aborted) return 0
-    const mockOptions = await mockOptionsOf(args)
+    // The bytes every worker loads: the data is read once, and is the same in every process.
+    let dataBytes: Uint8Array | undefined
+    const mockOptions = await mockOptionsOf(args, async (file) => {
+      const read = await readFixtureFile(file)
+      dataBytes = read.bytes
+      return read.taxonomy
+    })
     if (!args.quiet) io.startLog()
-    // The primary alone writes captures, and then has every worker serve them.
+    // The primary alone writes captures, and then has every worker serve them, read from the file.
     const upstream =
       args.upstream &&
       (await upstreamCode()).prepareUpstream(args.upstream, args.data, io, {
-        afterCapture: () => primary!.broadcast('reload'),
+        afterCapture: () => {
+          dataBytes = undefined
+          return primary!.broadcast('reload')
+        },
       })
     primary = await startClusterPrimary({
       ...(upstream
@@ -90,6 +116,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       store: args.store,
       workerArgs: withoutStoreFlag(process.argv.slice(2)),
       workerEnvWithout: [OPTION_VARIABLES.store],
+      dataBytes: () => dataBytes,
       warn: (line) => io.stderr(`taxonomy-mock: ${line}`),
       ...(tls ? { tls: tls.pair } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
@@ -131,11 +158,13 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       args.watch && args.data !== undefined
         ? watchDataFile(
             args.data,
-            (next) => {
+            (next, bytes) => {
+              dataBytes = bytes
               resolver.replaceTaxonomy(next)
-              // Said once every worker serves the new data too.
+              // The bytes read here, not the file read again: it may have changed since. Said
+              // once every worker serves the new data too.
               void primary!
-                .broadcast('reload')
+                .broadcast('reload', bytes)
                 .then(() =>
                   io.stdout(
                     `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
@@ -182,7 +211,11 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   const stopListening = io.onStop(() => {})
   if (!args.quiet) io.startLog()
   const options: StartServerOptions = {
-    ...(await mockOptionsOf(args)),
+    // The primary's bytes of the --data file, or the file when it has none to give.
+    ...(await mockOptionsOf(args, async (file) => {
+      const bytes = await askPrimaryForData()
+      return bytes ? loadFixtureBytes(file, bytes) : loadDataFile(file)
+    })),
     port: args.port,
     host: args.host,
     ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
@@ -193,7 +226,12 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   // The primary says it once for all workers.
   const tellPrimary = (message: object) => new Promise((resolve) => process.send!(message, resolve))
   const starting = startClusterWorker(options, {
-    ...(args.data !== undefined ? { reload: () => loadDataFile(args.data!) } : {}),
+    ...(args.data !== undefined
+      ? {
+          reload: (bytes?: Uint8Array) =>
+            bytes ? loadFixtureBytes(args.data!, bytes) : loadDataFile(args.data!),
+        }
+      : {}),
     ...(store
       ? {
           replicate: (mockOptions, address, upstream) =>

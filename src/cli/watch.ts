@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs'
 import type { Taxonomy } from '../core/store.js'
-import { DATA_READ_TIMEOUT_MS, loadDataFile } from './data-file.js'
+import { DATA_READ_TIMEOUT_MS, readFixtureFile } from './data-file.js'
 import { findLinkChain } from './link-chain.js'
 import { UsageError } from './usage-error.js'
 
@@ -34,7 +34,7 @@ interface FolderWatch {
  */
 export function watchDataFile(
   file: string,
-  onLoad: (taxonomy: Taxonomy) => void,
+  onLoad: (taxonomy: Taxonomy, bytes: Uint8Array) => void,
   onProblem: (line: string) => void,
   { readTimeoutMs = DATA_READ_TIMEOUT_MS }: WatchDataFileOptions = {},
 ): () => void {
@@ -54,8 +54,8 @@ export function watchDataFile(
       if (stopping.signal.aborted) return
       follow()
       try {
-        const next = await loadDataFile(file, stopping.signal, readTimeoutMs)
-        if (!stopping.signal.aborted) onLoad(next)
+        const next = await readFixtureFile(file, stopping.signal, readTimeoutMs)
+        if (!stopping.signal.aborted) onLoad(next.taxonomy, next.bytes)
       } catch (error) {
         if (stopping.signal.aborted) return
         const reason =

@@ -1,7 +1,16 @@
-import { X509Certificate } from 'node:crypto'
 import { request as httpRequest, Agent } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { createHash, X509Certificate } from 'node:crypto'
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  write,
+  writeFileSync,
+} from 'node:fs'
 import { connect } from 'node:net'
 import { connect as connectTls } from 'node:tls'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -557,6 +566,32 @@ describe('serve --workers 2', () => {
     expect(after.size).toBe(1)
     expect([...after][0]).not.toBe(before)
     expect(run.stdout.filter((line) => /reloaded --data file/.test(line))).toHaveLength(1)
+  })
+
+  it('--data a FIFO: every worker serves the data the primary read, which no worker could read again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-workers-'))
+    const fifo = join(dir, 'data.fifo')
+    execFileSync('mkfifo', [fifo])
+    const fixture = toFixtureJson(createTaxonomy({ size: 'small', seed: 3 }))
+    // A writer from the start (as `<(command)` has), which writes the file and closes: the
+    // primary reads it to its end, once.
+    const writer = openSync(fifo, 'r+')
+    const written = new Promise<void>((resolve, reject) =>
+      write(writer, fixture, (error) => {
+        closeSync(writer)
+        if (error) reject(error)
+        else resolve()
+      }),
+    )
+    const { url } = await startWorkers('--quiet', '--data', fifo)
+    await written
+    const sha = createHash('sha256').update(fixture).digest('hex')
+    const slug = createTaxonomy({ size: 'small', seed: 3 }).disciplines[0]!.slug
+    for (let i = 0; i < 6; i++) {
+      const answer = await get(`${url}/api/v2/disciplines/${slug}`, AUTH)
+      expect(answer.status).toBe(200)
+      expect(answer.dataset).toContain(`sha256=${sha}`)
+    }
   })
 
   it('--workers auto: one process per core', async () => {

@@ -54,6 +54,12 @@ export interface ClusterOptions {
   readonly workerArgs?: readonly string[]
   readonly workerEnvWithout?: readonly string[]
   /**
+   * The `--data` file's bytes as the primary last read and checked them, which a worker loads in
+   * place of reading the file: a FIFO or `<(command)` can be read once, and a file that changes
+   * between two reads would give the workers other data than the primary's.
+   */
+  readonly dataBytes?: () => Uint8Array | undefined
+  /**
    * A line for stderr: a worker that died and was started again; the first worker's line that
    * its store keeps it waiting (said once, not once per worker).
    */
@@ -193,6 +199,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       },
     })
     worker.on('message', (message: { tm?: string; message?: string }) => {
+      // A worker starting with a `--data` file takes the bytes the primary read and checked.
+      if (message?.tm === 'data?') worker.send({ tm: 'data', bytes: options.dataBytes?.() ?? null })
       if (message?.tm === 'failed') failure ??= message.message
       if (message?.tm === 'waiting' && !saidWaiting) {
         saidWaiting = true

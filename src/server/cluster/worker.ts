@@ -25,8 +25,11 @@ export interface WorkerHooks {
    * keeps its sessions there rather than in the primary, which gives it the store's address.
    */
   replicate?(options: MockOptions, store: StoreAddress, upstream?: Upstream): Promise<Replica>
-  /** Reads the `--data` file again (the primary saw it change). */
-  reload?(): Promise<Taxonomy>
+  /**
+   * Loads the `--data` file again (the primary saw it change): the bytes the primary read, or,
+   * without them (a capture wrote the file), the file.
+   */
+  reload?(bytes?: Uint8Array): Promise<Taxonomy>
   /** The primary asks the worker to stop: close gracefully. */
   stop(grace: number | undefined): void
   /** HTTPS: the worker serves the certificate the primary gives it (its own `tls` is ignored). */
@@ -71,8 +74,9 @@ export async function startClusterWorker(
       return part && { ...part, origin: part.origin + SHARED_CLOCK_OFFSET }
     },
     metrics: async () => metricsOf(await local!)!.snapshot(),
-    reload: async () => {
-      if (hooks.reload && local) (await local).replaceTaxonomy(await hooks.reload())
+    reload: async (bytes?: Uint8Array | null) => {
+      if (hooks.reload && local)
+        (await local).replaceTaxonomy(await hooks.reload(bytes ?? undefined))
     },
     stop: (grace: number | undefined) => hooks.stop(grace),
   })
