@@ -61,6 +61,9 @@ export function createSessionClient(
   timeout = CALL_TIMEOUT_MS,
 ): SessionClient {
   const origin = checkedOrigin(target.url)
+  // A URL's path reads them as its own steps (`/sessions/./requests` is `/sessions/requests`).
+  if (target.session === '.' || target.session === '..')
+    throw new OptionError('session', `cannot be '.' or '..', which no URL path can name`)
   // Said in a message for a call that got no answer: where it went, without path or query.
   const host = new URL(origin).origin
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`

@@ -40,6 +40,9 @@ const UNASKED_REASONS = new Set<AnswerReason>([
 ] satisfies (typeof PLAIN_REASONS)[number][])
 const UNEXPECTED_STATUSES = new Set([401, 404, 405])
 
+/** The least time one read of a server session gets, however little of the timeout is left. */
+const MIN_READ_MS = 1_000
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
@@ -55,13 +58,19 @@ function judge(
   const toResult = ({ pass, message }: Outcome): MatcherResult => ({ pass, message: () => message })
   const reading = readSource(source, matcher)
   if (!reading.polled) return toResult(evaluate(reading.entries, EMPTY))
+  // The arguments checked before any read: a misspelt field is a TypeError at once, not a read
+  // that failed after the timeout.
+  evaluate([], EMPTY_SESSION)
   const wanted = !context.isNot
   return (async () => {
     const deadline = Date.now() + reading.timeout
     for (;;) {
       let outcome: Outcome
       try {
-        outcome = evaluate(await reading.read(), EMPTY_SESSION)
+        // Each read within the time left, or a second if less is left: a server that does not
+        // answer fails the assertion about its timeout, not at a read's own 30 s.
+        const within = Math.max(MIN_READ_MS, deadline - Date.now())
+        outcome = evaluate(await reading.read(within), EMPTY_SESSION)
       } catch (error) {
         // Never the error object itself: only its message, which names no URL or key.
         const cause = error instanceof Error ? error.message : String(error)

@@ -29,7 +29,8 @@ export type Reading =
   | { readonly polled: false; readonly entries: readonly JournalEntry[] }
   | {
       readonly polled: true
-      readonly read: () => Promise<readonly JournalEntry[]>
+      /** Reads the entries, within `timeout` ms where the source can bound its read. */
+      readonly read: (timeout: number) => Promise<readonly JournalEntry[]>
       readonly timeout: number
       readonly interval: number
     }
@@ -44,7 +45,7 @@ export function readSource(source: unknown, matcher: string): Reading {
     if (isServerSession(value)) {
       return {
         polled: true,
-        read: () => createSessionClient(value).journal(),
+        read: (timeout) => createSessionClient(value, timeout).journal(),
         timeout: toMilliseconds(value.timeout, 'timeout', DEFAULT_TIMEOUT),
         interval: toMilliseconds(value.interval, 'interval', DEFAULT_INTERVAL),
       }

@@ -128,13 +128,17 @@ export const test = base.extend<TaxonomyTestFixtures, TaxonomyWorkerFixtures>({
     // session exists from the start, so a page's request refused for its key is journaled in it.
     await client.reset()
     const { forget: _forget, reset: _reset, ...calls } = client
-    await use({
+    const fixture = {
       ...calls,
       url,
       session,
       sessionUrl: `${url}/__sessions/${session}`,
       headers: { [SESSION_HEADER]: session },
-    })
+    }
+    // The matchers read the journal with it (a server started with one); not enumerable, so no
+    // diff or report prints it.
+    Object.defineProperty(fixture, 'adminKey', { value: adminKey, enumerable: false })
+    await use(fixture)
     if (testInfo.status !== testInfo.expectedStatus) {
       // What the server answered, including requests made by the app's server that the
       // browser's trace never sees.

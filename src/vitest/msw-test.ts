@@ -50,6 +50,8 @@ export function createTaxonomyTest(
   options: TaxonomyTestOptions = {},
 ): TestAPI<{ taxonomy: TaxonomyFixture }> {
   const { listen, ...kitOptions } = options
+  // Whether a test of this `test` holds the file's server now.
+  let running = false
   return base.extend<{ taxonomy: TaxonomyFixture; taxonomyServer: TaxonomyFileServer }>({
     taxonomyServer: [
       async ({}, use) => {
@@ -66,6 +68,12 @@ export function createTaxonomyTest(
     ],
     taxonomy: [
       async ({ taxonomyServer: { mock, server } }, use) => {
+        // One MSW server for the file: tests at once would share its scenario and journal.
+        if (running)
+          throw new Error(
+            "createTaxonomyTest answers one test at a time (its MSW server is the file's): a test run with test.concurrent would see the scenario and requests of another. Give concurrent tests a session each: createSessionTest and the standalone server",
+          )
+        running = true
         mock.journal.clear()
         try {
           await use({
@@ -78,6 +86,7 @@ export function createTaxonomyTest(
         } finally {
           server.resetHandlers()
           mock.journal.clear()
+          running = false
         }
       },
       { auto: true },

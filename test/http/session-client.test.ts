@@ -152,3 +152,10 @@ it('names a bad URL as the caller found it (an environment variable, a fixture o
   )
   expect(checkedOrigin('http://127.0.0.1:4478//', 'taxonomyUrl')).toBe('http://127.0.0.1:4478')
 })
+
+it("refuses the session ids '.' and '..', which a URL path reads as its own steps", () => {
+  for (const session of ['.', '..'])
+    expect(() => createSessionClient({ url: 'http://127.0.0.1:1', session })).toThrow(
+      "`session` cannot be '.' or '..', which no URL path can name",
+    )
+})

@@ -1,6 +1,7 @@
 // The matchers in real Vitest: against an MSW kit and a fetch handler (read at once) and a server
 // session over loopback HTTP (polled), passing, failing with the nearest entries and their reasons,
 // and negated.
+import { createServer as createNetServer } from 'node:net'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import '../../src/matchers/vitest.js'
@@ -141,6 +142,42 @@ describe('an MSW kit, read at once', () => {
       '`toHaveRequested` reads a kit, a fetch handler, a fixture with `journal()`, or a server session `{ url, session }`; received an object without them (keys: apiKey)',
     )
   })
+
+  it('refuses a match that would pass whatever came: a matcher object, a value of the wrong type', async () => {
+    await get(`/disciplines/${slug}`)
+    // Each would have passed (.not too): no entry's field is a RegExp, a string status or a matcher.
+    expect(() => expect(mock).toHaveRequested(/never/ as never)).toThrow(
+      /^`toHaveRequested` takes a plain object of fields to match \(values, not matchers\)/,
+    )
+    expect(() => expect(mock).not.toHaveRequested({ status: '200' } as never)).toThrow(
+      '`status` must be an integer status or null; received "200" (string)',
+    )
+    expect(() =>
+      expect(mock).not.toHaveRequested({ slug: expect.stringContaining('zzz') } as never),
+    ).toThrow(/^`slug` must be a string or null; received /)
+    expect(() => expect(mock).toHaveRequested({ key: 'yes' } as never)).toThrow(
+      "`key` must be 'ok', 'missing' or 'invalid'",
+    )
+  })
+
+  it('lists the nearest of a journal longer than a call takes arguments', () => {
+    const entry = mock.journal.entries()[0] ?? {
+      t: 0,
+      method: 'GET',
+      path: '/x',
+      endpoint: null,
+      slug: null,
+      key: 'ok',
+      status: 404,
+      reason: 'unknown-path',
+      ms: 0,
+      scenario: null,
+    }
+    const entries = Array.from({ length: 150_000 }, () => entry)
+    expect(
+      failure(() => expect({ journal: () => entries }).toHaveRequested({ status: 599 })),
+    ).toMatch(/^Expected a request matching \{ status: 599 \}, but none of the 150000 requests/)
+  })
 })
 
 it('reads a fetch handler the same way', async () => {
@@ -236,6 +273,27 @@ describe('a server session, polled over loopback HTTP', () => {
     expect(refused).toContain(
       '\nRefused for their key: 2 of the 2 requests (a key the mock does not take: 2).',
     )
+  })
+
+  it('refuses a misspelt field at once, before any read (it was a failed read after the timeout)', () => {
+    expect(() => expect(sessionOf('typo')).toHaveRequested({ slgu: 'x' } as never)).toThrow(
+      /^`toHaveRequested` matches on /,
+    )
+  })
+
+  it("fails at its timeout when the server does not answer a read, not at the read's own bound", async () => {
+    // Takes connections and never answers.
+    const silent = createNetServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    try {
+      const message = await asyncFailure(() =>
+        expect({ url: `http://127.0.0.1:${port}`, session: 's', timeout: 200 }).toHaveRequested(),
+      )
+      expect(message).toMatch(/^Could not read the journal: .*no whole answer within \d+ ms/)
+    } finally {
+      silent.close()
+    }
   })
 
   it('says why it could not read the journal, naming neither the URL nor the admin key', async () => {
