@@ -16,6 +16,7 @@ import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contrac
 import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
+import { refuseSharedOutputs } from './output-paths.js'
 import {
   KIND_OPTION_FLAGS,
   kindOptionFlagValues,
@@ -259,6 +260,11 @@ function parseExport(
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   if (values['admin-key'] !== undefined && from === undefined)
     throw new UsageError('--admin-key goes with --from URL: it is sent to that server')
+  refuseSharedOutputs({
+    out: values.out as string | undefined,
+    types: values.types as string | undefined,
+    manifest: values.manifest as string | undefined,
+  })
   return {
     command: 'export',
     seed: from === undefined ? seed : undefined,

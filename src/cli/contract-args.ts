@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
 import { UsageError } from './usage-error.js'
+import { refuseSharedOutputs } from './output-paths.js'
 
 /** What `taxonomy-mock verify` or `record` was asked to do. The key itself travels only here. */
 export interface ContractArgs {
@@ -99,6 +100,7 @@ export function parseContractArgs(
   const starts = Object.fromEntries(
     ENDPOINT_LIST.map(({ startOption, flag }) => [startOption, values[flag] ?? []]),
   ) as Record<Endpoint['startOption'], string[]>
+  refuseSharedOutputs({ out: values.out, report: values.report, junit: values.junit })
   const { apiKey, keySource } = readKey(values['api-key'], values['api-key-env'], env)
   return {
     command,

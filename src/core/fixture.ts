@@ -15,7 +15,7 @@ import {
   type Level,
 } from './types.js'
 
-const MAX_NAME_LENGTH = 500
+export const MAX_NAME_LENGTH = 500
 const MAX_ISSUES = 100
 /** What a sparse array has where an element is missing. */
 const HOLE = 'nothing (a hole in the array)'

@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from './fixture.js'
 import { createIdSource } from './ids.js'
 import type { RecordPatch, TaxonomyPatch } from './patch.js'
 import { OptionError } from './option-error.js'
@@ -49,8 +50,24 @@ export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
       'domainIds',
       `must be a non-empty array of domain ids; received ${formatReceived(domainIds)}`,
     )
+  if (new Set(domainIds).size !== domainIds.length)
+    throw new OptionError(
+      'domainIds',
+      `must name each domain once; received ${formatReceived(domainIds)}`,
+    )
   const subCount = checkCount(shape.subDisciplines, 'subDisciplines')
   const topicCount = checkCount(shape.topics, 'topics')
+  // The children's names add their own words: the longest of them must fit a fixture's names too.
+  const suffixes =
+    subCount > 0 ? [` Sub-discipline ${subCount}`, ` Topic ${subCount}.${topicCount}`] : []
+  const longest = suffixes
+    .slice(0, topicCount > 0 ? 2 : 1)
+    .reduce((a, b) => (b.length > a.length ? b : a), '')
+  if (shape.name.length + longest.length > MAX_NAME_LENGTH)
+    throw new OptionError(
+      'name',
+      `must be at most ${MAX_NAME_LENGTH - longest.length} characters, so that its children's (\`${longest.trim()}\` added) are at most ${MAX_NAME_LENGTH}; has ${shape.name.length}`,
+    )
   if (subCount * topicCount > MAX_COUNT)
     throw new OptionError('subDisciplines', `× \`topics\` must be at most ${MAX_COUNT}`)
   const slug = shape.slug ?? toSlug(shape.name)

@@ -179,5 +179,12 @@ export function presetPatch(base: TaxonomyView, name: PresetName): TaxonomyPatch
       'preset',
       `must be one of ${PRESET_NAMES.join(', ')}; received ${formatReceived(name)}`,
     )
+  // Each links its records to the data's first domain and discipline: data without them (a
+  // fixture with empty levels) has nothing to link to.
+  if (base.domains.length === 0 || base.disciplines.length === 0)
+    throw new OptionError(
+      'preset',
+      `links its records to the data's first domain and discipline, and the data has no ${base.domains.length === 0 ? 'domain' : 'discipline'}`,
+    )
   return PRESETS[name](base)
 }

@@ -1,6 +1,7 @@
 import { fieldPath } from '../core/field-name.js'
 import { toCanonicalJson, digestText } from '../core/digest.js'
 import { FixtureError } from '../core/fixture-error.js'
+import { OptionError } from '../core/option-error.js'
 import { findTooDeep } from '../core/nesting.js'
 import { createOverlay, type PatchChanges, type TaxonomyOverlay } from '../core/overlay.js'
 import type { TaxonomyPatch } from '../core/patch.js'
@@ -96,10 +97,20 @@ function overlayOf(base: Taxonomy, patch: unknown): TaxonomyOverlay {
   if (overlays === undefined) presetOverlays.set(base, (overlays = new Map()))
   let overlay = overlays.get(preset)
   if (overlay === undefined) {
-    overlay = createOverlay(base, presetPatch(base, preset))
+    overlay = createOverlay(base, presetPatchOf(base, preset))
     overlays.set(preset, overlay)
   }
   return overlay
+}
+
+/** A preset's patch, or the patch's problem (a preset over data with no domain): a 400, not a 500. */
+function presetPatchOf(base: Taxonomy, preset: PresetName): TaxonomyPatch {
+  try {
+    return presetPatch(base, preset)
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error
+    throw new FixtureError('invalid-fixture', [{ path: 'preset', message: error.requirement }])
+  }
 }
 
 /** The preset a `{ "preset": name }` patch names, `undefined` for other patches; throws for a bad one. */

@@ -55,6 +55,10 @@ it('names every part of a shape that would make a patch no fixture takes', () =>
     [{ name: 'A'.repeat(300), domainIds }, 'slug'],
     // Room for the children's suffixes: `-topic-2-3` after 195 characters is too long.
     [{ name: 'x', slug: 'a'.repeat(195), domainIds, subDisciplines: 2, topics: 3 }, 'slug'],
+    // A domain twice, and a name with no room for its children's words (` Sub-discipline 41`).
+    [{ name: 'x', domainIds: [domainIds[0], domainIds[0]] }, 'domainIds'],
+    [{ name: 'A'.repeat(495), slug: 'longy', domainIds, subDisciplines: 41, topics: 1 }, 'name'],
+    [{ name: 'A'.repeat(501), slug: 'longy', domainIds }, 'name'],
   ]
   for (const [shape, option] of cases)
     expect(() => createDisciplinePatch(shape as never), JSON.stringify(shape).slice(0, 60)).toThrow(
@@ -71,4 +75,14 @@ it('names every part of a shape that would make a patch no fixture takes', () =>
     topics: 3,
   })
   expect(patchTaxonomy(base, patch).findDiscipline(longest)).toBeDefined()
+  // A name at its bound loads too: 500 with the longest child's words.
+  const name = 'N'.repeat(500 - ' Sub-discipline 41'.length)
+  const named41 = createDisciplinePatch({
+    name,
+    slug: 'longy',
+    domainIds,
+    subDisciplines: 41,
+    topics: 1,
+  })
+  expect(patchTaxonomy(base, named41).findDiscipline('longy')).toBeDefined()
 })
