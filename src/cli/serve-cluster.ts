@@ -3,7 +3,7 @@ import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { startClusterPrimary } from '../server/cluster/primary.js'
 import { CLUSTER_STORE_VARIABLE, startClusterWorker } from '../server/cluster/worker.js'
 import type { Taxonomy } from '../core/store.js'
-import type { StartServerOptions } from '../server/options.js'
+import { resolveHost, type StartServerOptions } from '../server/options.js'
 import type { RunningServer } from '../server/server.js'
 import { withoutStoreFlag, type ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
@@ -85,11 +85,16 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     if (stop.signal.aborted) return 0
     // The bytes every worker loads: the data is read once, and is the same in every process.
     let dataBytes: Uint8Array | undefined
-    const mockOptions = await mockOptionsOf(args, async (file) => {
-      const read = await readFixtureFile(file)
-      dataBytes = read.bytes
-      return read.taxonomy
-    })
+    const mockOptions = await unlessStopped(
+      mockOptionsOf(args, async (file) => {
+        const read = await readFixtureFile(file, stop.signal)
+        dataBytes = read.bytes
+        return read.taxonomy
+      }),
+      stop.signal,
+    )
+    // A signal while the data was read: nothing was started yet.
+    if (mockOptions === undefined || stop.signal.aborted) return 0
     if (!args.quiet) io.startLog()
     // The primary alone writes captures, and then has every worker serve them, read from the file.
     const upstream =
@@ -146,7 +151,9 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
         return 0
       }
     }
-    const host = args.host.includes(':') ? `[${args.host}]` : args.host
+    // As the address is written in a URL: `[::1]` given with its brackets, or without.
+    const bare = resolveHost(args.host)
+    const host = bare.includes(':') ? `[${bare}]` : bare
     const url = `${certificate ? 'https' : 'http'}://${host}:${primary.port}`
     // Written before the URL line, as one process writes it: a client waiting for the line can
     // trust the file at once.

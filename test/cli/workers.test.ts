@@ -6,7 +6,9 @@ import {
   closeSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   write,
   writeFileSync,
@@ -22,7 +24,7 @@ import { toFixtureJson } from '../../src/core/serialize.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { childPids } from '../helpers/child-pids.js'
 import { runCli, spawnCli, spawnSharedCli, type CliRun } from '../helpers/cli.js'
-import { HANG_MS, track } from '../helpers/clock.js'
+import { HANG_MS, track, until } from '../helpers/clock.js'
 
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 const URL_LINE = /listening on (https?:\/\/\S+)/
@@ -736,6 +738,62 @@ describe('serve --workers 2', () => {
       ),
     ])
     expect(await childPids(run.child.pid!)).toEqual([])
+  })
+
+  it("--host '[::1]': the URL line holds the address in one pair of brackets", async () => {
+    const run = spawnCli(['--port', '0', '--workers', '2', '--quiet', '--host', '[::1]'])
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+    expect(url).toMatch(/^http:\/\/\[::1\]:\d+$/)
+    await run.waitFor(WORKERS_LINE)
+    expect((await get(`${url}/__health`)).status).toBe(200)
+  })
+
+  it('a stop signal while the primary reads --data: exit 0 at once, no worker started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-workers-'))
+    const fifo = join(dir, 'never-ends.fifo')
+    execFileSync('mkfifo', [fifo])
+    // A writer that never writes nor closes: the read would wait for its 5 s bound.
+    const writer = openSync(fifo, 'r+')
+    try {
+      const run = spawnCli(['--port', '0', '--workers', '2', '--data', fifo])
+      // Once the primary reads the FIFO: one of its descriptors is it.
+      const fds = `/proc/${run.child.pid}/fd`
+      const reads = () =>
+        readdirSync(fds).some((fd) => {
+          try {
+            return readlinkSync(join(fds, fd)) === fifo
+          } catch {
+            return false // closed meanwhile
+          }
+        })
+      await until(reads, 'the primary reading the FIFO')
+      run.child.kill('SIGTERM')
+      expect(await run.exit).toBe(0)
+      expect(run.stderr).toEqual([])
+      expect(run.stdout).toEqual([])
+    } finally {
+      closeSync(writer)
+    }
+  })
+
+  it('a second signal stops it even when a worker cannot stop (SIGSTOP): killed after a moment', async () => {
+    const { run } = await startWorkers('--quiet')
+    const [stuck] = await childPids(run.child.pid!)
+    process.kill(stuck!, 'SIGSTOP')
+    run.child.kill('SIGTERM')
+    // Another signal than the first: the same one again within 0.5 s would be one stop.
+    run.child.kill('SIGINT')
+    expect(await run.exit).toBe(0)
+    // Not left behind, stopped: gone.
+    const alive = () => {
+      try {
+        process.kill(stuck!, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    await expect.poll(alive, { timeout: HANG_MS }).toBe(false)
   })
 
   it('a port in use: exit 1 with the reason, no worker left behind', async () => {

@@ -34,6 +34,9 @@ export interface ClusterPrimary {
   close(grace?: number): Promise<void>
 }
 
+/** How long a worker told to stop at once may take before it is killed. */
+const WORKER_CUT_MS = 1_000
+
 export interface ClusterOptions {
   readonly workers: number
   readonly mockOptions: MockOptions
@@ -247,17 +250,30 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   async function close(grace?: number): Promise<void> {
     stopping = true
     stopGrace = grace
-    const exits = [...Object.values(cluster.workers ?? {})].map(
+    const workers = Object.values(cluster.workers ?? {}) as Worker[]
+    const exits = workers.map(
       (worker) =>
         new Promise<void>((resolve) =>
-          worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()),
+          worker.isDead() ? resolve() : worker.once('exit', () => resolve()),
         ),
     )
-    await Promise.all([
-      server.close(grace === undefined ? {} : { grace }),
-      askAll('stop', grace),
-      ...exits,
-    ])
+    // Cut at once (a second signal): a worker that has not stopped a moment later (stopped by a
+    // debugger or SIGSTOP, hung) is killed, or it would hold the exit for good.
+    const cut =
+      grace === 0
+        ? setTimeout(() => {
+            for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL')
+          }, WORKER_CUT_MS)
+        : undefined
+    try {
+      await Promise.all([
+        server.close(grace === undefined ? {} : { grace }),
+        askAll('stop', grace),
+        ...exits,
+      ])
+    } finally {
+      clearTimeout(cut)
+    }
   }
 
   return {
