@@ -56,6 +56,8 @@ function askPrimaryForData(): Promise<Uint8Array | undefined> {
 
 async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
   let primary: Awaited<ReturnType<typeof startClusterPrimary>> | undefined
+  // The captures' cut, once there are captures: a second signal ends the one under way.
+  let cutCaptures = () => {}
   let signals = 0
   const stop = new AbortController()
   const stopped = new Promise<void>((resolve) =>
@@ -63,7 +65,10 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
   )
   const stopListening = io.onStop((count) => {
     signals = count
-    if (count > 1) void primary?.close(0)
+    if (count > 1) {
+      cutCaptures()
+      void primary?.close(0)
+    }
     stop.abort()
   })
   try {
@@ -105,6 +110,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
           return primary!.broadcast('reload')
         },
       })
+    if (upstream) cutCaptures = () => upstream.cut()
     primary = await startClusterPrimary({
       ...(upstream
         ? {

@@ -96,7 +96,10 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
       await replica?.close()
       throw new RuntimeError(describeListenError(error, args))
     })
-    cutNow = () => void server.close({ grace: 0 })
+    cutNow = () => {
+      upstream?.cut()
+      void server.close({ grace: 0 })
+    }
     let stopWatching = () => {}
     // Whatever happens after listening, the server is closed before serve() returns.
     try {

@@ -23,6 +23,8 @@ export interface ServeUpstream {
   attach(resolver: Resolver): void
   /** Resolves once no capture is being written. */
   idle(): Promise<void>
+  /** A second stop signal: the capture under way ends, nothing written, and none queued starts. */
+  cut(): void
   /** Captures a record relayed with 200 (a worker handed it over). */
   capture(collection: Collection, slug: string): void
   /** Says on stderr that the upstream stopped or started answering, unless it was said last (a worker found it so). */
@@ -94,6 +96,7 @@ export function prepareUpstream(
     upstream: { onMiss, source, ...(captureCommand ? { captureCommand } : {}) },
     attach: (resolver) => captures.attach(resolver),
     idle: () => captures.idle(),
+    cut: () => captures.cut(),
     capture,
     reachable: say,
   }
@@ -137,6 +140,8 @@ class Captures {
   #queued = new Set<string>()
   #failedAt = new Map<string, number>()
   #done: Promise<void> = Promise.resolve()
+  /** Aborted by a second stop signal: the capture under way ends, and none queued starts. */
+  readonly #cut = new AbortController()
 
   constructor(
     readonly args: UpstreamArgs,
@@ -169,20 +174,29 @@ class Captures {
     return this.#done
   }
 
+  /** Ends the capture under way (its requests are abandoned, nothing is written) and the queue. */
+  cut(): void {
+    this.#cut.abort()
+  }
+
   /**
    * Records the record, adds it to the data, writes the file, serves the data; never rejects.
    * Answers whether it failed.
    */
   async #capture(collection: Collection, slug: string): Promise<boolean> {
     const resolver = this.#resolver
-    if (resolver === undefined) return false
+    if (resolver === undefined || this.#cut.signal.aborted) return false
     const { noun } = findEndpoint(collection)!
     const what = `${noun} ${JSON.stringify(slug)}`
+    const cut = this.#cut.signal
     try {
       const capture = await captureRecord(resolver.options.taxonomy, collection, slug, {
         target: this.args.target,
         apiKey: this.args.apiKey,
         timeout: this.args.timeout,
+        // Each request ends at its time bound or at a cut, whichever comes first.
+        fetch: (request, init?: { signal?: AbortSignal }) =>
+          fetch(request, { signal: init?.signal ? AbortSignal.any([init.signal, cut]) : cut }),
         // One request at a time, as soon as the one before is answered: a capture is a handful.
         rate: Number.POSITIVE_INFINITY,
         maxRequests: SERVICE_LIMITS.maxRequests.max,
@@ -204,6 +218,10 @@ class Captures {
       )
       return false
     } catch (error) {
+      if (cut.aborted) {
+        this.io.stderr(`taxonomy-mock: the capture of ${what} stopped; nothing written`)
+        return false
+      }
       this.io.stderr(
         `taxonomy-mock: cannot capture ${what}: ${(error as Error).message}; not tried again for ${CAPTURE_RETRY_PAUSE_MS / 1_000} s`,
       )

@@ -1,6 +1,8 @@
 // `serve --upstream`: a second kit server on loopback stands for the real service.
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -318,4 +320,47 @@ it('with --workers, every process relays and the primary alone writes captures, 
   expect(run.stdout.filter((line) => line.startsWith('taxonomy-mock: captured '))).toHaveLength(
     lastCaptures,
   )
+})
+
+it('a second stop signal ends a capture under way, writing nothing, and exits 0', async () => {
+  const upstream = await startUpstream()
+  // Relays the first lookup (the client's answer) from the real service, then answers nothing:
+  // the capture's own requests wait until a stop cuts them.
+  let asked = 0
+  let captureAsked: () => void
+  const captureAsking = new Promise<void>((resolve) => (captureAsked = resolve))
+  const stalling = createServer(async (request, response) => {
+    if (++asked > 1) return captureAsked()
+    const answer = await fetch(`${upstream.url}${request.url}`, {
+      headers: { authorization: request.headers.authorization! },
+    })
+    response.writeHead(answer.status, { 'content-type': 'application/json' })
+    response.end(await answer.text())
+  })
+  await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
+  const { port } = stalling.address() as AddressInfo
+  const data = join(tempDir(), 'taxonomy.json')
+  const { run, url } = await serve([
+    '--data',
+    data,
+    '--upstream',
+    `http://127.0.0.1:${port}`,
+    '--on-miss',
+    'capture',
+  ])
+  try {
+    expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
+    await captureAsking
+    run.child.kill('SIGTERM')
+    // Another signal than the first: the same one again within 0.5 s would be one stop.
+    run.child.kill('SIGINT')
+    expect(await run.exit).toBe(0)
+    expect(run.stderr).toEqual([
+      `taxonomy-mock: the capture of discipline "${SLUG}" stopped; nothing written`,
+    ])
+    expect(existsSync(data)).toBe(false)
+  } finally {
+    stalling.closeAllConnections()
+    stalling.close()
+  }
 })
