@@ -157,7 +157,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       if (route.kind === 'admin') return answerAdmin(request, route.session, route.resource)
       if (route.kind === 'metrics') return answerMetrics(request)
       // Preflights are never delayed, failed or journaled: the browser must see the real answer.
-      if (request.method === 'OPTIONS') return preflight
+      // None under /__admin/: its 404 answers them, without CORS.
+      if (request.method === 'OPTIONS' && route.kind !== 'adminUnknown') return preflight
       if (route.kind === 'record' || route.kind === 'malformed' || route.kind === 'apiUnknown')
         return api.answer(request, route, prefixed, context)
       return answerSite(request, route, prefixed)

@@ -11,6 +11,7 @@ import type { MockRequest } from './request.js'
 import {
   answerFor,
   createAnswers,
+  createMessageAnswers,
   encodeJson,
   encodeText,
   type Answers,
@@ -47,6 +48,7 @@ export function createSitePages(
   metrics: Metrics,
 ): (request: MockRequest, route: SiteRoute, prefixed: string | undefined) => MockAnswer {
   let openapi: Answers | undefined
+  let adminNotFound: Answers | undefined
 
   /** A record's browse page, built from the same bytes the API sends, once. */
   function pageAnswers(served: Served, endpoint: Endpoint, record: FixtureRecord): Answers {
@@ -70,7 +72,10 @@ export function createSitePages(
   }
 
   function answerSite(route: SiteRoute, readOnly: boolean, served: Served): Answers {
-    if (route.kind === 'unknown' || route.kind === 'adminUnknown') return errors.notFound
+    if (route.kind === 'unknown') return errors.notFound
+    // Under /__admin/, as every admin answer: no CORS, whatever `cors` says.
+    if (route.kind === 'adminUnknown')
+      return (adminNotFound ??= createMessageAnswers('notFound', 'Resource not found', false))
     if (!readOnly) return errors.methodNotAllowed
     const { options } = cache
     switch (route.kind) {

@@ -83,7 +83,15 @@ it('sends no CORS headers on the admin API, its preflights included, even with C
     'access-control-request-headers': 'content-type',
   })
   const read = await sendRaw(server.port, 'GET', '/__admin/sessions/default/requests', { host })
-  for (const answer of [preflight, read]) {
+  // Paths under /__admin/ that name nothing, and their preflights: a 404, without CORS too.
+  const unknown = await sendRaw(server.port, 'GET', '/__admin/nothing', { host })
+  const unknownPreflight = await sendRaw(server.port, 'OPTIONS', '/__admin/nothing', {
+    host,
+    origin: 'http://app.test',
+    'access-control-request-method': 'GET',
+  })
+  expect([unknown.status, unknownPreflight.status]).toEqual([404, 404])
+  for (const answer of [preflight, read, unknown, unknownPreflight]) {
     expect(
       Object.keys(answer.headers).filter((name) => name.startsWith('access-control-')),
     ).toEqual([])
