@@ -31,6 +31,9 @@ export interface ServeArgs {
   readonly command: 'serve'
   readonly port: number
   readonly host: string
+  /** Where `port` and `host` came from, as a message names them (`--port`, `TAXONOMY_MOCK_PORT`). */
+  readonly portFrom: string
+  readonly hostFrom: string
   readonly seed: number | undefined
   readonly size: 'small' | 'medium' | 'large' | undefined
   readonly apiKeys: readonly string[] | undefined
@@ -398,6 +401,14 @@ function parseServe(
     command: 'serve',
     port: resolved.port,
     host,
+    portFrom:
+      values.port === undefined && env[OPTION_VARIABLES.port] !== undefined
+        ? OPTION_VARIABLES.port
+        : '--port',
+    hostFrom:
+      values.host === undefined && env[OPTION_VARIABLES.host] !== undefined
+        ? OPTION_VARIABLES.host
+        : '--host',
     seed: data === undefined ? seed : undefined,
     size,
     apiKeys,

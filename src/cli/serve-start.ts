@@ -83,14 +83,14 @@ export function describeListenError(error: NodeJS.ErrnoException, args: ServeArg
   const where = `${args.host}:${args.port}`
   switch (error.code) {
     case 'EADDRINUSE':
-      return `port ${args.port} is already in use on ${args.host}; pick another with --port (0 = any free port)`
+      return `port ${args.port} is already in use on ${args.host}; pick another with ${args.portFrom} (0 = any free port)`
     case 'EACCES':
       return `permission denied to listen on ${where} (ports below 1024 need privileges)`
     case 'EADDRNOTAVAIL':
-      return `cannot bind --host ${args.host}: no such address on this machine`
+      return `cannot bind ${args.hostFrom} ${args.host}: no such address on this machine`
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot resolve --host ${args.host}`
+      return `cannot resolve ${args.hostFrom} ${args.host}`
     default:
       return `cannot listen on ${where}: ${error.code ?? error.message}`
   }

@@ -138,6 +138,12 @@ it('exits 1 with one line naming the port when it is in use, and serves nothing'
     `taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with --port (0 = any free port)`,
   ])
   expect(run.stdout).toEqual([])
+  // The port from the environment: the message names the variable to change.
+  const fromEnv = spawnCli([], { TAXONOMY_MOCK_PORT: String(port) })
+  expect(await fromEnv.exit).toBe(1)
+  expect(fromEnv.stderr).toEqual([
+    `taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with TAXONOMY_MOCK_PORT (0 = any free port)`,
+  ])
   blocker.close()
 })
 
