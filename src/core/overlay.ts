@@ -1,7 +1,12 @@
 import { quote } from './field-name.js'
 import { parsePatchShape } from './patch-shape.js'
 import { createIssueList, parseRecord, type IssueList } from './fixture.js'
-import { createPatchedRecord, findPatchTarget, mergePatch, type RecordPatch } from './patch.js'
+import {
+  createPatchedRecord,
+  findPatchTarget,
+  mergePatch,
+  type RecordPatch,
+} from './patch-records.js'
 import type { Taxonomy, TaxonomyView } from './store.js'
 import {
   LEVELS,

@@ -63,14 +63,14 @@ it('replaces a record matched by id, even with a new slug', () => {
   expect(taxonomy.findSubDiscipline(target.slug)).toBeUndefined()
 })
 
-it('validates the patched data like a loaded file', () => {
+it('validates the patched data like a loaded file, each problem at its path in the patch', () => {
   expect(() =>
     patchTaxonomy(base, { sub_disciplines: [{ name: 'Orphan Studies', discipline_ids: [] }] }),
   ).toThrow(
-    `Failed to load fixture: sub_disciplines[${base.subDisciplines.length}].discipline_ids: must name at least one discipline: every record has a parent`,
+    'Failed to load fixture: sub_disciplines[0].discipline_ids: must name at least one discipline: every record has a parent',
   )
   expect(() => patchTaxonomy(base, { topics: [{ slug: 'no-name' }] })).toThrow(
-    `topics[${base.topics.length}].name: expected a string; received nothing (the field is missing)`,
+    'topics[0].name: expected a string; received nothing (the field is missing)',
   )
 })
 
@@ -94,4 +94,22 @@ it('refuses a patch whose shape the patch option would refuse: an unknown field,
     expect(() => patchTaxonomy(base, patch as never), JSON.stringify(patch)).toThrow(
       expect.objectContaining({ name: 'FixtureError', message: expect.stringContaining(issue) }),
     )
+})
+
+it('names each problem at its path in the patch, not at its place in the merged data', () => {
+  const base = createTaxonomy({ seed: 42, size: 'small' })
+  const [first, second] = base.disciplines
+  expect(() =>
+    patchTaxonomy(base, { disciplines: [{ name: 'Empty Field', domain_ids: [] }] }),
+  ).toThrow(
+    expect.objectContaining({
+      issues: [expect.objectContaining({ path: 'disciplines[0].domain_ids' })],
+    }),
+  )
+  // A slug taken from another record: the patch's record is at fault, not the untouched one.
+  expect(() =>
+    patchTaxonomy(base, { disciplines: [{ id: first!.id, slug: second!.slug }] }),
+  ).toThrow(
+    expect.objectContaining({ issues: [expect.objectContaining({ path: 'disciplines[0].slug' })] }),
+  )
 })
