@@ -144,12 +144,20 @@ async function findTarget(file: string): Promise<Target> {
   if (info.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' })
   if (!info.isFile()) return { kind: 'open', path: file, flags: 'w' }
   // Permission bits only: a write by another than root clears set-user-ID and set-group-ID too.
-  return { kind: 'replace', path: await realpath(file), makeFolder: true, mode: info.mode & 0o777 }
+  // Its links checked as a dangling one's are: a link another user planted in /tmp is not followed.
+  const linked = await findLinkTarget(file)
+  return {
+    kind: 'replace',
+    path: await realpath(linked),
+    makeFolder: true,
+    mode: info.mode & 0o777,
+  }
 }
 
 /**
- * Where a missing file is to be made: at the end of the links `file` is (a dangling link is
- * written through, so a link stays a link), else `file` itself.
+ * Where a file is to be written: at the end of the links `file` is (a dangling link is written
+ * through, so a link stays a link), else `file` itself. A link is followed only as the kernel's
+ * `protected_symlinks` would follow it ({@link mayFollow}).
  */
 async function findLinkTarget(file: string): Promise<string> {
   let path = file
@@ -165,16 +173,17 @@ async function findLinkTarget(file: string): Promise<string> {
 
 /**
  * Whether a link may be followed as the kernel's `protected_symlinks` lets it be: this user's
- * own, or in a folder that is not sticky (`/tmp`), or the folder owner's. Following it in user
- * code would otherwise let anyone who can write `/tmp` plant a link that makes the file elsewhere.
+ * own, or the folder owner's, or in a folder that is not both sticky and world-writable (`/tmp`
+ * is). Following it in user code would otherwise let anyone who can write `/tmp` plant a link that
+ * makes or replaces a file elsewhere.
  */
 async function mayFollow(link: string): Promise<boolean> {
   const uid = process.getuid?.()
   const { uid: owner } = await lstat(link)
   if (uid === undefined || owner === uid) return true
   const folder = await stat(dirname(link))
-  // 0o1000: the sticky bit (not among Node's `fs.constants`).
-  return (folder.mode & 0o1000) === 0 || folder.uid === owner
+  // The sticky bit (0o1000, not among Node's `fs.constants`) and write for others (0o002).
+  return (folder.mode & 0o1002) !== 0o1002 || folder.uid === owner
 }
 
 /**

@@ -88,7 +88,7 @@ it('writes through a dangling link to the file it names, and keeps the link', as
 
 // Root alone can give a link another owner: as another user (never in CI) it is skipped.
 it.skipIf(process.getuid?.() !== 0)(
-  "refuses another user's dangling link in a sticky shared folder, as the kernel's protected_symlinks would",
+  "refuses another user's link in a sticky shared folder, dangling or not, as the kernel's protected_symlinks would",
   async () => {
     const dir = tempDir()
     chmodSync(dir, 0o1777)
@@ -105,6 +105,15 @@ it.skipIf(process.getuid?.() !== 0)(
     })
     expect(existsSync(planted)).toBe(false)
     expect(readlinkSync(link)).toBe(planted)
+    // Nor when the file it names exists: it is not replaced.
+    writeFileSync(planted, 'victim')
+    expect((await runCli(['export', '--size', 'small', '--out', link])).code).toBe(1)
+    expect(readFileSync(planted, 'utf8')).toBe('victim')
+    // A sticky folder others may not write (1770): the kernel follows such a link, and so does
+    // the CLI.
+    chmodSync(dir, 0o1770)
+    expect((await runCli(['export', '--size', 'small', '--out', link])).code).toBe(0)
+    expect(readFileSync(planted, 'utf8')).toBe(SMALL)
   },
 )
 
