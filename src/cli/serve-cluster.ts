@@ -43,14 +43,18 @@ async function mockOptionsOf(args: ServeArgs, load: (file: string) => Promise<Ta
  * when it has none to give (a capture's file, written since, is read from the file).
  */
 function askPrimaryForData(): Promise<Uint8Array | undefined> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const answer = (message: { tm?: string; bytes?: Uint8Array | null }) => {
       if (message?.tm !== 'data') return
       process.off('message', answer)
+      process.off('disconnect', gone)
       resolve(message.bytes ?? undefined)
     }
+    // The primary died before it answered: this worker has nobody to serve for.
+    const gone = () => reject(new RuntimeError('the primary process ended as this worker started'))
     process.on('message', answer)
-    process.send!({ tm: 'data?' })
+    process.once('disconnect', gone)
+    process.send!({ tm: 'data?' }, () => {})
   })
 }
 

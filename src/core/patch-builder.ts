@@ -66,7 +66,9 @@ export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
   if (shape.name.length + longest.length > MAX_NAME_LENGTH)
     throw new OptionError(
       'name',
-      `must be at most ${MAX_NAME_LENGTH - longest.length} characters, so that its children's (\`${longest.trim()}\` added) are at most ${MAX_NAME_LENGTH}; has ${shape.name.length}`,
+      longest === ''
+        ? `must be at most ${MAX_NAME_LENGTH} characters; has ${shape.name.length}`
+        : `must be at most ${MAX_NAME_LENGTH - longest.length} characters, so that its children's (\`${longest.trim()}\` added) are at most ${MAX_NAME_LENGTH}; has ${shape.name.length}`,
     )
   if (subCount * topicCount > MAX_COUNT)
     throw new OptionError('subDisciplines', `× \`topics\` must be at most ${MAX_COUNT}`)

@@ -118,22 +118,23 @@ function splitSessionPrefix(path: string): { session: string; path: string } | u
   return { session, path: end === -1 ? '/' : path.slice(end) }
 }
 
-/** The last scheme and authority found good: a fetch handler's targets all start with one. */
-let goodOrigin = ''
-
 /**
  * Whether a scheme and authority make a URL (`URL.canParse` is younger than some browsers a
- * worker runs in). The last good one is remembered: `new URL` costs a microsecond a request.
+ * worker runs in). Each locator remembers the last good one: `new URL` costs a microsecond, and a
+ * fetch handler's targets all start with the same.
  */
-function isAuthority(origin: string): boolean {
-  if (origin === goodOrigin) return true
-  try {
-    new URL(`${origin}/`)
-  } catch {
-    return false
+function createAuthorityCheck(): (origin: string) => boolean {
+  let good = ''
+  return (origin) => {
+    if (origin === good) return true
+    try {
+      new URL(`${origin}/`)
+    } catch {
+      return false
+    }
+    good = origin
+    return true
   }
-  goodOrigin = origin
-  return true
 }
 
 /** A session id's path segment, decoded; one that does not decode, as sent (a malformed id). */
@@ -156,8 +157,12 @@ const REMEMBERED_TARGETS = 64
 const REMEMBERED_TARGET_LENGTH = 256
 
 /** The route and session prefix of a request target, under `basePath` if given. */
-function locate(target: string, basePath?: string): Located {
-  let path = toPath(target, basePath)
+function locate(
+  target: string,
+  isAuthority: (origin: string) => boolean,
+  basePath?: string,
+): Located {
+  let path = toPath(target, isAuthority, basePath)
   if (path === undefined) return NOWHERE
   const prefix = splitSessionPrefix(path)
   if (prefix !== undefined) path = prefix.path
@@ -176,16 +181,17 @@ function locate(target: string, basePath?: string): Located {
  * locateRoute('/api/v2/disciplines/x?y') // { route: { kind: 'record', … }, session: undefined }
  */
 export function createLocator(): (target: string, basePath?: string) => Located {
+  const isAuthority = createAuthorityCheck()
   let remembered = new Map<string, Located>()
   // The target before, compared first: comparing two strings costs a tenth of hashing a new one.
   let lastTarget: string | undefined
   let lastLocated = NOWHERE
   return (target, basePath) => {
-    if (basePath) return locate(target, basePath)
+    if (basePath) return locate(target, isAuthority, basePath)
     if (target === lastTarget) return lastLocated
     let located = remembered.get(target)
     if (located === undefined) {
-      located = locate(target)
+      located = locate(target, isAuthority)
       if (target.length > REMEMBERED_TARGET_LENGTH) return located
       if (remembered.size >= REMEMBERED_TARGETS) remembered = new Map()
       remembered.set(target, located)
@@ -211,7 +217,11 @@ function decodeSegment(segment: string): string | undefined {
  * path taken as origin form's is, never normalized (no dot segment or backslash read). `undefined`
  * when it is neither, as for another scheme (`ftp:`, `file:`).
  */
-function toPath(target: string, basePath = ''): string | undefined {
+function toPath(
+  target: string,
+  isAuthority: (origin: string) => boolean,
+  basePath = '',
+): string | undefined {
   let path = target
   if (!target.startsWith('/')) {
     const origin = ABSOLUTE_ORIGIN.exec(target)

@@ -56,11 +56,11 @@ function judge(
   evaluate: (entries: readonly JournalEntry[], empty: string) => Outcome,
 ): MatcherResult | Promise<MatcherResult> {
   const toResult = ({ pass, message }: Outcome): MatcherResult => ({ pass, message: () => message })
+  // The arguments checked before any read: a misspelt field is a TypeError at once, not a read
+  // that failed after the timeout (nor one whose promise is left unheard).
+  evaluate([], EMPTY)
   const reading = readSource(source, matcher)
   if (!reading.polled) return toResult(evaluate(reading.entries, EMPTY))
-  // The arguments checked before any read: a misspelt field is a TypeError at once, not a read
-  // that failed after the timeout.
-  evaluate([], EMPTY_SESSION)
   const wanted = !context.isNot
   return (async () => {
     const deadline = Date.now() + reading.timeout

@@ -1,6 +1,6 @@
 import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
-import { isCollection, type Collection } from '../http/endpoints.js'
+import { ENDPOINT_LIST, isCollection, type Collection } from '../http/endpoints.js'
 import type { AnswerReason, JournalEntry, KeyState } from '../http/journal.js'
 
 /** What a journal entry must show to match; fields left out match anything. */
@@ -43,8 +43,10 @@ export function parseMatch(value: unknown, matcher: string, times: boolean): Req
       )
   // A class's instance (a RegExp, an asymmetric matcher) is no object of fields: its own keys
   // are none of them, and it would match every request.
+  // Another realm's plain object (Jest's test context, a vm) has that realm's Object.prototype:
+  // plain means a prototype that is null or has none itself.
   const prototype = Object.getPrototypeOf(value)
-  if (prototype !== Object.prototype && prototype !== null)
+  if (prototype !== null && Object.getPrototypeOf(prototype) !== null)
     throw new TypeError(
       `\`${matcher}\` takes a plain object of fields to match (values, not matchers); received ${formatReceived(value)}`,
     )
@@ -75,7 +77,7 @@ const FIELD_TYPES: Readonly<
 > = {
   endpoint: {
     accepts: (value) => value === null || isCollection(value),
-    says: `'disciplines', 'sub_disciplines' or null`,
+    says: `${ENDPOINT_LIST.map(({ collection }) => `'${collection}'`).join(', ')} or null`,
   },
   slug: { accepts: orNull(isString), says: 'a string or null' },
   status: { accepts: orNull(Number.isInteger), says: 'an integer status or null' },

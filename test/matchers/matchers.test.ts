@@ -2,6 +2,7 @@
 // session over loopback HTTP (polled), passing, failing with the nearest entries and their reasons,
 // and negated.
 import { createServer as createNetServer } from 'node:net'
+import { runInNewContext } from 'node:vm'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import '../../src/matchers/vitest.js'
@@ -332,4 +333,9 @@ it('shows no API key or admin key in any message', () => {
     [API_KEY, WRONG_KEY, ADMIN_KEY, 'not-the-admin-key'].some((key) => message.includes(key)),
   )
   expect(leaks).toEqual([])
+})
+
+it("takes another realm's plain object as a match (a Jest test's, a vm's)", () => {
+  const match = runInNewContext('({ endpoint: null, status: 404 })') as object
+  expect(() => expect({ journal: () => [] }).not.toHaveRequested(match)).not.toThrow()
 })

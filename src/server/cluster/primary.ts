@@ -154,6 +154,8 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   startFailed.catch(() => {})
   let up = false
   const serves = new WeakMap<Worker, Promise<void>>()
+  /** The `--data` bytes each worker was handed as it started. */
+  const handedData = new WeakMap<Worker, Uint8Array | undefined>()
   // The grace `close` gave, for a worker that serves only after it.
   let stopGrace: number | undefined
 
@@ -192,6 +194,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         return options.store
       },
       ready: () => {
+        // A reload while it started, before it could hear it: the data it serves is sent again.
+        if (handedData.has(worker) && handedData.get(worker) !== options.dataBytes?.())
+          void channel.ask('reload', options.dataBytes?.() ?? null).catch(() => {})
         // With a store, a worker asks for no state: the primary only reloads and stops it.
         if (!channels.has(worker)) channels.set(worker, channel)
         dispatcher.add(worker)
@@ -203,7 +208,12 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     })
     worker.on('message', (message: { tm?: string; message?: string }) => {
       // A worker starting with a `--data` file takes the bytes the primary read and checked.
-      if (message?.tm === 'data?') worker.send({ tm: 'data', bytes: options.dataBytes?.() ?? null })
+      if (message?.tm === 'data?') {
+        const bytes = options.dataBytes?.()
+        handedData.set(worker, bytes)
+        // A worker gone meanwhile: nothing to tell (without a callback, an 'error' nobody hears).
+        worker.send({ tm: 'data', bytes: bytes ?? null }, () => {})
+      }
       if (message?.tm === 'failed') failure ??= message.message
       if (message?.tm === 'waiting' && !saidWaiting) {
         saidWaiting = true
