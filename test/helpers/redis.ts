@@ -49,7 +49,8 @@ export async function startRedis(extra: readonly string[] = []): Promise<RedisPr
     start,
     async stop() {
       const running = child!
-      if (running.exitCode !== null) return
+      // Stopped already (killed: its exit code stays null, its signal is set).
+      if (running.exitCode !== null || running.signalCode !== null) return
       const exited = new Promise((resolve) => running.once('exit', resolve))
       running.kill('SIGKILL')
       await exited

@@ -34,6 +34,9 @@ export interface ClusterPrimary {
   close(grace?: number): Promise<void>
 }
 
+/** The longest wait before a worker is started in place of one that died before it served. */
+const MAX_RESTART_WAIT_MS = 5_000
+
 /** How long a worker told to stop at once may take before it is killed. */
 const WORKER_CUT_MS = 1_000
 
@@ -154,6 +157,12 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   startFailed.catch(() => {})
   let up = false
   const serves = new WeakMap<Worker, Promise<void>>()
+  /** Workers that served, and why each that could not start said it could not. */
+  const servedWorkers = new WeakSet<Worker>()
+  const reasons = new WeakMap<Worker, string>()
+  /** Workers in a row that died before they served, and the wait before the next is started. */
+  let failedStarts = 0
+  let restartTimer: NodeJS.Timeout | undefined
   /** The `--data` bytes each worker was handed as it started. */
   const handedData = new WeakMap<Worker, Uint8Array | undefined>()
   // The grace `close` gave, for a worker that serves only after it.
@@ -200,6 +209,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         // With a store, a worker asks for no state: the primary only reloads and stops it.
         if (!channels.has(worker)) channels.set(worker, channel)
         dispatcher.add(worker)
+        servedWorkers.add(worker)
         served()
         // Serving only once the cluster was told to stop (a signal as it starts, or a worker
         // started in place of one that died).
@@ -214,7 +224,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         // A worker gone meanwhile: nothing to tell (without a callback, an 'error' nobody hears).
         worker.send({ tm: 'data', bytes: bytes ?? null }, () => {})
       }
-      if (message?.tm === 'failed') failure ??= message.message
+      if (message?.tm === 'failed') {
+        failure ??= message.message
+        reasons.set(worker, message.message!)
+      }
       if (message?.tm === 'waiting' && !saidWaiting) {
         saidWaiting = true
         options.warn(message.message!)
@@ -235,10 +248,21 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         )
         return
       }
+      // One that died before it served (its store unreachable, say) would die again at once: the
+      // next waits, twice as long each time in a row, and the line says why it died.
+      const starting = !servedWorkers.has(worker)
+      failedStarts = starting ? failedStarts + 1 : 0
+      const wait = starting ? Math.min(MAX_RESTART_WAIT_MS, 100 * 2 ** (failedStarts - 1)) : 0
+      const why = reasons.get(worker)
       options.warn(
-        `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`,
+        `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}${why ? `: ${why}` : ''}); starting another${wait > 0 ? ` in ${wait / 1000} s` : ''}`,
       )
-      fork()
+      if (wait === 0) fork()
+      else
+        restartTimer = setTimeout(() => {
+          restartTimer = undefined
+          if (!stopping) fork()
+        }, wait)
     })
     return worker
   }
@@ -260,6 +284,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   async function close(grace?: number): Promise<void> {
     stopping = true
     stopGrace = grace
+    clearTimeout(restartTimer)
     const workers = Object.values(cluster.workers ?? {}) as Worker[]
     const exits = workers.map(
       (worker) =>
