@@ -15,15 +15,14 @@ beforeAll(async () => {
 }, 20_000)
 afterAll(() => redis?.stop())
 
-it('starts a worker in place of one that died before it served only after a wait, growing, with the reason', async () => {
+it('starts a worker in place of one that died before it served only after a wait, growing, with the reason; closes connections no worker takes', async () => {
   const run = spawnCli(['--port', '0', '--quiet', '--workers', '2', '--store', redis.url])
-  await run.waitFor(URL_LINE, 20_000)
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
   await run.waitFor(WORKERS_LINE, 20_000)
   await redis.stop()
-  const [victim] = await childPids(run.child.pid!)
-  process.kill(victim!, 'SIGKILL')
-  // The killed worker had served: the next starts at once. It cannot reach the store, and dies:
-  // the one after it waits 0.1 s, the next 0.2 s.
+  for (const worker of await childPids(run.child.pid!)) process.kill(worker, 'SIGKILL')
+  // The killed workers had served: the next start at once. They cannot reach the store, and die:
+  // the one after the first waits 0.1 s, the next 0.2 s.
   const died = /^taxonomy-mock: worker \d+ exited \(code 1: (.+)\); starting another in (\S+) s$/
   await until(
     () => run.stderr.filter((line) => died.test(line)).length >= 2,
@@ -32,6 +31,8 @@ it('starts a worker in place of one that died before it served only after a wait
   const lines = run.stderr.filter((line) => died.test(line))
   expect(lines.map((line) => died.exec(line)![2])).toEqual(['0.1', '0.2'])
   expect(died.exec(lines[0]!)![1]).toMatch(/session store/)
+  // No worker serves: a connection is closed after its bound, not kept waiting for good.
+  await expect(fetch(`${url}/__health`)).rejects.toThrow('fetch failed')
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
 }, 120_000)

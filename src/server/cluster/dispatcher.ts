@@ -4,6 +4,9 @@ import { createServer, type Socket } from 'node:net'
 import type { Server as TlsServer } from 'node:tls'
 import { handedConnections, listen, type Acceptor } from '../acceptor.js'
 
+/** How long a connection waits for a worker once they have served (a worker is started within 5 s). */
+const MAX_WAIT_MS = 10_000
+
 /** The primary's side of the shared port. */
 export interface Dispatcher extends Acceptor {
   /** The worker serves: connections go to it in turn. */
@@ -48,7 +51,23 @@ export function createDispatcher(
     const worker = handedOver || !selfServe ? nextWorker() : undefined
     if (worker) send(worker, socket)
     else if (selfServe) own.take(socket)
-    else waiting.push(socket)
+    else wait(socket)
+  }
+
+  /**
+   * Keeps a connection until a worker serves. Once the workers have served, none serving means
+   * they died (one started in place may not join a store that is gone): a connection still
+   * waiting after {@link MAX_WAIT_MS} is closed, so that its client sees it rather than hang.
+   */
+  function wait(socket: Socket): void {
+    waiting.push(socket)
+    if (!handedOver) return
+    setTimeout(() => {
+      const index = waiting.indexOf(socket)
+      if (index === -1) return
+      waiting.splice(index, 1)
+      socket.destroy()
+    }, MAX_WAIT_MS).unref()
   }
 
   function nextWorker(): Worker | undefined {
