@@ -28,7 +28,10 @@ export async function serveCluster(
   return cluster.isPrimary ? servePrimary(args, io) : serveWorker(args, io)
 }
 
-/** The library options both sides build their resolver from: each loads a `--data` file itself. */
+/**
+ * The library options both sides build their resolver from, a `--data` file loaded by `load`: the
+ * primary reads it, a worker takes the bytes the primary read.
+ */
 async function mockOptionsOf(args: ServeArgs, load: (file: string) => Promise<Taxonomy>) {
   // In front of an upstream, no data (or a capture's file not made yet) is empty data.
   const empty = args.upstream && (await upstreamCode()).emptyUpstreamData(args)
@@ -227,12 +230,11 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   // The primary decides when workers stop; a terminal's Ctrl-C reaches it too.
   const stopListening = io.onStop(() => {})
   if (!args.quiet) io.startLog()
+  // The primary's bytes of the --data file, or the file when it has none to give (a capture's).
+  const loadData = (file: string, bytes: Uint8Array | undefined) =>
+    bytes ? loadFixtureBytes(file, bytes) : loadDataFile(file)
   const options: StartServerOptions = {
-    // The primary's bytes of the --data file, or the file when it has none to give.
-    ...(await mockOptionsOf(args, async (file) => {
-      const bytes = await askPrimaryForData()
-      return bytes ? loadFixtureBytes(file, bytes) : loadDataFile(file)
-    })),
+    ...(await mockOptionsOf(args, async (file) => loadData(file, await askPrimaryForData()))),
     port: args.port,
     host: args.host,
     ...(args.quiet ? {} : { onRequest: (entry) => io.log(formatLogLine(entry)) }),
@@ -244,10 +246,7 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
   const tellPrimary = (message: object) => new Promise((resolve) => process.send!(message, resolve))
   const starting = startClusterWorker(options, {
     ...(args.data !== undefined
-      ? {
-          reload: (bytes?: Uint8Array) =>
-            bytes ? loadFixtureBytes(args.data!, bytes) : loadDataFile(args.data!),
-        }
+      ? { reload: (bytes?: Uint8Array) => loadData(args.data!, bytes) }
       : {}),
     ...(store
       ? {

@@ -143,13 +143,13 @@ async function findTarget(file: string): Promise<Target> {
     return { kind: 'replace', path: await findLinkTarget(file), makeFolder: true }
   if (info.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' })
   if (!info.isFile()) return { kind: 'open', path: file, flags: 'w' }
-  // Permission bits only: a write by another than root clears set-user-ID and set-group-ID too.
   // Its links checked as a dangling one's are: a link another user planted in /tmp is not followed.
   const linked = await findLinkTarget(file)
   return {
     kind: 'replace',
     path: await realpath(linked),
     makeFolder: true,
+    // Permission bits only: a write by another than root clears set-user-ID and set-group-ID too.
     mode: info.mode & 0o777,
   }
 }

@@ -204,8 +204,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       },
       ready: () => {
         // A reload while it started, before it could hear it: the data it serves is sent again.
-        if (handedData.has(worker) && handedData.get(worker) !== options.dataBytes?.())
-          void channel.ask('reload', options.dataBytes?.() ?? null).catch(() => {})
+        const bytes = options.dataBytes?.()
+        if (handedData.has(worker) && handedData.get(worker) !== bytes)
+          void channel.ask('reload', bytes ?? null).catch(() => {})
         // With a store, a worker asks for no state: the primary only reloads and stops it.
         if (!channels.has(worker)) channels.set(worker, channel)
         dispatcher.add(worker)
