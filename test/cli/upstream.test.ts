@@ -34,6 +34,16 @@ async function serve(argv: string[]): Promise<{ run: CliRun; url: string }> {
   return { run, url }
 }
 
+/** `serve`'s flags for capturing from `upstream` into `data`. */
+const capturing = (data: string, upstream: string) => [
+  '--data',
+  data,
+  '--upstream',
+  upstream,
+  '--on-miss',
+  'capture',
+]
+
 async function get(url: string, headers: Record<string, string> = MOCK_KEY) {
   const response = await fetch(url, { headers })
   return { status: response.status, headers: response.headers, body: await response.text() }
@@ -114,14 +124,7 @@ it('fail with --data answers the spec 404 for a slug the fixture lacks, its jour
 it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
   const upstream = await startUpstream()
   const captureInto = async (file: string) => {
-    const { run, url } = await serve([
-      '--data',
-      file,
-      '--upstream',
-      upstream.url,
-      '--on-miss',
-      'capture',
-    ])
+    const { run, url } = await serve(capturing(file, upstream.url))
     const relayed = await get(`${url}/api/v2/disciplines/${SLUG}`)
     await run.waitFor(/^taxonomy-mock: captured discipline /)
     const served = await get(`${url}/api/v2/disciplines/${SLUG}`)
@@ -162,14 +165,7 @@ it('names the data by the SHA-256 of the file a capture wrote, so export --from 
   const dir = tempDir()
   const data = join(dir, 'taxonomy.json')
   writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
-  const { run, url } = await serve([
-    '--data',
-    data,
-    '--upstream',
-    upstream.url,
-    '--on-miss',
-    'capture',
-  ])
+  const { run, url } = await serve(capturing(data, upstream.url))
   await get(`${url}/api/v2/disciplines/${SLUG}`)
   await run.waitFor(/^taxonomy-mock: captured discipline /)
   const sha256 = createHash('sha256').update(readFileSync(data)).digest('hex')
@@ -201,14 +197,7 @@ it("captures nothing, in one line, when the data holds the record's id under ano
   fixture.disciplines[1].slug = 'renamed-too'
   const data = join(tempDir(), 'taxonomy.json')
   writeFileSync(data, JSON.stringify(fixture))
-  const { run, url } = await serve([
-    '--data',
-    data,
-    '--upstream',
-    upstream.url,
-    '--on-miss',
-    'capture',
-  ])
+  const { run, url } = await serve(capturing(data, upstream.url))
   expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
   await until(
     () => run.stderr.length > 0 || run.stdout.some((line) => line.includes(' captured ')),
@@ -283,16 +272,7 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
 it('with --workers, every process relays and the primary alone writes captures, which every worker then serves', async () => {
   const upstream = await startUpstream()
   const file = join(tempDir(), 'taxonomy.json')
-  const { run, url } = await serve([
-    '--workers',
-    '2',
-    '--data',
-    file,
-    '--upstream',
-    upstream.url,
-    '--on-miss',
-    'capture',
-  ])
+  const { run, url } = await serve(['--workers', '2', ...capturing(file, upstream.url)])
   await run.waitFor(/workers serve the port/)
   const slugs = source7.disciplines.slice(0, 4).map((d) => d.slug)
   for (const slug of slugs)
@@ -340,14 +320,7 @@ it('a second stop signal ends a capture under way, writing nothing, and exits 0'
   await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
   const { port } = stalling.address() as AddressInfo
   const data = join(tempDir(), 'taxonomy.json')
-  const { run, url } = await serve([
-    '--data',
-    data,
-    '--upstream',
-    `http://127.0.0.1:${port}`,
-    '--on-miss',
-    'capture',
-  ])
+  const { run, url } = await serve(capturing(data, `http://127.0.0.1:${port}`))
   try {
     expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(200)
     await captureAsking

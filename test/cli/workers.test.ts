@@ -6,9 +6,7 @@ import {
   closeSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
-  readlinkSync,
   renameSync,
   write,
   writeFileSync,
@@ -25,6 +23,7 @@ import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { childPids } from '../helpers/child-pids.js'
 import { runCli, spawnCli, spawnSharedCli, type CliRun } from '../helpers/cli.js'
 import { HANG_MS, track, until } from '../helpers/clock.js'
+import { openCount } from '../helpers/open-files.js'
 
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 const URL_LINE = /listening on (https?:\/\/\S+)/
@@ -757,16 +756,7 @@ describe('serve --workers 2', () => {
     try {
       const run = spawnCli(['--port', '0', '--workers', '2', '--data', fifo])
       // Once the primary reads the FIFO: one of its descriptors is it.
-      const fds = `/proc/${run.child.pid}/fd`
-      const reads = () =>
-        readdirSync(fds).some((fd) => {
-          try {
-            return readlinkSync(join(fds, fd)) === fifo
-          } catch {
-            return false // closed meanwhile
-          }
-        })
-      await until(reads, 'the primary reading the FIFO')
+      await until(() => openCount(run.child.pid!, fifo) > 0, 'the primary reading the FIFO')
       run.child.kill('SIGTERM')
       expect(await run.exit).toBe(0)
       expect(run.stderr).toEqual([])
@@ -785,15 +775,7 @@ describe('serve --workers 2', () => {
     run.child.kill('SIGINT')
     expect(await run.exit).toBe(0)
     // Not left behind, stopped: gone.
-    const alive = () => {
-      try {
-        process.kill(stuck!, 0)
-        return true
-      } catch {
-        return false
-      }
-    }
-    await expect.poll(alive, { timeout: HANG_MS }).toBe(false)
+    await expect.poll(() => isAlive(stuck!), { timeout: HANG_MS }).toBe(false)
   })
 
   it('a port in use: exit 1 with the reason, no worker left behind', async () => {

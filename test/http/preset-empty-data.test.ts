@@ -1,17 +1,9 @@
 import { expect, it } from 'vitest'
-import { loadTaxonomy } from '../../src/core/load.js'
 import { presetPatch } from '../../src/core/presets.js'
-import { FIXTURE_FORMAT } from '../../src/core/types.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
+import { emptyTaxonomy } from '../helpers/fixtures.js'
 
-const EMPTY = loadTaxonomy({
-  format: FIXTURE_FORMAT,
-  seed: null,
-  domains: [],
-  disciplines: [],
-  sub_disciplines: [],
-  topics: [],
-})
+const EMPTY = emptyTaxonomy()
 const WHY =
   "links its records to the data's first domain and discipline, and the data has no domain"
 

@@ -4,8 +4,6 @@ import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
-import { loadTaxonomy } from '../../src/core/load.js'
-import { FIXTURE_FORMAT } from '../../src/core/types.js'
 import { createGatheringResolver } from '../../src/http/resolver.js'
 import type { ScenarioInput } from '../../src/http/scenario.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
@@ -13,18 +11,12 @@ import { startServerWithLimits } from '../../src/server/server.js'
 import { HANG_MS } from '../helpers/hang.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
+import { emptyTaxonomy } from '../helpers/fixtures.js'
 
 const MOCK_KEY = 'taxonomy-mock-key'
 const data = createTaxonomy({ seed: 7, size: 'small' })
 const SLUGS = data.disciplines.slice(0, 4).map((d) => d.slug)
-const EMPTY = loadTaxonomy({
-  format: FIXTURE_FORMAT,
-  seed: null,
-  domains: [],
-  disciplines: [],
-  sub_disciplines: [],
-  topics: [],
-})
+const EMPTY = emptyTaxonomy()
 
 /** The kit as the real service (key SECRET), and a mock in front of it that holds no data. */
 async function startPair() {
