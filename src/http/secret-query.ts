@@ -118,13 +118,19 @@ function redactPair(pair: string, secrets: readonly string[]): string | undefine
  *
  * @example
  * redactUrl('https://user:pw@api.example.test/?token=t') // 'https://[redacted]@api.example.test/?token=[redacted]'
+ * redactUrl('https://user:p/w@api.example.test') // 'https://[redacted]@api.example.test'
  */
 export function redactUrl(url: string, secrets: readonly string[] = []): string {
-  return redactQuery(url, secrets).replace(
-    /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i,
-    `$1${REDACTED_VALUE}@`,
-  )
+  return redactQuery(url.replace(TYPED_USER_INFO, `$1${REDACTED_VALUE}@`), secrets)
 }
+
+/**
+ * `scheme://` and what a URL as typed may hold as credentials: everything up to its last `@`. A
+ * password may hold `/`, `?` or `#` unencoded, which ends the authority for a parser
+ * (`redis://u:1/pw@h` parses as host `u`, port 1), so only the text says where it may end; an `@`
+ * later in a URL without credentials is hidden too, which costs a message detail, never a secret.
+ */
+export const TYPED_USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@/is
 
 function isSecretName(name: string): boolean {
   return SECRET_QUERY_PARAMETERS.has(

@@ -28,6 +28,18 @@ describe('--store', () => {
     expect(stderr.join('\n')).not.toContain('s3cret-pw')
     const bad = await runCli(['--port', '0', '--store', 'redis://:s3cret-pw@h:1/x/y'])
     expect(bad.stderr.join('\n')).not.toContain('s3cret-pw')
+    // A password with a `/` (base64 has them), whether the URL then parses or not.
+    for (const store of ['redis://:s3cret/pw@127.0.0.1:6379', 'redis://u:123/s3cret@h:1']) {
+      const slash = await runCli(['--port', '0', '--store', store])
+      expect(slash.code).toBe(2)
+      expect(slash.stderr.join('\n')).toContain('***@')
+      expect(slash.stderr.join('\n')).not.toContain('s3cret')
+    }
+    const slashInEnv = await runCli(['--port', '0'], {
+      TAXONOMY_MOCK_STORE: 'redis://:topsecret/x@127.0.0.1:6379',
+    })
+    expect(slashInEnv.code).toBe(2)
+    expect(slashInEnv.stderr.join('\n')).not.toContain('topsecret')
     expect(parseStoreAddress('redis://:s3cret-pw@h:1/2?prefix=team-a&timeout=500')).toEqual({
       url: 'redis://:s3cret-pw@h:1/2',
       display: 'redis://:***@h:1/2?prefix=team-a&timeout=500',

@@ -260,6 +260,17 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
       // The CLI's way to pass the key, never the library's option name.
       'taxonomy-mock: --upstream must not carry credentials: pass the key as env TAXONOMY_API_KEY',
     ],
+    // A password with a `/`: parsed as host `user`, port 123 and a path, or not parsed at all.
+    [
+      ['--upstream', 'http://user:123/s3cret@127.0.0.1:9'],
+      ENV,
+      'taxonomy-mock: --upstream must not carry credentials: pass the key as env TAXONOMY_API_KEY',
+    ],
+    [
+      ['--upstream', 'http://user:hun/s3cret@127.0.0.1:9'],
+      ENV,
+      'taxonomy-mock: --upstream must be an http or https URL; received "http://[redacted]@127.0.0.1:9"',
+    ],
   ]
   for (const [argv, env, message] of cases) {
     const run = spawnCli(['--port', '0', ...argv], env)

@@ -70,5 +70,12 @@ it('hides the credentials of a URL someone gave, and its secret query values', (
   expect(redactUrl('https://user:pw@api.example.test/p?token=t&q=1')).toBe(
     'https://[redacted]@api.example.test/p?token=[redacted]&q=1',
   )
-  expect(redactUrl('http://127.0.0.1:4477/a@b')).toBe('http://127.0.0.1:4477/a@b')
+  // Up to the last `@`: a password may hold an unencoded `/`, `?` or `#`, which a parser reads
+  // as the end of the authority; an `@` in a path is hidden with it.
+  for (const password of ['hun/ter2', 'pa?ss', 'p#w', 'a@b/c'])
+    expect(redactUrl(`https://user:${password}@api.example.test/p`)).toBe(
+      'https://[redacted]@api.example.test/p',
+    )
+  expect(redactUrl('http://127.0.0.1:4477/a@b')).toBe('http://[redacted]@b')
+  expect(redactUrl('http://127.0.0.1:4477/a?q=1')).toBe('http://127.0.0.1:4477/a?q=1')
 })

@@ -396,6 +396,16 @@ it.each([
     'taxonomy-mock: --target must not carry credentials: pass the key as --api-key-env NAME',
   ],
   [
+    ['verify', '--target', `http://user:123/${SECRET}@x`, '--discipline', 'x'],
+    ENV,
+    'taxonomy-mock: --target must not carry credentials: pass the key as --api-key-env NAME',
+  ],
+  [
+    ['verify', '--target', `http://user:hun/${SECRET}@x`, '--discipline', 'x'],
+    ENV,
+    'taxonomy-mock: --target must be an http or https URL; received "http://[redacted]@x" (string)',
+  ],
+  [
     ['verify', '--target', 'http://x', '--discipline', 'x', '--out', 'f'],
     ENV,
     'taxonomy-mock: --out is a record option (see --help)',

@@ -1,4 +1,4 @@
-import { redactQuery } from '../../http/secret-query.js'
+import { redactQuery, TYPED_USER_INFO } from '../../http/secret-query.js'
 
 /** Where replicas share their sessions: a Redis URL, with the password kept out of every message. */
 export interface StoreAddress {
@@ -69,9 +69,15 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
 }
 
 /**
- * A URL (or a string that is none) with its password as `***`, after `:` and before `@` (a URL's
- * own is percent-encoded there), and secret query values (`?password=`) as everywhere.
+ * A URL (or a string that is none) with its password as `***`: what follows the user's name up to
+ * the last `@` (`TYPED_USER_INFO`: a password may hold an unencoded `/`), all of it when there is
+ * no `:`; and secret query values (`?password=`) as everywhere.
  */
 function redact(value: string): string {
-  return redactQuery(value.replace(/:[^:@/]*@/, ':***@'))
+  return redactQuery(
+    value.replace(TYPED_USER_INFO, (_, scheme: string, info: string) => {
+      const colon = info.indexOf(':')
+      return `${scheme}${colon === -1 ? '' : info.slice(0, colon + 1)}***@`
+    }),
+  )
 }
