@@ -1,5 +1,6 @@
 import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
+import { redactUrl } from './secret-query.js'
 
 /**
  * Which requests an adapter answers: an origin (or any) and the path prefix the routes sit under.
@@ -28,12 +29,26 @@ export function resolveScope(
   if (baseUrl === undefined) return { origin: '*', basePath: withoutBaseUrl }
   const url = parseBaseUrl(baseUrl)
   if (!url) {
-    throw new OptionError(
-      'baseUrl',
-      `must be an absolute http(s) URL such as 'https://api.example.test'; received ${formatReceived(baseUrl)}`,
-    )
+    // Shown as a message shows any URL someone gave: a password or a `?api_key=` stays hidden.
+    const shown = typeof baseUrl === 'string' ? redactUrl(baseUrl) : baseUrl
+    throw new OptionError('baseUrl', `${describeFault(baseUrl)}; received ${formatReceived(shown)}`)
   }
   return { origin: url.origin, basePath: basePathOf(url) }
+}
+
+/** What is wrong with a `baseUrl` that `parseBaseUrl` refused. */
+function describeFault(baseUrl: unknown): string {
+  let url: URL | undefined
+  try {
+    url = new URL(String(baseUrl))
+  } catch {
+    url = undefined
+  }
+  if (typeof baseUrl === 'string' && url && /^https?:$/.test(url.protocol)) {
+    if (url.search) return 'must have no query: the routes sit under its path'
+    if (url.hash) return 'must have no fragment: the routes sit under its path'
+  }
+  return "must be an absolute http(s) URL such as 'https://api.example.test'"
 }
 
 /**

@@ -154,4 +154,18 @@ it('rejects a bad baseUrl with a TypeError naming it', () => {
   expect(() => createHandlers({ baseUrl: 'api.example.test' })).toThrow(
     '`baseUrl` must be an absolute http(s) URL such as \'https://api.example.test\'; received "api.example.test" (string)',
   )
+  // Its secrets hidden, as every message shows a URL someone gave, and the fault named.
+  expect(() =>
+    createHandlers({ baseUrl: 'https://user:s3cret@api.example.test/v1?api_key=s3cret' }),
+  ).toThrow(
+    '`baseUrl` must have no query: the routes sit under its path; received "https://[redacted]@api.example.test/v1?api_key=[redacted]" (string)',
+  )
+  expect(() =>
+    createHandlers({ baseUrl: 'https://api.example.test/#access_token=s3cret' }),
+  ).toThrow(
+    '`baseUrl` must have no fragment: the routes sit under its path; received "https://api.example.test/#access_token=[redacted]" (string)',
+  )
+  expect(() => createHandlers({ baseUrl: 'ftp://user:s3cret@api.example.test' })).toThrow(
+    'received "ftp://[redacted]@api.example.test" (string)',
+  )
 })
