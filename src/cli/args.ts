@@ -263,11 +263,15 @@ function parseExport(
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   if (values['admin-key'] !== undefined && from === undefined)
     throw new UsageError('--admin-key goes with --from URL: it is sent to that server')
-  refuseSharedOutputs({
-    out: values.out as string | undefined,
-    types: values.types as string | undefined,
-    manifest: values.manifest as string | undefined,
-  })
+  refuseSharedOutputs(
+    {
+      out: values.out as string | undefined,
+      types: values.types as string | undefined,
+      manifest: values.manifest as string | undefined,
+    },
+    { data },
+    'out',
+  )
   return {
     command: 'export',
     seed: from === undefined ? seed : undefined,
@@ -371,6 +375,10 @@ function parseServe(
   const everyDelay = takesDelay(scenarioFlags) ? 0 : delay
   const matching = toMatchingOptions(values)
   const tls = parseTlsFlags(values)
+  refuseSharedOutputs(
+    { 'tls-ca-out': tls?.kind === 'self-signed' ? tls.caOut : undefined },
+    { data },
+  )
   const workers = parseWorkers(values.workers as string | undefined)
   const store = parseStore(values.store as string | undefined, env[OPTION_VARIABLES.store])
   const memoryBudget = parseMemoryBudget(values['memory-budget'] as string | undefined)

@@ -13,10 +13,27 @@ const MAX_LINKS = 40
  */
 export function findLinkChain(file: string): Map<string, Set<string>> {
   const chain = new Map<string, Set<string>>()
-  const add = (folder: string, name: string) => {
+  walkLinks(file, (folder, name) => {
     const names = chain.get(folder) ?? new Set<string>()
     chain.set(folder, names.add(name))
-  }
+  })
+  return chain
+}
+
+/**
+ * The path `file` names once every link on the way is followed, a dangling one included: where a
+ * write to it lands (the CLI's writer writes through a dangling link). Two paths that give the
+ * same one name one file.
+ */
+export function followLinks(file: string): string {
+  return walkLinks(file, () => {})
+}
+
+/**
+ * Resolves `file` entry by entry, calling `add` with each link met and the entry the chain ends
+ * at; returns the path it ends at (the rest of the path joined on where an entry is missing).
+ */
+function walkLinks(file: string, add: (folder: string, name: string) => void): string {
   const start = resolve(file)
   let folder = parse(start).root
   const rest = toParts(start.slice(folder.length))
@@ -34,7 +51,7 @@ export function findLinkChain(file: string): Map<string, Set<string>> {
     } catch {
       // Missing, or not a folder: watch for the entry to appear.
       add(folder, name)
-      break
+      return join(path, ...rest)
     }
     if (!isLink) {
       if (rest.length === 0) add(folder, name)
@@ -42,17 +59,17 @@ export function findLinkChain(file: string): Map<string, Set<string>> {
       continue
     }
     add(folder, name)
-    if (++links > MAX_LINKS) break
     let target: string
     try {
+      if (++links > MAX_LINKS) return join(path, ...rest)
       target = readlinkSync(path)
     } catch {
-      break
+      return join(path, ...rest)
     }
     rest.unshift(...toParts(isAbsolute(target) ? target.slice(parse(target).root.length) : target))
     if (isAbsolute(target)) folder = parse(target).root
   }
-  return chain
+  return folder
 }
 
 function toParts(path: string): string[] {

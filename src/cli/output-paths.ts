@@ -1,16 +1,22 @@
-import { resolve } from 'node:path'
+import { followLinks } from './link-chain.js'
 import { UsageError } from './usage-error.js'
 
 /**
- * Refuses two flags that name one file (`--out x --types x`): each write replaces the file, so
- * the second would leave the first's bytes nowhere, and the command would still say it wrote
- * them. A descriptor (`/dev/stdout`) or another special path may be named twice: writes append.
+ * Refuses two flags that name one file (`--out x --types x`, or a link to `x`): each write
+ * replaces the file, so the second would leave the first's bytes nowhere, and the command would
+ * still say it wrote them; and a file read (`inputs`: `--data`) that a flag would write, which
+ * would replace the data, except the output named `inPlace` (`export --data x --out x` rewrites
+ * it). A descriptor (`/dev/stdout`) or another special path may be named twice: writes append.
  */
-export function refuseSharedOutputs(outputs: Readonly<Record<string, string | undefined>>): void {
+export function refuseSharedOutputs(
+  outputs: Readonly<Record<string, string | undefined>>,
+  inputs: Readonly<Record<string, string | undefined>> = {},
+  inPlace?: string,
+): void {
   const seen = new Map<string, string>()
   for (const [flag, path] of Object.entries(outputs)) {
-    if (path === undefined || /^\/(dev|proc)\//.test(path)) continue
-    const file = resolve(path)
+    if (path === undefined || isSpecial(path)) continue
+    const file = followLinks(path)
     const first = seen.get(file)
     if (first !== undefined)
       throw new UsageError(
@@ -18,4 +24,16 @@ export function refuseSharedOutputs(outputs: Readonly<Record<string, string | un
       )
     seen.set(file, flag)
   }
+  for (const [flag, path] of Object.entries(inputs)) {
+    if (path === undefined || isSpecial(path)) continue
+    const output = seen.get(followLinks(path))
+    if (output !== undefined && output !== inPlace)
+      throw new UsageError(
+        `--${output} names the file --${flag} reads, ${JSON.stringify(path)}: writing it would replace the data; give --${output} its own`,
+      )
+  }
+}
+
+function isSpecial(path: string): boolean {
+  return /^\/(dev|proc)\//.test(path)
 }
