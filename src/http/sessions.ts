@@ -47,7 +47,11 @@ export function isSessionId(value: unknown): value is string {
 export function sessionIdOf(request: MockRequest, prefixed: string | undefined): string {
   if (prefixed !== undefined) return prefixed
   const header = request.header(SESSION_HEADER)
-  return header === undefined || header === null ? DEFAULT_SESSION : firstElement(header)
+  if (header === undefined || header === null) return DEFAULT_SESSION
+  const first = firstElement(header)
+  // An empty later field leaves `s1,` where the joined value was trimmed (a `Request` made from a
+  // `Headers` trims it, as the server does), `s1, ` where not: ids hold no comma, so it ends the first.
+  return first.length > 1 && first.indexOf(',') === first.length - 1 ? first.slice(0, -1) : first
 }
 
 /** The `error` of the 400 answering an id `isSessionId` refuses, in a header, path or admin URL. */

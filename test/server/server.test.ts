@@ -112,6 +112,13 @@ it('reads Host, Authorization, Prefer, the session and admin key headers in any 
       `Host: x\r\nAuthorization: ${key}\r\nx-taxonomy-mock-session: s2\r\nX-Taxonomy-Mock-Session: s1\r\n`,
     ),
   ).toBe(200)
+  // An empty later field: the first still counts (joined and trimmed, it leaves `s1,`).
+  for (const empty of ['', ' '])
+    expect(
+      await statusOf(
+        `Host: x\r\nAuthorization: ${key}\r\nX-Taxonomy-Mock-Session: s1\r\nX-Taxonomy-Mock-Session:${empty}\r\n`,
+      ),
+    ).toBe(500)
 })
 
 it('answers raw garbage with a JSON 400 and keeps serving', async () => {
