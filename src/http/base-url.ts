@@ -92,11 +92,17 @@ export function targetOf(
     if (!isInScope(request.url, scope)) return undefined
     return { url: request.url, basePath: scope.basePath }
   }
-  // Any origin and prefix: the routes start at the last `/api/v2/`.
+  // Any origin and prefix: the routes start at the last `/api/v2/`, or at the `/__sessions/{id}`
+  // just before it, which names the request's session.
   const { pathname, search } = new URL(request.url)
-  const start = pathname.lastIndexOf('/api/v2/')
+  let start = pathname.lastIndexOf('/api/v2/')
+  const id = start > 0 ? pathname.lastIndexOf('/', start - 1) : -1
+  if (id > 0 && pathname.startsWith(SESSIONS_SEGMENT, id - SESSIONS_SEGMENT.length + 1))
+    start = id - SESSIONS_SEGMENT.length + 1
   return { url: (start === -1 ? pathname : pathname.slice(start)) + search, basePath: '' }
 }
+
+const SESSIONS_SEGMENT = '/__sessions/'
 
 /**
  * Whether a request URL lies in a scope: exactly its origin (not a longer host, nor another port

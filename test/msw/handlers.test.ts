@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import {
   createHandlers,
+  createMock,
   delayAnswers,
   failNetwork,
   failWith,
@@ -42,6 +43,19 @@ it('matches the two paths on any origin without a base URL', async () => {
     const response = await fetch(`${origin}${path}`, { headers: AUTH })
     expect(response.status, origin).toBe(200)
   }
+})
+
+it('answers a /__sessions/{id}/ prefix without a base URL in that session, as the fetch handler does', async () => {
+  const mock = createMock({ taxonomy, patch: { preset: 'long-names' } })
+  server.use(...mock.handlers)
+  const session = await fetch(`${ORIGIN}/some/prefix/__sessions/s1${path}`, { headers: AUTH })
+  expect(session.status).toBe(200)
+  // The patch is the default session's: the session `s1` sees the data unpatched.
+  expect(session.headers.get('x-taxonomy-mock-dataset')).not.toContain('patch')
+  expect(mock.journal.entries('s1')).toHaveLength(1)
+  expect(mock.journal.entries()).toHaveLength(0)
+  const bad = await fetch(`${ORIGIN}/__sessions/bad%20id${path}`, { headers: AUTH })
+  expect(bad.status).toBe(400)
 })
 
 it('matches only its origin and prefix with a base URL, with or without a trailing slash', async () => {
