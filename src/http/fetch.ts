@@ -200,7 +200,10 @@ function toResponse(answer: MockAnswer): Response {
 function wait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve()
-    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined
+    // Forever is a timer too: in Node a pending promise alone keeps no process alive, and a
+    // client's `AbortSignal.timeout` does not either, so without one the process would exit
+    // (code 13) before the client gave up; the server's open socket does the same there.
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : setInterval(() => {}, MAX_TIMER_MS)
     function done() {
       clearTimeout(timer)
       signal?.removeEventListener('abort', done)
@@ -209,6 +212,9 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', done)
   })
 }
+
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647
 
 async function readText(request: Request, limit = ADMIN_BODY_LIMIT): Promise<string> {
   const text = await request.text()

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import {
@@ -17,6 +20,7 @@ import { fakeClock, track, until } from '../helpers/clock.js'
 import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cases.js'
 
 const ORIGIN = 'http://taxonomy.test'
+const HANG_SCRIPT = fileURLToPath(new URL('./hang-process.script.ts', import.meta.url))
 const server = setupServer(...createHandlers({ taxonomy }))
 const send = (path: string, init: RequestInit = { headers: AUTH }) =>
   fetch(`${ORIGIN}${path}`, init)
@@ -115,6 +119,15 @@ it('hangs until the client gives up, with hangAnswers()', async () => {
   expect(answer.settled()).toBe(false)
   client.abort()
   await expect(answer.promise).rejects.toThrow()
+})
+
+it("keeps a plain Node process alive while it hangs, so the client's AbortSignal.timeout ends the request", async () => {
+  // Without a timer of its own, the process exited with code 13 before the signal fired.
+  const child = spawn(process.execPath, ['--import', 'tsx', HANG_SCRIPT], { stdio: 'pipe' })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number]
+  expect({ code, output }).toEqual({ code: 0, output: 'rejected TimeoutError\n' })
 })
 
 it('fails the same requests on every run with injectFaults()', async () => {
