@@ -148,7 +148,10 @@ export class ApiChecks {
     }
     // Outages and delays stand in front of the service: they apply whatever the key.
     const partition = state.scenario.per === 'key' ? keyOf(request) : undefined
-    const step = this.store.step(session, state, partition, authorized)
+    // A request stopped at the key or at its slug's encoding takes no step of a later phase, so
+    // the next one gets it (`times` counts the requests a scenario applied to).
+    const applies = authorized && route.kind === 'record'
+    const step = this.store.step(session, state, partition, applies)
     if (!(step instanceof Promise)) return this.#answerStep(call, state, step)
     return step.then((taken) => {
       // The session changed meanwhile (a shared store): the request is answered afresh.
@@ -162,7 +165,9 @@ export class ApiChecks {
     const { finish, answers } = this
     const usualDelay = this.cache.options.delay
     if (effect === undefined)
-      return finish(call, answers.errors.unauthorized, keyReason(call), usualDelay, null)
+      return call.key === 'ok'
+        ? finish(call, answers.errors.malformed, 'malformed-slug', usualDelay, null)
+        : finish(call, answers.errors.unauthorized, keyReason(call), usualDelay, null)
     if (effect.phase !== 'before-key')
       return this.#answerInPhase(call, state, effect, effect.delay ?? usualDelay)
     const { delay = usualDelay, label, quota, kind } = effect
@@ -202,11 +207,12 @@ export class ApiChecks {
     const { route } = call
     const { kind, label } = effect
     const spec = kind === undefined ? undefined : kindSpec(kind)
+    // The slug's encoding is checked before a data state (`not-found` is no answer to `%ZZ`).
+    if (route.kind !== 'record')
+      return this.finish(call, this.answers.errors.malformed, 'malformed-slug', delay, label)
     const replaced = spec?.phase === 'after-key' ? this.answers.byKind.get(kind!) : undefined
     if (replaced !== undefined)
       return this.finish(call, replaced, state.reasonFor(kind!), delay, label)
-    if (route.kind !== 'record')
-      return this.finish(call, this.answers.errors.malformed, 'malformed-slug', delay, label)
     if (spec?.phase !== 'after-lookup') return this.#finishLookup(call, route, delay, label)
     const reason = state.reasonFor(kind!)
     const kept = this.cache.recordAnswers(call.served, route)

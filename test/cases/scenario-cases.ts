@@ -16,6 +16,7 @@ const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
 const NOT_FOUND = '{"error":"Resource not found"}'
 const SERVER_ERROR = '{"error":"Internal server error"}'
 const UNAVAILABLE = '{"error":"Service unavailable"}'
+const MALFORMED_SLUG = '{"error":"Malformed request: the slug is not valid percent-encoding"}'
 export const RATE_LIMITED = '{"error":"Too many requests"}'
 /** The plain kind's headers: no quota, a second at a time. */
 const RATE_LIMITED_HEADERS = {
@@ -215,6 +216,18 @@ export const SCENARIO_CASES: readonly ScenarioCase[] = [
     requests: Array.from({ length: 8 }, () => get(D)),
     // Fixed by seed 7: a change here is a change of the seeded sequence (CHANGELOG).
     outcomes: seededOutcomes(),
+  },
+  {
+    name: 'a malformed slug is a 400 before a data state, and takes none of its times (regression)',
+    scenario: { kind: 'not-found', times: 1 },
+    requests: [get('/api/v2/disciplines/%ZZ'), get(D), get(D)],
+    outcomes: [{ status: 400, body: MALFORMED_SLUG }, { status: 404, body: NOT_FOUND }, ok],
+  },
+  {
+    name: 'a body fault takes none of its times on a malformed slug (regression)',
+    scenario: { kind: 'truncated', bytes: 10, times: 1 },
+    requests: [get('/api/v2/disciplines/%ZZ'), get(D), get(D)],
+    outcomes: [{ status: 400, body: MALFORMED_SLUG }, cut, ok],
   },
   {
     name: 'truncated sends the whole length, then part of the body; 401 first without a key',
