@@ -3,6 +3,7 @@ import { createTaxonomy } from '../core/generate.js'
 import { describeDataset } from '../core/identity.js'
 import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
 import { findTooDeep } from '../core/nesting.js'
+import { toOneLine } from '../core/shown-text.js'
 import { isPresetName, presetPatch } from '../core/presets.js'
 import type { SizeCounts } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
@@ -87,9 +88,12 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
   const text = await readLimited(response, where)
   const body = parseJson(text)
   if (response.status !== 200) {
-    // The server's own words, which may repeat the admin key it was sent.
+    // The server's own words, which may repeat the admin key it was sent, or hold a terminal's
+    // escapes and line breaks: a URL that is no mock may send anything.
     const message =
-      typeof body?.error === 'string' ? `: ${hideSecret(body.error, adminKey).slice(0, 300)}` : ''
+      typeof body?.error === 'string'
+        ? `: ${toOneLine(hideSecret(body.error, adminKey).slice(0, 300))}`
+        : ''
     const hint = response.status === 403 ? " (pass the server's --admin-key)" : ''
     throw new RuntimeError(`${where} answered ${response.status}${message}${hint}`)
   }

@@ -303,3 +303,24 @@ it('refuses to save data that is not what the server serves, and answers that ar
     other.close()
   }
 })
+
+it("keeps a server's refusal on one line: its line breaks as spaces, its escapes as U+FFFD", async () => {
+  const other = createHttpServer((_, response) => {
+    response
+      .writeHead(500, { 'content-type': 'application/json' })
+      .end('{"error":"\\u001b[31mred\\nline2\\u009b2J"}')
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+    expect(await runCli(['export', '--from', url, '--session', 's'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: ${url}/__admin/sessions/s/data answered 500: \ufffd[31mred line2\ufffd2J`,
+      ],
+    })
+  } finally {
+    other.close()
+  }
+})
