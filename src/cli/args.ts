@@ -3,7 +3,7 @@ import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
 import { MEGABYTE } from '../core/megabytes.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
-import { resolveOptions, type AnswerOptions } from '../http/options.js'
+import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
 import { redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
@@ -263,6 +263,12 @@ function parseExport(
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   if (values['admin-key'] !== undefined && from === undefined)
     throw new UsageError('--admin-key goes with --from URL: it is sent to that server')
+  // Judged as serve judges it (set but empty too): a key fetch refuses would be quoted whole.
+  if (from !== undefined)
+    checkOptions(
+      () => resolveAdminKey(adminKey),
+      values['admin-key'] === undefined ? { adminKey: OPTION_VARIABLES.adminKey } : {},
+    )
   refuseSharedOutputs({
     out: values.out as string | undefined,
     types: values.types as string | undefined,

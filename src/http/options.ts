@@ -311,7 +311,14 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
   return Object.freeze([...keys])
 }
 
-function resolveAdminKey(adminKey: unknown): string | undefined {
+/**
+ * The `adminKey` option, checked as a key is (never echoed); `export --from` judges the key it
+ * sends by this too.
+ *
+ * @example
+ * resolveAdminKey('admin-secret') // 'admin-secret'
+ */
+export function resolveAdminKey(adminKey: unknown): string | undefined {
   if (adminKey === undefined) return undefined
   if (!isApiKey(adminKey))
     throw new OptionError('adminKey', `must be ${describeKeyFault(adminKey)}`)

@@ -324,3 +324,23 @@ it("keeps a server's refusal on one line: its line breaks as spaces, its escapes
     other.close()
   }
 })
+
+it('refuses an admin key that serve refuses, by its length only, before anything is sent', async () => {
+  const from = ['export', '--from', 'http://127.0.0.1:4477', '--session', 's']
+  expect(await runCli([...from, '--admin-key', 'sekret\nkey'])).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: [
+      'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces; received a string of 10 characters',
+    ],
+  })
+  for (const key of ['sekret\nkey', '']) {
+    expect(await runCli(from, { TAXONOMY_MOCK_ADMIN_KEY: key })).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: TAXONOMY_MOCK_ADMIN_KEY must be 1-256 visible ASCII characters with no spaces; received a string of ${key.length} characters`,
+      ],
+    })
+  }
+})
