@@ -344,3 +344,35 @@ it('refuses an admin key that serve refuses, by its length only, before anything
     })
   }
 })
+
+it('refuses a seed or size no taxonomy-mock serves in one line naming the answer, before generating', async () => {
+  const datasets = [
+    { seed: 'abc', size: 'small' },
+    { seed: 1, size: '0/0/0/0' },
+    { seed: 1, size: 5 },
+  ]
+  const other = createHttpServer((_, response) => {
+    const dataset = { format: 'taxonomy-mock/v1', digest: '0', ...datasets.shift() }
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ patch: null, dataset }))
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+    const answered = `taxonomy-mock: ${url}/__admin/sessions/s/data answered a dataset taxonomy-mock cannot rebuild: its`
+    const lines = []
+    for (let i = 0; i < 3; i++) {
+      const { code, stdout, stderr } = await runCli(['export', '--from', url, '--session', 's'])
+      expect({ code, stdout }).toEqual({ code: 1, stdout: [] })
+      lines.push(...stderr)
+    }
+    expect(lines).toEqual([
+      `${answered} seed must be a non-negative safe integer; received "abc" (string)`,
+      `${answered} size "0/0/0/0" (domains) must be an integer from 1 to 1000; received 0 (number)`,
+      `${answered} size must be 'small', 'medium', 'large' or an object of counts; received 5 (number)`,
+    ])
+  } finally {
+    other.close()
+  }
+})
