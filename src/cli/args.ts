@@ -476,7 +476,7 @@ function parseUpstream(
   const apiKey = env[DEFAULT_KEY_ENV]
   if (apiKey === undefined || apiKey === '')
     throw new UsageError(
-      `--upstream needs the service's key in ${DEFAULT_KEY_ENV}, as verify and record take it; it is not set`,
+      `--upstream needs the service's key in ${DEFAULT_KEY_ENV}, as verify and record take it; it ${apiKey === undefined ? 'is not set' : 'is set but empty'}`,
     )
   let target: string
   let milliseconds: number

@@ -137,10 +137,14 @@ function readKey(
     )
   }
   const keySource = flag !== undefined ? '--api-key' : `env ${name}`
+  if (flag === '') throw new UsageError('no API key: --api-key is empty')
   const apiKey: string | undefined = flag ?? env[name]
   if (apiKey === undefined || apiKey === '') {
+    // Set but empty is a secret that did not arrive, not one never given: say which.
+    const [state, fix] =
+      apiKey === undefined ? ['is not set', 'set it'] : ['is set but empty', 'put the key in it']
     throw new UsageError(
-      `no API key: ${name} is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)`,
+      `no API key: ${name} ${state} (${fix}, name another variable with --api-key-env NAME, or pass --api-key)`,
     )
   }
   // The library judges the key, and names it by its length only.
