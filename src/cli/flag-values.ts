@@ -1,11 +1,31 @@
 /**
  * A flag's value as a number, or its text when it is not a decimal number, for the library to
- * judge either way: its message, bounds included, is the one printed. `undefined` when absent.
+ * judge either way: its message, bounds included, is the one printed. A decimal no number holds
+ * exactly as typed (`9007199254740993`, `0.99999999999999999999`, which would be read as
+ * `…992` and `1`) is passed as its text too, so it is refused quoting what was typed.
+ * `undefined` when absent.
  */
 export function toNumberOrText(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined
   const trimmed = text.trim()
-  return /^-?\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : text
+  if (!/^-?\d+(?:\.\d+)?$/.test(trimmed)) return text
+  const number = Number(trimmed)
+  return toDigits(trimmed) === toDigits(String(number)) ? number : text
+}
+
+/**
+ * A decimal (`-0012.50`, `1.5e-7`) as its significant digits and the power of ten of the last
+ * one, without its sign: `125e-1`, `15e-8`. Two decimals of one value give the same text, however
+ * many leading or trailing zeros they have.
+ */
+function toDigits(decimal: string): string {
+  const [mantissa = '', exponent = '0'] = decimal.replace(/^-/, '').split('e')
+  const [whole = '', fraction = ''] = mantissa.split('.')
+  const digits = `${whole}${fraction}`.replace(/^0+/, '')
+  const significant = digits.replace(/0+$/, '')
+  if (significant === '') return '0'
+  const power = Number(exponent) - fraction.length + digits.length - significant.length
+  return `${significant}e${power}`
 }
 
 /** What went wrong with the flags, in the words of `--help`. */

@@ -101,6 +101,15 @@ it.each([
     ['--seed', '-3'],
     'taxonomy-mock: --seed must be a non-negative safe integer; received -3 (number)',
   ],
+  // No number holds them as typed (read, they were 1 and 9007199254740992): quoted as typed.
+  [
+    ['export', '--seed', '0.99999999999999999999', '--size', 'small'],
+    'taxonomy-mock: --seed must be a non-negative safe integer; received "0.99999999999999999999" (string)',
+  ],
+  [
+    ['--seed', '9007199254740993'],
+    'taxonomy-mock: --seed must be a non-negative safe integer; received "9007199254740993" (string)',
+  ],
   [
     ['--delay', '2147483648'],
     'taxonomy-mock: --delay must be a number of milliseconds from 0 to 2147483647; received 2147483648 (number)',
