@@ -46,27 +46,32 @@ export function describeParseError(error: Error & { code?: string }): string {
 }
 
 /**
- * `--seed -3` becomes `--seed=-3`, so the value is judged as a number rather than read as a flag
- * (node:util's parseArgs takes a value that starts with `-` for a flag of its own).
+ * `--seed -3` becomes `--seed=-3`, and `-p -1` `--port=-1`, so the value is judged as a number
+ * rather than read as a flag (node:util's parseArgs takes a value that starts with `-` for a flag
+ * of its own).
  */
 export function attachNegativeValues(
   argv: readonly string[],
-  options: Readonly<Record<string, { readonly type: string }>>,
+  options: Readonly<Record<string, { readonly type: string; readonly short?: string }>>,
 ): string[] {
+  const shorts = new Map(
+    Object.entries(options).flatMap(([name, { short }]) => (short ? [[`-${short}`, name]] : [])),
+  )
   const result: string[] = []
   for (let i = 0; i < argv.length; i++) {
-    const name = argv[i]!.replace(/^--/, '')
+    const arg = argv[i]!
+    const name = arg.startsWith('--') ? arg.slice(2) : shorts.get(arg)
     const next = argv[i + 1]
     if (
-      argv[i]!.startsWith('--') &&
+      name !== undefined &&
       options[name]?.type === 'string' &&
       next !== undefined &&
       /^-\d/.test(next)
     ) {
-      result.push(`${argv[i]}=${next}`)
+      result.push(`--${name}=${next}`)
       i++
     } else {
-      result.push(argv[i]!)
+      result.push(arg)
     }
   }
   return result

@@ -93,6 +93,8 @@ it.each([
     'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc" (string)',
   ],
   [['--port'], 'taxonomy-mock: --port needs a value (see --help)'],
+  // A negative number after a short flag is its value, as after the long one.
+  [['-p', '-1'], 'taxonomy-mock: --port must be an integer from 0 to 65535; received -1 (number)'],
   [
     ['--size', 'huge'],
     "taxonomy-mock: --size must be 'small', 'medium' or 'large'; received \"huge\" (string)",
