@@ -13,7 +13,12 @@ import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/option
 import { OptionError } from '../core/option-error.js'
 import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
 import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
-import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
+import {
+  attachNegativeValues,
+  describeParseError,
+  refuseEmptyPaths,
+  toNumberOrText,
+} from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
 import { refuseSharedOutputs } from './output-paths.js'
@@ -226,6 +231,7 @@ export function parseCliArgs(
     )
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
+  refuseEmptyPaths(values, OPTIONS)
   const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
   // The data options are judged by the library, for export and serve alike.

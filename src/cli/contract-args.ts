@@ -1,6 +1,11 @@
 import { parseArgs } from 'node:util'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
+import {
+  attachNegativeValues,
+  describeParseError,
+  refuseEmptyPaths,
+  toNumberOrText,
+} from './flag-values.js'
 import { UsageError } from './usage-error.js'
 import { refuseSharedOutputs } from './output-paths.js'
 
@@ -88,6 +93,7 @@ export function parseContractArgs(
   }
   if (values.help) return { command: 'help' }
   if (values.version) return { command: 'version' }
+  refuseEmptyPaths(values, CONTRACT_OPTIONS)
   const other = command === 'verify' ? 'record' : 'verify'
   const misplaced = ONLY[other].find((name) => values[name] !== undefined)
   if (misplaced) throw new UsageError(`--${misplaced} is a ${other} option (see --help)`)

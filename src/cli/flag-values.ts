@@ -1,3 +1,5 @@
+import { UsageError } from './usage-error.js'
+
 /**
  * A flag's value as a number, or its text when it is not a decimal number, for the library to
  * judge either way: its message, bounds included, is the one printed. A decimal no number holds
@@ -75,4 +77,18 @@ export function attachNegativeValues(
     }
   }
   return result
+}
+
+/**
+ * Refuses an empty path given to a flag marked `file: 'written'`: no file has that name, and
+ * writing it would only fail later with an answer about some folder.
+ */
+export function refuseEmptyPaths(
+  values: Readonly<Record<string, unknown>>,
+  options: Readonly<Record<string, { readonly type: string; readonly file?: string }>>,
+): void {
+  const empty = Object.keys(options).find(
+    (name) => options[name]!.file === 'written' && values[name] === '',
+  )
+  if (empty !== undefined) throw new UsageError(`--${empty} is empty: give it a file name`)
 }
