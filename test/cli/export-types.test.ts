@@ -106,6 +106,16 @@ it('says a folder that is there but takes no new file is that, not missing', asy
   )
 })
 
+it('counts one record of a level in the singular', async () => {
+  const out = join(folder, 'one.json')
+  const types = join(folder, 'one.d.ts')
+  const args = ['export', '--data', fixturePath('minimal.json'), '--out', out, '--types', types]
+  expect((await runCli(args)).stderr).toEqual([
+    `taxonomy-mock: wrote 1 topic (${fixturePath('minimal.json')}) to ${out}`,
+    `taxonomy-mock: wrote the slugs of 1 discipline and 1 sub-discipline to ${types}`,
+  ])
+})
+
 it('says what it knows of an output path that is empty, ends in / or names no open descriptor', async () => {
   expect(await runCli(['export', '--size', 'small', '--out', ''])).toEqual({
     code: 2,
