@@ -308,7 +308,8 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
     if (!isApiKey(key))
       throw new OptionError('apiKeys', `must hold keys of ${describeKeyFault(key)}`)
   }
-  return Object.freeze([...keys])
+  // A key given twice (`--api-key a --api-key a`) is one key: the banner and `GET /` count it once.
+  return Object.freeze([...new Set(keys as string[])])
 }
 
 /**
