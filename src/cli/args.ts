@@ -3,7 +3,7 @@ import { resolveSeed } from '../core/generate.js'
 import { resolveSize } from '../core/size.js'
 import { MEGABYTE } from '../core/megabytes.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
-import { resolveOptions, type AnswerOptions } from '../http/options.js'
+import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
 import { redactUrl, TYPED_USER_INFO } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
@@ -13,7 +13,12 @@ import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/option
 import { OptionError } from '../core/option-error.js'
 import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
 import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
-import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
+import {
+  attachNegativeValues,
+  describeParseError,
+  refuseEmptyPaths,
+  toNumberOrText,
+} from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
 import { refuseSharedOutputs } from './output-paths.js'
@@ -226,6 +231,7 @@ export function parseCliArgs(
     )
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`)
+  refuseEmptyPaths(values, OPTIONS)
   const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
   // The data options are judged by the library, for export and serve alike.
@@ -263,6 +269,12 @@ function parseExport(
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   if (values['admin-key'] !== undefined && from === undefined)
     throw new UsageError('--admin-key goes with --from URL: it is sent to that server')
+  // Judged as serve judges it (set but empty too): a key fetch refuses would be quoted whole.
+  if (from !== undefined)
+    checkOptions(
+      () => resolveAdminKey(adminKey),
+      values['admin-key'] === undefined ? { adminKey: OPTION_VARIABLES.adminKey } : {},
+    )
   refuseSharedOutputs(
     {
       out: values.out as string | undefined,
@@ -478,7 +490,7 @@ function parseUpstream(
   const apiKey = env[DEFAULT_KEY_ENV]
   if (apiKey === undefined || apiKey === '')
     throw new UsageError(
-      `--upstream needs the service's key in ${DEFAULT_KEY_ENV}, as verify and record take it; it is not set`,
+      `--upstream needs the service's key in ${DEFAULT_KEY_ENV}, as verify and record take it; it ${apiKey === undefined ? 'is not set' : 'is set but empty'}`,
     )
   let target: string
   let milliseconds: number

@@ -1,6 +1,11 @@
 import { parseArgs } from 'node:util'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { attachNegativeValues, describeParseError, toNumberOrText } from './flag-values.js'
+import {
+  attachNegativeValues,
+  describeParseError,
+  refuseEmptyPaths,
+  toNumberOrText,
+} from './flag-values.js'
 import { UsageError } from './usage-error.js'
 import { refuseSharedOutputs } from './output-paths.js'
 
@@ -88,6 +93,7 @@ export function parseContractArgs(
   }
   if (values.help) return { command: 'help' }
   if (values.version) return { command: 'version' }
+  refuseEmptyPaths(values, CONTRACT_OPTIONS)
   const other = command === 'verify' ? 'record' : 'verify'
   const misplaced = ONLY[other].find((name) => values[name] !== undefined)
   if (misplaced) throw new UsageError(`--${misplaced} is a ${other} option (see --help)`)
@@ -137,10 +143,14 @@ function readKey(
     )
   }
   const keySource = flag !== undefined ? '--api-key' : `env ${name}`
+  if (flag === '') throw new UsageError('no API key: --api-key is empty')
   const apiKey: string | undefined = flag ?? env[name]
   if (apiKey === undefined || apiKey === '') {
+    // Set but empty is a secret that did not arrive, not one never given: say which.
+    const [state, fix] =
+      apiKey === undefined ? ['is not set', 'set it'] : ['is set but empty', 'put the key in it']
     throw new UsageError(
-      `no API key: ${name} is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)`,
+      `no API key: ${name} ${state} (${fix}, name another variable with --api-key-env NAME, or pass --api-key)`,
     )
   }
   // The library judges the key, and names it by its length only.

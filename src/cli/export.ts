@@ -6,6 +6,7 @@ import type { Taxonomy } from '../core/store.js'
 import { redactUrl } from '../http/secret-query.js'
 import type { ExportArgs } from './args.js'
 import { loadDataFile } from './data-file.js'
+import { counted } from './counted.js'
 import type { CliIo } from './io.js'
 import { toManifestJson, type ManifestSource } from './manifest.js'
 import { RuntimeError } from './runtime-error.js'
@@ -35,12 +36,14 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
   }
   if (args.out !== undefined) {
     await writeOutputFile(args.out, fixtureJsonChunks(taxonomy), '--out')
-    io.stderr(`taxonomy-mock: wrote ${taxonomy.topics.length} topics (${label}) to ${args.out}`)
+    io.stderr(
+      `taxonomy-mock: wrote ${counted(taxonomy.topics.length, 'topic')} (${label}) to ${args.out}`,
+    )
   }
   if (args.types !== undefined) {
     await writeOutputFile(args.types, [toSlugTypes(taxonomy)], '--types')
     io.stderr(
-      `taxonomy-mock: wrote the slugs of ${taxonomy.disciplines.length} disciplines and ${taxonomy.subDisciplines.length} sub-disciplines to ${args.types}`,
+      `taxonomy-mock: wrote the slugs of ${counted(taxonomy.disciplines.length, 'discipline')} and ${counted(taxonomy.subDisciplines.length, 'sub-discipline')} to ${args.types}`,
     )
   }
   if (args.manifest !== undefined) {

@@ -1,11 +1,33 @@
+import { UsageError } from './usage-error.js'
+
 /**
  * A flag's value as a number, or its text when it is not a decimal number, for the library to
- * judge either way: its message, bounds included, is the one printed. `undefined` when absent.
+ * judge either way: its message, bounds included, is the one printed. A decimal no number holds
+ * exactly as typed (`9007199254740993`, `0.99999999999999999999`, which would be read as
+ * `…992` and `1`) is passed as its text too, so it is refused quoting what was typed.
+ * `undefined` when absent.
  */
 export function toNumberOrText(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined
   const trimmed = text.trim()
-  return /^-?\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : text
+  if (!/^-?\d+(?:\.\d+)?$/.test(trimmed)) return text
+  const number = Number(trimmed)
+  return toDigits(trimmed) === toDigits(String(number)) ? number : text
+}
+
+/**
+ * A decimal (`-0012.50`, `1.5e-7`) as its significant digits and the power of ten of the last
+ * one, without its sign: `125e-1`, `15e-8`. Two decimals of one value give the same text, however
+ * many leading or trailing zeros they have.
+ */
+function toDigits(decimal: string): string {
+  const [mantissa = '', exponent = '0'] = decimal.replace(/^-/, '').split('e')
+  const [whole = '', fraction = ''] = mantissa.split('.')
+  const digits = `${whole}${fraction}`.replace(/^0+/, '')
+  const significant = digits.replace(/0+$/, '')
+  if (significant === '') return '0'
+  const power = Number(exponent) - fraction.length + digits.length - significant.length
+  return `${significant}e${power}`
 }
 
 /** What went wrong with the flags, in the words of `--help`. */
@@ -26,28 +48,47 @@ export function describeParseError(error: Error & { code?: string }): string {
 }
 
 /**
- * `--seed -3` becomes `--seed=-3`, so the value is judged as a number rather than read as a flag
- * (node:util's parseArgs takes a value that starts with `-` for a flag of its own).
+ * `--seed -3` becomes `--seed=-3`, and `-p -1` `--port=-1`, so the value is judged as a number
+ * rather than read as a flag (node:util's parseArgs takes a value that starts with `-` for a flag
+ * of its own).
  */
 export function attachNegativeValues(
   argv: readonly string[],
-  options: Readonly<Record<string, { readonly type: string }>>,
+  options: Readonly<Record<string, { readonly type: string; readonly short?: string }>>,
 ): string[] {
+  const shorts = new Map(
+    Object.entries(options).flatMap(([name, { short }]) => (short ? [[`-${short}`, name]] : [])),
+  )
   const result: string[] = []
   for (let i = 0; i < argv.length; i++) {
-    const name = argv[i]!.replace(/^--/, '')
+    const arg = argv[i]!
+    const name = arg.startsWith('--') ? arg.slice(2) : shorts.get(arg)
     const next = argv[i + 1]
     if (
-      argv[i]!.startsWith('--') &&
+      name !== undefined &&
       options[name]?.type === 'string' &&
       next !== undefined &&
       /^-\d/.test(next)
     ) {
-      result.push(`${argv[i]}=${next}`)
+      result.push(`--${name}=${next}`)
       i++
     } else {
-      result.push(argv[i]!)
+      result.push(arg)
     }
   }
   return result
+}
+
+/**
+ * Refuses an empty path given to a flag marked `file: 'written'`: no file has that name, and
+ * writing it would only fail later with an answer about some folder.
+ */
+export function refuseEmptyPaths(
+  values: Readonly<Record<string, unknown>>,
+  options: Readonly<Record<string, { readonly type: string; readonly file?: string }>>,
+): void {
+  const empty = Object.keys(options).find(
+    (name) => options[name]!.file === 'written' && values[name] === '',
+  )
+  if (empty !== undefined) throw new UsageError(`--${empty} is empty: give it a file name`)
 }

@@ -1,6 +1,7 @@
 import { recordService } from '../contract/record.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { ContractArgs } from './contract-args.js'
+import { counted } from './counted.js'
 import type { CliIo } from './io.js'
 import { toRuntimeError, toServiceOptions } from './verify.js'
 import { writeOutputFile } from './write-file.js'
@@ -17,8 +18,8 @@ export async function record(args: ContractArgs, io: CliIo): Promise<number> {
   await writeOutputFile(args.out!, fixtureJsonChunks(result.taxonomy), '--out')
   const { taxonomy } = result
   io.stdout(
-    `taxonomy-mock: recorded ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ` +
-      `${taxonomy.domains.length} domains and ${taxonomy.topics.length} topics from ${args.target} in ${result.requests} requests to ${args.out}`,
+    `taxonomy-mock: recorded ${counted(taxonomy.disciplines.length, 'discipline')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline')}, ` +
+      `${counted(taxonomy.domains.length, 'domain')} and ${counted(taxonomy.topics.length, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${args.out}`,
   )
   io.stdout(
     `Serve it as the service answered: taxonomy-mock --data ${args.out}${result.order === 'name' ? '' : ` --order ${result.order}`}`,

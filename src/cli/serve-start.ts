@@ -78,19 +78,20 @@ export async function unlessStopped<T>(
   return await Promise.race([work, aborted])
 }
 
-/** Why listening failed, as one line naming the flag to change. */
+/** Why listening failed, as one line naming the flag to change, and the host as given, quoted. */
 export function describeListenError(error: NodeJS.ErrnoException, args: ServeArgs): string {
-  const where = `${args.host}:${args.port}`
+  const host = JSON.stringify(args.host)
+  const where = `${host} port ${args.port}`
   switch (error.code) {
     case 'EADDRINUSE':
-      return `port ${args.port} is already in use on ${args.host}; pick another with ${args.portFrom} (0 = any free port)`
+      return `port ${args.port} is already in use on ${host}; pick another with ${args.portFrom} (0 = any free port)`
     case 'EACCES':
       return `permission denied to listen on ${where} (ports below 1024 need privileges)`
     case 'EADDRNOTAVAIL':
-      return `cannot bind ${args.hostFrom} ${args.host}: no such address on this machine`
+      return `cannot bind ${args.hostFrom} ${host}: no such address on this machine`
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot resolve ${args.hostFrom} ${args.host}`
+      return `cannot resolve ${args.hostFrom} ${host}`
     default:
       return `cannot listen on ${where}: ${error.code ?? error.message}`
   }

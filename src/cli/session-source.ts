@@ -1,10 +1,12 @@
 import { digestText, toCanonicalJson } from '../core/digest.js'
-import { createTaxonomy } from '../core/generate.js'
+import { createTaxonomy, resolveSeed } from '../core/generate.js'
 import { describeDataset } from '../core/identity.js'
 import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
 import { findTooDeep } from '../core/nesting.js'
+import { toOneLine } from '../core/shown-text.js'
 import { isPresetName, presetPatch } from '../core/presets.js'
-import type { SizeCounts } from '../core/size.js'
+import { resolveSize } from '../core/size.js'
+import { quote } from '../core/field-name.js'
 import type { Taxonomy } from '../core/store.js'
 import { servedDigest, type ServedDataset } from '../http/dataset.js'
 import { ADMIN_KEY_HEADER_NAME } from '../http/header-names.js'
@@ -12,6 +14,7 @@ import { NESTED_ORDERS } from '../http/options.js'
 import { DATA_LIMITS } from '../http/session-data.js'
 import { hideSecret, readTextWithin } from '../http/session-client.js'
 import { loadDataFile } from './data-file.js'
+import { isOptionError } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 
 /** Where a session's data is read: the mock's base URL, the session, and how to reach its admin API. */
@@ -49,7 +52,7 @@ export async function readSessionSource(args: SessionSourceArgs): Promise<Sessio
   )
   const answer = await readAnswer(url, args.adminKey)
   const { patch, dataset } = answer
-  const base = await rebuildBase(dataset, args.data)
+  const base = await rebuildBase(dataset, args.data, `${url.origin}${url.pathname}`)
   const patchDigest = patch === null ? undefined : digestText([toCanonicalJson(patch) ?? ''])
   const dataDigest = describeDataset(base).digest
   const matches = NESTED_ORDERS.some(
@@ -87,9 +90,12 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
   const text = await readLimited(response, where)
   const body = parseJson(text)
   if (response.status !== 200) {
-    // The server's own words, which may repeat the admin key it was sent.
+    // The server's own words, which may repeat the admin key it was sent, or hold a terminal's
+    // escapes and line breaks: a URL that is no mock may send anything.
     const message =
-      typeof body?.error === 'string' ? `: ${hideSecret(body.error, adminKey).slice(0, 300)}` : ''
+      typeof body?.error === 'string'
+        ? `: ${toOneLine(hideSecret(body.error, adminKey).slice(0, 300))}`
+        : ''
     const hint = response.status === 403 ? " (pass the server's --admin-key)" : ''
     throw new RuntimeError(`${where} answered ${response.status}${message}${hint}`)
   }
@@ -134,8 +140,15 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The server's data without the session's patch: generated again, or the `--data` file. */
-async function rebuildBase(dataset: ServedDataset, data: string | undefined): Promise<Taxonomy> {
+/**
+ * The server's data without the session's patch: generated again, or the `--data` file. `where`
+ * names the answer that named it.
+ */
+async function rebuildBase(
+  dataset: ServedDataset,
+  data: string | undefined,
+  where: string,
+): Promise<Taxonomy> {
   if (dataset.sha256 !== undefined) {
     if (data === undefined) {
       throw new RuntimeError(
@@ -153,21 +166,48 @@ async function rebuildBase(dataset: ServedDataset, data: string | undefined): Pr
   }
   if (dataset.seed === undefined || dataset.size === undefined)
     throw new RuntimeError(`cannot rebuild the server's data: its dataset names no seed and size`)
+  const generation = toGeneration(dataset, where)
   if (data !== undefined) {
     throw new RuntimeError(
       `the server serves generated data (${describeBase(dataset)}), not a file: drop --data`,
     )
   }
-  return createTaxonomy({ seed: dataset.seed, size: toSize(dataset.size) })
+  // As large as the server names, up to the generator's bounds (docs/reference.md says the cost).
+  return createTaxonomy(generation)
 }
 
-/** `small`, `medium`, `large`, or counts `domains/disciplines/sub-disciplines/topics`. */
-function toSize(size: string): 'small' | 'medium' | 'large' | SizeCounts {
-  if (size === 'small' || size === 'medium' || size === 'large') return size
-  const counts = size.split('/').map(Number)
-  if (counts.length !== 4 || counts.some((count) => !Number.isSafeInteger(count)))
-    throw new RuntimeError(`cannot rebuild the server's data: size ${JSON.stringify(size)}`)
-  const [domains, disciplines, subDisciplines, topics] = counts as [number, number, number, number]
+/**
+ * The seed and size a dataset names, judged as the `seed` and `size` options are, before anything
+ * is generated: a URL that is no mock may name anything.
+ */
+function toGeneration(dataset: ServedDataset, where: string) {
+  const size = toSize(dataset.size)
+  try {
+    const seed = resolveSeed(dataset.seed)
+    const counts = resolveSize(size)
+    // A preset by its name, as the server made it.
+    return {
+      seed,
+      size: typeof size === 'string' ? (size as 'small' | 'medium' | 'large') : counts,
+    }
+  } catch (error) {
+    if (!isOptionError(error)) throw error
+    const given = typeof dataset.size === 'string' ? ` ${quote(dataset.size)}` : ''
+    const level = error.option.startsWith('size.') ? ` (${error.option.slice('size.'.length)})` : ''
+    const named = error.option === 'seed' ? 'seed' : `size${given}${level}`
+    throw new RuntimeError(
+      `${where} answered a dataset taxonomy-mock cannot rebuild: its ${named} ${error.requirement}`,
+    )
+  }
+}
+
+/**
+ * `small`, `medium`, `large`, or counts `domains/disciplines/sub-disciplines/topics`; anything
+ * else as it came, for `resolveSize` to refuse.
+ */
+function toSize(size: unknown): unknown {
+  if (typeof size !== 'string' || !/^\d+\/\d+\/\d+\/\d+$/.test(size)) return size
+  const [domains, disciplines, subDisciplines, topics] = size.split('/').map(Number)
   return { domains, disciplines, subDisciplines, topics }
 }
 

@@ -125,6 +125,8 @@ type Target =
   | { readonly kind: 'stdio'; readonly stream: NodeJS.WriteStream }
 
 async function findTarget(file: string): Promise<Target> {
+  // Written beside it, `new/` would be `new/.….partial`, in a folder that is not there.
+  if (file.endsWith('/')) throw Object.assign(new Error('ends in /'), { code: 'EFOLDERNAME' })
   const descriptor = await findDescriptorPath(file)
   if (descriptor !== undefined) {
     // Our own stdout or stderr may be a socket (Node's child processes), which cannot be opened by path.
@@ -303,6 +305,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
     case 'ENOENT':
       if (error.syscall === 'mkdir' && error.path !== undefined)
         return `the folder ${JSON.stringify(dirname(error.path))} takes no new folder`
+      // Opened as it is (a descriptor path, a device): that name is not there, whatever its folder.
+      if (error.path === file) return 'no such file or folder'
       // A folder that is there but takes no new file (/proc, /sys) says ENOENT too.
       return (await stat(dirname(file)).then(
         (info) => info.isDirectory(),
@@ -317,6 +321,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'no space left on the device'
     case 'EISDIR':
       return 'it is a folder'
+    case 'EFOLDERNAME':
+      return 'it ends in /, which names a folder, not a file'
     case 'EROFS':
       return 'the file system is read-only'
     case 'ELOOP':

@@ -10,6 +10,7 @@ import {
 import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
 import { FirstSeen } from '../core/first-seen.js'
+import { replaceControls } from '../core/shown-text.js'
 import { isObject, parseBody, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
 import { checkRecordFields, checkSummaryFields, where } from './shape.js'
@@ -313,10 +314,7 @@ function describeAnswer(exchange: Exchange, auth: string): string {
 /** The start of a body, for a problem line. */
 function excerpt(text: string): string {
   // A control character (a terminal's escapes among them) as U+FFFD: the line goes to a terminal.
-  const flat = text
-    .replace(/\s+/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd')
-    .trim()
+  const flat = replaceControls(text.replace(/\s+/g, ' ')).trim()
   return flat === '' ? '(empty body)' : flat.length > 120 ? `${flat.slice(0, 120)}…` : flat
 }
 

@@ -15,6 +15,7 @@ import {
   type Level,
 } from './types.js'
 
+/** The longest name, in characters: code points, as JSON Schema's `maxLength` counts (an emoji is one). */
 export const MAX_NAME_LENGTH = 500
 const MAX_ISSUES = 100
 /** What a sparse array has where an element is missing. */
@@ -269,8 +270,11 @@ export function parseRecord(
   }
   const name = checkString(item.name, at, '.name', issues)
   if (name !== undefined && name.trim() === '') issues.add(`${at}.name`, 'must not be empty')
-  if (name !== undefined && name.length > MAX_NAME_LENGTH) {
-    issues.add(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters; has ${name.length}`)
+  if (name !== undefined && !fitsName(name, MAX_NAME_LENGTH)) {
+    issues.add(
+      `${at}.name`,
+      `must be at most ${MAX_NAME_LENGTH} characters; has ${countCharacters(name)}`,
+    )
   }
   const slug = checkString(item.slug, at, '.slug', issues)
   if (slug !== undefined) {
@@ -392,4 +396,28 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 function describeMissing(value: unknown): string {
   return value === undefined ? 'nothing (the field is missing)' : formatReceived(value)
+}
+
+/**
+ * Whether `name` is at most `room` characters (code points). Counted only past `room` UTF-16
+ * units: a string has no more code points than units, and most names are far shorter.
+ */
+export function fitsName(name: string, room: number): boolean {
+  return name.length <= room || countCharacters(name) <= room
+}
+
+/** The characters of `text` as code points: a surrogate pair (an emoji) is one, a lone half one. */
+export function countCharacters(text: string): number {
+  let count = text.length
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--
+        i++
+      }
+    }
+  }
+  return count
 }

@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from './fixture.js'
+import { countCharacters, fitsName, MAX_NAME_LENGTH } from './fixture.js'
 import { createIdSource } from './ids.js'
 import type { RecordPatch, TaxonomyPatch } from './patch.js'
 import { OptionError } from './option-error.js'
@@ -63,13 +63,16 @@ export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
   const longest = suffixes
     .slice(0, topicCount > 0 ? 2 : 1)
     .reduce((a, b) => (b.length > a.length ? b : a), '')
-  if (shape.name.length + longest.length > MAX_NAME_LENGTH)
+  // The suffixes are ASCII: one character each unit.
+  if (!fitsName(shape.name, MAX_NAME_LENGTH - longest.length)) {
+    const has = countCharacters(shape.name)
     throw new OptionError(
       'name',
       longest === ''
-        ? `must be at most ${MAX_NAME_LENGTH} characters; has ${shape.name.length}`
-        : `must be at most ${MAX_NAME_LENGTH - longest.length} characters, so that its children's (\`${longest.trim()}\` added) are at most ${MAX_NAME_LENGTH}; has ${shape.name.length}`,
+        ? `must be at most ${MAX_NAME_LENGTH} characters; has ${has}`
+        : `must be at most ${MAX_NAME_LENGTH - longest.length} characters, so that its children's (\`${longest.trim()}\` added) are at most ${MAX_NAME_LENGTH}; has ${has}`,
     )
+  }
   if (subCount * topicCount > MAX_COUNT)
     throw new OptionError('subDisciplines', `× \`topics\` must be at most ${MAX_COUNT}`)
   const slug = shape.slug ?? toSlug(shape.name)

@@ -308,10 +308,18 @@ function resolveKeys(apiKeys: unknown, anyKey: unknown): readonly string[] | 'an
     if (!isApiKey(key))
       throw new OptionError('apiKeys', `must hold keys of ${describeKeyFault(key)}`)
   }
-  return Object.freeze([...keys])
+  // A key given twice (`--api-key a --api-key a`) is one key: the banner and `GET /` count it once.
+  return Object.freeze([...new Set(keys as string[])])
 }
 
-function resolveAdminKey(adminKey: unknown): string | undefined {
+/**
+ * The `adminKey` option, checked as a key is (never echoed); `export --from` judges the key it
+ * sends by this too.
+ *
+ * @example
+ * resolveAdminKey('admin-secret') // 'admin-secret'
+ */
+export function resolveAdminKey(adminKey: unknown): string | undefined {
   if (adminKey === undefined) return undefined
   if (!isApiKey(adminKey))
     throw new OptionError('adminKey', `must be ${describeKeyFault(adminKey)}`)

@@ -53,9 +53,12 @@ export function resolvePort(port: unknown): number {
   return port
 }
 
-/** Whether a string can name an interface to bind: non-empty, no white space. */
+/**
+ * Whether a string can name an interface to bind: non-empty, no white space and no control
+ * character (C0, DEL, C1), which no host name holds and a terminal would act on in a message.
+ */
 function isHost(host: unknown): host is string {
-  return typeof host === 'string' && host !== '' && !/\s/.test(host)
+  return typeof host === 'string' && host !== '' && !/[\s\u0000-\u001f\u007f-\u009f]/.test(host)
 }
 
 /**

@@ -93,6 +93,8 @@ it.each([
     'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc" (string)',
   ],
   [['--port'], 'taxonomy-mock: --port needs a value (see --help)'],
+  // A negative number after a short flag is its value, as after the long one.
+  [['-p', '-1'], 'taxonomy-mock: --port must be an integer from 0 to 65535; received -1 (number)'],
   [
     ['--size', 'huge'],
     "taxonomy-mock: --size must be 'small', 'medium' or 'large'; received \"huge\" (string)",
@@ -100,6 +102,15 @@ it.each([
   [
     ['--seed', '-3'],
     'taxonomy-mock: --seed must be a non-negative safe integer; received -3 (number)',
+  ],
+  // No number holds them as typed (read, they were 1 and 9007199254740992): quoted as typed.
+  [
+    ['export', '--seed', '0.99999999999999999999', '--size', 'small'],
+    'taxonomy-mock: --seed must be a non-negative safe integer; received "0.99999999999999999999" (string)',
+  ],
+  [
+    ['--seed', '9007199254740993'],
+    'taxonomy-mock: --seed must be a non-negative safe integer; received "9007199254740993" (string)',
   ],
   [
     ['--delay', '2147483648'],

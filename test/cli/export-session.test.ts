@@ -311,3 +311,76 @@ it('refuses to save data that is not what the server serves, and answers that ar
     other.close()
   }
 })
+
+it("keeps a server's refusal on one line: its line breaks as spaces, its escapes as U+FFFD", async () => {
+  const other = createHttpServer((_, response) => {
+    response
+      .writeHead(500, { 'content-type': 'application/json' })
+      .end('{"error":"\\u001b[31mred\\nline2\\u009b2J"}')
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+    expect(await runCli(['export', '--from', url, '--session', 's'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: ${url}/__admin/sessions/s/data answered 500: \ufffd[31mred line2\ufffd2J`,
+      ],
+    })
+  } finally {
+    other.close()
+  }
+})
+
+it('refuses an admin key that serve refuses, by its length only, before anything is sent', async () => {
+  const from = ['export', '--from', 'http://127.0.0.1:4477', '--session', 's']
+  expect(await runCli([...from, '--admin-key', 'sekret\nkey'])).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: [
+      'taxonomy-mock: --admin-key must be 1-256 visible ASCII characters with no spaces; received a string of 10 characters',
+    ],
+  })
+  for (const key of ['sekret\nkey', '']) {
+    expect(await runCli(from, { TAXONOMY_MOCK_ADMIN_KEY: key })).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: TAXONOMY_MOCK_ADMIN_KEY must be 1-256 visible ASCII characters with no spaces; received a string of ${key.length} characters`,
+      ],
+    })
+  }
+})
+
+it('refuses a seed or size no taxonomy-mock serves in one line naming the answer, before generating', async () => {
+  const datasets = [
+    { seed: 'abc', size: 'small' },
+    { seed: 1, size: '0/0/0/0' },
+    { seed: 1, size: 5 },
+  ]
+  const other = createHttpServer((_, response) => {
+    const dataset = { format: 'taxonomy-mock/v1', digest: '0', ...datasets.shift() }
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ patch: null, dataset }))
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+    const answered = `taxonomy-mock: ${url}/__admin/sessions/s/data answered a dataset taxonomy-mock cannot rebuild: its`
+    const lines = []
+    for (let i = 0; i < 3; i++) {
+      const { code, stdout, stderr } = await runCli(['export', '--from', url, '--session', 's'])
+      expect({ code, stdout }).toEqual({ code: 1, stdout: [] })
+      lines.push(...stderr)
+    }
+    expect(lines).toEqual([
+      `${answered} seed must be a non-negative safe integer; received "abc" (string)`,
+      `${answered} size "0/0/0/0" (domains) must be an integer from 1 to 1000; received 0 (number)`,
+      `${answered} size must be 'small', 'medium', 'large' or an object of counts; received 5 (number)`,
+    ])
+  } finally {
+    other.close()
+  }
+})

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,6 +104,44 @@ it('says a folder that is there but takes no new file is that, not missing', asy
   expect(stderr[0]).toMatch(
     /^taxonomy-mock: cannot write --out file "\/proc\/x\.json": (the folder takes no new file|permission denied)$/,
   )
+})
+
+it('counts one record of a level in the singular', async () => {
+  const out = join(folder, 'one.json')
+  const types = join(folder, 'one.d.ts')
+  const args = ['export', '--data', fixturePath('minimal.json'), '--out', out, '--types', types]
+  expect((await runCli(args)).stderr).toEqual([
+    `taxonomy-mock: wrote 1 topic (${fixturePath('minimal.json')}) to ${out}`,
+    `taxonomy-mock: wrote the slugs of 1 discipline and 1 sub-discipline to ${types}`,
+  ])
+})
+
+it('says what it knows of an output path that is empty, ends in / or names no open descriptor', async () => {
+  expect(await runCli(['export', '--size', 'small', '--out', ''])).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: ['taxonomy-mock: --out is empty: give it a file name'],
+  })
+  expect(await runCli(['verify', '--target', 'http://x', '--discipline', 'x', '--junit='])).toEqual(
+    {
+      code: 2,
+      stdout: [],
+      stderr: ['taxonomy-mock: --junit is empty: give it a file name'],
+    },
+  )
+  const cases: [string, string][] = [
+    [`${join(folder, 'new')}/`, 'it ends in /, which names a folder, not a file'],
+    [`${folder}/`, 'it ends in /, which names a folder, not a file'],
+    ['/proc/self/fd/99', 'no such file or folder'],
+  ]
+  for (const [out, reason] of cases) {
+    expect(await runCli(['export', '--size', 'small', '--out', out])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [`taxonomy-mock: cannot write --out file ${JSON.stringify(out)}: ${reason}`],
+    })
+  }
+  expect(existsSync(join(folder, 'new'))).toBe(false)
 })
 
 it('exits 1 with one line when --types cannot be written, and writes nothing', async () => {

@@ -121,6 +121,18 @@ it('takes --delay up to the longest timer, as the library does: one bound', asyn
   ])
 })
 
+it('takes a number as typed with spaces and zeros around it, and one no number holds as its text', () => {
+  expect(parseCliArgs(['--seed', ' 007 ', '--delay', '1.50', '--port', '0.0'], {})).toMatchObject({
+    seed: 7,
+    delay: 1.5,
+    port: 0,
+  })
+  expect(parseCliArgs(['--delay', '0.0000001'], {})).toMatchObject({ delay: 1e-7 })
+  expect(() => parseCliArgs(['--delay', '0.30000000000000001'], {})).toThrow(
+    '--delay must be a number of milliseconds from 0 to 2147483647; received "0.30000000000000001" (string)',
+  )
+})
+
 it('names --delay when --scenario delay lacks it', async () => {
   expect((await runInProcess(['--scenario', 'delay'])).stderr).toEqual([
     "taxonomy-mock: --scenario 'delay' needs --delay (milliseconds, [min, max] or { median, p99 })",

@@ -135,14 +135,14 @@ it('exits 1 with one line naming the port when it is in use, and serves nothing'
   const run = spawnCli(['--port', String(port)])
   expect(await run.exit).toBe(1)
   expect(run.stderr).toEqual([
-    `taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with --port (0 = any free port)`,
+    `taxonomy-mock: port ${port} is already in use on "127.0.0.1"; pick another with --port (0 = any free port)`,
   ])
   expect(run.stdout).toEqual([])
   // The port from the environment: the message names the variable to change.
   const fromEnv = spawnCli([], { TAXONOMY_MOCK_PORT: String(port) })
   expect(await fromEnv.exit).toBe(1)
   expect(fromEnv.stderr).toEqual([
-    `taxonomy-mock: port ${port} is already in use on 127.0.0.1; pick another with TAXONOMY_MOCK_PORT (0 = any free port)`,
+    `taxonomy-mock: port ${port} is already in use on "127.0.0.1"; pick another with TAXONOMY_MOCK_PORT (0 = any free port)`,
   ])
   blocker.close()
 })
@@ -151,7 +151,7 @@ it('exits 1 with one line when the host cannot be bound', async () => {
   const run = spawnCli(['--port', '0', '--host', '203.0.113.7'])
   expect(await run.exit).toBe(1)
   expect(run.stderr).toEqual([
-    'taxonomy-mock: cannot bind --host 203.0.113.7: no such address on this machine',
+    'taxonomy-mock: cannot bind --host "203.0.113.7": no such address on this machine',
   ])
 })
 

@@ -252,7 +252,12 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
     [
       ['--upstream', 'http://127.0.0.1:9'],
       {},
-      "--upstream needs the service's key in TAXONOMY_API_KEY",
+      "--upstream needs the service's key in TAXONOMY_API_KEY, as verify and record take it; it is not set",
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9'],
+      { TAXONOMY_API_KEY: '' },
+      "--upstream needs the service's key in TAXONOMY_API_KEY, as verify and record take it; it is set but empty",
     ],
     [
       ['--upstream', 'http://user:pw@127.0.0.1:9'],

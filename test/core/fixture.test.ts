@@ -92,6 +92,11 @@ const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
     'domains[0].name: must be at most 500 characters; has 501',
   ],
   [
+    'an overlong name of emoji, counted in characters',
+    (f) => (f.domains[0].name = '😀'.repeat(501)),
+    'domains[0].name: must be at most 500 characters; has 501',
+  ],
+  [
     'a bad slug',
     (f) => (f.sub_disciplines[0].slug = 'Bad Slug'),
     'sub_disciplines[0].slug: "Bad Slug" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)',
@@ -203,6 +208,12 @@ it('builds, record by record, the fixture parseFixture gives, its records frozen
   expect(
     Object.isFrozen(built.topics[0]) && Object.isFrozen(built.topics[0]!.sub_discipline_ids),
   ).toBe(true)
+})
+
+it('takes a name of 500 characters that are 1000 UTF-16 units (emoji), as JSON Schema counts', () => {
+  const fixture = cloneFixture()
+  fixture.domains[0].name = '😀'.repeat(500)
+  expect(parseFixture(fixture).domains[0]!.name).toHaveLength(1000)
 })
 
 it('rejects sparse arrays (from code): a hole is no record and no parent id', () => {

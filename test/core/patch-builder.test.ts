@@ -85,4 +85,12 @@ it('names every part of a shape that would make a patch no fixture takes', () =>
     topics: 1,
   })
   expect(patchTaxonomy(base, named41).findDiscipline('longy')).toBeDefined()
+  // Counted in characters, as the fixture's check counts them: an emoji is one.
+  const emoji = createDisciplinePatch({ name: '😀'.repeat(500), slug: 'emoji', domainIds })
+  expect(patchTaxonomy(base, emoji).findDiscipline('emoji')).toBeDefined()
+  expect(() =>
+    createDisciplinePatch({ name: '😀'.repeat(483), slug: 'emoji', domainIds, subDisciplines: 41 }),
+  ).toThrow(
+    "`name` must be at most 482 characters, so that its children's (`Sub-discipline 41` added) are at most 500; has 483",
+  )
 })

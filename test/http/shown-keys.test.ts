@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { resolveOptions } from '../../src/http/options.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { maskKey, showKeys } from '../../src/http/shown-keys.js'
 import { formatUrlLine } from '../../src/cli/banner.js'
@@ -21,6 +22,13 @@ it('prints keys other than the default masked in the banner line', () => {
   const line = formatUrlLine('http://127.0.0.1:4477', [SHORT, LONG], { seed: 1 } as never)
   expect(line).toContain('keys: (hidden), k9Z…)')
   expect(line).not.toContain('w7P')
+})
+
+it('counts a key given twice once', () => {
+  expect(resolveOptions({ apiKeys: [SHORT, SHORT, 'taxonomy-mock-key', SHORT] }).apiKeys).toEqual([
+    SHORT,
+    'taxonomy-mock-key',
+  ])
 })
 
 it('shows no part of a key other than the default on GET /, only how many there are', () => {

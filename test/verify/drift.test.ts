@@ -363,6 +363,16 @@ it.each([
     'taxonomy-mock: no API key: TAXONOMY_API_KEY is not set (set it, name another variable with --api-key-env NAME, or pass --api-key)',
   ],
   [
+    ['verify', '--target', 'http://127.0.0.1:9', '--discipline', 'x'],
+    { TAXONOMY_API_KEY: '' },
+    'taxonomy-mock: no API key: TAXONOMY_API_KEY is set but empty (put the key in it, name another variable with --api-key-env NAME, or pass --api-key)',
+  ],
+  [
+    ['verify', '--target', 'http://127.0.0.1:9', '--discipline', 'x', '--api-key='],
+    ENV,
+    'taxonomy-mock: no API key: --api-key is empty',
+  ],
+  [
     [
       'verify',
       '--target',

@@ -7,6 +7,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { spawnCli } from '../helpers/cli.js'
+import { fixturePath } from '../helpers/fixtures.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET, driftBodies, runInProcess, startTarget, type Drift } from '../helpers/targets.js'
 
@@ -325,4 +326,16 @@ it('refuses to record records that make no valid fixture, in one line naming the
     ),
   ])
   expect(existsSync(out)).toBe(false)
+})
+
+it('counts one record of a level in the singular in its summary', async () => {
+  const taxonomy = loadTaxonomy(readFileSync(fixturePath('minimal.json'), 'utf8'))
+  const source = await startTestServer({ taxonomy, apiKeys: [SECRET] })
+  const { code, stdout, out } = await recordDiscipline(source, 'area-studies', 'one.json')
+  expect(code).toBe(0)
+  expect(stdout[0]).toMatch(
+    new RegExp(
+      `^taxonomy-mock: recorded 1 discipline, 1 sub-discipline, 1 domain and 1 topic from ${source.url} in \\d+ requests to ${out}$`,
+    ),
+  )
 })

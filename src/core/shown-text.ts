@@ -1,0 +1,29 @@
+/**
+ * The characters a terminal acts on rather than shows: C0 (escapes among them), DEL and C1, and the
+ * bidirectional overrides that reorder what follows them on the line.
+ */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
+/** A line break, with the blanks around it. */
+const LINE_BREAK = /\s*[\n\r\u2028\u2029\u0085]\s*/g
+
+/**
+ * Text from elsewhere (a service's body, a server's error) as a terminal line may show it: each
+ * control character as U+FFFD, so it can neither clear the screen nor pass for something else.
+ *
+ * @example
+ * replaceControls('\u001b[31mred') // '\ufffd[31mred'
+ */
+export function replaceControls(text: string): string {
+  return text.replace(CONTROLS, '\ufffd')
+}
+
+/**
+ * `text` on one line: each line break (and the blanks around it) as one space, any other control
+ * character as U+FFFD.
+ *
+ * @example
+ * toOneLine('red\nline2') // 'red line2'
+ */
+export function toOneLine(text: string): string {
+  return replaceControls(text.replace(LINE_BREAK, ' '))
+}
