@@ -104,7 +104,10 @@ async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataA
     body === undefined ||
     !('patch' in body) ||
     typeof dataset?.digest !== 'string' ||
-    typeof dataset.format !== 'string'
+    typeof dataset.format !== 'string' ||
+    // Both are quoted in messages: hex of a digest's length, as a taxonomy-mock sends them.
+    !/^[0-9a-f]{1,64}$/.test(dataset.digest) ||
+    (dataset.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(String(dataset.sha256)))
   )
     throw new RuntimeError(`${where} did not answer a session's data: is --from a taxonomy-mock?`)
   // What the server would refuse, before the digest walks it recursively.

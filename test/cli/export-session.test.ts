@@ -259,6 +259,18 @@ it('refuses to save data that is not what the server serves, and answers that ar
       },
     },
     { status: 200, body: { hello: 'world' } },
+    // A digest or a file's SHA-256 that is no hex digest (a message would quote 8 MB of it).
+    {
+      status: 200,
+      body: { patch: null, dataset: { format: 'taxonomy-mock/v1', digest: 'x'.repeat(100_000) } },
+    },
+    {
+      status: 200,
+      body: {
+        patch: null,
+        dataset: { format: 'taxonomy-mock/v1.1', digest: '0', sha256: 'y'.repeat(100_000) },
+      },
+    },
     // A patch no taxonomy-mock takes, nested past what a recursive walk survives.
     {
       status: 200,
@@ -282,13 +294,14 @@ it('refuses to save data that is not what the server serves, and answers that ar
         'taxonomy-mock: the data rebuilt from seed 42, size small is not the data session "s" is served (digest 0000000000000000): is the server another version of taxonomy-mock?',
       ],
     })
-    expect(await runCli(args)).toEqual({
-      code: 1,
-      stdout: [],
-      stderr: [
-        `taxonomy-mock: ${url}/__admin/sessions/s/data did not answer a session's data: is --from a taxonomy-mock?`,
-      ],
-    })
+    for (let answer = 0; answer < 3; answer++)
+      expect(await runCli(args)).toEqual({
+        code: 1,
+        stdout: [],
+        stderr: [
+          `taxonomy-mock: ${url}/__admin/sessions/s/data did not answer a session's data: is --from a taxonomy-mock?`,
+        ],
+      })
     expect(await runCli(args)).toEqual({
       code: 1,
       stdout: [],
