@@ -22,8 +22,8 @@ export function findLinkChain(file: string): Map<string, Set<string>> {
 
 /**
  * The path `file` names once every link on the way is followed, a dangling one included: where a
- * write to it lands (the CLI's writer writes through a dangling link). Two paths that give the
- * same one name one file.
+ * write to it lands (the CLI's writer writes through a dangling link). Paths that give the same
+ * one name one file.
  */
 export function followLinks(file: string): string {
   return walkLinks(file, () => {})

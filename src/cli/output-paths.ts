@@ -6,7 +6,8 @@ import { UsageError } from './usage-error.js'
  * replaces the file, so the second would leave the first's bytes nowhere, and the command would
  * still say it wrote them; and a file read (`inputs`: `--data`) that a flag would write, which
  * would replace the data, except the output named `inPlace` (`export --data x --out x` rewrites
- * it). A descriptor (`/dev/stdout`) or another special path may be named twice: writes append.
+ * it). A descriptor (`/dev/stdout`, or a link to one) or another special path may be named twice:
+ * writes append.
  */
 export function refuseSharedOutputs(
   outputs: Readonly<Record<string, string | undefined>>,
@@ -17,6 +18,7 @@ export function refuseSharedOutputs(
   for (const [flag, path] of Object.entries(outputs)) {
     if (path === undefined || isSpecial(path)) continue
     const file = followLinks(path)
+    if (isSpecial(file)) continue
     const first = seen.get(file)
     if (first !== undefined)
       throw new UsageError(
@@ -25,7 +27,7 @@ export function refuseSharedOutputs(
     seen.set(file, flag)
   }
   for (const [flag, path] of Object.entries(inputs)) {
-    if (path === undefined || isSpecial(path)) continue
+    if (path === undefined) continue
     const output = seen.get(followLinks(path))
     if (output !== undefined && output !== inPlace)
       throw new UsageError(
