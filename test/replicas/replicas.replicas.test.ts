@@ -9,7 +9,7 @@ import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
-import { replicaConnections, startRedis, type RedisProcess } from '../helpers/redis.js'
+import { replicaConnections, sendToRedis, startRedis, type RedisProcess } from '../helpers/redis.js'
 
 const KEY = 'taxonomy-mock-key'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -293,6 +293,41 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     // Back, A reads again what it may have missed (it answers from its old copy until it has).
     await said(a, BACK)
     await until(async () => (await get(a!.url, 'missed')).status === 503, 'the write in force on A')
+  }, 60_000)
+
+  it("fetches a session whose version changed without a notice it heard (another replica's write, its notice missed), rather than ask Redis again for ever", async () => {
+    const [a] = await startReplicas('unheard', 1)
+    expect((await admin(a!.url, 'PUT', 'u/scenario', 'server-error')).status).toBe(200)
+    expect((await get(a!.url, 'u')).status).toBe(500)
+    // What another replica's write leaves in Redis; A hears no notice of it.
+    const version = await sendToRedis(redis.url, 'INCR', 'unheard:v')
+    await sendToRedis(redis.url, 'HSET', 'unheard:s:{u}', 'scenario', '"unavailable"', 'n', '0')
+    await sendToRedis(redis.url, 'HSET', 'unheard:s:{u}', 'v', String(version))
+    const answer = await get(a!.url, 'u')
+    expect(answer.status).toBe(503)
+    expect(answer.body).not.toMatch(/Session store/)
+  }, 60_000)
+
+  it('answers every request of a session whose scenario another replica changes meanwhile, again and again', async () => {
+    const [a, b] = await startReplicas('flips', 2)
+    expect((await admin(a!.url, 'PUT', 'f/scenario', 'server-error')).status).toBe(200)
+    let flipping = true
+    const flips = (async () => {
+      for (let n = 0; flipping; n++)
+        await admin(a!.url, 'PUT', 'f/scenario', n % 2 ? 'server-error' : 'unavailable')
+    })()
+    const statuses: number[] = []
+    try {
+      // Eight requests at a time on B, each round answered before the next.
+      for (let round = 0; round < 20; round++)
+        for (const answer of await Promise.all(Array.from({ length: 8 }, () => get(b!.url, 'f'))))
+          statuses.push(answer.status)
+    } finally {
+      flipping = false
+      await flips
+    }
+    expect(statuses).toHaveLength(160)
+    for (const status of statuses) expect([500, 503]).toContain(status)
   }, 60_000)
 
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {
