@@ -338,9 +338,12 @@ function parseNotice(text: string): Notice | undefined {
   return { op: command.op, session, from }
 }
 
-/** A number Redis keeps as a string (`P:v`): `undefined` when it is none. */
+/**
+ * A number Redis keeps as a string (`P:v`, a session's `v`): `undefined` when it is none, or not
+ * as INCR writes it (`04`, `+4`): the step script compares a copy's version with it as text.
+ */
 function parseStoredCount(value: string): number | undefined {
-  if (!/^\d{1,16}$/.test(value)) return undefined
+  if (!/^(?:0|[1-9]\d{0,15})$/.test(value)) return undefined
   const number = Number(value)
   return Number.isSafeInteger(number) ? number : undefined
 }
