@@ -330,6 +330,56 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     for (const status of statuses) expect([500, 503]).toContain(status)
   }, 60_000)
 
+  it('a Redis restarted empty is not given back a scenario cleared meanwhile: a replica that had not fetched the clear saves nothing of it', async () => {
+    const replicas = await startReplicas('cleared', 2)
+    const [a, b] = replicas
+    expect((await admin(a!.url, 'PUT', 'res1/scenario', 'unavailable')).status).toBe(200)
+    expect((await get(a!.url, 'res1')).status).toBe(503)
+    expect((await get(b!.url, 'res1')).status).toBe(503)
+    expect((await admin(a!.url, 'DELETE', 'res1/scenario')).status).toBe(200)
+    expect((await get(a!.url, 'res1')).status).toBe(200)
+    // A write on B: its answer comes after the clear's notice on B's one connection, so B has
+    // heard it (its copy of res1 is stale) before Redis goes.
+    expect((await admin(b!.url, 'PUT', 'other/scenario', 'server-error')).status).toBe(200)
+    await redis.stop()
+    await redis.start()
+    // B saves its sessions again, res1 before `other` (the order it took them in); A has neither.
+    await until(
+      async () => (await sendToRedis(redis.url, 'EXISTS', 'cleared:s:{other}')) === 1,
+      'B saved its sessions again',
+    )
+    expect(await sendToRedis(redis.url, 'EXISTS', 'cleared:s:{res1}')).toBe(0)
+    for (const replica of replicas) expect((await get(replica!.url, 'res1')).status).toBe(200)
+    expect((await get(a!.url, 'other')).status).toBe(500)
+  }, 60_000)
+
+  it('a replica told that another saved a session again after Redis restarted empty fetches it', async () => {
+    const replicas = await startReplicas('resaved', 2)
+    const [a, b] = replicas
+    expect((await admin(a!.url, 'PUT', 's5/scenario', 'unavailable')).status).toBe(200)
+    expect((await get(b!.url, 's5')).status).toBe(503)
+    // A second write on A: B's copy is stale, and B saves nothing of it when Redis is back.
+    expect((await admin(a!.url, 'PUT', 's5/scenario', 'server-error')).status).toBe(200)
+    expect((await admin(b!.url, 'PUT', 'flush/scenario', 'server-error')).status).toBe(200)
+    // A runs nothing while Redis restarts: B is back first and finds nothing saved of s5.
+    a!.run.child.kill('SIGSTOP')
+    try {
+      await redis.stop()
+      await redis.start()
+      await until(() => b!.run.stderr.some((line) => BACK.test(line)), 'B back on the store')
+      expect((await get(b!.url, 's5')).status).toBe(200)
+    } finally {
+      a!.run.child.kill('SIGCONT')
+    }
+    // A saves s5 again as it holds it, and tells B, which fetches it.
+    await until(
+      async () => (await sendToRedis(redis.url, 'EXISTS', 'resaved:s:{s5}')) === 1,
+      'A saved s5 again',
+    )
+    await until(async () => (await get(b!.url, 's5')).status === 500, 'B fetched s5 again')
+    expect((await get(a!.url, 's5')).status).toBe(500)
+  }, 60_000)
+
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {
     const [a] = await startReplicas('hostile', 1)
     const single = spawnCli(['--port', '0', '--quiet'])

@@ -185,14 +185,15 @@ export class RedisSessionStore extends MemorySessionStore {
   /**
    * Takes every saved session (at start, and when the store is back): a session another replica
    * changed meanwhile is fetched, one deleted is emptied. A store that lost its data (a restart
-   * without persistence) is given this replica's sessions again.
+   * without persistence) is given this replica's sessions again, those it holds current (a copy
+   * a notice said changed is not: it is only fetched), and every replica is told.
    */
   async load(): Promise<void> {
     const last = await this.link.lastVersion()
     const ids = new Set(await this.link.sessions())
     if ((last ?? 0) < this.#highest) {
       for (const session of this.registry.all())
-        if (this.#versions.has(session))
+        if (this.#versions.has(session) && !this.#stale.has(session.id))
           await this.link.restore(session.id, scenarioText(session) ?? '', dataText(session) ?? '')
     }
     for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)

@@ -32,9 +32,16 @@ type Client = RedisClientType<
   { [N in keyof typeof SCRIPTS]: (typeof SCRIPTS)[N] & { SHA1: string } }
 >
 
-/** A message of the changes channel: a session's state changed, or a replica asks for journals. */
+/**
+ * A message of the changes channel: a session's state changed (an admin write, or `restore`: saved
+ * again after the store lost its data), or a replica asks for journals.
+ */
 export type Notice =
-  | { readonly op: AdminCommand['op']; readonly session: string; readonly from: string }
+  | {
+      readonly op: AdminCommand['op'] | 'restore'
+      readonly session: string
+      readonly from: string
+    }
   | { readonly op: 'journal'; readonly session: string; readonly ask: string }
 
 /** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data`): JSON texts. */
@@ -253,10 +260,14 @@ export class StoreLink {
     return version
   }
 
-  /** Saves a session's state again, unless one is saved (the store lost its data). */
+  /**
+   * Saves a session's state again, unless one is saved (the store lost its data), and tells every
+   * replica.
+   */
   async restore(session: string, scenario: string, data: string): Promise<void> {
-    const args = [session, scenario, data, String(SESSION_TTL_MS)]
-    await this.#call(() => this.client.restore(this.#stateKeys(session), args))
+    const keys = [...this.#stateKeys(session), this.#keys('changes')]
+    const args = [session, scenario, data, String(SESSION_TTL_MS), this.replica]
+    await this.#call(() => this.client.restore(keys, args))
   }
 
   /** Asks every replica for its part of a session's journal; answers how many were asked. */
@@ -333,6 +344,7 @@ function parseNotice(text: string): Notice | undefined {
   const { op, session, ask, from } = value
   if (!isSessionId(session)) return undefined
   if (op === 'journal') return isAsk(ask) ? { op, session, ask } : undefined
+  if (op === 'restore') return isReplicaId(from) ? { op, session, from } : undefined
   const command = { op, session } as AdminCommand
   if (typeof op !== 'string' || !isAdminWrite(command) || !isReplicaId(from)) return undefined
   return { op: command.op, session, from }

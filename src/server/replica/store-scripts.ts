@@ -87,7 +87,8 @@ return { n, malformed, limited, limit - used, math.max(1, math.ceil((window - (m
 
 /**
  * A replica's state of a session, saved again after the store lost its data (a restart without
- * persistence), unless another replica saved it first.
+ * persistence), unless another replica saved it first; a notice on the changes channel, as a
+ * write gives, so that a replica that fetched the session before (and found nothing) fetches it.
  */
 const RESTORE = `
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
@@ -97,6 +98,7 @@ if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], 'scenario', ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[3], 'data', ARGV[3]) end
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[5], '{"op":"restore","session":"' .. ARGV[1] .. '","from":"' .. ARGV[5] .. '"}')
 return v`
 
 /**
