@@ -5,6 +5,7 @@ import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import type { AnsweredEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
 import type { MockAnswer } from '../../http/responses.js'
+import { DATA_LIMITS } from '../../http/session-data.js'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFailure, type MalformedKind, type StoreFaults } from './store-faults.js'
@@ -62,6 +63,15 @@ interface JournalReply {
  * at once rather than queue without bound.
  */
 const COMMANDS_WAITING_MAX = 10_000
+/**
+ * The most bytes a saved field (`v`, `scenario`, `data`) is read with: twice the largest patch a
+ * replica writes (a scenario is at most an admin body, 64 KB). A larger one is malformed, and not
+ * read: Redis would cut a connection whose reply passes its output buffer limit (32 MB for one
+ * that subscribes), and the replica would read it again as it reconnects.
+ */
+const SAVED_FIELD_BYTES = 2 * DATA_LIMITS.patchBytes
+/** The most bytes of a session id (`SESSION_ID_PATTERN`). */
+const SESSION_ID_BYTES = 200
 /** How long session keys live after their last write. */
 const SESSION_TTL_MS = 24 * 60 * 60 * 1_000
 
@@ -124,6 +134,9 @@ export class StoreLink {
         write: defineScript(SCRIPTS.write),
         step: defineScript(SCRIPTS.step),
         restore: defineScript(SCRIPTS.restore),
+        fetch: defineScript(SCRIPTS.fetch),
+        sessions: defineScript(SCRIPTS.sessions),
+        lastVersion: defineScript(SCRIPTS.lastVersion),
       },
       disableOfflineQueue: true,
       commandsQueueMaxLength: COMMANDS_WAITING_MAX,
@@ -231,32 +244,42 @@ export class StoreLink {
     return reply
   }
 
-  /** A session's saved state (`null`: none, or malformed: dropped and counted). */
+  /**
+   * A session's saved state (`null`: none, or malformed: dropped and counted). A field larger
+   * than any replica writes is not read: it is malformed.
+   */
   async fetch(session: string): Promise<SavedState | null> {
     const key = this.#keys(`s:{${session}}`)
-    const reply = await this.#call(() => this.client.hmGet(key, ['v', 'scenario', 'data']))
+    const reply = await this.#call(() => this.client.fetch([key], [String(SAVED_FIELD_BYTES)]))
     const state = parseSavedState(reply)
     if (state !== undefined) return state
-    this.#malformed('value', key)
+    const oversized = Array.isArray(reply) && reply.length === 2 ? (reply as unknown[]) : undefined
+    const [field, bytes] = oversized ?? []
+    this.#malformed('value', oversized ? `${key}'s ${String(field)}: ${String(bytes)} bytes` : key)
     return null
   }
 
   /** The ids of every session with saved state; a malformed id is dropped. */
   async sessions(): Promise<string[]> {
     const key = this.#keys('sessions')
-    const members = await this.#call(() => this.client.sMembers(key))
+    const reply = await this.#call(() => this.client.sessions([key], [String(SESSION_ID_BYTES)]))
+    const [members, others] = Array.isArray(reply) ? (reply as unknown[]) : []
+    if (!Array.isArray(members) || !Number.isSafeInteger(others))
+      throw this.#malformed('value', `the members of ${key}`)
+    if ((others as number) > 0) this.#malformed('key', `${key} holds ${others} longer than an id`)
     return members.filter((session) => {
       if (isSessionId(session)) return true
-      this.#malformed('key', `${key} holds ${preview(session)}`)
+      this.#malformed('key', `${key} holds ${preview(String(session))}`)
       return false
     })
   }
 
   /** The last version given; `undefined` when none is (the store is empty) or it is no number. */
   async lastVersion(): Promise<number | undefined> {
-    const value = await this.#call(() => this.client.get(this.#keys('v')))
-    const version = value === null ? undefined : parseStoredCount(value)
-    if (value !== null && version === undefined) this.#malformed('value', this.#keys('v'))
+    const key = this.#keys('v')
+    const value = await this.#call(() => this.client.lastVersion([key], ['32']))
+    const version = typeof value === 'string' ? parseStoredCount(value) : undefined
+    if (value !== null && version === undefined) this.#malformed('value', key)
     return version
   }
 

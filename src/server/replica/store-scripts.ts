@@ -102,6 +102,35 @@ redis.call('PUBLISH', KEYS[5], '{"op":"restore","session":"' .. ARGV[1] .. '","f
 return v`
 
 /**
+ * A session's saved state, `{v, scenario, data}` as HMGET gives it; or, when a field holds more
+ * than `ARGV[1]` bytes (more than any replica writes), `{field, bytes}` instead: a reply that
+ * large would pass Redis' output buffer limit for the replica's connection, which it then cuts.
+ */
+const FETCH = `
+for _, field in ipairs({'v', 'scenario', 'data'}) do
+  local bytes = redis.call('HSTRLEN', KEYS[1], field)
+  if bytes > tonumber(ARGV[1]) then return {field, bytes} end
+end
+return redis.call('HMGET', KEYS[1], 'v', 'scenario', 'data')`
+
+/**
+ * The members of the sessions' set no longer than `ARGV[1]` bytes (a session id's most), and how
+ * many others it holds: `{members, others}`.
+ */
+const SESSIONS = `
+local kept, others = {}, 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if #id <= tonumber(ARGV[1]) then kept[#kept + 1] = id else others = others + 1 end
+end
+return {kept, others}`
+
+/** The last version given (`P:v`); `{bytes}` when it holds more than `ARGV[1]` bytes. */
+const LAST_VERSION = `
+local bytes = redis.call('STRLEN', KEYS[1])
+if bytes > tonumber(ARGV[1]) then return {bytes} end
+return redis.call('GET', KEYS[1])`
+
+/**
  * A script as the client runs it, `client.NAME(keys, args)`: by its SHA-1 (`EVALSHA`), and by its
  * text once more when Redis has forgotten it (a restart).
  */
@@ -116,4 +145,11 @@ const script = (SCRIPT: string) => ({
 })
 
 /** The scripts, for the client's `scripts` option (each through its `defineScript`). */
-export const SCRIPTS = { write: script(WRITE), step: script(STEP), restore: script(RESTORE) }
+export const SCRIPTS = {
+  write: script(WRITE),
+  step: script(STEP),
+  restore: script(RESTORE),
+  fetch: script(FETCH),
+  sessions: script(SESSIONS),
+  lastVersion: script(LAST_VERSION),
+}
