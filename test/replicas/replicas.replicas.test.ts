@@ -275,6 +275,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
   }, 60_000)
 
+  it('says a store that cuts its connection again and again once (lost, back), not at every cut', async () => {
+    const [a] = await startReplicas('cuts', 1)
+    for (let cut = 0; cut < 5; cut++) {
+      const [before] = await replicaConnections(redis.url, 'cuts')
+      await sendToRedis(redis.url, 'CLIENT', 'KILL', 'ID', before!)
+      await until(async () => {
+        const now = await replicaConnections(redis.url, 'cuts')
+        return now.length === 1 && now[0] !== before
+      }, 'the replica subscribed again')
+    }
+    await until(
+      async () => (await admin(a!.url, 'PUT', 'c/scenario', 'unavailable')).status === 200,
+      'the replica back on the store',
+    )
+    const lines = a!.run.stderr.filter((line) => !WAITING.test(line))
+    expect(lines).toEqual([
+      expect.stringMatching(/lost the session store at /),
+      expect.stringMatching(BACK),
+    ])
+  }, 60_000)
+
   it('a replica still away from the store when another writes finds the write in force once it is back', async () => {
     const [a, b] = await startReplicas('away', 2)
     const said = (replica: typeof a, pattern: RegExp) =>

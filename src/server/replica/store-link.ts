@@ -72,6 +72,8 @@ const COMMANDS_WAITING_MAX = 10_000
 const SAVED_FIELD_BYTES = 2 * DATA_LIMITS.patchBytes
 /** The most bytes of a session id (`SESSION_ID_PATTERN`). */
 const SESSION_ID_BYTES = 200
+/** How long after a loss of the store was said another is not. */
+const LOST_QUIET_MS = 60_000
 /** How long session keys live after their last write. */
 const SESSION_TTL_MS = 24 * 60 * 60 * 1_000
 
@@ -187,21 +189,40 @@ export class StoreLink {
   }
 
   /**
-   * Says the store is lost once, and back once the connection is ready again. Told by the
-   * connection's state, not by the event: an error that leaves it connected changes nothing.
+   * Says the store is lost once, and back once the connection is ready again; a loss within a
+   * minute of the last one said is not said (nor its return), only counted in the next line: a
+   * store that cuts the connection again and again gives a line a minute, not two a cut. Told by
+   * the connection's state, not by the event: an error that leaves it connected changes nothing.
    */
   #watch(events: StoreEvents): void {
+    // Lost and not back yet; the loss said; when a loss was said last; losses not said since.
+    let lost = false
     let said = false
+    let saidAt = -Infinity
+    let unsaid = 0
     const down = (error: Error) => {
-      if (this.#closing || said || this.up) return
+      if (this.#closing || this.up) return
+      if (!lost) {
+        lost = true
+        unsaid++
+      }
+      const now = performance.now()
+      // A loss that lasts is said once its minute is over (each retry fails with an error).
+      if (said || now - saidAt < LOST_QUIET_MS) return
       said = true
+      saidAt = now
       const cause = error.message || String(error)
-      this.faults.warn(`lost the session store at ${this.address.display} (${cause}); retrying`)
+      const more = unsaid > 1 ? ` (lost ${unsaid - 1} more times since the last line)` : ''
+      unsaid = 0
+      this.faults.warn(
+        `lost the session store at ${this.address.display} (${cause}); retrying${more}`,
+      )
     }
     const back = () => {
-      if (this.#closing || !said || !this.up) return
+      if (this.#closing || !lost || !this.up) return
+      lost = false
+      if (said) this.faults.warn(`the session store at ${this.address.display} is back`)
       said = false
-      this.faults.warn(`the session store at ${this.address.display} is back`)
       events.onReconnect()
     }
     this.client.on('error', down)
