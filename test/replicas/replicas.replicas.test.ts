@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@redis/client'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
 import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
-import { replicaConnections, sendToRedis, startRedis, type RedisProcess } from '../helpers/redis.js'
+import {
+  replicaConnections,
+  sendToRedis,
+  spawnReplica,
+  startRedis,
+  type RedisProcess,
+} from '../helpers/redis.js'
 
 const KEY = 'taxonomy-mock-key'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -399,6 +407,46 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     )
     await until(async () => (await get(b!.url, 's5')).status === 500, 'B fetched s5 again')
     expect((await get(a!.url, 's5')).status).toBe(500)
+  }, 60_000)
+
+  it('reads a journal whose other parts hold more bodies than Redis holds for a subscriber: the newest bodies within a share of it, the older left out, never the connection cut', async () => {
+    // Redis cuts a subscriber's connection past this (32 MB by default), parts waiting there.
+    const small = await startRedis(['--client-output-buffer-limit', 'pubsub 1mb 512kb 60'])
+    try {
+      // 40 sub-disciplines whose answers are 40 KB each: 1.6 MB of distinct bodies.
+      const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+      const file = join(tmpdir(), `tm-replicas-bodies-${process.pid}.json`)
+      const long = (slug: string) => `${slug} `.repeat(Math.ceil(40_000 / (slug.length + 1)))
+      const fixture = JSON.parse(toFixtureJson(taxonomy)) as {
+        sub_disciplines: { slug: string; description: string }[]
+      }
+      for (const sub of fixture.sub_disciplines) sub.description = long(sub.slug)
+      writeFileSync(file, JSON.stringify(fixture))
+      const store = `${small.url}?prefix=bodies`
+      const [a, b] = await Promise.all([
+        spawnReplica(store, ['--data', file]),
+        spawnReplica(store, ['--data', file]),
+      ])
+      for (const { slug } of taxonomy.subDisciplines) {
+        const path = `/api/v2/sub_disciplines/${slug}`
+        expect((await get(b.url, 'bodies', path)).status).toBe(200)
+      }
+      const response = await fetch(`${a.url}/__admin/sessions/bodies/requests.har`)
+      expect(response.status).toBe(200)
+      const har = (await response.json()) as {
+        log: { entries: { response: { content: { text?: string } } }[] }
+      }
+      const texts = har.log.entries.map(({ response }) => response.content.text ?? '')
+      expect(texts).toHaveLength(40)
+      // A quarter of Redis' 1 MB for the one part (256 KB): the newest bodies that fit.
+      const sent = texts.filter((text) => text.length > 0)
+      expect(sent.length).toBeGreaterThan(0)
+      expect(texts.slice(-sent.length)).toEqual(sent)
+      expect(sent.join('').length).toBeLessThanOrEqual(256 * 1024)
+      expect(a.run.stderr.join('\n')).not.toMatch(/lost the session store/)
+    } finally {
+      await small.stop()
+    }
   }, 60_000)
 
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {

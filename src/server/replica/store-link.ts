@@ -43,7 +43,13 @@ export type Notice =
       readonly session: string
       readonly from: string
     }
-  | { readonly op: 'journal'; readonly session: string; readonly ask: string }
+  | {
+      readonly op: 'journal'
+      readonly session: string
+      readonly ask: string
+      /** The most bytes of answer bodies the asker takes in each replica's part. */
+      readonly bytes: number
+    }
 
 /** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data`): JSON texts. */
 export interface SavedState {
@@ -314,10 +320,40 @@ export class StoreLink {
     await this.#call(() => this.client.restore(keys, args))
   }
 
-  /** Asks every replica for its part of a session's journal; answers how many were asked. */
-  async ask(session: string, ask: string): Promise<number> {
-    const notice = JSON.stringify({ op: 'journal', session, ask })
+  /**
+   * Asks every replica for its part of a session's journal, with at most `bytes` of answer bodies
+   * in it; answers how many were asked.
+   */
+  async ask(session: string, ask: string, bytes: number): Promise<number> {
+    const notice = JSON.stringify({ op: 'journal', session, ask, bytes })
     return this.#call(() => this.client.publish(this.#keys('changes'), notice))
+  }
+
+  /** How many replicas listen on the changes channel, this one included. */
+  async replicas(): Promise<number> {
+    const channel = this.#keys('changes')
+    const counts = await this.#call(() => this.client.pubSubNumSub(channel))
+    const count = counts[channel]
+    return Number.isSafeInteger(count) ? count! : 1
+  }
+
+  /**
+   * The bytes waiting for a subscriber's connection past which Redis cuts it (the pubsub class's
+   * hard limit of `client-output-buffer-limit`, 32 MB by default); `undefined` when it sets none,
+   * or does not say (a managed Redis may refuse CONFIG).
+   */
+  async subscriberBufferLimit(): Promise<number | undefined> {
+    try {
+      const config = await bounded(
+        this.client.configGet('client-output-buffer-limit'),
+        this.address.timeout,
+      )
+      const limits = String(Object.values(config)[0] ?? '')
+      const bytes = Number(/\bpubsub (\d+) /.exec(limits)?.[1] ?? 0)
+      return bytes > 0 ? bytes : undefined
+    } catch {
+      return undefined
+    }
   }
 
   /** Sends this replica's part of a journal to the replica that asked. */
@@ -385,9 +421,10 @@ function parseNotice(text: string): Notice | undefined {
     return undefined
   }
   if (!isObject(value)) return undefined
-  const { op, session, ask, from } = value
+  const { op, session, ask, from, bytes } = value
   if (!isSessionId(session)) return undefined
-  if (op === 'journal') return isAsk(ask) ? { op, session, ask } : undefined
+  if (op === 'journal')
+    return isAsk(ask) && isCount(bytes) ? { op, session, ask, bytes } : undefined
   if (op === 'restore') return isReplicaId(from) ? { op, session, from } : undefined
   const command = { op, session } as AdminCommand
   if (typeof op !== 'string' || !isAdminWrite(command) || !isReplicaId(from)) return undefined
