@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@redis/client'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
@@ -447,6 +448,25 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     } finally {
       await small.stop()
     }
+  }, 60_000)
+
+  it('applies a data patch another replica accepted though its own journals fill its --memory-budget', async () => {
+    const [a, b] = await startReplicas('budget', 2, '--memory-budget', '1')
+    // B's journal: 300 entries of a 1,900-character target, about 1.2 MB, past its 1 MB budget.
+    const long = `${PATH}?q=${'x'.repeat(1_900)}`
+    for (let n = 0; n < 300; n += 10)
+      await Promise.all(Array.from({ length: 10 }, () => get(b!.url, 'fill', long)))
+    const patch = createDisciplinePatch({
+      name: 'Wide 1',
+      domainIds: [createTaxonomy({ seed: 42, size: 'medium' }).domains[0]!.id],
+      subDisciplines: 100,
+    })
+    expect((await admin(a!.url, 'PUT', 'big/data', patch)).status).toBe(200)
+    for (const replica of [a!, b!])
+      expect((await get(replica.url, 'big', '/api/v2/disciplines/wide-1')).status).toBe(200)
+    expect(b!.run.stderr.join('\n')).not.toMatch(/malformed/)
+    // Its own writes are still held to its budget.
+    expect((await admin(b!.url, 'PUT', 'big2/data', patch)).status).toBe(413)
   }, 60_000)
 
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {

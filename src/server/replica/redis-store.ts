@@ -90,8 +90,9 @@ export class RedisSessionStore extends MemorySessionStore {
         data === undefined
           ? { op: 'clearData', session: id }
           : { op: 'setData', session: id, patch: JSON.parse(data) }
-      // JSON, but no patch this replica takes (another program wrote it).
-      if ((this.applyHere(command) as MockAnswer).status !== 200) taken = false
+      // Held past this replica's memory budget: the store accepted it, so every replica holds it.
+      // Refused all the same, it is JSON but no patch (another program wrote it).
+      if ((this.applyHere(command, true) as MockAnswer).status !== 200) taken = false
     }
     if (!taken)
       this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
