@@ -469,6 +469,22 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await admin(b!.url, 'PUT', 'big2/data', patch)).status).toBe(413)
   }, 60_000)
 
+  it("ends a scenario's ttl on every replica when it was set, not when each took it", async () => {
+    const [a, b] = await startReplicas('ttl', 2)
+    const scenario = { kind: 'unavailable', ttl: 1_000 }
+    expect((await admin(a!.url, 'PUT', 't/scenario', scenario)).status).toBe(200)
+    expect((await get(a!.url, 't')).status).toBe(503)
+    await until(async () => (await get(a!.url, 't')).status === 200, 'the ttl over on A')
+    // B takes the session only now: its ttl is over there too.
+    expect((await get(b!.url, 't')).status).toBe(200)
+    // A data patch has both fetch the session again: the ended scenario is not given another ttl.
+    expect((await admin(a!.url, 'PUT', 't/data', { preset: 'empty-children' })).status).toBe(200)
+    for (const replica of [a!, b!]) expect((await get(replica.url, 't')).status).toBe(200)
+    // Set again, the same scenario starts its ttl again on a replica that held it.
+    expect((await admin(a!.url, 'PUT', 't/scenario', scenario)).status).toBe(200)
+    expect((await get(b!.url, 't')).status).toBe(503)
+  }, 60_000)
+
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {
     const [a] = await startReplicas('hostile', 1)
     const single = spawnCli(['--port', '0', '--quiet'])

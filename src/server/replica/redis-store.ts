@@ -85,6 +85,11 @@ export class RedisSessionStore extends MemorySessionStore {
       if (command === undefined) taken = false
       else void this.applyHere(command)
     }
+    // A `ttl` counts from when the scenario was set, wherever: set again, it starts again.
+    const { elapsed } = saved ?? {}
+    const state = session.scenario
+    if (taken && state && elapsed !== undefined)
+      state.endAt(performance.now() + (state.scenario.ttl ?? 0) - elapsed)
     if (data !== dataText(session)) {
       const command: AdminCommand =
         data === undefined
@@ -138,6 +143,7 @@ export class RedisSessionStore extends MemorySessionStore {
     // Another request of this process took a later position first: a copy counted from the start.
     if (state.taken > reply.position) {
       placed = new ScenarioState(state.scenario, undefined, state.source)
+      placed.endAt(state.endsAt)
       if (session.scenario === state) session.scenario = placed
     }
     placed.skipTo(reply.position)
@@ -195,11 +201,22 @@ export class RedisSessionStore extends MemorySessionStore {
     if ((last ?? 0) < this.#highest) {
       for (const session of this.registry.all())
         if (this.#versions.has(session) && !this.#stale.has(session.id))
-          await this.link.restore(session.id, scenarioText(session) ?? '', dataText(session) ?? '')
+          await this.link.restore(
+            session.id,
+            scenarioText(session) ?? '',
+            dataText(session) ?? '',
+            elapsedOf(session),
+          )
     }
     for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)
     for (const id of ids) this.#adopt(id, await this.link.fetch(id))
   }
+}
+
+/** Milliseconds since a session's scenario was set, as its `ttl` counts them (0: no `ttl`). */
+function elapsedOf({ scenario }: Session): number {
+  const ttl = scenario?.scenario.ttl
+  return ttl === undefined ? 0 : performance.now() - (scenario!.endsAt - ttl)
 }
 
 /** A session's scenario and data as Redis keeps them: JSON, as an admin write saves them. */

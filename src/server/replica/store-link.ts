@@ -51,11 +51,13 @@ export type Notice =
       readonly bytes: number
     }
 
-/** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data`): JSON texts. */
+/** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data set`): JSON texts. */
 export interface SavedState {
   readonly version: number
   readonly scenario: string | undefined
   readonly data: string | undefined
+  /** Milliseconds since the scenario was set, on Redis' clock (`undefined`: not saved). */
+  readonly elapsed: number | undefined
 }
 
 /** A replica's part of a session's journal, answering an ask. */
@@ -312,11 +314,18 @@ export class StoreLink {
 
   /**
    * Saves a session's state again, unless one is saved (the store lost its data), and tells every
-   * replica.
+   * replica. `elapsed`: the milliseconds since the scenario was set, as this replica counted.
    */
-  async restore(session: string, scenario: string, data: string): Promise<void> {
+  async restore(session: string, scenario: string, data: string, elapsed = 0): Promise<void> {
     const keys = [...this.#stateKeys(session), this.#keys('changes')]
-    const args = [session, scenario, data, String(SESSION_TTL_MS), this.replica]
+    const args = [
+      session,
+      scenario,
+      data,
+      String(SESSION_TTL_MS),
+      this.replica,
+      String(Math.max(0, Math.round(elapsed))),
+    ]
     await this.#call(() => this.client.restore(keys, args))
   }
 
@@ -441,14 +450,25 @@ function parseStoredCount(value: string): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined
 }
 
-/** A session's saved state; `null`: none is saved; `undefined`: malformed. */
+/**
+ * A session's saved state and Redis' clock (the fetch script's reply); `null`: none is saved;
+ * `undefined`: malformed.
+ */
 function parseSavedState(reply: unknown): SavedState | null | undefined {
-  if (!Array.isArray(reply) || reply.length !== 3) return undefined
-  const [version, scenario, data] = reply as unknown[]
+  if (!Array.isArray(reply) || reply.length !== 5) return undefined
+  const [version, scenario, data, set, now] = reply as unknown[]
   if (version === null) return scenario === null && data === null ? null : undefined
   const parsed = typeof version === 'string' ? parseStoredCount(version) : undefined
   if (parsed === undefined || !isJsonOrNull(scenario) || !isJsonOrNull(data)) return undefined
-  return { version: parsed, scenario: scenario ?? undefined, data: data ?? undefined }
+  const setAt = typeof set === 'string' ? parseStoredCount(set) : undefined
+  if ((set !== null && setAt === undefined) || !isCount(now)) return undefined
+  return {
+    version: parsed,
+    scenario: scenario ?? undefined,
+    data: data ?? undefined,
+    // A time later than Redis' now (written by another program) counts as now.
+    elapsed: setAt === undefined ? undefined : Math.max(0, now - setAt),
+  }
 }
 
 /** The step script's reply (store-scripts.ts: `STEP`). */
