@@ -30,6 +30,8 @@ import {
 } from './sessions.js'
 
 const NO_SCENARIOS: readonly ScenarioState[] = []
+/** How many times a request is answered afresh when its session changed under it (a shared store). */
+const AGAIN_MAX = 2
 
 /**
  * The order of checks for the API (docs/spec-choices.md): the key and the session it names, then
@@ -48,6 +50,8 @@ export class ApiChecks {
   #unnamed: Session | undefined
   // The 502 of an upstream that gave no answer: made on first use.
   #badGateway: Answers | undefined
+  // The 503 of a request whose session kept changing under it (a shared store): made on first use.
+  #changing: Answers | undefined
 
   constructor(
     readonly store: SessionStore,
@@ -66,11 +70,23 @@ export class ApiChecks {
     prefixed: string | undefined,
     context: AdapterContext,
   ): MockAnswer | Promise<MockAnswer> {
-    const id = sessionIdOf(request, prefixed)
-    // A shared store's copy of the session may be stale: the request waits until it is current.
+    return this.#answerCurrent(request, route, sessionIdOf(request, prefixed), context, 0)
+  }
+
+  /**
+   * A shared store's copy of the session may be stale: the request waits until it is current.
+   * `again`: how many times the session changed under this request already.
+   */
+  #answerCurrent(
+    request: MockRequest,
+    route: ApiRoute,
+    id: string,
+    context: AdapterContext,
+    again: number,
+  ): MockAnswer | Promise<MockAnswer> {
     const waiting = isSessionId(id) ? this.store.current(id) : undefined
-    if (waiting === undefined) return this.#answerIn(request, route, id, context)
-    return waiting.then((answer) => answer ?? this.#answerIn(request, route, id, context))
+    if (waiting === undefined) return this.#answerIn(request, route, id, context, again)
+    return waiting.then((answer) => answer ?? this.#answerIn(request, route, id, context, again))
   }
 
   #answerIn(
@@ -78,6 +94,7 @@ export class ApiChecks {
     route: ApiRoute,
     id: string,
     context: AdapterContext,
+    again: number,
   ): MockAnswer | Promise<MockAnswer> {
     const authorization = request.header('authorization')
     const key: KeyState = this.isAuthorized(authorization)
@@ -93,7 +110,7 @@ export class ApiChecks {
     }
     const served = this.cache.servedFor(context.data ?? session.data, session)
     const call = { request, route, session, key, served, journaled: session !== this.#unnamed }
-    return this.#answerApi(call, context.scenarios ?? NO_SCENARIOS, id, context)
+    return this.#answerApi(call, context.scenarios ?? NO_SCENARIOS, id, context, again)
   }
 
   /**
@@ -120,6 +137,7 @@ export class ApiChecks {
     selected: readonly ScenarioState[],
     id: string,
     context: AdapterContext,
+    again: number,
   ): MockAnswer | Promise<MockAnswer> {
     const { request, route, session } = call
     const { finish } = this
@@ -154,8 +172,12 @@ export class ApiChecks {
     const step = this.store.step(session, state, partition, applies)
     if (!(step instanceof Promise)) return this.#answerStep(call, state, step)
     return step.then((taken) => {
-      // The session changed meanwhile (a shared store): the request is answered afresh.
-      if (taken === AGAIN) return this.#answerIn(request, route, id, context)
+      // The session changed meanwhile (a shared store): the request is answered afresh, once
+      // its copy is fetched again; a session that keeps changing under it answers 503.
+      if (taken === AGAIN)
+        return again < AGAIN_MAX
+          ? this.#answerCurrent(request, route, id, context, again + 1)
+          : answerFor((this.#changing ??= changingAnswers(this.cache.options.cors)), request.method)
       return isStep(taken) ? this.#answerStep(call, state, taken) : taken
     })
   }
@@ -355,6 +377,15 @@ function scenarioFor(
 }
 
 type RecordRoute = Extract<Route, { kind: 'record' }>
+
+/** 503: a shared store's session changed under a request each time it was answered afresh. */
+function changingAnswers(cors: boolean): Answers {
+  return createMessageAnswers(
+    'unavailable',
+    'Session store busy: the session kept changing while this request was answered; retry shortly',
+    cors,
+  )
+}
 
 /** Whether a shared store's step is a step (rather than an answer in its place). */
 function isStep(taken: Exclude<SharedStep, typeof AGAIN>): taken is Step {

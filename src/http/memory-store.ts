@@ -81,8 +81,11 @@ export class MemorySessionStore implements SessionStore {
     return this.applyHere(command)
   }
 
-  /** Applies a command to this process's copy of the sessions alone. */
-  applyHere(command: AdminCommand): MockAnswer | Promise<MockAnswer> {
+  /**
+   * Applies a command to this process's copy of the sessions alone. `held`: a patch the shared
+   * store accepted, which this process holds whatever its memory budget says.
+   */
+  applyHere(command: AdminCommand, held = false): MockAnswer | Promise<MockAnswer> {
     const { registry: sessions } = this
     const { session } = command
     // Reading or clearing a session that does not exist makes none (nor pushes another out).
@@ -98,7 +101,7 @@ export class MemorySessionStore implements SessionStore {
         return adminJson({ session, scenario: null })
       }
       case 'setData':
-        return this.#setData(session, command.patch)
+        return this.#setData(session, command.patch, held)
       case 'readData':
         return adminJson(this.#describeData(session, sessions.find(session)?.data))
       case 'clearData': {
@@ -171,7 +174,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   /** Sets a patch as the session's data; a bad patch changes nothing. */
-  #setData(session: string, patch: unknown): MockAnswer {
+  #setData(session: string, patch: unknown, held: boolean): MockAnswer {
     let data: SessionData
     try {
       data = createSessionData(this.adminData.base(), patch)
@@ -187,7 +190,7 @@ export class MemorySessionStore implements SessionStore {
         false,
       ).get
     }
-    const refusal = this.registry.setData(this.registry.get(session), data)
+    const refusal = this.registry.setData(this.registry.get(session), data, held)
     if (refusal !== undefined) {
       return adminError(
         'payloadTooLarge',

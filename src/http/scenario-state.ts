@@ -90,7 +90,7 @@ export class ScenarioState {
   /** A `rate-limited` scenario's quota, when it has a `limit`. */
   readonly #limiter: RateLimiter | undefined
   /** When a scenario with a `ttl` ends, by `performance.now()`; `Infinity` for one without. */
-  readonly #endsAt: number
+  #endsAt: number
 
   /**
    * @param random the stream to draw from instead of one seeded here (a request's `Prefer` draws
@@ -136,6 +136,20 @@ export class ScenarioState {
   get phase(): Phase {
     const kind = this.#steps === undefined ? this.scenario.kind : this.#steps[this.#step]!.kind
     return kind === undefined ? 'before-key' : kindSpec(kind).phase
+  }
+
+  /** When its `ttl` runs out, by `performance.now()`; `Infinity` for a scenario without one. */
+  get endsAt(): number {
+    return this.#endsAt
+  }
+
+  /**
+   * Makes its `ttl` run out at `at` (by `performance.now()`) rather than `ttl` after it was made: a
+   * shared store's copy counts from when the scenario was set, wherever. A scenario without a `ttl`
+   * never ends.
+   */
+  endAt(at: number): void {
+    if (this.scenario.ttl !== undefined) this.#endsAt = at
   }
 
   /** Whether its `ttl` has run out: it applies to no request any more. */

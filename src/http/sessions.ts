@@ -162,14 +162,16 @@ export class SessionRegistry implements JournalLedger {
   /**
    * Sets or removes a session's data. Refused (the reason, for a 413; nothing changes) when every
    * session's patches together would pass {@link DATA_LIMITS}' `totalBytes`, or what cannot be made
-   * again (journals, sessions, patches) would pass the memory budget.
+   * again (journals, sessions, patches) would pass the memory budget; unless `held`: a patch
+   * another process accepted (a shared store's), which this one must hold as well (the budget then
+   * lets go of what can be made again).
    */
-  setData(session: Session, data: SessionData | undefined): string | undefined {
+  setData(session: Session, data: SessionData | undefined, held = false): string | undefined {
     const next = this.#dataBytes - (session.data?.bytes ?? 0) + (data?.bytes ?? 0)
     const grown = dataCost(data) - dataCost(session.data)
-    if (data !== undefined && next > DATA_LIMITS.totalBytes)
+    if (data !== undefined && !held && next > DATA_LIMITS.totalBytes)
       return `the patches of all sessions together are limited to ${DATA_LIMITS.totalBytes} bytes`
-    if (data !== undefined && grown > 0 && !this.memory.fits(grown))
+    if (data !== undefined && !held && grown > 0 && !this.memory.fits(grown))
       return `the sessions' journals and patches would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes})`
     this.#dataBytes = next
     this.#dataCount += (data === undefined ? 0 : 1) - (session.data === undefined ? 0 : 1)

@@ -1,15 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@redis/client'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
 import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
-import { replicaConnections, startRedis, type RedisProcess } from '../helpers/redis.js'
+import {
+  replicaConnections,
+  sendToRedis,
+  spawnReplica,
+  startRedis,
+  type RedisProcess,
+} from '../helpers/redis.js'
 
 const KEY = 'taxonomy-mock-key'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -275,6 +284,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
   }, 60_000)
 
+  it('says a store that cuts its connection again and again once (lost, back), not at every cut', async () => {
+    const [a] = await startReplicas('cuts', 1)
+    for (let cut = 0; cut < 5; cut++) {
+      const [before] = await replicaConnections(redis.url, 'cuts')
+      await sendToRedis(redis.url, 'CLIENT', 'KILL', 'ID', before!)
+      await until(async () => {
+        const now = await replicaConnections(redis.url, 'cuts')
+        return now.length === 1 && now[0] !== before
+      }, 'the replica subscribed again')
+    }
+    await until(
+      async () => (await admin(a!.url, 'PUT', 'c/scenario', 'unavailable')).status === 200,
+      'the replica back on the store',
+    )
+    const lines = a!.run.stderr.filter((line) => !WAITING.test(line))
+    expect(lines).toEqual([
+      expect.stringMatching(/lost the session store at /),
+      expect.stringMatching(BACK),
+    ])
+  }, 60_000)
+
   it('a replica still away from the store when another writes finds the write in force once it is back', async () => {
     const [a, b] = await startReplicas('away', 2)
     const said = (replica: typeof a, pattern: RegExp) =>
@@ -293,6 +323,166 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     // Back, A reads again what it may have missed (it answers from its old copy until it has).
     await said(a, BACK)
     await until(async () => (await get(a!.url, 'missed')).status === 503, 'the write in force on A')
+  }, 60_000)
+
+  it("fetches a session whose version changed without a notice it heard (another replica's write, its notice missed), rather than ask Redis again for ever", async () => {
+    const [a] = await startReplicas('unheard', 1)
+    expect((await admin(a!.url, 'PUT', 'u/scenario', 'server-error')).status).toBe(200)
+    expect((await get(a!.url, 'u')).status).toBe(500)
+    // What another replica's write leaves in Redis; A hears no notice of it.
+    const version = await sendToRedis(redis.url, 'INCR', 'unheard:v')
+    await sendToRedis(redis.url, 'HSET', 'unheard:s:{u}', 'scenario', '"unavailable"', 'n', '0')
+    await sendToRedis(redis.url, 'HSET', 'unheard:s:{u}', 'v', String(version))
+    const answer = await get(a!.url, 'u')
+    expect(answer.status).toBe(503)
+    expect(answer.body).not.toMatch(/Session store/)
+  }, 60_000)
+
+  it('answers every request of a session whose scenario another replica changes meanwhile, again and again', async () => {
+    const [a, b] = await startReplicas('flips', 2)
+    expect((await admin(a!.url, 'PUT', 'f/scenario', 'server-error')).status).toBe(200)
+    let flipping = true
+    const flips = (async () => {
+      for (let n = 0; flipping; n++)
+        await admin(a!.url, 'PUT', 'f/scenario', n % 2 ? 'server-error' : 'unavailable')
+    })()
+    const statuses: number[] = []
+    try {
+      // Eight requests at a time on B, each round answered before the next.
+      for (let round = 0; round < 20; round++)
+        for (const answer of await Promise.all(Array.from({ length: 8 }, () => get(b!.url, 'f'))))
+          statuses.push(answer.status)
+    } finally {
+      flipping = false
+      await flips
+    }
+    expect(statuses).toHaveLength(160)
+    for (const status of statuses) expect([500, 503]).toContain(status)
+  }, 60_000)
+
+  it('a Redis restarted empty is not given back a scenario cleared meanwhile: a replica that had not fetched the clear saves nothing of it', async () => {
+    const replicas = await startReplicas('cleared', 2)
+    const [a, b] = replicas
+    expect((await admin(a!.url, 'PUT', 'res1/scenario', 'unavailable')).status).toBe(200)
+    expect((await get(a!.url, 'res1')).status).toBe(503)
+    expect((await get(b!.url, 'res1')).status).toBe(503)
+    expect((await admin(a!.url, 'DELETE', 'res1/scenario')).status).toBe(200)
+    expect((await get(a!.url, 'res1')).status).toBe(200)
+    // A write on B: its answer comes after the clear's notice on B's one connection, so B has
+    // heard it (its copy of res1 is stale) before Redis goes.
+    expect((await admin(b!.url, 'PUT', 'other/scenario', 'server-error')).status).toBe(200)
+    await redis.stop()
+    await redis.start()
+    // B saves its sessions again, res1 before `other` (the order it took them in); A has neither.
+    await until(
+      async () => (await sendToRedis(redis.url, 'EXISTS', 'cleared:s:{other}')) === 1,
+      'B saved its sessions again',
+    )
+    expect(await sendToRedis(redis.url, 'EXISTS', 'cleared:s:{res1}')).toBe(0)
+    for (const replica of replicas) expect((await get(replica!.url, 'res1')).status).toBe(200)
+    expect((await get(a!.url, 'other')).status).toBe(500)
+  }, 60_000)
+
+  it('a replica told that another saved a session again after Redis restarted empty fetches it', async () => {
+    const replicas = await startReplicas('resaved', 2)
+    const [a, b] = replicas
+    expect((await admin(a!.url, 'PUT', 's5/scenario', 'unavailable')).status).toBe(200)
+    expect((await get(b!.url, 's5')).status).toBe(503)
+    // A second write on A: B's copy is stale, and B saves nothing of it when Redis is back.
+    expect((await admin(a!.url, 'PUT', 's5/scenario', 'server-error')).status).toBe(200)
+    expect((await admin(b!.url, 'PUT', 'flush/scenario', 'server-error')).status).toBe(200)
+    // A runs nothing while Redis restarts: B is back first and finds nothing saved of s5.
+    a!.run.child.kill('SIGSTOP')
+    try {
+      await redis.stop()
+      await redis.start()
+      await until(() => b!.run.stderr.some((line) => BACK.test(line)), 'B back on the store')
+      expect((await get(b!.url, 's5')).status).toBe(200)
+    } finally {
+      a!.run.child.kill('SIGCONT')
+    }
+    // A saves s5 again as it holds it, and tells B, which fetches it.
+    await until(
+      async () => (await sendToRedis(redis.url, 'EXISTS', 'resaved:s:{s5}')) === 1,
+      'A saved s5 again',
+    )
+    await until(async () => (await get(b!.url, 's5')).status === 500, 'B fetched s5 again')
+    expect((await get(a!.url, 's5')).status).toBe(500)
+  }, 60_000)
+
+  it('reads a journal whose other parts hold more bodies than Redis holds for a subscriber: the newest bodies within a share of it, the older left out, never the connection cut', async () => {
+    // Redis cuts a subscriber's connection past this (32 MB by default), parts waiting there.
+    const small = await startRedis(['--client-output-buffer-limit', 'pubsub 1mb 512kb 60'])
+    try {
+      // 40 sub-disciplines whose answers are 40 KB each: 1.6 MB of distinct bodies.
+      const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+      const file = join(tmpdir(), `tm-replicas-bodies-${process.pid}.json`)
+      const long = (slug: string) => `${slug} `.repeat(Math.ceil(40_000 / (slug.length + 1)))
+      const fixture = JSON.parse(toFixtureJson(taxonomy)) as {
+        sub_disciplines: { slug: string; description: string }[]
+      }
+      for (const sub of fixture.sub_disciplines) sub.description = long(sub.slug)
+      writeFileSync(file, JSON.stringify(fixture))
+      const store = `${small.url}?prefix=bodies`
+      const [a, b] = await Promise.all([
+        spawnReplica(store, ['--data', file]),
+        spawnReplica(store, ['--data', file]),
+      ])
+      for (const { slug } of taxonomy.subDisciplines) {
+        const path = `/api/v2/sub_disciplines/${slug}`
+        expect((await get(b.url, 'bodies', path)).status).toBe(200)
+      }
+      const response = await fetch(`${a.url}/__admin/sessions/bodies/requests.har`)
+      expect(response.status).toBe(200)
+      const har = (await response.json()) as {
+        log: { entries: { response: { content: { text?: string } } }[] }
+      }
+      const texts = har.log.entries.map(({ response }) => response.content.text ?? '')
+      expect(texts).toHaveLength(40)
+      // A quarter of Redis' 1 MB for the one part (256 KB): the newest bodies that fit.
+      const sent = texts.filter((text) => text.length > 0)
+      expect(sent.length).toBeGreaterThan(0)
+      expect(texts.slice(-sent.length)).toEqual(sent)
+      expect(sent.join('').length).toBeLessThanOrEqual(256 * 1024)
+      expect(a.run.stderr.join('\n')).not.toMatch(/lost the session store/)
+    } finally {
+      await small.stop()
+    }
+  }, 60_000)
+
+  it('applies a data patch another replica accepted though its own journals fill its --memory-budget', async () => {
+    const [a, b] = await startReplicas('budget', 2, '--memory-budget', '1')
+    // B's journal: 300 entries of a 1,900-character target, about 1.2 MB, past its 1 MB budget.
+    const long = `${PATH}?q=${'x'.repeat(1_900)}`
+    for (let n = 0; n < 300; n += 10)
+      await Promise.all(Array.from({ length: 10 }, () => get(b!.url, 'fill', long)))
+    const patch = createDisciplinePatch({
+      name: 'Wide 1',
+      domainIds: [createTaxonomy({ seed: 42, size: 'medium' }).domains[0]!.id],
+      subDisciplines: 100,
+    })
+    expect((await admin(a!.url, 'PUT', 'big/data', patch)).status).toBe(200)
+    for (const replica of [a!, b!])
+      expect((await get(replica.url, 'big', '/api/v2/disciplines/wide-1')).status).toBe(200)
+    expect(b!.run.stderr.join('\n')).not.toMatch(/malformed/)
+    // Its own writes are still held to its budget.
+    expect((await admin(b!.url, 'PUT', 'big2/data', patch)).status).toBe(413)
+  }, 60_000)
+
+  it("ends a scenario's ttl on every replica when it was set, not when each took it", async () => {
+    const [a, b] = await startReplicas('ttl', 2)
+    const scenario = { kind: 'unavailable', ttl: 1_000 }
+    expect((await admin(a!.url, 'PUT', 't/scenario', scenario)).status).toBe(200)
+    expect((await get(a!.url, 't')).status).toBe(503)
+    await until(async () => (await get(a!.url, 't')).status === 200, 'the ttl over on A')
+    // B takes the session only now: its ttl is over there too.
+    expect((await get(b!.url, 't')).status).toBe(200)
+    // A data patch has both fetch the session again: the ended scenario is not given another ttl.
+    expect((await admin(a!.url, 'PUT', 't/data', { preset: 'empty-children' })).status).toBe(200)
+    for (const replica of [a!, b!]) expect((await get(replica.url, 't')).status).toBe(200)
+    // Set again, the same scenario starts its ttl again on a replica that held it.
+    expect((await admin(a!.url, 'PUT', 't/scenario', scenario)).status).toBe(200)
+    expect((await get(b!.url, 't')).status).toBe(503)
   }, 60_000)
 
   it('answers a hostile admin URL at once as one server does, sharing nothing', async () => {

@@ -176,6 +176,55 @@ it('starts a count again that is none replicas write (past 2^53, infinite), and 
   await limited.text()
 })
 
+it('drops a saved version that is no number as INCR writes it (`04`): the request is answered, never asked again for ever', async () => {
+  const [a, b] = await startReplicas('versions', 2)
+  expect((await admin(a!.url, 'PUT', 'v7/scenario', 'server-error')).status).toBe(200)
+  expect((await get(a!.url, 'v7')).status).toBe(500)
+  const version = await redisSays('HGET', 'versions:s:{v7}', 'v')
+  await redisSays('HSET', 'versions:s:{v7}', 'v', `0${String(version)}`)
+  // The step script compares versions as text: A's copy (`4`) is never `04`. The saved state is
+  // malformed, not taken (as a version `abc` is not), and the request is answered without it.
+  for (const replica of [a!, b!]) {
+    const answer = await get(replica.url, 'v7')
+    expect(answer.status).toBe(200)
+    expect(await malformed(replica.url)).toEqual({ message: 0, key: 0, value: 1 })
+    expect(linesAbout(replica.run.stderr, 'value')).toHaveLength(1)
+  }
+}, 60_000)
+
+it('does not read a saved value larger than any replica writes: malformed, said once, and no connection cut over it', async () => {
+  // Redis cuts a subscriber's connection whose replies pass this buffer (32 MB by default).
+  const small = await startRedis(['--client-output-buffer-limit', 'pubsub 4mb 2mb 60'])
+  try {
+    const store = `${small.url}?prefix=huge`
+    const [a, b] = await Promise.all([spawnReplica(store), spawnReplica(store)])
+    expect((await admin(a.url, 'PUT', 'h1/scenario', 'unavailable')).status).toBe(200)
+    expect((await admin(a.url, 'PUT', 'other/scenario', 'unavailable')).status).toBe(200)
+    const huge = JSON.stringify('x'.repeat(5 * 1024 * 1024))
+    await sendToRedis(small.url, 'HSET', 'huge:s:{h1}', 'scenario', huge)
+    await sendToRedis(
+      small.url,
+      'PUBLISH',
+      'huge:changes',
+      '{"op":"setScenario","session":"h1","from":"x"}',
+    )
+    for (const replica of [a, b]) {
+      // Not taken, as any malformed saved state; the other session is served as before.
+      expect((await get(replica.url, 'h1')).status).toBe(200)
+      const other = await get(replica.url, 'other')
+      expect(other.status).toBe(503)
+      expect(other.body).not.toMatch(STORE_DOWN)
+      expect(await malformed(replica.url)).toEqual({ message: 0, key: 0, value: 1 })
+      expect(linesAbout(replica.run.stderr, 'value')).toEqual([
+        expect.stringMatching(/\(huge:s:\{h1\}'s scenario: 5242882 bytes\)/),
+      ])
+      expect(replica.run.stderr.join('\n')).not.toMatch(/lost the session store/)
+    }
+  } finally {
+    await small.stop()
+  }
+}, 60_000)
+
 it('answers an admin body past its limit 413, as a server without a store does', async () => {
   const [replica] = await startReplicas('bodies', 1)
   const big = { kind: 'unavailable', slug: 'x'.repeat(70 * 1024) }

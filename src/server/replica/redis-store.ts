@@ -85,13 +85,19 @@ export class RedisSessionStore extends MemorySessionStore {
       if (command === undefined) taken = false
       else void this.applyHere(command)
     }
+    // A `ttl` counts from when the scenario was set, wherever: set again, it starts again.
+    const { elapsed } = saved ?? {}
+    const state = session.scenario
+    if (taken && state && elapsed !== undefined)
+      state.endAt(performance.now() + (state.scenario.ttl ?? 0) - elapsed)
     if (data !== dataText(session)) {
       const command: AdminCommand =
         data === undefined
           ? { op: 'clearData', session: id }
           : { op: 'setData', session: id, patch: JSON.parse(data) }
-      // JSON, but no patch this replica takes (another program wrote it).
-      if ((this.applyHere(command) as MockAnswer).status !== 200) taken = false
+      // Held past this replica's memory budget: the store accepted it, so every replica holds it.
+      // Refused all the same, it is JSON but no patch (another program wrote it).
+      if ((this.applyHere(command, true) as MockAnswer).status !== 200) taken = false
     }
     if (!taken)
       this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
@@ -137,6 +143,7 @@ export class RedisSessionStore extends MemorySessionStore {
     // Another request of this process took a later position first: a copy counted from the start.
     if (state.taken > reply.position) {
       placed = new ScenarioState(state.scenario, undefined, state.source)
+      placed.endAt(state.endsAt)
       if (session.scenario === state) session.scenario = placed
     }
     placed.skipTo(reply.position)
@@ -185,19 +192,31 @@ export class RedisSessionStore extends MemorySessionStore {
   /**
    * Takes every saved session (at start, and when the store is back): a session another replica
    * changed meanwhile is fetched, one deleted is emptied. A store that lost its data (a restart
-   * without persistence) is given this replica's sessions again.
+   * without persistence) is given this replica's sessions again, those it holds current (a copy
+   * a notice said changed is not: it is only fetched), and every replica is told.
    */
   async load(): Promise<void> {
     const last = await this.link.lastVersion()
     const ids = new Set(await this.link.sessions())
     if ((last ?? 0) < this.#highest) {
       for (const session of this.registry.all())
-        if (this.#versions.has(session))
-          await this.link.restore(session.id, scenarioText(session) ?? '', dataText(session) ?? '')
+        if (this.#versions.has(session) && !this.#stale.has(session.id))
+          await this.link.restore(
+            session.id,
+            scenarioText(session) ?? '',
+            dataText(session) ?? '',
+            elapsedOf(session),
+          )
     }
     for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)
     for (const id of ids) this.#adopt(id, await this.link.fetch(id))
   }
+}
+
+/** Milliseconds since a session's scenario was set, as its `ttl` counts them (0: no `ttl`). */
+function elapsedOf({ scenario }: Session): number {
+  const ttl = scenario?.scenario.ttl
+  return ttl === undefined ? 0 : performance.now() - (scenario!.endsAt - ttl)
 }
 
 /** A session's scenario and data as Redis keeps them: JSON, as an admin write saves them. */

@@ -20,6 +20,11 @@ export interface Replica {
 
 /** Bodies larger than this are sent to another replica's journal read without them. */
 const SENT_BODY_BYTES = 64 * 1024
+/**
+ * Redis' output buffer limit for a subscriber when it does not say its own: every part of one
+ * journal read waits there for the replica that asked, which Redis cuts off past it.
+ */
+const SUBSCRIBER_BUFFER_BYTES = 32 * 1024 * 1024
 /** How long start-up waits for the store before it says so. */
 const SAY_WAITING_MS = 1_000
 
@@ -73,7 +78,8 @@ export async function startReplica(
           }),
         )
         try {
-          others = (await link.ask(session, ask)) - 1
+          const bytes = Math.floor(partsBodyBytes / Math.max(1, (await link.replicas()) - 1))
+          others = (await link.ask(session, ask, bytes)) - 1
           if (parts.length < others) await bounded(all, address.timeout)
         } finally {
           reads.delete(ask)
@@ -83,6 +89,10 @@ export async function startReplica(
       },
       metrics: async (own) => ({ ...own, store: faults.snapshot() }),
     })
+
+    // What the answer bodies of one journal read's parts take together at most: a quarter of
+    // Redis' limit (the rest for their entries), shared by the replicas that answer.
+    const partsBodyBytes = ((await link.subscriberBufferLimit()) ?? SUBSCRIBER_BUFFER_BYTES) / 4
 
     store!.unavailable = createMessageAnswers(
       'unavailable',
@@ -95,7 +105,8 @@ export async function startReplica(
       if (notice.op === 'journal') {
         if (notice.ask.startsWith(`${link.replica}:`)) return
         const part = epochPart(journalPartOf(shared.find(notice.session)))
-        const bytes = serialize({ ask: notice.ask, part: part && sendable(part) })
+        const bodyBytes = Math.min(notice.bytes, partsBodyBytes)
+        const bytes = serialize({ ask: notice.ask, part: part && sendable(part, bodyBytes) })
         void link.reply(notice.ask.split(':', 1)[0]!, bytes).catch(() => {})
         return
       }
@@ -126,13 +137,30 @@ function epochPart(part: JournalPart | undefined): JournalPart | undefined {
   return part && { ...part, origin: performance.timeOrigin + part.origin }
 }
 
-/** A part as it crosses to another replica: no delay, and no body past {@link SENT_BODY_BYTES}. */
-function sendable(part: JournalPart): JournalPart {
-  const answered = part.answered.map(({ entry, answer }): AnsweredEntry => {
-    if (answer === undefined) return { entry, answer }
-    const { delay: _delay, ...kept } = answer
-    const big = answer.body !== null && answer.body.byteLength > SENT_BODY_BYTES
-    return { entry, answer: { ...kept, body: big ? null : answer.body } }
-  })
+/**
+ * A part as it crosses to another replica: no delay, no body past {@link SENT_BODY_BYTES}, and
+ * bodies of `bodyBytes` at most together, the newest first (a body several entries share counts
+ * once: it is sent once); an older one past them is left out.
+ */
+function sendable(part: JournalPart, bodyBytes: number): JournalPart {
+  const sent = new Set<Uint8Array>()
+  let spent = 0
+  const answered = part.answered
+    .toReversed()
+    .map(({ entry, answer }): AnsweredEntry => {
+      if (answer === undefined) return { entry, answer }
+      const { delay: _delay, ...kept } = answer
+      const { body } = answer
+      let fits = body !== null && body.byteLength <= SENT_BODY_BYTES
+      if (fits && !sent.has(body!)) {
+        fits = spent + body!.byteLength <= bodyBytes
+        if (fits) {
+          sent.add(body!)
+          spent += body!.byteLength
+        }
+      }
+      return { entry, answer: { ...kept, body: fits ? body : null } }
+    })
+    .reverse()
   return { ...part, answered }
 }

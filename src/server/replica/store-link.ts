@@ -5,6 +5,7 @@ import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import type { AnsweredEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
 import type { MockAnswer } from '../../http/responses.js'
+import { DATA_LIMITS } from '../../http/session-data.js'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFailure, type MalformedKind, type StoreFaults } from './store-faults.js'
@@ -32,16 +33,31 @@ type Client = RedisClientType<
   { [N in keyof typeof SCRIPTS]: (typeof SCRIPTS)[N] & { SHA1: string } }
 >
 
-/** A message of the changes channel: a session's state changed, or a replica asks for journals. */
+/**
+ * A message of the changes channel: a session's state changed (an admin write, or `restore`: saved
+ * again after the store lost its data), or a replica asks for journals.
+ */
 export type Notice =
-  | { readonly op: AdminCommand['op']; readonly session: string; readonly from: string }
-  | { readonly op: 'journal'; readonly session: string; readonly ask: string }
+  | {
+      readonly op: AdminCommand['op'] | 'restore'
+      readonly session: string
+      readonly from: string
+    }
+  | {
+      readonly op: 'journal'
+      readonly session: string
+      readonly ask: string
+      /** The most bytes of answer bodies the asker takes in each replica's part. */
+      readonly bytes: number
+    }
 
-/** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data`): JSON texts. */
+/** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data set`): JSON texts. */
 export interface SavedState {
   readonly version: number
   readonly scenario: string | undefined
   readonly data: string | undefined
+  /** Milliseconds since the scenario was set, on Redis' clock (`undefined`: not saved). */
+  readonly elapsed: number | undefined
 }
 
 /** A replica's part of a session's journal, answering an ask. */
@@ -55,6 +71,17 @@ interface JournalReply {
  * at once rather than queue without bound.
  */
 const COMMANDS_WAITING_MAX = 10_000
+/**
+ * The most bytes a saved field (`v`, `scenario`, `data`) is read with: twice the largest patch a
+ * replica writes (a scenario is at most an admin body, 64 KB). A larger one is malformed, and not
+ * read: Redis would cut a connection whose reply passes its output buffer limit (32 MB for one
+ * that subscribes), and the replica would read it again as it reconnects.
+ */
+const SAVED_FIELD_BYTES = 2 * DATA_LIMITS.patchBytes
+/** The most bytes of a session id (`SESSION_ID_PATTERN`). */
+const SESSION_ID_BYTES = 200
+/** How long after a loss of the store was said another is not. */
+const LOST_QUIET_MS = 60_000
 /** How long session keys live after their last write. */
 const SESSION_TTL_MS = 24 * 60 * 60 * 1_000
 
@@ -117,6 +144,9 @@ export class StoreLink {
         write: defineScript(SCRIPTS.write),
         step: defineScript(SCRIPTS.step),
         restore: defineScript(SCRIPTS.restore),
+        fetch: defineScript(SCRIPTS.fetch),
+        sessions: defineScript(SCRIPTS.sessions),
+        lastVersion: defineScript(SCRIPTS.lastVersion),
       },
       disableOfflineQueue: true,
       commandsQueueMaxLength: COMMANDS_WAITING_MAX,
@@ -167,21 +197,40 @@ export class StoreLink {
   }
 
   /**
-   * Says the store is lost once, and back once the connection is ready again. Told by the
-   * connection's state, not by the event: an error that leaves it connected changes nothing.
+   * Says the store is lost once, and back once the connection is ready again; a loss within a
+   * minute of the last one said is not said (nor its return), only counted in the next line: a
+   * store that cuts the connection again and again gives a line a minute, not two a cut. Told by
+   * the connection's state, not by the event: an error that leaves it connected changes nothing.
    */
   #watch(events: StoreEvents): void {
+    // Lost and not back yet; the loss said; when a loss was said last; losses not said since.
+    let lost = false
     let said = false
+    let saidAt = -Infinity
+    let unsaid = 0
     const down = (error: Error) => {
-      if (this.#closing || said || this.up) return
+      if (this.#closing || this.up) return
+      if (!lost) {
+        lost = true
+        unsaid++
+      }
+      const now = performance.now()
+      // A loss that lasts is said once its minute is over (each retry fails with an error).
+      if (said || now - saidAt < LOST_QUIET_MS) return
       said = true
+      saidAt = now
       const cause = error.message || String(error)
-      this.faults.warn(`lost the session store at ${this.address.display} (${cause}); retrying`)
+      const more = unsaid > 1 ? ` (lost ${unsaid - 1} more times since the last line)` : ''
+      unsaid = 0
+      this.faults.warn(
+        `lost the session store at ${this.address.display} (${cause}); retrying${more}`,
+      )
     }
     const back = () => {
-      if (this.#closing || !said || !this.up) return
+      if (this.#closing || !lost || !this.up) return
+      lost = false
+      if (said) this.faults.warn(`the session store at ${this.address.display} is back`)
       said = false
-      this.faults.warn(`the session store at ${this.address.display} is back`)
       events.onReconnect()
     }
     this.client.on('error', down)
@@ -224,45 +273,96 @@ export class StoreLink {
     return reply
   }
 
-  /** A session's saved state (`null`: none, or malformed: dropped and counted). */
+  /**
+   * A session's saved state (`null`: none, or malformed: dropped and counted). A field larger
+   * than any replica writes is not read: it is malformed.
+   */
   async fetch(session: string): Promise<SavedState | null> {
     const key = this.#keys(`s:{${session}}`)
-    const reply = await this.#call(() => this.client.hmGet(key, ['v', 'scenario', 'data']))
+    const reply = await this.#call(() => this.client.fetch([key], [String(SAVED_FIELD_BYTES)]))
     const state = parseSavedState(reply)
     if (state !== undefined) return state
-    this.#malformed('value', key)
+    const oversized = Array.isArray(reply) && reply.length === 2 ? (reply as unknown[]) : undefined
+    const [field, bytes] = oversized ?? []
+    this.#malformed('value', oversized ? `${key}'s ${String(field)}: ${String(bytes)} bytes` : key)
     return null
   }
 
   /** The ids of every session with saved state; a malformed id is dropped. */
   async sessions(): Promise<string[]> {
     const key = this.#keys('sessions')
-    const members = await this.#call(() => this.client.sMembers(key))
+    const reply = await this.#call(() => this.client.sessions([key], [String(SESSION_ID_BYTES)]))
+    const [members, others] = Array.isArray(reply) ? (reply as unknown[]) : []
+    if (!Array.isArray(members) || !Number.isSafeInteger(others))
+      throw this.#malformed('value', `the members of ${key}`)
+    if ((others as number) > 0) this.#malformed('key', `${key} holds ${others} longer than an id`)
     return members.filter((session) => {
       if (isSessionId(session)) return true
-      this.#malformed('key', `${key} holds ${preview(session)}`)
+      this.#malformed('key', `${key} holds ${preview(String(session))}`)
       return false
     })
   }
 
   /** The last version given; `undefined` when none is (the store is empty) or it is no number. */
   async lastVersion(): Promise<number | undefined> {
-    const value = await this.#call(() => this.client.get(this.#keys('v')))
-    const version = value === null ? undefined : parseStoredCount(value)
-    if (value !== null && version === undefined) this.#malformed('value', this.#keys('v'))
+    const key = this.#keys('v')
+    const value = await this.#call(() => this.client.lastVersion([key], ['32']))
+    const version = typeof value === 'string' ? parseStoredCount(value) : undefined
+    if (value !== null && version === undefined) this.#malformed('value', key)
     return version
   }
 
-  /** Saves a session's state again, unless one is saved (the store lost its data). */
-  async restore(session: string, scenario: string, data: string): Promise<void> {
-    const args = [session, scenario, data, String(SESSION_TTL_MS)]
-    await this.#call(() => this.client.restore(this.#stateKeys(session), args))
+  /**
+   * Saves a session's state again, unless one is saved (the store lost its data), and tells every
+   * replica. `elapsed`: the milliseconds since the scenario was set, as this replica counted.
+   */
+  async restore(session: string, scenario: string, data: string, elapsed = 0): Promise<void> {
+    const keys = [...this.#stateKeys(session), this.#keys('changes')]
+    const args = [
+      session,
+      scenario,
+      data,
+      String(SESSION_TTL_MS),
+      this.replica,
+      String(Math.max(0, Math.round(elapsed))),
+    ]
+    await this.#call(() => this.client.restore(keys, args))
   }
 
-  /** Asks every replica for its part of a session's journal; answers how many were asked. */
-  async ask(session: string, ask: string): Promise<number> {
-    const notice = JSON.stringify({ op: 'journal', session, ask })
+  /**
+   * Asks every replica for its part of a session's journal, with at most `bytes` of answer bodies
+   * in it; answers how many were asked.
+   */
+  async ask(session: string, ask: string, bytes: number): Promise<number> {
+    const notice = JSON.stringify({ op: 'journal', session, ask, bytes })
     return this.#call(() => this.client.publish(this.#keys('changes'), notice))
+  }
+
+  /** How many replicas listen on the changes channel, this one included. */
+  async replicas(): Promise<number> {
+    const channel = this.#keys('changes')
+    const counts = await this.#call(() => this.client.pubSubNumSub(channel))
+    const count = counts[channel]
+    return Number.isSafeInteger(count) ? count! : 1
+  }
+
+  /**
+   * The bytes waiting for a subscriber's connection past which Redis cuts it (the pubsub class's
+   * hard limit of `client-output-buffer-limit`, 32 MB by default); `undefined` when it sets none,
+   * or does not say (a managed Redis may refuse CONFIG).
+   */
+  async subscriberBufferLimit(): Promise<number | undefined> {
+    try {
+      const config = await bounded(
+        this.client.configGet('client-output-buffer-limit'),
+        this.address.timeout,
+      )
+      const limits = String(Object.values(config)[0] ?? '')
+      const bytes = Number(/\bpubsub (\d+) /.exec(limits)?.[1] ?? 0)
+      return bytes > 0 ? bytes : undefined
+    } catch {
+      return undefined
+    }
   }
 
   /** Sends this replica's part of a journal to the replica that asked. */
@@ -330,29 +430,45 @@ function parseNotice(text: string): Notice | undefined {
     return undefined
   }
   if (!isObject(value)) return undefined
-  const { op, session, ask, from } = value
+  const { op, session, ask, from, bytes } = value
   if (!isSessionId(session)) return undefined
-  if (op === 'journal') return isAsk(ask) ? { op, session, ask } : undefined
+  if (op === 'journal')
+    return isAsk(ask) && isCount(bytes) ? { op, session, ask, bytes } : undefined
+  if (op === 'restore') return isReplicaId(from) ? { op, session, from } : undefined
   const command = { op, session } as AdminCommand
   if (typeof op !== 'string' || !isAdminWrite(command) || !isReplicaId(from)) return undefined
   return { op: command.op, session, from }
 }
 
-/** A number Redis keeps as a string (`P:v`): `undefined` when it is none. */
+/**
+ * A number Redis keeps as a string (`P:v`, a session's `v`): `undefined` when it is none, or not
+ * as INCR writes it (`04`, `+4`): the step script compares a copy's version with it as text.
+ */
 function parseStoredCount(value: string): number | undefined {
-  if (!/^\d{1,16}$/.test(value)) return undefined
+  if (!/^(?:0|[1-9]\d{0,15})$/.test(value)) return undefined
   const number = Number(value)
   return Number.isSafeInteger(number) ? number : undefined
 }
 
-/** A session's saved state; `null`: none is saved; `undefined`: malformed. */
+/**
+ * A session's saved state and Redis' clock (the fetch script's reply); `null`: none is saved;
+ * `undefined`: malformed.
+ */
 function parseSavedState(reply: unknown): SavedState | null | undefined {
-  if (!Array.isArray(reply) || reply.length !== 3) return undefined
-  const [version, scenario, data] = reply as unknown[]
+  if (!Array.isArray(reply) || reply.length !== 5) return undefined
+  const [version, scenario, data, set, now] = reply as unknown[]
   if (version === null) return scenario === null && data === null ? null : undefined
   const parsed = typeof version === 'string' ? parseStoredCount(version) : undefined
   if (parsed === undefined || !isJsonOrNull(scenario) || !isJsonOrNull(data)) return undefined
-  return { version: parsed, scenario: scenario ?? undefined, data: data ?? undefined }
+  const setAt = typeof set === 'string' ? parseStoredCount(set) : undefined
+  if ((set !== null && setAt === undefined) || !isCount(now)) return undefined
+  return {
+    version: parsed,
+    scenario: scenario ?? undefined,
+    data: data ?? undefined,
+    // A time later than Redis' now (written by another program) counts as now.
+    elapsed: setAt === undefined ? undefined : Math.max(0, now - setAt),
+  }
 }
 
 /** The step script's reply (store-scripts.ts: `STEP`). */

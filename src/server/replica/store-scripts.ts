@@ -5,7 +5,9 @@ import type { CommandParser } from '@redis/client'
 
 /**
  * An admin write: the session's state changed under a new version (`P:v`, never reused), kept
- * while it holds a scenario or data, and a notice on the changes channel, in the same step.
+ * while it holds a scenario or data, and a notice on the changes channel, in the same step. A
+ * scenario is saved with when it was set (`set`, milliseconds on Redis' clock): its `ttl` counts
+ * from then on every replica.
  */
 const WRITE = `
 local v = redis.call('INCR', KEYS[1])
@@ -13,10 +15,12 @@ local op = ARGV[1]
 if op == 'createSession' or op == 'deleteSession' then
   redis.call('DEL', KEYS[3], KEYS[4])
 elseif op == 'setScenario' then
-  redis.call('HSET', KEYS[3], 'scenario', ARGV[3], 'n', 0)
+  local now = redis.call('TIME')
+  local at = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  redis.call('HSET', KEYS[3], 'scenario', ARGV[3], 'n', 0, 'set', at)
   redis.call('DEL', KEYS[4])
 elseif op == 'clearScenario' then
-  redis.call('HDEL', KEYS[3], 'scenario', 'n')
+  redis.call('HDEL', KEYS[3], 'scenario', 'n', 'set')
   redis.call('DEL', KEYS[4])
 elseif op == 'setData' then
   redis.call('HSET', KEYS[3], 'data', ARGV[3])
@@ -87,17 +91,57 @@ return { n, malformed, limited, limit - used, math.max(1, math.ceil((window - (m
 
 /**
  * A replica's state of a session, saved again after the store lost its data (a restart without
- * persistence), unless another replica saved it first.
+ * persistence), unless another replica saved it first; a notice on the changes channel, as a
+ * write gives, so that a replica that fetched the session before (and found nothing) fetches it.
+ * The scenario's `set` is `ARGV[6]` milliseconds ago, as the replica's copy counted.
  */
 const RESTORE = `
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local v = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[3], 'v', v, 'n', 0)
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], 'scenario', ARGV[2]) end
+if ARGV[2] ~= '' then
+  local now = redis.call('TIME')
+  local at = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  redis.call('HSET', KEYS[3], 'scenario', ARGV[2], 'set', at - tonumber(ARGV[6]))
+end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[3], 'data', ARGV[3]) end
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[5], '{"op":"restore","session":"' .. ARGV[1] .. '","from":"' .. ARGV[5] .. '"}')
 return v`
+
+/**
+ * A session's saved state, `{v, scenario, data, set}` as HMGET gives it, and Redis' clock now (in
+ * milliseconds, as `set`); or, when a field holds more than `ARGV[1]` bytes (more than any replica
+ * writes), `{field, bytes}` instead: a reply that large would pass Redis' output buffer limit for
+ * the replica's connection, which it then cuts.
+ */
+const FETCH = `
+for _, field in ipairs({'v', 'scenario', 'data', 'set'}) do
+  local bytes = redis.call('HSTRLEN', KEYS[1], field)
+  if bytes > tonumber(ARGV[1]) then return {field, bytes} end
+end
+local state = redis.call('HMGET', KEYS[1], 'v', 'scenario', 'data', 'set')
+local now = redis.call('TIME')
+state[5] = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+return state`
+
+/**
+ * The members of the sessions' set no longer than `ARGV[1]` bytes (a session id's most), and how
+ * many others it holds: `{members, others}`.
+ */
+const SESSIONS = `
+local kept, others = {}, 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if #id <= tonumber(ARGV[1]) then kept[#kept + 1] = id else others = others + 1 end
+end
+return {kept, others}`
+
+/** The last version given (`P:v`); `{bytes}` when it holds more than `ARGV[1]` bytes. */
+const LAST_VERSION = `
+local bytes = redis.call('STRLEN', KEYS[1])
+if bytes > tonumber(ARGV[1]) then return {bytes} end
+return redis.call('GET', KEYS[1])`
 
 /**
  * A script as the client runs it, `client.NAME(keys, args)`: by its SHA-1 (`EVALSHA`), and by its
@@ -114,4 +158,11 @@ const script = (SCRIPT: string) => ({
 })
 
 /** The scripts, for the client's `scripts` option (each through its `defineScript`). */
-export const SCRIPTS = { write: script(WRITE), step: script(STEP), restore: script(RESTORE) }
+export const SCRIPTS = {
+  write: script(WRITE),
+  step: script(STEP),
+  restore: script(RESTORE),
+  fetch: script(FETCH),
+  sessions: script(SESSIONS),
+  lastVersion: script(LAST_VERSION),
+}
