@@ -176,6 +176,21 @@ it('starts a count again that is none replicas write (past 2^53, infinite), and 
   await limited.text()
 })
 
+it('starts a count of ten million or more again: a replica steps its copy to the position, so a planted 10^12 held it for hours', async () => {
+  const [replica] = await startReplicas('far', 1)
+  const url = replica!.url
+  const session = 'far-count'
+  const scenario = { sequence: ['unavailable', 'usual'], repeat: true }
+  for (const count of ['1000000000000', '10000001']) {
+    // A fresh copy is placed at the position Redis gives: from the start again, 503 then 200.
+    expect((await admin(url, 'PUT', `${session}/scenario`, scenario)).status).toBe(200)
+    await redisSays('HSET', `far:s:{${session}}`, 'n', count)
+    const statuses = [(await get(url, session)).status, (await get(url, session)).status]
+    expect(statuses, count).toEqual([503, 200])
+  }
+  expect((await fetch(`${url}/__health`)).status).toBe(200)
+})
+
 it('drops a saved version that is no number as INCR writes it (`04`): the request is answered, never asked again for ever', async () => {
   const [a, b] = await startReplicas('versions', 2)
   expect((await admin(a!.url, 'PUT', 'v7/scenario', 'server-error')).status).toBe(200)
