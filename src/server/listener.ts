@@ -14,7 +14,7 @@ import { createQueryRedactor } from '../http/secret-query.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
-import { resetConnection, writeHead } from './node-internals.js'
+import { afterLastResponse, isLastRequest, resetConnection, writeHead } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -97,9 +97,13 @@ export function createListener(
       // While closing, the last answer a connection owes ends it, so close() is not held up by
       // keep-alive; requests read after it are never answered (the client saw `connection: close`).
       if (socket[LAST_SENT]) return
-      if (!state.pending.has(socket)) {
+      if (isLastRequest(socket, request) !== false && !state.pending.has(socket)) {
         socket[LAST_SENT] = true
         response.setHeader('connection', 'close')
+      } else {
+        // Answers are owed after this one, some perhaps written before the close (with
+        // keep-alive, queued behind this one): the connection ends once they are all sent.
+        afterLastResponse(socket, endSoon)
       }
     }
     writeHead(response, answer.status, answer.headers)
@@ -219,6 +223,9 @@ export function createListener(
     }
   }
 }
+
+/** Ends a connection once what is written to it is sent. */
+const endSoon = (socket: Socket) => socket.destroySoon()
 
 /** Milliseconds between the last byte of a body cut by a reset and the reset itself. */
 const RESET_PAUSE = 10

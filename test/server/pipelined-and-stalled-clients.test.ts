@@ -82,6 +82,23 @@ it('close() does not wait for a delay longer than the grace, and answers the req
   expect(reply).toMatch(/connection: close/i)
 })
 
+it('close() sends an answer pipelined behind a delayed one too, then ends the connection', async () => {
+  const server = await startTestServer({ taxonomy }, UNTIMED)
+  const second = taxonomy.disciplines[1]!.slug
+  // The second answer is written at once, queued behind the delayed first: the first is not the
+  // last one owed. Under UNTIMED no keep-alive timeout ends the connection: close() must.
+  const client = open(server.port, (s) =>
+    s.write(get(path, `Prefer: delay=${HOUR}\r\n`) + get(`/api/v2/disciplines/${second}`)),
+  )
+  await untilJournaled(server, 2)
+  await server.close()
+  const reply = await client.closed
+  expect(statuses(reply)).toEqual([200, 200])
+  expect(reply).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
+  expect(reply.endsWith('}')).toBe(true)
+  expect(reply.slice(reply.lastIndexOf('HTTP/1.1'))).toContain(`"slug":"${second}"`)
+})
+
 it('close({ grace: 0 }) cuts a client that does not read its answers', async () => {
   const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) }, UNTIMED)
   const client = open(server.port, (s) => {
