@@ -108,7 +108,7 @@ export function createListener(
     }
     writeHead(response, answer.status, answer.headers)
     if (delivery?.mode === 'slow-body' && answer.body)
-      writeInPieces(response, toBuffer(answer.body), delivery)
+      writeInPieces(request.socket, response, toBuffer(answer.body), delivery)
     else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
       writeCut(response, answer.body, delivery)
     else response.end(answer.body ? toBuffer(answer.body) : undefined)
@@ -136,23 +136,30 @@ export function createListener(
     }
   }
 
-  /** Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest at once. */
+  /**
+   * Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest
+   * at once, and then the connection ends (its head went out before, with keep-alive).
+   */
   function writeInPieces(
+    socket: Socket,
     response: ServerResponse,
     body: Buffer,
     { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>,
   ): void {
     let offset = 0
-    let timer: ReturnType<typeof setTimeout> | undefined
     const next = () => {
       const end = state.draining ? body.byteLength : Math.min(offset + chunkBytes, body.byteLength)
       const piece = body.subarray(offset, end)
       offset = end
-      if (offset >= body.byteLength) return void response.end(piece)
+      if (offset >= body.byteLength) {
+        response.end(piece)
+        if (state.draining) afterLastResponse(socket, endSoon)
+        return
+      }
       response.write(piece)
-      timer = setTimeout(next, interval)
+      // Waits as a delayed answer does: dropped if the client leaves, sent at once on close().
+      state.pending.add(socket, interval, next)
     }
-    response.once('close', () => clearTimeout(timer))
     next()
   }
 

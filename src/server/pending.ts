@@ -2,8 +2,9 @@ import type { Socket } from 'node:net'
 import { pauseReading, resumeReading } from './node-internals.js'
 
 /**
- * An answer that waits: for its delay to run out (and, later, a hung answer). `settle` sends it
- * (or ends it cleanly) at once; it is called once, by its timer or by `close()`.
+ * An answer that waits: for its delay to run out, or the next piece of a slow body (and, later, a
+ * hung answer). `settle` sends it (or ends it cleanly) at once; it is called once, by its timer or
+ * by `close()`.
  */
 interface Pending {
   readonly socket: Socket

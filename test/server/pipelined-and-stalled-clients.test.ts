@@ -99,6 +99,22 @@ it('close() sends an answer pipelined behind a delayed one too, then ends the co
   expect(reply.slice(reply.lastIndexOf('HTTP/1.1'))).toContain(`"slug":"${second}"`)
 })
 
+it('close() sends the rest of a slow body at once, then ends its kept-alive connection', async () => {
+  const server = await startTestServer({ taxonomy }, UNTIMED)
+  // An hour's body: a piece a few seconds apart. Its head goes out with keep-alive.
+  const client = open(server.port, (s) =>
+    s.write(get(path, `Prefer: scenario=slow-body, duration=${HOUR}\r\n`)),
+  )
+  await until(() => client.received().includes('\r\n\r\n'), 'the head of the slow answer')
+  await server.close()
+  const reply = await client.closed
+  expect(statuses(reply)).toEqual([200])
+  expect(reply).toMatch(/connection: keep-alive/i)
+  const [head, body] = reply.split('\r\n\r\n') as [string, string]
+  expect(body.length).toBe(Number(/content-length: (\d+)/i.exec(head)![1]))
+  expect(body).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
+})
+
 it('close({ grace: 0 }) cuts a client that does not read its answers', async () => {
   const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) }, UNTIMED)
   const client = open(server.port, (s) => {
