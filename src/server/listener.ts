@@ -28,7 +28,16 @@ const clock = performance
 
 /** Set on a socket once, while closing, its last answer (with `connection: close`) was sent. */
 const LAST_SENT = Symbol('taxonomy-mock.lastSent')
-type ServerSocket = Socket & { [LAST_SENT]?: true }
+/**
+ * Set on a socket while a request on it is answered later (an admin call): the promise of its
+ * answer, and of those pipelined behind it, which wait for it.
+ */
+const ANSWERED_LATER = Symbol('taxonomy-mock.answeredLater')
+
+type ServerSocket = Socket & {
+  [LAST_SENT]?: true
+  [ANSWERED_LATER]?: Promise<unknown> | undefined
+}
 
 /**
  * The `request` listener: `node:http` request -> resolver -> `node:http` response, nothing more.
@@ -206,9 +215,15 @@ export function createListener(
     }
   }
 
-  return function listener(request, response) {
-    // Read once: the request log's time and the journal's.
-    const started = clock.now()
+  /**
+   * Resolves a request and sends (or schedules) its answer. An answer that comes later (the admin
+   * API, which reads the body first) gives the promise of that.
+   */
+  function answerRequest(
+    request: IncomingMessage,
+    response: ServerResponse,
+    started: number,
+  ): Promise<void> | undefined {
     let answer: MockAnswer | Promise<MockAnswer>
     const mockRequest = new NodeMockRequest(request, started)
     if (request.httpVersionMinor === 1 && mockRequest.host === undefined) {
@@ -220,15 +235,35 @@ export function createListener(
         answer = internalError
       }
     }
-    // Only the admin API answers later (it reads the body).
-    if (answer instanceof Promise) {
-      void answer
-        .catch(() => internalError)
-        .then((settled) => schedule(request, response, settled, started, mockRequest.uploadMs))
+    if (!(answer instanceof Promise)) return void schedule(request, response, answer, started)
+    return answer
+      .catch(() => internalError)
+      .then((settled) => schedule(request, response, settled, started, mockRequest.uploadMs))
+  }
+
+  return function listener(request, response) {
+    // Read once: the request log's time and the journal's.
+    const started = clock.now()
+    const socket = request.socket as ServerSocket
+    const before = socket[ANSWERED_LATER]
+    if (before === undefined) {
+      const later = answerRequest(request, response, started)
+      if (later !== undefined) answerNextAfter(socket, later)
     } else {
-      schedule(request, response, answer, started)
+      // Pipelined behind a request answered later: resolved once it is, so that an admin call
+      // takes effect before the requests sent after it on the connection.
+      const next = () => answerRequest(request, response, started)
+      answerNextAfter(socket, before.then(next, next))
     }
   }
+}
+
+/** Requests read next on `socket` wait for `later`, until it settles. */
+function answerNextAfter(socket: ServerSocket, later: Promise<unknown>): void {
+  socket[ANSWERED_LATER] = later
+  void later.finally(() => {
+    if (socket[ANSWERED_LATER] === later) socket[ANSWERED_LATER] = undefined
+  })
 }
 
 /** Ends a connection once what is written to it is sent. */

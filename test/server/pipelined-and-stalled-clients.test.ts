@@ -156,6 +156,20 @@ it('stops reading a connection whose delayed answers pile up, and serves others 
   flood.socket.destroy()
 })
 
+it('answers requests pipelined behind an admin call once the call has taken effect', async () => {
+  const server = await startTestServer({ taxonomy })
+  // The admin API reads its body before it answers: the requests after it on the connection wait.
+  const scenario = '{"kind":"unavailable"}'
+  const admin = (method: string, body = '') =>
+    `${method} /__admin/sessions/pp/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+    `Content-Length: ${body.length}\r\n\r\n${body}`
+  const inSession = get(path, 'X-Taxonomy-Mock-Session: pp\r\nConnection: close\r\n')
+  const pipelined = async (first: string) =>
+    statuses(await open(server.port, (s) => s.write(first + inSession)).closed)
+  expect(await pipelined(admin('PUT', scenario))).toEqual([200, 503])
+  expect(await pipelined(admin('DELETE'))).toEqual([200, 200])
+})
+
 it('answers an HTTP/1.1 request without Host with a JSON 400', async () => {
   const server = await startTestServer({ taxonomy })
   const reply = await open(server.port, (s) =>
