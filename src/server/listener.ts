@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
-import { metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
+import { markUnsentOf, metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import {
   createErrorAnswers,
@@ -54,6 +54,7 @@ export function createListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { cors } = resolver.options
   const metrics = metricsOf(resolver)
+  const markUnsent = markUnsentOf(resolver)
   let warnedOnRequest = false
   const redactQuery = createQueryRedactor(resolver.options)
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
@@ -64,7 +65,7 @@ export function createListener(
   /**
    * The one place an answer leaves the server, once its delay (if any) is over: `waited` is the
    * delay it waited and the time its body took to arrive, which the metrics leave out of the
-   * server's own time.
+   * server's own time; `asked` is the request as the resolver read it.
    */
   function deliver(
     request: IncomingMessage,
@@ -72,6 +73,7 @@ export function createListener(
     answer: MockAnswer,
     started: number,
     waited: number,
+    asked: MockRequest,
   ): void {
     const { delivery } = answer
     if (delivery !== undefined) {
@@ -105,7 +107,7 @@ export function createListener(
       const socket = request.socket as ServerSocket
       // While closing, the last answer a connection owes ends it, so close() is not held up by
       // keep-alive; requests read after it are never answered (the client saw `connection: close`).
-      if (socket[LAST_SENT]) return
+      if (socket[LAST_SENT]) return lost(asked, answer)
       if (isLastRequest(socket, request) !== false && !state.pending.has(socket)) {
         socket[LAST_SENT] = true
         response.setHeader('connection', 'close')
@@ -115,15 +117,62 @@ export function createListener(
         afterLastResponse(socket, endSoon)
       }
     }
-    writeHead(response, answer.status, answer.headers)
-    if (delivery?.mode === 'slow-body' && answer.body)
-      writeInPieces(request.socket, response, toBuffer(answer.body), delivery)
-    else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
-      writeCut(response, answer.body, delivery)
-    else response.end(answer.body ? toBuffer(answer.body) : undefined)
+    const sending = response.socket
+    // Pipelined behind an answer not yet sent, or for a client gone: it may never leave.
+    if (sending === null || sending.destroyed)
+      return sendInTurn(request, response, answer, started, waited, asked)
+    send(request.socket, response, answer)
     const ms = clock.now() - started
     metrics?.observeAnswer(ms - waited)
     if (onRequest !== undefined) tell(request, answer.status, ms)
+  }
+
+  /** Writes an HTTP answer: whole, in pieces or cut short. */
+  function send(socket: Socket, response: ServerResponse, answer: MockAnswer): void {
+    const { delivery } = answer
+    writeHead(response, answer.status, answer.headers)
+    if (delivery?.mode === 'slow-body' && answer.body)
+      writeInPieces(socket, response, toBuffer(answer.body), delivery)
+    else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
+      writeCut(response, answer.body, delivery)
+    else response.end(answer.body ? toBuffer(answer.body) : undefined)
+  }
+
+  /**
+   * An answer whose turn may never come: pipelined behind one not yet sent, after which a fault
+   * (`empty`, `reset`, ...) or a closing server may end the connection, or for a connection
+   * already gone. Timed and told once it leaves; if the connection closes first, it is journaled
+   * and counted as no answer.
+   */
+  function sendInTurn(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: MockAnswer,
+    started: number,
+    waited: number,
+    asked: MockRequest,
+  ): void {
+    const { socket } = request
+    if (socket.destroyed || socket.writableEnded) return lost(asked, answer)
+    send(socket, response, answer)
+    const ms = clock.now() - started
+    const drop = () => lost(asked, answer)
+    socket.once('close', drop)
+    // Node hands the response its connection when its turn comes, and then writes it.
+    response.once('socket', () => {
+      socket.off('close', drop)
+      metrics?.observeAnswer(ms - waited)
+      if (onRequest !== undefined) tell(request, answer.status, ms)
+    })
+  }
+
+  /**
+   * An answer that never left: its journal entry and count say no answer was sent, and it is not
+   * told. The listener's own answers (no Host, the last resort) were neither journaled nor counted.
+   */
+  function lost(asked: MockRequest, answer: MockAnswer): void {
+    if (answer === noHost.get || answer === noHost.head || answer === internalError) return
+    markUnsent?.(asked, answer)
   }
 
   /** `onRequest`, whose failure (a logger that throws) is the caller's, not the server's end. */
@@ -196,22 +245,29 @@ export function createListener(
     })
   }
 
-  /** After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`. */
+  /**
+   * After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`, and
+   * are lost if the client leaves first.
+   */
   function schedule(
     request: IncomingMessage,
     response: ServerResponse,
     answer: MockAnswer,
     started: number,
+    asked: MockRequest,
     uploadMs = 0,
   ): void {
     const delay = answer.delay ?? 0
     // While closing, nothing waits: answers still owed are sent at once.
     if (delay > 0 && !state.draining) {
-      state.pending.add(request.socket, delay, () =>
-        deliver(request, response, answer, started, delay + uploadMs),
+      state.pending.add(
+        request.socket,
+        delay,
+        () => deliver(request, response, answer, started, delay + uploadMs, asked),
+        () => lost(asked, answer),
       )
     } else {
-      deliver(request, response, answer, started, uploadMs)
+      deliver(request, response, answer, started, uploadMs, asked)
     }
   }
 
@@ -235,10 +291,13 @@ export function createListener(
         answer = internalError
       }
     }
-    if (!(answer instanceof Promise)) return void schedule(request, response, answer, started)
+    if (!(answer instanceof Promise))
+      return void schedule(request, response, answer, started, mockRequest)
     return answer
       .catch(() => internalError)
-      .then((settled) => schedule(request, response, settled, started, mockRequest.uploadMs))
+      .then((settled) =>
+        schedule(request, response, settled, started, mockRequest, mockRequest.uploadMs),
+      )
   }
 
   return function listener(request, response) {

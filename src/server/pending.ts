@@ -9,6 +9,8 @@ import { pauseReading, resumeReading } from './node-internals.js'
 interface Pending {
   readonly socket: Socket
   readonly settle: () => void
+  /** Called instead when the connection closes first. */
+  readonly drop: (() => void) | undefined
   timer: NodeJS.Timeout | undefined
 }
 
@@ -32,9 +34,12 @@ export class PendingAnswers {
     this.#maxPerConnection = maxPerConnection
   }
 
-  /** Schedules `settle` in `delayMs`, or sooner if the server closes; nothing if the client leaves. */
-  add(socket: Socket, delayMs: number, settle: () => void): void {
-    const pending: Pending = { socket, settle, timer: undefined }
+  /**
+   * Schedules `settle` in `delayMs`, or sooner if the server closes; if the client leaves first,
+   * `drop` instead.
+   */
+  add(socket: Socket, delayMs: number, settle: () => void, drop?: () => void): void {
+    const pending: Pending = { socket, settle, drop, timer: undefined }
     pending.timer = setTimeout(() => this.#settle(pending), delayMs)
     this.#track(socket, pending)
   }
@@ -61,7 +66,7 @@ export class PendingAnswers {
    * dropped) or the server closes (then `settle` ends the connection).
    */
   hold(socket: Socket, settle: () => void): void {
-    this.#track(socket, { socket, settle, timer: undefined })
+    this.#track(socket, { socket, settle, drop: undefined, timer: undefined })
   }
 
   /** Whether `socket` still has answers waiting (so an answer sent now is not its last). */
@@ -92,6 +97,7 @@ export class PendingAnswers {
     for (const pending of connection.waiting) {
       clearTimeout(pending.timer)
       this.#all.delete(pending)
+      pending.drop?.()
     }
     connection.waiting.clear()
   }
