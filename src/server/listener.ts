@@ -34,9 +34,25 @@ const LAST_SENT = Symbol('taxonomy-mock.lastSent')
  */
 const ANSWERED_LATER = Symbol('taxonomy-mock.answeredLater')
 
+/** Set on a socket once, while closing, it is to end once the answers it owes are sent. */
+const ENDING = Symbol('taxonomy-mock.ending')
+/**
+ * Set on a socket once an answer was written on it before its turn (pipelined): those whose turn
+ * has not come yet, which are lost if the connection closes first.
+ */
+const QUEUED = Symbol('taxonomy-mock.queued')
+
+/** An answer written before its turn, and the request it answers as the resolver read it. */
+interface QueuedAnswer {
+  readonly asked: MockRequest
+  readonly answer: MockAnswer
+}
+
 type ServerSocket = Socket & {
   [LAST_SENT]?: true
   [ANSWERED_LATER]?: Promise<unknown> | undefined
+  [ENDING]?: true
+  [QUEUED]?: QueuedAnswer[]
 }
 
 /**
@@ -114,7 +130,7 @@ export function createListener(
       } else {
         // Answers are owed after this one, some perhaps written before the close (with
         // keep-alive, queued behind this one): the connection ends once they are all sent.
-        afterLastResponse(socket, endSoon)
+        endOnceAnswered(socket)
       }
     }
     const sending = response.socket
@@ -152,15 +168,24 @@ export function createListener(
     waited: number,
     asked: MockRequest,
   ): void {
-    const { socket } = request
+    const socket = request.socket as ServerSocket
     if (socket.destroyed || socket.writableEnded) return lost(asked, answer)
     send(socket, response, answer)
     const ms = clock.now() - started
-    const drop = () => lost(asked, answer)
-    socket.once('close', drop)
+    let queued = socket[QUEUED]
+    if (queued === undefined) {
+      const owed: QueuedAnswer[] = (queued = socket[QUEUED] = [])
+      // One listener per connection, however many answers wait on it.
+      socket.once('close', () => {
+        for (const { asked, answer } of owed) lost(asked, answer)
+        owed.length = 0
+      })
+    }
+    const waiting: QueuedAnswer = { asked, answer }
+    queued.push(waiting)
     // Node hands the response its connection when its turn comes, and then writes it.
     response.once('socket', () => {
-      socket.off('close', drop)
+      queued.splice(queued.indexOf(waiting), 1)
       metrics?.observeAnswer(ms - waited)
       if (onRequest !== undefined) tell(request, answer.status, ms)
     })
@@ -211,7 +236,7 @@ export function createListener(
       offset = end
       if (offset >= body.byteLength) {
         response.end(piece)
-        if (state.draining) afterLastResponse(socket, endSoon)
+        if (state.draining) endOnceAnswered(socket)
         return
       }
       response.write(piece)
@@ -323,6 +348,13 @@ function answerNextAfter(socket: ServerSocket, later: Promise<unknown>): void {
   void later.finally(() => {
     if (socket[ANSWERED_LATER] === later) socket[ANSWERED_LATER] = undefined
   })
+}
+
+/** While closing: ends a connection once the answers it owes are sent (once per connection). */
+function endOnceAnswered(socket: ServerSocket): void {
+  if (socket[ENDING]) return
+  socket[ENDING] = true
+  afterLastResponse(socket, endSoon)
 }
 
 /** Ends a connection once what is written to it is sent. */

@@ -99,6 +99,27 @@ it('close() sends an answer pipelined behind a delayed one too, then ends the co
   expect(reply.slice(reply.lastIndexOf('HTTP/1.1'))).toContain(`"slug":"${second}"`)
 })
 
+it('close() sends 30 answers pipelined behind delayed ones without a listener per answer', async () => {
+  const warnings: string[] = []
+  const onWarning = (warning: Error) => warnings.push(warning.name)
+  process.on('warning', onWarning)
+  try {
+    const server = await startTestServer({ taxonomy }, UNTIMED)
+    const delayed = get(path, `Prefer: delay=${HOUR}\r\n`)
+    const client = open(server.port, (s) =>
+      s.write(delayed + get(path).repeat(15) + delayed.repeat(15)),
+    )
+    await untilJournaled(server, 31)
+    await server.close()
+    expect(statuses(await client.closed)).toEqual(Array.from({ length: 31 }, () => 200))
+    // Node says a listener leak once past 10 listeners of one event on one emitter.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(warnings).not.toContain('MaxListenersExceededWarning')
+  } finally {
+    process.off('warning', onWarning)
+  }
+})
+
 it('close() sends the rest of a slow body at once, then ends its kept-alive connection', async () => {
   const server = await startTestServer({ taxonomy }, UNTIMED)
   // An hour's body: a piece a few seconds apart. Its head goes out with keep-alive.
