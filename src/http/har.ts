@@ -91,6 +91,10 @@ const NO_ANSWER_ERRORS = {
 
 const NOT_MEASURED = -1
 
+/** What the entry of an answer that never left says (a status-less entry of a kind that sends one). */
+const NOT_SENT =
+  'Not sent: the connection closed before this answer could be (pipelined behind a fault or a closing server, or its client left)'
+
 /**
  * The most body text one HAR file holds, in characters: a file is one string, which V8 caps at
  * about 512 M characters, and a session's answers can come to more (75 of `huge-lists`' largest).
@@ -124,7 +128,7 @@ export function createHar(
         const target = toUrl(entry.path.replace(/#.*$/s, ''), base)
         // A URI has no `%` but before two hex digits; a client may have sent one all the same.
         const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
-        const receive = answer === undefined ? 0 : receiveTime(answer)
+        const receive = answer === undefined || entry.status === null ? 0 : receiveTime(answer)
         return {
           startedDateTime: new Date(startedAt + entry.t).toISOString(),
           time: entry.ms + receive,
@@ -251,6 +255,18 @@ function toHarResponse(
       content: { size: 0, mimeType: 'x-unknown' },
       bodySize: NOT_MEASURED,
       _error: NO_ANSWER_ERRORS[mode],
+    }
+  }
+  // An answer that never left: its connection closed before its turn.
+  if (entry.status === null) {
+    return {
+      ...common,
+      status: 0,
+      statusText: '',
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown', comment: NOT_SENT },
+      bodySize: NOT_MEASURED,
+      _error: NO_ANSWER_ERRORS.empty,
     }
   }
   // A body cut short: only the bytes sent, and the error the client saw after them.

@@ -111,7 +111,10 @@ export interface JournalEntry {
   readonly slug: string | null
   /** What the `Authorization` header carried; never the key itself. */
   readonly key: KeyState
-  /** `null` when no HTTP answer was sent (`network-error`, `hang`, `empty`, `reset` at once). */
+  /**
+   * `null` when no HTTP answer was sent (`network-error`, `hang`, `empty`, `reset` at once; on the
+   * server, also an answer that never left: pipelined behind a fault that closed its connection).
+   */
   readonly status: number | null
   /** Why this answer. */
   readonly reason: AnswerReason
@@ -238,6 +241,25 @@ export class Journal {
     if (this.#size < limit) this.#size++
     this.#recorded++
     this.#charge(cost - freed)
+  }
+
+  /**
+   * Says that the answer journaled for a request was never sent (its connection closed before the
+   * answer's turn): its status becomes `null`, as for the kinds that send none. The request is the
+   * newest one that arrived `at` (by `performance.now()`) with `method` and got `status`. Returns
+   * the scenario kind it was journaled with, or `undefined` when no entry is it (dropped since).
+   */
+  markUnsent(at: number, method: string, status: number): ScenarioKind | null | undefined {
+    const limit = JOURNAL_LIMITS.entries
+    const t = Math.max(0, at - this.#origin)
+    for (let n = 1; n <= this.#size; n++) {
+      const i = (this.#next - n + limit) % limit
+      if (this.#times[i] !== t || this.#methods[i] !== method || this.#statuses[i] !== status)
+        continue
+      this.#statuses[i] = null
+      return this.#labels[i]!
+    }
+    return undefined
   }
 
   /** Drops the oldest entry; false when the journal is empty. */

@@ -159,6 +159,28 @@ export class Metrics {
     this.#count(SITE_SLOTS[route], answer, 0, delay)
   }
 
+  /**
+   * Counts an API answer counted as sent (`status`) as no HTTP answer (`none`): its connection
+   * closed before its turn. A count this resolver did not make is left as it is.
+   */
+  countUnsentApi(collection: Collection | null, status: number, kind: ScenarioKind | null): void {
+    const endpoint = collection === null ? API_OTHER : ENDPOINT_SLOTS[collection]
+    this.#countUnsent(endpoint, status, kind === null ? 0 : KIND_SLOTS[kind])
+  }
+
+  /** The same for an answer to a route beside the API. */
+  countUnsentSite(route: SiteRouteKind, status: number): void {
+    this.#countUnsent(SITE_SLOTS[route], status, 0)
+  }
+
+  #countUnsent(endpoint: number, status: number, kind: number): void {
+    const kinds = KIND_LABELS.length
+    const counted = (endpoint * STATUS_SLOTS + this.#slotOf(status)) * kinds + kind
+    if (this.#requests[counted] === 0) return
+    this.#requests[counted]!--
+    this.#requests[(endpoint * STATUS_SLOTS + NO_STATUS) * kinds + kind]!++
+  }
+
   /** Adds the time an adapter took to answer, its delay left out, in milliseconds. */
   observeAnswer(ms: number): void {
     this.#answers.observe(ms > 0 ? ms / 1000 : 0)

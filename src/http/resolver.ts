@@ -19,6 +19,7 @@ import { createSessionData } from './session-data.js'
 import type { SessionStore } from './session-store.js'
 import type { Upstream } from './upstream.js'
 import { createSitePages } from './site-pages.js'
+import { createMarkUnsent, type MarkUnsent } from './unsent.js'
 import { OptionError } from '../core/option-error.js'
 import type { Taxonomy } from '../core/store.js'
 
@@ -48,6 +49,8 @@ interface SessionResolver extends Resolver {
   readonly sessions: SessionRegistry
   readonly store: SessionStore
   readonly metrics: Metrics
+  /** Its adapter says so when an answer never left (the standalone server's connections). */
+  readonly markUnsent: MarkUnsent
   resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
 }
 
@@ -57,6 +60,14 @@ interface SessionResolver extends Resolver {
  */
 export function metricsOf(resolver: Resolver): Metrics | undefined {
   return (resolver as Partial<SessionResolver>).metrics
+}
+
+/**
+ * What a resolver {@link createResolver} made is told when an answer it gave never left
+ * (`undefined` for one made elsewhere): its journal entry and count then say no answer was sent.
+ */
+export function markUnsentOf(resolver: Resolver): MarkUnsent | undefined {
+  return (resolver as Partial<SessionResolver>).markUnsent
 }
 
 /** The sessions of a resolver {@link createResolver} made. */
@@ -145,6 +156,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     sessions,
     store,
     metrics,
+    markUnsent: createMarkUnsent(store, metrics, locateRoute),
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')

@@ -6,6 +6,8 @@ export interface ServerLimits {
   readonly requestTimeoutMs: number
   /** How often Node checks the two timeouts above. */
   readonly checkIntervalMs: number
+  /** An idle kept-alive connection is closed after this long (Node's own default). */
+  readonly keepAliveTimeoutMs: number
   /** After `close()`, connections whose client has not read its answers by then are cut. */
   readonly closeGraceMs: number
   /**
@@ -21,6 +23,7 @@ export const SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   checkIntervalMs: 1_000,
+  keepAliveTimeoutMs: 5_000,
   closeGraceMs: 10_000,
   maxPendingPerConnection: 64,
   backlog: 4_096,

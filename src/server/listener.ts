@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
-import { metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
+import { markUnsentOf, metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import {
   createErrorAnswers,
@@ -14,7 +14,7 @@ import { createQueryRedactor } from '../http/secret-query.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
-import { resetConnection, writeHead } from './node-internals.js'
+import { afterLastResponse, isLastRequest, resetConnection, writeHead } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -28,7 +28,32 @@ const clock = performance
 
 /** Set on a socket once, while closing, its last answer (with `connection: close`) was sent. */
 const LAST_SENT = Symbol('taxonomy-mock.lastSent')
-type ServerSocket = Socket & { [LAST_SENT]?: true }
+/**
+ * Set on a socket while a request on it is answered later (an admin call): the promise of its
+ * answer, and of those pipelined behind it, which wait for it.
+ */
+const ANSWERED_LATER = Symbol('taxonomy-mock.answeredLater')
+
+/** Set on a socket once, while closing, it is to end once the answers it owes are sent. */
+const ENDING = Symbol('taxonomy-mock.ending')
+/**
+ * Set on a socket once an answer was written on it before its turn (pipelined): those whose turn
+ * has not come yet, which are lost if the connection closes first.
+ */
+const QUEUED = Symbol('taxonomy-mock.queued')
+
+/** An answer written before its turn, and the request it answers as the resolver read it. */
+interface QueuedAnswer {
+  readonly asked: MockRequest
+  readonly answer: MockAnswer
+}
+
+type ServerSocket = Socket & {
+  [LAST_SENT]?: true
+  [ANSWERED_LATER]?: Promise<unknown> | undefined
+  [ENDING]?: true
+  [QUEUED]?: QueuedAnswer[]
+}
 
 /**
  * The `request` listener: `node:http` request -> resolver -> `node:http` response, nothing more.
@@ -45,6 +70,7 @@ export function createListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { cors } = resolver.options
   const metrics = metricsOf(resolver)
+  const markUnsent = markUnsentOf(resolver)
   let warnedOnRequest = false
   const redactQuery = createQueryRedactor(resolver.options)
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
@@ -55,7 +81,7 @@ export function createListener(
   /**
    * The one place an answer leaves the server, once its delay (if any) is over: `waited` is the
    * delay it waited and the time its body took to arrive, which the metrics leave out of the
-   * server's own time.
+   * server's own time; `asked` is the request as the resolver read it.
    */
   function deliver(
     request: IncomingMessage,
@@ -63,6 +89,7 @@ export function createListener(
     answer: MockAnswer,
     started: number,
     waited: number,
+    asked: MockRequest,
   ): void {
     const { delivery } = answer
     if (delivery !== undefined) {
@@ -96,21 +123,81 @@ export function createListener(
       const socket = request.socket as ServerSocket
       // While closing, the last answer a connection owes ends it, so close() is not held up by
       // keep-alive; requests read after it are never answered (the client saw `connection: close`).
-      if (socket[LAST_SENT]) return
-      if (!state.pending.has(socket)) {
+      if (socket[LAST_SENT]) return lost(asked, answer)
+      if (isLastRequest(socket, request) !== false && !state.pending.has(socket)) {
         socket[LAST_SENT] = true
         response.setHeader('connection', 'close')
+      } else {
+        // Answers are owed after this one, some perhaps written before the close (with
+        // keep-alive, queued behind this one): the connection ends once they are all sent.
+        endOnceAnswered(socket)
       }
     }
-    writeHead(response, answer.status, answer.headers)
-    if (delivery?.mode === 'slow-body' && answer.body)
-      writeInPieces(response, toBuffer(answer.body), delivery)
-    else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
-      writeCut(response, answer.body, delivery)
-    else response.end(answer.body ? toBuffer(answer.body) : undefined)
+    const sending = response.socket
+    // Pipelined behind an answer not yet sent, or for a client gone: it may never leave.
+    if (sending === null || sending.destroyed)
+      return sendInTurn(request, response, answer, started, waited, asked)
+    send(request.socket, response, answer)
     const ms = clock.now() - started
     metrics?.observeAnswer(ms - waited)
     if (onRequest !== undefined) tell(request, answer.status, ms)
+  }
+
+  /** Writes an HTTP answer: whole, in pieces or cut short. */
+  function send(socket: Socket, response: ServerResponse, answer: MockAnswer): void {
+    const { delivery } = answer
+    writeHead(response, answer.status, answer.headers)
+    if (delivery?.mode === 'slow-body' && answer.body)
+      writeInPieces(socket, response, toBuffer(answer.body), delivery)
+    else if (delivery?.mode === 'truncated' || delivery?.mode === 'reset')
+      writeCut(response, answer.body, delivery)
+    else response.end(answer.body ? toBuffer(answer.body) : undefined)
+  }
+
+  /**
+   * An answer whose turn may never come: pipelined behind one not yet sent, after which a fault
+   * (`empty`, `reset`, ...) or a closing server may end the connection, or for a connection
+   * already gone. Timed and told once it leaves; if the connection closes first, it is journaled
+   * and counted as no answer.
+   */
+  function sendInTurn(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: MockAnswer,
+    started: number,
+    waited: number,
+    asked: MockRequest,
+  ): void {
+    const socket = request.socket as ServerSocket
+    if (socket.destroyed || socket.writableEnded) return lost(asked, answer)
+    send(socket, response, answer)
+    const ms = clock.now() - started
+    let queued = socket[QUEUED]
+    if (queued === undefined) {
+      const owed: QueuedAnswer[] = (queued = socket[QUEUED] = [])
+      // One listener per connection, however many answers wait on it.
+      socket.once('close', () => {
+        for (const { asked, answer } of owed) lost(asked, answer)
+        owed.length = 0
+      })
+    }
+    const waiting: QueuedAnswer = { asked, answer }
+    queued.push(waiting)
+    // Node hands the response its connection when its turn comes, and then writes it.
+    response.once('socket', () => {
+      queued.splice(queued.indexOf(waiting), 1)
+      metrics?.observeAnswer(ms - waited)
+      if (onRequest !== undefined) tell(request, answer.status, ms)
+    })
+  }
+
+  /**
+   * An answer that never left: its journal entry and count say no answer was sent, and it is not
+   * told. The listener's own answers (no Host, the last resort) were neither journaled nor counted.
+   */
+  function lost(asked: MockRequest, answer: MockAnswer): void {
+    if (answer === noHost.get || answer === noHost.head || answer === internalError) return
+    markUnsent?.(asked, answer)
   }
 
   /** `onRequest`, whose failure (a logger that throws) is the caller's, not the server's end. */
@@ -132,23 +219,30 @@ export function createListener(
     }
   }
 
-  /** Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest at once. */
+  /**
+   * Writes a body `chunkBytes` at a time, `interval` ms apart; once the server is closing, the rest
+   * at once, and then the connection ends (its head went out before, with keep-alive).
+   */
   function writeInPieces(
+    socket: Socket,
     response: ServerResponse,
     body: Buffer,
     { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>,
   ): void {
     let offset = 0
-    let timer: ReturnType<typeof setTimeout> | undefined
     const next = () => {
       const end = state.draining ? body.byteLength : Math.min(offset + chunkBytes, body.byteLength)
       const piece = body.subarray(offset, end)
       offset = end
-      if (offset >= body.byteLength) return void response.end(piece)
+      if (offset >= body.byteLength) {
+        response.end(piece)
+        if (state.draining) endOnceAnswered(socket)
+        return
+      }
       response.write(piece)
-      timer = setTimeout(next, interval)
+      // Waits as a delayed answer does: dropped if the client leaves, sent at once on close().
+      state.pending.add(socket, interval, next)
     }
-    response.once('close', () => clearTimeout(timer))
     next()
   }
 
@@ -176,28 +270,41 @@ export function createListener(
     })
   }
 
-  /** After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`. */
+  /**
+   * After the answer's delay (if any), delivers it; delayed answers wait in `state.pending`, and
+   * are lost if the client leaves first.
+   */
   function schedule(
     request: IncomingMessage,
     response: ServerResponse,
     answer: MockAnswer,
     started: number,
+    asked: MockRequest,
     uploadMs = 0,
   ): void {
     const delay = answer.delay ?? 0
     // While closing, nothing waits: answers still owed are sent at once.
     if (delay > 0 && !state.draining) {
-      state.pending.add(request.socket, delay, () =>
-        deliver(request, response, answer, started, delay + uploadMs),
+      state.pending.add(
+        request.socket,
+        delay,
+        () => deliver(request, response, answer, started, delay + uploadMs, asked),
+        () => lost(asked, answer),
       )
     } else {
-      deliver(request, response, answer, started, uploadMs)
+      deliver(request, response, answer, started, uploadMs, asked)
     }
   }
 
-  return function listener(request, response) {
-    // Read once: the request log's time and the journal's.
-    const started = clock.now()
+  /**
+   * Resolves a request and sends (or schedules) its answer. An answer that comes later (the admin
+   * API, which reads the body first) gives the promise of that.
+   */
+  function answerRequest(
+    request: IncomingMessage,
+    response: ServerResponse,
+    started: number,
+  ): Promise<void> | undefined {
     let answer: MockAnswer | Promise<MockAnswer>
     const mockRequest = new NodeMockRequest(request, started)
     if (request.httpVersionMinor === 1 && mockRequest.host === undefined) {
@@ -209,16 +316,49 @@ export function createListener(
         answer = internalError
       }
     }
-    // Only the admin API answers later (it reads the body).
-    if (answer instanceof Promise) {
-      void answer
-        .catch(() => internalError)
-        .then((settled) => schedule(request, response, settled, started, mockRequest.uploadMs))
+    if (!(answer instanceof Promise))
+      return void schedule(request, response, answer, started, mockRequest)
+    return answer
+      .catch(() => internalError)
+      .then((settled) =>
+        schedule(request, response, settled, started, mockRequest, mockRequest.uploadMs),
+      )
+  }
+
+  return function listener(request, response) {
+    // Read once: the request log's time and the journal's.
+    const started = clock.now()
+    const socket = request.socket as ServerSocket
+    const before = socket[ANSWERED_LATER]
+    if (before === undefined) {
+      const later = answerRequest(request, response, started)
+      if (later !== undefined) answerNextAfter(socket, later)
     } else {
-      schedule(request, response, answer, started)
+      // Pipelined behind a request answered later: resolved once it is, so that an admin call
+      // takes effect before the requests sent after it on the connection.
+      const next = () => answerRequest(request, response, started)
+      answerNextAfter(socket, before.then(next, next))
     }
   }
 }
+
+/** Requests read next on `socket` wait for `later`, until it settles. */
+function answerNextAfter(socket: ServerSocket, later: Promise<unknown>): void {
+  socket[ANSWERED_LATER] = later
+  void later.finally(() => {
+    if (socket[ANSWERED_LATER] === later) socket[ANSWERED_LATER] = undefined
+  })
+}
+
+/** While closing: ends a connection once the answers it owes are sent (once per connection). */
+function endOnceAnswered(socket: ServerSocket): void {
+  if (socket[ENDING]) return
+  socket[ENDING] = true
+  afterLastResponse(socket, endSoon)
+}
+
+/** Ends a connection once what is written to it is sent. */
+const endSoon = (socket: Socket) => socket.destroySoon()
 
 /** Milliseconds between the last byte of a body cut by a reset and the reset itself. */
 const RESET_PAUSE = 10

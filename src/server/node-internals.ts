@@ -1,4 +1,9 @@
-import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http'
+import {
+  validateHeaderName,
+  validateHeaderValue,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
 import type { Socket } from 'node:net'
 
 /**
@@ -6,11 +11,12 @@ import type { Socket } from 'node:net'
  * served its purpose unchanged across Node 20, 22 and 24; each also has a fallback, taken when the
  * self-check finds it missing, so a future Node costs a feature, never a crash:
  * - `socket.parser`: the connection's HTTP parser. `incoming` tells a request still reading its
- *   body; `resume()` restarts reading; its bound `onParserExecute` callback, hooked, keeps the start
+ *   body, and which request was read last (it stays until the next begins); `resume()` restarts reading; its bound `onParserExecute` callback, hooked, keeps the start
  *   of a request whose headers span reads (so an error answer to HEAD has no body).
  * - `socket._paused`: Node's own flow control, which pauses the parser after the read in hand
  *   (a socket's `pause()` alone does not stop a parser that reads natively).
- * - `socket._httpMessage`: the response being written, so an error answer waits for it.
+ * - `socket._httpMessage`: the response being written, so an error answer waits for it, and a
+ *   connection closing ends once the responses queued on it are sent.
  * - `tlsSocket._handle._parent`: the TCP handle under a TLS socket, so a `reset` scenario resets
  *   HTTPS connections too (checked where it is used: without it, the connection is destroyed).
  * - `response[kOutHeaders]`: the headers a response holds, `{ lowerCaseName: [name, value] }`. Node
@@ -43,7 +49,7 @@ export const INTERNALS = {
   paused:
     'socket._paused: without it, a paused connection stops at the socket only, so Node may parse a few more requests',
   httpMessage:
-    'socket._httpMessage: without it, an error answer does not wait for pipelined answers before it',
+    'socket._httpMessage: without it, an error answer does not wait for pipelined answers before it, and while the server closes, a connection whose answers were begun before the close stays open until its keep-alive timeout',
   outHeaders:
     "response's kOutHeaders: without it, Node checks each answer's headers again (a little slower)",
 } as const
@@ -177,6 +183,29 @@ export function resumeReading(socket: Socket): void {
     internal.parser?.resume?.()
   }
   socket.resume()
+}
+
+/**
+ * Whether `request` is the last request Node has read on `socket`, so that its answer is the last
+ * one owed there; `undefined` when the parser cannot say (then the caller decides as before).
+ */
+export function isLastRequest(socket: Socket, request: IncomingMessage): boolean | undefined {
+  const parser = (socket as InternalSocket).parser
+  if (!parser || !('incoming' in parser)) return undefined
+  return parser.incoming === request
+}
+
+/**
+ * Calls `act` once `socket` has no response left to send: the one Node is writing and those queued
+ * behind it (pipelined) are sent. Never without `socket._httpMessage`: the connection then ends
+ * at Node's keep-alive timeout, as it would anyway.
+ */
+export function afterLastResponse(socket: Socket, act: (socket: Socket) => void): void {
+  if (!available.httpMessage || socket.destroyed) return
+  const current = (socket as InternalSocket)._httpMessage
+  if (current == null) return act(socket)
+  // After Node's own `finish` listener (added first), which hands the socket to the next response.
+  current.once('finish', () => afterLastResponse(socket, act))
 }
 
 /** The response Node is still writing on `socket`, if it can say. */

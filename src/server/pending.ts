@@ -2,12 +2,15 @@ import type { Socket } from 'node:net'
 import { pauseReading, resumeReading } from './node-internals.js'
 
 /**
- * An answer that waits: for its delay to run out (and, later, a hung answer). `settle` sends it
- * (or ends it cleanly) at once; it is called once, by its timer or by `close()`.
+ * An answer that waits: for its delay to run out, or the next piece of a slow body (and, later, a
+ * hung answer). `settle` sends it (or ends it cleanly) at once; it is called once, by its timer or
+ * by `close()`.
  */
 interface Pending {
   readonly socket: Socket
   readonly settle: () => void
+  /** Called instead when the connection closes first. */
+  readonly drop: (() => void) | undefined
   timer: NodeJS.Timeout | undefined
 }
 
@@ -31,9 +34,12 @@ export class PendingAnswers {
     this.#maxPerConnection = maxPerConnection
   }
 
-  /** Schedules `settle` in `delayMs`, or sooner if the server closes; nothing if the client leaves. */
-  add(socket: Socket, delayMs: number, settle: () => void): void {
-    const pending: Pending = { socket, settle, timer: undefined }
+  /**
+   * Schedules `settle` in `delayMs`, or sooner if the server closes; if the client leaves first,
+   * `drop` instead.
+   */
+  add(socket: Socket, delayMs: number, settle: () => void, drop?: () => void): void {
+    const pending: Pending = { socket, settle, drop, timer: undefined }
     pending.timer = setTimeout(() => this.#settle(pending), delayMs)
     this.#track(socket, pending)
   }
@@ -60,7 +66,7 @@ export class PendingAnswers {
    * dropped) or the server closes (then `settle` ends the connection).
    */
   hold(socket: Socket, settle: () => void): void {
-    this.#track(socket, { socket, settle, timer: undefined })
+    this.#track(socket, { socket, settle, drop: undefined, timer: undefined })
   }
 
   /** Whether `socket` still has answers waiting (so an answer sent now is not its last). */
@@ -91,6 +97,7 @@ export class PendingAnswers {
     for (const pending of connection.waiting) {
       clearTimeout(pending.timer)
       this.#all.delete(pending)
+      pending.drop?.()
     }
     connection.waiting.clear()
   }

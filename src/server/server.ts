@@ -90,6 +90,7 @@ export async function startServerWithLimits(
     keepAlive: true,
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     // Node checks those timeouts every 30 s by default; a slow client should not linger that long.
     connectionsCheckingInterval: limits.checkIntervalMs,
     // The listener answers a missing Host itself, as JSON.

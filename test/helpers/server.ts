@@ -9,13 +9,14 @@ const open: RunningServer[] = []
 const HOUR = 3_600_000
 
 /**
- * Limits whose timeouts (headers, request, close grace) never run out within a test: under them, a
+ * Limits whose timeouts (headers, request, keep-alive, close grace) never run out within a test: under them, a
  * server that waits for one of them instead of acting at once hangs, and the test's timeout says so.
  */
 export const UNTIMED: ServerLimits = {
   ...SERVER_LIMITS,
   headersTimeoutMs: HOUR,
   requestTimeoutMs: HOUR,
+  keepAliveTimeoutMs: HOUR,
   closeGraceMs: HOUR,
 }
 

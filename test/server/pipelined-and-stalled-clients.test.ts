@@ -82,6 +82,60 @@ it('close() does not wait for a delay longer than the grace, and answers the req
   expect(reply).toMatch(/connection: close/i)
 })
 
+it('close() sends an answer pipelined behind a delayed one too, then ends the connection', async () => {
+  const server = await startTestServer({ taxonomy }, UNTIMED)
+  const second = taxonomy.disciplines[1]!.slug
+  // The second answer is written at once, queued behind the delayed first: the first is not the
+  // last one owed. Under UNTIMED no keep-alive timeout ends the connection: close() must.
+  const client = open(server.port, (s) =>
+    s.write(get(path, `Prefer: delay=${HOUR}\r\n`) + get(`/api/v2/disciplines/${second}`)),
+  )
+  await untilJournaled(server, 2)
+  await server.close()
+  const reply = await client.closed
+  expect(statuses(reply)).toEqual([200, 200])
+  expect(reply).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
+  expect(reply.endsWith('}')).toBe(true)
+  expect(reply.slice(reply.lastIndexOf('HTTP/1.1'))).toContain(`"slug":"${second}"`)
+})
+
+it('close() sends 30 answers pipelined behind delayed ones without a listener per answer', async () => {
+  const warnings: string[] = []
+  const onWarning = (warning: Error) => warnings.push(warning.name)
+  process.on('warning', onWarning)
+  try {
+    const server = await startTestServer({ taxonomy }, UNTIMED)
+    const delayed = get(path, `Prefer: delay=${HOUR}\r\n`)
+    const client = open(server.port, (s) =>
+      s.write(delayed + get(path).repeat(15) + delayed.repeat(15)),
+    )
+    await untilJournaled(server, 31)
+    await server.close()
+    expect(statuses(await client.closed)).toEqual(Array.from({ length: 31 }, () => 200))
+    // Node says a listener leak once past 10 listeners of one event on one emitter.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(warnings).not.toContain('MaxListenersExceededWarning')
+  } finally {
+    process.off('warning', onWarning)
+  }
+})
+
+it('close() sends the rest of a slow body at once, then ends its kept-alive connection', async () => {
+  const server = await startTestServer({ taxonomy }, UNTIMED)
+  // An hour's body: a piece a few seconds apart. Its head goes out with keep-alive.
+  const client = open(server.port, (s) =>
+    s.write(get(path, `Prefer: scenario=slow-body, duration=${HOUR}\r\n`)),
+  )
+  await until(() => client.received().includes('\r\n\r\n'), 'the head of the slow answer')
+  await server.close()
+  const reply = await client.closed
+  expect(statuses(reply)).toEqual([200])
+  expect(reply).toMatch(/connection: keep-alive/i)
+  const [head, body] = reply.split('\r\n\r\n') as [string, string]
+  expect(body.length).toBe(Number(/content-length: (\d+)/i.exec(head)![1]))
+  expect(body).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
+})
+
 it('close({ grace: 0 }) cuts a client that does not read its answers', async () => {
   const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) }, UNTIMED)
   const client = open(server.port, (s) => {
@@ -121,6 +175,20 @@ it('stops reading a connection whose delayed answers pile up, and serves others 
   expect(received - 20).toBeLessThan(10_000)
   expect(flood.received()).toBe('')
   flood.socket.destroy()
+})
+
+it('answers requests pipelined behind an admin call once the call has taken effect', async () => {
+  const server = await startTestServer({ taxonomy })
+  // The admin API reads its body before it answers: the requests after it on the connection wait.
+  const scenario = '{"kind":"unavailable"}'
+  const admin = (method: string, body = '') =>
+    `${method} /__admin/sessions/pp/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+    `Content-Length: ${body.length}\r\n\r\n${body}`
+  const inSession = get(path, 'X-Taxonomy-Mock-Session: pp\r\nConnection: close\r\n')
+  const pipelined = async (first: string) =>
+    statuses(await open(server.port, (s) => s.write(first + inSession)).closed)
+  expect(await pipelined(admin('PUT', scenario))).toEqual([200, 503])
+  expect(await pipelined(admin('DELETE'))).toEqual([200, 200])
 })
 
 it('answers an HTTP/1.1 request without Host with a JSON 400', async () => {
