@@ -176,6 +176,16 @@ it('starts a count again that is none replicas write (past 2^53, infinite), and 
   await limited.text()
 })
 
+it('lets a session whose saved state expired leave the sessions set, which every start reads', async () => {
+  // Sessions whose state expired (24 h without a write) stayed members for good: one fetch each
+  // at every start and reconnect.
+  await redisSays('SADD', 'gone:sessions', 'expired-1', 'expired-2', 'kept')
+  await redisSays('HSET', 'gone:s:{kept}', 'v', '1', 'n', '0', 'scenario', '"unavailable"')
+  const [replica] = await startReplicas('gone', 1)
+  expect((await redisSays('SMEMBERS', 'gone:sessions')) as string[]).toEqual(['kept'])
+  expect((await get(replica!.url, 'kept')).status).toBe(503)
+})
+
 it('starts a count of ten million or more again: a replica steps its copy to the position, so a planted 10^12 held it for hours', async () => {
   const [replica] = await startReplicas('far', 1)
   const url = replica!.url

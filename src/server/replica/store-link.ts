@@ -279,7 +279,9 @@ export class StoreLink {
    */
   async fetch(session: string): Promise<SavedState | null> {
     const key = this.#keys(`s:{${session}}`)
-    const reply = await this.#call(() => this.client.fetch([key], [String(SAVED_FIELD_BYTES)]))
+    const reply = await this.#call(() =>
+      this.client.fetch([key, this.#keys('sessions')], [String(SAVED_FIELD_BYTES), session]),
+    )
     const state = parseSavedState(reply)
     if (state !== undefined) return state
     const oversized = Array.isArray(reply) && reply.length === 2 ? (reply as unknown[]) : undefined
