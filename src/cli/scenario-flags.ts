@@ -79,7 +79,20 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
  * ends with the scenario (`--scenario-times`, a `DELETE`) and stays in the default session.
  */
 export function takesDelay(flags: ScenarioFlags): boolean {
-  return flags.scenario === 'delay'
+  if (flags.scenario === 'delay') return true
+  // `--scenario '{"kind":"delay"}' --delay 300` means the same, when the JSON names no delay.
+  if (!flags.scenario?.trimStart().startsWith('{')) return false
+  try {
+    const scenario: unknown = JSON.parse(flags.scenario)
+    return (
+      typeof scenario === 'object' &&
+      scenario !== null &&
+      (scenario as { kind?: unknown }).kind === 'delay' &&
+      (scenario as { delay?: unknown }).delay === undefined
+    )
+  } catch {
+    return false
+  }
 }
 
 /**

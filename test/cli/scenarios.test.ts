@@ -32,23 +32,29 @@ it('sets the default session scenario with --scenario, --scenario-slug and --sce
   expect(statuses).toEqual([503, 503, 200])
 })
 
-it('with --scenario delay, delays the default session by --delay for --scenario-times requests, and no other', async () => {
-  const argv = ['--scenario', 'delay', '--scenario-times', '1', '--delay', '600000', '--quiet']
-  const { url } = await startCli(argv)
-  // Another session has no scenario, so no delay: with --delay taken as every answer's, this
-  // request waited the ten minutes (a hang, caught by the test's timeout).
-  const other = { ...auth, 'x-taxonomy-mock-session': 'other' }
-  expect((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: other })).status).toBe(200)
-  // The default session's one delayed request (held), then its scenario is used up.
-  void fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth }).catch(() => {})
-  const journal = async () =>
-    (await (await fetch(`${url}/__admin/sessions/default/requests`)).json()) as { ms: number }[]
-  await until(async () => (await journal()).length > 0, 'the delayed request journaled')
-  expect((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status).toBe(200)
-  expect((await journal()).map((entry) => entry.ms)).toEqual([600_000, 0])
-  const journalOf = `${url}/__admin/sessions/other/requests`
-  expect(((await (await fetch(journalOf)).json()) as { ms: number }[])[0]!.ms).toBe(0)
-})
+it.each([
+  ['delay', '--scenario-times', '1'],
+  // The same in JSON that names no delay of its own: --delay is the scenario's, not every answer's.
+  ['{"kind":"delay","times":1}'],
+])(
+  'with --scenario %s, delays the default session by --delay for that many requests, and no other',
+  async (...scenario) => {
+    const { url } = await startCli(['--scenario', ...scenario, '--delay', '600000', '--quiet'])
+    // Another session has no scenario, so no delay: with --delay taken as every answer's, this
+    // request waited the ten minutes (a hang, caught by the test's timeout).
+    const other = { ...auth, 'x-taxonomy-mock-session': 'other' }
+    expect((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: other })).status).toBe(200)
+    // The default session's one delayed request (held), then its scenario is used up.
+    void fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth }).catch(() => {})
+    const journal = async () =>
+      (await (await fetch(`${url}/__admin/sessions/default/requests`)).json()) as { ms: number }[]
+    await until(async () => (await journal()).length > 0, 'the delayed request journaled')
+    expect((await fetch(`${url}/api/v2/disciplines/${slug}`, { headers: auth })).status).toBe(200)
+    expect((await journal()).map((entry) => entry.ms)).toEqual([600_000, 0])
+    const journalOf = `${url}/__admin/sessions/other/requests`
+    expect(((await (await fetch(journalOf)).json()) as { ms: number }[])[0]!.ms).toBe(0)
+  },
+)
 
 it('injects seeded faults with --faults, the same on every run', async () => {
   const statuses = async () => {
