@@ -576,7 +576,8 @@ export function withoutStoreFlag(argv: readonly string[]): string[] {
 function parseWorkers(value: string | undefined): number | 'auto' {
   if (value === undefined) return 1
   if (value === 'auto') return value
-  if (!/^[1-9]\d*$/.test(value) || Number(value) > 64)
+  // Read as every number flag is: spaces around it and leading zeros are no fault.
+  if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1 || Number(value) > 64)
     throw new UsageError(
       `--workers must be a whole number from 1 to 64, or auto (got ${JSON.stringify(value)})`,
     )

@@ -115,6 +115,13 @@ it("words a variable's errors as the library does", async () => {
 
 it('takes --delay up to the longest timer, as the library does: one bound', async () => {
   expect(parseCliArgs(['--delay', '2147483647'], {})).toMatchObject({ delay: MAX_DELAY })
+  // As every number flag reads its value: spaces around it and leading zeros are no fault.
+  for (const workers of [' 2', '2 ', '02'])
+    expect(parseCliArgs(['--workers', workers], {})).toMatchObject({ workers: 2 })
+  for (const workers of ['0', '00', '65', '2.0', ''])
+    expect(() => parseCliArgs(['--workers', workers], {}), workers).toThrow(
+      '--workers must be a whole number from 1 to 64, or auto',
+    )
   const { stderr } = await runInProcess(['--delay', String(MAX_DELAY + 1)])
   expect(stderr).toEqual([
     `taxonomy-mock: --delay must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${MAX_DELAY + 1} (number)`,
