@@ -121,7 +121,8 @@ function redactPair(pair: string, secrets: readonly string[]): string | undefine
  * redactUrl('https://user:p/w@api.example.test') // 'https://[redacted]@api.example.test'
  */
 export function redactUrl(url: string, secrets: readonly string[] = []): string {
-  return redactQuery(url.replace(TYPED_USER_INFO, `$1${REDACTED_VALUE}@`), secrets)
+  // The query first: the credentials run to the last `@`, which may be in the query.
+  return redactQuery(url, secrets).replace(TYPED_USER_INFO, `$1${REDACTED_VALUE}@`)
 }
 
 /**

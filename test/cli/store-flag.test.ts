@@ -40,6 +40,14 @@ describe('--store', () => {
     })
     expect(slashInEnv.code).toBe(2)
     expect(slashInEnv.stderr.join('\n')).not.toContain('topsecret')
+    const atInQuery = await runCli([
+      '--port',
+      '0',
+      '--store',
+      'redis://127.0.0.1:1/0?x=a@b&password=s3cret&timeout=5',
+    ])
+    expect(atInQuery.code).toBe(2)
+    expect(atInQuery.stderr.join('\n')).not.toContain('s3cret')
     expect(parseStoreAddress('redis://:s3cret-pw@h:1/2?prefix=team-a&timeout=500')).toEqual({
       url: 'redis://:s3cret-pw@h:1/2',
       display: 'redis://:***@h:1/2?prefix=team-a&timeout=500',

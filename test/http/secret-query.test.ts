@@ -78,4 +78,6 @@ it('hides the credentials of a URL someone gave, and its secret query values', (
     )
   expect(redactUrl('http://127.0.0.1:4477/a@b')).toBe('http://[redacted]@b')
   expect(redactUrl('http://127.0.0.1:4477/a?q=1')).toBe('http://127.0.0.1:4477/a?q=1')
+  // An `@` in the query: its secrets are hidden before the credentials' end is looked for.
+  expect(redactUrl('http://h/?e=a@b&api_key=s3cret')).not.toContain('s3cret')
 })

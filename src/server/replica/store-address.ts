@@ -74,10 +74,9 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
  * no `:`; and secret query values (`?password=`) as everywhere.
  */
 function redact(value: string): string {
-  return redactQuery(
-    value.replace(TYPED_USER_INFO, (_, scheme: string, info: string) => {
-      const colon = info.indexOf(':')
-      return `${scheme}${colon === -1 ? '' : info.slice(0, colon + 1)}***@`
-    }),
-  )
+  // The query first: the credentials run to the last `@`, which may be in the query.
+  return redactQuery(value).replace(TYPED_USER_INFO, (_, scheme: string, info: string) => {
+    const colon = info.indexOf(':')
+    return `${scheme}${colon === -1 ? '' : info.slice(0, colon + 1)}***@`
+  })
 }
