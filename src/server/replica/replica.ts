@@ -63,6 +63,10 @@ export async function startReplica(
       onReply: ({ ask, part }) => reads.get(ask)?.(part),
       onReconnect: () => (loading = loading.then(() => store?.load()).catch(() => {})),
     })
+    // What the answer bodies of one journal read's parts take together at most: a quarter of
+    // Redis' limit (the rest for their entries), shared by the replicas that answer. Read before
+    // the store exists, so that no notice is heard without it.
+    const partsBodyBytes = ((await link.subscriberBufferLimit()) ?? SUBSCRIBER_BUFFER_BYTES) / 4
     const resolver = createGatheringResolver(options, {
       ...(upstream ? { upstream } : {}),
       store: (...memory) => (store = new RedisSessionStore(memory, link)),
@@ -89,10 +93,6 @@ export async function startReplica(
       },
       metrics: async (own) => ({ ...own, store: faults.snapshot() }),
     })
-
-    // What the answer bodies of one journal read's parts take together at most: a quarter of
-    // Redis' limit (the rest for their entries), shared by the replicas that answer.
-    const partsBodyBytes = ((await link.subscriberBufferLimit()) ?? SUBSCRIBER_BUFFER_BYTES) / 4
 
     store!.unavailable = createMessageAnswers(
       'unavailable',
