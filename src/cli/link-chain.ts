@@ -26,14 +26,18 @@ export function findLinkChain(file: string): Map<string, Set<string>> {
  * one name one file.
  */
 export function followLinks(file: string): string {
-  return walkLinks(file, () => {})
+  return walkLinks(file, () => {}, true)
 }
 
 /**
  * Resolves `file` entry by entry, calling `add` with each link met and the entry the chain ends
  * at; returns the path it ends at (the rest of the path joined on where an entry is missing).
  */
-function walkLinks(file: string, add: (folder: string, name: string) => void): string {
+function walkLinks(
+  file: string,
+  add: (folder: string, name: string) => void,
+  stopAtDevices = false,
+): string {
   const start = resolve(file)
   let folder = parse(start).root
   const rest = toParts(start.slice(folder.length))
@@ -66,6 +70,9 @@ function walkLinks(file: string, add: (folder: string, name: string) => void): s
     } catch {
       return join(path, ...rest)
     }
+    // `/dev/stdout` leads through `/proc/self/fd/1` to whatever the descriptor is (a file, when
+    // redirected): for a writer it stays a descriptor, which writes append to.
+    if (stopAtDevices && /^\/(dev|proc)\//.test(target)) return join(target, ...rest)
     rest.unshift(...toParts(isAbsolute(target) ? target.slice(parse(target).root.length) : target))
     if (isAbsolute(target)) folder = parse(target).root
   }

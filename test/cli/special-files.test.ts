@@ -14,12 +14,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
-import { runCli } from '../helpers/cli.js'
+import { BIN, runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
 
@@ -62,6 +63,29 @@ it('writes --report and --junit through links to the standard output descriptor'
   expect(text).toContain('<testsuite')
   expect(readlinkSync(join(dir, 'report'))).toBe('/proc/self/fd/1')
   expect(readlinkSync(join(dir, 'junit'))).toBe('/proc/self/fd/1')
+})
+
+it('writes two outputs through links to the standard output when it is a file, not one file twice', async () => {
+  // /proc/self/fd/1 leads on to the file stdout is redirected to: the outputs still share a
+  // descriptor, which writes append to, and are not refused as two flags naming one file.
+  const dir = tempDir()
+  symlinkSync('/proc/self/fd/1', join(dir, 'out'))
+  symlinkSync('/proc/self/fd/1', join(dir, 'types'))
+  const output = join(dir, 'both.txt')
+  const run = spawnSync(
+    'sh',
+    [
+      '-c',
+      `"$0" "$1" export --size small --out "$2" --types "$3" > "$4"`,
+      process.execPath,
+      BIN,
+    ].concat([join(dir, 'out'), join(dir, 'types'), output]),
+    { encoding: 'utf8' },
+  )
+  expect(run.status, run.stderr).toBe(0)
+  const text = readFileSync(output, 'utf8')
+  expect(text).toContain(SMALL)
+  expect(text).toContain('export type DisciplineSlug')
 })
 
 it('replaces a regular file behind a link and keeps the link', async () => {
