@@ -14,7 +14,13 @@ import { createQueryRedactor } from '../http/secret-query.js'
 import { readBody } from './body.js'
 import type { StartServerOptions } from './options.js'
 import { toLogPath } from './log-path.js'
-import { afterLastResponse, isLastRequest, resetConnection, writeHead } from './node-internals.js'
+import {
+  afterLastResponse,
+  isLastRequest,
+  resetConnection,
+  responseInProgress,
+  writeHead,
+} from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
 
 /** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
@@ -134,8 +140,9 @@ export function createListener(
       }
     }
     const sending = response.socket
-    // Pipelined behind an answer not yet sent, or for a client gone: it may never leave.
-    if (sending === null || sending.destroyed)
+    // Pipelined behind an answer not yet sent (a fault's, a delayed one), or for a client gone: it
+    // may never leave. Behind one already written whole it leaves in turn, as the usual one does.
+    if ((sending === null || sending.destroyed) && mayNeverLeave(request.socket))
       return sendInTurn(request, response, answer, started, waited, asked)
     send(request.socket, response, answer)
     const ms = clock.now() - started
@@ -340,6 +347,16 @@ export function createListener(
       answerNextAfter(socket, before.then(next, next))
     }
   }
+}
+
+/**
+ * Whether an answer written now on `socket` may never leave: the connection is gone or ending, or
+ * the answer ahead of it is not written whole (a fault's, a delayed or slow one), or Node cannot say.
+ */
+function mayNeverLeave(socket: Socket): boolean {
+  if (socket.destroyed || socket.writableEnded) return true
+  const ahead = responseInProgress(socket)
+  return ahead === undefined || !ahead.writableEnded
 }
 
 /** Requests read next on `socket` wait for `later`, until it settles. */

@@ -1,8 +1,9 @@
 // Answers that never leave: pipelined behind a fault that ends the connection, or delayed for a
 // client that leaves. The journal (and its HAR file), the metrics and `onRequest` say no answer
 // was sent, as they do for the kinds that send none.
+import { ServerResponse } from 'node:http'
 import { connect } from 'node:net'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { metricsOf, sessionsOf } from '../../src/http/resolver.js'
 import type { RequestLogEntry, RunningServer } from '../../src/server/index.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
@@ -113,4 +114,26 @@ it('an answer pipelined behind a slow one is logged once it leaves, and counted 
     [D, 200],
     [D2, 200],
   ])
+})
+
+it('writes answers pipelined behind answers written whole as the usual path does, with nothing kept per answer', async () => {
+  // Each was held until its turn (a listener and an entry per answer) though nothing ahead of it
+  // could stop it: the plain path is the one the speed targets measure.
+  const server = await startTestServer({ taxonomy })
+  const once = vi.spyOn(ServerResponse.prototype, 'once')
+  try {
+    const received = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write(get(D).repeat(50)))
+      let text = ''
+      socket.setEncoding('latin1')
+      socket.on('data', (chunk: string) => {
+        text += chunk
+        if ((text.match(/HTTP\/1\.1 200 /g) ?? []).length === 50) socket.end(() => resolve(text))
+      })
+    })
+    expect(received.match(/HTTP\/1\.1 200 /g)).toHaveLength(50)
+    expect(once.mock.calls.filter(([event]) => event === 'socket')).toEqual([])
+  } finally {
+    once.mockRestore()
+  }
 })
