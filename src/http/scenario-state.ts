@@ -80,6 +80,8 @@ export class ScenarioState {
   #random: Random | undefined
   /** Whether a kind it may apply reads `bytes` and none is given: a seeded share stands in. */
   readonly #drawsShare: boolean
+  /** Whether a request draws from the seeded stream: faults, a delay range, a cut's share. */
+  readonly #drawsPerRequest: boolean
   /** The kind options it sets (`KIND_OPTIONS`), or `undefined` for none. */
   readonly #options: KindOptionValues | undefined
   /** A `sequence`'s steps as objects, the step the next request gets, and how many it still answers. */
@@ -119,6 +121,11 @@ export class ScenarioState {
     this.#drawsShare =
       this.scenario.bytes === undefined &&
       this.#kinds().some((kind) => kindSpec(kind).options?.includes('bytes'))
+    const delays = [this.scenario.delay, ...(this.#steps ?? []).map((step) => step.delay)]
+    this.#drawsPerRequest =
+      this.#drawsShare ||
+      this.scenario.faults !== undefined ||
+      delays.some((delay) => delay !== undefined && typeof delay !== 'number')
   }
 
   /** The kinds it may apply: its kind, its steps' kinds, or those its faults may draw. */
@@ -220,13 +227,29 @@ export class ScenarioState {
    * its own copy at it. A quota's window is not moved: the store keeps it.
    */
   skipTo(count: number): void {
-    while (this.#taken < count && this.#remaining > 0) {
-      if (this.#limiter === undefined) this.take()
-      else {
-        this.#remaining--
-        this.#taken++
-      }
+    if (this.#limiter !== undefined || !this.#drawsPerRequest) {
+      // Nothing drawn per request: the counters move at once, so a count of 10^12 costs nothing.
+      const skipped = Math.min(count - this.#taken, this.#remaining)
+      if (!(skipped > 0)) return
+      this.#taken += skipped
+      this.#remaining -= skipped
+      if (this.#steps !== undefined && this.#limiter === undefined) this.#skipSteps(skipped)
+      return
     }
+    // Each request's draws, in turn: the seeded stream has no way to jump ahead.
+    while (this.#taken < count && this.#remaining > 0) this.take()
+  }
+
+  /** Moves a `sequence` on by `count` requests: whole rounds of its steps leave it where it is. */
+  #skipSteps(count: number): void {
+    const steps = this.#steps!
+    let left = count % steps.reduce((sum, step) => sum + (step.times ?? 1), 0)
+    while (left >= this.#stepLeft) {
+      left -= this.#stepLeft
+      this.#step = (this.#step + 1) % steps.length
+      this.#stepLeft = steps[this.#step]!.times ?? 1
+    }
+    this.#stepLeft -= left
   }
 
   /**

@@ -42,16 +42,14 @@ redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. 
  * version Redis holds (it fetches it and answers afresh); `{-2}` when a request without a key
  * finds a `sequence` step that applies only after the key (it takes none); else the position,
  * `1` if the count held was malformed (it starts again), and a quota's reading: limited, what is
- * left, seconds to the window's end. A count of ten million or more starts again too: a replica
- * places its copy by stepping its seeded stream to the position (about 0.1 s a million), so a
- * count planted past it would hold its event loop for hours.
+ * left, seconds to the window's end.
  */
 const STEP = `
 local v = redis.call('HGET', KEYS[1], 'v') or '0'
 if v ~= ARGV[1] then return {-1} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
 local malformed = 0
-if n == nil or n < 0 or n ~= math.floor(n) or n >= 10000000 then n = 0; malformed = 1 end
+if n == nil or n < 0 or n ~= math.floor(n) or n >= 9007199254740992 then n = 0; malformed = 1 end
 if ARGV[2] ~= '' then
   local steps, total, again = {}, 0, false
   for part in string.gmatch(ARGV[2], '[^,]+') do
