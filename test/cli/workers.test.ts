@@ -379,6 +379,62 @@ describe('serve --workers 2', () => {
     expect(await run.exit).toBe(0)
   })
 
+  it("a ttl scenario that ran out stays out in a worker started in place of a dead one, --scenario's and a PUT's", async () => {
+    const scenario = JSON.stringify({ kind: 'unavailable', ttl: 2000 })
+    const { run, url } = await startWorkers('--quiet', '--scenario', scenario)
+    const put = await fetch(`${url}/__admin/sessions/t1/scenario`, {
+      method: 'PUT',
+      body: scenario,
+    })
+    expect(put.status).toBe(200)
+    const read = async (session: string) =>
+      (
+        (await (await fetch(`${url}/__admin/sessions/${session}/scenario`)).json()) as {
+          scenario: unknown
+        }
+      ).scenario
+    expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(503)
+    await until(async () => (await read('default')) === null, 'the default scenario ran out')
+    await until(async () => (await read('t1')) === null, "t1's scenario ran out")
+    const [killed, kept] = await childPids(run.child.pid!)
+    process.kill(killed!, 'SIGKILL')
+    let started: number | undefined
+    await until(
+      async () =>
+        (started = (await childPids(run.child.pid!)).find(
+          (pid) => pid !== kept && pid !== killed,
+        )) !== undefined,
+      'a worker started in place of the dead one',
+    )
+    // Eight connections at once in each session, until the new worker takes some of them (within
+    // the ttl of its start: a scenario started again would still fail them).
+    const statuses: number[] = []
+    const sendEight = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+      const answers = Promise.all(
+        ['default', 't1', 'default', 't1', 'default', 't1', 'default', 't1'].map((session) =>
+          get(
+            `${url}/api/v2/disciplines/history`,
+            { ...AUTH, 'x-taxonomy-mock-session': session },
+            agent,
+          ),
+        ),
+      )
+      const during = await answers.then(() => socketCount(started!))
+      agent.destroy()
+      statuses.push(...(await answers).map(({ status }) => status))
+      return during
+    }
+    await until(async () => {
+      const before = await socketCount(started!)
+      return (await sendEight()) > before
+    }, 'the new worker serves')
+    expect(statuses.filter((status) => status !== 200)).toEqual([])
+    expect([await read('default'), await read('t1')]).toEqual([null, null])
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
   it('never leaves a connection waiting when its worker is killed as it is handed over', async () => {
     const { run, url } = await startWorkers('--quiet')
     const [victim] = await childPids(run.child.pid!)

@@ -1,6 +1,6 @@
 import { adminError } from '../../http/admin-answers.js'
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
-import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
+import { MemorySessionStore, scenarioCommand, takeStep } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { USUAL_EFFECT, type ScenarioState } from '../../http/scenario-state.js'
 import type { Step } from '../../http/session-store.js'
@@ -41,7 +41,10 @@ export class PrimarySessionStore extends MemorySessionStore {
     const undo = command.op === 'setData' ? this.#dataAsItIs(command.session) : undefined
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
-    const refused = (await this.toWorkers(command)).find((status) => status !== 200)
+    // A scenario's `ttl` runs out in every worker when it does here.
+    const state = command.op === 'setScenario' ? this.find(command.session)?.scenario : undefined
+    const sent = state ? scenarioCommand(command.session, state) : command
+    const refused = (await this.toWorkers(sent)).find((status) => status !== 200)
     if (refused === undefined || undo === undefined) return answer
     await this.applyHere(undo)
     await this.toWorkers(undo)
@@ -59,10 +62,10 @@ export class PrimarySessionStore extends MemorySessionStore {
       : { op: 'setData', session, patch: data.patch }
   }
 
-  /** A worker's request's step of its session's scenario (none left: the usual answer). */
+  /** A worker's request's step of its session's scenario (none left, or ended: the usual answer). */
   stepFor({ session, partition, authorized }: StepQuestion): Step {
     const state = this.find(session)?.scenario
-    if (state === undefined || state.exhausted) return USUAL_EFFECT
+    if (state === undefined || state.exhausted || state.expired) return USUAL_EFFECT
     return takeStep(state, partition, authorized)
   }
 }
