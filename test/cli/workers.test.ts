@@ -190,6 +190,21 @@ describe('serve --workers 2', () => {
     expect(await counted()).toBe(countedBefore + 20)
   })
 
+  it('/__metrics counts a session a request made once, whichever workers answered it', async () => {
+    const { url } = shared
+    const sessions = async () =>
+      Number(
+        /^taxonomy_mock_sessions (\d+)$/m.exec(await (await fetch(`${url}/__metrics`)).text())![1],
+      )
+    const before = await sessions()
+    // On four connections of their own: round-robin hands them to both workers.
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await get(`${url}/__sessions/counted-1/api/v2/disciplines/history`, AUTH)).status,
+      ).toBe(200)
+    expect(await sessions()).toBe(before + 1)
+  })
+
   it('answers as one process does, with the same bytes', async () => {
     const single = spawnCli(['--port', '0', '--quiet'])
     const singleUrl = URL_LINE.exec(await single.waitFor(URL_LINE))![1]!

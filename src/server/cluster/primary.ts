@@ -16,7 +16,7 @@ import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import { PrimarySessionStore, type StepQuestion } from './stores.js'
+import { PrimarySessionStore, sessionIdsOf, type StepQuestion } from './stores.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {
@@ -112,11 +112,18 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   })
   /** What every process counted: the owner's own and each worker's. */
   async function gatherMetrics(own: MetricsSnapshot): Promise<MetricsSnapshot> {
-    const merged = mergeMetrics([own, ...(await askAll<MetricsSnapshot>('metrics'))])
-    // Every worker holds every session: the owner's count is the server's.
+    const [snapshots, idsOfWorkers] = await Promise.all([
+      askAll<MetricsSnapshot>('metrics'),
+      askAll<string[]>('sessions'),
+    ])
+    const merged = mergeMetrics([own, ...snapshots])
+    // Every worker holds the sessions the admin API made, and those its own requests made: the
+    // server's are all of them once (the default one too), as one process counts them.
+    const ids = new Set(store ? sessionIdsOf(store) : [])
+    for (const idsOfWorker of idsOfWorkers) for (const id of idsOfWorker) ids.add(id)
     return {
       ...merged,
-      sessions: own.sessions,
+      sessions: ids.size + 1,
       dataOverlays: own.dataOverlays,
       workers: options.workers,
     }

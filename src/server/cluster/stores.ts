@@ -4,7 +4,7 @@ import { MemorySessionStore, scenarioCommand, takeStep } from '../../http/memory
 import type { MockAnswer } from '../../http/responses.js'
 import { USUAL_EFFECT, type ScenarioState } from '../../http/scenario-state.js'
 import type { Step } from '../../http/session-store.js'
-import type { Session } from '../../http/sessions.js'
+import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
 import type { Channel } from './channel.js'
 
 // The two halves of a `--workers` server's sessions: the primary's store, which owns them, and
@@ -106,4 +106,11 @@ export class WorkerSessionStore extends MemorySessionStore {
   override apply(command: AdminCommand): Promise<MockAnswer> {
     return this.primary.ask<MockAnswer>('apply', command)
   }
+}
+
+/** The ids of a process's sessions, the default one left out (every process has it). */
+export function sessionIdsOf(store: MemorySessionStore): string[] {
+  const ids: string[] = []
+  for (const { id } of store.registry.all()) if (id !== DEFAULT_SESSION) ids.push(id)
+  return ids
 }
