@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { childPids } from '../helpers/child-pids.js'
@@ -638,6 +639,57 @@ describe('serve --workers 2', () => {
     expect(after.size).toBe(1)
     expect([...after][0]).not.toBe(before)
     expect(run.stdout.filter((line) => /reloaded --data file/.test(line))).toHaveLength(1)
+  })
+
+  it('--watch: a patch that no longer applies to the new file is gone from every process, also once the file changes back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-workers-'))
+    const file = join(dir, 'data.json')
+    const taxonomy = createTaxonomy({ size: 'small', seed: 1 })
+    const replace = (json: string) => {
+      writeFileSync(join(dir, 'next.json'), json)
+      renameSync(join(dir, 'next.json'), file)
+    }
+    writeFileSync(file, toFixtureJson(taxonomy))
+    const { run, url } = await startWorkers('--quiet', '--data', file, '--watch')
+    const domainId = taxonomy.domains[0]!.id
+    const patch = { disciplines: [{ name: 'Empty Field', domain_ids: [domainId] }] }
+    const put = await fetch(`${url}/__admin/sessions/p2/data`, {
+      method: 'PUT',
+      body: JSON.stringify(patch),
+    })
+    expect(put.status).toBe(200)
+    // No request of the session meanwhile: no process has a reason to look at its patch.
+    const fixture = taxonomy.toFixture()
+    replace(
+      toFixtureJson(
+        loadTaxonomy({
+          ...fixture,
+          domains: fixture.domains.slice(1),
+          disciplines: fixture.disciplines.filter((d) => !d.domain_ids.includes(domainId)),
+          sub_disciplines: [],
+          topics: [],
+        }),
+      ),
+    )
+    await run.waitFor(/reloaded --data file .*: 0 topics/)
+    const data = await (await fetch(`${url}/__admin/sessions/p2/data`)).json()
+    expect(data).toMatchObject({ session: 'p2', patch: null })
+    replace(toFixtureJson(taxonomy))
+    const reloaded = () => run.stdout.filter((line) => /reloaded --data file/.test(line)).length
+    await until(() => reloaded() === 2, 'the second reload line')
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (
+          await get(`${url}/api/v2/disciplines/empty-field`, {
+            ...AUTH,
+            'x-taxonomy-mock-session': 'p2',
+          })
+        ).status,
+      )
+    expect(statuses).toEqual([404, 404, 404, 404])
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
   })
 
   it('--data a FIFO: every worker serves the data the primary read, which no worker could read again', async () => {

@@ -28,8 +28,12 @@ export interface ClusterPrimary {
   readonly certificate: ServerCertificate | undefined
   /** Resolves once every worker serves; rejects when one could not start. */
   readonly workersServe: Promise<void>
-  /** Asks every worker the same question (a reload), once each answered. */
-  broadcast(kind: string, value?: unknown): Promise<void>
+  /**
+   * Has every worker load the `--data` file again (the bytes the primary read and checked, or
+   * without them the file), once the primary's resolver serves the new data; then clears every
+   * session patch that no longer applies to it, in every process alike. Resolves once all is done.
+   */
+  reload(bytes?: Uint8Array): Promise<void>
   /** Stops listening, stops every worker (they close gracefully) and waits until they have exited. */
   close(grace?: number): Promise<void>
 }
@@ -324,8 +328,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     port: server.port,
     certificate: server.certificate,
     workersServe,
-    async broadcast(kind, value) {
-      await askAll(kind, value)
+    async reload(bytes) {
+      await askAll('reload', bytes)
+      // With a session store, the replicas keep the sessions there.
+      if (!options.store) await store?.dropPatchesThatNoLongerApply()
     },
     close,
   }

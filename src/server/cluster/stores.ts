@@ -2,6 +2,7 @@ import { adminError } from '../../http/admin-answers.js'
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import { MemorySessionStore, scenarioCommand, takeStep } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
+import { reapplySessionData } from '../../http/session-data.js'
 import { USUAL_EFFECT, type ScenarioState } from '../../http/scenario-state.js'
 import type { Step } from '../../http/session-store.js'
 import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
@@ -60,6 +61,21 @@ export class PrimarySessionStore extends MemorySessionStore {
     return data === undefined
       ? { op: 'clearData', session }
       : { op: 'setData', session, patch: data.patch }
+  }
+
+  /**
+   * The `--data` file was loaded again: a session's patch that no longer applies to the new data
+   * is cleared here and in every worker at once. Left to each process, it would be dropped only
+   * where a request of the session next came, and kept elsewhere: shown by the admin API, and
+   * served again by a worker that never served it meanwhile once the file changed back.
+   */
+  async dropPatchesThatNoLongerApply(): Promise<void> {
+    const base = this.adminData.base()
+    const stale: string[] = []
+    for (const { id, data } of this.registry.all())
+      if (data !== undefined && data.base !== base && reapplySessionData(data, base) === undefined)
+        stale.push(id)
+    for (const session of stale) await this.apply({ op: 'clearData', session })
   }
 
   /** A worker's request's step of its session's scenario (none left, or ended: the usual answer). */
