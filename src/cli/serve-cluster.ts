@@ -114,7 +114,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       (await upstreamCode()).prepareUpstream(args.upstream, args.data, io, {
         afterCapture: () => {
           dataBytes = undefined
-          return primary!.broadcast('reload')
+          return primary!.reload()
         },
       })
     if (upstream) cutCaptures = () => upstream.cut()
@@ -184,7 +184,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
               // The bytes read here, not the file read again: it may have changed since. Said
               // once every worker serves the new data too.
               void primary!
-                .broadcast('reload', bytes)
+                .reload(bytes)
                 .then(() =>
                   io.stdout(
                     `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,

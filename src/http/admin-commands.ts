@@ -23,7 +23,18 @@ export type AdminCommand =
   /** `DELETE /__admin/sessions/{id}`: its scenario, data and journal are gone. */
   | { readonly op: 'deleteSession'; readonly session: string }
   /** `PUT …/scenario`, with the scenario as parsed (its defaults filled in). */
-  | { readonly op: 'setScenario'; readonly session: string; readonly scenario: Scenario }
+  | {
+      readonly op: 'setScenario'
+      readonly session: string
+      readonly scenario: Scenario
+      /**
+       * When its `ttl` runs out, in milliseconds since the epoch (`performance.timeOrigin` plus
+       * `performance.now()`, a clock other processes can read): a copy made in another process
+       * (a `--workers` worker) ends when the original does, not `ttl` after the copy is made.
+       * Left out, the `ttl` counts from when the command is applied.
+       */
+      readonly endsAt?: number
+    }
   | { readonly op: 'readScenario'; readonly session: string }
   | { readonly op: 'clearScenario'; readonly session: string }
   /**

@@ -90,9 +90,12 @@ export class MemorySessionStore implements SessionStore {
     const { session } = command
     // Reading or clearing a session that does not exist makes none (nor pushes another out).
     switch (command.op) {
-      case 'setScenario':
-        sessions.get(session).scenario = new ScenarioState(command.scenario)
+      case 'setScenario': {
+        const state = new ScenarioState(command.scenario)
+        if (command.endsAt !== undefined) state.endAt(command.endsAt - performance.timeOrigin)
+        sessions.get(session).scenario = state
         return adminJson({ session, scenario: command.scenario })
+      }
       case 'readScenario':
         return adminJson({ session, scenario: liveScenario(sessions.find(session)?.scenario) })
       case 'clearScenario': {
@@ -145,7 +148,10 @@ export class MemorySessionStore implements SessionStore {
 
   /**
    * The sessions' state as the commands that make it again, in order: each session, then its
-   * scenario and data. What a process that starts later applies before it serves.
+   * scenario and data. What a process that starts later applies before it serves. A scenario
+   * ends when this one does (its `ttl` is not started again); one whose `ttl` ran out is left
+   * out, and the default session's is cleared then (the process's own `scenario` option would
+   * otherwise start afresh).
    */
   snapshot(): AdminCommand[] {
     const commands: AdminCommand[] = []
@@ -153,7 +159,8 @@ export class MemorySessionStore implements SessionStore {
       // The session itself first: one with neither scenario nor data is there too, so a request
       // refused for its key is journaled in it, as in the other processes. The default always is.
       if (session !== DEFAULT_SESSION) commands.push({ op: 'createSession', session })
-      if (scenario) commands.push({ op: 'setScenario', session, scenario: scenario.scenario })
+      if (scenario && !scenario.expired) commands.push(scenarioCommand(session, scenario))
+      else if (session === DEFAULT_SESSION) commands.push({ op: 'clearScenario', session })
       if (data) commands.push({ op: 'setData', session, patch: data.patch })
     }
     return commands
@@ -204,4 +211,15 @@ export class MemorySessionStore implements SessionStore {
 /** A session's scenario as the admin API shows it: `null` once its `ttl` has run out. */
 function liveScenario(state: ScenarioState | undefined) {
   return state === undefined || state.expired ? null : state.scenario
+}
+
+/**
+ * The command that sets a scenario in use again elsewhere, ending when this one ends (by a clock
+ * every process reads alike).
+ */
+export function scenarioCommand(session: string, state: ScenarioState): AdminCommand {
+  const { scenario, endsAt } = state
+  return endsAt === Number.POSITIVE_INFINITY
+    ? { op: 'setScenario', session, scenario }
+    : { op: 'setScenario', session, scenario, endsAt: performance.timeOrigin + endsAt }
 }

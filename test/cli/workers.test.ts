@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { childPids } from '../helpers/child-pids.js'
@@ -188,6 +189,21 @@ describe('serve --workers 2', () => {
     const metrics = await (await fetch(`${url}/__metrics`)).text()
     expect(metrics).toMatch(/^taxonomy_mock_workers 2$/m)
     expect(await counted()).toBe(countedBefore + 20)
+  })
+
+  it('/__metrics counts a session a request made once, whichever workers answered it', async () => {
+    const { url } = shared
+    const sessions = async () =>
+      Number(
+        /^taxonomy_mock_sessions (\d+)$/m.exec(await (await fetch(`${url}/__metrics`)).text())![1],
+      )
+    const before = await sessions()
+    // On four connections of their own: round-robin hands them to both workers.
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await get(`${url}/__sessions/counted-1/api/v2/disciplines/history`, AUTH)).status,
+      ).toBe(200)
+    expect(await sessions()).toBe(before + 1)
   })
 
   it('answers as one process does, with the same bytes', async () => {
@@ -375,6 +391,62 @@ describe('serve --workers 2', () => {
         if (status !== 503) wrong.push(`${session}: ${status}`)
       }
     expect(wrong).toEqual([])
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
+  it("a ttl scenario that ran out stays out in a worker started in place of a dead one, --scenario's and a PUT's", async () => {
+    const scenario = JSON.stringify({ kind: 'unavailable', ttl: 2000 })
+    const { run, url } = await startWorkers('--quiet', '--scenario', scenario)
+    const put = await fetch(`${url}/__admin/sessions/t1/scenario`, {
+      method: 'PUT',
+      body: scenario,
+    })
+    expect(put.status).toBe(200)
+    const read = async (session: string) =>
+      (
+        (await (await fetch(`${url}/__admin/sessions/${session}/scenario`)).json()) as {
+          scenario: unknown
+        }
+      ).scenario
+    expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(503)
+    await until(async () => (await read('default')) === null, 'the default scenario ran out')
+    await until(async () => (await read('t1')) === null, "t1's scenario ran out")
+    const [killed, kept] = await childPids(run.child.pid!)
+    process.kill(killed!, 'SIGKILL')
+    let started: number | undefined
+    await until(
+      async () =>
+        (started = (await childPids(run.child.pid!)).find(
+          (pid) => pid !== kept && pid !== killed,
+        )) !== undefined,
+      'a worker started in place of the dead one',
+    )
+    // Eight connections at once in each session, until the new worker takes some of them (within
+    // the ttl of its start: a scenario started again would still fail them).
+    const statuses: number[] = []
+    const sendEight = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+      const answers = Promise.all(
+        ['default', 't1', 'default', 't1', 'default', 't1', 'default', 't1'].map((session) =>
+          get(
+            `${url}/api/v2/disciplines/history`,
+            { ...AUTH, 'x-taxonomy-mock-session': session },
+            agent,
+          ),
+        ),
+      )
+      const during = await answers.then(() => socketCount(started!))
+      agent.destroy()
+      statuses.push(...(await answers).map(({ status }) => status))
+      return during
+    }
+    await until(async () => {
+      const before = await socketCount(started!)
+      return (await sendEight()) > before
+    }, 'the new worker serves')
+    expect(statuses.filter((status) => status !== 200)).toEqual([])
+    expect([await read('default'), await read('t1')]).toEqual([null, null])
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
   })
@@ -567,6 +639,57 @@ describe('serve --workers 2', () => {
     expect(after.size).toBe(1)
     expect([...after][0]).not.toBe(before)
     expect(run.stdout.filter((line) => /reloaded --data file/.test(line))).toHaveLength(1)
+  })
+
+  it('--watch: a patch that no longer applies to the new file is gone from every process, also once the file changes back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-workers-'))
+    const file = join(dir, 'data.json')
+    const taxonomy = createTaxonomy({ size: 'small', seed: 1 })
+    const replace = (json: string) => {
+      writeFileSync(join(dir, 'next.json'), json)
+      renameSync(join(dir, 'next.json'), file)
+    }
+    writeFileSync(file, toFixtureJson(taxonomy))
+    const { run, url } = await startWorkers('--quiet', '--data', file, '--watch')
+    const domainId = taxonomy.domains[0]!.id
+    const patch = { disciplines: [{ name: 'Empty Field', domain_ids: [domainId] }] }
+    const put = await fetch(`${url}/__admin/sessions/p2/data`, {
+      method: 'PUT',
+      body: JSON.stringify(patch),
+    })
+    expect(put.status).toBe(200)
+    // No request of the session meanwhile: no process has a reason to look at its patch.
+    const fixture = taxonomy.toFixture()
+    replace(
+      toFixtureJson(
+        loadTaxonomy({
+          ...fixture,
+          domains: fixture.domains.slice(1),
+          disciplines: fixture.disciplines.filter((d) => !d.domain_ids.includes(domainId)),
+          sub_disciplines: [],
+          topics: [],
+        }),
+      ),
+    )
+    await run.waitFor(/reloaded --data file .*: 0 topics/)
+    const data = await (await fetch(`${url}/__admin/sessions/p2/data`)).json()
+    expect(data).toMatchObject({ session: 'p2', patch: null })
+    replace(toFixtureJson(taxonomy))
+    const reloaded = () => run.stdout.filter((line) => /reloaded --data file/.test(line)).length
+    await until(() => reloaded() === 2, 'the second reload line')
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (
+          await get(`${url}/api/v2/disciplines/empty-field`, {
+            ...AUTH,
+            'x-taxonomy-mock-session': 'p2',
+          })
+        ).status,
+      )
+    expect(statuses).toEqual([404, 404, 404, 404])
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
   })
 
   it('--data a FIFO: every worker serves the data the primary read, which no worker could read again', async () => {

@@ -16,7 +16,7 @@ import { openChannel, type Channel, type Endpoint } from './channel.js'
 import { createDispatcher } from './dispatcher.js'
 import { CLUSTER_PORT_VARIABLE, CLUSTER_STORE_VARIABLE } from './worker.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
-import { PrimarySessionStore, type StepQuestion } from './stores.js'
+import { PrimarySessionStore, sessionIdsOf, type StepQuestion } from './stores.js'
 
 /** A cluster's primary: the owner of every session, in front of its workers. */
 export interface ClusterPrimary {
@@ -28,8 +28,12 @@ export interface ClusterPrimary {
   readonly certificate: ServerCertificate | undefined
   /** Resolves once every worker serves; rejects when one could not start. */
   readonly workersServe: Promise<void>
-  /** Asks every worker the same question (a reload), once each answered. */
-  broadcast(kind: string, value?: unknown): Promise<void>
+  /**
+   * Has every worker load the `--data` file again (the bytes the primary read and checked, or
+   * without them the file), once the primary's resolver serves the new data; then clears every
+   * session patch that no longer applies to it, in every process alike. Resolves once all is done.
+   */
+  reload(bytes?: Uint8Array): Promise<void>
   /** Stops listening, stops every worker (they close gracefully) and waits until they have exited. */
   close(grace?: number): Promise<void>
 }
@@ -112,11 +116,18 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   })
   /** What every process counted: the owner's own and each worker's. */
   async function gatherMetrics(own: MetricsSnapshot): Promise<MetricsSnapshot> {
-    const merged = mergeMetrics([own, ...(await askAll<MetricsSnapshot>('metrics'))])
-    // Every worker holds every session: the owner's count is the server's.
+    const [snapshots, idsOfWorkers] = await Promise.all([
+      askAll<MetricsSnapshot>('metrics'),
+      askAll<string[]>('sessions'),
+    ])
+    const merged = mergeMetrics([own, ...snapshots])
+    // Every worker holds the sessions the admin API made, and those its own requests made: the
+    // server's are all of them once (the default one too), as one process counts them.
+    const ids = new Set(store ? sessionIdsOf(store) : [])
+    for (const idsOfWorker of idsOfWorkers) for (const id of idsOfWorker) ids.add(id)
     return {
       ...merged,
-      sessions: own.sessions,
+      sessions: ids.size + 1,
       dataOverlays: own.dataOverlays,
       workers: options.workers,
     }
@@ -317,8 +328,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     port: server.port,
     certificate: server.certificate,
     workersServe,
-    async broadcast(kind, value) {
-      await askAll(kind, value)
+    async reload(bytes) {
+      await askAll('reload', bytes)
+      // With a session store, the replicas keep the sessions there.
+      if (!options.store) await store?.dropPatchesThatNoLongerApply()
     },
     close,
   }

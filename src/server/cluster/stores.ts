@@ -1,10 +1,11 @@
 import { adminError } from '../../http/admin-answers.js'
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
-import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
+import { MemorySessionStore, scenarioCommand, takeStep } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
+import { reapplySessionData } from '../../http/session-data.js'
 import { USUAL_EFFECT, type ScenarioState } from '../../http/scenario-state.js'
 import type { Step } from '../../http/session-store.js'
-import type { Session } from '../../http/sessions.js'
+import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
 import type { Channel } from './channel.js'
 
 // The two halves of a `--workers` server's sessions: the primary's store, which owns them, and
@@ -41,7 +42,10 @@ export class PrimarySessionStore extends MemorySessionStore {
     const undo = command.op === 'setData' ? this.#dataAsItIs(command.session) : undefined
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
-    const refused = (await this.toWorkers(command)).find((status) => status !== 200)
+    // A scenario's `ttl` runs out in every worker when it does here.
+    const state = command.op === 'setScenario' ? this.find(command.session)?.scenario : undefined
+    const sent = state ? scenarioCommand(command.session, state) : command
+    const refused = (await this.toWorkers(sent)).find((status) => status !== 200)
     if (refused === undefined || undo === undefined) return answer
     await this.applyHere(undo)
     await this.toWorkers(undo)
@@ -59,10 +63,25 @@ export class PrimarySessionStore extends MemorySessionStore {
       : { op: 'setData', session, patch: data.patch }
   }
 
-  /** A worker's request's step of its session's scenario (none left: the usual answer). */
+  /**
+   * The `--data` file was loaded again: a session's patch that no longer applies to the new data
+   * is cleared here and in every worker at once. Left to each process, it would be dropped only
+   * where a request of the session next came, and kept elsewhere: shown by the admin API, and
+   * served again by a worker that never served it meanwhile once the file changed back.
+   */
+  async dropPatchesThatNoLongerApply(): Promise<void> {
+    const base = this.adminData.base()
+    const stale: string[] = []
+    for (const { id, data } of this.registry.all())
+      if (data !== undefined && data.base !== base && reapplySessionData(data, base) === undefined)
+        stale.push(id)
+    for (const session of stale) await this.apply({ op: 'clearData', session })
+  }
+
+  /** A worker's request's step of its session's scenario (none left, or ended: the usual answer). */
   stepFor({ session, partition, authorized }: StepQuestion): Step {
     const state = this.find(session)?.scenario
-    if (state === undefined || state.exhausted) return USUAL_EFFECT
+    if (state === undefined || state.exhausted || state.expired) return USUAL_EFFECT
     return takeStep(state, partition, authorized)
   }
 }
@@ -103,4 +122,11 @@ export class WorkerSessionStore extends MemorySessionStore {
   override apply(command: AdminCommand): Promise<MockAnswer> {
     return this.primary.ask<MockAnswer>('apply', command)
   }
+}
+
+/** The ids of a process's sessions, the default one left out (every process has it). */
+export function sessionIdsOf(store: MemorySessionStore): string[] {
+  const ids: string[] = []
+  for (const { id } of store.registry.all()) if (id !== DEFAULT_SESSION) ids.push(id)
+  return ids
 }

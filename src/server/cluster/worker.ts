@@ -12,7 +12,7 @@ import { startServerWithLimits, type RunningServer } from '../server.js'
 import type { Socket } from 'node:net'
 import type { CertificatePair } from '../self-signed.js'
 import { openChannel, type Channel, type Endpoint } from './channel.js'
-import { WorkerSessionStore } from './stores.js'
+import { sessionIdsOf, WorkerSessionStore } from './stores.js'
 import type { Replica } from '../replica/replica.js'
 import type { StoreAddress } from '../replica/store-address.js'
 import { SHARED_CLOCK_OFFSET } from './shared-clock.js'
@@ -74,6 +74,8 @@ export async function startClusterWorker(
       return part && { ...part, origin: part.origin + SHARED_CLOCK_OFFSET }
     },
     metrics: async () => metricsOf(await local!)!.snapshot(),
+    // Its sessions' ids: a request makes a session in the worker that answers it alone.
+    sessions: () => (store ? sessionIdsOf(store) : []),
     reload: async (bytes?: Uint8Array | null) => {
       if (hooks.reload && local)
         (await local).replaceTaxonomy(await hooks.reload(bytes ?? undefined))
