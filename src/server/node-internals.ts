@@ -4,7 +4,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http'
-import type { Socket } from 'node:net'
+import { Socket } from 'node:net'
 
 /**
  * The one module that touches Node's HTTP internals (a test forbids them elsewhere). Each has
@@ -37,6 +37,8 @@ interface Parser {
 
 type InternalSocket = Socket & {
   _handle?: { _parent?: { reset?: (done: () => void) => number } } | null
+  /** Under a TLS socket that wraps a `net.Socket` (not a bare handle): that socket. */
+  _parent?: unknown
   _paused?: boolean
   parser?: Parser | null
   _httpMessage?: ServerResponse | null
@@ -221,10 +223,22 @@ export function responseInProgress(socket: Socket): ServerResponse | undefined {
 export function resetConnection(socket: Socket): void {
   if (socket.destroyed) return
   if ('encrypted' in socket) {
+    // A TLS socket over a connection handed to a worker wraps that `net.Socket`: reset it, so that
+    // it closes (reset under it, it never said so, and the worker waited for it at stop).
+    const parent = (socket as InternalSocket)._parent
+    if (parent instanceof Socket && !parent.destroyed) {
+      resetPlain(parent)
+      return void socket.destroy()
+    }
     const tcp = (socket as InternalSocket)._handle?._parent
     if (typeof tcp?.reset === 'function') tcp.reset(() => {})
     return void socket.destroy()
   }
+  resetPlain(socket)
+}
+
+/** Resets a plain TCP socket; one whose handle is not TCP is destroyed. */
+function resetPlain(socket: Socket): void {
   try {
     socket.resetAndDestroy()
   } catch {
