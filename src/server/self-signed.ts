@@ -69,6 +69,8 @@ export function createSelfSignedCertificate(
 export function findCertificateNames(host: string): string[] {
   const names = new Set(['localhost', '127.0.0.1', '::1', '10.0.2.2'])
   if (host === '0.0.0.0' || host === '::') {
+    // The wildcard too: the URL the server gives (`https://0.0.0.0:PORT`) reaches this host.
+    names.add('0.0.0.0').add('::')
     names.add(hostname())
     for (const addresses of Object.values(networkInterfaces())) {
       // Link-local IPv6 addresses need a zone, which no URL a client uses carries.

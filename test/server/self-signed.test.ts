@@ -7,6 +7,8 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createSelfSignedCertificate, findCertificateNames } from '../../src/server/self-signed.js'
+import { startServer } from '../../src/server/index.js'
+import { get as httpsGet } from 'node:https'
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0
 
@@ -63,6 +65,23 @@ it('names loopback and the Android emulator’s host address for every bind, and
     .filter((info) => !info.scopeid)
   for (const { address } of addresses) expect(wildcard).toContain(address)
   expect(findCertificateNames('::')).toEqual(wildcard)
+})
+
+it('serves a wildcard bind over HTTPS at the URL it gives, which the certificate names', async () => {
+  // `https://0.0.0.0:PORT`, the URL and the banner's curl, failed the name check.
+  const server = await startServer({ port: 0, host: '0.0.0.0', size: 'small', tls: 'self-signed' })
+  try {
+    expect(server.url).toMatch(/^https:\/\/0\.0\.0\.0:\d+$/)
+    const status = await new Promise<number>((resolve, reject) =>
+      httpsGet(`${server.url}/__health`, { ca: server.certificate!.pem }, (response) => {
+        response.resume()
+        resolve(response.statusCode!)
+      }).on('error', reject),
+    )
+    expect(status).toBe(200)
+  } finally {
+    await server.close()
+  }
 })
 
 it.skipIf(!hasOpenssl)(
