@@ -52,10 +52,19 @@ async function readPemFile(
       `${where} is over ${toMegabytes(MAX_PEM_BYTES)}: not a PEM certificate or key`,
     )
   // A device or pipe has no size to check first: the bound holds as it is read.
-  return readDataFile(file, where, signal, undefined, {
-    bytes: MAX_PEM_BYTES,
-    hint: ': not a PEM certificate or key',
-  })
+  try {
+    return await readDataFile(file, where, signal, undefined, {
+      bytes: MAX_PEM_BYTES,
+      hint: ': not a PEM certificate or key',
+    })
+  } catch (error) {
+    // Bytes that are no text are most often DER, the binary form of the same certificate or key.
+    if (error instanceof UsageError && error.message.startsWith(`${where} is not UTF-8`))
+      throw new UsageError(
+        `${where} is binary, not PEM text (DER? \`openssl x509 -inform der\` or \`openssl pkey -inform der\` writes it as PEM)`,
+      )
+    throw error
+  }
 }
 
 /**

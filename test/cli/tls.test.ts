@@ -179,11 +179,13 @@ const files = {
   notPem: join(folder, 'not-pem.txt'),
   directory: join(folder, 'a-folder'),
   missing: join(folder, 'missing.pem'),
+  der: join(folder, 'cert.der'),
 }
 writeFileSync(files.cert, pair.cert)
 writeFileSync(files.key, pair.key)
 writeFileSync(files.otherKey, otherPair.key)
 writeFileSync(files.notPem, 'hello\n')
+writeFileSync(files.der, new X509Certificate(pair.cert).raw)
 mkdirSync(files.directory)
 
 it.each([
@@ -219,6 +221,11 @@ it.each([
   [
     ['--tls-cert', files.notPem, '--tls-key', files.key],
     `--tls-cert file ${JSON.stringify(files.notPem)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+  ],
+  // DER, not PEM: "not UTF-8: byte 0x82 at offset 1" named a symptom, not the cause.
+  [
+    ['--tls-cert', files.der, '--tls-key', files.key],
+    `--tls-cert file ${JSON.stringify(files.der)} is binary, not PEM text (DER? \`openssl x509 -inform der\` or \`openssl pkey -inform der\` writes it as PEM)`,
   ],
   [
     ['--tls-cert', files.cert, '--tls-key', files.cert],
