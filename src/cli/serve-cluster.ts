@@ -93,6 +93,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
         (await import('./tls-files.js')).prepareTls(args.tls, args.host, stop.signal),
         stop.signal,
       ))
+    if (tls && tls.warning !== undefined) io.stderr(`taxonomy-mock: ${tls.warning}`)
     // A signal while a --tls-ca-out FIFO waits for its reader: nothing was started yet.
     if (stop.signal.aborted) return 0
     // The bytes every worker loads: the data is read once, and is the same in every process.

@@ -57,6 +57,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
         (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal),
         stopped.signal,
       ))
+    if (tls && tls.warning !== undefined) io.stderr(`taxonomy-mock: ${tls.warning}`)
     // Loaded only with --upstream, as is the contract code it relays and captures with.
     const upstreams = args.upstream && (await import('./upstream.js'))
     // In front of an upstream, no data (or a capture's file not made yet) is empty data.

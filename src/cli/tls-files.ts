@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,6 +85,8 @@ export interface PreparedTls {
    * the data loads; the temp folder's file is named by the port, so it is written once listening.
    */
   readonly trustedFile: (port: number) => Promise<string | undefined>
+  /** A line to say before serving: a `--tls-cert` out of its dates, served as given. */
+  readonly warning?: string
 }
 
 /** Reads and checks `--tls-cert` and `--tls-key`, or makes the pair `--tls` serves. */
@@ -94,7 +97,8 @@ export async function prepareTls(
 ): Promise<PreparedTls> {
   if (tls.kind === 'files') {
     const pair = await readTlsFiles(tls, signal)
-    return { pair, trustedFile: async () => undefined }
+    const warning = describeDates(pair.cert, tls.cert)
+    return { pair, trustedFile: async () => undefined, ...(warning ? { warning } : {}) }
   }
   const pair = makeSelfSignedPair(host)
   if (tls.caOut !== undefined) await writeFileAtomically(tls.caOut, pair.cert, '--tls-ca-out')
@@ -108,4 +112,19 @@ export async function prepareTls(
       return file
     },
   }
+}
+
+/**
+ * What is wrong with a certificate's dates, said rather than refused: a test of how a client
+ * meets an expired certificate serves one on purpose.
+ */
+function describeDates(pem: string, file: string): string | undefined {
+  const { validFrom, validTo } = new X509Certificate(pem)
+  const now = Date.now()
+  const where = `--tls-cert file ${JSON.stringify(file)}`
+  if (Date.parse(validTo) < now)
+    return `${where} expired on ${validTo}: clients that check it refuse it (served as given)`
+  if (Date.parse(validFrom) > now)
+    return `${where} is valid only from ${validFrom}: clients that check it refuse it (served as given)`
+  return undefined
 }

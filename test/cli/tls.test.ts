@@ -16,7 +16,7 @@ import {
 } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -283,4 +283,37 @@ it.each([
   cli.child.kill('SIGTERM')
   expect(await cli.exit).toBe(0)
   expect(cli.stderr).toEqual([report])
+})
+
+it('serves a --tls-cert out of its dates as given, and says so on stderr before the URL line', async () => {
+  // A client's handling of an expired certificate is a thing to test: it is served, not refused.
+  const yearsAgo = createSelfSignedCertificate(
+    ['localhost'],
+    new Date(Date.now() - 3 * 365 * 86_400_000),
+  )
+  const nextYear = createSelfSignedCertificate(
+    ['localhost'],
+    new Date(Date.now() + 365 * 86_400_000),
+  )
+  for (const [pair, said] of [
+    [yearsAgo, / expired on .*: clients that check it refuse it \(served as given\)$/],
+    [nextYear, / is valid only from .*: clients that check it refuse it \(served as given\)$/],
+  ] as const) {
+    const cert = join(mkdtempSync(join(folder, 'dates-')), 'cert.pem')
+    const key = join(dirname(cert), 'key.pem')
+    writeFileSync(cert, pair.cert)
+    writeFileSync(key, pair.key)
+    const { cli } = await startCli(['--quiet', '--tls-cert', cert, '--tls-key', key])
+    cli.child.kill('SIGTERM')
+    // Once it has exited, every line of both streams is in.
+    expect(await cli.exit).toBe(0)
+    expect(cli.stderr).toHaveLength(1)
+    expect(cli.stderr[0]).toMatch(`taxonomy-mock: --tls-cert file ${JSON.stringify(cert)}`)
+    expect(cli.stderr[0]).toMatch(said)
+  }
+  // A certificate in its dates is served without a word.
+  const { cli } = await startCli(['--quiet', '--tls-cert', files.cert, '--tls-key', files.key])
+  cli.child.kill('SIGTERM')
+  expect(await cli.exit).toBe(0)
+  expect(cli.stderr).toEqual([])
 })
