@@ -4,7 +4,7 @@ import { resolveSize } from '../core/size.js'
 import { MEGABYTE } from '../core/megabytes.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
-import { redactUrl, TYPED_USER_INFO } from '../http/secret-query.js'
+import { carriesCredentials, redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
 import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
@@ -315,7 +315,7 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
       `--from must be the mock's base URL (http://127.0.0.1:4477); received ${JSON.stringify(redactUrl(url).slice(0, 200))}`,
     )
   // fetch() refuses them, quoting the whole URL: the admin API takes --admin-key instead.
-  if (parsed.username || parsed.password || TYPED_USER_INFO.test(parsed.href))
+  if (carriesCredentials(parsed))
     throw new UsageError(
       `--from must not carry credentials: pass the admin key as --admin-key; received ${JSON.stringify(redactUrl(url).slice(0, 200))}`,
     )

@@ -72,11 +72,16 @@ function walkLinks(
     }
     // `/dev/stdout` leads through `/proc/self/fd/1` to whatever the descriptor is (a file, when
     // redirected): for a writer it stays a descriptor, which writes append to.
-    if (stopAtDevices && /^\/(dev|proc)\//.test(target)) return join(target, ...rest)
+    if (stopAtDevices && isDevicePath(target)) return join(target, ...rest)
     rest.unshift(...toParts(isAbsolute(target) ? target.slice(parse(target).root.length) : target))
     if (isAbsolute(target)) folder = parse(target).root
   }
   return folder
+}
+
+/** Whether a path is under `/dev` or `/proc`: a device or a descriptor, not a file of the disk. */
+export function isDevicePath(path: string): boolean {
+  return /^\/(dev|proc)\//.test(path)
 }
 
 function toParts(path: string): string[] {

@@ -1,4 +1,4 @@
-import { followLinks } from './link-chain.js'
+import { followLinks, isDevicePath } from './link-chain.js'
 import { UsageError } from './usage-error.js'
 
 /**
@@ -16,9 +16,9 @@ export function refuseSharedOutputs(
 ): void {
   const seen = new Map<string, string>()
   for (const [flag, path] of Object.entries(outputs)) {
-    if (path === undefined || isSpecial(path)) continue
+    if (path === undefined || isDevicePath(path)) continue
     const file = followLinks(path)
-    if (isSpecial(file)) continue
+    if (isDevicePath(file)) continue
     const first = seen.get(file)
     if (first !== undefined)
       throw new UsageError(
@@ -34,8 +34,4 @@ export function refuseSharedOutputs(
         `--${output} names the file --${flag} reads, ${JSON.stringify(path)}: writing it would replace the data; give --${output} its own`,
       )
   }
-}
-
-function isSpecial(path: string): boolean {
-  return /^\/(dev|proc)\//.test(path)
 }

@@ -56,7 +56,7 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     return undefined
   }
   const input: Record<string, unknown> = {}
-  if (flags.scenario?.trimStart().startsWith('{'))
+  if (flags.scenario !== undefined && isJsonFlag(flags.scenario))
     Object.assign(input, parseJsonFlag(flags.scenario))
   else if (flags.scenario?.includes(','))
     input.sequence = flags.scenario.split(',').map((step) => step.trim())
@@ -76,23 +76,20 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
 
 /**
  * Whether `--delay` is the `--scenario delay` scenario's own (so not every answer's): it then
- * ends with the scenario (`--scenario-times`, a `DELETE`) and stays in the default session.
+ * ends with the scenario (`--scenario-times`, a `DELETE`) and stays in the default session. Asked
+ * once `--scenario` was read (`toScenarioInput`), so its JSON is valid.
  */
 export function takesDelay(flags: ScenarioFlags): boolean {
   if (flags.scenario === 'delay') return true
   // `--scenario '{"kind":"delay"}' --delay 300` means the same, when the JSON names no delay.
-  if (!flags.scenario?.trimStart().startsWith('{')) return false
-  try {
-    const scenario: unknown = JSON.parse(flags.scenario)
-    return (
-      typeof scenario === 'object' &&
-      scenario !== null &&
-      (scenario as { kind?: unknown }).kind === 'delay' &&
-      (scenario as { delay?: unknown }).delay === undefined
-    )
-  } catch {
-    return false
-  }
+  if (flags.scenario === undefined || !isJsonFlag(flags.scenario)) return false
+  const scenario = parseJsonFlag(flags.scenario)
+  return scenario.kind === 'delay' && scenario.delay === undefined
+}
+
+/** Whether `--scenario` is given as a JSON object rather than by kinds. */
+function isJsonFlag(text: string): boolean {
+  return text.trimStart().startsWith('{')
 }
 
 /**
@@ -101,7 +98,7 @@ export function takesDelay(flags: ScenarioFlags): boolean {
  * that flag's (`--scenario-times`). An error in one then names the flag the user wrote.
  */
 export function scenarioSources(flags: ScenarioFlags): Record<string, string> {
-  if (!flags.scenario?.trimStart().startsWith('{')) return {}
+  if (flags.scenario === undefined || !isJsonFlag(flags.scenario)) return {}
   return Object.fromEntries([
     ['scenario', '--scenario'],
     ...(flags.faults === undefined ? [] : [['scenario.faults', '--faults']]),

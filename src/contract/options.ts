@@ -3,7 +3,7 @@ import { MAX_SLUG_LENGTH } from '../core/slug.js'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { requireOptionsObject } from '../core/options-object.js'
 import { describeKeyFault, isApiKey } from '../http/options.js'
-import { redactUrl, TYPED_USER_INFO } from '../http/secret-query.js'
+import { carriesCredentials, redactUrl } from '../http/secret-query.js'
 import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
 import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
 import { OptionError } from '../core/option-error.js'
@@ -229,8 +229,7 @@ export function resolveTarget(target: unknown): string {
       `must be an http or https URL; received ${JSON.stringify(url.protocol)}`,
     )
   // A key in the URL would end up in reports and logs: the key has its own option.
-  // An `@` the parser read as part of the path may end a password with a `/` in it.
-  if (url.username || url.password || TYPED_USER_INFO.test(url.href))
+  if (carriesCredentials(url))
     throw new OptionError('target', 'must not carry credentials: pass the key as `apiKey`')
   if (url.search || url.hash)
     throw new OptionError('target', 'must be a base URL without a query or fragment')

@@ -133,6 +133,15 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
  */
 export const TYPED_USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@/is
 
+/**
+ * Whether a URL someone gave carries credentials: a user or password the parser found, or an `@`
+ * after its host, which may end a password with a `/` in it (`http://u:123/pw@host` parses as host
+ * `u`, port 123): such a URL is refused, since it would be shown and logged.
+ */
+export function carriesCredentials(url: URL): boolean {
+  return url.username !== '' || url.password !== '' || TYPED_USER_INFO.test(url.href)
+}
+
 function isSecretName(name: string): boolean {
   return SECRET_QUERY_PARAMETERS.has(
     decode(name)

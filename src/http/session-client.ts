@@ -6,7 +6,7 @@ import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
 import type { ScenarioInput } from './scenario.js'
 import type { SessionPatch } from './session-data.js'
-import { TYPED_USER_INFO } from './secret-query.js'
+import { carriesCredentials } from './secret-query.js'
 
 /** A session of a running server, read and set through its admin API. */
 export interface ServerSession {
@@ -191,9 +191,7 @@ export function checkedOrigin(url: string | URL, name = 'url'): string {
   if (
     parsed === undefined ||
     (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
-    parsed.username !== '' ||
-    parsed.password !== '' ||
-    TYPED_USER_INFO.test(parsed.href)
+    carriesCredentials(parsed)
   )
     throw new OptionError(name, 'must be an http or https URL without credentials')
   return String(url).replace(/\/+$/, '')
