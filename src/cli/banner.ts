@@ -109,5 +109,9 @@ function listedIn(endpoint: Endpoint): string {
 export function formatLogLine(entry: RequestLogEntry): string {
   // Tenths by integer arithmetic: `toFixed` costs as much as the rest of the line.
   const tenths = Math.round(entry.ms * 10)
-  return `${entry.method} ${entry.path} ${entry.status} ${Math.trunc(tenths / 10)}.${tenths % 10}ms`
+  const { fault } = entry
+  // A fault that sent no answer stands in the status's place; one that sent a status follows the time.
+  const status = fault !== undefined && entry.status === 0 ? fault : entry.status
+  const line = `${entry.method} ${entry.path} ${status} ${Math.trunc(tenths / 10)}.${tenths % 10}ms`
+  return fault === undefined || entry.status === 0 ? line : `${line} (${fault})`
 }

@@ -103,20 +103,27 @@ export function createListener(
         case 'network-error':
           // No HTTP answer at all: the client sees the connection drop, as with a crashed upstream.
           request.socket.destroy()
-          return
+          return toldNoAnswer(request, started, delivery.mode)
         case 'empty':
           // No byte of an answer: once answers before it on the connection are out, a clean close.
-          onItsTurn(response, (socket) => socket.destroySoon())
+          onItsTurn(response, (socket) => {
+            socket.destroySoon()
+            toldNoAnswer(request, started, delivery.mode)
+          })
           return
         case 'reset':
           if (delivery.bytes !== undefined) break
-          onItsTurn(response, resetConnection)
+          onItsTurn(response, (socket) => {
+            resetConnection(socket)
+            toldNoAnswer(request, started, delivery.mode)
+          })
           return
         case 'hang':
           // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
           if (state.draining) request.socket.destroySoon()
           else state.pending.hold(request.socket, () => request.socket.destroySoon())
-          return
+          // Told as it begins: a log that waited for its end would say nothing while it hangs.
+          return toldNoAnswer(request, started, delivery.mode)
         case 'slow-body':
         case 'truncated':
           // An HTTP answer: sent below, its body in pieces or cut short.
@@ -147,7 +154,12 @@ export function createListener(
     send(request.socket, response, answer)
     const ms = clock.now() - started
     metrics?.observeAnswer(ms - waited)
-    if (onRequest !== undefined) tell(request, answer.status, ms)
+    if (onRequest !== undefined) tell(request, answer.status, ms, delivery?.mode)
+  }
+
+  /** A fault that sends no HTTP answer is told too, with status 0, so that a log shows it arrived. */
+  function toldNoAnswer(request: IncomingMessage, started: number, fault: Delivery['mode']): void {
+    if (onRequest !== undefined) tell(request, 0, clock.now() - started, fault)
   }
 
   /** Writes an HTTP answer: whole, in pieces or cut short. */
@@ -194,7 +206,7 @@ export function createListener(
     response.once('socket', () => {
       queued.splice(queued.indexOf(waiting), 1)
       metrics?.observeAnswer(ms - waited)
-      if (onRequest !== undefined) tell(request, answer.status, ms)
+      if (onRequest !== undefined) tell(request, answer.status, ms, answer.delivery?.mode)
     })
   }
 
@@ -208,14 +220,19 @@ export function createListener(
   }
 
   /** `onRequest`, whose failure (a logger that throws) is the caller's, not the server's end. */
-  function tell(request: IncomingMessage, status: number, ms: number): void {
+  function tell(
+    request: IncomingMessage,
+    status: number,
+    ms: number,
+    fault: Delivery['mode'] | undefined,
+  ): void {
     try {
-      onRequest!({
-        method: request.method ?? '',
-        path: toLogPath(redactQuery(request.url ?? '')),
-        status,
-        ms,
-      })
+      const method = request.method ?? ''
+      const path = toLogPath(redactQuery(request.url ?? ''))
+      // Two literals, not a spread: the usual entry is made per request, and stays one shape.
+      onRequest!(
+        fault === undefined ? { method, path, status, ms } : { method, path, status, ms, fault },
+      )
     } catch (error) {
       if (warnedOnRequest) return
       warnedOnRequest = true

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net'
 import { formatReceived } from '../core/size.js'
 import type { MockOptions } from '../http/options.js'
+import type { Delivery } from '../http/responses.js'
 import type { TlsOptions } from './tls.js'
 import { OptionError } from '../core/option-error.js'
 
@@ -15,8 +16,11 @@ export const DEFAULT_HOST = '127.0.0.1'
 export interface RequestLogEntry {
   readonly method: string
   readonly path: string
+  /** The answer's status; `0` when a fault sent none (`network-error`, `empty`, `hang`, a bare `reset`). */
   readonly status: number
   readonly ms: number
+  /** The scenario's fault that delivered the answer (`Delivery`'s mode), if one did. */
+  readonly fault?: Delivery['mode']
 }
 
 /** Options of {@link startServer}: the mock's options plus where to listen. */
