@@ -27,9 +27,14 @@ export class FixtureError extends Error {
     code: FixtureErrorCode,
     issues: readonly FixtureIssue[],
     issueCount = issues.length,
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown
+      /** What was checked: a patch's problems read `Invalid patch: …`, a fixture's `Failed to load fixture: …`. */
+      subject?: 'fixture' | 'patch'
+    },
   ) {
-    super(`Failed to load fixture: ${summarizeIssues(issues, issueCount)}`, options)
+    const lead = options?.subject === 'patch' ? 'Invalid patch' : 'Failed to load fixture'
+    super(`${lead}: ${summarizeIssues(issues, issueCount)}`, options)
     this.code = code
     this.issues = issues
     this.issueCount = issueCount

@@ -371,7 +371,8 @@ function checkString(
 export interface IssueList {
   readonly count: number
   add(path: string, message: string): void
-  toError(): FixtureError
+  /** The problems as one error; a patch's say so (`Invalid patch: …`). */
+  toError(subject?: 'patch'): FixtureError
 }
 
 /** @internal */
@@ -386,7 +387,8 @@ export function createIssueList(): IssueList {
       count++
       if (kept.length < MAX_ISSUES) kept.push({ path, message })
     },
-    toError: () => new FixtureError('invalid-fixture', kept, count),
+    toError: (subject) =>
+      new FixtureError('invalid-fixture', kept, count, subject ? { subject } : undefined),
   }
 }
 

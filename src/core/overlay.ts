@@ -296,13 +296,13 @@ function linksOf(record: FixtureRecord, field: string): readonly string[] {
 export function createOverlay(base: Taxonomy, patch: unknown): TaxonomyOverlay {
   const issues = createIssueList()
   const levels = parsePatchShape(patch, issues)
-  if (issues.count > 0) throw issues.toError()
+  if (issues.count > 0) throw issues.toError('patch')
   const overlays = {} as Record<Level, LevelOverlay>
   for (const level of LEVELS) {
     overlays[level] = overlayLevel(base, level, levels[level], issues, overlays)
   }
   for (const level of LEVELS) findDangling(base, level, overlays, issues)
-  if (issues.count > 0) throw issues.toError()
+  if (issues.count > 0) throw issues.toError('patch')
   return new TaxonomyOverlay(base, overlays)
 }
 

@@ -45,6 +45,6 @@ export function parsePatchShape(
 export function readPatchShape(patch: unknown): Record<Level, readonly RecordPatch[]> {
   const issues = createIssueList()
   const levels = parsePatchShape(patch, issues)
-  if (issues.count > 0) throw issues.toError()
+  if (issues.count > 0) throw issues.toError('patch')
   return levels
 }

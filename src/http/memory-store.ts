@@ -190,7 +190,7 @@ export class MemorySessionStore implements SessionStore {
       return createAnswers(
         400,
         encodeJson({
-          error: `Invalid patch: ${cause.message.replace(/^Failed to load fixture: /, '')}`,
+          error: `Invalid patch: ${cause.message.replace(/^(?:Failed to load fixture|Invalid patch): /, '')}`,
           issues: cause.issues,
           issueCount: cause.issueCount,
         }),

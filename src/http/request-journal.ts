@@ -1,3 +1,4 @@
+import { OptionError } from '../core/option-error.js'
 import { requireOptionsObject } from '../core/options-object.js'
 import { formatReceived } from '../core/size.js'
 import { findUrlPrefix } from './base-url.js'
@@ -65,11 +66,18 @@ export function toHar(journal: RequestJournal, options: HarOptions = {}): Har {
   const origin = findUrlPrefix(baseUrl)
   if (origin === undefined) {
     const received = typeof baseUrl === 'string' ? redactUrl(baseUrl) : baseUrl
-    throw new TypeError(
-      `\`baseUrl\` must be an http or https URL without credentials, query or fragment, such as 'https://api.example.test'; received ${formatReceived(received)}`,
+    throw new OptionError(
+      'baseUrl',
+      `must be an http or https URL without credentials, query or fragment, such as 'https://api.example.test'; received ${formatReceived(received)}`,
     )
   }
   const id = options.session ?? DEFAULT_SESSION
+  // A session id is a string: a number would find no session and give an empty HAR, unsaid.
+  if (typeof id !== 'string')
+    throw new OptionError(
+      'session',
+      `must be a session id (a string); received ${formatReceived(id)}`,
+    )
   const session = sessions.find(id)
   return createHar(session?.answered() ?? [], session?.startedAt ?? Date.now(), origin, id)
 }

@@ -109,7 +109,9 @@ function presetPatchOf(base: Taxonomy, preset: PresetName): TaxonomyPatch {
     return presetPatch(base, preset)
   } catch (error) {
     if (!(error instanceof OptionError)) throw error
-    throw new FixtureError('invalid-fixture', [{ path: 'preset', message: error.requirement }])
+    throw new FixtureError('invalid-fixture', [{ path: 'preset', message: error.requirement }], 1, {
+      subject: 'patch',
+    })
   }
 }
 
@@ -126,7 +128,8 @@ function findPreset(patch: unknown): PresetName | undefined {
       path: 'preset',
       message: `expected one of ${PRESET_NAMES.join(', ')}; received ${JSON.stringify(preset)?.slice(0, 80)}`,
     })
-  if (issues.length > 0) throw new FixtureError('invalid-fixture', issues)
+  if (issues.length > 0)
+    throw new FixtureError('invalid-fixture', issues, issues.length, { subject: 'patch' })
   return preset as PresetName
 }
 
@@ -141,5 +144,5 @@ function countRecords(patch: unknown): number {
 }
 
 function invalid(path: string, message: string): FixtureError {
-  return new FixtureError('invalid-fixture', [{ path, message }])
+  return new FixtureError('invalid-fixture', [{ path, message }], 1, { subject: 'patch' })
 }

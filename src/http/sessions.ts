@@ -172,7 +172,7 @@ export class SessionRegistry implements JournalLedger {
     if (data !== undefined && !held && next > DATA_LIMITS.totalBytes)
       return `the patches of all sessions together are limited to ${DATA_LIMITS.totalBytes} bytes`
     if (data !== undefined && !held && grown > 0 && !this.memory.fits(grown))
-      return `the sessions' journals and patches would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes})`
+      return `the sessions' journals and patches would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes}; this patch: ${grown})`
     this.#dataBytes = next
     this.#dataCount += (data === undefined ? 0 : 1) - (session.data === undefined ? 0 : 1)
     session.data = data

@@ -258,7 +258,7 @@ describe('a patch nested 5,000 levels deep, wherever a patch goes', () => {
       ]
       for (const refuse of refusals) {
         expect(refuse).toThrow(FixtureError)
-        expect(refuse).toThrow(`Failed to load fixture: ${path}: ${reason}`)
+        expect(refuse).toThrow(`Invalid patch: ${path}: ${reason}`)
       }
       for (const c of BASE_CASES) expectCase(await viaFetch('http://deep.test', c), c, expect)
     } finally {
@@ -272,10 +272,10 @@ describe('a patch nested 5,000 levels deep, wherever a patch goes', () => {
       disciplines: [{ name: JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`) }],
     })
     expect(() => createResolver({ taxonomy, patch: withName(61) as never })).toThrow(
-      'Failed to load fixture: disciplines[0].name: expected a string; received an array',
+      'Invalid patch: disciplines[0].name: expected a string; received an array',
     )
     expect(() => createResolver({ taxonomy, patch: withName(62) as never })).toThrow(
-      `Failed to load fixture: disciplines[0].name${'[0]'.repeat(61)}: ${reason}`,
+      `Invalid patch: disciplines[0].name${'[0]'.repeat(61)}: ${reason}`,
     )
   })
 })

@@ -67,7 +67,7 @@ it('validates the patched data like a loaded file, each problem at its path in t
   expect(() =>
     patchTaxonomy(base, { sub_disciplines: [{ name: 'Orphan Studies', discipline_ids: [] }] }),
   ).toThrow(
-    'Failed to load fixture: sub_disciplines[0].discipline_ids: must name at least one discipline: every record has a parent',
+    'Invalid patch: sub_disciplines[0].discipline_ids: must name at least one discipline: every record has a parent',
   )
   expect(() => patchTaxonomy(base, { topics: [{ slug: 'no-name' }] })).toThrow(
     'topics[0].name: expected a string; received nothing (the field is missing)',

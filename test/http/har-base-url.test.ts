@@ -76,4 +76,14 @@ it("refuses toHar()'s baseUrl that is no http(s) prefix with a TypeError naming 
   for (const [baseUrl] of ACCEPTED)
     expect(toHar(handle.journal, { baseUrl }).log.entries, baseUrl).toHaveLength(1)
   expect(() => toHar(handle.journal, { baseUrl: 42 as never })).toThrow(/received 42 \(number\)/)
+  // Named as every bad option is, so a caller with names of its own can say which one was wrong.
+  expect(() => toHar(handle.journal, { baseUrl: 'ftp://x' })).toThrow(
+    expect.objectContaining({ name: 'TypeError', option: 'baseUrl' }),
+  )
+  expect(() => toHar(handle.journal, { session: 7 as never })).toThrow(
+    expect.objectContaining({
+      option: 'session',
+      message: '`session` must be a session id (a string); received 7 (number)',
+    }),
+  )
 })

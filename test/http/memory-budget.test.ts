@@ -133,9 +133,13 @@ it('answers 413 naming the memory budget to a patch that would pass it, and chan
   expect(answer.status).toBe(413)
   expect(JSON.parse(new TextDecoder().decode(answer.body!))).toEqual({
     error: expect.stringMatching(
-      /^Request body too large: the sessions' journals and patches would pass the memory budget of 1048576 bytes/,
+      /^Request body too large: the sessions' journals and patches would pass the memory budget of 1048576 bytes \(counted: \d+; this patch: \d+\)/,
     ),
   })
+  // What the refused patch would have taken is said: what is counted alone may be far below the budget.
+  const { error } = JSON.parse(new TextDecoder().decode(answer.body!)) as { error: string }
+  const [, counted, patchBytes] = /counted: (\d+); this patch: (\d+)/.exec(error)!.map(Number)
+  expect(counted! + patchBytes!).toBeGreaterThan(MiB)
   expect(sessionsOf(resolver).find('s')?.data).toBeUndefined()
   expect(sessionsOf(resolver).memory.bytes).toBeLessThan(MiB)
 })
