@@ -6,15 +6,23 @@ import { runInNewContext } from 'node:vm'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import '../../src/matchers/vitest.js'
+import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createFetchHandler } from '../../src/http/index.js'
+import { createGatheringResolver } from '../../src/http/resolver.js'
+import type { OnMiss } from '../../src/http/upstream.js'
 import { createMock } from '../../src/msw/index.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
+import { SERVER_LIMITS } from '../../src/server/limits.js'
+import { startServerWithLimits } from '../../src/server/server.js'
 import { HANG_MS, fakeClock, track } from '../helpers/clock.js'
+import { emptyTaxonomy } from '../helpers/fixtures.js'
+import { startTestServer } from '../helpers/server.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 
 const API_KEY = 'sekret-api-key-4711'
 const WRONG_KEY = 'wrong-key-0815'
 const ADMIN_KEY = 'admin-sekret-4242'
+const UPSTREAM_KEY = 'upstream-sekret-1717'
 const API = 'https://taxonomy.example.test/api/v2'
 const mock = createMock({ seed: 42, size: 'small', apiKeys: [API_KEY], baseUrl: API })
 const server = setupServer(...mock.handlers)
@@ -121,7 +129,7 @@ describe('an MSW kit, read at once', () => {
     expect(mock).toHaveRequested({ status: 404, reason: 'hideSlug' })
     const message = failure(() => expect(mock).toHaveNoUnexpectedRequests())
     expect(message).toContain(
-      'Expected no request to get a 401, 404 or 405 that no scenario asked for, but 1 of the 2 requests in the journal did:',
+      "Expected no request to get an error no scenario asked for (a missing or wrong key, an unknown path or slug, a method the API does not answer, a record not recorded, or the upstream's own 401, 404 or 405), but 1 of the 2 requests in the journal did:",
     )
     expect(message).toContain('#2 GET')
     expect(message).toContain('-> 401 (reason invalid-key')
@@ -186,6 +194,71 @@ it('reads a fetch handler the same way', async () => {
   await handle(new Request(`http://mock/api/v2/disciplines/${slug}`))
   expect(handle).toHaveRequested({ slug, status: 401, reason: 'missing-key', key: 'missing' })
   expect(failure(() => expect(handle).toHaveNoUnexpectedRequests())).toContain('reason missing-key')
+})
+
+it('finds the errors no scenario asked for by their reason, whatever status `statuses` gave them', async () => {
+  const handle = createFetchHandler({
+    seed: 42,
+    size: 'small',
+    apiKeys: [API_KEY],
+    statuses: { unauthorized: 403, notFound: 410 },
+  })
+  const auth = { headers: { authorization: `Bearer ${API_KEY}` } }
+  await handle(new Request(`http://mock.test/api/v2/disciplines/${slug}`))
+  await handle(new Request('http://mock.test/api/v2/disciplines/no-such-field', auth))
+  await handle(new Request('http://mock.test/api/v2/disciplines/%ZZ', auth))
+  await handle(new Request(`http://mock.test/api/v2/disciplines/${slug}`, auth))
+  const message = failure(() => expect(handle).toHaveNoUnexpectedRequests())
+  expect(message).toContain('but 3 of the 4 requests in the journal did:')
+  expect(message).toContain('-> 403 (reason missing-key')
+  expect(message).toContain('-> 410 (reason unknown-slug')
+  expect(message).toContain('-> 400 (reason malformed-slug')
+  expect(message).not.toContain('#4 ')
+})
+
+describe('in front of an upstream (serve --upstream)', () => {
+  /** A mock holding no data in front of a kit server (the real service): every lookup is a miss. */
+  async function startInFront(onMiss: OnMiss) {
+    const upstream = await startTestServer({ seed: 42, size: 'small', apiKeys: [UPSTREAM_KEY] })
+    const source = createUpstreamSource({ target: upstream.url, apiKey: UPSTREAM_KEY })
+    const resolver = createGatheringResolver(
+      { taxonomy: emptyTaxonomy(), apiKeys: [API_KEY] },
+      { upstream: { onMiss, source } },
+    )
+    const mock = await startServerWithLimits(
+      { port: 0, host: '127.0.0.1' },
+      SERVER_LIMITS,
+      resolver,
+    )
+    return { mock, session: { url: mock.url, session: 'default', timeout: 100 } }
+  }
+  const send = (url: string, path: string) =>
+    fetch(`${url}/api/v2${path}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+
+  it('finds a record not recorded (--on-miss fail)', async () => {
+    const { mock, session } = await startInFront('fail')
+    try {
+      expect((await send(mock.url, `/disciplines/${slug}`)).status).toBe(404)
+      const message = await asyncFailure(() => expect(session).toHaveNoUnexpectedRequests())
+      expect(message).toContain(`#1 GET /api/v2/disciplines/${slug} -> 404 (reason not-recorded`)
+    } finally {
+      await mock.close()
+    }
+  })
+
+  it("finds the upstream's own 404, and not its 200 (--on-miss passthrough)", async () => {
+    const { mock, session } = await startInFront('passthrough')
+    try {
+      expect((await send(mock.url, `/disciplines/${slug}`)).status).toBe(200)
+      await expect(session).toHaveNoUnexpectedRequests()
+      expect((await send(mock.url, '/disciplines/no-such-field')).status).toBe(404)
+      const message = await asyncFailure(() => expect(session).toHaveNoUnexpectedRequests())
+      expect(message).toContain('but 1 of the 2 requests in the journal did:')
+      expect(message).toContain('#2 GET /api/v2/disciplines/no-such-field -> 404 (reason upstream')
+    } finally {
+      await mock.close()
+    }
+  })
 })
 
 describe('a server session, polled over loopback HTTP', () => {
@@ -330,7 +403,9 @@ it('polls a source that reads later until its timeout, and fails then, not a mom
 it('shows no API key or admin key in any message', () => {
   expect(messages.length).toBeGreaterThan(10)
   const leaks = messages.filter((message) =>
-    [API_KEY, WRONG_KEY, ADMIN_KEY, 'not-the-admin-key'].some((key) => message.includes(key)),
+    [API_KEY, WRONG_KEY, ADMIN_KEY, UPSTREAM_KEY, 'not-the-admin-key'].some((key) =>
+      message.includes(key),
+    ),
   )
   expect(leaks).toEqual([])
 })
