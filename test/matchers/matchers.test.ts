@@ -1,7 +1,8 @@
 // The matchers in real Vitest: against an MSW kit and a fetch handler (read at once) and a server
 // session over loopback HTTP (polled), passing, failing with the nearest entries and their reasons,
 // and negated.
-import { createServer as createNetServer } from 'node:net'
+import { createServer } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { runInNewContext } from 'node:vm'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -353,6 +354,34 @@ describe('a server session, polled over loopback HTTP', () => {
     expect(() => expect(sessionOf('typo')).toHaveRequested({ slgu: 'x' } as never)).toThrow(
       /^`toHaveRequested` matches on /,
     )
+  })
+
+  it('refuses a bad url or session at once, before any read (it failed after the timeout)', () => {
+    for (const url of [`${running.url}/x?token=abc`, 'ftp://127.0.0.1', 'http://u:p@127.0.0.1'])
+      expect(() => expect({ url, session: 's', timeout: HANG_MS }).toHaveRequested()).toThrow(
+        expect.objectContaining({ option: 'url' }),
+      )
+    expect(() => expect({ ...sessionOf('..'), timeout: HANG_MS }).toHaveRequested()).toThrow(
+      "`session` cannot be '.' or '..'",
+    )
+  })
+
+  it('fails on a URL that answers but is not the mock, and never passes on what it answered', async () => {
+    const other = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('[1,2]')
+    })
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+    try {
+      const message = await asyncFailure(() =>
+        expect({ url, session: 's', timeout: 100 }).toHaveRequested(),
+      )
+      expect(message).toBe(
+        `Could not read the journal: Failed to GET the requests of session "s": the answer from ${url} is not a taxonomy-mock journal`,
+      )
+    } finally {
+      other.close()
+    }
   })
 
   it("fails at its timeout when the server does not answer a read, not at the read's own bound", async () => {
