@@ -159,6 +159,14 @@ describe('an MSW kit, read at once', () => {
     expect(() => expect(mock).toHaveRequested(/never/ as never)).toThrow(
       /^`toHaveRequested` takes a plain object of fields to match \(values, not matchers\)/,
     )
+    // Said as such, not as a misspelt field named after a key of its own (`$$typeof`).
+    const asymmetric = '(values, not matchers); received an asymmetric matcher (a plain object'
+    expect(() =>
+      expect(mock).not.toHaveRequested(expect.objectContaining({ slug }) as never),
+    ).toThrow(`\`toHaveRequested\` takes a plain object of fields to match ${asymmetric}`)
+    expect(() =>
+      expect(mock).toHaveRequestedInOrder([expect.objectContaining({ slug }) as never]),
+    ).toThrow(`\`toHaveRequestedInOrder\` takes a plain object of fields to match ${asymmetric}`)
     expect(() => expect(mock).not.toHaveRequested({ status: '200' } as never)).toThrow(
       '`status` must be an integer status or null; received "200" (string)',
     )
