@@ -65,12 +65,15 @@ export function createSessionClient(
   // A URL's path reads them as its own steps (`/sessions/./requests` is `/sessions/requests`).
   if (target.session === '.' || target.session === '..')
     throw new OptionError('session', `cannot be '.' or '..', which no URL path can name`)
-  // Said in a message for a call that got no answer: where it went, without path or query.
-  const host = new URL(origin).origin
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`
   const hideKey = (text: string) => hideSecret(text, target.adminKey)
 
-  async function call<T>(method: 'GET' | 'PUT' | 'DELETE', resource: string, body?: unknown) {
+  async function call<T>(
+    method: 'GET' | 'PUT' | 'DELETE',
+    resource: string,
+    body?: unknown,
+    expected?: ExpectedAnswer<T>,
+  ): Promise<T> {
     // The admin API reads the session from the path; the header lets an ingress that routes on
     // it send these calls to the replica that serves the session's requests.
     const headers: Record<string, string> = { [SESSION_HEADER]: target.session }
@@ -96,13 +99,19 @@ export function createSessionClient(
       const text = await readCapped(response, what)
       if (!response.ok)
         throw new Error(`Failed to ${what}: HTTP ${response.status}${errorTextOf(text)}`)
-      return JSON.parse(text) as T
+      if (expected === undefined) return JSON.parse(text) as T
+      // A URL that answers but is not the mock (the app's dev server, another service): said
+      // so, not left to fail later as `entries.flatMap is not a function`.
+      const value = parseJson(text)
+      if (!expected.accepts(value))
+        throw new Error(`Failed to ${what}: the answer from ${origin} is not ${expected.noun}`)
+      return value
     } catch (error) {
       if (signal.aborted) throw new Error(`Failed to ${what}: no whole answer within ${timeout} ms`)
       if (!(error instanceof Error)) throw error
       // No answer, or none a caller can read: say the call and the server (fetch says neither).
       if (!error.message.startsWith('Failed to '))
-        error.message = `Failed to ${what} at ${host}: ${reasonOf(error)}`
+        error.message = `Failed to ${what} at ${origin}: ${reasonOf(error)}`
       error.message = hideKey(error.message).slice(0, 500)
       throw error
     }
@@ -113,7 +122,7 @@ export function createSessionClient(
       await (scenario === null ? call('DELETE', '/scenario') : call('PUT', '/scenario', scenario))
     },
     data: (patch) => (patch === null ? call('DELETE', '/data') : call('PUT', '/data', patch)),
-    journal: () => call('GET', '/requests'),
+    journal: () => call('GET', '/requests', undefined, JOURNAL),
     har: () => call('GET', '/requests.har'),
     async reset() {
       await call('PUT', '')
@@ -121,6 +130,41 @@ export function createSessionClient(
     async forget() {
       await call('DELETE', '')
     },
+  }
+}
+
+/** What an answer must be to be taken: a check, and the noun a refusal names it by. */
+interface ExpectedAnswer<T> {
+  readonly accepts: (value: unknown) => value is T
+  readonly noun: string
+}
+
+/**
+ * A journal as the admin API answers it: an array of entries, each with the fields the matchers
+ * read of the right types (the others are not checked: a newer server may add some).
+ */
+const JOURNAL: ExpectedAnswer<JournalEntry[]> = {
+  accepts: (value): value is JournalEntry[] => Array.isArray(value) && value.every(isJournalEntry),
+  noun: 'a taxonomy-mock journal',
+}
+
+function isJournalEntry(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const { method, path, status, reason } = value as Record<string, unknown>
+  return (
+    typeof method === 'string' &&
+    typeof path === 'string' &&
+    (status === null || Number.isInteger(status)) &&
+    typeof reason === 'string'
+  )
+}
+
+/** The value of a JSON text, or `undefined` if it is none. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
   }
 }
 
@@ -178,8 +222,9 @@ export function hideSecret(text: string, secret: string | undefined): string {
 }
 
 /**
- * The server's URL without a trailing slash, once it is an http(s) URL without credentials: a
- * message that quoted a bad one (fetch's do) could show a password.
+ * The server's origin, once `url` is an http(s) URL without credentials (a message that quoted a
+ * bad one, as fetch's do, could show a password) and without a path, query or fragment: the admin
+ * API is at the origin's root, and a query would end up in front of its path. Neither is quoted.
  */
 export function checkedOrigin(url: string | URL, name = 'url'): string {
   let parsed: URL | undefined
@@ -194,5 +239,16 @@ export function checkedOrigin(url: string | URL, name = 'url'): string {
     carriesCredentials(parsed)
   )
     throw new OptionError(name, 'must be an http or https URL without credentials')
-  return String(url).replace(/\/+$/, '')
+  // Slashes alone are no path: `http://127.0.0.1:4477/` is the origin.
+  const extra = [
+    ...(/^\/*$/.test(parsed.pathname) ? [] : ['a path']),
+    ...(parsed.search === '' ? [] : ['a query']),
+    ...(parsed.hash === '' ? [] : ['a fragment']),
+  ]
+  if (extra.length > 0)
+    throw new OptionError(
+      name,
+      `must be the server's origin, without a path, query or fragment, such as http://127.0.0.1:4477; received a URL with ${extra.join(', ').replace(/, (?=[^,]*$)/, ' and ')}`,
+    )
+  return parsed.origin
 }

@@ -35,21 +35,22 @@ export function parseMatch(value: unknown, matcher: string, times: boolean): Req
     throw new TypeError(
       `\`${matcher}\` takes an object of fields to match; received ${formatReceived(value)}`,
     )
+  // A class's instance (a RegExp, an asymmetric matcher) is no object of fields: its own keys
+  // are none of them, and it would match every request. Checked before the keys, which would
+  // name one of its own (`$$typeof`) as a misspelt field.
+  // Another realm's plain object (Jest's test context, a vm) has that realm's Object.prototype:
+  // plain means a prototype that is null or has none itself.
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== null && Object.getPrototypeOf(prototype) !== null)
+    throw new TypeError(
+      `\`${matcher}\` takes a plain object of fields to match (values, not matchers); received ${describeNotPlain(value)}`,
+    )
   const allowed: readonly string[] = times ? [...FIELDS, 'times'] : FIELDS
   for (const name of Object.keys(value))
     if (!allowed.includes(name))
       throw new TypeError(
         `\`${matcher}\` matches on ${allowed.map((field) => `\`${field}\``).join(', ')}; received \`${name}\``,
       )
-  // A class's instance (a RegExp, an asymmetric matcher) is no object of fields: its own keys
-  // are none of them, and it would match every request.
-  // Another realm's plain object (Jest's test context, a vm) has that realm's Object.prototype:
-  // plain means a prototype that is null or has none itself.
-  const prototype = Object.getPrototypeOf(value)
-  if (prototype !== null && Object.getPrototypeOf(prototype) !== null)
-    throw new TypeError(
-      `\`${matcher}\` takes a plain object of fields to match (values, not matchers); received ${formatReceived(value)}`,
-    )
   for (const field of FIELDS) {
     const wanted = (value as Record<string, unknown>)[field]
     if (wanted !== undefined && !FIELD_TYPES[field].accepts(wanted))
@@ -65,6 +66,13 @@ export function parseMatch(value: unknown, matcher: string, times: boolean): Req
       `must be a non-negative integer; received ${formatReceived(count)}`,
     )
   return value as RequestCount
+}
+
+/** What a value that is no plain object is, said so that the fix is plain. */
+function describeNotPlain(value: object): string {
+  if (typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function')
+    return 'an asymmetric matcher (a plain object already matches on the fields it names only, as `expect.objectContaining` would)'
+  return formatReceived(value)
 }
 
 const isString = (value: unknown) => typeof value === 'string'

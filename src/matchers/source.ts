@@ -43,6 +43,9 @@ export function readSource(source: unknown, matcher: string): Reading {
   const value = source as Record<string, unknown> | null
   if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
     if (isServerSession(value)) {
+      // Made once to check `url` and `session`: a bad one is a TypeError at once, not a read
+      // that failed after the timeout.
+      createSessionClient(value)
       return {
         polled: true,
         read: (timeout) => createSessionClient(value, timeout).journal(),

@@ -27,8 +27,9 @@ export interface TaxonomyMatchers<R = void, T = unknown> {
   /** Passes when requests matching each step came in this order (others may come between). */
   toHaveRequestedInOrder(steps: readonly RequestMatch[]): TaxonomyAssertionResult<T, R>
   /**
-   * Passes when no request got a 401, 404 or 405 that no scenario, `Prefer` header or helper
-   * asked for: a missing or wrong key, an unknown path or slug, a method the API does not answer.
+   * Passes when no request got an error that no scenario, `Prefer` header or helper asked for: a
+   * missing or wrong key, an unknown path or slug, a method the API does not answer, a record not
+   * recorded, or the upstream's own 401, 404 or 405. Judged by the reason, whatever `statuses` set.
    */
   toHaveNoUnexpectedRequests(): TaxonomyAssertionResult<T, R>
 }

@@ -133,12 +133,42 @@ it('refuses a URL with credentials, or none at all, without quoting it', () => {
     )
 })
 
-it('names the call and the server when no answer comes, without the path or query given', async () => {
+it('refuses a URL with a path, query or fragment, without quoting it: the admin API is at the origin', () => {
+  for (const [url, parts] of [
+    ['http://127.0.0.1:1/x?token=query-secret', 'a path and a query'],
+    ['http://127.0.0.1:1/?token=query-secret', 'a query'],
+    ['http://127.0.0.1:1/base/', 'a path'],
+    ['http://127.0.0.1:1/x?a#b', 'a path, a query and a fragment'],
+  ])
+    expect(() => createSessionClient({ url: url!, session: 's' })).toThrow(
+      expect.objectContaining({
+        option: 'url',
+        message: `\`url\` must be the server's origin, without a path, query or fragment, such as http://127.0.0.1:4477; received a URL with ${parts}`,
+      }),
+    )
+  expect(checkedOrigin(new URL('http://127.0.0.1:4478/'))).toBe('http://127.0.0.1:4478')
+})
+
+it('refuses an answer that is not a journal, naming the server: a URL that answers but is not the mock', async () => {
+  for (const body of ['{"items":[]}', 'null', '[1,2]', '[{"method":"GET"}]', '<!doctype html>'])
+    await withServer(
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body)
+      },
+      async (url) => {
+        await expect(createSessionClient({ url, session: 's' }).journal()).rejects.toThrow(
+          `Failed to GET the requests of session "s": the answer from ${url} is not a taxonomy-mock journal`,
+        )
+      },
+    )
+})
+
+it('names the call and the server when no answer comes', async () => {
   const closed = createServer()
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
   const { port } = closed.address() as AddressInfo
   await new Promise((resolve) => closed.close(resolve))
-  const url = `http://127.0.0.1:${port}/base?token=query-secret`
+  const url = `http://127.0.0.1:${port}/`
   await expect(createSessionClient({ url, session: 's' }).reset()).rejects.toThrow(
     expect.objectContaining({
       message: `Failed to PUT the session of session "s" at http://127.0.0.1:${port}: ECONNREFUSED`,

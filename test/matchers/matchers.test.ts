@@ -1,20 +1,29 @@
 // The matchers in real Vitest: against an MSW kit and a fetch handler (read at once) and a server
 // session over loopback HTTP (polled), passing, failing with the nearest entries and their reasons,
 // and negated.
-import { createServer as createNetServer } from 'node:net'
+import { createServer } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { runInNewContext } from 'node:vm'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import '../../src/matchers/vitest.js'
+import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createFetchHandler } from '../../src/http/index.js'
+import { createGatheringResolver } from '../../src/http/resolver.js'
+import type { OnMiss } from '../../src/http/upstream.js'
 import { createMock } from '../../src/msw/index.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
+import { SERVER_LIMITS } from '../../src/server/limits.js'
+import { startServerWithLimits } from '../../src/server/server.js'
 import { HANG_MS, fakeClock, track } from '../helpers/clock.js'
+import { emptyTaxonomy } from '../helpers/fixtures.js'
+import { startTestServer } from '../helpers/server.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 
 const API_KEY = 'sekret-api-key-4711'
 const WRONG_KEY = 'wrong-key-0815'
 const ADMIN_KEY = 'admin-sekret-4242'
+const UPSTREAM_KEY = 'upstream-sekret-1717'
 const API = 'https://taxonomy.example.test/api/v2'
 const mock = createMock({ seed: 42, size: 'small', apiKeys: [API_KEY], baseUrl: API })
 const server = setupServer(...mock.handlers)
@@ -121,7 +130,7 @@ describe('an MSW kit, read at once', () => {
     expect(mock).toHaveRequested({ status: 404, reason: 'hideSlug' })
     const message = failure(() => expect(mock).toHaveNoUnexpectedRequests())
     expect(message).toContain(
-      'Expected no request to get a 401, 404 or 405 that no scenario asked for, but 1 of the 2 requests in the journal did:',
+      "Expected no request to get an error no scenario asked for (a missing or wrong key, an unknown path or slug, a method the API does not answer, a record not recorded, or the upstream's own 401, 404 or 405), but 1 of the 2 requests in the journal did:",
     )
     expect(message).toContain('#2 GET')
     expect(message).toContain('-> 401 (reason invalid-key')
@@ -150,6 +159,14 @@ describe('an MSW kit, read at once', () => {
     expect(() => expect(mock).toHaveRequested(/never/ as never)).toThrow(
       /^`toHaveRequested` takes a plain object of fields to match \(values, not matchers\)/,
     )
+    // Said as such, not as a misspelt field named after a key of its own (`$$typeof`).
+    const asymmetric = '(values, not matchers); received an asymmetric matcher (a plain object'
+    expect(() =>
+      expect(mock).not.toHaveRequested(expect.objectContaining({ slug }) as never),
+    ).toThrow(`\`toHaveRequested\` takes a plain object of fields to match ${asymmetric}`)
+    expect(() =>
+      expect(mock).toHaveRequestedInOrder([expect.objectContaining({ slug }) as never]),
+    ).toThrow(`\`toHaveRequestedInOrder\` takes a plain object of fields to match ${asymmetric}`)
     expect(() => expect(mock).not.toHaveRequested({ status: '200' } as never)).toThrow(
       '`status` must be an integer status or null; received "200" (string)',
     )
@@ -186,6 +203,71 @@ it('reads a fetch handler the same way', async () => {
   await handle(new Request(`http://mock/api/v2/disciplines/${slug}`))
   expect(handle).toHaveRequested({ slug, status: 401, reason: 'missing-key', key: 'missing' })
   expect(failure(() => expect(handle).toHaveNoUnexpectedRequests())).toContain('reason missing-key')
+})
+
+it('finds the errors no scenario asked for by their reason, whatever status `statuses` gave them', async () => {
+  const handle = createFetchHandler({
+    seed: 42,
+    size: 'small',
+    apiKeys: [API_KEY],
+    statuses: { unauthorized: 403, notFound: 410 },
+  })
+  const auth = { headers: { authorization: `Bearer ${API_KEY}` } }
+  await handle(new Request(`http://mock.test/api/v2/disciplines/${slug}`))
+  await handle(new Request('http://mock.test/api/v2/disciplines/no-such-field', auth))
+  await handle(new Request('http://mock.test/api/v2/disciplines/%ZZ', auth))
+  await handle(new Request(`http://mock.test/api/v2/disciplines/${slug}`, auth))
+  const message = failure(() => expect(handle).toHaveNoUnexpectedRequests())
+  expect(message).toContain('but 3 of the 4 requests in the journal did:')
+  expect(message).toContain('-> 403 (reason missing-key')
+  expect(message).toContain('-> 410 (reason unknown-slug')
+  expect(message).toContain('-> 400 (reason malformed-slug')
+  expect(message).not.toContain('#4 ')
+})
+
+describe('in front of an upstream (serve --upstream)', () => {
+  /** A mock holding no data in front of a kit server (the real service): every lookup is a miss. */
+  async function startInFront(onMiss: OnMiss) {
+    const upstream = await startTestServer({ seed: 42, size: 'small', apiKeys: [UPSTREAM_KEY] })
+    const source = createUpstreamSource({ target: upstream.url, apiKey: UPSTREAM_KEY })
+    const resolver = createGatheringResolver(
+      { taxonomy: emptyTaxonomy(), apiKeys: [API_KEY] },
+      { upstream: { onMiss, source } },
+    )
+    const mock = await startServerWithLimits(
+      { port: 0, host: '127.0.0.1' },
+      SERVER_LIMITS,
+      resolver,
+    )
+    return { mock, session: { url: mock.url, session: 'default', timeout: 100 } }
+  }
+  const send = (url: string, path: string) =>
+    fetch(`${url}/api/v2${path}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+
+  it('finds a record not recorded (--on-miss fail)', async () => {
+    const { mock, session } = await startInFront('fail')
+    try {
+      expect((await send(mock.url, `/disciplines/${slug}`)).status).toBe(404)
+      const message = await asyncFailure(() => expect(session).toHaveNoUnexpectedRequests())
+      expect(message).toContain(`#1 GET /api/v2/disciplines/${slug} -> 404 (reason not-recorded`)
+    } finally {
+      await mock.close()
+    }
+  })
+
+  it("finds the upstream's own 404, and not its 200 (--on-miss passthrough)", async () => {
+    const { mock, session } = await startInFront('passthrough')
+    try {
+      expect((await send(mock.url, `/disciplines/${slug}`)).status).toBe(200)
+      await expect(session).toHaveNoUnexpectedRequests()
+      expect((await send(mock.url, '/disciplines/no-such-field')).status).toBe(404)
+      const message = await asyncFailure(() => expect(session).toHaveNoUnexpectedRequests())
+      expect(message).toContain('but 1 of the 2 requests in the journal did:')
+      expect(message).toContain('#2 GET /api/v2/disciplines/no-such-field -> 404 (reason upstream')
+    } finally {
+      await mock.close()
+    }
+  })
 })
 
 describe('a server session, polled over loopback HTTP', () => {
@@ -282,6 +364,34 @@ describe('a server session, polled over loopback HTTP', () => {
     )
   })
 
+  it('refuses a bad url or session at once, before any read (it failed after the timeout)', () => {
+    for (const url of [`${running.url}/x?token=abc`, 'ftp://127.0.0.1', 'http://u:p@127.0.0.1'])
+      expect(() => expect({ url, session: 's', timeout: HANG_MS }).toHaveRequested()).toThrow(
+        expect.objectContaining({ option: 'url' }),
+      )
+    expect(() => expect({ ...sessionOf('..'), timeout: HANG_MS }).toHaveRequested()).toThrow(
+      "`session` cannot be '.' or '..'",
+    )
+  })
+
+  it('fails on a URL that answers but is not the mock, and never passes on what it answered', async () => {
+    const other = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('[1,2]')
+    })
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+    try {
+      const message = await asyncFailure(() =>
+        expect({ url, session: 's', timeout: 100 }).toHaveRequested(),
+      )
+      expect(message).toBe(
+        `Could not read the journal: Failed to GET the requests of session "s": the answer from ${url} is not a taxonomy-mock journal`,
+      )
+    } finally {
+      other.close()
+    }
+  })
+
   it("fails at its timeout when the server does not answer a read, not at the read's own bound", async () => {
     // Takes connections and never answers.
     const silent = createNetServer(() => {})
@@ -330,7 +440,9 @@ it('polls a source that reads later until its timeout, and fails then, not a mom
 it('shows no API key or admin key in any message', () => {
   expect(messages.length).toBeGreaterThan(10)
   const leaks = messages.filter((message) =>
-    [API_KEY, WRONG_KEY, ADMIN_KEY, 'not-the-admin-key'].some((key) => message.includes(key)),
+    [API_KEY, WRONG_KEY, ADMIN_KEY, UPSTREAM_KEY, 'not-the-admin-key'].some((key) =>
+      message.includes(key),
+    ),
   )
   expect(leaks).toEqual([])
 })
