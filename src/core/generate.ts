@@ -1,4 +1,4 @@
-import { requireOptionsObject } from './options-object.js'
+import { rejectNearMisses, requireOptionsObject } from './options-object.js'
 import { describeDomain } from './generator/descriptions.js'
 import { createIdSource } from './ids.js'
 import { generateDisciplines, generateSubDisciplines } from './generator/levels.js'
@@ -38,6 +38,7 @@ export interface CreateTaxonomyOptions {
  */
 export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
   requireOptionsObject(options)
+  rejectNearMisses(options, ['seed', 'size'])
   const seed = resolveSeed(options.seed)
   const counts = resolveSize(options.size)
   const key = keyOf(seed, counts)

@@ -1,4 +1,4 @@
-import { requireOptionsObject } from '../core/options-object.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import { createTaxonomy, findGeneration, resolveSeed, type Generation } from '../core/generate.js'
 import type { SessionPatch } from './session-data.js'
 import { formatReceived, resolveSize, type Size } from '../core/size.js'
@@ -103,6 +103,33 @@ export interface ErrorStatuses {
 /** Everything a resolver takes: the data and how to answer. */
 export type MockOptions = DataOptions & AnswerOptions
 
+/**
+ * Every option a resolver takes (the record makes a new one fail to compile until it is listed),
+ * and those the entry points take before it (`baseUrl`, the server's): a near miss of any is a
+ * misspelling (`rejectNearMisses`).
+ */
+const OPTION_NAMES = Object.keys({
+  taxonomy: true,
+  seed: true,
+  size: true,
+  apiKeys: true,
+  anyKey: true,
+  delay: true,
+  cors: true,
+  scenario: true,
+  adminKey: true,
+  statuses: true,
+  order: true,
+  patch: true,
+  memoryBudget: true,
+  baseUrl: true,
+  port: true,
+  host: true,
+  tls: true,
+  onRequest: true,
+} satisfies Record<keyof AnswerOptions | 'taxonomy' | 'seed' | 'size', true> &
+  Record<'baseUrl' | 'port' | 'host' | 'tls' | 'onRequest', true>)
+
 /** Options after validation and defaults. */
 export interface ResolvedOptions {
   readonly taxonomy: Taxonomy
@@ -145,6 +172,7 @@ export function describeKeyFault(key: unknown): string {
  */
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   requireOptionsObject(options)
+  rejectNearMisses(options, OPTION_NAMES)
   const { data, generation } = resolveData(options)
   return Object.freeze({
     // Built on first use: handlers that answer nothing cost nothing, and datasets are shared per seed and size.

@@ -47,3 +47,32 @@ it('names the option in each TypeError: baseUrl, tls, a helper argument, a match
     }),
   )
 })
+
+it('refuses a misspelt option at every entry point, naming the one meant, and lets other names pass', async () => {
+  const meant = (option: string, name: string) =>
+    expect.objectContaining({
+      name: 'TypeError',
+      option,
+      message: `\`${option}\` is not an option; did you mean \`${name}\`?`,
+    })
+  // Each would be ignored unseen, its default standing in: the default key, any origin, seed 42.
+  expect(() => createMock({ apiKey: 'k' } as never)).toThrow(meant('apiKey', 'apiKeys'))
+  expect(() => createMock({ baseURL: 'https://api.example.test' } as never)).toThrow(
+    meant('baseURL', 'baseUrl'),
+  )
+  expect(() => createHandlers({ baseurl: 'https://api.example.test' } as never)).toThrow(
+    meant('baseurl', 'baseUrl'),
+  )
+  expect(() => createFetchHandler({ Seed: 7 } as never)).toThrow(meant('Seed', 'seed'))
+  expect(() => createFetchHandler({ memory_budget: 2 ** 20 } as never)).toThrow(
+    meant('memory_budget', 'memoryBudget'),
+  )
+  await expect(startServer({ prot: 0 } as never)).rejects.toThrow(meant('prot', 'port'))
+  expect(() => createTaxonomy({ sise: 'small' } as never)).toThrow(meant('sise', 'size'))
+  expect(() => createTaxonomy({ seeds: 7 } as never)).toThrow(meant('seeds', 'seed'))
+  // Names far from every option pass, as options meant for another layer may.
+  expect(() => createMock({ custom: true, onUnhandledRequest: 'error' } as never)).not.toThrow()
+  expect(
+    createTaxonomy({ size: 'small', apiKeys: 'k' } as never).disciplines.length,
+  ).toBeGreaterThan(0)
+})
