@@ -66,8 +66,10 @@ function scenarioOf(scenario: MockState['scenario']): ScenarioInput | undefined 
 function patchOf(data: MockState['data']): SessionPatch | undefined {
   if (data === 'base') return undefined
   if (isDataChoice(data)) return { preset: data }
-  // A string that names no choice is a mistyped name, not a patch: say the names.
-  if (typeof data === 'string')
+  // A string that names no choice is a mistyped name, and null, an array or a number no patch:
+  // say the names, under `data` (the caller's word), not the resolver's `patch`.
+  const isPatch = typeof data === 'object' && data !== null && !Array.isArray(data)
+  if (data !== undefined && !isPatch)
     throw new OptionError(
       'data',
       `must be one of ${Object.keys(DATA_CHOICES).join(', ')}, or a patch object; received ${formatReceived(data)}`,

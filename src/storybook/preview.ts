@@ -1,5 +1,6 @@
 import { addons } from 'storybook/preview-api'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../msw/choices.js'
+import type { CreateHandlersOptions } from '../msw/handlers.js'
 import {
   createSwitchableMock,
   putInFront,
@@ -38,21 +39,47 @@ export const globalTypes = {
   },
 }
 
-/** The worker msw-storybook-addon put in the context, as this addon uses it. */
+/** The story's context as this addon reads it, with the worker msw-storybook-addon put in it. */
 interface Context {
   readonly id: string
+  /** The story's file's title (`'Lookup'`) and the story's name (`'Outage'`). */
+  readonly title: string
+  readonly name: string
+  /** `'docs'` where a docs page renders the story among its file's others. */
+  readonly viewMode?: string
   readonly globals: Record<string, unknown>
-  readonly parameters: { readonly taxonomy?: TaxonomyParameters | null }
+  readonly parameters: {
+    readonly taxonomy?: TaxonomyParameters | null
+    /** The kit's options where `parameters.taxonomy` gives none, such as a toolbar entry's. */
+    readonly taxonomyOptions?: CreateHandlersOptions
+  }
   readonly msw?: HandlerList
 }
 
 // The kit of the story rendered now: a story's handlers are taken out before the next one's go in.
 let current: SwitchableMock | undefined
 
+// The docs pages warned about, by title: once each, not once per story on them.
+const warnedDocsPages = new Set<string>()
+
+/**
+ * A docs page renders its stories together in one frame, and one worker serves the frame: it
+ * cannot tell which story sent a request, so the kit put in front last answers them all.
+ */
+function warnSharedFrame(context: Context) {
+  if (warnedDocsPages.has(context.title)) return
+  warnedDocsPages.add(context.title)
+  console.warn(
+    `taxonomy-mock/storybook: "${context.title} / ${context.name}" is answered by the kit on a docs page, where the stories render in one frame and one worker answers them all: the story rendered last answers every story's requests, with its state and counters. To give each story its own frame and kit, set parameters: { docs: { story: { inline: false } } } in the default export of ${context.title}'s stories file (or in the preview).`,
+  )
+}
+
 export async function beforeEach(context: Context): Promise<(() => void) | undefined> {
-  const kit = storyKit(context.parameters.taxonomy, context.globals)
+  const { taxonomy, taxonomyOptions } = context.parameters
+  const kit = storyKit(taxonomy, context.globals, taxonomyOptions)
   // A story without parameters.taxonomy keeps its own handlers until a toolbar entry is picked.
   if (kit === undefined) return undefined
+  if (context.viewMode === 'docs') warnSharedFrame(context)
   const worker = context.msw
   if (worker === undefined) {
     throw new Error(

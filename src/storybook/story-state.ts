@@ -17,7 +17,8 @@ export interface TaxonomyParameters {
   readonly data?: MockState['data']
   /**
    * The kit's options: data (`seed`, `size`), `apiKeys`, `baseUrl`... Its `scenario` and `patch`
-   * apply where the two fields above (and the toolbar) leave them. @default {}
+   * apply where the two fields above (and the toolbar) leave them. @default the preview's
+   * `parameters.taxonomyOptions`, else {}
    */
   readonly options?: CreateHandlersOptions
 }
@@ -50,16 +51,19 @@ const describe = (value: unknown) => (typeof value === 'string' ? value : JSON.s
  * The kit a story gets from its parameters and the toolbar's globals, or `undefined` when it has
  * neither: it keeps its own handlers. `null` parameters unset the preview's, as Storybook reads a
  * parameter set to `null`. Only what is given is put in the state, so the options' own `scenario`
- * and `patch` stand where nothing else is said.
+ * and `patch` stand where nothing else is said. `defaults` (`parameters.taxonomyOptions`) are the
+ * options where the story's give none: a toolbar entry on a story without `parameters.taxonomy`
+ * answers from the data the preview's own handlers serve, not from the kit's default data.
  */
 export function storyKit(
   own: TaxonomyParameters | null | undefined,
   globals: Record<string, unknown>,
+  defaults?: CreateHandlersOptions,
 ): StoryKit | undefined {
   const picked = globalChoice<ScenarioChoice>(globals, SCENARIO_GLOBAL, isScenarioChoice)
   const pickedData = globalChoice<DataChoice>(globals, DATA_GLOBAL, isDataChoice)
   if (own == null && picked === undefined && pickedData === undefined) return undefined
-  const options = own?.options
+  const options = own?.options ?? defaults
   const scenario = picked ?? own?.scenario
   const data = pickedData ?? own?.data
   return {

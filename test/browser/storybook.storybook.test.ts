@@ -329,7 +329,18 @@ it(
     await page.screenshot({ path: join(SCREENSHOTS, 'discipline-toolbar-unavailable.png') })
     await page.getByRole('button', { name: 'Taxonomy scenario' }).click()
     await page.getByRole('option', { name: "Story's own" }).click()
-    await expect.poll(() => result.textContent(), { timeout: PAGE_HANG_MS }).toMatch(/^200 \{/)
+    const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+    const record = `200 ${JSON.stringify(toDisciplineRecord(taxonomy, taxonomy.findDiscipline('pharmacology')!))}`
+    await expect.poll(() => result.textContent(), { timeout: PAGE_HANG_MS }).toBe(record)
+    // "Base data": the kit answers from the preview's taxonomyOptions, the data its msw handlers
+    // serve, so the record is the same one, not the kit's default data's.
+    await result.evaluate((element) => element.setAttribute('data-old', ''))
+    await page.getByRole('button', { name: 'Taxonomy data' }).click()
+    await page.getByRole('option', { name: DATA_CHOICES.base.title }).click()
+    // The story mounted again (a fresh #result), under the toolbar's entry.
+    const fresh = preview(page).locator('#result:not([data-old])')
+    await expect.poll(() => fresh.textContent(), { timeout: PAGE_HANG_MS }).toBe(record)
+    expect(page.url()).toContain('taxonomyData:base')
     await page.close()
   },
   ADDON_TIMEOUT,

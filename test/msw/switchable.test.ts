@@ -69,6 +69,22 @@ it('throws on a scenario, a data name or a URL value that names nothing, naming 
   expect(() => createDevMock({}, '?taxonomy-scenario={"kind":')).toThrow(/taxonomy-scenario/)
 })
 
+it("names `data`, not the resolver's `patch`, for data that is neither a name nor a patch object", () => {
+  const refused = (received: string) =>
+    new RegExp(
+      `^\`data\` must be one of base, empty-children, .*, or a patch object; received ${received}$`,
+    )
+  expect(() => mock.use({ data: null as never })).toThrow(refused('null'))
+  expect(() => mock.use({ data: [] as never })).toThrow(refused('an array'))
+  expect(() => mock.use({ data: 5 as never })).toThrow(refused('5 \\(number\\)'))
+  createDevMock({ baseUrl: 'http://hook.test' }, '')
+  expect(() => globalThis.taxonomyMock?.use({ kind: 'unavailable' }, null as never)).toThrow(
+    refused('null'),
+  )
+  globalThis.taxonomyMock = undefined
+  mock.reset()
+})
+
 it('starts a dev mock in the state its query names, a JSON scenario too', async () => {
   const dev = createDevMock(
     { baseUrl: 'http://dev.test' },

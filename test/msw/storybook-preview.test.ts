@@ -1,0 +1,79 @@
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { createHandlers } from '../../src/msw/index.js'
+
+// The preview half of the addon, run as Storybook runs it: its beforeEach with a story's context,
+// and msw's Node server as the worker msw-storybook-addon would put in it. Storybook is an optional
+// peer this repository does not install: its channel is a stand-in.
+vi.mock('storybook/preview-api', () => ({ addons: { getChannel: () => ({ emit() {} }) } }))
+const { beforeEach: storyBeforeEach } = await import('../../src/storybook/preview.js')
+
+const ORIGIN = 'http://preview.test'
+const SMALL = { seed: 42, size: 'small', baseUrl: ORIGIN } as const
+// The preview's own handlers, as the recipe's `parameters.msw` gives them.
+const worker = setupServer(...createHandlers(SMALL))
+beforeAll(() => worker.listen({ onUnhandledRequest: 'error' }))
+afterAll(() => worker.close())
+
+const get = async (slug: string) => {
+  const auth = { headers: { Authorization: 'Bearer taxonomy-mock-key' } }
+  const response = await fetch(`${ORIGIN}/api/v2/disciplines/${slug}`, auth)
+  return `${response.status} ${await response.text()}`
+}
+
+/** A story's context as Storybook gives it to beforeEach. */
+const context = (story: Partial<Parameters<typeof storyBeforeEach>[0]>) => ({
+  id: 'discipline--pharmacology',
+  title: 'Discipline',
+  name: 'Pharmacology',
+  viewMode: 'story',
+  globals: {},
+  parameters: {},
+  msw: worker,
+  ...story,
+})
+
+it("answers a toolbar entry on a story without parameters.taxonomy from the preview's taxonomyOptions", async () => {
+  const own = await get('pharmacology')
+  expect(own).toMatch(/^200 /)
+  const parameters = { taxonomyOptions: SMALL }
+  // "Base data" and "Usual answers": the same record as the preview's own handlers serve.
+  const cleanUp = await storyBeforeEach(context({ parameters, globals: { taxonomyData: 'base' } }))
+  expect(await get('pharmacology')).toBe(own)
+  cleanUp?.()
+  const usual = await storyBeforeEach(
+    context({ parameters, globals: { taxonomyScenario: 'usual' } }),
+  )
+  expect(await get('pharmacology')).toBe(own)
+  usual?.()
+  // A story's own options replace them.
+  const story = await storyBeforeEach(
+    context({
+      parameters: { ...parameters, taxonomy: { options: { ...SMALL, seed: 7 } } },
+    }),
+  )
+  expect(await get('pharmacology')).not.toBe(own)
+  story?.()
+  expect(await get('pharmacology')).toBe(own)
+})
+
+it('warns once per docs page that its stories share one worker, naming the story and parameters.docs.story.inline', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const docs = (name: string, title = 'Lookup') =>
+    storyBeforeEach(
+      context({ id: `x--${name}`, title, name, viewMode: 'docs', parameters: { taxonomy: {} } }),
+    )
+  // A story's own page, and a docs page's story that keeps its own handlers: nothing to say.
+  ;(await storyBeforeEach(context({ parameters: { taxonomy: {} } })))?.()
+  ;(await storyBeforeEach(context({ viewMode: 'docs' })))?.()
+  expect(warn).not.toHaveBeenCalled()
+  const cleanUps = [await docs('Usual'), await docs('Outage'), await docs('Usual', 'Shared')]
+  for (const cleanUp of cleanUps) cleanUp?.()
+  expect(warn.mock.calls.map(([message]) => String(message))).toEqual([
+    expect.stringMatching(
+      /^taxonomy-mock\/storybook: "Lookup \/ Usual" .*one worker.*inline: false/,
+    ),
+    expect.stringMatching(/"Shared \/ Usual"/),
+  ])
+  warn.mockRestore()
+})
