@@ -32,7 +32,11 @@ export function findAdminRefusal(
       ? undefined
       : `Forbidden: send the admin key in ${ADMIN_KEY_HEADER_NAME}`
   }
-  if (request.fromLoopback !== true) {
+  // A fetch handler (Bun, Deno, a worker) cannot tell where a client is, and has no flags.
+  if (request.fromLoopback === undefined) {
+    return `Forbidden: a fetch handler's admin API needs the \`adminKey\` option; send it in ${ADMIN_KEY_HEADER_NAME}`
+  }
+  if (!request.fromLoopback) {
     return 'Forbidden: the admin API answers loopback clients only; start the server with --admin-key to allow others'
   }
   if (host !== undefined && !isDirectHost(host)) {

@@ -1,3 +1,4 @@
+import { inspect, type InspectOptions } from 'node:util'
 import {
   AbstractStartedContainer,
   GenericContainer,
@@ -17,6 +18,9 @@ const PORT = 4477
 
 /** Where `withData` puts the fixture in the container: the image's working folder. */
 const DATA_PATH = '/app/taxonomy-mock-data.json'
+
+/** The variable that carries the admin key into the container. */
+const ADMIN_KEY_VARIABLE = 'TAXONOMY_MOCK_ADMIN_KEY'
 
 /** A session of the started container, as the other fixtures give it, with its admin client. */
 export interface ContainerSession extends SessionClient {
@@ -43,12 +47,16 @@ export interface ContainerSession extends SessionClient {
  */
 export class TaxonomyMockContainer extends GenericContainer {
   private readonly flags: string[] = []
-  // A private field, not TypeScript's `private`: `util.inspect` of the container shows no key.
+  // A private field, not TypeScript's `private`: `util.inspect` of the container shows no key
+  // (and `toJSON` below hides the copy `start()` puts in the environment).
   #adminKey = `testcontainers-${crypto.randomUUID()}`
 
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
-    this.withExposedPorts(PORT).withWaitStrategy(Wait.forHttp('/__health', PORT).forStatusCode(200))
+    // A server that exits at once (a bad seed or fixture) fails `start()` with its own lines, not
+    // after the whole startup timeout with "URL /__health not accessible".
+    const health = Wait.forHttp('/__health', PORT, { abortOnContainerExit: true })
+    this.withExposedPorts(PORT).withWaitStrategy(health.forStatusCode(200))
   }
 
   /** The dataset's seed (`TAXONOMY_MOCK_SEED`). */
@@ -76,8 +84,9 @@ export class TaxonomyMockContainer extends GenericContainer {
    * machine, or the fixture itself. It is copied into the container before it starts.
    */
   withData(data: string | Fixture): this {
+    // Readable by the image's user (10001) whatever the file's own mode (a umask of 077 makes it 0600).
     if (typeof data === 'string')
-      this.withCopyFilesToContainer([{ source: data, target: DATA_PATH }])
+      this.withCopyFilesToContainer([{ source: data, target: DATA_PATH, mode: 0o644 }])
     else this.withCopyContentToContainer([{ content: JSON.stringify(data), target: DATA_PATH }])
     this.flags.push('--data', DATA_PATH)
     return this
@@ -89,10 +98,43 @@ export class TaxonomyMockContainer extends GenericContainer {
     return this
   }
 
+  /**
+   * More `serve` flags, after those the other methods set: any flag of `taxonomy-mock serve`.
+   *
+   * @example
+   * new TaxonomyMockContainer().withFlags('--any-key', '--delay', '300')
+   */
+  withFlags(...flags: string[]): this {
+    this.flags.push(...flags)
+    return this
+  }
+
+  /** Refused: `start()` runs `serve` with the flags the methods set; `withFlags` adds more. */
+  override withCommand(command: string[]): this {
+    throw new TypeError(
+      `TaxonomyMockContainer runs \`serve\` with the flags its methods set: pass more with withFlags(...), not withCommand; received withCommand(${JSON.stringify(command)})`,
+    )
+  }
+
   override async start(): Promise<StartedTaxonomyMockContainer> {
-    this.withEnvironment({ TAXONOMY_MOCK_ADMIN_KEY: this.#adminKey })
-    this.withCommand(['serve', ...this.flags])
+    this.withEnvironment({ [ADMIN_KEY_VARIABLE]: this.#adminKey })
+    super.withCommand(['serve', ...this.flags])
     return new StartedTaxonomyMockContainer(await super.start(), this.#adminKey)
+  }
+
+  /**
+   * What a log line or an assertion's diff shows (`JSON.stringify`, which Vitest's and Jest's diffs
+   * call): the image, flags and environment, the admin key's value hidden.
+   */
+  toJSON(): Record<string, unknown> {
+    const { [ADMIN_KEY_VARIABLE]: adminKey, ...environment } = this.environment
+    if (adminKey !== undefined) environment[ADMIN_KEY_VARIABLE] = '[hidden]'
+    return { image: this.imageName.string, flags: [...this.flags], environment }
+  }
+
+  /** What `util.inspect` shows: {@link toJSON}'s summary, not the environment Testcontainers keeps. */
+  [inspect.custom](_depth: number, options: InspectOptions): string {
+    return `TaxonomyMockContainer ${inspect(this.toJSON(), options)}`
   }
 }
 
@@ -103,6 +145,19 @@ export class StartedTaxonomyMockContainer extends AbstractStartedContainer {
   constructor(started: StartedTestContainer, adminKey: string) {
     super(started)
     this.#adminKey = adminKey
+  }
+
+  /**
+   * What a log line or an assertion's diff shows: the container's id, name and URL, not
+   * Testcontainers' copy of its `docker inspect`, whose environment holds the admin key.
+   */
+  toJSON(): Record<string, unknown> {
+    return { id: this.getId(), name: this.getName(), url: this.getUrl() }
+  }
+
+  /** What `util.inspect` shows: {@link toJSON}'s summary. */
+  [inspect.custom](_depth: number, options: InspectOptions): string {
+    return `StartedTaxonomyMockContainer ${inspect(this.toJSON(), options)}`
   }
 
   /** The server's origin on the host, e.g. `http://localhost:32768`. */

@@ -2,11 +2,12 @@
 // Docker-compatible API (`podman system service`), as a user's Testcontainers reaches Docker.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inspect } from 'node:util'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { createTaxonomy, type Fixture } from '../../src/index.js'
 import { TaxonomyMockContainer } from '../../src/testcontainers/index.js'
@@ -62,12 +63,17 @@ it('starts the image with a seed and size, answers both endpoints, and sets a se
   const taxonomy = createTaxonomy({ seed: 7, size: 'small' })
   const discipline = taxonomy.disciplines[0]!
   const sub = taxonomy.subDisciplines[0]!
-  const mock = await new TaxonomyMockContainer(image)
+  const container = new TaxonomyMockContainer(image)
     .withName(`${prefix}-testcontainers`)
     .withSeed(7)
     .withSize('small')
-    .start()
+    .withAdminKey('admin-key-SECRET-1234')
+  const mock = await container.start()
   try {
+    // Testcontainers keeps the environment, admin key included, on both objects: not shown.
+    expect(inspect(container, { depth: 6 })).not.toContain('SECRET')
+    expect(inspect(mock, { depth: 6 })).not.toContain('SECRET')
+    expect(inspect(mock)).toContain(mock.getUrl())
     const url = mock.getUrl()
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const health = (await (await fetch(`${url}/__health`)).json()) as { dataset: unknown }
@@ -106,7 +112,7 @@ it('starts the image with a seed and size, answers both endpoints, and sets a se
 })
 
 it.each([
-  ['a fixture file', (file: string, _fixture: Fixture) => file],
+  ['a fixture file only its owner may read (umask 077)', (file: string, _fixture: Fixture) => file],
   ['the fixture itself', (_file: string, fixture: Fixture) => fixture],
 ])(
   'serves the data given to withData as %s, under the default scenario given to withScenario',
@@ -115,6 +121,8 @@ it.each([
     const json = JSON.stringify(fixture)
     const file = join(dir, 'fixture.json')
     writeFileSync(file, json)
+    // The image's user (10001) is not its owner.
+    chmodSync(file, 0o600)
     const discipline = fixture.disciplines[1]!
     const mock = await new TaxonomyMockContainer(image)
       .withName(`${prefix}-testcontainers-data`)
@@ -135,6 +143,49 @@ it.each([
     }
   },
 )
+
+it.each([
+  [
+    'a seed that is not an integer',
+    'TAXONOMY_MOCK_SEED must be',
+    (c: TaxonomyMockContainer) => c.withSeed(1.5),
+  ],
+  [
+    'a fixture that is not one',
+    'invalid --data file',
+    (c: TaxonomyMockContainer) => c.withData({ format: 'nope' } as unknown as Fixture),
+  ],
+])(
+  "fails start() with the server's own line when it exits at once: %s",
+  async (_, line, configure) => {
+    const container = configure(
+      new TaxonomyMockContainer(image).withName(`${prefix}-testcontainers-exits`),
+    )
+    // Before the startup timeout's "URL /__health not accessible after 60000ms", which hid it.
+    await expect(container.start()).rejects.toThrow(
+      new RegExp(`Container exited during HTTP healthCheck[\\s\\S]*taxonomy-mock: ${line}`),
+    )
+  },
+)
+
+it('passes the flags given to withFlags to serve, after its own', async () => {
+  const { slug } = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!
+  const mock = await new TaxonomyMockContainer(image)
+    .withName(`${prefix}-testcontainers-flags`)
+    .withSeed(42)
+    .withSize('small')
+    .withFlags('--any-key')
+    .start()
+  try {
+    const health = (await (await fetch(`${mock.getUrl()}/__health`)).json()) as { dataset: unknown }
+    expect(health.dataset).toMatchObject({ size: 'small' })
+    const any = { authorization: 'Bearer any-key-at-all' }
+    const path = `${mock.getUrl()}/api/v2/disciplines/${slug}`
+    expect((await fetch(path, { headers: any })).status).toBe(200)
+  } finally {
+    await mock.stop()
+  }
+})
 
 it('runs the recipe as written: its test file, with Vitest, against the image the run built', async () => {
   // Inside the repository, so that `taxonomy-mock` resolves to this package (its own name) and

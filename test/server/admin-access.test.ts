@@ -1,7 +1,9 @@
 import { sendRaw } from '../helpers/raw-request.js'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
-import { isDirectHost } from '../../src/http/admin-access.js'
+import { findAdminRefusal, isDirectHost } from '../../src/http/admin-access.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import type { MockRequest } from '../../src/http/request.js'
 import { sessionsOf } from '../../src/http/resolver.js'
 import { startTestServer } from '../helpers/server.js'
 
@@ -127,4 +129,32 @@ it('tells IP literals and localhost names from other Host names', () => {
   ]
   expect(direct.filter((host) => !isDirectHost(host))).toEqual([])
   expect(other.filter((host) => isDirectHost(host))).toEqual([])
+})
+
+it("tells a fetch handler's admin client of the `adminKey` option (a fetch handler has no flags)", async () => {
+  const handle = createFetchHandler({ taxonomy })
+  const refused = await handle(new Request('http://127.0.0.1/__admin/sessions/default/requests'))
+  expect(refused.status).toBe(403)
+  expect(((await refused.json()) as { error: string }).error).toBe(
+    "Forbidden: a fetch handler's admin API needs the `adminKey` option; send it in X-Taxonomy-Mock-Admin-Key",
+  )
+  const keyed = createFetchHandler({ taxonomy, adminKey: 'admin-secret' })
+  const answered = await keyed(
+    new Request('http://127.0.0.1/__admin/sessions/default/requests', {
+      headers: { 'x-taxonomy-mock-admin-key': 'admin-secret' },
+    }),
+  )
+  expect(answered.status).toBe(200)
+})
+
+it("tells the server's client from another machine of --admin-key", () => {
+  const remote: MockRequest = {
+    method: 'GET',
+    url: '/__admin/sessions/default/requests',
+    fromLoopback: false,
+    header: (name) => (name === 'host' ? '192.168.1.5:4477' : undefined),
+  }
+  expect(findAdminRefusal(remote, undefined)).toBe(
+    'Forbidden: the admin API answers loopback clients only; start the server with --admin-key to allow others',
+  )
 })

@@ -194,20 +194,55 @@ it("stops the Go recipe's mock when a test panics (TestMain never gets to stop i
 /** What a CI may export for a mock of its own: the recipes pass --host and send the admin key. */
 const EXPORTED = { TAXONOMY_MOCK_HOST: '0.0.0.0', TAXONOMY_MOCK_ADMIN_KEY: 'an-exported-admin-key' }
 
-it("runs the pytest recipe with the mock's variables exported, and a test name that is not ASCII", async () => {
+/**
+ * Test names that clean to one session id unless the id holds a hash of the whole name: brackets
+ * for parentheses, a slash for a dash, and two names alike in their first 200 characters.
+ */
+const COLLIDING_NAMES = [
+  'pharmacology (outage)',
+  'pharmacology [outage]',
+  'a/b',
+  'a-b',
+  `${'x'.repeat(200)}1`,
+  `${'x'.repeat(200)}2`,
+]
+
+it("runs the pytest recipe with the mock's variables exported, and test names that are not ASCII or clean to one id", async () => {
   const dir = folderFor('python-exported')
   layOut('docs/recipes/python-pytest.md', dir)
   writeFileSync(
     join(dir, 'test_names.py'),
-    'def test_café_ünïcode(session):\n    assert session.get("/disciplines/pharmacology")[0] == 200\n',
+    [
+      'import pytest',
+      '',
+      'SEEN = {}',
+      `NAMES = ${JSON.stringify(COLLIDING_NAMES)}`,
+      '',
+      'def answers_in_a_session_of_its_own(session, name):',
+      '    assert session.id not in SEEN, f"{name} and {SEEN.get(session.id)} share {session.id}"',
+      '    SEEN[session.id] = name',
+      '    assert session.get("/disciplines/pharmacology")[0] == 200',
+      '',
+      'def test_café_ünïcode(session):',
+      '    answers_in_a_session_of_its_own(session, "café_ünïcode")',
+      '',
+      'def test_cafè_ünïcode(session):',
+      '    answers_in_a_session_of_its_own(session, "cafè_ünïcode")',
+      '',
+      '@pytest.mark.parametrize("name", NAMES, ids=NAMES)',
+      'def test_colliding(session, name):',
+      '    answers_in_a_session_of_its_own(session, name)',
+      '',
+    ].join('\n'),
   )
   const { code, output } = await run('pytest-3 -p no:cacheprovider -v test_names.py', dir, EXPORTED)
-  expect({ code, output }).toMatchObject({ code: 0 })
-  expect(output).toMatch(/\b1 passed\b/)
+  // The output as the message: which names shared a session.
+  expect(code, output).toBe(0)
+  expect(output).toMatch(new RegExp(`\\b${2 + COLLIDING_NAMES.length} passed\\b`))
   expect(processesIn(dir)).toEqual([])
 })
 
-it("runs the Go recipe with the mock's variables exported, and a test name longer than a session id", async () => {
+it("runs the Go recipe with the mock's variables exported, and test names longer than a session id or that clean to one id", async () => {
   const dir = folderFor('go-exported')
   layOut('docs/recipes/go.md', dir)
   writeFileSync(
@@ -229,14 +264,28 @@ it("runs the Go recipe with the mock's variables exported, and a test name longe
       '\t})',
       '}',
       '',
+      'func TestCollidingNames(t *testing.T) {',
+      '\tseen := map[string]string{}',
+      `\tfor _, name := range []string{${[...COLLIDING_NAMES, 'café', 'cafè'].map((name) => JSON.stringify(name)).join(', ')}} {`,
+      '\t\tt.Run(name, func(t *testing.T) {',
+      '\t\t\tid := session(t)',
+      '\t\t\tif other, found := seen[id]; found {',
+      '\t\t\t\tt.Fatalf("%s and %s share the session %s", other, t.Name(), id)',
+      '\t\t\t}',
+      '\t\t\tseen[id] = t.Name()',
+      '\t\t})',
+      '\t}',
+      '}',
+      '',
     ].join('\n'),
   )
-  const { code, output } = await run('go test -run TestLongName .', dir, {
+  const { code, output } = await run('go test -run "TestLongName|TestCollidingNames" .', dir, {
     ...goEnv(),
     ...EXPORTED,
   })
-  expect({ code, output }).toMatchObject({ code: 0 })
+  expect(code, output).toBe(0)
   expect(output).toMatch(/--- PASS: TestLongName /)
+  expect(output).toMatch(/--- PASS: TestCollidingNames /)
   expect(processesIn(dir)).toEqual([])
 })
 
