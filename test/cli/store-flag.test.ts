@@ -58,6 +58,24 @@ describe('--store', () => {
       prefix: 'taxonomy-mock',
       timeout: 2000,
     })
+    // A value without `scheme://`: whatever parses of it, all before the last `@` may be the password.
+    for (const store of [
+      'default:hunter2pw@redis:6379',
+      'redis:/:hunter2pw@redis:6379',
+      '//:hunter2pw@redis:6379',
+      'redis:hunter2pw@redis:6379',
+      ':hunter2pw@redis:6379',
+    ]) {
+      for (const run of [
+        await runCli(['--port', '0', '--store', store]),
+        await runCli(['--port', '0'], { TAXONOMY_MOCK_STORE: store }),
+      ]) {
+        expect(run.code, store).toBe(2)
+        expect(run.stderr, store).toHaveLength(1)
+        expect(run.stderr[0], store).toContain('"***@redis:6379"')
+        expect(run.stderr[0], store).not.toContain('hunter2pw')
+      }
+    }
     // A password in the query is refused, and not shown either.
     const query = await runCli(['--port', '0', '--store', 'redis://h:1/0?password=s3cret-pw'])
     expect(query.code).toBe(2)

@@ -71,12 +71,13 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
 /**
  * A URL (or a string that is none) with its password as `***`: what follows the user's name up to
  * the last `@` (`TYPED_USER_INFO`: a password may hold an unencoded `/`), all of it when there is
- * no `:`; and secret query values (`?password=`) as everywhere.
+ * no `:` or no `scheme://` (in `default:pw@redis:6379` no user's name is told from a scheme); and
+ * secret query values (`?password=`) as everywhere.
  */
 function redact(value: string): string {
   // The query first: the credentials run to the last `@`, which may be in the query.
   return redactQuery(value).replace(TYPED_USER_INFO, (_, scheme: string, info: string) => {
-    const colon = info.indexOf(':')
+    const colon = scheme === '' ? -1 : info.indexOf(':')
     return `${scheme}${colon === -1 ? '' : info.slice(0, colon + 1)}***@`
   })
 }
