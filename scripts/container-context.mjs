@@ -1,7 +1,7 @@
 // Lays out the container image's build context in .tmp/container-context/, from this repository
 // alone (the build needs no network): the packed package, its one runtime dependency as installed
 // here, and the two scripts the image runs (deploy/container/). Then `podman build .` (or
-// `docker build .`) reads only that folder (.dockerignore).
+// `docker build -f Containerfile .`) reads only that folder (.dockerignore).
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -104,6 +104,16 @@ it('gives in --help the exit codes docs/reference.md gives: 1 for a command othe
   )
 })
 
+it('names the Containerfile in every docker build command: Docker reads only a file named Dockerfile unless -f names another', () => {
+  expect(existsSync(join(ROOT, 'Dockerfile'))).toBe(false)
+  const files = [...PAGES, 'Containerfile', 'scripts/container-context.mjs']
+  const commands = files.flatMap((file) =>
+    [...read(file).matchAll(/\bdocker build [^`\n]*/g)].map((match) => `${file}: ${match[0]}`),
+  )
+  expect(commands.length).toBeGreaterThan(0)
+  expect(commands.filter((command) => !command.includes(' -f Containerfile '))).toEqual([])
+})
+
 it('catches each kind of process word it looks for', () => {
   const samples = [
     'see issue 9',

@@ -397,7 +397,7 @@ function parseServe(
   const upstream = parseUpstream(values, env, data)
   const resolved = checkOptions(
     () => ({
-      port: resolvePort(port),
+      port: values.port === undefined ? resolvePortVariable(port) : resolvePort(port),
       options: resolveOptions({
         ...(apiKeys ? { apiKeys } : {}),
         ...(anyKey ? { anyKey } : {}),
@@ -526,6 +526,23 @@ function parseMemoryBudget(text: string | undefined): number | undefined {
     )
   }
   return megabytes * MEGABYTE
+}
+
+/**
+ * `resolvePort` for the port of `TAXONOMY_MOCK_PORT`, saying why it may hold `tcp://IP:PORT`:
+ * Kubernetes sets that variable so in every pod beside a Service named `taxonomy-mock` (a service
+ * link), unless the pod's spec turns service links off.
+ */
+function resolvePortVariable(port: unknown): number {
+  try {
+    return resolvePort(port)
+  } catch (error) {
+    if (!(error instanceof OptionError) || !/^tcp:\/\/.+:\d+$/.test(String(port))) throw error
+    throw new OptionError(
+      'port',
+      `${error.requirement}: Kubernetes sets it so for a Service named taxonomy-mock (a service link); give the pod's spec enableServiceLinks: false`,
+    )
+  }
 }
 
 /**

@@ -51,7 +51,7 @@ export const OPTION_FLAGS: Readonly<Record<string, string>> = {
 /** The environment variable of each option `serve` also reads from there (its flag wins). */
 export const OPTION_VARIABLES = {
   port: 'TAXONOMY_MOCK_PORT',
-  // 0.0.0.0 in the container image, whose port is reached from outside the container.
+  // `::` in the container image, whose port is reached from outside the container.
   host: 'TAXONOMY_MOCK_HOST',
   seed: 'TAXONOMY_MOCK_SEED',
   apiKeys: 'TAXONOMY_MOCK_API_KEYS',

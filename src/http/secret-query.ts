@@ -130,8 +130,10 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
  * password may hold `/`, `?` or `#` unencoded, which ends the authority for a parser
  * (`redis://u:1/pw@h` parses as host `u`, port 1), so only the text says where it may end; an `@`
  * later in a URL without credentials is hidden too, which costs a message detail, never a secret.
+ * Without `scheme://` (`default:pw@redis:6379`, `redis:/:pw@h`, `//:pw@h`, `:pw@h`) no parser finds
+ * the credentials where they were meant: the scheme is `''` and everything up to the last `@` goes.
  */
-export const TYPED_USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@/is
+export const TYPED_USER_INFO = /^((?:[a-z][a-z0-9+.-]*:\/\/)?)(.*)@/is
 
 /**
  * Whether a URL someone gave carries credentials: a user or password the parser found, or an `@`

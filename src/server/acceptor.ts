@@ -23,8 +23,27 @@ export function listeningAcceptor(port: number, host: string, backlog: number): 
   }
 }
 
-/** Listens; resolves with the address, or rejects with the error (a port in use, a bad host). */
-export function listen(
+/**
+ * Listens; resolves with the address, or rejects with the error (a port in use, a bad host). `::`
+ * is every interface, IPv4 ones included (dual stack); where the kernel has no IPv6, it is every
+ * IPv4 interface (`0.0.0.0`), as Node's own `listen()` without a host does.
+ */
+export async function listen(
+  server: NetServer,
+  port: number,
+  host: string,
+  backlog: number,
+): Promise<AddressInfo> {
+  try {
+    return await listenOn(server, port, host, backlog)
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException
+    if (host !== '::' || (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL')) throw error
+    return listenOn(server, port, '0.0.0.0', backlog)
+  }
+}
+
+function listenOn(
   server: NetServer,
   port: number,
   host: string,

@@ -31,7 +31,8 @@ export type StartServerOptions = MockOptions & {
    */
   readonly port?: number
   /**
-   * Interface to bind. Use '0.0.0.0' or '::' to accept connections from other machines.
+   * Interface to bind. Use '0.0.0.0' or '::' to accept connections from other machines: '::' is
+   * IPv6 and IPv4 (dual stack), and '0.0.0.0' where the kernel has no IPv6.
    * @default '127.0.0.1'
    */
   readonly host?: string

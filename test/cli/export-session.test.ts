@@ -217,6 +217,19 @@ it.each([
     ['export', '--from', 'http://admin:hun/s3cret-pw@127.0.0.1:4477', '--session', 's'],
     'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "http://[redacted]@127.0.0.1:4477"',
   ],
+  // Without `scheme://`, whether it parses or not: all before the last `@` may be the password.
+  [
+    ['export', '--from', 'admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "[redacted]@127.0.0.1:4477"',
+  ],
+  [
+    ['export', '--from', '//admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "[redacted]@127.0.0.1:4477"',
+  ],
+  [
+    ['export', '--from', 'http:admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
+    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "[redacted]@127.0.0.1:4477"',
+  ],
   [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', 'a b'],
     'taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters; received "a b"',

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { startServer } from '../../src/server/index.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
+import { serviceLinkVariables } from '../helpers/service-links.js'
 
 it('exits 2 when TAXONOMY_MOCK_API_KEYS is set but holds no key, rather than accept the public default key', async () => {
   for (const value of ['', ' , ']) {
@@ -11,6 +12,26 @@ it('exits 2 when TAXONOMY_MOCK_API_KEYS is set but holds no key, rather than acc
     expect(stdout).toEqual([])
     expect(stderr.join('\n')).toContain('TAXONOMY_MOCK_API_KEYS is set but holds no key')
   }
+})
+
+it('exits 2 beside a Kubernetes Service named taxonomy-mock whose service link set TAXONOMY_MOCK_PORT, saying so', async () => {
+  // What the kubelet sets for deploy/kubernetes's Service in a pod that keeps service links.
+  const links = serviceLinkVariables(
+    { name: 'taxonomy-mock', ports: [{ name: 'http', port: 80 }] },
+    '10.96.0.12',
+  )
+  expect(links.TAXONOMY_MOCK_PORT).toBe('tcp://10.96.0.12:80')
+  const { code, stdout, stderr } = await runCli([], links)
+  expect(code).toBe(2)
+  expect(stdout).toEqual([])
+  expect(stderr).toEqual([
+    'taxonomy-mock: TAXONOMY_MOCK_PORT must be an integer from 0 to 65535; received "tcp://10.96.0.12:80" (string): Kubernetes sets it so for a Service named taxonomy-mock (a service link); give the pod\'s spec enableServiceLinks: false',
+  ])
+  // --port wins over the variable, as everywhere.
+  const run = spawnCli(['--port', '0', '--quiet'], links)
+  expect(await run.waitFor(/listening on /)).toMatch(
+    /^taxonomy-mock listening on http:\/\/127\.0\.0\.1:\d+ /,
+  )
 })
 
 it('listens on a bracketed IPv6 literal given to --host, and prints the URL with brackets', async () => {

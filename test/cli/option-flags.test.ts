@@ -97,9 +97,9 @@ it.each(Object.entries(OPTION_VARIABLES))(
 )
 
 it('takes the interface to bind from TAXONOMY_MOCK_HOST, and --host wins', () => {
-  // The container image sets 0.0.0.0 there: its port is reached from outside the container.
-  expect(parseCliArgs([], { TAXONOMY_MOCK_HOST: '0.0.0.0' })).toMatchObject({ host: '0.0.0.0' })
-  expect(parseCliArgs(['--host', 'localhost'], { TAXONOMY_MOCK_HOST: '0.0.0.0' })).toMatchObject({
+  // The container image sets `::` there: its port is reached from outside the container.
+  expect(parseCliArgs([], { TAXONOMY_MOCK_HOST: '::' })).toMatchObject({ host: '::' })
+  expect(parseCliArgs(['--host', 'localhost'], { TAXONOMY_MOCK_HOST: '::' })).toMatchObject({
     host: 'localhost',
   })
 })

@@ -15,6 +15,19 @@ describe('--store', () => {
       /--store's timeout must be a whole number of milliseconds from 50 to 60000/,
     ],
     ['redis://127.0.0.1:6379?timeout=0', /--store's timeout must be a whole number/],
+    // The client percent-decodes them, and would fail as though the store could not be reached.
+    [
+      'redis://:hunter2%pw@127.0.0.1:6379',
+      /^taxonomy-mock: --store's password must be percent-encoded: a % not followed by two hex digits \(write % as %25\) \(got "redis:\/\/:\*\*\*@127\.0\.0\.1:6379"\)$/,
+    ],
+    [
+      'redis://:hunter2%ffpw@127.0.0.1:6379',
+      /^taxonomy-mock: --store's password must be percent-encoded: its %-escapes are not UTF-8 /,
+    ],
+    [
+      'redis://us%er:pw@127.0.0.1:6379',
+      /^taxonomy-mock: --store's user name must be percent-encoded: a % not followed by two hex digits/,
+    ],
   ])('refuses %s: one line, exit 2, before anything listens', async (value, message) => {
     const { code, stdout, stderr } = await runCli(['--port', '0', '--store', value])
     expect(code).toBe(2)
@@ -58,6 +71,29 @@ describe('--store', () => {
       prefix: 'taxonomy-mock',
       timeout: 2000,
     })
+    // A `%` in a password, percent-encoded: the client decodes it.
+    expect(parseStoreAddress('redis://:hunter2%25pw@h:1')).toMatchObject({
+      url: 'redis://:hunter2%25pw@h:1',
+      display: 'redis://:***@h:1',
+    })
+    // A value without `scheme://`: whatever parses of it, all before the last `@` may be the password.
+    for (const store of [
+      'default:hunter2pw@redis:6379',
+      'redis:/:hunter2pw@redis:6379',
+      '//:hunter2pw@redis:6379',
+      'redis:hunter2pw@redis:6379',
+      ':hunter2pw@redis:6379',
+    ]) {
+      for (const run of [
+        await runCli(['--port', '0', '--store', store]),
+        await runCli(['--port', '0'], { TAXONOMY_MOCK_STORE: store }),
+      ]) {
+        expect(run.code, store).toBe(2)
+        expect(run.stderr, store).toHaveLength(1)
+        expect(run.stderr[0], store).toContain('"***@redis:6379"')
+        expect(run.stderr[0], store).not.toContain('hunter2pw')
+      }
+    }
     // A password in the query is refused, and not shown either.
     const query = await runCli(['--port', '0', '--store', 'redis://h:1/0?password=s3cret-pw'])
     expect(query.code).toBe(2)

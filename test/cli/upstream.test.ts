@@ -276,6 +276,17 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
       ENV,
       'taxonomy-mock: --upstream must be an http or https URL; received "http://[redacted]@127.0.0.1:9"',
     ],
+    // Without `scheme://`: all before the last `@` may be the password.
+    [
+      ['--upstream', '//user:s3cret@127.0.0.1:9'],
+      ENV,
+      'taxonomy-mock: --upstream must be an http or https URL; received "[redacted]@127.0.0.1:9"',
+    ],
+    [
+      ['--upstream', ':s3cret@127.0.0.1:9'],
+      ENV,
+      'taxonomy-mock: --upstream must be an http or https URL; received "[redacted]@127.0.0.1:9"',
+    ],
   ]
   for (const [argv, env, message] of cases) {
     const run = spawnCli(['--port', '0', ...argv], env)

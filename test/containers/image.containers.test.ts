@@ -128,6 +128,19 @@ it('passes its health check while it serves, and fails it where nothing answers'
   ).rejects.toThrow()
 })
 
+it('answers on IPv6 as well as IPv4: a pod on an IPv6-only cluster is probed at its IPv6 address', async () => {
+  // The published port reaches it over IPv4 (startImage); inside, Node asks over IPv6 loopback.
+  const { name } = await startImage('ipv6')
+  const status = await podman([
+    'exec',
+    name,
+    '/usr/local/bin/node',
+    '-e',
+    "require('node:http').get('http://[::1]:4477/__health', (r) => console.log(r.statusCode)).on('error', (e) => console.log(e.code))",
+  ])
+  expect(status).toBe('200')
+})
+
 it('takes its settings from TAXONOMY_MOCK_* variables', async () => {
   const { url } = await startImage('settings', [
     '-e',

@@ -1,14 +1,16 @@
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { Deployment } from 'kubernetes-models/apps/v1'
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1'
 import { Service } from 'kubernetes-models/v1'
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { parseAllDocuments } from 'yaml'
+import { parseAllDocuments, stringify } from 'yaml'
 import { until } from '../helpers/clock.js'
 import { podman } from '../helpers/podman.js'
+import { serviceLinkVariables } from '../helpers/service-links.js'
 
 const { env, image, redis, prefix, kubectl } = inject('containers')
 Object.assign(process.env, env)
@@ -48,6 +50,40 @@ function validate(object: Manifest): void {
 const find = (objects: Manifest[], kind: string, name: string) =>
   objects.find((object) => object.kind === kind && object.metadata.name === name)
 
+/**
+ * The objects with what the kubelet adds to each container's environment and podman does not: the
+ * service link variables of the `services` (`TAXONOMY_MOCK_PORT=tcp://IP:80` among them), in pods
+ * that do not turn service links off. A variable the container sets itself wins, as in a cluster.
+ */
+function withServiceLinks(objects: Manifest[], services: Manifest[]): Manifest[] {
+  const links = Object.assign(
+    {},
+    ...services
+      .filter((object) => object.kind === 'Service')
+      .map((service, index) =>
+        serviceLinkVariables(
+          { name: service.metadata.name, ports: service.spec.ports },
+          `10.96.0.${index + 10}`,
+        ),
+      ),
+  ) as Record<string, string>
+  return objects.map((object) => {
+    const pod = object.kind === 'Deployment' ? object.spec.template.spec : undefined
+    if (pod === undefined || pod.enableServiceLinks === false) return object
+    const copy = structuredClone(object)
+    for (const container of copy.spec.template.spec.containers) {
+      const own = new Set((container.env ?? []).map((variable: { name: string }) => variable.name))
+      container.env = [
+        ...Object.entries(links)
+          .filter(([name]) => !own.has(name))
+          .map(([name, value]) => ({ name, value })),
+        ...(container.env ?? []),
+      ]
+    }
+    return copy
+  })
+}
+
 describe('deploy/kubernetes (Kustomize)', () => {
   it('validates every object of the base and the overlay against the Kubernetes API schema', () => {
     for (const dir of [BASE, NO_REDIS]) for (const object of render(dir).objects) validate(object)
@@ -70,6 +106,8 @@ describe('deploy/kubernetes (Kustomize)', () => {
     expect(spec.replicas).toBe(3)
     const pod = spec.template.spec
     const [container] = pod.containers
+    // The Service's link would set TAXONOMY_MOCK_PORT=tcp://IP:80, which the server refuses.
+    expect(pod.enableServiceLinks).toBe(false)
     expect(pod.securityContext.runAsNonRoot).toBe(true)
     expect(container.securityContext.readOnlyRootFilesystem).toBe(true)
     expect(container.readinessProbe.httpGet.path).toBe('/__health')
@@ -92,7 +130,9 @@ describe('deploy/kubernetes (Kustomize)', () => {
   it('leaves Redis out in the overlay, and routes by the session header at the ingress', () => {
     const { objects } = render(NO_REDIS)
     expect(objects.some((object) => object.metadata.name === 'taxonomy-mock-redis')).toBe(false)
-    const [container] = find(objects, 'Deployment', 'taxonomy-mock')!.spec.template.spec.containers
+    const pod = find(objects, 'Deployment', 'taxonomy-mock')!.spec.template.spec
+    expect(pod.enableServiceLinks).toBe(false)
+    const [container] = pod.containers
     expect(container.env.map((variable: { name: string }) => variable.name)).not.toContain(
       'TAXONOMY_MOCK_STORE',
     )
@@ -101,6 +141,12 @@ describe('deploy/kubernetes (Kustomize)', () => {
     })
   })
 })
+
+/** A container's last lines on stderr, where the CLI says why it exited. */
+async function lastErrors(container: string): Promise<string> {
+  const { stderr } = await promisify(execFile)('podman', ['logs', '--tail', '3', container])
+  return stderr.trim()
+}
 
 describe('the base under podman kube play (the stand-in for a cluster)', () => {
   const dir = join(ROOT, '.tmp', `${prefix}-kube`)
@@ -117,7 +163,8 @@ describe('the base under podman kube play (the stand-in for a cluster)', () => {
     // What podman lacks of a cluster, changed in a kustomization of the test's own: no Services
     // (the replicas reach Redis by its pod's name), containerPort would be published on the host
     // (left out; probes name the port by number), no Secret (the admin key given as a value). The
-    // names take this run's prefix, so that the run's clean-up finds whatever is left.
+    // names take this run's prefix, so that the run's clean-up finds whatever is left. What the
+    // kubelet adds, the Services' link variables, is added to the rendered objects below.
     mkdirSync(dir, { recursive: true })
     writeFileSync(
       join(dir, 'kustomization.yaml'),
@@ -142,7 +189,13 @@ patches:
       - { op: replace, path: /spec/template/spec/containers/0/livenessProbe/tcpSocket/port, value: 6379 }
 `,
     )
-    writeFileSync(rendered, render(dir).text)
+    writeFileSync(
+      rendered,
+      // The links of the Services as a cluster names them, not with this run's prefix.
+      withServiceLinks(render(dir).objects, render(BASE).objects)
+        .map((object) => stringify(object))
+        .join('---\n'),
+    )
     await podman(['network', 'create', network])
     // Replicas started before Redis exit 1 and are started again (restartPolicy: Always).
     await podman(['kube', 'play', '--network', network, rendered]).catch(() => {})
@@ -158,11 +211,15 @@ patches:
       ])
       urls.push(`http://${address}:4477`)
     }
-    for (const url of urls)
-      await until(
-        async () => (await fetch(`${url}/__health`).catch(() => undefined))?.status === 200,
-        `${url} ready`,
-      )
+    for (const [index, url] of urls.entries())
+      await until(async () => {
+        if ((await fetch(`${url}/__health`).catch(() => undefined))?.status === 200) return true
+        // Exit code 2, a usage error, is no wait for Redis: restarts would only repeat it.
+        const container = `${replicas[index]}-taxonomy-mock`
+        if ((await podman(['inspect', container, '--format', '{{.State.ExitCode}}'])) === '2')
+          throw new Error(`${container} exited 2: ${await lastErrors(container)}`)
+        return false
+      }, `${url} ready`)
     for (const pod of replicas) {
       const container = `${pod}-taxonomy-mock`
       expect(

@@ -80,4 +80,14 @@ it('hides the credentials of a URL someone gave, and its secret query values', (
   expect(redactUrl('http://127.0.0.1:4477/a?q=1')).toBe('http://127.0.0.1:4477/a?q=1')
   // An `@` in the query: its secrets are hidden before the credentials' end is looked for.
   expect(redactUrl('http://h/?e=a@b&api_key=s3cret')).not.toContain('s3cret')
+  // Without `scheme://` no parser finds the credentials where they were meant: all before the last `@` goes.
+  for (const typed of [
+    'default:hunter2pw@redis:6379',
+    'redis:/:hunter2pw@redis:6379',
+    'redis:hunter2pw@redis:6379',
+    '//:hunter2pw@redis:6379',
+    ':hunter2pw@redis:6379',
+    'http:u:hunter2pw@redis:6379',
+  ])
+    expect(redactUrl(typed)).toBe('[redacted]@redis:6379')
 })

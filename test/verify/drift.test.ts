@@ -415,6 +415,17 @@ it.each([
     ENV,
     'taxonomy-mock: --target must be an http or https URL; received "http://[redacted]@x" (string)',
   ],
+  // Without `scheme://`: all before the last `@` may be the password.
+  [
+    ['verify', '--target', `//user:${SECRET}@x`, '--discipline', 'x'],
+    ENV,
+    'taxonomy-mock: --target must be an http or https URL; received "[redacted]@x" (string)',
+  ],
+  [
+    ['verify', '--target', `:${SECRET}@x`, '--discipline', 'x'],
+    ENV,
+    'taxonomy-mock: --target must be an http or https URL; received "[redacted]@x" (string)',
+  ],
   [
     ['verify', '--target', 'http://x', '--discipline', 'x', '--out', 'f'],
     ENV,

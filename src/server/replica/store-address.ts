@@ -43,6 +43,18 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new Error(`${from} must be a redis:// or rediss:// URL (got ${JSON.stringify(display)})`)
   if (url.hostname === '') throw new Error(`${from} names no host (got ${JSON.stringify(display)})`)
+  // @redis/client percent-decodes them: one that does not decode would fail there, said as a
+  // store that cannot be reached.
+  for (const [part, text] of [
+    ['user name', url.username],
+    ['password', url.password],
+  ] as const) {
+    const fault = findPercentFault(text)
+    if (fault !== undefined)
+      throw new Error(
+        `${from}'s ${part} must be percent-encoded: ${fault} (got ${JSON.stringify(display)})`,
+      )
+  }
   if (!/^(?:\/\d{0,2})?$/.test(url.pathname))
     throw new Error(
       `${from}'s path must be a database number, /0 to /99 (got ${JSON.stringify(display)})`,
@@ -68,15 +80,27 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
   return { url: plain.href, display, prefix, timeout: Number(timeout) }
 }
 
+/** Why a part of a URL does not percent-decode, or `undefined` when it does. */
+function findPercentFault(text: string): string | undefined {
+  if (/%(?![0-9a-f]{2})/i.test(text)) return 'a % not followed by two hex digits (write % as %25)'
+  try {
+    decodeURIComponent(text)
+    return undefined
+  } catch {
+    return 'its %-escapes are not UTF-8'
+  }
+}
+
 /**
  * A URL (or a string that is none) with its password as `***`: what follows the user's name up to
  * the last `@` (`TYPED_USER_INFO`: a password may hold an unencoded `/`), all of it when there is
- * no `:`; and secret query values (`?password=`) as everywhere.
+ * no `:` or no `scheme://` (in `default:pw@redis:6379` no user's name is told from a scheme); and
+ * secret query values (`?password=`) as everywhere.
  */
 function redact(value: string): string {
   // The query first: the credentials run to the last `@`, which may be in the query.
   return redactQuery(value).replace(TYPED_USER_INFO, (_, scheme: string, info: string) => {
-    const colon = info.indexOf(':')
+    const colon = scheme === '' ? -1 : info.indexOf(':')
     return `${scheme}${colon === -1 ? '' : info.slice(0, colon + 1)}***@`
   })
 }
