@@ -41,6 +41,14 @@ const RECORD_KEYS = ['id', 'name', 'slug', 'description']
  */
 export function parseFixture(value: unknown): Fixture {
   const issues = createIssueList()
+  // Bytes (`readFileSync` without 'utf8') are an object too: each byte would be an unknown field.
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+    issues.add(
+      '$',
+      "expected a fixture object or its JSON text; received bytes (read the file with readFileSync(file, 'utf8'))",
+    )
+    throw issues.toError()
+  }
   if (!isRecord(value)) {
     issues.add('$', `expected a fixture object; received ${formatReceived(value)}`)
     throw issues.toError()
