@@ -11,7 +11,7 @@ import { patchTaxonomy } from '../../src/core/patch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { startServer } from '../../src/server/index.js'
 import { BIN } from '../helpers/cli.js'
-import { HANG_MS, fakeClock, track, until, untilTimers } from '../helpers/clock.js'
+import { HANG_MS, fakeClock, track, until } from '../helpers/clock.js'
 import { openCount } from '../helpers/open-files.js'
 
 const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
@@ -82,8 +82,12 @@ it('gives a --data FIFO 5 s to end, on a fake clock: not a moment less', async (
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-fifo-')), 'data.fifo')
   createStalledFifo(fifo)
   fakeClock()
+  // The load's own 5 s timer, not any timer: one a test before this one left to run (a closing
+  // server's, a watcher's) may be set on the fake clock first on a busy machine, and advancing
+  // from it would never reach the load's.
+  const timers = vi.spyOn(globalThis, 'setTimeout')
   const loading = track(loadDataFile(fifo))
-  await untilTimers()
+  await until(() => timers.mock.calls.some(([, ms]) => ms === 5_000), "the load's 5 s timer")
   await vi.advanceTimersByTimeAsync(4_999)
   expect(loading.settled()).toBe(false)
   await vi.advanceTimersByTimeAsync(1)
