@@ -1,4 +1,5 @@
 import { toMegabytes } from '../core/megabytes.js'
+import { isRecordPathSlug } from '../core/slug.js'
 import { findEndpoint } from '../http/endpoints.js'
 import type { MockAnswer } from '../http/responses.js'
 import type { UpstreamLookup, UpstreamResult, UpstreamSource } from '../http/upstream.js'
@@ -109,7 +110,13 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   }
 
   async function lookUp({ method, collection, slug }: UpstreamLookup): Promise<UpstreamResult> {
-    const url = `${base}/api/v2/${findEndpoint(collection)!.collection}/${encodeURIComponent(slug)}`
+    const path = `/api/v2/${findEndpoint(collection)!.collection}/`
+    // URL parsing would send the key to another path (`..` is `/api/v2/`): not asked at all.
+    if (!isRecordPathSlug(slug))
+      return failed(
+        `${method} ${base}${path}: the slug ${JSON.stringify(slug)} names no record's path; not asked`,
+      )
+    const url = `${base}${path}${encodeURIComponent(slug)}`
     let reply: UpstreamReply
     let body: Uint8Array | null
     try {

@@ -1,0 +1,136 @@
+// What a mock in front of a hostile upstream relays: which paths it asks, and the headers and
+// bodies of what it relays.
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import { afterEach, expect, it } from 'vitest'
+import { createUpstreamSource, type UpstreamSourceOptions } from '../../src/contract/upstream.js'
+import { createGatheringResolver } from '../../src/http/resolver.js'
+import { SERVER_LIMITS } from '../../src/server/limits.js'
+import { startServerWithLimits } from '../../src/server/server.js'
+import { createUpstreamExchange } from '../../src/server/upstream-exchange.js'
+import { emptyTaxonomy } from '../helpers/fixtures.js'
+import { HANG_MS } from '../helpers/hang.js'
+import { SECRET } from '../helpers/targets.js'
+
+const MOCK_KEY = { authorization: 'Bearer taxonomy-mock-key' }
+const NOT_FOUND = '{"error":"Resource not found"}'
+
+const closing: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close()
+})
+
+/** A node:http upstream on loopback: every request's method and target, as it arrived. */
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const requests: string[] = []
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`)
+    handler(req, res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  closing.push(() => {
+    server.closeAllConnections()
+    return new Promise((resolve) => server.close(() => resolve()))
+  })
+  const { port } = server.address() as { port: number }
+  return { url: `http://127.0.0.1:${port}`, requests }
+}
+
+/** A mock with no data in front of `target`, over the exchange `serve --upstream` uses. */
+async function startMock(
+  target: string,
+  { cors = true, ...source }: { cors?: boolean } & Partial<UpstreamSourceOptions> = {},
+) {
+  const upstreamSource = createUpstreamSource({
+    target,
+    apiKey: SECRET,
+    exchange: createUpstreamExchange(),
+    ...source,
+  })
+  const resolver = createGatheringResolver(
+    { taxonomy: emptyTaxonomy(), cors },
+    { upstream: { onMiss: 'passthrough', source: upstreamSource } },
+  )
+  const mock = await startServerWithLimits({ port: 0 }, SERVER_LIMITS, resolver)
+  closing.push(() => mock.close())
+  return { ...mock, source: upstreamSource }
+}
+
+/**
+ * A request with the mock's key, its target sent as written (`..` too): the status, headers, the
+ * body received and whether it ended whole (a cut one is read up to the cut).
+ */
+function send(port: number, method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{
+    status: number
+    headers: Record<string, string | string[] | undefined>
+    body: string
+    complete: boolean
+  }>((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      headers: { ...MOCK_KEY, ...headers },
+    })
+    req.setTimeout(HANG_MS, () => req.destroy(new Error('hang')))
+    req.on('error', reject)
+    req.on('response', (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('error', () => {})
+      response.on('close', () =>
+        resolve({
+          status: response.statusCode!,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString(),
+          complete: response.complete,
+        }),
+      )
+    })
+    req.end()
+  })
+}
+
+const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(200, { 'content-type': 'application/json', ...headers })
+  res.end(JSON.stringify(body))
+}
+
+it('never asks the upstream for a slug of ., .. or none, in any encoding: the mock answers it 404 as it would without one', async () => {
+  const upstream = await listen((req, res) => json(res, { got: req.url }))
+  const mock = await startMock(upstream.url)
+  const paths = [
+    '/api/v2/sub_disciplines/%2E%2E',
+    '/api/v2/disciplines/..',
+    '/api/v2/disciplines/.',
+    '/api/v2/disciplines/%2e',
+    '/api/v2/disciplines/.%2E',
+    '/api/v2/disciplines/',
+  ]
+  for (const path of paths) {
+    for (const prefer of [{}, { prefer: 'scenario=truncated' }] as Record<string, string>[]) {
+      const answer = await send(mock.port, 'GET', path, prefer)
+      expect([path, answer.status]).toEqual([path, 404])
+      if (!('prefer' in prefer)) expect(answer.body).toBe(NOT_FOUND)
+    }
+  }
+  const entries = await (await fetch(`${mock.url}/__admin/sessions/default/requests`)).json()
+  expect(entries.map((entry: { reason: string }) => entry.reason)).toEqual(
+    paths.flatMap(() => ['unknown-slug', 'prefer:truncated']),
+  )
+  // Nor does the source, asked directly.
+  expect(
+    await mock.source.lookUp({ method: 'GET', collection: 'disciplines', slug: '..' }),
+  ).toEqual({
+    kind: 'failed',
+    reason: `GET ${upstream.url}/api/v2/disciplines/: the slug ".." names no record's path; not asked`,
+  })
+  expect(upstream.requests).toEqual([])
+})
