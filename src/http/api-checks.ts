@@ -246,7 +246,7 @@ export class ApiChecks {
           ? this.#finishFailed(call, result.reason, delay, label)
           : this.finish(
               call,
-              spec.answer(toAnswers(result.answer), effect.options),
+              spec.answer(toRelayed(result.answer, this.cache.options.cors), effect.options),
               reason,
               delay,
               label,
@@ -299,7 +299,7 @@ export class ApiChecks {
         ? this.#finishFailed(call, result.reason, delay, label, quota)
         : this.finish(
             call,
-            toAnswers(this.cache.options.cors ? withMockCors(result.answer) : result.answer),
+            toRelayed(result.answer, this.cache.options.cors),
             'upstream',
             delay,
             label,
@@ -357,8 +357,12 @@ export class ApiChecks {
   }
 }
 
-/** An upstream's answer and its HEAD twin, as the kinds that change a record's answer take them. */
-function toAnswers(answer: MockAnswer): Answers {
+/**
+ * An upstream's answer as relayed, with the mock's CORS headers in place of its own, and its HEAD
+ * twin, as the kinds that change a record's answer take them.
+ */
+function toRelayed(upstream: MockAnswer, cors: boolean): Answers {
+  const answer = withMockCors(upstream, cors)
   return { get: answer, head: answer.body === null ? answer : { ...answer, body: null } }
 }
 

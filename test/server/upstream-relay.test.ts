@@ -134,3 +134,51 @@ it('never asks the upstream for a slug of ., .. or none, in any encoding: the mo
   })
   expect(upstream.requests).toEqual([])
 })
+
+/** The `Access-Control-*` fields of a GET's answer, read as its head arrives. */
+function corsOf(port: number, path: string, headers: Record<string, string> = {}) {
+  return new Promise<Record<string, unknown>>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { ...MOCK_KEY, ...headers } })
+    req.setTimeout(HANG_MS, () => req.destroy(new Error('hang')))
+    req.on('error', reject)
+    req.on('response', (response) => {
+      resolve(
+        Object.fromEntries(
+          Object.entries(response.headers).filter(([name]) => name.startsWith('access-control-')),
+        ),
+      )
+      response.destroy()
+    })
+    req.end()
+  })
+}
+
+it("gives a relayed answer the mock's CORS headers, none with CORS off, under a body fault too: never the upstream's", async () => {
+  const upstream = await listen((req, res) =>
+    req.url!.endsWith('/own')
+      ? json(
+          res,
+          { own: true },
+          {
+            'access-control-allow-origin': 'https://evil.example',
+            'access-control-allow-credentials': 'true',
+          },
+        )
+      : json(res, { own: false }),
+  )
+  for (const cors of [true, false]) {
+    const mock = await startMock(upstream.url, { cors })
+    const expected = cors
+      ? {
+          'access-control-allow-origin': '*',
+          'access-control-expose-headers': expect.stringContaining('WWW-Authenticate'),
+        }
+      : {}
+    for (const slug of ['own', 'none'])
+      for (const kind of [undefined, 'truncated', 'slow-body', 'malformed']) {
+        const prefer: Record<string, string> = kind ? { prefer: `scenario=${kind}` } : {}
+        const got = await corsOf(mock.port, `/api/v2/disciplines/${slug}`, prefer)
+        expect({ cors, slug, kind, got }).toEqual({ cors, slug, kind, got: expected })
+      }
+  }
+})
