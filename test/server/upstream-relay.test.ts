@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
 import { afterEach, expect, it } from 'vitest'
 import { createUpstreamSource, type UpstreamSourceOptions } from '../../src/contract/upstream.js'
 import { createGatheringResolver } from '../../src/http/resolver.js'
@@ -180,5 +181,53 @@ it("gives a relayed answer the mock's CORS headers, none with CORS off, under a 
         const got = await corsOf(mock.port, `/api/v2/disciplines/${slug}`, prefer)
         expect({ cors, slug, kind, got }).toEqual({ cors, slug, kind, got: expected })
       }
+  }
+})
+
+it('words a body broken off, undecodable or in malformed HTTP as verify does, and never takes it for an upstream that stopped answering', async () => {
+  // Raw answers, as node:http would not send them, by slug; each connection closed after one.
+  const good = '{"ok":true}'
+  const answers: Record<string, string> = {
+    cut: 'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"a":',
+    gzip: 'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 8\r\n\r\nnot gzip',
+    malformed: 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello',
+    good: `HTTP/1.1 200 OK\r\nContent-Length: ${good.length}\r\n\r\n${good}`,
+  }
+  const server = createNetServer((socket) => {
+    socket.on('error', () => {})
+    socket.once('data', (data) => socket.end(answers[/\/(\w+) HTTP/.exec(String(data))![1]!]!))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  closing.push(() => new Promise((resolve) => server.close(() => resolve())))
+  const target = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  // The library's default (the global fetch) and the server's (node:http), alike.
+  for (const exchange of [undefined, createUpstreamExchange()]) {
+    const reachable: unknown[] = []
+    const source = createUpstreamSource({
+      target,
+      apiKey: SECRET,
+      timeout: HANG_MS,
+      ...(exchange ? { exchange } : {}),
+      onReachable: (...change) => reachable.push(change),
+    })
+    const reasons: string[] = []
+    for (const slug of ['cut', 'good', 'gzip', 'good', 'malformed', 'good']) {
+      const result = await source.lookUp({ method: 'GET', collection: 'disciplines', slug })
+      reasons.push(result.kind === 'failed' ? result.reason : result.kind)
+    }
+    const at = (slug: string) => `GET ${target}/api/v2/disciplines/${slug}: `
+    expect(reasons).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${at('cut')}answered 200, but its body broke off after 5 bytes: \\S`),
+      ),
+      'answer',
+      expect.stringMatching(
+        new RegExp(`^${at('gzip')}answered 200, but its body broke off after 0 bytes: \\S`),
+      ),
+      'answer',
+      `${at('malformed')}answered malformed HTTP (HPE_UNEXPECTED_CONTENT_LENGTH)`,
+      'answer',
+    ])
+    expect(reachable).toEqual([])
   }
 })
