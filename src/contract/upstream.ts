@@ -235,8 +235,14 @@ function toResult(
   }
   if (body !== null && body.byteLength > 0 && redactor.holds(UTF8.decode(body)))
     return failed(`${what}: answered with the API key in its body; not relayed`)
-  // A HEAD answer says the length of the body it would have had.
-  const length = body === null ? findField(raw, 'content-length') : String(body.byteLength)
+  // A HEAD answer says the length of the body it would have had: unknown when the upstream
+  // compressed it, since GET relays it decoded.
+  const length =
+    body !== null
+      ? String(body.byteLength)
+      : readableCodings(findField(raw, 'content-encoding'))?.length === 0
+        ? findField(raw, 'content-length')
+        : undefined
   if (length !== undefined) headers['content-length'] = length
   // Copied into an object with fast properties, which Node walks on every answer (spread defines
   // each field as its own, `__proto__` too).

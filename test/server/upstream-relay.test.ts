@@ -8,6 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
+import { gzipSync } from 'node:zlib'
 import { afterEach, expect, it } from 'vitest'
 import { createUpstreamSource, type UpstreamSourceOptions } from '../../src/contract/upstream.js'
 import { createGatheringResolver } from '../../src/http/resolver.js'
@@ -229,5 +230,33 @@ it('words a body broken off, undecodable or in malformed HTTP as verify does, an
       'answer',
     ])
     expect(reachable).toEqual([])
+  }
+})
+
+it('gives a relayed HEAD no Content-Length when the upstream compressed the body, which GET relays decoded', async () => {
+  const body = JSON.stringify({ slug: 'history', name: 'History '.repeat(60) })
+  const compressed = gzipSync(body)
+  const upstream = await listen((req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': String(req.url!.endsWith('/plain') ? body.length : compressed.length),
+      ...(req.url!.endsWith('/plain') ? {} : { 'content-encoding': 'gzip' }),
+    })
+    res.end(req.method === 'HEAD' ? undefined : req.url!.endsWith('/plain') ? body : compressed)
+  })
+  const mock = await startMock(upstream.url)
+  for (const slug of ['gzip', 'plain']) {
+    const get = await send(mock.port, 'GET', `/api/v2/disciplines/${slug}`)
+    const head = await send(mock.port, 'HEAD', `/api/v2/disciplines/${slug}`)
+    expect([slug, get.body, get.headers['content-length']]).toEqual([
+      slug,
+      body,
+      String(body.length),
+    ])
+    // Said only where it is the length GET gives.
+    expect([slug, head.headers['content-length']]).toEqual([
+      slug,
+      slug === 'plain' ? String(body.length) : undefined,
+    ])
   }
 })
