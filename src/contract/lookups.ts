@@ -1,4 +1,5 @@
 import { ENDPOINTS, findEndpointOfLevel, nestedArrays, type Collection } from '../http/endpoints.js'
+import { isRecordPathSlug } from '../core/slug.js'
 import { MAX_FRONTIER } from './budget.js'
 import { BoundReachedError, keepStart, type Exchange, type ServiceClient } from './client.js'
 
@@ -70,9 +71,15 @@ function linksOf(lookup: Lookup): Link[] {
     const items = (lookup.body as Record<string, unknown>)[field]
     const linked = findEndpointOfLevel(level)
     if (linked === undefined || !Array.isArray(items)) return []
-    return items
-      .filter((item) => isObject(item) && typeof item.slug === 'string' && item.slug !== '')
-      .map((item) => ({ collection: linked.collection, slug: (item as { slug: string }).slug }))
+    return (
+      items
+        // A slug no record path can carry (empty, `.`, `..`) is not followed: its request would
+        // ask the service for another path, with the key.
+        .filter(
+          (item) => isObject(item) && typeof item.slug === 'string' && isRecordPathSlug(item.slug),
+        )
+        .map((item) => ({ collection: linked.collection, slug: (item as { slug: string }).slug }))
+    )
   })
 }
 

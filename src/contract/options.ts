@@ -1,5 +1,5 @@
 import { formatReceived } from '../core/size.js'
-import { MAX_SLUG_LENGTH } from '../core/slug.js'
+import { isRecordPathSlug, MAX_SLUG_LENGTH } from '../core/slug.js'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
 import { requireOptionsObject } from '../core/options-object.js'
 import { describeKeyFault, isApiKey } from '../http/options.js'
@@ -248,6 +248,11 @@ function resolveSlugs(slugs: unknown, name: string): readonly string[] {
         `must hold slugs of 1-${MAX_SLUG_LENGTH} characters; received ${formatReceived(slug)}`,
       )
     }
+    if (!isRecordPathSlug(slug))
+      throw new OptionError(
+        name,
+        `must hold slugs a record's path can carry; received ${JSON.stringify(slug)}, which a URL reads as a dot segment (the collection's path or its parent)`,
+      )
   }
   return Object.freeze([...new Set(slugs as string[])])
 }

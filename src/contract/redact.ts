@@ -1,3 +1,11 @@
+import {
+  characterForms,
+  createCharacterTable,
+  mayBeginCharacter,
+  type CharacterTable,
+} from './encoded-characters.js'
+import { readEscapedParts } from './json-escapes.js'
+
 /** What stands in for the key wherever a service echoed it. */
 const REDACTED = '[API key]'
 
@@ -49,38 +57,51 @@ function createFormsRedactor(plain: readonly string[]): Redactor {
   const source = plain.map(encodedPattern).join('|')
   const pattern = new RegExp(source, 'g')
   const startsHere = new RegExp(source, 'y')
-  // Each form as it is, or the first character of any encoded character (see `holds`).
-  const needles = [...plain, ...ENCODING_STARTS]
-  const candidates = new RegExp(
-    [...plain.map(escapeRegExp), `[${ENCODING_STARTS.map(escapeRegExp).join('')}]`].join('|'),
-    'g',
-  )
   const longest = Math.max(...plain.map((form) => form.length))
+  // The characters of the forms, and those a form starts with (`undefined` for a character past
+  // 255: then any place may hold one).
+  const anyCharacter = createCharacterTable(plain.join(''))
+  const firstCharacter = createCharacterTable(plain.map((form) => form.slice(0, 1)))
+  // Every match is ASCII then (the encodings are): an escape of a character past it ends one.
+  const ascii = anyCharacter !== undefined && anyCharacter.subarray(128).every((held) => held === 0)
+  const may = (text: string, at: number, table: CharacterTable | undefined) =>
+    table === undefined || mayBeginCharacter(text, at, table)
   return {
     redact: (text) => text.replace(pattern, REDACTED),
     /**
      * Every encoding of a character starts with a backslash, `%` or `&`, so a match either is a form as
      * it is, or starts at most `longest` characters before the first such character in it (those
-     * before it are the form's own). One scan finds both, and the whole pattern is tried only at
-     * those starts, each once: trying it at every character of a long body is several times
-     * slower than reading it.
+     * before it are the form's own). The whole pattern is tried only at those starts, each once,
+     * and only where a form's character may be encoded and its first one start: trying it at
+     * every character of a long body is several times slower than reading it, and a body of
+     * JSON escapes (`\u0436`, as Python writes any text but ASCII) took seconds.
      */
-    holds: (text) => holdsAsIs(text) || (text.includes('\\') && holdsAsIs(readJsonEscapes(text))),
+    holds: (text) => {
+      if (holdsAsIs(text)) return true
+      for (const part of readEscapedParts(text, ascii)) if (holdsAsIs(part)) return true
+      return false
+    },
   }
 
   function holdsAsIs(text: string): boolean {
-    // Most answers hold no needle at all: V8's native search of each says so in about a third of
-    // the time of one pass of `candidates`, whose alternation it cannot skip through.
-    if (!needles.some((needle) => text.includes(needle))) return false
+    // V8's native search of each form as it is, and of each encoding's start: most answers hold
+    // none of these at all.
+    if (plain.some((form) => text.includes(form))) return true
+    if (!ENCODING_STARTS.some((start) => text.includes(start))) return false
     let untried = 0
-    candidates.lastIndex = 0
-    for (let found = candidates.exec(text); found !== null; found = candidates.exec(text)) {
-      if (found[0].length > 1) return true
-      for (let start = Math.max(untried, found.index - longest); start <= found.index; start++) {
-        startsHere.lastIndex = start
-        if (startsHere.test(text)) return true
+    for (let at = 0; at < text.length; at++) {
+      if (!IS_ENCODING_START[text.charCodeAt(at)]) continue
+      // A match reaches `at` only if a form's character may be there, as it is or encoded.
+      if (may(text, at, anyCharacter)) {
+        for (let start = Math.max(untried, at - longest); start <= at; start++) {
+          // No encoding starts between `untried` and `at`: a match starting there starts with a
+          // form's first character as it is.
+          if (!may(text, start, firstCharacter)) continue
+          startsHere.lastIndex = start
+          if (startsHere.test(text)) return true
+        }
       }
-      untried = found.index + 1
+      untried = at + 1
     }
     return false
   }
@@ -88,30 +109,9 @@ function createFormsRedactor(plain: readonly string[]): Redactor {
 
 /** The first character of every encoding `characterForms` gives: JSON's, percent, HTML's. */
 const ENCODING_STARTS = ['\\', '%', '&']
-
-/**
- * The text with its JSON escapes read, left to right, wherever they are: inside a JSON document's
- * strings (the only place one may be) this gives each string's parsed value.
- */
-function readJsonEscapes(text: string): string {
-  return text.replace(JSON_ESCAPE, (escape, hex: string | undefined) =>
-    hex === undefined
-      ? (JSON_ESCAPED[escape[1]!] ?? escape)
-      : String.fromCharCode(parseInt(hex, 16)),
-  )
-}
-
-const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|["\\/bfnrt])/g
-const JSON_ESCAPED: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-}
+const IS_ENCODING_START = Uint8Array.from({ length: 128 }, (_, code) =>
+  ENCODING_STARTS.includes(String.fromCharCode(code)) ? 1 : 0,
+)
 
 /** A deep copy with every string redacted. */
 export function redactDeep<T>(value: T, redactor: Redactor): T {
@@ -146,32 +146,6 @@ function encodedPattern(form: string): string {
   return [...form].map((char) => `(?:${characterForms(char).join('|')})`).join('')
 }
 
-const HTML_NAMES: Readonly<Record<string, string>> = {
-  '"': 'quot',
-  '&': 'amp',
-  '<': 'lt',
-  '>': 'gt',
-  "'": 'apos',
-}
-
-function characterForms(char: string): string[] {
-  const code = char.charCodeAt(0)
-  const hex = code.toString(16).padStart(2, '0')
-  const cases = [...new Set([hex, hex.toUpperCase()])]
-  const forms = [escapeRegExp(char)]
-  // JSON: a backslash before the three characters that take one, or \u00XX for any.
-  if (char === '"' || char === '\\' || char === '/') forms.push(escapeRegExp(`\\${char}`))
-  for (const h of cases) forms.push(escapeRegExp(`\\u00${h}`), `%${h}`, `%25${h}`)
-  // HTML's references as a browser reads them: `&#x73;`, `&#X73;`, and without the `;` too. A
-  // `;` after one is always its own (never optional), so no text matches two ways: with a key of
-  // many `;`, an optional one made the search backtrack for minutes.
-  const end = '(?:;|(?!;))'
-  forms.push(`&#[xX]0*(?:${cases.join('|')})${end}`, `&#0*${code}${end}`)
-  const name = HTML_NAMES[char]
-  if (name) forms.push(`&(?:${name}|${name.toUpperCase()})${end}`)
-  return forms
-}
-
 /**
  * The base64 of the key at each alignment within a longer encoded text, keeping only the
  * characters that depend on the key's bytes alone; too short a stretch says nothing and is left out.
@@ -185,8 +159,4 @@ function base64Forms(key: string): string[] {
     forms.push(standard, standard.replace(/\+/g, '-').replace(/\//g, '_'))
   }
   return [...new Set(forms)]
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')
 }

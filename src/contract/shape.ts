@@ -1,17 +1,21 @@
 import { UUID_PATTERN } from '../core/ids.js'
 import { SHAPES, type FieldKind, type ShapeName } from '../core/shapes.js'
 import { formatReceived } from '../core/size.js'
+import { isRecordPathSlug } from '../core/slug.js'
 import { ENDPOINTS, nestedArrays } from '../http/endpoints.js'
 import { isObject, type Lookup } from './lookups.js'
 
-type FieldType = 'string' | 'uuid' | 'integer' | 'array'
+type FieldType = 'string' | 'uuid' | 'slug' | 'integer' | 'array'
 
-/** What each kind of field of `SHAPES` is checked as: the spec calls only some ids UUIDs. */
+/**
+ * What each kind of field of `SHAPES` is checked as: the spec calls only some ids UUIDs; a slug is
+ * "URL-safe" (§2.7), so one no record path can carry (empty, `.`, `..`) is no slug.
+ */
 const CHECKS: Readonly<Record<Exclude<FieldKind, object>, FieldType>> = {
   uuid: 'uuid',
   id: 'string',
   text: 'string',
-  slug: 'string',
+  slug: 'slug',
   count: 'integer',
 }
 
@@ -101,6 +105,7 @@ function checkObject(
 const NOUNS: Readonly<Record<FieldType, string>> = {
   string: 'a string',
   uuid: 'a UUID string',
+  slug: "a slug a record's path can carry (not empty, `.` or `..`)",
   integer: 'a non-negative integer',
   array: 'an array',
 }
@@ -111,6 +116,8 @@ function hasType(value: unknown, type: FieldType): boolean {
       return typeof value === 'string'
     case 'uuid':
       return typeof value === 'string' && UUID_PATTERN.test(value)
+    case 'slug':
+      return typeof value === 'string' && isRecordPathSlug(value)
     case 'integer':
       return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
     case 'array':

@@ -1,4 +1,5 @@
 import { toMegabytes } from '../core/megabytes.js'
+import { isRecordPathSlug } from '../core/slug.js'
 import { findEndpoint } from '../http/endpoints.js'
 import type { MockAnswer } from '../http/responses.js'
 import type { UpstreamLookup, UpstreamResult, UpstreamSource } from '../http/upstream.js'
@@ -81,8 +82,9 @@ const UTF8 = new TextDecoder()
  * The source a mock in front of the real service asks for the records its data lacks: one request
  * per lookup, with the key, within `verify`'s bounds (a timeout for the whole answer, a body at most
  * as large as one answer `verify` reads), following no redirect. An answer that holds the key in any
- * encoding (`redact.ts`), a redirect, a body too large or no answer at all is not relayed: the
- * result says why, with the key redacted.
+ * encoding (`redact.ts`), a redirect, a body too large or broken off, malformed HTTP or no answer
+ * at all is not relayed: the result says why, with the key redacted. Only no answer (or none in
+ * time) is the upstream not answering (`onReachable`).
  *
  * @example
  * const source = createUpstreamSource({ target: 'https://staging.example.com', apiKey })
@@ -109,28 +111,48 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   }
 
   async function lookUp({ method, collection, slug }: UpstreamLookup): Promise<UpstreamResult> {
-    const url = `${base}/api/v2/${findEndpoint(collection)!.collection}/${encodeURIComponent(slug)}`
-    let reply: UpstreamReply
-    let body: Uint8Array | null
-    try {
-      reply = await exchange({ url, method, headers, timeout })
-      if (!reachable) said(true, `${base} answers again`)
-      const coding = reply.body === null ? undefined : unreadableCoding(reply.headers)
-      if (coding !== undefined) {
-        reply.discard()
-        return failed(
-          redactor.redact(
-            `${method} ${url}: answered with Content-Encoding ${JSON.stringify(coding)}, which the key check cannot read; not relayed`,
-          ),
-        )
-      }
-      body = await readCapped(reply)
-    } catch (error) {
-      const reason = `${method} ${url}: ${error instanceof TooLarge ? error.message : noAnswer(error, timeout)}`
-      if (!(error instanceof TooLarge)) said(false, reason)
+    const path = `/api/v2/${findEndpoint(collection)!.collection}/`
+    // URL parsing would send the key to another path (`..` is `/api/v2/`): not asked at all.
+    if (!isRecordPathSlug(slug))
+      return failed(
+        `${method} ${base}${path}: the slug ${JSON.stringify(slug)} names no record's path; not asked`,
+      )
+    const url = `${base}${path}${encodeURIComponent(slug)}`
+    const what = `${method} ${url}`
+    // Only an upstream that gave no answer stops answering: a broken one did answer.
+    const unanswered = (error: unknown) => {
+      const reason = `${what}: ${noAnswer(error, timeout)}`
+      said(false, reason)
       return failed(redactor.redact(reason))
     }
-    return toResult(reply, method === 'HEAD' ? null : body, `${method} ${url}`, redactor)
+    let reply: UpstreamReply
+    try {
+      reply = await exchange({ url, method, headers, timeout })
+    } catch (error) {
+      const reason = reasonOf(error)
+      // llhttp's codes: the upstream answered, in bytes that are no HTTP (as verify says it).
+      if (isTimeout(error) || !reason.startsWith('HPE_')) return unanswered(error)
+      if (!reachable) said(true, `${base} answers again`)
+      return failed(redactor.redact(`${what}: answered malformed HTTP (${reason})`))
+    }
+    if (!reachable) said(true, `${base} answers again`)
+    const coding = reply.body === null ? undefined : unreadableCoding(reply.headers)
+    if (coding !== undefined) {
+      reply.discard()
+      return failed(
+        redactor.redact(
+          `${what}: answered with Content-Encoding ${JSON.stringify(coding)}, which the key check cannot read; not relayed`,
+        ),
+      )
+    }
+    let body: Uint8Array
+    try {
+      body = await readCapped(reply)
+    } catch (error) {
+      if (!(error instanceof BadBody)) return unanswered(error)
+      return failed(redactor.redact(`${what}: ${error.message}`))
+    }
+    return toResult(reply, method === 'HEAD' ? null : body, what, redactor)
   }
 
   return { lookUp }
@@ -170,8 +192,8 @@ function noAnswer(error: unknown, timeout: number): string {
     : `no answer: ${reasonOf(error)}`
 }
 
-/** A body longer than one answer may be. */
-class TooLarge extends Error {}
+/** A body that is not relayed, though the upstream answered: longer than one answer may be, or broken off. */
+class BadBody extends Error {}
 
 function failed(reason: string): UpstreamResult {
   return { kind: 'failed', reason }
@@ -213,8 +235,14 @@ function toResult(
   }
   if (body !== null && body.byteLength > 0 && redactor.holds(UTF8.decode(body)))
     return failed(`${what}: answered with the API key in its body; not relayed`)
-  // A HEAD answer says the length of the body it would have had.
-  const length = body === null ? findField(raw, 'content-length') : String(body.byteLength)
+  // A HEAD answer says the length of the body it would have had: unknown when the upstream
+  // compressed it, since GET relays it decoded.
+  const length =
+    body !== null
+      ? String(body.byteLength)
+      : readableCodings(findField(raw, 'content-encoding'))?.length === 0
+        ? findField(raw, 'content-length')
+        : undefined
   if (length !== undefined) headers['content-length'] = length
   // Copied into an object with fast properties, which Node walks on every answer (spread defines
   // each field as its own, `__proto__` too).
@@ -232,10 +260,13 @@ function findField(raw: readonly string[], name: string): string | undefined {
   return value
 }
 
-/** The whole body, at most {@link MAX_BODY_BYTES}, as `verify` reads one answer. */
-async function readCapped({ headers, body, discard }: UpstreamReply): Promise<Uint8Array> {
+/**
+ * The whole body, at most {@link MAX_BODY_BYTES}, as `verify` reads one answer: one too large, cut
+ * short or undecodable (a bad gzip) fails with `BadBody`, worded as `verify` words it.
+ */
+async function readCapped({ status, headers, body, discard }: UpstreamReply): Promise<Uint8Array> {
   const tooLarge = (bytes: string) =>
-    new TooLarge(
+    new BadBody(
       `answered a body of ${bytes}, over the ${toMegabytes(MAX_BODY_BYTES)} one answer may bring`,
     )
   if (body === null) return new Uint8Array(0)
@@ -246,11 +277,19 @@ async function readCapped({ headers, body, discard }: UpstreamReply): Promise<Ui
   }
   const parts: Uint8Array[] = []
   let bytes = 0
-  // Leaving the loop (the throw) ends the iteration, which stops the body and lets the connection go.
-  for await (const chunk of body) {
-    bytes += chunk.byteLength
-    if (bytes > MAX_BODY_BYTES) throw tooLarge(`more than ${MAX_BODY_BYTES} bytes`)
-    parts.push(chunk)
+  try {
+    // Leaving the loop (the throw) ends the iteration, which stops the body and lets the connection go.
+    for await (const chunk of body) {
+      bytes += chunk.byteLength
+      if (bytes > MAX_BODY_BYTES) throw tooLarge(`more than ${MAX_BODY_BYTES} bytes`)
+      parts.push(chunk)
+    }
+  } catch (error) {
+    // The time bound, passed while the body came, is no answer in time.
+    if (error instanceof BadBody || isTimeout(error)) throw error
+    throw new BadBody(
+      `answered ${status}, but its body broke off after ${bytes} bytes: ${reasonOf(error)}`,
+    )
   }
   if (parts.length === 1) return parts[0]!
   const whole = new Uint8Array(bytes)

@@ -5,6 +5,19 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/
 export const MAX_SLUG_LENGTH = 200
 
 /**
+ * Whether a slug can be a record path's last segment: URL parsing (Node's, fetch's) reads `.` and
+ * `..` as the collection's path and its parent, `%2E` too, and an empty slug leaves the
+ * collection's path, so a request for any of them asks for no record.
+ *
+ * @example
+ * isRecordPathSlug('history') // true
+ * isRecordPathSlug('..') // false
+ */
+export function isRecordPathSlug(slug: string): boolean {
+  return slug !== '' && slug !== '.' && slug !== '..'
+}
+
+/**
  * Turns a name into a lowercase kebab slug.
  *
  * @example

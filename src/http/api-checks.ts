@@ -1,3 +1,4 @@
+import { isRecordPathSlug } from '../core/slug.js'
 import type { ApiCall, ApiRoute, Finish } from './api-call.js'
 import type { DatasetCache } from './dataset-cache.js'
 import { firstElement } from './header-fields.js'
@@ -238,14 +239,14 @@ export class ApiChecks {
     if (spec?.phase !== 'after-lookup') return this.#finishLookup(call, route, delay, label)
     const reason = state.reasonFor(kind!)
     const kept = this.cache.recordAnswers(call.served, route)
-    if (kept === this.cache.notFound && this.#fetches()) {
+    if (kept === this.cache.notFound && this.#fetches(route)) {
       // The fault is on the real bytes: the upstream's answer, changed.
       return this.#fetch(call, route).then((result) =>
         result.kind === 'failed'
           ? this.#finishFailed(call, result.reason, delay, label)
           : this.finish(
               call,
-              spec.answer(toAnswers(result.answer), effect.options),
+              spec.answer(toRelayed(result.answer, this.cache.options.cors), effect.options),
               reason,
               delay,
               label,
@@ -274,9 +275,10 @@ export class ApiChecks {
       return this.finish(call, kept.value!, 'ok', delay, label, quota, kept)
     const { upstream } = this
     const { notFound } = this.answers.errors
-    if (upstream === undefined)
+    // A slug no record path carries is unknown to the upstream too: it is never asked.
+    if (upstream === undefined || !isRecordPathSlug(route.slug))
       return this.finish(call, notFound, 'unknown-slug', delay, label, quota)
-    if (!this.#fetches()) {
+    if (!this.#fetches(route)) {
       const noun = route.endpoint.noun
       const capture = upstream.captureCommand ?? 'serve --upstream URL --on-miss capture'
       const hint = `no ${noun} ${JSON.stringify(route.slug)} in the data; capture it with: ${capture}`
@@ -297,7 +299,7 @@ export class ApiChecks {
         ? this.#finishFailed(call, result.reason, delay, label, quota)
         : this.finish(
             call,
-            toAnswers(this.cache.options.cors ? withMockCors(result.answer) : result.answer),
+            toRelayed(result.answer, this.cache.options.cors),
             'upstream',
             delay,
             label,
@@ -308,9 +310,14 @@ export class ApiChecks {
     )
   }
 
-  /** Whether a record the data lacks is asked of the upstream (`passthrough`, `capture`). */
-  #fetches(): boolean {
-    return this.upstream !== undefined && this.upstream.onMiss !== 'fail'
+  /**
+   * Whether a record the data lacks is asked of the upstream (`passthrough`, `capture`): never for
+   * a slug no record path carries (`..` would send the key to `/api/v2/`).
+   */
+  #fetches(route: RecordRoute): boolean {
+    return (
+      this.upstream !== undefined && this.upstream.onMiss !== 'fail' && isRecordPathSlug(route.slug)
+    )
   }
 
   /** The upstream's answer to the request's lookup; never rejects. */
@@ -350,8 +357,12 @@ export class ApiChecks {
   }
 }
 
-/** An upstream's answer and its HEAD twin, as the kinds that change a record's answer take them. */
-function toAnswers(answer: MockAnswer): Answers {
+/**
+ * An upstream's answer as relayed, with the mock's CORS headers in place of its own, and its HEAD
+ * twin, as the kinds that change a record's answer take them.
+ */
+function toRelayed(upstream: MockAnswer, cors: boolean): Answers {
+  const answer = withMockCors(upstream, cors)
   return { get: answer, head: answer.body === null ? answer : { ...answer, body: null } }
 }
 

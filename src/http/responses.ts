@@ -129,13 +129,15 @@ const PREFLIGHT_HEADERS = {
 }
 
 /**
- * An upstream's answer with the mock's CORS headers in place of its own: the mock answered the
- * preflight, so the answer must say what the preflight said, or a browser drops it.
+ * An upstream's answer with the mock's CORS headers in place of its own (none when `cors` is off):
+ * the mock answered the preflight, so the answer must say what the preflight said, or a browser
+ * drops it, and an upstream's own (`Allow-Credentials` for another origin) must not reach a page.
  */
-export function withMockCors(answer: MockAnswer): MockAnswer {
+export function withMockCors(answer: MockAnswer, cors: boolean): MockAnswer {
   // `fromEntries` defines each field as its own: one named `__proto__` stays a field.
   const own = Object.entries(answer.headers).filter(([name]) => !name.startsWith('access-control-'))
-  const headers = Object.freeze({ ...Object.fromEntries(own), ...CORS_HEADERS })
+  if (!cors && own.length === Object.keys(answer.headers).length) return answer
+  const headers = Object.freeze({ ...Object.fromEntries(own), ...(cors ? CORS_HEADERS : {}) })
   return Object.freeze({ ...answer, headers })
 }
 

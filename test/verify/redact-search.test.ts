@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { createRedactor } from '../../src/contract/redact.js'
 
 const KEYS = [
@@ -101,4 +101,85 @@ it('finds a form as it is, and an encoded one long past the first characters of 
   expect(redactor.holds(`${filler}taxonomy-mock-ke\\u0079${filler}`)).toBe(true)
   expect(redactor.holds(`${filler}taxonomy-mock-ke&#121;`)).toBe(true)
   expect(redactor.holds(`${filler}taxonomy-mock-ke%y&#121;${filler}`)).toBe(false)
+})
+
+/**
+ * The work `holds` does on `text`: how many times the whole key pattern is tried at a place, and
+ * how many characters are read for their JSON escapes.
+ */
+function workOf(redactor: ReturnType<typeof createRedactor>, text: string) {
+  const test = vi.spyOn(RegExp.prototype, 'test')
+  const replace = vi.spyOn(RegExp.prototype, Symbol.replace)
+  try {
+    const held = redactor.holds(text)
+    // Read before the spies are restored, which forgets their calls.
+    return {
+      held,
+      patternRuns: test.mock.contexts.filter((pattern) => (pattern as RegExp).sticky).length,
+      escapesRead: replace.mock.calls.reduce((sum, [read]) => sum + String(read).length, 0),
+    }
+  } finally {
+    test.mockRestore()
+    replace.mockRestore()
+  }
+}
+
+it('tries the key pattern nowhere, and reads no escape, in a body of escapes of characters past ASCII, at any size', () => {
+  const redactor = createRedactor('taxonomy-mock-key')
+  // Cyrillic as Python's json.dumps writes it, percent-encoded UTF-8, and HTML references (`&#1078`
+  // may be read as `&#107`, a `k` of the key, then `8`).
+  for (const escape of ['\\u0436', '%D0%B6', '&#1078;'])
+    for (const count of [10_000, 40_000]) {
+      // A JSON string: no character of the key (or of its base64) around the escapes.
+      const work = workOf(redactor, `"${escape.repeat(count)}"`)
+      expect({ escape, count, ...work }).toEqual({
+        escape,
+        count,
+        held: false,
+        patternRuns: 0,
+        escapesRead: 0,
+      })
+    }
+})
+
+it('tries the key pattern at most once for each place its first character may be encoded, in proportion to the body', () => {
+  const redactor = createRedactor('taxonomy-mock-key')
+  // The key's first character, `t`, encoded among other characters: each may start the key.
+  const runs = (count: number) =>
+    ['\\u0074', '%74', '&#116;'].map((escape) => {
+      const work = workOf(redactor, `"${`${escape}\\u0436ab`.repeat(count)}"`)
+      expect(work.held).toBe(false)
+      expect(work.patternRuns).toBeLessThanOrEqual(count)
+      return work.patternRuns
+    })
+  const once = runs(5_000)
+  expect(runs(20_000)).toEqual(once.map((run) => run * 4))
+})
+
+it('finds the key in a JSON body where escapes of characters past ASCII surround it, exactly where the pattern finds it in the body or its parsed value', () => {
+  const random = createRandom(13)
+  let held = 0
+  for (const key of KEYS) {
+    const redactor = createRedactor(key)
+    for (let round = 0; round < 300; round++) {
+      // The key (or most of it) among Cyrillic, some of it inside its encodings, escaped as
+      // Python's json.dumps escapes it.
+      const text = [...noisyText(key, random, round % 2 === 0)]
+        .map((char) => (random() < 0.02 ? `${char}${String.fromCharCode(0x410 + round)}` : char))
+        .join('')
+      const body = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(
+          /[^\x00-\x7f]/g,
+          (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        )
+      const parsed = JSON.parse(`"${body}"`) as string
+      const expected = redactor.redact(body) !== body || redactor.redact(parsed) !== parsed
+      expect(redactor.holds(body), JSON.stringify({ key, body })).toBe(expected)
+      if (expected) held++
+    }
+  }
+  // Both answers were met, many times.
+  expect(held).toBeGreaterThan(150)
+  expect(held).toBeLessThan(1_000)
 })
