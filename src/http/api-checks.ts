@@ -105,7 +105,7 @@ export class ApiChecks {
     const session = this.#sessionOf(request, id, key === 'ok')
     if (!(session instanceof Session)) {
       const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
-      this.metrics.countApi(collection, session, null, 0)
+      this.metrics.countApi(request, collection, session, null, 0)
       return session
     }
     const served = this.cache.servedFor(context.data ?? session.data, session)

@@ -64,7 +64,7 @@ export function metricsOf(resolver: Resolver): Metrics | undefined {
 
 /**
  * What a resolver {@link createResolver} made is told when an answer it gave never left
- * (`undefined` for one made elsewhere): its journal entry and count then say no answer was sent.
+ * (`undefined` for one made elsewhere): its journal entry then says no answer was sent.
  */
 export function markUnsentOf(resolver: Resolver): MarkUnsent | undefined {
   return (resolver as Partial<SessionResolver>).markUnsent
@@ -156,7 +156,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     sessions,
     store,
     metrics,
-    markUnsent: createMarkUnsent(store, metrics, locateRoute),
+    markUnsent: createMarkUnsent(store, locateRoute),
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')

@@ -117,7 +117,7 @@ export function createSitePages(
       request.method,
     )
     const { delay } = cache.options
-    metrics.countSite(route.kind, answer, delay)
+    metrics.countSite(request, route.kind, answer, delay)
     return delay > 0 ? { ...answer, delay } : answer
   }
 }
