@@ -146,7 +146,9 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   const finish = createFinish(cache, metrics, createQueryRedactor(resolved), upstream !== undefined)
   const keyCheck = createKeyCheck(resolved.apiKeys)
   const api = new ApiChecks(store, cache, prebuilt, metrics, finish, keyCheck, upstream)
-  const answerSite = createSitePages(store, cache, errors, metrics)
+  // With `--on-miss fail` the upstream is never asked: no 502.
+  const asksUpstream = upstream !== undefined && upstream.onMiss !== 'fail'
+  const answerSite = createSitePages(store, cache, errors, metrics, asksUpstream)
   const locateRoute = createLocator()
 
   const resolver: SessionResolver = {
