@@ -97,7 +97,7 @@ export function createFinish(
         traced ? (source ?? sourceOf(reason)) : undefined,
         traced ? hint : undefined,
       )
-    metrics.countApi(collection, answer, label, delay)
+    metrics.countApi(request, collection, answer, label, delay)
     return delay > 0 ? { ...answer, delay } : answer
   }
 }

@@ -87,7 +87,21 @@ export class ApiChecks {
   ): MockAnswer | Promise<MockAnswer> {
     const waiting = isSessionId(id) ? this.store.current(id) : undefined
     if (waiting === undefined) return this.#answerIn(request, route, id, context, again)
-    return waiting.then((answer) => answer ?? this.#answerIn(request, route, id, context, again))
+    return waiting.then((answer) =>
+      answer === undefined
+        ? this.#answerIn(request, route, id, context, again)
+        : this.#counted(request, route, answer),
+    )
+  }
+
+  /**
+   * An answer given before any scenario could decide (a malformed session id, a session store
+   * that fails): journaled nowhere, but counted, as every answer to the API is.
+   */
+  #counted(request: MockRequest, route: ApiRoute, answer: MockAnswer): MockAnswer {
+    const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
+    this.metrics.countApi(request, collection, answer, null, 0)
+    return answer
   }
 
   #answerIn(
@@ -104,11 +118,7 @@ export class ApiChecks {
         ? 'invalid'
         : 'missing'
     const session = this.#sessionOf(request, id, key === 'ok')
-    if (!(session instanceof Session)) {
-      const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
-      this.metrics.countApi(collection, session, null, 0)
-      return session
-    }
+    if (!(session instanceof Session)) return this.#counted(request, route, session)
     const served = this.cache.servedFor(context.data ?? session.data, session)
     const call = { request, route, session, key, served, journaled: session !== this.#unnamed }
     return this.#answerApi(call, context.scenarios ?? NO_SCENARIOS, id, context, again)
@@ -178,8 +188,17 @@ export class ApiChecks {
       if (taken === AGAIN)
         return again < AGAIN_MAX
           ? this.#answerCurrent(request, route, id, context, again + 1)
-          : answerFor((this.#changing ??= changingAnswers(this.cache.options.cors)), request.method)
-      return isStep(taken) ? this.#answerStep(call, state, taken) : taken
+          : this.#counted(
+              request,
+              route,
+              answerFor(
+                (this.#changing ??= changingAnswers(this.cache.options.cors)),
+                request.method,
+              ),
+            )
+      return isStep(taken)
+        ? this.#answerStep(call, state, taken)
+        : this.#counted(request, route, taken)
     })
   }
 

@@ -1,4 +1,5 @@
 import { ENDPOINT_LIST, type Collection } from './endpoints.js'
+import type { MockRequest } from './request.js'
 import { sendsStatus, type MockAnswer } from './responses.js'
 import { SCENARIO_KINDS, type ScenarioKind } from './scenario.js'
 import type { SessionRegistry } from './sessions.js'
@@ -100,6 +101,19 @@ export interface MetricsSnapshot {
   readonly store?: StoreCounts
 }
 
+/**
+ * Set on a request whose adapter counts its answer once its fate is known (the node listener,
+ * where a delayed or pipelined answer may never leave): counting the answer only notes here the
+ * cell it is counted in (`-1`: none), and the adapter then calls {@link Metrics.countSent} or
+ * {@link Metrics.countLost}. So no count is ever taken back: each series only goes up.
+ */
+export const COUNT_ON_DELIVERY = Symbol('taxonomy-mock.countOnDelivery')
+
+/** A request that carries {@link COUNT_ON_DELIVERY}. */
+export interface CountedOnDelivery {
+  [COUNT_ON_DELIVERY]: number
+}
+
 /** A histogram in a typed array: counting an observation allocates nothing. */
 class Histogram {
   readonly #bounds: readonly number[]
@@ -145,40 +159,40 @@ export class Metrics {
 
   /** Counts an API answer: `collection` `null` for other paths under `/api/`. */
   countApi(
+    request: MockRequest,
     collection: Collection | null,
     answer: MockAnswer,
     kind: ScenarioKind | null,
     delay: number,
   ): void {
     const endpoint = collection === null ? API_OTHER : ENDPOINT_SLOTS[collection]
-    this.#count(endpoint, answer, kind === null ? 0 : KIND_SLOTS[kind], delay)
+    this.#count(request, endpoint, answer, kind === null ? 0 : KIND_SLOTS[kind], delay)
   }
 
   /** Counts an answer to a route beside the API. */
-  countSite(route: SiteRouteKind, answer: MockAnswer, delay: number): void {
-    this.#count(SITE_SLOTS[route], answer, 0, delay)
+  countSite(request: MockRequest, route: SiteRouteKind, answer: MockAnswer, delay: number): void {
+    this.#count(request, SITE_SLOTS[route], answer, 0, delay)
+  }
+
+  /** Counts the answer noted on `request` ({@link COUNT_ON_DELIVERY}) as sent: its turn came. */
+  countSent(request: CountedOnDelivery): void {
+    const cell = request[COUNT_ON_DELIVERY]
+    if (cell < 0) return
+    request[COUNT_ON_DELIVERY] = -1
+    this.#requests[cell]!++
   }
 
   /**
-   * Counts an API answer counted as sent (`status`) as no HTTP answer (`none`): its connection
-   * closed before its turn. A count this resolver did not make is left as it is.
+   * Counts the answer noted on `request` as no HTTP answer (`none`): its connection closed before
+   * its turn (pipelined behind a fault, or a client that left before a delay ran out).
    */
-  countUnsentApi(collection: Collection | null, status: number, kind: ScenarioKind | null): void {
-    const endpoint = collection === null ? API_OTHER : ENDPOINT_SLOTS[collection]
-    this.#countUnsent(endpoint, status, kind === null ? 0 : KIND_SLOTS[kind])
-  }
-
-  /** The same for an answer to a route beside the API. */
-  countUnsentSite(route: SiteRouteKind, status: number): void {
-    this.#countUnsent(SITE_SLOTS[route], status, 0)
-  }
-
-  #countUnsent(endpoint: number, status: number, kind: number): void {
+  countLost(request: CountedOnDelivery): void {
+    const cell = request[COUNT_ON_DELIVERY]
+    if (cell < 0) return
+    request[COUNT_ON_DELIVERY] = -1
     const kinds = KIND_LABELS.length
-    const counted = (endpoint * STATUS_SLOTS + this.#slotOf(status)) * kinds + kind
-    if (this.#requests[counted] === 0) return
-    this.#requests[counted]!--
-    this.#requests[(endpoint * STATUS_SLOTS + NO_STATUS) * kinds + kind]!++
+    const endpoint = Math.floor(cell / kinds / STATUS_SLOTS)
+    this.#requests[(endpoint * STATUS_SLOTS + NO_STATUS) * kinds + (cell % kinds)]!++
   }
 
   /** Adds the time an adapter took to answer, its delay left out, in milliseconds. */
@@ -186,9 +200,20 @@ export class Metrics {
     this.#answers.observe(ms > 0 ? ms / 1000 : 0)
   }
 
-  #count(endpoint: number, answer: MockAnswer, kind: number, delay: number): void {
+  #count(
+    request: MockRequest,
+    endpoint: number,
+    answer: MockAnswer,
+    kind: number,
+    delay: number,
+  ): void {
     const status = sendsStatus(answer.delivery) ? this.#slotOf(answer.status) : NO_STATUS
-    this.#requests[(endpoint * STATUS_SLOTS + status) * KIND_LABELS.length + kind]!++
+    const cell = (endpoint * STATUS_SLOTS + status) * KIND_LABELS.length + kind
+    // A fault that sends no HTTP answer is `none` whatever comes next: counted now, as is every
+    // answer of an adapter that cannot lose one.
+    if (status !== NO_STATUS && COUNT_ON_DELIVERY in request)
+      (request as CountedOnDelivery)[COUNT_ON_DELIVERY] = cell
+    else this.#requests[cell]!++
     if (delay > 0) this.#delays.observe(delay / 1000)
   }
 

@@ -86,6 +86,8 @@ const PREFER = {
   },
 } as const
 
+const digits = { type: 'string', pattern: '^[0-9]+$' } as const
+
 const SESSION = {
   name: SESSION_HEADER_NAME,
   in: 'header',
@@ -98,9 +100,9 @@ const SESSION = {
 /**
  * The error responses of a lookup, keyed by status. The `statuses` option may put the key and
  * not-found errors on other statuses, even on one they share with another error: then one entry
- * describes both.
+ * describes both. With `upstream` (records the data lacks asked of the real service), 502 too.
  */
-function errorResponses(statuses: Required<ErrorStatuses>) {
+function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
   const rows: [number, string, Record<string, unknown>?][] = [
     [400, 'The slug is not valid percent-encoding, or a Prefer value or session id is malformed'],
     [
@@ -110,15 +112,12 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
     ],
     [statuses.notFound, errorMessage('notFound')],
     [
-      405,
-      errorMessage('methodNotAllowed'),
-      { Allow: { schema: { type: 'string', const: ALLOW } } },
-    ],
-    [
       429,
       'Mock only: the rate-limited scenario (a gateway in front of the service)',
       RATE_LIMIT_HEADERS,
     ],
+    // Node's limit on the request head, which the server keeps (not the MSW handlers).
+    [431, `Server only: ${errorMessage('headersTooLarge')} (over 16 KB)`],
     [500, 'Mock only: the server-error scenario'],
     [
       503,
@@ -126,6 +125,11 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
       { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } },
     ],
   ]
+  if (upstream)
+    rows.push([
+      502,
+      'With --upstream: the real service gave no answer to relay (down, a redirect, a body over 16 MB, no answer in time, the key in its answer)',
+    ])
   const merged = new Map<number, { descriptions: string[]; headers?: Record<string, unknown> }>()
   for (const [status, description, headers] of rows) {
     const entry = merged.get(status) ?? { descriptions: [] }
@@ -143,33 +147,78 @@ function errorResponses(statuses: Required<ErrorStatuses>) {
   )
 }
 
+/** A response as HEAD gets it: the same status and headers, no body. */
+function withoutBody(responses: Record<string, { description: string; headers?: unknown }>) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, { description, headers }]) => [
+      status,
+      { description, ...(headers ? { headers } : {}) },
+    ]),
+  )
+}
+
+const slugParameter = (noun: string) =>
+  ({
+    name: 'slug',
+    in: 'path',
+    required: true,
+    description: `The URL slug of the ${noun}`,
+    schema: { type: 'string' },
+  }) as const
+
+/** The methods an endpoint answers; any other gets 405 (`responses.ts`). */
+const METHODS_NOTE = `Any other method (PUT, POST, DELETE, PATCH, ...) gets 405 with \`Allow: ${ALLOW}\` and the error body {"error":"${errorMessage('methodNotAllowed')}"}. They are left out as operations, so that generated clients have none; a validating proxy such as Prism answers them 405 itself.`
+
+const PREFLIGHT_HEADER_SCHEMAS = {
+  Allow: { schema: { type: 'string', const: ALLOW } },
+  'Access-Control-Allow-Origin': { schema: { type: 'string', const: '*' } },
+  'Access-Control-Allow-Methods': { schema: { type: 'string', const: ALLOW } },
+  'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+  'Access-Control-Max-Age': { schema: digits },
+}
+
 function lookup(
   { noun, operationId, schema, children }: Endpoint,
   statuses: Required<ErrorStatuses>,
+  upstream: boolean,
 ) {
+  const responses = {
+    '200': {
+      description: `The ${noun} with its parents${children === undefined ? '' : ' and children'}`,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+    },
+    ...errorResponses(statuses, upstream),
+  }
+  const parameters = [slugParameter(noun), PREFER, SESSION]
   return {
+    description: METHODS_NOTE,
     get: {
       summary: `Get a ${noun}`,
       operationId,
       tags: ['taxonomy'],
       security: [{ bearerAuth: [] }],
-      parameters: [
-        {
-          name: 'slug',
-          in: 'path',
-          required: true,
-          description: `The URL slug of the ${noun}`,
-          schema: { type: 'string' },
-        },
-        PREFER,
-        SESSION,
-      ],
+      parameters,
+      responses,
+    },
+    head: {
+      summary: `The headers GET would send for a ${noun}, without its body`,
+      operationId: operationId.replace(/^get/, 'head'),
+      tags: ['taxonomy'],
+      security: [{ bearerAuth: [] }],
+      parameters,
+      responses: withoutBody(responses),
+    },
+    options: {
+      summary: 'CORS preflight: never delayed, failed or journaled, whatever the scenario',
+      operationId: operationId.replace(/^get/, 'preflight'),
+      tags: ['taxonomy'],
+      parameters: [slugParameter(noun)],
       responses: {
-        '200': {
-          description: `The ${noun} with its parents${children === undefined ? '' : ' and children'}`,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+        '204': {
+          description:
+            'The methods and headers a page may send; the Access-Control-* headers unless the server runs with --no-cors',
+          headers: PREFLIGHT_HEADER_SCHEMAS,
         },
-        ...errorResponses(statuses),
       },
     },
   }
@@ -351,7 +400,6 @@ const ADMIN_PATHS = {
   },
 } as const
 
-const digits = { type: 'string', pattern: '^[0-9]+$' } as const
 /** The `rate-limited` answer's headers (draft-ietf-httpapi-ratelimit-headers-11 and the X- trio). */
 const RATE_LIMIT_HEADERS = {
   'Retry-After': { schema: digits, description: 'Seconds until the window ends' },
@@ -401,19 +449,23 @@ const SCENARIO_DELAY_SCHEMA = {
 
 /**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
- * statuses it answers them with (the `statuses` option).
+ * statuses it answers them with (the `statuses` option), and its 502 when it asks an upstream
+ * for the records its data lacks (`serve --upstream`, but `--on-miss fail`).
  *
  * @example
  * createOpenApiDocument({ unauthorized: 403, notFound: 404 }).paths['/api/v2/disciplines/{slug}'].get.responses['403']
  */
-export function createOpenApiDocument(statuses: Required<ErrorStatuses> = DEFAULT_STATUSES) {
+export function createOpenApiDocument(
+  statuses: Required<ErrorStatuses> = DEFAULT_STATUSES,
+  upstream = false,
+) {
   return {
     ...OPENAPI_DOCUMENT,
     paths: {
       ...Object.fromEntries(
         ENDPOINT_LIST.map((endpoint) => [
           `/api/v2/${endpoint.collection}/{slug}`,
-          lookup(endpoint, statuses),
+          lookup(endpoint, statuses, upstream),
         ]),
       ),
       ...ADMIN_PATHS,
@@ -445,7 +497,7 @@ export const OPENAPI_DOCUMENT = {
     ...Object.fromEntries(
       ENDPOINT_LIST.map((endpoint) => [
         `/api/v2/${endpoint.collection}/{slug}`,
-        lookup(endpoint, DEFAULT_STATUSES),
+        lookup(endpoint, DEFAULT_STATUSES, false),
       ]),
     ),
     ...ADMIN_PATHS,

@@ -64,7 +64,7 @@ export function metricsOf(resolver: Resolver): Metrics | undefined {
 
 /**
  * What a resolver {@link createResolver} made is told when an answer it gave never left
- * (`undefined` for one made elsewhere): its journal entry and count then say no answer was sent.
+ * (`undefined` for one made elsewhere): its journal entry then says no answer was sent.
  */
 export function markUnsentOf(resolver: Resolver): MarkUnsent | undefined {
   return (resolver as Partial<SessionResolver>).markUnsent
@@ -146,7 +146,9 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   const finish = createFinish(cache, metrics, createQueryRedactor(resolved), upstream !== undefined)
   const keyCheck = createKeyCheck(resolved.apiKeys)
   const api = new ApiChecks(store, cache, prebuilt, metrics, finish, keyCheck, upstream)
-  const answerSite = createSitePages(store, cache, errors, metrics)
+  // With `--on-miss fail` the upstream is never asked: no 502.
+  const asksUpstream = upstream !== undefined && upstream.onMiss !== 'fail'
+  const answerSite = createSitePages(store, cache, errors, metrics, asksUpstream)
   const locateRoute = createLocator()
 
   const resolver: SessionResolver = {
@@ -156,7 +158,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     sessions,
     store,
     metrics,
-    markUnsent: createMarkUnsent(store, metrics, locateRoute),
+    markUnsent: createMarkUnsent(store, locateRoute),
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')

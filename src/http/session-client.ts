@@ -79,7 +79,8 @@ export function createSessionClient(
     const headers: Record<string, string> = { [SESSION_HEADER]: target.session }
     if (target.adminKey !== undefined) headers[ADMIN_KEY_HEADER] = target.adminKey
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const what = `${method} the ${resource.slice(1) || 'session'} of session "${target.session}"`
+    const named = resource.split('?')[0]!.slice(1)
+    const what = `${method} the ${named || 'session'} of session "${target.session}"`
     const signal = AbortSignal.timeout(timeout)
     const send = () =>
       fetch(`${base}${resource}`, {
@@ -123,7 +124,9 @@ export function createSessionClient(
     },
     data: (patch) => (patch === null ? call('DELETE', '/data') : call('PUT', '/data', patch)),
     journal: () => call('GET', '/requests', undefined, JOURNAL),
-    har: () => call('GET', '/requests.har'),
+    // The server would put `http://` and the Host in front of the paths: over HTTPS (or behind a
+    // proxy) only the origin the client was given is right.
+    har: () => call('GET', `/requests.har?baseUrl=${encodeURIComponent(origin)}`),
     async reset() {
       await call('PUT', '')
     },

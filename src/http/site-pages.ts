@@ -35,7 +35,8 @@ export type SiteRoute = Exclude<
  * The pages and probes beside the API: the index and browse pages, `/__health` and
  * `/openapi.json`. No key, no scenario, no journal; each is built once per dataset and kept (a
  * record's page while the memory budget has room), counted in the metrics, and delayed by the
- * `delay` option as every answer is.
+ * `delay` option as every answer is. `upstream`: whether the API asks an upstream for the records
+ * its data lacks, which the OpenAPI document then says (its 502).
  *
  * @example
  * const answerSite = createSitePages(store, cache, errors, metrics)
@@ -46,6 +47,7 @@ export function createSitePages(
   cache: DatasetCache,
   errors: ErrorAnswers,
   metrics: Metrics,
+  upstream = false,
 ): (request: MockRequest, route: SiteRoute, prefixed: string | undefined) => MockAnswer {
   let openapi: Answers | undefined
   let adminNotFound: Answers | undefined
@@ -103,7 +105,7 @@ export function createSitePages(
       case 'openapi':
         openapi ??= createAnswers(
           200,
-          encodeJson(createOpenApiDocument(options.statuses)),
+          encodeJson(createOpenApiDocument(options.statuses, upstream)),
           options.cors,
         )
         return openapi
@@ -117,7 +119,7 @@ export function createSitePages(
       request.method,
     )
     const { delay } = cache.options
-    metrics.countSite(route.kind, answer, delay)
+    metrics.countSite(request, route.kind, answer, delay)
     return delay > 0 ? { ...answer, delay } : answer
   }
 }

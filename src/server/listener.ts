@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
+import { COUNT_ON_DELIVERY, type CountedOnDelivery } from '../http/metrics.js'
 import { markUnsentOf, metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import {
@@ -50,7 +51,7 @@ const QUEUED = Symbol('taxonomy-mock.queued')
 
 /** An answer written before its turn, and the request it answers as the resolver read it. */
 interface QueuedAnswer {
-  readonly asked: MockRequest
+  readonly asked: NodeMockRequest
   readonly answer: MockAnswer
 }
 
@@ -95,7 +96,7 @@ export function createListener(
     answer: MockAnswer,
     started: number,
     waited: number,
-    asked: MockRequest,
+    asked: NodeMockRequest,
   ): void {
     const { delivery } = answer
     if (delivery !== undefined) {
@@ -152,6 +153,7 @@ export function createListener(
     if ((sending === null || sending.destroyed) && mayNeverLeave(request.socket))
       return sendInTurn(request, response, answer, started, waited, asked)
     send(request.socket, response, answer)
+    metrics?.countSent(asked)
     const ms = clock.now() - started
     metrics?.observeAnswer(ms - waited)
     if (onRequest !== undefined) tell(request, answer.status, ms, delivery?.mode)
@@ -176,8 +178,8 @@ export function createListener(
   /**
    * An answer whose turn may never come: pipelined behind one not yet sent, after which a fault
    * (`empty`, `reset`, ...) or a closing server may end the connection, or for a connection
-   * already gone. Timed and told once it leaves; if the connection closes first, it is journaled
-   * and counted as no answer.
+   * already gone. Counted, timed and told once it leaves; if the connection closes first, it is
+   * journaled and counted as no answer.
    */
   function sendInTurn(
     request: IncomingMessage,
@@ -185,7 +187,7 @@ export function createListener(
     answer: MockAnswer,
     started: number,
     waited: number,
-    asked: MockRequest,
+    asked: NodeMockRequest,
   ): void {
     const socket = request.socket as ServerSocket
     if (socket.destroyed || socket.writableEnded) return lost(asked, answer)
@@ -205,6 +207,7 @@ export function createListener(
     // Node hands the response its connection when its turn comes, and then writes it.
     response.once('socket', () => {
       queued.splice(queued.indexOf(waiting), 1)
+      metrics?.countSent(asked)
       metrics?.observeAnswer(ms - waited)
       if (onRequest !== undefined) tell(request, answer.status, ms, answer.delivery?.mode)
     })
@@ -214,8 +217,9 @@ export function createListener(
    * An answer that never left: its journal entry and count say no answer was sent, and it is not
    * told. The listener's own answers (no Host, the last resort) were neither journaled nor counted.
    */
-  function lost(asked: MockRequest, answer: MockAnswer): void {
+  function lost(asked: NodeMockRequest, answer: MockAnswer): void {
     if (answer === noHost.get || answer === noHost.head || answer === internalError) return
+    metrics?.countLost(asked)
     markUnsent?.(asked, answer)
   }
 
@@ -303,7 +307,7 @@ export function createListener(
     response: ServerResponse,
     answer: MockAnswer,
     started: number,
-    asked: MockRequest,
+    asked: NodeMockRequest,
     uploadMs = 0,
   ): void {
     const delay = answer.delay ?? 0
@@ -408,8 +412,11 @@ function onItsTurn(response: ServerResponse, act: (socket: Socket) => void): voi
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
 
-/** A `node:http` request as the resolver reads it; methods on a prototype, so no closures per request. */
-class NodeMockRequest implements MockRequest {
+/**
+ * A `node:http` request as the resolver reads it; methods on a prototype, so no closures per
+ * request. Its answer is counted once it leaves, or as none if its connection closes first.
+ */
+class NodeMockRequest implements MockRequest, CountedOnDelivery {
   readonly method: string
   readonly url: string
   /** The headers read on every request (the listener's Host check, then the resolver's), found in one pass. */
@@ -418,7 +425,8 @@ class NodeMockRequest implements MockRequest {
   readonly #prefer: string | undefined
   readonly #session: string | undefined
   readonly #request: IncomingMessage
-  readonly receivedAt: number
+  readonly receivedAt: number;
+  [COUNT_ON_DELIVERY] = -1
 
   constructor(request: IncomingMessage, receivedAt: number) {
     this.receivedAt = receivedAt

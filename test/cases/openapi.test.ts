@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
+import { createGatheringResolver } from '../../src/http/resolver.js'
+import { ALLOW } from '../../src/http/responses.js'
 import { startTestServer } from '../helpers/server.js'
 import { CASES, RECORD_CASES, taxonomy } from './cases.js'
 import { D, SCENARIO_CASES } from './scenario-cases.js'
@@ -8,27 +11,75 @@ import { PATCH } from './data-cases.js'
 import { ajv, schemas } from '../helpers/openapi-schemas.js'
 import { createResolver, viaResolver } from '../helpers/transports.js'
 
-type Operation = {
-  responses: Record<
-    string,
-    {
-      content?: Record<string, { schema: { $ref: string } }>
-      headers?: Record<string, { schema: { const?: string; pattern?: string } }>
-    }
-  >
+type Response = {
+  description: string
+  content?: Record<string, { schema: { $ref: string } }>
+  headers?: Record<string, { schema: { const?: string; pattern?: string } }>
 }
+type Operation = {
+  operationId: string
+  parameters?: { name: string; in: string; required?: boolean }[]
+  responses: Record<string, Response>
+}
+type PathItem = { description?: string } & Partial<Record<string, Operation>>
+type Document = { paths: Record<string, PathItem> }
 
-function operationFor(path: string): Operation {
+/** The fields OpenAPI 3.1 allows in a Path Item Object, and those of them that are operations. */
+const PATH_ITEM_FIELDS = ['$ref', 'summary', 'description', 'servers', 'parameters']
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+function pathItemFor(path: string, document: Document = OPENAPI_DOCUMENT as unknown as Document) {
   const key = path.startsWith('/api/v2/disciplines/')
     ? '/api/v2/disciplines/{slug}'
     : '/api/v2/sub_disciplines/{slug}'
-  return (OPENAPI_DOCUMENT.paths as unknown as Record<string, { get: Operation }>)[key]!.get
+  return document.paths[key]!
+}
+
+function operationFor(path: string, method = 'GET'): Operation {
+  return pathItemFor(path)[method.toLowerCase()]!
+}
+
+/** An answer's headers against those its documented response declares (a value, or a pattern). */
+function expectDocumentedHeaders(
+  observed: { headers: Record<string, string | null> },
+  response: Response,
+  name: string,
+) {
+  for (const [header, spec] of Object.entries(response.headers ?? {})) {
+    const value = observed.headers[header.toLowerCase()]
+    // Not among the headers the transports compare.
+    if (value === undefined) continue
+    if (spec.schema.pattern !== undefined)
+      expect(value, `${name}: ${header}`).toMatch(new RegExp(spec.schema.pattern))
+    else if (spec.schema.const !== undefined)
+      expect(value, `${name}: ${header}`).toBe(spec.schema.const)
+  }
 }
 
 it('is a valid OpenAPI 3.1 document with strict JSON schemas', () => {
   expect(OPENAPI_DOCUMENT.openapi).toBe('3.1.0')
   for (const name of Object.keys(schemas))
     expect(ajv.getSchema(`urn:taxonomy:${name}`), name).toBeDefined()
+  // The structure the schemas do not cover: fields of path items, unique operation ids, each
+  // path template's variables declared in each operation, a description on every response.
+  const operationIds: string[] = []
+  for (const [path, item] of Object.entries((OPENAPI_DOCUMENT as unknown as Document).paths)) {
+    for (const field of Object.keys(item))
+      expect([...PATH_ITEM_FIELDS, ...METHODS], `${path}: ${field}`).toContain(field)
+    const variables = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1])
+    for (const method of METHODS.filter((name) => item[name] !== undefined)) {
+      const operation = item[method]!
+      operationIds.push(operation.operationId)
+      const declared = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path')
+      expect(declared.map((parameter) => [parameter.name, parameter.required])).toEqual(
+        variables.map((name) => [name, true]),
+      )
+      expect(Object.keys(operation.responses).length, `${method} ${path}`).toBeGreaterThan(0)
+      for (const [status, response] of Object.entries(operation.responses))
+        expect(typeof response.description, `${method} ${path} ${status}`).toBe('string')
+    }
+  }
+  expect(new Set(operationIds).size).toBe(operationIds.length)
 })
 
 it('describes every answer of the small dataset: status, body schema and documented headers', () => {
@@ -52,6 +103,96 @@ it('describes every answer of the small dataset: status, body schema and documen
       expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(spec.schema.const)
     }
   }
+})
+
+it('describes the answers to HEAD and to the preflight as operations, and 405 to the other methods where it applies', () => {
+  const resolver = createResolver({ taxonomy })
+  const cases = CASES.filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v2/'))
+  expect(new Set(cases.map((c) => c.method))).toEqual(
+    new Set(['HEAD', 'OPTIONS', 'POST', 'DELETE']),
+  )
+  for (const c of cases) {
+    const observed = viaResolver(resolver, c)
+    const operation = operationFor(c.path, c.method)
+    if (c.method === 'HEAD' || c.method === 'OPTIONS') {
+      const response = operation.responses[String(observed.status)]
+      expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
+      // Headers only: HEAD's answers (errors too) and the preflight's have no body.
+      expect([observed.body, response!.content], c.name).toEqual(['', undefined])
+      expectDocumentedHeaders(observed, response!, c.name)
+    } else {
+      // An operation would be answered 405 only: said at the path instead.
+      expect([operation, observed.status, observed.headers.allow], c.name).toEqual([
+        undefined,
+        405,
+        ALLOW,
+      ])
+      expect(pathItemFor(c.path).description).toContain(`405 with \`Allow: ${ALLOW}\``)
+    }
+  }
+  // GET and HEAD never answer 405: it is not theirs to declare.
+  for (const method of ['GET', 'HEAD'])
+    expect(operationFor(D, method).responses['405']).toBe(undefined)
+  // HEAD gets each status GET gets, with the same headers.
+  const get = operationFor(D).responses
+  const head = operationFor(D, 'HEAD').responses
+  expect(Object.keys(head)).toEqual(Object.keys(get))
+  for (const status of Object.keys(get)) expect(head[status]!.headers).toEqual(get[status]!.headers)
+})
+
+it('describes the 431 a request head over 16 KB gets from the server', async () => {
+  const server = await startTestServer({ taxonomy })
+  const reply = await new Promise<string>((resolve) => {
+    const socket = connect(server.port, '127.0.0.1', () =>
+      socket.write(`GET ${D} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`),
+    )
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => resolve(received))
+  })
+  expect(reply).toMatch(/^HTTP\/1\.1 431 /)
+  const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
+  for (const method of ['GET', 'HEAD'])
+    expect(operationFor(D, method).responses['431'], method).toBeDefined()
+  const ref = operationFor(D).responses['431']!.content!['application/json']!.schema.$ref
+  expect(ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!(body)).toBe(true)
+})
+
+it('serves a document with the 502 of an upstream that gave no answer, when it asks one', async () => {
+  const source = { lookUp: async () => ({ kind: 'failed' as const, reason: 'down' }) }
+  const documentOf = (resolver: ReturnType<typeof createResolver>) =>
+    JSON.parse(
+      viaResolver(resolver, {
+        name: 'the document',
+        method: 'GET',
+        path: '/openapi.json',
+        status: 200,
+        body: '',
+      }).body,
+    ) as Document
+  const relaying = createGatheringResolver(
+    { taxonomy },
+    { upstream: { onMiss: 'passthrough', source } },
+  )
+  const missing = `/api/v2/disciplines/not-in-the-data`
+  // Asked of the upstream: answered later.
+  const observed = await relaying.resolve({
+    method: 'GET',
+    url: missing,
+    header: (name) => (name === 'authorization' ? 'Bearer taxonomy-mock-key' : undefined),
+  })
+  expect(observed.status).toBe(502)
+  for (const method of ['get', 'head'])
+    expect(
+      pathItemFor(missing, documentOf(relaying))[method]!.responses['502'],
+      method,
+    ).toBeDefined()
+  // Without an upstream, or with one never asked (`--on-miss fail`), there is no 502 to declare.
+  const failing = createGatheringResolver({ taxonomy }, { upstream: { onMiss: 'fail', source } })
+  for (const resolver of [createResolver({ taxonomy }), failing])
+    expect(pathItemFor(missing, documentOf(resolver)).get!.responses['502']).toBe(undefined)
 })
 
 it('rejects a body with a field the spec does not list', () => {
@@ -85,12 +226,7 @@ it('documents the status and headers of every scenario answer on the two endpoin
       if (observed.status === 0) continue // network-error: no HTTP answer to describe
       const response = operationFor(request.path).responses[String(observed.status)]
       expect(response, `${c.name}: status ${observed.status} is documented`).toBeDefined()
-      for (const [header, spec] of Object.entries(response!.headers ?? {})) {
-        const value = observed.headers[header.toLowerCase()]
-        if (spec.schema.pattern === undefined)
-          expect(value, `${c.name}: ${header}`).toBe(spec.schema.const)
-        else expect(value, `${c.name}: ${header}`).toMatch(new RegExp(spec.schema.pattern))
-      }
+      expectDocumentedHeaders(observed, response!, c.name)
     }
   }
 })
@@ -100,8 +236,8 @@ it('describes the admin API under its own tag, and its answers match the schemas
     string,
     Record<string, { tags: string[] }>
   >
-  for (const [path, operations] of Object.entries(paths)) {
-    for (const operation of Object.values(operations))
+  for (const [path, item] of Object.entries(paths)) {
+    for (const operation of METHODS.flatMap((method) => item[method] ?? []))
       expect(operation.tags, path).toEqual([
         path.startsWith('/__admin/') || path === '/__metrics' ? 'admin' : 'taxonomy',
       ])

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
 
 // A store that is up but stalls (DEBUG SLEEP, CLIENT PAUSE) or holds keys of the wrong type: a
@@ -53,12 +54,21 @@ async function answerOf(response: Response) {
   return { status: response.status, retryAfter: response.headers.get('retry-after'), error }
 }
 
+/** What a replica counted of the disciplines' requests, as `status scenario`. */
+async function countsOf(url: string): Promise<Record<string, number>> {
+  const families = parsePrometheusText(await (await fetch(`${url}/__metrics`)).text())
+  const counts: Record<string, number> = {}
+  for (const { labels, value } of families.get('taxonomy_mock_requests_total')?.samples ?? [])
+    if (labels.endpoint === 'disciplines') counts[`${labels.status} ${labels.scenario}`] = value
+  return counts
+}
+
 /** What a replica answers when its store does not serve it. */
 function expectStoreDown(answer: Awaited<ReturnType<typeof answerOf>>) {
   expect(answer).toEqual({ status: 503, retryAfter: '1', error: expect.stringMatching(STORE_DOWN) })
 }
 
-it('CLIENT PAUSE WRITE: requests in a session with a scenario and admin calls get 503 with Retry-After, then it recovers', async () => {
+it('CLIENT PAUSE WRITE: requests in a session with a scenario and admin calls get 503 with Retry-After, counted as answers, then it recovers', async () => {
   const [a, b] = await startReplicas('paused', 2)
   expect((await admin(a!.url, 'PUT', 'p/scenario', 'server-error')).status).toBe(200)
   expect(await redisSays('CLIENT', 'PAUSE', '600000', 'WRITE')).toBe('OK')
@@ -69,6 +79,9 @@ it('CLIENT PAUSE WRITE: requests in a session with a scenario and admin calls ge
     expectStoreDown(await admin(a!.url, 'GET', 'p/requests'))
     // Sessions without a scenario never need the store.
     expect((await get(a!.url, 'plain')).status).toBe(200)
+    // The store's 503s are answers to the API: counted (no scenario decided them), as the rest.
+    expect(await countsOf(a!.url)).toEqual({ '503 none': 1, '200 none': 1 })
+    expect(await countsOf(b!.url)).toEqual({ '503 none': 1 })
     for (const replica of [a!, b!])
       expect(replica.run.stderr.join('\n')).toMatch(
         /the session store at \S+ did not answer within 2000 ms/,

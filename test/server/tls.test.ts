@@ -6,6 +6,7 @@ import { connect as connectTls } from 'node:tls'
 import { generateKeyPairSync } from 'node:crypto'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { createSessionClient } from '../../src/http/session-client.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits, type RunningServer } from '../../src/server/server.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
@@ -373,3 +374,36 @@ it('agrees on HTTP/1.1 by ALPN with a client that offers HTTP/2 first, and answe
   expect(reply.protocol).toBe('http/1.1')
   expect(statuses(reply.received)).toEqual([200])
 })
+
+/** Runs `run` with Node's fetch (undici's global dispatcher) trusting `ca`, then as it was. */
+async function withFetchTrusting(ca: string, run: () => Promise<void>) {
+  await fetch('data:,')
+  const key = Symbol.for('undici.globalDispatcher.1')
+  const global = globalThis as Record<symbol, { constructor: new (options: object) => object }>
+  const before = global[key]!
+  const trusting = new before.constructor({ connect: { ca } })
+  global[key] = trusting as typeof before
+  try {
+    await run()
+  } finally {
+    global[key] = before
+    await (trusting as { close(): Promise<void> }).close()
+  }
+}
+
+it.each(['127.0.0.1', '::1'])(
+  "gives a session client's HAR file the server's https:// URLs (on %s)",
+  async (host) => {
+    const server = await startTestServer({ taxonomy, tls: 'self-signed', host })
+    expect(server.url.startsWith('https://')).toBe(true)
+    const path = `/api/v2/disciplines/${discipline}`
+    await withFetchTrusting(server.certificate!.pem, async () => {
+      const response = await fetch(server.url + path, {
+        headers: { authorization: 'Bearer taxonomy-mock-key' },
+      })
+      expect(response.status).toBe(200)
+      const har = await createSessionClient({ url: server.url, session: 'default' }).har()
+      expect(har.log.entries.map((entry) => entry.request.url)).toEqual([server.url + path])
+    })
+  },
+)

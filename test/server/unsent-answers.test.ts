@@ -39,6 +39,12 @@ const countsOf = (server: RunningServer) =>
       .map((row) => [`${row.status} ${row.scenario}`, row.count]),
   )
 
+/** Each series of `later` is at least what it was in `earlier`: a counter never goes down. */
+function expectNeverLower(earlier: Record<string, number>, later: Record<string, number>) {
+  for (const [series, count] of Object.entries(earlier))
+    expect(later[series] ?? 0, series).toBeGreaterThanOrEqual(count)
+}
+
 /** Starts a server that keeps its request log. */
 async function startLogged(limits?: typeof UNTIMED) {
   const logged: RequestLogEntry[] = []
@@ -96,11 +102,35 @@ it('an answer pipelined behind a hung one is lost when the server closes, and sa
   const { server, logged } = await startLogged(UNTIMED)
   const received = pipeline(server, get(D, 'scenario=hang') + get(D2))
   await until(() => journalOf(server).length === 2, 'both requests journaled')
+  // Its fate is not known yet: it is counted once it leaves, or as none once lost.
+  const waiting = countsOf(server)
+  expect(waiting).toEqual({ 'none hang': 1 })
   await server.close()
   expect(await received).toBe('')
   await until(() => journalOf(server)[1]?.status === null, 'the lost answer journaled as none')
   expect(countsOf(server)).toEqual({ 'none hang': 1, 'none none': 1 })
+  expectNeverLower(waiting, countsOf(server))
   expect(logged.map(({ path, status, fault }) => [path, status, fault])).toEqual([[D, 0, 'hang']])
+})
+
+it("never lowers a count when a delayed answer's client leaves: the answer is counted once its fate is known", async () => {
+  const { server } = await startLogged()
+  for (let i = 0; i < 3; i++) {
+    const response = await fetch(`${server.url}${D}`, {
+      headers: { ...AUTH, prefer: 'delay=10' },
+    })
+    expect(response.status).toBe(200)
+  }
+  const socket = connect(server.port, '127.0.0.1', () => socket.write(get(D, `delay=${HOUR}`)))
+  socket.on('error', () => {})
+  await until(() => journalOf(server).length === 4, 'the delayed request journaled')
+  const waiting = countsOf(server)
+  expect(waiting).toEqual({ '200 delay': 3 })
+  socket.destroy()
+  await until(() => journalOf(server)[3]?.status === null, 'the lost answer journaled as none')
+  const after = countsOf(server)
+  expect(after).toEqual({ '200 delay': 3, 'none delay': 1 })
+  expectNeverLower(waiting, after)
 })
 
 it('an answer pipelined behind a slow one is logged once it leaves, and counted as sent', async () => {
