@@ -82,12 +82,13 @@ it('gives a --data FIFO 5 s to end, on a fake clock: not a moment less', async (
   const fifo = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-fifo-')), 'data.fifo')
   createStalledFifo(fifo)
   fakeClock()
-  // The load's own 5 s timer, not any timer: one a test before this one left to run (a closing
-  // server's, a watcher's) may be set on the fake clock first on a busy machine, and advancing
-  // from it would never reach the load's.
-  const timers = vi.spyOn(globalThis, 'setTimeout')
   const loading = track(loadDataFile(fifo))
-  await until(() => timers.mock.calls.some(([, ms]) => ms === 5_000), "the load's 5 s timer")
+  // The load arms its 5 s timer in the step that opens the FIFO, so its descriptor (beside the
+  // writer's) says the timer is set. Not "any timer on the fake clock": one that the test before
+  // left to run may be set first on a busy machine, and the advance would never reach the load's.
+  // (Not a spy on `setTimeout` either: restored at the file's end, it put the fake clock back for
+  // the next file of the worker, which then waited forever on real time.)
+  await until(() => openCount(process.pid, fifo) === 2, 'the load has opened the FIFO')
   await vi.advanceTimersByTimeAsync(4_999)
   expect(loading.settled()).toBe(false)
   await vi.advanceTimersByTimeAsync(1)
