@@ -22,6 +22,16 @@ const DATA_PATH = '/app/taxonomy-mock-data.json'
 /** The variable that carries the admin key into the container. */
 const ADMIN_KEY_VARIABLE = 'TAXONOMY_MOCK_ADMIN_KEY'
 
+/**
+ * Flags the container sets itself: the admin key its client sends (`withAdminKey`), and the port,
+ * interface and plain HTTP its health wait and `getUrl()` expect. Given again, the server's would
+ * win: every `session()` a 403, or `start()` waiting out its timeout.
+ */
+const MANAGED_FLAG = /^(?:--admin-key|--port|-p|--host|--tls(?:-[a-z-]+)?)(?:=|$)/
+/** Flags and variables whose values are secrets (keys, URLs that may carry a password): hidden in summaries. */
+const SECRET_FLAG = /^(?:--api-key|--store|--upstream)(?:=|$)/
+const SECRET_VARIABLE = /KEY|STORE|UPSTREAM|SECRET|TOKEN|PASSWORD/i
+
 /** A session of the started container, as the other fixtures give it, with its admin client. */
 export interface ContainerSession extends SessionClient {
   /** The server's origin on the host: `getUrl()`. */
@@ -105,6 +115,11 @@ export class TaxonomyMockContainer extends GenericContainer {
    * new TaxonomyMockContainer().withFlags('--any-key', '--delay', '300')
    */
   withFlags(...flags: string[]): this {
+    const managed = flags.find((flag) => MANAGED_FLAG.test(flag))
+    if (managed !== undefined)
+      throw new TypeError(
+        `withFlags: ${managed.split('=')[0]} is the container's own (the admin key by withAdminKey; the port, host and plain HTTP its health wait and getUrl() expect)`,
+      )
     this.flags.push(...flags)
     return this
   }
@@ -127,15 +142,30 @@ export class TaxonomyMockContainer extends GenericContainer {
    * call): the image, flags and environment, the admin key's value hidden.
    */
   toJSON(): Record<string, unknown> {
-    const { [ADMIN_KEY_VARIABLE]: adminKey, ...environment } = this.environment
-    if (adminKey !== undefined) environment[ADMIN_KEY_VARIABLE] = '[hidden]'
-    return { image: this.imageName.string, flags: [...this.flags], environment }
+    const environment = Object.fromEntries(
+      Object.entries(this.environment).map(([name, value]) => [
+        name,
+        SECRET_VARIABLE.test(name) ? '[hidden]' : value,
+      ]),
+    )
+    return { image: this.imageName.string, flags: hideSecretValues(this.flags), environment }
   }
 
   /** What `util.inspect` shows: {@link toJSON}'s summary, not the environment Testcontainers keeps. */
   [inspect.custom](_depth: number, options: InspectOptions): string {
     return `TaxonomyMockContainer ${inspect(this.toJSON(), options)}`
   }
+}
+
+/** Flags as a summary shows them: the value of a secret one (`--api-key K`, `--store=URL`) hidden. */
+function hideSecretValues(flags: readonly string[]): string[] {
+  return flags.map((flag, index) => {
+    if (SECRET_FLAG.test(flag) && flag.includes('=')) return `${flag.split('=')[0]}=[hidden]`
+    const before = flags[index - 1]
+    return before !== undefined && SECRET_FLAG.test(before) && !before.includes('=')
+      ? '[hidden]'
+      : flag
+  })
 }
 
 /** A started taxonomy-mock container: its URL on the host, and its sessions. */

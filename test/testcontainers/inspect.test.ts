@@ -48,3 +48,36 @@ it('refuses withCommand, whose command start() would replace, and names withFlag
     ),
   )
 })
+
+it('shows no secret a flag or variable carries: API keys, a store or upstream URL', () => {
+  const container = new TaxonomyMockContainer('taxonomy-mock:test')
+    .withFlags('--api-key', 'API-SECRET-1', '--store=redis://:REDIS-SECRET@redis:6379')
+    .withFlags('--upstream', 'https://user:UP-SECRET@api.example.test', '--delay', '300')
+    .withEnvironment({ TAXONOMY_API_KEY: 'REAL-SECRET', TAXONOMY_MOCK_SEED: '7' })
+  for (const shown of [inspect(container, { depth: 6 }), JSON.stringify({ container })]) {
+    expect(shown).not.toMatch(/SECRET/)
+    expect(shown).toContain('--delay')
+    expect(shown).toContain('300')
+  }
+  expect(container.toJSON()).toMatchObject({
+    flags: [
+      '--api-key',
+      '[hidden]',
+      '--store=[hidden]',
+      '--upstream',
+      '[hidden]',
+      '--delay',
+      '300',
+    ],
+    environment: { TAXONOMY_API_KEY: '[hidden]', TAXONOMY_MOCK_SEED: '7' },
+  })
+})
+
+it.each(['--admin-key', '--admin-key=k', '--port', '-p', '--host', '--tls', '--tls-cert'])(
+  'refuses withFlags(%s), which the container sets itself: given again, the server would win',
+  (flag) => {
+    expect(() => new TaxonomyMockContainer('taxonomy-mock:test').withFlags(flag, 'x')).toThrow(
+      new RegExp(`^withFlags: ${flag.split('=')[0]} is the container's own`),
+    )
+  },
+)
