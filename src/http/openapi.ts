@@ -128,7 +128,7 @@ function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
   if (upstream)
     rows.push([
       502,
-      'With --upstream: the real service gave no answer to relay (down, a redirect, a body over 16 MB, no answer in time, the key in its answer)',
+      'With --upstream: the real service gave no answer to relay (down, no answer in time, malformed HTTP, a redirect, a body over 16 MB, broken off or in an encoding the key check cannot read, the key in its answer)',
     ])
   const merged = new Map<number, { descriptions: string[]; headers?: Record<string, unknown> }>()
   for (const [status, description, headers] of rows) {
