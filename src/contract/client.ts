@@ -2,7 +2,7 @@ import { toMegabytes } from '../core/megabytes.js'
 import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
-import { reasonOf } from '../http/fetch-failure.js'
+import { isMalformedHttp, reasonOf } from '../http/fetch-failure.js'
 
 /** How a request authenticates: the real key, none, a wrong key, or the real key after `bearer`. */
 export type Auth = 'key' | 'none' | 'wrong' | 'lowercase'
@@ -111,7 +111,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       const reason = reasonOf(error)
       // llhttp's codes: the service answered, in bytes that are no HTTP (two lengths, a bad head).
       throw new UnreachableError(
-        reason.startsWith('HPE_')
+        isMalformedHttp(reason)
           ? `GET ${path} answered malformed HTTP (${reason})`
           : `cannot reach ${options.base}: ${reason}`,
       )

@@ -4,7 +4,7 @@ import { findEndpoint } from '../http/endpoints.js'
 import type { MockAnswer } from '../http/responses.js'
 import type { UpstreamLookup, UpstreamResult, UpstreamSource } from '../http/upstream.js'
 import { MAX_BODY_BYTES } from './budget.js'
-import { isTimeout, reasonOf } from '../http/fetch-failure.js'
+import { isMalformedHttp, isTimeout, reasonOf } from '../http/fetch-failure.js'
 import { resolveApiKey, resolveTarget, resolveTimeout, type BoundedFetch } from './options.js'
 import { createRedactor, type Redactor } from './redact.js'
 
@@ -131,7 +131,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     } catch (error) {
       const reason = reasonOf(error)
       // llhttp's codes: the upstream answered, in bytes that are no HTTP (as verify says it).
-      if (isTimeout(error) || !reason.startsWith('HPE_')) return unanswered(error)
+      if (isTimeout(error) || !isMalformedHttp(reason)) return unanswered(error)
       if (!reachable) said(true, `${base} answers again`)
       return failed(redactor.redact(`${what}: answered malformed HTTP (${reason})`))
     }

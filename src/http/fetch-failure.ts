@@ -14,3 +14,12 @@ export function reasonOf(error: unknown): string {
   if (isTimeout(error)) return 'no answer in time (timeout)'
   return String(cause?.message ?? (error as Error)?.message ?? error).split('\n')[0]!
 }
+
+/**
+ * Whether a failure's reason says the peer answered in bytes that are no HTTP: llhttp's codes
+ * (`HPE_…`, Node's parser and Node 20's fetch), and the content-length mismatch that the fetch
+ * of Node 22 and later reports for the same bytes itself.
+ */
+export function isMalformedHttp(reason: string): boolean {
+  return reason.startsWith('HPE_') || reason === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+}
