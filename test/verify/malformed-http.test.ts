@@ -17,7 +17,10 @@ it('names the request a malformed answer came to (two Content-Lengths), not "can
   try {
     await expect(
       verifyService({ target: `http://127.0.0.1:${port}`, apiKey: SECRET, disciplines: ['x'] }),
-    ).rejects.toThrow(/^GET \/api\/v2\/disciplines\/x answered malformed HTTP \(HPE_[A-Z_]+\)$/)
+    ).rejects.toThrow(
+      // llhttp's code on Node 20; the fetch of Node 22 and later names the same bytes its own way.
+      /^GET \/api\/v2\/disciplines\/x answered malformed HTTP \((HPE_[A-Z_]+|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)\)$/,
+    )
   } finally {
     server.close()
   }
