@@ -1,6 +1,5 @@
 // The fault catalog on the real service's answers: a mock in front of a second kit server (the
 // upstream, with the same data) must answer under a scenario exactly as the kit answers under it.
-import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -8,7 +7,7 @@ import { createGatheringResolver } from '../../src/http/resolver.js'
 import type { ScenarioInput } from '../../src/http/scenario.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
-import { HANG_MS } from '../helpers/hang.js'
+import { readToClose } from '../helpers/raw-request.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET } from '../helpers/targets.js'
 import { emptyTaxonomy } from '../helpers/fixtures.js'
@@ -91,11 +90,13 @@ it('a sequence with times, truncated on the real bytes, and a session of its own
   })
   expect((await get(mock.url, SLUGS[0]!)).status).toBe(503)
   expect((await get(mock.url, SLUGS[0]!)).status).toBe(503)
-  const cut = await rawGet(mock.url, `/api/v2/disciplines/${SLUGS[0]}`)
+  const cut = await readToClose(mock.port, 'GET', `/api/v2/disciplines/${SLUGS[0]}`, {
+    authorization: `Bearer ${MOCK_KEY}`,
+  })
   expect(cut.status).toBe(200)
   expect(cut.headers['content-length']).toBe(String(Buffer.byteLength(whole.body)))
   expect(cut.body).toBe(whole.body.slice(0, 25))
-  expect(cut.completed).toBe(false)
+  expect(cut.complete).toBe(false)
   expect(await get(mock.url, SLUGS[0]!)).toEqual(whole)
   // A session's scenario applies to its requests only.
   await put(mock.url, 'unavailable', 'other')
@@ -117,33 +118,6 @@ it('an admin scenario with a ttl reverts by itself: the usual upstream answers c
   expect(shown).toEqual({ session: 'default', scenario: null })
   await close()
 })
-
-/** A GET read by raw bytes: status, headers, the body received, and whether it ended whole. */
-function rawGet(base: string, path: string) {
-  return new Promise<{
-    status: number
-    headers: Record<string, string | string[] | undefined>
-    body: string
-    completed: boolean
-  }>((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { headers: { authorization: `Bearer ${MOCK_KEY}` } })
-    req.setTimeout(HANG_MS, () => req.destroy(new Error('hang')))
-    req.on('error', reject)
-    req.on('response', (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('close', () =>
-        resolve({
-          status: response.statusCode!,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString(),
-          completed: response.complete,
-        }),
-      )
-    })
-    req.end()
-  })
-}
 
 it("gives a relayed answer the mock's CORS headers, as its preflight promised, in place of the upstream's", async () => {
   // An upstream with no CORS of its own: the mock's, on or off, decide.

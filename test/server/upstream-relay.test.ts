@@ -17,6 +17,7 @@ import { startServerWithLimits } from '../../src/server/server.js'
 import { createUpstreamExchange } from '../../src/server/upstream-exchange.js'
 import { emptyTaxonomy } from '../helpers/fixtures.js'
 import { HANG_MS } from '../helpers/hang.js'
+import { readToClose } from '../helpers/raw-request.js'
 import { SECRET } from '../helpers/targets.js'
 
 const MOCK_KEY = { authorization: 'Bearer taxonomy-mock-key' }
@@ -63,42 +64,9 @@ async function startMock(
   return { ...mock, source: upstreamSource }
 }
 
-/**
- * A request with the mock's key, its target sent as written (`..` too): the status, headers, the
- * body received and whether it ended whole (a cut one is read up to the cut).
- */
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{
-    status: number
-    headers: Record<string, string | string[] | undefined>
-    body: string
-    complete: boolean
-  }>((resolve, reject) => {
-    const req = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method,
-      path,
-      headers: { ...MOCK_KEY, ...headers },
-    })
-    req.setTimeout(HANG_MS, () => req.destroy(new Error('hang')))
-    req.on('error', reject)
-    req.on('response', (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('error', () => {})
-      response.on('close', () =>
-        resolve({
-          status: response.statusCode!,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString(),
-          complete: response.complete,
-        }),
-      )
-    })
-    req.end()
-  })
-}
+/** A request with the mock's key, read to its close (see `readToClose`). */
+const send = (port: number, method: string, path: string, headers: Record<string, string> = {}) =>
+  readToClose(port, method, path, { ...MOCK_KEY, ...headers })
 
 const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(200, { 'content-type': 'application/json', ...headers })
