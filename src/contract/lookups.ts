@@ -1,5 +1,6 @@
 import { ENDPOINTS, findEndpointOfLevel, nestedArrays, type Collection } from '../http/endpoints.js'
 import { isRecordPathSlug } from '../core/slug.js'
+import { parseJsonText } from '../http/json-text.js'
 import { MAX_FRONTIER } from './budget.js'
 import { BoundReachedError, keepStart, type Exchange, type ServiceClient } from './client.js'
 
@@ -14,15 +15,6 @@ export interface Lookup {
 /** The path of a record lookup, relative to the target (§4.1, §4.2). */
 export function lookupPath(collection: Collection, slug: string): string {
   return `/api/v2/${collection}/${encodeURIComponent(slug)}`
-}
-
-/** `JSON.parse`, or `undefined` for text that is not JSON. */
-export function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** The lookups of a run, keyed by collection and slug, in the order they were made. */
@@ -53,7 +45,7 @@ export class LookupSet {
     const lookup = {
       collection,
       slug,
-      body: parseBody(exchange.text),
+      body: parseJsonText(exchange.text),
       exchange: keepStart(exchange),
     }
     this.#byKey.set(`${collection}/${slug}`, lookup)

@@ -11,7 +11,8 @@ import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
 import { FirstSeen } from '../core/first-seen.js'
 import { replaceControls } from '../core/shown-text.js'
-import { isObject, parseBody, type Lookup } from './lookups.js'
+import { parseJsonText } from '../http/json-text.js'
+import { isObject, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
 import { checkRecordFields, checkSummaryFields, where } from './shape.js'
 
@@ -297,7 +298,7 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
 
 /** A 4xx whose body is exactly `{"error": message}` (§7). */
 export function isErrorAnswer(exchange: Exchange, message: string): boolean {
-  const body = parseBody(exchange.text)
+  const body = parseJsonText(exchange.text)
   return (
     exchange.status >= 400 &&
     exchange.status <= 499 &&

@@ -4,6 +4,7 @@ import { reasonOf } from './fetch-failure.js'
 import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
+import { parseJsonText } from './json-text.js'
 import type { ScenarioInput } from './scenario.js'
 import type { SessionPatch } from './session-data.js'
 import { carriesCredentials } from './secret-query.js'
@@ -103,7 +104,7 @@ export function createSessionClient(
       if (expected === undefined) return JSON.parse(text) as T
       // A URL that answers but is not the mock (the app's dev server, another service): said
       // so, not left to fail later as `entries.flatMap is not a function`.
-      const value = parseJson(text)
+      const value = parseJsonText(text)
       if (!expected.accepts(value))
         throw new Error(`Failed to ${what}: the answer from ${origin} is not ${expected.noun}`)
       return value
@@ -162,24 +163,11 @@ function isJournalEntry(value: unknown): boolean {
   )
 }
 
-/** The value of a JSON text, or `undefined` if it is none. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
-
 /** The admin answer's `error` message (it names what was wrong with a body), or nothing. */
 function errorTextOf(text: string): string {
-  try {
-    const { error } = JSON.parse(text) as { error?: unknown }
-    // Whole: the caller hides the key in it before anything is cut (a cut could split the key).
-    return typeof error === 'string' ? `: ${error}` : ''
-  } catch {
-    return ''
-  }
+  const error = (parseJsonText(text) as { error?: unknown } | null | undefined)?.error
+  // Whole: the caller hides the key in it before anything is cut (a cut could split the key).
+  return typeof error === 'string' ? `: ${error}` : ''
 }
 
 /** The answer's text, failing once more than `max` bytes arrive. */
