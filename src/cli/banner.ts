@@ -39,6 +39,16 @@ export function formatUrlLine(
 }
 
 /**
+ * The names a certificate is valid for. Clients match the host name against its subjectAltName
+ * only (never the subject's CN), so one without it is refused for every name: say so, not `for `.
+ */
+function forNames(names: readonly string[]): string {
+  return names.length > 0
+    ? `for ${names.join(', ')}`
+    : 'for no name: it has no subjectAltName, so clients refuse it for every host (openssl req -addext "subjectAltName=DNS:localhost,IP:127.0.0.1")'
+}
+
+/**
  * Right after the URL line over HTTPS (with `--quiet` too: a client needs them to connect): what
  * the certificate is valid for, where `--tls` wrote it for clients to trust, and the two hashes
  * that pin it without a file.
@@ -48,7 +58,7 @@ export function formatTlsLines(
   caFile: string | undefined,
 ): string[] {
   return [
-    `  certificate:     ${caFile === undefined ? 'from --tls-cert' : 'self-signed'}, for ${certificate.names.join(', ')}`,
+    `  certificate:     ${caFile === undefined ? 'from --tls-cert' : 'self-signed'}, ${forNames(certificate.names)}`,
     ...(caFile === undefined
       ? []
       : [`  trust:           ${caFile} (curl --cacert FILE, NODE_EXTRA_CA_CERTS=FILE)`]),

@@ -19,7 +19,7 @@ import {
 } from './responses.js'
 import type { Route } from './routes.js'
 import type { SessionStore } from './session-store.js'
-import { isSessionId } from './sessions.js'
+import { isSessionId, MALFORMED_SESSION_ID } from './sessions.js'
 
 const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
@@ -112,12 +112,20 @@ export function createSitePages(
     }
   }
 
+  let malformedSession: Answers | undefined
   return (request, route, prefixed) => {
     const readOnly = request.method === 'GET' || request.method === 'HEAD'
-    const answer = answerFor(
-      answerSite(route, readOnly, siteServed(store, cache, request, prefixed)),
-      request.method,
-    )
+    const id = prefixed === undefined ? sessionParameter(request.url) : checked(prefixed)
+    // A mistyped id is refused as it is in front of the API, not shown the base data.
+    const answers =
+      id === MALFORMED && readOnly && SHOWS_DATA.has(route.kind)
+        ? (malformedSession ??= createMessageAnswers(
+            'badRequest',
+            MALFORMED_SESSION_ID,
+            cache.options.cors,
+          ))
+        : answerSite(route, readOnly, siteServed(store, cache, id === MALFORMED ? undefined : id))
+    const answer = answerFor(answers, request.method)
     const { delay } = cache.options
     metrics.countSite(request, route.kind, answer, delay)
     return delay > 0 ? { ...answer, delay } : answer
@@ -128,21 +136,25 @@ export function createSitePages(
  * The data the pages and the probe show: a session's (named by a `/__sessions/{id}` prefix or a
  * `session` query parameter) if it has data, else the base. Never makes a session.
  */
-function siteServed(
-  store: SessionStore,
-  cache: DatasetCache,
-  request: MockRequest,
-  prefixed: string | undefined,
-): Served {
-  const id = prefixed ?? sessionParameter(request.url)
+function siteServed(store: SessionStore, cache: DatasetCache, id: string | undefined): Served {
   const session = id === undefined ? undefined : store.find(id)
   return session?.data === undefined ? cache.base : cache.servedFor(session.data, session)
 }
 
+/** What `sessionParameter` gives for a `session` parameter that is no session id. */
+const MALFORMED = Symbol('malformed session id')
+
+/** The routes whose answer shows a session's data when asked for one. */
+const SHOWS_DATA: ReadonlySet<SiteRoute['kind']> = new Set(['home', 'browse', 'health'])
+
 /** The `session` query parameter of a page's URL (`/?session=t1`), if any. */
-function sessionParameter(url: string): string | undefined {
+function sessionParameter(url: string): string | typeof MALFORMED | undefined {
   const query = url.indexOf('?')
   if (query === -1) return undefined
   const value = new URLSearchParams(url.slice(query + 1)).get('session')
-  return value !== null && isSessionId(value) ? value : undefined
+  return value === null ? undefined : checked(value)
+}
+
+function checked(id: string): string | typeof MALFORMED {
+  return isSessionId(id) ? id : MALFORMED
 }

@@ -213,6 +213,25 @@ describe('the server', () => {
     }
     expect(health.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
   })
+
+  it('refuses a ?session= that is no session id, as the same id in a path, not showing the base data', async () => {
+    const server = await startTestServer({ taxonomy })
+    for (const path of [
+      '/?session=bad%20id',
+      '/?session=',
+      '/browse/sub_disciplines/knot-theory?session=%ZZ',
+      '/__health?session=a/b',
+    ]) {
+      const response = await fetch(`${server.url}${path}`)
+      expect([path, response.status]).toEqual([path, 400])
+      expect(await response.json()).toEqual({
+        error: expect.stringMatching(/^Malformed request: a session id is/),
+      })
+    }
+    const path = await fetch(`${server.url}/__sessions/bad%20id/`)
+    expect(path.status).toBe(400)
+    expect((await fetch(`${server.url}/?session=no-such-session`)).status).toBe(200)
+  })
 })
 
 describe('a patch nested 5,000 levels deep, wherever a patch goes', () => {

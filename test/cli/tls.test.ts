@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
+import { formatTlsLines } from '../../src/cli/banner.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
@@ -316,4 +317,14 @@ it('serves a --tls-cert out of its dates as given, and says so on stderr before 
   cli.child.kill('SIGTERM')
   expect(await cli.exit).toBe(0)
   expect(cli.stderr).toEqual([])
+})
+
+it('says a certificate without a subjectAltName is valid for no host, not "for " and nothing', () => {
+  const [line] = formatTlsLines(
+    { pem: '', fingerprint256: 'AA', spkiSha256: 'BB', names: [] },
+    undefined,
+  )
+  expect(line).toMatch(
+    /^ {2}certificate: {5}from --tls-cert, for no name: it has no subjectAltName/,
+  )
 })
