@@ -55,6 +55,14 @@ function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind,
   >
 }
 
+/**
+ * The most requests {@link ScenarioState.skipTo} replays one by one to place a copy of a scenario
+ * that draws per request: some 5 million a second with the costliest draws (a lognormal delay and
+ * a cut's share, measured), so at most about 0.2 s, well within a store's time bound, and more
+ * than a test session plausibly takes from another replica.
+ */
+export const MAX_REPLAY = 1_000_000
+
 const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
 
 /**
@@ -224,20 +232,24 @@ export class ScenarioState {
   /**
    * Counts matching requests without answering them until `count` are counted (or none is left):
    * a server whose sessions live in a shared store takes a request's position there and places
-   * its own copy at it. A quota's window is not moved: the store keeps it.
+   * its own copy at it. A quota's window is not moved: the store keeps it. `false`, and nothing
+   * counted, when that would replay more than {@link MAX_REPLAY} requests' draws.
    */
-  skipTo(count: number): void {
+  skipTo(count: number): boolean {
+    const skipped = Math.min(count - this.#taken, this.#remaining)
+    if (!(skipped > 0)) return true
     if (this.#limiter !== undefined || !this.#drawsPerRequest) {
       // Nothing drawn per request: the counters move at once, so a count of 10^12 costs nothing.
-      const skipped = Math.min(count - this.#taken, this.#remaining)
-      if (!(skipped > 0)) return
       this.#taken += skipped
       this.#remaining -= skipped
       if (this.#steps !== undefined && this.#limiter === undefined) this.#skipSteps(skipped)
-      return
+      return true
     }
-    // Each request's draws, in turn: the seeded stream has no way to jump ahead.
+    // Each request's draws, in turn: the seeded stream has no way to jump ahead, so a count far
+    // ahead (another program's) would hold the whole process for as long as it takes.
+    if (skipped > MAX_REPLAY) return false
     while (this.#taken < count && this.#remaining > 0) this.take()
+    return true
   }
 
   /** Moves a `sequence` on by `count` requests: whole rounds of its steps leave it where it is. */

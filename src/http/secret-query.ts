@@ -11,6 +11,7 @@ const REDACTED_VALUE = '[redacted]'
 export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'key',
   'apikey',
+  'appkey',
   'xapikey',
   'subscriptionkey',
   'adminkey',
@@ -18,6 +19,7 @@ export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'accesskey',
   'secretkey',
   'token',
+  'jwt',
   'apitoken',
   'oauthtoken',
   'accesstoken',
@@ -25,6 +27,7 @@ export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'idtoken',
   'refreshtoken',
   'sessiontoken',
+  'privatetoken',
   'auth',
   'authorization',
   'bearer',
@@ -32,6 +35,8 @@ export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'passwd',
   'secret',
   'clientsecret',
+  'apisecret',
+  'appsecret',
   'signature',
   'sig',
 ])
@@ -39,9 +44,9 @@ export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
 /**
  * A URL or request target with the value of each secret parameter of its query (or fragment)
  * replaced by `[redacted]`, the name kept: a parameter named in {@link SECRET_QUERY_PARAMETERS},
- * or any whose value (as sent, percent- or form-decoded) is one of `secrets`, which is hidden as a
- * bare name too. Anything else is kept as it was; a target without `?` or `#` is returned as it
- * is, so the common case costs two searches.
+ * or any whose value (as sent, percent- or form-decoded) holds one of `secrets` anywhere in it
+ * (`Bearer KEY`, `KEY+`, `KEY%`), which is hidden in a name too. Anything else is kept as it
+ * was; a target without `?` or `#` is returned as it is, so the common case costs two searches.
  */
 export type QueryRedactor = (target: string) => string
 
@@ -104,12 +109,17 @@ export function redactQuery(target: string, secrets: readonly string[] = []): st
 function redactPair(pair: string, secrets: readonly string[]): string | undefined {
   const equals = pair.indexOf('=')
   const name = equals === -1 ? pair : pair.slice(0, equals)
+  const value = equals === -1 ? undefined : pair.slice(equals + 1)
+  const named = value !== undefined && value !== '' && isSecretName(name)
+  // One search of the whole pair: its parts are searched only when it holds a key.
+  if (!holdsSecret(pair, secrets)) return named ? `${name}=${REDACTED_VALUE}` : undefined
   // A key sent as a bare name (`?KEY`) is hidden as well.
-  if (isSecretValue(name, secrets)) return `${REDACTED_VALUE}${pair.slice(name.length)}`
-  if (equals === -1 || equals === pair.length - 1) return undefined
-  if (isSecretName(name) || isSecretValue(pair.slice(equals + 1), secrets))
-    return `${pair.slice(0, equals + 1)}${REDACTED_VALUE}`
-  return undefined
+  const inName = holdsSecret(name, secrets)
+  const inValue = named || (value !== undefined && holdsSecret(value, secrets))
+  // In neither part alone: a key with `=` in it, sent across the pair's first `=`.
+  if (!inName && !inValue) return REDACTED_VALUE
+  const kept = (part: string, hidden: boolean) => (hidden ? REDACTED_VALUE : part)
+  return value === undefined ? REDACTED_VALUE : `${kept(name, inName)}=${kept(value, inValue)}`
 }
 
 /**
@@ -152,16 +162,65 @@ function isSecretName(name: string): boolean {
   )
 }
 
-/** Whether a value is one of `secrets` as sent, percent-decoded, or form-decoded (`+` a space). */
-function isSecretValue(value: string, secrets: readonly string[]): boolean {
+/**
+ * Whether a value holds one of `secrets` anywhere, as sent, percent-decoded or form-decoded (`+` a
+ * space), leniently: a key among other text (`Bearer KEY`, `KEY+`, a stray `%` or a cut UTF-8
+ * sequence after it) is a key all the same.
+ */
+function holdsSecret(value: string, secrets: readonly string[]): boolean {
   if (secrets.length === 0) return false
-  const forms = [value, decode(value), decode(value.replace(/\+/g, ' '))]
+  const forms = [value]
+  if (value.includes('%')) forms.push(decodeLeniently(value))
+  if (value.includes('+')) forms.push(decodeLeniently(value.replace(/\+/g, ' ')))
   let found = false
-  // Every comparison made, each in constant time: timing tells nothing of a key.
-  for (const secret of secrets)
-    for (const form of forms) found = equalInConstantTime(form, secret) || found
+  for (const secret of secrets) for (const form of forms) found = contains(form, secret) || found
   return found
 }
+
+/**
+ * Whether `secret` stands anywhere in `text`, in time that depends on the lengths alone: a
+ * search that stops at the first character that differs (`includes`) would tell how much of a key
+ * a guess got right. Each place's rolling hash is compared with the key's, and a place whose hash
+ * matches is compared in constant time, so a long value costs one pass, not one per character.
+ */
+function contains(text: string, secret: string): boolean {
+  const length = secret.length
+  if (text.length < length) return false
+  let wanted = 0
+  let hash = 0
+  // The weight of a place's first character in its hash: HASH_BASE^(length - 1).
+  let first = 1
+  for (let i = 0; i < length; i++) {
+    wanted = (Math.imul(wanted, HASH_BASE) + secret.charCodeAt(i)) | 0
+    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0
+    if (i > 0) first = Math.imul(first, HASH_BASE)
+  }
+  let found = false
+  for (let at = 0; ; at++) {
+    if (hash === wanted) found = equalInConstantTime(text, secret, at, at + length) || found
+    if (at + length === text.length) return found
+    const out = Math.imul(text.charCodeAt(at), first)
+    hash = (Math.imul(hash - out, HASH_BASE) + text.charCodeAt(at + length)) | 0
+  }
+}
+
+/** An odd multiplier for {@link contains}' hash, modulo 2^32. */
+const HASH_BASE = 0x01000193
+
+/**
+ * Percent-decoded where it is percent-encoding: each run of `%XX` as UTF-8 (a broken sequence as
+ * U+FFFD), a `%` that escapes nothing kept, where `decodeURIComponent` gives up on the whole value.
+ */
+function decodeLeniently(text: string): string {
+  return text.replace(ESCAPES, (run) => {
+    const bytes = new Uint8Array(run.length / 3)
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16)
+    return UTF8.decode(bytes)
+  })
+}
+
+const ESCAPES = /(?:%[0-9a-f]{2})+/gi
+const UTF8 = new TextDecoder()
 
 /** Percent-decoded, or as it is when that is not valid percent-encoding. */
 function decode(text: string): string {

@@ -34,6 +34,17 @@ const REQUESTS: readonly { path: string; keyed: boolean; kept: string }[] = [
     kept: `${D}?X-Api-Key=[redacted]`,
   },
   { path: `${D}?${KEY}`, keyed: true, kept: `${D}?[redacted]` },
+  // A key among other text, and names of the table that were missing from it.
+  { path: `${D}?y=${KEY}%`, keyed: true, kept: `${D}?y=[redacted]` },
+  { path: `${D}?b=${KEY}+&c=+${ADMIN}`, keyed: true, kept: `${D}?b=[redacted]&c=[redacted]` },
+  { path: `${D}?b=${KEY}%E2%82`, keyed: true, kept: `${D}?b=[redacted]` },
+  { path: `${D}?x=Bearer%20${KEY}`, keyed: true, kept: `${D}?x=[redacted]` },
+  { path: `${D}?x=${KEY}x`, keyed: true, kept: `${D}?x=[redacted]` },
+  {
+    path: `${D}?private_token=${OTHER}&app_key=${TOKEN}&jwt=${OTHER}`,
+    keyed: false,
+    kept: `${D}?private_token=[redacted]&app_key=[redacted]&jwt=[redacted]`,
+  },
 ]
 
 function headersOf(keyed: boolean): Record<string, string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ScenarioState, type ScenarioEffect } from '../../src/http/scenario-state.js'
+import { MAX_REPLAY, ScenarioState, type ScenarioEffect } from '../../src/http/scenario-state.js'
 import type { ScenarioInput } from '../../src/http/scenario.js'
 
 /** The effects of `count` matching requests, from a fresh state skipped to `from`. */
@@ -47,6 +47,24 @@ describe('ScenarioState.skipTo: a copy positioned at a count shared by several s
     const endless = new ScenarioState({ kind: 'unavailable' })
     endless.skipTo(1e15)
     expect(endless.taken).toBe(1e15)
+  })
+
+  it('refuses to replay more than MAX_REPLAY requests that draw (a count planted in a shared store held the process for years), and replays up to it', () => {
+    const input: ScenarioInput = { faults: { rate: 0.5, seed: 1 } }
+    const junk = new ScenarioState(input)
+    const started = performance.now()
+    expect(junk.skipTo(MAX_REPLAY + 1)).toBe(false)
+    expect(junk.skipTo(9_007_199_254_740_000)).toBe(false)
+    expect(performance.now() - started).toBeLessThan(100)
+    expect(junk.taken).toBe(0)
+    // What counts is how far it replays: a copy that is near steps on past the limit.
+    expect(junk.skipTo(MAX_REPLAY)).toBe(true)
+    expect(junk.skipTo(MAX_REPLAY + 2)).toBe(true)
+    expect(junk.taken).toBe(MAX_REPLAY + 2)
+    // A state with `times` left replays only those.
+    const few = new ScenarioState({ ...input, times: 3 })
+    expect(few.skipTo(1e15)).toBe(true)
+    expect(few.taken).toBe(3)
   })
 
   it('counts what it took, and stops at `times`', () => {

@@ -29,6 +29,21 @@ it.each([
   [`/api/v2/x?as=${ADMIN}`, '/api/v2/x?as=[redacted]'],
   [`/api/v2/x?${KEY}`, '/api/v2/x?[redacted]'],
   [`/api/v2/x?${KEY}=1`, '/api/v2/x?[redacted]=1'],
+  // A key among other text, as sent or decoded leniently: `+` a space, a `%` that escapes nothing
+  // kept, a cut UTF-8 sequence; in a name too.
+  [`/api/v2/x?y=${KEY}%`, '/api/v2/x?y=[redacted]'],
+  [`/api/v2/x?b=${KEY}+&c=+${ADMIN}`, '/api/v2/x?b=[redacted]&c=[redacted]'],
+  [`/api/v2/x?b=${KEY}%E2%82`, '/api/v2/x?b=[redacted]'],
+  [`/api/v2/x?b=%zz${KEY}%`, '/api/v2/x?b=[redacted]'],
+  [`/api/v2/x?x=Bearer%20${KEY}`, '/api/v2/x?x=[redacted]'],
+  [`/api/v2/x?x=Bearer+${encodeURIComponent(KEY).replace(/-/g, '%2D')}`, '/api/v2/x?x=[redacted]'],
+  [`/api/v2/x?x=${KEY}x&page=2`, '/api/v2/x?x=[redacted]&page=2'],
+  [`/api/v2/x?a${KEY}=1`, '/api/v2/x?[redacted]=1'],
+  [`/api/v2/x?${KEY}=${ADMIN}`, '/api/v2/x?[redacted]=[redacted]'],
+  [
+    '/api/v2/x?private_token=a&app_key=b&jwt=c&app_secret=d&api_secret=e',
+    '/api/v2/x?private_token=[redacted]&app_key=[redacted]&jwt=[redacted]&app_secret=[redacted]&api_secret=[redacted]',
+  ],
   ['/api/v2/x?api_token=a&oauth_token=b', '/api/v2/x?api_token=[redacted]&oauth_token=[redacted]'],
   ['/api/v2/x?access_key=a&secret_key=b', '/api/v2/x?access_key=[redacted]&secret_key=[redacted]'],
   // An absolute form's userinfo, whatever it holds, up to the authority's last `@`.
@@ -55,6 +70,21 @@ it.each([
   'http://h.test/api/v2/x@y',
 ])('keeps %s as it is, the same string', (target) => {
   expect(redact(target)).toBe(target)
+})
+
+it('hides a key with `=` in it sent across the first `=` of its pair, as a bare name', () => {
+  const padded = createQueryRedactor({ apiKeys: ['cXVlcnkta2V5LWJhc2U2NA=='], adminKey: undefined })
+  expect(padded('/x?cXVlcnkta2V5LWJhc2U2NA==&page=2')).toBe('/x?[redacted]&page=2')
+  expect(padded('/x?q=cXVlcnkta2V5LWJhc2U2NA==')).toBe('/x?q=[redacted]')
+})
+
+it('finds a key at any place of a long value, and nothing that only nearly is one', () => {
+  const near = `${KEY.slice(0, -1)}!`
+  for (const at of [0, 1, 500, 1000]) {
+    const around = (text: string) => `/x?q=${'x'.repeat(at)}${text}${'y'.repeat(1000 - at)}`
+    expect(redact(around(KEY))).toBe('/x?q=[redacted]')
+    expect(redact(around(near))).toBe(around(near))
+  }
 })
 
 it('names each parameter of the table by its letters and digits in lower case', () => {

@@ -205,6 +205,31 @@ it('places its copy at a count of 10^12 at once when its scenario draws nothing 
   expect((await fetch(`${url}/__health`)).status).toBe(200)
 })
 
+it('drops a count too far ahead to replay when its scenario draws per request (replayed, 6*10^8 held every session for 20 s): 503 at once, until the scenario is set again', async () => {
+  const [a, b] = await startReplicas('replay', 2)
+  const session = 'far-draws'
+  const scenario = { faults: { rate: 0.5, seed: 1, kinds: ['server-error'] } }
+  const storeDown = (body: string) => STORE_DOWN.test(JSON.parse(body).error)
+  expect((await admin(a!.url, 'PUT', `${session}/scenario`, scenario)).status).toBe(200)
+  for (const count of ['600000000', '9007199254740000']) {
+    await redisSays('HSET', `replay:s:{${session}}`, 'n', count)
+    const started = performance.now()
+    const [answer, health] = await Promise.all([
+      get(b!.url, session),
+      fetch(`${b!.url}/__health`).then((response) => response.status),
+    ])
+    expect(performance.now() - started, count).toBeLessThan(1_000)
+    expect(answer.status, count).toBe(503)
+    expect(storeDown(answer.body)).toBe(true)
+    expect(health).toBe(200)
+  }
+  expect((await malformed(b!.url)).value).toBe(2)
+  expect(linesAbout(b!.run.stderr, 'value')).toHaveLength(1)
+  // Set again, the count starts from 0 and every replica follows it.
+  expect((await admin(a!.url, 'PUT', `${session}/scenario`, scenario)).status).toBe(200)
+  expect(storeDown((await get(b!.url, session)).body)).toBe(false)
+}, 60_000)
+
 it('drops a saved version that is no number as INCR writes it (`04`): the request is answered, never asked again for ever', async () => {
   const [a, b] = await startReplicas('versions', 2)
   expect((await admin(a!.url, 'PUT', 'v7/scenario', 'server-error')).status).toBe(200)

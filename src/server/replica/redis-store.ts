@@ -146,7 +146,12 @@ export class RedisSessionStore extends MemorySessionStore {
       placed.endAt(state.endsAt)
       if (session.scenario === state) session.scenario = placed
     }
-    placed.skipTo(reply.position)
+    // A count too far ahead to replay (another program's) is dropped: stepping to it would hold
+    // every session of this process.
+    if (!placed.skipTo(reply.position)) {
+      this.link.faults.malformed('value', `the count of session ${JSON.stringify(session.id)}`)
+      return this.unavailable
+    }
     if (placed.exhausted) return USUAL_EFFECT
     return takeStep(placed, partition, true, readingOf(state, reply.quota))
   }
