@@ -1,4 +1,5 @@
 import { recordService } from '../contract/record.js'
+import { createRedactor } from '../contract/redact.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { ContractArgs } from './contract-args.js'
 import { counted } from './counted.js'
@@ -19,7 +20,9 @@ export async function record(args: ContractArgs, io: CliIo): Promise<number> {
   const { taxonomy } = result
   // A fixture on stdout is the output (`--out /dev/stdout | jq`): the lines go to stderr, as export's do.
   const onStdout = await writesStandardOutput([args.out])
-  const say = (line: string) => (onStdout ? io.stderr(line) : io.stdout(line))
+  // Never the key, though the target or the path holds it (docs/keeping-honest.md, "The key").
+  const { redact } = createRedactor(args.apiKey)
+  const say = (line: string) => (onStdout ? io.stderr(redact(line)) : io.stdout(redact(line)))
   say(
     `taxonomy-mock: recorded ${counted(taxonomy.disciplines.length, 'discipline')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline')}, ` +
       `${counted(taxonomy.domains.length, 'domain')} and ${counted(taxonomy.topics.length, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${args.out}`,
