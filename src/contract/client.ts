@@ -115,7 +115,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       })
     } catch (error) {
       const reason = reasonOf(error)
-      // llhttp's codes: the service answered, in bytes that are no HTTP (two lengths, a bad head).
+      // The service answered, in bytes that are no HTTP (two lengths, a bad head) or fetch will not read.
       throw new UnreachableError(
         isMalformedHttp(reason)
           ? `GET ${path} answered malformed HTTP (${reason})`
