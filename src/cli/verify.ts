@@ -53,9 +53,14 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
   return options
 }
 
-/** `--max-read` counts megabytes where `maxReadBytes` counts bytes; text stays text, to be judged. */
+/**
+ * `--max-read` counts megabytes where `maxReadBytes` counts bytes; text stays text, to be judged,
+ * and so does a fraction: 16.5 MB is a whole number of bytes, but no whole number of megabytes.
+ */
 function toBytes(megabytes: number | string): number | string {
-  return typeof megabytes === 'number' ? megabytes * MB : megabytes
+  return typeof megabytes === 'number' && Number.isInteger(megabytes)
+    ? megabytes * MB
+    : String(megabytes)
 }
 
 /**
