@@ -129,7 +129,7 @@ it('keeps at most 100,000 links waiting: record says "at least 100000 more" of a
     timeout: 600_000,
   })
   await expect(run).rejects.toThrow(
-    /^not closed after 1 requests: at least 100000 more records needed \(e\.g\. discipline "child-0000001-1"\)/,
+    /^not closed after 1 request: at least 100000 more records needed \(e\.g\. discipline "child-0000001-1"\)/,
   )
 })
 
