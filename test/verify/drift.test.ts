@@ -246,6 +246,8 @@ it('waits out a 429 with Retry-After, retries, and passes; the wait is reported'
   expect(observation('rate-limit')).toMatchObject({
     service: '2 × 429 with Retry-After (2 s waited)',
     verdict: 'differs',
+    // The kind that answers 429 as the service did; `unavailable` answers 503.
+    note: 'test your retry path with the scenario `rate-limited` (a 429 with Retry-After)',
   })
   expect(report.requests.sent).toBe(target.requests.length)
 })
