@@ -495,8 +495,9 @@ function parseUpstream(
   let target: string
   let milliseconds: number
   try {
-    target = resolveTarget(url)
+    // The key judged first: the target's error quotes the target with the key redacted.
     resolveApiKey(apiKey)
+    target = resolveTarget(url, apiKey)
     milliseconds = resolveTimeout(toNumberOrText(timeout))
   } catch (error) {
     if (!(error instanceof OptionError)) throw error

@@ -1,3 +1,8 @@
+import {
+  createRedactor,
+  MIN_REDACTABLE_KEY_LENGTH,
+  withRedactedErrors,
+} from '../contract/redact.js'
 import type { Args } from './args.js'
 import { exportFixture } from './export.js'
 import { reportFailure } from './failure.js'
@@ -48,11 +53,20 @@ async function runCommand(args: LoadedLaterArgs, io: CliIo): Promise<number> {
       case 'validate':
         return await validateFixture(args.file, io)
       case 'verify':
-        return await verify(args, io)
+        return await withKeyRedacted(args.apiKey, () => verify(args, io))
       case 'record':
-        return await record(args, io)
+        return await withKeyRedacted(args.apiKey, () => record(args, io))
     }
   } catch (error) {
     return reportFailure(error, io)
   }
+}
+
+/**
+ * Runs `verify` or `record` with the key redacted from its failures, which quote the target and
+ * the paths given: either may hold it. A key too short to tell from text is refused by its length.
+ */
+function withKeyRedacted(apiKey: string, run: () => Promise<number>): Promise<number> {
+  if (apiKey.length < MIN_REDACTABLE_KEY_LENGTH) return run()
+  return withRedactedErrors(createRedactor(apiKey), run)
 }

@@ -50,7 +50,7 @@ export function describeParseError(error: Error & { code?: string }): string {
 /**
  * `--seed -3` becomes `--seed=-3`, and `-p -1` `--port=-1`, so the value is judged as a number
  * rather than read as a flag (node:util's parseArgs takes a value that starts with `-` for a flag
- * of its own).
+ * of its own); so do `-.5` and `-Infinity`, which are numbers too.
  */
 export function attachNegativeValues(
   argv: readonly string[],
@@ -68,7 +68,7 @@ export function attachNegativeValues(
       name !== undefined &&
       options[name]?.type === 'string' &&
       next !== undefined &&
-      /^-\d/.test(next)
+      /^-(?:\.?\d|Infinity$)/.test(next)
     ) {
       result.push(`--${name}=${next}`)
       i++

@@ -1,10 +1,11 @@
 import { recordService } from '../contract/record.js'
+import { createRedactor } from '../contract/redact.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import type { ContractArgs } from './contract-args.js'
 import { counted } from './counted.js'
 import type { CliIo } from './io.js'
 import { toRuntimeError, toServiceOptions } from './verify.js'
-import { writeOutputFile } from './write-file.js'
+import { writeOutputFile, writesStandardOutput } from './write-file.js'
 
 /**
  * `taxonomy-mock record`: a closed fixture of the service in `--out`, written atomically, and the
@@ -17,12 +18,20 @@ export async function record(args: ContractArgs, io: CliIo): Promise<number> {
   // In parts: the file of a large service is hundreds of megabytes.
   await writeOutputFile(args.out!, fixtureJsonChunks(result.taxonomy), '--out')
   const { taxonomy } = result
-  io.stdout(
+  // A fixture on stdout is the output (`--out /dev/stdout | jq`): the lines go to stderr, as export's do.
+  const onStdout = await writesStandardOutput([args.out])
+  // Never the key, though the target or the path holds it (docs/keeping-honest.md, "The key").
+  const { redact } = createRedactor(args.apiKey)
+  const say = (line: string) => (onStdout ? io.stderr(redact(line)) : io.stdout(redact(line)))
+  say(
     `taxonomy-mock: recorded ${counted(taxonomy.disciplines.length, 'discipline')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline')}, ` +
       `${counted(taxonomy.domains.length, 'domain')} and ${counted(taxonomy.topics.length, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${args.out}`,
   )
-  io.stdout(
-    `Serve it as the service answered: taxonomy-mock --data ${args.out}${result.order === 'name' ? '' : ` --order ${result.order}`}`,
+  const order = result.order === 'name' ? '' : ` --order ${result.order}`
+  say(
+    onStdout
+      ? `Serve it as the service answered, once saved to a file: taxonomy-mock --data FILE${order}`
+      : `Serve it as the service answered: taxonomy-mock --data ${args.out}${order}`,
   )
   return 0
 }

@@ -1,5 +1,6 @@
 import { FixtureError } from '../core/fixture-error.js'
 import { loadTaxonomy } from '../core/load.js'
+import { counted } from './counted.js'
 import { readDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
 
@@ -15,8 +16,8 @@ export async function validateFixture(file: string, io: CliIo): Promise<number> 
   try {
     const taxonomy = loadTaxonomy(text)
     io.stdout(
-      `${name}: a valid fixture: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ` +
-        `${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics`,
+      `${name}: a valid fixture: ${counted(taxonomy.domains.length, 'domain')}, ${counted(taxonomy.disciplines.length, 'discipline')}, ` +
+        `${counted(taxonomy.subDisciplines.length, 'sub-discipline')}, ${counted(taxonomy.topics.length, 'topic')}`,
     )
     return 0
   } catch (error) {
@@ -25,7 +26,7 @@ export async function validateFixture(file: string, io: CliIo): Promise<number> 
     const unlisted = error.issueCount - error.issues.length
     if (unlisted > 0)
       io.stdout(
-        `${name}: and ${unlisted} more problems (the first ${error.issues.length} are listed)`,
+        `${name}: and ${counted(unlisted, 'more problem')} (the first ${error.issues.length} are listed)`,
       )
     io.stderr(
       `taxonomy-mock: ${name} is not a valid fixture: ${error.issueCount} problem${error.issueCount === 1 ? '' : 's'}`,

@@ -16,17 +16,22 @@ import type { CliIo } from './io.js'
 import { isOptionError, toFlagError } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { UsageError } from './usage-error.js'
-import { writeFileAtomically } from './write-file.js'
+import { writeFileAtomically, writesStandardOutput } from './write-file.js'
 
 /**
- * `taxonomy-mock verify`: the summary on stdout, `--report` JSON and `--junit` XML; 0 when no rule
- * fails, 1 when one does, the target cannot be reached, or its data is past the memory budget.
+ * `taxonomy-mock verify`: the summary on stdout (on stderr when a report goes there), `--report`
+ * JSON and `--junit` XML; 0 when no rule fails, 1 when one does, the target cannot be reached, or
+ * its data is past the memory budget.
  */
 export async function verify(args: ContractArgs, io: CliIo): Promise<number> {
   const options = toServiceOptions(args)
   const crawl = judged(args, () => resolveCrawl(args.crawl))
   const report = await verifyService({ ...options, crawl }).catch(toRuntimeError)
-  for (const line of formatVerifySummary(report, args.keySource)) io.stdout(line)
+  // A report on stdout is the output (`--report /dev/stdout | jq`): the summary goes to stderr.
+  const onStdout = await writesStandardOutput([args.report, args.junit])
+  for (const line of formatVerifySummary(report, args.keySource))
+    if (onStdout) io.stderr(line)
+    else io.stdout(line)
   if (args.report !== undefined)
     await writeFileAtomically(args.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (args.junit !== undefined) await writeFileAtomically(args.junit, toJunitXml(report), '--junit')
@@ -48,9 +53,14 @@ export function toServiceOptions(args: ContractArgs): ServiceOptions {
   return options
 }
 
-/** `--max-read` counts megabytes where `maxReadBytes` counts bytes; text stays text, to be judged. */
+/**
+ * `--max-read` counts megabytes where `maxReadBytes` counts bytes; text stays text, to be judged,
+ * and so does a fraction: 16.5 MB is a whole number of bytes, but no whole number of megabytes.
+ */
 function toBytes(megabytes: number | string): number | string {
-  return typeof megabytes === 'number' ? megabytes * MB : megabytes
+  return typeof megabytes === 'number' && Number.isInteger(megabytes)
+    ? megabytes * MB
+    : String(megabytes)
 }
 
 /**

@@ -107,6 +107,23 @@ async function writeTo(
   }
 }
 
+/**
+ * Whether any of `files` is written to this process's standard output (`/dev/stdout`, `/dev/fd/1`,
+ * or a link to one), as {@link writeOutputFile} finds it: a command then keeps its lines off stdout.
+ *
+ * @example
+ * await writesStandardOutput(['/dev/stdout', undefined]) // true
+ */
+export async function writesStandardOutput(
+  files: readonly (string | undefined)[],
+): Promise<boolean> {
+  for (const file of files) {
+    const descriptor = file === undefined ? undefined : await findDescriptorPath(file)
+    if (descriptor !== undefined && ownDescriptorOf(descriptor) === 1) return true
+  }
+  return false
+}
+
 /** Removes, at once, every partial file being written: the process is being stopped. */
 export function removePartialFiles(): void {
   for (const partial of partialFiles) rmSync(partial, { force: true })

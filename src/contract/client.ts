@@ -50,8 +50,10 @@ export interface ServiceClient {
 const PROBE_ORIGIN = 'https://taxonomy-mock-verify.invalid'
 const WRONG_KEY = 'taxonomy-mock-verify-wrong-key'
 const MAX_RETRIES = 3
+/** How a fetch handler called in-process (`createFetchHandler`) says a connection gave no answer. */
+const NO_ANSWER = 'no HTTP answer (Response.error())'
 /** The connection was closed or reset under a request, before any answer. */
-const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'UND_ERR_SOCKET'])
+const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'UND_ERR_SOCKET', NO_ANSWER])
 
 /**
  * Creates the client `verifyService` and `recordService` send every request through, so no run
@@ -95,21 +97,25 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
     if (value !== undefined) headers.set('authorization', value)
     // One time bound for the request and its one retry.
     const signal = AbortSignal.timeout(options.timeout)
-    const request = () =>
-      new Request(`${options.base}${path}`, { headers, redirect: 'manual', signal })
+    const ask = () =>
+      options
+        .fetch(new Request(`${options.base}${path}`, { headers, redirect: 'manual', signal }), {
+          signal,
+        })
+        .then((response) => settled(response, signal))
     let response: Response
     const sentAt = performance.now()
     try {
-      response = await options.fetch(request(), { signal }).catch((error: unknown) => {
+      response = await ask().catch((error: unknown) => {
         // A kept-alive connection the service closed as this request went out on it (its idle
         // timeout and ours crossed): asked again once, on a new connection, as browsers do.
         if (!CLOSED_UNDER_REQUEST.has(reasonOf(error)) || sent >= options.maxRequests) throw error
         sent++
-        return options.fetch(request(), { signal })
+        return ask()
       })
     } catch (error) {
       const reason = reasonOf(error)
-      // llhttp's codes: the service answered, in bytes that are no HTTP (two lengths, a bad head).
+      // The service answered, in bytes that are no HTTP (two lengths, a bad head) or fetch will not read.
       throw new UnreachableError(
         isMalformedHttp(reason)
           ? `GET ${path} answered malformed HTTP (${reason})`
@@ -205,6 +211,19 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       }
     },
   }
+}
+
+/**
+ * The response as a socket's fetch settles it. A fetch handler called in-process answers where a
+ * fetch rejects: after the time bound (it ends a delay or a hang when the signal aborts, and then
+ * answers), and with `Response.error()` for a fault that sends no answer.
+ */
+function settled(response: Response, signal: AbortSignal): Response {
+  if (signal.aborted || response.type === 'error') {
+    void response.body?.cancel().catch(() => {})
+    throw signal.aborted ? signal.reason : new TypeError(NO_ANSWER)
+  }
+  return response
 }
 
 /** UTF-8 parts of `bytes` bytes in all, as one text. */

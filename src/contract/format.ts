@@ -1,4 +1,4 @@
-import { listEndpoints } from '../http/endpoints.js'
+import { listEndpoints, type Endpoint } from '../http/endpoints.js'
 import { toDelayJson } from './latency.js'
 import type { VerifyReport } from './verify.js'
 
@@ -13,7 +13,7 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
   const { requests, records } = report
   const lines = [
     `taxonomy-mock verify ${report.target} (key from ${keySource}, ${report.key.length} characters)`,
-    `${requests.sent} requests (bound ${requests.maxRequests}, ${requests.rate === Number.POSITIVE_INFINITY ? 'no rate limit' : `at most ${requests.rate}/s`}); ${listEndpoints((endpoint) => `${records[endpoint.startOption]} ${endpoint.plural}`, 'and')} looked up`,
+    `${requests.sent} request${requests.sent === 1 ? '' : 's'} (bound ${requests.maxRequests}, ${requests.rate === Number.POSITIVE_INFINITY ? 'no rate limit' : `at most ${requests.rate}/s`}); ${listEndpoints((endpoint) => countedRecords(records[endpoint.startOption], endpoint), 'and')} looked up`,
     '',
     'Rules',
   ]
@@ -97,7 +97,7 @@ export function toJunitXml(report: VerifyReport): string {
   )
   if (report.latency !== null)
     properties.push(
-      `      <property name="latency" value="${xml(`${toDelayJson(report.latency)} over ${report.latency.samples} lookups`)}"/>`,
+      `      <property name="latency" value="${xml(`${toDelayJson(report.latency)} over ${report.latency.samples} lookup${report.latency.samples === 1 ? '' : 's'}`)}"/>`,
     )
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -111,6 +111,11 @@ export function toJunitXml(report: VerifyReport): string {
     '</testsuites>',
     '',
   ].join('\n')
+}
+
+/** "1 discipline", "2 sub-disciplines": a count of an endpoint's records, singular for one. */
+function countedRecords(count: number, endpoint: Endpoint): string {
+  return `${count} ${count === 1 ? endpoint.noun : endpoint.plural}`
 }
 
 function xml(text: string): string {

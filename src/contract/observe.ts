@@ -1,3 +1,4 @@
+import type { ScenarioKind } from '../http/kinds.js'
 import { DEFAULT_STATUSES, isErrorStatus } from '../http/options.js'
 import type { Exchange, Wait } from './client.js'
 import type { Lookup } from './lookups.js'
@@ -11,6 +12,12 @@ import {
 } from './order.js'
 import type { Probes } from './probes.js'
 import { isErrorAnswer, NOT_FOUND_MESSAGE, UNAUTHORIZED_MESSAGE } from './rules.js'
+
+/** The scenario that answers as a service did when it asked for a wait (the only statuses retried). */
+const RETRY_SCENARIOS = {
+  429: 'rate-limited',
+  503: 'unavailable',
+} as const satisfies Record<429 | 503, ScenarioKind>
 
 /**
  * Something the spec leaves unsaid, as the service does it and as the mock does it now, with the
@@ -98,13 +105,14 @@ export function observe(
   ]
   if (waits.length > 0) {
     const seconds = waits.reduce((sum, wait) => sum + wait.seconds, 0)
+    const statuses = [...new Set(waits.map((wait) => wait.status))]
     list.push({
       id: 'rate-limit',
       question: 'rate limiting (§8: not shown)',
-      service: `${waits.length} × ${[...new Set(waits.map((wait) => wait.status))].join('/')} with Retry-After (${seconds} s waited)`,
+      service: `${waits.length} × ${statuses.join('/')} with Retry-After (${seconds} s waited)`,
       mock: 'no limit',
       verdict: 'differs',
-      note: 'test your retry path with the scenario `unavailable` (a 503 with Retry-After)',
+      note: `test your retry path with the scenario ${statuses.map((status) => `\`${RETRY_SCENARIOS[status as 429 | 503]}\` (a ${status} with Retry-After)`).join(' or ')}`,
     })
   }
   return list

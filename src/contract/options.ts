@@ -5,7 +5,7 @@ import { requireOptionsObject } from '../core/options-object.js'
 import { describeKeyFault, isApiKey } from '../http/options.js'
 import { carriesCredentials, redactUrl } from '../http/secret-query.js'
 import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
-import { MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
+import { createRedactor, MIN_REDACTABLE_KEY_LENGTH } from './redact.js'
 import { OptionError } from '../core/option-error.js'
 
 /** What `verifyService` and `recordService` share: where the service is, the key, and the bounds. */
@@ -144,7 +144,7 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
   if (typeof fetchOption !== 'function')
     throw new OptionError('fetch', `must be a function; received ${formatReceived(options.fetch)}`)
   return {
-    base: resolveTarget(options.target),
+    base: resolveTarget(options.target, options.apiKey),
     apiKey: options.apiKey,
     ...(slugs as Readonly<Record<Endpoint['startOption'], readonly string[]>>),
     rate:
@@ -210,15 +210,20 @@ function shortKeyRequirement(length: number): string {
   )
 }
 
-/** The service's base URL without a trailing slash: http or https, no credentials, query or fragment. */
-export function resolveTarget(target: unknown): string {
+/**
+ * The service's base URL without a trailing slash: http or https, no credentials, query or fragment.
+ * What an error quotes of it has `apiKey` (a key already judged) redacted.
+ */
+export function resolveTarget(target: unknown, apiKey?: string): string {
+  const shown = (text: string) =>
+    apiKey === undefined ? text : createRedactor(apiKey).redact(text)
   let url: URL
   try {
     url = new URL(String(target instanceof URL ? target.href : target))
   } catch {
     throw new OptionError(
       'target',
-      `must be an http or https URL; received ${formatReceived(typeof target === 'string' ? redactUrl(target) : target)}`,
+      `must be an http or https URL; received ${shown(formatReceived(typeof target === 'string' ? redactUrl(target) : target))}`,
     )
   }
   if (typeof target !== 'string' && !(target instanceof URL))
@@ -226,7 +231,7 @@ export function resolveTarget(target: unknown): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new OptionError(
       'target',
-      `must be an http or https URL; received ${JSON.stringify(url.protocol)}`,
+      `must be an http or https URL; received ${shown(JSON.stringify(url.protocol))}`,
     )
   // A key in the URL would end up in reports and logs: the key has its own option.
   if (carriesCredentials(url))

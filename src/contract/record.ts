@@ -96,7 +96,7 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
   if (missing.length > 0) {
     const [first] = missing
     throw new RecordError(
-      `not closed after ${client.sent} requests: at least ${missing.length} more record${missing.length === 1 ? '' : 's'} needed ` +
+      `not closed after ${client.sent} request${client.sent === 1 ? '' : 's'}: at least ${missing.length} more record${missing.length === 1 ? '' : 's'} needed ` +
         `(e.g. ${findEndpoint(first!.collection)!.noun} ${JSON.stringify(first!.slug)}); raise --max-requests (now ${resolved.maxRequests})` +
         `${wantsAll ? ' to record everything reachable' : ''}; nothing written`,
     )

@@ -130,7 +130,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
       reply = await exchange({ url, method, headers, timeout })
     } catch (error) {
       const reason = reasonOf(error)
-      // llhttp's codes: the upstream answered, in bytes that are no HTTP (as verify says it).
+      // The upstream answered, in bytes that are no HTTP or fetch will not read (as verify says it).
       if (isTimeout(error) || !isMalformedHttp(reason)) return unanswered(error)
       if (!reachable) said(true, `${base} answers again`)
       return failed(redactor.redact(`${what}: answered malformed HTTP (${reason})`))

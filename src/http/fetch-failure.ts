@@ -16,10 +16,21 @@ export function reasonOf(error: unknown): string {
 }
 
 /**
+ * What fetch (undici, Node 20 to 24) says of an answer it will not read, by code or, where it
+ * gives none, by message: headers past its limit, more content codings than it decodes (5).
+ */
+const REFUSED_ANSWER =
+  /^(?:UND_ERR_HEADERS_OVERFLOW|Headers Overflow Error)$|^too many content-encodings in response\b/
+
+/**
  * Whether a failure's reason says the peer answered in bytes that are no HTTP: llhttp's codes
- * (`HPE_…`, Node's parser and Node 20's fetch), and the content-length mismatch that the fetch
- * of Node 22 and later reports for the same bytes itself.
+ * (`HPE_…`, Node's parser and Node 20's fetch), the content-length mismatch that the fetch
+ * of Node 22 and later reports for the same bytes itself, and an answer fetch refuses to read.
  */
 export function isMalformedHttp(reason: string): boolean {
-  return reason.startsWith('HPE_') || reason === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+  return (
+    reason.startsWith('HPE_') ||
+    reason === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
+    REFUSED_ANSWER.test(reason)
+  )
 }

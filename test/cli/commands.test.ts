@@ -103,6 +103,25 @@ it.each([
     ['--seed', '-3'],
     'taxonomy-mock: --seed must be a non-negative safe integer; received -3 (number)',
   ],
+  // -Infinity and -.5 are values too, judged as any other: not "needs a value".
+  [
+    [
+      'verify',
+      '--target',
+      'http://127.0.0.1:9',
+      '--discipline',
+      'x',
+      '--api-key',
+      'k'.repeat(8),
+      '--rate',
+      '-Infinity',
+    ],
+    'taxonomy-mock: --rate must be a number of requests per second from 0.01 to 1000, or Infinity for no limit; received "-Infinity" (string)',
+  ],
+  [
+    ['--delay', '-.5'],
+    'taxonomy-mock: --delay must be a number of milliseconds from 0 to 2147483647; received "-.5" (string)',
+  ],
   // No number holds them as typed (read, they were 1 and 9007199254740992): quoted as typed.
   [
     ['export', '--seed', '0.99999999999999999999', '--size', 'small'],

@@ -65,6 +65,35 @@ it('writes --report and --junit through links to the standard output descriptor'
   expect(readlinkSync(join(dir, 'junit'))).toBe('/proc/self/fd/1')
 })
 
+it('keeps the standard output to the report alone when --report is written there: the summary goes to stderr', async () => {
+  const link = join(tempDir(), 'stdout')
+  symlinkSync('/proc/self/fd/1', link)
+  const { code, stdout, stderr } = await runCli(
+    [...(await startVerifyTarget()), '--report', link],
+    { TAXONOMY_API_KEY: SECRET },
+  )
+  expect(code).toBe(0)
+  expect(JSON.parse(stdout.join('\n'))).toMatchObject({ passed: true })
+  expect(stderr.join('\n')).toContain('Rules')
+})
+
+it('keeps the standard output to the fixture alone when record --out is written there: its lines go to stderr', async () => {
+  const server = await startTestServer({ seed: 42, size: 'small', apiKeys: [SECRET] })
+  const slug = createTaxonomy({ seed: 42, size: 'small' }).disciplines[0]!.slug
+  const link = join(tempDir(), 'stdout')
+  symlinkSync('/proc/self/fd/1', link)
+  const { code, stdout, stderr } = await runCli(
+    ['record', '--target', server.url, '--discipline', slug, '--rate', '500', '--out', link],
+    { TAXONOMY_API_KEY: SECRET },
+  )
+  expect(code).toBe(0)
+  expect(JSON.parse(stdout.join('\n'))).toMatchObject({ format: 'taxonomy-mock/v1.1' })
+  expect(stderr).toEqual([
+    expect.stringMatching(/^taxonomy-mock: recorded .* to .*stdout$/),
+    'Serve it as the service answered, once saved to a file: taxonomy-mock --data FILE',
+  ])
+})
+
 it('writes two outputs through links to the standard output when it is a file, not one file twice', async () => {
   // /proc/self/fd/1 leads on to the file stdout is redirected to: the outputs still share a
   // descriptor, which writes append to, and are not refused as two flags naming one file.

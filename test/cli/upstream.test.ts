@@ -287,6 +287,12 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
       ENV,
       'taxonomy-mock: --upstream must be an http or https URL; received "[redacted]@127.0.0.1:9"',
     ],
+    // The key itself, where a URL has no place for it: redacted too.
+    [
+      ['--upstream', `http://127.0.0.1:9 ${SECRET}`],
+      ENV,
+      'taxonomy-mock: --upstream must be an http or https URL; received "http://127.0.0.1:9 [API key]"',
+    ],
   ]
   for (const [argv, env, message] of cases) {
     const run = spawnCli(['--port', '0', ...argv], env)

@@ -18,6 +18,13 @@ it('says a valid fixture is valid, with its counts, and exits 0', async () => {
   })
 })
 
+it('counts one record of a level in the singular', async () => {
+  const file = fixturePath('minimal.json')
+  expect((await runCli(['validate', file])).stdout).toEqual([
+    `${JSON.stringify(file)}: a valid fixture: 1 domain, 1 discipline, 1 sub-discipline, 1 topic`,
+  ])
+})
+
 it('lists every problem with its JSON path, one per line, and exits 2', async () => {
   const fixture = JSON.parse(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
   fixture.disciplines[0].domain_ids = ['00000000-0000-4000-8000-000000000000']

@@ -160,6 +160,11 @@ it('words a body broken off, undecodable or in malformed HTTP as verify does, an
     cut: 'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"a":',
     gzip: 'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 8\r\n\r\nnot gzip',
     malformed: 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello',
+    // Past the header limit of fetch and of Node's parser (16 KB).
+    // One coding more than fetch decodes: it refuses the answer, node:http's exchange the relay.
+    codings:
+      'HTTP/1.1 200 OK\r\nContent-Encoding: gzip, gzip, gzip, gzip, gzip, gzip\r\nContent-Length: 2\r\n\r\n{}',
+    overflow: `HTTP/1.1 200 OK\r\n${'x-filler: aaaaaaaaaaaaaaaaaaaa\r\n'.repeat(100_000)}Content-Length: 2\r\n\r\n{}`,
     good: `HTTP/1.1 200 OK\r\nContent-Length: ${good.length}\r\n\r\n${good}`,
   }
   const server = createNetServer((socket) => {
@@ -180,7 +185,11 @@ it('words a body broken off, undecodable or in malformed HTTP as verify does, an
       onReachable: (...change) => reachable.push(change),
     })
     const reasons: string[] = []
-    for (const slug of ['cut', 'good', 'gzip', 'good', 'malformed', 'good']) {
+    const slugs = ['cut', 'gzip', 'malformed', 'overflow', 'codings'].flatMap((slug) => [
+      slug,
+      'good',
+    ])
+    for (const slug of slugs) {
       const result = await source.lookUp({ method: 'GET', collection: 'disciplines', slug })
       reasons.push(result.kind === 'failed' ? result.reason : result.kind)
     }
@@ -198,6 +207,19 @@ it('words a body broken off, undecodable or in malformed HTTP as verify does, an
       expect.stringMatching(
         new RegExp(
           `^${at('malformed')}answered malformed HTTP \\((HPE_UNEXPECTED_CONTENT_LENGTH|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)\\)$`,
+        ),
+      ),
+      'answer',
+      // Node's parser names llhttp's code, fetch its own.
+      expect.stringMatching(
+        new RegExp(
+          `^${at('overflow')}answered malformed HTTP \\((HPE_HEADER_OVERFLOW|UND_ERR_HEADERS_OVERFLOW)\\)$`,
+        ),
+      ),
+      'answer',
+      expect.stringMatching(
+        new RegExp(
+          `^${at('codings')}answered (malformed HTTP \\(too many content-encodings in response: 6, maximum allowed is 5\\)|with Content-Encoding "gzip, gzip, gzip, gzip, gzip, gzip", which the key check cannot read; not relayed)$`,
         ),
       ),
       'answer',

@@ -129,7 +129,7 @@ it('keeps at most 100,000 links waiting: record says "at least 100000 more" of a
     timeout: 600_000,
   })
   await expect(run).rejects.toThrow(
-    /^not closed after 1 requests: at least 100000 more records needed \(e\.g\. discipline "child-0000001-1"\)/,
+    /^not closed after 1 request: at least 100000 more records needed \(e\.g\. discipline "child-0000001-1"\)/,
   )
 })
 
@@ -174,3 +174,32 @@ it('reads past 64 MB only when --max-read allows it, and names the budget it was
     ],
   })
 })
+
+it.each(['verify', 'record'])(
+  '%s refuses a --max-read of a fraction of a megabyte, though it is a whole number of bytes',
+  async (command) => {
+    const out = command === 'record' ? ['--out', '/nonexistent-dir/never-written.json'] : []
+    for (const maxRead of ['16.5', '16.1'])
+      expect(
+        await runInProcess(
+          [
+            command,
+            '--target',
+            'http://127.0.0.1:9',
+            '--discipline',
+            'x',
+            '--max-read',
+            maxRead,
+            ...out,
+          ],
+          ENV,
+        ),
+      ).toEqual({
+        code: 2,
+        stdout: [],
+        stderr: [
+          `taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received ${maxRead}`,
+        ],
+      })
+  },
+)

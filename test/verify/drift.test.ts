@@ -4,8 +4,10 @@ import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 import type { VerifyReport } from '../../src/contract/verify.js'
 import { runCli } from '../helpers/cli.js'
+import { fixturePath } from '../helpers/fixtures.js'
 import { SECRET, driftBodies, runInProcess, startTarget, type Drift } from '../helpers/targets.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
@@ -244,6 +246,8 @@ it('waits out a 429 with Retry-After, retries, and passes; the wait is reported'
   expect(observation('rate-limit')).toMatchObject({
     service: '2 × 429 with Retry-After (2 s waited)',
     verdict: 'differs',
+    // The kind that answers 429 as the service did; `unavailable` answers 503.
+    note: 'test your retry path with the scenario `rate-limited` (a 429 with Retry-After)',
   })
   expect(report.requests.sent).toBe(target.requests.length)
 })
@@ -457,4 +461,30 @@ it.each([
     env as Record<string, string>,
   )
   expect([code, stdout, stderr]).toEqual([2, [], [line]])
+})
+
+it('counts one record of a level, and one lookup, in the singular in its summary and JUnit file', async () => {
+  const minimal = loadTaxonomy(readFileSync(fixturePath('minimal.json'), 'utf8'))
+  const target = await startTarget(undefined, { taxonomy: minimal })
+  const dir = mkdtempSync(join(tmpdir(), 'verify-'))
+  const junit = join(dir, 'junit.xml')
+  const { code, stdout } = await runInProcess(
+    [
+      'verify',
+      '--target',
+      target.url,
+      '--discipline',
+      'area-studies',
+      '--rate',
+      '200',
+      '--junit',
+      junit,
+    ],
+    ENV,
+  )
+  expect(code).toBe(0)
+  expect(stdout[1]).toMatch(
+    /^\d+ requests \(bound 200, at most 200\/s\); 1 discipline and 0 sub-disciplines looked up$/,
+  )
+  expect(readFileSync(junit, 'utf8')).toMatch(/ over 1 lookup"\/>/)
 })

@@ -211,3 +211,61 @@ it('keeps the key out of the observations when a header echoes it percent-encode
   expect(stdout.join('\n')).toContain('Bearer realm="[API key]"')
   for (const output of outputs) expect(findKeyLeak(output, KEY)).toBeUndefined()
 })
+
+it('record shows the target and the --out path with the key redacted where they hold it', async () => {
+  const key = 'pathkey-0123456789abcdefghij'
+  const target = await startTarget(undefined, { seed: 42, size: 'small', apiKeys: [key] })
+  const out = join(mkdtempSync(join(tmpdir(), 'redaction-')), key, 'recording.json')
+  const { code, stdout, stderr } = await runInProcess(
+    [
+      'record',
+      '--target',
+      `${target.url}/${key}/..`,
+      '--discipline',
+      discipline.slug,
+      '--rate',
+      '500',
+      '--out',
+      out,
+    ],
+    { TAXONOMY_API_KEY: key },
+  )
+  expect([code, stderr]).toEqual([0, []])
+  expect(stdout[0]).toContain(`from ${target.url}/[API key]/.. in `)
+  expect(stdout[0]).toMatch(/ to \S+\/\[API key\]\/recording\.json$/)
+  for (const line of stdout) expect(findKeyLeak(line, key)).toBeUndefined()
+  expect(existsSync(out)).toBe(true)
+})
+
+it.each(['verify', 'record'] as const)(
+  '%s redacts the key from the usage error of a --target that is no URL, and from a path it cannot write',
+  async (command) => {
+    const key = 'usagekey-0123456789abcdefghij'
+    const target = await startTarget(undefined, { seed: 42, size: 'small', apiKeys: [key] })
+    const file = command === 'verify' ? '--report' : '--out'
+    const start = ['--discipline', discipline.slug, '--rate', '500']
+    const noUrl = await runInProcess(
+      [command, '--target', `${target.url} ${key}`, ...start, file, '/dev/null'],
+      { TAXONOMY_API_KEY: key },
+    )
+    expect([noUrl.code, noUrl.stderr]).toEqual([
+      2,
+      [
+        `taxonomy-mock: --target must be an http or https URL; received "${target.url} [API key]" (string)`,
+      ],
+    ])
+    const unwritable = await runInProcess(
+      [command, '--target', target.url, ...start, file, `/proc/${key}/x.json`],
+      { TAXONOMY_API_KEY: key },
+    )
+    expect(unwritable.code).toBe(1)
+    expect(unwritable.stderr).toEqual([
+      `taxonomy-mock: cannot write ${file} file "/proc/[API key]/x.json": the folder "/proc" takes no new folder`,
+    ])
+    await expect(
+      verifyService({ target: `${target.url} ${key}`, apiKey: key, disciplines: ['x'] }),
+    ).rejects.toThrow(
+      /^`target` must be an http or https URL; received "[^"]+ \[API key\]" \(string\)$/,
+    )
+  },
+)

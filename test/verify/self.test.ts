@@ -1,7 +1,10 @@
 import { expect, it } from 'vitest'
+import { UnreachableError } from '../../src/contract/client.js'
+import { recordService } from '../../src/contract/record.js'
 import { verifyService } from '../../src/contract/verify.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import type { Size } from '../../src/core/size.js'
+import type { Scenario } from '../../src/http/scenario.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { startTestServer } from '../helpers/server.js'
 import { SECRET, runInProcess } from '../helpers/targets.js'
@@ -71,4 +74,40 @@ it('names exactly the options a server was started with, over a socket through t
   expect(stdout).toContain(
     'To make the mock match: taxonomy-mock --unauthorized-status 403 --not-found-status 410 --no-cors --order id',
   )
+})
+
+it.each([
+  [{ kind: 'network-error' }, /: no HTTP answer \(Response\.error\(\)\)$/],
+  [{ kind: 'empty' }, /: no HTTP answer \(Response\.error\(\)\)$/],
+  [{ kind: 'hang' }, /: no answer in time \(timeout\)$/],
+  [{ kind: 'delay', delay: 600_000 }, /: no answer in time \(timeout\)$/],
+] as const)(
+  'ends an in-process run as a run over a socket ends: %o cannot be reached, for verify and record',
+  async (scenario, reason) => {
+    const options = {
+      target: 'http://taxonomy.test',
+      apiKey: SECRET,
+      disciplines: ['pharmacology'],
+      rate: Infinity,
+      timeout: 50,
+    }
+    for (const run of [verifyService, recordService]) {
+      const fetch = createFetchHandler({ size: 'small', apiKeys: [SECRET], scenario })
+      const failed = run({ ...options, fetch })
+      await expect(failed).rejects.toThrow(UnreachableError)
+      await expect(failed).rejects.toThrow(reason)
+    }
+  },
+)
+
+it('asks again once in-process, as over a socket, when the first answer is no answer', async () => {
+  const scenario: Scenario = { sequence: ['network-error', 'usual'] }
+  const report = await verifyService({
+    target: 'http://taxonomy.test',
+    apiKey: SECRET,
+    disciplines: ['pharmacology'],
+    rate: Infinity,
+    fetch: createFetchHandler({ size: 'small', apiKeys: [SECRET], scenario }),
+  })
+  expect(report.rules.filter((rule) => rule.status === 'fail')).toEqual([])
 })
