@@ -10,6 +10,7 @@ import { SESSION_ID_PATTERN } from '../http/sessions.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseStoreAddress, type StoreAddress } from '../server/replica/store-address.js'
 import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/options.js'
+import { createRedactor } from '../contract/redact.js'
 import { OptionError } from '../core/option-error.js'
 import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
 import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
@@ -75,6 +76,8 @@ export interface ServeArgs {
 export interface UpstreamArgs {
   /** Its base URL, checked: http or https, no credentials, query or fragment. */
   readonly target: string
+  /** The same with the key redacted, should a path hold it: what lines and answers show. */
+  readonly shownTarget: string
   /** From `TAXONOMY_API_KEY`, as `verify` and `record` take it. */
   readonly apiKey: string
   readonly onMiss: OnMiss
@@ -508,7 +511,13 @@ function parseUpstream(
       `${named[error.option as keyof typeof named] ?? '--upstream'} ${requirement}`,
     )
   }
-  return { target, apiKey, onMiss, timeout: milliseconds }
+  return {
+    target,
+    shownTarget: createRedactor(apiKey).redact(target),
+    apiKey,
+    onMiss,
+    timeout: milliseconds,
+  }
 }
 
 /** `--memory-budget MB` in bytes: whole megabytes, worded in its own unit (the option counts bytes). */

@@ -30,11 +30,11 @@ export function formatUrlLine(
       : args.upstream === undefined
         ? `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
         : 'no data'
-  // The upstream's URL holds no credentials (checked), and its key is never shown.
+  // The upstream's URL holds no credentials (checked), and its key is never shown, not even in a path.
   const source =
     args.upstream === undefined
       ? data
-      : `${data}; upstream ${args.upstream.target}, on miss ${args.upstream.onMiss}`
+      : `${data}; upstream ${args.upstream.shownTarget}, on miss ${args.upstream.onMiss}`
   return `taxonomy-mock listening on ${url} (${source}; key${keys.length > 1 ? 's' : ''}: ${keys.join(', ')})`
 }
 

@@ -55,7 +55,7 @@ export function prepareUpstream(
   io: CliIo,
   role: CaptureRole = {},
 ): ServeUpstream {
-  const { target, apiKey, onMiss, timeout } = args
+  const { target, shownTarget, apiKey, onMiss, timeout } = args
   // What was said last: each process's source says a change once, and workers find it alike.
   let saidReachable = true
   const say = (reachable: boolean, reason: string) => {
@@ -63,7 +63,7 @@ export function prepareUpstream(
     saidReachable = reachable
     io.stderr(
       reachable
-        ? `taxonomy-mock: the upstream ${target} answers again`
+        ? `taxonomy-mock: the upstream ${shownTarget} answers again`
         : `taxonomy-mock: the upstream gave no answer (${reason}); answering 502 until it does`,
     )
   }
@@ -91,7 +91,7 @@ export function prepareUpstream(
   const captureCommand =
     data === undefined
       ? undefined
-      : `taxonomy-mock serve --data ${shellWord(data)} --upstream ${shellWord(target)} --on-miss capture`
+      : `taxonomy-mock serve --data ${shellWord(data)} --upstream ${shellWord(shownTarget)} --on-miss capture`
   return {
     upstream: { onMiss, source, ...(captureCommand ? { captureCommand } : {}) },
     attach: (resolver) => captures.attach(resolver),

@@ -121,6 +121,35 @@ it('fail with --data answers the spec 404 for a slug the fixture lacks, its jour
   expect(upstreamJournal).toEqual([])
 })
 
+it('shows an upstream URL whose path holds the key with the key redacted: in the URL line and in the capture hint an answer journals', async () => {
+  const upstream = await startUpstream()
+  const dir = tempDir()
+  const data = join(dir, 'taxonomy.json')
+  writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  const run = spawnCli(
+    [
+      '--port',
+      '0',
+      '--data',
+      data,
+      '--upstream',
+      `${upstream.url}/v/${SECRET}`,
+      '--on-miss',
+      'fail',
+    ],
+    ENV,
+  )
+  const line = await run.waitFor(URL_PATTERN)
+  expect(line).toContain(`upstream ${upstream.url}/v/[API key], on miss fail`)
+  const url = URL_PATTERN.exec(line)![0]
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(404)
+  const [miss] = await journal(url)
+  expect(miss!.hint).toContain(`--upstream '${upstream.url}/v/[API key]' --on-miss capture`)
+  run.child.kill('SIGTERM')
+  await run.exit
+  expect(findKeyLeak([...run.stdout, ...run.stderr].join('\n'), SECRET)).toBeUndefined()
+})
+
 it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
   const upstream = await startUpstream()
   const captureInto = async (file: string) => {
