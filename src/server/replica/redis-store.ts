@@ -73,7 +73,8 @@ export class RedisSessionStore extends MemorySessionStore {
     const session = saved === null ? this.find(id) : this.take(id)
     if (session === undefined) return
     this.#highest = Math.max(this.#highest, saved?.version ?? 0)
-    if (this.#versions.get(session) === saved?.version) return
+    // A copy without a version may still hold a write the store refused: compared all the same.
+    if (saved !== null && this.#versions.get(session) === saved.version) return
     const { scenario, data } = saved ?? {}
     let taken = true
     // Only what differs from this copy is applied: a scenario or a patch is not built again.
@@ -180,6 +181,10 @@ export class RedisSessionStore extends MemorySessionStore {
       // command): the next request after the answer, wherever it goes, finds the session stale.
       saved = await this.link.fetch(id)
     } catch {
+      // Applied here, and maybe not in Redis: this copy is compared with the store's at its next
+      // fetch, whatever its version (a refused clear leaves the version as it was).
+      const copy = this.find(id)
+      if (copy !== undefined) this.#versions.delete(copy)
       this.markStale(id)
       return this.unavailable
     }
