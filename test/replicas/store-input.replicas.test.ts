@@ -145,6 +145,20 @@ it('drops malformed session keys and saved states it finds at start, and malform
   }
 }, 60_000)
 
+it("drops a session whose key is no hash (another program's list), counted; start-up goes on and serves the rest", async () => {
+  await redisSays('RPUSH', 'typed:s:{listed}', 'a')
+  await redisSays('HSET', 'typed:s:{kept}', 'v', '1', 'n', '0', 'scenario', '"unavailable"')
+  await redisSays('SADD', 'typed:sessions', 'listed', 'kept')
+  const [replica] = await startReplicas('typed', 1)
+  expect((await get(replica!.url, 'kept')).status).toBe(503)
+  expect((await get(replica!.url, 'listed')).status).toBe(200)
+  expect(await malformed(replica!.url)).toEqual({ message: 0, key: 0, value: 1 })
+  expect(linesAbout(replica!.run.stderr, 'value')).toEqual([
+    expect.stringMatching(/\(typed:s:\{listed\} is a list, not a hash\)/),
+  ])
+  expect(replica!.run.stderr.join('\n')).not.toMatch(/refused a command|cannot reach/)
+})
+
 it('starts a count again that is none replicas write (past 2^53, infinite), and a quota window that starts later than now', async () => {
   const [replica] = await startReplicas('counts', 1)
   const url = replica!.url

@@ -275,7 +275,7 @@ export class StoreLink {
 
   /**
    * A session's saved state (`null`: none, or malformed: dropped and counted). A field larger
-   * than any replica writes is not read: it is malformed.
+   * than any replica writes is not read, nor a key that is no hash: they are malformed.
    */
   async fetch(session: string): Promise<SavedState | null> {
     const key = this.#keys(`s:{${session}}`)
@@ -286,7 +286,14 @@ export class StoreLink {
     if (state !== undefined) return state
     const oversized = Array.isArray(reply) && reply.length === 2 ? (reply as unknown[]) : undefined
     const [field, bytes] = oversized ?? []
-    this.#malformed('value', oversized ? `${key}'s ${String(field)}: ${String(bytes)} bytes` : key)
+    this.#malformed(
+      'value',
+      oversized === undefined
+        ? key
+        : field === 'type'
+          ? `${key} is a ${String(bytes)}, not a hash`
+          : `${key}'s ${String(field)}: ${String(bytes)} bytes`,
+    )
     return null
   }
 

@@ -114,11 +114,15 @@ return v`
  * A session's saved state, `{v, scenario, data, set}` as HMGET gives it, and Redis' clock now (in
  * milliseconds, as `set`); or, when a field holds more than `ARGV[1]` bytes (more than any replica
  * writes), `{field, bytes}` instead: a reply that large would pass Redis' output buffer limit for
- * the replica's connection, which it then cuts. A session whose state has expired (its `ttl`)
- * leaves the sessions' set (`KEYS[2]`), so that the set, which every start reads, does not grow.
+ * the replica's connection, which it then cuts; or `{'type', TYPE}` when the key is no hash
+ * (another program's): reading it would be refused, and start-up, which reads every session, with
+ * it. A session whose state has expired (its `ttl`) leaves the sessions' set (`KEYS[2]`), so that
+ * the set, which every start reads, does not grow.
  */
 const FETCH = `
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[2]) end
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'none' then redis.call('SREM', KEYS[2], ARGV[2])
+elseif kind ~= 'hash' then return {'type', kind} end
 for _, field in ipairs({'v', 'scenario', 'data', 'set'}) do
   local bytes = redis.call('HSTRLEN', KEYS[1], field)
   if bytes > tonumber(ARGV[1]) then return {field, bytes} end
