@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { serialize } from 'node:v8'
+import type { AdminData } from '../../src/http/memory-store.js'
+import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
+import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
+import type { StoreLink } from '../../src/server/replica/store-link.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
 
@@ -107,6 +111,26 @@ it('drops malformed messages on both channels, counts them, says it once, and ke
     /^taxonomy-mock: dropped a malformed message from the session store at redis:\/\/127\.0\.0\.1:\d+\/?\?prefix=garbage /,
   )
 }, 60_000)
+
+it('keeps a mark to fetch a session it does not hold only for a notice that saves state, and no more of them than the sessions it keeps (a flood of notices grew it for good)', async () => {
+  // Every mark is fetched at its session's next use: here from a store that holds nothing.
+  const link = { up: true, fetch: async () => null } as unknown as StoreLink
+  const store = new RedisSessionStore([new SessionRegistry(), {} as AdminData], link)
+  store.take('held')
+  store.markStale('held')
+  const notices = 3 * SESSION_LIMITS.sessions
+  for (let n = 0; n < notices; n++) store.markStale(`leak-${n}`)
+  // A delete or a clear of a session it does not hold leaves nothing to fetch.
+  store.markStale('deleted', false)
+  expect(store.current('deleted')).toBe(undefined)
+  expect(store.current('held')).toBeInstanceOf(Promise)
+  expect(store.current(`leak-${notices - 1}`)).toBeInstanceOf(Promise)
+  expect(store.current('leak-0')).toBe(undefined)
+  let marked = 0
+  for (let n = 0; n < notices; n++) if (store.current(`leak-${n}`) !== undefined) marked++
+  expect(marked).toBeGreaterThanOrEqual(SESSION_LIMITS.sessions - 1)
+  expect(marked).toBeLessThanOrEqual(2 * SESSION_LIMITS.sessions)
+})
 
 it('drops malformed session keys and saved states it finds at start, and malformed journal parts sent to it', async () => {
   const [a] = await startReplicas('planted', 1)

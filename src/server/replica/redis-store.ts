@@ -5,7 +5,7 @@ import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
-import type { Session } from '../../http/sessions.js'
+import { SESSION_LIMITS, type Session } from '../../http/sessions.js'
 import type { SavedState, StepReply, StoreLink } from './store-link.js'
 
 /**
@@ -42,9 +42,29 @@ export class RedisSessionStore extends MemorySessionStore {
     super(...memory)
   }
 
-  /** A session another replica changed (or that this one could not keep up with). */
-  markStale(id: string): void {
+  /**
+   * A session another replica changed (or that this one could not keep up with). `saves`: the
+   * change may have saved state (a scenario, data). A session this replica holds no copy of has
+   * none to be stale, unless the store now holds some: then its first request here fetches it.
+   */
+  markStale(id: string, saves = true): void {
+    if (!saves && this.find(id) === undefined) return
+    // Newest last: past the bound, the oldest marks of sessions not held go first.
+    this.#stale.delete(id)
     this.#stale.set(id, {})
+    if (this.#stale.size > 2 * SESSION_LIMITS.sessions) this.#dropUnheldMarks()
+  }
+
+  /**
+   * Marks of sessions this replica does not hold (notices of sessions it never served, or let go
+   * of), the oldest first, until no more are left than the sessions it keeps: it forgets them as
+   * it forgets its least recently used sessions, and a flood of notices takes no more memory.
+   */
+  #dropUnheldMarks(): void {
+    for (const id of this.#stale.keys()) {
+      if (this.#stale.size <= SESSION_LIMITS.sessions) return
+      if (this.find(id) === undefined) this.#stale.delete(id)
+    }
   }
 
   override current(id: string): undefined | Promise<MockAnswer | undefined> {
