@@ -222,7 +222,8 @@ export class RedisSessionStore extends MemorySessionStore {
    */
   async load(): Promise<void> {
     const last = await this.link.lastVersion()
-    const ids = new Set(await this.link.sessions())
+    // No more than this replica keeps: more would only push out the first it took.
+    const ids = new Set(await this.link.sessions(SESSION_LIMITS.sessions))
     if ((last ?? 0) < this.#highest) {
       for (const session of this.registry.all())
         if (this.#versions.has(session) && !this.#stale.has(session.id))
@@ -234,9 +235,21 @@ export class RedisSessionStore extends MemorySessionStore {
           )
     }
     for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)
-    for (const id of ids) this.#adopt(id, await this.link.fetch(id))
+    await this.#adoptAll([...ids])
+  }
+
+  /** Fetches and takes sessions, a batch at a time: one connection carries a batch's fetches at once. */
+  async #adoptAll(ids: readonly string[]): Promise<void> {
+    for (let at = 0; at < ids.length; at += FETCH_BATCH) {
+      const batch = ids.slice(at, at + FETCH_BATCH)
+      const saved = await Promise.all(batch.map((id) => this.link.fetch(id)))
+      batch.forEach((id, n) => this.#adopt(id, saved[n]!))
+    }
   }
 }
+
+/** Sessions fetched at once as a replica takes the saved ones (within the client's queue bound). */
+const FETCH_BATCH = 500
 
 /** Milliseconds since a session's scenario was set, as its `ttl` counts them (0: no `ttl`). */
 function elapsedOf({ scenario }: Session): number {

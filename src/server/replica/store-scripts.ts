@@ -133,15 +133,23 @@ state[5] = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 return state`
 
 /**
- * The members of the sessions' set no longer than `ARGV[1]` bytes (a session id's most), and how
- * many others it holds: `{members, others}`.
+ * A page of the sessions' set (`SSCAN` from cursor `ARGV[2]`, about `ARGV[4]` members): the next
+ * cursor, the members no longer than `ARGV[1]` bytes (a session id's most) whose state `ARGV[3]`
+ * `{ID}` is saved or that are no session id (the replica counts them), and how many are longer:
+ * `{cursor, members, others}`. A session whose state is gone (expired) leaves the set, as the
+ * fetch script takes it out: a set of a million such ids costs one start its pages, not a fetch
+ * each at every start. The id's characters are `SESSION_ID_PATTERN`'s (sessions.ts).
  */
 const SESSIONS = `
+local page = redis.call('SSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[4])
 local kept, others = {}, 0
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if #id <= tonumber(ARGV[1]) then kept[#kept + 1] = id else others = others + 1 end
+for _, id in ipairs(page[2]) do
+  if #id > tonumber(ARGV[1]) then others = others + 1
+  elseif not string.find(id, '^[%w%._~:@%-]+$') or redis.call('EXISTS', ARGV[3] .. '{' .. id .. '}') == 1 then
+    kept[#kept + 1] = id
+  else redis.call('SREM', KEYS[1], id) end
 end
-return {kept, others}`
+return {page[1], kept, others}`
 
 /** The last version given (`P:v`); `{bytes}` when it holds more than `ARGV[1]` bytes. */
 const LAST_VERSION = `
