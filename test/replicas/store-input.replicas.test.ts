@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { serialize } from 'node:v8'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import type { AdminData } from '../../src/http/memory-store.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
 import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
@@ -319,6 +321,30 @@ it('does not read a saved value larger than any replica writes: malformed, said 
       ])
       expect(replica.run.stderr.join('\n')).not.toMatch(/lost the session store/)
     }
+  } finally {
+    await small.stop()
+  }
+}, 60_000)
+
+it('takes saved sessions whose replies together pass what Redis holds for a subscriber without having its connection cut (a few fetched at once)', async () => {
+  const small = await startRedis(['--client-output-buffer-limit', 'pubsub 4mb 2mb 60'])
+  try {
+    // 585 KB of JSON each: ten are 5.8 MB, one at a time well under the 4 MB limit.
+    const patch = JSON.stringify(
+      createDisciplinePatch({
+        name: 'Wide 1',
+        domainIds: [createTaxonomy({ seed: 42, size: 'medium' }).domains[0]!.id],
+        subDisciplines: 3_600,
+      }),
+    )
+    const ids = Array.from({ length: 10 }, (_, n) => `wide-${n}`)
+    for (const [n, id] of ids.entries())
+      await sendToRedis(small.url, 'HSET', `wide:s:{${id}}`, 'v', String(n + 1), 'data', patch)
+    await sendToRedis(small.url, 'SADD', 'wide:sessions', ...ids)
+    const replica = await spawnReplica(`${small.url}?prefix=wide`)
+    const read = await admin(replica.url, 'GET', 'wide-9/data')
+    expect(JSON.parse(read.text).patch).toEqual(JSON.parse(patch))
+    expect(replica.run.stderr.join('\n')).not.toMatch(/lost the session store|malformed/)
   } finally {
     await small.stop()
   }

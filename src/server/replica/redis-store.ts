@@ -248,8 +248,12 @@ export class RedisSessionStore extends MemorySessionStore {
   }
 }
 
-/** Sessions fetched at once as a replica takes the saved ones (within the client's queue bound). */
-const FETCH_BATCH = 500
+/**
+ * Sessions fetched at once as a replica takes the saved ones. Few: their replies wait together in
+ * Redis for this connection, which it cuts past its output buffer limit for a subscriber (32 MB
+ * by default), and a saved field is read up to 2 MiB.
+ */
+const FETCH_BATCH = 4
 
 /** Milliseconds since a session's scenario was set, as its `ttl` counts them (0: no `ttl`). */
 function elapsedOf({ scenario }: Session): number {
