@@ -185,6 +185,35 @@ it("drops a session whose key is no hash (another program's list), counted; star
   expect(replica!.run.stderr.join('\n')).not.toMatch(/refused a command|cannot reach/)
 })
 
+it('drops patches written straight into the store that would take it past its limits (no replica accepted them), counted, rather than hold them all', async () => {
+  // 65 KB of JSON, counted 391 KB: two fit a 1 MiB budget, a third does not.
+  const patch = createDisciplinePatch({
+    name: 'Wide 1',
+    domainIds: [createTaxonomy({ seed: 42, size: 'medium' }).domains[0]!.id],
+    subDisciplines: 400,
+  })
+  const ids = ['big-1', 'big-2', 'big-3', 'big-4', 'big-5']
+  for (const [n, id] of ids.entries())
+    await redisSays('HSET', `copied:s:{${id}}`, 'v', String(n + 1), 'data', JSON.stringify(patch))
+  await redisSays('SADD', 'copied:sessions', ...ids)
+  const replica = await spawnReplica(`${redis.url}?prefix=copied`, ['--memory-budget', '1'])
+  const statuses = await Promise.all(
+    ids.map(async (id) => {
+      const response = await fetch(`${replica.url}/api/v2/disciplines/wide-1`, {
+        headers: { ...AUTH, 'x-taxonomy-mock-session': id },
+      })
+      await response.text()
+      return response.status
+    }),
+  )
+  expect(statuses.filter((status) => status === 200)).toHaveLength(2)
+  expect(statuses.filter((status) => status === 404)).toHaveLength(3)
+  expect(await malformed(replica.url)).toEqual({ message: 0, key: 0, value: 3 })
+  expect(linesAbout(replica.run.stderr, 'value')).toEqual([
+    expect.stringMatching(/'s data: the patches would pass this replica's limits/),
+  ])
+}, 60_000)
+
 it('starts a count again that is none replicas write (past 2^53, infinite), and a quota window that starts later than now', async () => {
   const [replica] = await startReplicas('counts', 1)
   const url = replica!.url

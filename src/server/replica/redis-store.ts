@@ -97,6 +97,7 @@ export class RedisSessionStore extends MemorySessionStore {
     if (saved !== null && this.#versions.get(session) === saved.version) return
     const { scenario, data } = saved ?? {}
     let taken = true
+    let detail = `the saved state of session ${JSON.stringify(id)}`
     // Only what differs from this copy is applied: a scenario or a patch is not built again.
     if (scenario !== scenarioText(session)) {
       const command =
@@ -116,12 +117,15 @@ export class RedisSessionStore extends MemorySessionStore {
         data === undefined
           ? { op: 'clearData', session: id }
           : { op: 'setData', session: id, patch: JSON.parse(data) }
-      // Held past this replica's memory budget: the store accepted it, so every replica holds it.
-      // Refused all the same, it is JSON but no patch (another program wrote it).
-      if ((this.applyHere(command, true) as MockAnswer).status !== 200) taken = false
+      // Held past this replica's journals: the store accepted it, so every replica holds it.
+      // Refused all the same, it is JSON but no patch, or the patches would pass this replica's
+      // limits, as no replica that accepted them let them (another program wrote it).
+      const { status } = this.applyHere(command, true) as MockAnswer
+      if (status !== 200) taken = false
+      if (status === 413)
+        detail = `session ${JSON.stringify(id)}'s data: the patches would pass this replica's limits (64 MiB, or its memory budget)`
     }
-    if (!taken)
-      this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
+    if (!taken) this.link.faults.malformed('value', detail)
     if (saved === null) this.#versions.delete(session)
     else this.#versions.set(session, saved.version)
   }
