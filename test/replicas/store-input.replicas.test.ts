@@ -123,7 +123,7 @@ it('keeps a mark to fetch a session it does not hold only for a notice that save
   const notices = 3 * SESSION_LIMITS.sessions
   for (let n = 0; n < notices; n++) store.markStale(`leak-${n}`)
   // A delete or a clear of a session it does not hold leaves nothing to fetch.
-  store.markStale('deleted', false)
+  store.markStale('deleted', { saves: false })
   expect(store.current('deleted')).toBe(undefined)
   expect(store.current('held')).toBeInstanceOf(Promise)
   expect(store.current(`leak-${notices - 1}`)).toBeInstanceOf(Promise)

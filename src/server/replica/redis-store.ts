@@ -24,13 +24,20 @@ import type { SavedState, StepReply, StoreLink } from './store-link.js'
 export class RedisSessionStore extends MemorySessionStore {
   /**
    * Sessions a notice said changed, fetched before they answer: each notice's mark, with the fetch
-   * under way since (a later notice makes a new mark, which needs a fetch of its own).
+   * under way since (a later notice makes a new mark, which needs a fetch of its own). `changed`:
+   * this copy is not the last state (a notice, a write that failed here), unlike one a step found
+   * of another version (the store may have lost the state, which this copy then is).
    */
-  readonly #stale = new Map<string, { fetching?: Promise<MockAnswer | undefined> }>()
+  readonly #stale = new Map<
+    string,
+    { fetching?: Promise<MockAnswer | undefined>; changed: boolean }
+  >()
   /** The version of the state this replica's copy of a session reflects. */
   readonly #versions = new WeakMap<Session, number>()
   /** The highest version seen: a store whose last is lower lost its data. */
   #highest = 0
+  /** Sessions saved again, once a fetch found the store lost them. */
+  #reloading: Promise<void> | undefined
 
   /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
   unavailable!: MockAnswer
@@ -46,12 +53,15 @@ export class RedisSessionStore extends MemorySessionStore {
    * A session another replica changed (or that this one could not keep up with). `saves`: the
    * change may have saved state (a scenario, data). A session this replica holds no copy of has
    * none to be stale, unless the store now holds some: then its first request here fetches it.
+   * `changed`: false when only a step found another version (see {@link #stale}).
    */
-  markStale(id: string, saves = true): void {
+  markStale(id: string, { saves = true, changed = true } = {}): void {
     if (!saves && this.find(id) === undefined) return
+    // A mark not fetched yet says what it said: a change stays one.
+    const earlier = this.#stale.get(id)?.changed ?? false
     // Newest last: past the bound, the oldest marks of sessions not held go first.
     this.#stale.delete(id)
-    this.#stale.set(id, {})
+    this.#stale.set(id, { changed: changed || earlier })
     if (this.#stale.size > 2 * SESSION_LIMITS.sessions) this.#dropUnheldMarks()
   }
 
@@ -81,7 +91,13 @@ export class RedisSessionStore extends MemorySessionStore {
   async #fetch(id: string): Promise<MockAnswer | undefined> {
     if (!this.link.up) return this.unavailable
     try {
-      this.#adopt(id, await this.link.fetch(id))
+      const saved = await this.link.fetch(id)
+      const copy = this.find(id)
+      // Gone, though this copy was saved: deleted, or lost with the rest (FLUSHALL, eviction of
+      // the version too); then saved again, as after a restart without persistence.
+      if (saved === null && copy && this.#versions.has(copy) && (await this.#lost()))
+        await (this.#reloading ??= this.load().finally(() => (this.#reloading = undefined)))
+      else this.#adopt(id, saved)
     } catch {
       return this.unavailable
     }
@@ -161,7 +177,7 @@ export class RedisSessionStore extends MemorySessionStore {
   ): SharedStep {
     if (reply === 'keyless') return undefined
     if (reply === 'stale') {
-      this.markStale(session.id)
+      this.markStale(session.id, { changed: false })
       return AGAIN
     }
     let placed = state
@@ -225,21 +241,31 @@ export class RedisSessionStore extends MemorySessionStore {
    * a notice said changed is not: it is only fetched), and every replica is told.
    */
   async load(): Promise<void> {
-    const last = await this.link.lastVersion()
+    const lost = await this.#lost()
     // No more than this replica keeps: more would only push out the first it took.
     const ids = new Set(await this.link.sessions(SESSION_LIMITS.sessions))
-    if ((last ?? 0) < this.#highest) {
+    if (lost) {
+      this.link.faults.warn(
+        `the session store at ${this.link.address.display} lost its data (a restart without persistence, FLUSHALL); this replica saves its sessions again`,
+      )
       for (const session of this.registry.all())
-        if (this.#versions.has(session) && !this.#stale.has(session.id))
+        if (this.#versions.has(session) && !this.#stale.get(session.id)?.changed)
           await this.link.restore(
             session.id,
             scenarioText(session) ?? '',
             dataText(session) ?? '',
             elapsedOf(session),
           )
+      // Its versions start again: lower than this replica saw, which is no loss the next time.
+      this.#highest = 0
     }
     for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)
     await this.#adoptAll([...ids])
+  }
+
+  /** Whether the store lost its data: its last version is lower than one this replica saw. */
+  async #lost(): Promise<boolean> {
+    return ((await this.link.lastVersion()) ?? 0) < this.#highest
   }
 
   /** Fetches and takes sessions, a batch at a time: one connection carries a batch's fetches at once. */
