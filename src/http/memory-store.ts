@@ -83,7 +83,7 @@ export class MemorySessionStore implements SessionStore {
 
   /**
    * Applies a command to this process's copy of the sessions alone. `held`: a patch the shared
-   * store accepted, which this process holds whatever its memory budget says.
+   * store accepted, which this process holds past its journals, within its limits on patches.
    */
   applyHere(command: AdminCommand, held = false): MockAnswer | Promise<MockAnswer> {
     const { registry: sessions } = this

@@ -162,15 +162,19 @@ export class SessionRegistry implements JournalLedger {
   /**
    * Sets or removes a session's data. Refused (the reason, for a 413; nothing changes) when every
    * session's patches together would pass {@link DATA_LIMITS}' `totalBytes`, or what cannot be made
-   * again (journals, sessions, patches) would pass the memory budget; unless `held`: a patch
-   * another process accepted (a shared store's), which this one must hold as well (the budget then
-   * lets go of what can be made again).
+   * again (journals, sessions, patches) would pass the memory budget. `held`: a patch another
+   * process accepted (a shared store's), held past this one's journals (the budget then lets go of
+   * what can be made again); refused only when the patches alone would pass the budget, as they
+   * did in no process that accepted them (another program wrote it, or a smaller budget).
    */
   setData(session: Session, data: SessionData | undefined, held = false): string | undefined {
     const next = this.#dataBytes - (session.data?.bytes ?? 0) + (data?.bytes ?? 0)
     const grown = dataCost(data) - dataCost(session.data)
-    if (data !== undefined && !held && next > DATA_LIMITS.totalBytes)
+    if (data !== undefined && next > DATA_LIMITS.totalBytes)
       return `the patches of all sessions together are limited to ${DATA_LIMITS.totalBytes} bytes`
+    const patches = DATA_BYTES_PER_PATCH_BYTE * next
+    if (data !== undefined && held && grown > 0 && patches > this.memory.limit)
+      return `the sessions' patches alone would pass the memory budget of ${this.memory.limit} bytes (patches: ${patches})`
     if (data !== undefined && !held && grown > 0 && !this.memory.fits(grown))
       return `the sessions' journals and patches would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes}; this patch: ${grown})`
     this.#dataBytes = next

@@ -383,6 +383,28 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await get(a!.url, 'other')).status).toBe(500)
   }, 60_000)
 
+  it('saves its sessions again when Redis loses them without a restart (FLUSHALL), as after one, and every replica serves them; a DELETE after is not undone', async () => {
+    const replicas = await startReplicas('flushed', 2)
+    const [a, b] = replicas
+    const scenario = { kind: 'unavailable', times: 4 }
+    expect((await admin(a!.url, 'PUT', 'f1/scenario', scenario)).status).toBe(200)
+    expect((await admin(a!.url, 'PUT', 'f2/scenario', 'server-error')).status).toBe(200)
+    expect((await get(a!.url, 'f1')).status).toBe(503)
+    expect((await get(b!.url, 'f1')).status).toBe(503)
+    expect((await get(b!.url, 'f2')).status).toBe(500)
+    await sendToRedis(redis.url, 'FLUSHALL')
+    // Counted from 0 again, as after a restart: four more.
+    const statuses = []
+    for (let n = 0; n < 5; n++) statuses.push((await get(replicas[n % 2]!.url, 'f1')).status)
+    expect(statuses).toEqual([503, 503, 503, 503, 200])
+    expect(await sendToRedis(redis.url, 'EXISTS', 'flushed:s:{f2}')).toBe(1)
+    for (const replica of replicas) expect((await get(replica!.url, 'f2')).status).toBe(500)
+    expect((await admin(b!.url, 'DELETE', 'f2')).status).toBe(200)
+    for (const replica of replicas) expect((await get(replica!.url, 'f2')).status).toBe(200)
+    // Said by A, which found it first (B fetched what A saved again).
+    expect(a!.run.stderr.filter((line) => /lost its data/.test(line))).toHaveLength(1)
+  }, 60_000)
+
   it('a replica told that another saved a session again after Redis restarted empty fetches it', async () => {
     const replicas = await startReplicas('resaved', 2)
     const [a, b] = replicas

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { serialize } from 'node:v8'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
+import type { AdminData } from '../../src/http/memory-store.js'
+import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
+import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
+import type { StoreLink } from '../../src/server/replica/store-link.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
 
@@ -108,6 +114,26 @@ it('drops malformed messages on both channels, counts them, says it once, and ke
   )
 }, 60_000)
 
+it('keeps a mark to fetch a session it does not hold only for a notice that saves state, and no more of them than the sessions it keeps (a flood of notices grew it for good)', async () => {
+  // Every mark is fetched at its session's next use: here from a store that holds nothing.
+  const link = { up: true, fetch: async () => null } as unknown as StoreLink
+  const store = new RedisSessionStore([new SessionRegistry(), {} as AdminData], link)
+  store.take('held')
+  store.markStale('held')
+  const notices = 3 * SESSION_LIMITS.sessions
+  for (let n = 0; n < notices; n++) store.markStale(`leak-${n}`)
+  // A delete or a clear of a session it does not hold leaves nothing to fetch.
+  store.markStale('deleted', { saves: false })
+  expect(store.current('deleted')).toBe(undefined)
+  expect(store.current('held')).toBeInstanceOf(Promise)
+  expect(store.current(`leak-${notices - 1}`)).toBeInstanceOf(Promise)
+  expect(store.current('leak-0')).toBe(undefined)
+  let marked = 0
+  for (let n = 0; n < notices; n++) if (store.current(`leak-${n}`) !== undefined) marked++
+  expect(marked).toBeGreaterThanOrEqual(SESSION_LIMITS.sessions - 1)
+  expect(marked).toBeLessThanOrEqual(2 * SESSION_LIMITS.sessions)
+})
+
 it('drops malformed session keys and saved states it finds at start, and malformed journal parts sent to it', async () => {
   const [a] = await startReplicas('planted', 1)
   expect((await admin(a!.url, 'PUT', 'kept/scenario', 'unavailable')).status).toBe(200)
@@ -143,6 +169,49 @@ it('drops malformed session keys and saved states it finds at start, and malform
     expect((await malformed(replica.url)).message).toBe(JUNK_PARTS.length)
     expect(linesAbout(replica.run.stderr, 'message')).toHaveLength(1)
   }
+}, 60_000)
+
+it("drops a session whose key is no hash (another program's list), counted; start-up goes on and serves the rest", async () => {
+  await redisSays('RPUSH', 'typed:s:{listed}', 'a')
+  await redisSays('HSET', 'typed:s:{kept}', 'v', '1', 'n', '0', 'scenario', '"unavailable"')
+  await redisSays('SADD', 'typed:sessions', 'listed', 'kept')
+  const [replica] = await startReplicas('typed', 1)
+  expect((await get(replica!.url, 'kept')).status).toBe(503)
+  expect((await get(replica!.url, 'listed')).status).toBe(200)
+  expect(await malformed(replica!.url)).toEqual({ message: 0, key: 0, value: 1 })
+  expect(linesAbout(replica!.run.stderr, 'value')).toEqual([
+    expect.stringMatching(/\(typed:s:\{listed\} is a list, not a hash\)/),
+  ])
+  expect(replica!.run.stderr.join('\n')).not.toMatch(/refused a command|cannot reach/)
+})
+
+it('drops patches written straight into the store that would take it past its limits (no replica accepted them), counted, rather than hold them all', async () => {
+  // 65 KB of JSON, counted 391 KB: two fit a 1 MiB budget, a third does not.
+  const patch = createDisciplinePatch({
+    name: 'Wide 1',
+    domainIds: [createTaxonomy({ seed: 42, size: 'medium' }).domains[0]!.id],
+    subDisciplines: 400,
+  })
+  const ids = ['big-1', 'big-2', 'big-3', 'big-4', 'big-5']
+  for (const [n, id] of ids.entries())
+    await redisSays('HSET', `copied:s:{${id}}`, 'v', String(n + 1), 'data', JSON.stringify(patch))
+  await redisSays('SADD', 'copied:sessions', ...ids)
+  const replica = await spawnReplica(`${redis.url}?prefix=copied`, ['--memory-budget', '1'])
+  const statuses = await Promise.all(
+    ids.map(async (id) => {
+      const response = await fetch(`${replica.url}/api/v2/disciplines/wide-1`, {
+        headers: { ...AUTH, 'x-taxonomy-mock-session': id },
+      })
+      await response.text()
+      return response.status
+    }),
+  )
+  expect(statuses.filter((status) => status === 200)).toHaveLength(2)
+  expect(statuses.filter((status) => status === 404)).toHaveLength(3)
+  expect(await malformed(replica.url)).toEqual({ message: 0, key: 0, value: 3 })
+  expect(linesAbout(replica.run.stderr, 'value')).toEqual([
+    expect.stringMatching(/'s data: the patches would pass this replica's limits/),
+  ])
 }, 60_000)
 
 it('starts a count again that is none replicas write (past 2^53, infinite), and a quota window that starts later than now', async () => {
@@ -185,6 +254,38 @@ it('lets a session whose saved state expired leave the sessions set, which every
   expect((await redisSays('SMEMBERS', 'gone:sessions')) as string[]).toEqual(['kept'])
   expect((await get(replica!.url, 'kept')).status).toBe(503)
 })
+
+/** The scripts Redis ran since its counts were reset (a call to the store each, or one refused). */
+async function scriptCalls(): Promise<number> {
+  const stats = String(await redisSays('INFO', 'commandstats'))
+  return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce(
+    (sum, [, calls]) => sum + Number(calls),
+    0,
+  )
+}
+
+it('reads a sessions set of 100,000 ids without state in pages, not a call each, and takes at most the 10,000 sessions it keeps of 12,000 saved', async () => {
+  // What a start read one member at a time: 78 s for a million ids, and as many at each reconnect.
+  const plant = `for i = 1, tonumber(ARGV[1]) do
+    local id = ARGV[2] .. i
+    if ARGV[3] == 'saved' then redis.call('HSET', 'pages:s:{' .. id .. '}', 'v', i, 'data', '{}') end
+    redis.call('SADD', 'pages:sessions', id)
+  end`
+  await redisSays('EVAL', plant, '0', '100000', 'gone-', 'none')
+  await redisSays('HSET', 'pages:s:{kept}', 'v', '1', 'n', '0', 'scenario', '"unavailable"')
+  await redisSays('SADD', 'pages:sessions', 'kept')
+  await redisSays('CONFIG', 'RESETSTAT')
+  const [replica] = await startReplicas('pages', 1)
+  expect(await scriptCalls()).toBeLessThan(1_000)
+  expect(await redisSays('SMEMBERS', 'pages:sessions')).toEqual(['kept'])
+  expect((await get(replica!.url, 'kept')).status).toBe(503)
+
+  await redisSays('EVAL', plant, '0', '12000', 'saved-', 'saved')
+  await redisSays('CONFIG', 'RESETSTAT')
+  await startReplicas('pages', 1)
+  // A fetch for each session taken, and a few pages.
+  expect(await scriptCalls()).toBeLessThan(10_100)
+}, 60_000)
 
 it('places its copy at a count of 10^12 at once when its scenario draws nothing per request (stepped, it held the replica for hours)', async () => {
   const [replica] = await startReplicas('far', 1)
@@ -274,6 +375,30 @@ it('does not read a saved value larger than any replica writes: malformed, said 
       ])
       expect(replica.run.stderr.join('\n')).not.toMatch(/lost the session store/)
     }
+  } finally {
+    await small.stop()
+  }
+}, 60_000)
+
+it('takes saved sessions whose replies together pass what Redis holds for a subscriber without having its connection cut (a few fetched at once)', async () => {
+  const small = await startRedis(['--client-output-buffer-limit', 'pubsub 4mb 2mb 60'])
+  try {
+    // 585 KB of JSON each: ten are 5.8 MB, one at a time well under the 4 MB limit.
+    const patch = JSON.stringify(
+      createDisciplinePatch({
+        name: 'Wide 1',
+        domainIds: [createTaxonomy({ seed: 42, size: 'medium' }).domains[0]!.id],
+        subDisciplines: 3_600,
+      }),
+    )
+    const ids = Array.from({ length: 10 }, (_, n) => `wide-${n}`)
+    for (const [n, id] of ids.entries())
+      await sendToRedis(small.url, 'HSET', `wide:s:{${id}}`, 'v', String(n + 1), 'data', patch)
+    await sendToRedis(small.url, 'SADD', 'wide:sessions', ...ids)
+    const replica = await spawnReplica(`${small.url}?prefix=wide`)
+    const read = await admin(replica.url, 'GET', 'wide-9/data')
+    expect(JSON.parse(read.text).patch).toEqual(JSON.parse(patch))
+    expect(replica.run.stderr.join('\n')).not.toMatch(/lost the session store|malformed/)
   } finally {
     await small.stop()
   }

@@ -134,3 +134,22 @@ it.each(['v', 'sessions'])(
   },
   60_000,
 )
+
+it('a write the store refuses (503) is in force on no replica, not even the one it was sent to', async () => {
+  const [a, b] = await startReplicas('refused', 2)
+  expect((await admin(a!.url, 'PUT', 'kept/scenario', 'server-error')).status).toBe(200)
+  // A version that is no number: the write script's INCR fails, as a full Redis (OOM) refuses it.
+  const version = String(await redisSays('GET', 'refused:v'))
+  await redisSays('SET', 'refused:v', 'x')
+  expectStoreDown(await admin(a!.url, 'PUT', 'new/scenario', 'unavailable'))
+  expectStoreDown(await admin(a!.url, 'PUT', 'new/data', { preset: 'empty-children' }))
+  expectStoreDown(await admin(a!.url, 'DELETE', 'kept/scenario'))
+  await redisSays('SET', 'refused:v', version)
+  // Every replica answers as the store holds the sessions: a session it has none of, unchanged.
+  for (const replica of [a!, b!]) {
+    expect((await get(replica.url, 'new')).status).toBe(200)
+    const data = await fetch(`${replica.url}/__admin/sessions/new/data`)
+    expect(((await data.json()) as { patch: unknown }).patch).toBe(null)
+    expect((await get(replica.url, 'kept')).status).toBe(500)
+  }
+}, 60_000)

@@ -5,7 +5,7 @@ import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
-import type { Session } from '../../http/sessions.js'
+import { SESSION_LIMITS, type Session } from '../../http/sessions.js'
 import type { SavedState, StepReply, StoreLink } from './store-link.js'
 
 /**
@@ -24,13 +24,20 @@ import type { SavedState, StepReply, StoreLink } from './store-link.js'
 export class RedisSessionStore extends MemorySessionStore {
   /**
    * Sessions a notice said changed, fetched before they answer: each notice's mark, with the fetch
-   * under way since (a later notice makes a new mark, which needs a fetch of its own).
+   * under way since (a later notice makes a new mark, which needs a fetch of its own). `changed`:
+   * this copy is not the last state (a notice, a write that failed here), unlike one a step found
+   * of another version (the store may have lost the state, which this copy then is).
    */
-  readonly #stale = new Map<string, { fetching?: Promise<MockAnswer | undefined> }>()
+  readonly #stale = new Map<
+    string,
+    { fetching?: Promise<MockAnswer | undefined>; changed: boolean }
+  >()
   /** The version of the state this replica's copy of a session reflects. */
   readonly #versions = new WeakMap<Session, number>()
   /** The highest version seen: a store whose last is lower lost its data. */
   #highest = 0
+  /** Sessions saved again, once a fetch found the store lost them. */
+  #reloading: Promise<void> | undefined
 
   /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
   unavailable!: MockAnswer
@@ -42,9 +49,32 @@ export class RedisSessionStore extends MemorySessionStore {
     super(...memory)
   }
 
-  /** A session another replica changed (or that this one could not keep up with). */
-  markStale(id: string): void {
-    this.#stale.set(id, {})
+  /**
+   * A session another replica changed (or that this one could not keep up with). `saves`: the
+   * change may have saved state (a scenario, data). A session this replica holds no copy of has
+   * none to be stale, unless the store now holds some: then its first request here fetches it.
+   * `changed`: false when only a step found another version (see {@link #stale}).
+   */
+  markStale(id: string, { saves = true, changed = true } = {}): void {
+    if (!saves && this.find(id) === undefined) return
+    // A mark not fetched yet says what it said: a change stays one.
+    const earlier = this.#stale.get(id)?.changed ?? false
+    // Newest last: past the bound, the oldest marks of sessions not held go first.
+    this.#stale.delete(id)
+    this.#stale.set(id, { changed: changed || earlier })
+    if (this.#stale.size > 2 * SESSION_LIMITS.sessions) this.#dropUnheldMarks()
+  }
+
+  /**
+   * Marks of sessions this replica does not hold (notices of sessions it never served, or let go
+   * of), the oldest first, until no more are left than the sessions it keeps: it forgets them as
+   * it forgets its least recently used sessions, and a flood of notices takes no more memory.
+   */
+  #dropUnheldMarks(): void {
+    for (const id of this.#stale.keys()) {
+      if (this.#stale.size <= SESSION_LIMITS.sessions) return
+      if (this.find(id) === undefined) this.#stale.delete(id)
+    }
   }
 
   override current(id: string): undefined | Promise<MockAnswer | undefined> {
@@ -61,7 +91,13 @@ export class RedisSessionStore extends MemorySessionStore {
   async #fetch(id: string): Promise<MockAnswer | undefined> {
     if (!this.link.up) return this.unavailable
     try {
-      this.#adopt(id, await this.link.fetch(id))
+      const saved = await this.link.fetch(id)
+      const copy = this.find(id)
+      // Gone, though this copy was saved: deleted, or lost with the rest (FLUSHALL, eviction of
+      // the version too); then saved again, as after a restart without persistence.
+      if (saved === null && copy && this.#versions.has(copy) && (await this.#lost()))
+        await (this.#reloading ??= this.load().finally(() => (this.#reloading = undefined)))
+      else this.#adopt(id, saved)
     } catch {
       return this.unavailable
     }
@@ -73,9 +109,11 @@ export class RedisSessionStore extends MemorySessionStore {
     const session = saved === null ? this.find(id) : this.take(id)
     if (session === undefined) return
     this.#highest = Math.max(this.#highest, saved?.version ?? 0)
-    if (this.#versions.get(session) === saved?.version) return
+    // A copy without a version may still hold a write the store refused: compared all the same.
+    if (saved !== null && this.#versions.get(session) === saved.version) return
     const { scenario, data } = saved ?? {}
     let taken = true
+    let detail = `the saved state of session ${JSON.stringify(id)}`
     // Only what differs from this copy is applied: a scenario or a patch is not built again.
     if (scenario !== scenarioText(session)) {
       const command =
@@ -95,12 +133,15 @@ export class RedisSessionStore extends MemorySessionStore {
         data === undefined
           ? { op: 'clearData', session: id }
           : { op: 'setData', session: id, patch: JSON.parse(data) }
-      // Held past this replica's memory budget: the store accepted it, so every replica holds it.
-      // Refused all the same, it is JSON but no patch (another program wrote it).
-      if ((this.applyHere(command, true) as MockAnswer).status !== 200) taken = false
+      // Held past this replica's journals: the store accepted it, so every replica holds it.
+      // Refused all the same, it is JSON but no patch, or the patches would pass this replica's
+      // limits, as no replica that accepted them let them (another program wrote it).
+      const { status } = this.applyHere(command, true) as MockAnswer
+      if (status !== 200) taken = false
+      if (status === 413)
+        detail = `session ${JSON.stringify(id)}'s data: the patches would pass this replica's limits (64 MiB, or its memory budget)`
     }
-    if (!taken)
-      this.link.faults.malformed('value', `the saved state of session ${JSON.stringify(id)}`)
+    if (!taken) this.link.faults.malformed('value', detail)
     if (saved === null) this.#versions.delete(session)
     else this.#versions.set(session, saved.version)
   }
@@ -136,7 +177,7 @@ export class RedisSessionStore extends MemorySessionStore {
   ): SharedStep {
     if (reply === 'keyless') return undefined
     if (reply === 'stale') {
-      this.markStale(session.id)
+      this.markStale(session.id, { changed: false })
       return AGAIN
     }
     let placed = state
@@ -185,6 +226,10 @@ export class RedisSessionStore extends MemorySessionStore {
       // command): the next request after the answer, wherever it goes, finds the session stale.
       saved = await this.link.fetch(id)
     } catch {
+      // Applied here, and maybe not in Redis: this copy is compared with the store's at its next
+      // fetch, whatever its version (a refused clear leaves the version as it was).
+      const copy = this.find(id)
+      if (copy !== undefined) this.#versions.delete(copy)
       this.markStale(id)
       return this.unavailable
     }
@@ -201,22 +246,49 @@ export class RedisSessionStore extends MemorySessionStore {
    * a notice said changed is not: it is only fetched), and every replica is told.
    */
   async load(): Promise<void> {
-    const last = await this.link.lastVersion()
-    const ids = new Set(await this.link.sessions())
-    if ((last ?? 0) < this.#highest) {
+    const lost = await this.#lost()
+    // No more than this replica keeps: more would only push out the first it took.
+    const ids = new Set(await this.link.sessions(SESSION_LIMITS.sessions))
+    if (lost) {
+      this.link.faults.warn(
+        `the session store at ${this.link.address.display} lost its data (a restart without persistence, FLUSHALL); this replica saves its sessions again`,
+      )
       for (const session of this.registry.all())
-        if (this.#versions.has(session) && !this.#stale.has(session.id))
+        if (this.#versions.has(session) && !this.#stale.get(session.id)?.changed)
           await this.link.restore(
             session.id,
             scenarioText(session) ?? '',
             dataText(session) ?? '',
             elapsedOf(session),
           )
+      // Its versions start again: lower than this replica saw, which is no loss the next time.
+      this.#highest = 0
     }
     for (const session of this.registry.all()) if (this.#versions.has(session)) ids.add(session.id)
-    for (const id of ids) this.#adopt(id, await this.link.fetch(id))
+    await this.#adoptAll([...ids])
+  }
+
+  /** Whether the store lost its data: its last version is lower than one this replica saw. */
+  async #lost(): Promise<boolean> {
+    return ((await this.link.lastVersion()) ?? 0) < this.#highest
+  }
+
+  /** Fetches and takes sessions, a batch at a time: one connection carries a batch's fetches at once. */
+  async #adoptAll(ids: readonly string[]): Promise<void> {
+    for (let at = 0; at < ids.length; at += FETCH_BATCH) {
+      const batch = ids.slice(at, at + FETCH_BATCH)
+      const saved = await Promise.all(batch.map((id) => this.link.fetch(id)))
+      batch.forEach((id, n) => this.#adopt(id, saved[n]!))
+    }
   }
 }
+
+/**
+ * Sessions fetched at once as a replica takes the saved ones. Few: their replies wait together in
+ * Redis for this connection, which it cuts past its output buffer limit for a subscriber (32 MB
+ * by default), and a saved field is read up to 2 MiB.
+ */
+const FETCH_BATCH = 4
 
 /** Milliseconds since a session's scenario was set, as its `ttl` counts them (0: no `ttl`). */
 function elapsedOf({ scenario }: Session): number {

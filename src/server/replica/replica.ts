@@ -115,7 +115,9 @@ export async function startReplica(
       const { op, session } = notice
       if (op === 'createSession' || op === 'deleteSession' || op === 'clearJournal')
         void shared.applyHere({ op, session })
-      shared.markStale(session)
+      shared.markStale(session, {
+        saves: op === 'setScenario' || op === 'setData' || op === 'restore',
+      })
     }
 
     // The default session's scenario of the `scenario` option, counted in Redis by every replica.

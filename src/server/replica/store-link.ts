@@ -78,6 +78,8 @@ const COMMANDS_WAITING_MAX = 10_000
  * that subscribes), and the replica would read it again as it reconnects.
  */
 const SAVED_FIELD_BYTES = 2 * DATA_LIMITS.patchBytes
+/** The members of the sessions' set each call reads, about (`SSCAN`'s `COUNT`). */
+const SESSIONS_PAGE = 1_000
 /** The most bytes of a session id (`SESSION_ID_PATTERN`). */
 const SESSION_ID_BYTES = 200
 /** How long after a loss of the store was said another is not. */
@@ -275,7 +277,7 @@ export class StoreLink {
 
   /**
    * A session's saved state (`null`: none, or malformed: dropped and counted). A field larger
-   * than any replica writes is not read: it is malformed.
+   * than any replica writes is not read, nor a key that is no hash: they are malformed.
    */
   async fetch(session: string): Promise<SavedState | null> {
     const key = this.#keys(`s:{${session}}`)
@@ -286,23 +288,38 @@ export class StoreLink {
     if (state !== undefined) return state
     const oversized = Array.isArray(reply) && reply.length === 2 ? (reply as unknown[]) : undefined
     const [field, bytes] = oversized ?? []
-    this.#malformed('value', oversized ? `${key}'s ${String(field)}: ${String(bytes)} bytes` : key)
+    this.#malformed(
+      'value',
+      oversized === undefined
+        ? key
+        : field === 'type'
+          ? `${key} is a ${String(bytes)}, not a hash`
+          : `${key}'s ${String(field)}: ${String(bytes)} bytes`,
+    )
     return null
   }
 
-  /** The ids of every session with saved state; a malformed id is dropped. */
-  async sessions(): Promise<string[]> {
+  /**
+   * The ids of sessions with saved state, `limit` at most; a malformed id is dropped. Read a page
+   * at a time, each page one call within the time bound.
+   */
+  async sessions(limit: number): Promise<string[]> {
     const key = this.#keys('sessions')
-    const reply = await this.#call(() => this.client.sessions([key], [String(SESSION_ID_BYTES)]))
-    const [members, others] = Array.isArray(reply) ? (reply as unknown[]) : []
-    if (!Array.isArray(members) || !Number.isSafeInteger(others))
-      throw this.#malformed('value', `the members of ${key}`)
-    if ((others as number) > 0) this.#malformed('key', `${key} holds ${others} longer than an id`)
-    return members.filter((session) => {
-      if (isSessionId(session)) return true
-      this.#malformed('key', `${key} holds ${preview(String(session))}`)
-      return false
-    })
+    const ids = new Set<string>()
+    let cursor = '0'
+    do {
+      const args = [String(SESSION_ID_BYTES), cursor, this.#keys('s:'), String(SESSIONS_PAGE)]
+      const reply = await this.#call(() => this.client.sessions([key], args))
+      const [next, members, others] = Array.isArray(reply) ? (reply as unknown[]) : []
+      if (typeof next !== 'string' || !Array.isArray(members) || !Number.isSafeInteger(others))
+        throw this.#malformed('value', `the members of ${key}`)
+      if ((others as number) > 0) this.#malformed('key', `${key} holds ${others} longer than an id`)
+      for (const session of members)
+        if (isSessionId(session)) ids.add(session)
+        else this.#malformed('key', `${key} holds ${preview(String(session))}`)
+      cursor = next
+    } while (cursor !== '0' && ids.size < limit)
+    return [...ids].slice(0, limit)
   }
 
   /** The last version given; `undefined` when none is (the store is empty) or it is no number. */

@@ -114,11 +114,15 @@ return v`
  * A session's saved state, `{v, scenario, data, set}` as HMGET gives it, and Redis' clock now (in
  * milliseconds, as `set`); or, when a field holds more than `ARGV[1]` bytes (more than any replica
  * writes), `{field, bytes}` instead: a reply that large would pass Redis' output buffer limit for
- * the replica's connection, which it then cuts. A session whose state has expired (its `ttl`)
- * leaves the sessions' set (`KEYS[2]`), so that the set, which every start reads, does not grow.
+ * the replica's connection, which it then cuts; or `{'type', TYPE}` when the key is no hash
+ * (another program's): reading it would be refused, and start-up, which reads every session, with
+ * it. A session whose state has expired (its `ttl`) leaves the sessions' set (`KEYS[2]`), so that
+ * the set, which every start reads, does not grow.
  */
 const FETCH = `
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[2]) end
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'none' then redis.call('SREM', KEYS[2], ARGV[2])
+elseif kind ~= 'hash' then return {'type', kind} end
 for _, field in ipairs({'v', 'scenario', 'data', 'set'}) do
   local bytes = redis.call('HSTRLEN', KEYS[1], field)
   if bytes > tonumber(ARGV[1]) then return {field, bytes} end
@@ -129,15 +133,23 @@ state[5] = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 return state`
 
 /**
- * The members of the sessions' set no longer than `ARGV[1]` bytes (a session id's most), and how
- * many others it holds: `{members, others}`.
+ * A page of the sessions' set (`SSCAN` from cursor `ARGV[2]`, about `ARGV[4]` members): the next
+ * cursor, the members no longer than `ARGV[1]` bytes (a session id's most) whose state `ARGV[3]`
+ * `{ID}` is saved or that are no session id (the replica counts them), and how many are longer:
+ * `{cursor, members, others}`. A session whose state is gone (expired) leaves the set, as the
+ * fetch script takes it out: a set of a million such ids costs one start its pages, not a fetch
+ * each at every start. The id's characters are `SESSION_ID_PATTERN`'s (sessions.ts).
  */
 const SESSIONS = `
+local page = redis.call('SSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[4])
 local kept, others = {}, 0
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if #id <= tonumber(ARGV[1]) then kept[#kept + 1] = id else others = others + 1 end
+for _, id in ipairs(page[2]) do
+  if #id > tonumber(ARGV[1]) then others = others + 1
+  elseif not string.find(id, '^[%w%._~:@%-]+$') or redis.call('EXISTS', ARGV[3] .. '{' .. id .. '}') == 1 then
+    kept[#kept + 1] = id
+  else redis.call('SREM', KEYS[1], id) end
 end
-return {kept, others}`
+return {page[1], kept, others}`
 
 /** The last version given (`P:v`); `{bytes}` when it holds more than `ARGV[1]` bytes. */
 const LAST_VERSION = `
