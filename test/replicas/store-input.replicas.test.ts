@@ -14,7 +14,8 @@ import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../hel
 
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 const PATH = '/api/v2/disciplines/history'
-const STORE_DOWN = /^Session store unavailable/
+// Unanchored: matched against whole bodies ({"error":"Session store unavailable: ..."}) too.
+const STORE_DOWN = /Session store unavailable/
 const MALFORMED = 'taxonomy_mock_store_malformed_total'
 
 let redis: RedisProcess
