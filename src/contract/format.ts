@@ -1,3 +1,4 @@
+import { toOneLine } from '../core/shown-text.js'
 import { listEndpoints } from '../http/endpoints.js'
 import { toDelayJson } from './latency.js'
 import type { VerifyReport } from './verify.js'
@@ -29,7 +30,9 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
   lines.push('', 'Observations (where the spec says "not shown"; the mock with its defaults)')
   const rows = report.observations.map((o) => [
     o.question,
-    o.service,
+    // The service's header value, as sent (a report keeps it so): shown, it may hold a
+    // terminal's escapes, which become U+FFFD.
+    toOneLine(o.service),
     o.mock,
     o.verdict === 'option'
       ? `${o.option!.cli}  (${o.option!.library})`

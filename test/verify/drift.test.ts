@@ -81,6 +81,20 @@ it('fails same-identity, naming both places, when a summary gives another name t
   )
 })
 
+it("shows a header's value in the summary with its control characters as U+FFFD, and keeps it as sent in the report", async () => {
+  const drift: Drift = (_, response) => {
+    const headers = new Headers(response.headers)
+    headers.set('content-type', 'application/json\u009b31m\u009d52;c;SEFDS0VE\u009c')
+    return new Response(response.body, { status: response.status, headers })
+  }
+  const { stdout, observation } = await verify((await startTarget(drift)).url)
+  expect(observation('content-type').service).toBe(
+    'application/json\u009b31m\u009d52;c;SEFDS0VE\u009c',
+  )
+  expect(stdout.join('\n')).toContain('application/json\ufffd31m\ufffd52;c;SEFDS0VE\ufffd')
+  expect(stdout.join('\n')).not.toMatch(/[\u0080-\u009f]/)
+})
+
 it('names the status option when the service answers a missing key with 403 (no rule fails: the spec leaves it open)', async () => {
   const drift: Drift = (_, response) =>
     response.status === 401
