@@ -23,7 +23,8 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
     const mark = rule.status === 'pass' ? 'pass' : rule.status === 'fail' ? 'FAIL' : 'skip'
     const detail = rule.status === 'skip' ? `not checked: ${rule.note}` : `${rule.checked} checked`
     lines.push(`  ${mark}  ${rule.id.padEnd(idWidth)}  ${rule.sections}: ${rule.title} (${detail})`)
-    for (const problem of rule.problems) lines.push(`          ${problem}`)
+    // A problem quotes the service; made one line whatever it holds, as the lines go to a terminal.
+    for (const problem of rule.problems) lines.push(`          ${toOneLine(problem)}`)
     if (rule.problemCount > rule.problems.length)
       lines.push(`          and ${rule.problemCount - rule.problems.length} more`)
   }

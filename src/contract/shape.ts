@@ -1,3 +1,4 @@
+import { fieldPath } from '../core/field-name.js'
 import { UUID_PATTERN } from '../core/ids.js'
 import { SHAPES, type FieldKind, type ShapeName } from '../core/shapes.js'
 import { formatReceived } from '../core/size.js'
@@ -60,7 +61,7 @@ export function checkSummaryFields(lookup: Lookup): string[] {
         )
       else if (!fitsFields(item, fields))
         problems.push(
-          ...checkObject(item, fields, (path) => where(lookup, path), `${field}[${index}].`),
+          ...checkObject(item, fields, (path) => where(lookup, path), `${field}[${index}]`),
         )
     }
   }
@@ -80,23 +81,27 @@ function fitsFields(
   return true
 }
 
+/**
+ * Problems with one object's fields, each at `at` of its path below `base`. A field's name is the
+ * service's: `fieldPath` quotes and cuts one that is not plain, so no name can break the line.
+ */
 function checkObject(
   value: Record<string, unknown>,
   fields: Readonly<Record<string, FieldType>>,
   at: (path: string) => string,
-  prefix: string,
+  base: string,
 ): string[] {
   const problems: string[] = []
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(fields, key))
-      problems.push(`${at(prefix + key)}: extra field (not in the spec)`)
+      problems.push(`${at(fieldPath(base, key))}: extra field (not in the spec)`)
   }
   for (const [key, type] of Object.entries(fields)) {
     const field = value[key]
-    if (field === undefined) problems.push(`${at(prefix + key)}: missing`)
+    if (field === undefined) problems.push(`${at(fieldPath(base, key))}: missing`)
     else if (!hasType(field, type))
       problems.push(
-        `${at(prefix + key)}: expected ${NOUNS[type]}; received ${formatReceived(field)}`,
+        `${at(fieldPath(base, key))}: expected ${NOUNS[type]}; received ${formatReceived(field)}`,
       )
   }
   return problems

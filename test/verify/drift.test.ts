@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { formatVerifySummary } from '../../src/contract/format.js'
 import type { VerifyReport } from '../../src/contract/verify.js'
 import { runCli } from '../helpers/cli.js'
 import { SECRET, driftBodies, runInProcess, startTarget, type Drift } from '../helpers/targets.js'
@@ -77,7 +78,7 @@ it('fails same-identity, naming both places, when a summary gives another name t
   expect(code).toBe(1)
   expect(rule('same-identity').status).toBe('fail')
   expect(rule('same-identity').problems).toContain(
-    `GET /api/v2/sub_disciplines/${first.slug}: sub-discipline ${first.id} has name ${JSON.stringify(first.name)}; GET /api/v2/disciplines/${discipline.slug} sub_disciplines[0] gives ${JSON.stringify(`${first.name} (renamed)`)}`,
+    `GET /api/v2/sub_disciplines/${first.slug}: sub-discipline "${first.id}" has name ${JSON.stringify(first.name)}; GET /api/v2/disciplines/${discipline.slug} sub_disciplines[0] gives ${JSON.stringify(`${first.name} (renamed)`)}`,
   )
 })
 
@@ -93,6 +94,33 @@ it("shows a header's value in the summary with its control characters as U+FFFD,
   )
   expect(stdout.join('\n')).toContain('application/json\ufffd31m\ufffd52;c;SEFDS0VE\ufffd')
   expect(stdout.join('\n')).not.toMatch(/[\u0080-\u009f]/)
+})
+
+it("shows the service's field names and values in problems JSON-quoted, with every control character escaped: no forged line, no terminal escape", async () => {
+  const name =
+    '\u001b]8;;http://evil.example/\u0007click\u001b]8;;\u0007\u001b[31mEXTRA\r\nFORGED LINE'
+  const id = '\u001b]52;c;SEFDS0VE\u0007\u001b[2J\u202eID'
+  const hostile = driftBodies('disciplines', (b) => {
+    const [first, ...rest] = b.sub_disciplines as Record<string, unknown>[]
+    const copies = [1, 2].map((n) => ({ ...first, id, name: `X${n}`, slug: `evil-${n}` }))
+    return { ...b, [name]: 1, sub_disciplines: [...copies, ...rest] }
+  })
+  const { stdout, rule, report } = await verify((await startTarget(hostile)).url)
+  const at = `GET /api/v2/disciplines/${discipline.slug}`
+  expect(rule('record-fields').problems).toContain(
+    `${at} ["\\u001b]8;;http://evil.example/\\u0007click\\u001b]8;;\\u0007\\u001b[31mEXTRA\\r\\nFORGED LINE"]: extra field (not in the spec)`,
+  )
+  expect(rule('same-identity').problems).toContain(
+    `${at} sub_disciplines[1]: sub-discipline "\\u001b]52;c;SEFDS0VE\\u0007\\u001b[2J\\u202eID" has name "X2"; ${at} sub_disciplines[0] gives "X1"`,
+  )
+  expect(stdout.filter((line) => /FORGED/.test(line))).toHaveLength(1)
+  const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/
+  expect(stdout.join('')).not.toMatch(controls)
+  // The summary is the library's too: a problem it is given raw is still one line, shown safe.
+  const raw = report.rules.map((r) => ({ ...r, problems: ['a\u001b[2J\r\nFORGED\u009b'] }))
+  const lines = formatVerifySummary({ ...report, rules: raw })
+  expect(lines).toContain('          a\ufffd[2J FORGED\ufffd')
+  expect(lines.join('')).not.toMatch(controls)
 })
 
 it('names the status option when the service answers a missing key with 403 (no rule fails: the spec leaves it open)', async () => {
