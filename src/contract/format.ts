@@ -32,8 +32,8 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
   const rows = report.observations.map((o) => [
     o.question,
     // The service's header value, as sent (a report keeps it so): shown, it may hold a
-    // terminal's escapes, which become U+FFFD.
-    toOneLine(o.service),
+    // terminal's escapes, which become U+FFFD, and be as long as a header may (16 KB).
+    toOneLine(o.service.length > 100 ? `${o.service.slice(0, 100)}…` : o.service),
     o.mock,
     o.verdict === 'option'
       ? `${o.option!.cli}  (${o.option!.library})`

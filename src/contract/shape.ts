@@ -31,9 +31,15 @@ function fieldsOf(shape: ShapeName): Readonly<Record<string, FieldType>> {
 
 const FIELDS = new Map(Object.keys(SHAPES).map((shape) => [shape, fieldsOf(shape as ShapeName)]))
 
+/** How much of a request's path a problem shows: a slug crawled to is the service's, of any length. */
+const SHOWN_PATH_LENGTH = 200
+
 /** Where a problem is: the request, then the JSON path. */
 export function where(lookup: Lookup, path = ''): string {
-  return `GET ${lookup.exchange.path}${path ? ` ${path}` : ''}`
+  const requested = lookup.exchange.path
+  const shown =
+    requested.length > SHOWN_PATH_LENGTH ? `${requested.slice(0, SHOWN_PATH_LENGTH)}…` : requested
+  return `GET ${shown}${path ? ` ${path}` : ''}`
 }
 
 /** Problems with a 200 body's own fields (§2.1 / §2.4): missing, extra, mistyped; ids not UUIDs. */

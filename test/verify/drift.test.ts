@@ -123,6 +123,38 @@ it("shows the service's field names and values in problems JSON-quoted, with eve
   expect(lines.join('')).not.toMatch(controls)
 })
 
+it("cuts the service's values in problems, a 600 KB slug, field name or linked slug as much as a short one", async () => {
+  const big = 'a'.repeat(600_000)
+  const huge = driftBodies('disciplines', (b) => {
+    const [first, ...rest] = b.sub_disciplines as Record<string, unknown>[]
+    return {
+      ...b,
+      slug: `${b.slug}-${big}`,
+      [big]: 1,
+      sub_disciplines: [{ ...first, slug: big }, ...rest],
+    }
+  })
+  // And a header as long as Node's client takes (16 KB in all).
+  const longHeader: Drift = async (request, response) => {
+    const answer = await huge(request, response)
+    const headers = new Headers(answer.headers)
+    headers.set('content-type', `application/json; x=${'b'.repeat(8_000)}`)
+    return new Response(answer.body, { status: answer.status, headers })
+  }
+  const { stdout, report, junit } = await verify((await startTarget(longHeader)).url)
+  const at = `GET /api/v2/disciplines/${discipline.slug}`
+  const cut = `${big.slice(0, 80)}…`
+  expect(report.rules.find((r) => r.id === 'lookup-ok')!.problems).toContain(
+    `${at}: the body's slug is "${discipline.slug}-${cut.slice(discipline.slug.length + 1)}"`,
+  )
+  expect(report.rules.find((r) => r.id === 'record-fields')!.problems).toContain(
+    `${at} ["${cut}"]: extra field (not in the spec)`,
+  )
+  expect(Math.max(...stdout.map((line) => line.length))).toBeLessThan(1_000)
+  expect(JSON.stringify(report).length + junit.length).toBeLessThan(100_000)
+  expect(stdout.at(-1)).toMatch(/rules failed \(breaking drift\)/)
+})
+
 it('names the status option when the service answers a missing key with 403 (no rule fails: the spec leaves it open)', async () => {
   const drift: Drift = (_, response) =>
     response.status === 401
