@@ -6,7 +6,7 @@ import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
 import { carriesCredentials, redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
-import { SESSION_ID_PATTERN } from '../http/sessions.js'
+import { SESSION_ID_PATTERN, SESSION_ID_RULE } from '../http/session-id.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseStoreAddress, type StoreAddress } from '../server/replica/store-address.js'
 import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/options.js'
@@ -324,7 +324,7 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
     )
   if (!SESSION_ID_PATTERN.test(session))
     throw new UsageError(
-      `--session must be 1-200 letters, digits or . _ ~ : @ - characters; received ${JSON.stringify(session.slice(0, 200))}`,
+      `--session must be ${SESSION_ID_RULE}; received ${JSON.stringify(session.slice(0, 200))}`,
     )
   return { url, session }
 }

@@ -9,7 +9,7 @@ export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
 export interface CliIo {
   /**
    * Prints a line the user needs (banner, help): kept until stdout takes it (up to 1 MB waiting,
-   * and not past the exit); a failing stdout is said on stderr.
+   * and at exit while stdout keeps taking lines); a failing stdout is said on stderr.
    */
   readonly stdout: (line: string) => void
   /** Prints one line to standard error, on the same terms. */

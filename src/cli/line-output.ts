@@ -25,14 +25,19 @@ export interface LineOutput {
   readonly queue: (asciiLine: string, limit: number) => boolean
   /** Whether writing failed for good (the lines since were not queued). */
   readonly failed: () => boolean
-  /** Writes what the descriptor takes now, once, forgets the rest, and returns how many lines it forgot. */
-  readonly finish: () => number
+  /**
+   * Writes what the descriptor takes, forgets the rest, and returns how many lines it forgot. With
+   * `stallMs`, it waits (blocking: it runs at exit) while the reader keeps taking lines, and gives
+   * up once it took nothing for that long; without, it writes what the descriptor takes now, once.
+   */
+  readonly finish: (stallMs?: number) => number
 }
 
 /**
  * Writes lines to `fd` with `writeSync`, which Node has made non-blocking for pipes: a full pipe
  * fails at once (EAGAIN) and the lines wait, tried again every {@link RETRY_MS} on a timer that
- * never holds the process open, so output nobody reads never delays an exit. Lines go out in
+ * never holds the process open, so output nobody reads delays an exit no longer than `finish`
+ * waits for it. Lines go out in
  * chunks of whole lines up to {@link ATOMIC_BYTES}, and a line queued after half a line was given
  * up starts on a line of its own. `onFailure` hears of any other error (EPIPE, ENOSPC) once; the
  * output then drops everything.
@@ -123,8 +128,15 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
       return added
     },
     failed: () => failed,
-    finish() {
+    finish(stallMs = 0) {
       flush()
+      // A slow reader (`| less`, a busy CI runner) still gets the last lines, a verdict among them.
+      for (let idle = 0; idle < stallMs && (rest !== undefined || lines.length > 0) && !failed;) {
+        const before = waiting
+        sleepSync(RETRY_MS)
+        flush()
+        idle = waiting < before ? 0 : idle + RETRY_MS
+      }
       clearTimeout(retry)
       retry = undefined
       // A line cut by a partial write counts as forgotten, as do the lines after it.
@@ -136,6 +148,11 @@ export function createLineOutput(fd: number, onFailure: (code: string) => void):
       return forgotten
     },
   }
+}
+
+/** Blocks the thread for `ms`: only at exit, where no event loop turns any more. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
 function countLineEnds(bytes: Buffer): number {

@@ -8,6 +8,11 @@ const MAX_WAITING_LOG_BYTES = 256 * 1024
 /** Other lines (banner, notices, failures) are few; this bound is only a backstop. */
 const MAX_WAITING_BYTES = 1024 * 1024
 /**
+ * At exit, how long a reader may take no waiting line before the rest are given up: one that reads
+ * slowly gets every line (the verdict last), one that reads nothing holds the exit this long.
+ */
+const EXIT_STALL_MS = 1_000
+/**
  * A launcher (npx, bunx) forwards to its child the signal that a terminal's Ctrl+C (or a group
  * kill) has already sent the child: the same signal twice within this time is one stop, not a
  * second one that cuts the grace short, nor, after the server has closed, death by the signal.
@@ -27,9 +32,9 @@ export interface EarlySignals {
 /**
  * The real process: stdout, stderr, environment and signals. Lines are written to both without
  * ever blocking or throwing (src/cli/line-output.ts): a reader that stops reading costs at most
- * {@link MAX_WAITING_LOG_BYTES} of log and the lines past it, nothing is left queued to hold up the
- * exit, and an output that fails (a full disk, a closed pipe) never ends the process nor changes
- * its exit code. When stdout and stderr are one file or pipe (`2>&1`), their lines share one queue,
+ * {@link MAX_WAITING_LOG_BYTES} of log and the lines past it, the exit waits for queued lines only
+ * while they are being read ({@link EXIT_STALL_MS}), and an output that fails (a full disk, a
+ * closed pipe) never ends the process nor changes its exit code. When stdout and stderr are one file or pipe (`2>&1`), their lines share one queue,
  * so they stay in order and never split each other.
  */
 export function createProcessIo(early?: EarlySignals): CliIo {
@@ -51,8 +56,16 @@ export function createProcessIo(early?: EarlySignals): CliIo {
   })
   // Nowhere is left to say that stderr failed.
   const err: LineOutput = isSameFile(1, 2) ? out : createLineOutput(2, () => {})
-  // A last try, without waiting, for lines a full pipe held back.
-  process.once('exit', () => (out.finish(), err.finish()))
+  // Lines a full pipe held back, while its reader still takes them; those it never took are said.
+  process.once('exit', () => {
+    const forgotten = out.finish(EXIT_STALL_MS)
+    if (forgotten > 0 && err !== out)
+      err.write(
+        `taxonomy-mock: ${forgotten} lines of stdout not written (it was not being read)`,
+        MAX_WAITING_BYTES,
+      )
+    err.finish(EXIT_STALL_MS)
+  })
   const note = () => `taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)`
 
   return {

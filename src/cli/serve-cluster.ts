@@ -13,6 +13,7 @@ import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
 import { watchDataFile } from './watch.js'
+import { toQuoted } from '../core/shown-text.js'
 
 /**
  * `serve --workers N`: the primary owns the sessions and prints what one process prints; each
@@ -188,7 +189,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
                 .reload(bytes)
                 .then(() =>
                   io.stdout(
-                    `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
+                    `taxonomy-mock: reloaded --data file ${toQuoted(args.data!)}: ${next.topics.length} topics`,
                   ),
                 )
             },

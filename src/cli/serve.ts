@@ -16,6 +16,7 @@ import {
   unlessStopped,
 } from './serve-start.js'
 import { watchDataFile } from './watch.js'
+import { toQuoted } from '../core/shown-text.js'
 import { createGatheringResolver } from '../http/resolver.js'
 import type { Upstream } from '../http/upstream.js'
 
@@ -111,7 +112,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               (next) => {
                 server.resolver.replaceTaxonomy(next)
                 io.stdout(
-                  `taxonomy-mock: reloaded --data file ${JSON.stringify(args.data)}: ${next.topics.length} topics`,
+                  `taxonomy-mock: reloaded --data file ${toQuoted(args.data!)}: ${next.topics.length} topics`,
                 )
               },
               (line) => io.stdout(`taxonomy-mock: ${line}`),

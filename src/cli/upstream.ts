@@ -4,9 +4,11 @@ import { captureRecord } from '../contract/capture.js'
 import { SERVICE_LIMITS } from '../contract/options.js'
 import { createUpstreamSource } from '../contract/upstream.js'
 import { createUpstreamExchange } from '../server/upstream-exchange.js'
+import { quote } from '../core/field-name.js'
 import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
+import { toOneLine } from '../core/shown-text.js'
 import type { Taxonomy } from '../core/store.js'
 import { FIXTURE_FORMAT, LEVELS } from '../core/types.js'
 import { findEndpoint, type Collection } from '../http/endpoints.js'
@@ -187,7 +189,8 @@ class Captures {
     const resolver = this.#resolver
     if (resolver === undefined || this.#cut.signal.aborted) return false
     const { noun } = findEndpoint(collection)!
-    const what = `${noun} ${JSON.stringify(slug)}`
+    // The slug is any client's: quoted and cut, with nothing a terminal acts on left raw.
+    const what = `${noun} ${quote(slug)}`
     const cut = this.#cut.signal
     try {
       const capture = await captureRecord(resolver.options.taxonomy, collection, slug, {
@@ -223,7 +226,7 @@ class Captures {
         return false
       }
       this.io.stderr(
-        `taxonomy-mock: cannot capture ${what}: ${(error as Error).message}; not tried again for ${CAPTURE_RETRY_PAUSE_MS / 1_000} s`,
+        `taxonomy-mock: cannot capture ${what}: ${toOneLine(String((error as Error).message))}; not tried again for ${CAPTURE_RETRY_PAUSE_MS / 1_000} s`,
       )
       return true
     }

@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs'
+import { toOneLine } from '../core/shown-text.js'
 import type { Taxonomy } from '../core/store.js'
 import { DATA_READ_TIMEOUT_MS, readFixtureFile } from './data-file.js'
 import { findLinkChain } from './link-chain.js'
@@ -31,6 +32,8 @@ interface FolderWatch {
  * every link along the chain is watched in its folder, as is the file at its end, and the chain is
  * followed again after each change: a Kubernetes ConfigMap swaps a `..data` link to a new folder,
  * deploy tools repoint a link or replace its target. Returns a function that stops watching.
+ * A problem line is made one line, its control characters U+FFFD, as a start-up failure's is: it
+ * may quote the file's words or name.
  */
 export function watchDataFile(
   file: string,
@@ -38,6 +41,7 @@ export function watchDataFile(
   onProblem: (line: string) => void,
   { readTimeoutMs = DATA_READ_TIMEOUT_MS }: WatchDataFileOptions = {},
 ): () => void {
+  const problem = (line: string) => onProblem(toOneLine(line))
   const folders = new Map<string, FolderWatch>()
   const unwatchable = new Set<string>()
   const stopping = new AbortController()
@@ -60,7 +64,7 @@ export function watchDataFile(
         if (stopping.signal.aborted) return
         const reason =
           error instanceof UsageError ? error.message : String((error as Error)?.message ?? error)
-        onProblem(`${reason}; still serving the previous data`)
+        problem(`${reason}; still serving the previous data`)
       }
     })
   }
@@ -102,7 +106,7 @@ export function watchDataFile(
       const code = (error as NodeJS.ErrnoException).code
       // Removed since the chain was followed: the reload follows it again.
       if (code === 'ENOENT') return scheduleReload()
-      if (!unwatchable.has(folder)) onProblem(cannotWatch(folder, error as NodeJS.ErrnoException))
+      if (!unwatchable.has(folder)) problem(cannotWatch(folder, error as NodeJS.ErrnoException))
       unwatchable.add(folder)
       return
     }
@@ -113,7 +117,7 @@ export function watchDataFile(
       if (folders.get(folder) === watched) folders.delete(folder)
       unwatchable.add(folder)
       // A folder that went away (an old ConfigMap folder on Windows) is no loss.
-      if (changed().has(folder)) onProblem(cannotWatch(folder, error))
+      if (changed().has(folder)) problem(cannotWatch(folder, error))
     })
   }
 

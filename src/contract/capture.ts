@@ -1,3 +1,4 @@
+import { quote } from '../core/field-name.js'
 import { loadTaxonomy } from '../core/load.js'
 import type { Taxonomy } from '../core/store.js'
 import { FIXTURE_FORMAT, LEVELS, RECORDED_FIXTURE_FORMAT, type Fixture } from '../core/types.js'
@@ -44,7 +45,7 @@ export async function captureRecord(
     throw new RecordError(
       held === undefined
         ? 'the service answered it, but its records do not hold it; nothing captured'
-        : `the service gives it id ${JSON.stringify(id)}, which the data's ${endpoint.noun} ${JSON.stringify(held.slug)} has (renamed on the service?); nothing captured`,
+        : `the service gives it id ${quote(held.id)}, which the data's ${endpoint.noun} ${quote(held.slug)} has (renamed on the service?); nothing captured`,
     )
   }
   return { taxonomy, added, requests: recording.requests }

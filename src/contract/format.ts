@@ -1,3 +1,4 @@
+import { toOneLine } from '../core/shown-text.js'
 import { listEndpoints, type Endpoint } from '../http/endpoints.js'
 import { toDelayJson } from './latency.js'
 import type { VerifyReport } from './verify.js'
@@ -22,14 +23,17 @@ export function formatVerifySummary(report: VerifyReport, keySource = 'apiKey'):
     const mark = rule.status === 'pass' ? 'pass' : rule.status === 'fail' ? 'FAIL' : 'skip'
     const detail = rule.status === 'skip' ? `not checked: ${rule.note}` : `${rule.checked} checked`
     lines.push(`  ${mark}  ${rule.id.padEnd(idWidth)}  ${rule.sections}: ${rule.title} (${detail})`)
-    for (const problem of rule.problems) lines.push(`          ${problem}`)
+    // A problem quotes the service; made one line whatever it holds, as the lines go to a terminal.
+    for (const problem of rule.problems) lines.push(`          ${toOneLine(problem)}`)
     if (rule.problemCount > rule.problems.length)
       lines.push(`          and ${rule.problemCount - rule.problems.length} more`)
   }
   lines.push('', 'Observations (where the spec says "not shown"; the mock with its defaults)')
   const rows = report.observations.map((o) => [
     o.question,
-    o.service,
+    // The service's header value, as sent (a report keeps it so): shown, it may hold a
+    // terminal's escapes, which become U+FFFD, and be as long as a header may (16 KB).
+    toOneLine(o.service.length > 100 ? `${o.service.slice(0, 100)}…` : o.service),
     o.mock,
     o.verdict === 'option'
       ? `${o.option!.cli}  (${o.option!.library})`

@@ -10,7 +10,9 @@ import {
 import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
 import { FirstSeen } from '../core/first-seen.js'
+import { quote } from '../core/field-name.js'
 import { replaceControls } from '../core/shown-text.js'
+import { formatReceived } from '../core/size.js'
 import { parseJsonText } from '../http/json-text.js'
 import { isObject, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
@@ -107,7 +109,7 @@ export function evaluateRules(
     const body = lookup.body as Record<string, unknown>
     tally('lookup-ok').check(
       body.slug === lookup.slug,
-      () => `${where(lookup)}: the body's slug is ${JSON.stringify(body.slug)}`,
+      () => `${where(lookup)}: the body's slug is ${show(body.slug)}`,
     )
     good.push(lookup)
     tally('record-fields').add(checkRecordFields(lookup))
@@ -166,14 +168,14 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
         backLinks.check(
           listed,
           () =>
-            `${where(linked)}: does not list ${JSON.stringify(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
+            `${where(linked)}: does not list ${show(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
         )
         for (const name of counts) {
           const own = (linked.body as Record<string, unknown>)[name]
           summaryCounts.check(
             item[name] === own,
             () =>
-              `${where(lookup)}: the summary of ${JSON.stringify(item.slug)} says ${name} ${String(item[name])}; its record says ${String(own)}`,
+              `${where(lookup)}: the summary of ${show(item.slug)} says ${name} ${show(item[name])}; its record says ${show(own)}`,
           )
         }
       }
@@ -207,7 +209,7 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
         tally.check(
           item[name] === first[name],
           () =>
-            `${placeOf(item)}: ${level} ${item.id} has ${name} ${JSON.stringify(item[name])}; ${placeOf(first)} gives ${JSON.stringify(first[name])}`,
+            `${placeOf(item)}: ${level} ${show(item.id)} has ${name} ${show(item[name])}; ${placeOf(first)} gives ${show(first[name])}`,
         )
       }
     }
@@ -217,7 +219,7 @@ function checkIdentity(good: readonly Lookup[], tally: Tally): void {
       tally.check(
         other.id === item.id,
         () =>
-          `${placeOf(item)}: ${level} slug ${JSON.stringify(item.slug)} has id ${item.id}; ${placeOf(other)} gives ${String(other.id)}`,
+          `${placeOf(item)}: ${level} slug ${show(item.slug)} has id ${show(item.id)}; ${placeOf(other)} gives ${show(other.id)}`,
       )
   }
   for (const lookup of good) {
@@ -310,6 +312,15 @@ export function isErrorAnswer(exchange: Exchange, message: string): boolean {
 
 function describeAnswer(exchange: Exchange, auth: string): string {
   return `GET ${exchange.path} (${auth}): answered ${exchange.status} ${excerpt(exchange.text)}`
+}
+
+/**
+ * A value from the service as a problem line shows it: a string JSON-quoted and cut, with nothing
+ * a terminal acts on left raw (`quote`); an object or array named, not written out.
+ */
+function show(value: unknown): string {
+  if (typeof value === 'string') return quote(value)
+  return typeof value === 'object' && value !== null ? formatReceived(value) : String(value)
 }
 
 /** The start of a body, for a problem line. */

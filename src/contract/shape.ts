@@ -1,3 +1,4 @@
+import { fieldPath } from '../core/field-name.js'
 import { UUID_PATTERN } from '../core/ids.js'
 import { SHAPES, type FieldKind, type ShapeName } from '../core/shapes.js'
 import { formatReceived } from '../core/size.js'
@@ -30,9 +31,15 @@ function fieldsOf(shape: ShapeName): Readonly<Record<string, FieldType>> {
 
 const FIELDS = new Map(Object.keys(SHAPES).map((shape) => [shape, fieldsOf(shape as ShapeName)]))
 
+/** How much of a request's path a problem shows: a slug crawled to is the service's, of any length. */
+const SHOWN_PATH_LENGTH = 200
+
 /** Where a problem is: the request, then the JSON path. */
 export function where(lookup: Lookup, path = ''): string {
-  return `GET ${lookup.exchange.path}${path ? ` ${path}` : ''}`
+  const requested = lookup.exchange.path
+  const shown =
+    requested.length > SHOWN_PATH_LENGTH ? `${requested.slice(0, SHOWN_PATH_LENGTH)}…` : requested
+  return `GET ${shown}${path ? ` ${path}` : ''}`
 }
 
 /** Problems with a 200 body's own fields (§2.1 / §2.4): missing, extra, mistyped; ids not UUIDs. */
@@ -60,7 +67,7 @@ export function checkSummaryFields(lookup: Lookup): string[] {
         )
       else if (!fitsFields(item, fields))
         problems.push(
-          ...checkObject(item, fields, (path) => where(lookup, path), `${field}[${index}].`),
+          ...checkObject(item, fields, (path) => where(lookup, path), `${field}[${index}]`),
         )
     }
   }
@@ -80,23 +87,27 @@ function fitsFields(
   return true
 }
 
+/**
+ * Problems with one object's fields, each at `at` of its path below `base`. A field's name is the
+ * service's: `fieldPath` quotes and cuts one that is not plain, so no name can break the line.
+ */
 function checkObject(
   value: Record<string, unknown>,
   fields: Readonly<Record<string, FieldType>>,
   at: (path: string) => string,
-  prefix: string,
+  base: string,
 ): string[] {
   const problems: string[] = []
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(fields, key))
-      problems.push(`${at(prefix + key)}: extra field (not in the spec)`)
+      problems.push(`${at(fieldPath(base, key))}: extra field (not in the spec)`)
   }
   for (const [key, type] of Object.entries(fields)) {
     const field = value[key]
-    if (field === undefined) problems.push(`${at(prefix + key)}: missing`)
+    if (field === undefined) problems.push(`${at(fieldPath(base, key))}: missing`)
     else if (!hasType(field, type))
       problems.push(
-        `${at(prefix + key)}: expected ${NOUNS[type]}; received ${formatReceived(field)}`,
+        `${at(fieldPath(base, key))}: expected ${NOUNS[type]}; received ${formatReceived(field)}`,
       )
   }
   return problems

@@ -1,3 +1,5 @@
+import { toQuoted } from './shown-text.js'
+
 /** A name a message may show as it is: it holds no control character, quote, space or bracket. */
 const PLAIN_NAME = /^[A-Za-z_$][\w$-]{0,79}$/
 
@@ -22,7 +24,10 @@ export function showField(key: string): string {
   return quote(key)
 }
 
-/** A value as a message quotes it: JSON, so on one line, cut past 80 characters. */
+/**
+ * A value as a message quotes it: JSON, so on one line, cut past 80 characters, and no character a
+ * terminal acts on (a C1 control, a bidirectional override) left unescaped.
+ */
 export function quote(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
+  return toQuoted(text.length > 80 ? `${text.slice(0, 80)}…` : text)
 }

@@ -27,3 +27,23 @@ export function replaceControls(text: string): string {
 export function toOneLine(text: string): string {
   return replaceControls(text.replace(LINE_BREAK, ' '))
 }
+
+/**
+ * The characters of {@link CONTROLS} that `JSON.stringify` leaves as they are (it escapes only C0),
+ * and the line breaks U+2028/2029: DEL, C1 (U+009B is a CSI), the bidirectional controls.
+ */
+const UNESCAPED_CONTROLS = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * `text` JSON-quoted for a terminal line: `JSON.stringify`, and each control character it leaves
+ * as it is as its `\uXXXX` escape, so the quoted text is still JSON and reads back as it was.
+ *
+ * @example
+ * toQuoted('x\u009b2J\u202e') // '"x\\u009b2J\\u202e"'
+ */
+export function toQuoted(text: string): string {
+  return JSON.stringify(text).replace(
+    UNESCAPED_CONTROLS,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}

@@ -1,4 +1,5 @@
 import { OptionError } from './option-error.js'
+import { toQuoted } from './shown-text.js'
 
 /** How many records each level gets. */
 export interface SizeCounts {
@@ -84,11 +85,14 @@ export function resolveSize(size: unknown): SizeCounts {
   return counts
 }
 
-/** Renders a received value for an error message: `-5 (number)`, `"huge" (string)`. */
+/**
+ * Renders a received value for an error message: `-5 (number)`, `"huge" (string)`; a string cut to
+ * 60 characters and quoted for a terminal line.
+ */
 export function formatReceived(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `${JSON.stringify(value.slice(0, 60))} (string)`
+  if (typeof value === 'string') return `${toQuoted(value.slice(0, 60))} (string)`
   if (typeof value === 'object') return 'an object'
   return `${String(value)} (${typeof value})`
 }

@@ -1,4 +1,5 @@
 import { OptionError } from '../core/option-error.js'
+import { formatReceived } from '../core/size.js'
 import { toMegabytes } from '../core/megabytes.js'
 import { reasonOf } from './fetch-failure.js'
 import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
@@ -8,6 +9,7 @@ import { parseJsonText } from './json-text.js'
 import type { ScenarioInput } from './scenario.js'
 import type { SessionPatch } from './session-data.js'
 import { carriesCredentials } from './secret-query.js'
+import { SESSION_ID_PATTERN, SESSION_ID_RULE } from './session-id.js'
 
 /** A session of a running server, read and set through its admin API. */
 export interface ServerSession {
@@ -63,9 +65,13 @@ export function createSessionClient(
   timeout = CALL_TIMEOUT_MS,
 ): SessionClient {
   const origin = checkedOrigin(target.url)
-  // A URL's path reads them as its own steps (`/sessions/./requests` is `/sessions/requests`).
-  if (target.session === '.' || target.session === '..')
-    throw new OptionError('session', `cannot be '.' or '..', which no URL path can name`)
+  // The server's rule: `.` and `..` among what it refuses, as a URL's path reads them as its own
+  // steps (`/sessions/./requests` is `/sessions/requests`).
+  if (!SESSION_ID_PATTERN.test(target.session))
+    throw new OptionError(
+      'session',
+      `must be ${SESSION_ID_RULE}; received ${formatReceived(target.session)}`,
+    )
   const base = `${origin}/__admin/sessions/${encodeURIComponent(target.session)}`
   const hideKey = (text: string) => hideSecret(text, target.adminKey)
 

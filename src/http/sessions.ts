@@ -7,6 +7,7 @@ import { MEMORY_BUDGET, MemoryBudget } from './memory-budget.js'
 import type { MockRequest } from './request.js'
 import type { ScenarioState } from './scenario-state.js'
 import { DATA_LIMITS, type SessionData } from './session-data.js'
+import { SESSION_ID_PATTERN, SESSION_ID_RULE } from './session-id.js'
 
 export type { AnswerReason, JournalEntry, KeyState } from './journal.js'
 
@@ -28,12 +29,9 @@ export const SESSION_LIMITS = Object.freeze({
 /** What a session costs before its journal (ids, scenario, the ring's arrays), as counted. */
 const SESSION_BYTES = 1_024
 
-/** A session id: what a path segment and a header both carry unescaped. */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9._~:@-]{1,200}$/
-
 /**
- * Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`. The default
- * session's id, which the usual request names, is one without a test of the pattern.
+ * Whether a string can name a session: 1-200 letters, digits or `. _ ~ : @ -`, not `.` or `..`.
+ * The default session's id, which the usual request names, is one without a test of the pattern.
  */
 export function isSessionId(value: unknown): value is string {
   return value === DEFAULT_SESSION || (typeof value === 'string' && SESSION_ID_PATTERN.test(value))
@@ -55,8 +53,7 @@ export function sessionIdOf(request: MockRequest, prefixed: string | undefined):
 }
 
 /** The `error` of the 400 answering an id `isSessionId` refuses, in a header, path or admin URL. */
-export const MALFORMED_SESSION_ID =
-  'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters'
+export const MALFORMED_SESSION_ID = `Malformed request: a session id is ${SESSION_ID_RULE}`
 
 /** A session: its scenario (if any) and the journal of its last requests, oldest first. */
 export class Session extends Journal {

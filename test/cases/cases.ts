@@ -18,6 +18,10 @@ const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
 export const SMALL_42_DIGEST = '45658018603cc41d'
 const DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
 const NOT_FOUND = '{"error":"Resource not found"}'
+const MALFORMED_SESSION = JSON.stringify({
+  error:
+    'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters, not . or ..',
+})
 
 export interface SpecCase {
   readonly name: string
@@ -103,8 +107,17 @@ const REPEATED_HEADER_CASES: readonly SpecCase[] = [
     path: d,
     headers: { ...AUTH, 'x-taxonomy-mock-session': ['no spaces', 's1'] },
     status: 400,
-    body: '{"error":"Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters"}',
+    body: MALFORMED_SESSION,
   },
+  // A URL path reads them as its own steps: a session so named would be one transport's only.
+  ...['.', '..'].map((id) => ({
+    name: `answers 400 to the session id ${id}, which no URL path can name`,
+    method: 'GET',
+    path: d,
+    headers: { ...AUTH, 'x-taxonomy-mock-session': id },
+    status: 400,
+    body: MALFORMED_SESSION,
+  })),
 ]
 
 /** Spec §4-7 and the README's choices, as request in, answer out. */

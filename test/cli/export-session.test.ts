@@ -232,8 +232,12 @@ it.each([
   ],
   [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', 'a b'],
-    'taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters; received "a b"',
+    'taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received "a b"',
   ],
+  ...['.', '..'].map((id): [string[], string] => [
+    ['export', '--from', 'http://127.0.0.1:4477', '--session', id],
+    `taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received "${id}"`,
+  ]),
   [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', 's', '--seed', '1'],
     'taxonomy-mock: --from excludes --seed and --size: the server names its data',

@@ -1,7 +1,7 @@
 // Output that fails or is not read never stops the server, never holds up its exit, and never
 // changes an exit code (stdout and stderr on /dev/full, or on one pipe nobody reads).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { openSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
@@ -53,6 +53,46 @@ it('keeps exit code 0 for a passing verify when stdout and stderr cannot be writ
   )
   running.push(child)
   expect(await exitOf(child)).toBe(0)
+})
+
+it('writes every line, the last one too, into a pipe read slowly, and says on stderr what a pipe never read lost', () => {
+  // 101 lines of about 900 bytes (the file's long name in each): more than a pipe holds (64 KB).
+  const folder = ['d', 'e', 'f', 'g'].reduce(
+    (at, letter) => join(at, letter.repeat(200)),
+    mkdtempSync(join(tmpdir(), 'taxonomy-mock-')),
+  )
+  mkdirSync(folder, { recursive: true })
+  const file = join(folder, 'many.json')
+  const fixture = JSON.parse(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  for (const topic of fixture.topics.slice(0, 150)) topic.name = ''
+  writeFileSync(file, JSON.stringify(fixture))
+  // A real pipe (spawn's own is a socket, which holds more), its reader late by 0.2 s.
+  const slowly = spawnSync(
+    'sh',
+    ['-c', '"$0" "$1" validate "$2" | (sleep 0.2; cat)', process.execPath, BIN, file],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1024 * 1024,
+    },
+  )
+  const lines = slowly.stdout.split('\n')
+  expect(lines.pop()).toBe('')
+  expect(lines).toHaveLength(101)
+  expect(lines.at(-1)).toBe(
+    `${JSON.stringify(file)}: and 50 more problems (the first 100 are listed)`,
+  )
+  // A reader that takes nothing for longer than the exit waits: the rest is said lost.
+  const never = spawnSync(
+    'sh',
+    ['-c', '"$0" "$1" validate "$2" | (sleep 4; wc -l)', process.execPath, BIN, file],
+    {
+      encoding: 'utf8',
+    },
+  )
+  expect(Number(never.stdout.trim())).toBeLessThan(101)
+  expect(never.stderr).toMatch(
+    /^taxonomy-mock: \d+ lines of stdout not written \(it was not being read\)$/m,
+  )
 })
 
 it('says a failing stdout on stderr, without a request log to drop, for a command other than serve', () => {

@@ -8,6 +8,9 @@ import {
   type ServerResponse,
 } from 'node:http'
 import { createServer as createNetServer, type Server as NetServer } from 'node:net'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
@@ -109,6 +112,28 @@ it('follows no redirect: a 3xx upstream answer is a 502 and its Location is neve
   expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
   expect(redirecting.requests).toHaveLength(1)
   expect(elsewhere.requests).toEqual([])
+})
+
+it('names a slug it cannot capture with its C1 and bidirectional controls escaped, and the reason on one line', async () => {
+  // Answers any discipline with a record echoing the slug, which no fixture takes.
+  const echoing = await listen((req, res) => {
+    const slug = decodeURIComponent(req.url!.split('/').at(-1)!)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ id: '11111111-1111-4111-8111-111111111111', name: 'N', slug }))
+  })
+  const data = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-upstream-')), 'taxonomy.json')
+  const run = spawnCli(
+    ['--port', '0', '--data', data, '--upstream', echoing.url, '--on-miss', 'capture'],
+    ENV,
+  )
+  const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
+  await get(`${url}/api/v2/disciplines/%C2%9B2J%E2%80%AEevil%E2%80%A8x`)
+  await expect.poll(() => run.stderr.length, { timeout: HANG_MS }).toBe(1)
+  const line = run.stderr[0]!
+  expect(line).toMatch(
+    /^taxonomy-mock: cannot capture discipline "\\u009b2J\\u202eevil\\u2028x": .+; not tried again for 60 s$/,
+  )
+  expect(line).not.toMatch(/[\u0080-\u009f\u2028\u2029\u202a-\u202e]/)
 })
 
 it('--upstream-timeout bounds each upstream answer: a stalled one is a 502, said on stderr with its bound', async () => {

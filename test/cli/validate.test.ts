@@ -93,3 +93,17 @@ it('answers `taxonomy-mock help` like --help', async () => {
     expect(text).toContain(phrase)
   }
 })
+
+it("quotes a field's name and value with a C1 control, a bidi override or U+2028 escaped", async () => {
+  const fixture = JSON.parse(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  fixture.disciplines[0]['k\u202e\u009b'] = 1
+  fixture.disciplines[0].slug = 'x\u202eevil\u009b31m\u2028forged'
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-validate-')), 'hostile.json')
+  writeFileSync(file, JSON.stringify(fixture))
+  const { code, stdout } = await runCli(['validate', file])
+  expect(code).toBe(2)
+  expect(stdout.map((line) => line.slice(JSON.stringify(file).length + 2))).toEqual([
+    'disciplines[0]["k\\u202e\\u009b"]: unknown field',
+    'disciplines[0].slug: "x\\u202eevil\\u009b31m\\u2028forged" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)',
+  ])
+})

@@ -47,6 +47,20 @@ it('reloads the --data file when it changes, and keeps the previous data when th
   expect((await fetch(`${url}/api/v2/disciplines/cs`, auth)).status).toBe(404)
 })
 
+it('says a reload or its problem on one line free of C1 and bidirectional controls', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'taxonomy-mock-watch-'))
+  const file = join(folder, 'tax\u009b2J\u202eonomy.json')
+  writeFileSync(file, toFixtureJson(base))
+  const { run } = await startWatching(file)
+  writeFileSync(file, toFixtureJson(patched))
+  const reloaded = await run.waitFor(/reloaded --data file/)
+  expect(reloaded).toContain('tax\\u009b2J\\u202eonomy.json')
+  writeFileSync(file, '{ "format": "taxonomy-mock/v1", "domains": [')
+  const problem = await run.waitFor(/still serving the previous data/)
+  expect(problem).toContain('tax\ufffd2J\ufffdonomy.json')
+  expect(`${reloaded}${problem}`).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/)
+})
+
 it('switches atomically: every answer during reloads is wholly the old data or wholly the new', async () => {
   const file = tempFile(toFixtureJson(base))
   const { run, url } = await startWatching(file)

@@ -183,9 +183,9 @@ it('names a bad URL as the caller found it (an environment variable, a fixture o
   expect(checkedOrigin('http://127.0.0.1:4478//', 'taxonomyUrl')).toBe('http://127.0.0.1:4478')
 })
 
-it("refuses the session ids '.' and '..', which a URL path reads as its own steps", () => {
-  for (const session of ['.', '..'])
+it("refuses the session ids '.' and '..', which a URL path reads as its own steps, by the server's rule", () => {
+  for (const session of ['.', '..', 'no spaces'])
     expect(() => createSessionClient({ url: 'http://127.0.0.1:1', session })).toThrow(
-      "`session` cannot be '.' or '..', which no URL path can name",
+      `\`session\` must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received ${JSON.stringify(session)} (string)`,
     )
 })

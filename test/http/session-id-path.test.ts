@@ -1,8 +1,10 @@
 import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 
-const MALFORMED =
-  '{"error":"Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters"}'
+const MALFORMED = JSON.stringify({
+  error:
+    'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters, not . or ..',
+})
 
 it('answers 400 to a session id in a path that does not percent-decode, as to any other bad id', async () => {
   const handle = createFetchHandler({ seed: 42, size: 'small', adminKey: 'admin-key-1234' })

@@ -370,7 +370,7 @@ describe('a server session, polled over loopback HTTP', () => {
         expect.objectContaining({ option: 'url' }),
       )
     expect(() => expect({ ...sessionOf('..'), timeout: HANG_MS }).toHaveRequested()).toThrow(
-      "`session` cannot be '.' or '..'",
+      '`session` must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..',
     )
   })
 

@@ -6,6 +6,8 @@ import type { AdminData } from '../../src/http/memory-store.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
 import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
 import type { StoreLink } from '../../src/server/replica/store-link.js'
+import { parseStoreAddress } from '../../src/server/replica/store-address.js'
+import { StoreFailure, StoreFaults } from '../../src/server/replica/store-faults.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
 
@@ -133,6 +135,26 @@ it('keeps a mark to fetch a session it does not hold only for a notice that save
   for (let n = 0; n < notices; n++) if (store.current(`leak-${n}`) !== undefined) marked++
   expect(marked).toBeGreaterThanOrEqual(SESSION_LIMITS.sessions - 1)
   expect(marked).toBeLessThanOrEqual(2 * SESSION_LIMITS.sessions)
+})
+
+it('says a malformed message with its C1 and bidirectional controls escaped: the line is for a terminal', async () => {
+  const [a] = await startReplicas('controls', 1)
+  await redisSays('PUBLISH', 'controls:changes', 'x\u009b2J\u202eevil\u2028y')
+  await expect.poll(() => linesAbout(a!.run.stderr, 'message')).toHaveLength(1)
+  const [line] = linesAbout(a!.run.stderr, 'message')
+  expect(line).toContain('(on controls:changes: "x\\u009b2J\\u202eevil\\u2028y")')
+  expect(line).not.toMatch(/[\u0080-\u009f\u2028\u2029\u202a-\u202e]/)
+}, 60_000)
+
+it("says a store's error reply on one line, with no control character a terminal acts on", () => {
+  const lines: string[] = []
+  const faults = new StoreFaults(parseStoreAddress('redis://127.0.0.1:6379'), (line) =>
+    lines.push(line),
+  )
+  faults.failed(new StoreFailure('refused', 'ERR x\u009b2J\u202eevil\r\n\u001b[31mFORGED'))
+  expect(lines).toEqual([
+    'the session store at redis://127.0.0.1:6379 refused a command (ERR x\ufffd2J\ufffdevil \ufffd[31mFORGED); requests that need it get 503 while it does',
+  ])
 })
 
 it('drops malformed session keys and saved states it finds at start, and malformed journal parts sent to it', async () => {

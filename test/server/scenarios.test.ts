@@ -13,6 +13,7 @@ import {
 } from '../cases/scenario-cases.js'
 import type { RunningServer } from '../../src/server/index.js'
 import { HANG_MS, fakeClock, track, until, untilTimers } from '../helpers/clock.js'
+import { sendRaw } from '../helpers/raw-request.js'
 import { UNTIMED, startTestServer } from '../helpers/server.js'
 
 /** One request over its own socket: an outcome, or the network error a client sees. */
@@ -127,6 +128,26 @@ it.each(SCENARIO_CASES)(
     }
   },
 )
+
+it("refuses the session ids . and .. in an admin path or a /__sessions/ prefix sent as written, which a fetch handler's URL never holds", async () => {
+  const server = await startTestServer({ taxonomy })
+  const malformed = {
+    status: 400,
+    error:
+      'Malformed request: a session id is 1-200 letters, digits or . _ ~ : @ - characters, not . or ..',
+  }
+  const send = async (method: string, path: string, body?: string) => {
+    const answer = await sendRaw(server.port, method, path, { host: 'localhost', ...AUTH }, body)
+    return { status: answer.status, error: JSON.parse(answer.text).error }
+  }
+  for (const id of ['.', '..', '%2E', '%2e%2E']) {
+    expect(await send('PUT', `/__admin/sessions/${id}/scenario`, '{"kind":"unavailable"}')).toEqual(
+      malformed,
+    )
+    expect(await send('GET', `/__sessions/${id}${D}`)).toEqual(malformed)
+  }
+  expect(sessionsOf(server.resolver).find('..')).toBeUndefined()
+})
 
 it('takes a per-request Prefer header over the session scenario, and Prism-style codes', async () => {
   const server = await startTestServer({ taxonomy, scenario: 'server-error' })

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
+import { formatVerifySummary } from '../../src/contract/format.js'
 import type { VerifyReport } from '../../src/contract/verify.js'
 import { runCli } from '../helpers/cli.js'
 import { fixturePath } from '../helpers/fixtures.js'
@@ -79,8 +80,81 @@ it('fails same-identity, naming both places, when a summary gives another name t
   expect(code).toBe(1)
   expect(rule('same-identity').status).toBe('fail')
   expect(rule('same-identity').problems).toContain(
-    `GET /api/v2/sub_disciplines/${first.slug}: sub-discipline ${first.id} has name ${JSON.stringify(first.name)}; GET /api/v2/disciplines/${discipline.slug} sub_disciplines[0] gives ${JSON.stringify(`${first.name} (renamed)`)}`,
+    `GET /api/v2/sub_disciplines/${first.slug}: sub-discipline "${first.id}" has name ${JSON.stringify(first.name)}; GET /api/v2/disciplines/${discipline.slug} sub_disciplines[0] gives ${JSON.stringify(`${first.name} (renamed)`)}`,
   )
+})
+
+it("shows a header's value in the summary with its control characters as U+FFFD, and keeps it as sent in the report", async () => {
+  const drift: Drift = (_, response) => {
+    const headers = new Headers(response.headers)
+    headers.set('content-type', 'application/json\u009b31m\u009d52;c;SEFDS0VE\u009c')
+    return new Response(response.body, { status: response.status, headers })
+  }
+  const { stdout, observation } = await verify((await startTarget(drift)).url)
+  expect(observation('content-type').service).toBe(
+    'application/json\u009b31m\u009d52;c;SEFDS0VE\u009c',
+  )
+  expect(stdout.join('\n')).toContain('application/json\ufffd31m\ufffd52;c;SEFDS0VE\ufffd')
+  expect(stdout.join('\n')).not.toMatch(/[\u0080-\u009f]/)
+})
+
+it("shows the service's field names and values in problems JSON-quoted, with every control character escaped: no forged line, no terminal escape", async () => {
+  const name =
+    '\u001b]8;;http://evil.example/\u0007click\u001b]8;;\u0007\u001b[31mEXTRA\r\nFORGED LINE'
+  const id = '\u001b]52;c;SEFDS0VE\u0007\u001b[2J\u202eID'
+  const hostile = driftBodies('disciplines', (b) => {
+    const [first, ...rest] = b.sub_disciplines as Record<string, unknown>[]
+    const copies = [1, 2].map((n) => ({ ...first, id, name: `X${n}`, slug: `evil-${n}` }))
+    return { ...b, [name]: 1, sub_disciplines: [...copies, ...rest] }
+  })
+  const { stdout, rule, report } = await verify((await startTarget(hostile)).url)
+  const at = `GET /api/v2/disciplines/${discipline.slug}`
+  expect(rule('record-fields').problems).toContain(
+    `${at} ["\\u001b]8;;http://evil.example/\\u0007click\\u001b]8;;\\u0007\\u001b[31mEXTRA\\r\\nFORGED LINE"]: extra field (not in the spec)`,
+  )
+  expect(rule('same-identity').problems).toContain(
+    `${at} sub_disciplines[1]: sub-discipline "\\u001b]52;c;SEFDS0VE\\u0007\\u001b[2J\\u202eID" has name "X2"; ${at} sub_disciplines[0] gives "X1"`,
+  )
+  expect(stdout.filter((line) => /FORGED/.test(line))).toHaveLength(1)
+  const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/
+  expect(stdout.join('')).not.toMatch(controls)
+  // The summary is the library's too: a problem it is given raw is still one line, shown safe.
+  const raw = report.rules.map((r) => ({ ...r, problems: ['a\u001b[2J\r\nFORGED\u009b'] }))
+  const lines = formatVerifySummary({ ...report, rules: raw })
+  expect(lines).toContain('          a\ufffd[2J FORGED\ufffd')
+  expect(lines.join('')).not.toMatch(controls)
+})
+
+it("cuts the service's values in problems, a 600 KB slug, field name or linked slug as much as a short one", async () => {
+  const big = 'a'.repeat(600_000)
+  const huge = driftBodies('disciplines', (b) => {
+    const [first, ...rest] = b.sub_disciplines as Record<string, unknown>[]
+    return {
+      ...b,
+      slug: `${b.slug}-${big}`,
+      [big]: 1,
+      sub_disciplines: [{ ...first, slug: big }, ...rest],
+    }
+  })
+  // And a header as long as Node's client takes (16 KB in all).
+  const longHeader: Drift = async (request, response) => {
+    const answer = await huge(request, response)
+    const headers = new Headers(answer.headers)
+    headers.set('content-type', `application/json; x=${'b'.repeat(8_000)}`)
+    return new Response(answer.body, { status: answer.status, headers })
+  }
+  const { stdout, report, junit } = await verify((await startTarget(longHeader)).url)
+  const at = `GET /api/v2/disciplines/${discipline.slug}`
+  const cut = `${big.slice(0, 80)}…`
+  expect(report.rules.find((r) => r.id === 'lookup-ok')!.problems).toContain(
+    `${at}: the body's slug is "${discipline.slug}-${cut.slice(discipline.slug.length + 1)}"`,
+  )
+  expect(report.rules.find((r) => r.id === 'record-fields')!.problems).toContain(
+    `${at} ["${cut}"]: extra field (not in the spec)`,
+  )
+  expect(Math.max(...stdout.map((line) => line.length))).toBeLessThan(1_000)
+  expect(JSON.stringify(report).length + junit.length).toBeLessThan(100_000)
+  expect(stdout.at(-1)).toMatch(/rules failed \(breaking drift\)/)
 })
 
 it('names the status option when the service answers a missing key with 403 (no rule fails: the spec leaves it open)', async () => {

@@ -1,3 +1,4 @@
+import { replaceControls } from '../../core/shown-text.js'
 import type { StoreCounts } from '../../http/metrics.js'
 import type { StoreAddress } from './store-address.js'
 
@@ -81,7 +82,8 @@ export class StoreFaults {
   }
 }
 
+/** An error reply on one line: any control character in it (a terminal's escapes) as U+FFFD. */
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+  const line = replaceControls(text.replace(/\s+/g, ' ')).trim()
   return line.length > 200 ? `${line.slice(0, 200)}...` : line
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { deserialize } from 'node:v8'
 import type { RedisClientType } from '@redis/client'
+import { toQuoted } from '../../core/shown-text.js'
 import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import type { AnsweredEntry } from '../../http/journal.js'
 import type { JournalPart } from '../../http/journal-part.js'
@@ -427,9 +428,12 @@ export class StoreLink {
   }
 }
 
-/** A value read from the store, as a stderr line shows it: short, on one line. */
+/**
+ * A value read from the store, as a stderr line shows it: short, on one line, with nothing a
+ * terminal acts on left raw.
+ */
 function preview(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)
+  return toQuoted(value.length > 60 ? `${value.slice(0, 60)}...` : value)
 }
 
 /** Versions and counts: whole numbers Redis' INCR could reach, and JSON keeps exact. */
