@@ -211,6 +211,26 @@ it('names a fault kind nested 5,000 levels deep without walking it, in code and 
   expect(await answer.json()).toEqual({ error: `Invalid scenario: ${message}` })
 })
 
+it('fetch handler: stops reading an admin body past its limit, and answers 413', async () => {
+  const handle = createFetchHandler({ taxonomy, adminKey: 'admin' })
+  let pulled = 0
+  const chunk = new Uint8Array(1 << 20)
+  const body = new ReadableStream<Uint8Array>({
+    pull: (controller) => (pulled++ < 300 ? controller.enqueue(chunk) : controller.close()),
+  })
+  const answer = await handle(
+    new Request('http://mock.test/__admin/sessions/s/scenario', {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': 'admin' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  )
+  expect(answer.status).toBe(413)
+  // The first chunk passes the limit (64 KB); the stream may have one more ready.
+  expect(pulled).toBeLessThanOrEqual(3)
+})
+
 it('keeps the first matching scenario in order, and moves on when one is used up', () => {
   const first = new ScenarioState({ kind: 'server-error', times: 1 })
   const second = new ScenarioState('unavailable')
