@@ -70,7 +70,7 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     if (text !== undefined)
       input[option] = valueType(kindOptionSpec(option).value).fromText(text) ?? text
   }
-  if (takesDelay(flags) && flags.delay) input.delay = flags.delay
+  if (takesDelay(flags) && flags.delay !== undefined) input.delay = flags.delay
   return input as ScenarioInput
 }
 

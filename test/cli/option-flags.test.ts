@@ -146,6 +146,14 @@ it('names --delay when --scenario delay lacks it', async () => {
   ])
 })
 
+it('takes --delay 0 for --scenario delay, by name or as JSON', () => {
+  for (const scenario of ['delay', '{"kind":"delay"}'])
+    expect(parseCliArgs(['--scenario', scenario, '--delay', '0'], {}), scenario).toMatchObject({
+      delay: 0,
+      scenario: { kind: 'delay', delay: 0 },
+    })
+})
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
