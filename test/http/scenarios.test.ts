@@ -165,7 +165,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
     [{ kind: 'delay' }, "`scenario.kind` 'delay' needs `scenario.delay`"],
     [
       { delay: [5, 1] },
-      '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] with min <= max',
+      '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] of whole milliseconds with min <= max',
     ],
     [
       { endpoint: 'topics', kind: 'hang' },
