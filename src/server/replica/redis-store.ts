@@ -139,16 +139,27 @@ export class RedisSessionStore extends MemorySessionStore {
       this.markStale(session.id)
       return AGAIN
     }
+    if ('heldAt' in reply) {
+      // A request without a key drew at another position: its copy moves there, and it asks again.
+      this.#placeAt(session, state, reply.heldAt)
+      return AGAIN
+    }
+    const placed = this.#placeAt(session, state, reply.position)
+    if (placed.exhausted) return USUAL_EFFECT
+    return takeStep(placed, partition, true, readingOf(state, reply.quota))
+  }
+
+  /** This process's copy of the scenario, counted to `position` (the session's from then on). */
+  #placeAt(session: Session, state: ScenarioState, position: number): ScenarioState {
     let placed = state
     // Another request of this process took a later position first: a copy counted from the start.
-    if (state.taken > reply.position) {
+    if (state.taken > position) {
       placed = new ScenarioState(state.scenario, undefined, state.source)
       placed.endAt(state.endsAt)
       if (session.scenario === state) session.scenario = placed
     }
-    placed.skipTo(reply.position)
-    if (placed.exhausted) return USUAL_EFFECT
-    return takeStep(placed, partition, true, readingOf(state, reply.quota))
+    placed.skipTo(position)
+    return placed
   }
 
   override async apply(command: AdminCommand): Promise<MockAnswer> {
