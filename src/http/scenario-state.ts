@@ -164,6 +164,11 @@ export class ScenarioState {
     return kind === undefined ? 'before-key' : kindSpec(kind).phase
   }
 
+  /** Whether a request draws from its seeded stream: faults, a delay range, a cut's share. */
+  get drawsPerRequest(): boolean {
+    return this.#drawsPerRequest
+  }
+
   /** When its `ttl` runs out, by `performance.now()`; `Infinity` for a scenario without one. */
   get endsAt(): number {
     return this.#endsAt
