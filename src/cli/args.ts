@@ -375,7 +375,8 @@ function parseServe(
   const apiKeys = flagKeys ?? (anyKey || !envKeys?.length ? undefined : envKeys)
   const port = toNumberOrText((values.port as string | undefined) ?? env[OPTION_VARIABLES.port])
   const host = (values.host as string | undefined) ?? env[OPTION_VARIABLES.host] ?? DEFAULT_HOST
-  const delay = toNumberOrText(values.delay as string | undefined) ?? 0
+  const delayFlag = toNumberOrText(values.delay as string | undefined)
+  const delay = delayFlag ?? 0
   const adminKey = (values['admin-key'] as string | undefined) ?? env[OPTION_VARIABLES.adminKey]
   const scenarioFlags = {
     scenario: values.scenario as string | undefined,
@@ -383,7 +384,8 @@ function parseServe(
     times: values['scenario-times'] as string | undefined,
     options: kindOptionFlagValues(values),
     faults: values.faults as string | undefined,
-    delay,
+    // Unset when not given: `--delay 0` is a delay too (`--scenario delay --delay 0`).
+    delay: delayFlag,
   }
   const scenario = toScenarioInput(scenarioFlags)
   // With `--scenario delay`, `--delay` went into that scenario: no delay for every answer too.

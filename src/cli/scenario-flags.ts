@@ -55,6 +55,11 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     if (stray !== undefined) throw new UsageError(`${stray} goes with --scenario or --faults`)
     return undefined
   }
+  // `--faults` is a whole scenario, as `--scenario` is: merged, one would change the other unseen.
+  if (flags.scenario !== undefined && flags.faults !== undefined)
+    throw new UsageError(
+      '--faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',
+    )
   const input: Record<string, unknown> = {}
   if (flags.scenario !== undefined && isJsonFlag(flags.scenario))
     Object.assign(input, parseJsonFlag(flags.scenario))
@@ -70,7 +75,7 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     if (text !== undefined)
       input[option] = valueType(kindOptionSpec(option).value).fromText(text) ?? text
   }
-  if (takesDelay(flags) && flags.delay) input.delay = flags.delay
+  if (takesDelay(flags) && flags.delay !== undefined) input.delay = flags.delay
   return input as ScenarioInput
 }
 
@@ -101,7 +106,6 @@ export function scenarioSources(flags: ScenarioFlags): Record<string, string> {
   if (flags.scenario === undefined || !isJsonFlag(flags.scenario)) return {}
   return Object.fromEntries([
     ['scenario', '--scenario'],
-    ...(flags.faults === undefined ? [] : [['scenario.faults', '--faults']]),
     ...(flags.slug === undefined ? [] : [['scenario.slug', '--scenario-slug']]),
     ...(flags.times === undefined ? [] : [['scenario.times', '--scenario-times']]),
     ...KIND_OPTION_NAMES.filter((option) => flags.options?.[option] !== undefined).map((option) => [

@@ -28,6 +28,8 @@ export function createAdmin(store: SessionStore, adminKey: string | undefined) {
       return (preflights[resource] ??= createPreflightAnswer(false, allowedMethods(resource)))
     }
     const parsed = await parseAdminCommand(request, session, resource, adminKey)
-    return 'refused' in parsed ? parsed.refused : store.apply(parsed.command)
+    const answer = 'refused' in parsed ? parsed.refused : await store.apply(parsed.command)
+    // HEAD answers as GET without a body: here a refusal (405, 403, 400), as the server sends it.
+    return request.method === 'HEAD' ? Object.freeze({ ...answer, body: null }) : answer
   }
 }

@@ -13,6 +13,7 @@ import {
   type Resolver,
 } from './resolver.js'
 import { unreachable, type Delivery, type MockAnswer } from './responses.js'
+import { readTextWithin } from './text-within.js'
 
 /** Options of {@link createFetchHandler}: the mock's options, and where it is mounted. */
 export type FetchHandlerOptions = MockOptions & {
@@ -216,8 +217,9 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647
 
+/** The body's text; past `limit` bytes the read stops (the rest is never pulled) and it throws. */
 async function readText(request: Request, limit = ADMIN_BODY_LIMIT): Promise<string> {
-  const text = await request.text()
-  if (new TextEncoder().encode(text).byteLength > limit) throw new BodyTooLargeError()
+  const text = await readTextWithin(request, limit)
+  if (text === undefined) throw new BodyTooLargeError()
   return text
 }

@@ -416,10 +416,17 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': { schema: digits, description: 'Seconds until the window ends' },
 }
 const milliseconds = { type: 'number', minimum: 0, maximum: MAX_DELAY } as const
+/** A range's bounds: its draws are whole milliseconds. */
+const wholeMilliseconds = { type: 'integer', minimum: 0, maximum: MAX_DELAY } as const
 const DELAY_SCHEMA = {
   oneOf: [
     milliseconds,
-    { type: 'array', prefixItems: [milliseconds, milliseconds], minItems: 2, maxItems: 2 },
+    {
+      type: 'array',
+      prefixItems: [wholeMilliseconds, wholeMilliseconds],
+      minItems: 2,
+      maxItems: 2,
+    },
     {
       description: 'Lognormal: each request draws from the seeded stream',
       type: 'object',

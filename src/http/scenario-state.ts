@@ -17,6 +17,7 @@ import {
   type ScenarioDelay,
   type ScenarioInput,
   type ScenarioKind,
+  type SeededFaults,
 } from './scenario.js'
 
 /** What a scenario does to one request: an answer kind (or none: the usual answer) and a delay. */
@@ -90,6 +91,8 @@ export class ScenarioState {
   readonly #drawsShare: boolean
   /** Whether a request draws from the seeded stream: faults, a delay range, a cut's share. */
   readonly #drawsPerRequest: boolean
+  /** Whether its `faults` may draw a kind that applies after the key (a body fault). */
+  readonly #faultsMayWait: boolean
   /** The kind options it sets (`KIND_OPTIONS`), or `undefined` for none. */
   readonly #options: KindOptionValues | undefined
   /** A `sequence`'s steps as objects, the step the next request gets, and how many it still answers. */
@@ -129,6 +132,9 @@ export class ScenarioState {
     this.#drawsShare =
       this.scenario.bytes === undefined &&
       this.#kinds().some((kind) => kindSpec(kind).options?.includes('bytes'))
+    this.#faultsMayWait =
+      this.scenario.faults !== undefined &&
+      this.#kinds().some((kind) => kindSpec(kind).phase !== 'before-key')
     const delays = [this.scenario.delay, ...(this.#steps ?? []).map((step) => step.delay)]
     this.#drawsPerRequest =
       this.#drawsShare ||
@@ -141,16 +147,34 @@ export class ScenarioState {
     const { kind, faults } = this.scenario
     if (kind !== undefined) return [kind]
     if (this.#steps !== undefined) return this.#steps.flatMap((step) => step.kind ?? [])
-    return faults?.kinds ?? []
+    return faults === undefined ? [] : (faults.kinds ?? DEFAULT_FAULT_KINDS)
   }
 
   /**
    * Where the next matching request's effect applies in the resolver's order of checks: its
-   * kind's phase (a `sequence`'s step's); drawn faults and delays go before the key.
+   * kind's phase (a `sequence`'s step's; with `faults`, the kind drawn for it); delays and a draw
+   * of no fault go before the key. A drawn body fault so waits for a request with a key, as the
+   * kind does.
    */
   get phase(): Phase {
+    if (!this.#faultsMayWait) return this.#stepPhase()
+    // The next request's draw, on a copy of the stream: asking moves nothing.
+    const drawn = drawFault(this.scenario.faults!, this.#prng().fork())
+    return drawn === undefined ? 'before-key' : kindSpec(drawn).phase
+  }
+
+  /**
+   * The phase a step taken starts in: its kind's (a `sequence`'s step's). Drawn faults start
+   * before the key, where the resolver sends a drawn body fault on to the key and the lookup.
+   */
+  #stepPhase(): Phase {
     const kind = this.#steps === undefined ? this.scenario.kind : this.#steps[this.#step]!.kind
     return kind === undefined ? 'before-key' : kindSpec(kind).phase
+  }
+
+  /** Whether a request draws from its seeded stream: faults, a delay range, a cut's share. */
+  get drawsPerRequest(): boolean {
+    return this.#drawsPerRequest
   }
 
   /** When its `ttl` runs out, by `performance.now()`; `Infinity` for a scenario without one. */
@@ -190,7 +214,7 @@ export class ScenarioState {
    * leave it out, so the series of every other scenario is unchanged.
    */
   take(partition = '', given?: RateLimitReading): ScenarioEffect {
-    const phase = this.phase
+    const phase = this.#stepPhase()
     this.#remaining--
     this.#taken++
     if (this.#limiter !== undefined) {
@@ -202,13 +226,7 @@ export class ScenarioState {
     }
     const { kind, delay, faults }: Pick<Scenario, 'kind' | 'delay' | 'faults'> =
       this.#steps === undefined ? this.scenario : this.#next()
-    let effectKind: ScenarioEffect['kind'] = kind
-    if (faults !== undefined) {
-      const random = this.#prng()
-      const hit = random.nextUint32() / 0x1_0000_0000 < faults.rate
-      const drawn = random.pick<FaultKind>(faults.kinds ?? DEFAULT_FAULT_KINDS)
-      effectKind = hit ? drawn : undefined
-    }
+    const effectKind = faults === undefined ? kind : drawFault(faults, this.#prng())
     const ms = this.#delayOf(delay)
     const label = effectKind ?? (delay !== undefined ? 'delay' : null)
     let options = NO_OPTIONS
@@ -267,9 +285,12 @@ export class ScenarioState {
   /**
    * A `sequence`'s steps as a shared store's script reads them, to take a request without a key
    * only at a step that applies before the key: `TIMES:1` (before the key) or `TIMES:0` for each
-   * step, then `r` if it repeats. `undefined` for any other scenario: its phase never changes.
+   * step, then `r` if it repeats. Faults that may draw a body fault: `=POSITION:1` or `:0`, the
+   * phase of the draw at this copy's position, which the script takes only if it holds that
+   * position. `undefined` for any other scenario: its phase never changes.
    */
   get stepPhases(): string | undefined {
+    if (this.#faultsMayWait) return `=${this.#taken}:${this.phase === 'before-key' ? 1 : 0}`
     if (this.#steps === undefined) return undefined
     const steps = this.#steps.map((step) => {
       const before = step.kind === undefined || kindSpec(step.kind).phase === 'before-key'
@@ -325,6 +346,13 @@ export function selectScenario(
 ): ScenarioState | undefined {
   for (const state of states) if (state?.matches(collection, slug)) return state
   return undefined
+}
+
+/** The fault a request gets at `random`'s place, or none: two draws, whether it hits and which kind. */
+function drawFault(faults: SeededFaults, random: Random): FaultKind | undefined {
+  const hit = random.nextUint32() / 0x1_0000_0000 < faults.rate
+  const drawn = random.pick<FaultKind>(faults.kinds ?? DEFAULT_FAULT_KINDS)
+  return hit ? drawn : undefined
 }
 
 function isRange(delay: ScenarioDelay): delay is readonly [number, number] {

@@ -29,8 +29,9 @@ function faultOf(kind: ScenarioKind): 'default' | 'listed' | undefined {
 }
 
 /**
- * Milliseconds; `[min, max]`, uniform; or `{ median, p99 }`, lognormal (a latency tail). The last
- * two are drawn per request from the scenario's seeded stream, in whole milliseconds.
+ * Milliseconds; `[min, max]`, uniform, its bounds whole milliseconds; or `{ median, p99 }`, lognormal
+ * (a latency tail). The last two are drawn per request from the scenario's seeded stream, in whole
+ * milliseconds.
  */
 export type ScenarioDelay =
   number | readonly [number, number] | { readonly median: number; readonly p99: number }
@@ -451,7 +452,7 @@ function isMilliseconds(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_DELAY
 }
 
-const DELAY_FORMS = `milliseconds (0 to ${MAX_DELAY}) or [min, max] with min <= max, or { median, p99 } (lognormal) with 0 < median <= p99`
+const DELAY_FORMS = `milliseconds (0 to ${MAX_DELAY}) or [min, max] of whole milliseconds with min <= max, or { median, p99 } (lognormal) with 0 < median <= p99`
 
 function parseDelay(value: unknown, name: string): ScenarioDelay {
   if (isMilliseconds(value)) return value
@@ -467,11 +468,14 @@ function parseDelay(value: unknown, name: string): ScenarioDelay {
       `must be ${DELAY_FORMS}; received { median: ${formatReceived(median)}, p99: ${formatReceived(p99)} }`,
     )
   }
+  // A range's draws are whole milliseconds within it: its bounds are whole too ([0.3, 0.7] holds none).
   if (
     Array.isArray(value) &&
     value.length === 2 &&
     isMilliseconds(value[0]) &&
     isMilliseconds(value[1]) &&
+    Number.isInteger(value[0]) &&
+    Number.isInteger(value[1]) &&
     value[0] <= value[1]
   ) {
     return Object.freeze([value[0], value[1]]) as readonly [number, number]

@@ -10,6 +10,7 @@ import type { ScenarioInput } from './scenario.js'
 import type { SessionPatch } from './session-data.js'
 import { carriesCredentials } from './secret-query.js'
 import { SESSION_ID_PATTERN, SESSION_ID_RULE } from './session-id.js'
+import { readTextWithin } from './text-within.js'
 
 /** A session of a running server, read and set through its admin API. */
 export interface ServerSession {
@@ -185,29 +186,6 @@ export async function readCapped(
   const text = await readTextWithin(response, max)
   if (text === undefined) throw new Error(`Failed to ${what}: answered over ${toMegabytes(max)}`)
   return text
-}
-
-/**
- * A response's text, or `undefined` once more than `max` bytes arrive (the rest is not read: the
- * body is cancelled). A failure to read rejects as the stream does.
- */
-export async function readTextWithin(response: Response, max: number): Promise<string | undefined> {
-  if (response.body === null) return ''
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  const parts: string[] = []
-  let bytes = 0
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      bytes += chunk.value.byteLength
-      if (bytes > max) return undefined
-      parts.push(decoder.decode(chunk.value, { stream: true }))
-    }
-  } finally {
-    await reader.cancel().catch(() => {})
-  }
-  parts.push(decoder.decode())
-  return parts.join('')
 }
 
 /** `text` with the secret, raw or percent-encoded, as `[admin key]`: a server may repeat it. */

@@ -13,7 +13,7 @@ export type CreateHandlersOptions = MockOptions & {
   readonly baseUrl?: string
 }
 
-/** One handler per endpoint path under `scope`, all methods, each calling `answer`. */
+/** One handler per endpoint's paths under `scope`, all methods, each calling `answer`. */
 export function createEndpointHandlers(
   scope: RequestScope,
   answer: (request: Request) => Promise<Response | undefined> | Response | undefined,
@@ -25,8 +25,10 @@ export function createEndpointHandlers(
 
 /**
  * A RegExp, not a `:slug` path: MSW decodes path parameters itself and answers 500 when a slug is
- * not valid percent-encoding. The resolver decodes once and answers 400 instead.
+ * not valid percent-encoding. The resolver decodes once and answers 400 instead. The collection's
+ * path and every path below it, an empty slug and extra segments too: the server answers them (an
+ * empty slug as a lookup, under a scenario too; the others 404), so MSW does, never the network.
  */
 function endpointPattern(scope: RequestScope, collection: string): RegExp {
-  return new RegExp(`${scopePattern(scope)}/api/v2/${collection}/[^/]+$`)
+  return new RegExp(`${scopePattern(scope)}/api/v2/${collection}(?:/.*)?$`)
 }

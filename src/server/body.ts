@@ -2,6 +2,12 @@ import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import { ADMIN_BODY_LIMIT, BodyTimeoutError, BodyTooLargeError } from '../http/admin-body.js'
 
+/**
+ * Decodes as `Request.text()` does (the fetch handler's and MSW's), so every transport reads the
+ * same text: one leading byte-order mark dropped, which `Buffer#toString` keeps.
+ */
+const UTF8 = new TextDecoder()
+
 /** Per connection, how to stop the body read in progress (only the last request's can be). */
 const readers = new WeakMap<Socket, (error: Error) => void>()
 
@@ -17,7 +23,7 @@ export function readBody(request: IncomingMessage, limit = ADMIN_BODY_LIMIT): Pr
     const settle = (error?: Error) => {
       if (readers.get(socket) === fail) readers.delete(socket)
       request.removeListener('data', take)
-      if (error === undefined) resolve(Buffer.concat(chunks).toString('utf8'))
+      if (error === undefined) resolve(UTF8.decode(Buffer.concat(chunks)))
       else reject(error)
     }
     const fail = (error: Error) => settle(error)

@@ -320,7 +320,7 @@ export const CASES: readonly SpecCase[] = [
   ...REPEATED_HEADER_CASES,
 ]
 
-/** Cases only a full server answers: MSW handlers intercept just the two endpoint paths. */
+/** Cases the MSW tests leave out: paths outside the endpoints', and ones tested apart (handlers.test.ts). */
 export const SERVER_CASES: readonly SpecCase[] = [
   {
     name: 'answers 404 for an empty slug',

@@ -346,4 +346,5 @@ it('takes a sequence, a lognormal delay and a rate-limit quota over the admin AP
   expect([limited.status, limitedBody]).toEqual([200, { session: 'seq', scenario: quota }])
   expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(limitedBody)).toBe(true)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [1, 9], seed: 7 })).toBe(true)
+  expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [0.3, 0.7] })).toBe(false)
 })

@@ -296,7 +296,15 @@ it.each([
   ],
   [
     ['--scenario', 'hang', '--faults', 'rate=0.5'],
-    'taxonomy-mock: --scenario excludes --faults: the faults draw the kind',
+    'taxonomy-mock: --faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',
+  ],
+  [
+    ['--scenario', '{"delay":300}', '--faults', 'rate=1,kinds=unavailable'],
+    'taxonomy-mock: --faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',
+  ],
+  [
+    ['--scenario', '{"faults":{"rate":0.1}}', '--faults', 'rate=0.2'],
+    'taxonomy-mock: --faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',
   ],
   [
     ['--admin-key', 'has space'],

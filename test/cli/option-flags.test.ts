@@ -146,6 +146,20 @@ it('names --delay when --scenario delay lacks it', async () => {
   ])
 })
 
+it('takes --delay 0 for --scenario delay, by name or as JSON', () => {
+  for (const scenario of ['delay', '{"kind":"delay"}'])
+    expect(parseCliArgs(['--scenario', scenario, '--delay', '0'], {}), scenario).toMatchObject({
+      delay: 0,
+      scenario: { kind: 'delay', delay: 0 },
+    })
+})
+
+it('refuses a --scenario JSON delay range whose bounds are not whole milliseconds', () => {
+  expect(() => parseCliArgs(['--scenario', '{"delay":[0.3,0.7]}'], {})).toThrow(
+    '--scenario delay must be milliseconds (0 to 2147483647) or [min, max] of whole milliseconds with min <= max',
+  )
+})
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

@@ -225,6 +225,26 @@ describe('serve --workers 2', () => {
     expect((await get(`${url}/api/v2/disciplines/history`)).status).toBe(401)
   })
 
+  it("draws a session's `Prefer` cuts and delays from one stream, as one process does", async () => {
+    const single = spawnCli(['--port', '0', '--quiet'])
+    const singleUrl = URL_LINE.exec(await single.waitFor(URL_LINE))![1]!
+    const { url } = shared
+    const path = '/api/v2/disciplines/history'
+    // A malformed body without `bytes` is cut at a share drawn from the session's stream.
+    const cut = { ...AUTH, 'x-taxonomy-mock-session': 'p2', prefer: 'scenario=malformed' }
+    const delayed = { ...AUTH, 'x-taxonomy-mock-session': 'p2', prefer: 'delay=1-40' }
+    for (let i = 0; i < 8; i++) {
+      const one = await get(`${singleUrl}${path}`, i % 2 === 0 ? cut : delayed)
+      const many = await get(`${url}${path}`, i % 2 === 0 ? cut : delayed)
+      expect([many.status, many.body], `request ${i}`).toEqual([one.status, one.body])
+    }
+    const delays = async (base: string) =>
+      (
+        (await (await fetch(`${base}/__admin/sessions/p2/requests`)).json()) as { ms: number }[]
+      ).map(({ ms }) => ms)
+    expect(await delays(url)).toEqual(await delays(singleUrl))
+  })
+
   it('a times: 3 scenario set through any worker fails exactly 3 requests, journaled in order', async () => {
     const { url } = shared
     const session = { ...AUTH, 'x-taxonomy-mock-session': 't1' }

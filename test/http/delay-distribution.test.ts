@@ -1,10 +1,14 @@
 import { expect, it } from 'vitest'
 import { lognormalQuantile } from '../../src/core/lognormal.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
 import { createResolver } from '../../src/http/resolver.js'
 import { parseScenario, type ScenarioDelay } from '../../src/http/scenario.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 import { D } from '../cases/scenario-cases.js'
 import { resolveNow } from '../helpers/transports.js'
+
+const DELAY_FORMS =
+  'milliseconds (0 to 2147483647) or [min, max] of whole milliseconds with min <= max, or { median, p99 } (lognormal) with 0 < median <= p99'
 
 /** The delays the default session's scenario gives `count` requests in a row. */
 function delays(delay: ScenarioDelay, count: number, seed?: number): number[] {
@@ -54,13 +58,47 @@ it('answers p99 = median with the median every time, and caps the tail at the lo
 
 it('rejects a lognormal delay without a positive median at most its p99, naming the field', () => {
   for (const delay of [{ median: 0, p99: 10 }, { median: 50, p99: 10 }, { median: 5 }])
-    expect(() => parseScenario({ delay })).toThrow(
-      '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] with min <= max, or { median, p99 } (lognormal) with 0 < median <= p99',
-    )
+    expect(() => parseScenario({ delay })).toThrow(DELAY_FORMS)
   expect(() => parseScenario({ delay: { median: 5, p99: 9, p50: 1 } })).toThrow(
     '`scenario.delay` has no field "p50"; it takes median, p99',
   )
   expect(parseScenario({ delay: { median: 5, p99: 9 } }).delay).toEqual({ median: 5, p99: 9 })
+})
+
+it('refuses a [min, max] delay whose bounds are not whole milliseconds, naming the field, in code and through the admin API', async () => {
+  // Its draws are whole milliseconds within the range: [0.3, 0.7] holds none.
+  for (const delay of [
+    [0.3, 0.7],
+    [10.5, 11],
+  ])
+    expect(() => parseScenario({ delay })).toThrow(
+      `\`scenario.delay\` must be ${DELAY_FORMS}; received an array`,
+    )
+  expect(() => parseScenario({ sequence: [{ delay: [1, 2.5] }] })).toThrow(
+    `\`scenario.sequence[0].delay\` must be ${DELAY_FORMS}`,
+  )
+  const handle = createFetchHandler({ taxonomy, adminKey: 'admin' })
+  const answer = await handle(
+    new Request('http://mock.test/__admin/sessions/s/scenario', {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': 'admin' },
+      body: '{"delay":[0.3,0.7]}',
+    }),
+  )
+  expect({ status: answer.status, body: await answer.json() }).toEqual({
+    status: 400,
+    body: {
+      error: `Invalid scenario: \`scenario.delay\` must be ${DELAY_FORMS}; received an array`,
+    },
+  })
+  // Single values and a lognormal's bounds may hold fractions: a fixed delay is not drawn, and a
+  // lognormal's draws are rounded.
+  expect(parseScenario({ delay: 1.5 }).delay).toBe(1.5)
+  expect(parseScenario({ delay: { median: 0.5, p99: 2.5 } }).delay).toEqual({
+    median: 0.5,
+    p99: 2.5,
+  })
+  expect(parseScenario({ delay: [0, 1] }).delay).toEqual([0, 1])
 })
 
 /** `{ median: 80, p99: 400 }`, seed 42: the first eight delays. */

@@ -165,7 +165,7 @@ it('rejects bad scenarios with a TypeError naming the field, what it takes and w
     [{ kind: 'delay' }, "`scenario.kind` 'delay' needs `scenario.delay`"],
     [
       { delay: [5, 1] },
-      '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] with min <= max',
+      '`scenario.delay` must be milliseconds (0 to 2147483647) or [min, max] of whole milliseconds with min <= max',
     ],
     [
       { endpoint: 'topics', kind: 'hang' },
@@ -209,6 +209,26 @@ it('names a fault kind nested 5,000 levels deep without walking it, in code and 
   )
   expect(answer.status).toBe(400)
   expect(await answer.json()).toEqual({ error: `Invalid scenario: ${message}` })
+})
+
+it('fetch handler: stops reading an admin body past its limit, and answers 413', async () => {
+  const handle = createFetchHandler({ taxonomy, adminKey: 'admin' })
+  let pulled = 0
+  const chunk = new Uint8Array(1 << 20)
+  const body = new ReadableStream<Uint8Array>({
+    pull: (controller) => (pulled++ < 300 ? controller.enqueue(chunk) : controller.close()),
+  })
+  const answer = await handle(
+    new Request('http://mock.test/__admin/sessions/s/scenario', {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': 'admin' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  )
+  expect(answer.status).toBe(413)
+  // The first chunk passes the limit (64 KB); the stream may have one more ready.
+  expect(pulled).toBeLessThanOrEqual(3)
 })
 
 it('keeps the first matching scenario in order, and moves on when one is used up', () => {

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { sessionsOf } from '../../src/http/resolver.js'
 import { toHar } from '../../src/http/request-journal.js'
+import type { ScenarioInput } from '../../src/http/scenario.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 import { D } from '../cases/scenario-cases.js'
 import { findHarErrors } from '../helpers/har-schema.js'
@@ -51,6 +52,26 @@ it('asks a request without a key for its key first, and keeps a body fault step 
   expect(handle.journal.entries().map((entry) => entry.reason)).toEqual([
     'missing-key',
     'scenario:reset',
+    'ok',
+  ])
+})
+
+it('keeps a drawn body fault, and its `times`, for the next request with a key, as the kind itself does', async () => {
+  const reasons = async (scenario: ScenarioInput) => {
+    const handle = createFetchHandler({ taxonomy, scenario })
+    for (const headers of [{}, AUTH, AUTH]) {
+      const response = await handle(new Request(`http://mock.test${D}`, { headers }))
+      await response.arrayBuffer().catch(() => undefined)
+    }
+    return handle.journal.entries().map((entry) => entry.reason)
+  }
+  const expected = ['missing-key', 'scenario:truncated', 'ok']
+  expect(await reasons({ kind: 'truncated', times: 1 })).toEqual(expected)
+  expect(await reasons({ faults: { rate: 1, kinds: ['truncated'] }, times: 1 })).toEqual(expected)
+  // A drawn outage still applies whatever the key, and uses up its time.
+  expect(await reasons({ faults: { rate: 1, kinds: ['unavailable'] }, times: 1 })).toEqual([
+    'scenario:unavailable',
+    'ok',
     'ok',
   ])
 })

@@ -45,6 +45,26 @@ it('matches the two paths on any origin without a base URL', async () => {
   }
 })
 
+it('answers an empty slug, the bare collection path and an extra segment as the server does, under a scenario too', async () => {
+  const paths = [
+    '/api/v2/disciplines/',
+    '/api/v2/sub_disciplines/',
+    '/api/v2/disciplines',
+    `${path}/more`,
+  ]
+  for (const scenario of [undefined, 'unavailable' as const]) {
+    const options = scenario === undefined ? { taxonomy } : { taxonomy, scenario }
+    server.use(...createHandlers(options))
+    const expected = createResolver(options)
+    for (const p of paths)
+      for (const headers of [AUTH, {}]) {
+        const c = { name: p, method: 'GET', path: p, headers, status: 0, body: '' }
+        expect(await viaFetch(ORIGIN, c), `${scenario} ${p}`).toEqual(viaResolver(expected, c))
+      }
+    server.resetHandlers()
+  }
+})
+
 it('answers a /__sessions/{id}/ prefix without a base URL in that session, as the fetch handler does', async () => {
   const mock = createMock({ taxonomy, patch: { preset: 'long-names' } })
   server.use(...mock.handlers)

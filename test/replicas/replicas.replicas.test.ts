@@ -169,6 +169,39 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(three).toEqual(one)
   }, 60_000)
 
+  it('keeps a drawn body fault for the next request with a key on any replica, as one process does', async () => {
+    const scenario = { faults: { rate: 0.6, seed: 3, kinds: ['truncated', 'unavailable'] } }
+    const single = spawnCli(['--port', '0', '--quiet'])
+    const singleUrl = URL_LINE.exec(await single.waitFor(URL_LINE, 20_000))![1]!
+    await admin(singleUrl, 'PUT', 'w/scenario', scenario)
+    const replicas = await startReplicas('waits')
+    await admin(replicas[0]!.url, 'PUT', 'w/scenario', scenario)
+    // Every third request has no key: a drawn outage applies to it, a drawn cut waits for a key.
+    const ask = async (url: string, n: number) => {
+      const response = await fetch(url + PATH, {
+        headers: { 'x-taxonomy-mock-session': 'w', ...(n % 3 === 0 ? {} : AUTH) },
+      })
+      return response.text().then(
+        () => String(response.status),
+        () => 'cut',
+      )
+    }
+    const one: string[] = []
+    const three: string[] = []
+    for (let n = 0; n < 30; n++) {
+      one.push(await ask(singleUrl, n))
+      three.push(await ask(replicas[n % 3]!.url, n))
+    }
+    expect(one.filter((answer) => answer === 'cut').length).toBeGreaterThan(2)
+    expect(three).toEqual(one)
+    // No request without a key is journaled as a cut it never got.
+    const { json } = await admin(replicas[1]!.url, 'GET', 'w/requests')
+    const cuts = (json as unknown as { reason: string }[]).filter(
+      (entry) => entry.reason === 'scenario:truncated',
+    )
+    expect(cuts).toHaveLength(one.filter((answer) => answer === 'cut').length)
+  }, 60_000)
+
   it('shares data patches, journal clears and session deletes; a replica started later takes them', async () => {
     const [a, b] = await startReplicas('data', 2)
     const patched = await admin(a!.url, 'PUT', 'd/data', { preset: 'empty-children' })

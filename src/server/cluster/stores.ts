@@ -3,7 +3,8 @@ import { isAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import { MemorySessionStore, scenarioCommand, takeStep } from '../../http/memory-store.js'
 import type { MockAnswer } from '../../http/responses.js'
 import { reapplySessionData } from '../../http/session-data.js'
-import { USUAL_EFFECT, type ScenarioState } from '../../http/scenario-state.js'
+import type { Scenario } from '../../http/scenario.js'
+import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import type { Step } from '../../http/session-store.js'
 import { DEFAULT_SESSION, type Session } from '../../http/sessions.js'
 import type { Channel } from './channel.js'
@@ -78,8 +79,15 @@ export class PrimarySessionStore extends MemorySessionStore {
     for (const session of stale) await this.apply({ op: 'clearData', session })
   }
 
-  /** A worker's request's step of its session's scenario (none left, or ended: the usual answer). */
-  stepFor({ session, partition, authorized }: StepQuestion): Step {
+  /**
+   * A worker's request's step of its session's scenario (none left, or ended: the usual answer),
+   * or of its `Prefer` header's, drawn from the session's one stream here.
+   */
+  stepFor({ session, partition, authorized, prefer }: StepQuestion): Step {
+    if (prefer !== undefined) {
+      const state = new ScenarioState(prefer, this.take(session).preferRandom, 'prefer')
+      return takeStep(state, partition, authorized)
+    }
     const state = this.find(session)?.scenario
     if (state === undefined || state.exhausted || state.expired) return USUAL_EFFECT
     return takeStep(state, partition, authorized)
@@ -91,6 +99,8 @@ export interface StepQuestion {
   readonly session: string
   readonly partition: string | undefined
   readonly authorized: boolean
+  /** A `Prefer` header's scenario that draws per request (a delay range, a cut's share). */
+  readonly prefer?: Scenario
 }
 
 /**
@@ -113,10 +123,14 @@ export class WorkerSessionStore extends MemorySessionStore {
     partition: string | undefined,
     authorized: boolean,
   ): Step | Promise<Step> {
-    // A `Prefer` header's scenario counts in this process alone.
-    if (state !== session.scenario) return takeStep(state, partition, authorized)
     const question: StepQuestion = { session: session.id, partition, authorized }
-    return this.primary.ask<Step>('step', question)
+    if (state === session.scenario) return this.primary.ask<Step>('step', question)
+    // A `Prefer` header's scenario is the request's own, but what it draws comes from its
+    // session's one stream, in the primary, as in one process (a session this worker does not
+    // hold is a request's own too: a request without a key makes none).
+    if (state.source !== 'prefer' || !state.drawsPerRequest || this.find(session.id) !== session)
+      return takeStep(state, partition, authorized)
+    return this.primary.ask<Step>('step', { ...question, prefer: state.scenario })
   }
 
   override apply(command: AdminCommand): Promise<MockAnswer> {

@@ -180,21 +180,35 @@ export class RedisSessionStore extends MemorySessionStore {
       this.markStale(session.id, { changed: false })
       return AGAIN
     }
+    if ('heldAt' in reply) {
+      // A request without a key drew at another position: its copy moves there, and it asks again.
+      return this.#placeAt(session, state, reply.heldAt) === undefined ? this.unavailable : AGAIN
+    }
+    const placed = this.#placeAt(session, state, reply.position)
+    if (placed === undefined) return this.unavailable
+    if (placed.exhausted) return USUAL_EFFECT
+    return takeStep(placed, partition, true, readingOf(state, reply.quota))
+  }
+
+  /**
+   * This process's copy of the scenario, counted to `position` (the session's from then on);
+   * `undefined`, counted as malformed, when `position` is too far ahead to replay.
+   */
+  #placeAt(session: Session, state: ScenarioState, position: number): ScenarioState | undefined {
     let placed = state
     // Another request of this process took a later position first: a copy counted from the start.
-    if (state.taken > reply.position) {
+    if (state.taken > position) {
       placed = new ScenarioState(state.scenario, undefined, state.source)
       placed.endAt(state.endsAt)
       if (session.scenario === state) session.scenario = placed
     }
     // A count too far ahead to replay (another program's) is dropped: stepping to it would hold
     // every session of this process.
-    if (!placed.skipTo(reply.position)) {
+    if (!placed.skipTo(position)) {
       this.link.faults.malformed('value', `the count of session ${JSON.stringify(session.id)}`)
-      return this.unavailable
+      return undefined
     }
-    if (placed.exhausted) return USUAL_EFFECT
-    return takeStep(placed, partition, true, readingOf(state, reply.quota))
+    return placed
   }
 
   override async apply(command: AdminCommand): Promise<MockAnswer> {

@@ -254,7 +254,8 @@ export class StoreLink {
 
   /**
    * Takes a request's position in session `session`'s scenario as of `version`. `phases`: a
-   * `sequence`'s steps, for a request without a key; `quota`: a rate-limited scenario's
+   * `sequence`'s steps or a drawn fault's phase, for a request without a key
+   * (`ScenarioState.stepPhases`); `quota`: a rate-limited scenario's
    * `limit`, `window` and the partition's name.
    */
   async step(
@@ -271,7 +272,7 @@ export class StoreLink {
       ),
     )
     if (reply === undefined) throw this.#malformed('value', `the step of ${state}`)
-    if (reply !== 'stale' && reply !== 'keyless' && reply.malformed)
+    if (typeof reply === 'object' && 'malformed' in reply && reply.malformed)
       this.#malformed('value', `${state}'s count`)
     return reply
   }
@@ -499,6 +500,7 @@ function parseStepReply(
   reply: unknown,
 ):
   | { readonly position: number; readonly malformed: boolean; readonly quota?: readonly number[] }
+  | { readonly heldAt: number }
   | 'stale'
   | 'keyless'
   | undefined {
@@ -506,6 +508,8 @@ function parseStepReply(
   const [position, malformed, ...quota] = reply as number[]
   if (position === -1 && reply.length === 1) return 'stale'
   if (position === -2 && reply.length === 1) return 'keyless'
+  if (position === -3 && reply.length === 2)
+    return isCount(malformed) ? { heldAt: malformed } : undefined
   if (!isCount(position) || (reply.length !== 2 && reply.length !== 5)) return undefined
   return { position, malformed: malformed === 1, ...(quota.length > 0 ? { quota } : {}) }
 }
