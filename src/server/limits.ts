@@ -2,6 +2,13 @@
 export interface ServerLimits {
   /** A client may take this long to send its headers (then 408). */
   readonly headersTimeoutMs: number
+  /**
+   * A client of the HTTPS port may take this long for its TLS handshake (and to send its first
+   * byte); `headersTimeoutMs` when not given, as in every limits the server itself runs with. Apart
+   * only for tests: a test of a 408 cuts slow headers soon, while its own handshake, on a busy
+   * machine, may take longer than that.
+   */
+  readonly handshakeTimeoutMs?: number
   /** ... and this long for its whole request (then 408, or a quiet close once it was answered). */
   readonly requestTimeoutMs: number
   /** How often Node checks the two timeouts above. */

@@ -99,20 +99,21 @@ export async function startServerWithLimits(
   // Over TLS the same `node:http` machinery reads and answers, so the bytes inside are the same.
   // Only HTTP/1.1 is offered by ALPN, never `h2`: HTTP/2 would frame and compress the same answers
   // differently. A client must finish its handshake as soon as it must send its headers.
+  const handshakeTimeoutMs = limits.handshakeTimeoutMs ?? limits.headersTimeoutMs
   const server: Server = secure
     ? ((await import('node:https')).createServer(
         {
           ...httpOptions,
           ...secure.pair,
           ALPNProtocols: ['http/1.1'],
-          handshakeTimeout: limits.headersTimeoutMs,
+          handshakeTimeout: handshakeTimeoutMs,
         },
         listener,
       ) as unknown as Server)
     : createServer(httpOptions, listener)
   // First of the `connection` listeners: it decides which connections reach TLS at all.
   if (secure)
-    answerPlainHttp(server as unknown as TlsServer, resolver.options.cors, limits.headersTimeoutMs)
+    answerPlainHttp(server as unknown as TlsServer, resolver.options.cors, handshakeTimeoutMs)
   // `Expect` other than 100-continue: answered as if absent (RFC 9110 §10.1.1 allows it), not an empty 417.
   server.on('checkExpectation', listener)
   answerClientErrors(server, resolver.options.cors, warnInternal, secure !== undefined)

@@ -77,22 +77,39 @@ it('serves HTTPS with --tls, prints the URL, the certificate lines and a curl th
 })
 
 it('replaces a link planted at the temp folder’s certificate path rather than writing through it', async () => {
-  const port = await freePort()
-  const file = join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
   const victim = join(folder, 'victim.txt')
   writeFileSync(victim, 'keep me')
-  rmSync(file, { force: true })
-  symlinkSync(victim, file)
-  try {
-    const cli = spawnCli(['--port', String(port), '--size', 'small', '--quiet', '--tls'])
-    await cli.waitFor(URL_LINE)
-    expect(lstatSync(file).isFile()).toBe(true)
-    expect(readFileSync(file, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/)
-    expect(readFileSync(victim, 'utf8')).toBe('keep me')
-    cli.child.kill('SIGTERM')
-    expect(await cli.exit).toBe(0)
-  } finally {
+  // The link is named by the port, so the port is chosen first: free a moment ago, but another
+  // process may take it before the CLI listens. Then the CLI says so and exits, and the test plants
+  // the link for another port (as startUnseenServer in test/helpers/local-load.ts starts again).
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const file = join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
     rmSync(file, { force: true })
+    symlinkSync(victim, file)
+    const cli = spawnCli(['--port', String(port), '--size', 'small', '--quiet', '--tls'])
+    const listening = await Promise.race([
+      cli.waitFor(URL_LINE).then(() => true),
+      cli.exit.then(() => false),
+    ])
+    if (!listening) {
+      // The link goes; a file there now is the other process's.
+      if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(file)
+      expect(cli.stderr.join('\n')).toMatch(/is already in use/)
+      if (attempt === 5)
+        throw new Error('five ports taken by other processes before the CLI listened')
+      continue
+    }
+    try {
+      expect(lstatSync(file).isFile()).toBe(true)
+      expect(readFileSync(file, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/)
+      expect(readFileSync(victim, 'utf8')).toBe('keep me')
+      cli.child.kill('SIGTERM')
+      expect(await cli.exit).toBe(0)
+      return
+    } finally {
+      rmSync(file, { force: true })
+    }
   }
 })
 

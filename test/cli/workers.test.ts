@@ -358,29 +358,28 @@ describe('serve --workers 2', () => {
     const [killed, kept] = await childPids(run.child.pid!)
     process.kill(killed!, 'SIGKILL')
     let started: number | undefined
-    const findStarted = async () =>
-      (started = (await childPids(run.child.pid!)).find((pid) => pid !== kept && pid !== killed))
-    await expect.poll(findStarted, { timeout: 10_000 }).toBeDefined()
+    await until(
+      async () =>
+        (started = (await childPids(run.child.pid!)).find(
+          (pid) => pid !== kept && pid !== killed,
+        )) !== undefined,
+      'a worker started in place of the dead one',
+    )
     // Until the new worker serves (it then takes some of the eight connections); each round is
     // journaled in w1 by whichever worker answered it.
     let sent = 0
-    await expect
-      .poll(
-        async () => {
-          const before = await socketCount(started!)
-          const during = await sendEight('w1', () => socketCount(started!))
-          sent += 8
-          return during! > before
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(true)
+    await until(async () => {
+      const before = await socketCount(started!)
+      const during = await sendEight('w1', () => socketCount(started!))
+      sent += 8
+      return during! > before
+    }, 'the new worker serves')
     expect((await journal('w1')).map(({ reason }) => reason)).toEqual(
       Array(sent).fill('invalid-key'),
     )
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
-  }, 60_000)
+  })
 
   it('gives a worker started in place of a dead one every admin write made while it starts', async () => {
     const { run, url } = await startWorkers('--quiet')
@@ -476,15 +475,21 @@ describe('serve --workers 2', () => {
     const { run, url } = await startWorkers('--quiet')
     const [victim] = await childPids(run.child.pid!)
     // Each request on a connection of its own, eight at a time; a worker killed in their midst.
+    // A request still waiting after HANG_MS is one left waiting for ever (a hang), not a slow one.
+    const WAITING = `waiting after ${HANG_MS / 1_000} s`
     const settled: string[] = []
-    const request = () =>
-      Promise.race([
+    const request = () => {
+      let timer: NodeJS.Timeout | undefined
+      return Promise.race([
         get(`${url}/api/v2/disciplines/history`, AUTH).then(
           ({ status }) => `${status}`,
           (error: NodeJS.ErrnoException) => error.code ?? 'error',
         ),
-        new Promise<string>((resolve) => setTimeout(() => resolve('waiting after 5 s'), 5_000)),
-      ]).then((outcome) => void settled.push(outcome))
+        new Promise<string>((resolve) => (timer = setTimeout(() => resolve(WAITING), HANG_MS))),
+      ])
+        .finally(() => clearTimeout(timer))
+        .then((outcome) => void settled.push(outcome))
+    }
     let sent = 0
     const lanes = [...Array(8).keys()].map(async () => {
       while (sent < 400) {
@@ -494,7 +499,7 @@ describe('serve --workers 2', () => {
     })
     await Promise.all(lanes)
     expect(settled).toHaveLength(400)
-    expect(settled.filter((outcome) => outcome === 'waiting after 5 s')).toEqual([])
+    expect(settled.filter((outcome) => outcome === WAITING)).toEqual([])
     // The rest were answered, most of them: only connections the dead worker held are lost.
     expect(settled.filter((outcome) => outcome === '200').length).toBeGreaterThan(380)
     run.child.kill('SIGTERM')
