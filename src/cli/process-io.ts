@@ -58,13 +58,15 @@ export function createProcessIo(early?: EarlySignals): CliIo {
   const err: LineOutput = isSameFile(1, 2) ? out : createLineOutput(2, () => {})
   // Lines a full pipe held back, while its reader still takes them; those it never took are said.
   process.once('exit', () => {
+    const started = performance.now()
     const forgotten = out.finish(EXIT_STALL_MS)
     if (forgotten > 0 && err !== out)
       err.write(
         `taxonomy-mock: ${forgotten} lines of stdout not written (it was not being read)`,
         MAX_WAITING_BYTES,
       )
-    err.finish(EXIT_STALL_MS)
+    // One wait in all, not one per stream: stderr has what stdout's left of the second.
+    err.finish(Math.max(0, EXIT_STALL_MS - (performance.now() - started)))
   })
   const note = () => `taxonomy-mock: ${dropped} log lines dropped (stdout was not being read)`
 

@@ -1,3 +1,4 @@
+import { quote } from '../core/field-name.js'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { createFixtureBuilder } from '../core/fixture.js'
 import { FirstSeen } from '../core/first-seen.js'
@@ -97,7 +98,7 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
     const [first] = missing
     throw new RecordError(
       `not closed after ${client.sent} request${client.sent === 1 ? '' : 's'}: at least ${missing.length} more record${missing.length === 1 ? '' : 's'} needed ` +
-        `(e.g. ${findEndpoint(first!.collection)!.noun} ${JSON.stringify(first!.slug)}); raise --max-requests (now ${resolved.maxRequests})` +
+        `(e.g. ${findEndpoint(first!.collection)!.noun} ${quote(first!.slug)}); raise --max-requests (now ${resolved.maxRequests})` +
         `${wantsAll ? ' to record everything reachable' : ''}; nothing written`,
     )
   }

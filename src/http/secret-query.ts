@@ -111,8 +111,13 @@ function redactPair(pair: string, secrets: readonly string[]): string | undefine
   const name = equals === -1 ? pair : pair.slice(0, equals)
   const value = equals === -1 ? undefined : pair.slice(equals + 1)
   const named = value !== undefined && value !== '' && isSecretName(name)
-  // One search of the whole pair: its parts are searched only when it holds a key.
-  if (!holdsSecret(pair, secrets)) return named ? `${name}=${REDACTED_VALUE}` : undefined
+  // One search of the whole pair: its parts are searched only when it holds a key (or when a key
+  // is short, which `contains` finds only as a whole name or value, never in the pair's text).
+  const held =
+    holdsSecret(pair, secrets) ||
+    (secrets.some(isShort) &&
+      (holdsSecret(name, secrets) || (value !== undefined && holdsSecret(value, secrets))))
+  if (!held) return named ? `${name}=${REDACTED_VALUE}` : undefined
   // A key sent as a bare name (`?KEY`) is hidden as well.
   const inName = holdsSecret(name, secrets)
   const inValue = named || (value !== undefined && holdsSecret(value, secrets))
@@ -185,6 +190,9 @@ function holdsSecret(value: string, secrets: readonly string[]): boolean {
  */
 function contains(text: string, secret: string): boolean {
   const length = secret.length
+  // A short key (`k1`) stands inside ordinary words (`?search=k1ng`): only a value that is the key
+  // itself is one, or every query holding those letters would lose them.
+  if (isShort(secret)) return text.length === length && equalInConstantTime(text, secret, 0, length)
   if (text.length < length) return false
   let wanted = 0
   let hash = 0
@@ -203,6 +211,9 @@ function contains(text: string, secret: string): boolean {
     hash = (Math.imul(hash - out, HASH_BASE) + text.charCodeAt(at + length)) | 0
   }
 }
+
+/** Whether a key is too short to be found inside other text (8 characters): only as a whole value or name. */
+const isShort = (secret: string) => secret.length < 8
 
 /** An odd multiplier for {@link contains}' hash, modulo 2^32. */
 const HASH_BASE = 0x01000193

@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
@@ -81,10 +81,19 @@ it('writes every line, the last one too, into a pipe read slowly, and says on st
   expect(lines.at(-1)).toBe(
     `${JSON.stringify(file)}: and 50 more problems (the first 100 are listed)`,
   )
-  // A reader that takes nothing for longer than the exit waits: the rest is said lost.
+  // A reader that takes nothing until the command is gone (a file it waits for says so, whatever
+  // the machine's load): the rest is said lost.
+  const gone = join(dirname(file), 'validate-gone')
   const never = spawnSync(
     'sh',
-    ['-c', '"$0" "$1" validate "$2" | (sleep 4; wc -l)', process.execPath, BIN, file],
+    [
+      '-c',
+      '{ "$0" "$1" validate "$2"; : > "$3"; } | (until [ -e "$3" ]; do sleep 0.1; done; wc -l)',
+      process.execPath,
+      BIN,
+      file,
+      gone,
+    ],
     {
       encoding: 'utf8',
     },

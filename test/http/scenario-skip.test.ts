@@ -52,10 +52,9 @@ describe('ScenarioState.skipTo: a copy positioned at a count shared by several s
   it('refuses to replay more than MAX_REPLAY requests that draw (a count planted in a shared store held the process for years), and replays up to it', () => {
     const input: ScenarioInput = { faults: { rate: 0.5, seed: 1 } }
     const junk = new ScenarioState(input)
-    const started = performance.now()
     expect(junk.skipTo(MAX_REPLAY + 1)).toBe(false)
     expect(junk.skipTo(9_007_199_254_740_000)).toBe(false)
-    expect(performance.now() - started).toBeLessThan(100)
+    // Nothing replayed: a refusal costs no draw (years of them for the second count).
     expect(junk.taken).toBe(0)
     // What counts is how far it replays: a copy that is near steps on past the limit.
     expect(junk.skipTo(MAX_REPLAY)).toBe(true)

@@ -87,6 +87,12 @@ it('finds a key at any place of a long value, and nothing that only nearly is on
   }
 })
 
+it('hides a key shorter than 8 characters only as a whole value or name: it stands inside words', () => {
+  const short = createQueryRedactor({ apiKeys: ['k1'], adminKey: 'adm' })
+  expect(short('/x?search=k1ng&page=2&note=badminton')).toBe('/x?search=k1ng&page=2&note=badminton')
+  expect(short('/x?q=k1&a=adm&k1')).toBe('/x?q=[redacted]&a=[redacted]&[redacted]')
+})
+
 it('names each parameter of the table by its letters and digits in lower case', () => {
   for (const name of SECRET_QUERY_PARAMETERS) expect(name).toMatch(/^[a-z0-9]+$/)
 })

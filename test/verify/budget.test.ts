@@ -203,3 +203,34 @@ it.each(['verify', 'record'])(
       })
   },
 )
+
+it('names a record not looked up by its slug quoted and cut, its controls escaped: a service chose it', async () => {
+  const slug = `${'x'.repeat(600_000)}\u009b2J`
+  const target = await startRawTarget((res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(
+      JSON.stringify({
+        id: '00000000-0000-4000-8000-000000000001',
+        name: 'History',
+        slug: 'history',
+        description: 'A discipline',
+        domains: [],
+        sub_disciplines_count: 1,
+        sub_disciplines: [{ id: '00000000-0000-4000-8000-000000000002', name: 'Long', slug }],
+      }),
+    )
+  })
+  const run = recordService({
+    target,
+    apiKey: SECRET,
+    disciplines: ['history'],
+    rate: 1_000,
+    maxRequests: 1,
+  })
+  const error = (await run.catch((caught: unknown) => caught)) as Error
+  expect(error.message).toMatch(
+    /^not closed after 1 request: at least 1 more record needed \(e\.g\. sub-discipline "x{10,}/,
+  )
+  expect(error.message.length).toBeLessThan(400)
+  expect(error.message).not.toMatch(/[\u0080-\u009f]/)
+})
