@@ -438,6 +438,38 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(a!.run.stderr.filter((line) => /lost its data/.test(line))).toHaveLength(1)
   }, 60_000)
 
+  it('after a FLUSHALL another replica found, counts versions from the store again: a DELETE later is no loss, and a session whose key expired is not saved again', async () => {
+    const [a, b] = await startReplicas('lowered', 2)
+    // Versions up to 5 before the flush, every one seen by B; two restored after it.
+    expect((await admin(a!.url, 'PUT', 'l1/scenario', 'server-error')).status).toBe(200)
+    expect((await admin(a!.url, 'PUT', 'l2/scenario', 'server-error')).status).toBe(200)
+    for (const kind of ['unavailable', 'server-error', 'unavailable'])
+      expect((await admin(a!.url, 'PUT', 'l1/scenario', kind)).status).toBe(200)
+    expect((await get(b!.url, 'l2')).status).toBe(500)
+    expect((await get(b!.url, 'l1')).status).toBe(503)
+    // Held by B alone (A holds no copy to save): B saves it itself once it hears of the loss.
+    expect((await admin(b!.url, 'PUT', 'only-b/scenario', 'server-error')).status).toBe(200)
+    expect((await get(b!.url, 'only-b')).status).toBe(500)
+    await sendToRedis(redis.url, 'FLUSHALL')
+    expect((await get(a!.url, 'l1')).status).toBe(503)
+    await until(
+      async () => (await sendToRedis(redis.url, 'EXISTS', 'lowered:s:{only-b}')) === 1,
+      'B saved its own session again',
+      20_000,
+    )
+    expect((await get(b!.url, 'l1')).status).toBe(503)
+    expect((await get(b!.url, 'l2')).status).toBe(500)
+    // l1's key expires (gone without a notice), and A deletes l2's scenario, which DELs its key.
+    await sendToRedis(redis.url, 'DEL', 'lowered:s:{l1}')
+    expect((await admin(a!.url, 'DELETE', 'l2/scenario')).status).toBe(200)
+    expect((await get(b!.url, 'l2')).status).toBe(200)
+    expect(await sendToRedis(redis.url, 'EXISTS', 'lowered:s:{l1}')).toBe(0)
+    expect((await get(b!.url, 'only-b')).status).toBe(500)
+    // Said by A, which found the loss; B saved what A did not hold, and said nothing.
+    expect(a!.run.stderr.filter((line) => /lost its data/.test(line))).toHaveLength(1)
+    expect(b!.run.stderr.filter((line) => /lost its data/.test(line))).toEqual([])
+  }, 60_000)
+
   it('a replica told that another saved a session again after Redis restarted empty fetches it', async () => {
     const replicas = await startReplicas('resaved', 2)
     const [a, b] = replicas

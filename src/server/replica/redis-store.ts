@@ -38,6 +38,8 @@ export class RedisSessionStore extends MemorySessionStore {
   #highest = 0
   /** Sessions saved again, once a fetch found the store lost them. */
   #reloading: Promise<void> | undefined
+  /** The check that another replica's restore started: one at a time. */
+  #checking: Promise<void> | undefined
 
   /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
   unavailable!: MockAnswer
@@ -102,6 +104,20 @@ export class RedisSessionStore extends MemorySessionStore {
       return this.unavailable
     }
     return undefined
+  }
+
+  /**
+   * Another replica saved a session again: the store may have lost its data. If so, this replica
+   * saves its own sessions too (those the other held no copy of), without saying it again, and
+   * counts versions from the store's from then on: a session deleted later is no loss.
+   */
+  savedElsewhere(): void {
+    this.#checking ??= (async () => {
+      if (this.link.up && (await this.#lost()))
+        await (this.#reloading ??= this.load(false).finally(() => (this.#reloading = undefined)))
+    })()
+      .catch(() => {})
+      .finally(() => (this.#checking = undefined))
   }
 
   /** Makes this process's copy of a session what Redis holds (`null`: nothing). */
@@ -257,16 +273,18 @@ export class RedisSessionStore extends MemorySessionStore {
    * Takes every saved session (at start, and when the store is back): a session another replica
    * changed meanwhile is fetched, one deleted is emptied. A store that lost its data (a restart
    * without persistence) is given this replica's sessions again, those it holds current (a copy
-   * a notice said changed is not: it is only fetched), and every replica is told.
+   * a notice said changed is not: it is only fetched), and every replica is told. `say`: false
+   * when another replica found the loss and said it.
    */
-  async load(): Promise<void> {
+  async load(say = true): Promise<void> {
     const lost = await this.#lost()
     // No more than this replica keeps: more would only push out the first it took.
     const ids = new Set(await this.link.sessions(SESSION_LIMITS.sessions))
     if (lost) {
-      this.link.faults.warn(
-        `the session store at ${this.link.address.display} lost its data (a restart without persistence, FLUSHALL); this replica saves its sessions again`,
-      )
+      if (say)
+        this.link.faults.warn(
+          `the session store at ${this.link.address.display} lost its data (a restart without persistence, FLUSHALL); this replica saves its sessions again`,
+        )
       for (const session of this.registry.all())
         if (this.#versions.has(session) && !this.#stale.get(session.id)?.changed)
           await this.link.restore(
