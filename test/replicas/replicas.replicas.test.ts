@@ -202,6 +202,36 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(cuts).toHaveLength(one.filter((answer) => answer === 'cut').length)
   }, 60_000)
 
+  it('answers requests without a key among keyed ones on every replica at once, under faults that may wait for a key: none is told the session kept changing', async () => {
+    const scenario = { faults: { rate: 0.6, seed: 3, kinds: ['truncated', 'unavailable'] } }
+    const replicas = await startReplicas('keyless')
+    await admin(replicas[0]!.url, 'PUT', 'k/scenario', scenario)
+    // Each replica's copy lags the count the others move on: a request without a key asks at its
+    // copy's position, is told another, and asks again while keyed requests move it on further.
+    const ask = async (url: string, n: number) => {
+      const response = await fetch(url + PATH, {
+        headers: { 'x-taxonomy-mock-session': 'k', ...(n % 3 === 0 ? {} : AUTH) },
+      })
+      return response.text().then(
+        (body) => (/Session store/.test(body) ? body : String(response.status)),
+        () => 'cut',
+      )
+    }
+    const answers: string[] = []
+    for (let round = 0; round < 10; round++)
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 24 }, (_, n) => ask(replicas[n % 3]!.url, n + round)),
+        )),
+      )
+    expect(answers.filter((answer) => /Session store/.test(answer))).toEqual([])
+    // Every request took its position once: the count is how many applied (a keyless one
+    // that found a drawn body fault took none).
+    const taken = Number(await sendToRedis(redis.url, 'HGET', 'keyless:s:{k}', 'n'))
+    expect(taken).toBeLessThanOrEqual(answers.length)
+    expect(taken).toBeGreaterThan(answers.length / 2)
+  }, 60_000)
+
   it('shares data patches, journal clears and session deletes; a replica started later takes them', async () => {
     const [a, b] = await startReplicas('data', 2)
     const patched = await admin(a!.url, 'PUT', 'd/data', { preset: 'empty-children' })

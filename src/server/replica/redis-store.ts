@@ -175,30 +175,42 @@ export class RedisSessionStore extends MemorySessionStore {
     const phases = authorized ? '' : state.stepPhases
     if (phases === undefined && state.phase !== 'before-key') return undefined
     if (!this.link.up) return Promise.resolve(this.unavailable)
+    return this.#ask({ session, version, partition }, state, phases ?? '', HELD_AT_ASKS)
+  }
+
+  /** Takes a position in Redis for a request in `state`: `asks` more if it was held at another. */
+  #ask(request: StepRequest, state: ScenarioState, phases: string, asks: number) {
     const { limit, window = DEFAULT_WINDOW } = state.scenario
+    const { session, version, partition } = request
     const quota =
       limit === undefined ? undefined : ([limit, window, partitionName(partition)] as const)
-    return this.link.step(session.id, version, phases ?? '', quota).then(
-      (reply) => this.#placed(session, state, partition, reply),
+    return this.link.step(session.id, version, phases, quota).then(
+      (reply) => this.#placed(request, state, reply, asks),
       () => this.unavailable,
     )
   }
 
   /** The step at the position Redis gave: this process's copy of the scenario placed there. */
   #placed(
-    session: Session,
+    request: StepRequest,
     state: ScenarioState,
-    partition: string | undefined,
     reply: StepReply,
-  ): SharedStep {
+    asks: number,
+  ): SharedStep | Promise<SharedStep> {
+    const { session, partition } = request
     if (reply === 'keyless') return undefined
     if (reply === 'stale') {
       this.markStale(session.id, { changed: false })
       return AGAIN
     }
     if ('heldAt' in reply) {
-      // A request without a key drew at another position: its copy moves there, and it asks again.
-      return this.#placeAt(session, state, reply.heldAt) === undefined ? this.unavailable : AGAIN
+      // A request without a key drew at another position (other replicas' requests moved the
+      // count on): its copy moves there, and it asks again at once, not as a session that
+      // changed. Keyed requests elsewhere may move it on meanwhile: a few times, then afresh.
+      const placed = this.#placeAt(session, state, reply.heldAt)
+      if (placed === undefined) return this.unavailable
+      if (asks === 0 || session.scenario !== placed) return AGAIN
+      return this.#ask(request, placed, placed.stepPhases ?? '', asks - 1)
     }
     const placed = this.#placeAt(session, state, reply.position)
     if (placed === undefined) return this.unavailable
@@ -314,6 +326,19 @@ export class RedisSessionStore extends MemorySessionStore {
     }
   }
 }
+
+/** A request's step as it asks Redis: its session, the version of its copy, its quota's partition. */
+interface StepRequest {
+  readonly session: Session
+  readonly version: number
+  readonly partition: string | undefined
+}
+
+/**
+ * How many times a request without a key asks again at once, when it drew at another position
+ * than the one held: each replica's copy lags the count as many requests as others served since.
+ */
+const HELD_AT_ASKS = 8
 
 /**
  * Sessions fetched at once as a replica takes the saved ones. Few: their replies wait together in
