@@ -64,6 +64,12 @@ function reasonsOf(source: 'scenario' | 'prefer'): Readonly<Record<ScenarioKind,
  */
 export const MAX_REPLAY = 1_000_000
 
+/**
+ * The positions a shared store's copy gives the phase of a draw for, to a request without a key:
+ * a replica's copy lags the count by the requests the other replicas served since its last.
+ */
+const PHASES_AHEAD = 16
+
 const NO_OPTIONS: BodyFaultOptions = Object.freeze({ share: 0 })
 
 /**
@@ -285,18 +291,30 @@ export class ScenarioState {
   /**
    * A `sequence`'s steps as a shared store's script reads them, to take a request without a key
    * only at a step that applies before the key: `TIMES:1` (before the key) or `TIMES:0` for each
-   * step, then `r` if it repeats. Faults that may draw a body fault: `=POSITION:1` or `:0`, the
-   * phase of the draw at this copy's position, which the script takes only if it holds that
-   * position. `undefined` for any other scenario: its phase never changes.
+   * step, then `r` if it repeats. Faults that may draw a body fault: `=POSITION:` and a `1` or `0`
+   * for the phase of the draw at each of the {@link PHASES_AHEAD} positions from this copy's, which
+   * the script reads at the position it holds (another replica's requests may have moved it on).
+   * `undefined` for any other scenario: its phase never changes.
    */
   get stepPhases(): string | undefined {
-    if (this.#faultsMayWait) return `=${this.#taken}:${this.phase === 'before-key' ? 1 : 0}`
+    if (this.#faultsMayWait) return `=${this.#taken}:${this.#phasesAhead()}`
     if (this.#steps === undefined) return undefined
     const steps = this.#steps.map((step) => {
       const before = step.kind === undefined || kindSpec(step.kind).phase === 'before-key'
       return `${step.times ?? 1}:${before ? 1 : 0}`
     })
     return `${steps.join(',')}${this.scenario.repeat === true ? ',r' : ''}`
+  }
+
+  /** The phases of the next {@link PHASES_AHEAD} requests' draws, on a copy: asking moves nothing. */
+  #phasesAhead(): string {
+    const copy = new ScenarioState(this.scenario, this.#prng().fork(), this.source)
+    let phases = ''
+    for (let n = 0; n < PHASES_AHEAD; n++) {
+      phases += copy.phase === 'before-key' ? '1' : '0'
+      copy.take()
+    }
+    return phases
   }
 
   /** The step this request gets; moves on to the next (the first again after the last). */

@@ -80,3 +80,22 @@ describe('ScenarioState.skipTo: a copy positioned at a count shared by several s
     expect(state.take().kind).toBeUndefined()
   })
 })
+
+describe('ScenarioState.stepPhases: what a shared store reads for a request without a key', () => {
+  it('gives the phase of the draw at each of the next 16 positions from its own, and moves nothing', () => {
+    const input: ScenarioInput = {
+      faults: { rate: 0.6, seed: 3, kinds: ['truncated', 'unavailable'] },
+    }
+    const state = new ScenarioState(input)
+    state.skipTo(5)
+    const phases = state.stepPhases!
+    expect(phases).toMatch(/^=5:[01]{16}$/)
+    expect(phases).toMatch(/0/)
+    // Read again, the same: asking took nothing and drew nothing from the state's stream.
+    expect(state.stepPhases).toBe(phases)
+    for (const bit of phases.slice(3)) {
+      expect(state.phase === 'before-key' ? '1' : '0').toBe(bit)
+      state.take()
+    }
+  })
+})

@@ -202,6 +202,61 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(cuts).toHaveLength(one.filter((answer) => answer === 'cut').length)
   }, 60_000)
 
+  it('answers requests without a key among keyed ones on every replica at once, under faults that may wait for a key: none is told the session kept changing', async () => {
+    const scenario = { faults: { rate: 0.6, seed: 3, kinds: ['truncated', 'unavailable'] } }
+    const replicas = await startReplicas('keyless')
+    await admin(replicas[0]!.url, 'PUT', 'k/scenario', scenario)
+    // Each replica's copy lags the count the others move on: a request without a key asks at its
+    // copy's position, is told another, and asks again while keyed requests move it on further.
+    const ask = async (url: string, n: number) => {
+      const response = await fetch(url + PATH, {
+        headers: { 'x-taxonomy-mock-session': 'k', ...(n % 3 === 0 ? {} : AUTH) },
+      })
+      return response.text().then(
+        (body) => (/Session store/.test(body) ? body : String(response.status)),
+        () => 'cut',
+      )
+    }
+    const answers: string[] = []
+    for (let round = 0; round < 10; round++)
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 24 }, (_, n) => ask(replicas[n % 3]!.url, n + round)),
+        )),
+      )
+    expect(answers.filter((answer) => /Session store/.test(answer))).toEqual([])
+    // Every request took its position once: the count is how many applied (a keyless one
+    // that found a drawn body fault took none).
+    const taken = Number(await sendToRedis(redis.url, 'HGET', 'keyless:s:{k}', 'n'))
+    expect(taken).toBeLessThanOrEqual(answers.length)
+    expect(taken).toBeGreaterThan(answers.length / 2)
+  }, 60_000)
+
+  it("takes a request without a key in one round trip, though its replica's copy lags the count the other replicas moved on", async () => {
+    const scenario = { faults: { rate: 0.6, seed: 3, kinds: ['truncated', 'unavailable'] } }
+    const replicas = await startReplicas('lagging')
+    await admin(replicas[0]!.url, 'PUT', 'g/scenario', scenario)
+    // Answered, or cut by a drawn body fault.
+    const send = async (url: string, key: boolean) => {
+      const response = await fetch(url + PATH, {
+        headers: { 'x-taxonomy-mock-session': 'g', ...(key ? AUTH : {}) },
+      })
+      await response.text().catch(() => {})
+    }
+    // Each replica fetches the scenario at its first request.
+    for (const replica of replicas) await send(replica.url, true)
+    const scripts = async () => {
+      const stats = String(await sendToRedis(redis.url, 'INFO', 'commandstats'))
+      return [...stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)]
+        .map((match) => Number(match[1]))
+        .reduce((sum, calls) => sum + calls, 0)
+    }
+    const before = await scripts()
+    // Round-robin: each copy is two requests behind when its next request comes.
+    for (let n = 0; n < 12; n++) await send(replicas[n % 3]!.url, false)
+    expect((await scripts()) - before).toBe(12)
+  }, 60_000)
+
   it('shares data patches, journal clears and session deletes; a replica started later takes them', async () => {
     const [a, b] = await startReplicas('data', 2)
     const patched = await admin(a!.url, 'PUT', 'd/data', { preset: 'empty-children' })
@@ -436,6 +491,38 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     for (const replica of replicas) expect((await get(replica!.url, 'f2')).status).toBe(200)
     // Said by A, which found it first (B fetched what A saved again).
     expect(a!.run.stderr.filter((line) => /lost its data/.test(line))).toHaveLength(1)
+  }, 60_000)
+
+  it('after a FLUSHALL another replica found, counts versions from the store again: a DELETE later is no loss, and a session whose key expired is not saved again', async () => {
+    const [a, b] = await startReplicas('lowered', 2)
+    // Versions up to 5 before the flush, every one seen by B; two restored after it.
+    expect((await admin(a!.url, 'PUT', 'l1/scenario', 'server-error')).status).toBe(200)
+    expect((await admin(a!.url, 'PUT', 'l2/scenario', 'server-error')).status).toBe(200)
+    for (const kind of ['unavailable', 'server-error', 'unavailable'])
+      expect((await admin(a!.url, 'PUT', 'l1/scenario', kind)).status).toBe(200)
+    expect((await get(b!.url, 'l2')).status).toBe(500)
+    expect((await get(b!.url, 'l1')).status).toBe(503)
+    // Held by B alone (A holds no copy to save): B saves it itself once it hears of the loss.
+    expect((await admin(b!.url, 'PUT', 'only-b/scenario', 'server-error')).status).toBe(200)
+    expect((await get(b!.url, 'only-b')).status).toBe(500)
+    await sendToRedis(redis.url, 'FLUSHALL')
+    expect((await get(a!.url, 'l1')).status).toBe(503)
+    await until(
+      async () => (await sendToRedis(redis.url, 'EXISTS', 'lowered:s:{only-b}')) === 1,
+      'B saved its own session again',
+      20_000,
+    )
+    expect((await get(b!.url, 'l1')).status).toBe(503)
+    expect((await get(b!.url, 'l2')).status).toBe(500)
+    // l1's key expires (gone without a notice), and A deletes l2's scenario, which DELs its key.
+    await sendToRedis(redis.url, 'DEL', 'lowered:s:{l1}')
+    expect((await admin(a!.url, 'DELETE', 'l2/scenario')).status).toBe(200)
+    expect((await get(b!.url, 'l2')).status).toBe(200)
+    expect(await sendToRedis(redis.url, 'EXISTS', 'lowered:s:{l1}')).toBe(0)
+    expect((await get(b!.url, 'only-b')).status).toBe(500)
+    // Said by A, which found the loss; B saved what A did not hold, and said nothing.
+    expect(a!.run.stderr.filter((line) => /lost its data/.test(line))).toHaveLength(1)
+    expect(b!.run.stderr.filter((line) => /lost its data/.test(line))).toEqual([])
   }, 60_000)
 
   it('a replica told that another saved a session again after Redis restarted empty fetches it', async () => {

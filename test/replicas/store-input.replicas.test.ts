@@ -342,7 +342,9 @@ it('drops a count too far ahead to replay when its scenario draws per request (r
       get(b!.url, session),
       fetch(`${b!.url}/__health`).then((response) => response.status),
     ])
-    expect(performance.now() - started, count).toBeLessThan(1_000)
+    // A bound only a stall reaches (the replay it guards against took 20 s): Redis and two
+    // replicas share 2 cores with other tests, so a tight bound would fail on a busy machine.
+    expect(performance.now() - started, count).toBeLessThan(10_000)
     expect(answer.status, count).toBe(503)
     expect(storeDown(answer.body)).toBe(true)
     expect(health).toBe(200)

@@ -38,6 +38,8 @@ export class RedisSessionStore extends MemorySessionStore {
   #highest = 0
   /** Sessions saved again, once a fetch found the store lost them. */
   #reloading: Promise<void> | undefined
+  /** The check that another replica's restore started: one at a time. */
+  #checking: Promise<void> | undefined
 
   /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
   unavailable!: MockAnswer
@@ -104,6 +106,20 @@ export class RedisSessionStore extends MemorySessionStore {
     return undefined
   }
 
+  /**
+   * Another replica saved a session again: the store may have lost its data. If so, this replica
+   * saves its own sessions too (those the other held no copy of), without saying it again, and
+   * counts versions from the store's from then on: a session deleted later is no loss.
+   */
+  savedElsewhere(): void {
+    this.#checking ??= (async () => {
+      if (this.link.up && (await this.#lost()))
+        await (this.#reloading ??= this.load(false).finally(() => (this.#reloading = undefined)))
+    })()
+      .catch(() => {})
+      .finally(() => (this.#checking = undefined))
+  }
+
   /** Makes this process's copy of a session what Redis holds (`null`: nothing). */
   #adopt(id: string, saved: SavedState | null): void {
     const session = saved === null ? this.find(id) : this.take(id)
@@ -159,30 +175,42 @@ export class RedisSessionStore extends MemorySessionStore {
     const phases = authorized ? '' : state.stepPhases
     if (phases === undefined && state.phase !== 'before-key') return undefined
     if (!this.link.up) return Promise.resolve(this.unavailable)
+    return this.#ask({ session, version, partition }, state, phases ?? '', HELD_AT_ASKS)
+  }
+
+  /** Takes a position in Redis for a request in `state`: `asks` more if it was held at another. */
+  #ask(request: StepRequest, state: ScenarioState, phases: string, asks: number) {
     const { limit, window = DEFAULT_WINDOW } = state.scenario
+    const { session, version, partition } = request
     const quota =
       limit === undefined ? undefined : ([limit, window, partitionName(partition)] as const)
-    return this.link.step(session.id, version, phases ?? '', quota).then(
-      (reply) => this.#placed(session, state, partition, reply),
+    return this.link.step(session.id, version, phases, quota).then(
+      (reply) => this.#placed(request, state, reply, asks),
       () => this.unavailable,
     )
   }
 
   /** The step at the position Redis gave: this process's copy of the scenario placed there. */
   #placed(
-    session: Session,
+    request: StepRequest,
     state: ScenarioState,
-    partition: string | undefined,
     reply: StepReply,
-  ): SharedStep {
+    asks: number,
+  ): SharedStep | Promise<SharedStep> {
+    const { session, partition } = request
     if (reply === 'keyless') return undefined
     if (reply === 'stale') {
       this.markStale(session.id, { changed: false })
       return AGAIN
     }
     if ('heldAt' in reply) {
-      // A request without a key drew at another position: its copy moves there, and it asks again.
-      return this.#placeAt(session, state, reply.heldAt) === undefined ? this.unavailable : AGAIN
+      // A request without a key drew at another position (other replicas' requests moved the
+      // count on): its copy moves there, and it asks again at once, not as a session that
+      // changed. Keyed requests elsewhere may move it on meanwhile: a few times, then afresh.
+      const placed = this.#placeAt(session, state, reply.heldAt)
+      if (placed === undefined) return this.unavailable
+      if (asks === 0 || session.scenario !== placed) return AGAIN
+      return this.#ask(request, placed, placed.stepPhases ?? '', asks - 1)
     }
     const placed = this.#placeAt(session, state, reply.position)
     if (placed === undefined) return this.unavailable
@@ -257,16 +285,18 @@ export class RedisSessionStore extends MemorySessionStore {
    * Takes every saved session (at start, and when the store is back): a session another replica
    * changed meanwhile is fetched, one deleted is emptied. A store that lost its data (a restart
    * without persistence) is given this replica's sessions again, those it holds current (a copy
-   * a notice said changed is not: it is only fetched), and every replica is told.
+   * a notice said changed is not: it is only fetched), and every replica is told. `say`: false
+   * when another replica found the loss and said it.
    */
-  async load(): Promise<void> {
+  async load(say = true): Promise<void> {
     const lost = await this.#lost()
     // No more than this replica keeps: more would only push out the first it took.
     const ids = new Set(await this.link.sessions(SESSION_LIMITS.sessions))
     if (lost) {
-      this.link.faults.warn(
-        `the session store at ${this.link.address.display} lost its data (a restart without persistence, FLUSHALL); this replica saves its sessions again`,
-      )
+      if (say)
+        this.link.faults.warn(
+          `the session store at ${this.link.address.display} lost its data (a restart without persistence, FLUSHALL); this replica saves its sessions again`,
+        )
       for (const session of this.registry.all())
         if (this.#versions.has(session) && !this.#stale.get(session.id)?.changed)
           await this.link.restore(
@@ -296,6 +326,19 @@ export class RedisSessionStore extends MemorySessionStore {
     }
   }
 }
+
+/** A request's step as it asks Redis: its session, the version of its copy, its quota's partition. */
+interface StepRequest {
+  readonly session: Session
+  readonly version: number
+  readonly partition: string | undefined
+}
+
+/**
+ * How many times a request without a key asks again at once, when it drew at another position
+ * than the one held: each replica's copy lags the count as many requests as others served since.
+ */
+const HELD_AT_ASKS = 8
 
 /**
  * Sessions fetched at once as a replica takes the saved ones. Few: their replies wait together in

@@ -115,6 +115,8 @@ export async function startReplica(
       const { op, session } = notice
       if (op === 'createSession' || op === 'deleteSession' || op === 'clearJournal')
         void shared.applyHere({ op, session })
+      // Saved again: the store lost its data, which this replica may not have found yet.
+      if (op === 'restore') shared.savedElsewhere()
       shared.markStale(session, {
         saves: op === 'setScenario' || op === 'setData' || op === 'restore',
       })

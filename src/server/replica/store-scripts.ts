@@ -41,8 +41,8 @@ redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. 
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
  * version Redis holds (it fetches it and answers afresh); `{-2}` when a request without a key
  * finds a `sequence` step or a drawn fault that applies only after the key (it takes none); `{-3,
- * N}` when a request without a key asked at another position than N, the one held (the replica
- * draws at N and asks again); else the position,
+ * N}` when a request without a key gave no phase for N, the position held (the replica draws at N
+ * and asks again); else the position,
  * `1` if the count held was malformed (it starts again), and a quota's reading: limited, what is
  * left, seconds to the window's end.
  */
@@ -53,9 +53,10 @@ local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
 local malformed = 0
 if n == nil or n < 0 or n ~= math.floor(n) or n >= 9007199254740992 then n = 0; malformed = 1 end
 if string.sub(ARGV[2], 1, 1) == '=' then
-  local at, before = string.match(ARGV[2], '^=(%d+):(%d)$')
-  if tonumber(at) ~= n then return {-3, n} end
-  if before ~= '1' then return {-2} end
+  local at, phases = string.match(ARGV[2], '^=(%d+):([01]+)$')
+  local ahead = n - tonumber(at)
+  if ahead < 0 or ahead >= #phases then return {-3, n} end
+  if string.sub(phases, ahead + 1, ahead + 1) ~= '1' then return {-2} end
 elseif ARGV[2] ~= '' then
   local steps, total, again = {}, 0, false
   for part in string.gmatch(ARGV[2], '[^,]+') do
