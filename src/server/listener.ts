@@ -63,6 +63,14 @@ type ServerSocket = Socket & {
 }
 
 /**
+ * Ends a connection whose answer hangs, cleanly (FIN), once: ending it again would add a listener
+ * per hung request on it.
+ */
+function endHung(socket: Socket): void {
+  if (!socket.writableEnded) socket.destroySoon()
+}
+
+/**
  * The `request` listener: `node:http` request -> resolver -> `node:http` response, nothing more.
  * Answers without a delay are written at once (no timer, no allocation beyond Node's own); delayed
  * ones wait in `state.pending`, which `close()` settles.
@@ -121,8 +129,8 @@ export function createListener(
           return
         case 'hang':
           // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
-          if (state.draining) request.socket.destroySoon()
-          else state.pending.hold(request.socket, () => request.socket.destroySoon())
+          if (state.draining) endHung(request.socket)
+          else state.pending.hold(request.socket, () => endHung(request.socket))
           // Told as it begins: a log that waited for its end would say nothing while it hangs.
           return toldNoAnswer(request, started, delivery.mode)
         case 'slow-body':
