@@ -7,6 +7,7 @@ import { markUnsentOf, metricsOf, type MockRequest, type Resolver } from '../htt
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import {
   createErrorAnswers,
+  createMessageAnswers,
   unreachable,
   type Delivery,
   type MockAnswer,
@@ -23,11 +24,16 @@ import {
   writeHead,
 } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
+import { COUNTED_BODY_BYTES, type AnswersInFlight } from './in-flight.js'
 
-/** What the listener shares with its server: whether `close()` has begun, and the waiting answers. */
+/**
+ * What the listener shares with its server: whether `close()` has begun, the waiting answers, and
+ * the bytes of answers sent but not yet taken by their clients.
+ */
 export interface ListenerState {
   draining: boolean
   readonly pending: PendingAnswers
+  readonly inFlight: AnswersInFlight
 }
 
 // Held once: each read of the global `performance` goes through a lazy getter.
@@ -48,6 +54,8 @@ const ENDING = Symbol('taxonomy-mock.ending')
  * has not come yet, which are lost if the connection closes first.
  */
 const QUEUED = Symbol('taxonomy-mock.queued')
+/** Set on a socket once a counted body was sent on it: says each taken once its connection closes. */
+const SENDING = Symbol('taxonomy-mock.sending')
 
 /** An answer written before its turn, and the request it answers as the resolver read it. */
 interface QueuedAnswer {
@@ -60,6 +68,15 @@ type ServerSocket = Socket & {
   [ANSWERED_LATER]?: Promise<unknown> | undefined
   [ENDING]?: true
   [QUEUED]?: QueuedAnswer[]
+  [SENDING]?: Set<() => void>
+}
+
+/**
+ * Ends a connection whose answer hangs, cleanly (FIN), once: ending it again would add a listener
+ * per hung request on it.
+ */
+function endHung(socket: Socket): void {
+  if (!socket.writableEnded) socket.destroySoon()
 }
 
 /**
@@ -84,6 +101,7 @@ export function createListener(
   const internalError = createErrorAnswers('serverError', cors).get
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
   const noHost = createErrorAnswers('badRequest', cors)
+  const busy = createMessageAnswers('unavailable', BUSY, cors).get
 
   /**
    * The one place an answer leaves the server, once its delay (if any) is over: `waited` is the
@@ -121,8 +139,8 @@ export function createListener(
           return
         case 'hang':
           // Nothing is sent; when the server closes, the connection ends cleanly (FIN), without an answer.
-          if (state.draining) request.socket.destroySoon()
-          else state.pending.hold(request.socket, () => request.socket.destroySoon())
+          if (state.draining) endHung(request.socket)
+          else state.pending.hold(request.socket, () => endHung(request.socket))
           // Told as it begins: a log that waited for its end would say nothing while it hangs.
           return toldNoAnswer(request, started, delivery.mode)
         case 'slow-body':
@@ -147,6 +165,8 @@ export function createListener(
         endOnceAnswered(socket)
       }
     }
+    if (state.inFlight.refuses(answer.body))
+      return sendBusy(request, response, answer, started, asked)
     const sending = response.socket
     // Pipelined behind an answer not yet sent (a fault's, a delayed one), or for a client gone: it
     // may never leave. Behind one already written whole it leaves in turn, as the usual one does.
@@ -159,6 +179,22 @@ export function createListener(
     if (onRequest !== undefined) tell(request, answer.status, ms, delivery?.mode)
   }
 
+  /**
+   * Past the bytes the server holds for clients still to read them: 503, the answer itself not
+   * sent (its journal entry says so), so that its bytes are let go of at once.
+   */
+  function sendBusy(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: MockAnswer,
+    started: number,
+    asked: NodeMockRequest,
+  ): void {
+    lost(asked, answer)
+    send(request.socket, response, busy)
+    if (onRequest !== undefined) tell(request, busy.status, clock.now() - started, undefined)
+  }
+
   /** A fault that sends no HTTP answer is told too, with status 0, so that a log shows it arrived. */
   function toldNoAnswer(request: IncomingMessage, started: number, fault: Delivery['mode']): void {
     if (onRequest !== undefined) tell(request, 0, clock.now() - started, fault)
@@ -166,7 +202,9 @@ export function createListener(
 
   /** Writes an HTTP answer: whole, in pieces or cut short. */
   function send(socket: Socket, response: ServerResponse, answer: MockAnswer): void {
-    const { delivery } = answer
+    const { delivery, body } = answer
+    if (body !== null && body.byteLength >= COUNTED_BODY_BYTES && !socket.destroyed)
+      untilTaken(socket, response, state.inFlight.add(body))
     writeHead(response, answer.status, answer.headers)
     if (delivery?.mode === 'slow-body' && answer.body)
       writeInPieces(socket, response, toBuffer(answer.body), delivery)
@@ -219,6 +257,7 @@ export function createListener(
    */
   function lost(asked: NodeMockRequest, answer: MockAnswer): void {
     if (answer === noHost.get || answer === noHost.head || answer === internalError) return
+    if (answer === busy) return
     metrics?.countLost(asked)
     markUnsent?.(asked, answer)
   }
@@ -380,6 +419,27 @@ function mayNeverLeave(socket: Socket): boolean {
   return ahead === undefined || !ahead.writableEnded
 }
 
+/**
+ * Calls `taken` once the response is sent whole (handed to the kernel), or its connection closes
+ * first: one listener per connection for that, however many answers wait on it.
+ */
+function untilTaken(socket: ServerSocket, response: ServerResponse, taken: () => void): void {
+  let sending = socket[SENDING]
+  if (sending === undefined) {
+    const owed: Set<() => void> = (sending = socket[SENDING] = new Set())
+    socket.once('close', () => {
+      for (const each of owed) each()
+      owed.clear()
+    })
+  }
+  const owed = sending
+  owed.add(taken)
+  response.once('finish', () => {
+    owed.delete(taken)
+    taken()
+  })
+}
+
 /** Requests read next on `socket` wait for `later`, until it settles. */
 function answerNextAfter(socket: ServerSocket, later: Promise<unknown>): void {
   socket[ANSWERED_LATER] = later
@@ -397,6 +457,10 @@ function endOnceAnswered(socket: ServerSocket): void {
 
 /** Ends a connection once what is written to it is sent. */
 const endSoon = (socket: Socket) => socket.destroySoon()
+
+/** The 503's message past the bytes held for clients that do not read (`AnswersInFlight`). */
+const BUSY =
+  'Server busy: answers not yet read by their clients take up the memory budget; retry shortly'
 
 /** Milliseconds between the last byte of a body cut by a reset and the reset itself. */
 const RESET_PAUSE = 10

@@ -18,12 +18,15 @@ interface Pending {
 interface Connection {
   readonly waiting: Set<Pending>
   paused: boolean
+  /** The last hung answer held (`hold`), if any: nothing after it can ever be sent. */
+  hung: Pending | undefined
 }
 
 /**
  * Every answer the server still owes after its delay, per connection and for the whole server:
  * a connection that leaves cancels its own, `settleAll()` (on close) sends them all at once, and a
- * connection with `maxPerConnection` waiting is not read from until half of them are sent.
+ * connection with `maxPerConnection` waiting is not read from until half of them are sent (one
+ * holding a hung answer is ended instead: it could never be read again).
  */
 export class PendingAnswers {
   readonly #connections = new WeakMap<Socket, Connection>()
@@ -44,20 +47,24 @@ export class PendingAnswers {
     this.#track(socket, pending)
   }
 
-  #track(socket: Socket, pending: Pending): void {
+  #track(socket: Socket, pending: Pending, hung = false): void {
     let connection = this.#connections.get(socket)
     if (connection === undefined) {
-      connection = { waiting: new Set(), paused: false }
+      connection = { waiting: new Set(), paused: false, hung: undefined }
       this.#connections.set(socket, connection)
       socket.once('close', () => this.#cancel(socket))
     }
     connection.waiting.add(pending)
     this.#all.add(pending)
+    if (hung) connection.hung = pending
     // As Node does for answers nobody reads: stop reading requests one cannot keep up with.
     // (Node may resume it when its own queue drains: then the next request pauses it again.)
     if (connection.waiting.size >= this.#maxPerConnection) {
       connection.paused = true
       pauseReading(socket)
+      // Behind a hung answer reading never resumes, and a connection not read never sees its
+      // client leave (its FIN waits behind the unread requests): it ends now, as at close().
+      if (connection.hung !== undefined) this.#settle(connection.hung)
     }
   }
 
@@ -66,7 +73,7 @@ export class PendingAnswers {
    * dropped) or the server closes (then `settle` ends the connection).
    */
   hold(socket: Socket, settle: () => void): void {
-    this.#track(socket, { socket, settle, drop: undefined, timer: undefined })
+    this.#track(socket, { socket, settle, drop: undefined, timer: undefined }, true)
   }
 
   /** Whether `socket` still has answers waiting (so an answer sent now is not its last). */

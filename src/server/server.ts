@@ -13,6 +13,7 @@ import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
 import { PendingAnswers } from './pending.js'
+import { AnswersInFlight } from './in-flight.js'
 import { answerPlainHttp } from './plain-http.js'
 import type { ServerCertificate } from './tls.js'
 
@@ -83,6 +84,7 @@ export async function startServerWithLimits(
   const state: ListenerState = {
     draining: false,
     pending: new PendingAnswers(limits.maxPendingPerConnection),
+    inFlight: new AnswersInFlight(resolver.options.memoryBudget),
   }
   const listener = createListener(resolver, onRequest, state)
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Agent, get } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { expect, it } from 'vitest'
@@ -7,6 +8,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { sessionsOf } from '../../src/http/resolver.js'
 import type { RunningServer } from '../../src/server/index.js'
+import { until } from '../helpers/clock.js'
 import { startTestServer } from '../helpers/server.js'
 
 setFlagsFromString('--expose-gc')
@@ -145,4 +147,55 @@ it('holds sessions with huge-lists and data of their own to a small memory budge
   }
   // Bodies live outside the heap: what the server still holds of them is within the budget.
   expect(peak).toBeLessThanOrEqual(BUDGET)
+})
+
+/** A connection that asks for `target` `count` times, pipelined, and never reads an answer. */
+function askUnread(server: RunningServer, target: string, count = 1): Socket {
+  const socket = connect(server.port, '127.0.0.1')
+  socket.on('error', () => {})
+  socket.pause()
+  const request = `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer taxonomy-mock-key\r\n\r\n`
+  socket.write(request.repeat(count))
+  return socket
+}
+
+/** The status of `url`, its body not read. */
+async function statusOf(url: string): Promise<number> {
+  const response = await fetch(url)
+  await response.body?.cancel()
+  return response.status
+}
+
+const HUGE_BYTES = 7.6 * 1e6
+
+it('holds one answer made for its request for clients that do not read, answering others 503 meanwhile', async () => {
+  const server = await startTestServer({ host: '127.0.0.1', taxonomy, memoryBudget: BUDGET })
+  await putData(server, 'h', { preset: 'huge-lists' })
+  const before = await liveArrayBuffers()
+  // The 7.6 MB answer, past the budget: made afresh for each of eight pipelined requests.
+  const unread = askUnread(server, `/__sessions/h/api/v2/${HUGE[1]}`, 8)
+  const journal = () => sessionsOf(server.resolver).find('h')?.requests() ?? []
+  await until(() => journal().length >= 8, 'the eight requests journaled')
+  // Before, each of the eight stayed alive until its client read it: 61 MB.
+  expect((await liveArrayBuffers()) - before).toBeLessThan(2 * HUGE_BYTES)
+  expect(await ask(server, 'h', HUGE[1]!)).toMatch(/^503 /)
+  unread.destroy()
+  await until(async () => (await ask(server, 'h', HUGE[1]!)).startsWith('200 '), 'answered again')
+})
+
+it('holds one HAR export for clients that do not read it, answering others 503 meanwhile', async () => {
+  const server = await startTestServer({ host: '127.0.0.1', taxonomy, memoryBudget: 16 * MiB })
+  await putData(server, 'h', { preset: 'huge-lists' })
+  // Five times the 7.6 MB answer, kept, in the journal: a HAR of about 40 MB.
+  for (let i = 0; i < 5; i++) expect(await ask(server, 'h', HUGE[1]!)).toMatch(/^200 /)
+  const har = `${server.url}/__admin/sessions/h/requests.har`
+  const before = await liveArrayBuffers()
+  const unread = askUnread(server, '/__admin/sessions/h/requests.har')
+  await until(async () => (await liveArrayBuffers()) - before > 30 * MiB, 'the HAR made')
+  const busy = await fetch(har)
+  expect(busy.status).toBe(503)
+  expect(busy.headers.get('retry-after')).toBe('1')
+  await busy.text()
+  unread.destroy()
+  await until(async () => (await statusOf(har)) === 200, 'a HAR made again')
 })

@@ -1,5 +1,6 @@
 // Pipelined requests before a fault, delayed answers at close, connections whose answers pile up,
 // and requests Node cannot parse or a client stalls on: every answer owed is sent, in order.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { connect, type Socket } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
@@ -175,6 +176,43 @@ it('stops reading a connection whose delayed answers pile up, and serves others 
   expect(received - 20).toBeLessThan(10_000)
   expect(flood.received()).toBe('')
   flood.socket.destroy()
+})
+
+it('ends a connection once more hung requests wait on it than it may hold: it outlives no client', async () => {
+  const server = await startTestServer({ taxonomy, scenario: 'hang' }, UNTIMED)
+  // The server's end of each connection, as Node hands it a request.
+  const sockets = new Set<Socket>()
+  const onStart = (message: unknown) => sockets.add((message as { socket: Socket }).socket)
+  subscribe('http.server.request.start', onStart)
+  try {
+    const client = open(server.port, (s) => {
+      s.pause()
+      s.write(get(path).repeat(SERVER_LIMITS.maxPendingPerConnection + 36))
+    })
+    await untilJournaled(server, SERVER_LIMITS.maxPendingPerConnection)
+    client.socket.destroy()
+    // A connection that is not read never sees its client leave: it and its requests stayed for good.
+    await until(() => [...sockets].every((socket) => socket.destroyed), 'the connection closed')
+  } finally {
+    unsubscribe('http.server.request.start', onStart)
+  }
+})
+
+it('close() ends a connection holding 30 hung requests without a listener per request', async () => {
+  const warnings: string[] = []
+  const onWarning = (warning: Error) => warnings.push(warning.name)
+  process.on('warning', onWarning)
+  try {
+    const server = await startTestServer({ taxonomy, scenario: 'hang' }, UNTIMED)
+    const client = open(server.port, (s) => s.write(get(path).repeat(30)))
+    await untilJournaled(server, 30)
+    await server.close()
+    expect(await client.closed).toBe('')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(warnings).not.toContain('MaxListenersExceededWarning')
+  } finally {
+    process.off('warning', onWarning)
+  }
 })
 
 it('answers requests pipelined behind an admin call once the call has taken effect', async () => {

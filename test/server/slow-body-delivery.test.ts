@@ -5,6 +5,7 @@ import { resolveScope } from '../../src/http/base-url.js'
 import { answerRequest } from '../../src/http/fetch.js'
 import { createResolver, type Resolver } from '../../src/http/resolver.js'
 import { createListener } from '../../src/server/listener.js'
+import { AnswersInFlight } from '../../src/server/in-flight.js'
 import { PendingAnswers } from '../../src/server/pending.js'
 import { AUTH, taxonomy } from '../cases/cases.js'
 
@@ -52,7 +53,11 @@ it('fetch adapter: status and headers at once, then the body in pieces of chunkB
 let server: ReturnType<typeof createServer>
 beforeAll(async () => {
   server = createServer(
-    createListener(slow, undefined, { draining: false, pending: new PendingAnswers(16) }),
+    createListener(slow, undefined, {
+      draining: false,
+      pending: new PendingAnswers(16),
+      inFlight: new AnswersInFlight(slow.options.memoryBudget),
+    }),
   )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 })
