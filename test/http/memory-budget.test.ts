@@ -190,3 +190,37 @@ it('lets the least recently used journals go of the answers they keep for HAR fi
   expect(log.entries.map(({ response }) => response.status)).toEqual([200])
   expect(log.entries[0]!.response.content.comment).toMatch(/the memory budget needed its room/)
 })
+
+it("counts a session's index page and probe answer, lets them go past the budget, and makes them again", async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 2 * MiB })
+  const sessions = sessionsOf(resolver)
+  const admin = (url: string, body: string) =>
+    resolver.resolve({
+      method: 'PUT',
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+  const page = (url: string) =>
+    resolver.resolve({ method: 'GET', url, header: () => undefined }) as MockAnswer
+  for (let i = 0; i < 60; i++)
+    expect((await admin(`/__admin/sessions/ix-${i}/data`, '{"preset":"huge-lists"}')).status).toBe(
+      200,
+    )
+  const before = sessions.memory.bytes
+  const first = page('/__sessions/ix-0/')
+  const health = page('/__sessions/ix-0/__health')
+  expect(first.status).toBe(200)
+  // Each kept answer is counted: a session's index page (41 KB here) was kept outside the budget.
+  expect(sessions.memory.bytes - before).toBeGreaterThan(
+    first.body!.byteLength + health.body!.byteLength,
+  )
+  for (let i = 1; i < 60; i++) expect(page(`/__sessions/ix-${i}/`).status).toBe(200)
+  expect(sessions.memory.bytes).toBeLessThanOrEqual(2 * MiB)
+  // Let go of for the others, then made again byte for byte.
+  const again = page('/__sessions/ix-0/')
+  expect(again.body).not.toBe(first.body)
+  expect(again.body).toEqual(first.body)
+})
