@@ -224,3 +224,48 @@ it("counts a session's index page and probe answer, lets them go past the budget
   expect(again.body).not.toBe(first.body)
   expect(again.body).toEqual(first.body)
 })
+
+it('counts each scenario against the memory budget: 413 past it, counted no more once cleared or forgotten', async () => {
+  const resolver = createResolver({ memoryBudget: MiB })
+  const { memory } = sessionsOf(resolver)
+  const admin = async (method: string, url: string, body = '') => {
+    const answer = await resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+    return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
+  }
+  // 50 KB of JSON a scenario, about 110 KB of heap: ten of them once took 1.1 MB, uncounted.
+  const sequence = Array.from({ length: 1_000 }, (_, i) => ({
+    kind: 'delay',
+    delay: { median: i + 1, p99: i + 2 },
+  }))
+  const put = (id: string) =>
+    admin('PUT', `/__admin/sessions/${id}/scenario`, JSON.stringify({ sequence }))
+  const base = memory.fixedBytes
+  expect((await put('s0')).status).toBe(200)
+  const one = memory.fixedBytes - base
+  expect(one).toBeGreaterThan(110_000)
+  let accepted = 1
+  while ((await put(`s${accepted}`)).status === 200) accepted++
+  expect(accepted).toBeLessThan(MiB / 110_000)
+  const refused = await put(`s${accepted}`)
+  expect(refused.status).toBe(413)
+  expect(JSON.parse(refused.text)).toEqual({
+    error: expect.stringMatching(
+      /^Request body too large: the sessions' journals, patches and scenarios would pass the memory budget of 1048576 bytes \(counted: \d+; this scenario: \d+\); delete some/,
+    ),
+  })
+  expect(memory.fixedBytes).toBeLessThanOrEqual(MiB)
+  // Replacing a scenario counts only the new one; clearing it or deleting its session, neither.
+  const held = memory.fixedBytes
+  expect((await put('s0')).status).toBe(200)
+  expect(memory.fixedBytes).toBe(held)
+  expect((await admin('DELETE', '/__admin/sessions/s0/scenario')).status).toBe(200)
+  expect((await admin('DELETE', '/__admin/sessions/s1')).status).toBe(200)
+  expect(memory.fixedBytes).toBeLessThanOrEqual(held - 2 * one + 1_024)
+  expect((await put(`s${accepted}`)).status).toBe(200)
+})
