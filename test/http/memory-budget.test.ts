@@ -122,7 +122,7 @@ it('answers 413 naming the memory budget to a patch that would pass it, and chan
     domainIds: [taxonomy.domains[0]!.id],
     subDisciplines: 1_500,
   })
-  // About 240 KB of JSON, counted six times (the patch kept, its records, the overlay's maps).
+  // About 240 KB of JSON, counted ten times (the patch kept, its records, the overlay's maps).
   const answer = await resolver.resolve({
     method: 'PUT',
     url: '/__admin/sessions/s/data',
@@ -268,4 +268,35 @@ it('counts each scenario against the memory budget: 413 past it, counted no more
   expect((await admin('DELETE', '/__admin/sessions/s1')).status).toBe(200)
   expect(memory.fixedBytes).toBeLessThanOrEqual(held - 2 * one + 1_024)
   expect((await put(`s${accepted}`)).status).toBe(200)
+})
+
+it('counts a patch at no less than the heap it was measured to take, small records and small patches included', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 64 * MiB })
+  const { memory } = sessionsOf(resolver)
+  const sub = taxonomy.subDisciplines[0]!.id
+  const put = async (id: string, patch: unknown) => {
+    const before = memory.fixedBytes
+    const answer = await resolver.resolve({
+      method: 'PUT',
+      url: `/__admin/sessions/${id}/data`,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => JSON.stringify(patch),
+    })
+    expect(answer.status).toBe(200)
+    return memory.fixedBytes - before - 1_024
+  }
+  // 10,000 topics of short names: 810 KB of JSON took 8.96 bytes of heap a byte (six were counted).
+  const topics = Array.from({ length: 10_000 }, (_, i) => ({
+    name: `t${i}`,
+    sub_discipline_ids: [sub],
+  }))
+  const json = JSON.stringify({ topics }).length
+  expect(await put('small-records', { topics })).toBeGreaterThan(8.96 * json)
+  // A patch of one record: about 11.5 KB of overlay and maps beside its few hundred bytes.
+  const one = { disciplines: [{ name: 'Tiny', domain_ids: [taxonomy.domains[0]!.id] }] }
+  expect(await put('one-record', one)).toBeGreaterThan(11_500)
+  // A preset's records are shared: its name alone counts.
+  expect(await put('preset', { preset: 'huge-lists' })).toBeLessThan(1_000)
 })
