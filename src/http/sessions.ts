@@ -4,6 +4,7 @@ import { SESSION_HEADER } from './header-names.js'
 import { createRandom, type Random } from '../core/random.js'
 import { JOURNAL_LIMITS, Journal, type JournalLedger } from './journal.js'
 import { MEMORY_BUDGET, MemoryBudget } from './memory-budget.js'
+import { PARTITION_BYTES } from './rate-limit.js'
 import type { MockRequest } from './request.js'
 import type { ScenarioState } from './scenario-state.js'
 import { DATA_LIMITS, type SessionData } from './session-data.js'
@@ -75,8 +76,14 @@ export class Session extends Journal {
   set scenario(state: ScenarioState | undefined) {
     const bytes = scenarioCost(state)
     this.#memory?.charge(bytes - this.#scenarioBytes)
+    this.#scenario?.watchPartitions(undefined)
     this.#scenario = state
     this.#scenarioBytes = bytes
+    // A per-key quota grows with each key it tells apart: up to 1,000, about 190 KB.
+    state?.watchPartitions(() => {
+      this.#scenarioBytes += PARTITION_BYTES
+      this.#memory?.charge(PARTITION_BYTES)
+    })
   }
 
   /** What its scenario is counted as. */
@@ -317,8 +324,12 @@ function dataCost(data: SessionData | undefined): number {
 const SCENARIO_BYTES_PER_JSON_BYTE = 4
 const SCENARIO_BYTES = 1_024
 
-/** What a session's scenario counts against the memory budget, estimated from its JSON. */
+/**
+ * What a session's scenario counts against the memory budget, estimated from its JSON, and the
+ * keys its per-key quota tells apart so far.
+ */
 function scenarioCost(state: ScenarioState | undefined): number {
   if (state === undefined) return 0
-  return SCENARIO_BYTES + SCENARIO_BYTES_PER_JSON_BYTE * JSON.stringify(state.scenario).length
+  const json = JSON.stringify(state.scenario).length
+  return SCENARIO_BYTES + SCENARIO_BYTES_PER_JSON_BYTE * json + PARTITION_BYTES * state.partitions
 }

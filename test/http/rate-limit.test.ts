@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { parseAdminWrite } from '../../src/http/admin-commands.js'
 import { MemorySessionStore } from '../../src/http/memory-store.js'
 import { RateLimiter, rateLimitHeaders } from '../../src/http/rate-limit.js'
-import { createGatheringResolver } from '../../src/http/resolver.js'
+import { createGatheringResolver, createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { taxonomy } from '../cases/cases.js'
 
@@ -72,6 +72,42 @@ it('names a per-key partition by a fixed-size digest of the key, never the key i
   expect(partitions.map((partition) => partition?.length)).toEqual([16, 16, 16, 16, 16])
   expect(new Set(partitions).size).toBe(3)
   expect(partitions.join()).not.toContain('kkk')
+})
+
+it("counts a per-key quota's partitions against the memory budget, up to 1000, until its scenario goes", async () => {
+  // Each key a quota tells apart takes about 166 bytes of heap: 1,000 a session, 10,000 sessions.
+  const resolver = createResolver({ taxonomy })
+  const { memory } = sessionsOf(resolver)
+  const admin = (method: string, body?: unknown) =>
+    resolver.resolve({
+      method,
+      url: '/__admin/sessions/rl/scenario',
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => JSON.stringify(body),
+    })
+  const get = (key: string) =>
+    resolver.resolve({
+      method: 'GET',
+      url: '/__sessions/rl/api/v2/disciplines/x',
+      header: (name) => (name === 'authorization' ? `Bearer ${key}` : undefined),
+    })
+  const scenario = { kind: 'rate-limited', limit: 1, window: 60_000, per: 'key' }
+  expect((await admin('PUT', scenario)).status).toBe(200)
+  const set = memory.fixedBytes
+  // Journaled too: the journal's bytes are counted apart from the quota's.
+  const journal = () => sessionsOf(resolver).find('rl')!.bytes
+  const quota = () => memory.fixedBytes - set - journal()
+  for (let i = 0; i < 10; i++) await get(`k${i}`)
+  expect(quota()).toBeGreaterThanOrEqual(10 * 166)
+  const ten = quota()
+  await get('k0')
+  expect(quota()).toBe(ten)
+  for (let i = 10; i < 1_500; i++) await get(`k${i}`)
+  expect(quota()).toBe(100 * ten)
+  const before = memory.fixedBytes
+  expect((await admin('DELETE')).status).toBe(200)
+  expect(before - memory.fixedBytes).toBeGreaterThan(100 * ten)
 })
 
 it('writes the draft-11 fields and the X- trio, Retry-After only on a 429', () => {
