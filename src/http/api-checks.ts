@@ -1,3 +1,4 @@
+import { digestText } from '../core/digest.js'
 import { isRecordPathSlug } from '../core/slug.js'
 import type { ApiCall, ApiRoute, Finish } from './api-call.js'
 import type { DatasetCache } from './dataset-cache.js'
@@ -436,8 +437,12 @@ function labelBeforeKey(effect: ScenarioEffect): ScenarioKind | null {
   return effect.delay !== undefined ? 'delay' : null
 }
 
-/** The partition of a per-key quota: the first `Authorization` field, as the key check reads it. */
+/**
+ * The partition of a per-key quota: a digest of the first `Authorization` field, as the key check
+ * reads it (none counts as empty). A digest, so a quota keeps 16 characters a key, never the key:
+ * a 16 KB field kept as it was sent cost 16 MB a session's 1,000 keys, uncounted.
+ */
 function keyOf(request: MockRequest): string {
   const header = request.header('authorization')
-  return header === undefined || header === null ? '' : firstElement(header)
+  return digestText([header === undefined || header === null ? '' : firstElement(header)])
 }

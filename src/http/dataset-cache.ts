@@ -40,8 +40,8 @@ export interface Served {
   lastRoute: Route | undefined
   lastAnswers: KeptAnswers | undefined
   readonly stamped: WeakMap<Answers, Answers>
-  indexPage: Answers | undefined
-  health: Answers | undefined
+  /** The index page and the `/__health` answer, kept as record pages are. */
+  readonly site: Map<'index' | 'health', KeptAnswers>
   dataset: ServedDataset | undefined
   header: string | undefined
 }
@@ -160,7 +160,7 @@ export class DatasetCache {
   }
 
   /** The answers kept in `cache` under `record`, marked used; `undefined` if none are. */
-  find(cache: Map<FixtureRecord, KeptAnswers>, record: FixtureRecord): Answers | undefined {
+  find<K>(cache: Map<K, KeptAnswers>, record: K): Answers | undefined {
     const found = cache.get(record)
     if (found === undefined) return undefined
     this.sessions.memory.use(found)
@@ -168,11 +168,7 @@ export class DatasetCache {
   }
 
   /** Keeps answers in `cache` under `record` if the memory budget has room for them. */
-  keep(
-    cache: Map<FixtureRecord, KeptAnswers>,
-    record: FixtureRecord,
-    answers: Answers,
-  ): KeptAnswers {
+  keep<K>(cache: Map<K, KeptAnswers>, record: K, answers: Answers): KeptAnswers {
     const { memory } = this.sessions
     const bytes = KEPT_ANSWER_BYTES + (answers.get.body?.byteLength ?? 0)
     const kept = new Kept(answers, bytes, memory, () => cache.delete(record))
@@ -228,8 +224,7 @@ export class DatasetCache {
       lastRoute: undefined,
       lastAnswers: undefined,
       stamped: new WeakMap(),
-      indexPage: undefined,
-      health: undefined,
+      site: new Map(),
       dataset: undefined,
       header: undefined,
     }

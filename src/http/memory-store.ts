@@ -82,8 +82,9 @@ export class MemorySessionStore implements SessionStore {
   }
 
   /**
-   * Applies a command to this process's copy of the sessions alone. `held`: a patch the shared
-   * store accepted, which this process holds past its journals, within its limits on patches.
+   * Applies a command to this process's copy of the sessions alone. `held`: a patch or scenario
+   * the shared store accepted, which this process holds past its journals (a patch within its
+   * limits on patches).
    */
   applyHere(command: AdminCommand, held = false): MockAnswer | Promise<MockAnswer> {
     const { registry: sessions } = this
@@ -93,6 +94,13 @@ export class MemorySessionStore implements SessionStore {
       case 'setScenario': {
         const state = new ScenarioState(command.scenario)
         if (command.endsAt !== undefined) state.endAt(command.endsAt - performance.timeOrigin)
+        // `held`: one the shared store accepted, held past this process's journals as a patch is.
+        const refusal = held ? undefined : sessions.refuseScenario(sessions.find(session), state)
+        if (refusal !== undefined)
+          return adminError(
+            'payloadTooLarge',
+            `Request body too large: ${refusal}; delete some (DELETE /__admin/sessions/{id})`,
+          )
         sessions.get(session).scenario = state
         return adminJson({ session, scenario: command.scenario })
       }

@@ -22,6 +22,9 @@ export const NO_QUOTA: RateLimitPolicy = Object.freeze({ limit: 0, window: DEFAU
 /** Partitions (keys) a per-key quota counts at most; past it the oldest is forgotten. */
 const MAX_PARTITIONS = 1_000
 
+/** What a partition is counted as: its digest, its window and the map's slot (measured: 166). */
+export const PARTITION_BYTES = 192
+
 /** One request against the quota: whether it is let through, and what is left. */
 export interface RateLimitReading {
   readonly limited: boolean
@@ -64,11 +67,18 @@ export function rateLimitHeaders(reading: RateLimitReading): Record<string, stri
  */
 export class RateLimiter {
   readonly #buckets = new Map<string, { start: number; used: number }>()
+  /** Called when a partition is counted for the first time (at most {@link MAX_PARTITIONS} times). */
+  grew: (() => void) | undefined
 
   constructor(
     readonly policy: RateLimitPolicy,
     private readonly now: () => number = () => performance.now(),
   ) {}
+
+  /** How many partitions it counts. */
+  get partitions(): number {
+    return this.#buckets.size
+  }
 
   /** Counts one request of `partition` and says whether it passes. */
   take(partition: string): RateLimitReading {
@@ -76,11 +86,13 @@ export class RateLimiter {
     const now = this.now()
     let bucket = this.#buckets.get(partition)
     if (bucket === undefined || now - bucket.start >= window) {
+      const size = this.#buckets.size
       this.#buckets.delete(partition)
       if (this.#buckets.size >= MAX_PARTITIONS)
         this.#buckets.delete(this.#buckets.keys().next().value!)
       bucket = { start: now, used: 0 }
       this.#buckets.set(partition, bucket)
+      if (this.#buckets.size > size) this.grew?.()
     }
     const limited = bucket.used >= limit
     if (!limited) bucket.used++

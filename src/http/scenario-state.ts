@@ -197,6 +197,16 @@ export class ScenarioState {
     if (this.scenario.ttl !== undefined) this.#endsAt = at
   }
 
+  /** How many keys its per-key quota tells apart (counted `PARTITION_BYTES` each); 0 without one. */
+  get partitions(): number {
+    return this.#limiter?.partitions ?? 0
+  }
+
+  /** Tells `grew` of each key its quota tells apart from now on (`undefined`: no one). */
+  watchPartitions(grew: (() => void) | undefined): void {
+    if (this.#limiter !== undefined) this.#limiter.grew = grew
+  }
+
   /** Whether its `ttl` has run out: it applies to no request any more. */
   get expired(): boolean {
     return this.#endsAt !== Number.POSITIVE_INFINITY && performance.now() >= this.#endsAt

@@ -33,8 +33,8 @@ export type SiteRoute = Exclude<
 
 /**
  * The pages and probes beside the API: the index and browse pages, `/__health` and
- * `/openapi.json`. No key, no scenario, no journal; each is built once per dataset and kept (a
- * record's page while the memory budget has room), counted in the metrics, and delayed by the
+ * `/openapi.json`. No key, no scenario, no journal; each is built once per dataset and kept (all
+ * but `/openapi.json` while the memory budget has room), counted in the metrics, and delayed by the
  * `delay` option as every answer is. `upstream`: whether the API asks an upstream for the records
  * its data lacks, which the OpenAPI document then says (its 502).
  *
@@ -73,6 +73,14 @@ export function createSitePages(
     return cache.keep(served.pages, record, answers).value!
   }
 
+  /**
+   * The index page or the probe's answer of `served`, made once and kept through the memory budget
+   * as record pages are: every session with data has its own (a `huge-lists` index is 80 KB).
+   */
+  function siteAnswers(served: Served, page: 'index' | 'health', make: () => Answers): Answers {
+    return cache.find(served.site, page) ?? cache.keep(served.site, page, make()).value!
+  }
+
   function answerSite(route: SiteRoute, readOnly: boolean, served: Served): Answers {
     if (route.kind === 'unknown') return errors.notFound
     // Under /__admin/, as every admin answer: no CORS, whatever `cors` says.
@@ -82,26 +90,28 @@ export function createSitePages(
     const { options } = cache
     switch (route.kind) {
       case 'home':
-        served.indexPage ??= createAnswers(
-          200,
-          encodeText(renderIndexPage(served.taxonomy, options, served.sessionId)),
-          options.cors,
-          HTML_HEADERS,
-          HTML_TYPE,
+        return siteAnswers(served, 'index', () =>
+          createAnswers(
+            200,
+            encodeText(renderIndexPage(served.taxonomy, options, served.sessionId)),
+            options.cors,
+            HTML_HEADERS,
+            HTML_TYPE,
+          ),
         )
-        return served.indexPage
       case 'browse': {
         const record = route.endpoint.find(served.taxonomy, route.slug)
         return record ? pageAnswers(served, route.endpoint, record) : errors.notFound
       }
       case 'health':
-        served.health ??= createAnswers(
-          200,
-          encodeJson({ status: 'ok', dataset: cache.datasetOf(served) }),
-          options.cors,
-          { [DATASET_HEADER]: formatDatasetHeader(cache.datasetOf(served)) },
+        return siteAnswers(served, 'health', () =>
+          createAnswers(
+            200,
+            encodeJson({ status: 'ok', dataset: cache.datasetOf(served) }),
+            options.cors,
+            { [DATASET_HEADER]: formatDatasetHeader(cache.datasetOf(served)) },
+          ),
         )
-        return served.health
       case 'openapi':
         openapi ??= createAnswers(
           200,

@@ -175,7 +175,7 @@ it('names its data in the banner and on every answer: seed and size, or the --da
 it('holds its sessions to --memory-budget MB: a patch past it is a 413 naming the budget in bytes', async () => {
   const { url } = await startCli(['--size', 'small', '--memory-budget', '1'])
   const small = createTaxonomy({ size: 'small' })
-  // About 240 KB of JSON, counted six times.
+  // About 240 KB of JSON, counted ten times.
   const patch = createDisciplinePatch({
     name: 'Wide',
     domainIds: [small.domains[0]!.id],

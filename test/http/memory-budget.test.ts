@@ -122,7 +122,7 @@ it('answers 413 naming the memory budget to a patch that would pass it, and chan
     domainIds: [taxonomy.domains[0]!.id],
     subDisciplines: 1_500,
   })
-  // About 240 KB of JSON, counted six times (the patch kept, its records, the overlay's maps).
+  // About 240 KB of JSON, counted ten times (the patch kept, its records, the overlay's maps).
   const answer = await resolver.resolve({
     method: 'PUT',
     url: '/__admin/sessions/s/data',
@@ -189,4 +189,114 @@ it('lets the least recently used journals go of the answers they keep for HAR fi
   }
   expect(log.entries.map(({ response }) => response.status)).toEqual([200])
   expect(log.entries[0]!.response.content.comment).toMatch(/the memory budget needed its room/)
+})
+
+it("counts a session's index page and probe answer, lets them go past the budget, and makes them again", async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 2 * MiB })
+  const sessions = sessionsOf(resolver)
+  const admin = (url: string, body: string) =>
+    resolver.resolve({
+      method: 'PUT',
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+  const page = (url: string) =>
+    resolver.resolve({ method: 'GET', url, header: () => undefined }) as MockAnswer
+  for (let i = 0; i < 60; i++)
+    expect((await admin(`/__admin/sessions/ix-${i}/data`, '{"preset":"huge-lists"}')).status).toBe(
+      200,
+    )
+  const before = sessions.memory.bytes
+  const first = page('/__sessions/ix-0/')
+  const health = page('/__sessions/ix-0/__health')
+  expect(first.status).toBe(200)
+  // Each kept answer is counted: a session's index page (41 KB here) was kept outside the budget.
+  expect(sessions.memory.bytes - before).toBeGreaterThan(
+    first.body!.byteLength + health.body!.byteLength,
+  )
+  for (let i = 1; i < 60; i++) expect(page(`/__sessions/ix-${i}/`).status).toBe(200)
+  expect(sessions.memory.bytes).toBeLessThanOrEqual(2 * MiB)
+  // Let go of for the others, then made again byte for byte.
+  const again = page('/__sessions/ix-0/')
+  expect(again.body).not.toBe(first.body)
+  expect(again.body).toEqual(first.body)
+})
+
+it('counts each scenario against the memory budget: 413 past it, counted no more once cleared or forgotten', async () => {
+  const resolver = createResolver({ memoryBudget: MiB })
+  const { memory } = sessionsOf(resolver)
+  const admin = async (method: string, url: string, body = '') => {
+    const answer = await resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+    return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
+  }
+  // 50 KB of JSON a scenario, about 110 KB of heap: ten of them once took 1.1 MB, uncounted.
+  const sequence = Array.from({ length: 1_000 }, (_, i) => ({
+    kind: 'delay',
+    delay: { median: i + 1, p99: i + 2 },
+  }))
+  const put = (id: string) =>
+    admin('PUT', `/__admin/sessions/${id}/scenario`, JSON.stringify({ sequence }))
+  const base = memory.fixedBytes
+  expect((await put('s0')).status).toBe(200)
+  const one = memory.fixedBytes - base
+  expect(one).toBeGreaterThan(110_000)
+  let accepted = 1
+  while ((await put(`s${accepted}`)).status === 200) accepted++
+  expect(accepted).toBeLessThan(MiB / 110_000)
+  const refused = await put(`s${accepted}`)
+  expect(refused.status).toBe(413)
+  expect(JSON.parse(refused.text)).toEqual({
+    error: expect.stringMatching(
+      /^Request body too large: the sessions' journals, patches and scenarios would pass the memory budget of 1048576 bytes \(counted: \d+; this scenario: \d+\); delete some/,
+    ),
+  })
+  expect(memory.fixedBytes).toBeLessThanOrEqual(MiB)
+  // Replacing a scenario counts only the new one; clearing it or deleting its session, neither.
+  const held = memory.fixedBytes
+  expect((await put('s0')).status).toBe(200)
+  expect(memory.fixedBytes).toBe(held)
+  expect((await admin('DELETE', '/__admin/sessions/s0/scenario')).status).toBe(200)
+  expect((await admin('DELETE', '/__admin/sessions/s1')).status).toBe(200)
+  expect(memory.fixedBytes).toBeLessThanOrEqual(held - 2 * one + 1_024)
+  expect((await put(`s${accepted}`)).status).toBe(200)
+})
+
+it('counts a patch at no less than the heap it was measured to take, small records and small patches included', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 64 * MiB })
+  const { memory } = sessionsOf(resolver)
+  const sub = taxonomy.subDisciplines[0]!.id
+  const put = async (id: string, patch: unknown) => {
+    const before = memory.fixedBytes
+    const answer = await resolver.resolve({
+      method: 'PUT',
+      url: `/__admin/sessions/${id}/data`,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => JSON.stringify(patch),
+    })
+    expect(answer.status).toBe(200)
+    return memory.fixedBytes - before - 1_024
+  }
+  // 10,000 topics of short names: 810 KB of JSON took 8.96 bytes of heap a byte (six were counted).
+  const topics = Array.from({ length: 10_000 }, (_, i) => ({
+    name: `t${i}`,
+    sub_discipline_ids: [sub],
+  }))
+  const json = JSON.stringify({ topics }).length
+  expect(await put('small-records', { topics })).toBeGreaterThan(8.96 * json)
+  // A patch of one record: about 11.5 KB of overlay and maps beside its few hundred bytes.
+  const one = { disciplines: [{ name: 'Tiny', domain_ids: [taxonomy.domains[0]!.id] }] }
+  expect(await put('one-record', one)).toBeGreaterThan(11_500)
+  // A preset's records are shared: its name alone counts.
+  expect(await put('preset', { preset: 'huge-lists' })).toBeLessThan(1_000)
 })

@@ -18,7 +18,8 @@ const domainId = taxonomy.domains[0]!.id
 const ADD = { disciplines: [{ name: 'Empty Field', domain_ids: [domainId] }] }
 
 it('refuses data past the total of every session, changing nothing', () => {
-  const sessions = new SessionRegistry()
+  // A memory budget that holds 64 MiB of patches (ten times their JSON): the total refuses first.
+  const sessions = new SessionRegistry(undefined, 1024 * 1024 * 1024)
   const small = createSessionData(taxonomy, ADD)
   expect(sessions.setData(sessions.get('a'), small)).toBeUndefined()
   const huge = { ...small, bytes: DATA_LIMITS.totalBytes } as SessionData

@@ -35,9 +35,9 @@ const HUGE = ['disciplines/huge-discipline', 'sub_disciplines/huge-sub-disciplin
  * The default session, reading every discipline and sub-discipline of the data (280 answers, 1.3
  * MB); sessions with `huge-lists`, which share its answers (the discipline's 0.95 MB; the
  * sub-discipline's 7.6 MB, past the budget, is made for each request); and sessions with a
- * discipline of 150 sub-disciplines of their own (its patch 24 KB, counted as 144 KB; its body 30
- * KB), in turn. Their patches take 1.8 MB of the budget, so their answers (2.6 MB) do not all fit
- * beside them: they are let go of and made again.
+ * discipline of 80 sub-disciplines of their own (its patch 13 KB, counted as 144 KB: 12 KB and ten
+ * times its JSON; its body 16 KB), in turn. Their patches take 1.7 MB of the budget, so their
+ * answers (2.4 MB) do not all fit beside them: they are let go of and made again.
  */
 const DEFAULT = {
   id: 'default',
@@ -55,7 +55,7 @@ const SESSIONS = Array.from({ length: 24 }, (_, i) =>
         patch: createDisciplinePatch({
           name: `Wide ${i}`,
           domainIds: [taxonomy.domains[0]!.id],
-          subDisciplines: 150,
+          subDisciplines: 80,
         }),
         paths: [`disciplines/wide-${i}`, `sub_disciplines/wide-${i}-sub-${i}`],
       },

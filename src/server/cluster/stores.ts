@@ -38,9 +38,14 @@ export class PrimarySessionStore extends MemorySessionStore {
   }
 
   async #write(command: AdminCommand): Promise<MockAnswer> {
-    // A patch a worker refuses (its own memory budget, which its journals fill) is undone
-    // everywhere: in force on every process or on none, as its answer says.
-    const undo = command.op === 'setData' ? this.#dataAsItIs(command.session) : undefined
+    // A patch or scenario a worker refuses (its own memory budget, which its journals fill) is
+    // undone everywhere: in force on every process or on none, as its answer says.
+    const undo =
+      command.op === 'setData'
+        ? this.#dataAsItIs(command.session)
+        : command.op === 'setScenario'
+          ? this.#scenarioAsItIs(command.session)
+          : undefined
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
     // A scenario's `ttl` runs out in every worker when it does here.
@@ -52,8 +57,16 @@ export class PrimarySessionStore extends MemorySessionStore {
     await this.toWorkers(undo)
     return adminError(
       'payloadTooLarge',
-      `Request body too large: a worker's memory budget (--memory-budget, per process) has no room for the patch; nothing changed`,
+      `Request body too large: a worker's memory budget (--memory-budget, per process) has no room for the ${command.op === 'setData' ? 'patch' : 'scenario'}; nothing changed`,
     )
+  }
+
+  /** The write that gives a session back its scenario as it is now (ending when it ends). */
+  #scenarioAsItIs(session: string): AdminCommand {
+    const state = this.find(session)?.scenario
+    return state === undefined || state.expired
+      ? { op: 'clearScenario', session }
+      : scenarioCommand(session, state)
   }
 
   /** The write that gives a session back its data as it is now. */

@@ -137,7 +137,8 @@ export class RedisSessionStore extends MemorySessionStore {
           ? { op: 'clearScenario' as const, session: id }
           : parseAdminWrite({ op: 'setScenario', session: id, scenario: JSON.parse(scenario) })
       if (command === undefined) taken = false
-      else void this.applyHere(command)
+      // Held past this replica's journals, as a patch is: the store accepted it.
+      else void this.applyHere(command, true)
     }
     // A `ttl` counts from when the scenario was set, wherever: set again, it starts again.
     const { elapsed } = saved ?? {}
