@@ -1,7 +1,7 @@
 import type { DatasetCache, KeptAnswers, Served } from './dataset-cache.js'
 import { HELPER_NAMES, type AnswerReason, type KeyState } from './journal.js'
 import type { Metrics } from './metrics.js'
-import { rateLimitHeaders, type RateLimitReading } from './rate-limit.js'
+import { withQuota, type RateLimitReading } from './rate-limit.js'
 import type { MockRequest } from './request.js'
 import { answerFor, type Answers, type MockAnswer } from './responses.js'
 import type { Route } from './routes.js'
@@ -30,7 +30,8 @@ export interface ApiCall {
 
 /**
  * The last step of every API answer: journals it in its session, with why it was given, counts
- * it, and adds its delay. `quota` is what a rate limit left the request; `madeFrom`, the kept
+ * it, and adds its delay. `quota` is what a rate limit left the request (its headers are added to
+ * `answers`, a 429's replacing the placeholders there); `madeFrom`, the kept
  * answers it shares a body with, which its journal entry pins; `source`, `upstream` for an answer
  * made of the upstream's bytes (kept as they came: no dataset header is added), and `hint`, what
  * the journal adds with an upstream.
@@ -74,10 +75,11 @@ export function createFinish(
   ) => {
     // A record's own answers carry the dataset header from the start, an upstream's never: stamp the others.
     const kept = reason === 'ok' || source === 'upstream'
-    let answer = answerFor(kept ? answers : cache.stamp(served, answers), request.method)
-    // A request a quota let through carries what is left of it, as a gateway's answers do.
-    if (quota !== undefined)
-      answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(quota) } }
+    const shared = answerFor(kept ? answers : cache.stamp(served, answers), request.method)
+    // A request under a quota carries what is left of it, as a gateway's answers do; the journal
+    // keeps the shared answer and the reading, not this answer of one request (with the server's
+    // headers prepared from it, about 1.7 KB).
+    const answer = quota === undefined ? shared : withQuota(shared, quota)
     const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
     if (journaled)
       session.record(
@@ -87,7 +89,7 @@ export function createFinish(
         collection,
         route.kind === 'record' ? route.slug : null,
         key,
-        answer,
+        shared,
         reason,
         delay,
         label,
@@ -96,6 +98,7 @@ export function createFinish(
         madeFrom,
         traced ? (source ?? sourceOf(reason)) : undefined,
         traced ? hint : undefined,
+        quota,
       )
     metrics.countApi(request, collection, answer, label, delay)
     return delay > 0 ? { ...answer, delay } : answer

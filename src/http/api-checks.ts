@@ -8,12 +8,11 @@ import { kindSpec } from './kinds.js'
 import type { Metrics } from './metrics.js'
 import type { PrebuiltAnswers } from './prebuilt-answers.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
-import { rateLimitHeaders, type RateLimitReading } from './rate-limit.js'
+import type { RateLimitReading } from './rate-limit.js'
 import type { AdapterContext, MockRequest } from './request.js'
 import {
   answerFor,
   createMessageAnswers,
-  createRateLimitedAnswers,
   type Answers,
   type MockAnswer,
   withMockCors,
@@ -214,10 +213,16 @@ export class ApiChecks {
     if (effect.phase !== 'before-key')
       return this.#answerInPhase(call, state, effect, effect.delay ?? usualDelay)
     const { delay = usualDelay, label, quota, kind } = effect
-    if (quota?.limited === true) {
-      const limited = createRateLimitedAnswers(this.cache.options.cors, rateLimitHeaders(quota))
-      return finish(call, limited, state.reasonFor('rate-limited'), delay, label)
-    }
+    // The prebuilt 429, shared: `finish` puts this request's quota in its headers' places.
+    if (quota?.limited === true)
+      return finish(
+        call,
+        answers.errors.rateLimited,
+        state.reasonFor('rate-limited'),
+        delay,
+        label,
+        quota,
+      )
     const outage = kind === undefined ? undefined : answers.byKind.get(kind)
     // A drawn kind of a later phase (a body fault) waits for the key and the lookup.
     if (outage !== undefined && kindSpec(kind!).phase === 'before-key')

@@ -1,5 +1,6 @@
 import type { Collection } from './endpoints.js'
 import type { Kept } from './memory-budget.js'
+import { withQuota, type RateLimitReading } from './rate-limit.js'
 import { sendsStatus, type MockAnswer } from './responses.js'
 import type { ScenarioKind } from './scenario.js'
 import type { AnswerSource } from './upstream.js'
@@ -18,13 +19,17 @@ export const JOURNAL_LIMITS = Object.freeze({
 /** What an entry costs besides its strings (twelve array slots, two boxed numbers), as counted. */
 const ENTRY_BYTES = 192
 
+/** What a quota's reading costs an entry that keeps it (measured: about 80 bytes), as counted. */
+const QUOTA_BYTES = 96
+
 // Held once: each read of the global `performance` goes through a lazy getter.
 const clock = performance
 
 /**
  * An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. The
  * answer an entry points to is the resolver's own, shared by every request that got it, so it is
- * not counted again; only an answer made for this one request (a malformed `Prefer`) is.
+ * not counted again; only an answer made for this one request (a malformed `Prefer`) is, and the
+ * reading of a quota, which the entry keeps in place of an answer with its headers.
  */
 function estimateEntryBytes(
   method: string,
@@ -34,12 +39,13 @@ function estimateEntryBytes(
   reason: AnswerReason,
   source: AnswerSource | undefined,
   hint: string | undefined,
+  quota: RateLimitReading | undefined,
 ): number {
   // An upstream's answer was fetched for this one request too.
   const own =
     reason === 'malformed-prefer' || source === 'upstream' ? (answer?.body?.byteLength ?? 0) : 0
   const text = path.length + (slug?.length ?? 0) + (hint?.length ?? 0)
-  return ENTRY_BYTES + 2 * (method.length + text) + own
+  return ENTRY_BYTES + 2 * (method.length + text) + own + (quota === undefined ? 0 : QUOTA_BYTES)
 }
 
 /** What the `Authorization` header carried: an accepted key, none, or another; never the key. */
@@ -163,6 +169,8 @@ export class Journal {
   #sources: (AnswerSource | undefined)[] = []
   #hints: (string | undefined)[] = []
   #answers: (MockAnswer | undefined)[] = []
+  // What a quota left each request: its answer is the shared one with these headers added.
+  #quotas: (RateLimitReading | undefined)[] = []
   // The kept answers (a memory budget's) the entries point to: pinned while they do.
   #kept: (Kept<unknown> | undefined)[] = []
   #pinned = 0
@@ -184,7 +192,8 @@ export class Journal {
    * Records one request, dropping the oldest past the limit. One argument per field, so the hot
    * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`;
    * `madeFrom` is the budget's entry the answer was made from, pinned while the entry points to it;
-   * `source` and `hint` are given by a resolver with an upstream only.
+   * `source` and `hint` are given by a resolver with an upstream only; `quota`, what a rate limit
+   * left the request, whose headers its answer carried besides `answer`'s.
    */
   record(
     method: string,
@@ -200,6 +209,7 @@ export class Journal {
     madeFrom?: Kept<unknown>,
     source?: AnswerSource,
     hint?: string,
+    quota?: RateLimitReading,
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
@@ -228,6 +238,7 @@ export class Journal {
     this.#sources[i] = source
     this.#hints[i] = hint
     this.#answers[i] = answer
+    this.#quotas[i] = quota
     // A HEAD answer holds no body: it pins nothing.
     const pinned = answer.body === null ? undefined : madeFrom
     this.#kept[i] = pinned
@@ -235,7 +246,7 @@ export class Journal {
       pinned.pin()
       this.#pinned++
     }
-    const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason, source, hint)
+    const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason, source, hint, quota)
     this.#costs[i] = cost
     this.#next = i + 1 === limit ? 0 : i + 1
     if (this.#size < limit) this.#size++
@@ -275,6 +286,7 @@ export class Journal {
     this.#slugs[i] = null
     this.#hints[i] = undefined
     this.#answers[i] = undefined
+    this.#quotas[i] = undefined
     this.#unpin(i)
     this.#size--
     this.#charge(-freed)
@@ -297,6 +309,7 @@ export class Journal {
     this.#sources = []
     this.#hints = []
     this.#answers = []
+    this.#quotas = []
     this.#kept = []
     this.#costs = []
     this.#newestPath = ''
@@ -379,10 +392,14 @@ export class Journal {
     }
     const source = this.#sources[i]
     const hint = this.#hints[i]
+    const shared = this.#answers[i]
+    const quota = this.#quotas[i]
+    // The answer as sent: a quota's headers were added to the shared answer for that request.
+    const answer = shared === undefined || quota === undefined ? shared : withQuota(shared, quota)
     // Only a resolver with an upstream says where answers came from: other entries keep their shape.
-    if (source === undefined) return { entry, answer: this.#answers[i] }
+    if (source === undefined) return { entry, answer }
     const traced = hint === undefined ? { ...entry, source } : { ...entry, source, hint }
-    return { entry: traced, answer: this.#answers[i] }
+    return { entry: traced, answer }
   }
 
   /** When the session began, by `performance.now()`: what `t` counts from. */

@@ -1,3 +1,5 @@
+import type { MockAnswer } from './responses.js'
+
 /**
  * The `rate-limited` kind's quota: `limit` requests per `window` milliseconds, counted per session
  * (or per key), and the headers a gateway sends about it.
@@ -59,6 +61,15 @@ export function rateLimitHeaders(reading: RateLimitReading): Record<string, stri
     'x-ratelimit-reset': String(reset),
     ...(reading.limited ? { 'retry-after': String(reset) } : {}),
   }
+}
+
+/**
+ * An answer with the headers of a reading: values of its own for the names the answer has (the
+ * 429's, in their places), the others after its headers. A journal keeps the shared answer and the
+ * reading, and makes this again for a HAR file, rather than holding it for each request.
+ */
+export function withQuota(answer: MockAnswer, reading: RateLimitReading): MockAnswer {
+  return { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(reading) } }
 }
 
 /**
