@@ -8,7 +8,7 @@ import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
 import { listeningAcceptor, type Acceptor } from './acceptor.js'
 import { answerClientErrors } from './client-errors.js'
-import { checkResponseInternals } from './node-internals.js'
+import { checkResponseInternals, closeIdleConnectionsGently } from './node-internals.js'
 import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
@@ -123,6 +123,9 @@ export async function startServerWithLimits(
   server.prependOnceListener('request', (request, response) =>
     checkResponseInternals(request.socket, response, warnInternal),
   )
+  // Node's `server.close()` calls this too: both leave the answers queued for slow readers whole.
+  const nodeCloseIdle = server.closeIdleConnections
+  server.closeIdleConnections = () => closeIdleConnectionsGently(server, nodeCloseIdle)
   // Connections still in their TLS handshake are no HTTP connections yet, so Node's
   // `closeIdleConnections()` does not see them: `close()` ends them here, as it ends idle ones (they
   // owe no answer). They are told apart by their client's address and port.
