@@ -115,6 +115,20 @@ it('refuses a patch with holes (a sparse array, from code) as a loaded file does
   expect(performance.now() - started).toBeLessThan(2_000)
 })
 
+it('refuses a first argument that is no taxonomy, naming it and what it takes', () => {
+  const wanted = '`taxonomy` must be a taxonomy from createTaxonomy() or loadTaxonomy(); received'
+  expect(() => patchTaxonomy(undefined as never, {})).toThrow(
+    expect.objectContaining({
+      name: 'TypeError',
+      option: 'taxonomy',
+      message: `${wanted} undefined (undefined)`,
+    }),
+  )
+  expect(() => patchTaxonomy(base.toFixture() as never, {})).toThrow(
+    `${wanted} a fixture object; load it with loadTaxonomy() first`,
+  )
+})
+
 it('names each problem at its path in the patch, not at its place in the merged data', () => {
   const base = createTaxonomy({ seed: 42, size: 'small' })
   const [first, second] = base.disciplines
