@@ -191,25 +191,45 @@ function parseLevel(
   }
   const records: FixtureRecord[] = []
   const unique = createUniqueChecks(level, issues)
-  for (let index = 0; index < value.length; index++) {
+  forEachItem(value, level, 'an object', issues, (item, index) => {
     unique.index = index
-    // A sparse array (from code, never JSON) is rejected, not loaded short of a record.
-    if (!(index in value)) {
-      issues.add(`${level}[${index}]`, `expected an object; received ${HOLE}`)
-      continue
-    }
-    const record = parseRecord(
-      value[index],
-      `${level}[${index}]`,
-      level,
-      format,
-      issues,
-      parentIds,
-      unique,
-    )
+    const record = parseRecord(item, `${level}[${index}]`, level, format, issues, parentIds, unique)
     if (record !== undefined) records.push(record)
-  }
+  })
   return records
+}
+
+/**
+ * Calls `each` with each item of `array` and its index, and reports each hole (a sparse array, from
+ * code, never JSON: rejected, not read short of an item) at `path[index]`. Once a hole is found,
+ * the rest is read from the array's entries, each run of holes between them counted at once: a
+ * `new Array(1e8)` is judged at once, not walked hole by hole. @internal
+ */
+export function forEachItem(
+  array: readonly unknown[],
+  path: string,
+  expected: string,
+  issues: IssueList,
+  each: (item: unknown, index: number) => void,
+): void {
+  let index = 0
+  while (index < array.length && index in array) each(array[index], index++)
+  if (index === array.length) return
+  const addHoles = (end: number) =>
+    issues.addEach(
+      end - index,
+      (n) => `${path}[${index + n}]`,
+      `expected ${expected}; received ${HOLE}`,
+    )
+  // Index keys come first, in order; any other key (`Number('x')` is NaN) is no item.
+  for (const key of Object.keys(array)) {
+    const at = Number(key)
+    if (!(at >= index && at < array.length && Number.isInteger(at))) continue
+    addHoles(at)
+    each(array[at], at)
+    index = at + 1
+  }
+  addHoles(array.length)
 }
 
 /**
@@ -324,28 +344,23 @@ function checkParents(
     issues.add(`${record}.${field}`, `must name at least one ${noun}: every record has a parent`)
   // Most records have one parent: no map is needed to find a duplicate among one.
   const seen = value.length > 1 ? new Map<string, number>() : undefined
-  for (let index = 0; index < value.length; index++) {
-    if (!(index in value)) {
-      issues.add(`${record}.${field}[${index}]`, `expected a string; received ${HOLE}`)
-      continue
-    }
-    const id: unknown = value[index]
+  forEachItem(value, `${record}.${field}`, 'a string', issues, (id, index) => {
     if (typeof id !== 'string') {
       issues.add(
         `${record}.${field}[${index}]`,
         `expected a string; received ${formatReceived(id)}`,
       )
-      continue
+      return
     }
     const first = seen?.get(id)
     if (first !== undefined) {
       issues.add(`${record}.${field}[${index}]`, `duplicate of ${record}.${field}[${first}]`)
-      continue
+      return
     }
     seen?.set(id, index)
     if (parentIds && !parentIds.has(id))
       issues.add(`${record}.${field}[${index}]`, `no ${noun} has id ${quote(id)}`)
-  }
+  })
   return Object.freeze(inPlace ? value : (value.slice() as string[]))
 }
 
@@ -379,6 +394,8 @@ function checkString(
 export interface IssueList {
   readonly count: number
   add(path: string, message: string): void
+  /** `count` problems alike (a run of holes), the path of each made only for those kept. */
+  addEach(count: number, pathOf: (n: number) => string, message: string): void
   /** The problems as one error; a patch's say so (`Invalid patch: …`). */
   toError(subject?: 'patch'): FixtureError
 }
@@ -394,6 +411,11 @@ export function createIssueList(): IssueList {
     add(path, message) {
       count++
       if (kept.length < MAX_ISSUES) kept.push({ path, message })
+    },
+    addEach(n, pathOf, message) {
+      for (let k = 0; k < n && kept.length < MAX_ISSUES; k++)
+        kept.push({ path: pathOf(k), message })
+      count += n
     },
     toError: (subject) =>
       new FixtureError('invalid-fixture', kept, count, subject ? { subject } : undefined),

@@ -1,5 +1,5 @@
 import { fieldPath } from './field-name.js'
-import { createIssueList, isRecord, type IssueList } from './fixture.js'
+import { createIssueList, forEachItem, isRecord, type IssueList } from './fixture.js'
 import type { RecordPatch } from './patch.js'
 import { formatReceived } from './size.js'
 import { LEVELS, type Level } from './types.js'
@@ -32,7 +32,7 @@ export function parsePatchShape(
       issues.add(level, `expected an array of records; received ${formatReceived(value)}`)
       continue
     }
-    value.forEach((item: unknown, i) => {
+    forEachItem(value, level, 'an object', issues, (item, i) => {
       if (!isRecord(item))
         issues.add(`${level}[${i}]`, `expected an object; received ${formatReceived(item)}`)
     })

@@ -9,6 +9,7 @@ import {
 } from './patch-records.js'
 import { readPatchShape } from './patch-shape.js'
 import type { Taxonomy } from './store.js'
+import { requireTaxonomy } from './taxonomy-argument.js'
 import type { Fixture, FixtureRecord, Level } from './types.js'
 
 export type { RecordPatch, TaxonomyPatch } from './patch-records.js'
@@ -25,6 +26,7 @@ export type { RecordPatch, TaxonomyPatch } from './patch-records.js'
  * })
  */
 export function patchTaxonomy(taxonomy: Taxonomy, patch: TaxonomyPatch): Taxonomy {
+  requireTaxonomy(taxonomy, 'taxonomy')
   // Its shape checked as the `patch` option checks it: a field it does not know is a mistake.
   const levels = readPatchShape(patch)
   // Its records checked as a session's patch is: each problem at its path in the patch, not at

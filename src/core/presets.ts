@@ -5,6 +5,7 @@ import type { TaxonomyPatch } from './patch.js'
 import { createRandom } from './random.js'
 import { MAX_SLUG_LENGTH } from './slug.js'
 import type { TaxonomyView } from './store.js'
+import { requireTaxonomy } from './taxonomy-argument.js'
 
 /** The named patches: states a UI is tested against, each built from the data it patches. */
 export const PRESET_NAMES = Object.freeze([
@@ -173,6 +174,7 @@ export function isPresetName(value: unknown): value is PresetName {
  * patchTaxonomy(base, presetPatch(base, 'empty-children'))
  */
 export function presetPatch(base: TaxonomyView, name: PresetName): TaxonomyPatch {
+  requireTaxonomy(base, 'taxonomy')
   // A name of the list, not any key of the table (`constructor` is one of every object's).
   if (!isPresetName(name))
     throw new OptionError(

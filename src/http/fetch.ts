@@ -124,7 +124,7 @@ export async function deliver(answer: MockAnswer, request: Request): Promise<Res
       await wait(Number.POSITIVE_INFINITY, request.signal)
       return Response.error()
     case 'slow-body':
-      return new Response(answer.body && slowBody(answer.body, delivery, request.signal), {
+      return new Response(answer.body && slowBody(answer.body, delivery, request), {
         status: answer.status,
         headers: answer.headers,
       })
@@ -138,15 +138,20 @@ export async function deliver(answer: MockAnswer, request: Request): Promise<Res
   }
 }
 
-/** A body that arrives in pieces, `interval` ms apart: the headers are already out. */
+/**
+ * A body that arrives in pieces, `interval` ms apart: the headers are already out. It holds the
+ * request itself, not only its signal, until it ends: once a `Request` is collected, its signal may
+ * no longer follow the client's (Node's fetch links them weakly), and an abort would go unseen.
+ */
 function slowBody(
   body: Uint8Array,
   { chunkBytes, interval }: Extract<Delivery, { mode: 'slow-body' }>,
-  signal?: AbortSignal,
+  request: Request,
 ): ReadableStream<Uint8Array> {
   let offset = 0
   return new ReadableStream({
     async pull(controller) {
+      const { signal } = request
       if (offset > 0) await wait(interval, signal)
       if (signal?.aborted) return controller.error(signal.reason)
       const end = Math.min(offset + chunkBytes, body.byteLength)

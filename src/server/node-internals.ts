@@ -1,4 +1,5 @@
 import {
+  type Server,
   validateHeaderName,
   validateHeaderValue,
   type IncomingMessage,
@@ -19,6 +20,9 @@ import { Socket } from 'node:net'
  *   connection closing ends once the responses queued on it are sent.
  * - `tlsSocket._handle._parent`: the TCP handle under a TLS socket, so a `reset` scenario resets
  *   HTTPS connections too (checked where it is used: without it, the connection is destroyed).
+ * - `server[kConnections]` (`Symbol(http.server.connections)`): Node's list of a server's connections, whose `idle()` ones owe no
+ *   answer, so that closing ends those whose last answer is still queued gently (checked where it
+ *   is used: without it, Node's own `closeIdleConnections()` cuts them).
  * - `response[kOutHeaders]`: the headers a response holds, `{ lowerCaseName: [name, value] }`. Node
  *   checks every header name and value it is handed in `writeHead` with a regular expression, each
  *   time; headers it already holds it writes as they are. An answer's headers are the resolver's
@@ -208,6 +212,35 @@ export function afterLastResponse(socket: Socket, act: (socket: Socket) => void)
   if (current == null) return act(socket)
   // After Node's own `finish` listener (added first), which hands the socket to the next response.
   current.once('finish', () => afterLastResponse(socket, act))
+}
+
+/** Node's list of a server's connections (see above): those between answers, and all. */
+interface ConnectionsList {
+  idle(): { socket: Socket }[]
+}
+
+/**
+ * Node's `closeIdleConnections()`, except that a connection whose answers are still queued on its
+ * socket (a client that reads slowly) ends once they are sent rather than at once: Node counts it
+ * idle as soon as its last answer is handed to the socket, and destroying it drops the bytes queued.
+ * Such a connection is left to `closeAllConnections()` at the grace.
+ */
+export function closeIdleConnectionsGently(
+  server: Server,
+  nodeCloseIdle: (this: Server) => void,
+): void {
+  const key = Object.getOwnPropertySymbols(server).find(
+    (symbol) => symbol.description === 'http.server.connections',
+  )
+  const list = key && ((server as unknown as Record<symbol, unknown>)[key] as ConnectionsList)
+  if (typeof list?.idle !== 'function' || !available.httpMessage) return nodeCloseIdle.call(server)
+  for (const { socket } of list.idle()) {
+    const response = (socket as InternalSocket)._httpMessage
+    if (response != null && !response.finished) continue
+    // Pipelined answers may wait behind the one still queued: each is sent, then the connection ends.
+    if (response == null && socket.writableLength === 0) socket.destroy()
+    else afterLastResponse(socket, (sent) => sent.destroySoon())
+  }
 }
 
 /** The response Node is still writing on `socket`, if it can say. */

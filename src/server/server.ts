@@ -3,12 +3,13 @@ import type { Socket } from 'node:net'
 import type { Server as TlsServer } from 'node:tls'
 import { createResolver, type Resolver } from '../http/resolver.js'
 import type { MockOptions } from '../http/options.js'
-import { requireOptionsObject } from '../core/options-object.js'
+import { MAX_DELAY } from '../http/delay.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
 import { listeningAcceptor, type Acceptor } from './acceptor.js'
 import { answerClientErrors } from './client-errors.js'
-import { checkResponseInternals } from './node-internals.js'
+import { checkResponseInternals, closeIdleConnectionsGently } from './node-internals.js'
 import { SERVER_LIMITS, type ServerLimits } from './limits.js'
 import { createListener, type ListenerState } from './listener.js'
 import { resolveHost, resolvePort, type StartServerOptions } from './options.js'
@@ -21,7 +22,8 @@ import type { ServerCertificate } from './tls.js'
 export interface CloseOptions {
   /**
    * Milliseconds to wait for clients to read their last answers before cutting their connections;
-   * a later call with a shorter grace (such as 0) cuts sooner.
+   * a later call with a shorter grace (such as 0) cuts sooner. From 0 to 2147483647 (the longest
+   * timer); another value rejects with a `TypeError` before anything closes.
    * @default 10000
    */
   readonly grace?: number
@@ -123,6 +125,9 @@ export async function startServerWithLimits(
   server.prependOnceListener('request', (request, response) =>
     checkResponseInternals(request.socket, response, warnInternal),
   )
+  // Node's `server.close()` calls this too: both leave the answers queued for slow readers whole.
+  const nodeCloseIdle = server.closeIdleConnections
+  server.closeIdleConnections = () => closeIdleConnectionsGently(server, nodeCloseIdle)
   // Connections still in their TLS handshake are no HTTP connections yet, so Node's
   // `closeIdleConnections()` does not see them: `close()` ends them here, as it ends idle ones (they
   // owe no answer). They are told apart by their client's address and port.
@@ -152,7 +157,13 @@ export async function startServerWithLimits(
     port: address.port,
     certificate: secure?.certificate,
     resolver,
-    close({ grace = limits.closeGraceMs } = {}) {
+    close(options) {
+      let grace: number
+      try {
+        grace = resolveGrace(options, limits.closeGraceMs)
+      } catch (error) {
+        return Promise.reject(error as Error)
+      }
       closing ??= new Promise<void>((resolve) => {
         state.draining = true
         acceptor.stop()
@@ -177,4 +188,23 @@ export async function startServerWithLimits(
       return closing
     },
   }
+}
+
+/**
+ * `close()`'s grace, checked before anything closes: a grace that is not a number would leave a
+ * client that does not read open for good, and one past the longest timer would cut it at once.
+ */
+function resolveGrace(options: CloseOptions | undefined, fallback: number): number {
+  if (options === undefined) return fallback
+  requireOptionsObject(options)
+  rejectNearMisses(options, ['grace'])
+  const { grace } = options
+  if (grace === undefined) return fallback
+  if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_DELAY) {
+    throw new OptionError(
+      'grace',
+      `must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${formatReceived(grace)}`,
+    )
+  }
+  return grace
 }

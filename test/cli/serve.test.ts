@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
@@ -49,6 +49,37 @@ it('answers the curl it printed, then closes on SIGTERM with exit code 0', async
   run.child.kill('SIGTERM')
   expect(await run.exit).toBe(0)
   expect(run.stderr).toEqual([])
+})
+
+it('on SIGTERM, sends answers still queued for a client that reads slowly whole before it exits', async () => {
+  const { run, url } = await startCli(['--quiet'])
+  const admin = `${url}/__admin/sessions/slow`
+  const put = await fetch(`${admin}/data`, { method: 'PUT', body: '{"preset":"huge-lists"}' })
+  expect(put.status).toBe(200)
+  // Two 7.6 MB answers, more than the kernel holds for a client that does not read yet.
+  const get =
+    'GET /api/v2/sub_disciplines/huge-sub-discipline HTTP/1.1\r\nHost: x\r\n' +
+    'Authorization: Bearer taxonomy-mock-key\r\nX-Taxonomy-Mock-Session: slow\r\n\r\n'
+  const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(get + get))
+  socket.pause()
+  let reply = ''
+  socket.setEncoding('latin1')
+  socket.on('data', (chunk: string) => (reply += chunk))
+  const closed = new Promise((resolve) => socket.on('close', resolve))
+  await until(async () => {
+    const journal = (await (await fetch(`${admin}/requests`)).json()) as unknown[]
+    return journal.length >= 2
+  }, 'both requests journaled')
+  run.child.kill('SIGTERM')
+  socket.resume()
+  await closed
+  expect(await run.exit).toBe(0)
+  const answers = reply.split(/(?=HTTP\/1\.1 )/)
+  expect(answers.map((answer) => answer.slice(9, 12))).toEqual(['200', '200'])
+  for (const answer of answers) {
+    const [head, body] = answer.split('\r\n\r\n') as [string, string]
+    expect(body.length).toBe(Number(/content-length: (\d+)/i.exec(head)![1]))
+  }
 })
 
 it('closes on SIGINT with exit code 0', async () => {

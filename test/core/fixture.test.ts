@@ -227,6 +227,14 @@ it('rejects sparse arrays (from code): a hole is no record and no parent id', ()
   ])
 })
 
+it('counts the holes of a huge sparse array at once, not one by one', () => {
+  const started = performance.now()
+  const problems = problemsOf({ ...cloneFixture(), topics: new Array(1e8) })
+  expect(problems[0]).toBe('topics[0]: expected an object; received nothing (a hole in the array)')
+  expect(problems).toHaveLength(100)
+  expect(performance.now() - started).toBeLessThan(2_000)
+})
+
 it('rejects something that is not a fixture object at all', () => {
   expect(problemsOf([])).toEqual(['$: expected a fixture object; received an array'])
   expect(problemsOf(null)).toEqual(['$: expected a fixture object; received null'])

@@ -96,6 +96,39 @@ it('refuses a patch whose shape the patch option would refuse: an unknown field,
     )
 })
 
+it('refuses a patch with holes (a sparse array, from code) as a loaded file does, a huge one at once', () => {
+  const hole = 'expected an object; received nothing (a hole in the array)'
+  for (const patch of [{ topics: [, ,] }, { disciplines: new Array(2) }]) {
+    const level = Object.keys(patch)[0]
+    expect(() => patchTaxonomy(base, patch as never)).toThrow(
+      `Invalid patch: ${level}[0]: ${hole} (and 1 more problem)`,
+    )
+  }
+  expect(() =>
+    patchTaxonomy(base, { domains: [base.domains[0]!, , { slug: 'x' }] } as never),
+  ).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ path: 'domains[1]' })] }))
+  // 100,000,000 holes: counted, not walked one by one (that took seconds).
+  const started = performance.now()
+  expect(() => patchTaxonomy(base, { topics: new Array(1e8) })).toThrow(
+    `Invalid patch: topics[0]: ${hole} (and 99999999 more problems)`,
+  )
+  expect(performance.now() - started).toBeLessThan(2_000)
+})
+
+it('refuses a first argument that is no taxonomy, naming it and what it takes', () => {
+  const wanted = '`taxonomy` must be a taxonomy from createTaxonomy() or loadTaxonomy(); received'
+  expect(() => patchTaxonomy(undefined as never, {})).toThrow(
+    expect.objectContaining({
+      name: 'TypeError',
+      option: 'taxonomy',
+      message: `${wanted} undefined (undefined)`,
+    }),
+  )
+  expect(() => patchTaxonomy(base.toFixture() as never, {})).toThrow(
+    `${wanted} a fixture object; load it with loadTaxonomy() first`,
+  )
+})
+
 it('names each problem at its path in the patch, not at its place in the merged data', () => {
   const base = createTaxonomy({ seed: 42, size: 'small' })
   const [first, second] = base.disciplines

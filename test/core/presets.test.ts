@@ -82,6 +82,16 @@ it('gives each preset the state it names', () => {
   ).toBe(50_000)
 })
 
+it('refuses data that is no taxonomy, naming the argument', () => {
+  const wanted = '`taxonomy` must be a taxonomy from createTaxonomy() or loadTaxonomy(); received'
+  expect(() => presetPatch(undefined as never, 'long-names')).toThrow(
+    expect.objectContaining({ option: 'taxonomy', message: `${wanted} undefined (undefined)` }),
+  )
+  expect(() => presetPatch(bases[0]!.toFixture() as never, 'long-names')).toThrow(
+    `${wanted} a fixture object; load it with loadTaxonomy() first`,
+  )
+})
+
 it('refuses a name that is no preset, a key of every object included', () => {
   for (const name of ['nope', 'constructor', 'toString'])
     expect(() => presetPatch(bases[0]!, name as never)).toThrow(

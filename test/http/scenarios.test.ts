@@ -231,6 +231,39 @@ it('fetch handler: stops reading an admin body past its limit, and answers 413',
   expect(pulled).toBeLessThanOrEqual(3)
 })
 
+it('fetch handler: stops reading a stalled admin body once the request aborts, and sets nothing', async () => {
+  const handle = createFetchHandler({ taxonomy, adminKey: 'admin' })
+  let cancelled = false
+  let stalled!: () => void
+  const reading = new Promise<void>((resolve) => (stalled = resolve))
+  // Half a scenario, then nothing more, ever: asked for more, it never gives any.
+  const body = new ReadableStream<Uint8Array>({
+    start: (controller) => controller.enqueue(new TextEncoder().encode('{"kind":')),
+    pull: () => (stalled(), new Promise<void>(() => {})),
+    cancel: () => void (cancelled = true),
+  })
+  const client = new AbortController()
+  const answer = handle(
+    new Request('http://mock.test/__admin/sessions/s/scenario', {
+      method: 'PUT',
+      headers: { 'x-taxonomy-mock-admin-key': 'admin' },
+      body,
+      duplex: 'half',
+      signal: client.signal,
+    } as RequestInit),
+  )
+  await reading
+  client.abort()
+  expect((await answer).status).toBe(400)
+  expect(cancelled).toBe(true)
+  const check = await handle(
+    new Request('http://mock.test/__admin/sessions/s/scenario', {
+      headers: { 'x-taxonomy-mock-admin-key': 'admin' },
+    }),
+  )
+  expect(await check.json()).toEqual({ session: 's', scenario: null })
+})
+
 it('keeps the first matching scenario in order, and moves on when one is used up', () => {
   const first = new ScenarioState({ kind: 'server-error', times: 1 })
   const second = new ScenarioState('unavailable')

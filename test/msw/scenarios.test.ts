@@ -21,6 +21,7 @@ import { D, D2, SCENARIO_CASES, matches, outcomeOf } from '../cases/scenario-cas
 
 const ORIGIN = 'http://taxonomy.test'
 const HANG_SCRIPT = fileURLToPath(new URL('./hang-process.script.ts', import.meta.url))
+const SLOW_ABORT_SCRIPT = fileURLToPath(new URL('./slow-body-abort.script.ts', import.meta.url))
 const server = setupServer(...createHandlers({ taxonomy }))
 const send = (path: string, init: RequestInit = { headers: AUTH }) =>
   fetch(`${ORIGIN}${path}`, init)
@@ -128,6 +129,18 @@ it("keeps a plain Node process alive while it hangs, so the client's AbortSignal
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const [code] = (await once(child, 'exit')) as [number]
   expect({ code, output }).toEqual({ code: 0, output: 'rejected TimeoutError\n' })
+})
+
+it('rejects the body of a slow-body answer aborted after its headers, even after a garbage collection', async () => {
+  // The answer's body holds its Request: collected, its signal stopped following the client's,
+  // and the abort went unseen until the whole body (20 s) had arrived.
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SLOW_ABORT_SCRIPT], {
+    stdio: 'pipe',
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number]
+  expect({ code, output }).toEqual({ code: 0, output: 'rejected AbortError\n' })
 })
 
 it('fails the same requests on every run with injectFaults()', async () => {

@@ -137,6 +137,41 @@ it('close() sends the rest of a slow body at once, then ends its kept-alive conn
   expect(body).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
 })
 
+it('close() sends answers still queued for a client that reads slowly whole, within the grace', async () => {
+  // Two 7.6 MB answers, written whole to the socket before the close: more than the kernel holds
+  // for a client that does not read yet, so most of their bytes wait in the socket's own queue.
+  const server = await startTestServer({ size: 'small', patch: { preset: 'huge-lists' } }, UNTIMED)
+  const huge = get('/api/v2/sub_disciplines/huge-sub-discipline')
+  const client = open(server.port, (s) => {
+    s.pause()
+    s.write(huge + huge)
+  })
+  await untilJournaled(server, 2)
+  const closing = server.close()
+  client.socket.resume()
+  const reply = await client.closed
+  await closing
+  const answers = reply.split(/(?=HTTP\/1\.1 )/)
+  expect(answers.map((answer) => statuses(answer)[0])).toEqual([200, 200])
+  for (const answer of answers) {
+    const [head, body] = answer.split('\r\n\r\n') as [string, string]
+    expect(body.length).toBe(Number(/content-length: (\d+)/i.exec(head)![1]))
+  }
+})
+
+it('close() cuts a client that does not read its queued answers once the grace is over', async () => {
+  const server = await startTestServer({ size: 'small', patch: { preset: 'huge-lists' } }, UNTIMED)
+  const huge = get('/api/v2/sub_disciplines/huge-sub-discipline')
+  const client = open(server.port, (s) => {
+    s.pause()
+    s.write(huge + huge)
+  })
+  await untilJournaled(server, 2)
+  // The connection, ending gently once its answers are sent, is still cut at the grace.
+  await server.close({ grace: 200 })
+  client.socket.destroy()
+})
+
 it('close({ grace: 0 }) cuts a client that does not read its answers', async () => {
   const server = await startTestServer({ taxonomy: createTaxonomy({ size: 'medium' }) }, UNTIMED)
   const client = open(server.port, (s) => {

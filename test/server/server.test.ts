@@ -148,6 +148,24 @@ it('closes promptly with idle keep-alive connections open', async () => {
   await server.close()
 })
 
+it('refuses a bad close() option before closing anything, naming it', async () => {
+  const server = await startTestServer({ taxonomy })
+  const range = 'must be a number of milliseconds from 0 to 2147483647; received'
+  for (const [options, message] of [
+    [{ grace: Number.NaN }, `\`grace\` ${range} NaN (number)`],
+    [{ grace: 'abc' }, `\`grace\` ${range} "abc" (string)`],
+    [{ grace: -1 }, `\`grace\` ${range} -1 (number)`],
+    [{ grace: 1e10 }, `\`grace\` ${range} 10000000000 (number)`],
+    [null, 'options must be an object; received null'],
+    [{ graec: 5 }, '`graec` is not an option; did you mean `grace`?'],
+  ] as const) {
+    await expect(server.close(options as never)).rejects.toThrow(new TypeError(message))
+  }
+  // Still serving: none of them began the close.
+  expect((await fetch(`${server.url}${path}`, { headers: AUTH })).status).toBe(200)
+  await server.close({ grace: 0 })
+})
+
 it('rejects when the port is in use, naming EADDRINUSE', async () => {
   const first = await startTestServer({ taxonomy })
   await expect(startServer({ taxonomy, port: first.port })).rejects.toMatchObject({
