@@ -1,3 +1,4 @@
+import type { BodyFault } from './body-faults.js'
 import type { DatasetCache, KeptAnswers, Served } from './dataset-cache.js'
 import { HELPER_NAMES, type AnswerReason, type KeyState } from './journal.js'
 import type { Metrics } from './metrics.js'
@@ -33,8 +34,9 @@ export interface ApiCall {
  * it, and adds its delay. `quota` is what a rate limit left the request (its headers are added to
  * `answers`, a 429's replacing the placeholders there); `madeFrom`, the kept
  * answers it shares a body with, which its journal entry pins; `source`, `upstream` for an answer
- * made of the upstream's bytes (kept as they came: no dataset header is added), and `hint`, what
- * the journal adds with an upstream.
+ * made of the upstream's bytes (kept as they came: no dataset header is added), `hint`, what
+ * the journal adds with an upstream, and `fault`, the body fault `answers` were changed by (from
+ * stamped answers), which the journal keeps in place of them when they hold a body.
  */
 export type Finish = (
   call: ApiCall,
@@ -46,6 +48,7 @@ export type Finish = (
   madeFrom?: KeptAnswers,
   source?: AnswerSource,
   hint?: string,
+  fault?: BodyFault,
 ) => MockAnswer
 
 /**
@@ -72,6 +75,7 @@ export function createFinish(
     madeFrom,
     source,
     hint,
+    fault,
   ) => {
     // A record's own answers carry the dataset header from the start, an upstream's never: stamp the others.
     const kept = reason === 'ok' || source === 'upstream'
@@ -99,6 +103,9 @@ export function createFinish(
         traced ? (source ?? sourceOf(reason)) : undefined,
         traced ? hint : undefined,
         quota,
+        // A changed answer with a body (a cut one, its own headers) is made again when read, not
+        // kept whole and uncounted. One without (a HEAD, a reset at once) is kept as it is.
+        fault !== undefined && shared.body !== null ? fault : undefined,
       )
     metrics.countApi(request, collection, answer, label, delay)
     return delay > 0 ? { ...answer, delay } : answer

@@ -281,10 +281,23 @@ export class ApiChecks {
             ),
       )
     }
-    const changed = spec.answer(kept.value!, effect.options)
+    // The usual answers as `finish` would stamp them, so the change is made to what is sent.
+    const usual = this.cache.stamp(call.served, kept.value!)
+    const fault = { usual, change: spec.answer, options: effect.options }
     // A changed answer shares the record's body.
     const madeFrom = kept === this.cache.notFound ? undefined : kept
-    return this.finish(call, changed, reason, delay, label, undefined, madeFrom, 'fixture')
+    return this.finish(
+      call,
+      fault.change(usual, fault.options),
+      reason,
+      delay,
+      label,
+      undefined,
+      madeFrom,
+      'fixture',
+      undefined,
+      fault,
+    )
   }
 
   /** The record's answer and why: found, or no record has the slug. */

@@ -1,5 +1,5 @@
 import type { KindOptionValues } from './kind-options.js'
-import { createNoAnswer, type Answers, type MockAnswer } from './responses.js'
+import { answerFor, createNoAnswer, type Answers, type MockAnswer } from './responses.js'
 
 /**
  * What a kind that changes the record's own answer reads for one request: the scenario's kind
@@ -8,6 +8,22 @@ import { createNoAnswer, type Answers, type MockAnswer } from './responses.js'
 export interface BodyFaultOptions extends KindOptionValues {
   /** A draw in [0, 1) from the scenario's seeded stream, one per request: where a cut falls without `bytes`. */
   readonly share: number
+}
+
+/**
+ * A body fault as one request got it: the usual answers, the kind's change and what it read. A
+ * journal keeps this rather than the changed answer (a cut body, its headers), and makes the
+ * answer again, with the same function, when it is read.
+ */
+export interface BodyFault {
+  readonly usual: Answers
+  readonly change: (usual: Answers, options: BodyFaultOptions) => Answers
+  readonly options: BodyFaultOptions
+}
+
+/** The answer a request under a body fault got, made again. */
+export function faultedAnswer({ usual, change, options }: BodyFault, method: string): MockAnswer {
+  return answerFor(change(usual, options), method)
 }
 
 const RESET_AT_ONCE = createNoAnswer('reset')

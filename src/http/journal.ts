@@ -1,3 +1,4 @@
+import { faultedAnswer, type BodyFault } from './body-faults.js'
 import type { Collection } from './endpoints.js'
 import type { Kept } from './memory-budget.js'
 import { withQuota, type RateLimitReading } from './rate-limit.js'
@@ -22,6 +23,12 @@ const ENTRY_BYTES = 192
 /** What a quota's reading costs an entry that keeps it (measured: about 80 bytes), as counted. */
 const QUOTA_BYTES = 96
 
+/**
+ * What a body fault's reading costs an entry that keeps it (measured: about 100 bytes with a seeded
+ * share, 25 without), as counted.
+ */
+const FAULT_BYTES = 112
+
 // Held once: each read of the global `performance` goes through a lazy getter.
 const clock = performance
 
@@ -29,7 +36,7 @@ const clock = performance
  * An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. The
  * answer an entry points to is the resolver's own, shared by every request that got it, so it is
  * not counted again; only an answer made for this one request (a malformed `Prefer`) is, and the
- * reading of a quota, which the entry keeps in place of an answer with its headers.
+ * reading of a quota or a body fault, which the entry keeps in place of the answer it made.
  */
 function estimateEntryBytes(
   method: string,
@@ -40,12 +47,14 @@ function estimateEntryBytes(
   source: AnswerSource | undefined,
   hint: string | undefined,
   quota: RateLimitReading | undefined,
+  fault: BodyFault | undefined,
 ): number {
   // An upstream's answer was fetched for this one request too.
   const own =
     reason === 'malformed-prefer' || source === 'upstream' ? (answer?.body?.byteLength ?? 0) : 0
   const text = path.length + (slug?.length ?? 0) + (hint?.length ?? 0)
-  return ENTRY_BYTES + 2 * (method.length + text) + own + (quota === undefined ? 0 : QUOTA_BYTES)
+  const reading = (quota === undefined ? 0 : QUOTA_BYTES) + (fault === undefined ? 0 : FAULT_BYTES)
+  return ENTRY_BYTES + 2 * (method.length + text) + own + reading
 }
 
 /** What the `Authorization` header carried: an accepted key, none, or another; never the key. */
@@ -171,6 +180,8 @@ export class Journal {
   #answers: (MockAnswer | undefined)[] = []
   // What a quota left each request: its answer is the shared one with these headers added.
   #quotas: (RateLimitReading | undefined)[] = []
+  // The body fault that changed each request's answer: its answer is made again from it.
+  #faults: (BodyFault | undefined)[] = []
   // The kept answers (a memory budget's) the entries point to: pinned while they do.
   #kept: (Kept<unknown> | undefined)[] = []
   #pinned = 0
@@ -193,7 +204,8 @@ export class Journal {
    * path builds no object to pass them in; `at` is when it arrived, by `performance.now()`;
    * `madeFrom` is the budget's entry the answer was made from, pinned while the entry points to it;
    * `source` and `hint` are given by a resolver with an upstream only; `quota`, what a rate limit
-   * left the request, whose headers its answer carried besides `answer`'s.
+   * left the request, whose headers its answer carried besides `answer`'s; `fault`, the body
+   * fault `answer` was made by, kept in its place.
    */
   record(
     method: string,
@@ -210,6 +222,7 @@ export class Journal {
     source?: AnswerSource,
     hint?: string,
     quota?: RateLimitReading,
+    fault?: BodyFault,
   ): void {
     const limit = JOURNAL_LIMITS.entries
     const i = this.#next
@@ -237,8 +250,9 @@ export class Journal {
     this.#labels[i] = scenario
     this.#sources[i] = source
     this.#hints[i] = hint
-    this.#answers[i] = answer
+    this.#answers[i] = fault === undefined ? answer : undefined
     this.#quotas[i] = quota
+    this.#faults[i] = fault
     // A HEAD answer holds no body: it pins nothing.
     const pinned = answer.body === null ? undefined : madeFrom
     this.#kept[i] = pinned
@@ -246,7 +260,17 @@ export class Journal {
       pinned.pin()
       this.#pinned++
     }
-    const cost = estimateEntryBytes(method, kept, keptSlug, answer, reason, source, hint, quota)
+    const cost = estimateEntryBytes(
+      method,
+      kept,
+      keptSlug,
+      answer,
+      reason,
+      source,
+      hint,
+      quota,
+      fault,
+    )
     this.#costs[i] = cost
     this.#next = i + 1 === limit ? 0 : i + 1
     if (this.#size < limit) this.#size++
@@ -287,6 +311,7 @@ export class Journal {
     this.#hints[i] = undefined
     this.#answers[i] = undefined
     this.#quotas[i] = undefined
+    this.#faults[i] = undefined
     this.#unpin(i)
     this.#size--
     this.#charge(-freed)
@@ -310,6 +335,7 @@ export class Journal {
     this.#hints = []
     this.#answers = []
     this.#quotas = []
+    this.#faults = []
     this.#kept = []
     this.#costs = []
     this.#newestPath = ''
@@ -326,6 +352,8 @@ export class Journal {
   releaseAnswers(): void {
     const answers = this.#answers
     for (let i = 0; i < answers.length; i++) if (answers[i]?.body) answers[i] = undefined
+    // A fault's reading is kept only for an answer with a body.
+    this.#faults = []
     this.#releaseKept()
   }
 
@@ -341,6 +369,7 @@ export class Journal {
       if (kept === undefined) continue
       // Its answer shares the entry's body: let go of both.
       this.#answers[i] = undefined
+      this.#faults[i] = undefined
       this.#unpin(i)
     }
   }
@@ -392,7 +421,8 @@ export class Journal {
     }
     const source = this.#sources[i]
     const hint = this.#hints[i]
-    const shared = this.#answers[i]
+    const fault = this.#faults[i]
+    const shared = fault === undefined ? this.#answers[i] : faultedAnswer(fault, entry.method)
     const quota = this.#quotas[i]
     // The answer as sent: a quota's headers were added to the shared answer for that request.
     const answer = shared === undefined || quota === undefined ? shared : withQuota(shared, quota)

@@ -192,3 +192,44 @@ it("counts what an entry under a quota holds: the shared answer and the reading,
   expect(added / 10_000).toBeLessThan(500)
   expect(grown).toBeLessThan(1.25 * added)
 })
+
+it("counts what an entry under a body fault holds: the shared answer and the fault's reading, not a cut answer of its own", async () => {
+  // Each cut answer (its body, its headers) was journaled whole: about 410 bytes of heap an entry
+  // in-process, more on a server, while the journal counted about 330.
+  const resolver = createResolver({ taxonomy })
+  const sessions = sessionsOf(resolver)
+  const slug = taxonomy.disciplines[0]!.slug
+  const admin = (id: string, kind: string) =>
+    resolver.resolve({
+      method: 'PUT',
+      url: `/__admin/sessions/${id}/scenario`,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => JSON.stringify({ faults: { rate: 1, kinds: [kind] } }),
+    })
+  const flood = async (id: string, kind: string) => {
+    expect((await admin(id, kind)).status).toBe(200)
+    const sent = []
+    for (let i = 0; i < 1_000; i++)
+      sent.push(ask(resolver, `/__sessions/${id}/api/v2/disciplines/${slug}`, undefined, KEY))
+    return sent
+  }
+  for (const kind of ['malformed', 'truncated', 'slow-body']) {
+    const warm = await flood(`warm-${kind}`, kind)
+    const journaled = sessions.find(`warm-${kind}`)!.answered()
+    // The journal's answers are the ones sent, body, headers and delivery.
+    for (const i of [0, 1, 500, 999]) expect(journaled[i]!.answer).toEqual(warm[i])
+  }
+  // Each request's cut falls at its own seeded share.
+  const cuts = sessions.find('warm-malformed')!.answered()
+  expect(new Set(cuts.map(({ answer }) => answer!.body!.byteLength)).size).toBeGreaterThan(1)
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const counted = sessions.bytes
+  for (let s = 0; s < 10; s++) await flood(`bf-${s}`, 'malformed')
+  gc()
+  const grown = process.memoryUsage().heapUsed - before
+  const added = sessions.bytes - counted
+  expect(added / 10_000).toBeLessThan(500)
+  expect(grown).toBeLessThan(1.25 * added)
+})
