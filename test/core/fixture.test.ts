@@ -6,7 +6,7 @@ import { loadTaxonomy } from '../../src/core/load.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { LEVELS } from '../../src/core/types.js'
-import { cloneFixture, readFixture } from '../helpers/fixtures.js'
+import { cloneFixture, countingHoles, readFixture } from '../helpers/fixtures.js'
 
 function problemsOf(value: unknown): string[] {
   try {
@@ -228,11 +228,11 @@ it('rejects sparse arrays (from code): a hole is no record and no parent id', ()
 })
 
 it('counts the holes of a huge sparse array at once, not one by one', () => {
-  const started = performance.now()
-  const problems = problemsOf({ ...cloneFixture(), topics: new Array(1e8) })
+  const holes = countingHoles(1e8)
+  const problems = problemsOf({ ...cloneFixture(), topics: holes.array })
   expect(problems[0]).toBe('topics[0]: expected an object; received nothing (a hole in the array)')
   expect(problems).toHaveLength(100)
-  expect(performance.now() - started).toBeLessThan(2_000)
+  expect(holes.placesRead()).toBeLessThan(100)
 })
 
 it('rejects something that is not a fixture object at all', () => {

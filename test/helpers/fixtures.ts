@@ -30,3 +30,24 @@ export function emptyTaxonomy(): Taxonomy {
     topics: [],
   })
 }
+
+/**
+ * An array of `length` holes that counts the places read of it (`i in array`, `array[i]`): a check
+ * that counts holes at once reads a few, one that walks them reads every one. A count, not a time,
+ * so a busy machine cannot fail it.
+ */
+export function countingHoles(length: number): { array: unknown[]; placesRead: () => number } {
+  let read = 0
+  const isPlace = (key: string | symbol) => typeof key === 'string' && /^\d+$/.test(key)
+  const array = new Proxy(new Array<unknown>(length), {
+    has(target, key) {
+      if (isPlace(key)) read++
+      return Reflect.has(target, key)
+    },
+    get(target, key, receiver) {
+      if (isPlace(key)) read++
+      return Reflect.get(target, key, receiver)
+    },
+  })
+  return { array, placesRead: () => read }
+}

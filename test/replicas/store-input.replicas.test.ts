@@ -337,14 +337,12 @@ it('drops a count too far ahead to replay when its scenario draws per request (r
   expect((await admin(a!.url, 'PUT', `${session}/scenario`, scenario)).status).toBe(200)
   for (const count of ['600000000', '9007199254740000']) {
     await redisSays('HSET', `replay:s:{${session}}`, 'n', count)
-    const started = performance.now()
+    // No time is measured: a replay would answer after it (20 s for the first count, for ever for
+    // the second) with the scenario's answer, not the store's 503, and count nothing malformed.
     const [answer, health] = await Promise.all([
       get(b!.url, session),
       fetch(`${b!.url}/__health`).then((response) => response.status),
     ])
-    // A bound only a stall reaches (the replay it guards against took 20 s): Redis and two
-    // replicas share 2 cores with other tests, so a tight bound would fail on a busy machine.
-    expect(performance.now() - started, count).toBeLessThan(10_000)
     expect(answer.status, count).toBe(503)
     expect(storeDown(answer.body)).toBe(true)
     expect(health).toBe(200)
