@@ -133,6 +133,21 @@ function resumeTls(url: string, ca: string, session?: Buffer) {
   )
 }
 
+/** Kills one of the two workers and waits for the primary to start another: that one's pid. */
+async function replaceAWorker(run: CliRun): Promise<number> {
+  const [killed, kept] = await childPids(run.child.pid!)
+  process.kill(killed!, 'SIGKILL')
+  let started: number | undefined
+  await until(
+    async () =>
+      (started = (await childPids(run.child.pid!)).find(
+        (pid) => pid !== kept && pid !== killed,
+      )) !== undefined,
+    'a worker started in place of the dead one',
+  )
+  return started!
+}
+
 /** The sockets a process holds open. */
 async function socketCount(pid: number): Promise<number> {
   const { readdir, readlink } = await import('node:fs/promises')
@@ -355,22 +370,13 @@ describe('serve --workers 2', () => {
     expect((await fetch(`${url}/__admin/sessions/w1`, { method: 'PUT' })).status).toBe(200)
     await sendEight('w0')
     expect((await journal('w0')).map(({ reason }) => reason)).toEqual(Array(8).fill('invalid-key'))
-    const [killed, kept] = await childPids(run.child.pid!)
-    process.kill(killed!, 'SIGKILL')
-    let started: number | undefined
-    await until(
-      async () =>
-        (started = (await childPids(run.child.pid!)).find(
-          (pid) => pid !== kept && pid !== killed,
-        )) !== undefined,
-      'a worker started in place of the dead one',
-    )
+    const started = await replaceAWorker(run)
     // Until the new worker serves (it then takes some of the eight connections); each round is
     // journaled in w1 by whichever worker answered it.
     let sent = 0
     await until(async () => {
-      const before = await socketCount(started!)
-      const during = await sendEight('w1', () => socketCount(started!))
+      const before = await socketCount(started)
+      const during = await sendEight('w1', () => socketCount(started))
       sent += 8
       return during! > before
     }, 'the new worker serves')
@@ -432,16 +438,7 @@ describe('serve --workers 2', () => {
     expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(503)
     await until(async () => (await read('default')) === null, 'the default scenario ran out')
     await until(async () => (await read('t1')) === null, "t1's scenario ran out")
-    const [killed, kept] = await childPids(run.child.pid!)
-    process.kill(killed!, 'SIGKILL')
-    let started: number | undefined
-    await until(
-      async () =>
-        (started = (await childPids(run.child.pid!)).find(
-          (pid) => pid !== kept && pid !== killed,
-        )) !== undefined,
-      'a worker started in place of the dead one',
-    )
+    const started = await replaceAWorker(run)
     // Eight connections at once in each session, until the new worker takes some of them (within
     // the ttl of its start: a scenario started again would still fail them).
     const statuses: number[] = []
@@ -456,13 +453,13 @@ describe('serve --workers 2', () => {
           ),
         ),
       )
-      const during = await answers.then(() => socketCount(started!))
+      const during = await answers.then(() => socketCount(started))
       agent.destroy()
       statuses.push(...(await answers).map(({ status }) => status))
       return during
     }
     await until(async () => {
-      const before = await socketCount(started!)
+      const before = await socketCount(started)
       return (await sendEight()) > before
     }, 'the new worker serves')
     expect(statuses.filter((status) => status !== 200)).toEqual([])

@@ -137,9 +137,11 @@ it('close() sends the rest of a slow body at once, then ends its kept-alive conn
   expect(body).toContain(`"slug":"${taxonomy.disciplines[0]!.slug}"`)
 })
 
-it('close() sends answers still queued for a client that reads slowly whole, within the grace', async () => {
-  // Two 7.6 MB answers, written whole to the socket before the close: more than the kernel holds
-  // for a client that does not read yet, so most of their bytes wait in the socket's own queue.
+/**
+ * Two 7.6 MB answers, written whole to the socket of a client that does not read yet: more than
+ * the kernel holds, so most of their bytes wait in the socket's own queue.
+ */
+async function twoUnreadHugeAnswers() {
   const server = await startTestServer({ size: 'small', patch: { preset: 'huge-lists' } }, UNTIMED)
   const huge = get('/api/v2/sub_disciplines/huge-sub-discipline')
   const client = open(server.port, (s) => {
@@ -147,6 +149,11 @@ it('close() sends answers still queued for a client that reads slowly whole, wit
     s.write(huge + huge)
   })
   await untilJournaled(server, 2)
+  return { server, client }
+}
+
+it('close() sends answers still queued for a client that reads slowly whole, within the grace', async () => {
+  const { server, client } = await twoUnreadHugeAnswers()
   const closing = server.close()
   client.socket.resume()
   const reply = await client.closed
@@ -160,13 +167,7 @@ it('close() sends answers still queued for a client that reads slowly whole, wit
 })
 
 it('close() cuts a client that does not read its queued answers once the grace is over', async () => {
-  const server = await startTestServer({ size: 'small', patch: { preset: 'huge-lists' } }, UNTIMED)
-  const huge = get('/api/v2/sub_disciplines/huge-sub-discipline')
-  const client = open(server.port, (s) => {
-    s.pause()
-    s.write(huge + huge)
-  })
-  await untilJournaled(server, 2)
+  const { server, client } = await twoUnreadHugeAnswers()
   // The connection, ending gently once its answers are sent, is still cut at the grace.
   await server.close({ grace: 200 })
   client.socket.destroy()
