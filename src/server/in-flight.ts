@@ -1,5 +1,9 @@
 /** Bodies smaller than this are not counted: Node's own flow control bounds what they take. */
-export const COUNTED_BODY_BYTES = 64 * 1024
+const COUNTED_BODY_BYTES = 64 * 1024
+
+function isCounted(body: Uint8Array | null): body is Uint8Array {
+  return body !== null && body.byteLength >= COUNTED_BODY_BYTES
+}
 
 /**
  * The bytes of answer bodies handed to Node and not yet taken by their clients, for the whole
@@ -16,16 +20,15 @@ export class AnswersInFlight {
 
   /** Whether sending `body` now would take more memory past the limit. */
   refuses(body: Uint8Array | null): boolean {
-    return (
-      body !== null &&
-      body.byteLength >= COUNTED_BODY_BYTES &&
-      this.#bytes >= this.limit &&
-      !this.#clients.has(body)
-    )
+    return isCounted(body) && this.#bytes >= this.limit && !this.#clients.has(body)
   }
 
-  /** Counts `body` as sent once more; the function returned (safe to call twice) says it was taken. */
-  add(body: Uint8Array): () => void {
+  /**
+   * Counts `body` as sent once more; the function returned (safe to call twice) says it was taken.
+   * `undefined` for a body too small to count.
+   */
+  add(body: Uint8Array | null): (() => void) | undefined {
+    if (!isCounted(body)) return undefined
     const clients = this.#clients.get(body) ?? 0
     if (clients === 0) this.#bytes += body.byteLength
     this.#clients.set(body, clients + 1)

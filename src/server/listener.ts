@@ -24,7 +24,7 @@ import {
   writeHead,
 } from './node-internals.js'
 import type { PendingAnswers } from './pending.js'
-import { COUNTED_BODY_BYTES, type AnswersInFlight } from './in-flight.js'
+import type { AnswersInFlight } from './in-flight.js'
 
 /**
  * What the listener shares with its server: whether `close()` has begun, the waiting answers, and
@@ -203,8 +203,8 @@ export function createListener(
   /** Writes an HTTP answer: whole, in pieces or cut short. */
   function send(socket: Socket, response: ServerResponse, answer: MockAnswer): void {
     const { delivery, body } = answer
-    if (body !== null && body.byteLength >= COUNTED_BODY_BYTES && !socket.destroyed)
-      untilTaken(socket, response, state.inFlight.add(body))
+    const taken = socket.destroyed ? undefined : state.inFlight.add(body)
+    if (taken !== undefined) untilTaken(socket, response, taken)
     writeHead(response, answer.status, answer.headers)
     if (delivery?.mode === 'slow-body' && answer.body)
       writeInPieces(socket, response, toBuffer(answer.body), delivery)
