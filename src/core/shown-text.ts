@@ -1,8 +1,9 @@
 /**
  * The characters a terminal acts on rather than shows: C0 (escapes among them), DEL and C1, and the
- * bidirectional overrides that reorder what follows them on the line.
+ * bidirectional controls: the overrides and isolates that reorder what follows them on the line,
+ * and the marks (ALM, LRM, RLM) that move the text around them.
  */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 /** A line break, with the blanks around it. */
 const LINE_BREAK = /\s*[\n\r\u2028\u2029\u0085]\s*/g
 
@@ -32,7 +33,8 @@ export function toOneLine(text: string): string {
  * The characters of {@link CONTROLS} that `JSON.stringify` leaves as they are (it escapes only C0),
  * and the line breaks U+2028/2029: DEL, C1 (U+009B is a CSI), the bidirectional controls.
  */
-const UNESCAPED_CONTROLS = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const UNESCAPED_CONTROLS =
+  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
 /**
  * `text` JSON-quoted for a terminal line: `JSON.stringify`, and each control character it leaves

@@ -116,7 +116,8 @@ function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
       'Mock only: the rate-limited scenario (a gateway in front of the service)',
       RATE_LIMIT_HEADERS,
     ],
-    // Node's limit on the request head, which the server keeps (not the MSW handlers).
+    // The server's limits on a client (not the MSW handlers'): its time and the size of its head.
+    [408, `Server only: ${errorMessage('requestTimeout')} (the request head took over 10 s)`],
     [431, `Server only: ${errorMessage('headersTooLarge')} (over 16 KB)`],
     [500, 'Mock only: the server-error scenario'],
     [
@@ -124,6 +125,7 @@ function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
       'Mock only: the unavailable scenario',
       { 'Retry-After': { schema: { type: 'string', const: RETRY_AFTER_SECONDS } } },
     ],
+    [503, 'Server only: busy, answers its clients have not read taking up its memory budget'],
   ]
   if (upstream)
     rows.push([

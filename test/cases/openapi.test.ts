@@ -4,6 +4,8 @@ import { expect, it } from 'vitest'
 import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
 import { createGatheringResolver } from '../../src/http/resolver.js'
 import { ALLOW } from '../../src/http/responses.js'
+import { SERVER_LIMITS } from '../../src/server/limits.js'
+import { startServerWithLimits } from '../../src/server/server.js'
 import { startTestServer } from '../helpers/server.js'
 import { CASES, RECORD_CASES, taxonomy } from './cases.js'
 import { D, SCENARIO_CASES } from './scenario-cases.js'
@@ -158,6 +160,32 @@ it('describes the 431 a request head over 16 KB gets from the server', async () 
     expect(operationFor(D, method).responses['431'], method).toBeDefined()
   const ref = operationFor(D).responses['431']!.content!['application/json']!.schema.$ref
   expect(ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!(body)).toBe(true)
+})
+
+it('describes the 408 a request head too slow to arrive gets from the server', async () => {
+  // The head's wait cut short (the knob is there for tests): the document names the usual 10 s.
+  const server = await startServerWithLimits(
+    { port: 0, taxonomy },
+    { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 },
+  )
+  const reply = await new Promise<string>((resolve) => {
+    const socket = connect(server.port, '127.0.0.1', () =>
+      socket.write(`GET ${D} HTTP/1.1\r\nHost: x\r\n`),
+    )
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => resolve(received))
+  })
+  await server.close()
+  expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+  const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
+  for (const method of ['GET', 'HEAD'])
+    expect(operationFor(D, method).responses['408'], method).toBeDefined()
+  const ref = operationFor(D).responses['408']!.content!['application/json']!.schema.$ref
+  expect(ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!(body)).toBe(true)
+  expect(operationFor(D).responses['503']!.description).toContain('Server only: busy')
 })
 
 it('serves a document with the 502 of an upstream that gave no answer, when it asks one', async () => {

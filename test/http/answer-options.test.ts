@@ -141,7 +141,7 @@ it('honours both options in startServer, and serves an OpenAPI document with its
   )
   const document = await (await fetch(`${server.url}/openapi.json`)).json()
   const responses = document.paths['/api/v2/disciplines/{slug}'].get.responses
-  expect(Object.keys(responses)).toEqual(['200', '400', '403', '404', '429', '431', '500', '503'])
+  expect(Object.keys(responses)).toEqual(['200', '400', '403', '404', '408', '429', '431', '500', '503'])
   expect(responses['403'].description).toBe('Invalid or missing API key')
   expect(responses['403'].headers['WWW-Authenticate']).toBeDefined()
 })
@@ -153,7 +153,7 @@ it('describes two errors on one status in one OpenAPI entry, and keeps the shipp
     { get: { responses: Record<string, { description: string }> } }
   >
   const responses = paths['/api/v2/sub_disciplines/{slug}']!.get.responses
-  expect(Object.keys(responses)).toEqual(['200', '400', '404', '429', '431', '500', '503'])
+  expect(Object.keys(responses)).toEqual(['200', '400', '404', '408', '429', '431', '500', '503'])
   expect(responses['404']!.description).toBe('Invalid or missing API key; or: Resource not found')
   expect(createOpenApiDocument()).toEqual(OPENAPI_DOCUMENT)
 })

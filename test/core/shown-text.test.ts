@@ -1,0 +1,17 @@
+import { expect, it } from 'vitest'
+import { replaceControls, toOneLine, toQuoted } from '../../src/core/shown-text.js'
+
+// The bidirectional marks move the neutral text around them (`a\u200f: 1` can show its colon
+// on the other side): on a terminal line they are controls, as the overrides are.
+const MARKS = '\u061c\u200e\u200f'
+
+it('replaces the bidirectional marks ALM, LRM and RLM as it does the overrides', () => {
+  expect(replaceControls(`a${MARKS}\u202eb`)).toBe('a\ufffd\ufffd\ufffd\ufffdb')
+  expect(toOneLine(`a\n${MARKS}`)).toBe('a \ufffd\ufffd\ufffd')
+})
+
+it('quotes the bidirectional marks as escapes that read back as they were', () => {
+  const quoted = toQuoted(`x${MARKS}y`)
+  expect(quoted).toBe('"x\\u061c\\u200e\\u200fy"')
+  expect(JSON.parse(quoted)).toBe(`x${MARKS}y`)
+})
