@@ -141,7 +141,17 @@ it('honours both options in startServer, and serves an OpenAPI document with its
   )
   const document = await (await fetch(`${server.url}/openapi.json`)).json()
   const responses = document.paths['/api/v2/disciplines/{slug}'].get.responses
-  expect(Object.keys(responses)).toEqual(['200', '400', '403', '404', '408', '429', '431', '500', '503'])
+  expect(Object.keys(responses)).toEqual([
+    '200',
+    '400',
+    '403',
+    '404',
+    '408',
+    '429',
+    '431',
+    '500',
+    '503',
+  ])
   expect(responses['403'].description).toBe('Invalid or missing API key')
   expect(responses['403'].headers['WWW-Authenticate']).toBeDefined()
 })
