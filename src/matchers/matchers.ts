@@ -73,7 +73,7 @@ function judge(
   const reading = readSource(source, matcher)
   if (!reading.polled) return toResult(evaluate(reading.entries, EMPTY))
   const wanted = !context.isNot
-  return (async () => {
+  const polled = (async () => {
     const deadline = Date.now() + reading.timeout
     for (;;) {
       let outcome: Outcome
@@ -91,6 +91,23 @@ function judge(
       await sleep(Math.min(reading.interval, Math.max(0, deadline - Date.now())))
     }
   })()
+  return refuseAsymmetric(matcher, polled)
+}
+
+/**
+ * The promise of a polled assertion, whose `pass` throws: Vitest and Jest run an asymmetric matcher
+ * (`expect.toHaveRequested(...)`) at once and read `pass` of what it returns, which for a promise is
+ * `undefined`: a match that holds would fail, and its `.not` pass. An assertion awaits the promise
+ * and never reads its `pass`.
+ */
+function refuseAsymmetric(matcher: string, result: Promise<MatcherResult>): Promise<MatcherResult> {
+  return Object.defineProperty(result, 'pass', {
+    get() {
+      throw new TypeError(
+        `\`${matcher}\` reads this source over HTTP (a server session, or a fixture whose \`journal()\` is async), so it cannot be an asymmetric matcher (\`expect.${matcher}(...)\`): assert on the source itself, \`await expect(source).${matcher}(...)\``,
+      )
+    },
+  })
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`

@@ -358,6 +358,22 @@ describe('a server session, polled over loopback HTTP', () => {
     )
   })
 
+  it('refuses to be an asymmetric matcher, which would judge before the read (it failed a match that held and passed one that did not)', async () => {
+    await send('asymmetric', `/disciplines/${slug}`)
+    const source = { ...sessionOf('asymmetric'), timeout: 100 }
+    for (const asymmetric of [
+      expect.toHaveRequested({ status: 200 }),
+      expect.not.toHaveRequested({ status: 200 }),
+    ])
+      expect(() => expect({ source }).toEqual({ source: asymmetric })).toThrow(
+        'cannot be an asymmetric matcher',
+      )
+    // A source read at once still can be one.
+    await get(`/disciplines/${slug}`)
+    expect({ mock }).toEqual({ mock: expect.toHaveRequested({ slug, status: 200 }) })
+    expect({ mock }).toEqual({ mock: expect.not.toHaveRequested({ status: 404 }) })
+  })
+
   it('refuses a misspelt field at once, before any read (it was a failed read after the timeout)', () => {
     expect(() => expect(sessionOf('typo')).toHaveRequested({ slgu: 'x' } as never)).toThrow(
       /^`toHaveRequested` matches on /,
