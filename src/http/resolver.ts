@@ -51,6 +51,8 @@ interface SessionResolver extends Resolver {
   readonly metrics: Metrics
   /** Its adapter says so when an answer never left (the standalone server's connections). */
   readonly markUnsent: MarkUnsent
+  /** Forgets every session, and starts the default one again as the options made it. */
+  resetSessions(): void
   resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
 }
 
@@ -73,6 +75,16 @@ export function markUnsentOf(resolver: Resolver): MarkUnsent | undefined {
 /** The sessions of a resolver {@link createResolver} made. */
 export function sessionsOf(resolver: Resolver): SessionRegistry {
   return (resolver as SessionResolver).sessions
+}
+
+/**
+ * Forgets every session of a resolver {@link createResolver} made, and starts its default session
+ * again as the options made it: their scenario with fresh counts, their patch, an empty journal and
+ * `Prefer: delay=MIN-MAX` from the start of its series. What a test fixture does between tests, so
+ * that a test's answers do not depend on which tests ran before it.
+ */
+export function resetSessionsOf(resolver: Resolver): void {
+  ;(resolver as SessionResolver).resetSessions()
 }
 
 /** The session store of a resolver {@link createResolver} or {@link createGatheringResolver} made. */
@@ -121,14 +133,16 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   const prebuilt = createPrebuiltAnswers(resolved)
   const { errors, preflight } = prebuilt
   const sessions = new SessionRegistry(undefined, resolved.memoryBudget)
-  if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
   // Validated at once, so a bad patch fails where the mock is made, not at its first request.
-  if (resolved.patch) {
-    const data = createSessionData(resolved.taxonomy, resolved.patch)
-    const refusal = sessions.setData(sessions.default, data)
+  const patched = resolved.patch && createSessionData(resolved.taxonomy, resolved.patch)
+  const startDefaultSession = () => {
+    if (resolved.scenario) sessions.default.scenario = new ScenarioState(resolved.scenario)
+    if (!patched) return
+    const refusal = sessions.setData(sessions.default, patched)
     if (refusal !== undefined)
       throw new OptionError('memoryBudget', `is too small for \`patch\`: ${refusal}`)
   }
+  startDefaultSession()
   const cache = new DatasetCache(resolved, sessions, errors.notFound)
   const memory: ConstructorParameters<typeof MemorySessionStore> = [
     sessions,
@@ -159,6 +173,10 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     store,
     metrics,
     markUnsent: createMarkUnsent(store, locateRoute),
+    resetSessions() {
+      for (const { id } of [...sessions.all()]) sessions.delete(id)
+      startDefaultSession()
+    },
     replaceTaxonomy(next) {
       if (typeof next?.toFixture !== 'function')
         throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')

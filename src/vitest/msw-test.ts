@@ -3,6 +3,7 @@ import { test as base, type TestAPI } from 'vitest'
 import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
+import { resetSessionsOf } from '../http/resolver.js'
 import { createMock, type MockKit } from '../msw/mock.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 
@@ -74,7 +75,9 @@ export function createTaxonomyTest(
             "createTaxonomyTest answers one test at a time (its MSW server is the file's): a test run with test.concurrent would see the scenario and requests of another. Give concurrent tests a session each: createSessionTest and the standalone server",
           )
         running = true
-        mock.journal.clear()
+        // As the options made it: what a test did (the option scenario's counts, `Prefer` delays,
+        // the sessions a header named) would change the answers of the tests after it.
+        resetSessionsOf(mock.resolver)
         try {
           await use({
             mock,
@@ -85,7 +88,7 @@ export function createTaxonomyTest(
           })
         } finally {
           server.resetHandlers()
-          mock.journal.clear()
+          resetSessionsOf(mock.resolver)
           running = false
         }
       },

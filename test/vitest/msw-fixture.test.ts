@@ -6,11 +6,14 @@ import { createTaxonomyTest } from '../../src/vitest/index.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 
 const API = 'https://taxonomy.example.test/api/v2'
+// The kit's own scenario: one outage for this slug, which each test gets afresh.
+const OUTAGE_SLUG = 'biomedical-engineering'
 const test = createTaxonomyTest({
   seed: 42,
   size: 'small',
   baseUrl: API,
   listen: onUnhandled('error'),
+  scenario: { kind: 'unavailable', slug: OUTAGE_SLUG, times: 1 },
 })
 const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
 let slug = ''
@@ -44,3 +47,17 @@ test('the next test sees neither its scenario, its data nor its requests', async
 test('a test that does not name the fixture is answered too, from a fresh journal', async () => {
   expect((await fetch(`${API}/disciplines/${slug}`, auth)).status).toBe(200)
 })
+
+// Each of the next two would pass run alone (`-t`), and the second failed after the first.
+for (const which of ['a test', 'the next test'])
+  test(`${which} gets the kit's own scenario afresh, and no named session of another`, async ({
+    taxonomy,
+  }) => {
+    expect(taxonomy.mock.journal.entries('named')).toEqual([])
+    const outage = `${API}/disciplines/${OUTAGE_SLUG}`
+    expect((await fetch(outage, auth)).status).toBe(503)
+    expect((await fetch(outage, auth)).status).toBe(200)
+    const named = { headers: { ...auth.headers, 'x-taxonomy-mock-session': 'named' } }
+    expect((await fetch(`${API}/disciplines/${slug}`, named)).status).toBe(200)
+    expect(taxonomy.mock.journal.entries('named')).toHaveLength(1)
+  })
