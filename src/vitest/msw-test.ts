@@ -1,5 +1,8 @@
 import { setupServer } from 'msw/node'
 import { test as base, type TestAPI } from 'vitest'
+import { OptionError } from '../core/option-error.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
+import { formatReceived } from '../core/size.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
@@ -50,7 +53,15 @@ export interface TaxonomyFixture {
 export function createTaxonomyTest(
   options: TaxonomyTestOptions = {},
 ): TestAPI<{ taxonomy: TaxonomyFixture }> {
+  // The kit checks its own options (as the file's first test starts); `listen` is this one's.
+  requireOptionsObject(options)
+  rejectNearMisses(options, ['listen'])
   const { listen, ...kitOptions } = options
+  if (listen !== undefined && (typeof listen !== 'object' || listen === null))
+    throw new OptionError(
+      'listen',
+      `must be what server.listen() takes, such as { onUnhandledRequest: 'error' }; received ${formatReceived(listen)}`,
+    )
   // Whether a test of this `test` holds the file's server now.
   let running = false
   return base.extend<{ taxonomy: TaxonomyFixture; taxonomyServer: TaxonomyFileServer }>({

@@ -1,8 +1,10 @@
 import { inject, test as base, type TestAPI } from 'vitest'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import { SESSION_HEADER } from '../http/header-names.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
+import { resolveAdminKey } from '../http/options.js'
 import { checkedOrigin, createSessionClient } from '../http/session-client.js'
 
 declare module 'vitest' {
@@ -75,6 +77,11 @@ function findUrl(options: SessionTestOptions): string {
 export function createSessionTest(
   options: SessionTestOptions = {},
 ): TestAPI<{ taxonomy: SessionFixture }> {
+  // Checked where the test file makes it: a misspelt `adminKey` would send none, and every test
+  // fail with the server's 403. The origin is checked as each test starts (it may come later).
+  requireOptionsObject(options)
+  rejectNearMisses(options, ['url', 'adminKey'])
+  resolveAdminKey(options.adminKey)
   return base.extend<{ taxonomy: SessionFixture }>({
     // Vitest reads the fixtures a fixture needs from its first parameter's pattern.
     taxonomy: async ({}, use) => {

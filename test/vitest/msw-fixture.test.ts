@@ -1,6 +1,6 @@
 // createTaxonomyTest in real Vitest: one MSW server for the file, each test's scenario, data and
 // journal gone when it ends. The two tests run in order: the second sees nothing of the first.
-import { expect } from 'vitest'
+import { expect, test as plainTest } from 'vitest'
 import '../../src/matchers/vitest.js'
 import { createTaxonomyTest } from '../../src/vitest/index.js'
 import { onUnhandled } from '../helpers/unhandled.js'
@@ -61,3 +61,18 @@ for (const which of ['a test', 'the next test'])
     expect((await fetch(`${API}/disciplines/${slug}`, named)).status).toBe(200)
     expect(taxonomy.mock.journal.entries('named')).toHaveLength(1)
   })
+
+plainTest(
+  'refuses options that are no object, a misspelt `listen` and a bad one, naming each',
+  () => {
+    expect(() => createTaxonomyTest({ listne: {} } as never)).toThrow(
+      '`listne` is not an option; did you mean `listen`?',
+    )
+    expect(() => createTaxonomyTest({ listen: 'error' } as never)).toThrow(
+      expect.objectContaining({ option: 'listen' }),
+    )
+    expect(() => createTaxonomyTest(null as never)).toThrow(
+      'options must be an object; received null',
+    )
+  },
+)

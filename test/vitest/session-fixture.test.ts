@@ -1,6 +1,6 @@
 // createSessionTest in real Vitest against a standalone server on loopback: each test takes a
 // fresh session, deleted when it ends; the second test sees nothing of the first.
-import { afterAll, beforeAll, expect } from 'vitest'
+import { afterAll, beforeAll, expect, test as plainTest } from 'vitest'
 import '../../src/matchers/vitest.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
 import { createSessionTest, TAXONOMY_MOCK_URL_ENV } from '../../src/vitest/index.js'
@@ -86,3 +86,19 @@ test('the sessions of ended tests are deleted', async () => {
   const response = await fetch(`${server.url}/__admin/sessions/${sessions[0]}`)
   expect(await response.json()).toEqual({ session: sessions[0], scenario: null, requests: 0 })
 })
+
+plainTest(
+  'refuses options that are no object, a misspelt one and a bad admin key, naming each',
+  () => {
+    expect(() => createSessionTest({ adminkey: 'k' } as never)).toThrow(
+      '`adminkey` is not an option; did you mean `adminKey`?',
+    )
+    expect(() => createSessionTest({ URL: server.url } as never)).toThrow('did you mean `url`?')
+    expect(() => createSessionTest({ adminKey: 5 } as never)).toThrow(
+      expect.objectContaining({ option: 'adminKey' }),
+    )
+    expect(() => createSessionTest(null as never)).toThrow(
+      'options must be an object; received null',
+    )
+  },
+)
