@@ -142,6 +142,12 @@ function requested(entries: readonly JournalEntry[], options: unknown, empty: st
   const pass = times === undefined ? found.length > 0 : found.length === times
   const wanted = describeMatch(match)
   const total = `the ${count(entries.length, 'request')} in the journal`
+  // `.not` of `times: 0` failing: there are none to list.
+  if (pass && found.length === 0)
+    return {
+      pass,
+      message: `Expected other than 0 requests matching ${wanted}, but none of ${total} matched.`,
+    }
   if (pass) {
     const head =
       times === undefined
@@ -183,6 +189,11 @@ function requestedInOrder(
   if (!Array.isArray(expected))
     throw new TypeError(
       `\`toHaveRequestedInOrder\` takes an array of fields to match; received ${typeof expected}`,
+    )
+  // No steps would hold whatever came, and its `.not` fail on nothing to name.
+  if (expected.length === 0)
+    throw new TypeError(
+      '`toHaveRequestedInOrder` takes an array of at least one step; received an empty array',
     )
   const steps = expected.map((step) => parseMatch(step, 'toHaveRequestedInOrder', false))
   const list = steps.map((step, n) => `  ${n + 1}. ${describeMatch(step)}`)

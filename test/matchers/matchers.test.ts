@@ -123,6 +123,24 @@ describe('an MSW kit, read at once', () => {
     )
   })
 
+  it('refuses an order of no steps, which held whatever came (its .not said "Matched by :")', () => {
+    for (const assertion of [
+      () => expect(mock).toHaveRequestedInOrder([]),
+      () => expect(mock).not.toHaveRequestedInOrder([]),
+    ])
+      expect(assertion).toThrow(
+        '`toHaveRequestedInOrder` takes an array of at least one step; received an empty array',
+      )
+  })
+
+  it('says that none matched, ending its sentence, when .not of times: 0 fails', () => {
+    expect(
+      failure(() => expect(mock).not.toHaveRequested({ slug: 'no-such-field', times: 0 })),
+    ).toBe(
+      'Expected other than 0 requests matching { slug: "no-such-field" }, but none of the 0 requests in the journal matched.',
+    )
+  })
+
   it('finds 401, 404 and 405 answers no scenario asked for, and not those a helper asked for', async () => {
     server.use(...mock.hideSlug(slug))
     await get(`/disciplines/${slug}`)
