@@ -1,5 +1,5 @@
 import { OptionError } from '../core/option-error.js'
-import { requireOptionsObject } from '../core/options-object.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import { formatReceived } from '../core/size.js'
 import { findUrlPrefix } from './base-url.js'
 import { createHar, type Har } from './har.js'
@@ -62,6 +62,8 @@ export function toHar(journal: RequestJournal, options: HarOptions = {}): Har {
   if (sessions === undefined)
     throw new TypeError('`journal` must be the `journal` of createMock() or createFetchHandler()')
   requireOptionsObject(options)
+  // A misspelt `baseurl` would leave every URL under http://localhost, unsaid.
+  rejectNearMisses(options, ['baseUrl', 'session'])
   const { baseUrl = 'http://localhost' } = options
   const origin = findUrlPrefix(baseUrl)
   if (origin === undefined) {

@@ -87,3 +87,11 @@ it("refuses toHar()'s baseUrl that is no http(s) prefix with a TypeError naming 
     }),
   )
 })
+
+it('refuses a misspelt option of toHar(), which left the URLs under http://localhost', () => {
+  const handle = createFetchHandler({ taxonomy })
+  expect(() => toHar(handle.journal, { baseurl: 'https://api.example.test' } as never)).toThrow(
+    '`baseurl` is not an option; did you mean `baseUrl`?',
+  )
+  expect(() => toHar(handle.journal, { Session: 's1' } as never)).toThrow('did you mean `session`?')
+})
