@@ -88,6 +88,18 @@ function patchOf(data: MockState['data']): SessionPatch | undefined {
  * mock.use({ scenario: 'flaky', data: 'unicode-names' })
  */
 export function createSwitchableMock(options: CreateHandlersOptions = {}): SwitchableMock {
+  return createEndableMock(options)
+}
+
+/**
+ * {@link createSwitchableMock} whose hanging requests also end once `ended` aborts, as on a dropped
+ * connection (`fetch` rejects): a Storybook story's kit, whose hangs end when the story is left.
+ * The page's own `fetch` may never abort, and the frame outlives the story.
+ */
+export function createEndableMock(
+  options: CreateHandlersOptions = {},
+  ended?: AbortSignal,
+): SwitchableMock {
   requireOptionsObject(options)
   const { baseUrl, ...initial } = options
   const scope = resolveScope(baseUrl, 'any')
@@ -109,7 +121,7 @@ export function createSwitchableMock(options: CreateHandlersOptions = {}): Switc
     )
     // A request of a state switched away from is not this journal's.
     if (answering === resolver) for (const listener of listeners) listener()
-    return deliver(answer, request)
+    return deliver(answer, request, ended)
   })
   return {
     handlers,

@@ -2,7 +2,7 @@ import { addons } from 'storybook/preview-api'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../msw/choices.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 import {
-  createSwitchableMock,
+  createEndableMock,
   putInFront,
   removeHandlers,
   type HandlerList,
@@ -86,7 +86,9 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
       "taxonomy-mock/storybook needs msw-storybook-addon's worker: list 'msw-storybook-addon' before 'taxonomy-mock/storybook' in addons",
     )
   }
-  const mock = createSwitchableMock(kit.options)
+  // Aborted as the story is left: a hang of its requests ends then, not when the frame goes.
+  const left = new AbortController()
+  const mock = createEndableMock(kit.options, left.signal)
   mock.use(kit.state)
   putInFront(worker, mock.handlers, current?.handlers)
   current = mock
@@ -106,6 +108,7 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
   publish()
   return () => {
     stop()
+    left.abort()
     if (current !== mock) return
     removeHandlers(worker, mock.handlers)
     current = undefined
