@@ -48,6 +48,21 @@ export interface SwitchableMock {
   onJournal(listener: () => void): () => void
 }
 
+/** The fields of a {@link MockState}. */
+const STATE_FIELDS = ['scenario', 'data'] as const
+
+/** Refuses a field a state does not have: a misspelt one would leave the state as it was, unseen. */
+function requireStateFields(state: object): void {
+  const other = Object.keys(state).find(
+    (name) => !(STATE_FIELDS as readonly string[]).includes(name),
+  )
+  if (other !== undefined)
+    throw new OptionError(
+      'state',
+      `has no field ${JSON.stringify(other.slice(0, 40))}; it takes ${STATE_FIELDS.join(' and ')}`,
+    )
+}
+
 /** The scenario a state's `scenario` names: a choice's scenario, or itself. */
 function scenarioOf(scenario: MockState['scenario']): ScenarioInput | undefined {
   if (isScenarioChoice(scenario)) return SCENARIO_CHOICES[scenario].scenario
@@ -127,6 +142,7 @@ export function createEndableMock(
     handlers,
     use(state) {
       requireOptionsObject(state)
+      requireStateFields(state)
       resolver = build(state)
     },
     reset() {
