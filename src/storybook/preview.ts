@@ -1,4 +1,5 @@
 import { addons } from 'storybook/preview-api'
+import { OptionError } from '../core/option-error.js'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../msw/choices.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 import {
@@ -6,6 +7,7 @@ import {
   putInFront,
   removeHandlers,
   type HandlerList,
+  type MockState,
   type SwitchableMock,
 } from '../msw/switchable.js'
 import { DATA_GLOBAL, JOURNAL_EVENT, SCENARIO_GLOBAL, type JournalMessage } from './shared.js'
@@ -74,6 +76,21 @@ function warnSharedFrame(context: Context) {
   )
 }
 
+/**
+ * Puts the kit in its state. Only the story's own fields can be refused (a toolbar value names a
+ * menu entry), so a refusal names them where the story wrote them, not as a bare `scenario`.
+ */
+function useStoryState(mock: SwitchableMock, state: MockState): void {
+  try {
+    mock.use(state)
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error
+    throw new TypeError(
+      `taxonomy-mock/storybook: \`parameters.taxonomy.${error.option}\` ${error.requirement}`,
+    )
+  }
+}
+
 export async function beforeEach(context: Context): Promise<(() => void) | undefined> {
   const { taxonomy, taxonomyOptions } = context.parameters
   const kit = storyKit(taxonomy, context.globals, taxonomyOptions)
@@ -89,7 +106,7 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
   // Aborted as the story is left: a hang of its requests ends then, not when the frame goes.
   const left = new AbortController()
   const mock = createEndableMock(kit.options, left.signal)
-  mock.use(kit.state)
+  useStoryState(mock, kit.state)
   putInFront(worker, mock.handlers, current?.handlers)
   current = mock
   const channel = addons.getChannel()

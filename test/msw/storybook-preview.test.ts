@@ -98,3 +98,18 @@ it('ends a hung request of a story once the story is left, as a dropped connecti
   const open = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 2_000))
   expect(await Promise.race([hung, open])).toBe('rejected: TypeError')
 })
+
+it("names parameters.taxonomy's field for a story's scenario or data that names nothing", async () => {
+  const story = (taxonomy: object) => storyBeforeEach(context({ parameters: { taxonomy } }))
+  await expect(story({ scenario: 'sluggish' })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.scenario` must be one of usual, .* received "sluggish" \(string\)$/,
+  )
+  await expect(story({ data: 'nope' })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` must be one of base, .* received "nope" \(string\)$/,
+  )
+  await expect(story({ scenario: { kind: 'bogus' } })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.scenario\.kind` must be one of /,
+  )
+  // Nothing of the refused kit is left in the worker: the preview's own handlers answer.
+  expect(await get('pharmacology')).toMatch(/^200 /)
+})
