@@ -110,8 +110,15 @@ function toMockRequest(
   }
 }
 
-/** Sends an answer as its `delivery` says, after its delay. */
-export async function deliver(answer: MockAnswer, request: Request): Promise<Response> {
+/**
+ * Sends an answer as its `delivery` says, after its delay. `ended` ends a hang too, for a kit
+ * whose requests outlive what they were made for (a Storybook story that was left).
+ */
+export async function deliver(
+  answer: MockAnswer,
+  request: Request,
+  ended?: AbortSignal,
+): Promise<Response> {
   if (answer.delay) await wait(answer.delay, request.signal)
   const { delivery } = answer
   if (delivery === undefined) return toResponse(answer)
@@ -121,7 +128,7 @@ export async function deliver(answer: MockAnswer, request: Request): Promise<Res
       return Response.error()
     case 'hang':
       // Nothing until the client gives up; then, as a dropped connection would, an error.
-      await wait(Number.POSITIVE_INFINITY, request.signal)
+      await wait(Number.POSITIVE_INFINITY, request.signal, ended)
       return Response.error()
     case 'slow-body':
       return new Response(answer.body && slowBody(answer.body, delivery, request), {
@@ -202,20 +209,20 @@ function toResponse(answer: MockAnswer): Response {
   })
 }
 
-/** Waits `ms`, or until `signal` aborts; forever when `ms` is infinite and nothing aborts. */
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or until one of `signals` aborts; forever when `ms` is infinite and none aborts. */
+function wait(ms: number, ...signals: (AbortSignal | undefined)[]): Promise<void> {
   return new Promise((resolve) => {
-    if (signal?.aborted) return resolve()
+    if (signals.some((signal) => signal?.aborted)) return resolve()
     // Forever is a timer too: in Node a pending promise alone keeps no process alive, and a
     // client's `AbortSignal.timeout` does not either, so without one the process would exit
     // (code 13) before the client gave up; the server's open socket does the same there.
     const timer = Number.isFinite(ms) ? setTimeout(done, ms) : setInterval(() => {}, MAX_TIMER_MS)
     function done() {
       clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
+      for (const signal of signals) signal?.removeEventListener('abort', done)
       resolve()
     }
-    signal?.addEventListener('abort', done)
+    for (const signal of signals) signal?.addEventListener('abort', done)
   })
 }
 

@@ -48,6 +48,21 @@ export interface SwitchableMock {
   onJournal(listener: () => void): () => void
 }
 
+/** The fields of a {@link MockState}. */
+const STATE_FIELDS = ['scenario', 'data'] as const
+
+/** Refuses a field a state does not have: a misspelt one would leave the state as it was, unseen. */
+function requireStateFields(state: object): void {
+  const other = Object.keys(state).find(
+    (name) => !(STATE_FIELDS as readonly string[]).includes(name),
+  )
+  if (other !== undefined)
+    throw new OptionError(
+      'state',
+      `has no field ${JSON.stringify(other.slice(0, 40))}; it takes ${STATE_FIELDS.join(' and ')}`,
+    )
+}
+
 /** The scenario a state's `scenario` names: a choice's scenario, or itself. */
 function scenarioOf(scenario: MockState['scenario']): ScenarioInput | undefined {
   if (isScenarioChoice(scenario)) return SCENARIO_CHOICES[scenario].scenario
@@ -88,6 +103,18 @@ function patchOf(data: MockState['data']): SessionPatch | undefined {
  * mock.use({ scenario: 'flaky', data: 'unicode-names' })
  */
 export function createSwitchableMock(options: CreateHandlersOptions = {}): SwitchableMock {
+  return createEndableMock(options)
+}
+
+/**
+ * {@link createSwitchableMock} whose hanging requests also end once `ended` aborts, as on a dropped
+ * connection (`fetch` rejects): a Storybook story's kit, whose hangs end when the story is left.
+ * The page's own `fetch` may never abort, and the frame outlives the story.
+ */
+export function createEndableMock(
+  options: CreateHandlersOptions = {},
+  ended?: AbortSignal,
+): SwitchableMock {
   requireOptionsObject(options)
   const { baseUrl, ...initial } = options
   const scope = resolveScope(baseUrl, 'any')
@@ -109,12 +136,13 @@ export function createSwitchableMock(options: CreateHandlersOptions = {}): Switc
     )
     // A request of a state switched away from is not this journal's.
     if (answering === resolver) for (const listener of listeners) listener()
-    return deliver(answer, request)
+    return deliver(answer, request, ended)
   })
   return {
     handlers,
     use(state) {
       requireOptionsObject(state)
+      requireStateFields(state)
       resolver = build(state)
     },
     reset() {

@@ -1,11 +1,13 @@
 import { addons } from 'storybook/preview-api'
+import { OptionError } from '../core/option-error.js'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../msw/choices.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 import {
-  createSwitchableMock,
+  createEndableMock,
   putInFront,
   removeHandlers,
   type HandlerList,
+  type MockState,
   type SwitchableMock,
 } from '../msw/switchable.js'
 import { DATA_GLOBAL, JOURNAL_EVENT, SCENARIO_GLOBAL, type JournalMessage } from './shared.js'
@@ -74,6 +76,21 @@ function warnSharedFrame(context: Context) {
   )
 }
 
+/**
+ * Puts the kit in its state. Only the story's own fields can be refused (a toolbar value names a
+ * menu entry), so a refusal names them where the story wrote them, not as a bare `scenario`.
+ */
+function useStoryState(mock: SwitchableMock, state: MockState): void {
+  try {
+    mock.use(state)
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error
+    throw new TypeError(
+      `taxonomy-mock/storybook: \`parameters.taxonomy.${error.option}\` ${error.requirement}`,
+    )
+  }
+}
+
 export async function beforeEach(context: Context): Promise<(() => void) | undefined> {
   const { taxonomy, taxonomyOptions } = context.parameters
   const kit = storyKit(taxonomy, context.globals, taxonomyOptions)
@@ -86,8 +103,10 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
       "taxonomy-mock/storybook needs msw-storybook-addon's worker: list 'msw-storybook-addon' before 'taxonomy-mock/storybook' in addons",
     )
   }
-  const mock = createSwitchableMock(kit.options)
-  mock.use(kit.state)
+  // Aborted as the story is left: a hang of its requests ends then, not when the frame goes.
+  const left = new AbortController()
+  const mock = createEndableMock(kit.options, left.signal)
+  useStoryState(mock, kit.state)
   putInFront(worker, mock.handlers, current?.handlers)
   current = mock
   const channel = addons.getChannel()
@@ -106,6 +125,7 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
   publish()
   return () => {
     stop()
+    left.abort()
     if (current !== mock) return
     removeHandlers(worker, mock.handlers)
     current = undefined

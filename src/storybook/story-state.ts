@@ -45,6 +45,29 @@ function globalChoice<T extends string>(
   )
 }
 
+/** The fields of `parameters.taxonomy`. */
+const PARAMETER_FIELDS = ['scenario', 'data', 'options'] as const
+
+/**
+ * A story's `parameters.taxonomy`, checked: a string (`taxonomy: 'unavailable'`) or a misspelt field
+ * would otherwise leave the story answering as usual, unseen.
+ */
+function checkedParameters(own: unknown): TaxonomyParameters | null | undefined {
+  if (own === undefined || own === null) return own
+  if (typeof own !== 'object' || Array.isArray(own))
+    throw new TypeError(
+      `taxonomy-mock/storybook: parameters.taxonomy must be an object (${PARAMETER_FIELDS.join(', ')}) or null; received ${formatReceived(own)}`,
+    )
+  const other = Object.keys(own).find(
+    (name) => !(PARAMETER_FIELDS as readonly string[]).includes(name),
+  )
+  if (other !== undefined)
+    throw new TypeError(
+      `taxonomy-mock/storybook: parameters.taxonomy has no field ${JSON.stringify(other.slice(0, 40))}; it takes scenario, data and options`,
+    )
+  return own
+}
+
 const describe = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
 /**
@@ -56,10 +79,11 @@ const describe = (value: unknown) => (typeof value === 'string' ? value : JSON.s
  * answers from the data the preview's own handlers serve, not from the kit's default data.
  */
 export function storyKit(
-  own: TaxonomyParameters | null | undefined,
+  parameters: TaxonomyParameters | null | undefined,
   globals: Record<string, unknown>,
   defaults?: CreateHandlersOptions,
 ): StoryKit | undefined {
+  const own = checkedParameters(parameters)
   const picked = globalChoice<ScenarioChoice>(globals, SCENARIO_GLOBAL, isScenarioChoice)
   const pickedData = globalChoice<DataChoice>(globals, DATA_GLOBAL, isDataChoice)
   if (own == null && picked === undefined && pickedData === undefined) return undefined

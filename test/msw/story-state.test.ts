@@ -27,3 +27,13 @@ it('leaves a story with null or no parameters to its own handlers, until a toolb
     /the global taxonomyScenario must name a menu entry; received "sluggish" \(string\)$/,
   )
 })
+
+it('refuses parameters.taxonomy that is no object or has a misspelt field, naming it', () => {
+  expect(() => storyKit({ scenaro: 'unavailable' } as never, {})).toThrow(
+    /^taxonomy-mock\/storybook: parameters\.taxonomy has no field "scenaro"; it takes scenario, data and options$/,
+  )
+  expect(() => storyKit('unavailable' as never, {})).toThrow(
+    /^taxonomy-mock\/storybook: parameters\.taxonomy must be an object \(scenario, data, options\) or null; received "unavailable" \(string\)$/,
+  )
+  expect(() => storyKit([] as never, { taxonomyScenario: 'flaky' })).toThrow(/received an array$/)
+})

@@ -5,7 +5,12 @@ import { createHandlers } from '../../src/msw/index.js'
 // The preview half of the addon, run as Storybook runs it: its beforeEach with a story's context,
 // and msw's Node server as the worker msw-storybook-addon would put in it. Storybook is an optional
 // peer this repository does not install: its channel is a stand-in.
-vi.mock('storybook/preview-api', () => ({ addons: { getChannel: () => ({ emit() {} }) } }))
+const emitted = vi.hoisted(() => [] as unknown[])
+vi.mock('storybook/preview-api', () => ({
+  addons: {
+    getChannel: () => ({ emit: (_event: string, message: unknown) => emitted.push(message) }),
+  },
+}))
 const { beforeEach: storyBeforeEach } = await import('../../src/storybook/preview.js')
 
 const ORIGIN = 'http://preview.test'
@@ -76,4 +81,35 @@ it('warns once per docs page that its stories share one worker, naming the story
     expect.stringMatching(/"Shared \/ Usual"/),
   ])
   warn.mockRestore()
+})
+
+it('ends a hung request of a story once the story is left, as a dropped connection: fetch rejects', async () => {
+  const cleanUp = await storyBeforeEach(
+    context({ parameters: { taxonomy: { scenario: 'hang', options: SMALL } } }),
+  )
+  emitted.length = 0
+  const hung = get('pharmacology').then(
+    () => 'answered',
+    (error: Error) => `rejected: ${error.name}`,
+  )
+  // The kit has journaled it (the panel heard of it): the request is in its hang.
+  await expect.poll(() => emitted.length).toBe(1)
+  cleanUp?.()
+  const open = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 2_000))
+  expect(await Promise.race([hung, open])).toBe('rejected: TypeError')
+})
+
+it("names parameters.taxonomy's field for a story's scenario or data that names nothing", async () => {
+  const story = (taxonomy: object) => storyBeforeEach(context({ parameters: { taxonomy } }))
+  await expect(story({ scenario: 'sluggish' })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.scenario` must be one of usual, .* received "sluggish" \(string\)$/,
+  )
+  await expect(story({ data: 'nope' })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` must be one of base, .* received "nope" \(string\)$/,
+  )
+  await expect(story({ scenario: { kind: 'bogus' } })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.scenario\.kind` must be one of /,
+  )
+  // Nothing of the refused kit is left in the worker: the preview's own handlers answer.
+  expect(await get('pharmacology')).toMatch(/^200 /)
 })

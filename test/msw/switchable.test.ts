@@ -130,6 +130,12 @@ it('names the menu and the kinds for a mistyped scenario, and refuses options th
   mock.reset()
 })
 
+it('refuses a state with a misspelt field, which would answer as before unseen', () => {
+  expect(() => mock.use({ scenaro: 'unavailable' } as never)).toThrow(
+    /^`state` has no field "scenaro"; it takes scenario and data$/,
+  )
+})
+
 it("names the URL's parameter for a bad JSON scenario and refuses a parameter given twice", () => {
   const badKind = encodeURIComponent('{"kind":"nope"}')
   expect(() => createDevMock({}, `?taxonomy-scenario=${badKind}`)).toThrow(
