@@ -27,7 +27,12 @@ const ADMIN_KEY_VARIABLE = 'TAXONOMY_MOCK_ADMIN_KEY'
  * interface and plain HTTP its health wait and `getUrl()` expect. Given again, the server's would
  * win: every `session()` a 403, or `start()` waiting out its timeout.
  */
-const MANAGED_FLAG = /^(?:--admin-key|--port|-p|--host|--tls(?:-[a-z-]+)?)(?:=|$)/
+const MANAGED_FLAG = /^(?:--admin-key|--port|--host|--tls(?:-[a-z-]+)?)(?:=|$)/
+/**
+ * `-p` as the CLI reads it: alone, with its value attached (`-p5000`) or after short flags that
+ * take none (`-qp5000`), each of which sets the port.
+ */
+const SHORT_PORT_FLAG = /^-[hqv]*p/
 /** Flags and variables whose values are secrets (keys, URLs that may carry a password): hidden in summaries. */
 const SECRET_FLAG = /^(?:--api-key|--store|--upstream)(?:=|$)/
 const SECRET_VARIABLE = /KEY|STORE|UPSTREAM|SECRET|TOKEN|PASSWORD/i
@@ -115,10 +120,10 @@ export class TaxonomyMockContainer extends GenericContainer {
    * new TaxonomyMockContainer().withFlags('--any-key', '--delay', '300')
    */
   withFlags(...flags: string[]): this {
-    const managed = flags.find((flag) => MANAGED_FLAG.test(flag))
+    const managed = flags.find((flag) => MANAGED_FLAG.test(flag) || SHORT_PORT_FLAG.test(flag))
     if (managed !== undefined)
       throw new TypeError(
-        `withFlags: ${managed.split('=')[0]} is the container's own (the admin key by withAdminKey; the port, host and plain HTTP its health wait and getUrl() expect)`,
+        `withFlags: ${SHORT_PORT_FLAG.test(managed) ? '-p' : managed.split('=')[0]} is the container's own (the admin key by withAdminKey; the port, host and plain HTTP its health wait and getUrl() expect)`,
       )
     this.flags.push(...flags)
     return this

@@ -81,3 +81,16 @@ it.each(['--admin-key', '--admin-key=k', '--port', '-p', '--host', '--tls', '--t
     )
   },
 )
+
+it.each(['-p5000', '-qp5000', '-qp'])(
+  'refuses withFlags(%s), the short form with its value attached or grouped, which sets --port too',
+  (flag) => {
+    expect(() => new TaxonomyMockContainer('taxonomy-mock:test').withFlags(flag)).toThrow(
+      /^withFlags: -p is the container's own/,
+    )
+  },
+)
+
+it('takes short flags that set no port: -q', () => {
+  expect(() => new TaxonomyMockContainer('taxonomy-mock:test').withFlags('-q')).not.toThrow()
+})
