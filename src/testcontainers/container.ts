@@ -1,3 +1,4 @@
+import { statSync, type Stats } from 'node:fs'
 import { inspect, type InspectOptions } from 'node:util'
 import {
   AbstractStartedContainer,
@@ -99,10 +100,11 @@ export class TaxonomyMockContainer extends GenericContainer {
    * machine, or the fixture itself. It is copied into the container before it starts.
    */
   withData(data: string | Fixture): this {
-    // Readable by the image's user (10001) whatever the file's own mode (a umask of 077 makes it 0600).
-    if (typeof data === 'string')
+    if (typeof data === 'string') {
+      checkDataFile(data)
+      // Readable by the image's user (10001) whatever the file's own mode (a umask of 077 makes it 0600).
       this.withCopyFilesToContainer([{ source: data, target: DATA_PATH, mode: 0o644 }])
-    else this.withCopyContentToContainer([{ content: JSON.stringify(data), target: DATA_PATH }])
+    } else this.withCopyContentToContainer([{ content: JSON.stringify(data), target: DATA_PATH }])
     this.flags.push('--data', DATA_PATH)
     return this
   }
@@ -160,6 +162,28 @@ export class TaxonomyMockContainer extends GenericContainer {
   [inspect.custom](_depth: number, options: InspectOptions): string {
     return `TaxonomyMockContainer ${inspect(this.toJSON(), options)}`
   }
+}
+
+/**
+ * `withData`'s file, checked where it is given: Testcontainers reads it only in `start()`, after
+ * it has made the container, which its bare ENOENT then leaves behind (with no reaper, as on Podman).
+ */
+function checkDataFile(path: string): void {
+  let info: Stats
+  try {
+    info = statSync(path)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (code ?? message)
+    throw new TypeError(`withData: cannot read ${JSON.stringify(path)}: ${reason}`)
+  }
+  if (info.isDirectory())
+    throw new TypeError(`withData: ${JSON.stringify(path)} is a directory, not a fixture file`)
 }
 
 /** Flags as a summary shows them: the value of a secret one (`--api-key K`, `--store=URL`) hidden. */
