@@ -17,6 +17,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -32,9 +33,31 @@ const OUT_DIR = join(ROOT, 'binary')
 // The fuse string a Node binary holds for single executables, as Node's documentation names it.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
-const { values } = parseArgs({
-  options: { node: { type: 'string' }, out: { type: 'string' } },
-})
+/** A bad flag or `--node` file: one line, exit 2, before anything is built or written. */
+function refuse(message) {
+  console.error(`build-binary: ${message}`)
+  process.exit(2)
+}
+
+/** The flags, judged: a parseArgs error is said in one line rather than as its stack. */
+function readFlags() {
+  try {
+    return parseArgs({ options: { node: { type: 'string' }, out: { type: 'string' } } }).values
+  } catch (error) {
+    const flag = /'(-[^'\s]+)/.exec(error.message)?.[1]
+    if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      refuse(`unknown option ${flag}; it takes --node PATH and --out FILE`)
+    if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') refuse(`${flag} needs a value`)
+    refuse(error.message)
+  }
+}
+
+const values = readFlags()
+if (values.node !== undefined) {
+  const info = statSync(values.node, { throwIfNoEntry: false })
+  if (info === undefined) refuse(`cannot read --node ${JSON.stringify(values.node)}: no such file`)
+  if (!info.isFile()) refuse(`--node ${JSON.stringify(values.node)} is not a file`)
+}
 const suffix = process.platform === 'win32' ? '.exe' : ''
 const out =
   values.out ?? join(OUT_DIR, `taxonomy-mock-${process.platform}-${process.arch}${suffix}`)
@@ -53,41 +76,51 @@ const versionConstant = {
 
 // The bundle, the configuration and the blob: a temp folder of this build's own.
 const work = mkdtempSync(join(tmpdir(), 'taxonomy-mock-sea-'))
-const bundle = join(work, 'taxonomy-mock.cjs')
-// One file: every command, HTTPS and the Redis client bundled in.
-await build({
-  ...NODE_COMMONJS,
-  entryPoints: ['scripts/binary-main.cjs'],
-  outfile: bundle,
-  plugins: [versionConstant],
-})
+// Removed however the build ends; so is a copy of Node the blob did not reach, which would run as
+// plain Node under the executable's name.
+let copied = false
+try {
+  const bundle = join(work, 'taxonomy-mock.cjs')
+  // One file: every command, HTTPS and the Redis client bundled in.
+  await build({
+    ...NODE_COMMONJS,
+    entryPoints: ['scripts/binary-main.cjs'],
+    outfile: bundle,
+    plugins: [versionConstant],
+  })
 
-// The default dataset's snapshot, an asset of the executable (src/cli/default-snapshot.ts).
-const snapshot = join(work, 'default-dataset.json')
-writeFileSync(snapshot, await defaultSnapshotText())
+  // The default dataset's snapshot, an asset of the executable (src/cli/default-snapshot.ts).
+  const snapshot = join(work, 'default-dataset.json')
+  writeFileSync(snapshot, await defaultSnapshotText())
 
-// V8's code cache is for the Node that builds it: only when the executable is that Node.
-const blob = join(work, 'sea-prep.blob')
-const config = join(work, 'sea-config.json')
-writeFileSync(
-  config,
-  JSON.stringify({
-    main: bundle,
-    output: blob,
-    disableExperimentalSEAWarning: true,
-    useCodeCache: values.node === undefined,
-    assets: { 'default-dataset.json': snapshot },
-  }),
-)
-execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
+  // V8's code cache is for the Node that builds it: only when the executable is that Node.
+  const blob = join(work, 'sea-prep.blob')
+  const config = join(work, 'sea-config.json')
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: values.node === undefined,
+      assets: { 'default-dataset.json': snapshot },
+    }),
+  )
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
 
-mkdirSync(dirname(out), { recursive: true })
-copyFileSync(values.node ?? process.execPath, out)
-chmodSync(out, 0o755)
-// Node looks for the blob in a segment of that name on macOS; other formats ignore the option.
-await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), {
-  sentinelFuse: SEA_FUSE,
-  machoSegmentName: 'NODE_SEA',
-})
-rmSync(work, { recursive: true, force: true })
+  mkdirSync(dirname(out), { recursive: true })
+  copyFileSync(values.node ?? process.execPath, out)
+  copied = true
+  chmodSync(out, 0o755)
+  // Node looks for the blob in a segment of that name on macOS; other formats ignore the option.
+  await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: SEA_FUSE,
+    machoSegmentName: 'NODE_SEA',
+  })
+} catch (error) {
+  if (copied) rmSync(out, { force: true })
+  throw error
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
 console.log(`wrote ${out}`)

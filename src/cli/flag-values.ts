@@ -34,8 +34,11 @@ function toDigits(decimal: string): string {
 export function describeParseError(error: Error & { code?: string }): string {
   const option = /--?[A-Za-z][\w-]*/.exec(error.message)?.[0]
   switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${option ?? error.message} (see --help)`
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      // The option parseArgs quotes first: `-5` too, which `option` misses (no letter after the dash).
+      const quoted = /'(-[^'\s]+)'/.exec(error.message)?.[1]
+      return `unknown option ${quoted ?? option ?? error.message} (see --help)`
+    }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const long = /--[a-z][\w-]*/.exec(error.message)?.[0] ?? option
       return error.message.includes('does not take')

@@ -1,3 +1,4 @@
+import { statSync, type Stats } from 'node:fs'
 import { inspect, type InspectOptions } from 'node:util'
 import {
   AbstractStartedContainer,
@@ -27,7 +28,12 @@ const ADMIN_KEY_VARIABLE = 'TAXONOMY_MOCK_ADMIN_KEY'
  * interface and plain HTTP its health wait and `getUrl()` expect. Given again, the server's would
  * win: every `session()` a 403, or `start()` waiting out its timeout.
  */
-const MANAGED_FLAG = /^(?:--admin-key|--port|-p|--host|--tls(?:-[a-z-]+)?)(?:=|$)/
+const MANAGED_FLAG = /^(?:--admin-key|--port|--host|--tls(?:-[a-z-]+)?)(?:=|$)/
+/**
+ * `-p` as the CLI reads it: alone, with its value attached (`-p5000`) or after short flags that
+ * take none (`-qp5000`), each of which sets the port.
+ */
+const SHORT_PORT_FLAG = /^-[hqv]*p/
 /** Flags and variables whose values are secrets (keys, URLs that may carry a password): hidden in summaries. */
 const SECRET_FLAG = /^(?:--api-key|--store|--upstream)(?:=|$)/
 const SECRET_VARIABLE = /KEY|STORE|UPSTREAM|SECRET|TOKEN|PASSWORD/i
@@ -94,10 +100,11 @@ export class TaxonomyMockContainer extends GenericContainer {
    * machine, or the fixture itself. It is copied into the container before it starts.
    */
   withData(data: string | Fixture): this {
-    // Readable by the image's user (10001) whatever the file's own mode (a umask of 077 makes it 0600).
-    if (typeof data === 'string')
+    if (typeof data === 'string') {
+      checkDataFile(data)
+      // Readable by the image's user (10001) whatever the file's own mode (a umask of 077 makes it 0600).
       this.withCopyFilesToContainer([{ source: data, target: DATA_PATH, mode: 0o644 }])
-    else this.withCopyContentToContainer([{ content: JSON.stringify(data), target: DATA_PATH }])
+    } else this.withCopyContentToContainer([{ content: JSON.stringify(data), target: DATA_PATH }])
     this.flags.push('--data', DATA_PATH)
     return this
   }
@@ -115,10 +122,10 @@ export class TaxonomyMockContainer extends GenericContainer {
    * new TaxonomyMockContainer().withFlags('--any-key', '--delay', '300')
    */
   withFlags(...flags: string[]): this {
-    const managed = flags.find((flag) => MANAGED_FLAG.test(flag))
+    const managed = flags.find((flag) => MANAGED_FLAG.test(flag) || SHORT_PORT_FLAG.test(flag))
     if (managed !== undefined)
       throw new TypeError(
-        `withFlags: ${managed.split('=')[0]} is the container's own (the admin key by withAdminKey; the port, host and plain HTTP its health wait and getUrl() expect)`,
+        `withFlags: ${SHORT_PORT_FLAG.test(managed) ? '-p' : managed.split('=')[0]} is the container's own (the admin key by withAdminKey; the port, host and plain HTTP its health wait and getUrl() expect)`,
       )
     this.flags.push(...flags)
     return this
@@ -155,6 +162,28 @@ export class TaxonomyMockContainer extends GenericContainer {
   [inspect.custom](_depth: number, options: InspectOptions): string {
     return `TaxonomyMockContainer ${inspect(this.toJSON(), options)}`
   }
+}
+
+/**
+ * `withData`'s file, checked where it is given: Testcontainers reads it only in `start()`, after
+ * it has made the container, which its bare ENOENT then leaves behind (with no reaper, as on Podman).
+ */
+function checkDataFile(path: string): void {
+  let info: Stats
+  try {
+    info = statSync(path)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (code ?? message)
+    throw new TypeError(`withData: cannot read ${JSON.stringify(path)}: ${reason}`)
+  }
+  if (info.isDirectory())
+    throw new TypeError(`withData: ${JSON.stringify(path)} is a directory, not a fixture file`)
 }
 
 /** Flags as a summary shows them: the value of a secret one (`--api-key K`, `--store=URL`) hidden. */

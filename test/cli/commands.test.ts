@@ -88,6 +88,10 @@ it('exits 1 when --out cannot be written, leaving no partial file', async () => 
 
 it.each([
   [['--bogus'], 'taxonomy-mock: unknown option --bogus (see --help)'],
+  // An unknown short flag that is a digit, alone or after -q: named as the others, not parseArgs' advice.
+  [['-5'], 'taxonomy-mock: unknown option -5 (see --help)'],
+  [['-q4717'], 'taxonomy-mock: unknown option -4 (see --help)'],
+  [['export', '-1'], 'taxonomy-mock: unknown option -1 (see --help)'],
   [
     ['--port', 'abc'],
     'taxonomy-mock: --port must be an integer from 0 to 65535; received "abc" (string)',

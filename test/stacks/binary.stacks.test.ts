@@ -2,7 +2,10 @@
 // the npm package: each command gives the same bytes on stdout and stderr and the same exit code as
 // the packed package's bin, run by Node, and `serve` answers the same bytes over HTTP.
 import { execFile } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, inject, it } from 'vitest'
 import { spawnProgram, type CliRun } from '../helpers/cli.js'
@@ -12,6 +15,7 @@ const { project, binary } = inject('stacks')
 const NPM_BIN = join(project, 'node_modules/taxonomy-mock/bin/taxonomy-mock.cjs')
 const execFileAsync = promisify(execFile)
 const KEY = { authorization: 'Bearer taxonomy-mock-key' }
+const BUILD_BINARY = fileURLToPath(new URL('../../scripts/build-binary.mjs', import.meta.url))
 
 /** Runs one command to its end; resolves to its exit code and its output's bytes. */
 async function runOnce(
@@ -135,3 +139,23 @@ it('shares sessions through --store with a replica of the npm package: the Redis
     await redis.stop()
   }
 })
+
+it.each([
+  [['--bogus'], 'build-binary: unknown option --bogus; it takes --node PATH and --out FILE'],
+  [['--out'], 'build-binary: --out needs a value'],
+  [['--node', '/no/such/node'], 'build-binary: cannot read --node "/no/such/node": no such file'],
+])(
+  'refuses bad flags of the build script in one line, exit 2, before building: %j',
+  async (args, line) => {
+    const before = readdirSync(tmpdir()).filter((name) => name.startsWith('taxonomy-mock-sea-'))
+    const { code, stdout, stderr } = await runOnce(process.execPath, [BUILD_BINARY, ...args])
+    expect({ code, stdout: stdout.toString(), stderr: stderr.toString() }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${line}\n`,
+    })
+    // No work folder of its own left behind.
+    const after = readdirSync(tmpdir()).filter((name) => name.startsWith('taxonomy-mock-sea-'))
+    expect(after.filter((name) => !before.includes(name))).toEqual([])
+  },
+)

@@ -297,3 +297,15 @@ it("shows the server's own line when the Go recipe's mock cannot start", async (
   expect(output).toContain('taxonomy-mock: TAXONOMY_MOCK_SEED must be')
   expect(output).toContain('taxonomy-mock exited before listening')
 })
+
+it("runs the Go recipe's run line again after a pass, with a seed the server refuses: the server's line, not a cached pass", async () => {
+  const page = 'docs/recipes/go.md'
+  const dir = folderFor('go-run-again')
+  layOut(page, dir)
+  const first = await run(runLine(page), dir, goEnv())
+  expect(first.code, first.output).toBe(0)
+  // Go caches a passing run by what the test binary itself read: not the mock's variables or files.
+  const { code, output } = await run(runLine(page), dir, { ...goEnv(), TAXONOMY_MOCK_SEED: 'x' })
+  expect({ code, output }).toMatchObject({ code: 1 })
+  expect(output).toContain('taxonomy-mock: TAXONOMY_MOCK_SEED must be')
+})

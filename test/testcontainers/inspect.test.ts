@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { inspect } from 'node:util'
 import type { StartedTestContainer } from 'testcontainers'
 import { expect, it } from 'vitest'
@@ -81,3 +84,37 @@ it.each(['--admin-key', '--admin-key=k', '--port', '-p', '--host', '--tls', '--t
     )
   },
 )
+
+it.each(['-p5000', '-qp5000', '-qp'])(
+  'refuses withFlags(%s), the short form with its value attached or grouped, which sets --port too',
+  (flag) => {
+    expect(() => new TaxonomyMockContainer('taxonomy-mock:test').withFlags(flag)).toThrow(
+      /^withFlags: -p is the container's own/,
+    )
+  },
+)
+
+it('takes short flags that set no port: -q', () => {
+  expect(() => new TaxonomyMockContainer('taxonomy-mock:test').withFlags('-q')).not.toThrow()
+})
+
+it('refuses withData of a path that is no file when it is given, before start() makes a container', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-with-data-'))
+  try {
+    const missing = join(dir, 'missing.json')
+    const container = new TaxonomyMockContainer('taxonomy-mock:test')
+    expect(() => container.withData(missing)).toThrow(
+      new TypeError(`withData: cannot read ${JSON.stringify(missing)}: no such file`),
+    )
+    expect(() => container.withData(dir)).toThrow(
+      new TypeError(`withData: ${JSON.stringify(dir)} is a directory, not a fixture file`),
+    )
+    // A file is taken as before: copied in by start().
+    writeFileSync(join(dir, 'fixture.json'), '{}')
+    expect(container.withData(join(dir, 'fixture.json')).toJSON()).toMatchObject({
+      flags: ['--data', '/app/taxonomy-mock-data.json'],
+    })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
