@@ -1,5 +1,6 @@
 import { FixtureError } from './fixture-error.js'
 import { parseFixture } from './fixture.js'
+import { endOfStringStart } from './json-string.js'
 import { Taxonomy } from './store.js'
 
 /**
@@ -74,8 +75,6 @@ function describeCharacter(text: string, offset: number): string {
 }
 
 const SPACE = /[ \t\n\r]*/y
-/** The longest start of a string that can still end well: a `"` right after it ends the string. */
-const STRING_START = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/y
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 /** The longest start of a literal: what is past it is the unexpected character. */
 const LITERAL_START = /t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?/y
@@ -103,7 +102,7 @@ function findSyntaxError(text: string): number {
       else return at
       at++
     } else if (expecting === 'key') {
-      const end = endOf(STRING_START, text, at)
+      const end = endOfStringStart(text, at)
       if (end === at || text[end] !== '"') return end
       at = endOf(SPACE, text, end + 1)
       if (text[at] !== ':') return at
@@ -120,7 +119,7 @@ function findSyntaxError(text: string): number {
         expecting = char === '{' ? 'key' : 'value'
       }
     } else if (char === '"') {
-      const end = endOf(STRING_START, text, at)
+      const end = endOfStringStart(text, at)
       if (text[end] !== '"') return end
       at = end + 1
       expecting = 'next'

@@ -315,6 +315,19 @@ it('says where text is not JSON, by line and column, without quoting the text', 
     )
 })
 
+it('says where text is not JSON after a string of millions of characters, escapes or not', () => {
+  // A 10 MB string (a long description) before a typo overflowed the regular expression's stack.
+  for (const part of ['a', '\\"', '\\u00e9']) {
+    const string = part.repeat(12_000_000 / part.length)
+    const text = `{"x":"${string}", "y": tru}`
+    expect(() => loadTaxonomy(text), part).toThrow(
+      new FixtureError('invalid-json', [
+        { path: '$', message: `not valid JSON: unexpected '}' at line 1, column ${text.length}` },
+      ]),
+    )
+  }
+})
+
 it('reads text that starts with a byte-order mark as the text after it', () => {
   const text = readFixture('minimal.json')
   expect(loadTaxonomy(`\uFEFF${text}`).toFixture()).toEqual(loadTaxonomy(text).toFixture())
