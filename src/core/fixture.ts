@@ -40,7 +40,14 @@ const RECORD_KEYS = ['id', 'name', 'slug', 'description']
  * const fixture = parseFixture(JSON.parse(text))
  */
 export function parseFixture(value: unknown): Fixture {
-  const issues = createIssueList()
+  return checkFixture(value, createIssueList())
+}
+
+/**
+ * {@link parseFixture}, after the problems `issues` holds already (the fields the JSON text
+ * repeats, which the value parsed from it no longer shows): they are listed first. @internal
+ */
+export function checkFixture(value: unknown, issues: IssueList): Fixture {
   // Bytes (`readFileSync` without 'utf8') are an object too: each byte would be an unknown field.
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
     issues.add(

@@ -1,6 +1,7 @@
 import { FixtureError } from './fixture-error.js'
-import { parseFixture } from './fixture.js'
+import { checkFixture, createIssueList, parseFixture } from './fixture.js'
 import { endOfStringStart } from './json-string.js'
+import { addRepeatedFields } from './repeated-fields.js'
 import { Taxonomy } from './store.js'
 
 /**
@@ -12,12 +13,17 @@ import { Taxonomy } from './store.js'
  * const taxonomy = loadTaxonomy(readFileSync('fixtures/taxonomy.json', 'utf8'))
  */
 export function loadTaxonomy(fixture: unknown): Taxonomy {
-  return new Taxonomy(parseFixture(typeof fixture === 'string' ? parseJson(fixture) : fixture))
+  if (typeof fixture !== 'string') return new Taxonomy(parseFixture(fixture))
+  const body = fixture.startsWith('\uFEFF') ? fixture.slice(1) : fixture
+  const value = parseJson(body)
+  // A field the text gives twice is in the value once: the text is where to see it.
+  const issues = createIssueList()
+  addRepeatedFields(body, value, issues)
+  return new Taxonomy(checkFixture(value, issues))
 }
 
 /** `JSON.parse` that fails with a `FixtureError` instead of a bare `SyntaxError`. */
-function parseJson(text: string): unknown {
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text
+function parseJson(body: string): unknown {
   try {
     return JSON.parse(body)
   } catch (error) {

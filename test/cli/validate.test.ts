@@ -46,6 +46,20 @@ it('lists every problem with its JSON path, one per line, and exits 2', async ()
   ])
 })
 
+it('names a field the file gives twice, whose first value JSON would drop', async () => {
+  // Two exports merged by hand: the second "topics" would silently replace the first.
+  const text = toFixtureJson(createTaxonomy({ seed: 42, size: 'small' }))
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-validate-')), 'merged.json')
+  writeFileSync(file, text.replace(/\n}\n$/, ',\n  "topics": []\n}\n'))
+  expect(await runCli(['validate', file])).toEqual({
+    code: 2,
+    stdout: [
+      `${JSON.stringify(file)}: topics: given more than once: JSON keeps only its last value`,
+    ],
+    stderr: [`taxonomy-mock: ${JSON.stringify(file)} is not a valid fixture: 1 problem`],
+  })
+})
+
 it('says how many problems are not listed past the first 100', async () => {
   const fixture = JSON.parse(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
   for (const topic of fixture.topics.slice(0, 150)) topic.name = ''

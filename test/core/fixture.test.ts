@@ -315,6 +315,32 @@ it('says where text is not JSON, by line and column, without quoting the text', 
     )
 })
 
+it('reports a field given twice in the text, which JSON.parse would keep only the last of', () => {
+  const text = readFixture('minimal.json')
+  // A second "topics" (two files merged) would drop every topic of the first without a word.
+  const merged = text.replace(/\n}\n$/, ',\n  "topics": []\n}\n')
+  const name = text.replace('"name": "Humanities",', '"name": "Humanities", "n\\u0061me": "Arts",')
+  const message = 'given more than once: JSON keeps only its last value'
+  expect(() => loadTaxonomy(merged)).toThrow(
+    new FixtureError('invalid-fixture', [{ path: 'topics', message }]),
+  )
+  expect(() => loadTaxonomy(`\uFEFF${name}`)).toThrow(
+    new FixtureError('invalid-fixture', [{ path: 'domains[0].name', message }]),
+  )
+  // Listed with the file's other problems, first, as `validate` lists them.
+  const both = name.replace('"slug": "humanities"', '"slug": "NO"')
+  expect(() => loadTaxonomy(both)).toThrow(
+    'Failed to load fixture: domains[0].name: given more than once: JSON keeps only its last value (and 1 more problem)',
+  )
+  // Read without a stack to overflow: a string of millions of escapes, objects a million deep.
+  const long = `"x": "${'\\"'.repeat(6_000_000)}", "y": ${'{"a":'.repeat(1_000_000)}1${'}'.repeat(1_000_000)},`
+  expect(() => loadTaxonomy(merged.replace('"format"', `${long} "format"`))).toThrow(
+    `Failed to load fixture: topics: ${message} (and 2 more problems)`,
+  )
+  // The same name in two objects, and a value that reads like a field, are no repeat.
+  expect(loadTaxonomy(text.replace('"Humanities"', '"\\"name\\": x"')).domains).toHaveLength(1)
+})
+
 it('says where text is not JSON after a string of millions of characters, escapes or not', () => {
   // A 10 MB string (a long description) before a typo overflowed the regular expression's stack.
   for (const part of ['a', '\\"', '\\u00e9']) {
