@@ -1,5 +1,6 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
+import { toShownName } from '../core/shown-text.js'
 import {
   ENDPOINT_LIST,
   findEndpointOfLevel,
@@ -26,7 +27,7 @@ export function formatUrlLine(
   const { shown: keys } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
   const data =
     args.data !== undefined
-      ? `data ${args.data}`
+      ? `data ${toShownName(args.data)}`
       : args.upstream === undefined
         ? `seed ${args.seed ?? DEFAULT_SEED}, size ${args.size ?? 'medium'}`
         : 'no data'

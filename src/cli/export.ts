@@ -1,5 +1,6 @@
 import { createTaxonomy } from '../core/generate.js'
 import { describeDataset } from '../core/identity.js'
+import { toShownName } from '../core/shown-text.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import { toSlugTypes } from '../core/slug-types.js'
 import type { Taxonomy } from '../core/store.js'
@@ -37,13 +38,13 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
   if (args.out !== undefined) {
     await writeOutputFile(args.out, fixtureJsonChunks(taxonomy), '--out')
     io.stderr(
-      `taxonomy-mock: wrote ${counted(taxonomy.topics.length, 'topic')} (${label}) to ${args.out}`,
+      `taxonomy-mock: wrote ${counted(taxonomy.topics.length, 'topic')} (${label}) to ${toShownName(args.out)}`,
     )
   }
   if (args.types !== undefined) {
     await writeOutputFile(args.types, [toSlugTypes(taxonomy)], '--types')
     io.stderr(
-      `taxonomy-mock: wrote the slugs of ${counted(taxonomy.disciplines.length, 'discipline')} and ${counted(taxonomy.subDisciplines.length, 'sub-discipline')} to ${args.types}`,
+      `taxonomy-mock: wrote the slugs of ${counted(taxonomy.disciplines.length, 'discipline')} and ${counted(taxonomy.subDisciplines.length, 'sub-discipline')} to ${toShownName(args.types)}`,
     )
   }
   if (args.manifest !== undefined) {
@@ -52,7 +53,7 @@ export async function exportFixture(args: ExportArgs, io: CliIo): Promise<number
       [toManifestJson(taxonomy, source, args.out ?? null)],
       '--manifest',
     )
-    io.stderr(`taxonomy-mock: wrote the manifest to ${args.manifest}`)
+    io.stderr(`taxonomy-mock: wrote the manifest to ${toShownName(args.manifest)}`)
   }
   return 0
 }
@@ -86,7 +87,11 @@ async function readSource(args: ExportArgs, io: CliIo): Promise<Source> {
   }
   if (args.data !== undefined) {
     const taxonomy = await loadDataFile(args.data)
-    return { taxonomy, source: { dataset: describeDataset(taxonomy) }, label: args.data }
+    return {
+      taxonomy,
+      source: { dataset: describeDataset(taxonomy) },
+      label: toShownName(args.data),
+    }
   }
   const taxonomy = createTaxonomy({ seed: args.seed, size: args.size })
   return {

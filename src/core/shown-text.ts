@@ -49,3 +49,19 @@ export function toQuoted(text: string): string {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
 }
+
+/** What a line may not show as it is: a control character, a line break or a bidirectional control. */
+const UNSHOWABLE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+
+/**
+ * A name a user gave (a file's path) as a line shows it: as it is, or JSON-quoted by
+ * {@link toQuoted} when it holds a character that would break the line or act on the terminal.
+ *
+ * @example
+ * toShownName('out.json') // 'out.json'
+ * toShownName('a\nb.json') // '"a\\nb.json"'
+ */
+export function toShownName(name: string): string {
+  return UNSHOWABLE.test(name) ? toQuoted(name) : name
+}

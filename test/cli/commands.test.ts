@@ -66,6 +66,24 @@ it('exports to a file with --out and says so on stderr', async () => {
   expect(readFileSync(out, 'utf8')).toBe(toFixtureJson(createTaxonomy({ seed: 7, size: 'small' })))
 })
 
+it("quotes a file name holding a line break or a terminal escape in export's lines", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const data = join(dir, 'in\nforged.json')
+  writeFileSync(data, readFileSync(fixturePath('minimal.json')))
+  const out = join(dir, 'out\u001b[31m.json')
+  const types = join(dir, 'slugs\r.d.ts')
+  const manifest = join(dir, 'manifest\u202e.json')
+  const args = ['export', '--data', data, '--out', out, '--types', types, '--manifest', manifest]
+  const { code, stderr } = await runCli(args)
+  expect(code).toBe(0)
+  expect(stderr).toEqual([
+    `taxonomy-mock: wrote 1 topic (${JSON.stringify(data)}) to ${JSON.stringify(out)}`,
+    `taxonomy-mock: wrote the slugs of 1 discipline and 1 sub-discipline to ${JSON.stringify(types)}`,
+    `taxonomy-mock: wrote the manifest to ${JSON.stringify(manifest).replace('\u202e', '\\u202e')}`,
+  ])
+  expect(readFileSync(out, 'utf8')).toBe(readFileSync(fixturePath('minimal.json'), 'utf8'))
+})
+
 it('makes the folder of --out when it is missing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
   const out = join(dir, 'fixtures', 'taxonomy.json')

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
@@ -184,6 +186,13 @@ it('exits 1 with one line when the host cannot be bound', async () => {
   expect(run.stderr).toEqual([
     'taxonomy-mock: cannot bind --host "203.0.113.7": no such address on this machine',
   ])
+})
+
+it('quotes a --data file name holding a line break in the banner, which stays one line', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-')), 'a\n\u001b[2Jb.json')
+  writeFileSync(file, readFileSync(fixturePath('minimal.json')))
+  const { line } = await startCli(['--data', file, '--quiet'])
+  expect(line).toContain(`(data ${JSON.stringify(file)}; key: taxonomy-mock-key)`)
 })
 
 it('names its data in the banner and on every answer: seed and size, or the --data file SHA-256', async () => {
