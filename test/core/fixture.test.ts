@@ -339,6 +339,8 @@ it('reports a field given twice in the text, which JSON.parse would keep only th
   )
   // The same name in two objects, and a value that reads like a field, are no repeat.
   expect(loadTaxonomy(text.replace('"Humanities"', '"\\"name\\": x"')).domains).toHaveLength(1)
+  // A string that ends in a backslash of its own ends at the quote after it.
+  expect(loadTaxonomy(text.replace('"Humanities"', '"Humanities \\\\"')).domains).toHaveLength(1)
 })
 
 it('says where text is not JSON after a string of millions of characters, escapes or not', () => {
