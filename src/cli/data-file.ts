@@ -11,8 +11,11 @@ import type { Taxonomy } from '../core/store.js'
 import { UsageError } from './usage-error.js'
 import { decodeUtf8 } from './utf8-text.js'
 
-/** Larger files are refused: `--size large` builds more data than fits in one. */
-const MAX_DATA_BYTES = 100 * MEGABYTE
+/**
+ * Larger files are refused: `--size large` builds more data than fits in one. Loading takes some
+ * five times a file's size in memory, which a machine with less of it than this one may not have.
+ */
+export const MAX_DATA_BYTES = 100 * MEGABYTE
 /**
  * A `--data` file must be read to its end within this time: a FIFO whose writer keeps it open
  * never ends, and nothing else (start-up, the next reload under `--watch`) may wait on it forever.

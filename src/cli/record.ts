@@ -1,8 +1,13 @@
+import { stat } from 'node:fs/promises'
 import { recordService } from '../contract/record.js'
 import { createRedactor } from '../contract/redact.js'
+import { toMegabytes } from '../core/megabytes.js'
+import type { NestedOrder } from '../core/records.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
+import { toShownName } from '../core/shown-text.js'
 import type { ContractArgs } from './contract-args.js'
 import { counted } from './counted.js'
+import { MAX_DATA_BYTES } from './data-file.js'
 import type { CliIo } from './io.js'
 import { toRuntimeError, toServiceOptions } from './verify.js'
 import { writeOutputFile, writesStandardOutput } from './write-file.js'
@@ -25,13 +30,32 @@ export async function record(args: ContractArgs, io: CliIo): Promise<number> {
   const say = (line: string) => (onStdout ? io.stderr(redact(line)) : io.stdout(redact(line)))
   say(
     `taxonomy-mock: recorded ${counted(taxonomy.disciplines.length, 'discipline')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline')}, ` +
-      `${counted(taxonomy.domains.length, 'domain')} and ${counted(taxonomy.topics.length, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${args.out}`,
+      `${counted(taxonomy.domains.length, 'domain')} and ${counted(taxonomy.topics.length, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${toShownName(args.out!)}`,
   )
-  const order = result.order === 'name' ? '' : ` --order ${result.order}`
-  say(
-    onStdout
-      ? `Serve it as the service answered, once saved to a file: taxonomy-mock --data FILE${order}`
-      : `Serve it as the service answered: taxonomy-mock --data ${args.out}${order}`,
-  )
+  const size = onStdout ? undefined : await sizeOf(args.out!)
+  say(serveAdvice(onStdout ? undefined : args.out!, size, result.order))
   return 0
+}
+
+/**
+ * The last line: how to serve the recording (`out`, or the file stdout was saved to), or why
+ * `--data` would not read it (`size` bytes, past its limit). @internal
+ */
+export function serveAdvice(
+  out: string | undefined,
+  size: number | undefined,
+  order: NestedOrder,
+): string {
+  const flag = order === 'name' ? '' : ` --order ${order}`
+  if (out === undefined)
+    return `Serve it as the service answered, once saved to a file: taxonomy-mock --data FILE${flag}`
+  if (size !== undefined && size > MAX_DATA_BYTES)
+    return `It is ${toMegabytes(size)}, more than the ${toMegabytes(MAX_DATA_BYTES)} --data reads: record fewer disciplines to serve one, or load this one in code with loadTaxonomy()`
+  return `Serve it as the service answered: taxonomy-mock --data ${toShownName(out)}${flag}`
+}
+
+/** The size of a regular file written; `undefined` for anything else (a FIFO, a device). */
+async function sizeOf(file: string): Promise<number | undefined> {
+  const info = await stat(file).catch(() => undefined)
+  return info?.isFile() ? info.size : undefined
 }

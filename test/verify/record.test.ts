@@ -339,3 +339,20 @@ it('counts one record of a level in the singular in its summary', async () => {
     ),
   )
 })
+
+it('says a recording past the --data limit cannot be served so, not a command that refuses it', async () => {
+  // A recording of a service as large as `--size large` is about 400 MB: `--data` refuses it.
+  const { serveAdvice } = await import('../../src/cli/record.js')
+  const limit = 100 * 1024 * 1024
+  expect(serveAdvice('big.json', limit + 1024 * 1024, 'name')).toBe(
+    'It is 101 MB, more than the 100 MB --data reads: record fewer disciplines to serve one, or load this one in code with loadTaxonomy()',
+  )
+  expect(serveAdvice('big.json', 397 * 1024 * 1024, 'id')).toMatch(/^It is 397 MB, more than/)
+  expect(serveAdvice('ok.json', limit, 'id')).toBe(
+    'Serve it as the service answered: taxonomy-mock --data ok.json --order id',
+  )
+  // A name a terminal would act on is quoted, as every other line quotes one.
+  expect(serveAdvice('a\nb.json', 10, 'name')).toBe(
+    'Serve it as the service answered: taxonomy-mock --data "a\\nb.json"',
+  )
+})
