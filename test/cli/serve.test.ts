@@ -152,6 +152,9 @@ it('applies --delay and --no-cors', async () => {
   expect(first.status).toBe(401)
   expect(held).toBe(true)
   expect((await journal()).map((entry) => entry.ms)).toEqual([600_000, 0])
+  // The probe is not delayed: a health check must not fail a server that serves.
+  expect((await fetch(`${url}/__health`)).status).toBe(200)
+  expect(held).toBe(true)
   run.child.kill('SIGTERM')
   const response = await delayed
   expect(response.status).toBe(401)
