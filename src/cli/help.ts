@@ -75,7 +75,8 @@ Serve options:
       --not-found-status N      status of the not-found error  (default 404)
       --order O      nested arrays by name | id | fixture    (default name)
       --memory-budget MB   sessions' journals, patches and kept answers, at most;
-                     past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB})
+                     past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB},
+                     or half of Node's heap limit when less: a container's memory sets it)
   -q, --quiet        no per-request log lines, no examples
       --exit-on-stdin-end   stop as on SIGTERM once stdin ends: a parent (a test
                      run) that starts the server with a stdin pipe stops it by exiting,
