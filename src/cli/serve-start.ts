@@ -31,7 +31,7 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
  * sizes its heap from the container's memory (about 524 MB in a 1 GiB pod), and a budget the heap
  * cannot hold ended the process with "JavaScript heap out of memory" once patches filled it.
  */
-export function defaultMemoryBudget(
+function defaultMemoryBudget(
   heapLimit = process.versions.bun ? 0 : getHeapStatistics().heap_size_limit,
 ): number {
   // Bun's figure is no V8 heap limit: the default stands there, as wherever none is known.
