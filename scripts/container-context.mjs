@@ -3,36 +3,60 @@
 // here, and the two scripts the image runs (deploy/container/). Then `podman build .` (or
 // `docker build -f Containerfile .`) reads only that folder (.dockerignore).
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const CONTEXT = `${ROOT}.tmp/container-context`
 const DEPENDENCY = '@redis/client'
 
+/** One line naming the cause, exit 1: what a user can mend, told as such, not as a stack trace. */
+function fail(message) {
+  console.error(`container-context: ${message}`)
+  process.exit(1)
+}
+
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'))
 const { dependencies } = readJson(`${ROOT}package.json`)
 if (Object.keys(dependencies).join() !== DEPENDENCY)
-  throw new Error(
-    `container-context: expected ${DEPENDENCY} as the one dependency; package.json has ${Object.keys(dependencies).join(', ')}`,
+  fail(
+    `expected ${DEPENDENCY} as the one dependency; package.json has ${Object.keys(dependencies).join(', ')}`,
   )
-const installed = readJson(`${ROOT}node_modules/${DEPENDENCY}/package.json`).version
+const manifest = `${ROOT}node_modules/${DEPENDENCY}/package.json`
+if (!existsSync(manifest)) fail(`node_modules/${DEPENDENCY} is missing: run npm ci first`)
+const installed = readJson(manifest).version
 if (installed !== dependencies[DEPENDENCY])
-  throw new Error(
-    `container-context: node_modules has ${DEPENDENCY} ${installed}, package.json pins ${dependencies[DEPENDENCY]}: run npm ci`,
+  fail(
+    `node_modules has ${DEPENDENCY} ${installed}, package.json pins ${dependencies[DEPENDENCY]}: run npm ci`,
   )
 
 rmSync(CONTEXT, { recursive: true, force: true })
 mkdirSync(CONTEXT, { recursive: true })
 // dist/ as the sources are now, then packed as npm publishes it.
-execFileSync(process.execPath, [`${ROOT}scripts/build-if-stale.mjs`], {
-  cwd: ROOT,
-  stdio: 'inherit',
-})
-execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', CONTEXT], {
-  cwd: ROOT,
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
+/** Runs a step whose own output says what went wrong; one line more names the step, exit 1. */
+function step(name, file, args, stdio) {
+  try {
+    execFileSync(file, args, { cwd: ROOT, stdio })
+  } catch (error) {
+    fail(`${name} failed (${error.code ?? `exit ${error.status}`}); its output is above`)
+  }
+}
+
+step('building dist/', process.execPath, [`${ROOT}scripts/build-if-stale.mjs`], 'inherit')
+step(
+  'npm pack',
+  'npm',
+  ['pack', '--ignore-scripts', '--silent', '--pack-destination', CONTEXT],
+  ['ignore', 'ignore', 'inherit'],
+)
 const [tarball] = readdirSync(CONTEXT).filter((name) => name.endsWith('.tgz'))
 renameSync(`${CONTEXT}/${tarball}`, `${CONTEXT}/taxonomy-mock.tgz`)
 // The dependency without its source maps and type declarations, which nothing reads at run time.

@@ -3,7 +3,16 @@
 // recipe is run by some test, or exempt with its reason, and every block of docs/ that names a file
 // or imports the package is run or type-checked.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
@@ -112,6 +121,26 @@ it('names the Containerfile in every docker build command: Docker reads only a f
   )
   expect(commands.length).toBeGreaterThan(0)
   expect(commands.filter((command) => !command.includes(' -f Containerfile '))).toEqual([])
+})
+
+it("says in one line that the container build's context needs npm ci, in a clone without node_modules", () => {
+  // The script finds the repository from its own place: a copy of it beside package.json alone.
+  const clone = mkdtempSync(join(tmpdir(), 'container-context-'))
+  mkdirSync(join(clone, 'scripts'))
+  copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'))
+  copyFileSync(
+    join(ROOT, 'scripts/container-context.mjs'),
+    join(clone, 'scripts/container-context.mjs'),
+  )
+  const run = spawnSync(process.execPath, ['scripts/container-context.mjs'], {
+    cwd: clone,
+    encoding: 'utf8',
+  })
+  expect(run.status).toBe(1)
+  expect(run.stderr).toBe(
+    'container-context: node_modules/@redis/client is missing: run npm ci first\n',
+  )
+  expect(existsSync(join(clone, '.tmp'))).toBe(false)
 })
 
 it('catches each kind of process word it looks for', () => {

@@ -68,14 +68,15 @@ Serve options:
       --data FILE    serve a fixture v1 file instead of generated data
       --watch        with --data: reload the file when it changes, through symbolic links
                      (a ConfigMap mount); an invalid one is reported, the previous data kept
-      --delay MS     wait before every answer                (default 0);
+      --delay MS     wait before every answer but /__health's  (default 0);
                      with --scenario delay: the default session's scenario's delay alone
       --no-cors      send no CORS headers
       --unauthorized-status N   status of the key error        (default 401)
       --not-found-status N      status of the not-found error  (default 404)
       --order O      nested arrays by name | id | fixture    (default name)
       --memory-budget MB   sessions' journals, patches and kept answers, at most;
-                     past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB})
+                     past it, answers are made again when asked for  (default ${MEMORY_BUDGET.default / MB},
+                     or half of Node's heap limit when less: a container's memory sets it)
   -q, --quiet        no per-request log lines, no examples
       --exit-on-stdin-end   stop as on SIGTERM once stdin ends: a parent (a test
                      run) that starts the server with a stdin pipe stops it by exiting,

@@ -1,4 +1,7 @@
+import { getHeapStatistics } from 'node:v8'
+import { MEGABYTE } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
+import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import type { ServeArgs } from './args.js'
 import { offerDefaultSnapshot } from './default-snapshot.js'
 import type { CliIo } from './io.js'
@@ -19,8 +22,22 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
     ...args.matching,
     ...(args.scenario ? { scenario: args.scenario } : {}),
     ...(args.adminKey ? { adminKey: args.adminKey } : {}),
-    ...(args.memoryBudget !== undefined ? { memoryBudget: args.memoryBudget } : {}),
+    memoryBudget: args.memoryBudget ?? defaultMemoryBudget(),
   }
+}
+
+/**
+ * The budget without `--memory-budget`: 512 MB, or half of V8's heap limit when that is less. Node
+ * sizes its heap from the container's memory (about 524 MB in a 1 GiB pod), and a budget the heap
+ * cannot hold ended the process with "JavaScript heap out of memory" once patches filled it.
+ */
+function defaultMemoryBudget(
+  heapLimit = process.versions.bun ? 0 : getHeapStatistics().heap_size_limit,
+): number {
+  // Bun's figure is no V8 heap limit: the default stands there, as wherever none is known.
+  if (!(heapLimit > 0)) return MEMORY_BUDGET.default
+  const half = Math.floor(heapLimit / 2 / MEGABYTE) * MEGABYTE
+  return Math.max(MEMORY_BUDGET.min, Math.min(MEMORY_BUDGET.default, half))
 }
 
 /**

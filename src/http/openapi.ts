@@ -244,7 +244,7 @@ const adminErrors = {
   ),
   '405': errorResponse('Method not allowed'),
   '503': errorResponse(
-    'A replica started with `--store` cannot reach its Redis (`Session store unavailable: …`, with `Retry-After`)',
+    "A replica started with `--store` cannot reach its Redis (`Session store unavailable: …`), or a journal read misses another replica's part (`Journal incomplete: …`); with `Retry-After`",
   ),
 }
 

@@ -38,7 +38,7 @@ export interface AnswerOptions {
    */
   readonly anyKey?: boolean
   /**
-   * Milliseconds to wait before every answer.
+   * Milliseconds to wait before every answer but `/__health`'s (a probe must not time out).
    * @default 0
    */
   readonly delay?: number

@@ -35,7 +35,7 @@ export type SiteRoute = Exclude<
  * The pages and probes beside the API: the index and browse pages, `/__health` and
  * `/openapi.json`. No key, no scenario, no journal; each is built once per dataset and kept (all
  * but `/openapi.json` while the memory budget has room), counted in the metrics, and delayed by the
- * `delay` option as every answer is. `upstream`: whether the API asks an upstream for the records
+ * `delay` option as every answer is, but `/__health`'s. `upstream`: whether the API asks an upstream for the records
  * its data lacks, which the OpenAPI document then says (its 502).
  *
  * @example
@@ -136,7 +136,9 @@ export function createSitePages(
           ))
         : answerSite(route, readOnly, siteServed(store, cache, id === MALFORMED ? undefined : id))
     const answer = answerFor(answers, request.method)
-    const { delay } = cache.options
+    // The probe answers at once: a load balancer's or the kubelet's check (1 s by default) must
+    // not take a server that serves for dead because its clients are given latency.
+    const delay = route.kind === 'health' ? 0 : cache.options.delay
     metrics.countSite(request, route.kind, answer, delay)
     return delay > 0 ? { ...answer, delay } : answer
   }

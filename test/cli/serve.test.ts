@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
@@ -154,6 +155,9 @@ it('applies --delay and --no-cors', async () => {
   expect(first.status).toBe(401)
   expect(held).toBe(true)
   expect((await journal()).map((entry) => entry.ms)).toEqual([600_000, 0])
+  // The probe is not delayed: a health check must not fail a server that serves.
+  expect((await fetch(`${url}/__health`)).status).toBe(200)
+  expect(held).toBe(true)
   run.child.kill('SIGTERM')
   const response = await delayed
   expect(response.status).toBe(401)
@@ -210,6 +214,44 @@ it('names its data in the banner and on every answer: seed and size, or the --da
     dataset: { sha256: string }
   }
   expect(health.dataset.sha256).toBe(sha256)
+})
+
+it('keeps its default memory budget to half the heap Node was given (a 1 GiB container gets about 524 MB)', async () => {
+  // Node sizes its heap from the container's memory: the 512 MB default there ended the process
+  // with "JavaScript heap out of memory" once admin patches filled it.
+  const NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=96`.trim()
+  const heapLimit = Number(
+    execFileSync(process.execPath, ['-p', 'v8.getHeapStatistics().heap_size_limit'], {
+      env: { ...process.env, NODE_OPTIONS },
+      encoding: 'utf8',
+    }),
+  )
+  const budget = Math.floor(heapLimit / 2 / 1024 ** 2) * 1024 ** 2
+  expect(budget).toBeLessThan(512 * 1024 ** 2)
+  const { url } = await startCli(['--size', 'small', '--quiet'], { NODE_OPTIONS })
+  // About 800 KB of JSON each (a patch is at most 1 MB), counted ten times: sessions take them
+  // until the budget is full, well before the heap is.
+  const patch = JSON.stringify(
+    createDisciplinePatch({
+      name: 'Wide',
+      domainIds: [createTaxonomy({ size: 'small' }).domains[0]!.id],
+      subDisciplines: 5_000,
+    }),
+  )
+  let refused: Response | undefined
+  for (let n = 0; n < 40 && refused === undefined; n++) {
+    const response = await fetch(`${url}/__admin/sessions/s${n}/data`, {
+      method: 'PUT',
+      body: patch,
+    })
+    if (response.status === 200) await response.arrayBuffer()
+    else refused = response
+  }
+  expect(refused?.status).toBe(413)
+  expect(((await refused!.json()) as { error: string }).error).toContain(
+    `would pass the memory budget of ${budget} bytes`,
+  )
+  expect((await fetch(`${url}/__health`)).status).toBe(200)
 })
 
 it('holds its sessions to --memory-budget MB: a patch past it is a 413 naming the budget in bytes', async () => {

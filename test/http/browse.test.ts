@@ -159,3 +159,19 @@ it('keeps the index linear and bounded for a valid fixture built to blow it up',
   expect(record.text.length).toBeLessThan(6_000_000)
   expect(record.text).toContain('the API answers in full')
 })
+
+it('answers /__health at once under the `delay` option, which still delays the pages and the API', () => {
+  // A probe with a 1 s timeout (Kubernetes' default) or the image's 2 s health check must not
+  // fail a server that serves: `--delay` is latency for clients of the API, not for its probes.
+  const resolver = createResolver({ taxonomy: base, delay: 3000 })
+  expect(get(resolver, '/__health').delay).toBeUndefined()
+  expect(get(resolver, '/__health', 'HEAD').delay).toBeUndefined()
+  expect(get(resolver, '/').delay).toBe(3000)
+  expect(get(resolver, '/openapi.json').delay).toBe(3000)
+  const api = resolveNow(resolver, {
+    method: 'GET',
+    url: `/api/v2/disciplines/${base.disciplines[0]!.slug}`,
+    header: authorization('Bearer taxonomy-mock-key'),
+  })
+  expect(api.delay).toBe(3000)
+})

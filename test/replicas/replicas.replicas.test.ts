@@ -100,6 +100,27 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
   }, 60_000)
 
+  it("answers a journal read another replica's part is missing from with a 503 naming that, not the store", async () => {
+    // The store's time bound, 300 ms, after the prefix in its URL: the wait for B's part.
+    const [a, b] = await startReplicas('parts&timeout=300', 2)
+    expect((await get(a!.url, 'p')).status).toBe(200)
+    // B runs nothing while stopped: it cannot send its part; the store answers A throughout.
+    b!.run.child.kill('SIGSTOP')
+    try {
+      const read = await fetch(`${a!.url}/__admin/sessions/p/requests`)
+      expect(read.status).toBe(503)
+      expect(read.headers.get('retry-after')).toBe('1')
+      expect(await read.json()).toEqual({
+        error:
+          'Journal incomplete: another replica did not send its part within 300 ms; retry shortly',
+      })
+      expect((await admin(a!.url, 'PUT', 'p/scenario', 'unavailable')).status).toBe(200)
+    } finally {
+      b!.run.child.kill('SIGCONT')
+    }
+    expect((await admin(a!.url, 'GET', 'p/requests')).status).toBe(200)
+  }, 60_000)
+
   it('counts `times` exactly across replicas under concurrent load, session by session', async () => {
     const replicas = await startReplicas('times')
     const sessions = Array.from({ length: 16 }, (_, i) => `load-${i}`)

@@ -21,6 +21,19 @@ import type { SavedState, StepReply, StoreLink } from './store-link.js'
  * Requests in sessions without a saved scenario never wait for Redis. What needs the store and
  * cannot have it is answered `unavailable` (503).
  */
+/** A journal read that other replicas' parts did not reach within the store's time bound. */
+export class JournalPartsMissing extends Error {
+  override readonly name = 'JournalPartsMissing'
+
+  constructor(missing: number, ms: number) {
+    super(
+      missing === 1
+        ? `Journal incomplete: another replica did not send its part within ${ms} ms; retry shortly`
+        : `Journal incomplete: ${missing} other replicas did not send their parts within ${ms} ms; retry shortly`,
+    )
+  }
+}
+
 export class RedisSessionStore extends MemorySessionStore {
   /**
    * Sessions a notice said changed, fetched before they answer: each notice's mark, with the fetch
@@ -43,6 +56,8 @@ export class RedisSessionStore extends MemorySessionStore {
 
   /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
   unavailable!: MockAnswer
+  /** The 503 of a journal read another replica's part is missing from, saying so. */
+  incomplete!: (message: string) => MockAnswer
 
   constructor(
     memory: ConstructorParameters<typeof MemorySessionStore>,
@@ -245,8 +260,11 @@ export class RedisSessionStore extends MemorySessionStore {
     if (!isAdminWrite(command)) {
       const waiting = await this.current(id)
       if (waiting !== undefined) return waiting
-      // A journal read gathers every replica's part: one that cannot is answered 503.
-      return (async () => this.applyHere(command))().catch(() => this.unavailable)
+      // A journal read gathers every replica's part: one that cannot is answered 503, naming
+      // a missing part as such rather than the store, which answered.
+      return (async () => this.applyHere(command))().catch((error: unknown) =>
+        error instanceof JournalPartsMissing ? this.incomplete(error.message) : this.unavailable,
+      )
     }
     if (!this.link.up) return this.unavailable
     // Applied here first: it checks the write (a patch against the data served) and answers it.

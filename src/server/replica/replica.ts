@@ -6,7 +6,7 @@ import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
 import { createMessageAnswers } from '../../http/responses.js'
 import { DEFAULT_SESSION } from '../../http/sessions.js'
-import { RedisSessionStore } from './redis-store.js'
+import { JournalPartsMissing, RedisSessionStore } from './redis-store.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFaults } from './store-faults.js'
 import { loadStoreClient, StoreLink, type Notice } from './store-link.js'
@@ -84,7 +84,11 @@ export async function startReplica(
         try {
           const bytes = Math.floor(partsBodyBytes / Math.max(1, (await link.replicas()) - 1))
           others = (await link.ask(session, ask, bytes)) - 1
-          if (parts.length < others) await bounded(all, address.timeout)
+          if (parts.length < others)
+            await bounded(all, address.timeout).catch(() => {
+              // Redis answered: another replica (stopped, or busy past the bound) did not.
+              throw new JournalPartsMissing(others - parts.length, address.timeout)
+            })
         } finally {
           reads.delete(ask)
         }
@@ -99,6 +103,8 @@ export async function startReplica(
       `Session store unavailable: this replica cannot reach it; retry shortly`,
       resolver.options.cors,
     ).get
+    store!.incomplete = (message) =>
+      createMessageAnswers('unavailable', message, resolver.options.cors).get
 
     /** A notice from Redis: a session changed elsewhere, or a replica asks for journal parts. */
     function heard(shared: RedisSessionStore, notice: Notice): void {
