@@ -8,19 +8,6 @@ import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
 import { SESSION_LIMITS, type Session } from '../../http/sessions.js'
 import type { SavedState, StepReply, StoreLink } from './store-link.js'
 
-/**
- * A `--store` replica's sessions: their state (scenario, data, the scenario's count and windows)
- * lives in Redis; this process keeps a copy to answer from, and its own part of each journal.
- * - An admin write is applied here (which checks it), then in Redis by one script, which gives
- *   the session a new version and tells every replica (`P:changes`); a replica marks the session
- *   stale and fetches it before its next request in it is answered. The call answers then.
- * - A request in a session with a saved scenario takes its position in one script (which checks
- *   the version: a stale copy fetches and answers afresh); this process places its copy of the
- *   scenario there and takes the step: `times`, `sequence` and seeded faults count every
- *   replica's requests exactly once, and a quota's window is Redis' own.
- * Requests in sessions without a saved scenario never wait for Redis. What needs the store and
- * cannot have it is answered `unavailable` (503).
- */
 /** A journal read that other replicas' parts did not reach within the store's time bound. */
 export class JournalPartsMissing extends Error {
   override readonly name = 'JournalPartsMissing'
@@ -34,6 +21,19 @@ export class JournalPartsMissing extends Error {
   }
 }
 
+/**
+ * A `--store` replica's sessions: their state (scenario, data, the scenario's count and windows)
+ * lives in Redis; this process keeps a copy to answer from, and its own part of each journal.
+ * - An admin write is applied here (which checks it), then in Redis by one script, which gives
+ *   the session a new version and tells every replica (`P:changes`); a replica marks the session
+ *   stale and fetches it before its next request in it is answered. The call answers then.
+ * - A request in a session with a saved scenario takes its position in one script (which checks
+ *   the version: a stale copy fetches and answers afresh); this process places its copy of the
+ *   scenario there and takes the step: `times`, `sequence` and seeded faults count every
+ *   replica's requests exactly once, and a quota's window is Redis' own.
+ * Requests in sessions without a saved scenario never wait for Redis. What needs the store and
+ * cannot have it is answered `unavailable` (503).
+ */
 export class RedisSessionStore extends MemorySessionStore {
   /**
    * Sessions a notice said changed, fetched before they answer: each notice's mark, with the fetch
