@@ -2,7 +2,7 @@ import { quote } from '../core/field-name.js'
 import { loadTaxonomy } from '../core/load.js'
 import type { Taxonomy } from '../core/store.js'
 import { FIXTURE_FORMAT, LEVELS, RECORDED_FIXTURE_FORMAT, type Fixture } from '../core/types.js'
-import type { FixtureRecord, FixtureTopic, Level } from '../core/types.js'
+import type { FixtureRecord, FixtureSubDiscipline, FixtureTopic, Level } from '../core/types.js'
 import { findEndpoint, type Collection } from '../http/endpoints.js'
 import type { ServiceOptions } from './options.js'
 import { RecordError, recordService } from './record.js'
@@ -52,8 +52,10 @@ export async function captureRecord(
 }
 
 /**
- * `base` with the records of `recorded` it lacks, by id, appended in their order; a topic both hold
- * gains the sub-disciplines only `recorded` links it to. Records `base` holds stay as they are.
+ * `base` with the records of `recorded` it lacks, by id, appended in their order; a sub-discipline
+ * or topic both hold gains the parents only `recorded` links it to (a link is kept on the child: a
+ * discipline added would otherwise list none of the sub-disciplines `base` holds). Records `base`
+ * holds stay as they are otherwise.
  */
 function mergeFixtures(
   base: Fixture,
@@ -70,10 +72,10 @@ function mergeFixtures(
         if (at === undefined) {
           byId.set(record.id, records.push(record) - 1)
           added[level]++
-        } else if (level === 'topics') {
-          const topic = records[at] as FixtureTopic
-          records[at] = withParents(topic, record as FixtureTopic)
-          relinked ||= records[at] !== topic
+        } else if (PARENT_IDS[level] !== undefined) {
+          const held = records[at]!
+          records[at] = withParents(held, record, PARENT_IDS[level])
+          relinked ||= records[at] !== held
         }
       }
       return [level, records]
@@ -89,11 +91,17 @@ function mergeFixtures(
   return { fixture, added }
 }
 
-/** A topic with the sub-disciplines `other` adds to its own, in order. */
-function withParents(topic: FixtureTopic, other: FixtureTopic): FixtureTopic {
-  const ids = new Set(topic.sub_discipline_ids)
-  const more = other.sub_discipline_ids.filter((id) => !ids.has(id))
-  return more.length === 0
-    ? topic
-    : { ...topic, sub_discipline_ids: [...topic.sub_discipline_ids, ...more] }
+/** The field a sub-discipline or a topic lists its parents in (each may have several). */
+type ParentIds = 'discipline_ids' | 'sub_discipline_ids'
+const PARENT_IDS: Partial<Record<Level, ParentIds>> = {
+  sub_disciplines: 'discipline_ids',
+  topics: 'sub_discipline_ids',
+}
+
+/** A sub-discipline or topic with the parents `other` adds to its own, in order. */
+function withParents(held: FixtureRecord, other: FixtureRecord, field: ParentIds): FixtureRecord {
+  const own = (held as FixtureSubDiscipline & FixtureTopic)[field]
+  const ids = new Set(own)
+  const more = (other as FixtureSubDiscipline & FixtureTopic)[field].filter((id) => !ids.has(id))
+  return more.length === 0 ? held : { ...held, [field]: [...own, ...more] }
 }

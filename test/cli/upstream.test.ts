@@ -251,6 +251,41 @@ it("captures nothing, in one line, when the data holds the record's id under ano
   expect(asked.filter((path) => path === `/api/v2/disciplines/${SLUG}`)).toHaveLength(1)
 })
 
+it('captures a discipline whose sub-disciplines the data holds under other parents: the next lookup lists them, as the upstream does', async () => {
+  const upstream = await startUpstream()
+  // The data as recorded before the service added the discipline: its sub-disciplines that have
+  // other parents are held without it; the rest, and their own topics, are not there.
+  const discipline = source7.disciplines.find((d) =>
+    source7.subDisciplines.some(
+      (s) => s.discipline_ids.length > 1 && s.discipline_ids.includes(d.id),
+    ),
+  )!
+  const fixture = JSON.parse(toFixtureJson(source7))
+  fixture.disciplines = fixture.disciplines.filter((d: { id: string }) => d.id !== discipline.id)
+  const gone = new Set<string>()
+  fixture.sub_disciplines = fixture.sub_disciplines.flatMap(
+    (s: { id: string; discipline_ids: string[] }) => {
+      const parents = s.discipline_ids.filter((id) => id !== discipline.id)
+      if (parents.length === 0) gone.add(s.id)
+      return parents.length === 0 ? [] : [{ ...s, discipline_ids: parents }]
+    },
+  )
+  fixture.topics = fixture.topics.flatMap((t: { sub_discipline_ids: string[] }) => {
+    const parents = t.sub_discipline_ids.filter((id) => !gone.has(id))
+    return parents.length === 0 ? [] : [{ ...t, sub_discipline_ids: parents }]
+  })
+  const data = join(tempDir(), 'taxonomy.json')
+  writeFileSync(data, JSON.stringify(fixture))
+  const { run, url } = await serve(capturing(data, upstream.url))
+  const path = `/api/v2/disciplines/${discipline.slug}`
+  expect((await get(`${url}${path}`)).status).toBe(200)
+  await run.waitFor(/^taxonomy-mock: captured discipline /)
+  const direct = await get(`${upstream.url}${path}`, { authorization: `Bearer ${SECRET}` })
+  expect((await get(`${url}${path}`)).body).toBe(direct.body)
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+})
+
 /** The paths the upstream was asked for, oldest first (its default session's journal). */
 async function upstreamRequests(base: string): Promise<string[]> {
   const entries = (await (await fetch(`${base}/__admin/sessions/default/requests`)).json()) as {
