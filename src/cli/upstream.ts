@@ -193,7 +193,7 @@ class Captures {
     const what = `${noun} ${quote(slug)}`
     const cut = this.#cut.signal
     try {
-      const capture = await captureRecord(resolver.options.taxonomy, collection, slug, {
+      const capture = await captureRecord(resolver.options, collection, slug, {
         target: this.args.target,
         apiKey: this.args.apiKey,
         timeout: this.args.timeout,

@@ -296,7 +296,7 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
  * keys sorted would say, without building either text. Plain loops: a large recording compares a
  * million summaries, and a list of keys (or a closure) per object is as many objects to collect.
  */
-function sameJson(a: unknown, b: unknown): boolean {
+export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false

@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { loadTaxonomy } from '../../src/core/load.js'
+import { toDisciplineRecord } from '../../src/core/records.js'
+import type { FixtureDiscipline } from '../../src/core/types.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { runCli, spawnCli, type CliRun } from '../helpers/cli.js'
 import { until } from '../helpers/clock.js'
@@ -250,6 +252,111 @@ it("captures nothing, in one line, when the data holds the record's id under ano
   const asked = (await upstreamRequests(upstream.url)).slice(requestsBefore.length)
   expect(asked.filter((path) => path === `/api/v2/disciplines/${SLUG}`)).toHaveLength(1)
 })
+
+it('captures a discipline whose sub-disciplines the data holds under other parents: the next lookup lists them, as the upstream does', async () => {
+  const upstream = await startUpstream()
+  // The data as recorded before the service added the discipline: its sub-disciplines that have
+  // other parents are held without it.
+  const discipline = source7.disciplines.find((d) =>
+    source7.subDisciplines.some(
+      (s) => s.discipline_ids.length > 1 && s.discipline_ids.includes(d.id),
+    ),
+  )!
+  const data = join(tempDir(), 'taxonomy.json')
+  writeFileSync(
+    data,
+    JSON.stringify(withoutRecord(JSON.parse(toFixtureJson(source7)), discipline.id)),
+  )
+  const { run, url } = await serve(capturing(data, upstream.url))
+  const path = `/api/v2/disciplines/${discipline.slug}`
+  expect((await get(`${url}${path}`)).status).toBe(200)
+  await run.waitFor(/^taxonomy-mock: captured discipline /)
+  const direct = await get(`${upstream.url}${path}`, { authorization: `Bearer ${SECRET}` })
+  expect((await get(`${url}${path}`)).body).toBe(direct.body)
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+})
+
+it('captures nothing, in one line, when a record it adds would show a parent the data holds under its old slug, and leaves the file as it is', async () => {
+  const upstream = await startUpstream()
+  // A sub-discipline the data lacks, one of whose parents the data holds under another slug.
+  const sub = source7.subDisciplines.find((s) => s.discipline_ids.length > 1)!
+  const fixture = withoutRecord(JSON.parse(toFixtureJson(source7)), sub.id)
+  const parent = fixture.disciplines.find((d) => d.id === sub.discipline_ids[0])!
+  parent.slug = 'renamed-here'
+  const data = join(tempDir(), 'taxonomy.json')
+  writeFileSync(data, JSON.stringify(fixture))
+  const { run, url } = await serve(capturing(data, upstream.url))
+  expect((await get(`${url}/api/v2/sub_disciplines/${sub.slug}`)).status).toBe(200)
+  await until(
+    () => run.stderr.length > 0 || run.stdout.some((line) => line.includes(' captured ')),
+    'the capture to end',
+  )
+  expect(run.stderr).toEqual([
+    `taxonomy-mock: cannot capture sub-discipline "${sub.slug}": the data would not answer sub-discipline "${sub.slug}" as the service did (a record the data holds renamed on the service?); nothing captured; not tried again for 60 s`,
+  ])
+  expect(readFileSync(data, 'utf8')).toBe(JSON.stringify(fixture))
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+})
+
+it("captures nothing, in one line naming --order, when the service orders a record's arrays as the server's --order does not; with that --order it captures", async () => {
+  const upstream = await startTestServer({ seed: 7, size: 'small', apiKeys: [SECRET], order: 'id' })
+  // A discipline whose sub-disciplines the two orders list otherwise.
+  const inOrder = (d: FixtureDiscipline, order: 'name' | 'id') =>
+    JSON.stringify(toDisciplineRecord(source7, d, { order }))
+  const { slug } = source7.disciplines.find((d) => inOrder(d, 'name') !== inOrder(d, 'id'))!
+  const data = join(tempDir(), 'taxonomy.json')
+  const first = await serve(capturing(data, upstream.url))
+  expect((await get(`${first.url}/api/v2/disciplines/${slug}`)).status).toBe(200)
+  await until(
+    () =>
+      first.run.stderr.length > 0 || first.run.stdout.some((line) => line.includes(' captured ')),
+    'the capture to end',
+  )
+  expect(first.run.stderr).toEqual([
+    `taxonomy-mock: cannot capture discipline "${slug}": the service orders discipline "${slug}"'s arrays as --order id does, and this server serves --order name; nothing captured; not tried again for 60 s`,
+  ])
+  expect(existsSync(data)).toBe(false)
+  first.run.child.kill('SIGTERM')
+  expect(await first.run.exit).toBe(0)
+
+  const second = await serve(['--order', 'id', ...capturing(data, upstream.url)])
+  const path = `/api/v2/disciplines/${slug}`
+  expect((await get(`${second.url}${path}`)).status).toBe(200)
+  await second.run.waitFor(/^taxonomy-mock: captured discipline /)
+  const direct = await get(`${upstream.url}${path}`, { authorization: `Bearer ${SECRET}` })
+  expect((await get(`${second.url}${path}`)).body).toBe(direct.body)
+  second.run.child.kill('SIGTERM')
+  expect(await second.run.exit).toBe(0)
+})
+
+interface Linked {
+  id: string
+  slug: string
+  discipline_ids?: string[]
+  sub_discipline_ids?: string[]
+}
+
+/**
+ * A fixture without the discipline or sub-discipline `id`: its children linked to it alone go
+ * with it (and theirs), the others lose the link.
+ */
+function withoutRecord(fixture: Record<string, Linked[]>, id: string) {
+  const gone = new Set([id])
+  for (const [level, field] of [
+    ['disciplines', undefined],
+    ['sub_disciplines', 'discipline_ids'],
+    ['topics', 'sub_discipline_ids'],
+  ] as const) {
+    fixture[level] = fixture[level]!.flatMap((record) => {
+      const parents = field && record[field]!.filter((parent) => !gone.has(parent))
+      if (gone.has(record.id) || parents?.length === 0) return gone.add(record.id) && []
+      return [field ? { ...record, [field]: parents } : record]
+    })
+  }
+  return fixture as Record<'disciplines' | 'sub_disciplines' | 'topics', Linked[]>
+}
 
 /** The paths the upstream was asked for, oldest first (its default session's journal). */
 async function upstreamRequests(base: string): Promise<string[]> {
