@@ -8,6 +8,7 @@ import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
+import { namesNodesOwnDescriptor } from './descriptor-paths.js'
 import { UsageError } from './usage-error.js'
 import { decodeUtf8 } from './utf8-text.js'
 
@@ -118,6 +119,8 @@ async function readDataBytes(
   limit: ReadLimit = FIXTURE_LIMIT,
 ): Promise<Buffer> {
   try {
+    // Not one the process was given: reading libuv's own pipe outlived the time bound, and signals.
+    if (namesNodesOwnDescriptor(file)) throw Object.assign(new Error(file), { code: 'ENOENT' })
     const info = await statOf(file)
     if (info.isDirectory()) throw new UsageError(`${where} is a directory, not a fixture file`)
     if (info.isCharacterDevice() && isTerminal(file))

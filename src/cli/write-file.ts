@@ -7,6 +7,12 @@ import type { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { OPTIONS } from './args.js'
 import type { CONTRACT_OPTIONS } from './contract-args.js'
+import {
+  findDescriptorPath,
+  MAX_LINKS,
+  namesNodesOwnDescriptor,
+  ownDescriptorOf,
+} from './descriptor-paths.js'
 import { RuntimeError } from './runtime-error.js'
 
 /** The flags a flag table marks `file: 'written'`, as `--name`: the only flags files are written for. */
@@ -17,11 +23,6 @@ type WrittenIn<Table> = {
 }[keyof Table & string]
 // `--data` is read, and rewritten only by `serve --on-miss capture`, with the records it captures.
 type WrittenFileFlag = WrittenIn<typeof OPTIONS> | WrittenIn<typeof CONTRACT_OPTIONS> | '--data'
-
-/** A path that names one of the process's descriptors: written through, never replaced. */
-const DESCRIPTOR_PATH = /^\/(dev\/(stdout|stderr|stdin|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/
-/** Symbolic links followed at most while looking for a descriptor path (Linux's own limit). */
-const MAX_LINKS = 40
 
 /** Partial files being written now, so that a stop signal can remove them (see removePartialFiles). */
 const partialFiles = new Set<string>()
@@ -118,7 +119,7 @@ export async function writesStandardOutput(
   files: readonly (string | undefined)[],
 ): Promise<boolean> {
   for (const file of files) {
-    const descriptor = file === undefined ? undefined : await findDescriptorPath(file)
+    const descriptor = file === undefined ? undefined : findDescriptorPath(file)
     if (descriptor !== undefined && ownDescriptorOf(descriptor) === 1) return true
   }
   return false
@@ -144,8 +145,11 @@ type Target =
 async function findTarget(file: string): Promise<Target> {
   // Written beside it, `new/` would be `new/.….partial`, in a folder that is not there.
   if (file.endsWith('/')) throw Object.assign(new Error('ends in /'), { code: 'EFOLDERNAME' })
-  const descriptor = await findDescriptorPath(file)
+  const descriptor = findDescriptorPath(file)
   if (descriptor !== undefined) {
+    // Not one the process was given: writing into libuv's own pipe hung it, or crashed it.
+    if (namesNodesOwnDescriptor(file))
+      throw Object.assign(new Error('no open descriptor'), { code: 'ENOENT', path: file })
     // Our own stdout or stderr may be a socket (Node's child processes), which cannot be opened by path.
     const own = ownDescriptorOf(descriptor)
     if (own === 1 || own === 2)
@@ -228,28 +232,6 @@ function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   )
-}
-
-/** The descriptor path that `file`, or a link on the way from it, is, if any. */
-async function findDescriptorPath(file: string): Promise<string | undefined> {
-  let path = resolve(file)
-  for (let links = 0; links <= MAX_LINKS; links++) {
-    if (DESCRIPTOR_PATH.test(path)) return path
-    const next = await readlink(path).catch(() => undefined)
-    if (next === undefined) return undefined
-    path = resolve(dirname(path), next)
-  }
-  return undefined
-}
-
-/** Which of this process's own descriptors a descriptor path names, if it is one of them. */
-function ownDescriptorOf(path: string): number | undefined {
-  if (path === '/dev/stdout') return 1
-  if (path === '/dev/stderr') return 2
-  const match = /^\/(?:dev|proc\/(?:self|thread-self|(\d+)))\/fd\/(\d+)$/.exec(path)
-  if (match === null || (match[1] !== undefined && Number(match[1]) !== process.pid))
-    return undefined
-  return Number(match[2])
 }
 
 /** Writes to a device, FIFO or descriptor; a reader that leaves early (EPIPE) ends it quietly, as for stdout. */

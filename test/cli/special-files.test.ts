@@ -117,6 +117,45 @@ it('writes two outputs through links to the standard output when it is a file, n
   expect(text).toContain('export type DisciplineSlug')
 })
 
+it('refuses a descriptor Node opened for itself, and writes and reads one it was given', () => {
+  // Descriptors 3-5 of a Node process its parent gave none: libuv's event loop and its signal
+  // pipe. Writing the export into the pipe hung the CLI past SIGTERM (or crashed it); reading it
+  // outlived the 5 s bound. Killed here, so a regression fails rather than hangs.
+  const dir = tempDir()
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [BIN, ...args], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      killSignal: 'SIGKILL',
+    })
+  for (const fd of [3, 4, 5]) {
+    const link = join(dir, `fd${fd}`)
+    symlinkSync(`/proc/self/fd/${fd}`, link)
+    const written = run(['export', '--size', 'small', '--out', link])
+    expect([written.status, written.stderr]).toEqual([
+      1,
+      `taxonomy-mock: cannot write --out file ${JSON.stringify(link)}: no such file or folder\n`,
+    ])
+    const read = run(['validate', link])
+    expect([read.status, read.stderr]).toEqual([
+      2,
+      `taxonomy-mock: cannot read file ${JSON.stringify(link)}: no such file\n`,
+    ])
+  }
+  // A file the shell opens as descriptor 3 is the caller's: written through.
+  const output = join(dir, 'given.json')
+  const given = spawnSync(
+    'sh',
+    ['-c', `"$0" "$1" export --size small --out "$2" 3> "$3"`, process.execPath, BIN].concat([
+      join(dir, 'fd3'),
+      output,
+    ]),
+    { encoding: 'utf8' },
+  )
+  expect(given.status, given.stderr).toBe(0)
+  expect(readFileSync(output, 'utf8')).toBe(SMALL)
+})
+
 it('replaces a regular file behind a link and keeps the link', async () => {
   const dir = tempDir()
   writeFileSync(join(dir, 'real.json'), 'old')
