@@ -97,6 +97,27 @@ it('CLIENT PAUSE WRITE: requests in a session with a scenario and admin calls ge
   expect((await get(a!.url, 'p')).error).toBe('Service unavailable')
 }, 60_000)
 
+it("the store's 503 to an admin call carries no CORS headers, as every admin answer; the API's keeps them", async () => {
+  const [a] = await startReplicas('cors', 1)
+  expect((await admin(a!.url, 'PUT', 'c/scenario', 'server-error')).status).toBe(200)
+  expect(await redisSays('CLIENT', 'PAUSE', '600000', 'WRITE')).toBe('OK')
+  const corsOf = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(a!.url + path, { ...init, signal: AbortSignal.timeout(HANG) })
+    await response.arrayBuffer()
+    return [response.status, response.headers.get('access-control-allow-origin')]
+  }
+  try {
+    const write = { method: 'PUT', body: JSON.stringify('unavailable') }
+    expect(await corsOf('/__admin/sessions/c/scenario', write)).toEqual([503, null])
+    // A read waits for the fetch the failed write asked for, which the store cannot answer.
+    expect(await corsOf('/__admin/sessions/c')).toEqual([503, null])
+    const api = { headers: { ...AUTH, 'x-taxonomy-mock-session': 'c' } }
+    expect(await corsOf(PATH, api)).toEqual([503, '*'])
+  } finally {
+    await redisSays('CLIENT', 'UNPAUSE')
+  }
+}, 60_000)
+
 it('DEBUG SLEEP: a request in a session with a scenario gets 503 rather than waiting as long as Redis sleeps', async () => {
   const sleepy = await startRedis(['--enable-debug-command', 'yes'])
   try {

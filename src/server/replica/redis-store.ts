@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { adminError } from '../../http/admin-answers.js'
 import { isAdminWrite, parseAdminWrite, type AdminCommand } from '../../http/admin-commands.js'
 import { MemorySessionStore, takeStep } from '../../http/memory-store.js'
 import { DEFAULT_WINDOW, type RateLimitReading } from '../../http/rate-limit.js'
@@ -7,6 +8,12 @@ import { ScenarioState, USUAL_EFFECT } from '../../http/scenario-state.js'
 import { AGAIN, type SharedStep, type Step } from '../../http/session-store.js'
 import { SESSION_LIMITS, type Session } from '../../http/sessions.js'
 import type { SavedState, StepReply, StoreLink } from './store-link.js'
+
+/** Why a request that needs the store cannot have it: the body of each such 503. */
+export const STORE_UNAVAILABLE =
+  'Session store unavailable: this replica cannot reach it; retry shortly'
+/** The admin API's 503 for it: no CORS headers, as every admin answer, whatever `cors` says. */
+const ADMIN_UNAVAILABLE = adminError('unavailable', STORE_UNAVAILABLE)
 
 /** A journal read that other replicas' parts did not reach within the store's time bound. */
 export class JournalPartsMissing extends Error {
@@ -56,8 +63,6 @@ export class RedisSessionStore extends MemorySessionStore {
 
   /** The 503 of a request that needs the store and cannot have it (its CORS are the resolver's). */
   unavailable!: MockAnswer
-  /** The 503 of a journal read another replica's part is missing from, saying so. */
-  incomplete!: (message: string) => MockAnswer
 
   constructor(
     memory: ConstructorParameters<typeof MemorySessionStore>,
@@ -258,15 +263,17 @@ export class RedisSessionStore extends MemorySessionStore {
   override async apply(command: AdminCommand): Promise<MockAnswer> {
     const { session: id } = command
     if (!isAdminWrite(command)) {
-      const waiting = await this.current(id)
-      if (waiting !== undefined) return waiting
+      // The fetch it waits for could not be made: the store's 503, the admin API's own.
+      if ((await this.current(id)) !== undefined) return ADMIN_UNAVAILABLE
       // A journal read gathers every replica's part: one that cannot is answered 503, naming
       // a missing part as such rather than the store, which answered.
       return (async () => this.applyHere(command))().catch((error: unknown) =>
-        error instanceof JournalPartsMissing ? this.incomplete(error.message) : this.unavailable,
+        error instanceof JournalPartsMissing
+          ? adminError('unavailable', error.message)
+          : ADMIN_UNAVAILABLE,
       )
     }
-    if (!this.link.up) return this.unavailable
+    if (!this.link.up) return ADMIN_UNAVAILABLE
     // Applied here first: it checks the write (a patch against the data served) and answers it.
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
@@ -292,7 +299,7 @@ export class RedisSessionStore extends MemorySessionStore {
       const copy = this.find(id)
       if (copy !== undefined) this.#versions.delete(copy)
       this.markStale(id)
-      return this.unavailable
+      return ADMIN_UNAVAILABLE
     }
     // The state as of this write, every earlier one included: current, unless a later came.
     this.#adopt(id, saved)

@@ -6,7 +6,7 @@ import { createGatheringResolver, type Resolver } from '../../http/resolver.js'
 import type { Upstream } from '../../http/upstream.js'
 import { createMessageAnswers } from '../../http/responses.js'
 import { DEFAULT_SESSION } from '../../http/sessions.js'
-import { JournalPartsMissing, RedisSessionStore } from './redis-store.js'
+import { JournalPartsMissing, RedisSessionStore, STORE_UNAVAILABLE } from './redis-store.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFaults } from './store-faults.js'
 import { loadStoreClient, StoreLink, type Notice } from './store-link.js'
@@ -100,11 +100,9 @@ export async function startReplica(
 
     store!.unavailable = createMessageAnswers(
       'unavailable',
-      `Session store unavailable: this replica cannot reach it; retry shortly`,
+      STORE_UNAVAILABLE,
       resolver.options.cors,
     ).get
-    store!.incomplete = (message) =>
-      createMessageAnswers('unavailable', message, resolver.options.cors).get
 
     /** A notice from Redis: a session changed elsewhere, or a replica asks for journal parts. */
     function heard(shared: RedisSessionStore, notice: Notice): void {
