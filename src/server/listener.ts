@@ -102,6 +102,8 @@ export function createListener(
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).
   const noHost = createErrorAnswers('badRequest', cors)
   const busy = createMessageAnswers('unavailable', BUSY, cors).get
+  // For an answer without CORS headers (the admin API's: a HAR export), the 503 has none either.
+  const busyWithoutCors = createMessageAnswers('unavailable', BUSY, false).get
 
   /**
    * The one place an answer leaves the server, once its delay (if any) is over: `waited` is the
@@ -191,8 +193,9 @@ export function createListener(
     asked: NodeMockRequest,
   ): void {
     lost(asked, answer)
-    send(request.socket, response, busy)
-    if (onRequest !== undefined) tell(request, busy.status, clock.now() - started, undefined)
+    const refusal = 'access-control-allow-origin' in answer.headers ? busy : busyWithoutCors
+    send(request.socket, response, refusal)
+    if (onRequest !== undefined) tell(request, refusal.status, clock.now() - started, undefined)
   }
 
   /** A fault that sends no HTTP answer is told too, with status 0, so that a log shows it arrived. */
@@ -257,7 +260,7 @@ export function createListener(
    */
   function lost(asked: NodeMockRequest, answer: MockAnswer): void {
     if (answer === noHost.get || answer === noHost.head || answer === internalError) return
-    if (answer === busy) return
+    if (answer === busy || answer === busyWithoutCors) return
     metrics?.countLost(asked)
     markUnsent?.(asked, answer)
   }

@@ -195,6 +195,8 @@ it('holds one HAR export for clients that do not read it, answering others 503 m
   const busy = await fetch(har)
   expect(busy.status).toBe(503)
   expect(busy.headers.get('retry-after')).toBe('1')
+  // An admin answer, as the HAR it stands for: no CORS headers.
+  expect(busy.headers.get('access-control-allow-origin')).toBeNull()
   await busy.text()
   unread.destroy()
   await until(async () => (await statusOf(har)) === 200, 'a HAR made again')
