@@ -148,6 +148,23 @@ async function replaceAWorker(run: CliRun): Promise<number> {
   return started!
 }
 
+/**
+ * What `/__metrics` counts of 200s to `/api/v2/disciplines/…` and of answers timed, on a
+ * connection of its own.
+ */
+async function fetchCounts(url: string, signal?: AbortSignal) {
+  const text = await (
+    await fetch(`${url}/__metrics`, { signal, headers: { connection: 'close' } })
+  ).text()
+  const read = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0)
+  return {
+    ok: read(
+      /^taxonomy_mock_requests_total\{endpoint="disciplines",status="200",scenario="none"\} (\d+)$/m,
+    ),
+    answers: read(/^taxonomy_mock_answer_seconds_count (\d+)$/m),
+  }
+}
+
 /** The sockets a process holds open. */
 async function socketCount(pid: number): Promise<number> {
   const { readdir, readlink } = await import('node:fs/promises')
@@ -338,6 +355,38 @@ describe('serve --workers 2', () => {
     expect(
       run.stdout.filter((line) => /^GET \/api\/v2\/disciplines\/history \d{3} /.test(line)),
     ).toHaveLength(5)
+  })
+
+  it('/__metrics: a worker that dies leaves what it counted; no counter goes down', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    // On connections of their own: round-robin hands them to both workers.
+    for (let i = 0; i < 10; i++) await get(`${url}/api/v2/disciplines/history`, AUTH)
+    const before = await fetchCounts(url)
+    expect(before.ok).toBe(10)
+    await replaceAWorker(run)
+    const after = await fetchCounts(url)
+    expect(after.ok).toBe(10)
+    expect(after.answers).toBeGreaterThanOrEqual(before.answers)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
+  it('/__metrics answers while a worker does not (SIGSTOP), with what it counted before', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    for (let i = 0; i < 10; i++) await get(`${url}/api/v2/disciplines/history`, AUTH)
+    expect((await fetchCounts(url)).ok).toBe(10)
+    const [stuck] = await childPids(run.child.pid!)
+    process.kill(stuck!, 'SIGSTOP')
+    try {
+      // Two connections: round-robin hands one of them to the worker that answers.
+      const signal = AbortSignal.timeout(HANG_MS)
+      const counts = await Promise.any([fetchCounts(url, signal), fetchCounts(url, signal)])
+      expect(counts.ok).toBe(10)
+    } finally {
+      process.kill(stuck!, 'SIGCONT')
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
   })
 
   it('journals a wrong key in a session made with PUT on every worker, and one started in place of a dead one', async () => {
