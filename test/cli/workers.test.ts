@@ -979,6 +979,44 @@ describe('serve --workers 2', () => {
     await expect.poll(() => isAlive(stuck!), { timeout: HANG_MS }).toBe(false)
   })
 
+  it('a second signal cuts the connections whose clients do not read, on every worker: none is killed', async () => {
+    const exits = join(mkdtempSync(join(tmpdir(), 'tm-exits-')), 'exits')
+    const preload = fileURLToPath(new URL('../helpers/worker-exits.cjs', import.meta.url))
+    const { run, url } = await serving(
+      spawnCli(['--port', '0', '--workers', '2', '--quiet'], {
+        NODE_OPTIONS: `--require ${JSON.stringify(preload)}`,
+        TAXONOMY_MOCK_TEST_EXITS: exits,
+      }),
+    )
+    const { port } = new URL(url)
+    // Connections that pipeline far more than the socket buffers hold and never read: their
+    // answers wait for the 10 s grace, on both workers (round-robin).
+    const unread = [...Array(4).keys()].map(() => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1000)),
+      )
+      socket.pause()
+      socket.on('error', () => {})
+      return socket
+    })
+    try {
+      await until(
+        async () =>
+          (await Promise.all((await childPids(run.child.pid!)).map(socketCount))).every(
+            (count) => count >= 3,
+          ),
+        'both workers hold unread connections',
+      )
+      run.child.kill('SIGTERM')
+      // Another signal than the first: the same one again within 0.5 s would be one stop.
+      run.child.kill('SIGINT')
+      expect(await run.exit).toBe(0)
+      expect(readFileSync(exits, 'utf8').trim().split('\n')).toEqual(['0 null', '0 null'])
+    } finally {
+      for (const socket of unread) socket.destroy()
+    }
+  })
+
   it('a port in use: exit 1 with the reason, no worker left behind', async () => {
     const { url } = shared
     const port = new URL(url).port
