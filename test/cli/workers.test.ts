@@ -564,6 +564,21 @@ describe('serve --workers 2', () => {
     expect(await childPids(run.child.pid!)).toEqual([])
   })
 
+  it('/__metrics: taxonomy_mock_workers counts the processes serving, the primary alone while the workers start', async () => {
+    const { run, open } = spawnHeld('--quiet')
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+    const serving = async () =>
+      /^taxonomy_mock_workers (\d+)$/m.exec(
+        await (await fetch(`${url}/__metrics`, { headers: { connection: 'close' } })).text(),
+      )?.[1]
+    expect(await serving()).toBe('1')
+    open()
+    await run.waitFor(WORKERS_LINE)
+    expect(await serving()).toBe('2')
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
   it('answers from the primary while the workers start, then hands the port over to them', async () => {
     const { run, open } = spawnHeld()
     const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!

@@ -144,7 +144,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       ...merged,
       sessions: ids.size + 1,
       dataOverlays: own.dataOverlays,
-      workers: options.workers,
+      // The processes that serve: the workers that take connections, else the primary (which
+      // answers itself until they serve, and while none does), unless it leaves them to a store's
+      // replicas.
+      workers: dispatcher.serving() || (options.store ? 0 : 1),
     }
   }
   /**
