@@ -809,6 +809,8 @@ describe('serve --workers 2', () => {
     const run = spawnCli(['--port', '0', '--workers', 'auto'])
     const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
     const cores = availableParallelism()
+    // Counted as serving once they take connections (the primary alone before).
+    if (cores > 1) await run.waitFor(new RegExp(`${cores} workers serve the port`))
     const metrics = await (await fetch(`${url}/__metrics`)).text()
     expect(metrics).toMatch(new RegExp(`^taxonomy_mock_workers ${cores}$`, 'm'))
     expect(await childPids(run.child.pid!)).toHaveLength(cores > 1 ? cores : 0)
