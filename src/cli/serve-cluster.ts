@@ -229,6 +229,10 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
 async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Promise<number> {
   let stop: (grace: number | undefined) => void = () => {}
   const stopped = new Promise<number | undefined>((resolve) => (stop = resolve))
+  // A second stop (the primary's second signal) cuts what the first one left to its grace, also
+  // when it comes before the close began.
+  let cut = false
+  let cutNow = () => {}
   // The primary decides when workers stop; a terminal's Ctrl-C reaches it too.
   const stopListening = io.onStop(() => {})
   if (!args.quiet) io.startLog()
@@ -277,7 +281,13 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
             }).upstream,
         }
       : {}),
-    stop: (grace) => stop(grace),
+    stop: (grace) => {
+      if (grace === 0) {
+        cut = true
+        cutNow()
+      }
+      stop(grace)
+    },
     secure: args.tls !== undefined,
   }).catch(async (error: NodeJS.ErrnoException) => {
     const message = error instanceof RuntimeError ? error.message : describeListenError(error, args)
@@ -295,7 +305,9 @@ async function serveWorker(args: ServeArgs & { workers: number }, io: CliIo): Pr
     return 0
   }
   if (server === undefined) return 1
-  const grace = await stopped
+  const given = await stopped
+  const grace = cut ? 0 : given
+  cutNow = () => void server.close({ grace: 0 })
   await server.close(grace === undefined ? {} : { grace })
   io.finishLog()
   stopListening()

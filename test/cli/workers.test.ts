@@ -148,6 +148,23 @@ async function replaceAWorker(run: CliRun): Promise<number> {
   return started!
 }
 
+/**
+ * What `/__metrics` counts of 200s to `/api/v2/disciplines/…` and of answers timed, on a
+ * connection of its own.
+ */
+async function fetchCounts(url: string, signal?: AbortSignal) {
+  const text = await (
+    await fetch(`${url}/__metrics`, { signal, headers: { connection: 'close' } })
+  ).text()
+  const read = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0)
+  return {
+    ok: read(
+      /^taxonomy_mock_requests_total\{endpoint="disciplines",status="200",scenario="none"\} (\d+)$/m,
+    ),
+    answers: read(/^taxonomy_mock_answer_seconds_count (\d+)$/m),
+  }
+}
+
 /** The sockets a process holds open. */
 async function socketCount(pid: number): Promise<number> {
   const { readdir, readlink } = await import('node:fs/promises')
@@ -340,6 +357,38 @@ describe('serve --workers 2', () => {
     ).toHaveLength(5)
   })
 
+  it('/__metrics: a worker that dies leaves what it counted; no counter goes down', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    // On connections of their own: round-robin hands them to both workers.
+    for (let i = 0; i < 10; i++) await get(`${url}/api/v2/disciplines/history`, AUTH)
+    const before = await fetchCounts(url)
+    expect(before.ok).toBe(10)
+    await replaceAWorker(run)
+    const after = await fetchCounts(url)
+    expect(after.ok).toBe(10)
+    expect(after.answers).toBeGreaterThanOrEqual(before.answers)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
+  it('/__metrics answers while a worker does not (SIGSTOP), with what it counted before', async () => {
+    const { run, url } = await startWorkers('--quiet')
+    for (let i = 0; i < 10; i++) await get(`${url}/api/v2/disciplines/history`, AUTH)
+    expect((await fetchCounts(url)).ok).toBe(10)
+    const [stuck] = await childPids(run.child.pid!)
+    process.kill(stuck!, 'SIGSTOP')
+    try {
+      // Two connections: round-robin hands one of them to the worker that answers.
+      const signal = AbortSignal.timeout(HANG_MS)
+      const counts = await Promise.any([fetchCounts(url, signal), fetchCounts(url, signal)])
+      expect(counts.ok).toBe(10)
+    } finally {
+      process.kill(stuck!, 'SIGCONT')
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
   it('journals a wrong key in a session made with PUT on every worker, and one started in place of a dead one', async () => {
     const { run, url } = await startWorkers('--quiet')
     const refused = (session: string) => ({
@@ -513,6 +562,21 @@ describe('serve --workers 2', () => {
     process.kill(children[0]!, 'SIGKILL')
     expect(await run.exit).toBe(0)
     expect(await childPids(run.child.pid!)).toEqual([])
+  })
+
+  it('/__metrics: taxonomy_mock_workers counts the processes serving, the primary alone while the workers start', async () => {
+    const { run, open } = spawnHeld('--quiet')
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+    const serving = async () =>
+      /^taxonomy_mock_workers (\d+)$/m.exec(
+        await (await fetch(`${url}/__metrics`, { headers: { connection: 'close' } })).text(),
+      )?.[1]
+    expect(await serving()).toBe('1')
+    open()
+    await run.waitFor(WORKERS_LINE)
+    expect(await serving()).toBe('2')
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
   })
 
   it('answers from the primary while the workers start, then hands the port over to them', async () => {
@@ -745,6 +809,8 @@ describe('serve --workers 2', () => {
     const run = spawnCli(['--port', '0', '--workers', 'auto'])
     const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
     const cores = availableParallelism()
+    // Counted as serving once they take connections (the primary alone before).
+    if (cores > 1) await run.waitFor(new RegExp(`${cores} workers serve the port`))
     const metrics = await (await fetch(`${url}/__metrics`)).text()
     expect(metrics).toMatch(new RegExp(`^taxonomy_mock_workers ${cores}$`, 'm'))
     expect(await childPids(run.child.pid!)).toHaveLength(cores > 1 ? cores : 0)
@@ -928,6 +994,44 @@ describe('serve --workers 2', () => {
     expect(await run.exit).toBe(0)
     // Not left behind, stopped: gone.
     await expect.poll(() => isAlive(stuck!), { timeout: HANG_MS }).toBe(false)
+  })
+
+  it('a second signal cuts the connections whose clients do not read, on every worker: none is killed', async () => {
+    const exits = join(mkdtempSync(join(tmpdir(), 'tm-exits-')), 'exits')
+    const preload = fileURLToPath(new URL('../helpers/worker-exits.cjs', import.meta.url))
+    const { run, url } = await serving(
+      spawnCli(['--port', '0', '--workers', '2', '--quiet'], {
+        NODE_OPTIONS: `--require ${JSON.stringify(preload)}`,
+        TAXONOMY_MOCK_TEST_EXITS: exits,
+      }),
+    )
+    const { port } = new URL(url)
+    // Connections that pipeline far more than the socket buffers hold and never read: their
+    // answers wait for the 10 s grace, on both workers (round-robin).
+    const unread = [...Array(4).keys()].map(() => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1000)),
+      )
+      socket.pause()
+      socket.on('error', () => {})
+      return socket
+    })
+    try {
+      await until(
+        async () =>
+          (await Promise.all((await childPids(run.child.pid!)).map(socketCount))).every(
+            (count) => count >= 3,
+          ),
+        'both workers hold unread connections',
+      )
+      run.child.kill('SIGTERM')
+      // Another signal than the first: the same one again within 0.5 s would be one stop.
+      run.child.kill('SIGINT')
+      expect(await run.exit).toBe(0)
+      expect(readFileSync(exits, 'utf8').trim().split('\n')).toEqual(['0 null', '0 null'])
+    } finally {
+      for (const socket of unread) socket.destroy()
+    }
   })
 
   it('a port in use: exit 1 with the reason, no worker left behind', async () => {

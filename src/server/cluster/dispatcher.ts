@@ -13,6 +13,8 @@ export interface Dispatcher extends Acceptor {
   add(worker: Worker): void
   /** The worker is gone: none goes to it any more, and those still on their way are closed. */
   remove(worker: Worker): void
+  /** How many workers new connections go to now (none while the primary answers them itself). */
+  serving(): number
   /**
    * Every worker serves: the primary answers no new connection itself, and its own close after
    * their next answer (or the one under way), so that their clients connect again and reach a
@@ -125,6 +127,10 @@ export function createDispatcher(
       // Never taken: closed, so that their clients see it rather than wait.
       for (const socket of onTheirWay.get(worker) ?? []) socket.destroy()
       onTheirWay.delete(worker)
+    },
+    serving() {
+      if (!handedOver && selfServe) return 0
+      return serving.filter((worker) => worker.isConnected()).length
     },
     handOver() {
       handedOver = true

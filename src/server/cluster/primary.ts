@@ -44,6 +44,15 @@ const MAX_RESTART_WAIT_MS = 5_000
 /** How long a worker told to stop at once may take before it is killed. */
 const WORKER_CUT_MS = 1_000
 
+/** How long `/__metrics` waits for a worker's counts before it takes the ones it gave last. */
+const METRICS_WAIT_MS = 1_000
+
+/** What a worker answers for `/__metrics`: its counts, and the ids of the sessions it holds. */
+interface WorkerCounts {
+  readonly metrics: MetricsSnapshot
+  readonly sessions: readonly string[]
+}
+
 export interface ClusterOptions {
   readonly workers: number
   readonly mockOptions: MockOptions
@@ -114,23 +123,66 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     },
     metrics: (own) => gatherMetrics(own),
   })
+  /** Each worker's counts as it last gave them, and the counters of the workers that exited. */
+  const lastCounts = new Map<Worker, WorkerCounts>()
+  let retired: MetricsSnapshot | undefined
   /** What every process counted: the owner's own and each worker's. */
   async function gatherMetrics(own: MetricsSnapshot): Promise<MetricsSnapshot> {
-    const [snapshots, idsOfWorkers] = await Promise.all([
-      askAll<MetricsSnapshot>('metrics'),
-      askAll<string[]>('sessions'),
+    const counts = (
+      await Promise.all([...channels].map(([worker, channel]) => countsOf(worker, channel)))
+    ).filter((each) => each !== undefined)
+    const merged = mergeMetrics([
+      own,
+      ...counts.map((each) => each.metrics),
+      ...(retired ? [retired] : []),
     ])
-    const merged = mergeMetrics([own, ...snapshots])
     // Every worker holds the sessions the admin API made, and those its own requests made: the
     // server's are all of them once (the default one too), as one process counts them.
     const ids = new Set(store ? sessionIdsOf(store) : [])
-    for (const idsOfWorker of idsOfWorkers) for (const id of idsOfWorker) ids.add(id)
+    for (const { sessions } of counts) for (const id of sessions) ids.add(id)
     return {
       ...merged,
       sessions: ids.size + 1,
       dataOverlays: own.dataOverlays,
-      workers: options.workers,
+      // The processes that serve: the workers that take connections, else the primary (which
+      // answers itself until they serve, and while none does), unless it leaves them to a store's
+      // replicas.
+      workers: dispatcher.serving() || (options.store ? 0 : 1),
     }
+  }
+  /**
+   * A worker's counts, or the ones it gave last when it does not answer within
+   * {@link METRICS_WAIT_MS} (stopped, hung): one such worker must not hold every scrape.
+   */
+  async function countsOf(worker: Worker, channel: Channel): Promise<WorkerCounts | undefined> {
+    const asked = Promise.all([
+      channel.ask<MetricsSnapshot>('metrics'),
+      channel.ask<string[]>('sessions'),
+    ]).then(([metrics, sessions]) => {
+      // One that exited meanwhile left its last counts to `retired`.
+      if (channels.has(worker)) lastCounts.set(worker, { metrics, sessions })
+      return { metrics, sessions }
+    })
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<WorkerCounts | undefined>(
+      (resolve) => (timer = setTimeout(() => resolve(lastCounts.get(worker)), METRICS_WAIT_MS)),
+    )
+    try {
+      return await Promise.race([asked, late])
+    } catch {
+      // It exited meanwhile: its counts are in `retired`.
+      return undefined
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+  /** A worker exited: its counters stay in the totals (its gauges go with it), so none goes down. */
+  function retire(worker: Worker): void {
+    const last = lastCounts.get(worker)
+    lastCounts.delete(worker)
+    if (last === undefined) return
+    const counters = { ...last.metrics, sessions: 0, journalBytes: 0, dataOverlays: 0, workers: 0 }
+    retired = retired ? mergeMetrics([retired, counters]) : counters
   }
   // With TLS, every process serves one certificate and shares one set of the keys of TLS session
   // tickets: a client resumes its session on whichever process its next connection reaches. 48
@@ -247,6 +299,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     })
     worker.once('exit', (code, signal) => {
       channels.delete(worker)
+      retire(worker)
       dispatcher.remove(worker)
       channel.failAll('the worker exited')
       if (stopping) return

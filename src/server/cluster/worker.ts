@@ -118,11 +118,13 @@ export async function startClusterWorker(
   // Once the server is up, the primary may hand this worker connections.
   void primary.ask('ready').catch(() => {})
   if (replica === undefined) return server
+  // Closed again with a shorter grace (a second signal): the store is left once.
+  let leaving: Promise<void> | undefined
   return {
     ...server,
     async close(closing) {
       await server.close(closing)
-      await replica!.close()
+      await (leaving ??= replica!.close())
     },
   }
 }
