@@ -66,6 +66,8 @@ export class TaxonomyMockContainer extends GenericContainer {
   // A private field, not TypeScript's `private`: `util.inspect` of the container shows no key
   // (and `toJSON` below hides the copy `start()` puts in the environment).
   #adminKey = `testcontainers-${crypto.randomUUID()}`
+  /** The fixture file `withData` named, checked by `start()`. */
+  #dataFile: string | undefined
 
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
@@ -101,7 +103,7 @@ export class TaxonomyMockContainer extends GenericContainer {
    */
   withData(data: string | Fixture): this {
     if (typeof data === 'string') {
-      checkDataFile(data)
+      this.#dataFile = data
       // Readable by the image's user (10001) whatever the file's own mode (a umask of 077 makes it 0600).
       this.withCopyFilesToContainer([{ source: data, target: DATA_PATH, mode: 0o644 }])
     } else this.withCopyContentToContainer([{ content: JSON.stringify(data), target: DATA_PATH }])
@@ -139,6 +141,9 @@ export class TaxonomyMockContainer extends GenericContainer {
   }
 
   override async start(): Promise<StartedTaxonomyMockContainer> {
+    // Checked here, before Testcontainers makes the container, not where it is named: a test may
+    // write the file after it sets the container up (in `beforeAll`, before `start()`).
+    if (this.#dataFile !== undefined) checkDataFile(this.#dataFile)
     this.withEnvironment({ [ADMIN_KEY_VARIABLE]: this.#adminKey })
     super.withCommand(['serve', ...this.flags])
     return new StartedTaxonomyMockContainer(await super.start(), this.#adminKey)

@@ -98,22 +98,25 @@ it('takes short flags that set no port: -q', () => {
   expect(() => new TaxonomyMockContainer('taxonomy-mock:test').withFlags('-q')).not.toThrow()
 })
 
-it('refuses withData of a path that is no file when it is given, before start() makes a container', () => {
+it('refuses in start(), before a container is made, a withData path that is no file; one written after withData is taken', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-with-data-'))
   try {
     const missing = join(dir, 'missing.json')
-    const container = new TaxonomyMockContainer('taxonomy-mock:test')
-    expect(() => container.withData(missing)).toThrow(
+    await expect(
+      new TaxonomyMockContainer('taxonomy-mock:test').withData(missing).start(),
+    ).rejects.toThrow(
       new TypeError(`withData: cannot read ${JSON.stringify(missing)}: no such file`),
     )
-    expect(() => container.withData(dir)).toThrow(
+    await expect(
+      new TaxonomyMockContainer('taxonomy-mock:test').withData(dir).start(),
+    ).rejects.toThrow(
       new TypeError(`withData: ${JSON.stringify(dir)} is a directory, not a fixture file`),
     )
-    // A file is taken as before: copied in by start().
-    writeFileSync(join(dir, 'fixture.json'), '{}')
-    expect(container.withData(join(dir, 'fixture.json')).toJSON()).toMatchObject({
-      flags: ['--data', '/app/taxonomy-mock-data.json'],
-    })
+    // Named before it exists (a test that writes it in beforeAll): taken, copied in by start().
+    const later = join(dir, 'fixture.json')
+    const container = new TaxonomyMockContainer('taxonomy-mock:test').withData(later)
+    writeFileSync(later, '{}')
+    expect(container.toJSON()).toMatchObject({ flags: ['--data', '/app/taxonomy-mock-data.json'] })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
