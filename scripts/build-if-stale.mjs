@@ -47,6 +47,8 @@ if (built === digest) {
     stdio: 'inherit',
     shell: process.platform === 'win32',
   })
+  // npm itself missing from PATH: no output of its own says so.
+  if (build.error) console.error(`build-if-stale: cannot run npm run build (${build.error.code})`)
   process.exitCode = build.status ?? 1
   if (build.status === 0 && existsSync(`${ROOT}node_modules`)) {
     mkdirSync(STAMP_DIR, { recursive: true })

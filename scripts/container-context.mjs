@@ -46,6 +46,8 @@ function step(name, file, args, stdio) {
   try {
     execFileSync(file, args, { cwd: ROOT, stdio })
   } catch (error) {
+    // Not started at all (`npm` not on PATH): no output of its own says why.
+    if (error.code === 'ENOENT') fail(`${name}: cannot run ${file} (not found on PATH)`)
     fail(`${name} failed (${error.code ?? `exit ${error.status}`}); its output is above`)
   }
 }

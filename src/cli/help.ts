@@ -68,7 +68,7 @@ Serve options:
       --data FILE    serve a fixture v1 file instead of generated data
       --watch        with --data: reload the file when it changes, through symbolic links
                      (a ConfigMap mount); an invalid one is reported, the previous data kept
-      --delay MS     wait before every answer but /__health's  (default 0);
+      --delay MS     wait before every answer but /__health  (default 0);
                      with --scenario delay: the default session's scenario's delay alone
       --no-cors      send no CORS headers
       --unauthorized-status N   status of the key error        (default 401)
