@@ -7,7 +7,7 @@ import type { MockRequest } from './request.js'
 import { answerFor, type Answers, type MockAnswer } from './responses.js'
 import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
-import type { QueryRedactor } from './secret-query.js'
+import { REDACTED, type QueryRedactor } from './secret-query.js'
 import type { Session } from './sessions.js'
 import type { AnswerSource } from './upstream.js'
 
@@ -85,13 +85,16 @@ export function createFinish(
     // headers prepared from it, about 1.7 KB).
     const answer = quota === undefined ? shared : withQuota(shared, quota)
     const collection = route.kind === 'apiUnknown' ? null : route.endpoint.collection
-    if (journaled)
+    if (journaled) {
+      // A key sent in the query never reaches the journal, nor the HAR files made from it; nor
+      // one in the path of a request the data did not answer (a slug that is a key: a 404).
+      const url = redactQuery(request.url, reason !== 'ok')
+      const slug = route.kind === 'record' ? shownSlug(url, route.slug) : null
       session.record(
         request.method,
-        // A key sent in the query never reaches the journal, nor the HAR files made from it.
-        redactQuery(request.url),
+        url,
         collection,
-        route.kind === 'record' ? route.slug : null,
+        slug,
         key,
         shared,
         reason,
@@ -107,6 +110,7 @@ export function createFinish(
         // kept whole and uncounted. One without (a HEAD, a reset at once) is kept as it is.
         fault !== undefined && shared.body !== null ? fault : undefined,
       )
+    }
     metrics.countApi(request, collection, answer, label, delay)
     return delay > 0 ? { ...answer, delay } : answer
   }
@@ -119,4 +123,10 @@ function sourceOf(reason: AnswerReason): AnswerSource {
     (HELPER_NAMES as readonly string[]).includes(reason)
     ? 'fault'
     : 'fixture'
+}
+
+/** A record's slug as its journal entry keeps it: `[redacted]` where its path's last segment is. */
+function shownSlug(url: string, slug: string): string {
+  const path = /^[^?#]*/.exec(url)![0]
+  return path.endsWith(`/${REDACTED}`) ? REDACTED : slug
 }

@@ -47,8 +47,14 @@ export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
  * or any whose value (as sent, percent- or form-decoded) holds one of `secrets` anywhere in it
  * (`Bearer KEY`, `KEY+`, `KEY%`), which is hidden in a name too. Anything else is kept as it
  * was; a target without `?` or `#` is returned as it is, so the common case costs two searches.
+ * `path`: each segment of the path that holds one of `secrets` is `[redacted]` too, for a request
+ * the data did not answer (a client that put a key in the path by mistake gets a 404); an answered
+ * one's path names a record, which holds no key, and is not searched.
  */
-export type QueryRedactor = (target: string) => string
+export type QueryRedactor = (target: string, path?: boolean) => string
+
+/** What stands for a secret wherever it was: a query value, a path segment, a journaled slug. */
+export const REDACTED = REDACTED_VALUE
 
 /**
  * The redactor for a mock's options: its API keys (none for `anyKey`) and its admin key are the
@@ -65,12 +71,29 @@ export function createQueryRedactor(
     ...(options.apiKeys === 'any' ? [] : options.apiKeys),
     ...(options.adminKey === undefined ? [] : [options.adminKey]),
   ]
-  return (target) =>
-    redactQuery(
+  return (target, path = false) => {
+    const redacted = redactQuery(
       // A client's absolute-form target: its userinfo is credentials, whatever part is the key.
       target.charCodeAt(0) === 0x2f ? target : target.replace(USERINFO, `$1${REDACTED_VALUE}@`),
       secrets,
     )
+    return path ? redactPath(redacted, secrets) : redacted
+  }
+}
+
+/** `target` with each segment of its path that holds one of `secrets` as `[redacted]`. */
+function redactPath(target: string, secrets: readonly string[]): string {
+  if (secrets.length === 0) return target
+  const ends = [target.indexOf('?'), target.indexOf('#')].filter((at) => at !== -1)
+  const end = ends.length === 0 ? target.length : Math.min(...ends)
+  const segments = target.slice(0, end).split('/')
+  let changed = false
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i] === '' || !holdsSecret(segments[i]!, secrets)) continue
+    segments[i] = REDACTED_VALUE
+    changed = true
+  }
+  return changed ? segments.join('/') + target.slice(end) : target
 }
 
 /**

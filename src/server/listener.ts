@@ -274,7 +274,8 @@ export function createListener(
   ): void {
     try {
       const method = request.method ?? ''
-      const path = toLogPath(redactQuery(request.url ?? ''))
+      // The path too when it was not answered: a client may have put a key there (a 404).
+      const path = toLogPath(redactQuery(request.url ?? '', status < 200 || status >= 400))
       // Two literals, not a spread: the usual entry is made per request, and stays one shape.
       onRequest!(
         fault === undefined ? { method, path, status, ms } : { method, path, status, ms, fault },

@@ -45,6 +45,14 @@ const REQUESTS: readonly { path: string; keyed: boolean; kept: string }[] = [
     keyed: false,
     kept: `${D}?private_token=[redacted]&app_key=[redacted]&jwt=[redacted]`,
   },
+  // A key put in the path by mistake: a 404 (or a 401 without the key), whose path keeps none.
+  { path: `/api/v2/disciplines/${KEY}`, keyed: true, kept: '/api/v2/disciplines/[redacted]' },
+  {
+    path: `/api/v2/sub_disciplines/x${encodeURIComponent(KEY)}?q=1`,
+    keyed: false,
+    kept: '/api/v2/sub_disciplines/[redacted]?q=1',
+  },
+  { path: `/api/v2/disciplines/${ADMIN}/x`, keyed: true, kept: '/api/v2/disciplines/[redacted]/x' },
 ]
 
 function headersOf(keyed: boolean): Record<string, string> {
