@@ -214,6 +214,35 @@ describe('the server', () => {
     expect(health.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
   })
 
+  it("names the default session's data on /__health and / for a request naming no session, as its API answers do", async () => {
+    const server = await startTestServer({ taxonomy })
+    await putData(server.url, 'default', PATCH)
+    const api = await fetch(`${server.url}/api/v2/disciplines/empty-field`, {
+      headers: { authorization: 'Bearer taxonomy-mock-key' },
+    })
+    const health = await fetch(`${server.url}/__health`)
+    expect(health.headers.get('x-taxonomy-mock-dataset')).toBe(
+      api.headers.get('x-taxonomy-mock-dataset'),
+    )
+    expect(((await health.json()) as { dataset: { patch?: string } }).dataset.patch).toMatch(
+      /^[0-9a-f]{16}$/,
+    )
+    expect(await (await fetch(`${server.url}/`)).text()).toContain('empty-field')
+    // The `patch` option is the default session's data too.
+    const handle = createFetchHandler({ taxonomy, patch: PATCH })
+    const [probe, answer] = await Promise.all([
+      handle(new Request('http://mock.test/__health')),
+      handle(
+        new Request('http://mock.test/api/v2/disciplines/empty-field', {
+          headers: { authorization: 'Bearer taxonomy-mock-key' },
+        }),
+      ),
+    ])
+    expect(probe.headers.get('x-taxonomy-mock-dataset')).toBe(
+      answer.headers.get('x-taxonomy-mock-dataset'),
+    )
+  })
+
   it('refuses a ?session= that is no session id, as the same id in a path, not showing the base data', async () => {
     const server = await startTestServer({ taxonomy })
     for (const path of [
