@@ -190,6 +190,16 @@ describe('the server', () => {
     ])
   })
 
+  it("counts a patch's 1 MiB in UTF-8 bytes on every transport, as the server reads its body", async () => {
+    // 400,000 characters of 3 bytes each: 1.2 MB of JSON in 0.4 M UTF-16 code units.
+    const wide = { disciplines: [{ name: '数'.repeat(400_000) }] } as TaxonomyPatch
+    const server = await startTestServer({ taxonomy })
+    expect((await putData(server.url, 's', wide)).status).toBe(413)
+    const tooLarge = /^Invalid patch: \$: a patch is at most 1048576 bytes of JSON; has 1200\d{3}$/
+    expect(() => createMock({ taxonomy }).withData(wide)).toThrow(tooLarge)
+    expect(() => createFetchHandler({ taxonomy, patch: wide })).toThrow(tooLarge)
+  })
+
   it('refuses data writes as it refuses other admin writes (a page of another origin)', async () => {
     const server = await startTestServer({ taxonomy })
     const refused = await putData(server.url, 'with-data', PATCH, { origin: 'http://app.test' })
