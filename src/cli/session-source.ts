@@ -1,5 +1,6 @@
 import { digestText, toCanonicalJson } from '../core/digest.js'
 import { createTaxonomy, resolveSeed } from '../core/generate.js'
+import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { describeDataset } from '../core/identity.js'
 import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
 import { findTooDeep } from '../core/nesting.js'
@@ -65,7 +66,31 @@ export async function readSessionSource(args: SessionSourceArgs): Promise<Sessio
     )
   }
   if (patch === null) return { taxonomy: base, dataset, patched: false }
-  return { taxonomy: patchTaxonomy(base, resolvePatch(base, patch)), dataset, patched: true }
+  const where = `${url.origin}${url.pathname}`
+  return { taxonomy: applyPatch(base, patch, dataset, where, args.session), dataset, patched: true }
+}
+
+/**
+ * The session's data: the patch over the rebuilt data, or a `RuntimeError` of one line when it
+ * does not apply (the server's data changed since, or another version made it).
+ */
+function applyPatch(
+  base: Taxonomy,
+  patch: unknown,
+  dataset: ServedDataset,
+  where: string,
+  session: string,
+): Taxonomy {
+  try {
+    return patchTaxonomy(base, resolvePatch(base, patch))
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error
+    // The problem quotes the server's words: one line, cut as its refusals are.
+    const problem = toOneLine(summarizeIssues(error.issues, error.issueCount).slice(0, 300))
+    throw new RuntimeError(
+      `the patch ${where} answered for session ${JSON.stringify(session)} does not apply to the data rebuilt from ${describeBase(dataset)}: ${problem}`,
+    )
+  }
 }
 
 interface DataAnswer {

@@ -16,6 +16,11 @@ import { DEFAULT_SESSION, type Session, type SessionRegistry } from './sessions.
 export interface AdminData {
   base(): Taxonomy
   describe(data: SessionData | undefined): ServedDataset
+  /**
+   * A session's data as its requests are answered now: applied again to data replaced since
+   * (`--watch`), or dropped if it no longer applies, as its next request would.
+   */
+  current(session: Session): SessionData | undefined
 }
 
 /**
@@ -113,8 +118,10 @@ export class MemorySessionStore implements SessionStore {
       }
       case 'setData':
         return this.#setData(session, command.patch, held)
-      case 'readData':
-        return adminJson(this.#describeData(session, sessions.find(session)?.data))
+      case 'readData': {
+        const found = sessions.find(session)
+        return adminJson(this.#describeData(session, found && this.adminData.current(found)))
+      }
       case 'clearData': {
         const found = sessions.find(session)
         if (found) sessions.setData(found, undefined)

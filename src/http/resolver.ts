@@ -149,6 +149,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     {
       base: () => cache.options.taxonomy,
       describe: (data) => describeServedDataset(cache.options, data),
+      current: (session) => cache.servedFor(session.data, session).data,
     },
     gathering.journal,
   ]

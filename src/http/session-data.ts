@@ -33,7 +33,7 @@ export interface SessionData {
   /** The data the overlay sits on: when the server's data is replaced, the patch is applied again. */
   readonly base: Taxonomy
   readonly overlay: TaxonomyOverlay
-  /** The patch's canonical JSON size, counted against {@link DATA_LIMITS}. */
+  /** The patch's canonical JSON size in UTF-8 bytes, counted against {@link DATA_LIMITS}. */
   readonly bytes: number
   /** 16 hex digits of the patch's canonical JSON: `patch=` in `X-Taxonomy-Mock-Dataset`. */
   readonly digest: string
@@ -57,11 +57,11 @@ export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
       `a patch nests arrays and objects at most ${DATA_LIMITS.patchDepth} levels deep`,
     )
   const json = toCanonicalJson(patch) ?? ''
-  if (json.length > DATA_LIMITS.patchBytes)
-    throw invalid(
-      '$',
-      `a patch is at most ${DATA_LIMITS.patchBytes} bytes of JSON; has ${json.length}`,
-    )
+  // In UTF-8 bytes, as the server reads a body: not in UTF-16 code units (a CJK name is 3 bytes a
+  // character), or a patch `withData` takes would be a 413 on the server.
+  const bytes = utf8Length(json)
+  if (bytes > DATA_LIMITS.patchBytes)
+    throw invalid('$', `a patch is at most ${DATA_LIMITS.patchBytes} bytes of JSON; has ${bytes}`)
   const records = countRecords(patch)
   if (records > DATA_LIMITS.patchRecords)
     throw invalid('$', `a patch has at most ${DATA_LIMITS.patchRecords} records; has ${records}`)
@@ -70,7 +70,7 @@ export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
     patch: JSON.parse(json) as unknown,
     base,
     overlay,
-    bytes: json.length,
+    bytes,
     digest: digestText([json]),
     changes: overlay.changes,
   })
@@ -141,6 +141,17 @@ function countRecords(patch: unknown): number {
     if (Array.isArray(records)) count += records.length
   }
   return count
+}
+
+/** The UTF-8 bytes of well-formed text (JSON.stringify escapes a lone surrogate), counted in place. */
+function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    // 2 bytes below U+0800, 3 above; a surrogate pair (two units) is 4.
+    if (unit >= 0x80) bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2
+  }
+  return bytes
 }
 
 function invalid(path: string, message: string): FixtureError {

@@ -19,7 +19,7 @@ import {
 } from './responses.js'
 import type { Route } from './routes.js'
 import type { SessionStore } from './session-store.js'
-import { isSessionId, MALFORMED_SESSION_ID } from './sessions.js'
+import { DEFAULT_SESSION, isSessionId, MALFORMED_SESSION_ID } from './sessions.js'
 
 const HTML_TYPE = 'text/html; charset=utf-8'
 // The pages carry no scripts; this keeps it so even if escaping were ever wrong.
@@ -146,10 +146,11 @@ export function createSitePages(
 
 /**
  * The data the pages and the probe show: a session's (named by a `/__sessions/{id}` prefix or a
- * `session` query parameter) if it has data, else the base. Never makes a session.
+ * `session` query parameter; the default session's when none is named, as for the API) if it has
+ * data, else the base. Never makes a session.
  */
 function siteServed(store: SessionStore, cache: DatasetCache, id: string | undefined): Served {
-  const session = id === undefined ? undefined : store.find(id)
+  const session = store.find(id ?? DEFAULT_SESSION)
   return session?.data === undefined ? cache.base : cache.servedFor(session.data, session)
 }
 

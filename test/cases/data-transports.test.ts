@@ -190,6 +190,16 @@ describe('the server', () => {
     ])
   })
 
+  it("counts a patch's 1 MiB in UTF-8 bytes on every transport, as the server reads its body", async () => {
+    // 400,000 characters of 3 bytes each: 1.2 MB of JSON in 0.4 M UTF-16 code units.
+    const wide = { disciplines: [{ name: '数'.repeat(400_000) }] } as TaxonomyPatch
+    const server = await startTestServer({ taxonomy })
+    expect((await putData(server.url, 's', wide)).status).toBe(413)
+    const tooLarge = /^Invalid patch: \$: a patch is at most 1048576 bytes of JSON; has 1200\d{3}$/
+    expect(() => createMock({ taxonomy }).withData(wide)).toThrow(tooLarge)
+    expect(() => createFetchHandler({ taxonomy, patch: wide })).toThrow(tooLarge)
+  })
+
   it('refuses data writes as it refuses other admin writes (a page of another origin)', async () => {
     const server = await startTestServer({ taxonomy })
     const refused = await putData(server.url, 'with-data', PATCH, { origin: 'http://app.test' })
@@ -212,6 +222,35 @@ describe('the server', () => {
       dataset: { patch?: string }
     }
     expect(health.dataset.patch).toMatch(/^[0-9a-f]{16}$/)
+  })
+
+  it("names the default session's data on /__health and / for a request naming no session, as its API answers do", async () => {
+    const server = await startTestServer({ taxonomy })
+    await putData(server.url, 'default', PATCH)
+    const api = await fetch(`${server.url}/api/v2/disciplines/empty-field`, {
+      headers: { authorization: 'Bearer taxonomy-mock-key' },
+    })
+    const health = await fetch(`${server.url}/__health`)
+    expect(health.headers.get('x-taxonomy-mock-dataset')).toBe(
+      api.headers.get('x-taxonomy-mock-dataset'),
+    )
+    expect(((await health.json()) as { dataset: { patch?: string } }).dataset.patch).toMatch(
+      /^[0-9a-f]{16}$/,
+    )
+    expect(await (await fetch(`${server.url}/`)).text()).toContain('empty-field')
+    // The `patch` option is the default session's data too.
+    const handle = createFetchHandler({ taxonomy, patch: PATCH })
+    const [probe, answer] = await Promise.all([
+      handle(new Request('http://mock.test/__health')),
+      handle(
+        new Request('http://mock.test/api/v2/disciplines/empty-field', {
+          headers: { authorization: 'Bearer taxonomy-mock-key' },
+        }),
+      ),
+    ])
+    expect(probe.headers.get('x-taxonomy-mock-dataset')).toBe(
+      answer.headers.get('x-taxonomy-mock-dataset'),
+    )
   })
 
   it('refuses a ?session= that is no session id, as the same id in a path, not showing the base data', async () => {

@@ -6,12 +6,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { loadDataFile } from '../../src/cli/data-file.js'
+import { digestText, toCanonicalJson } from '../../src/core/digest.js'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { describeDataset } from '../../src/core/identity.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { presetPatch } from '../../src/core/presets.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { toSlugTypes } from '../../src/core/slug-types.js'
+import { servedDigest } from '../../src/http/dataset.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { startTestServer } from '../helpers/server.js'
@@ -341,6 +344,41 @@ it('refuses to save data that is not what the server serves, and answers that ar
     other.close()
   }
 })
+
+it('exits 1 with one line naming the session when its patch does not apply to the data rebuilt', async () => {
+  // The digest the server names is right for the seed, size and patch; the patch links to a
+  // domain the data lacks (a server whose data changed since, or another version).
+  const patch = { disciplines: [{ name: 'Lost', domain_ids: [MISSING_ID] }] }
+  const base = createTaxonomy({ seed: 42, size: 'small' })
+  const digest = servedDigest(
+    describeDataset(base).digest,
+    'name',
+    digestText([toCanonicalJson(patch)!]),
+  )
+  const dataset = { format: 'taxonomy-mock/v1', seed: 42, size: 'small', digest }
+  const other = createHttpServer((_, response) => {
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ session: 's', patch, changes: null, dataset }))
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+    const out = join(folder, 'never-applied.json')
+    expect(await runCli(['export', '--from', url, '--session', 's', '--out', out])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: the patch ${url}/__admin/sessions/s/data answered for session "s" does not apply to the data rebuilt from seed 42, size small: disciplines[0].domain_ids[0]: no domain has id "${MISSING_ID}"`,
+      ],
+    })
+    expect(existsSync(out)).toBe(false)
+  } finally {
+    other.close()
+  }
+})
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000'
 
 it("keeps a server's refusal on one line: its line breaks as spaces, its escapes as U+FFFD", async () => {
   const other = createHttpServer((_, response) => {

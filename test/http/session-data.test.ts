@@ -46,18 +46,58 @@ it('applies a session patch again to replaced data, and drops one that no longer
   expect(get('s')).toBe(200)
   resolver.replaceTaxonomy(loadTaxonomy(taxonomy.toFixture()))
   expect(get('s')).toBe(200)
-  // Data without the domain the patch links to: the patch no longer applies.
+  resolver.replaceTaxonomy(withoutFirstDomain())
+  expect(get('s')).toBe(404)
+  expect(sessionsOf(resolver).find('s')!.data).toBeUndefined()
+})
+
+/** Data without the domain {@link ADD} links to: that patch no longer applies. */
+function withoutFirstDomain() {
   const fixture = taxonomy.toFixture()
-  const without = loadTaxonomy({
+  return loadTaxonomy({
     ...fixture,
     domains: fixture.domains.slice(1),
     disciplines: fixture.disciplines.filter((d) => !d.domain_ids.includes(domainId)),
     sub_disciplines: [],
     topics: [],
   })
-  resolver.replaceTaxonomy(without)
-  expect(get('s')).toBe(404)
-  expect(sessionsOf(resolver).find('s')!.data).toBeUndefined()
+}
+
+it("reads a session's data as its requests are answered once the data is replaced, before any of them", async () => {
+  const resolver = createResolver({
+    taxonomy: loadTaxonomy(taxonomy.toFixture()),
+    adminKey: 'admin-key-1234',
+  })
+  const read = async (url: string) => {
+    const answer = await resolver.resolve({
+      method: 'GET',
+      url,
+      header: (name) => (name === 'x-taxonomy-mock-admin-key' ? 'admin-key-1234' : undefined),
+    })
+    return JSON.parse(new TextDecoder().decode(answer.body ?? undefined)) as Record<string, unknown>
+  }
+  for (const session of ['kept', 'dropped']) {
+    sessionsOf(resolver).setData(
+      sessionsOf(resolver).get(session),
+      createSessionData(
+        resolver.options.taxonomy,
+        session === 'kept' ? { preset: 'empty-children' } : ADD,
+      ),
+    )
+  }
+  resolver.replaceTaxonomy(withoutFirstDomain())
+  // The patch that still applies is named on the new data, as its requests' answers name it.
+  const kept = await read('/__admin/sessions/kept/data')
+  expect(kept.dataset).toEqual((await read('/__sessions/kept/__health')).dataset)
+  expect(kept.patch).toEqual({ preset: 'empty-children' })
+  // The one that no longer applies is dropped, not shown with a digest no answer carries.
+  const dropped = await read('/__admin/sessions/dropped/data')
+  expect(dropped).toEqual({
+    session: 'dropped',
+    patch: null,
+    changes: null,
+    dataset: (await read('/__health')).dataset,
+  })
 })
 
 it('names generated data by seed and size, and loaded data by a digest of its export', () => {
