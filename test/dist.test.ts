@@ -221,3 +221,51 @@ console.log(required === imported, typeof required.createMock)`
     execFileSync(process.execPath, ['--input-type=module', '-e', check], { encoding: 'utf8' }),
   ).toBe('true function\n')
 })
+
+/** The optional peers each entry point needs; it must load without every other one. */
+const PEERS_NEEDED: Record<string, readonly string[]> = {
+  'index.js': [],
+  'http/index.js': [],
+  'msw/index.js': ['msw'],
+  'server/index.js': [],
+  'contract/index.js': [],
+  'matchers/index.js': [],
+  'matchers/vitest.js': ['vitest'],
+  'matchers/jest.js': [],
+  // createSessionTest talks HTTP to a standalone server: only createTaxonomyTest needs msw.
+  'vitest/index.js': ['vitest'],
+  'playwright/index.js': ['@playwright/test'],
+  'storybook/index.js': [],
+  'testcontainers/index.js': ['testcontainers'],
+  // storybook/preview.js and storybook/manager.js need storybook, which this repository does not
+  // install: the storybook project runs them.
+}
+
+it.each(Object.entries(PEERS_NEEDED))(
+  'loads %s with only the optional peers it needs (%j) installed',
+  (entry, needed) => {
+    const { peerDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>
+    }
+    const missing = Object.keys(peerDependencies).filter((peer) => !needed.includes(peer))
+    // A resolve hook that answers each missing peer as Node answers a package not installed.
+    const hooks = `const MISSING = ${JSON.stringify(missing)}
+export async function resolve(specifier, context, next) {
+  if (MISSING.some((peer) => specifier === peer || specifier.startsWith(peer + '/')))
+    throw Object.assign(new Error("Cannot find package '" + specifier + "'"), { code: 'ERR_MODULE_NOT_FOUND' })
+  return next(specifier, context)
+}`
+    const check = `import { register } from 'node:module'
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}))
+// Jest's global expect, which taxonomy-mock/matchers/jest extends.
+globalThis.expect = { extend() {} }
+await import(${JSON.stringify(join(DIST, entry))})
+console.log('loaded')`
+    expect(
+      execFileSync(process.execPath, ['--input-type=module', '-e', check], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ).toBe('loaded\n')
+  },
+)

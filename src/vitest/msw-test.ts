@@ -1,4 +1,4 @@
-import { setupServer } from 'msw/node'
+import type { setupServer } from 'msw/node'
 import { test as base, type TestAPI } from 'vitest'
 import { OptionError } from '../core/option-error.js'
 import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
@@ -7,7 +7,7 @@ import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
 import { resetSessionsOf } from '../http/resolver.js'
-import { createMock, type MockKit } from '../msw/mock.js'
+import type { MockKit } from '../msw/mock.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 
 /** The MSW server of `setupServer()`, as the installed msw types it. */
@@ -67,6 +67,12 @@ export function createTaxonomyTest(
   return base.extend<{ taxonomy: TaxonomyFixture; taxonomyServer: TaxonomyFileServer }>({
     taxonomyServer: [
       async ({}, use) => {
+        // msw is loaded here, not on import: createSessionTest, from the same entry point, runs
+        // without it (an optional peer).
+        const [{ setupServer }, { createMock }] = await Promise.all([
+          import('msw/node'),
+          import('../msw/mock.js'),
+        ])
         const mock = createMock(kitOptions)
         const server = setupServer(...mock.handlers)
         server.listen(listen)
