@@ -212,7 +212,10 @@ export class MemorySessionStore implements SessionStore {
         false,
       ).get
     }
-    const refusal = this.registry.setData(this.registry.get(session), data, held)
+    // Checked before the session is made: a refused patch makes none, nor pushes another out.
+    const refusal =
+      this.registry.refuseData(this.registry.find(session), data, held) ??
+      this.registry.setData(this.registry.get(session), data, held)
     if (refusal !== undefined) {
       return adminError(
         'payloadTooLarge',
