@@ -1,3 +1,4 @@
+import type { FixtureError } from '../core/fixture-error.js'
 import { createAnswers, createMessageAnswers, encodeJson, type MockAnswer } from './responses.js'
 
 // The admin API's answers carry no CORS headers, whatever `cors` says.
@@ -12,3 +13,15 @@ export const adminError = (
   message: string,
   extra?: Record<string, string>,
 ): MockAnswer => createMessageAnswers(outcome, message, false, extra).get
+
+/** The 400 refusing a patch: `{ error, issues, issueCount }`, each problem at its path. */
+export const invalidPatchAnswer = (cause: FixtureError): MockAnswer =>
+  createAnswers(
+    400,
+    encodeJson({
+      error: `Invalid patch: ${cause.message.replace(/^(?:Failed to load fixture|Invalid patch): /, '')}`,
+      issues: cause.issues,
+      issueCount: cause.issueCount,
+    }),
+    false,
+  ).get

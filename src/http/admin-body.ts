@@ -31,16 +31,18 @@ async function readText(request: MockRequest, limit: number): Promise<string | M
   }
 }
 
-/** A JSON body, or the 4xx answer saying why not (`expected` names what it should be). */
+/**
+ * A JSON body and its text, or the 4xx answer saying why not (`expected` names what it should be).
+ */
 export async function readJsonBody(
   request: MockRequest,
   limit: number,
   expected: string,
-): Promise<{ readonly value: unknown } | MockAnswer> {
+): Promise<{ readonly value: unknown; readonly text: string } | MockAnswer> {
   const text = await readText(request, limit)
   if (typeof text !== 'string') return text
   try {
-    return { value: JSON.parse(text) as unknown }
+    return { value: JSON.parse(text) as unknown, text }
   } catch {
     return adminError('badRequest', `Malformed request: the body must be ${expected}`)
   }

@@ -1,5 +1,7 @@
 import { findAdminRefusal } from './admin-access.js'
-import { adminError } from './admin-answers.js'
+import { createIssueList } from '../core/fixture.js'
+import { addRepeatedFields } from '../core/repeated-fields.js'
+import { adminError, invalidPatchAnswer } from './admin-answers.js'
 import { ADMIN_BODY_LIMIT, readJsonBody } from './admin-body.js'
 import { findUrlPrefix } from './base-url.js'
 import type { MockRequest } from './request.js'
@@ -168,9 +170,12 @@ async function readPatch(request: MockRequest, session: string): Promise<ParsedA
     DATA_LIMITS.patchBytes,
     'a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
   )
-  return 'value' in body
-    ? { command: { op: 'setData', session, patch: body.value } }
-    : { refused: body }
+  if (!('value' in body)) return { refused: body }
+  // A field given twice is in the value once: the text is where to see it, as for a fixture file.
+  const issues = createIssueList()
+  addRepeatedFields(body.text, body.value, issues)
+  if (issues.count > 0) return { refused: invalidPatchAnswer(issues.toError('patch')) }
+  return { command: { op: 'setData', session, patch: body.value } }
 }
 
 /**

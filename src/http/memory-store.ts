@@ -1,11 +1,11 @@
 import { FixtureError } from '../core/fixture-error.js'
 import type { Taxonomy } from '../core/store.js'
-import { adminError, adminJson } from './admin-answers.js'
+import { adminError, adminJson, invalidPatchAnswer } from './admin-answers.js'
 import type { AdminCommand } from './admin-commands.js'
 import type { ServedDataset } from './dataset.js'
 import { createHar } from './har.js'
 import { journalPartOf, type JournalPart } from './journal-part.js'
-import { createAnswers, encodeJson, type MockAnswer } from './responses.js'
+import type { MockAnswer } from './responses.js'
 import type { RateLimitReading } from './rate-limit.js'
 import { ScenarioState } from './scenario-state.js'
 import { createSessionData, type SessionData } from './session-data.js'
@@ -202,17 +202,12 @@ export class MemorySessionStore implements SessionStore {
       data = createSessionData(this.adminData.base(), patch)
     } catch (cause) {
       if (!(cause instanceof FixtureError)) throw cause
-      return createAnswers(
-        400,
-        encodeJson({
-          error: `Invalid patch: ${cause.message.replace(/^(?:Failed to load fixture|Invalid patch): /, '')}`,
-          issues: cause.issues,
-          issueCount: cause.issueCount,
-        }),
-        false,
-      ).get
+      return invalidPatchAnswer(cause)
     }
-    const refusal = this.registry.setData(this.registry.get(session), data, held)
+    // Checked before the session is made: a refused patch makes none, nor pushes another out.
+    const refusal =
+      this.registry.refuseData(this.registry.find(session), data, held) ??
+      this.registry.setData(this.registry.get(session), data, held)
     if (refusal !== undefined) {
       return adminError(
         'payloadTooLarge',

@@ -248,6 +248,17 @@ const adminErrors = {
   ),
 }
 
+/** The server's answer to an admin body that stalls (a fetch handler reads a body whole). */
+const adminBodyTimeout = errorResponse(
+  'Server only: Request timeout: the body did not arrive within the request timeout (30 s)',
+)
+
+/** The 413 of a body past its limit, or of what it holds past the memory budget. */
+const adminTooLarge = (limit: string, kept: string) =>
+  errorResponse(
+    `${limit}, or its ${kept} would take what the sessions hold past the memory budget (memoryBudget, --memory-budget; nothing changes)`,
+  )
+
 function admin(summary: string, operationId: string, extra: Record<string, unknown>) {
   return {
     summary,
@@ -276,7 +287,8 @@ const ADMIN_PATHS = {
       responses: {
         '200': adminJson('The scenario now in place', 'SessionScenario'),
         ...adminErrors,
-        '413': errorResponse(`A body over ${ADMIN_BODY_LIMIT / 1024} KB`),
+        '408': adminBodyTimeout,
+        '413': adminTooLarge(`A body over ${ADMIN_BODY_LIMIT / 1024} KB`, 'scenario'),
       },
     }),
     delete: admin("Clear a session's scenario", 'deleteSessionScenario', {
@@ -337,13 +349,22 @@ const ADMIN_PATHS = {
           ...adminErrors,
           '400': {
             description:
-              'A body that is not JSON, or a patch with problems (nothing changes): each problem at its path in the patch',
+              'A patch with problems (nothing changes): each problem at its path in the patch; or, as `Error`, a malformed session id or a body that is not JSON',
             content: {
-              'application/json': { schema: { $ref: '#/components/schemas/PatchError' } },
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { $ref: '#/components/schemas/PatchError' },
+                    { $ref: '#/components/schemas/Error' },
+                  ],
+                },
+              },
             },
           },
-          '413': errorResponse(
+          '408': adminBodyTimeout,
+          '413': adminTooLarge(
             `A body over ${DATA_LIMITS.patchBytes / 1024} KB, or past ${DATA_LIMITS.totalBytes / 1024 / 1024} MB of every session's patches together`,
+            'patch',
           ),
         },
       },

@@ -194,25 +194,41 @@ export class SessionRegistry implements JournalLedger {
   }
 
   /**
-   * Sets or removes a session's data. Refused (the reason, for a 413; nothing changes) when every
-   * session's patches together would pass {@link DATA_LIMITS}' `totalBytes`, or what cannot be made
-   * again (journals, sessions, patches) would pass the memory budget. `held`: a patch another
-   * process accepted (a shared store's), held past this one's journals (the budget then lets go of
-   * what can be made again); refused only when the patches alone would pass the budget, as they
-   * did in no process that accepted them (another program wrote it, or a smaller budget).
+   * Why `session` may not take `data` (the reason, for a 413), or `undefined`: every session's
+   * patches together would pass {@link DATA_LIMITS}' `totalBytes`, or what cannot be made again
+   * (journals, sessions, patches) would pass the memory budget. `session` `undefined`: one not made
+   * yet, counted with the bytes making it costs, so a refused patch need make no session. `held`:
+   * a patch another process accepted (a shared store's), held past this one's journals (the budget
+   * then lets go of what can be made again); refused only when the patches alone would pass the
+   * budget, as they did in no process that accepted them (another program wrote it, or a smaller
+   * budget).
    */
-  setData(session: Session, data: SessionData | undefined, held = false): string | undefined {
-    const next = this.#dataBytes - (session.data?.bytes ?? 0) + (data?.bytes ?? 0)
-    const grown = dataCost(data) - dataCost(session.data)
-    if (data !== undefined && next > DATA_LIMITS.totalBytes)
+  refuseData(
+    session: Session | undefined,
+    data: SessionData | undefined,
+    held = false,
+  ): string | undefined {
+    if (data === undefined) return undefined
+    const next = this.#dataBytes - (session?.data?.bytes ?? 0) + data.bytes
+    const grown = dataCost(data) - dataCost(session?.data)
+    const made = session === undefined ? SESSION_BYTES : 0
+    if (next > DATA_LIMITS.totalBytes)
       return `the patches of all sessions together are limited to ${DATA_LIMITS.totalBytes} bytes`
     const patches = DATA_BYTES_PER_PATCH_BYTE * next
-    if (data !== undefined && held && grown > 0 && patches > this.memory.limit)
+    if (held && grown > 0 && patches > this.memory.limit)
       return `the sessions' patches alone would pass the memory budget of ${this.memory.limit} bytes (patches: ${patches})`
-    if (data !== undefined && !held && grown > 0 && !this.memory.fits(grown))
+    if (!held && grown > 0 && !this.memory.fits(grown + made))
       return `the sessions' journals and patches would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes}; this patch: ${grown})`
-    this.#dataBytes = next
+    return undefined
+  }
+
+  /** Sets or removes a session's data, unless {@link refuseData} refuses it (then nothing changes). */
+  setData(session: Session, data: SessionData | undefined, held = false): string | undefined {
+    const refusal = this.refuseData(session, data, held)
+    if (refusal !== undefined) return refusal
+    this.#dataBytes += (data?.bytes ?? 0) - (session.data?.bytes ?? 0)
     this.#dataCount += (data === undefined ? 0 : 1) - (session.data === undefined ? 0 : 1)
+    const grown = dataCost(data) - dataCost(session.data)
     session.data = data
     this.memory.charge(grown)
     return undefined

@@ -178,6 +178,33 @@ describe('the server', () => {
     expectCase(await viaSocket(server.url, inSession(DATA_CASES[0]!)), DATA_CASES[0]!, expect)
   })
 
+  it('refuses a patch that gives a field twice, at its path, as a fixture file is refused', async () => {
+    const server = await startTestServer({ taxonomy })
+    const handle = createFetchHandler({ taxonomy, adminKey: ADMIN_KEY })
+    await putData(server.url, 'with-data', PATCH)
+    const domain = JSON.stringify(taxonomy.domains[0]!.id)
+    // JSON keeps the last: "Beta", and no disciplines at all.
+    const texts = [
+      `{"disciplines":[{"name":"Alpha","name":"Beta","domain_ids":[${domain}]}]}`,
+      `{"disciplines":[{"name":"Alpha","domain_ids":[${domain}]}],"disciplines":[]}`,
+    ]
+    const paths = ['disciplines[0].name', 'disciplines']
+    for (const [k, text] of texts.entries()) {
+      const answer = {
+        error: `Invalid patch: ${paths[k]}: given more than once: JSON keeps only its last value`,
+        issues: [
+          { path: paths[k], message: 'given more than once: JSON keeps only its last value' },
+        ],
+        issueCount: 1,
+      }
+      expect(await putData(server.url, 'with-data', text)).toEqual({ status: 400, json: answer })
+      const put = await putDataVia(handle, 'with-data', text)
+      expect({ status: put.status, json: await put.json() }).toEqual({ status: 400, json: answer })
+    }
+    // Nothing changed: the session still has its data.
+    expectCase(await viaSocket(server.url, inSession(DATA_CASES[0]!)), DATA_CASES[0]!, expect)
+  })
+
   it('refuses a patch over its size limits (413 for the body, 400 for the records)', async () => {
     const server = await startTestServer({ taxonomy })
     const huge = JSON.stringify({ disciplines: [{ name: 'x'.repeat(1024 * 1024) }] })

@@ -10,6 +10,7 @@ import { startTestServer } from '../helpers/server.js'
 import { CASES, RECORD_CASES, taxonomy } from './cases.js'
 import { D, SCENARIO_CASES } from './scenario-cases.js'
 import { PATCH } from './data-cases.js'
+import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { ajv, schemas } from '../helpers/openapi-schemas.js'
 import { createResolver, viaResolver } from '../helpers/transports.js'
 
@@ -375,4 +376,87 @@ it('takes a sequence, a lognormal delay and a rate-limit quota over the admin AP
   expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(limitedBody)).toBe(true)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [1, 9], seed: 7 })).toBe(true)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [0.3, 0.7] })).toBe(false)
+})
+
+it("declares every answer of the admin PUTs with its body's schema: a body that is no JSON, one that stalls, one past the budget", async () => {
+  type Declared = { description: string; content: { 'application/json': { schema: object } } }
+  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<
+    string,
+    Record<string, { responses: Record<string, Declared> }>
+  >
+  const expectDeclared = (resource: string, status: number, body: unknown) => {
+    const response = paths[`/__admin/sessions/{id}/${resource}`]!.put!.responses[String(status)]
+    expect(response, `PUT …/${resource} ${status}`).toBeDefined()
+    const schema = JSON.parse(
+      JSON.stringify(response!.content['application/json'].schema).replaceAll(
+        '#/components/schemas/',
+        'urn:taxonomy:',
+      ),
+    ) as object
+    const validate = ajv.compile(schema)
+    expect(validate(body), `PUT …/${resource} ${status}: ${JSON.stringify(body)}`).toBe(true)
+    return response!
+  }
+  const server = await startServerWithLimits(
+    { port: 0, taxonomy, memoryBudget: 1024 * 1024 },
+    { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 },
+  )
+  try {
+    for (const [resource, url, body] of [
+      ['data', '/__admin/sessions/s/data', '{not json'],
+      ['data', '/__admin/sessions/bad%20id/data', '{}'],
+      ['scenario', '/__admin/sessions/s/scenario', '{not json'],
+    ] as const) {
+      const answer = await fetch(`${server.url}${url}`, { method: 'PUT', body })
+      expect(answer.status).toBe(400)
+      expectDeclared(resource, 400, await answer.json())
+    }
+    for (const resource of ['data', 'scenario']) {
+      const reply = await new Promise<string>((resolve) => {
+        const socket = connect(server.port, '127.0.0.1', () =>
+          socket.write(
+            `PUT /__admin/sessions/s/${resource} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"kind`,
+          ),
+        )
+        let received = ''
+        socket.setEncoding('latin1')
+        socket.on('data', (chunk: string) => (received += chunk))
+        socket.on('error', () => {})
+        socket.on('close', () => resolve(received))
+      })
+      expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+      expectDeclared(resource, 408, JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)))
+    }
+    // Past the memory budget of 1 MiB: about 240 KB of patch JSON, counted ten times.
+    const wide = createDisciplinePatch({
+      name: 'Wide',
+      domainIds: [taxonomy.domains[0]!.id],
+      subDisciplines: 1_500,
+    })
+    const refused = await fetch(`${server.url}/__admin/sessions/s/data`, {
+      method: 'PUT',
+      body: JSON.stringify(wide),
+    })
+    expect(refused.status).toBe(413)
+    expect(expectDeclared('data', 413, await refused.json()).description).toMatch(/memory budget/)
+    const sequence = Array.from({ length: 1_000 }, (_, i) => ({
+      kind: 'delay',
+      delay: { median: i + 1, p99: i + 2 },
+    }))
+    let status = 200
+    for (let i = 0; status === 200 && i < 20; i++) {
+      const answer = await fetch(`${server.url}/__admin/sessions/q${i}/scenario`, {
+        method: 'PUT',
+        body: JSON.stringify({ sequence }),
+      })
+      status = answer.status
+      if (status === 413)
+        expect(expectDeclared('scenario', 413, await answer.json()).description).toMatch(
+          /memory budget/,
+        )
+    }
+    expect(status).toBe(413)
+  } finally {
+    await server.close({ grace: 0 })
+  }
 })

@@ -144,6 +144,35 @@ it('answers 413 naming the memory budget to a patch that would pass it, and chan
   expect(sessionsOf(resolver).memory.bytes).toBeLessThan(MiB)
 })
 
+it('makes no session for a patch it refuses: none pushed out, and a key-less request journaled nowhere', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: 16 * MiB })
+  const sessions = sessionsOf(resolver)
+  const send = (method: string, url: string, body = '') =>
+    resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+  // As many sessions as the server keeps, the oldest with a scenario: the next one made pushes it out.
+  expect((await send('PUT', '/__admin/sessions/oldest/scenario', '"not-found"')).status).toBe(200)
+  for (let i = 1; i < 9_999; i++) sessions.get(`s${i}`)
+  // About 980 KB of JSON, counted ten times: past what the 10,000 sessions leave of the budget.
+  const patch = createDisciplinePatch({
+    name: 'Wide',
+    domainIds: [taxonomy.domains[0]!.id],
+    subDisciplines: 6_000,
+  })
+  const refused = await send('PUT', '/__admin/sessions/newcomer/data', JSON.stringify(patch))
+  expect(refused.status).toBe(413)
+  expect(sessions.find('newcomer')).toBeUndefined()
+  expect(sessions.find('oldest')?.scenario?.scenario).toEqual({ kind: 'not-found' })
+  await send('GET', '/__sessions/newcomer/api/v2/disciplines/pharmacology')
+  expect(sessions.find('newcomer')).toBeUndefined()
+})
+
 it('refuses a memoryBudget outside 1 MiB to 64 GiB, naming the option', () => {
   expect(() => createResolver({ memoryBudget: 1_000 })).toThrow(
     /`memoryBudget` must be a whole number of bytes from 1048576 \(1 MiB\) to 68719476736 \(64 GiB\); received 1000/,
