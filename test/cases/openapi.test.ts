@@ -145,16 +145,10 @@ it('describes the answers to HEAD and to the preflight as operations, and 405 to
 
 it('describes the 431 a request head over 16 KB gets from the server', async () => {
   const server = await startTestServer({ taxonomy })
-  const reply = await new Promise<string>((resolve) => {
-    const socket = connect(server.port, '127.0.0.1', () =>
-      socket.write(`GET ${D} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`),
-    )
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (received += chunk))
-    socket.on('error', () => {})
-    socket.on('close', () => resolve(received))
-  })
+  const reply = await rawReply(
+    server.port,
+    `GET ${D} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+  )
   expect(reply).toMatch(/^HTTP\/1\.1 431 /)
   const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
   for (const method of ['GET', 'HEAD'])
@@ -169,16 +163,7 @@ it('describes the 408 a request head too slow to arrive gets from the server', a
     { port: 0, taxonomy },
     { ...SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 },
   )
-  const reply = await new Promise<string>((resolve) => {
-    const socket = connect(server.port, '127.0.0.1', () =>
-      socket.write(`GET ${D} HTTP/1.1\r\nHost: x\r\n`),
-    )
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (received += chunk))
-    socket.on('error', () => {})
-    socket.on('close', () => resolve(received))
-  })
+  const reply = await rawReply(server.port, `GET ${D} HTTP/1.1\r\nHost: x\r\n`)
   await server.close()
   expect(reply).toMatch(/^HTTP\/1\.1 408 /)
   const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
@@ -412,18 +397,10 @@ it("declares every answer of the admin PUTs with its body's schema: a body that 
       expectDeclared(resource, 400, await answer.json())
     }
     for (const resource of ['data', 'scenario']) {
-      const reply = await new Promise<string>((resolve) => {
-        const socket = connect(server.port, '127.0.0.1', () =>
-          socket.write(
-            `PUT /__admin/sessions/s/${resource} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"kind`,
-          ),
-        )
-        let received = ''
-        socket.setEncoding('latin1')
-        socket.on('data', (chunk: string) => (received += chunk))
-        socket.on('error', () => {})
-        socket.on('close', () => resolve(received))
-      })
+      const reply = await rawReply(
+        server.port,
+        `PUT /__admin/sessions/s/${resource} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"kind`,
+      )
       expect(reply).toMatch(/^HTTP\/1\.1 408 /)
       expectDeclared(resource, 408, JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)))
     }
@@ -460,3 +437,15 @@ it("declares every answer of the admin PUTs with its body's schema: a body that 
     await server.close({ grace: 0 })
   }
 })
+
+/** All a raw request over one connection gets back, until the server closes it. */
+function rawReply(port: number, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request))
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => resolve(received))
+  })
+}
