@@ -149,12 +149,7 @@ it('describes the 431 a request head over 16 KB gets from the server', async () 
     server.port,
     `GET ${D} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
   )
-  expect(reply).toMatch(/^HTTP\/1\.1 431 /)
-  const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
-  for (const method of ['GET', 'HEAD'])
-    expect(operationFor(D, method).responses['431'], method).toBeDefined()
-  const ref = operationFor(D).responses['431']!.content!['application/json']!.schema.$ref
-  expect(ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!(body)).toBe(true)
+  expectDeclaredOnLookups(reply, 431)
 })
 
 it('describes the 408 a request head too slow to arrive gets from the server', async () => {
@@ -165,12 +160,7 @@ it('describes the 408 a request head too slow to arrive gets from the server', a
   )
   const reply = await rawReply(server.port, `GET ${D} HTTP/1.1\r\nHost: x\r\n`)
   await server.close()
-  expect(reply).toMatch(/^HTTP\/1\.1 408 /)
-  const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
-  for (const method of ['GET', 'HEAD'])
-    expect(operationFor(D, method).responses['408'], method).toBeDefined()
-  const ref = operationFor(D).responses['408']!.content!['application/json']!.schema.$ref
-  expect(ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!(body)).toBe(true)
+  expectDeclaredOnLookups(reply, 408)
   expect(operationFor(D).responses['503']!.description).toContain('Server only: busy')
 })
 
@@ -448,4 +438,14 @@ function rawReply(port: number, request: string): Promise<string> {
     socket.on('error', () => {})
     socket.on('close', () => resolve(received))
   })
+}
+
+/** A raw reply of `status` whose body the lookups' GET and HEAD declare, with its schema. */
+function expectDeclaredOnLookups(reply: string, status: number): void {
+  expect(reply).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+  const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown
+  for (const method of ['GET', 'HEAD'])
+    expect(operationFor(D, method).responses[status], method).toBeDefined()
+  const ref = operationFor(D).responses[status]!.content!['application/json']!.schema.$ref
+  expect(ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!(body)).toBe(true)
 }
