@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import { requireOptionsObject } from '../core/options-object.js'
 import { resolveScope } from '../http/base-url.js'
 import type { Resolver } from '../http/resolver.js'
 import { createSessionData, type SessionPatch } from '../http/session-data.js'
@@ -17,6 +18,7 @@ export type WithData = (patch: SessionPatch, options?: ScenarioOptions) => HttpH
  */
 export function createDataHelper(resolver: Resolver, kitBaseUrl?: string): WithData {
   return (patch, options = {}) => {
+    requireOptionsObject(options)
     const data = createSessionData(resolver.options.taxonomy, patch)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {

@@ -17,6 +17,7 @@ it('refuses options that are no object, at every entry point, before anything in
     expect(() => toHar(createMock().journal, options as never), String(options)).toThrow(message)
     await expect(startServer(options as never), String(options)).rejects.toThrow(message)
     expect(() => createMock().hideSlug('x', options as never), String(options)).toThrow(message)
+    expect(() => createMock().withData({}, options as never), String(options)).toThrow(message)
     expect(() => createSwitchableMock().use(options as never), String(options)).toThrow(message)
   }
   // A data name mistyped is said with the names, not taken for a patch.
