@@ -1,5 +1,5 @@
 import { OptionError } from '../core/option-error.js'
-import { requireOptionsObject } from '../core/options-object.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
@@ -13,6 +13,15 @@ import { selectScenarioFor } from './selection.js'
 export interface ScenarioOptions {
   /** As in `createHandlers`. @default undefined (any origin; a kit's helpers: the kit's) */
   readonly baseUrl?: string
+}
+
+/**
+ * Refuses a helper's options that are no object or misspell `baseUrl`: a misspelt one would be
+ * ignored, and the helper would apply on every origin.
+ */
+export function requireScenarioOptions(options: ScenarioOptions): void {
+  requireOptionsObject(options)
+  rejectNearMisses(options, ['baseUrl'])
 }
 
 /** The scenario helpers, each a list of handlers for `server.use(...)`: see the free functions below. */
@@ -48,7 +57,7 @@ export function createScenarioHelpers(
     options: ScenarioOptions = {},
     source: ScenarioSource = 'scenario',
   ): HttpHandler[] {
-    requireOptionsObject(options)
+    requireScenarioOptions(options)
     const state = new ScenarioState(scenario, undefined, source)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {

@@ -4,7 +4,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
 import { parseMatch } from '../../src/matchers/request-match.js'
-import { createHandlers, createMock } from '../../src/msw/index.js'
+import { createHandlers, createMock, hideSlug } from '../../src/msw/index.js'
 import { createSwitchableMock } from '../../src/msw/switchable.js'
 import { startServer } from '../../src/server/index.js'
 
@@ -63,6 +63,17 @@ it('refuses a misspelt option at every entry point, naming the one meant, and le
   )
   expect(() => createHandlers({ baseurl: 'https://api.example.test' } as never)).toThrow(
     meant('baseurl', 'baseUrl'),
+  )
+  // A helper's or withData's `baseUrl` misspelt would apply it to every origin.
+  const mock = createMock()
+  expect(() => mock.hideSlug('x', { baseURL: 'https://a.test' } as never)).toThrow(
+    meant('baseURL', 'baseUrl'),
+  )
+  expect(() => hideSlug('x', { baseurl: 'https://a.test' } as never)).toThrow(
+    meant('baseurl', 'baseUrl'),
+  )
+  expect(() => mock.withData({}, { base_url: 'https://a.test' } as never)).toThrow(
+    meant('base_url', 'baseUrl'),
   )
   expect(() => createFetchHandler({ Seed: 7 } as never)).toThrow(meant('Seed', 'seed'))
   expect(() => createFetchHandler({ memory_budget: 2 ** 20 } as never)).toThrow(
