@@ -41,6 +41,15 @@ it('names the option in each TypeError: baseUrl, tls, a helper argument, a match
   expect(() => mock.hideSlug(5 as never)).toThrow(named('slug'))
   expect(() => mock.failWith(404 as never)).toThrow(named('status'))
   expect(() => mock.delayAnswers(-1)).toThrow(named('ms'))
+  // The arguments by their own names, not a scenario field the caller never wrote; a count left
+  // out would fail every request forever.
+  expect(() => mock.delayAnswers(2 ** 40)).toThrow(named('ms'))
+  expect(() => mock.hideSlug('')).toThrow(named('slug'))
+  for (const times of [undefined, 0, 1.5, '2'])
+    expect(() => mock.failTimes(times as never), String(times)).toThrow(named('times'))
+  expect(() => mock.failTimes(undefined as never)).toThrow(
+    '`times` must be a positive integer; received undefined',
+  )
   expect(() => parseMatch({ times: '1' }, 'toHaveRequested', true)).toThrow(
     expect.objectContaining({
       option: 'times',
