@@ -1,5 +1,6 @@
 import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
+import { ENDPOINT_LIST } from './endpoints.js'
 import { redactUrl } from './secret-query.js'
 
 /**
@@ -92,10 +93,11 @@ export function targetOf(
     if (!isInScope(request.url, scope)) return undefined
     return { url: request.url, basePath: scope.basePath }
   }
-  // Any origin and prefix: the routes start at the last `/api/v2/`, or at the `/__sessions/{id}`
-  // just before it, which names the request's session.
+  // Any origin and prefix: the routes start at the first endpoint's path, or at the
+  // `/__sessions/{id}` just before it, which names the request's session. The first: a later one
+  // is an extra segment (a URL joined twice), which the server answers 404.
   const { pathname, search } = new URL(request.url)
-  let start = pathname.lastIndexOf('/api/v2/')
+  let start = pathname.search(ENDPOINT_PATH)
   const id = start > 0 ? pathname.lastIndexOf('/', start - 1) : -1
   if (id > 0 && pathname.startsWith(SESSIONS_SEGMENT, id - SESSIONS_SEGMENT.length + 1))
     start = id - SESSIONS_SEGMENT.length + 1
@@ -103,6 +105,11 @@ export function targetOf(
 }
 
 const SESSIONS_SEGMENT = '/__sessions/'
+
+/** Where an endpoint's path starts: `/api/v2/{collection}`, then `/` or the end. */
+const ENDPOINT_PATH = new RegExp(
+  `/api/v2/(?:${ENDPOINT_LIST.map((endpoint) => endpoint.collection).join('|')})(?:/|$)`,
+)
 
 /**
  * Whether a request URL lies in a scope: exactly its origin (not a longer host, nor another port

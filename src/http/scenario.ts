@@ -408,7 +408,8 @@ function parseKind(value: unknown, name: string): ScenarioKind {
   return value as ScenarioKind
 }
 
-function parseSlug(value: unknown, name: string): string {
+/** A slug to match, under `name` (`scenario.slug`, or a helper's `slug`). */
+export function parseSlug(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '' || value.length > 1_000) {
     throw new OptionError(
       name,
@@ -441,7 +442,8 @@ function parseTtl(value: unknown, name: string): number {
   return value
 }
 
-function parseCount(value: unknown, name: string): number {
+/** A count of requests, under `name` (`scenario.times`, or a helper's `times`). */
+export function parseCount(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw new OptionError(name, `must be a positive integer; received ${formatReceived(value)}`)
   }

@@ -3,7 +3,7 @@ import { resolveScope } from '../http/base-url.js'
 import type { Resolver } from '../http/resolver.js'
 import { createSessionData, type SessionPatch } from '../http/session-data.js'
 import { createEndpointHandlers } from './handlers.js'
-import type { ScenarioOptions } from './scenarios.js'
+import { requireScenarioOptions, type ScenarioOptions } from './scenarios.js'
 import { selectDataFor } from './selection.js'
 
 /** A kit's `withData`: see {@link MockKit.withData}. */
@@ -17,6 +17,7 @@ export type WithData = (patch: SessionPatch, options?: ScenarioOptions) => HttpH
  */
 export function createDataHelper(resolver: Resolver, kitBaseUrl?: string): WithData {
   return (patch, options = {}) => {
+    requireScenarioOptions(options)
     const data = createSessionData(resolver.options.taxonomy, patch)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {

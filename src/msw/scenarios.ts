@@ -1,10 +1,17 @@
 import { OptionError } from '../core/option-error.js'
-import { requireOptionsObject } from '../core/options-object.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import type { HttpHandler } from 'msw'
 import { formatReceived } from '../core/size.js'
 import { resolveScope } from '../http/base-url.js'
 import type { Resolver } from '../http/resolver.js'
-import type { FaultKind, ScenarioInput, SeededFaults } from '../http/scenario.js'
+import { MAX_DELAY } from '../http/delay.js'
+import {
+  parseCount,
+  parseSlug,
+  type FaultKind,
+  type ScenarioInput,
+  type SeededFaults,
+} from '../http/scenario.js'
 import { ScenarioState, type ScenarioSource } from '../http/scenario-state.js'
 import { createEndpointHandlers } from './handlers.js'
 import { selectScenarioFor } from './selection.js'
@@ -13,6 +20,15 @@ import { selectScenarioFor } from './selection.js'
 export interface ScenarioOptions {
   /** As in `createHandlers`. @default undefined (any origin; a kit's helpers: the kit's) */
   readonly baseUrl?: string
+}
+
+/**
+ * Refuses a helper's options that are no object or misspell `baseUrl`: a misspelt one would be
+ * ignored, and the helper would apply on every origin.
+ */
+export function requireScenarioOptions(options: ScenarioOptions): void {
+  requireOptionsObject(options)
+  rejectNearMisses(options, ['baseUrl'])
 }
 
 /** The scenario helpers, each a list of handlers for `server.use(...)`: see the free functions below. */
@@ -48,7 +64,7 @@ export function createScenarioHelpers(
     options: ScenarioOptions = {},
     source: ScenarioSource = 'scenario',
   ): HttpHandler[] {
-    requireOptionsObject(options)
+    requireScenarioOptions(options)
     const state = new ScenarioState(scenario, undefined, source)
     const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {
@@ -59,26 +75,25 @@ export function createScenarioHelpers(
   return {
     withScenario: (scenario, options) => withScenario(scenario, options),
     rejectKeys: (options = {}) => withScenario('unauthorized', options, 'rejectKeys'),
-    hideSlug(slug, options = {}) {
-      if (typeof slug !== 'string')
-        throw new OptionError('slug', `must be a string; received ${formatReceived(slug)}`)
-      return withScenario({ kind: 'not-found', slug }, options, 'hideSlug')
-    },
+    // Arguments checked under their own names: `scenario.slug` is no name the caller wrote.
+    hideSlug: (slug, options = {}) =>
+      withScenario({ kind: 'not-found', slug: parseSlug(slug, 'slug') }, options, 'hideSlug'),
     failWith(status = 503, options = {}) {
       if (status !== 500 && status !== 503) {
         throw new OptionError('status', `must be 500 or 503; received ${formatReceived(status)}`)
       }
       return withScenario(status === 500 ? 'server-error' : 'unavailable', options, 'failWith')
     },
+    // A count left out (plain JavaScript) would fail every request, forever.
     failTimes: (times, kind = 'unavailable', options = {}) =>
-      withScenario({ kind, times }, options, 'failTimes'),
+      withScenario({ kind, times: parseCount(times, 'times') }, options, 'failTimes'),
     failNetwork: (options = {}) => withScenario('network-error', options, 'failNetwork'),
     hangAnswers: (options = {}) => withScenario('hang', options, 'hangAnswers'),
     delayAnswers(ms, options = {}) {
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_DELAY) {
         throw new OptionError(
           'ms',
-          `must be a non-negative number of milliseconds; received ${formatReceived(ms)}`,
+          `must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${formatReceived(ms)}`,
         )
       }
       return withScenario({ delay: ms }, options, 'delayAnswers')

@@ -4,7 +4,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
 import { parseMatch } from '../../src/matchers/request-match.js'
-import { createHandlers, createMock } from '../../src/msw/index.js'
+import { createHandlers, createMock, hideSlug } from '../../src/msw/index.js'
 import { createSwitchableMock } from '../../src/msw/switchable.js'
 import { startServer } from '../../src/server/index.js'
 
@@ -17,6 +17,7 @@ it('refuses options that are no object, at every entry point, before anything in
     expect(() => toHar(createMock().journal, options as never), String(options)).toThrow(message)
     await expect(startServer(options as never), String(options)).rejects.toThrow(message)
     expect(() => createMock().hideSlug('x', options as never), String(options)).toThrow(message)
+    expect(() => createMock().withData({}, options as never), String(options)).toThrow(message)
     expect(() => createSwitchableMock().use(options as never), String(options)).toThrow(message)
   }
   // A data name mistyped is said with the names, not taken for a patch.
@@ -40,6 +41,15 @@ it('names the option in each TypeError: baseUrl, tls, a helper argument, a match
   expect(() => mock.hideSlug(5 as never)).toThrow(named('slug'))
   expect(() => mock.failWith(404 as never)).toThrow(named('status'))
   expect(() => mock.delayAnswers(-1)).toThrow(named('ms'))
+  // The arguments by their own names, not a scenario field the caller never wrote; a count left
+  // out would fail every request forever.
+  expect(() => mock.delayAnswers(2 ** 40)).toThrow(named('ms'))
+  expect(() => mock.hideSlug('')).toThrow(named('slug'))
+  for (const times of [undefined, 0, 1.5, '2'])
+    expect(() => mock.failTimes(times as never), String(times)).toThrow(named('times'))
+  expect(() => mock.failTimes(undefined as never)).toThrow(
+    '`times` must be a positive integer; received undefined',
+  )
   expect(() => parseMatch({ times: '1' }, 'toHaveRequested', true)).toThrow(
     expect.objectContaining({
       option: 'times',
@@ -62,6 +72,17 @@ it('refuses a misspelt option at every entry point, naming the one meant, and le
   )
   expect(() => createHandlers({ baseurl: 'https://api.example.test' } as never)).toThrow(
     meant('baseurl', 'baseUrl'),
+  )
+  // A helper's or withData's `baseUrl` misspelt would apply it to every origin.
+  const mock = createMock()
+  expect(() => mock.hideSlug('x', { baseURL: 'https://a.test' } as never)).toThrow(
+    meant('baseURL', 'baseUrl'),
+  )
+  expect(() => hideSlug('x', { baseurl: 'https://a.test' } as never)).toThrow(
+    meant('baseurl', 'baseUrl'),
+  )
+  expect(() => mock.withData({}, { base_url: 'https://a.test' } as never)).toThrow(
+    meant('base_url', 'baseUrl'),
   )
   expect(() => createFetchHandler({ Seed: 7 } as never)).toThrow(meant('Seed', 'seed'))
   expect(() => createFetchHandler({ memory_budget: 2 ** 20 } as never)).toThrow(

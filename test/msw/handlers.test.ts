@@ -65,6 +65,29 @@ it('answers an empty slug, the bare collection path and an extra segment as the 
   }
 })
 
+it('answers extra segments that hold another endpoint path 404, as the server does, without a base URL', async () => {
+  const mock = createMock({ taxonomy })
+  server.use(...mock.handlers)
+  const sub = taxonomy.subDisciplines[0]!
+  // A URL joined twice (a slug that is itself a path): the route is the first endpoint path.
+  const paths = [
+    `${path}/api/v2/sub_disciplines/${sub.slug}`,
+    `${path}/__sessions/s1${path}`,
+    `/api/v2/disciplines/https:/taxonomy.test${path}`,
+  ]
+  for (const p of paths) {
+    const response = await fetch(`${ORIGIN}/some/prefix${p}`, { headers: AUTH })
+    expect(response.status, p).toBe(404)
+  }
+  expect(mock.journal.entries().map((entry) => [entry.path, entry.reason])).toEqual(
+    paths.map((p) => [p, 'unknown-path']),
+  )
+  expect(mock.journal.entries('s1')).toEqual([])
+  // A prefix that holds `/api/v2/` but no endpoint path still finds the route after it.
+  const gateway = await fetch(`${ORIGIN}/api/v2/gateway${path}`, { headers: AUTH })
+  expect(gateway.status).toBe(200)
+})
+
 it('answers a /__sessions/{id}/ prefix without a base URL in that session, as the fetch handler does', async () => {
   const mock = createMock({ taxonomy, patch: { preset: 'long-names' } })
   server.use(...mock.handlers)
