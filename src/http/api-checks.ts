@@ -8,6 +8,7 @@ import { kindSpec } from './kinds.js'
 import type { Metrics } from './metrics.js'
 import type { PrebuiltAnswers } from './prebuilt-answers.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
+import { holdsMockKey } from './secret-query.js'
 import type { RateLimitReading } from './rate-limit.js'
 import type { AdapterContext, MockRequest } from './request.js'
 import {
@@ -166,7 +167,11 @@ export class ApiChecks {
 
     const state = scenarioFor(request, route, session, selected)
     if (typeof state === 'string') {
-      const answers = createMessageAnswers('badRequest', `Malformed request: ${state}`, cors)
+      // Not quoting back a key sent there by mistake: the journal and the HAR file keep the body.
+      const problem = holdsMockKey(this.cache.options, request.header('prefer') ?? '')
+        ? 'the Prefer header holds a key of the mock: a key goes in Authorization'
+        : state
+      const answers = createMessageAnswers('badRequest', `Malformed request: ${problem}`, cors)
       return finish(call, answers, 'malformed-prefer', 0, null)
     }
     if (state === undefined) {

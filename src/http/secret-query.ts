@@ -67,10 +67,7 @@ export const REDACTED = REDACTED_VALUE
 export function createQueryRedactor(
   options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>,
 ): QueryRedactor {
-  const secrets = [
-    ...(options.apiKeys === 'any' ? [] : options.apiKeys),
-    ...(options.adminKey === undefined ? [] : [options.adminKey]),
-  ]
+  const secrets = keysOf(options)
   return (target, path = false) => {
     const redacted = redactQuery(
       // A client's absolute-form target: its userinfo is credentials, whatever part is the key.
@@ -94,6 +91,26 @@ function redactPath(target: string, secrets: readonly string[]): string {
     changed = true
   }
   return changed ? segments.join('/') + target.slice(end) : target
+}
+
+/** A mock's keys: its API keys (none for `anyKey`) and its admin key. */
+function keysOf(options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>): string[] {
+  return [
+    ...(options.apiKeys === 'any' ? [] : options.apiKeys),
+    ...(options.adminKey === undefined ? [] : [options.adminKey]),
+  ]
+}
+
+/**
+ * Whether `text` (a header a request sent) holds one of a mock's keys, found as in a query value:
+ * an answer that would quote it back (a 400 naming a bad value) must not, for the journal and the
+ * HAR file keep answers' bodies.
+ */
+export function holdsMockKey(
+  options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>,
+  text: string,
+): boolean {
+  return holdsSecret(text, keysOf(options))
 }
 
 /**

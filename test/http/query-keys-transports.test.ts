@@ -19,7 +19,7 @@ const D = `/api/v2/disciplines/${taxonomy.disciplines[0]!.slug}`
 const ORIGIN = 'http://query-keys.test'
 
 /** Requests that carry a secret in the query, and the target each is journaled and logged as. */
-const REQUESTS: readonly { path: string; keyed: boolean; kept: string }[] = [
+const REQUESTS: readonly { path: string; keyed: boolean; kept: string; prefer?: string }[] = [
   { path: `${D}?api_key=${KEY}`, keyed: true, kept: `${D}?api_key=[redacted]` },
   {
     path: `${D}?access_token=${TOKEN}&page=2`,
@@ -53,10 +53,16 @@ const REQUESTS: readonly { path: string; keyed: boolean; kept: string }[] = [
     kept: '/api/v2/sub_disciplines/[redacted]?q=1',
   },
   { path: `/api/v2/disciplines/${ADMIN}/x`, keyed: true, kept: '/api/v2/disciplines/[redacted]/x' },
+  // A key in a Prefer value by mistake: the 400 does not quote it back (the journal keeps bodies).
+  { path: `${D}?p=1`, keyed: true, kept: `${D}?p=1`, prefer: `scenario=${KEY}` },
+  { path: `${D}?p=2`, keyed: true, kept: `${D}?p=2`, prefer: `delay=x${ADMIN}` },
 ]
 
-function headersOf(keyed: boolean): Record<string, string> {
-  return keyed ? { authorization: `Bearer ${KEY}` } : {}
+function headersOf(keyed: boolean, prefer?: string): Record<string, string> {
+  return {
+    ...(keyed ? { authorization: `Bearer ${KEY}` } : {}),
+    ...(prefer === undefined ? {} : { prefer }),
+  }
 }
 
 /** Each secret's first stretch that `text` shows, in any encoding; `[]` when none. */
@@ -70,8 +76,8 @@ it('keeps no key sent in the query in the server journal, its HAR file or its re
     TAXONOMY_MOCK_ADMIN_KEY: ADMIN,
   })
   const url = /listening on (http:\/\/[^ ]+)/.exec(await run.waitFor(/listening on/))![1]!
-  for (const { path, keyed } of REQUESTS)
-    await (await fetch(`${url}${path}`, { headers: headersOf(keyed) })).text()
+  for (const { path, keyed, prefer } of REQUESTS)
+    await (await fetch(`${url}${path}`, { headers: headersOf(keyed, prefer) })).text()
   const admin = { 'x-taxonomy-mock-admin-key': ADMIN }
   const journal = await (
     await fetch(`${url}/__admin/sessions/default/requests?admin_key=${ADMIN}`, { headers: admin })
@@ -103,15 +109,15 @@ it('keeps no key sent in the query in the server journal, its HAR file or its re
 it('keeps no key sent in the query in the journal or HAR of a fetch handler or an MSW kit', async () => {
   const options = { taxonomy, apiKeys: [KEY], adminKey: ADMIN }
   const handle = createFetchHandler(options)
-  for (const { path, keyed } of REQUESTS)
-    await handle(new Request(`${ORIGIN}${path}`, { headers: headersOf(keyed) }))
+  for (const { path, keyed, prefer } of REQUESTS)
+    await handle(new Request(`${ORIGIN}${path}`, { headers: headersOf(keyed, prefer) }))
   const mock = createMock({ ...options, baseUrl: ORIGIN })
   // Listening only here: the other test's requests go to the server over loopback.
   const msw = setupServer(...mock.handlers)
   msw.listen(onUnhandled('error'))
   try {
-    for (const { path, keyed } of REQUESTS)
-      await (await fetch(`${ORIGIN}${path}`, { headers: headersOf(keyed) })).text()
+    for (const { path, keyed, prefer } of REQUESTS)
+      await (await fetch(`${ORIGIN}${path}`, { headers: headersOf(keyed, prefer) })).text()
   } finally {
     msw.close()
   }
