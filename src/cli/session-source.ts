@@ -6,7 +6,7 @@ import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
 import { findTooDeep } from '../core/nesting.js'
 import { toOneLine } from '../core/shown-text.js'
 import { isPresetName, presetPatch } from '../core/presets.js'
-import { resolveSize } from '../core/size.js'
+import { formatReceived, resolveSize } from '../core/size.js'
 import { quote } from '../core/field-name.js'
 import type { Taxonomy } from '../core/store.js'
 import { servedDigest, type ServedDataset } from '../http/dataset.js'
@@ -210,6 +210,13 @@ async function rebuildBase(
  * is generated: a URL that is no mock may name anything.
  */
 function toGeneration(dataset: ServedDataset, where: string) {
+  const cannot = `${where} answered a dataset taxonomy-mock cannot rebuild: its`
+  // A taxonomy-mock names its size in text: an object would be taken for counts and generated.
+  if (typeof dataset.size !== 'string') {
+    throw new RuntimeError(
+      `${cannot} size must be 'small', 'medium', 'large' or counts such as "5/30/250/4500"; received ${formatReceived(dataset.size)}`,
+    )
+  }
   const size = toSize(dataset.size)
   try {
     const seed = resolveSeed(dataset.seed)
@@ -221,12 +228,9 @@ function toGeneration(dataset: ServedDataset, where: string) {
     }
   } catch (error) {
     if (!isOptionError(error)) throw error
-    const given = typeof dataset.size === 'string' ? ` ${quote(dataset.size)}` : ''
     const level = error.option.startsWith('size.') ? ` (${error.option.slice('size.'.length)})` : ''
-    const named = error.option === 'seed' ? 'seed' : `size${given}${level}`
-    throw new RuntimeError(
-      `${where} answered a dataset taxonomy-mock cannot rebuild: its ${named} ${error.requirement}`,
-    )
+    const named = error.option === 'seed' ? 'seed' : `size ${quote(dataset.size)}${level}`
+    throw new RuntimeError(`${cannot} ${named} ${error.requirement}`)
   }
 }
 
@@ -234,8 +238,8 @@ function toGeneration(dataset: ServedDataset, where: string) {
  * `small`, `medium`, `large`, or counts `domains/disciplines/sub-disciplines/topics`; anything
  * else as it came, for `resolveSize` to refuse.
  */
-function toSize(size: unknown): unknown {
-  if (typeof size !== 'string' || !/^\d+\/\d+\/\d+\/\d+$/.test(size)) return size
+function toSize(size: string): unknown {
+  if (!/^\d+\/\d+\/\d+\/\d+$/.test(size)) return size
   const [domains, disciplines, subDisciplines, topics] = size.split('/').map(Number)
   return { domains, disciplines, subDisciplines, topics }
 }

@@ -172,7 +172,8 @@ export function resolveSeed(seed: unknown): number {
       `must be a non-negative safe integer; received ${formatReceived(seed)}`,
     )
   }
-  return seed
+  // -0 as 0: both name one dataset, whose shared instance must hold the same seed either way.
+  return seed + 0
 }
 
 /** The levels above the topics, their drafts, and the walk of the stream the topics go on from. */

@@ -49,5 +49,17 @@ export function* fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, 
  * writeFileSync('fixtures/taxonomy.json', toFixtureJson(createTaxonomy({ seed: 42 })))
  */
 export function toFixtureJson(taxonomy: Taxonomy): string {
-  return [...fixtureJsonChunks(taxonomy)].join('')
+  const chunks = [...fixtureJsonChunks(taxonomy)]
+  try {
+    return chunks.join('')
+  } catch (error) {
+    // Past the longest string the engine holds (V8: about 512 M characters, some 2.3 million
+    // topics, which explicit counts allow): say so, and what writes it, not "Invalid string length".
+    if (!(error instanceof RangeError)) throw error
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
+    throw new RangeError(
+      `Failed to make the fixture JSON: ${length} characters, more than a JavaScript string holds; write fixtureJsonChunks(taxonomy) in parts instead`,
+      { cause: error },
+    )
+  }
 }

@@ -74,7 +74,8 @@ export function resolveSize(size: unknown): SizeCounts {
         `must be an integer from ${min} to ${LIMITS[key]}; received ${formatReceived(value)}`,
       )
     }
-    counts[key] = value
+    // -0 as 0, as for the seed: the counts name the dataset.
+    counts[key] = value + 0
   }
   if (counts.subDisciplines < counts.disciplines) {
     throw new OptionError(

@@ -1,4 +1,5 @@
 import { DATASET_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
+import { encodeLongJson } from './long-json.js'
 
 /**
  * The one table of error outcomes: status, and the §7 message where the spec gives one. Where the
@@ -157,7 +158,15 @@ export function createNoAnswer(mode: 'network-error' | 'empty' | 'hang' | 'reset
 
 /** Encodes a value as a JSON body, once; callers keep the result. */
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value))
+  let text: string
+  try {
+    text = JSON.stringify(value)
+  } catch (error) {
+    // Longer than a string holds (millions of topics in one sub-discipline): written in pieces.
+    if (error instanceof RangeError) return encodeLongJson(value, encoder)
+    throw error
+  }
+  return encoder.encode(text)
 }
 
 /** Encodes text as UTF-8, once; callers keep the result. */

@@ -426,6 +426,8 @@ it('refuses a seed or size no taxonomy-mock serves in one line naming the answer
     { seed: 'abc', size: 'small' },
     { seed: 1, size: '0/0/0/0' },
     { seed: 1, size: 5 },
+    // An object is no size a taxonomy-mock sends: never generated from, nor named `[object Object]`.
+    { seed: 1, size: { topics: 3 } },
   ]
   const other = createHttpServer((_, response) => {
     const dataset = { format: 'taxonomy-mock/v1', digest: '0', ...datasets.shift() }
@@ -438,7 +440,7 @@ it('refuses a seed or size no taxonomy-mock serves in one line naming the answer
     const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`
     const answered = `taxonomy-mock: ${url}/__admin/sessions/s/data answered a dataset taxonomy-mock cannot rebuild: its`
     const lines = []
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const { code, stdout, stderr } = await runCli(['export', '--from', url, '--session', 's'])
       expect({ code, stdout }).toEqual({ code: 1, stdout: [] })
       lines.push(...stderr)
@@ -446,7 +448,8 @@ it('refuses a seed or size no taxonomy-mock serves in one line naming the answer
     expect(lines).toEqual([
       `${answered} seed must be a non-negative safe integer; received "abc" (string)`,
       `${answered} size "0/0/0/0" (domains) must be an integer from 1 to 1000; received 0 (number)`,
-      `${answered} size must be 'small', 'medium', 'large' or an object of counts; received 5 (number)`,
+      `${answered} size must be 'small', 'medium', 'large' or counts such as "5/30/250/4500"; received 5 (number)`,
+      `${answered} size must be 'small', 'medium', 'large' or counts such as "5/30/250/4500"; received an object`,
     ])
   } finally {
     other.close()

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createTaxonomy } from '../../src/core/generate.js'
+import { createTaxonomy, findGeneration } from '../../src/core/generate.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { SIZES } from '../../src/core/size.js'
 import { SLUG_PATTERN } from '../../src/core/slug.js'
@@ -137,6 +137,17 @@ it('rejects a bad seed or size with a TypeError naming the option', () => {
   expect(() => createTaxonomy({ size: { topic: 5 } as never })).toThrow(
     '`size.topic` is not a level',
   )
+})
+
+it('takes a negative zero seed or count as 0, so the instance it shares holds 0', () => {
+  // -0 and 0 name one dataset and share one instance: the first asked for must not leave -0 in it.
+  const size = { domains: 2, disciplines: 3, subDisciplines: 4, topics: -0 }
+  const negative = createTaxonomy({ seed: -0, size })
+  expect(Object.is(negative.seed, 0)).toBe(true)
+  expect(Object.is(negative.toFixture().seed, 0)).toBe(true)
+  expect(Object.is(findGeneration(negative)!.seed, 0)).toBe(true)
+  expect(Object.is(findGeneration(negative)!.counts.topics, 0)).toBe(true)
+  expect(createTaxonomy({ seed: 0, size: { ...size, topics: 0 } })).toBe(negative)
 })
 
 it('freezes every record, so no test can corrupt the shared data', () => {

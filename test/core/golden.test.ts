@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { DATASET_VERSION } from '../../src/core/identity.js'
 import { fixtureJsonChunks, toFixtureJson } from '../../src/core/serialize.js'
@@ -35,6 +35,28 @@ it('gives the export in chunks under 128 KB, which together are its bytes', () =
   const chunks = [...fixtureJsonChunks(taxonomy)]
   expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(128 * 1024)
   expect(chunks.join('')).toBe(toFixtureJson(taxonomy))
+})
+
+// Explicit counts allow an export longer than V8's longest string (about 2.3 million topics):
+// joining it fails, and the error must say so and point to the chunks. Here the join fails alone.
+it('says the export is too long for one string, and to write it in chunks instead', () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const join = Array.prototype.join
+  const spy = vi.spyOn(Array.prototype, 'join').mockImplementation(function (
+    this: unknown[],
+    ...args
+  ) {
+    if (typeof this[0] === 'string' && this[0].startsWith('{\n  "format"'))
+      throw new RangeError('Invalid string length')
+    return join.apply(this, args)
+  })
+  try {
+    expect(() => toFixtureJson(taxonomy)).toThrow(
+      /^Failed to make the fixture JSON: \d+ characters, more than a JavaScript string holds; write fixtureJsonChunks\(taxonomy\) in parts instead$/,
+    )
+  } finally {
+    spy.mockRestore()
+  }
 })
 
 // `X-Taxonomy-Mock-Dataset` names generated data by this version, not by its bytes: a change to

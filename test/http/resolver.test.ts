@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { createResolver } from '../../src/http/resolver.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
@@ -52,6 +52,33 @@ it('serialises each record once and reuses the bytes', () => {
     header: authorization(AUTH.authorization),
   })
   expect(second.body).toBe(first.body)
+})
+
+it('answers a record whose JSON is longer than a string holds, in the bytes it would have', () => {
+  // Explicit counts allow millions of topics in one sub-discipline: more JSON than V8's longest
+  // string, which JSON.stringify refuses with a RangeError. Here the limit is made small.
+  const sub = taxonomy.subDisciplines.find((s) => taxonomy.topicCountOf(s) > 3)!
+  const ask = () =>
+    resolveNow(createResolver({ taxonomy }), {
+      method: 'GET',
+      url: `/api/v2/sub_disciplines/${sub.slug}`,
+      header: authorization(AUTH.authorization),
+    })
+  const expected = ask()
+  const stringify = JSON.stringify
+  const spy = vi.spyOn(JSON, 'stringify').mockImplementation((...args) => {
+    const text = stringify(...(args as Parameters<typeof stringify>))
+    if (text !== undefined && text.length > 1000) throw new RangeError('Invalid string length')
+    return text
+  })
+  try {
+    const answer = ask()
+    expect(answer.status).toBe(200)
+    expect(new TextDecoder().decode(answer.body!)).toBe(new TextDecoder().decode(expected.body!))
+    expect(answer.headers['content-length']).toBe(expected.headers['content-length'])
+  } finally {
+    spy.mockRestore()
+  }
 })
 
 it('answers a target asked before from the new data once the taxonomy is replaced', () => {
