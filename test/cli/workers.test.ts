@@ -965,6 +965,16 @@ describe('serve --workers 2', () => {
     expect((await get(`${url}/__health`)).status).toBe(200)
   })
 
+  it('a TAXONOMY_MOCK_CLUSTER_STORE inherited from the environment does not make the workers ask for a store', async () => {
+    // The primary's own variable to its workers, named in no doc: without --store it says nothing.
+    const run = spawnCli(['--port', '0', '--workers', '2', '--quiet'], {
+      TAXONOMY_MOCK_CLUSTER_STORE: '1',
+    })
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+    await run.waitFor(WORKERS_LINE)
+    expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(200)
+  })
+
   it('a stop signal while the primary reads --data: exit 0 at once, no worker started', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tm-workers-'))
     const fifo = join(dir, 'never-ends.fifo')

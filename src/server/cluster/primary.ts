@@ -234,7 +234,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   // Variables a worker goes without are set to `undefined`, which a child's environment omits.
   const workerEnv = {
     ...Object.fromEntries((options.workerEnvWithout ?? []).map((name) => [name, undefined])),
-    ...(options.store ? { [CLUSTER_STORE_VARIABLE]: '1' } : {}),
+    // Unset without a store: one inherited from this process's environment would have the
+    // workers ask for a store there is none of.
+    [CLUSTER_STORE_VARIABLE]: options.store ? '1' : undefined,
   }
 
   function fork(): Worker {
