@@ -10,6 +10,8 @@ describe('--store', () => {
     ['redis://127.0.0.1:6379/a/b', /--store's path must be a database number/],
     ['redis://127.0.0.1:6379?prefix=a%20b', /--store's prefix must be 1-64 letters/],
     ['redis://127.0.0.1:6379?db=2', /--store takes only \?prefix=NAME and \?timeout=MS/],
+    // The client would drop it unsaid, as it would a query parameter it does not know.
+    ['redis://127.0.0.1:6379/2#prefix=a', /--store takes no #fragment/],
     [
       'redis://127.0.0.1:6379?timeout=fast',
       /--store's timeout must be a whole number of milliseconds from 50 to 60000/,

@@ -59,6 +59,9 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
     throw new Error(
       `${from}'s path must be a database number, /0 to /99 (got ${JSON.stringify(display)})`,
     )
+  // The client drops it unsaid: refused as an unknown query parameter is.
+  if (url.hash !== '')
+    throw new Error(`${from} takes no #fragment (got ${JSON.stringify(display)})`)
   for (const name of url.searchParams.keys())
     if (name !== 'prefix' && name !== 'timeout')
       throw new Error(
