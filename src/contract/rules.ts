@@ -172,6 +172,8 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
         )
         for (const name of counts) {
           const own = (linked.body as Record<string, unknown>)[name]
+          // A count that is no number is the field rules' to report, as for `counts`.
+          if (typeof item[name] !== 'number' || typeof own !== 'number') continue
           summaryCounts.check(
             item[name] === own,
             () =>

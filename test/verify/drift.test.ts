@@ -267,6 +267,16 @@ it("fails summary-counts when a summary's topics_count is not the sub-discipline
   expect(report.failed).toEqual(['summary-counts'])
 })
 
+it('leaves a topics_count that is no number to the field rules, not summary-counts', async () => {
+  const drift = driftBodies('sub_disciplines', (b) => ({
+    ...b,
+    topics_count: String(b.topics_count),
+  }))
+  const { code, report } = await verify((await startTarget(drift)).url)
+  expect(code).toBe(1)
+  expect(report.failed).toEqual(['record-fields'])
+})
+
 it('observes another order of the nested arrays and names the option, exit 0', async () => {
   const reverse = (b: Record<string, any>) =>
     Object.fromEntries(
