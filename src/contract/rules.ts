@@ -162,14 +162,14 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
       for (const item of arrayOf(body[field])) {
         const linked = byId.get(`${other}:${String(item.id)}`)
         if (!linked) continue
-        const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some(
-          (entry) => entry.id === body.id,
-        )
-        backLinks.check(
-          listed,
-          () =>
-            `${where(linked)}: does not list ${show(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
-        )
+        const entries = arrayOf((linked.body as Record<string, unknown>)[back])
+        // Without an id on either side a link cannot be told: the field rules report the id.
+        if (typeof body.id === 'string' && entries.every((entry) => typeof entry.id === 'string'))
+          backLinks.check(
+            entries.some((entry) => entry.id === body.id),
+            () =>
+              `${where(linked)}: does not list ${show(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
+          )
         for (const name of counts) {
           const own = (linked.body as Record<string, unknown>)[name]
           // A count that is no number is the field rules' to report, as for `counts`.

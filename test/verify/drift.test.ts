@@ -277,6 +277,16 @@ it('leaves a topics_count that is no number to the field rules, not summary-coun
   expect(report.failed).toEqual(['record-fields'])
 })
 
+it('leaves summaries without ids to summary-fields, not back-links', async () => {
+  const drift = driftBodies('sub_disciplines', (b) => ({
+    ...b,
+    disciplines: b.disciplines.map(({ id: _, ...rest }: { id: string }) => rest),
+  }))
+  const { code, report } = await verify((await startTarget(drift)).url)
+  expect(code).toBe(1)
+  expect(report.failed).toEqual(['summary-fields'])
+})
+
 it('observes another order of the nested arrays and names the option, exit 0', async () => {
   const reverse = (b: Record<string, any>) =>
     Object.fromEntries(
