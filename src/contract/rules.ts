@@ -287,8 +287,12 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
   const order = tally('auth-before-not-found')
   const exchange = probes.unknownNoKey
   if (exchange) {
-    order.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () =>
-      describeAnswer(exchange, 'no key'),
+    // The key error is §7's body or the service's own for a known slug: a body other than §7's
+    // is `unauthorized-error`'s to report, not a sign that not-found came first.
+    order.check(
+      isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE) ||
+        (probes.noKey !== undefined && isSameKeyError(exchange, probes.noKey)),
+      () => describeAnswer(exchange, 'no key'),
     )
     if (probes.noKey)
       order.check(
@@ -309,6 +313,16 @@ export function isErrorAnswer(exchange: Exchange, message: string): boolean {
     isObject(body) &&
     Object.keys(body).length === 1 &&
     body.error === message
+  )
+}
+
+/** Whether `exchange` is the 4xx `keyError` is, with the same body. */
+function isSameKeyError(exchange: Exchange, keyError: Exchange): boolean {
+  return (
+    keyError.status >= 400 &&
+    keyError.status <= 499 &&
+    exchange.status === keyError.status &&
+    exchange.text === keyError.text
   )
 }
 

@@ -287,6 +287,14 @@ it('leaves summaries without ids to summary-fields, not back-links', async () =>
   expect(report.failed).toEqual(['summary-fields'])
 })
 
+it("passes auth-before-not-found when an unknown slug without a key gets the service's own key error", async () => {
+  const drift: Drift = (_, response) =>
+    response.status === 401 ? Response.json({ error: 'Unauthorized' }, { status: 401 }) : response
+  const { code, report } = await verify((await startTarget(drift)).url)
+  expect(code).toBe(1)
+  expect(report.failed).toEqual(['unauthorized-error'])
+})
+
 it('observes another order of the nested arrays and names the option, exit 0', async () => {
   const reverse = (b: Record<string, any>) =>
     Object.fromEntries(
