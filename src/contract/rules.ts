@@ -162,16 +162,18 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
       for (const item of arrayOf(body[field])) {
         const linked = byId.get(`${other}:${String(item.id)}`)
         if (!linked) continue
-        const listed = arrayOf((linked.body as Record<string, unknown>)[back]).some(
-          (entry) => entry.id === body.id,
-        )
-        backLinks.check(
-          listed,
-          () =>
-            `${where(linked)}: does not list ${show(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
-        )
+        const entries = arrayOf((linked.body as Record<string, unknown>)[back])
+        // Without an id on either side a link cannot be told: the field rules report the id.
+        if (typeof body.id === 'string' && entries.every((entry) => typeof entry.id === 'string'))
+          backLinks.check(
+            entries.some((entry) => entry.id === body.id),
+            () =>
+              `${where(linked)}: does not list ${show(body.slug)} in ${back}, though ${where(lookup)} lists it in ${field}`,
+          )
         for (const name of counts) {
           const own = (linked.body as Record<string, unknown>)[name]
+          // A count that is no number is the field rules' to report, as for `counts`.
+          if (typeof item[name] !== 'number' || typeof own !== 'number') continue
           summaryCounts.check(
             item[name] === own,
             () =>
@@ -285,8 +287,12 @@ function checkErrors(probes: Probes, tally: (id: RuleId) => Tally): void {
   const order = tally('auth-before-not-found')
   const exchange = probes.unknownNoKey
   if (exchange) {
-    order.check(isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE), () =>
-      describeAnswer(exchange, 'no key'),
+    // The key error is §7's body or the service's own for a known slug: a body other than §7's
+    // is `unauthorized-error`'s to report, not a sign that not-found came first.
+    order.check(
+      isErrorAnswer(exchange, UNAUTHORIZED_MESSAGE) ||
+        (probes.noKey !== undefined && isSameKeyError(exchange, probes.noKey)),
+      () => describeAnswer(exchange, 'no key'),
     )
     if (probes.noKey)
       order.check(
@@ -307,6 +313,16 @@ export function isErrorAnswer(exchange: Exchange, message: string): boolean {
     isObject(body) &&
     Object.keys(body).length === 1 &&
     body.error === message
+  )
+}
+
+/** Whether `exchange` is the 4xx `keyError` is, with the same body. */
+function isSameKeyError(exchange: Exchange, keyError: Exchange): boolean {
+  return (
+    keyError.status >= 400 &&
+    keyError.status <= 499 &&
+    exchange.status === keyError.status &&
+    exchange.text === keyError.text
   )
 }
 

@@ -267,6 +267,34 @@ it("fails summary-counts when a summary's topics_count is not the sub-discipline
   expect(report.failed).toEqual(['summary-counts'])
 })
 
+it('leaves a topics_count that is no number to the field rules, not summary-counts', async () => {
+  const drift = driftBodies('sub_disciplines', (b) => ({
+    ...b,
+    topics_count: String(b.topics_count),
+  }))
+  const { code, report } = await verify((await startTarget(drift)).url)
+  expect(code).toBe(1)
+  expect(report.failed).toEqual(['record-fields'])
+})
+
+it('leaves summaries without ids to summary-fields, not back-links', async () => {
+  const drift = driftBodies('sub_disciplines', (b) => ({
+    ...b,
+    disciplines: b.disciplines.map(({ id: _, ...rest }: { id: string }) => rest),
+  }))
+  const { code, report } = await verify((await startTarget(drift)).url)
+  expect(code).toBe(1)
+  expect(report.failed).toEqual(['summary-fields'])
+})
+
+it("passes auth-before-not-found when an unknown slug without a key gets the service's own key error", async () => {
+  const drift: Drift = (_, response) =>
+    response.status === 401 ? Response.json({ error: 'Unauthorized' }, { status: 401 }) : response
+  const { code, report } = await verify((await startTarget(drift)).url)
+  expect(code).toBe(1)
+  expect(report.failed).toEqual(['unauthorized-error'])
+})
+
 it('observes another order of the nested arrays and names the option, exit 0', async () => {
   const reverse = (b: Record<string, any>) =>
     Object.fromEntries(
