@@ -1,3 +1,5 @@
+import { formatReceived } from '../core/size.js'
+import { MAX_DELAY } from '../http/delay.js'
 import { KIND_OPTION_NAMES, kindOptionSpec, type KindOption } from '../http/kind-options.js'
 import { valueType } from '../http/option-values.js'
 import type { ScenarioInput } from '../http/scenario.js'
@@ -75,6 +77,11 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     if (text !== undefined)
       input[option] = valueType(kindOptionSpec(option).value).fromText(text) ?? text
   }
+  if (takesDelay(flags) && typeof flags.delay === 'string')
+    // Text is no delay a flag can give: a range or a lognormal delay only in the JSON form.
+    throw new UsageError(
+      `--delay must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${formatReceived(flags.delay)} (a range or a lognormal delay: --scenario '{"kind":"delay","delay":[100,500]}')`,
+    )
   if (takesDelay(flags) && flags.delay !== undefined) input.delay = flags.delay
   return input as ScenarioInput
 }

@@ -113,6 +113,19 @@ it("words a variable's errors as the library does", async () => {
   ])
 })
 
+it("refuses text for --scenario delay's --delay in one line naming the flag's one form and the JSON's", async () => {
+  // The library's message offered [min, max] and { median, p99 }, which no flag value can be.
+  const { stderr } = await runInProcess([
+    '--scenario',
+    'delay',
+    '--delay',
+    '{"median":30,"p99":100}',
+  ])
+  expect(stderr).toEqual([
+    `taxonomy-mock: --delay must be a number of milliseconds from 0 to ${MAX_DELAY}; received "{\\"median\\":30,\\"p99\\":100}" (string) (a range or a lognormal delay: --scenario '{"kind":"delay","delay":[100,500]}')`,
+  ])
+})
+
 it('takes --delay up to the longest timer, as the library does: one bound', async () => {
   expect(parseCliArgs(['--delay', '2147483647'], {})).toMatchObject({ delay: MAX_DELAY })
   // As every number flag reads its value: spaces around it and leading zeros are no fault.
