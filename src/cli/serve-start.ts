@@ -27,18 +27,32 @@ export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
 }
 
 /**
- * The budget without `--memory-budget`: 512 MB, or half of V8's heap limit when that is less. Node
- * sizes its heap from the container's memory (about 524 MB in a 1 GiB pod), and a budget the heap
+ * The budget without `--memory-budget`: 512 MB, or half of the heap when that is less. Node sizes
+ * its heap from the container's memory (about 524 MB in a 1 GiB pod), and a budget the heap
  * cannot hold ended the process with "JavaScript heap out of memory" once patches filled it.
  */
-function defaultMemoryBudget(
-  heapLimit = process.versions.bun ? 0 : getHeapStatistics().heap_size_limit,
-): number {
+function defaultMemoryBudget(heapLimit = process.versions.bun ? 0 : heapOf()): number {
   // Bun's figure is no V8 heap limit: the default stands there, as wherever none is known.
   if (!(heapLimit > 0)) return MEMORY_BUDGET.default
   const half = Math.floor(heapLimit / 2 / MEGABYTE) * MEGABYTE
   return Math.max(MEMORY_BUDGET.min, Math.min(MEMORY_BUDGET.default, half))
 }
+
+/**
+ * The old generation's limit where `--max-old-space-size` sets it (in `NODE_OPTIONS` or Node's own
+ * arguments; the last one counts, as in Node), else V8's whole heap limit. The whole also counts
+ * the young generation, 48 MB on Node 20 and 22 but 192 MB on Node 24: half of it was more than
+ * a small old generation holds (`--max-old-space-size=96` on Node 24 died of heap exhaustion).
+ */
+function heapOf(): number {
+  const flags = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]
+  const sizes = flags.map((flag) => OLD_SPACE_FLAG.exec(flag)?.[1]).filter((size) => size)
+  return sizes.length > 0
+    ? Number(sizes[sizes.length - 1]) * MEGABYTE
+    : getHeapStatistics().heap_size_limit
+}
+
+const OLD_SPACE_FLAG = /^--max[-_]old[-_]space[-_]size=(\d+)$/
 
 /**
  * `io`, whose stop handlers are also called when stdin ends (`--exit-on-stdin-end`), as on a
