@@ -88,8 +88,11 @@ export function createFinish(
     if (journaled) {
       // A key sent in the query never reaches the journal, nor the HAR files made from it; nor
       // one in the path of a request the data did not answer (a slug that is a key: a 404).
-      const url = redactQuery(request.url, reason !== 'ok')
-      const slug = route.kind === 'record' ? shownSlug(url, route.slug) : null
+      const searched = reason !== 'ok'
+      const url = redactQuery(request.url, searched)
+      // An answered record's slug is its own: the usual request makes no search of its path.
+      const slug =
+        route.kind !== 'record' ? null : searched ? shownSlug(url, route.slug) : route.slug
       session.record(
         request.method,
         url,
