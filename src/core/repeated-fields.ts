@@ -1,6 +1,5 @@
 import { fieldPath } from './field-name.js'
 import type { IssueList } from './fixture.js'
-import { endOfStringStart } from './json-string.js'
 
 /** What starts or ends a container, separates items, or starts a string: numbers and literals hold none. */
 const TOKEN = /[{}[\],"]/g
@@ -43,7 +42,7 @@ export function addRepeatedFields(text: string, value: unknown, issues: IssueLis
     } else if (char === ',') {
       if (depth <= FIELDS_DEPTH) containers.at(-1)!.index++
     } else {
-      const end = endOfStringStart(text, token.index) + 1
+      const end = closingQuote(text, token.index) + 1
       TOKEN.lastIndex = end
       const object = containers.at(-1)
       if (depth > FIELDS_DEPTH || object?.names === undefined || !isFieldName(text, end)) continue
