@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import { showField } from '../core/field-name.js'
 import { OptionError } from '../core/option-error.js'
 import { requireOptionsObject } from '../core/options-object.js'
 import { formatReceived } from '../core/size.js'
@@ -59,7 +60,7 @@ function requireStateFields(state: object): void {
   if (other !== undefined)
     throw new OptionError(
       'state',
-      `has no field ${JSON.stringify(other.slice(0, 40))}; it takes ${STATE_FIELDS.join(' and ')}`,
+      `has no field ${showField(other)}; it takes ${STATE_FIELDS.join(' and ')}`,
     )
 }
 

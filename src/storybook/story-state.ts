@@ -1,3 +1,4 @@
+import { showField } from '../core/field-name.js'
 import { formatReceived } from '../core/size.js'
 import {
   isDataChoice,
@@ -63,7 +64,7 @@ function checkedParameters(own: unknown): TaxonomyParameters | null | undefined 
   )
   if (other !== undefined)
     throw new TypeError(
-      `taxonomy-mock/storybook: parameters.taxonomy has no field ${JSON.stringify(other.slice(0, 40))}; it takes scenario, data and options`,
+      `taxonomy-mock/storybook: parameters.taxonomy has no field ${showField(other)}; it takes scenario, data and options`,
     )
   return own
 }
