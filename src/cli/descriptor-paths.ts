@@ -36,15 +36,22 @@ export function ownDescriptorOf(path: string): number | undefined {
 
 /**
  * Whether `file` (or a link on the way from it) names a descriptor that Node opened for itself,
- * not one the process was started with (`3>out.json`, `<(command)`): `/dev/fd/4` where the shell
- * opened no 4 is libuv's event loop (an `anon_inode`) or one of its signal and wake-up pipes, of
- * which this process holds both ends and nothing else reads. Reading or writing one hung the
- * process past any signal, or crashed it. Linux (`/proc/self/fd`); elsewhere `false`, as before.
+ * not one the process was started with (`3>out.json`, `<(command)`): see {@link isNodesOwnDescriptor}.
  */
 export function namesNodesOwnDescriptor(file: string): boolean {
   const path = findDescriptorPath(file)
   const fd = path === undefined ? undefined : ownDescriptorOf(path)
-  if (fd === undefined || fd <= 2) return false
+  return fd !== undefined && isNodesOwnDescriptor(fd)
+}
+
+/**
+ * Whether this process's descriptor `fd` is one Node opened for itself: `/dev/fd/4` where the
+ * shell opened no 4 is libuv's event loop (an `anon_inode`) or one of its signal and wake-up pipes,
+ * of which this process holds both ends and nothing else reads. Reading or writing one hung the
+ * process past any signal, or crashed it. Linux (`/proc/self/fd`); elsewhere `false`, as before.
+ */
+export function isNodesOwnDescriptor(fd: number): boolean {
+  if (fd <= 2) return false
   const target = descriptorTarget(fd)
   if (target?.startsWith('anon_inode:')) return true
   if (!target?.startsWith('pipe:')) return false

@@ -10,7 +10,7 @@ import type { CONTRACT_OPTIONS } from './contract-args.js'
 import {
   findDescriptorPath,
   MAX_LINKS,
-  namesNodesOwnDescriptor,
+  isNodesOwnDescriptor,
   ownDescriptorOf,
 } from './descriptor-paths.js'
 import { RuntimeError } from './runtime-error.js'
@@ -147,11 +147,11 @@ async function findTarget(file: string): Promise<Target> {
   if (file.endsWith('/')) throw Object.assign(new Error('ends in /'), { code: 'EFOLDERNAME' })
   const descriptor = findDescriptorPath(file)
   if (descriptor !== undefined) {
+    const own = ownDescriptorOf(descriptor)
     // Not one the process was given: writing into libuv's own pipe hung it, or crashed it.
-    if (namesNodesOwnDescriptor(file))
+    if (own !== undefined && isNodesOwnDescriptor(own))
       throw Object.assign(new Error('no open descriptor'), { code: 'ENOENT', path: file })
     // Our own stdout or stderr may be a socket (Node's child processes), which cannot be opened by path.
-    const own = ownDescriptorOf(descriptor)
     if (own === 1 || own === 2)
       return { kind: 'stdio', stream: own === 1 ? process.stdout : process.stderr }
     return { kind: 'open', path: file, flags: 'a' }
