@@ -95,7 +95,7 @@ export function prepareUpstream(
       ? undefined
       : `taxonomy-mock serve --data ${shellWord(data)} --upstream ${shellWord(shownTarget)} --on-miss capture`
   return {
-    upstream: { onMiss, source, ...(captureCommand ? { captureCommand } : {}) },
+    upstream: { onMiss, source, secrets: [apiKey], ...(captureCommand ? { captureCommand } : {}) },
     attach: (resolver) => captures.attach(resolver),
     idle: () => captures.idle(),
     cut: () => captures.cut(),

@@ -35,7 +35,7 @@ export interface ApiCall {
  * `answers`, a 429's replacing the placeholders there); `madeFrom`, the kept
  * answers it shares a body with, which its journal entry pins; `source`, `upstream` for an answer
  * made of the upstream's bytes (kept as they came: no dataset header is added), `hint`, what
- * the journal adds with an upstream, and `fault`, the body fault `answers` were changed by (from
+ * the journal adds with an upstream (made of the slug as the journal shows it), and `fault`, the body fault `answers` were changed by (from
  * stamped answers), which the journal keeps in place of them when they hold a body.
  */
 export type Finish = (
@@ -47,7 +47,7 @@ export type Finish = (
   quota?: RateLimitReading,
   madeFrom?: KeptAnswers,
   source?: AnswerSource,
-  hint?: string,
+  hint?: (slug: string) => string,
   fault?: BodyFault,
 ) => MockAnswer
 
@@ -107,7 +107,7 @@ export function createFinish(
         // The journal keeps the answer for a HAR file: the budget counts its body while it does.
         madeFrom,
         traced ? (source ?? sourceOf(reason)) : undefined,
-        traced ? hint : undefined,
+        traced && slug !== null ? hint?.(slug) : undefined,
         quota,
         // A changed answer with a body (a cut one, its own headers) is made again when read, not
         // kept whole and uncounted. One without (a HEAD, a reset at once) is kept as it is.

@@ -168,7 +168,8 @@ export class ApiChecks {
     const state = scenarioFor(request, route, session, selected)
     if (typeof state === 'string') {
       // Not quoting back a key sent there by mistake: the journal and the HAR file keep the body.
-      const problem = holdsMockKey(this.cache.options, request.header('prefer') ?? '')
+      const prefer = request.header('prefer') ?? ''
+      const problem = holdsMockKey(this.cache.options, prefer, this.upstream?.secrets)
         ? 'the Prefer header holds a key of the mock: a key goes in Authorization'
         : state
       const answers = createMessageAnswers('badRequest', `Malformed request: ${problem}`, cors)
@@ -324,7 +325,9 @@ export class ApiChecks {
     if (!this.#fetches(route)) {
       const noun = route.endpoint.noun
       const capture = upstream.captureCommand ?? 'serve --upstream URL --on-miss capture'
-      const hint = `no ${noun} ${JSON.stringify(route.slug)} in the data; capture it with: ${capture}`
+      // Of the slug as the journal shows it: one that holds a key is `[redacted]` there.
+      const hint = (slug: string) =>
+        `no ${noun} ${JSON.stringify(slug)} in the data; capture it with: ${capture}`
       return this.finish(
         call,
         notFound,
@@ -395,7 +398,12 @@ export class ApiChecks {
       quota,
       undefined,
       'upstream',
-      why,
+      // The lookup's URL, in `why`, shows the slug as the journal does: `[redacted]` if a key.
+      (shown) => {
+        const { route } = call
+        if (route.kind !== 'record' || shown === route.slug) return why
+        return why.replaceAll(encodeURIComponent(route.slug), shown)
+      },
     )
   }
 }

@@ -13,7 +13,7 @@ import type { AdapterContext, MockRequest, ResolveContext } from './request.js'
 import { answerFor, type MockAnswer } from './responses.js'
 import { createLocator } from './routes.js'
 import { ScenarioState } from './scenario-state.js'
-import { createQueryRedactor } from './secret-query.js'
+import { createQueryRedactor, type QueryRedactor } from './secret-query.js'
 import { SessionRegistry } from './sessions.js'
 import { createSessionData } from './session-data.js'
 import type { SessionStore } from './session-store.js'
@@ -51,6 +51,8 @@ interface SessionResolver extends Resolver {
   readonly metrics: Metrics
   /** Its adapter says so when an answer never left (the standalone server's connections). */
   readonly markUnsent: MarkUnsent
+  /** What hides keys in a request's target, its upstream's too: the request log uses it as well. */
+  readonly redactQuery: QueryRedactor
   /** Forgets every session, and starts the default one again as the options made it. */
   resetSessions(): void
   resolve(request: MockRequest, context?: AdapterContext): MockAnswer | Promise<MockAnswer>
@@ -70,6 +72,14 @@ export function metricsOf(resolver: Resolver): Metrics | undefined {
  */
 export function markUnsentOf(resolver: Resolver): MarkUnsent | undefined {
   return (resolver as Partial<SessionResolver>).markUnsent
+}
+
+/**
+ * What hides keys in a request's target for a resolver {@link createResolver} made, an upstream's
+ * key too (`undefined` for one made elsewhere).
+ */
+export function redactorOf(resolver: Resolver): QueryRedactor | undefined {
+  return (resolver as Partial<SessionResolver>).redactQuery
 }
 
 /** The sessions of a resolver {@link createResolver} made. */
@@ -158,7 +168,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
   const metrics = new Metrics(sessions)
   const answerMetrics = createMetricsRoute(metrics, resolved.adminKey, gathering.metrics)
   const { upstream } = gathering
-  const finish = createFinish(cache, metrics, createQueryRedactor(resolved), upstream !== undefined)
+  const redactQuery = createQueryRedactor(resolved, upstream?.secrets)
+  const finish = createFinish(cache, metrics, redactQuery, upstream !== undefined)
   const keyCheck = createKeyCheck(resolved.apiKeys)
   const api = new ApiChecks(store, cache, prebuilt, metrics, finish, keyCheck, upstream)
   // With `--on-miss fail` the upstream is never asked: no 502.
@@ -174,6 +185,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
     store,
     metrics,
     markUnsent: createMarkUnsent(store, locateRoute),
+    redactQuery,
     resetSessions() {
       for (const { id } of [...sessions.all()]) sessions.delete(id)
       startDefaultSession()

@@ -57,8 +57,9 @@ export type QueryRedactor = (target: string, path?: boolean) => string
 export const REDACTED = REDACTED_VALUE
 
 /**
- * The redactor for a mock's options: its API keys (none for `anyKey`) and its admin key are the
- * values hidden under any name. The journal, the HAR file and the request log all use it.
+ * The redactor for a mock's options: its API keys (none for `anyKey`), its admin key and `others`
+ * (an upstream's key) are the values hidden under any name. The journal, the HAR file and the
+ * request log all use it.
  *
  * @example
  * createQueryRedactor({ apiKeys: ['k1'], adminKey: undefined })('/api/v2/x?api_key=a&q=k1&page=2')
@@ -66,8 +67,9 @@ export const REDACTED = REDACTED_VALUE
  */
 export function createQueryRedactor(
   options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>,
+  others: readonly string[] = [],
 ): QueryRedactor {
-  const secrets = keysOf(options)
+  const secrets = [...keysOf(options), ...others]
   return (target, path = false) => {
     const redacted = redactQuery(
       // A client's absolute-form target: its userinfo is credentials, whatever part is the key.
@@ -109,8 +111,9 @@ function keysOf(options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>): string[
 export function holdsMockKey(
   options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>,
   text: string,
+  others: readonly string[] = [],
 ): boolean {
-  return holdsSecret(text, keysOf(options))
+  return holdsSecret(text, [...keysOf(options), ...others])
 }
 
 /**

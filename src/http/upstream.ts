@@ -41,6 +41,11 @@ export interface Upstream {
   readonly source: UpstreamSource
   /** For `fail`: the command that would capture a missing record, quoted in its journal entry. */
   readonly captureCommand?: string
+  /**
+   * What the upstream is asked with (its API key): a client that types it into a path or a query
+   * finds it hidden in the log and the journal, as the mock's own keys are.
+   */
+  readonly secrets?: readonly string[]
 }
 
 /** Where an API answer came from, as the journal says with an upstream. */

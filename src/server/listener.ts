@@ -3,7 +3,13 @@ import type { Socket } from 'node:net'
 import { hasLowerCaseAt } from '../http/ascii-case.js'
 import { FIELD_SEPARATOR } from '../http/header-fields.js'
 import { COUNT_ON_DELIVERY, type CountedOnDelivery } from '../http/metrics.js'
-import { markUnsentOf, metricsOf, type MockRequest, type Resolver } from '../http/resolver.js'
+import {
+  markUnsentOf,
+  metricsOf,
+  redactorOf,
+  type MockRequest,
+  type Resolver,
+} from '../http/resolver.js'
 import { SESSION_HEADER, SESSION_HEADER_NAME } from '../http/header-names.js'
 import {
   createErrorAnswers,
@@ -96,7 +102,7 @@ export function createListener(
   const metrics = metricsOf(resolver)
   const markUnsent = markUnsentOf(resolver)
   let warnedOnRequest = false
-  const redactQuery = createQueryRedactor(resolver.options)
+  const redactQuery = redactorOf(resolver) ?? createQueryRedactor(resolver.options)
   // The last-resort answer if the resolver ever throws; a test shows it is never reached.
   const internalError = createErrorAnswers('serverError', cors).get
   // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400 (Node's own would be empty, not JSON).

@@ -152,6 +152,55 @@ it('shows an upstream URL whose path holds the key with the key redacted: in the
   expect(findKeyLeak([...run.stdout, ...run.stderr].join('\n'), SECRET)).toBeUndefined()
 })
 
+it("hides the upstream's key and the mock's own, typed by a client into a slug or a query, from the request log and the journal, its slug and capture hint too, in each mode", async () => {
+  const upstream = await startUpstream()
+  const dir = tempDir()
+  const data = join(dir, 'taxonomy.json')
+  writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  const MOCK = 'own-mock-key-81c3e0d2'
+  for (const mode of [
+    ['--on-miss', 'passthrough'],
+    ['--data', data, '--on-miss', 'fail'],
+  ]) {
+    const run = spawnCli(
+      ['--port', '0', '--api-key', MOCK, '--upstream', upstream.url, ...mode],
+      ENV,
+    )
+    const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
+    for (const path of [
+      `/api/v2/disciplines/${SECRET}`,
+      `/api/v2/sub_disciplines/${SECRET}`,
+      `/api/v2/disciplines/${SLUG}?q=${SECRET}`,
+      `/api/v2/disciplines/${MOCK}`,
+    ])
+      expect((await get(`${url}${path}`, { authorization: `Bearer ${MOCK}` })).status, path).toBe(
+        path.includes('?') && mode.includes('passthrough') ? 200 : 404,
+      )
+    // A key in a Prefer value by mistake: the 400 does not quote it back into the HAR file.
+    const prefer = { authorization: `Bearer ${MOCK}`, prefer: `scenario=${SECRET}` }
+    expect((await get(`${url}/api/v2/disciplines/${SLUG}`, prefer)).status).toBe(400)
+    const entries = await journal(url)
+    expect(entries).toHaveLength(5)
+    const har = await (await fetch(`${url}/__admin/sessions/default/requests.har`)).text()
+    await run.waitFor(/requests\.har/)
+    run.child.kill('SIGTERM')
+    await run.exit
+    // The banner names the mock's key on purpose: the request log's lines must not.
+    const requestLines = run.stdout.filter((line) => line.includes('GET /api/'))
+    expect(requestLines).toHaveLength(5)
+    const log = [...requestLines, ...run.stderr]
+    for (const [text, key] of [
+      [JSON.stringify(entries), SECRET],
+      [JSON.stringify(entries), MOCK],
+      [har, SECRET],
+      [har, MOCK],
+      [log.join('\n'), SECRET],
+      [log.join('\n'), MOCK],
+    ] as const)
+      expect(findKeyLeak(text, key), `${mode.join(' ')}: ${text}`).toBeUndefined()
+  }
+})
+
 it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
   const upstream = await startUpstream()
   const captureInto = async (file: string) => {
