@@ -24,8 +24,8 @@ export function findAdminRefusal(
   adminKey: string | undefined,
 ): string | undefined {
   const host = request.header('host') ?? undefined
-  if (isFromOtherOrigin(request, host))
-    return 'Forbidden: the admin API does not answer pages of other origins'
+  const foreign = findOriginRefusal(request)
+  if (foreign !== undefined) return foreign
   if (adminKey !== undefined) {
     const sent = request.header(ADMIN_KEY_HEADER)
     return typeof sent === 'string' && equalInConstantTime(sent, adminKey)
@@ -43,6 +43,16 @@ export function findAdminRefusal(
     return 'Forbidden: the admin API answers requests addressed to an IP address or localhost; start the server with --admin-key to allow others'
   }
   return undefined
+}
+
+/**
+ * Why the admin API refuses a request a browser marks as coming from a page of another origin,
+ * its preflight included (which carries no admin key), or `undefined`.
+ */
+export function findOriginRefusal(request: MockRequest): string | undefined {
+  return isFromOtherOrigin(request, request.header('host') ?? undefined)
+    ? 'Forbidden: the admin API does not answer pages of other origins'
+    : undefined
 }
 
 /** Whether a browser says the request comes from a page of another origin (or another site). */

@@ -1,3 +1,5 @@
+import { findOriginRefusal } from './admin-access.js'
+import { adminError } from './admin-answers.js'
 import { allowedMethods, parseAdminCommand } from './admin-commands.js'
 import { createPreflightAnswer, type MockAnswer } from './responses.js'
 import type { AdminResource } from './routes.js'
@@ -24,7 +26,10 @@ export function createAdmin(store: SessionStore, adminKey: string | undefined) {
     resource: AdminResource,
   ): Promise<MockAnswer> {
     if (request.method === 'OPTIONS') {
-      // No CORS headers: the browser then refuses the page's request itself.
+      // A page of another origin is refused here as in its request; no CORS headers either way,
+      // so the browser refuses the page's request itself.
+      const foreign = findOriginRefusal(request)
+      if (foreign !== undefined) return adminError('forbidden', foreign)
       return (preflights[resource] ??= createPreflightAnswer(false, allowedMethods(resource)))
     }
     const parsed = await parseAdminCommand(request, session, resource, adminKey)

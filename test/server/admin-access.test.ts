@@ -93,12 +93,21 @@ it('sends no CORS headers on the admin API, its preflights included, even with C
     'access-control-request-method': 'GET',
   })
   expect([unknown.status, unknownPreflight.status]).toEqual([404, 404])
-  for (const answer of [preflight, read, unknown, unknownPreflight]) {
+  // A page of another origin is refused at its preflight too (docs/robustness.md: 403); the
+  // server's own origin is told the methods.
+  expect(preflight.status).toBe(403)
+  const ownPreflight = await sendRaw(server.port, 'OPTIONS', '/__admin/sessions/default/scenario', {
+    host,
+    origin: `http://${host}`,
+    'access-control-request-method': 'PUT',
+  })
+  expect(ownPreflight.status).toBe(204)
+  expect(ownPreflight.headers.allow).toBe('GET, PUT, DELETE, OPTIONS')
+  for (const answer of [preflight, read, unknown, unknownPreflight, ownPreflight]) {
     expect(
       Object.keys(answer.headers).filter((name) => name.startsWith('access-control-')),
     ).toEqual([])
   }
-  expect(preflight.headers.allow).toBe('GET, PUT, DELETE, OPTIONS')
   // The API itself keeps its CORS headers.
   expect(
     (await sendRaw(server.port, 'GET', '/__health', { host, origin: 'http://app.test' })).headers[
