@@ -83,7 +83,10 @@ export function answerClientErrors(
     // Node takes its own error listener off a CONNECT socket: without one, a client that resets
     // would crash the process. The socket is never read, so it is destroyed once the answer is out.
     socket.on('error', () => socket.destroy())
-    socket.end(rawAnswers('methodNotAllowed').get, () => socket.destroy())
+    // Requests pipelined before it (a delayed answer) are answered first, as before a 400.
+    afterEarlierAnswers(socket, () =>
+      socket.end(rawAnswers('methodNotAllowed').get, () => socket.destroy()),
+    )
   })
 }
 

@@ -56,6 +56,15 @@ it('sends a delayed answer before the 400 for garbage that followed its request'
   expect(statuses(reply)).toEqual([200, 400])
 })
 
+it('sends a delayed answer before the 405 for a CONNECT that followed its request', async () => {
+  const server = await startTestServer({ taxonomy, delay: 300 })
+  const reply = await open(server.port, (s) =>
+    s.write(`${get(path)}CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n`),
+  ).closed
+  expect(statuses(reply)).toEqual([200, 405])
+  expect(reply.endsWith('{"error":"Method not allowed"}')).toBe(true)
+})
+
 /** Waits until the server's resolver has seen `count` requests (the default session's journal). */
 const untilJournaled = (server: RunningServer, count: number) =>
   until(
