@@ -19,6 +19,7 @@ export interface VerifyReport {
   readonly target: string
   /** The key is never reported; its length helps tell a truncated secret. */
   readonly key: { readonly length: number }
+  /** `rate` is `Infinity` for no limit: `null` in the JSON `verify --report` writes. */
   readonly requests: { readonly sent: number; readonly maxRequests: number; readonly rate: number }
   /** Records looked up, by the option that names their endpoint's slugs: `disciplines`, `subDisciplines`. */
   readonly records: Readonly<Record<'disciplines' | 'subDisciplines', number>>
