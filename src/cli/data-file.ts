@@ -86,13 +86,13 @@ export async function loadFixtureBytes(file: string, bytes: Uint8Array): Promise
 /** The most a file may bring, and what to say past it. */
 export interface ReadLimit {
   readonly bytes: number
-  /** Said after the limit: the way to more data (`(use --size large for more data)`), or none. */
+  /** Said after the limit: the ways to more data, or none. */
   readonly hint: string
 }
 
 const FIXTURE_LIMIT: ReadLimit = {
   bytes: MAX_DATA_BYTES,
-  hint: ' (use --size large for more data)',
+  hint: ' (generate more data with --size large; loadTaxonomy() reads a larger file in code)',
 }
 
 /**

@@ -248,7 +248,7 @@ it('exits 2 for a --data file over the size limit, before reading it', async () 
   expect({ code, stderr }).toEqual({
     code: 2,
     stderr: [
-      `taxonomy-mock: --data file ${JSON.stringify(file)} is 200 MB; the limit is 100 MB (use --size large for more data)`,
+      `taxonomy-mock: --data file ${JSON.stringify(file)} is 200 MB; the limit is 100 MB (generate more data with --size large; loadTaxonomy() reads a larger file in code)`,
     ],
   })
 })

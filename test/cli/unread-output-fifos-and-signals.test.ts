@@ -83,7 +83,7 @@ it('enforces the --data size limit while reading a file that is not a regular fi
     readDataFile('/dev/zero', '--data file "/dev/zero"', undefined, HANG_MS),
   ).rejects.toThrow(
     new UsageError(
-      '--data file "/dev/zero" is over the 100 MB limit (use --size large for more data)',
+      '--data file "/dev/zero" is over the 100 MB limit (generate more data with --size large; loadTaxonomy() reads a larger file in code)',
     ),
   )
 })
