@@ -17,6 +17,7 @@ import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
 import { HANG_MS, fakeClock, track } from '../helpers/clock.js'
 import { emptyTaxonomy } from '../helpers/fixtures.js'
+import { docBlocks } from '../helpers/readme.js'
 import { startTestServer } from '../helpers/server.js'
 import { onUnhandled } from '../helpers/unhandled.js'
 
@@ -88,6 +89,25 @@ describe('an MSW kit, read at once', () => {
     // Two fields off: not among the nearest.
     expect(message).not.toContain('#1 ')
     expect(message).toContain('\nRefused for their key: 1 of the 3 requests (no key: 1).')
+  })
+
+  it('prints the failure docs/assertions.md shows, line for line, its refused-for-key line too', async () => {
+    const docApi = 'https://taxonomy.example.com/api/v2'
+    const handler = createFetchHandler({ seed: 42, size: 'small', baseUrl: docApi })
+    const auth = { headers: { authorization: 'Bearer taxonomy-mock-key' } }
+    await handler(new Request(`${docApi}/sub_disciplines/african-studies`, auth))
+    await handler(new Request(`${docApi}/disciplines/pharmacology`))
+    const message = failure(() =>
+      expect(handler).toHaveRequested({
+        endpoint: 'disciplines',
+        slug: 'pharmacology',
+        status: 200,
+      }),
+    )
+    const shown = docBlocks('docs/assertions.md').find((block) =>
+      block.code.startsWith('Expected a request matching { endpoint: "disciplines"'),
+    )
+    expect(message).toBe(shown?.code.trimEnd())
   })
 
   it('says how many matched when times is wrong, and that the journal is empty', async () => {
