@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, inject, it } from 'vitest'
+import { userEnv } from '../helpers/cli.js'
 import { DOCS_PAGES, FILES_RUN_BY } from '../helpers/doc-blocks.js'
+import { VITEST_HANG_FLAGS } from '../helpers/hang.js'
 import { typeCheck, writeNodeTsconfig } from '../helpers/packed.js'
 import { docBlocks, docFiles, layOut, readDoc } from '../helpers/readme.js'
 
@@ -64,6 +66,16 @@ it('lays out the pages no test of their own runs', () => {
     expect.arrayContaining(['docs/data.md', 'docs/reference.md', 'docs/scenarios.md']),
   )
   expect(files).toContain('data/scripts/slug-types.ts')
+  expect(files).toContain('data/empty-field.test.ts')
+})
+
+it("runs the per-test data page's withData test with Vitest, as written", () => {
+  const output = execFileSync(
+    'npx',
+    ['--no-install', 'vitest', 'run', 'empty-field.test.ts', ...VITEST_HANG_FLAGS],
+    { cwd: join(dir, folderOf(SLUG_PAGE)), env: userEnv(), encoding: 'utf8', stdio: 'pipe' },
+  )
+  expect(output).toMatch(/Tests +1 passed \(1\)/)
 })
 
 it("runs the per-test data page's slug-types script: it writes the slug types of seed 42's small data", () => {
