@@ -6,7 +6,7 @@ import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
 import { parseJsonText } from './json-text.js'
-import type { ScenarioInput } from './scenario.js'
+import { parseScenario, type ScenarioInput } from './scenario.js'
 import type { SessionPatch } from './session-data.js'
 import { carriesCredentials } from './secret-query.js'
 import { SESSION_ID_PATTERN, SESSION_ID_RULE } from './session-id.js'
@@ -128,7 +128,13 @@ export function createSessionClient(
 
   return {
     async use(scenario) {
-      await (scenario === null ? call('DELETE', '/scenario') : call('PUT', '/scenario', scenario))
+      if (scenario === null) {
+        await call('DELETE', '/scenario')
+        return
+      }
+      // Checked here, as the library checks one: a TypeError naming the field, before any call.
+      parseScenario(scenario)
+      await call('PUT', '/scenario', scenario)
     },
     data: (patch) => (patch === null ? call('DELETE', '/data') : call('PUT', '/data', patch)),
     journal: () => call('GET', '/requests', undefined, JOURNAL),

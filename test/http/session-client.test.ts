@@ -189,3 +189,22 @@ it("refuses the session ids '.' and '..', which a URL path reads as its own step
       `\`session\` must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received ${JSON.stringify(session)} (string)`,
     )
 })
+
+it('refuses a bad scenario at once, as the library does (a TypeError naming the field), sending nothing', async () => {
+  let requests = 0
+  await withServer(
+    (_request, response) => {
+      requests++
+      response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"no"}')
+    },
+    async (url) => {
+      const client = createSessionClient({ url, session: 'run-7' })
+      const bad = { kind: 'unavailable', times: -1 } as const
+      await expect(client.use(bad)).rejects.toThrow(
+        new TypeError('`scenario.times` must be a positive integer; received -1 (number)'),
+      )
+      await expect(client.use('nope' as never)).rejects.toThrow(TypeError)
+      expect(requests).toBe(0)
+    },
+  )
+})
