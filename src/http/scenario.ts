@@ -398,7 +398,8 @@ function parseStep(value: unknown, name: string): SequenceStepInput {
   return Object.freeze(step) as SequenceStep
 }
 
-function parseKind(value: unknown, name: string): ScenarioKind {
+/** A kind's name, under `name` (`scenario.kind`, or a helper's `kind`). */
+export function parseKind(value: unknown, name: string): ScenarioKind {
   if (!(SCENARIO_KINDS as readonly unknown[]).includes(value)) {
     throw new OptionError(
       name,

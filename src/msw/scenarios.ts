@@ -7,6 +7,7 @@ import type { Resolver } from '../http/resolver.js'
 import { MAX_DELAY } from '../http/delay.js'
 import {
   parseCount,
+  parseKind,
   parseSlug,
   type FaultKind,
   type ScenarioInput,
@@ -86,7 +87,11 @@ export function createScenarioHelpers(
     },
     // A count left out (plain JavaScript) would fail every request, forever.
     failTimes: (times, kind = 'unavailable', options = {}) =>
-      withScenario({ kind, times: parseCount(times, 'times') }, options, 'failTimes'),
+      withScenario(
+        { kind: parseKind(kind, 'kind'), times: parseCount(times, 'times') },
+        options,
+        'failTimes',
+      ),
     failNetwork: (options = {}) => withScenario('network-error', options, 'failNetwork'),
     hangAnswers: (options = {}) => withScenario('hang', options, 'hangAnswers'),
     delayAnswers(ms, options = {}) {

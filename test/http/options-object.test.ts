@@ -4,7 +4,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
 import { parseMatch } from '../../src/matchers/request-match.js'
-import { createHandlers, createMock, hideSlug } from '../../src/msw/index.js'
+import { createHandlers, createMock, failTimes, hideSlug } from '../../src/msw/index.js'
 import { createSwitchableMock } from '../../src/msw/switchable.js'
 import { startServer } from '../../src/server/index.js'
 
@@ -50,6 +50,9 @@ it('names the option in each TypeError: baseUrl, tls, a helper argument, a match
   expect(() => mock.failTimes(undefined as never)).toThrow(
     '`times` must be a positive integer; received undefined',
   )
+  // Its kind too: it named `scenario.kind`.
+  expect(() => mock.failTimes(2, 500 as never)).toThrow(named('kind'))
+  expect(() => failTimes(1, 'nope' as never)).toThrow(/^`kind` must be one of 'unauthorized', /)
   expect(() => parseMatch({ times: '1' }, 'toHaveRequested', true)).toThrow(
     expect.objectContaining({
       option: 'times',
