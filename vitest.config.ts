@@ -129,7 +129,7 @@ export default defineConfig({
       },
       {
         // Installed from a git+file:// URL of a fresh clone, which npm builds after installing its
-        // devDependencies there: `npm run test:git`, run by .ci/run.
+        // devDependencies there: run with the package project by `npm run test:package` (in .ci/run).
         extends: true,
         // Run with the package project: the same number of workers (Vitest asks it of projects run together).
         test: {

@@ -54,6 +54,9 @@ const sections = [
 const args = process.argv.slice(2)
 const runsAt = args.indexOf('--runs')
 const runs = runsAt === -1 ? 1 : Number(args.splice(runsAt, 2)[1])
-if (!Number.isInteger(runs) || runs < 1)
-  throw new Error('--runs takes a whole number of runs, 1 or more')
-await runSections('taxonomy-mock bench', sections, args[0], runs)
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error('--runs takes a whole number of runs, 1 or more')
+  process.exitCode = 2
+} else {
+  await runSections('taxonomy-mock bench', sections, args[0], runs)
+}

@@ -90,6 +90,14 @@ export async function runSections(
   const chosen = sections.filter(([title, , options]) =>
     only ? title.toLowerCase().includes(only.toLowerCase()) : !options?.onDemand,
   )
+  // A misspelt name would measure nothing and pass: say so, with the names it could have been.
+  if (chosen.length === 0) {
+    console.error(
+      `no section's title contains "${only}"; the sections: ${sections.map(([title]) => JSON.stringify(title)).join(', ')}`,
+    )
+    process.exitCode = 2
+    return
+  }
   const passes: Check[][][] = []
   for (let run = 1; run <= runs; run++) {
     if (runs > 1) console.log(`\n# Run ${run} of ${runs}`)

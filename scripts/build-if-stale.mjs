@@ -1,7 +1,8 @@
 // Builds dist/ unless it was built from the sources as they are now, so that each test script can
 // ask for a build and a CI run (or a contributor's second `npm test`) builds once, not once per script.
-// The build's inputs are hashed (paths and contents); the hash of the last good build is kept under
-// node_modules/.cache, outside dist/, which is packed.
+// The build's inputs are hashed (paths and contents); the hash of the last good build is kept in
+// dist/ itself (not packed: package.json's `files` leaves it out), so a build by any other way,
+// `npm run build` included, which empties dist/ first, leaves no stale hash behind it.
 //
 // It is also package.json's `dependencies` script: npm runs it in this repository after an install
 // that changed node_modules. That is how an install from a git URL gets dist/ (git-ignored): npm
@@ -12,13 +13,12 @@
 // installed into, so installing the package from the registry or a tarball runs nothing.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']
-const STAMP_DIR = `${ROOT}node_modules/.cache/taxonomy-mock`
-const STAMP = `${STAMP_DIR}/dist-inputs.sha256`
+const STAMP = `${ROOT}dist/.inputs.sha256`
 
 /** The files of one input, a file or a folder, relative to the root. */
 function filesOf(input) {
@@ -38,7 +38,7 @@ function inputsDigest() {
 }
 
 const digest = inputsDigest()
-const built = existsSync(`${ROOT}dist`) && existsSync(STAMP) && readFileSync(STAMP, 'utf8')
+const built = existsSync(STAMP) && readFileSync(STAMP, 'utf8')
 if (built === digest) {
   console.log('dist/ is up to date with src/ (npm run build forces a build)')
 } else {
@@ -50,8 +50,5 @@ if (built === digest) {
   // npm itself missing from PATH: no output of its own says so.
   if (build.error) console.error(`build-if-stale: cannot run npm run build (${build.error.code})`)
   process.exitCode = build.status ?? 1
-  if (build.status === 0 && existsSync(`${ROOT}node_modules`)) {
-    mkdirSync(STAMP_DIR, { recursive: true })
-    writeFileSync(STAMP, digest)
-  }
+  if (build.status === 0) writeFileSync(STAMP, digest)
 }

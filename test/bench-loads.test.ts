@@ -1,6 +1,7 @@
 // `npm run bench` and `npm run soak` load every section before choosing one: a helper that only
 // works inside a test (a vitest hook at import) breaks both. Asked for a section that does not
-// exist, each loads everything, measures nothing and exits 0.
+// exist, each loads everything, measures nothing and says so in one line, exiting 2: a misspelt
+// name must not pass for a run whose targets were all met.
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -13,11 +14,32 @@ const TSX = createRequire(import.meta.url).resolve('tsx/cli')
 it.each([
   ['bench/index.ts', 'taxonomy-mock bench'],
   ['bench/soak.ts', 'taxonomy-mock soak'],
-])('%s loads every section', async (script, heading) => {
-  const { stdout } = await promisify(execFile)(process.execPath, [TSX, script, 'no-such-section'], {
+])('%s loads every section, and refuses a name no section has', async (script, heading) => {
+  const run = promisify(execFile)(process.execPath, [TSX, script, 'no-such-section'], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, VITEST: '' },
   })
-  expect(stdout.startsWith(`${heading}: Node ${process.version}`)).toBe(true)
+  const failed = await run.then(
+    () => undefined,
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  )
+  expect(failed?.stdout.startsWith(`${heading}: Node ${process.version}`)).toBe(true)
+  expect(failed?.stderr).toMatch(
+    /^no section's title contains "no-such-section"; the sections: "[^\n]+\n$/,
+  )
+  expect(failed?.code).toBe(2)
+})
+
+it('refuses --runs without a whole number in one line', async () => {
+  const failed = await promisify(execFile)(process.execPath, [TSX, 'bench/index.ts', '--runs'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, VITEST: '' },
+  }).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  )
+  expect(failed?.stderr).toBe('--runs takes a whole number of runs, 1 or more\n')
+  expect(failed?.code).toBe(2)
 })

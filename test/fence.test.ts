@@ -69,6 +69,21 @@ it('keeps testcontainers, an optional peer, out of everything but testcontainers
   expect(offenders).toEqual([])
 })
 
+it('points imports inward at the edges: server/ and contract/ import nothing of each other, and only cli/ imports cli/', () => {
+  // cli -> {server, contract} -> http -> core: what both edges share belongs in http/ or core/.
+  const offenders = files.flatMap((f) =>
+    f.imports
+      .filter(
+        (i) =>
+          (f.path.startsWith('server/') && /^(\.\.\/)+contract\//.test(i)) ||
+          (f.path.startsWith('contract/') && /^(\.\.\/)+server\//.test(i)) ||
+          (!f.path.startsWith('cli/') && /^(\.\.\/)+cli\//.test(i)),
+      )
+      .map((i) => `${f.path}: ${i}`),
+  )
+  expect(offenders).toEqual([])
+})
+
 it('keeps the core pure: no clock, no Math.random, no crypto', () => {
   const offenders = files
     .filter((f) => f.path.startsWith('core/'))

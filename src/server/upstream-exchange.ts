@@ -7,7 +7,7 @@ import {
   type UpstreamExchange,
   type UpstreamReply,
   type UpstreamRequest,
-} from '../contract/upstream.js'
+} from '../http/upstream.js'
 
 /**
  * The exchange a server relays its upstream's answers with, over `node:http` with connections kept

@@ -1,7 +1,7 @@
 // `npm i -D git+…` of a clone that was never built, as a user installs the package from its
 // repository before it is on the registry. npm clones it, runs `npm install` there (devDependencies
-// included) and packs it with its scripts; dist/ is git-ignored, so only `prepack` can put it in the
-// package. A git+file:// URL of a fresh clone of the committed HEAD keeps it on this machine. It
+// included), which runs the `dependencies` script (scripts/build-if-stale.mjs), and packs it, running
+// `prepare` but never `prepack`; dist/ is git-ignored, so only that script can put it in the package. A git+file:// URL of a fresh clone of the committed HEAD keeps it on this machine. It
 // installs every devDependency, about a minute, so it runs by `npm run test:package` (in .ci/run),
 // not `npm test`. The same install shows what `npm pack` makes of an unbuilt clone: the package's files.
 import { existsSync, readdirSync } from 'node:fs'
@@ -35,7 +35,7 @@ function installedFiles(): string[] {
     .filter((file) => !file.startsWith('node_modules/'))
 }
 
-it('packs dist/ from a clone that was never built: prepack builds it, and nothing else is packed', () => {
+it('packs dist/ from a clone that was never built: the dependencies script builds it, and nothing else is packed', () => {
   expect(builtBeforeInstall).toBe(false)
   const files = installedFiles()
   for (const file of [
