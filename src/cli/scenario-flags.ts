@@ -126,15 +126,19 @@ export function scenarioSources(flags: ScenarioFlags): Record<string, string> {
 function parseFaultsFlag(text: string): Record<string, unknown> {
   const faults: Record<string, unknown> = {}
   for (const part of text.split(',')) {
-    const [name, value = ''] = part.split('=', 2).map((piece) => piece.trim())
+    // A second `=` belongs to no value (`rate=0.5=0.9`): refused, not dropped unread.
+    const [name, value = '', ...extra] = part.split('=').map((piece) => piece.trim())
+    if (extra.length > 0) throw new UsageError(faultsUsage(part))
     if (name === 'kinds') faults.kinds = value.split('+')
     else if (name === 'rate' || name === 'seed') faults[name] = toNumberOrText(value)
-    else
-      throw new UsageError(
-        `--faults takes rate=R,seed=N,kinds=K1+K2; received ${JSON.stringify(part.slice(0, 40))}`,
-      )
+    else throw new UsageError(faultsUsage(part))
   }
   return faults
+}
+
+/** What `--faults` takes, and the part of its value that is none of it. */
+function faultsUsage(part: string): string {
+  return `--faults takes rate=R,seed=N,kinds=K1+K2; received ${JSON.stringify(part.slice(0, 40))}`
 }
 
 /** `--scenario '{"sequence":["unavailable","usual"]}'`: a JSON object, or a usage error. */

@@ -8,6 +8,7 @@ import type { RunningServer } from '../server/server.js'
 import { withoutStoreFlag, type ServeArgs } from './args.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile, loadFixtureBytes, readFixtureFile } from './data-file.js'
+import { counted } from './counted.js'
 import type { CliIo } from './io.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
@@ -189,7 +190,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
                 .reload(bytes)
                 .then(() =>
                   io.stdout(
-                    `taxonomy-mock: reloaded --data file ${toQuoted(args.data!)}: ${next.topics.length} topics`,
+                    `taxonomy-mock: reloaded --data file ${toQuoted(args.data!)}: ${counted(next.topics.length, 'topic')}`,
                   ),
                 )
             },

@@ -7,6 +7,7 @@ import type { ServeArgs } from './args.js'
 import { describeServedDataset, formatDatasetHeader } from '../http/dataset.js'
 import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } from './banner.js'
 import { loadDataFile } from './data-file.js'
+import { counted } from './counted.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
 import {
@@ -112,7 +113,7 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
               (next) => {
                 server.resolver.replaceTaxonomy(next)
                 io.stdout(
-                  `taxonomy-mock: reloaded --data file ${toQuoted(args.data!)}: ${next.topics.length} topics`,
+                  `taxonomy-mock: reloaded --data file ${toQuoted(args.data!)}: ${counted(next.topics.length, 'topic')}`,
                 )
               },
               (line) => io.stdout(`taxonomy-mock: ${line}`),

@@ -8,13 +8,14 @@ import { quote } from '../core/field-name.js'
 import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
-import { toOneLine } from '../core/shown-text.js'
+import { toOneLine, toShownName } from '../core/shown-text.js'
 import type { Taxonomy } from '../core/store.js'
 import { FIXTURE_FORMAT, LEVELS } from '../core/types.js'
 import { findEndpoint, type Collection } from '../http/endpoints.js'
 import type { Resolver } from '../http/resolver.js'
 import type { Upstream, UpstreamSource } from '../http/upstream.js'
 import type { ServeArgs, UpstreamArgs } from './args.js'
+import { counted } from './counted.js'
 import type { CliIo } from './io.js'
 import { writeOutputFile } from './write-file.js'
 
@@ -213,11 +214,13 @@ class Captures {
       noteDataFile(capture.taxonomy, hash.digest('hex'))
       resolver.replaceTaxonomy(capture.taxonomy)
       await this.afterCapture?.()
+      // Each level's noun in the singular (`sub_disciplines`: `sub-discipline`), as counted takes it.
       const added = LEVELS.filter((level) => capture.added[level] > 0)
-        .map((level) => `${capture.added[level]} ${level.replace('_', '-')}`)
+        .map((level) => counted(capture.added[level], level.replace('_', '-').slice(0, -1)))
         .join(', ')
+      // The file as every line names a given one: a name with a control is quoted, escaped.
       this.io.stdout(
-        `taxonomy-mock: captured ${what} into ${this.file} (${added || 'links only'}) in ${capture.requests} requests`,
+        `taxonomy-mock: captured ${what} into ${toShownName(this.file)} (${added || 'links only'}) in ${counted(capture.requests, 'request')}`,
       )
       return false
     } catch (error) {

@@ -1,5 +1,6 @@
 import { FixtureError } from '../core/fixture-error.js'
 import { loadTaxonomy } from '../core/load.js'
+import { toQuoted } from '../core/shown-text.js'
 import { counted } from './counted.js'
 import { readDataFile } from './data-file.js'
 import type { CliIo } from './io.js'
@@ -8,10 +9,11 @@ import type { CliIo } from './io.js'
  * `taxonomy-mock validate FILE`: every problem of a fixture file, one line each with its JSON path
  * (`loadTaxonomy` keeps the first 100 and counts the rest), on stdout; 0 when there is none, 2
  * otherwise (as for an invalid `--data` file). The file is named JSON-quoted, as in every message, so
- * no name (one with a line break) can split or forge a line.
+ * no name (one with a line break) can split or forge a line; `toQuoted` escapes the C1 and bidi
+ * controls `JSON.stringify` leaves, which these lines (not failures) would print raw.
  */
 export async function validateFixture(file: string, io: CliIo): Promise<number> {
-  const name = JSON.stringify(file)
+  const name = toQuoted(file)
   const text = await readDataFile(file, `file ${name}`)
   try {
     const taxonomy = loadTaxonomy(text)

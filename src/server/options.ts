@@ -60,10 +60,15 @@ export function resolvePort(port: unknown): number {
 
 /**
  * Whether a string can name an interface to bind: non-empty, no white space and no control
- * character (C0, DEL, C1), which no host name holds and a terminal would act on in a message.
+ * character (C0, DEL, C1, and the bidirectional marks, overrides and isolates), which no host name
+ * holds and a terminal would act on in a message (getaddrinfo answers the last EINVAL).
  */
 function isHost(host: unknown): host is string {
-  return typeof host === 'string' && host !== '' && !/[\s\u0000-\u001f\u007f-\u009f]/.test(host)
+  return (
+    typeof host === 'string' &&
+    host !== '' &&
+    !/[\s\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(host)
+  )
 }
 
 /**

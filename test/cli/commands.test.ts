@@ -316,6 +316,15 @@ it.each([
     ['--faults', 'colour=red'],
     'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red"',
   ],
+  // A second `=` is no part of any value: it was dropped unread, serving rate 0.5 (on any port).
+  [
+    ['--port', '0', '--faults', 'rate=0.5=0.9'],
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "rate=0.5=0.9"',
+  ],
+  [
+    ['--port', '0', '--faults', 'rate=0.5,seed=7=8'],
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "seed=7=8"',
+  ],
   [
     ['--scenario', 'hang', '--faults', 'rate=0.5'],
     'taxonomy-mock: --faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',

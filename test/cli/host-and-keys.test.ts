@@ -64,6 +64,31 @@ it('refuses brackets that hold no IPv6 address: `[]` would be the empty host, ev
   }
 })
 
+it('refuses a host with a bidirectional control (U+202E, U+200F, U+2066) as a usage error, from the flag and the variable, quoting it escaped', async () => {
+  // No host name holds one; passed on, getaddrinfo answered EINVAL: exit 1, the name shown as U+FFFD.
+  for (const [host, quoted] of [
+    ['a\u202eb', '"a\\u202eb"'],
+    ['local\u200fhost', '"local\\u200fhost"'],
+    ['\u2066127.0.0.1', '"\\u2066127.0.0.1"'],
+  ] as const) {
+    await expect(startServer({ port: 0, host })).rejects.toThrow(
+      `\`host\` must be a host name or IP address; received ${quoted} (string)`,
+    )
+    expect(await runCli(['--port', '0', '--host', host])).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: --host must be a host name or IP address; received ${quoted} (string)`,
+      ],
+    })
+    const { code, stderr } = await runCli(['--port', '0'], { TAXONOMY_MOCK_HOST: host })
+    expect(code).toBe(2)
+    expect(stderr).toEqual([
+      `taxonomy-mock: TAXONOMY_MOCK_HOST must be a host name or IP address; received ${quoted} (string)`,
+    ])
+  }
+})
+
 it('refuses a host with a control character (C0, DEL, C1) as a usage error, quoting it escaped', async () => {
   for (const [host, quoted] of [
     ['\u001b[31mred', '"\\u001b[31mred"'],

@@ -555,3 +555,37 @@ it('a second stop signal ends a capture under way, writing nothing, and exits 0'
     stalling.close()
   }
 })
+
+it("capture's line names a --data file with controls escaped and counts each level as counted: `1 domain`, not `1 domains`", async () => {
+  const upstream = await startUpstream()
+  // ESC [2J clears a terminal, U+202E reverses what follows: printed raw, the name acts on it.
+  const data = join(tempDir(), 'data\u001b[2J\u202e.json')
+  const before = createTaxonomy({ seed: 42, size: 'small' })
+  writeFileSync(data, toFixtureJson(before))
+  const { run, url } = await serve(capturing(data, upstream.url))
+  await get(`${url}/api/v2/disciplines/${SLUG}`)
+  const line = await run.waitFor(/^taxonomy-mock: captured discipline /)
+  run.child.kill('SIGTERM')
+  expect(await run.exit).toBe(0)
+  const after = loadTaxonomy(readFileSync(data, 'utf8'))
+  const added = (
+    [
+      [after.domains.length - before.domains.length, 'domain'],
+      [after.disciplines.length - before.disciplines.length, 'discipline'],
+      [after.subDisciplines.length - before.subDisciplines.length, 'sub-discipline'],
+      [after.topics.length - before.topics.length, 'topic'],
+    ] as const
+  )
+    .filter(([count]) => count > 0)
+    .map(([count, noun]) => `${count} ${noun}${count === 1 ? '' : 's'}`)
+    .join(', ')
+  const quoted = JSON.stringify(data).replace('\u202e', '\\u202e')
+  expect(line).toMatch(
+    new RegExp(
+      `^taxonomy-mock: captured discipline "${SLUG}" into ${escapeRegExp(quoted)} \\(${added}\\) in \\d+ requests?$`,
+    ),
+  )
+  expect(added).toMatch(/\b1 [a-z-]+[^s](,|$)/)
+})
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -121,3 +121,16 @@ it("quotes a field's name and value with a C1 control, a bidi override or U+2028
     'disciplines[0].slug: "x\\u202eevil\\u009b31m\\u2028forged" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)',
   ])
 })
+
+it('names a file whose name holds a C1 control or a bidi override with them escaped, on stdout and stderr', async () => {
+  // U+009B is a CSI to a terminal, U+202E reverses what follows: printed raw, they act on it.
+  const file = join(mkdtempSync(join(tmpdir(), 'taxonomy-mock-validate-')), 'x\u202e\u009b.json')
+  writeFileSync(file, '{')
+  const quoted = JSON.stringify(file).replace('\u202e', '\\u202e').replace('\u009b', '\\u009b')
+  const { code, stdout, stderr } = await runCli(['validate', file])
+  expect(code).toBe(2)
+  expect(stdout).toEqual([
+    `${quoted}: $: not valid JSON: expected property name or '}' at line 1, column 2`,
+  ])
+  expect(stderr).toEqual([`taxonomy-mock: ${quoted} is not a valid fixture: 1 problem`])
+})

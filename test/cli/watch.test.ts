@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import { toFixtureJson } from '../../src/core/serialize.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { spawnCli } from '../helpers/cli.js'
 import { until } from '../helpers/clock.js'
+import { fixturePath } from '../helpers/fixtures.js'
 import { auth, base, patched, startWatching } from '../helpers/watch.js'
 
 /** Waits until `count` lines of `lines` match `pattern`. */
@@ -59,6 +60,20 @@ it('says a reload or its problem on one line free of C1 and bidirectional contro
   const problem = await run.waitFor(/still serving the previous data/)
   expect(problem).toContain('tax\ufffd2J\ufffdonomy.json')
   expect(`${reloaded}${problem}`).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/)
+})
+
+it('counts the topics a reload serves as every line counts: `1 topic`, not `1 topics`, with --workers too', async () => {
+  for (const workers of [[], ['--workers', '2']]) {
+    const file = tempFile(toFixtureJson(base))
+    const run = spawnCli(['--port', '0', '--quiet', '--data', file, '--watch', ...workers])
+    await run.waitFor(workers.length === 0 ? /listening on/ : /workers serve the port/)
+    writeFileSync(file, readFileSync(fixturePath('minimal.json')))
+    expect(await run.waitFor(/reloaded --data file/)).toMatch(
+      /^taxonomy-mock: reloaded --data file ".*taxonomy\.json": 1 topic$/,
+    )
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  }
 })
 
 it('switches atomically: every answer during reloads is wholly the old data or wholly the new', async () => {
