@@ -10,7 +10,7 @@ import { formatReceived, resolveSize } from '../core/size.js'
 import { quote } from '../core/field-name.js'
 import type { Taxonomy } from '../core/store.js'
 import { servedDigest, type ServedDataset } from '../http/dataset.js'
-import { ADMIN_KEY_HEADER_NAME } from '../http/header-names.js'
+import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { NESTED_ORDERS } from '../http/options.js'
 import { DATA_LIMITS } from '../http/session-data.js'
 import { hideSecret } from '../http/session-client.js'
@@ -52,7 +52,7 @@ export async function readSessionSource(args: SessionSourceArgs): Promise<Sessio
     `__admin/sessions/${encodeURIComponent(args.session)}/data`,
     args.from.endsWith('/') ? args.from : `${args.from}/`,
   )
-  const answer = await readAnswer(url, args.adminKey)
+  const answer = await readAnswer(url, args.session, args.adminKey)
   const { patch, dataset } = answer
   const base = await rebuildBase(dataset, args.data, `${url.origin}${url.pathname}`)
   const patchDigest = patch === null ? undefined : digestText([toCanonicalJson(patch) ?? ''])
@@ -98,13 +98,20 @@ interface DataAnswer {
   readonly dataset: ServedDataset
 }
 
-async function readAnswer(url: URL, adminKey: string | undefined): Promise<DataAnswer> {
+async function readAnswer(
+  url: URL,
+  session: string,
+  adminKey: string | undefined,
+): Promise<DataAnswer> {
   const where = `${url.origin}${url.pathname}`
   let response: Response
   try {
     response = await fetch(url, {
       headers: {
         accept: 'application/json',
+        // The server reads the session from the path; an ingress that routes by session reads
+        // the header, so the call reaches the replica that holds it (docs/deployment.md).
+        [SESSION_HEADER_NAME]: session,
         ...(adminKey === undefined ? {} : { [ADMIN_KEY_HEADER_NAME]: adminKey }),
       },
       redirect: 'error',

@@ -181,6 +181,43 @@ it('says a session without data has none, and saves the data it sees', async () 
   expect(readFileSync(out, 'utf8')).toBe(toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
 })
 
+it('reads the session through an ingress that routes by the session header (docs/deployment.md)', async () => {
+  // Two replicas without a store; only the one the header hashes to holds the session's data.
+  const holder = await startTestServer({ seed: 42, size: 'small' })
+  const other = await startTestServer({ seed: 42, size: 'small' })
+  await putData(holder.url, 'routed', { preset: 'empty-children' })
+  const ingress = createHttpServer((request, response) => {
+    const target = request.headers['x-taxonomy-mock-session'] === 'routed' ? holder : other
+    void fetch(`${target.url}${request.url}`, { headers: { accept: 'application/json' } }).then(
+      async (answer) => response.writeHead(answer.status).end(await answer.text()),
+    )
+  })
+  await new Promise<void>((resolve) => ingress.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(ingress.address() as { port: number }).port}`
+    const out = join(folder, 'routed.json')
+    const { code, stderr } = await runCli([
+      'export',
+      '--from',
+      url,
+      '--session',
+      'routed',
+      '--out',
+      out,
+    ])
+    expect({ code, stderr }).toEqual({
+      code: 0,
+      stderr: [`taxonomy-mock: wrote 200 topics (session routed of ${url}) to ${out}`],
+    })
+    const base = createTaxonomy({ seed: 42, size: 'small' })
+    expect(readFileSync(out, 'utf8')).toBe(
+      toFixtureJson(patchTaxonomy(base, presetPatch(base, 'empty-children'))),
+    )
+  } finally {
+    ingress.close()
+  }
+})
+
 it('exits 1 with one line when the server cannot be reached', async () => {
   const port = await closedPort()
   const url = `http://127.0.0.1:${port}`
