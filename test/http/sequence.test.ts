@@ -86,3 +86,19 @@ it('rejects a bad sequence, naming the step at fault', () => {
     },
   )
 })
+
+it('gives each matching request one step whatever its key: a keyless one takes a usual step as its 401, or a fault step as the fault (docs/scenarios.md)', () => {
+  const statuses = (sequence: string[], keys: boolean[]) => {
+    const resolver = createResolver({ taxonomy, scenario: { sequence } as ScenarioInput })
+    return keys.map(
+      (keyed) =>
+        resolveNow(resolver, {
+          method: 'GET',
+          url: D,
+          header: (n) => (keyed ? AUTH[n as 'authorization'] : undefined),
+        }).status,
+    )
+  }
+  expect(statuses(['usual', 'unavailable', 'usual'], [false, true, true])).toEqual([401, 503, 200])
+  expect(statuses(['unavailable', 'usual'], [false, true, true])).toEqual([503, 200, 200])
+})
