@@ -1,6 +1,6 @@
 import { DEFAULT_SEED } from '../core/generate.js'
 import type { Taxonomy } from '../core/store.js'
-import { toShownName } from '../core/shown-text.js'
+import { toShownJson, toShownName } from '../core/shown-text.js'
 import {
   ENDPOINT_LIST,
   findEndpointOfLevel,
@@ -97,7 +97,7 @@ export function formatBannerDetails(
     ),
     `  dataset:         ${dataset}`,
     `  browse:          ${url}/ (every record, linked to its JSON)  also: ${url}/__health  ${url}/openapi.json`,
-    `  scenarios:       ${args.scenario ? `${JSON.stringify(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
+    `  scenarios:       ${args.scenario ? `${toShownJson(args.scenario)} for the default session; ` : ''}per request Prefer: scenario=unavailable; per session PUT ${url}/__admin/sessions/{id}/scenario`,
     `  stop:            Ctrl+C (or SIGTERM)`,
   ]
 }

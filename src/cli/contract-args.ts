@@ -6,6 +6,7 @@ import {
   refuseEmptyPaths,
   toNumberOrText,
 } from './flag-values.js'
+import { toQuoted } from '../core/shown-text.js'
 import { UsageError } from './usage-error.js'
 import { refuseSharedOutputs } from './output-paths.js'
 
@@ -139,7 +140,7 @@ function readKey(
   const name = envName ?? DEFAULT_KEY_ENV
   if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) {
     throw new UsageError(
-      `--api-key-env must name an environment variable; received ${JSON.stringify(envName.slice(0, 40))}`,
+      `--api-key-env must name an environment variable; received ${toQuoted(envName.slice(0, 40))}`,
     )
   }
   const keySource = flag !== undefined ? '--api-key' : `env ${name}`

@@ -8,6 +8,7 @@ import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
+import { toQuoted } from '../core/shown-text.js'
 import { namesNodesOwnDescriptor } from './descriptor-paths.js'
 import { UsageError } from './usage-error.js'
 import { decodeUtf8 } from './utf8-text.js'
@@ -58,7 +59,7 @@ export async function readFixtureFile(
   return { taxonomy: await loadFixtureBytes(file, bytes), bytes }
 }
 
-const fixtureWhere = (file: string) => `--data file ${JSON.stringify(file)}`
+const fixtureWhere = (file: string) => `--data file ${toQuoted(file)}`
 
 /**
  * The fixture of a `--data` file's bytes, as read by another process (a worker is handed the

@@ -6,8 +6,9 @@ import { UsageError } from './usage-error.js'
 /**
  * Prints `error` as one line on stderr and returns its exit code: 2 for a usage error, 1 for
  * anything else. Never a stack trace: an error of ours names its cause and place, any other is
- * cut to its first line. Either may quote text from elsewhere (a server's words, a file's name):
- * its line breaks become spaces and its control characters U+FFFD, so the line stays one line.
+ * cut to its first line. Either may quote text from elsewhere (a server's words): its line breaks
+ * become spaces and its control characters U+FFFD, so the line stays one line. A value the user
+ * gave (a flag's, a file's name) is already `toQuoted`, its controls escaped, which this keeps.
  */
 export function reportFailure(error: unknown, io: CliIo): number {
   const ours = error instanceof UsageError || error instanceof RuntimeError

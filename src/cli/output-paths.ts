@@ -1,3 +1,4 @@
+import { toQuoted } from '../core/shown-text.js'
 import { followLinks, isDevicePath } from './link-chain.js'
 import { UsageError } from './usage-error.js'
 
@@ -22,7 +23,7 @@ export function refuseSharedOutputs(
     const first = seen.get(file)
     if (first !== undefined)
       throw new UsageError(
-        `--${first} and --${flag} name the same file ${JSON.stringify(path)}; give each its own`,
+        `--${first} and --${flag} name the same file ${toQuoted(path)}; give each its own`,
       )
     seen.set(file, flag)
   }
@@ -31,7 +32,7 @@ export function refuseSharedOutputs(
     const output = seen.get(followLinks(path))
     if (output !== undefined && output !== inPlace)
       throw new UsageError(
-        `--${output} names the file --${flag} reads, ${JSON.stringify(path)}: writing it would replace the data; give --${output} its own`,
+        `--${output} names the file --${flag} reads, ${toQuoted(path)}: writing it would replace the data; give --${output} its own`,
       )
   }
 }

@@ -4,7 +4,7 @@ import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { describeDataset } from '../core/identity.js'
 import { patchTaxonomy, type TaxonomyPatch } from '../core/patch.js'
 import { findTooDeep } from '../core/nesting.js'
-import { toOneLine } from '../core/shown-text.js'
+import { toOneLine, toQuoted } from '../core/shown-text.js'
 import { isPresetName, presetPatch } from '../core/presets.js'
 import { formatReceived, resolveSize } from '../core/size.js'
 import { quote } from '../core/field-name.js'
@@ -62,7 +62,7 @@ export async function readSessionSource(args: SessionSourceArgs): Promise<Sessio
   )
   if (!matches) {
     throw new RuntimeError(
-      `the data rebuilt from ${describeBase(dataset)} is not the data session ${JSON.stringify(args.session)} is served (digest ${dataset.digest}): is the server another version of taxonomy-mock?`,
+      `the data rebuilt from ${describeBase(dataset)} is not the data session ${toQuoted(args.session)} is served (digest ${dataset.digest}): is the server another version of taxonomy-mock?`,
     )
   }
   if (patch === null) return { taxonomy: base, dataset, patched: false }
@@ -88,7 +88,7 @@ function applyPatch(
     // The problem quotes the server's words: one line, cut as its refusals are.
     const problem = toOneLine(summarizeIssues(error.issues, error.issueCount).slice(0, 300))
     throw new RuntimeError(
-      `the patch ${where} answered for session ${JSON.stringify(session)} does not apply to the data rebuilt from ${describeBase(dataset)}: ${problem}`,
+      `the patch ${where} answered for session ${toQuoted(session)} does not apply to the data rebuilt from ${describeBase(dataset)}: ${problem}`,
     )
   }
 }
@@ -195,7 +195,7 @@ async function rebuildBase(
     const { sha256 } = describeDataset(taxonomy)
     if (sha256 !== dataset.sha256) {
       throw new RuntimeError(
-        `--data file ${JSON.stringify(data)} (sha256=${sha256}) is not the file the server serves (sha256=${dataset.sha256})`,
+        `--data file ${toQuoted(data)} (sha256=${sha256}) is not the file the server serves (sha256=${dataset.sha256})`,
       )
     }
     return taxonomy

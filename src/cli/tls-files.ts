@@ -8,6 +8,7 @@ import {
   findCertificateNames,
   type CertificatePair,
 } from '../server/self-signed.js'
+import { toQuoted } from '../core/shown-text.js'
 import type { TlsArgs } from './args.js'
 import { readDataFile } from './data-file.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
@@ -34,7 +35,7 @@ async function readTlsFiles(
   if (problem) {
     const flag = `--tls-${problem.option}`
     throw new UsageError(
-      `${flag} file ${JSON.stringify(problem.option === 'cert' ? tls.cert : tls.key)} ${problem.reason}`,
+      `${flag} file ${toQuoted(problem.option === 'cert' ? tls.cert : tls.key)} ${problem.reason}`,
     )
   }
   return pair
@@ -45,7 +46,7 @@ async function readPemFile(
   flag: string,
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  const where = `${flag} file ${JSON.stringify(file)}`
+  const where = `${flag} file ${toQuoted(file)}`
   const info = await stat(file).catch(() => undefined)
   if (info?.isDirectory()) throw new UsageError(`${where} is a directory, not a PEM file`)
   if (info !== undefined && info.size > MAX_PEM_BYTES)
@@ -121,7 +122,7 @@ export async function prepareTls(
 function describeDates(pem: string, file: string): string | undefined {
   const { validFrom, validTo } = new X509Certificate(pem)
   const now = Date.now()
-  const where = `--tls-cert file ${JSON.stringify(file)}`
+  const where = `--tls-cert file ${toQuoted(file)}`
   if (Date.parse(validTo) < now)
     return `${where} expired on ${validTo}: clients that check it refuse it (served as given)`
   if (Date.parse(validFrom) > now)

@@ -11,6 +11,7 @@ import { RecordError } from '../contract/record.js'
 import { verifyService } from '../contract/verify.js'
 import { MEGABYTE as MB } from '../core/megabytes.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
+import { toQuoted } from '../core/shown-text.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
 import { isOptionError, toFlagError } from './option-flags.js'
@@ -73,8 +74,9 @@ function judged<T>(args: ContractArgs, check: () => T): T {
   } catch (error) {
     if (isOptionError(error) && error.option === 'maxReadBytes') {
       const { min, max } = SERVICE_LIMITS.maxReadBytes
+      const given = args.maxReadMb
       throw new UsageError(
-        `--max-read must be a whole number of megabytes from ${min / MB} to ${max / MB}; received ${JSON.stringify(args.maxReadMb)}`,
+        `--max-read must be a whole number of megabytes from ${min / MB} to ${max / MB}; received ${typeof given === 'string' ? toQuoted(given) : given}`,
       )
     }
     throw toFlagError(error, { apiKey: `the key in ${args.keySource}` })

@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs'
-import { toOneLine } from '../core/shown-text.js'
+import { toOneLine, toQuoted } from '../core/shown-text.js'
 import type { Taxonomy } from '../core/store.js'
 import { DATA_READ_TIMEOUT_MS, readFixtureFile } from './data-file.js'
 import { findLinkChain } from './link-chain.js'
@@ -33,7 +33,7 @@ interface FolderWatch {
  * followed again after each change: a Kubernetes ConfigMap swaps a `..data` link to a new folder,
  * deploy tools repoint a link or replace its target. Returns a function that stops watching.
  * A problem line is made one line, its control characters U+FFFD, as a start-up failure's is: it
- * may quote the file's words or name.
+ * may quote the file's words. The file's name is in JSON quotes, its controls escaped (`\u202e`).
  */
 export function watchDataFile(
   file: string,
@@ -122,7 +122,7 @@ export function watchDataFile(
   }
 
   const cannotWatch = (folder: string, error: NodeJS.ErrnoException) =>
-    `cannot watch ${JSON.stringify(folder)} for --data file ${JSON.stringify(file)}: ${error.code ?? error.message}`
+    `cannot watch ${toQuoted(folder)} for --data file ${toQuoted(file)}: ${error.code ?? error.message}`
 
   follow()
   return () => {

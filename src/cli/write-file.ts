@@ -5,6 +5,7 @@ import { Socket } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
 import { promisify } from 'node:util'
+import { toQuoted } from '../core/shown-text.js'
 import type { OPTIONS } from './args.js'
 import type { CONTRACT_OPTIONS } from './contract-args.js'
 import {
@@ -101,7 +102,7 @@ async function writeTo(
     // Best effort: where the folder could not be made there is no partial file either.
     if (partial !== undefined) await rm(partial, { force: true }).catch(() => {})
     throw new RuntimeError(
-      `cannot write ${what} ${JSON.stringify(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
+      `cannot write ${what} ${toQuoted(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
     )
   } finally {
     if (partial !== undefined) partialFiles.delete(partial)
@@ -298,12 +299,12 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       // mkdir -p met a file where a folder must be: name it.
       const blocker = await findFileOnPath(dirname(file))
       return blocker
-        ? `${JSON.stringify(blocker)} is a file, not a folder`
+        ? `${toQuoted(blocker)} is a file, not a folder`
         : 'a part of the path is a file, not a folder'
     }
     case 'ENOENT':
       if (error.syscall === 'mkdir' && error.path !== undefined)
-        return `the folder ${JSON.stringify(dirname(error.path))} takes no new folder`
+        return `the folder ${toQuoted(dirname(error.path))} takes no new folder`
       // Opened as it is (a descriptor path, a device): that name is not there, whatever its folder.
       if (error.path === file) return 'no such file or folder'
       // A folder that is there but takes no new file (/proc, /sys) says ENOENT too.

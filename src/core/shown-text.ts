@@ -44,7 +44,22 @@ const UNESCAPED_CONTROLS =
  * toQuoted('x\u009b2J\u202e') // '"x\\u009b2J\\u202e"'
  */
 export function toQuoted(text: string): string {
-  return JSON.stringify(text).replace(
+  return escapeControls(JSON.stringify(text))
+}
+
+/**
+ * `value` as JSON for a terminal line, its strings escaped as {@link toQuoted} escapes one.
+ *
+ * @example
+ * toShownJson({ slug: 'x\u202e' }) // '{"slug":"x\\u202e"}'
+ */
+export function toShownJson(value: object): string {
+  return escapeControls(JSON.stringify(value))
+}
+
+/** JSON text with each control character `JSON.stringify` left as it is as its `\uXXXX` escape. */
+function escapeControls(json: string): string {
+  return json.replace(
     UNESCAPED_CONTROLS,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )

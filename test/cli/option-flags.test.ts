@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { HELP } from '../../src/cli/help.js'
@@ -199,3 +202,42 @@ it('names --scenario and the field for a value given in --scenario JSON, and the
     expect(stderr[0], argv.join(' ')).toMatch(new RegExp(`^taxonomy-mock: ${escape(start)} `))
   }
 })
+
+// A CSI (U+009B) and a right-to-left override (U+202E): what a JSON-quoted value escapes, as the
+// reference says, rather than showing them or losing them to U+FFFD.
+const HOSTILE = 'x\u202ey\u009bz'
+const SHOWN = 'x\\u202ey\\u009bz'
+const hostileFolder = mkdtempSync(join(tmpdir(), `taxonomy-mock-${HOSTILE}-`))
+const hostileFile = join(hostileFolder, `taxonomy-${HOSTILE}.json`)
+writeFileSync(hostileFile, '{}')
+const QUOTED_VALUES: [flag: string, argv: string[], env?: Record<string, string>][] = [
+  ['--workers', ['--workers', HOSTILE]],
+  ['--memory-budget', ['--memory-budget', HOSTILE]],
+  ['--faults', ['--faults', HOSTILE]],
+  ['--on-miss', ['--upstream', 'http://127.0.0.1:9', '--on-miss', HOSTILE]],
+  ['--session', ['export', '--session', HOSTILE, '--from', 'http://127.0.0.1:9']],
+  ['--from', ['export', '--session', 's', '--from', `http://u:s3cret@127.0.0.1:9/${HOSTILE}`]],
+  ['--api-key-env', verify('--api-key-env', HOSTILE), KEY],
+  ['--max-read', verify('--max-read', HOSTILE), KEY],
+  ['--store', ['--store', `redis://127.0.0.1:6379?prefix=${HOSTILE}`]],
+  ['--store', ['--store', `redis://u:s3cret@[${HOSTILE}]`]],
+  ['TAXONOMY_MOCK_STORE', [], { TAXONOMY_MOCK_STORE: `redis://127.0.0.1:6379?${HOSTILE}=1` }],
+  ['--data', ['--data', join(hostileFolder, 'missing.json')]],
+  ['--tls-cert', ['--tls-cert', join(hostileFolder, 'cert.pem'), '--tls-key', hostileFile]],
+  ['--out', ['export', '--out', join(hostileFile, 'out.json')]],
+  ['--manifest', ['export', '--out', hostileFile, '--manifest', hostileFile]],
+  ['a command', [HOSTILE]],
+  ['an argument', ['serve', HOSTILE]],
+]
+
+it.each(QUOTED_VALUES)(
+  'escapes C1 and bidirectional controls in the value of %s it quotes, and keeps a secret out',
+  async (_flag, argv, env) => {
+    const { code, stderr } = await runInProcess(argv, env)
+    expect(code).not.toBe(0)
+    expect(stderr).toHaveLength(1)
+    expect(stderr[0]).toContain(SHOWN)
+    expect(stderr[0]).not.toMatch(/[\u0080-\u009f\u202a-\u202e\ufffd]/)
+    expect(stderr[0]).not.toContain('s3cret')
+  },
+)

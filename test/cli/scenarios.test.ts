@@ -32,6 +32,21 @@ it('sets the default session scenario with --scenario, --scenario-slug and --sce
   expect(statuses).toEqual([503, 503, 200])
 })
 
+it("shows the --scenario's slug in the start lines with C1 and bidirectional controls escaped", async () => {
+  const { run } = await startCli([
+    '--scenario',
+    'unavailable',
+    '--scenario-slug',
+    'x\u202ey\u009bz',
+  ])
+  await run.waitFor(/scenarios:/)
+  const line = run.stdout.find((line) => line.includes('scenarios:'))
+  expect(line).toContain(
+    '{"kind":"unavailable","slug":"x\\u202ey\\u009bz"} for the default session',
+  )
+  expect(line).not.toMatch(/[\u0080-\u009f\u202a-\u202e\ufffd]/)
+})
+
 it.each([
   ['delay', '--scenario-times', '1'],
   // The same in JSON that names no delay of its own: --delay is the scenario's, not every answer's.

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { replaceControls, toOneLine, toQuoted } from '../../src/core/shown-text.js'
+import { replaceControls, toOneLine, toQuoted, toShownJson } from '../../src/core/shown-text.js'
 
 // The bidirectional marks move the neutral text around them (`a\u200f: 1` can show its colon
 // on the other side): on a terminal line they are controls, as the overrides are.
@@ -14,4 +14,11 @@ it('quotes the bidirectional marks as escapes that read back as they were', () =
   const quoted = toQuoted(`x${MARKS}y`)
   expect(quoted).toBe('"x\\u061c\\u200e\\u200fy"')
   expect(JSON.parse(quoted)).toBe(`x${MARKS}y`)
+})
+
+it('shows JSON with the controls in its strings escaped as toQuoted escapes them, still JSON', () => {
+  const value = { kind: 'hang', slug: `x\u009b2J${MARKS}\u202e` }
+  const shown = toShownJson(value)
+  expect(shown).toBe('{"kind":"hang","slug":"x\\u009b2J\\u061c\\u200e\\u200f\\u202e"}')
+  expect(JSON.parse(shown)).toEqual(value)
 })
