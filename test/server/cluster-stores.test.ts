@@ -45,4 +45,31 @@ describe("the --workers primary's store", () => {
       { op: 'createSession', session: 't1' },
     ])
   })
+
+  it('puts back the scenario a worker refused to replace, its counts as they were (nothing changed)', async () => {
+    // Every worker refuses a scenario (its journals filled its budget); the undo it then gets is
+    // accepted.
+    const store = new PrimarySessionStore(
+      [new SessionRegistry(), {} as AdminData],
+      async (command) =>
+        command.op === 'setScenario' && command.scenario.kind === 'server-error' ? [413] : [200],
+    )
+    const question = { session: 'u', partition: undefined, authorized: true }
+    await store.apply({
+      op: 'setScenario',
+      session: 'u',
+      scenario: { kind: 'unavailable', times: 3 },
+    })
+    expect(store.stepFor(question)?.kind).toBe('unavailable')
+    expect(store.stepFor(question)?.kind).toBe('unavailable')
+    const refused = await store.apply({
+      op: 'setScenario',
+      session: 'u',
+      scenario: { kind: 'server-error' },
+    })
+    expect(refused.status).toBe(413)
+    // One of the three times was left before the refused write, and is left after it.
+    expect(store.stepFor(question)?.kind).toBe('unavailable')
+    expect(store.stepFor(question)).toBe(USUAL_EFFECT)
+  })
 })

@@ -46,6 +46,7 @@ export class PrimarySessionStore extends MemorySessionStore {
         : command.op === 'setScenario'
           ? this.#scenarioAsItIs(command.session)
           : undefined
+    const replaced = this.find(command.session)?.scenario
     const answer = await this.applyHere(command)
     if (answer.status !== 200) return answer
     // A scenario's `ttl` runs out in every worker when it does here.
@@ -53,12 +54,20 @@ export class PrimarySessionStore extends MemorySessionStore {
     const sent = state ? scenarioCommand(command.session, state) : command
     const refused = (await this.toWorkers(sent)).find((status) => status !== 200)
     if (refused === undefined || undo === undefined) return answer
-    await this.applyHere(undo)
+    // The counts are here: the scenario replaced comes back as it was, not set afresh.
+    if (command.op === 'setScenario') this.#putBack(command.session, replaced)
+    else await this.applyHere(undo)
     await this.toWorkers(undo)
     return adminError(
       'payloadTooLarge',
       `Request body too large: a worker's memory budget (--memory-budget, per process) has no room for the ${command.op === 'setData' ? 'patch' : 'scenario'}; nothing changed`,
     )
+  }
+
+  /** Gives a session back the scenario a refused write replaced, with its counts (`times`, steps, quota). */
+  #putBack(session: string, replaced: ScenarioState | undefined): void {
+    const found = this.find(session)
+    if (found) found.scenario = replaced === undefined || replaced.expired ? undefined : replaced
   }
 
   /** The write that gives a session back its scenario as it is now (ending when it ends). */
