@@ -67,7 +67,8 @@ export class Session extends Journal {
 
   /**
    * The session's scenario, counted against the memory budget while set (a 1,000-step sequence
-   * takes about 110 KB of heap): replaced, cleared, run out or forgotten, it is counted no more.
+   * takes about 110 KB of heap): replaced, cleared, ended by its `ttl` or forgotten, it is counted
+   * no more (one used up is still set, and counted).
    */
   get scenario(): ScenarioState | undefined {
     return this.#scenario
@@ -217,7 +218,7 @@ export class SessionRegistry implements JournalLedger {
     const patches = DATA_BYTES_PER_PATCH_BYTE * next
     if (held && grown > 0 && patches > this.memory.limit)
       return `the sessions' patches alone would pass the memory budget of ${this.memory.limit} bytes (patches: ${patches})`
-    if (!held && grown > 0 && !this.memory.fits(grown + made))
+    if (!held && grown > 0 && !this.#fits(grown + made))
       return `the sessions' journals and patches would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes}; this patch: ${grown})`
     return undefined
   }
@@ -239,9 +240,28 @@ export class SessionRegistry implements JournalLedger {
    * be made again (journals, sessions, patches, scenarios) would pass the memory budget.
    */
   refuseScenario(session: Session | undefined, state: ScenarioState): string | undefined {
-    const grown = scenarioCost(state) - (session?.scenarioBytes ?? 0)
-    if (grown <= 0 || this.memory.fits(grown)) return undefined
-    return `the sessions' journals, patches and scenarios would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes}; this scenario: ${grown})`
+    // Read again after the sweep, which may count the session's own scenario no more.
+    const grown = () => scenarioCost(state) - (session?.scenarioBytes ?? 0)
+    if (grown() <= 0 || this.memory.fits(grown())) return undefined
+    this.#dropEndedScenarios()
+    if (this.memory.fits(grown())) return undefined
+    return `the sessions' journals, patches and scenarios would pass the memory budget of ${this.memory.limit} bytes (counted: ${this.memory.fixedBytes}; this scenario: ${grown()})`
+  }
+
+  /** Whether `bytes` more of what cannot be made again fit, once ended scenarios count no more. */
+  #fits(bytes: number): boolean {
+    if (this.memory.fits(bytes)) return true
+    this.#dropEndedScenarios()
+    return this.memory.fits(bytes)
+  }
+
+  /**
+   * Counts no more the scenarios whose `ttl` ran out: each ended as a `DELETE` would, but only a
+   * request in its session drops it, and a test's session often gets none after its outage (nor
+   * does a `--workers` primary's, whose requests its workers answer).
+   */
+  #dropEndedScenarios(): void {
+    for (const session of this.all()) if (session.scenario?.expired) session.scenario = undefined
   }
 
   /** The bytes of every session's patch together. */

@@ -299,6 +299,43 @@ it('counts each scenario against the memory budget: 413 past it, counted no more
   expect((await put(`s${accepted}`)).status).toBe(200)
 })
 
+it('counts a scenario whose ttl ran out no more, though its session sends no request after it', async () => {
+  const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
+  const resolver = createResolver({ taxonomy, memoryBudget: MiB })
+  const sessions = sessionsOf(resolver)
+  const admin = async (method: string, url: string, body = '') => {
+    const answer = await resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+    return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
+  }
+  const sequence = Array.from({ length: 1_000 }, (_, i) => ({ delay: [i, i + 1_000] }))
+  const put = (id: string, body: unknown) =>
+    admin('PUT', `/__admin/sessions/${id}/scenario`, JSON.stringify(body))
+  const patch = { disciplines: [{ name: 'New', domain_ids: [taxonomy.domains[0]!.id] }] }
+  const next = {
+    scenario: () => put('next', { sequence }),
+    patch: () => admin('PUT', '/__admin/sessions/next/data', JSON.stringify(patch)),
+  }
+  for (const [round, what] of ['scenario', 'patch'].entries()) {
+    // An outage per test, each in a session of its own, which no request reaches once it ended.
+    let made = 0
+    while ((await put(`t${round}-${made}`, { sequence, ttl: 60_000 })).status === 200) made++
+    expect(made).toBeGreaterThan(2)
+    for (let i = 0; i < made; i++) sessions.find(`t${round}-${i}`)!.scenario!.endAt(0)
+    expect((await admin('GET', `/__admin/sessions/t${round}-0/scenario`)).text).toContain(
+      '"scenario":null',
+    )
+    // Each ended as a DELETE would: the next scenario, or patch, finds the room.
+    expect((await next[what as keyof typeof next]()).status).toBe(200)
+    await admin('DELETE', '/__admin/sessions/next')
+  }
+})
+
 it('counts a patch at no less than the heap it was measured to take, small records and small patches included', async () => {
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
   const resolver = createResolver({ taxonomy, memoryBudget: 64 * MiB })
