@@ -4,7 +4,9 @@ import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
 import { SESSION_ID_PATTERN } from './session-id.js'
 import { DATA_LIMITS } from './session-data.js'
-import { LEVELS } from '../core/types.js'
+import { LINKS, MAX_NAME_LENGTH } from '../core/fixture.js'
+import { MAX_SLUG_LENGTH } from '../core/slug.js'
+import { LEVELS, type Level } from '../core/types.js'
 import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
@@ -423,6 +425,25 @@ const ADMIN_PATHS = {
   },
 } as const
 
+/**
+ * A patch record of `level`: its fields, each optional, and the link to its parents that its level
+ * has (none at the top). Another level's link is an unknown field to the patch checker.
+ */
+function recordPatchSchema(level: Level) {
+  const link = LINKS[level]
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      id,
+      name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
+      slug: { ...slug, maxLength: MAX_SLUG_LENGTH },
+      description: text,
+      ...(link && { [link.field]: { type: 'array', minItems: 1, uniqueItems: true, items: id } }),
+    },
+  }
+}
+
 /** The `rate-limited` answer's headers (draft-ietf-httpapi-ratelimit-headers-11 and the X- trio). */
 const RATE_LIMIT_HEADERS = {
   'Retry-After': { schema: digits, description: 'Seconds until the window ends' },
@@ -645,29 +666,13 @@ export const OPENAPI_DOCUMENT = {
         additionalProperties: false,
         description: `At most ${withCommas(DATA_LIMITS.patchRecords)} records, and arrays and objects nested at most ${DATA_LIMITS.patchDepth} levels deep. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
         properties: Object.fromEntries(
-          LEVELS.map((level) => [
-            level,
-            { type: 'array', items: { $ref: '#/components/schemas/RecordPatch' } },
-          ]),
+          LEVELS.map((level) => [level, { type: 'array', items: recordPatchSchema(level) }]),
         ),
       },
       Preset: {
         ...object({ preset: { type: 'string', enum: PRESET_NAMES } }),
         description:
           'A named patch built from the data: records with fixed slugs for the states a UI is tested against',
-      },
-      RecordPatch: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          id,
-          name: { type: 'string', minLength: 1, maxLength: 500 },
-          slug,
-          description: text,
-          domain_ids: { type: 'array', minItems: 1, items: id },
-          discipline_ids: { type: 'array', minItems: 1, items: id },
-          sub_discipline_ids: { type: 'array', minItems: 1, items: id },
-        },
       },
       PatchError: object({
         error: text,

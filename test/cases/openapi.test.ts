@@ -311,6 +311,39 @@ it('describes the data routes, and their answers match the schemas', async () =>
   expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual(['get', 'put', 'delete'])
 })
 
+it("refuses in the Patch schema the parent links and slugs the data routes refuse: each level takes its own parent's ids", async () => {
+  const server = await startTestServer({ taxonomy })
+  const validate = ajv.getSchema('urn:taxonomy:Patch')!
+  const domain = taxonomy.domains[0]!.id
+  const discipline = taxonomy.disciplines[0]!.id
+  const sub = taxonomy.subDisciplines[0]!.id
+  const judged = async (patch: object) => {
+    const answer = await fetch(`${server.url}/__admin/sessions/patch-schema/data`, {
+      method: 'PUT',
+      body: JSON.stringify(patch),
+    })
+    await answer.arrayBuffer()
+    return [answer.status === 200, validate(patch)]
+  }
+  for (const patch of [
+    { domains: [{ name: 'D' }] },
+    { disciplines: [{ name: 'X', domain_ids: [domain] }] },
+    { sub_disciplines: [{ name: 'S', discipline_ids: [discipline] }] },
+    { topics: [{ name: 'T', sub_discipline_ids: [sub] }] },
+    { disciplines: [{ name: 'X', slug: 'a'.repeat(200), domain_ids: [domain] }] },
+  ])
+    expect(await judged(patch), JSON.stringify(patch)).toEqual([true, true])
+  for (const patch of [
+    { domains: [{ name: 'D', domain_ids: [domain] }] },
+    { disciplines: [{ name: 'X', domain_ids: [domain], discipline_ids: [discipline] }] },
+    { sub_disciplines: [{ name: 'S', discipline_ids: [discipline], domain_ids: [domain] }] },
+    { topics: [{ name: 'T', sub_discipline_ids: [sub], discipline_ids: [discipline] }] },
+    { disciplines: [{ name: 'X', slug: 'a'.repeat(201), domain_ids: [domain] }] },
+    { disciplines: [{ name: 'X', domain_ids: [domain, domain] }] },
+  ])
+    expect(await judged(patch), JSON.stringify(patch).slice(0, 120)).toEqual([false, false])
+})
+
 it('takes a sequence, a lognormal delay and a rate-limit quota over the admin API, as the Scenario schema describes them', async () => {
   const server = await startTestServer({ taxonomy })
   const scenario = {
