@@ -10,9 +10,21 @@ import { LEVELS, type Level } from '../core/types.js'
 import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
-import { kindOptionSchemas, preferOptionsText } from './kind-options.js'
+import {
+  KIND_OPTION_NAMES,
+  kindOptionSchemas,
+  preferOptionsText,
+  readersOf,
+} from './kind-options.js'
+import { kindSpec, type ScenarioKind } from './kinds.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, MAX_TTL, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
+import {
+  DEFAULT_FAULT_KINDS,
+  FAULT_KINDS,
+  MAX_TTL,
+  SCENARIO_KINDS,
+  USUAL_STEP,
+} from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
@@ -499,6 +511,88 @@ const SCENARIO_DELAY_SCHEMA = {
 } as const
 
 /**
+ * Each of `fields` present, as one schema each. Each names its field in `properties` too (`true`):
+ * Ajv's strict mode wants a `required` field defined, and the type `required` applies to, where it is
+ * required.
+ */
+const given = (fields: readonly string[]) =>
+  fields.map((field) => ({ type: 'object', required: [field], properties: { [field]: true } }))
+/** The kinds that answer as usual (`delay`): a scenario or step of one needs a `delay`. */
+const DELAY_KINDS = SCENARIO_KINDS.filter((kind) => kindSpec(kind).answer === 'usual')
+/** The kinds a scenario or step may name alone. */
+const ANSWERING_KINDS = SCENARIO_KINDS.filter((kind) => !DELAY_KINDS.includes(kind))
+const NEEDS_DELAY = {
+  if: { required: ['kind'], properties: { kind: { enum: DELAY_KINDS } } },
+  then: given(['delay'])[0],
+} as const
+
+/** A scenario, a fault or a step that draws one of `kinds`: a kind option needs one that reads it. */
+function drawing(kinds: readonly ScenarioKind[]) {
+  const named = { enum: kinds }
+  const byDefault = DEFAULT_FAULT_KINDS.some((kind) => kinds.includes(kind))
+  const listed = {
+    type: 'object',
+    required: ['kinds'],
+    properties: { kinds: { type: 'array', contains: named } },
+  }
+  return {
+    anyOf: [
+      { required: ['kind'], properties: { kind: named } },
+      {
+        required: ['faults'],
+        properties: {
+          faults: byDefault ? { anyOf: [{ not: given(['kinds'])[0] }, listed] } : listed,
+        },
+      },
+      {
+        required: ['sequence'],
+        properties: {
+          sequence: {
+            type: 'array',
+            contains: {
+              anyOf: [named, { type: 'object', required: ['kind'], properties: { kind: named } }],
+            },
+          },
+        },
+      },
+    ],
+  }
+}
+
+/**
+ * What `parseScenario` checks across the fields of a scenario object, as far as JSON Schema says
+ * it (not `median <= p99`, nor a range's `min <= max`): so that a body the schema takes is one the
+ * admin API takes.
+ */
+const SCENARIO_RULES = {
+  anyOf: given(['kind', 'delay', 'faults', 'sequence']),
+  dependentRequired: { repeat: ['sequence'], limit: ['kind'], window: ['limit'], per: ['limit'] },
+  dependentSchemas: {
+    limit: { properties: { kind: { const: 'rate-limited' } } },
+    faults: { not: { anyOf: given(['kind', 'seed']) } },
+    sequence: { not: { anyOf: given(['kind', 'times', 'delay', 'faults']) } },
+    ...Object.fromEntries(KIND_OPTION_NAMES.map((option) => [option, drawing(readersOf(option))])),
+  },
+  allOf: [
+    NEEDS_DELAY,
+    // `delay: { ttfb, body }` splits a streamed answer's wait; its `body` is `duration` again.
+    {
+      if: {
+        required: ['delay'],
+        properties: { delay: { type: 'object', anyOf: given(['ttfb', 'body']) } },
+      },
+      then: { required: ['kind'], properties: { kind: { const: 'slow-body' } } },
+    },
+    {
+      not: {
+        required: ['delay', 'duration'],
+        properties: { delay: { type: 'object', ...given(['body'])[0] }, duration: true },
+      },
+    },
+  ],
+} as const
+
+/**
  * The document a resolver serves at `GET /openapi.json`: the key and not-found errors under the
  * statuses it answers them with (the `statuses` option), and its 502 when it asks an upstream
  * for the records its data lacks (`serve --upstream`, but `--on-miss fail`).
@@ -568,10 +662,11 @@ export const OPENAPI_DOCUMENT = {
       ...SHAPE_SCHEMAS,
       Scenario: {
         oneOf: [
-          { type: 'string', enum: SCENARIO_KINDS },
+          { type: 'string', enum: ANSWERING_KINDS },
           {
             type: 'object',
             additionalProperties: false,
+            ...SCENARIO_RULES,
             properties: {
               kind: { type: 'string', enum: SCENARIO_KINDS },
               slug: { type: 'string', minLength: 1, maxLength: 1000 },
@@ -631,10 +726,11 @@ export const OPENAPI_DOCUMENT = {
                 maxItems: 1000,
                 items: {
                   oneOf: [
-                    { type: 'string', enum: [USUAL_STEP, ...SCENARIO_KINDS] },
+                    { type: 'string', enum: [USUAL_STEP, ...ANSWERING_KINDS] },
                     {
                       type: 'object',
                       additionalProperties: false,
+                      ...NEEDS_DELAY,
                       properties: {
                         kind: { type: 'string', enum: SCENARIO_KINDS },
                         delay: DELAY_SCHEMA,

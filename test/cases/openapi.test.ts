@@ -386,6 +386,62 @@ it('takes a sequence, a lognormal delay and a rate-limit quota over the admin AP
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [0.3, 0.7] })).toBe(false)
 })
 
+it('refuses in the Scenario schema what PUT …/scenario refuses, and takes what it takes', async () => {
+  const server = await startTestServer({ taxonomy })
+  const validate = ajv.getSchema('urn:taxonomy:Scenario')!
+  const judged = async (scenario: unknown) => {
+    const answer = await fetch(`${server.url}/__admin/sessions/scenario-schema/scenario`, {
+      method: 'PUT',
+      body: JSON.stringify(scenario),
+    })
+    await answer.arrayBuffer()
+    return [answer.status === 200, validate(scenario)]
+  }
+  for (const scenario of [
+    'unavailable',
+    { kind: 'delay', delay: 5 },
+    { delay: { median: 80, p99: 400 } },
+    { kind: 'truncated', bytes: 5 },
+    { faults: { rate: 0.5, kinds: ['truncated', 'hang'] }, bytes: 3 },
+    { sequence: ['unavailable', { kind: 'truncated' }], bytes: 3 },
+    { sequence: [{ delay: 5 }, { kind: 'delay', delay: 3 }, {}, 'usual'], repeat: true, slug: 'x' },
+    { kind: 'rate-limited', limit: 2, window: 500, per: 'key' },
+    { kind: 'slow-body', delay: { ttfb: 5, body: 10 } },
+    { kind: 'slow-body', delay: { ttfb: 5 }, duration: 10 },
+    { seed: 3, delay: [1, 5] },
+    { kind: 'unavailable', delay: 5, times: 2, ttl: 1000, endpoint: 'disciplines' },
+  ])
+    expect(await judged(scenario), JSON.stringify(scenario)).toEqual([true, true])
+  for (const scenario of [
+    'delay',
+    {},
+    { slug: 'x', times: 2 },
+    { kind: 'delay' },
+    { kind: 'unavailable', bytes: 5 },
+    { kind: 'hang', duration: 5 },
+    { delay: 0, bytes: 5 },
+    { faults: { rate: 0.5 }, bytes: 3 },
+    { faults: { rate: 0.5, kinds: ['hang'] }, duration: 3 },
+    { sequence: ['unavailable', { delay: 1 }], bytes: 3 },
+    { limit: 3 },
+    { kind: 'unavailable', limit: 3 },
+    { kind: 'rate-limited', window: 5 },
+    { kind: 'rate-limited', per: 'key' },
+    { kind: 'unavailable', repeat: false },
+    { kind: 'unavailable', faults: { rate: 0.5 } },
+    { faults: { rate: 0.5 }, seed: 1 },
+    { sequence: ['unavailable'], kind: 'unavailable' },
+    { sequence: ['unavailable'], times: 2 },
+    { sequence: ['unavailable'], delay: 5 },
+    { sequence: ['unavailable'], faults: { rate: 0.5 } },
+    { sequence: ['delay'] },
+    { sequence: [{ kind: 'delay' }] },
+    { kind: 'hang', delay: { ttfb: 1 } },
+    { kind: 'slow-body', delay: { body: 5 }, duration: 5 },
+  ])
+    expect(await judged(scenario), JSON.stringify(scenario)).toEqual([false, false])
+})
+
 it("declares every answer of the admin PUTs with its body's schema: a body that is no JSON, one that stalls, one past the budget", async () => {
   type Declared = { description: string; content: { 'application/json': { schema: object } } }
   const paths = OPENAPI_DOCUMENT.paths as unknown as Record<
