@@ -1,4 +1,7 @@
 import { ADMIN_BODY_LIMIT } from './admin-body.js'
+import { allowedMethods } from './admin-commands.js'
+import { METRICS_ALLOW } from './metrics-route.js'
+import type { AdminResource } from './routes.js'
 import { MAX_DELAY } from './delay.js'
 import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
 import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
@@ -256,7 +259,6 @@ const adminErrors = {
   '403': errorResponse(
     `Not a loopback client addressed by IP or localhost, a page of another origin, or the admin key is missing from ${ADMIN_KEY_HEADER}`,
   ),
-  '405': errorResponse('Method not allowed'),
   '503': errorResponse(
     "A replica started with `--store` cannot reach its Redis (`Session store unavailable: …`), or a journal read misses another replica's part (`Journal incomplete: …`); with `Retry-After`",
   ),
@@ -272,6 +274,50 @@ const adminTooLarge = (limit: string, kept: string) =>
   errorResponse(
     `${limit}, or its ${kept} would take what the sessions hold past the memory budget (memoryBudget, --memory-budget; nothing changes)`,
   )
+
+/** 405 to the methods a path does not take, said at the path: generated clients get no operation for them. */
+function otherMethods(allow: string, first: string): string {
+  return `Any other method (HEAD too, where not listed) gets 405 with \`Allow: ${allow}\` and the error body {"error":"${errorMessage('methodNotAllowed')}"}, after ${first}.`
+}
+
+/** The 204 an admin path or the metrics give `OPTIONS`: no CORS headers, whatever `cors` says. */
+function preflight(operationId: string, allow: string, refusals: Record<string, unknown>) {
+  return {
+    summary:
+      'The methods this path takes; no CORS headers, so a browser lets no page of another origin call it',
+    operationId,
+    tags: ['admin'],
+    responses: {
+      '204': {
+        description: 'The methods this path takes',
+        headers: { Allow: { schema: { type: 'string', const: allow } } },
+      },
+      ...refusals,
+    },
+  }
+}
+
+/** An admin resource's path: its operations, its preflight, and 405 to any other method. */
+function adminPath(
+  resource: AdminResource,
+  preflightId: string,
+  operations: Record<string, unknown>,
+) {
+  const allow = allowedMethods(resource)
+  return {
+    description: otherMethods(
+      allow,
+      'the access and session id checks, whose 403 and 400 come first',
+    ),
+    ...operations,
+    options: {
+      ...preflight(preflightId, allow, {
+        '403': errorResponse('A page of another origin (its Origin or Sec-Fetch-Site header)'),
+      }),
+      parameters: [sessionId],
+    },
+  }
+}
 
 function admin(summary: string, operationId: string, extra: Record<string, unknown>) {
   return {
@@ -289,7 +335,7 @@ function admin(summary: string, operationId: string, extra: Record<string, unkno
  * the service).
  */
 const ADMIN_PATHS = {
-  '/__admin/sessions/{id}/scenario': {
+  '/__admin/sessions/{id}/scenario': adminPath('scenario', 'preflightSessionScenario', {
     get: admin("Read a session's scenario", 'getSessionScenario', {
       responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors },
     }),
@@ -308,8 +354,8 @@ const ADMIN_PATHS = {
     delete: admin("Clear a session's scenario", 'deleteSessionScenario', {
       responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors },
     }),
-  },
-  '/__admin/sessions/{id}/requests': {
+  }),
+  '/__admin/sessions/{id}/requests': adminPath('requests', 'preflightSessionRequests', {
     get: admin(
       `Read a session's request journal, oldest first (the last ${withCommas(JOURNAL_LIMITS.entries)})`,
       'getSessionRequests',
@@ -336,8 +382,8 @@ const ADMIN_PATHS = {
         ...adminErrors,
       },
     }),
-  },
-  '/__admin/sessions/{id}/data': {
+  }),
+  '/__admin/sessions/{id}/data': adminPath('data', 'preflightSessionData', {
     get: admin("Read a session's patch over the data", 'getSessionData', {
       responses: { '200': adminJson('The patch, or null', 'SessionData'), ...adminErrors },
     }),
@@ -386,8 +432,8 @@ const ADMIN_PATHS = {
     delete: admin("Remove a session's patch: it sees the data as it is", 'deleteSessionData', {
       responses: { '200': adminJson('No patch', 'SessionData'), ...adminErrors },
     }),
-  },
-  '/__admin/sessions/{id}/requests.har': {
+  }),
+  '/__admin/sessions/{id}/requests.har': adminPath('har', 'preflightSessionHar', {
     get: admin("A session's request journal as a HAR 1.2 file", 'getSessionHar', {
       parameters: [
         sessionId,
@@ -402,8 +448,8 @@ const ADMIN_PATHS = {
       ],
       responses: { '200': adminJson('The HAR file', 'Har'), ...adminErrors },
     }),
-  },
-  '/__admin/sessions/{id}': {
+  }),
+  '/__admin/sessions/{id}': adminPath('session', 'preflightSession', {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
     }),
@@ -417,8 +463,9 @@ const ADMIN_PATHS = {
     delete: admin('Forget a session: its scenario, journal and patch', 'deleteSession', {
       responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
     }),
-  },
+  }),
   '/__metrics': {
+    description: otherMethods(METRICS_ALLOW, 'the access check, whose 403 comes first'),
     get: {
       summary:
         'Requests by endpoint, status and scenario kind, answer times, delays and sessions, for Prometheus',
@@ -431,9 +478,19 @@ const ADMIN_PATHS = {
           content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
         },
         '403': adminErrors['403'],
-        '405': adminErrors['405'],
       },
     },
+    head: {
+      summary: 'The headers GET would send for the metrics, without the body',
+      operationId: 'headMetrics',
+      tags: ['admin'],
+      security: [{}, { adminKey: [] }],
+      responses: withoutBody({
+        '200': { description: 'The metrics, headers only' },
+        '403': adminErrors['403'],
+      }),
+    },
+    options: preflight('preflightMetrics', METRICS_ALLOW, {}),
   },
 } as const
 

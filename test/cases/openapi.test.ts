@@ -268,6 +268,43 @@ it('describes the admin API under its own tag, and its answers match the schemas
     expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry._journal)).toBe(true)
 })
 
+it('describes each answer of the admin API and /__metrics to every method: an operation and its status, or 405 said at the path with its Allow', async () => {
+  const server = await startTestServer({ taxonomy })
+  const paths = (OPENAPI_DOCUMENT as unknown as Document).paths
+  const targets = Object.keys(paths)
+    .filter((path) => !path.startsWith('/api/'))
+    .map((path) => [path, path.replace('{id}', 'methods')] as const)
+  expect(targets.length).toBeGreaterThan(5)
+  for (const [path, url] of targets) {
+    const item = paths[path]!
+    for (const method of ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const answer = await fetch(`${server.url}${url}`, {
+        method,
+        ...(method === 'PUT' && { body: path.endsWith('/data') ? '{}' : '"unavailable"' }),
+      })
+      await answer.arrayBuffer()
+      const operation = item[method.toLowerCase()]
+      const name = `${method} ${path}: ${answer.status}`
+      if (answer.status === 405) {
+        expect(operation, name).toBe(undefined)
+        expect(item.description, name).toContain(
+          `405 with \`Allow: ${answer.headers.get('allow')!}\``,
+        )
+      } else {
+        expect(operation?.responses[String(answer.status)], name).toBeDefined()
+        expectDocumentedHeaders(
+          { headers: Object.fromEntries(answer.headers) },
+          operation!.responses[String(answer.status)]!,
+          name,
+        )
+      }
+    }
+    // An allowed method never answers 405: it is not its to declare.
+    for (const method of METHODS)
+      expect(item[method]?.responses['405'], `${method} ${path}`).toBe(undefined)
+  }
+})
+
 it('describes GET and DELETE of a session, and their answers match the schema', async () => {
   const server = await startTestServer({ taxonomy })
   await fetch(`${server.url}/__admin/sessions/doc2/scenario`, {
@@ -308,7 +345,13 @@ it('describes the data routes, and their answers match the schemas', async () =>
     await (await fetch(url, { method: 'PUT', body: JSON.stringify(preset) })).json(),
   )
   const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, unknown>>
-  expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual(['get', 'put', 'delete'])
+  expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual([
+    'description',
+    'get',
+    'put',
+    'delete',
+    'options',
+  ])
 })
 
 it("refuses in the Patch schema the parent links and slugs the data routes refuse: each level takes its own parent's ids", async () => {
