@@ -4,7 +4,12 @@ import { METRICS_ALLOW } from './metrics-route.js'
 import type { AdminResource } from './routes.js'
 import { MAX_DELAY } from './delay.js'
 import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
-import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
+import {
+  ADMIN_KEY_HEADER,
+  ADMIN_KEY_HEADER_NAME,
+  DATASET_HEADER_NAME,
+  SESSION_HEADER_NAME,
+} from './header-names.js'
 import { SESSION_ID_PATTERN } from './session-id.js'
 import { DATA_LIMITS } from './session-data.js'
 import { LINKS, MAX_NAME_LENGTH } from '../core/fixture.js'
@@ -166,6 +171,30 @@ function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
   )
 }
 
+const DATASET_HEADER_SCHEMA = {
+  description:
+    'Mock only: which data answered (the fields of the `Dataset` schema, as `taxonomy-mock/v1; seed=42; size=medium; digest=…`); not on the answers the server gives a request it could not read (408, 431)',
+  schema: { type: 'string' },
+} as const
+
+/** Each response with `X-Taxonomy-Mock-Dataset` among its headers: every answer under `/api/` has it. */
+function withDatasetHeader(
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, unknown>; content?: unknown }
+  >,
+) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      {
+        ...response,
+        headers: { ...response.headers, [DATASET_HEADER_NAME]: DATASET_HEADER_SCHEMA },
+      },
+    ]),
+  )
+}
+
 /** A response as HEAD gets it: the same status and headers, no body. */
 function withoutBody(responses: Record<string, { description: string; headers?: unknown }>) {
   return Object.fromEntries(
@@ -201,13 +230,13 @@ function lookup(
   statuses: Required<ErrorStatuses>,
   upstream: boolean,
 ) {
-  const responses = {
+  const responses = withDatasetHeader({
     '200': {
       description: `The ${noun} with its parents${children === undefined ? '' : ' and children'}`,
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
     },
     ...errorResponses(statuses, upstream),
-  }
+  })
   const parameters = [slugParameter(noun), PREFER, SESSION]
   return {
     description: METHODS_NOTE,

@@ -103,9 +103,29 @@ it('describes every answer of the small dataset: status, body schema and documen
     const valid = validate(JSON.parse(observed.body))
     expect(valid ? [] : validate.errors, c.name).toEqual([])
     for (const [header, spec] of Object.entries(response!.headers ?? {})) {
+      if (spec.schema.const === undefined) continue
       expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(spec.schema.const)
     }
   }
+})
+
+it('declares X-Taxonomy-Mock-Dataset on each answer of the lookups that carries it', () => {
+  const resolver = createResolver({ taxonomy })
+  const cases = [...CASES, ...RECORD_CASES].filter(
+    (c) => (c.method === 'GET' || c.method === 'HEAD') && c.path.startsWith('/api/v2/'),
+  )
+  let seen = 0
+  for (const c of cases) {
+    const observed = viaResolver(resolver, c)
+    const value = observed.headers['x-taxonomy-mock-dataset']
+    if (value === undefined || value === null) continue
+    seen++
+    const response = operationFor(c.path, c.method).responses[String(observed.status)]
+    expect(response?.headers?.['X-Taxonomy-Mock-Dataset'], `${c.name}: ${observed.status}`).toEqual(
+      expect.objectContaining({ schema: { type: 'string' } }),
+    )
+  }
+  expect(seen).toBeGreaterThan(20)
 })
 
 it('describes the answers to HEAD and to the preflight as operations, and 405 to the other methods where it applies', () => {
