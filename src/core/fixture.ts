@@ -22,7 +22,7 @@ const MAX_ISSUES = 100
 const HOLE = 'nothing (a hole in the array)'
 
 /** Each level below the top, with its parent level and the field that links to it. */
-const LINKS = {
+export const LINKS = {
   domains: undefined,
   disciplines: { field: 'domain_ids', parent: 'domains', noun: 'domain' },
   sub_disciplines: { field: 'discipline_ids', parent: 'disciplines', noun: 'discipline' },

@@ -11,7 +11,8 @@ import {
 } from './responses.js'
 import type { MockRequest } from './request.js'
 
-const ALLOWED = 'GET, HEAD, OPTIONS'
+/** The methods `/__metrics` takes, as its `Allow` and the OpenAPI document name them. */
+export const METRICS_ALLOW = 'GET, HEAD, OPTIONS'
 
 /**
  * `GET /__metrics`: the metrics in the Prometheus text format, to the clients the admin API
@@ -23,14 +24,14 @@ export function createMetricsRoute(
   gather?: MetricsGatherer,
 ): (request: MockRequest) => MockAnswer | Promise<MockAnswer> {
   // No CORS headers: a browser then refuses a page's request itself.
-  const preflight = createPreflightAnswer(false, ALLOWED)
+  const preflight = createPreflightAnswer(false, METRICS_ALLOW)
   return (request) => {
     if (request.method === 'OPTIONS') return preflight
     const refusal = findAdminRefusal(request, adminKey)
     if (refusal !== undefined) return createMessageAnswers('forbidden', refusal, false).get
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return createMessageAnswers('methodNotAllowed', 'Method not allowed', false, {
-        allow: ALLOWED,
+        allow: METRICS_ALLOW,
       }).get
     const own = metrics.snapshot()
     if (gather === undefined) return answerWith(own, request.method)

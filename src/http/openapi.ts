@@ -1,16 +1,38 @@
 import { ADMIN_BODY_LIMIT } from './admin-body.js'
+import { allowedMethods } from './admin-commands.js'
+import { METRICS_ALLOW } from './metrics-route.js'
+import type { AdminResource } from './routes.js'
 import { MAX_DELAY } from './delay.js'
 import { HELPER_NAMES, JOURNAL_LIMITS, PLAIN_REASONS } from './journal.js'
-import { ADMIN_KEY_HEADER, ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from './header-names.js'
+import {
+  ADMIN_KEY_HEADER,
+  ADMIN_KEY_HEADER_NAME,
+  DATASET_HEADER_NAME,
+  SESSION_HEADER_NAME,
+} from './header-names.js'
 import { SESSION_ID_PATTERN } from './session-id.js'
 import { DATA_LIMITS } from './session-data.js'
-import { LEVELS } from '../core/types.js'
+import { LINKS, MAX_NAME_LENGTH } from '../core/fixture.js'
+import { MAX_SLUG_LENGTH } from '../core/slug.js'
+import { LEVELS, type Level } from '../core/types.js'
 import { PRESET_NAMES } from '../core/presets.js'
 import { SHAPES, type FieldKind } from '../core/shapes.js'
 import { ENDPOINT_LIST, listEndpoints, type Endpoint } from './endpoints.js'
-import { kindOptionSchemas, preferOptionsText } from './kind-options.js'
+import {
+  KIND_OPTION_NAMES,
+  kindOptionSchemas,
+  preferOptionsText,
+  readersOf,
+} from './kind-options.js'
+import { kindSpec, type ScenarioKind } from './kinds.js'
 import { PRISM_CODES } from './prefer.js'
-import { FAULT_KINDS, MAX_TTL, SCENARIO_KINDS, USUAL_STEP } from './scenario.js'
+import {
+  DEFAULT_FAULT_KINDS,
+  FAULT_KINDS,
+  MAX_TTL,
+  SCENARIO_KINDS,
+  USUAL_STEP,
+} from './scenario.js'
 import { DEFAULT_STATUSES, type ErrorStatuses } from './options.js'
 import { ALLOW, errorMessage, RETRY_AFTER_SECONDS } from './responses.js'
 
@@ -149,6 +171,30 @@ function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
   )
 }
 
+const DATASET_HEADER_SCHEMA = {
+  description:
+    'Mock only: which data answered (the fields of the `Dataset` schema, as `taxonomy-mock/v1; seed=42; size=medium; digest=…`); not on the answers the server gives a request it could not read (408, 431)',
+  schema: { type: 'string' },
+} as const
+
+/** Each response with `X-Taxonomy-Mock-Dataset` among its headers: every answer under `/api/` has it. */
+function withDatasetHeader(
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, unknown>; content?: unknown }
+  >,
+) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      {
+        ...response,
+        headers: { ...response.headers, [DATASET_HEADER_NAME]: DATASET_HEADER_SCHEMA },
+      },
+    ]),
+  )
+}
+
 /** A response as HEAD gets it: the same status and headers, no body. */
 function withoutBody(responses: Record<string, { description: string; headers?: unknown }>) {
   return Object.fromEntries(
@@ -184,13 +230,13 @@ function lookup(
   statuses: Required<ErrorStatuses>,
   upstream: boolean,
 ) {
-  const responses = {
+  const responses = withDatasetHeader({
     '200': {
       description: `The ${noun} with its parents${children === undefined ? '' : ' and children'}`,
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
     },
     ...errorResponses(statuses, upstream),
-  }
+  })
   const parameters = [slugParameter(noun), PREFER, SESSION]
   return {
     description: METHODS_NOTE,
@@ -242,7 +288,6 @@ const adminErrors = {
   '403': errorResponse(
     `Not a loopback client addressed by IP or localhost, a page of another origin, or the admin key is missing from ${ADMIN_KEY_HEADER}`,
   ),
-  '405': errorResponse('Method not allowed'),
   '503': errorResponse(
     "A replica started with `--store` cannot reach its Redis (`Session store unavailable: …`), or a journal read misses another replica's part (`Journal incomplete: …`); with `Retry-After`",
   ),
@@ -258,6 +303,50 @@ const adminTooLarge = (limit: string, kept: string) =>
   errorResponse(
     `${limit}, or its ${kept} would take what the sessions hold past the memory budget (memoryBudget, --memory-budget; nothing changes)`,
   )
+
+/** 405 to the methods a path does not take, said at the path: generated clients get no operation for them. */
+function otherMethods(allow: string, first: string): string {
+  return `Any other method (HEAD too, where not listed) gets 405 with \`Allow: ${allow}\` and the error body {"error":"${errorMessage('methodNotAllowed')}"}, after ${first}.`
+}
+
+/** The 204 an admin path or the metrics give `OPTIONS`: no CORS headers, whatever `cors` says. */
+function preflight(operationId: string, allow: string, refusals: Record<string, unknown>) {
+  return {
+    summary:
+      'The methods this path takes; no CORS headers, so a browser lets no page of another origin call it',
+    operationId,
+    tags: ['admin'],
+    responses: {
+      '204': {
+        description: 'The methods this path takes',
+        headers: { Allow: { schema: { type: 'string', const: allow } } },
+      },
+      ...refusals,
+    },
+  }
+}
+
+/** An admin resource's path: its operations, its preflight, and 405 to any other method. */
+function adminPath(
+  resource: AdminResource,
+  preflightId: string,
+  operations: Record<string, unknown>,
+) {
+  const allow = allowedMethods(resource)
+  return {
+    description: otherMethods(
+      allow,
+      'the access and session id checks, whose 403 and 400 come first',
+    ),
+    ...operations,
+    options: {
+      ...preflight(preflightId, allow, {
+        '403': errorResponse('A page of another origin (its Origin or Sec-Fetch-Site header)'),
+      }),
+      parameters: [sessionId],
+    },
+  }
+}
 
 function admin(summary: string, operationId: string, extra: Record<string, unknown>) {
   return {
@@ -275,7 +364,7 @@ function admin(summary: string, operationId: string, extra: Record<string, unkno
  * the service).
  */
 const ADMIN_PATHS = {
-  '/__admin/sessions/{id}/scenario': {
+  '/__admin/sessions/{id}/scenario': adminPath('scenario', 'preflightSessionScenario', {
     get: admin("Read a session's scenario", 'getSessionScenario', {
       responses: { '200': adminJson('The scenario, or null', 'SessionScenario'), ...adminErrors },
     }),
@@ -294,8 +383,8 @@ const ADMIN_PATHS = {
     delete: admin("Clear a session's scenario", 'deleteSessionScenario', {
       responses: { '200': adminJson('No scenario', 'SessionScenario'), ...adminErrors },
     }),
-  },
-  '/__admin/sessions/{id}/requests': {
+  }),
+  '/__admin/sessions/{id}/requests': adminPath('requests', 'preflightSessionRequests', {
     get: admin(
       `Read a session's request journal, oldest first (the last ${withCommas(JOURNAL_LIMITS.entries)})`,
       'getSessionRequests',
@@ -322,8 +411,8 @@ const ADMIN_PATHS = {
         ...adminErrors,
       },
     }),
-  },
-  '/__admin/sessions/{id}/data': {
+  }),
+  '/__admin/sessions/{id}/data': adminPath('data', 'preflightSessionData', {
     get: admin("Read a session's patch over the data", 'getSessionData', {
       responses: { '200': adminJson('The patch, or null', 'SessionData'), ...adminErrors },
     }),
@@ -372,8 +461,8 @@ const ADMIN_PATHS = {
     delete: admin("Remove a session's patch: it sees the data as it is", 'deleteSessionData', {
       responses: { '200': adminJson('No patch', 'SessionData'), ...adminErrors },
     }),
-  },
-  '/__admin/sessions/{id}/requests.har': {
+  }),
+  '/__admin/sessions/{id}/requests.har': adminPath('har', 'preflightSessionHar', {
     get: admin("A session's request journal as a HAR 1.2 file", 'getSessionHar', {
       parameters: [
         sessionId,
@@ -388,8 +477,8 @@ const ADMIN_PATHS = {
       ],
       responses: { '200': adminJson('The HAR file', 'Har'), ...adminErrors },
     }),
-  },
-  '/__admin/sessions/{id}': {
+  }),
+  '/__admin/sessions/{id}': adminPath('session', 'preflightSession', {
     get: admin("A session's scenario and the size of its journal", 'getSession', {
       responses: { '200': adminJson('The session', 'SessionSummary'), ...adminErrors },
     }),
@@ -403,8 +492,9 @@ const ADMIN_PATHS = {
     delete: admin('Forget a session: its scenario, journal and patch', 'deleteSession', {
       responses: { '200': adminJson('The session, now empty', 'SessionSummary'), ...adminErrors },
     }),
-  },
+  }),
   '/__metrics': {
+    description: otherMethods(METRICS_ALLOW, 'the access check, whose 403 comes first'),
     get: {
       summary:
         'Requests by endpoint, status and scenario kind, answer times, delays and sessions, for Prometheus',
@@ -417,11 +507,40 @@ const ADMIN_PATHS = {
           content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
         },
         '403': adminErrors['403'],
-        '405': adminErrors['405'],
       },
     },
+    head: {
+      summary: 'The headers GET would send for the metrics, without the body',
+      operationId: 'headMetrics',
+      tags: ['admin'],
+      security: [{}, { adminKey: [] }],
+      responses: withoutBody({
+        '200': { description: 'The metrics, headers only' },
+        '403': adminErrors['403'],
+      }),
+    },
+    options: preflight('preflightMetrics', METRICS_ALLOW, {}),
   },
 } as const
+
+/**
+ * A patch record of `level`: its fields, each optional, and the link to its parents that its level
+ * has (none at the top). Another level's link is an unknown field to the patch checker.
+ */
+function recordPatchSchema(level: Level) {
+  const link = LINKS[level]
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      id,
+      name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
+      slug: { ...slug, maxLength: MAX_SLUG_LENGTH },
+      description: text,
+      ...(link && { [link.field]: { type: 'array', minItems: 1, uniqueItems: true, items: id } }),
+    },
+  }
+}
 
 /** The `rate-limited` answer's headers (draft-ietf-httpapi-ratelimit-headers-11 and the X- trio). */
 const RATE_LIMIT_HEADERS = {
@@ -473,6 +592,88 @@ const SCENARIO_DELAY_SCHEMA = {
       additionalProperties: false,
       minProperties: 1,
       properties: { ttfb: DELAY_SCHEMA, body: milliseconds },
+    },
+  ],
+} as const
+
+/**
+ * Each of `fields` present, as one schema each. Each names its field in `properties` too (`true`):
+ * Ajv's strict mode wants a `required` field defined, and the type `required` applies to, where it is
+ * required.
+ */
+const given = (fields: readonly string[]) =>
+  fields.map((field) => ({ type: 'object', required: [field], properties: { [field]: true } }))
+/** The kinds that answer as usual (`delay`): a scenario or step of one needs a `delay`. */
+const DELAY_KINDS = SCENARIO_KINDS.filter((kind) => kindSpec(kind).answer === 'usual')
+/** The kinds a scenario or step may name alone. */
+const ANSWERING_KINDS = SCENARIO_KINDS.filter((kind) => !DELAY_KINDS.includes(kind))
+const NEEDS_DELAY = {
+  if: { required: ['kind'], properties: { kind: { enum: DELAY_KINDS } } },
+  then: given(['delay'])[0],
+} as const
+
+/** A scenario, a fault or a step that draws one of `kinds`: a kind option needs one that reads it. */
+function drawing(kinds: readonly ScenarioKind[]) {
+  const named = { enum: kinds }
+  const byDefault = DEFAULT_FAULT_KINDS.some((kind) => kinds.includes(kind))
+  const listed = {
+    type: 'object',
+    required: ['kinds'],
+    properties: { kinds: { type: 'array', contains: named } },
+  }
+  return {
+    anyOf: [
+      { required: ['kind'], properties: { kind: named } },
+      {
+        required: ['faults'],
+        properties: {
+          faults: byDefault ? { anyOf: [{ not: given(['kinds'])[0] }, listed] } : listed,
+        },
+      },
+      {
+        required: ['sequence'],
+        properties: {
+          sequence: {
+            type: 'array',
+            contains: {
+              anyOf: [named, { type: 'object', required: ['kind'], properties: { kind: named } }],
+            },
+          },
+        },
+      },
+    ],
+  }
+}
+
+/**
+ * What `parseScenario` checks across the fields of a scenario object, as far as JSON Schema says
+ * it (not `median <= p99`, nor a range's `min <= max`): so that a body the schema takes is one the
+ * admin API takes.
+ */
+const SCENARIO_RULES = {
+  anyOf: given(['kind', 'delay', 'faults', 'sequence']),
+  dependentRequired: { repeat: ['sequence'], limit: ['kind'], window: ['limit'], per: ['limit'] },
+  dependentSchemas: {
+    limit: { properties: { kind: { const: 'rate-limited' } } },
+    faults: { not: { anyOf: given(['kind', 'seed']) } },
+    sequence: { not: { anyOf: given(['kind', 'times', 'delay', 'faults']) } },
+    ...Object.fromEntries(KIND_OPTION_NAMES.map((option) => [option, drawing(readersOf(option))])),
+  },
+  allOf: [
+    NEEDS_DELAY,
+    // `delay: { ttfb, body }` splits a streamed answer's wait; its `body` is `duration` again.
+    {
+      if: {
+        required: ['delay'],
+        properties: { delay: { type: 'object', anyOf: given(['ttfb', 'body']) } },
+      },
+      then: { required: ['kind'], properties: { kind: { const: 'slow-body' } } },
+    },
+    {
+      not: {
+        required: ['delay', 'duration'],
+        properties: { delay: { type: 'object', ...given(['body'])[0] }, duration: true },
+      },
     },
   ],
 } as const
@@ -547,10 +748,11 @@ export const OPENAPI_DOCUMENT = {
       ...SHAPE_SCHEMAS,
       Scenario: {
         oneOf: [
-          { type: 'string', enum: SCENARIO_KINDS },
+          { type: 'string', enum: ANSWERING_KINDS },
           {
             type: 'object',
             additionalProperties: false,
+            ...SCENARIO_RULES,
             properties: {
               kind: { type: 'string', enum: SCENARIO_KINDS },
               slug: { type: 'string', minLength: 1, maxLength: 1000 },
@@ -610,10 +812,11 @@ export const OPENAPI_DOCUMENT = {
                 maxItems: 1000,
                 items: {
                   oneOf: [
-                    { type: 'string', enum: [USUAL_STEP, ...SCENARIO_KINDS] },
+                    { type: 'string', enum: [USUAL_STEP, ...ANSWERING_KINDS] },
                     {
                       type: 'object',
                       additionalProperties: false,
+                      ...NEEDS_DELAY,
                       properties: {
                         kind: { type: 'string', enum: SCENARIO_KINDS },
                         delay: DELAY_SCHEMA,
@@ -645,29 +848,13 @@ export const OPENAPI_DOCUMENT = {
         additionalProperties: false,
         description: `At most ${withCommas(DATA_LIMITS.patchRecords)} records, and arrays and objects nested at most ${DATA_LIMITS.patchDepth} levels deep. A record replaces the one with its id, else the one with its slug (given, or made from its name), keeping fields it does not give; else it is added (a name and a parent link needed)`,
         properties: Object.fromEntries(
-          LEVELS.map((level) => [
-            level,
-            { type: 'array', items: { $ref: '#/components/schemas/RecordPatch' } },
-          ]),
+          LEVELS.map((level) => [level, { type: 'array', items: recordPatchSchema(level) }]),
         ),
       },
       Preset: {
         ...object({ preset: { type: 'string', enum: PRESET_NAMES } }),
         description:
           'A named patch built from the data: records with fixed slugs for the states a UI is tested against',
-      },
-      RecordPatch: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          id,
-          name: { type: 'string', minLength: 1, maxLength: 500 },
-          slug,
-          description: text,
-          domain_ids: { type: 'array', minItems: 1, items: id },
-          discipline_ids: { type: 'array', minItems: 1, items: id },
-          sub_discipline_ids: { type: 'array', minItems: 1, items: id },
-        },
       },
       PatchError: object({
         error: text,

@@ -103,9 +103,29 @@ it('describes every answer of the small dataset: status, body schema and documen
     const valid = validate(JSON.parse(observed.body))
     expect(valid ? [] : validate.errors, c.name).toEqual([])
     for (const [header, spec] of Object.entries(response!.headers ?? {})) {
+      if (spec.schema.const === undefined) continue
       expect(observed.headers[header.toLowerCase()], `${c.name}: ${header}`).toBe(spec.schema.const)
     }
   }
+})
+
+it('declares X-Taxonomy-Mock-Dataset on each answer of the lookups that carries it', () => {
+  const resolver = createResolver({ taxonomy })
+  const cases = [...CASES, ...RECORD_CASES].filter(
+    (c) => (c.method === 'GET' || c.method === 'HEAD') && c.path.startsWith('/api/v2/'),
+  )
+  let seen = 0
+  for (const c of cases) {
+    const observed = viaResolver(resolver, c)
+    const value = observed.headers['x-taxonomy-mock-dataset']
+    if (value === undefined || value === null) continue
+    seen++
+    const response = operationFor(c.path, c.method).responses[String(observed.status)]
+    expect(response?.headers?.['X-Taxonomy-Mock-Dataset'], `${c.name}: ${observed.status}`).toEqual(
+      expect.objectContaining({ schema: { type: 'string' } }),
+    )
+  }
+  expect(seen).toBeGreaterThan(20)
 })
 
 it('describes the answers to HEAD and to the preflight as operations, and 405 to the other methods where it applies', () => {
@@ -268,6 +288,43 @@ it('describes the admin API under its own tag, and its answers match the schemas
     expect(ajv.getSchema('urn:taxonomy:JournalEntry')!(entry._journal)).toBe(true)
 })
 
+it('describes each answer of the admin API and /__metrics to every method: an operation and its status, or 405 said at the path with its Allow', async () => {
+  const server = await startTestServer({ taxonomy })
+  const paths = (OPENAPI_DOCUMENT as unknown as Document).paths
+  const targets = Object.keys(paths)
+    .filter((path) => !path.startsWith('/api/'))
+    .map((path) => [path, path.replace('{id}', 'methods')] as const)
+  expect(targets.length).toBeGreaterThan(5)
+  for (const [path, url] of targets) {
+    const item = paths[path]!
+    for (const method of ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const answer = await fetch(`${server.url}${url}`, {
+        method,
+        ...(method === 'PUT' && { body: path.endsWith('/data') ? '{}' : '"unavailable"' }),
+      })
+      await answer.arrayBuffer()
+      const operation = item[method.toLowerCase()]
+      const name = `${method} ${path}: ${answer.status}`
+      if (answer.status === 405) {
+        expect(operation, name).toBe(undefined)
+        expect(item.description, name).toContain(
+          `405 with \`Allow: ${answer.headers.get('allow')!}\``,
+        )
+      } else {
+        expect(operation?.responses[String(answer.status)], name).toBeDefined()
+        expectDocumentedHeaders(
+          { headers: Object.fromEntries(answer.headers) },
+          operation!.responses[String(answer.status)]!,
+          name,
+        )
+      }
+    }
+    // An allowed method never answers 405: it is not its to declare.
+    for (const method of METHODS)
+      expect(item[method]?.responses['405'], `${method} ${path}`).toBe(undefined)
+  }
+})
+
 it('describes GET and DELETE of a session, and their answers match the schema', async () => {
   const server = await startTestServer({ taxonomy })
   await fetch(`${server.url}/__admin/sessions/doc2/scenario`, {
@@ -308,7 +365,46 @@ it('describes the data routes, and their answers match the schemas', async () =>
     await (await fetch(url, { method: 'PUT', body: JSON.stringify(preset) })).json(),
   )
   const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, unknown>>
-  expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual(['get', 'put', 'delete'])
+  expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual([
+    'description',
+    'get',
+    'put',
+    'delete',
+    'options',
+  ])
+})
+
+it("refuses in the Patch schema the parent links and slugs the data routes refuse: each level takes its own parent's ids", async () => {
+  const server = await startTestServer({ taxonomy })
+  const validate = ajv.getSchema('urn:taxonomy:Patch')!
+  const domain = taxonomy.domains[0]!.id
+  const discipline = taxonomy.disciplines[0]!.id
+  const sub = taxonomy.subDisciplines[0]!.id
+  const judged = async (patch: object) => {
+    const answer = await fetch(`${server.url}/__admin/sessions/patch-schema/data`, {
+      method: 'PUT',
+      body: JSON.stringify(patch),
+    })
+    await answer.arrayBuffer()
+    return [answer.status === 200, validate(patch)]
+  }
+  for (const patch of [
+    { domains: [{ name: 'D' }] },
+    { disciplines: [{ name: 'X', domain_ids: [domain] }] },
+    { sub_disciplines: [{ name: 'S', discipline_ids: [discipline] }] },
+    { topics: [{ name: 'T', sub_discipline_ids: [sub] }] },
+    { disciplines: [{ name: 'X', slug: 'a'.repeat(200), domain_ids: [domain] }] },
+  ])
+    expect(await judged(patch), JSON.stringify(patch)).toEqual([true, true])
+  for (const patch of [
+    { domains: [{ name: 'D', domain_ids: [domain] }] },
+    { disciplines: [{ name: 'X', domain_ids: [domain], discipline_ids: [discipline] }] },
+    { sub_disciplines: [{ name: 'S', discipline_ids: [discipline], domain_ids: [domain] }] },
+    { topics: [{ name: 'T', sub_discipline_ids: [sub], discipline_ids: [discipline] }] },
+    { disciplines: [{ name: 'X', slug: 'a'.repeat(201), domain_ids: [domain] }] },
+    { disciplines: [{ name: 'X', domain_ids: [domain, domain] }] },
+  ])
+    expect(await judged(patch), JSON.stringify(patch).slice(0, 120)).toEqual([false, false])
 })
 
 it('takes a sequence, a lognormal delay and a rate-limit quota over the admin API, as the Scenario schema describes them', async () => {
@@ -351,6 +447,62 @@ it('takes a sequence, a lognormal delay and a rate-limit quota over the admin AP
   expect(ajv.getSchema('urn:taxonomy:SessionScenario')!(limitedBody)).toBe(true)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [1, 9], seed: 7 })).toBe(true)
   expect(ajv.getSchema('urn:taxonomy:Scenario')!({ delay: [0.3, 0.7] })).toBe(false)
+})
+
+it('refuses in the Scenario schema what PUT …/scenario refuses, and takes what it takes', async () => {
+  const server = await startTestServer({ taxonomy })
+  const validate = ajv.getSchema('urn:taxonomy:Scenario')!
+  const judged = async (scenario: unknown) => {
+    const answer = await fetch(`${server.url}/__admin/sessions/scenario-schema/scenario`, {
+      method: 'PUT',
+      body: JSON.stringify(scenario),
+    })
+    await answer.arrayBuffer()
+    return [answer.status === 200, validate(scenario)]
+  }
+  for (const scenario of [
+    'unavailable',
+    { kind: 'delay', delay: 5 },
+    { delay: { median: 80, p99: 400 } },
+    { kind: 'truncated', bytes: 5 },
+    { faults: { rate: 0.5, kinds: ['truncated', 'hang'] }, bytes: 3 },
+    { sequence: ['unavailable', { kind: 'truncated' }], bytes: 3 },
+    { sequence: [{ delay: 5 }, { kind: 'delay', delay: 3 }, {}, 'usual'], repeat: true, slug: 'x' },
+    { kind: 'rate-limited', limit: 2, window: 500, per: 'key' },
+    { kind: 'slow-body', delay: { ttfb: 5, body: 10 } },
+    { kind: 'slow-body', delay: { ttfb: 5 }, duration: 10 },
+    { seed: 3, delay: [1, 5] },
+    { kind: 'unavailable', delay: 5, times: 2, ttl: 1000, endpoint: 'disciplines' },
+  ])
+    expect(await judged(scenario), JSON.stringify(scenario)).toEqual([true, true])
+  for (const scenario of [
+    'delay',
+    {},
+    { slug: 'x', times: 2 },
+    { kind: 'delay' },
+    { kind: 'unavailable', bytes: 5 },
+    { kind: 'hang', duration: 5 },
+    { delay: 0, bytes: 5 },
+    { faults: { rate: 0.5 }, bytes: 3 },
+    { faults: { rate: 0.5, kinds: ['hang'] }, duration: 3 },
+    { sequence: ['unavailable', { delay: 1 }], bytes: 3 },
+    { limit: 3 },
+    { kind: 'unavailable', limit: 3 },
+    { kind: 'rate-limited', window: 5 },
+    { kind: 'rate-limited', per: 'key' },
+    { kind: 'unavailable', repeat: false },
+    { kind: 'unavailable', faults: { rate: 0.5 } },
+    { faults: { rate: 0.5 }, seed: 1 },
+    { sequence: ['unavailable'], kind: 'unavailable' },
+    { sequence: ['unavailable'], times: 2 },
+    { sequence: ['unavailable'], delay: 5 },
+    { sequence: ['unavailable'], faults: { rate: 0.5 } },
+    { sequence: ['delay'] },
+    { sequence: [{ kind: 'delay' }] },
+    { kind: 'hang', delay: { ttfb: 1 } },
+    { kind: 'slow-body', delay: { body: 5 }, duration: 5 },
+  ])
+    expect(await judged(scenario), JSON.stringify(scenario)).toEqual([false, false])
 })
 
 it("declares every answer of the admin PUTs with its body's schema: a body that is no JSON, one that stalls, one past the budget", async () => {
