@@ -1,4 +1,4 @@
-import { findAdminRefusal } from './admin-access.js'
+import { findAdminRefusal, findOriginRefusal } from './admin-access.js'
 import type { Metrics, MetricsSnapshot } from './metrics.js'
 import { METRICS_TYPE, renderMetrics } from './metrics-text.js'
 import {
@@ -26,8 +26,12 @@ export function createMetricsRoute(
   // No CORS headers: a browser then refuses a page's request itself.
   const preflight = createPreflightAnswer(false, METRICS_ALLOW)
   return (request) => {
-    if (request.method === 'OPTIONS') return preflight
-    const refusal = findAdminRefusal(request, adminKey)
+    // A page of another origin is refused at its preflight as at its request, as the admin API's.
+    const refusal =
+      request.method === 'OPTIONS'
+        ? findOriginRefusal(request)
+        : findAdminRefusal(request, adminKey)
+    if (request.method === 'OPTIONS' && refusal === undefined) return preflight
     if (refusal !== undefined) return createMessageAnswers('forbidden', refusal, false).get
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return createMessageAnswers('methodNotAllowed', 'Method not allowed', false, {

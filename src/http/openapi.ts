@@ -519,7 +519,9 @@ const ADMIN_PATHS = {
         '403': adminErrors['403'],
       }),
     },
-    options: preflight('preflightMetrics', METRICS_ALLOW, {}),
+    options: preflight('preflightMetrics', METRICS_ALLOW, {
+      '403': errorResponse('A page of another origin (its Origin or Sec-Fetch-Site header)'),
+    }),
   },
 } as const
 

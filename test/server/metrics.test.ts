@@ -164,8 +164,15 @@ it('answers /__metrics only to the clients the admin API answers', async () => {
     host: `127.0.0.1:${port}`,
     origin: 'http://attacker.example',
   })
-  expect(preflight.status).toBe(204)
+  // Refused at its preflight too, as the admin API's are; the server's own origin is told the methods.
+  expect(preflight.status).toBe(403)
   expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+  const own = await sendRaw(port, 'OPTIONS', '/__metrics', {
+    host: `127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${port}`,
+  })
+  expect([own.status, own.headers.allow]).toEqual([204, 'GET, HEAD, OPTIONS'])
+  expect(own.headers['access-control-allow-origin']).toBeUndefined()
   const post = await sendRaw(port, 'POST', '/__metrics', { host: `127.0.0.1:${port}` })
   expect(post.status).toBe(405)
   expect(post.headers.allow).toBe('GET, HEAD, OPTIONS')
