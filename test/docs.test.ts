@@ -251,6 +251,28 @@ it.each(Object.entries(NOT_RUN))(
   },
 )
 
+/** Every option name an entry point takes: the keys of `OPTION_NAMES` in src/http/options.ts. */
+const OPTION_NAMES = [
+  ...read('src/http/options.ts')
+    .match(/const OPTION_NAMES = Object\.keys\(\{([^}]*)\}/)![1]!
+    .matchAll(/(\w+): true/g),
+].map(([, name]) => name!)
+
+it.each(['docs/reference.md', 'docs/recipes/playwright-server.md'])(
+  "names on %s only startServer's options as the Playwright fixture's `taxonomyServer` options",
+  (page) => {
+    // "`taxonomyServer` ... options ...: `seed`, `size`, ...)": the names after "options".
+    const mentions = [...read(page).matchAll(/`taxonomyServer`[^)]*?options([^)]*)\)/g)]
+    expect(mentions.length).toBeGreaterThan(0)
+    const named = mentions.flatMap(([, list]) =>
+      [...list!.matchAll(/`([A-Za-z]+)`/g)].map(([, name]) => name!),
+    )
+    expect(named.length).toBeGreaterThan(1)
+    expect(OPTION_NAMES).toContain('tls')
+    expect(named.filter((name) => !OPTION_NAMES.includes(name))).toEqual([])
+  },
+)
+
 const readTest = (path: string) => (existsSync(join(ROOT, path)) ? read(path) : undefined)
 
 it('runs or type-checks every block of docs/ that names a file or imports the package', () => {
