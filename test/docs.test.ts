@@ -273,6 +273,28 @@ it.each(['docs/reference.md', 'docs/recipes/playwright-server.md'])(
   },
 )
 
+/** The fields of a journal entry: `JournalEntry` in src/http/journal.ts. */
+const JOURNAL_FIELDS = [
+  ...read('src/http/journal.ts')
+    .match(/export interface JournalEntry \{([\s\S]*?)\n\}/)![1]!
+    .matchAll(/^ {2}readonly (\w+)\??:/gm),
+].map(([, name]) => name!)
+
+it("names in browser-vite.md's console table only fields a journal entry has", () => {
+  const row = read('docs/recipes/browser-vite.md')
+    .split('\n')
+    .find((line) => line.startsWith('| `taxonomyMock.journal()` |'))!
+  // "... oldest first: `method`, `ms` (its delay), ... |": each item's first word, after the colon.
+  const named = row
+    .split(': ')[1]!
+    .replace(/\s*\|$/, '')
+    .split(/,\s*/)
+    .map((item) => /^`?(\w+)/.exec(item)![1]!)
+  expect(named.length).toBeGreaterThan(3)
+  expect(JOURNAL_FIELDS).toContain('status')
+  expect(named.filter((name) => !JOURNAL_FIELDS.includes(name))).toEqual([])
+})
+
 const readTest = (path: string) => (existsSync(join(ROOT, path)) ? read(path) : undefined)
 
 it('runs or type-checks every block of docs/ that names a file or imports the package', () => {
