@@ -251,6 +251,50 @@ it.each(Object.entries(NOT_RUN))(
   },
 )
 
+/** Every option name an entry point takes: the keys of `OPTION_NAMES` in src/http/options.ts. */
+const OPTION_NAMES = [
+  ...read('src/http/options.ts')
+    .match(/const OPTION_NAMES = Object\.keys\(\{([^}]*)\}/)![1]!
+    .matchAll(/(\w+): true/g),
+].map(([, name]) => name!)
+
+it.each(['docs/reference.md', 'docs/recipes/playwright-server.md'])(
+  "names on %s only startServer's options as the Playwright fixture's `taxonomyServer` options",
+  (page) => {
+    // "`taxonomyServer` ... options ...: `seed`, `size`, ...)": the names after "options".
+    const mentions = [...read(page).matchAll(/`taxonomyServer`[^)]*?options([^)]*)\)/g)]
+    expect(mentions.length).toBeGreaterThan(0)
+    const named = mentions.flatMap(([, list]) =>
+      [...list!.matchAll(/`([A-Za-z]+)`/g)].map(([, name]) => name!),
+    )
+    expect(named.length).toBeGreaterThan(1)
+    expect(OPTION_NAMES).toContain('tls')
+    expect(named.filter((name) => !OPTION_NAMES.includes(name))).toEqual([])
+  },
+)
+
+/** The fields of a journal entry: `JournalEntry` in src/http/journal.ts. */
+const JOURNAL_FIELDS = [
+  ...read('src/http/journal.ts')
+    .match(/export interface JournalEntry \{([\s\S]*?)\n\}/)![1]!
+    .matchAll(/^ {2}readonly (\w+)\??:/gm),
+].map(([, name]) => name!)
+
+it("names in browser-vite.md's console table only fields a journal entry has", () => {
+  const row = read('docs/recipes/browser-vite.md')
+    .split('\n')
+    .find((line) => line.startsWith('| `taxonomyMock.journal()` |'))!
+  // "... oldest first: `method`, `ms` (its delay), ... |": each item's first word, after the colon.
+  const named = row
+    .split(': ')[1]!
+    .replace(/\s*\|$/, '')
+    .split(/,\s*/)
+    .map((item) => /^`?(\w+)/.exec(item)![1]!)
+  expect(named.length).toBeGreaterThan(3)
+  expect(JOURNAL_FIELDS).toContain('status')
+  expect(named.filter((name) => !JOURNAL_FIELDS.includes(name))).toEqual([])
+})
+
 const readTest = (path: string) => (existsSync(join(ROOT, path)) ? read(path) : undefined)
 
 it('runs or type-checks every block of docs/ that names a file or imports the package', () => {

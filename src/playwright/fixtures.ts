@@ -1,4 +1,5 @@
 import { test as base, type BrowserContext, type TestInfo } from '@playwright/test'
+import { OptionError } from '../core/option-error.js'
 import { SESSION_HEADER } from '../http/header-names.js'
 import { startServer } from '../server/server.js'
 import type { StartServerOptions } from '../server/options.js'
@@ -95,6 +96,19 @@ async function routeSession(context: BrowserContext, url: string, session: strin
   )
 }
 
+/**
+ * The options of the server a worker starts. Not `tls`: the fixture's own calls to it (Node's
+ * `fetch`) cannot trust the certificate it would make, and every test would fail on them.
+ */
+function workerServerOptions(options: StartServerOptions): StartServerOptions {
+  if (options?.tls !== undefined)
+    throw new OptionError(
+      'taxonomyServer.tls',
+      "is not taken: the server a worker starts serves plain HTTP, as the fixture's calls to it could not trust its certificate; for HTTPS, start the server with --tls (Playwright's webServer) and join it with taxonomyUrl, its certificate named by NODE_EXTRA_CA_CERTS",
+    )
+  return { port: 0, ...options }
+}
+
 export const test = base.extend<TaxonomyTestFixtures, TaxonomyWorkerFixtures>({
   taxonomyUrl: [undefined, { scope: 'worker', option: true }],
   taxonomyServer: [{ port: 0 }, { scope: 'worker', option: true }],
@@ -110,7 +124,7 @@ export const test = base.extend<TaxonomyTestFixtures, TaxonomyWorkerFixtures>({
         await use({ url: checkedOrigin(joined, from), adminKey })
         return
       }
-      const server = await startServer({ port: 0, ...taxonomyServer })
+      const server = await startServer(workerServerOptions(taxonomyServer))
       try {
         await use({ url: server.url, adminKey: server.resolver.options.adminKey })
       } finally {

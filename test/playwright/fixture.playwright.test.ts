@@ -165,3 +165,34 @@ test('answers in the session', async ({ taxonomy }) => {
   expect(output).toMatch(/1 passed/)
   expect(status).toBe(0)
 })
+
+it("refuses `tls` in taxonomyServer in one line: the fixture's own calls could not trust the certificate", () => {
+  const folder = join(dir, 'tls')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(
+    join(folder, 'playwright.config.ts'),
+    `import { defineConfig } from '@playwright/test'
+import type { TaxonomyOptions } from 'taxonomy-mock/playwright'
+
+export default defineConfig<TaxonomyOptions>({
+  testDir: '.',
+  use: { taxonomyServer: { size: 'small', tls: 'self-signed' } },
+})
+`,
+  )
+  writeFileSync(
+    join(folder, 'session.spec.ts'),
+    `import { expect, test } from 'taxonomy-mock/playwright'
+
+test('reads its journal', async ({ taxonomy }) => {
+  expect(await taxonomy.journal()).toEqual([])
+})
+`,
+  )
+  const { status, output } = playwright(['-c', 'tls/playwright.config.ts', '--reporter', 'line'])
+  expect(output).toContain(
+    '`taxonomyServer.tls` is not taken: the server a worker starts serves plain HTTP',
+  )
+  expect(output).not.toMatch(/SELF_SIGNED/)
+  expect(status).toBe(1)
+})
