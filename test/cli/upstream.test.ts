@@ -158,14 +158,15 @@ it("hides the upstream's key and the mock's own, typed by a client into a slug o
   const data = join(dir, 'taxonomy.json')
   writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
   const MOCK = 'own-mock-key-81c3e0d2'
-  for (const mode of [
-    ['--on-miss', 'passthrough'],
-    ['--data', data, '--on-miss', 'fail'],
-  ]) {
-    const run = spawnCli(
-      ['--port', '0', '--api-key', MOCK, '--upstream', upstream.url, ...mode],
-      ENV,
-    )
+  // A closed port: an upstream that gives no answer says so on stderr, naming what it was asked.
+  const down = await startUpstream()
+  await down.close()
+  for (const [target, mode] of [
+    [upstream.url, ['--on-miss', 'passthrough']],
+    [upstream.url, ['--data', data, '--on-miss', 'fail']],
+    [down.url, ['--on-miss', 'passthrough']],
+  ] as const) {
+    const run = spawnCli(['--port', '0', '--api-key', MOCK, '--upstream', target, ...mode], ENV)
     const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
     for (const path of [
       `/api/v2/disciplines/${SECRET}`,
@@ -174,7 +175,7 @@ it("hides the upstream's key and the mock's own, typed by a client into a slug o
       `/api/v2/disciplines/${MOCK}`,
     ])
       expect((await get(`${url}${path}`, { authorization: `Bearer ${MOCK}` })).status, path).toBe(
-        path.includes('?') && mode.includes('passthrough') ? 200 : 404,
+        !path.includes('?') ? 404 : target === down.url ? 502 : mode.includes('fail') ? 404 : 200,
       )
     // A key in a Prefer value by mistake: the 400 does not quote it back into the HAR file.
     const prefer = { authorization: `Bearer ${MOCK}`, prefer: `scenario=${SECRET}` }
@@ -199,6 +200,9 @@ it("hides the upstream's key and the mock's own, typed by a client into a slug o
     ] as const)
       expect(findKeyLeak(text, key), `${mode.join(' ')}: ${text}`).toBeUndefined()
   }
+  // A slug that holds a key is never asked of the upstream: it would leave in the URL.
+  const asked = await journal(upstream.url)
+  expect(asked.map((entry) => entry.slug)).toEqual([SLUG])
 })
 
 it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
