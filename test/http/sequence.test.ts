@@ -87,7 +87,7 @@ it('rejects a bad sequence, naming the step at fault', () => {
   )
 })
 
-it('gives each matching request one step whatever its key: a keyless one takes a usual step as its 401, or a fault step as the fault (docs/scenarios.md)', () => {
+it('lets a keyless request take a step that comes before the key (a usual step as its 401, an outage as its 503), and a later step wait for a key (docs/scenarios.md)', () => {
   const statuses = (sequence: string[], keys: boolean[]) => {
     const resolver = createResolver({ taxonomy, scenario: { sequence } as ScenarioInput })
     return keys.map(
@@ -101,4 +101,5 @@ it('gives each matching request one step whatever its key: a keyless one takes a
   }
   expect(statuses(['usual', 'unavailable', 'usual'], [false, true, true])).toEqual([401, 503, 200])
   expect(statuses(['unavailable', 'usual'], [false, true, true])).toEqual([503, 200, 200])
+  expect(statuses(['not-found', 'usual'], [false, true, true])).toEqual([401, 404, 200])
 })
