@@ -173,11 +173,14 @@ function errorResponses(statuses: Required<ErrorStatuses>, upstream: boolean) {
 
 const DATASET_HEADER_SCHEMA = {
   description:
-    'Mock only: which data answered (the fields of the `Dataset` schema, as `taxonomy-mock/v1; seed=42; size=medium; digest=…`); not on the answers the server gives a request it could not read (408, 431)',
+    'Mock only: which data answered (the fields of the `Dataset` schema, as `taxonomy-mock/v1; seed=42; size=medium; digest=…`); not on the answers the server gives a request it could not read (408, 431), nor with `--upstream` on an answer relayed as it came or the 502',
   schema: { type: 'string' },
 } as const
 
-/** Each response with `X-Taxonomy-Mock-Dataset` among its headers: every answer under `/api/` has it. */
+/**
+ * Each response with `X-Taxonomy-Mock-Dataset` among its headers: every answer under `/api/` has
+ * it, but one relayed from an upstream (kept as it came) and the upstream's 502.
+ */
 function withDatasetHeader(
   responses: Record<
     string,
