@@ -1,4 +1,4 @@
-import { toQuoted } from './shown-text.js'
+import { cutText, toQuoted } from './shown-text.js'
 
 /** A name a message may show as it is: it holds no control character, quote, space or bracket. */
 const PLAIN_NAME = /^[A-Za-z_$][\w$-]{0,79}$/
@@ -29,5 +29,5 @@ export function showField(key: string): string {
  * terminal acts on (a C1 control, a bidirectional override) left unescaped.
  */
 export function quote(text: string): string {
-  return toQuoted(text.length > 80 ? `${text.slice(0, 80)}…` : text)
+  return toQuoted(text.length > 80 ? `${cutText(text, 80)}…` : text)
 }

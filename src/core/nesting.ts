@@ -1,3 +1,5 @@
+import { cutText, toQuoted } from './shown-text.js'
+
 /** An array or object waiting to be looked into: its depth, and the step that reached it. */
 interface Step {
   readonly value: object
@@ -57,7 +59,8 @@ function pathOf(step: Step): string {
     if (typeof key === 'number') path += `[${key}]`
     else if (/^[A-Za-z_$][\w$]*$/.test(key) && key.length <= KEY_CHARS)
       path += path === '' ? key : `.${key}`
-    else path += `[${JSON.stringify(key.length > KEY_CHARS ? `${key.slice(0, KEY_CHARS)}…` : key)}]`
+    // Quoted as every message quotes a value: its C1 and bidirectional controls escaped too.
+    else path += `[${toQuoted(key.length > KEY_CHARS ? `${cutText(key, KEY_CHARS)}…` : key)}]`
   }
   return path === '' ? '$' : path
 }

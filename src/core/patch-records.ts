@@ -1,6 +1,6 @@
 import { createIdSource } from './ids.js'
 import { createRandom } from './random.js'
-import { toSlug } from './slug.js'
+import { MAX_SLUG_LENGTH, toSlug } from './slug.js'
 import type { Level } from './types.js'
 
 // How one patch record finds the record it replaces and becomes a record: shared by
@@ -58,7 +58,15 @@ export function createPatchedRecord(level: Level, patch: RecordPatch): Record<st
 }
 
 function slugOf(patch: RecordPatch): string | undefined {
-  return patch.slug ?? (typeof patch.name === 'string' ? toSlug(patch.name) : undefined)
+  return patch.slug ?? (typeof patch.name === 'string' ? toSlugOfName(patch.name) : undefined)
+}
+
+/**
+ * The slug made from a patch record's name: cut to the longest a slug may be (a name may be 500
+ * characters), without a hyphen left at the end, so a valid name always makes a valid slug.
+ */
+function toSlugOfName(name: string): string {
+  return toSlug(name).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '')
 }
 
 /** The patch's own fields that hold a value, so `undefined` never erases an existing one. */

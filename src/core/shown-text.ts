@@ -80,3 +80,16 @@ const UNSHOWABLE =
 export function toShownName(name: string): string {
   return UNSHOWABLE.test(name) ? toQuoted(name) : name
 }
+
+/**
+ * `text` cut to at most `max` UTF-16 code units, never between the two halves of a character
+ * beyond U+FFFF (an emoji): a half alone would be quoted as `\ud83e`.
+ *
+ * @example
+ * cutText('a🧬b', 2) // 'a'
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text
+  const last = text.charCodeAt(max - 1)
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max)
+}

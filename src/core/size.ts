@@ -1,5 +1,5 @@
 import { OptionError } from './option-error.js'
-import { toQuoted } from './shown-text.js'
+import { cutText, toQuoted } from './shown-text.js'
 
 /** How many records each level gets. */
 export interface SizeCounts {
@@ -93,7 +93,7 @@ export function resolveSize(size: unknown): SizeCounts {
 export function formatReceived(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `${toQuoted(value.slice(0, 60))} (string)`
+  if (typeof value === 'string') return `${toQuoted(cutText(value, 60))} (string)`
   if (typeof value === 'object') return 'an object'
   return `${String(value)} (${typeof value})`
 }

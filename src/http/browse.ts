@@ -42,6 +42,19 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
 }
 
+/**
+ * A name from the data as page text, in its own bidi isolate: a right-to-left override it leaves
+ * open (`\u202e`) ends with it, rather than reversing the slug shown beside it.
+ */
+function nameHtml(name: string): string {
+  return `<bdi>${escapeHtml(name)}</bdi>`
+}
+
+/** "1 domain", "2 domains". */
+function counted(count: number, noun: string, plural: string): string {
+  return `${count} ${count === 1 ? noun : plural}`
+}
+
 function page(title: string, body: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>\n${body}\n</body></html>\n`
 }
@@ -89,7 +102,7 @@ function curlFor(key: string, path: string, session: string | undefined): string
 
 function link({ collection }: Endpoint, record: FixtureRecord, session?: string): string {
   const href = `/browse/${collection}/${encodeURIComponent(record.slug)}${inSession(session)}`
-  return `<a href="${escapeHtml(href)}">${escapeHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
+  return `<a href="${escapeHtml(href)}">${nameHtml(record.name)}</a> <span class="slug">${escapeHtml(record.slug)}</span>`
 }
 
 /**
@@ -123,7 +136,7 @@ export function renderIndexPage(
   for (const domain of taxonomy.domains) {
     if (
       !add(
-        `<h2>${escapeHtml(domain.name)} <span class="slug">${escapeHtml(domain.slug)}</span></h2>\n<ul>`,
+        `<h2>${nameHtml(domain.name)} <span class="slug">${escapeHtml(domain.slug)}</span></h2>\n<ul>`,
       )
     )
       break
@@ -132,7 +145,7 @@ export function renderIndexPage(
       if (home !== undefined) {
         if (
           !add(
-            `<li>${link(disciplines, discipline, session)} <span class="slug">(sub-disciplines under ${escapeHtml(home.name)})</span></li>\n`,
+            `<li>${link(disciplines, discipline, session)} <span class="slug">(sub-disciplines under ${nameHtml(home.name)})</span></li>\n`,
           )
         )
           break
@@ -175,7 +188,7 @@ export function renderIndexPage(
   return page(
     'taxonomy-mock',
     `<h1>taxonomy-mock</h1>
-<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${taxonomy.domains.length} domains, ${taxonomy.disciplines.length} disciplines, ${taxonomy.subDisciplines.length} sub-disciplines, ${taxonomy.topics.length} topics. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
+<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${counted(taxonomy.domains.length, 'domain', 'domains')}, ${counted(taxonomy.disciplines.length, 'discipline', 'disciplines')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline', 'sub-disciplines')}, ${counted(taxonomy.topics.length, 'topic', 'topics')}. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
 ${parts.join('')}`,
@@ -198,9 +211,10 @@ export function renderRecordPage(
       : `${new TextDecoder().decode(apiBody.subarray(0, RECORD_JSON_BUDGET))}\n… (the first ${RECORD_JSON_BUDGET.toLocaleString('en')} of ${apiBody.byteLength.toLocaleString('en')} bytes; the API answers in full)`
   const path = `/api/v2/${collection}/${encodeURIComponent(record.slug)}`
   return page(
-    `${record.name} · taxonomy-mock`,
+    // A title holds no markup: U+2068 and U+2069 (first-strong and pop isolate) do what <bdi> does.
+    `\u2068${record.name}\u2069 · taxonomy-mock`,
     `<p><a href="/${inSession(session)}">All records</a> · data <span id="dataset">${describeShown(options.taxonomy, session)}</span></p>
-<h1>${escapeHtml(record.name)}</h1>
+<h1>${nameHtml(record.name)}</h1>
 <p><code>GET ${escapeHtml(path)}</code> answers:</p>
 <pre id="api-json">${escapeHtml(json)}</pre>
 ${curlFor(curlKey, escapeHtml(path), session)}`,

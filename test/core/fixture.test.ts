@@ -102,6 +102,16 @@ const BROKEN: [string, (f: Record<string, any>) => void, string][] = [
     'sub_disciplines[0].slug: "Bad Slug" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)',
   ],
   [
+    'a bad slug of emoji, cut between two characters rather than in one',
+    (f) => (f.sub_disciplines[0].slug = `a${'🧬'.repeat(50)}`),
+    `sub_disciplines[0].slug: "a${'🧬'.repeat(39)}…" is not a slug (lowercase letters and digits, words joined by - or _, at most 200 characters)`,
+  ],
+  [
+    'a wrong format tag of emoji, cut between two characters',
+    (f) => (f.format = `a${'🧬'.repeat(50)}`),
+    `format: expected "taxonomy-mock/v1" or "taxonomy-mock/v1.1"; received "a${'🧬'.repeat(29)}" (string)`,
+  ],
+  [
     'a missing description',
     (f) => delete f.domains[0].description,
     'domains[0].description: expected a string; received nothing (the field is missing)',

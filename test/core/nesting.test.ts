@@ -16,6 +16,11 @@ it('writes an odd key quoted and a long one cut, so a path stays short', () => {
   expect(findTooDeep({ ['k'.repeat(10_000)]: [[]] }, 2)).toBe(`["${'k'.repeat(40)}…"][0]`)
 })
 
+it('quotes a key as messages do: C1 and bidirectional controls escaped, cut between two characters', () => {
+  expect(findTooDeep({ 'k\u009b\u202e': [[]] }, 2)).toBe('["k\\u009b\\u202e"][0]')
+  expect(findTooDeep({ [`a${'🧬'.repeat(30)}`]: [[]] }, 2)).toBe(`["a${'🧬'.repeat(19)}…"][0]`)
+})
+
 it('walks a value nested a million levels deep, and one that contains itself, without recursion', () => {
   const depth = 1_000_000
   const deep = JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { createOverlay } from '../../src/core/overlay.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { toDisciplineRecord } from '../../src/core/records.js'
 import { countingHoles } from '../helpers/fixtures.js'
@@ -39,6 +40,18 @@ it('derives the id of an added record from its level and slug alone, the same in
   expect(taxonomy.topics.find((record) => record.slug === 'braids')!.id).toBe(
     'bc197444-1203-436a-9b1a-55630235ba08',
   )
+})
+
+it('makes a slug of at most 200 characters from a long name, as the slug rule allows', () => {
+  // 60 words of 4 letters make 299 characters: the slug is cut at 200, with no hyphen left at the end.
+  const name = Array.from({ length: 60 }, () => 'Word').join(' ')
+  const domain = base.domains[0]!
+  const taxonomy = patchTaxonomy(base, { disciplines: [{ name, domain_ids: [domain.id] }] })
+  const slug = 'word-'.repeat(40).slice(0, 199)
+  expect(slug).toHaveLength(199)
+  expect(taxonomy.findDiscipline(slug)?.name).toBe(name)
+  const overlay = createOverlay(base, { disciplines: [{ name, domain_ids: [domain.id] }] })
+  expect(overlay.findDiscipline(slug)?.name).toBe(name)
 })
 
 it('replaces a record matched by slug, keeping its id, links and unspecified fields', () => {

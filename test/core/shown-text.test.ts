@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest'
-import { replaceControls, toOneLine, toQuoted, toShownJson } from '../../src/core/shown-text.js'
+import {
+  cutText,
+  replaceControls,
+  toOneLine,
+  toQuoted,
+  toShownJson,
+} from '../../src/core/shown-text.js'
 
 // The bidirectional marks move the neutral text around them (`a\u200f: 1` can show its colon
 // on the other side): on a terminal line they are controls, as the overrides are.
@@ -21,4 +27,12 @@ it('shows JSON with the controls in its strings escaped as toQuoted escapes them
   const shown = toShownJson(value)
   expect(shown).toBe('{"kind":"hang","slug":"x\\u009b2J\\u061c\\u200e\\u200f\\u202e"}')
   expect(JSON.parse(shown)).toEqual(value)
+})
+
+it('cuts text between two characters, never between the halves of an emoji', () => {
+  expect(cutText('abc', 3)).toBe('abc')
+  expect(cutText('abcd', 3)).toBe('abc')
+  expect(cutText('a🧬b', 2)).toBe('a')
+  expect(cutText('a🧬b', 3)).toBe('a🧬')
+  expect(cutText('\udc00x', 1)).toBe('\udc00')
 })

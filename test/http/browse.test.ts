@@ -4,6 +4,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import { createResolver } from '../../src/http/resolver.js'
+import { cloneFixture } from '../helpers/fixtures.js'
 
 const base = createTaxonomy({ seed: 42, size: 'small' })
 const get = (resolver: ReturnType<typeof createResolver>, url: string, method = 'GET') => {
@@ -21,7 +22,7 @@ it('serves the index without a key, listing every discipline with its slug and l
   expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
   for (const discipline of base.disciplines) {
     expect(page.text).toContain(
-      `<a href="/browse/disciplines/${discipline.slug}">${discipline.name}</a>`,
+      `<a href="/browse/disciplines/${discipline.slug}"><bdi>${discipline.name}</bdi></a>`,
     )
   }
   expect(page.text).toContain(
@@ -99,6 +100,34 @@ it('escapes names from the data and forbids scripts, since fixtures are user inp
   }
 })
 
+it('keeps a bidi control in a name inside the name, so the slug beside it reads as it is', () => {
+  // An unclosed U+202E (right-to-left override) would otherwise run on to the end of the line:
+  // the slug `dom` beside the name showed as `mod`. Each name is its own bidi isolate.
+  const name = 'Dom \u202e \u2713'
+  const hostile = patchTaxonomy(base, {
+    domains: [{ slug: base.domains[0]!.slug, name }],
+    disciplines: [{ slug: base.disciplines[0]!.slug, name }],
+  })
+  const resolver = createResolver({ taxonomy: hostile })
+  const index = get(resolver, '/').text
+  expect(index).toContain(
+    `<h2><bdi>${name}</bdi> <span class="slug">${base.domains[0]!.slug}</span></h2>`,
+  )
+  expect(index).toContain(
+    `<a href="/browse/disciplines/${base.disciplines[0]!.slug}"><bdi>${name}</bdi></a>`,
+  )
+  const page = get(resolver, `/browse/disciplines/${base.disciplines[0]!.slug}`).text
+  expect(page).toContain(`<h1><bdi>${name}</bdi></h1>`)
+  expect(page).toContain(`<title>\u2068${name}\u2069 · taxonomy-mock</title>`)
+})
+
+it('counts one domain, discipline or topic in the singular on the index', () => {
+  const one = loadTaxonomy(cloneFixture())
+  expect(get(createResolver({ taxonomy: one }), '/').text).toContain(
+    ': 1 domain, 1 discipline, 1 sub-discipline, 1 topic.',
+  )
+})
+
 it('shows no part of keys other than the default on the index', () => {
   const page = get(createResolver({ taxonomy: base, apiKeys: ['a-long-secret-key'] }), '/')
   expect(page.text).not.toContain('a-lo')
@@ -153,7 +182,7 @@ it('keeps the index linear and bounded for a valid fixture built to blow it up',
   const record = get(resolver, '/browse/disciplines/everything')
   expect(index.status).toBe(200)
   expect(index.text.length).toBeLessThan(2_100_000)
-  expect(index.text).toContain('(sub-disciplines under Domain 0)')
+  expect(index.text).toContain('(sub-disciplines under <bdi>Domain 0</bdi>)')
   expect(index.text).toContain('and 9,800 more')
   expect(record.status).toBe(200)
   expect(record.text.length).toBeLessThan(6_000_000)
