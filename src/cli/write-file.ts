@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { constants, createWriteStream, fstatSync, open, openSync, rmSync } from 'node:fs'
 import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises'
 import { Socket } from 'node:net'
-import { dirname, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { toQuoted } from '../core/shown-text.js'
@@ -89,7 +89,7 @@ async function writeTo(
     if (target.makeFolder) await makeFolders(dirname(target.path))
     // Fresh for each write: a partial file a killed run left, or one planted in a shared folder,
     // is not in the way.
-    partial = `${target.path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.partial`
+    partial = partialPathOf(target.path)
     partialFiles.add(partial)
     const stream = createWriteStream(partial, { flags: 'wx' })
     // Its open error said before anything is written.
@@ -107,6 +107,26 @@ async function writeTo(
   } finally {
     if (partial !== undefined) partialFiles.delete(partial)
   }
+}
+
+/** The longest file name, in bytes, that Linux and macOS file systems take. */
+const MAX_NAME_BYTES = 255
+
+/**
+ * Where `path` is written first: beside it, under a fresh name for each write, its own name cut
+ * (never inside a character) so the partial name still fits where a name as long as the file
+ * system takes is written.
+ */
+function partialPathOf(path: string): string {
+  const suffix = `.${process.pid}.${Math.random().toString(36).slice(2, 10)}.partial`
+  let name = ''
+  let bytes = Buffer.byteLength(suffix)
+  for (const character of basename(path)) {
+    bytes += Buffer.byteLength(character)
+    if (bytes > MAX_NAME_BYTES) break
+    name += character
+  }
+  return join(dirname(path), name + suffix)
 }
 
 /**
@@ -327,6 +347,8 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'the file system is read-only'
     case 'ELOOP':
       return 'its symbolic links make a loop'
+    case 'ENAMETOOLONG':
+      return 'its name is too long for the file system'
     case 'ELINKOWNER':
       return "it is another user's symbolic link in a shared folder, which is not followed"
     default:

@@ -20,8 +20,26 @@ export interface RecordPatch {
   readonly sub_discipline_ids?: readonly string[]
 }
 
-/** Records to add or replace, level by level, in fixture field names. */
-export type TaxonomyPatch = { readonly [level in Level]?: readonly RecordPatch[] }
+/**
+ * Records to add or replace, level by level, in fixture field names. Each level's records take
+ * only its own parent link (a domain none), as the data refuses another level's
+ * (`domains[0].domain_ids: unknown field`): a typed patch that names the wrong one does not compile.
+ */
+export type TaxonomyPatch = {
+  readonly [level in Level]?: readonly Pick<
+    RecordPatch,
+    | 'id'
+    | 'name'
+    | 'slug'
+    | 'description'
+    | {
+        readonly domains: never
+        readonly disciplines: 'domain_ids'
+        readonly sub_disciplines: 'discipline_ids'
+        readonly topics: 'sub_discipline_ids'
+      }[level]
+  >[]
+}
 
 /**
  * The index of the record a patch record replaces: the one with its `id`, else the one with its

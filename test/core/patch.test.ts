@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createOverlay } from '../../src/core/overlay.js'
@@ -159,4 +164,41 @@ it('names each problem at its path in the patch, not at its place in the merged 
   ).toThrow(
     expect.objectContaining({ issues: [expect.objectContaining({ path: 'disciplines[0].slug' })] }),
   )
+})
+
+it("types each level's records with its own parent link only: another level's does not compile", () => {
+  const folder = mkdtempSync(join(tmpdir(), 'taxonomy-patch-types-'))
+  try {
+    const patchModule = fileURLToPath(new URL('../../src/core/patch.js', import.meta.url))
+    const file = join(folder, 'use.ts')
+    writeFileSync(
+      file,
+      [
+        `import type { TaxonomyPatch } from ${JSON.stringify(patchModule)}`,
+        "export const good: TaxonomyPatch = { disciplines: [{ name: 'A', domain_ids: ['d'] }], topics: [{ name: 'T', sub_discipline_ids: ['s'] }] }",
+        "export const domain: TaxonomyPatch = { domains: [{ name: 'D', domain_ids: ['d'] }] }",
+        "export const discipline: TaxonomyPatch = { disciplines: [{ name: 'A', sub_discipline_ids: ['s'] }] }",
+        '',
+      ].join('\n'),
+    )
+    const program = ts.createProgram([file], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    })
+    const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+      const line = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start!).line + 1
+      return `${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`
+    })
+    expect(errors).toEqual([
+      expect.stringMatching(/^3: .*'domain_ids' does not exist/),
+      expect.stringMatching(/^4: .*'sub_discipline_ids' does not exist/),
+    ])
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
 })
