@@ -161,11 +161,12 @@ it("hides the upstream's key and the mock's own, typed by a client into a slug o
   // A closed port: an upstream that gives no answer says so on stderr, naming what it was asked.
   const down = await startUpstream()
   await down.close()
-  for (const [target, mode] of [
+  const modes: [string, string[]][] = [
     [upstream.url, ['--on-miss', 'passthrough']],
     [upstream.url, ['--data', data, '--on-miss', 'fail']],
     [down.url, ['--on-miss', 'passthrough']],
-  ] as const) {
+  ]
+  for (const [target, mode] of modes) {
     const run = spawnCli(['--port', '0', '--api-key', MOCK, '--upstream', target, ...mode], ENV)
     const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
     for (const path of [
