@@ -1,5 +1,7 @@
 // Every entry point takes its options as an object, and names a bad option in its error.
 import { expect, it } from 'vitest'
+import { recordService } from '../../src/contract/record.js'
+import { verifyService } from '../../src/contract/verify.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
@@ -99,4 +101,45 @@ it('refuses a misspelt option at every entry point, naming the one meant, and le
   expect(
     createTaxonomy({ size: 'small', apiKeys: 'k' } as never).disciplines.length,
   ).toBeGreaterThan(0)
+})
+
+it('refuses a misspelt option of verifyService and recordService before any request, and an `all` or `fetch` of another type', async () => {
+  let requests = 0
+  const fetch = () => {
+    requests++
+    return Promise.resolve(new Response('{}'))
+  }
+  const service = { target: 'https://x.test', apiKey: 'a-key-of-10', disciplines: ['x'], fetch }
+  const meant = (option: string, name: string) =>
+    expect.objectContaining({
+      option,
+      message: `\`${option}\` is not an option; did you mean \`${name}\`?`,
+    })
+  // Each was ignored, its default standing in: 200 requests to a real service where 3 were meant.
+  await expect(verifyService({ ...service, maxRequest: 3 } as never)).rejects.toThrow(
+    meant('maxRequest', 'maxRequests'),
+  )
+  await expect(verifyService({ ...service, Crawl: 5 } as never)).rejects.toThrow(
+    meant('Crawl', 'crawl'),
+  )
+  await expect(recordService({ ...service, subdisciplines: ['y'] } as never)).rejects.toThrow(
+    meant('subdisciplines', 'subDisciplines'),
+  )
+  await expect(recordService({ ...service, All: true } as never)).rejects.toThrow(
+    meant('All', 'all'),
+  )
+  // `'yes'` was taken as false; `null` as "the default", the real network's fetch.
+  await expect(recordService({ ...service, all: 'yes' } as never)).rejects.toThrow(
+    expect.objectContaining({
+      option: 'all',
+      message: '`all` must be true or false; received "yes" (string)',
+    }),
+  )
+  await expect(verifyService({ ...service, fetch: null } as never)).rejects.toThrow(
+    expect.objectContaining({
+      option: 'fetch',
+      message: '`fetch` must be a function; received null',
+    }),
+  )
+  expect(requests).toBe(0)
 })
