@@ -143,3 +143,24 @@ it('refuses a misspelt option of verifyService and recordService before any requ
   )
   expect(requests).toBe(0)
 })
+
+it('quotes an option name holding a newline or a terminal escape, so the message stays one line', () => {
+  // Both reached the message raw: a line break, and an escape a terminal acts on.
+  expect(() => createTaxonomy({ 'see\nd': 7 } as never)).toThrow(
+    expect.objectContaining({
+      option: '["see\\nd"]',
+      message: '`["see\\nd"]` is not an option; did you mean `seed`?',
+    }),
+  )
+  expect(() => createTaxonomy({ size: { 'a\nb\u001b[31m': 1 } as never })).toThrow(
+    expect.objectContaining({
+      option: 'size["a\\nb\\u001b[31m"]',
+      message:
+        '`size["a\\nb\\u001b[31m"]` is not a level; use domains, disciplines, subDisciplines or topics',
+    }),
+  )
+  // A plain name reads as before.
+  expect(() => createTaxonomy({ size: { level: 1 } as never })).toThrow(
+    '`size.level` is not a level;',
+  )
+})
