@@ -164,3 +164,21 @@ it('quotes an option name holding a newline or a terminal escape, so the message
     '`size.level` is not a level;',
   )
 })
+
+it('refuses null or a number where a helper baseUrl, a HAR session or a journal session goes (each was taken for none)', () => {
+  const named = (option: string) => expect.objectContaining({ name: 'TypeError', option })
+  const mock = createMock({ baseUrl: 'https://api.example.test' })
+  // Each was taken for "none": the kit's origin, the default session, an empty journal.
+  expect(() => mock.hideSlug('x', { baseUrl: null } as never)).toThrow(named('baseUrl'))
+  expect(() => mock.withData({}, { baseUrl: null } as never)).toThrow(named('baseUrl'))
+  expect(() => toHar(mock.journal, { session: null } as never)).toThrow(named('session'))
+  for (const session of [null, 5, {}]) {
+    expect(() => mock.journal.entries(session as never)).toThrow(named('session'))
+    expect(() => createFetchHandler().journal.clear(session as never)).toThrow(named('session'))
+  }
+  expect(() => mock.journal.entries(5 as never)).toThrow(
+    '`session` must be a session id (a string); received 5 (number)',
+  )
+  expect(mock.journal.entries()).toEqual([])
+  expect(mock.journal.entries('s1')).toEqual([])
+})
