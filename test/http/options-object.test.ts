@@ -142,6 +142,16 @@ it('refuses a misspelt option of verifyService and recordService before any requ
     }),
   )
   expect(requests).toBe(0)
+  // What the `fetch` given answers: no Response failed inside ("Cannot read properties of undefined").
+  for (const run of [verifyService, recordService])
+    await expect(
+      run({ ...service, fetch: () => Promise.resolve('nope' as never) }),
+    ).rejects.toThrow(
+      expect.objectContaining({
+        option: 'fetch',
+        message: '`fetch` must resolve to a Response; received "nope" (string)',
+      }),
+    )
 })
 
 it('quotes an option name holding a newline or a terminal escape, so the message stays one line', () => {
