@@ -258,7 +258,7 @@ const OPTION_NAMES = [
     .matchAll(/(\w+): true/g),
 ].map(([, name]) => name!)
 
-it.each(['docs/reference.md', 'docs/recipes/playwright-server.md'])(
+it.each(['docs/reference.md', 'docs/recipes/playwright-server.md', 'src/playwright/fixtures.ts'])(
   "names on %s only startServer's options as the Playwright fixture's `taxonomyServer` options",
   (page) => {
     // "`taxonomyServer` ... options ...: `seed`, `size`, ...)": the names after "options".

@@ -1,4 +1,6 @@
 import { toMegabytes } from '../core/megabytes.js'
+import { OptionError } from '../core/option-error.js'
+import { formatReceived } from '../core/size.js'
 import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
@@ -114,6 +116,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
         return ask()
       })
     } catch (error) {
+      if (error instanceof OptionError) throw error
       const reason = reasonOf(error)
       // The service answered, in bytes that are no HTTP (two lengths, a bad head) or fetch will not read.
       throw new UnreachableError(
@@ -219,11 +222,23 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
  * answers), and with `Response.error()` for a fault that sends no answer.
  */
 function settled(response: Response, signal: AbortSignal): Response {
+  // The `fetch` option's own answer: one that is no Response failed at its first header read.
+  if (!isResponse(response))
+    throw new OptionError(
+      'fetch',
+      `must resolve to a Response; received ${formatReceived(response)}`,
+    )
   if (signal.aborted || response.type === 'error') {
     void response.body?.cancel().catch(() => {})
     throw signal.aborted ? signal.reason : new TypeError(NO_ANSWER)
   }
   return response
+}
+
+/** A Response, of this realm or another (a polyfill's, a vm's): what the client reads of one. */
+function isResponse(value: unknown): value is Response {
+  const response = value as Partial<Response> | null | undefined
+  return typeof response?.status === 'number' && typeof response.headers?.get === 'function'
 }
 
 /** UTF-8 parts of `bytes` bytes in all, as one text. */

@@ -1,7 +1,7 @@
 import { formatReceived } from '../core/size.js'
 import { isRecordPathSlug, MAX_SLUG_LENGTH } from '../core/slug.js'
 import { ENDPOINT_LIST, type Endpoint } from '../http/endpoints.js'
-import { requireOptionsObject } from '../core/options-object.js'
+import { rejectNearMisses, requireOptionsObject } from '../core/options-object.js'
 import { describeKeyFault, isApiKey } from '../http/options.js'
 import { carriesCredentials, redactUrl } from '../http/secret-query.js'
 import { MAX_BODY_BYTES, MAX_READ_BYTES, MAX_READ_LIMIT } from './budget.js'
@@ -107,6 +107,26 @@ export const SERVICE_LIMITS = Object.freeze({
   crawl: Object.freeze({ min: 0, max: 100_000 }),
 })
 
+/**
+ * Every option `verifyService` and `recordService` take (the record makes a new one fail to compile
+ * until it is listed): a near miss of any is a misspelling (`rejectNearMisses`).
+ */
+const SERVICE_OPTION_NAMES = Object.keys({
+  target: true,
+  apiKey: true,
+  disciplines: true,
+  subDisciplines: true,
+  rate: true,
+  maxRequests: true,
+  timeout: true,
+  maxRetryAfter: true,
+  maxTotalWait: true,
+  maxReadBytes: true,
+  fetch: true,
+  crawl: true,
+  all: true,
+} satisfies Record<keyof VerifyOptions | keyof RecordServiceOptions, true>)
+
 /** The defaults of the service options, as their documentation and `--help` give them. */
 export const SERVICE_DEFAULTS = Object.freeze({
   rate: 2,
@@ -126,6 +146,9 @@ export const SERVICE_DEFAULTS = Object.freeze({
  */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
   requireOptionsObject(options)
+  // A misspelt bound (`maxRequest`, `subdisciplines`) would be ignored, its default standing in:
+  // 200 requests to a real service where 3 were meant.
+  rejectNearMisses(options, SERVICE_OPTION_NAMES)
   resolveApiKey(options.apiKey)
   const slugs = Object.fromEntries(
     ENDPOINT_LIST.map(({ startOption }) => [
@@ -140,7 +163,9 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
       `${others.map((name) => `or \`${name}\` `).join('')}must name at least one slug to start from: the API has no list endpoint`,
     )
   }
-  const fetchOption: BoundedFetch = options.fetch ?? globalThis.fetch
+  // `null` is no fetch: taken for "the default", it would send the run to the real network.
+  const fetchOption: BoundedFetch =
+    options.fetch === undefined ? globalThis.fetch : (options.fetch as BoundedFetch)
   if (typeof fetchOption !== 'function')
     throw new OptionError('fetch', `must be a function; received ${formatReceived(options.fetch)}`)
   return {
@@ -291,6 +316,14 @@ export function resolveTimeout(timeout: unknown): number {
 export function resolveCrawl(crawl: unknown): number {
   const { min, max } = SERVICE_LIMITS.crawl
   return resolveInteger(crawl, 'crawl', SERVICE_DEFAULTS.crawl, min, max)
+}
+
+/** `all` of `recordService`: a flag, never a truthy stand-in (`'yes'` was taken as `false`). */
+export function resolveAll(all: unknown): boolean {
+  if (all === undefined) return false
+  if (typeof all !== 'boolean')
+    throw new OptionError('all', `must be true or false; received ${formatReceived(all)}`)
+  return all
 }
 
 function resolveInteger(

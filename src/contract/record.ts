@@ -11,6 +11,7 @@ import { TooLargeError } from './budget.js'
 import { createServiceClient } from './client.js'
 import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
 import {
+  resolveAll,
   resolveServiceOptions,
   type RecordServiceOptions,
   type ResolvedServiceOptions,
@@ -65,10 +66,11 @@ export class RecordError extends Error {
  */
 export async function recordService(options: RecordServiceOptions): Promise<RecordResult> {
   const resolved = resolveServiceOptions(options)
+  const all = resolveAll(options.all)
   const redactor = createRedactor(resolved.apiKey)
   return withRedactedErrors(redactor, async () => {
     try {
-      return await record(resolved, options.all === true)
+      return await record(resolved, all)
     } catch (error) {
       if (error instanceof TooLargeError) throw new RecordError(`${error.message}; nothing written`)
       throw error

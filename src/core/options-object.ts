@@ -1,3 +1,4 @@
+import { fieldPath } from './field-name.js'
 import { formatReceived } from './size.js'
 import { OptionError } from './option-error.js'
 
@@ -21,8 +22,12 @@ export function rejectNearMisses(options: object, known: readonly string[]): voi
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue
     const meant = known.find((option) => isNearMiss(name, option))
+    // A name holding a newline or a terminal escape is shown quoted (`["see\nd"]`): one line.
     if (meant !== undefined)
-      throw new OptionError(name.slice(0, 40), `is not an option; did you mean \`${meant}\`?`)
+      throw new OptionError(
+        fieldPath('', name.slice(0, 40)),
+        `is not an option; did you mean \`${meant}\`?`,
+      )
   }
 }
 

@@ -2,7 +2,7 @@ import { countCharacters, fitsName, MAX_NAME_LENGTH } from './fixture.js'
 import { createIdSource } from './ids.js'
 import type { RecordPatch, TaxonomyPatch } from './patch.js'
 import { OptionError } from './option-error.js'
-import { requireOptionsObject } from './options-object.js'
+import { rejectNearMisses, requireOptionsObject } from './options-object.js'
 import { createRandom } from './random.js'
 import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN, toSlug } from './slug.js'
@@ -20,6 +20,15 @@ export interface DisciplineShape {
   readonly topics?: number
 }
 
+/** The fields of a {@link DisciplineShape} (the record makes a new one fail to compile until listed). */
+const SHAPE_FIELDS = Object.keys({
+  name: true,
+  slug: true,
+  domainIds: true,
+  subDisciplines: true,
+  topics: true,
+} satisfies Record<keyof DisciplineShape, true>)
+
 // Enough for any list a UI shows; the patch limits of the admin API are lower still.
 const MAX_COUNT = 100_000
 
@@ -35,6 +44,8 @@ const MAX_COUNT = 100_000
  */
 export function createDisciplinePatch(shape: DisciplineShape): TaxonomyPatch {
   requireOptionsObject(shape)
+  // A misspelt count (`subDiscipline: 3`, `topic`) would give a discipline without children, unsaid.
+  rejectNearMisses(shape, SHAPE_FIELDS)
   if (typeof shape.name !== 'string' || shape.name.trim() === '')
     throw new OptionError(
       'name',

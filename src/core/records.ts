@@ -1,3 +1,6 @@
+import { OptionError } from './option-error.js'
+import { rejectNearMisses, requireOptionsObject } from './options-object.js'
+import { formatReceived } from './size.js'
 import type { TaxonomyView } from './store.js'
 import type {
   DisciplineRecord,
@@ -37,7 +40,7 @@ export function toDisciplineRecord(
   discipline: FixtureDiscipline,
   options: RecordOptions = {},
 ): DisciplineRecord {
-  const arrange = ARRANGE[options.order ?? 'name']
+  const arrange = arrangerOf(options)
   const subDisciplines = arrange(taxonomy.subDisciplinesOf(discipline)).map(
     (sub): SubDisciplineSummary => ({
       id: sub.id,
@@ -72,7 +75,7 @@ export function toSubDisciplineRecord(
   sub: FixtureSubDiscipline,
   options: RecordOptions = {},
 ): SubDisciplineRecord {
-  const arrange = ARRANGE[options.order ?? 'name']
+  const arrange = arrangerOf(options)
   const topics = arrange(taxonomy.topicsOf(sub)).map((topic): TopicSummary => ({
     id: topic.id,
     name: topic.name,
@@ -95,10 +98,28 @@ function toSummary(record: FixtureRecord): DomainSummary & DisciplineSummary {
   return { id: record.id, name: record.name, slug: record.slug }
 }
 
+/**
+ * The arranger `options.order` names. A bad one throws naming it: `'bogus'` failed inside ("arrange
+ * is not a function"), a name on `Object.prototype` (`'constructor'`) answered unordered, and a
+ * misspelt `ordr` left the default standing in.
+ */
+function arrangerOf(options: RecordOptions): Arrange {
+  requireOptionsObject(options)
+  rejectNearMisses(options, ['order'])
+  const order = options.order ?? 'name'
+  if (!Object.hasOwn(ARRANGE, order))
+    throw new OptionError(
+      'order',
+      `must be 'name', 'id' or 'fixture'; received ${formatReceived(order)}`,
+    )
+  return ARRANGE[order]
+}
+
+/** Sorts or keeps records of one level, as an order says. */
+type Arrange = <T extends FixtureRecord>(records: readonly T[]) => readonly T[]
+
 /** A copy in each order; `'fixture'` keeps the store's order (link order for parents, dataset order for children). */
-const ARRANGE: Readonly<
-  Record<NestedOrder, <T extends FixtureRecord>(records: readonly T[]) => readonly T[]>
-> = {
+const ARRANGE: Readonly<Record<NestedOrder, Arrange>> = {
   name: byName,
   id: (records) => records.slice().sort((a, b) => compare(a.id, b.id)),
   fixture: (records) => records,

@@ -1,4 +1,5 @@
 import type { Taxonomy } from './store.js'
+import { requireTaxonomy } from './taxonomy-argument.js'
 import { LEVELS } from './types.js'
 
 /**
@@ -18,7 +19,13 @@ const NESTED_CLOSE = '\n  ]\n]'
  * @example
  * for (const chunk of fixtureJsonChunks(taxonomy)) stream.write(chunk)
  */
-export function* fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, undefined> {
+export function fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, undefined> {
+  // Checked at the call: a generator's body runs only when first read, far from the mistake.
+  requireTaxonomy(taxonomy, 'taxonomy')
+  return chunksOf(taxonomy)
+}
+
+function* chunksOf(taxonomy: Taxonomy): Generator<string, void, undefined> {
   const fixture = taxonomy.toFixture()
   yield `{\n  "format": ${JSON.stringify(fixture.format)},\n  "seed": ${JSON.stringify(fixture.seed)}`
   for (const level of LEVELS) {

@@ -1,3 +1,4 @@
+import { fieldPath } from './field-name.js'
 import { OptionError } from './option-error.js'
 import { cutText, toQuoted } from './shown-text.js'
 
@@ -52,8 +53,9 @@ export function resolveSize(size: unknown): SizeCounts {
   const given = size as Record<string, unknown>
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(LIMITS, key)) {
+      // Quoted when it holds a newline or a terminal escape: the message stays one line.
       throw new OptionError(
-        `size.${key}`,
+        fieldPath('size', key),
         `is not a level; use domains, disciplines, subDisciplines or topics`,
       )
     }

@@ -1,5 +1,6 @@
 import { describeDataset } from './identity.js'
 import type { Taxonomy } from './store.js'
+import { requireTaxonomy } from './taxonomy-argument.js'
 
 /**
  * A TypeScript declaration file with the dataset's slugs as string-literal unions,
@@ -10,6 +11,7 @@ import type { Taxonomy } from './store.js'
  * writeFileSync('taxonomy-slugs.d.ts', toSlugTypes(createTaxonomy({ seed: 42, size: 'small' })))
  */
 export function toSlugTypes(taxonomy: Taxonomy): string {
+  requireTaxonomy(taxonomy, 'taxonomy')
   const dataset = describeDataset(taxonomy)
   const named = Object.entries(dataset)
     .map(([field, value]) => `${field}=${String(value)}`)

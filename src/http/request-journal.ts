@@ -39,11 +39,24 @@ const REGISTRIES = new WeakMap<RequestJournal, SessionRegistry>()
 /** The journal of a resolver's sessions, as a kit and a fetch handler offer it. */
 export function createRequestJournal(sessions: SessionRegistry): RequestJournal {
   const journal: RequestJournal = {
-    entries: (session = DEFAULT_SESSION) => sessions.find(session)?.requests() ?? [],
-    clear: (session = DEFAULT_SESSION) => sessions.find(session)?.clearRequests(),
+    entries: (session = DEFAULT_SESSION) => sessions.find(sessionId(session))?.requests() ?? [],
+    clear: (session = DEFAULT_SESSION) => sessions.find(sessionId(session))?.clearRequests(),
   }
   REGISTRIES.set(journal, sessions)
   return journal
+}
+
+/**
+ * A session id as the journal's calls take it: a number or `null` would find no session and read
+ * as an empty journal, unsaid (as `toHar` refuses them).
+ */
+function sessionId(session: unknown): string {
+  if (typeof session !== 'string')
+    throw new OptionError(
+      'session',
+      `must be a session id (a string); received ${formatReceived(session)}`,
+    )
+  return session
 }
 
 /**
@@ -73,7 +86,7 @@ export function toHar(journal: RequestJournal, options: HarOptions = {}): Har {
       `must be an http or https URL without credentials, query or fragment, such as 'https://api.example.test'; received ${formatReceived(received)}`,
     )
   }
-  const id = options.session ?? DEFAULT_SESSION
+  const id = options.session === undefined ? DEFAULT_SESSION : options.session
   // A session id is a string: a number would find no session and give an empty HAR, unsaid.
   if (typeof id !== 'string')
     throw new OptionError(

@@ -22,6 +22,7 @@ import { createSitePages } from './site-pages.js'
 import { createMarkUnsent, type MarkUnsent } from './unsent.js'
 import { OptionError } from '../core/option-error.js'
 import type { Taxonomy } from '../core/store.js'
+import { requireTaxonomy } from '../core/taxonomy-argument.js'
 
 export type { MockRequest, ResolveContext } from './request.js'
 
@@ -191,8 +192,8 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       startDefaultSession()
     },
     replaceTaxonomy(next) {
-      if (typeof next?.toFixture !== 'function')
-        throw new TypeError('`taxonomy` must come from createTaxonomy() or loadTaxonomy()')
+      // An OptionError naming `taxonomy`, with what arrived, as every other taxonomy argument's.
+      requireTaxonomy(next, 'taxonomy')
       cache.replaceBase(withTaxonomy(cache.options, next))
     },
     resolve(request, context = NO_CONTEXT) {

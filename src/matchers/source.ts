@@ -1,5 +1,8 @@
 import { OptionError } from '../core/option-error.js'
+import { rejectNearMisses } from '../core/options-object.js'
+import { MAX_DELAY } from '../http/delay.js'
 import type { JournalEntry } from '../http/journal.js'
+import { resolveAdminKey } from '../http/options.js'
 import type { RequestJournal } from '../http/request-journal.js'
 import { createSessionClient, type ServerSession } from '../http/session-client.js'
 
@@ -8,9 +11,9 @@ import { createSessionClient, type ServerSession } from '../http/session-client.
  * again until the assertion holds or `timeout` passes.
  */
 export interface PolledSession extends ServerSession {
-  /** Milliseconds to keep reading before the assertion fails. @default 1000 */
+  /** Milliseconds to keep reading before the assertion fails (0 to 2147483647). @default 1000 */
   readonly timeout?: number
-  /** Milliseconds between reads. @default 50 */
+  /** Milliseconds between reads (0 to 2147483647). @default 50 */
   readonly interval?: number
 }
 
@@ -35,6 +38,9 @@ export type Reading =
       readonly interval: number
     }
 
+/** The fields of a {@link PolledSession}. */
+const SESSION_FIELDS = ['url', 'session', 'adminKey', 'timeout', 'interval']
+
 const DEFAULT_TIMEOUT = 1_000
 const DEFAULT_INTERVAL = 50
 
@@ -44,7 +50,10 @@ export function readSource(source: unknown, matcher: string): Reading {
   if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
     if (isServerSession(value)) {
       // Made once to check `url` and `session`: a bad one is a TypeError at once, not a read
-      // that failed after the timeout.
+      // that failed after the timeout. So are a misspelt field (`timout`: the default stood in)
+      // and an admin key no server takes (every read a 403 until the timeout).
+      rejectNearMisses(value, SESSION_FIELDS)
+      resolveAdminKey(value.adminKey)
       createSessionClient(value)
       return {
         polled: true,
@@ -90,12 +99,18 @@ function isPromise(value: unknown): value is Promise<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
+/**
+ * A polled session's `timeout` or `interval`: at most what a timer waits, as every duration is.
+ * A longer one was cut to 1 ms by the timers (every read aborted at once), or past 2^32 made each
+ * read throw a `RangeError`: the assertion could then never pass.
+ */
 function toMilliseconds(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_DELAY)
+    return value
   throw new OptionError(
     name,
-    `must be a non-negative number of milliseconds; received ${describeType(value)}`,
+    `must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${describeType(value)}`,
   )
 }
 

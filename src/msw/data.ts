@@ -19,7 +19,8 @@ export function createDataHelper(resolver: Resolver, kitBaseUrl?: string): WithD
   return (patch, options = {}) => {
     requireScenarioOptions(options)
     const data = createSessionData(resolver.options.taxonomy, patch)
-    const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
+    // `null` is no URL: taken for none, the kit's origin stood in, where createMock refuses it.
+    const scope = resolveScope(options.baseUrl === undefined ? kitBaseUrl : options.baseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {
       selectDataFor(request, data, resolver)
       return undefined

@@ -67,7 +67,8 @@ export function createScenarioHelpers(
   ): HttpHandler[] {
     requireScenarioOptions(options)
     const state = new ScenarioState(scenario, undefined, source)
-    const scope = resolveScope(options.baseUrl ?? kitBaseUrl, 'any')
+    // `null` is no URL: taken for none, the kit's origin stood in, where createMock refuses it.
+    const scope = resolveScope(options.baseUrl === undefined ? kitBaseUrl : options.baseUrl, 'any')
     return createEndpointHandlers(scope, (request) => {
       selectScenarioFor(request, { state, kit })
       return undefined

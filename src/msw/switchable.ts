@@ -45,7 +45,10 @@ export interface SwitchableMock {
   reset(): void
   /** The requests answered since the last `use` or `reset`, oldest first. */
   journal(): JournalEntry[]
-  /** Calls `listener` when a request is journaled, before its delay; returns the unsubscribe. */
+  /**
+   * Calls `listener` when a request is journaled, before its delay; returns the unsubscribe. A
+   * listener that throws leaves the answer as it was, and is said once on the console.
+   */
   onJournal(listener: () => void): () => void
 }
 
@@ -136,7 +139,7 @@ export function createEndableMock(
       dataSelectedFor(request, answering),
     )
     // A request of a state switched away from is not this journal's.
-    if (answering === resolver) for (const listener of listeners) listener()
+    if (answering === resolver) for (const listener of listeners) tell(listener)
     return deliver(answer, request, ended)
   })
   return {
@@ -151,9 +154,33 @@ export function createEndableMock(
     },
     journal: () => sessionsOf(resolver).find(DEFAULT_SESSION)?.requests() ?? [],
     onJournal(listener) {
+      // Checked here: called at the next request, a non-function failed that request with a 500.
+      if (typeof listener !== 'function')
+        throw new OptionError(
+          'listener',
+          `must be a function; received ${formatReceived(listener)}`,
+        )
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+  }
+}
+
+// The listeners said to have thrown, each once: a panel that throws on every request says so once.
+const toldThrowing = new WeakSet<() => void>()
+
+/**
+ * Calls a journal listener. One that throws (a panel's bug) leaves the answer as it was, as a
+ * throwing `onRequest` leaves a server serving: MSW would otherwise answer the request with a 500
+ * of the listener's stack. It is said once on the console.
+ */
+function tell(listener: () => void): void {
+  try {
+    listener()
+  } catch (error) {
+    if (toldThrowing.has(listener)) return
+    toldThrowing.add(listener)
+    console.warn('taxonomy-mock: an onJournal listener threw; the answers go on as usual:', error)
   }
 }
 

@@ -22,10 +22,12 @@ export interface TaxonomyOptions {
    */
   readonly taxonomyUrl: string | undefined
   /**
-   * Options of the server a worker starts when there is none to join (`seed`, `size`, `data`, ...).
+   * The `taxonomyServer` option: startServer options of the server a worker starts when there is
+   * none to join (`seed`, `size`, `taxonomy`, `patch`, `apiKeys`, ...). Not `tls`: the worker's
+   * server serves plain HTTP, as the fixture's own calls could not trust its certificate.
    * @default { port: 0 }
    */
-  readonly taxonomyServer: StartServerOptions
+  readonly taxonomyServer: StartServerOptions & { readonly tls?: never }
   /**
    * The admin key of a joined server started with one (`--admin-key`).
    * @default process.env.TAXONOMY_MOCK_ADMIN_KEY
@@ -100,8 +102,9 @@ async function routeSession(context: BrowserContext, url: string, session: strin
  * The options of the server a worker starts. Not `tls`: the fixture's own calls to it (Node's
  * `fetch`) cannot trust the certificate it would make, and every test would fail on them.
  */
-function workerServerOptions(options: StartServerOptions): StartServerOptions {
-  if (options?.tls !== undefined)
+function workerServerOptions(options: TaxonomyOptions['taxonomyServer']): StartServerOptions {
+  // Types refuse it; plain JavaScript, or a config file Playwright does not type-check, may not.
+  if ((options as StartServerOptions | undefined)?.tls !== undefined)
     throw new OptionError(
       'taxonomyServer.tls',
       "is not taken: the server a worker starts serves plain HTTP, as the fixture's calls to it could not trust its certificate; for HTTPS, start the server with --tls (Playwright's webServer) and join it with taxonomyUrl, its certificate named by NODE_EXTRA_CA_CERTS",

@@ -85,5 +85,20 @@ export function resolveHost(host: unknown): string {
       `must be a host name or IP address${bracketed === undefined ? '' : ' (in brackets, an IPv6 address)'}; received ${formatReceived(host)}`,
     )
   }
+  if (bracketed === undefined && isUrlOrHostAndPort(host)) {
+    throw new OptionError(
+      'host',
+      `must be a host name or IP address, without a scheme or port (the port is \`port\`); received ${formatReceived(host)}`,
+    )
+  }
   return bracketed ?? host
+}
+
+/**
+ * Whether a host is a URL or a host and port (`http://127.0.0.1`, `127.0.0.1:80`): no host name
+ * holds `/`, and a `:` only an IPv6 address. getaddrinfo answered `ENOTFOUND 127.0.0.1:80`,
+ * naming no option.
+ */
+function isUrlOrHostAndPort(host: string): boolean {
+  return host.includes('/') || (host.includes(':') && !isIPv6(host))
 }

@@ -7,7 +7,9 @@ import {
   type StartedTestContainer,
 } from 'testcontainers'
 import type { Fixture } from '../core/types.js'
+import { formatReceived } from '../core/size.js'
 import { SESSION_HEADER } from '../http/header-names.js'
+import { describeKeyFault, isApiKey } from '../http/options.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import { createSessionClient, type SessionClient } from '../http/session-client.js'
 
@@ -84,6 +86,12 @@ export class TaxonomyMockContainer extends GenericContainer {
 
   /** The generated dataset's size (`--size`). */
   withSize(size: 'small' | 'medium' | 'large'): this {
+    // Counts or another value went into the command as it was: an object there, or a number, is
+    // no argument the container's command can hold.
+    if (size !== 'small' && size !== 'medium' && size !== 'large')
+      throw new TypeError(
+        `withSize: size must be 'small', 'medium' or 'large'; received ${formatReceived(size)}`,
+      )
     this.flags.push('--size', size)
     return this
   }
@@ -113,6 +121,10 @@ export class TaxonomyMockContainer extends GenericContainer {
 
   /** The admin API's key (`TAXONOMY_MOCK_ADMIN_KEY`). @default a random one */
   withAdminKey(key: string): this {
+    // Checked here: `undefined` sent no key with the admin calls (every session() a 403), and a
+    // key the server refuses ended start() only once the container was made. Never quoted.
+    if (key === undefined || !isApiKey(key))
+      throw new TypeError(`withAdminKey: the key must be ${describeKeyFault(key)}`)
     this.#adminKey = key
     return this
   }
@@ -124,6 +136,11 @@ export class TaxonomyMockContainer extends GenericContainer {
    * new TaxonomyMockContainer().withFlags('--any-key', '--delay', '300')
    */
   withFlags(...flags: string[]): this {
+    const other = flags.findIndex((flag) => typeof flag !== 'string')
+    if (other !== -1)
+      throw new TypeError(
+        `withFlags: each flag must be a string, as a command line holds it; received ${formatReceived(flags[other])}`,
+      )
     const managed = flags.find((flag) => MANAGED_FLAG.test(flag) || SHORT_PORT_FLAG.test(flag))
     if (managed !== undefined)
       throw new TypeError(

@@ -6,7 +6,9 @@ import { formatReceived } from '../core/size.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ScenarioInput } from '../http/scenario.js'
 import type { SessionPatch } from '../http/session-data.js'
-import { resetSessionsOf } from '../http/resolver.js'
+import { resolveScope } from '../http/base-url.js'
+import type { MockOptions } from '../http/options.js'
+import { createResolver, resetSessionsOf } from '../http/resolver.js'
 import type { MockKit } from '../msw/mock.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 
@@ -53,7 +55,6 @@ export interface TaxonomyFixture {
 export function createTaxonomyTest(
   options: TaxonomyTestOptions = {},
 ): TestAPI<{ taxonomy: TaxonomyFixture }> {
-  // The kit checks its own options (as the file's first test starts); `listen` is this one's.
   requireOptionsObject(options)
   rejectNearMisses(options, ['listen'])
   const { listen, ...kitOptions } = options
@@ -62,6 +63,7 @@ export function createTaxonomyTest(
       'listen',
       `must be what server.listen() takes, such as { onUnhandledRequest: 'error' }; received ${formatReceived(listen)}`,
     )
+  checkKitOptions(kitOptions)
   // Whether a test of this `test` holds the file's server now.
   let running = false
   return base.extend<{ taxonomy: TaxonomyFixture; taxonomyServer: TaxonomyFileServer }>({
@@ -112,6 +114,17 @@ export function createTaxonomyTest(
       { auto: true },
     ],
   }) as unknown as TestAPI<{ taxonomy: TaxonomyFixture }>
+}
+
+/**
+ * The kit's options, checked as `createMock` checks them, where the file makes its `test` (msw
+ * itself is loaded only when the first test starts): checked then, a bad one failed every test of
+ * the file with the same error, and the file's `test` call was never named.
+ */
+function checkKitOptions(options: CreateHandlersOptions): void {
+  const { baseUrl, ...mockOptions } = options
+  resolveScope(baseUrl, 'any')
+  createResolver(mockOptions as MockOptions)
 }
 
 /** What one test file shares: its kit and the MSW server answering with it. */

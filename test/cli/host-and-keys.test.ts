@@ -64,6 +64,25 @@ it('refuses brackets that hold no IPv6 address: `[]` would be the empty host, ev
   }
 })
 
+it('refuses a host with a scheme or a port as a usage error, naming host (getaddrinfo said ENOTFOUND, naming nothing)', async () => {
+  for (const host of ['127.0.0.1:80', 'localhost:4477', 'http://127.0.0.1', '127.0.0.1/x']) {
+    await expect(startServer({ port: 0, host })).rejects.toThrow(
+      expect.objectContaining({
+        option: 'host',
+        message: `\`host\` must be a host name or IP address, without a scheme or port (the port is \`port\`); received ${JSON.stringify(host)} (string)`,
+      }),
+    )
+  }
+  const { code, stderr } = await runCli(['--port', '0', '--host', '127.0.0.1:80'])
+  expect(code).toBe(2)
+  expect(stderr).toEqual([
+    'taxonomy-mock: --host must be a host name or IP address, without a scheme or port (the port is --port); received "127.0.0.1:80" (string)',
+  ])
+  // An IPv6 address holds colons, with or without brackets.
+  const server = await startServer({ port: 0, host: '::1' })
+  await server.close()
+})
+
 it('refuses a host with a bidirectional control (U+202E, U+200F, U+2066) as a usage error, from the flag and the variable, quoting it escaped', async () => {
   // No host name holds one; passed on, getaddrinfo answered EINVAL: exit 1, the name shown as U+FFFD.
   for (const [host, quoted] of [

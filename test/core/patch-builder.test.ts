@@ -43,6 +43,23 @@ it('makes an empty discipline by default, and names a bad shape', () => {
   )
 })
 
+it('refuses a misspelt field, naming the one meant (it gave a discipline without children, unsaid)', () => {
+  const meant = (field: string, name: string) =>
+    expect.objectContaining({
+      option: field,
+      message: `\`${field}\` is not an option; did you mean \`${name}\`?`,
+    })
+  expect(() => createDisciplinePatch({ name: 'X', domainIds, subDiscipline: 3 } as never)).toThrow(
+    meant('subDiscipline', 'subDisciplines'),
+  )
+  expect(() =>
+    createDisciplinePatch({ name: 'X', domainIds, subDisciplines: 1, topic: 3 } as never),
+  ).toThrow(meant('topic', 'topics'))
+  expect(() => createDisciplinePatch({ name: 'X', domain_ids: domainIds } as never)).toThrow(
+    meant('domain_ids', 'domainIds'),
+  )
+})
+
 it('names every part of a shape that would make a patch no fixture takes', () => {
   const named = (option: string) => expect.objectContaining({ option })
   const cases: [unknown, string][] = [

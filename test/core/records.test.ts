@@ -61,3 +61,23 @@ it('gives an empty topics array and a zero count to a sub-discipline without top
   expect(record.topics).toEqual([])
   expect(record.topics_count).toBe(0)
 })
+
+it('refuses an order it does not know, a misspelt one and options that are no object, naming them', () => {
+  const discipline = taxonomy.disciplines[0]!
+  const sub = taxonomy.subDisciplines[0]!
+  const order = expect.objectContaining({ name: 'TypeError', option: 'order' })
+  // 'bogus' failed inside ("arrange is not a function"); 'constructor' answered unordered, unsaid.
+  for (const bad of ['bogus', 'constructor', 'toString', 5]) {
+    expect(() => toDisciplineRecord(taxonomy, discipline, { order: bad } as never)).toThrow(order)
+    expect(() => toSubDisciplineRecord(taxonomy, sub, { order: bad } as never)).toThrow(order)
+  }
+  expect(() => toDisciplineRecord(taxonomy, discipline, { order: 'bogus' } as never)).toThrow(
+    "`order` must be 'name', 'id' or 'fixture'; received \"bogus\" (string)",
+  )
+  expect(() => toDisciplineRecord(taxonomy, discipline, { ordr: 'id' } as never)).toThrow(
+    '`ordr` is not an option; did you mean `order`?',
+  )
+  expect(() => toSubDisciplineRecord(taxonomy, sub, null as never)).toThrow(
+    'options must be an object; received null',
+  )
+})

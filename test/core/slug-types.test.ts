@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
+import { fixtureJsonChunks, toFixtureJson } from '../../src/core/serialize.js'
 import { toSlugTypes } from '../../src/core/slug-types.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
@@ -54,4 +55,16 @@ it('makes tsc refuse a slug the data lacks and accept one it has', () => {
   const errors = result.stdout.split('\n').filter((line) => line.includes('error TS'))
   expect(errors).toHaveLength(1)
   expect(errors[0]).toMatch(/use\.ts\(4,14\): error TS2322: Type '"no-such-discipline"'/)
+})
+
+it('refuses what is no taxonomy at the call, in each export helper (they failed inside, a generator only when read)', () => {
+  const named = expect.objectContaining({ name: 'TypeError', option: 'taxonomy' })
+  for (const value of [null, undefined, {}, taxonomy.toFixture()]) {
+    expect(() => toSlugTypes(value as never)).toThrow(named)
+    expect(() => toFixtureJson(value as never)).toThrow(named)
+    expect(() => fixtureJsonChunks(value as never)).toThrow(named)
+  }
+  expect(() => fixtureJsonChunks(taxonomy.toFixture() as never)).toThrow(
+    '`taxonomy` must be a taxonomy from createTaxonomy() or loadTaxonomy(); received a fixture object; load it with loadTaxonomy() first',
+  )
 })

@@ -1,5 +1,7 @@
 // Every entry point takes its options as an object, and names a bad option in its error.
 import { expect, it } from 'vitest'
+import { recordService } from '../../src/contract/record.js'
+import { verifyService } from '../../src/contract/verify.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
@@ -99,4 +101,94 @@ it('refuses a misspelt option at every entry point, naming the one meant, and le
   expect(
     createTaxonomy({ size: 'small', apiKeys: 'k' } as never).disciplines.length,
   ).toBeGreaterThan(0)
+})
+
+it('refuses a misspelt option of verifyService and recordService before any request, and an `all` or `fetch` of another type', async () => {
+  let requests = 0
+  const fetch = () => {
+    requests++
+    return Promise.resolve(new Response('{}'))
+  }
+  const service = { target: 'https://x.test', apiKey: 'a-key-of-10', disciplines: ['x'], fetch }
+  const meant = (option: string, name: string) =>
+    expect.objectContaining({
+      option,
+      message: `\`${option}\` is not an option; did you mean \`${name}\`?`,
+    })
+  // Each was ignored, its default standing in: 200 requests to a real service where 3 were meant.
+  await expect(verifyService({ ...service, maxRequest: 3 } as never)).rejects.toThrow(
+    meant('maxRequest', 'maxRequests'),
+  )
+  await expect(verifyService({ ...service, Crawl: 5 } as never)).rejects.toThrow(
+    meant('Crawl', 'crawl'),
+  )
+  await expect(recordService({ ...service, subdisciplines: ['y'] } as never)).rejects.toThrow(
+    meant('subdisciplines', 'subDisciplines'),
+  )
+  await expect(recordService({ ...service, All: true } as never)).rejects.toThrow(
+    meant('All', 'all'),
+  )
+  // `'yes'` was taken as false; `null` as "the default", the real network's fetch.
+  await expect(recordService({ ...service, all: 'yes' } as never)).rejects.toThrow(
+    expect.objectContaining({
+      option: 'all',
+      message: '`all` must be true or false; received "yes" (string)',
+    }),
+  )
+  await expect(verifyService({ ...service, fetch: null } as never)).rejects.toThrow(
+    expect.objectContaining({
+      option: 'fetch',
+      message: '`fetch` must be a function; received null',
+    }),
+  )
+  expect(requests).toBe(0)
+  // What the `fetch` given answers: no Response failed inside ("Cannot read properties of undefined").
+  for (const run of [verifyService, recordService])
+    await expect(
+      run({ ...service, fetch: () => Promise.resolve('nope' as never) }),
+    ).rejects.toThrow(
+      expect.objectContaining({
+        option: 'fetch',
+        message: '`fetch` must resolve to a Response; received "nope" (string)',
+      }),
+    )
+})
+
+it('quotes an option name holding a newline or a terminal escape, so the message stays one line', () => {
+  // Both reached the message raw: a line break, and an escape a terminal acts on.
+  expect(() => createTaxonomy({ 'see\nd': 7 } as never)).toThrow(
+    expect.objectContaining({
+      option: '["see\\nd"]',
+      message: '`["see\\nd"]` is not an option; did you mean `seed`?',
+    }),
+  )
+  expect(() => createTaxonomy({ size: { 'a\nb\u001b[31m': 1 } as never })).toThrow(
+    expect.objectContaining({
+      option: 'size["a\\nb\\u001b[31m"]',
+      message:
+        '`size["a\\nb\\u001b[31m"]` is not a level; use domains, disciplines, subDisciplines or topics',
+    }),
+  )
+  // A plain name reads as before.
+  expect(() => createTaxonomy({ size: { level: 1 } as never })).toThrow(
+    '`size.level` is not a level;',
+  )
+})
+
+it('refuses null or a number where a helper baseUrl, a HAR session or a journal session goes (each was taken for none)', () => {
+  const named = (option: string) => expect.objectContaining({ name: 'TypeError', option })
+  const mock = createMock({ baseUrl: 'https://api.example.test' })
+  // Each was taken for "none": the kit's origin, the default session, an empty journal.
+  expect(() => mock.hideSlug('x', { baseUrl: null } as never)).toThrow(named('baseUrl'))
+  expect(() => mock.withData({}, { baseUrl: null } as never)).toThrow(named('baseUrl'))
+  expect(() => toHar(mock.journal, { session: null } as never)).toThrow(named('session'))
+  for (const session of [null, 5, {}]) {
+    expect(() => mock.journal.entries(session as never)).toThrow(named('session'))
+    expect(() => createFetchHandler().journal.clear(session as never)).toThrow(named('session'))
+  }
+  expect(() => mock.journal.entries(5 as never)).toThrow(
+    '`session` must be a session id (a string); received 5 (number)',
+  )
+  expect(mock.journal.entries()).toEqual([])
+  expect(mock.journal.entries('s1')).toEqual([])
 })

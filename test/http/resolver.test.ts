@@ -118,6 +118,24 @@ it('answers a slug that was not found once the replacing taxonomy has it', () =>
   expect(ask().status).toBe(200)
 })
 
+it('refuses to replace its taxonomy with what is none, naming `taxonomy` in `option` and saying what arrived', () => {
+  const replaced = createResolver({ taxonomy })
+  // A plain TypeError without `option`, which said nothing of what arrived.
+  expect(() => replaced.replaceTaxonomy(taxonomy.toFixture() as never)).toThrow(
+    expect.objectContaining({
+      option: 'taxonomy',
+      message:
+        '`taxonomy` must be a taxonomy from createTaxonomy() or loadTaxonomy(); received a fixture object; load it with loadTaxonomy() first',
+    }),
+  )
+  expect(() => replaced.replaceTaxonomy(null as never)).toThrow(
+    expect.objectContaining({
+      option: 'taxonomy',
+      message: expect.stringMatching(/received null$/),
+    }),
+  )
+})
+
 it('accepts several keys, any of them', () => {
   const multi = createResolver({ taxonomy, apiKeys: ['one', 'two'] })
   const c = RECORD_CASES[0]!

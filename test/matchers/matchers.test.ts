@@ -418,6 +418,32 @@ describe('a server session, polled over loopback HTTP', () => {
     )
   })
 
+  it('refuses a timeout or interval past the longest timer, a misspelt field and an admin key no server takes, at once', () => {
+    const named = (option: string) => expect.objectContaining({ name: 'TypeError', option })
+    // Past 2^31 - 1 every read was aborted at once; past 2^32 each threw a RangeError, so the
+    // assertion never passed and polled until the time given.
+    for (const timeout of [3e9, 5e9, Infinity])
+      expect(() => expect({ ...sessionOf('long'), timeout }).toHaveRequested()).toThrow(
+        named('timeout'),
+      )
+    expect(() => expect({ ...sessionOf('long'), interval: 2 ** 31 }).toHaveRequested()).toThrow(
+      '`interval` must be a number of milliseconds from 0 to 2147483647; received 2147483648 (number)',
+    )
+    // The default timeout stood in for a misspelt one.
+    expect(() => expect({ ...sessionOf('typo'), timout: 5_000 }).toHaveRequested()).toThrow(
+      '`timout` is not an option; did you mean `timeout`?',
+    )
+    // Sent as it was: every read a 403 until the timeout. A string is never quoted.
+    expect(() => expect({ ...sessionOf('key'), adminKey: 12345 }).toHaveRequested()).toThrow(
+      named('adminKey'),
+    )
+    expect(() =>
+      expect({ ...sessionOf('key'), adminKey: 'an admin key' }).toHaveRequested(),
+    ).toThrow(
+      '`adminKey` must be 1-256 visible ASCII characters with no spaces; received a string of 12 characters',
+    )
+  })
+
   it('refuses a bad url or session at once, before any read (it failed after the timeout)', () => {
     for (const url of [`${running.url}/x?token=abc`, 'ftp://127.0.0.1', 'http://u:p@127.0.0.1'])
       expect(() => expect({ url, session: 's', timeout: HANG_MS }).toHaveRequested()).toThrow(

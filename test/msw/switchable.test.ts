@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import {
   createDevMock,
   createSwitchableMock,
@@ -59,6 +59,30 @@ it('tells a listener each journaled request, before its delay, and not after a s
   stop()
   await get('pharmacology')
   expect(heard).toEqual([1, 1])
+})
+
+it('refuses a listener that is no function, and answers as usual past one that throws, saying so once', async () => {
+  // Called at the next request, it failed that request (and every one after) with MSW's 500.
+  expect(() => mock.onJournal(5 as never)).toThrow(
+    expect.objectContaining({
+      option: 'listener',
+      message: '`listener` must be a function; received 5 (number)',
+    }),
+  )
+  mock.use({})
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const stop = mock.onJournal(() => {
+    throw new Error('panel bug')
+  })
+  try {
+    expect(await get('pharmacology')).toMatch(/^200 \{"id":/)
+    expect(await get('pharmacology')).toMatch(/^200 \{"id":/)
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0]![0]).toMatch(/onJournal listener threw/)
+  } finally {
+    stop()
+    warn.mockRestore()
+  }
 })
 
 it('throws on a scenario, a data name or a URL value that names nothing, naming it', () => {

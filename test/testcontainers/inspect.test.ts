@@ -52,6 +52,29 @@ it('refuses withCommand, whose command start() would replace, and names withFlag
   )
 })
 
+it('refuses at the call a size, flag or admin key no command or server could take (they reached the command as they were)', () => {
+  const container = new TaxonomyMockContainer('taxonomy-mock:test')
+  // An object or a number went into the container's command as it was.
+  expect(() => container.withSize({ topics: 5 } as never)).toThrow(
+    new TypeError("withSize: size must be 'small', 'medium' or 'large'; received an object"),
+  )
+  expect(() => container.withSize('huge' as never)).toThrow(/^withSize: size must be /)
+  expect(() => container.withFlags('--any-key', 5 as never)).toThrow(
+    new TypeError(
+      'withFlags: each flag must be a string, as a command line holds it; received 5 (number)',
+    ),
+  )
+  expect(() => container.withFlags(undefined as never)).toThrow(/received undefined/)
+  // `undefined` sent no key with the admin calls: every session() a 403. A key is never quoted.
+  expect(() => container.withAdminKey(undefined as never)).toThrow(/^withAdminKey: the key must be/)
+  expect(() => container.withAdminKey('an admin key')).toThrow(
+    new TypeError(
+      'withAdminKey: the key must be 1-256 visible ASCII characters with no spaces; received a string of 12 characters',
+    ),
+  )
+  expect(container.toJSON()).toEqual({ image: 'taxonomy-mock:test', flags: [], environment: {} })
+})
+
 it('shows no secret a flag or variable carries: API keys, a store or upstream URL', () => {
   const container = new TaxonomyMockContainer('taxonomy-mock:test')
     .withFlags('--api-key', 'API-SECRET-1', '--store=redis://:REDIS-SECRET@redis:6379')

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { expect, it } from 'vitest'
 import { ENDPOINT_LIST } from '../../src/http/endpoints.js'
+import type { TaxonomyOptions } from '../../src/playwright/index.js'
 
 // Each entry point's exports, values and types: the public surface, so that its growth is a
 // reviewed diff of this file.
@@ -283,6 +284,13 @@ it('taxonomy-mock/playwright exports test and expect with the taxonomy fixture, 
     'expect',
     'test',
   ])
+})
+
+it("types taxonomyServer without `tls`, which the worker refuses at run time, and with startServer's other options", () => {
+  const options: TaxonomyOptions['taxonomyServer'] = { size: 'small', patch: { disciplines: [] } }
+  // @ts-expect-error the worker's server serves plain HTTP: `tls` is refused, so it does not compile
+  const refused: TaxonomyOptions['taxonomyServer'] = { tls: 'self-signed' }
+  expect([options, refused]).toHaveLength(2)
 })
 
 it('taxonomy-mock/testcontainers exports the container classes and the session type', () => {

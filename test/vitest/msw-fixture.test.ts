@@ -76,3 +76,21 @@ plainTest(
     )
   },
 )
+
+plainTest(
+  'refuses a bad kit option where the file makes its test (it failed every test of the file once they ran)',
+  () => {
+    const named = (option: string) => expect.objectContaining({ name: 'TypeError', option })
+    expect(() => createTaxonomyTest({ delay: -5 })).toThrow(
+      '`delay` must be a number of milliseconds from 0 to 2147483647; received -5 (number)',
+    )
+    expect(() => createTaxonomyTest({ baseUrl: 'nope' })).toThrow(named('baseUrl'))
+    expect(() => createTaxonomyTest({ apiKey: 'k' } as never)).toThrow(named('apiKey'))
+    expect(() => createTaxonomyTest({ scenario: { kind: 'nope' } as never })).toThrow(
+      named('scenario.kind'),
+    )
+    expect(() => createTaxonomyTest({ patch: { disciplines: 5 } as never })).toThrow(
+      /^Invalid patch: disciplines: /,
+    )
+  },
+)
