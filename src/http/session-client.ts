@@ -88,7 +88,9 @@ export function createSessionClient(
     if (target.adminKey !== undefined) headers[ADMIN_KEY_HEADER] = target.adminKey
     if (body !== undefined) headers['content-type'] = 'application/json'
     const named = resource.split('?')[0]!.slice(1)
-    const what = `${method} the ${named || 'session'} of session "${target.session}"`
+    const what = named
+      ? `${method} the ${named} of session "${target.session}"`
+      : `${method} session "${target.session}"`
     const signal = AbortSignal.timeout(timeout)
     const send = () =>
       fetch(`${base}${resource}`, {

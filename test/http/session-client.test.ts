@@ -171,7 +171,7 @@ it('names the call and the server when no answer comes', async () => {
   const url = `http://127.0.0.1:${port}/`
   await expect(createSessionClient({ url, session: 's' }).reset()).rejects.toThrow(
     expect.objectContaining({
-      message: `Failed to PUT the session of session "s" at http://127.0.0.1:${port}: ECONNREFUSED`,
+      message: `Failed to PUT session "s" at http://127.0.0.1:${port}: ECONNREFUSED`,
     }),
   )
 })
