@@ -508,6 +508,11 @@ function parseFaults(value: unknown, name: string): SeededFaults {
   if (unknown !== undefined)
     throw new OptionError(name, `has no field ${showField(unknown)}; it takes rate, seed, kinds`)
   const { rate, seed, kinds } = input
+  if (rate === undefined)
+    throw new OptionError(
+      `${name}.rate`,
+      'is missing: a number from 0 to 1, the share of requests that get a fault',
+    )
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
     throw new OptionError(
       `${name}.rate`,

@@ -325,6 +325,11 @@ it.each([
     ['--port', '0', '--faults', 'rate=0.5,seed=7=8'],
     'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "seed=7=8"',
   ],
+  // No rate at all: said so, not "received undefined (undefined)".
+  [
+    ['--port', '0', '--faults', 'seed=7'],
+    'taxonomy-mock: --faults rate is missing: a number from 0 to 1, the share of requests that get a fault',
+  ],
   [
     ['--scenario', 'hang', '--faults', 'rate=0.5'],
     'taxonomy-mock: --faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',
