@@ -160,7 +160,9 @@ export function isApiKey(key: unknown): key is string {
  */
 export function describeKeyFault(key: unknown): string {
   const received =
-    typeof key === 'string' ? `a string of ${key.length} characters` : formatReceived(key)
+    typeof key === 'string'
+      ? `a string of ${key.length} character${key.length === 1 ? '' : 's'}`
+      : formatReceived(key)
   return `1-256 visible ASCII characters with no spaces; received ${received}`
 }
 

@@ -210,6 +210,9 @@ it('rejects bad options with a TypeError naming the option', () => {
   expect(() => createResolver({ taxonomy, apiKeys: ['secret-with-newline\n'] })).toThrow(
     '`apiKeys` must hold keys of 1-256 visible ASCII characters with no spaces; received a string of 20 characters',
   )
+  expect(() => createResolver({ taxonomy, apiKeys: ['\n'] })).toThrow(
+    /received a string of 1 character$/,
+  )
   expect(() => createResolver({ taxonomy, anyKey: true, apiKeys: ['k'] })).toThrow(
     '`anyKey` excludes `apiKeys`',
   )
