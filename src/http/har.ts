@@ -193,7 +193,8 @@ interface BodyText {
  */
 function createBodyTexts(): (body: Uint8Array) => BodyText | undefined {
   const texts = new Map<Uint8Array, BodyText>()
-  const decoder = new TextDecoder('utf-8', { fatal: true })
+  // `ignoreBOM`: a relayed body's leading byte order mark is kept, as it was sent.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
   let left = MAX_HAR_TEXT
   return (body) => {
     let text = texts.get(body)
