@@ -126,8 +126,9 @@ export function createHar(
       entries: answered.map(({ entry, answer }) => {
         // HAR's URLs have no fragment.
         const target = toUrl(entry.path.replace(/#.*$/s, ''), base)
-        // A URI has no `%` but before two hex digits; a client may have sent one all the same.
-        const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
+        // A URI has no `%` but before two hex digits, nor a `\`, which URL parsers read as `/` (so
+        // `x\..\slug` would name the record); a client may have sent either all the same.
+        const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/\\/g, '%5C')
         const receive = answer === undefined || entry.status === null ? 0 : receiveTime(answer)
         return {
           startedDateTime: new Date(startedAt + entry.t).toISOString(),
@@ -193,7 +194,8 @@ interface BodyText {
  */
 function createBodyTexts(): (body: Uint8Array) => BodyText | undefined {
   const texts = new Map<Uint8Array, BodyText>()
-  const decoder = new TextDecoder('utf-8', { fatal: true })
+  // `ignoreBOM`: a relayed body's leading byte order mark is kept, as it was sent.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
   let left = MAX_HAR_TEXT
   return (body) => {
     let text = texts.get(body)

@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { toHar } from '../../src/http/request-journal.js'
+import { createGatheringResolver } from '../../src/http/resolver.js'
+import { emptyTaxonomy } from '../helpers/fixtures.js'
 
 const AUTH = { authorization: 'Bearer taxonomy-mock-key' }
 
@@ -35,4 +37,32 @@ it("leaves bodies out past the file's text bound, each saying so, rather than fa
   expect(contents.slice(kept).map((content) => [content.text, content.comment])).toEqual(
     Array(20 - kept).fill([undefined, "The body is left out: the file's bodies came to 128 MB"]),
   )
+})
+
+it("keeps a relayed body's leading byte order mark in its text, the bytes sent", async () => {
+  // A UTF-8 BOM, then JSON: what an upstream may send, relayed byte for byte.
+  const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":1}')])
+  const answer = {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'content-length': String(body.byteLength) },
+    body,
+  }
+  const handle = createFetchHandler(
+    createGatheringResolver(
+      { taxonomy: emptyTaxonomy() },
+      {
+        upstream: {
+          onMiss: 'passthrough',
+          source: { lookUp: async () => ({ kind: 'answer', answer }) },
+        },
+      },
+    ),
+  )
+  const request = new Request('http://x/api/v2/disciplines/anything', { headers: AUTH })
+  const sent = new Uint8Array(await (await handle(request)).arrayBuffer())
+  expect(sent).toEqual(body)
+  const { text, encoding, size } = toHar(handle.journal).log.entries[0]!.response.content
+  expect(size).toBe(body.byteLength)
+  expect(encoding).toBeUndefined()
+  expect(Buffer.from(text!, 'utf8')).toEqual(Buffer.from(body))
 })

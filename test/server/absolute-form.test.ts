@@ -82,3 +82,19 @@ it('gives a HAR request URL without the fragment a target carried', async () => 
     `${origin}/api/v2/disciplines/${SLUG}`,
   ])
 })
+
+it('gives a HAR request URL a backslash of the target as %5C, which URL parsers would read as a slash', async () => {
+  const server = await startTestServer({ taxonomy, apiKeys: [KEY] })
+  const origin = `http://127.0.0.1:${server.port}`
+  // Answered 404 (no slug has a backslash), but read as a URL `..\${SLUG}` names the record.
+  const answer = await sendRaw(server.port, 'GET', `/api/v2/disciplines/x\\..\\${SLUG}?q=a\\b`, {
+    host: `127.0.0.1:${server.port}`,
+    authorization: `Bearer ${KEY}`,
+  })
+  expect(answer.status).toBe(404)
+  const har = await (await fetch(`${server.url}/__admin/sessions/default/requests.har`)).json()
+  const { url, queryString } = har.log.entries[0].request
+  expect(url).toBe(`${origin}/api/v2/disciplines/x%5C..%5C${SLUG}?q=a%5Cb`)
+  expect(new URL(url).pathname).toBe(`/api/v2/disciplines/x%5C..%5C${SLUG}`)
+  expect(queryString).toEqual([{ name: 'q', value: 'a\\b' }])
+})
