@@ -98,9 +98,11 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     const what = `${method} ${url}`
     // Only an upstream that gave no answer stops answering: a broken one did answer.
     const unanswered = (error: unknown) => {
-      const reason = `${what}: ${noAnswer(error, timeout)}`
-      said(false, reason)
-      return failed(redactor.redact(reason))
+      const why = noAnswer(error, timeout)
+      // The line about the upstream names its address, not the lookup: a client's slug may hold
+      // a key of the mock's, which the upstream's redactor does not know.
+      said(false, `${method} ${base}: ${why}`)
+      return failed(redactor.redact(`${what}: ${why}`))
     }
     let reply: UpstreamReply
     try {

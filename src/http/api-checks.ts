@@ -320,7 +320,7 @@ export class ApiChecks {
     const { upstream } = this
     const { notFound } = this.answers.errors
     // A slug no record path carries is unknown to the upstream too: it is never asked.
-    if (upstream === undefined || !this.#askable(route.slug))
+    if (upstream === undefined || !isRecordPathSlug(route.slug))
       return this.finish(call, notFound, 'unknown-slug', delay, label, quota)
     if (!this.#fetches(route)) {
       const noun = route.endpoint.noun
@@ -358,21 +358,12 @@ export class ApiChecks {
 
   /**
    * Whether a record the data lacks is asked of the upstream (`passthrough`, `capture`): never for
-   * a slug it may not be asked for (`#askable`).
+   * a slug no record path carries (`..` would send the key to `/api/v2/`).
    */
   #fetches(route: RecordRoute): boolean {
     return (
-      this.upstream !== undefined && this.upstream.onMiss !== 'fail' && this.#askable(route.slug)
+      this.upstream !== undefined && this.upstream.onMiss !== 'fail' && isRecordPathSlug(route.slug)
     )
-  }
-
-  /**
-   * Whether a slug may go to the upstream in a URL: one a record path carries (`..` would send
-   * the key to `/api/v2/`), and that holds no key, the mock's or the upstream's, typed there by
-   * mistake (it would leave in the URL, and come back in the upstream's error lines).
-   */
-  #askable(slug: string): boolean {
-    return isRecordPathSlug(slug) && !holdsMockKey(this.cache.options, slug, this.upstream?.secrets)
   }
 
   /** The upstream's answer to the request's lookup; never rejects. */
