@@ -26,18 +26,18 @@ export interface RecordPatch {
  * (`domains[0].domain_ids: unknown field`): a typed patch that names the wrong one does not compile.
  */
 export type TaxonomyPatch = {
-  readonly [level in Level]?: readonly Pick<
+  // The other levels' links left out, so a field added to `RecordPatch` is in every level's.
+  readonly [level in Level]?: readonly Omit<
     RecordPatch,
-    | 'id'
-    | 'name'
-    | 'slug'
-    | 'description'
-    | {
+    Exclude<
+      'domain_ids' | 'discipline_ids' | 'sub_discipline_ids',
+      {
         readonly domains: never
         readonly disciplines: 'domain_ids'
         readonly sub_disciplines: 'discipline_ids'
         readonly topics: 'sub_discipline_ids'
       }[level]
+    >
   >[]
 }
 
