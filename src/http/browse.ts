@@ -38,6 +38,20 @@ const ESCAPES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 }
 
+/** The characters that set text direction (marks, embeddings, overrides, isolates). */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * JSON text with its direction controls as escapes, which mean the same characters: one left
+ * open in a string would reverse the rest of its line (all of a compact answer) on the page.
+ */
+function withVisibleBidi(json: string): string {
+  return json.replace(
+    BIDI_CONTROLS,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
 }
@@ -205,14 +219,16 @@ export function renderRecordPage(
 ): string {
   const { curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
   // A record with tens of thousands of children has an API answer of many MB: show its start.
-  const json =
+  const json = withVisibleBidi(
     apiBody.byteLength <= RECORD_JSON_BUDGET
       ? JSON.stringify(JSON.parse(new TextDecoder().decode(apiBody)), null, 2)
-      : `${new TextDecoder().decode(apiBody.subarray(0, RECORD_JSON_BUDGET))}\n… (the first ${RECORD_JSON_BUDGET.toLocaleString('en')} of ${apiBody.byteLength.toLocaleString('en')} bytes; the API answers in full)`
+      : `${new TextDecoder().decode(apiBody.subarray(0, RECORD_JSON_BUDGET))}\n… (the first ${RECORD_JSON_BUDGET.toLocaleString('en')} of ${apiBody.byteLength.toLocaleString('en')} bytes; the API answers in full)`,
+  )
   const path = `/api/v2/${collection}/${encodeURIComponent(record.slug)}`
   return page(
-    // A title holds no markup: U+2068 and U+2069 (first-strong and pop isolate) do what <bdi> does.
-    `\u2068${record.name}\u2069 · taxonomy-mock`,
+    // A title holds no markup: U+2068 and U+2069 (first-strong and pop isolate) do what <bdi> does,
+    // once the name's own direction controls are out (its U+2069 would end the isolate early).
+    `\u2068${record.name.replace(BIDI_CONTROLS, '')}\u2069 · taxonomy-mock`,
     `<p><a href="/${inSession(session)}">All records</a> · data <span id="dataset">${describeShown(options.taxonomy, session)}</span></p>
 <h1>${nameHtml(record.name)}</h1>
 <p><code>GET ${escapeHtml(path)}</code> answers:</p>

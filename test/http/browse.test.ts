@@ -118,7 +118,19 @@ it('keeps a bidi control in a name inside the name, so the slug beside it reads 
   )
   const page = get(resolver, `/browse/disciplines/${base.disciplines[0]!.slug}`).text
   expect(page).toContain(`<h1><bdi>${name}</bdi></h1>`)
-  expect(page).toContain(`<title>\u2068${name}\u2069 · taxonomy-mock</title>`)
+  expect(page).toContain(`<title>\u2068Dom  \u2713\u2069 · taxonomy-mock</title>`)
+  // In the answer's JSON, the control is the escape that means it, so it reverses nothing.
+  expect(page).toContain('&#34;name&#34;: &#34;Dom \\u202e \u2713&#34;')
+})
+
+it("keeps a name's own isolate end from ending the title's isolate early", () => {
+  const name = 'A\u2069\u202eB'
+  const hostile = patchTaxonomy(base, { disciplines: [{ slug: base.disciplines[0]!.slug, name }] })
+  const page = get(
+    createResolver({ taxonomy: hostile }),
+    `/browse/disciplines/${base.disciplines[0]!.slug}`,
+  ).text
+  expect(page).toContain('<title>\u2068AB\u2069 · taxonomy-mock</title>')
 })
 
 it('counts one domain, discipline or topic in the singular on the index', () => {
