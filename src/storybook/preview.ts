@@ -1,4 +1,5 @@
 import { addons } from 'storybook/preview-api'
+import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { OptionError } from '../core/option-error.js'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../msw/choices.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
@@ -78,12 +79,17 @@ function warnSharedFrame(context: Context) {
 
 /**
  * Puts the kit in its state. Only the story's own fields can be refused (a toolbar value names a
- * menu entry), so a refusal names them where the story wrote them, not as a bare `scenario`.
+ * menu entry), so a refusal names them where the story wrote them, not as a bare `scenario`, nor
+ * a patch's problems as a bare "Invalid patch".
  */
 function useStoryState(mock: SwitchableMock, state: MockState): void {
   try {
     mock.use(state)
   } catch (error) {
+    if (error instanceof FixtureError)
+      throw new TypeError(
+        `taxonomy-mock/storybook: \`parameters.taxonomy.data\` is no valid patch: ${summarizeIssues(error.issues, error.issueCount)}`,
+      )
     if (!(error instanceof OptionError)) throw error
     throw new TypeError(
       `taxonomy-mock/storybook: \`parameters.taxonomy.${error.option}\` ${error.requirement}`,

@@ -113,3 +113,12 @@ it("names parameters.taxonomy's field for a story's scenario or data that names 
   // Nothing of the refused kit is left in the worker: the preview's own handlers answer.
   expect(await get('pharmacology')).toMatch(/^200 /)
 })
+
+it("names parameters.taxonomy.data for a story's patch that is no valid patch", async () => {
+  const data = { preset: 'nope' } as never
+  const story = storyBeforeEach(context({ parameters: { taxonomy: { data } } }))
+  await expect(story).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` is no valid patch: preset: expected one of .* received "nope"$/,
+  )
+  expect(await get('pharmacology')).toMatch(/^200 /)
+})
