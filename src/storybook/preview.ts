@@ -1,6 +1,7 @@
 import { addons } from 'storybook/preview-api'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { OptionError } from '../core/option-error.js'
+import { formatReceived } from '../core/size.js'
 import { DATA_CHOICES, SCENARIO_CHOICES } from '../msw/choices.js'
 import type { CreateHandlersOptions } from '../msw/handlers.js'
 import {
@@ -97,6 +98,41 @@ function useStoryState(mock: SwitchableMock, state: MockState): void {
   }
 }
 
+/** Where the kit's options were written: the story's own, else the preview's defaults. */
+function optionsPlace(taxonomy: TaxonomyParameters | null | undefined): string {
+  return taxonomy?.options != null ? 'parameters.taxonomy.options' : 'parameters.taxonomyOptions'
+}
+
+/**
+ * The story's kit. Its options are refused under the parameter that holds them: a bare "`seed` must
+ * be ..." or "Invalid patch" leaves the story's author to guess between the story and the preview.
+ */
+function createStoryMock(
+  options: CreateHandlersOptions | undefined,
+  place: string,
+  ended: AbortSignal,
+): SwitchableMock {
+  if (
+    options !== undefined &&
+    (typeof options !== 'object' || options === null || Array.isArray(options))
+  )
+    throw new TypeError(
+      `taxonomy-mock/storybook: \`${place}\` must be an object; received ${formatReceived(options)}`,
+    )
+  try {
+    return createEndableMock(options, ended)
+  } catch (error) {
+    if (error instanceof FixtureError)
+      throw new TypeError(
+        `taxonomy-mock/storybook: \`${place}.patch\` is no valid patch: ${summarizeIssues(error.issues, error.issueCount)}`,
+      )
+    if (!(error instanceof OptionError)) throw error
+    // A dotted option joins with a dot; a quoted one (`["se ed"]`) follows the place as it is.
+    const option = error.option.startsWith('[') ? error.option : `.${error.option}`
+    throw new TypeError(`taxonomy-mock/storybook: \`${place}${option}\` ${error.requirement}`)
+  }
+}
+
 export async function beforeEach(context: Context): Promise<(() => void) | undefined> {
   const { taxonomy, taxonomyOptions } = context.parameters
   const kit = storyKit(taxonomy, context.globals, taxonomyOptions)
@@ -111,7 +147,7 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
   }
   // Aborted as the story is left: a hang of its requests ends then, not when the frame goes.
   const left = new AbortController()
-  const mock = createEndableMock(kit.options, left.signal)
+  const mock = createStoryMock(kit.options, optionsPlace(taxonomy), left.signal)
   useStoryState(mock, kit.state)
   putInFront(worker, mock.handlers, current?.handlers)
   current = mock

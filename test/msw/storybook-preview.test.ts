@@ -122,3 +122,23 @@ it("names parameters.taxonomy.data for a story's patch that is no valid patch", 
   )
   expect(await get('pharmacology')).toMatch(/^200 /)
 })
+
+it("names the parameter that holds bad kit options: the story's options or the preview's taxonomyOptions", async () => {
+  const story = (parameters: object, globals = {}) =>
+    storyBeforeEach(context({ parameters, globals }))
+  await expect(story({ taxonomy: { options: { seed: 'x' } } })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.options\.seed` must be a non-negative safe integer; received "x" \(string\)$/,
+  )
+  await expect(
+    story({ taxonomyOptions: { size: 'huge' } }, { taxonomyScenario: 'unavailable' }),
+  ).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomyOptions\.size` must be 'small'/,
+  )
+  await expect(story({ taxonomy: { options: 'small' } })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.options` must be an object; received "small" \(string\)$/,
+  )
+  await expect(story({ taxonomy: { options: { patch: { preset: 'x' } } } })).rejects.toThrow(
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.options\.patch` is no valid patch: preset: /,
+  )
+  expect(await get('pharmacology')).toMatch(/^200 /)
+})
