@@ -191,8 +191,15 @@ it("stops the Go recipe's mock when a test panics (TestMain never gets to stop i
   await until(() => processesIn(dir).length === 0, 'npx and the mock gone after the panic')
 })
 
-/** What a CI may export for a mock of its own: the recipes pass --host and send the admin key. */
-const EXPORTED = { TAXONOMY_MOCK_HOST: '0.0.0.0', TAXONOMY_MOCK_ADMIN_KEY: 'an-exported-admin-key' }
+/**
+ * What a CI may export for a mock of its own: the recipes pass --host, send the admin key, and send
+ * the first API key (a space after the comma, as the server allows), not the default one it refuses.
+ */
+const EXPORTED = {
+  TAXONOMY_MOCK_HOST: '0.0.0.0',
+  TAXONOMY_MOCK_ADMIN_KEY: 'an-exported-admin-key',
+  TAXONOMY_MOCK_API_KEYS: ' an-exported-key, another-exported-key',
+}
 
 /**
  * Test names that clean to one session id unless the id holds a hash of the whole name: brackets
