@@ -104,6 +104,8 @@ async function readAnswer(
   adminKey: string | undefined,
 ): Promise<DataAnswer> {
   const where = `${url.origin}${url.pathname}`
+  // One bound for the answer whole: fetch's own abort does not end a body it already handed over.
+  const signal = AbortSignal.timeout(TIMEOUT_MS)
   let response: Response
   try {
     response = await fetch(url, {
@@ -115,12 +117,12 @@ async function readAnswer(
         ...(adminKey === undefined ? {} : { [ADMIN_KEY_HEADER_NAME]: adminKey }),
       },
       redirect: 'error',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal,
     })
   } catch (error) {
     throw new RuntimeError(`cannot reach ${where}: ${reasonOf(error)}`)
   }
-  const text = await readLimited(response, where)
+  const text = await readLimited(response, signal, where)
   const body = parseJson(text)
   if (response.status !== 200) {
     // The server's own words, which may repeat the admin key it was sent, or hold a terminal's
@@ -152,11 +154,18 @@ async function readAnswer(
   return { patch: body.patch, dataset }
 }
 
-/** The answer's text, up to {@link MAX_ANSWER_BYTES}: a URL that is no mock may send anything. */
-async function readLimited(response: Response, where: string): Promise<string> {
+/**
+ * The answer's text, up to {@link MAX_ANSWER_BYTES} and until `signal` aborts: a URL that is no
+ * mock may send anything, or send it a byte at a time for ever.
+ */
+async function readLimited(
+  response: Response,
+  signal: AbortSignal,
+  where: string,
+): Promise<string> {
   let text: string | undefined
   try {
-    text = await readTextWithin(response, MAX_ANSWER_BYTES)
+    text = await readTextWithin({ body: response.body, signal }, MAX_ANSWER_BYTES)
   } catch (error) {
     throw new RuntimeError(`cannot read the answer of ${where}: ${reasonOf(error)}`)
   }

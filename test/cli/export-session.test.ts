@@ -228,6 +228,37 @@ it('exits 1 with one line when the server cannot be reached', async () => {
   })
 })
 
+it('exits 1 with one line when the server sends its answer too slowly to end within 10 s', async () => {
+  // Headers at once, then a byte every 200 ms for ever: the bound covers the body too.
+  const trickle = createHttpServer((_, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).write('{"patch":"')
+    const timer = setInterval(() => response.write('a'), 200)
+    response.on('close', () => clearInterval(timer))
+  })
+  await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(trickle.address() as { port: number }).port}`
+    const out = join(folder, 'trickled.json')
+    const started = performance.now()
+    const run = spawnCli(['export', '--from', url, '--session', 's', '--out', out])
+    const stop = setTimeout(() => run.child.kill('SIGKILL'), 30_000)
+    const code = await run.exit
+    clearTimeout(stop)
+    expect({ code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: cannot read the answer of ${url}/__admin/sessions/s/data: no answer within 10 s`,
+      ],
+    })
+    expect(performance.now() - started).toBeLessThan(20_000)
+    expect(existsSync(out)).toBe(false)
+  } finally {
+    trickle.closeAllConnections()
+    trickle.close()
+  }
+})
+
 it.each([
   [
     ['export', '--from', 'http://127.0.0.1:4477'],
