@@ -277,7 +277,8 @@ function parseRetryAfter(value: string | null): number | undefined {
   // Only an HTTP date: `Date.parse` also reads `-5` or `1.5` as dates (of 2001), which a service
   // sending a bad value does not mean. A value that is neither is ignored, as browsers do.
   if (!HTTP_DATE.test(text)) return undefined
-  const date = Date.parse(text)
+  // asctime's form names no zone, and `Date.parse` reads such a date as local time: an HTTP date is GMT.
+  const date = Date.parse(text.endsWith(' GMT') ? text : `${text} GMT`)
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 

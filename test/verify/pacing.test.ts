@@ -67,6 +67,31 @@ it('ends the run rather than wait past maxTotalWait in all', async () => {
   expect(elapsed).toBe(2_000)
 })
 
+it("reads a Retry-After in asctime's form as GMT, as every HTTP date is, whatever the local zone", async () => {
+  const zone = process.env.TZ
+  process.env.TZ = 'America/New_York'
+  try {
+    let limited = 1
+    const target = fakeTarget((_, response) => {
+      if (limited-- <= 0) return response
+      // asctime-date (RFC 9110 §5.6.7): no zone written, GMT meant. 2 s from now.
+      const [day, date, month, year, time] = new Date(Date.now() + 2_000)
+        .toUTCString()
+        .replace(',', '')
+        .split(' ')
+      const asctime = `${day} ${month} ${date!.replace(/^0/, ' ')} ${time} ${year}`
+      return new Response('', { status: 503, headers: { 'retry-after': asctime } })
+    })
+    const { run } = await verifyOnFakeClock({ disciplines: [slug], rate: 200, fetch: target.fetch })
+    await run
+    const [first, second] = target.times
+    expect(second! - first!).toBe(2_000)
+  } finally {
+    if (zone === undefined) delete process.env.TZ
+    else process.env.TZ = zone
+  }
+})
+
 it('ignores a Retry-After that is neither seconds nor an HTTP date (-5, 1.5): no retry', async () => {
   const counts: number[] = []
   for (const retryAfter of [undefined, '-5', '1.5']) {
