@@ -162,24 +162,13 @@ export class SessionRegistry implements JournalLedger {
       }
       return session
     }
-    if (this.#named.size >= SESSION_LIMITS.sessions - 1) this.#forget(this.#leastNeeded())
+    if (this.#named.size >= SESSION_LIMITS.sessions - 1)
+      this.#forget(this.#named.keys().next().value!)
     session = new Session(id, this, this.memory)
     this.#named.set(id, session)
     this.#newest = session
     this.charge(session, SESSION_BYTES)
     return session
-  }
-
-  /**
-   * The session a new one replaces at the limit: the least recently used that holds no scenario
-   * or patch, else the least recently used. An admin call set those: a `--workers` worker, whose
-   * requests make sessions the primary never sees, must not drop its copy while the primary
-   * keeps the session (it served the usual answers in it then).
-   */
-  #leastNeeded(): string {
-    for (const [id, session] of this.#named)
-      if (session.scenario === undefined && session.data === undefined) return id
-    return this.#named.keys().next().value!
   }
 
   /** The session with this id if it exists, without making it or marking it used. */

@@ -335,16 +335,6 @@ it('bounds sessions (least recently used dropped first) and each journal (oldest
   ])
 })
 
-it('keeps a session with a scenario past the limit, dropping the least recently used of those without one (a --workers worker keeps the copies its primary set)', () => {
-  const sessions = new SessionRegistry()
-  sessions.get('admin-made').scenario = new ScenarioState('unavailable')
-  for (let i = 0; i < SESSION_LIMITS.sessions + 50; i++) sessions.get(`s${i}`)
-  expect(sessions.size).toBe(SESSION_LIMITS.sessions)
-  expect(sessions.find('admin-made')?.scenario?.scenario).toEqual({ kind: 'unavailable' })
-  expect(sessions.find('s0')).toBeUndefined()
-  expect(sessions.find(`s${SESSION_LIMITS.sessions + 49}`)).toBeDefined()
-})
-
 it('answers a hang only when the client gives up', async () => {
   const handle = createFetchHandler({ taxonomy, scenario: 'hang' })
   fakeClock()
