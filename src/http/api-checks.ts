@@ -8,7 +8,7 @@ import { kindSpec } from './kinds.js'
 import type { Metrics } from './metrics.js'
 import type { PrebuiltAnswers } from './prebuilt-answers.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
-import { holdsMockKey } from './secret-query.js'
+import { holdsMockKey, holdsSecret } from './secret-query.js'
 import type { RateLimitReading } from './rate-limit.js'
 import type { AdapterContext, MockRequest } from './request.js'
 import {
@@ -322,6 +322,9 @@ export class ApiChecks {
     // A slug no record path carries is unknown to the upstream too: it is never asked.
     if (upstream === undefined || !isRecordPathSlug(route.slug))
       return this.finish(call, notFound, 'unknown-slug', delay, label, quota)
+    // Nor one a client put a key in by mistake: the URL would take it to the service's logs.
+    if (upstream.onMiss !== 'fail' && this.#holdsKey(route.slug, upstream))
+      return this.finish(call, notFound, 'unknown-slug', delay, label, quota)
     if (!this.#fetches(route)) {
       const noun = route.endpoint.noun
       const capture = upstream.captureCommand ?? 'serve --upstream URL --on-miss capture'
@@ -364,6 +367,17 @@ export class ApiChecks {
     return (
       this.upstream !== undefined && this.upstream.onMiss !== 'fail' && isRecordPathSlug(route.slug)
     )
+  }
+
+  /**
+   * Whether a slug holds the upstream's key anywhere (a secret of 8 characters or more), or is one
+   * of the mock's keys whole: a short key of the mock's (`analytics`) may stand inside a real
+   * slug (`data-analytics`), which is asked as usual.
+   */
+  #holdsKey(slug: string, upstream: Upstream): boolean {
+    const { apiKeys, adminKey } = this.cache.options
+    if (adminKey === slug || (apiKeys !== 'any' && apiKeys.includes(slug))) return true
+    return upstream.secrets !== undefined && holdsSecret(slug, upstream.secrets)
   }
 
   /** The upstream's answer to the request's lookup; never rejects. */

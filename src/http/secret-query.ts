@@ -215,7 +215,7 @@ function isSecretName(name: string): boolean {
  * space), leniently: a key among other text (`Bearer KEY`, `KEY+`, a stray `%` or a cut UTF-8
  * sequence after it) is a key all the same.
  */
-function holdsSecret(value: string, secrets: readonly string[]): boolean {
+export function holdsSecret(value: string, secrets: readonly string[]): boolean {
   if (secrets.length === 0) return false
   const forms = [value]
   if (value.includes('%')) forms.push(decodeLeniently(value))

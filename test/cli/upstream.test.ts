@@ -169,28 +169,36 @@ it("hides the upstream's key and the mock's own, typed by a client into a slug o
   for (const [target, mode] of modes) {
     const run = spawnCli(['--port', '0', '--api-key', MOCK, '--upstream', target, ...mode], ENV)
     const url = URL_PATTERN.exec(await run.waitFor(URL_PATTERN))![0]
-    // The mock's key first: the line that says the upstream gave no answer names the first lookup.
+    // A slug that is the mock's key, or holds the upstream's, is not asked of the upstream (the
+    // URL would take it to the service's logs): a 404. One that holds the mock's key among other
+    // words may be a record's (`data-analytics` under `--api-key analytics`): asked as usual.
+    const asked = `x-${MOCK}-y`
     for (const path of [
       `/api/v2/disciplines/${MOCK}`,
+      `/api/v2/disciplines/${asked}`,
       `/api/v2/disciplines/${SECRET}`,
-      `/api/v2/sub_disciplines/${SECRET}`,
+      `/api/v2/sub_disciplines/x${SECRET}`,
       `/api/v2/disciplines/${SLUG}?q=${SECRET}`,
-    ])
-      expect((await get(`${url}${path}`, { authorization: `Bearer ${MOCK}` })).status, path).toBe(
-        target === down.url ? 502 : path.includes('?') && mode.includes('passthrough') ? 200 : 404,
+    ]) {
+      const status = (await get(`${url}${path}`, { authorization: `Bearer ${MOCK}` })).status
+      const relayed = path.includes('?') ? 200 : 404
+      const fetched = path.includes('?') || path.includes(asked)
+      expect(status, path).toBe(
+        !fetched || mode.includes('fail') ? 404 : target === down.url ? 502 : relayed,
       )
+    }
     // A key in a Prefer value by mistake: the 400 does not quote it back into the HAR file.
     const prefer = { authorization: `Bearer ${MOCK}`, prefer: `scenario=${SECRET}` }
     expect((await get(`${url}/api/v2/disciplines/${SLUG}`, prefer)).status).toBe(400)
     const entries = await journal(url)
-    expect(entries).toHaveLength(5)
+    expect(entries).toHaveLength(6)
     const har = await (await fetch(`${url}/__admin/sessions/default/requests.har`)).text()
     await run.waitFor(/requests\.har/)
     run.child.kill('SIGTERM')
     await run.exit
     // The banner names the mock's key on purpose: the request log's lines must not.
     const requestLines = run.stdout.filter((line) => line.includes('GET /api/'))
-    expect(requestLines).toHaveLength(5)
+    expect(requestLines).toHaveLength(6)
     const log = [...requestLines, ...run.stderr]
     for (const [text, key] of [
       [JSON.stringify(entries), SECRET],
@@ -202,6 +210,9 @@ it("hides the upstream's key and the mock's own, typed by a client into a slug o
     ] as const)
       expect(findKeyLeak(text, key), `${mode.join(' ')}: ${text}`).toBeUndefined()
   }
+  // What reached the upstream (asked in the one mode that reached it): no slug with a key of its.
+  const reached = await journal(upstream.url)
+  expect(reached.map((entry) => entry.slug)).toEqual([`x-${MOCK}-y`, SLUG])
 })
 
 it('capture adds the record with its closure to the --data file, written whole; the next lookup is the fixture, byte for byte the upstream; capturing again from the same start gives the same bytes', async () => {
