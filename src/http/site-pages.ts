@@ -48,7 +48,11 @@ export function createSitePages(
   errors: ErrorAnswers,
   metrics: Metrics,
   upstream = false,
-): (request: MockRequest, route: SiteRoute, prefixed: string | undefined) => MockAnswer {
+): (
+  request: MockRequest,
+  route: SiteRoute,
+  prefixed: string | undefined,
+) => MockAnswer | Promise<MockAnswer> {
   let openapi: Answers | undefined
   let adminNotFound: Answers | undefined
 
@@ -123,9 +127,12 @@ export function createSitePages(
   }
 
   let malformedSession: Answers | undefined
-  return (request, route, prefixed) => {
+  function answerNow(
+    request: MockRequest,
+    route: SiteRoute,
+    id: string | typeof MALFORMED | undefined,
+  ): MockAnswer {
     const readOnly = request.method === 'GET' || request.method === 'HEAD'
-    const id = prefixed === undefined ? sessionParameter(request.url) : checked(prefixed)
     // A mistyped id is refused as it is in front of the API, not shown the base data.
     const answers =
       id === MALFORMED && readOnly && SHOWS_DATA.has(route.kind)
@@ -141,6 +148,20 @@ export function createSitePages(
     const delay = route.kind === 'health' ? 0 : cache.options.delay
     metrics.countSite(request, route.kind, answer, delay)
     return delay > 0 ? { ...answer, delay } : answer
+  }
+
+  return (request, route, prefixed) => {
+    const id = prefixed === undefined ? sessionParameter(request.url) : checked(prefixed)
+    // Another replica may have changed the session's data: a page shows it as the API would next
+    // (read-your-writes), fetched first. The unnamed probe never waits for the store (the
+    // kubelet's check); a fetch that fails shows the copy held, as pages need no store.
+    const probe = route.kind === 'health' && id === undefined
+    const waiting =
+      id === MALFORMED || probe || !SHOWS_DATA.has(route.kind)
+        ? undefined
+        : store.current(id ?? DEFAULT_SESSION)
+    if (waiting === undefined) return answerNow(request, route, id)
+    return waiting.then(() => answerNow(request, route, id))
   }
 }
 

@@ -309,6 +309,21 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect((await get(a!.url, 'd')).status).toBe(200)
   }, 60_000)
 
+  it("shows another replica's data patch, and its removal, on the session's pages and /__health at once", async () => {
+    const [a, b] = await startReplicas('pages', 2)
+    const dataset = async (url: string) =>
+      ((await (await fetch(`${url}/__sessions/pg/__health`)).json()) as { dataset: object }).dataset
+    const base = await dataset(b!.url)
+    const patched = await admin(a!.url, 'PUT', 'pg/data', { preset: 'empty-children' })
+    expect(patched.status).toBe(200)
+    // No API request in the session on b first: its pages must fetch the change themselves.
+    expect(await dataset(b!.url)).toEqual(patched.json.dataset)
+    const index = await (await fetch(`${b!.url}/?session=pg`)).text()
+    expect(index).toBe(await (await fetch(`${a!.url}/?session=pg`)).text())
+    expect((await admin(a!.url, 'DELETE', 'pg/data')).status).toBe(200)
+    expect(await dataset(b!.url)).toEqual(base)
+  }, 60_000)
+
   it('makes a session afresh with PUT on every replica: a wrong key is journaled on any of them', async () => {
     const [a, b] = await startReplicas('made', 2)
     await admin(a!.url, 'PUT', 'm/scenario', 'unavailable')
