@@ -9,11 +9,10 @@ import {
   putInFront,
   removeHandlers,
   type HandlerList,
-  type MockState,
   type SwitchableMock,
 } from '../msw/switchable.js'
 import { DATA_GLOBAL, JOURNAL_EVENT, SCENARIO_GLOBAL, type JournalMessage } from './shared.js'
-import { storyKit, type TaxonomyParameters } from './story-state.js'
+import { storyKit, type StoryKit, type TaxonomyParameters } from './story-state.js'
 
 export type { TaxonomyParameters } from './story-state.js'
 
@@ -83,13 +82,14 @@ function warnSharedFrame(context: Context) {
  * menu entry), so a refusal names them where the story wrote them, not as a bare `scenario`, nor
  * a patch's problems as a bare "Invalid patch".
  */
-function useStoryState(mock: SwitchableMock, state: MockState): void {
+function useStoryState(mock: SwitchableMock, { state, dataPlace }: StoryKit): void {
   try {
     mock.use(state)
   } catch (error) {
+    // A patch that does not apply to this story's data: named where it was chosen.
     if (error instanceof FixtureError)
       throw new TypeError(
-        `taxonomy-mock/storybook: \`parameters.taxonomy.data\` is no valid patch: ${summarizeIssues(error.issues, error.issueCount)}`,
+        `taxonomy-mock/storybook: ${dataPlace} is no valid patch for this story's data: ${summarizeIssues(error.issues, error.issueCount)}`,
       )
     if (!(error instanceof OptionError)) throw error
     throw new TypeError(
@@ -148,7 +148,7 @@ export async function beforeEach(context: Context): Promise<(() => void) | undef
   // Aborted as the story is left: a hang of its requests ends then, not when the frame goes.
   const left = new AbortController()
   const mock = createStoryMock(kit.options, optionsPlace(taxonomy), left.signal)
-  useStoryState(mock, kit.state)
+  useStoryState(mock, kit)
   putInFront(worker, mock.handlers, current?.handlers)
   current = mock
   const channel = addons.getChannel()

@@ -30,6 +30,8 @@ export interface StoryKit {
   readonly state: MockState
   readonly scenarioLabel: string
   readonly dataLabel: string
+  /** Where the state's data was named, for a patch that does not apply: the story or the toolbar. */
+  readonly dataPlace: string
 }
 
 /** A toolbar global's value, checked: a URL can carry anything. */
@@ -99,5 +101,8 @@ export function storyKit(
     },
     scenarioLabel: `${describe(scenario ?? options?.scenario ?? 'usual')} (${picked ? 'toolbar' : 'story'})`,
     dataLabel: `${describe(data ?? options?.patch ?? 'base')} (${pickedData ? 'toolbar' : 'story'})`,
+    dataPlace: pickedData
+      ? `the toolbar's data ${JSON.stringify(pickedData)}`
+      : '`parameters.taxonomy.data`',
   }
 }

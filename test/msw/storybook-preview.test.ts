@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { createHandlers } from '../../src/msw/index.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 
 // The preview half of the addon, run as Storybook runs it: its beforeEach with a story's context,
 // and msw's Node server as the worker msw-storybook-addon would put in it. Storybook is an optional
@@ -118,9 +119,29 @@ it("names parameters.taxonomy.data for a story's patch that is no valid patch", 
   const data = { preset: 'nope' } as never
   const story = storyBeforeEach(context({ parameters: { taxonomy: { data } } }))
   await expect(story).rejects.toThrow(
-    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` is no valid patch: preset: expected one of .* received "nope"$/,
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` is no valid patch for this story's data: preset: expected one of .* received "nope"$/,
   )
   expect(await get('pharmacology')).toMatch(/^200 /)
+})
+
+it('names the toolbar entry, not a parameter the story never set, for toolbar data that does not apply to its data', async () => {
+  const empty = loadTaxonomy({
+    format: 'taxonomy-mock/v1',
+    seed: null,
+    domains: [],
+    disciplines: [],
+    sub_disciplines: [],
+    topics: [],
+  })
+  const story = storyBeforeEach(
+    context({
+      parameters: { taxonomy: { options: { taxonomy: empty } } },
+      globals: { taxonomyData: 'many-parents' },
+    }),
+  )
+  await expect(story).rejects.toThrow(
+    /^taxonomy-mock\/storybook: the toolbar's data "many-parents" is no valid patch for this story's data: /,
+  )
 })
 
 it("names the parameter that holds bad kit options: the story's options or the preview's taxonomyOptions", async () => {
