@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
-import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
+import { MEGABYTE, toMegabytes, toSizeOver } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
 import { toQuoted } from '../core/shown-text.js'
 import { namesNodesOwnDescriptor } from './descriptor-paths.js'
@@ -128,7 +128,7 @@ async function readDataBytes(
       throw new UsageError(`${where} is a terminal, not a file`)
     if (info.size > limit.bytes) {
       throw new UsageError(
-        `${where} is ${toMegabytes(info.size)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
+        `${where} is ${toSizeOver(info.size, limit.bytes)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
       )
     }
     const isPipe = info.isFIFO() || info.isSocket()

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { recordService } from '../contract/record.js'
 import { createRedactor } from '../contract/redact.js'
-import { toMegabytes } from '../core/megabytes.js'
+import { toMegabytes, toSizeOver } from '../core/megabytes.js'
 import type { NestedOrder } from '../core/records.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
 import { toShownName } from '../core/shown-text.js'
@@ -50,7 +50,7 @@ export function serveAdvice(
   if (out === undefined)
     return `Serve it as the service answered, once saved to a file: taxonomy-mock --data FILE${flag}`
   if (size !== undefined && size > MAX_DATA_BYTES)
-    return `It is ${toMegabytes(size)}, more than the ${toMegabytes(MAX_DATA_BYTES)} --data reads: record fewer disciplines to serve one, or load this one in code with loadTaxonomy()`
+    return `It is ${toSizeOver(size, MAX_DATA_BYTES)}, more than the ${toMegabytes(MAX_DATA_BYTES)} --data reads: record fewer disciplines to serve one, or load this one in code with loadTaxonomy()`
   return `Serve it as the service answered: taxonomy-mock --data ${toShownName(out)}${flag}`
 }
 

@@ -7,7 +7,7 @@ import { planTopics, walkTopics } from './generator/topics.js'
 import { createRandom, shuffled, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { createUniqueSlugs, toSlug } from './slug.js'
-import { Taxonomy } from './store.js'
+import { Taxonomy, type TaxonomyView } from './store.js'
 import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
 import { DOMAINS } from './generator/vocabulary/index.js'
 import { OptionError } from './option-error.js'
@@ -116,10 +116,10 @@ export interface Generation {
 
 // Keyed by the instance, not by its seed field: a loaded export carries its seed too, and may have
 // been edited since.
-const generations = new WeakMap<Taxonomy, Generation>()
+const generations = new WeakMap<TaxonomyView, Generation>()
 
 /** The seed and counts `createTaxonomy` made `taxonomy` from; `undefined` for loaded or patched data. */
-export function findGeneration(taxonomy: Taxonomy): Generation | undefined {
+export function findGeneration(taxonomy: TaxonomyView): Generation | undefined {
   return generations.get(taxonomy)
 }
 

@@ -253,6 +253,22 @@ it('exits 2 for a --data file over the size limit, before reading it', async () 
   })
 })
 
+// Rounded to whole megabytes, a file just past the limit read "is 100 MB; the limit is 100 MB".
+it('names the bytes of a --data file just over the size limit, which whole megabytes would show as the limit', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
+  const file = join(dir, 'huge.json')
+  writeFileSync(file, '')
+  const { truncateSync } = await import('node:fs')
+  truncateSync(file, 100 * 1024 * 1024 + 1)
+  const { code, stderr } = await runCli(['validate', file])
+  expect({ code, stderr }).toEqual({
+    code: 2,
+    stderr: [
+      `taxonomy-mock: file ${JSON.stringify(file)} is 104857601 bytes; the limit is 100 MB (generate more data with --size large; loadTaxonomy() reads a larger file in code)`,
+    ],
+  })
+})
+
 it('exits 2 for a --data file nested a million levels deep, naming the path, in serve and validate', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'taxonomy-mock-'))
   const file = join(dir, 'deep.json')
