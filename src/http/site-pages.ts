@@ -152,17 +152,26 @@ export function createSitePages(
 
   return (request, route, prefixed) => {
     const id = prefixed === undefined ? sessionParameter(request.url) : checked(prefixed)
-    // Another replica may have changed the session's data: a page shows it as the API would next
-    // (read-your-writes), fetched first. The unnamed probe never waits for the store (the
-    // kubelet's check); a fetch that fails shows the copy held, as pages need no store.
-    const probe = route.kind === 'health' && id === undefined
-    const waiting =
-      id === MALFORMED || probe || !SHOWS_DATA.has(route.kind)
-        ? undefined
-        : store.current(id ?? DEFAULT_SESSION)
+    const waiting = sessionFetch(store, route, id)
     if (waiting === undefined) return answerNow(request, route, id)
     return waiting.then(() => answerNow(request, route, id))
   }
+}
+
+/**
+ * What a page waits for before it answers, if anything: another replica may have changed the
+ * session's data, so a page shows it as the API would next (read-your-writes), fetched first. The
+ * unnamed probe never waits for the store (the kubelet's check); a fetch that fails shows the copy
+ * held, as pages need no store.
+ */
+function sessionFetch(
+  store: SessionStore,
+  route: SiteRoute,
+  id: string | typeof MALFORMED | undefined,
+): Promise<unknown> | undefined {
+  const probe = route.kind === 'health' && id === undefined
+  if (id === MALFORMED || probe || !SHOWS_DATA.has(route.kind)) return undefined
+  return store.current(id ?? DEFAULT_SESSION)
 }
 
 /**
