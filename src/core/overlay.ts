@@ -1,4 +1,5 @@
 import { quote } from './field-name.js'
+import { findGeneration } from './generate.js'
 import { parsePatchShape } from './patch-shape.js'
 import { createIssueList, parseRecord, type IssueList } from './fixture.js'
 import {
@@ -117,6 +118,8 @@ export class TaxonomyOverlay implements TaxonomyView {
   readonly #base: Taxonomy
   readonly #levels: Readonly<Record<Level, LevelOverlay>>
   readonly #children = new Map<string, readonly FixtureRecord[]>()
+  // Each level merged on its own first use: listing the domains builds no topic of a generated base.
+  readonly #merged: Partial<Record<Level, readonly FixtureRecord[]>> = {}
   #fixture: Fixture | undefined
 
   /** @internal Use {@link createOverlay}, which validates. */
@@ -141,19 +144,28 @@ export class TaxonomyOverlay implements TaxonomyView {
   }
 
   get domains(): readonly FixtureDomain[] {
-    return this.toFixture().domains
+    return this.#level('domains') as readonly FixtureDomain[]
   }
 
   get disciplines(): readonly FixtureDiscipline[] {
-    return this.toFixture().disciplines
+    return this.#level('disciplines') as readonly FixtureDiscipline[]
   }
 
   get subDisciplines(): readonly FixtureSubDiscipline[] {
-    return this.toFixture().sub_disciplines
+    return this.#level('sub_disciplines') as readonly FixtureSubDiscipline[]
   }
 
   get topics(): readonly FixtureTopic[] {
-    return this.toFixture().topics
+    return this.#level('topics') as readonly FixtureTopic[]
+  }
+
+  /**
+   * How many topics it has, without listing them: the base's and the ones the patch adds (a patch
+   * removes none). A generated base's count comes from its counts, so none of its topics is built.
+   */
+  topicCount(): number {
+    const inBase = findGeneration(this.#base)?.counts.topics ?? this.#base.topics.length
+    return inBase + this.changes.topics.added
   }
 
   findDiscipline(slug: string): FixtureDiscipline | undefined {
@@ -200,14 +212,19 @@ export class TaxonomyOverlay implements TaxonomyView {
     this.#fixture ??= Object.freeze({
       format: this.#base.format,
       seed: null,
-      ...(Object.fromEntries(
-        LEVELS.map((level) => [level, Object.freeze(this.#merged(level))]),
-      ) as Pick<Fixture, Level>),
+      ...(Object.fromEntries(LEVELS.map((level) => [level, this.#level(level)])) as Pick<
+        Fixture,
+        Level
+      >),
     })
     return this.#fixture
   }
 
-  #merged(level: Level): FixtureRecord[] {
+  #level(level: Level): readonly FixtureRecord[] {
+    return (this.#merged[level] ??= Object.freeze(this.#mergeLevel(level)))
+  }
+
+  #mergeLevel(level: Level): FixtureRecord[] {
     const overlay = this.#levels[level]
     if (overlay.touched.length === 0) return recordsOf(this.#base, level).slice()
     const { records } = indexOf(this.#base, level)

@@ -143,6 +143,39 @@ it("counts a generated dataset's topics on the index without building them", () 
   expect(countBuiltTopics(taxonomy)).toBe(0)
 })
 
+// A patched session's index counts them too: the base's count and the topics the patch adds.
+it("counts a patched session's topics on the index without building the generated base's", async () => {
+  const size = { domains: 3, disciplines: 12, subDisciplines: 60, topics: 3_000 }
+  // A seed no other test uses: createTaxonomy shares recent datasets, and this one must start unbuilt.
+  const taxonomy = createTaxonomy({ seed: 920_002, size })
+  const resolver = createResolver({ taxonomy })
+  const put = (session: string, patch: unknown) =>
+    resolver.resolve({
+      method: 'PUT',
+      url: `/__admin/sessions/${session}/data`,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => JSON.stringify(patch),
+    })
+  expect((await put('many', { preset: 'many-parents' })).status).toBe(200)
+  const page = get(resolver, '/?session=many').text
+  expect(page).toContain('3 domains, 13 disciplines, 61 sub-disciplines, 3000 topics.')
+  expect(countBuiltTopics(taxonomy)).toBe(0)
+  // A patch that replaces one topic and adds two: the count is the one of the whole patched data.
+  const sub = taxonomy.subDisciplines[0]!
+  const patch = {
+    topics: [
+      { slug: taxonomy.topicsOf(sub)[0]!.slug, name: 'Replaced' },
+      { name: 'Added One', sub_discipline_ids: [sub.id] },
+      { name: 'Added Two', sub_discipline_ids: [sub.id] },
+    ],
+  }
+  expect((await put('topics', patch)).status).toBe(200)
+  const whole = patchTaxonomy(createTaxonomy({ seed: 920_002, size }), patch).topics.length
+  expect(whole).toBe(3_002)
+  expect(get(resolver, '/?session=topics').text).toContain(`, ${whole} topics.`)
+})
+
 it('counts one domain, discipline or topic in the singular on the index', () => {
   const one = loadTaxonomy(cloneFixture())
   expect(get(createResolver({ taxonomy: one }), '/').text).toContain(
