@@ -45,7 +45,7 @@ function optionFlagLine(option: KindOption): string {
 }
 
 export const HELP = `Usage: taxonomy-mock [serve] [options]
-       taxonomy-mock export [--seed N] [--size S | --data FILE] [--out FILE]
+       taxonomy-mock export [[--seed N] [--size S] | --data FILE] [--out FILE]
                             [--types FILE] [--manifest FILE]
        taxonomy-mock export --from URL --session ID [--data FILE] [--out FILE] ...
        taxonomy-mock validate FILE     every problem of a fixture file, with its JSON path

@@ -41,6 +41,13 @@ it('prints the help and the version after every command, verify and record too',
   expect(await runCli(['record', '--target', 'http://127.0.0.1:1', '-h'])).toEqual(help)
 })
 
+it('pairs --seed with --size in the export usage line, not with --data, which excludes both', async () => {
+  const help = (await runCli(['--help'])).stdout.join('\n')
+  expect(help).not.toContain('[--seed N] [--size S | --data FILE]')
+  expect(help).toContain('export [[--seed N] [--size S] | --data FILE] [--out FILE]')
+  expect((await runCli(['export', '--seed', '1', '--data', 'x.json'])).code).toBe(2)
+})
+
 it('exports the fixture JSON to stdout, byte for byte the canonical export', async () => {
   const { code, stdout, stderr } = await runCli(['export', '--seed', '42', '--size', 'small'])
   expect(code).toBe(0)
