@@ -83,8 +83,8 @@ Serve options:
                      killed or crashed too
       --workers N    serve the port from N processes, or auto (one per core); sessions stay
                      exact: the primary owns them  (default 1)
-      --store URL    share sessions with other replicas through Redis:
-                     redis://[:PASSWORD@]HOST:PORT[/DB][?prefix=NAME][&timeout=MS]
+      --store URL    share sessions with other replicas through Redis (rediss:// for TLS):
+                     redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?prefix=NAME][&timeout=MS]
                      (env ${ENV.store}: keeps a password out of the process list);
                      each call to Redis gives up after MS (default ${DEFAULT_STORE_TIMEOUT_MS}), then 503;
                      with --workers, each worker is a replica (docs/deployment.md)

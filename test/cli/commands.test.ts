@@ -48,6 +48,12 @@ it('pairs --seed with --size in the export usage line, not with --data, which ex
   expect((await runCli(['export', '--seed', '1', '--data', 'x.json'])).code).toBe(2)
 })
 
+it('gives in --help the --store URL the flag takes: a user, no port and rediss:// too', async () => {
+  const help = (await runCli(['--help'])).stdout.join('\n')
+  expect(help).toContain('redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?prefix=NAME][&timeout=MS]')
+  expect(help).toContain('rediss://')
+})
+
 it('exports the fixture JSON to stdout, byte for byte the canonical export', async () => {
   const { code, stdout, stderr } = await runCli(['export', '--seed', '42', '--size', 'small'])
   expect(code).toBe(0)
