@@ -1,3 +1,4 @@
+import { toQuoted } from '../core/shown-text.js'
 import { UsageError } from './usage-error.js'
 
 /**
@@ -45,9 +46,14 @@ export function describeParseError(error: Error & { code?: string }): string {
         ? `${long} takes no value (see --help)`
         : `${long} needs a value (see --help)`
     }
-    default:
-      return `${error.message.split('\n')[0]} (see --help)`
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
+      // Quoted as the other commands quote theirs: parseArgs' words hold it raw, controls included.
+      const argument = /^Unexpected argument '([\s\S]*)'\. This command/.exec(error.message)?.[1]
+      if (argument !== undefined) return `unexpected argument ${toQuoted(argument)} (see --help)`
+      break
+    }
   }
+  return `${error.message.split('\n')[0]} (see --help)`
 }
 
 /**

@@ -178,6 +178,12 @@ it.each([
     ['--data', 'x.json', '--seed', '1'],
     'taxonomy-mock: --data excludes --seed and --size: the file holds the whole dataset',
   ],
+  // verify and record name an extra argument as the other commands do, quoted and escaped.
+  [['verify', 'extra'], 'taxonomy-mock: verify: unexpected argument "extra" (see --help)'],
+  [
+    ['record', 'a\u001b[2J\nb'],
+    'taxonomy-mock: record: unexpected argument "a\\u001b[2J\\nb" (see --help)',
+  ],
   [
     ['launch'],
     'taxonomy-mock: unknown command "launch"; use serve, export, validate, verify, record or help (see --help)',
