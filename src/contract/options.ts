@@ -237,6 +237,8 @@ function shortKeyRequirement(length: number): string {
 
 /**
  * The service's base URL without a trailing slash: http or https, no credentials, query or fragment.
+ * One that ends in `/api/v2` (the spec's `{base_url}` excludes it) means the same as one without it,
+ * as a kit's `baseUrl` does: its lookups went to `/api/v2/api/v2/...`, every one a 404.
  * What an error quotes of it has `apiKey` (a key already judged) redacted.
  */
 export function resolveTarget(target: unknown, apiKey?: string): string {
@@ -263,7 +265,7 @@ export function resolveTarget(target: unknown, apiKey?: string): string {
     throw new OptionError('target', 'must not carry credentials: pass the key as `apiKey`')
   if (url.search || url.hash)
     throw new OptionError('target', 'must be a base URL without a query or fragment')
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/, '')}`
 }
 
 function resolveSlugs(slugs: unknown, name: string): readonly string[] {
