@@ -239,8 +239,9 @@ it('exits 1 with one line when the server sends its answer too slowly to end wit
   try {
     const url = `http://127.0.0.1:${(trickle.address() as { port: number }).port}`
     const out = join(folder, 'trickled.json')
-    const started = performance.now()
     const run = spawnCli(['export', '--from', url, '--session', 's', '--out', out])
+    // Only a hang is caught by time: the exit itself, code 1 with the bound's own line, shows the
+    // 10 s bound ended the read (a killed run has no code and says nothing).
     const stop = setTimeout(() => run.child.kill('SIGKILL'), 30_000)
     const code = await run.exit
     clearTimeout(stop)
@@ -251,7 +252,6 @@ it('exits 1 with one line when the server sends its answer too slowly to end wit
         `taxonomy-mock: cannot read the answer of ${url}/__admin/sessions/s/data: no answer within 10 s`,
       ],
     })
-    expect(performance.now() - started).toBeLessThan(20_000)
     expect(existsSync(out)).toBe(false)
   } finally {
     trickle.closeAllConnections()
