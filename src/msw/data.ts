@@ -1,9 +1,8 @@
 import type { HttpHandler } from 'msw'
-import { resolveScope } from '../http/base-url.js'
 import type { Resolver } from '../http/resolver.js'
 import { createSessionData, type SessionPatch } from '../http/session-data.js'
 import { createEndpointHandlers } from './handlers.js'
-import { requireScenarioOptions, type ScenarioOptions } from './scenarios.js'
+import { helperScope, requireScenarioOptions, type ScenarioOptions } from './scenarios.js'
 import { selectDataFor } from './selection.js'
 
 /** A kit's `withData`: see {@link MockKit.withData}. */
@@ -19,8 +18,7 @@ export function createDataHelper(resolver: Resolver, kitBaseUrl?: string): WithD
   return (patch, options = {}) => {
     requireScenarioOptions(options)
     const data = createSessionData(resolver.options.taxonomy, patch)
-    // `null` is no URL: taken for none, the kit's origin stood in, where createMock refuses it.
-    const scope = resolveScope(options.baseUrl === undefined ? kitBaseUrl : options.baseUrl, 'any')
+    const scope = helperScope(options, kitBaseUrl)
     return createEndpointHandlers(scope, (request) => {
       selectDataFor(request, data, resolver)
       return undefined

@@ -32,6 +32,14 @@ export function requireScenarioOptions(options: ScenarioOptions): void {
   rejectNearMisses(options, ['baseUrl'])
 }
 
+/**
+ * Where a helper's handlers apply: its `baseUrl`, else the kit's. `null` is no URL: taken for
+ * none, the kit's origin stood in, where `createMock` refuses it.
+ */
+export function helperScope(options: ScenarioOptions, kitBaseUrl: string | undefined) {
+  return resolveScope(options.baseUrl === undefined ? kitBaseUrl : options.baseUrl, 'any')
+}
+
 /** The scenario helpers, each a list of handlers for `server.use(...)`: see the free functions below. */
 export interface ScenarioHelpers {
   withScenario(scenario: ScenarioInput, options?: ScenarioOptions): HttpHandler[]
@@ -67,8 +75,7 @@ export function createScenarioHelpers(
   ): HttpHandler[] {
     requireScenarioOptions(options)
     const state = new ScenarioState(scenario, undefined, source)
-    // `null` is no URL: taken for none, the kit's origin stood in, where createMock refuses it.
-    const scope = resolveScope(options.baseUrl === undefined ? kitBaseUrl : options.baseUrl, 'any')
+    const scope = helperScope(options, kitBaseUrl)
     return createEndpointHandlers(scope, (request) => {
       selectScenarioFor(request, { state, kit })
       return undefined
