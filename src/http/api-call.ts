@@ -7,7 +7,7 @@ import type { MockRequest } from './request.js'
 import { answerFor, type Answers, type MockAnswer } from './responses.js'
 import type { Route } from './routes.js'
 import type { ScenarioKind } from './scenario.js'
-import { REDACTED, type QueryRedactor } from './secret-query.js'
+import { pathOf, REDACTED, type QueryRedactor } from './secret-query.js'
 import type { Session } from './sessions.js'
 import type { AnswerSource } from './upstream.js'
 
@@ -130,6 +130,5 @@ function sourceOf(reason: AnswerReason): AnswerSource {
 
 /** A record's slug as its journal entry keeps it: `[redacted]` where its path's last segment is. */
 function shownSlug(url: string, slug: string): string {
-  const path = /^[^?#]*/.exec(url)![0]
-  return path.endsWith(`/${REDACTED}`) ? REDACTED : slug
+  return pathOf(url).endsWith(`/${REDACTED}`) ? REDACTED : slug
 }

@@ -8,7 +8,7 @@ import { kindSpec } from './kinds.js'
 import type { Metrics } from './metrics.js'
 import type { PrebuiltAnswers } from './prebuilt-answers.js'
 import { USUAL_ANSWER, parsePrefer } from './prefer.js'
-import { holdsMockKey, holdsSecret } from './secret-query.js'
+import { holdsMockKey, holdsSecret, keysOf } from './secret-query.js'
 import type { RateLimitReading } from './rate-limit.js'
 import type { AdapterContext, MockRequest } from './request.js'
 import {
@@ -375,8 +375,7 @@ export class ApiChecks {
    * slug (`data-analytics`), which is asked as usual.
    */
   #holdsKey(slug: string, upstream: Upstream): boolean {
-    const { apiKeys, adminKey } = this.cache.options
-    if (adminKey === slug || (apiKeys !== 'any' && apiKeys.includes(slug))) return true
+    if (keysOf(this.cache.options).includes(slug)) return true
     return upstream.secrets !== undefined && holdsSecret(slug, upstream.secrets)
   }
 

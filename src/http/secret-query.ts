@@ -80,11 +80,15 @@ export function createQueryRedactor(
   }
 }
 
+/** A target's path: up to its query or fragment. */
+export function pathOf(target: string): string {
+  return /^[^?#]*/.exec(target)![0]
+}
+
 /** `target` with each segment of its path that holds one of `secrets` as `[redacted]`. */
 function redactPath(target: string, secrets: readonly string[]): string {
   if (secrets.length === 0) return target
-  const ends = [target.indexOf('?'), target.indexOf('#')].filter((at) => at !== -1)
-  const end = ends.length === 0 ? target.length : Math.min(...ends)
+  const end = pathOf(target).length
   const segments = target.slice(0, end).split('/')
   let changed = false
   for (let i = 0; i < segments.length; i++) {
@@ -96,7 +100,7 @@ function redactPath(target: string, secrets: readonly string[]): string {
 }
 
 /** A mock's keys: its API keys (none for `anyKey`) and its admin key. */
-function keysOf(options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>): string[] {
+export function keysOf(options: Pick<ResolvedOptions, 'apiKeys' | 'adminKey'>): string[] {
   return [
     ...(options.apiKeys === 'any' ? [] : options.apiKeys),
     ...(options.adminKey === undefined ? [] : [options.adminKey]),
