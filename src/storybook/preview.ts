@@ -88,14 +88,19 @@ function useStoryState(mock: SwitchableMock, { state, dataPlace }: StoryKit): vo
   } catch (error) {
     // A patch that does not apply to this story's data: named where it was chosen.
     if (error instanceof FixtureError)
-      throw new TypeError(
-        `taxonomy-mock/storybook: ${dataPlace} is no valid patch for this story's data: ${summarizeIssues(error.issues, error.issueCount)}`,
-      )
+      throw noValidPatch(`${dataPlace} is no valid patch for this story's data`, error)
     if (!(error instanceof OptionError)) throw error
     throw new TypeError(
       `taxonomy-mock/storybook: \`parameters.taxonomy.${error.option}\` ${error.requirement}`,
     )
   }
+}
+
+/** The addon's refusal of a patch: `refusal`, then the issues `error` found. */
+function noValidPatch(refusal: string, error: FixtureError): TypeError {
+  return new TypeError(
+    `taxonomy-mock/storybook: ${refusal}: ${summarizeIssues(error.issues, error.issueCount)}`,
+  )
 }
 
 /** Where the kit's options were written: the story's own, else the preview's defaults. */
@@ -123,9 +128,7 @@ function createStoryMock(
     return createEndableMock(options, ended)
   } catch (error) {
     if (error instanceof FixtureError)
-      throw new TypeError(
-        `taxonomy-mock/storybook: \`${place}.patch\` is no valid patch: ${summarizeIssues(error.issues, error.issueCount)}`,
-      )
+      throw noValidPatch(`\`${place}.patch\` is no valid patch`, error)
     if (!(error instanceof OptionError)) throw error
     // A dotted option joins with a dot; a quoted one (`["se ed"]`) follows the place as it is.
     const option = error.option.startsWith('[') ? error.option : `.${error.option}`
