@@ -9,6 +9,20 @@ import { SessionRegistry } from '../../src/http/sessions.js'
 const MiB = 1024 * 1024
 const OK = createAnswers(200, encodeJson({}), false)
 
+/** An admin call on `resolver` from a loopback client: its status and text. */
+const adminOf =
+  (resolver: ReturnType<typeof createResolver>) =>
+  async (method: string, url: string, body = '') => {
+    const answer = await resolver.resolve({
+      method,
+      url,
+      fromLoopback: true,
+      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+      text: async () => body,
+    })
+    return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
+  }
+
 /** Entries of `bytes` each in `budget`, with what was let go of, in order. */
 function keeper(budget: MemoryBudget) {
   const dropped: string[] = []
@@ -257,16 +271,7 @@ it("counts a session's index page and probe answer, lets them go past the budget
 it('counts each scenario against the memory budget: 413 past it, counted no more once cleared or forgotten', async () => {
   const resolver = createResolver({ memoryBudget: MiB })
   const { memory } = sessionsOf(resolver)
-  const admin = async (method: string, url: string, body = '') => {
-    const answer = await resolver.resolve({
-      method,
-      url,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => body,
-    })
-    return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
-  }
+  const admin = adminOf(resolver)
   // 50 KB of JSON a scenario, about 110 KB of heap: ten of them once took 1.1 MB, uncounted.
   const sequence = Array.from({ length: 1_000 }, (_, i) => ({
     kind: 'delay',
@@ -303,16 +308,7 @@ it('counts a scenario whose ttl ran out no more, though its session sends no req
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
   const resolver = createResolver({ taxonomy, memoryBudget: MiB })
   const sessions = sessionsOf(resolver)
-  const admin = async (method: string, url: string, body = '') => {
-    const answer = await resolver.resolve({
-      method,
-      url,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => body,
-    })
-    return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
-  }
+  const admin = adminOf(resolver)
   const sequence = Array.from({ length: 1_000 }, (_, i) => ({ delay: [i, i + 1_000] }))
   const put = (id: string, body: unknown) =>
     admin('PUT', `/__admin/sessions/${id}/scenario`, JSON.stringify(body))
