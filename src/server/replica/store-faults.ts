@@ -77,6 +77,23 @@ export class StoreFaults {
     )
   }
 
+  /**
+   * Listeners on the changes channel that did not confirm an admin write within the time bound:
+   * said at most once a minute, as a failure is.
+   */
+  unconfirmed(missing: number, channel: string): void {
+    const now = performance.now()
+    const last = this.#said.get('unconfirmed')
+    if (last !== undefined && now - last < FAILURE_QUIET_MS) return
+    this.#said.set('unconfirmed', now)
+    const listeners = missing === 1 ? '1 listener' : `${missing} listeners`
+    this.warn(
+      `${listeners} on ${channel} did not confirm an admin write within ${this.address.timeout} ms ` +
+        `(a stopped or busy replica, or a client that is no replica subscribed there): the write ` +
+        `holds, though a request on such a replica may not find it until its notice comes`,
+    )
+  }
+
   snapshot(): StoreCounts {
     return { malformed: { ...this.#malformed }, failures: { ...this.#failures } }
   }

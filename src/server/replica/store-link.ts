@@ -18,8 +18,9 @@ import { SCRIPTS } from './store-scripts.js'
  * - `P:sessions`: the ids of sessions with a scenario or data; `P:s:{ID}` their state (a hash:
  *   `v`, the version of the write that made it, `scenario` and `data` as JSON, and `n`, how many
  *   requests the scenario has counted), `P:s:{ID}:q` a rate-limited scenario's windows;
- * Channels: `P:changes` (a session changed; a replica asks for journals) and `P:parts:REPLICA`
- * (journal parts for the replica that asked). Journals stay in each replica's memory.
+ * Channels: `P:changes` (a session changed; a replica asks for journals), `P:acks:REPLICA` (the
+ * other replicas heard a write of the replica's: its number) and `P:parts:REPLICA` (journal parts
+ * for the replica that asked). Journals stay in each replica's memory.
  *
  * What is read back is untrusted input, as a request is: another program, an operator or a bug
  * may have written anything under the prefix. It is parsed into typed data, and what is malformed
@@ -43,6 +44,8 @@ export type Notice =
       readonly op: AdminCommand['op'] | 'restore'
       readonly session: string
       readonly from: string
+      /** The writer's number for an admin write, which the replicas that hear it confirm. */
+      readonly write?: number
     }
   | {
       readonly op: 'journal'
@@ -116,6 +119,10 @@ export class StoreLink {
   readonly replica = randomUUID()
   readonly #keys: (suffix: string) => string
   #closing = false
+  /** This replica's admin writes so far: each one's number, which the others confirm. */
+  #writes = 0
+  /** The writes waiting for the others to confirm them, by number: counts one confirmation. */
+  readonly #confirming = new Map<number, () => void>()
 
   private constructor(
     readonly address: StoreAddress,
@@ -177,12 +184,21 @@ export class StoreLink {
   }
 
   async #subscribe(events: StoreEvents): Promise<void> {
-    const [changes, parts] = [this.#keys('changes'), this.#keys(`parts:${this.replica}`)]
+    const changes = this.#keys('changes')
+    const [acks, parts] = [this.#keys(`acks:${this.replica}`), this.#keys(`parts:${this.replica}`)]
     await this.#call(() =>
       this.client.subscribe(changes, (text: string) => {
         const notice = parseNotice(text)
         if (notice === undefined) this.#malformed('message', `on ${changes}: ${preview(text)}`)
         else events.onNotice(notice)
+      }),
+    )
+    await this.#call(() =>
+      this.client.subscribe(acks, (text: string) => {
+        const write = parseStoredCount(text)
+        if (write === undefined) this.#malformed('message', `on ${acks}: ${preview(text)}`)
+        // One confirmed after its wait ended is let go.
+        else this.#confirming.get(write)?.()
       }),
     )
     await this.#call(() =>
@@ -245,11 +261,39 @@ export class StoreLink {
     return this.client.isReady
   }
 
-  /** Applies an admin write in Redis and tells every replica. */
+  /**
+   * Applies an admin write in Redis and tells every replica; done once every other replica that
+   * heard the notice confirmed it, or the time bound passed (said, at most once a minute): a
+   * replica answers a request after it marked the session to fetch, so the next request after
+   * the call's answer finds the write in force wherever it goes, though its notice came late.
+   */
   async write(command: AdminCommand, value: string): Promise<void> {
+    const write = ++this.#writes
     const keys = [...this.#stateKeys(command.session), this.#keys('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
-    await this.#call(() => this.client.write(keys, args))
+    let [others, confirmed] = [Infinity, 0]
+    const all = new Promise<void>((resolve) =>
+      this.#confirming.set(write, () => {
+        if (++confirmed >= others) resolve()
+      }),
+    )
+    try {
+      const listeners = await this.#call(() => this.client.write(keys, [...args, String(write)]))
+      if (!isCount(listeners)) throw this.#malformed('value', "the write script's reply")
+      // This replica listens too (it ignores its own notice): unless its subscription was lost.
+      others = Math.max(0, listeners - 1)
+      if (confirmed < others)
+        await bounded(all, this.address.timeout).catch(() =>
+          this.faults.unconfirmed(others - confirmed, this.#keys('changes')),
+        )
+    } finally {
+      this.#confirming.delete(write)
+    }
+  }
+
+  /** Tells replica `from` that this one heard its write `write` (and marked the session). */
+  async confirm(from: string, write: number): Promise<void> {
+    await this.#call(() => this.client.publish(this.#keys(`acks:${from}`), String(write)))
   }
 
   /**
@@ -454,14 +498,16 @@ function parseNotice(text: string): Notice | undefined {
     return undefined
   }
   if (!isObject(value)) return undefined
-  const { op, session, ask, from, bytes } = value
+  const { op, session, ask, from, bytes, write } = value
   if (!isSessionId(session)) return undefined
   if (op === 'journal')
     return isAsk(ask) && isCount(bytes) ? { op, session, ask, bytes } : undefined
   if (op === 'restore') return isReplicaId(from) ? { op, session, from } : undefined
   const command = { op, session } as AdminCommand
   if (typeof op !== 'string' || !isAdminWrite(command) || !isReplicaId(from)) return undefined
-  return { op: command.op, session, from }
+  // Without a number: a write of an earlier version of the mock, which waits for no confirmation.
+  if (write !== undefined && !isCount(write)) return undefined
+  return { op: command.op, session, from, ...(write === undefined ? {} : { write }) }
 }
 
 /**

@@ -7,7 +7,8 @@ import type { CommandParser } from '@redis/client'
  * An admin write: the session's state changed under a new version (`P:v`, never reused), kept
  * while it holds a scenario or data, and a notice on the changes channel, in the same step. A
  * scenario is saved with when it was set (`set`, milliseconds on Redis' clock): its `ttl` counts
- * from then on every replica.
+ * from then on every replica. The notice carries the writer's number for the write (`ARGV[6]`),
+ * which the replicas that hear it confirm; the reply is how many listened (the writer too).
  */
 const WRITE = `
 local v = redis.call('INCR', KEYS[1])
@@ -35,7 +36,7 @@ else
   redis.call('DEL', KEYS[3])
   redis.call('SREM', KEYS[2], ARGV[2])
 end
-redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '"}')`
+return redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '","write":' .. ARGV[6] .. '}')`
 
 /**
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
