@@ -68,6 +68,21 @@ async function admin(url: string, method: string, path: string, body?: unknown) 
   return { status: response.status, json: (await response.json()) as Record<string, unknown> }
 }
 
+/** A notice of the changes channel, as a listener standing for another replica reads it. */
+interface Notice {
+  readonly from: string
+  readonly write: number
+}
+
+/** A client subscribed to `channel`, standing for another replica: the notices it heard. */
+async function listenTo(channel: string) {
+  const client = createClient({ url: redis.url })
+  await client.connect()
+  const notices: Notice[] = []
+  await client.subscribe(channel, (text) => notices.push(JSON.parse(text) as Notice))
+  return { client, notices }
+}
+
 describe('serve --store redis:// (three replicas on three ports)', () => {
   it('applies an admin call made on one replica to the next request on any other', async () => {
     const [a, b, c] = await startReplicas('rw')
@@ -85,29 +100,84 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(new Set(bodies.map((answer) => answer.body)).size).toBe(1)
   }, 60_000)
 
-  it('answers an admin call once every other replica heard it: a listener that confirms late holds the answer until it does', async () => {
-    // A long time bound, so that only the confirmation can end the wait.
+  it('answers an admin call once every other replica heard it: listeners that confirm late hold the answer until each did, once each', async () => {
+    // A long time bound, so that only the confirmations can end the wait.
     const [a] = await startReplicas('confirm&timeout=30000', 1)
-    // A listener standing for another replica: it confirms a write only when the test says so.
-    const listener = createClient({ url: redis.url })
-    await listener.connect()
-    const notices: { from: string; write: number }[] = []
-    await listener.subscribe('confirm:changes', (text) => notices.push(JSON.parse(text)))
+    // Two listeners standing for other replicas: they confirm a write when the test says so.
+    const listeners = await Promise.all([listenTo('confirm:changes'), listenTo('confirm:changes')])
     try {
       let answered = false
       const call = admin(a!.url, 'PUT', 'late-ack/scenario', 'unavailable').then((answer) => {
         answered = true
         return answer
       })
-      await until(() => notices.length === 1, 'the notice heard')
-      // A round trip to the same replica after the notice: the call is still unanswered.
+      await until(() => listeners.every(({ notices }) => notices.length === 1), 'the notice heard')
+      const [{ from, write }] = listeners[0]!.notices as [Notice]
+      const confirm = (replica: string) =>
+        sendToRedis(redis.url, 'PUBLISH', `confirm:acks:${from}`, `${write} ${replica}`)
+      // One of the two confirms, twice: the call still waits for the other.
+      await confirm('listener-1')
+      await confirm('listener-1')
+      // A round trip to the same replica after those: the call is still unanswered.
       expect((await get(a!.url, undefined, '/__health')).status).toBe(200)
       expect(answered).toBe(false)
-      const [{ from, write }] = notices as [{ from: string; write: number }]
-      await sendToRedis(redis.url, 'PUBLISH', `confirm:acks:${from}`, String(write))
+      await confirm('listener-2')
       expect((await call).status).toBe(200)
     } finally {
-      await listener.close()
+      await Promise.all(listeners.map(({ client }) => client.close()))
+    }
+    expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
+  }, 60_000)
+
+  it('keeps a write that Redis lost while the other replicas confirmed it: saved again, as after the answer', async () => {
+    const [a] = await startReplicas('flushed&timeout=30000', 1)
+    const listener = await listenTo('flushed:changes')
+    try {
+      const hstrlen = async () =>
+        Number(
+          /cmdstat_hstrlen:calls=(\d+)/.exec(
+            String(await sendToRedis(redis.url, 'INFO', 'commandstats')),
+          )?.[1] ?? 0,
+        )
+      const before = await hstrlen()
+      const call = admin(a!.url, 'PUT', 'flushed/scenario', 'unavailable')
+      await until(() => listener.notices.length === 1, 'the notice heard')
+      // The writer has read the state back (its fetch script measures each field): Redis loses
+      // it before the call answers, as a restart without persistence would.
+      await until(async () => (await hstrlen()) > before, 'the state read back')
+      await sendToRedis(redis.url, 'FLUSHALL')
+      const [{ from, write }] = listener.notices as [Notice]
+      await sendToRedis(redis.url, 'PUBLISH', `flushed:acks:${from}`, `${write} listener`)
+      expect((await call).status).toBe(200)
+      expect((await get(a!.url, 'flushed')).status).toBe(503)
+    } finally {
+      await listener.client.close()
+    }
+    // Read back before the confirmation came, not after the time bound.
+    expect(
+      a!.run.stderr.filter((line) => !WAITING.test(line) && !/lost its data/.test(line)),
+    ).toEqual([])
+  }, 60_000)
+
+  it('keeps deployments on two databases of one Redis apart, though channels ignore the database', async () => {
+    const [a] = await startReplicas('shared&timeout=300', 1)
+    const other = spawnCli(['--port', '0', '--quiet', '--store', `${redis.url}/1?prefix=shared`])
+    const b = URL_LINE.exec(await other.waitFor(URL_LINE, 20_000))![1]!
+    try {
+      expect((await get(b, 'both')).status).toBe(200)
+      // Stopped, the other database's replica is not waited for: it hears none of this one's.
+      other.child.kill('SIGSTOP')
+      expect((await admin(a!.url, 'PUT', 'both/scenario', 'unavailable')).status).toBe(200)
+      other.child.kill('SIGCONT')
+      // Nor is its journal part asked for, or cleared.
+      expect((await admin(a!.url, 'GET', 'both/requests')).json).toEqual([])
+      expect((await admin(a!.url, 'DELETE', 'both/requests')).status).toBe(200)
+      const journal = await admin(b, 'GET', 'both/requests')
+      expect(journal.status).toBe(200)
+      expect(journal.json).toHaveLength(1)
+      expect((await get(b, 'both')).status).toBe(200)
+    } finally {
+      other.child.kill('SIGCONT')
     }
     expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
   }, 60_000)

@@ -287,11 +287,11 @@ export class RedisSessionStore extends MemorySessionStore {
           ? dataText(held!)!
           : ''
     let saved
+    let written
     try {
-      await this.link.write(command, value)
-      // Read after the write's answer, so answered only once Redis has sent every other replica
-      // the notice (it writes what is pending to every connection before it reads the next
-      // command): the next request after the answer, wherever it goes, finds the session stale.
+      written = await this.link.write(command, value)
+      // Read at once, while the other replicas confirm: the state as of this write, before
+      // anything (a FLUSHALL, a restart) may have lost it, and within one bound of the write.
       saved = await this.link.fetch(id)
     } catch {
       // Applied here, and maybe not in Redis: this copy is compared with the store's at its next
@@ -304,6 +304,7 @@ export class RedisSessionStore extends MemorySessionStore {
     // The state as of this write, every earlier one included: current, unless a later came.
     this.#adopt(id, saved)
     if (this.#stale.get(id) === mark) this.#stale.delete(id)
+    await written.confirmed
     return answer
   }
 

@@ -19,8 +19,9 @@ import { SCRIPTS } from './store-scripts.js'
  *   `v`, the version of the write that made it, `scenario` and `data` as JSON, and `n`, how many
  *   requests the scenario has counted), `P:s:{ID}:q` a rate-limited scenario's windows;
  * Channels: `P:changes` (a session changed; a replica asks for journals), `P:acks:REPLICA` (the
- * other replicas heard a write of the replica's: its number) and `P:parts:REPLICA` (journal parts
- * for the replica that asked). Journals stay in each replica's memory.
+ * other replicas heard a write of the replica's: its number and their ids) and `P:parts:REPLICA`
+ * (journal parts for the replica that asked); on a database other than 0, `P:dbN:changes` and so
+ * on, as Redis' channels ignore the database. Journals stay in each replica's memory.
  *
  * What is read back is untrusted input, as a request is: another program, an operator or a bug
  * may have written anything under the prefix. It is parsed into typed data, and what is malformed
@@ -118,11 +119,12 @@ export async function loadStoreClient(): Promise<typeof import('@redis/client')>
 export class StoreLink {
   readonly replica = randomUUID()
   readonly #keys: (suffix: string) => string
+  readonly #channel: (suffix: string) => string
   #closing = false
   /** This replica's admin writes so far: each one's number, which the others confirm. */
   #writes = 0
-  /** The writes waiting for the others to confirm them, by number: counts one confirmation. */
-  readonly #confirming = new Map<number, () => void>()
+  /** The writes waiting for the others to confirm them, by number: takes a replica's id. */
+  readonly #confirming = new Map<number, (replica: string) => void>()
 
   private constructor(
     readonly address: StoreAddress,
@@ -130,6 +132,10 @@ export class StoreLink {
     readonly client: Client,
   ) {
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
+    // Redis' channels ignore the database: on another than 0, its number keeps them apart, so
+    // that deployments sharing one Redis by database hear neither the other's notices nor asks.
+    const db = Number(new URL(address.url).pathname.slice(1) || 0)
+    this.#channel = db === 0 ? this.#keys : (suffix) => this.#keys(`db${db}:${suffix}`)
   }
 
   /**
@@ -184,8 +190,11 @@ export class StoreLink {
   }
 
   async #subscribe(events: StoreEvents): Promise<void> {
-    const changes = this.#keys('changes')
-    const [acks, parts] = [this.#keys(`acks:${this.replica}`), this.#keys(`parts:${this.replica}`)]
+    const changes = this.#channel('changes')
+    const [acks, parts] = [
+      this.#channel(`acks:${this.replica}`),
+      this.#channel(`parts:${this.replica}`),
+    ]
     await this.#call(() =>
       this.client.subscribe(changes, (text: string) => {
         const notice = parseNotice(text)
@@ -195,10 +204,10 @@ export class StoreLink {
     )
     await this.#call(() =>
       this.client.subscribe(acks, (text: string) => {
-        const write = parseStoredCount(text)
-        if (write === undefined) this.#malformed('message', `on ${acks}: ${preview(text)}`)
+        const ack = parseAck(text)
+        if (ack === undefined) this.#malformed('message', `on ${acks}: ${preview(text)}`)
         // One confirmed after its wait ended is let go.
-        else this.#confirming.get(write)?.()
+        else this.#confirming.get(ack.write)?.(ack.replica)
       }),
     )
     await this.#call(() =>
@@ -262,38 +271,48 @@ export class StoreLink {
   }
 
   /**
-   * Applies an admin write in Redis and tells every replica; done once every other replica that
-   * heard the notice confirmed it, or the time bound passed (said, at most once a minute): a
-   * replica answers a request after it marked the session to fetch, so the next request after
-   * the call's answer finds the write in force wherever it goes, though its notice came late.
+   * Applies an admin write in Redis and tells every replica. Once Redis made it, answers how it
+   * is `confirmed`: settled once every other replica that heard the notice confirmed it (it marked
+   * the session to fetch), or once the time bound passed (said, at most once a minute). A replica
+   * answers a request after it marked the session, so the next request after the call's answer
+   * finds the write in force wherever it goes, though its notice came late.
    */
-  async write(command: AdminCommand, value: string): Promise<void> {
+  async write(command: AdminCommand, value: string): Promise<{ confirmed: Promise<void> }> {
     const write = ++this.#writes
-    const keys = [...this.#stateKeys(command.session), this.#keys('changes')]
+    const keys = [...this.#stateKeys(command.session), this.#channel('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
-    let [others, confirmed] = [Infinity, 0]
+    // Each replica counts once, however often it says so.
+    const heard = new Set<string>()
+    let others = Infinity
     const all = new Promise<void>((resolve) =>
-      this.#confirming.set(write, () => {
-        if (++confirmed >= others) resolve()
+      this.#confirming.set(write, (replica) => {
+        if (heard.add(replica).size >= others) resolve()
       }),
     )
+    let listeners: unknown
     try {
-      const listeners = await this.#call(() => this.client.write(keys, [...args, String(write)]))
+      listeners = await this.#call(() => this.client.write(keys, [...args, String(write)]))
       if (!isCount(listeners)) throw this.#malformed('value', "the write script's reply")
-      // This replica listens too (it ignores its own notice): unless its subscription was lost.
-      others = Math.max(0, listeners - 1)
-      if (confirmed < others)
-        await bounded(all, this.address.timeout).catch(() =>
-          this.faults.unconfirmed(others - confirmed, this.#keys('changes')),
-        )
-    } finally {
+    } catch (error) {
       this.#confirming.delete(write)
+      throw error
     }
+    // This replica listens too (it ignores its own notice): unless its subscription was lost.
+    others = Math.max(0, listeners - 1)
+    const confirmed = (
+      heard.size >= others
+        ? Promise.resolve()
+        : bounded(all, this.address.timeout).catch(() =>
+            this.faults.unconfirmed(others - heard.size, this.#channel('changes')),
+          )
+    ).finally(() => this.#confirming.delete(write))
+    return { confirmed }
   }
 
   /** Tells replica `from` that this one heard its write `write` (and marked the session). */
   async confirm(from: string, write: number): Promise<void> {
-    await this.#call(() => this.client.publish(this.#keys(`acks:${from}`), String(write)))
+    const ack = `${write} ${this.replica}`
+    await this.#call(() => this.client.publish(this.#channel(`acks:${from}`), ack))
   }
 
   /**
@@ -382,7 +401,7 @@ export class StoreLink {
    * replica. `elapsed`: the milliseconds since the scenario was set, as this replica counted.
    */
   async restore(session: string, scenario: string, data: string, elapsed = 0): Promise<void> {
-    const keys = [...this.#stateKeys(session), this.#keys('changes')]
+    const keys = [...this.#stateKeys(session), this.#channel('changes')]
     const args = [
       session,
       scenario,
@@ -400,12 +419,12 @@ export class StoreLink {
    */
   async ask(session: string, ask: string, bytes: number): Promise<number> {
     const notice = JSON.stringify({ op: 'journal', session, ask, bytes })
-    return this.#call(() => this.client.publish(this.#keys('changes'), notice))
+    return this.#call(() => this.client.publish(this.#channel('changes'), notice))
   }
 
   /** How many replicas listen on the changes channel, this one included. */
   async replicas(): Promise<number> {
-    const channel = this.#keys('changes')
+    const channel = this.#channel('changes')
     const counts = await this.#call(() => this.client.pubSubNumSub(channel))
     const count = counts[channel]
     return Number.isSafeInteger(count) ? count! : 1
@@ -432,7 +451,7 @@ export class StoreLink {
 
   /** Sends this replica's part of a journal to the replica that asked. */
   async reply(replica: string, part: Buffer): Promise<void> {
-    await this.#call(() => this.client.publish(this.#keys(`parts:${replica}`), part))
+    await this.#call(() => this.client.publish(this.#channel(`parts:${replica}`), part))
   }
 
   #stateKeys(session: string): string[] {
@@ -486,6 +505,15 @@ const isCount = (value: unknown): value is number =>
   Number.isSafeInteger(value) && (value as number) >= 0
 const isReplicaId = (value: unknown): value is string =>
   typeof value === 'string' && /^[\w-]{1,100}$/.test(value)
+/** A confirmation (`P:acks:REPLICA`): the write's number and the id of the replica that heard it. */
+function parseAck(text: string): { write: number; replica: string } | undefined {
+  const [write, replica, ...rest] = text.split(' ')
+  const number = parseStoredCount(write!)
+  return number === undefined || !isReplicaId(replica) || rest.length > 0
+    ? undefined
+    : { write: number, replica }
+}
+
 /** An ask: the asking replica's id and a number. */
 const isAsk = (value: unknown): value is string =>
   typeof value === 'string' && /^[\w-]{1,100}:\d{1,16}$/.test(value)
