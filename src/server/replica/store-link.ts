@@ -281,12 +281,12 @@ export class StoreLink {
     const write = ++this.#writes
     const keys = [...this.#stateKeys(command.session), this.#channel('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
-    // Each replica counts once, however often it says so.
+    // Each replica counts once, however often it says so; past the count, none is kept (a flood).
     const heard = new Set<string>()
     let others = Infinity
     const all = new Promise<void>((resolve) =>
       this.#confirming.set(write, (replica) => {
-        if (heard.add(replica).size >= others) resolve()
+        if (heard.size < others && heard.add(replica).size >= others) resolve()
       }),
     )
     let listeners: unknown
