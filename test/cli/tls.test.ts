@@ -76,6 +76,21 @@ it('serves HTTPS with --tls, prints the URL, the certificate lines and a curl th
   rmSync(file)
 })
 
+it.skipIf(!hasCurl)(
+  'quotes the certificate’s path in the curl to paste, so a space or a quote in it works in a shell',
+  async () => {
+    const file = join(folder, "it's a cert.pem")
+    const { cli } = await startCli(['--tls', '--tls-ca-out', file])
+    const line = await cli.waitFor(/^ {2}try:/)
+    const command = line.replace(/^ {2}try: +/, '')
+    expect(command).toContain(`curl --cacert '${file.replaceAll("'", `'\\''`)}' -H `)
+    const { stdout } = await run('sh', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`])
+    expect(stdout).toBe('200')
+    cli.child.kill('SIGTERM')
+    expect(await cli.exit).toBe(0)
+  },
+)
+
 it('replaces a link planted at the temp folder’s certificate path rather than writing through it', async () => {
   const victim = join(folder, 'victim.txt')
   writeFileSync(victim, 'keep me')
