@@ -12,6 +12,7 @@ import { DEFAULT_API_KEY, type ResolvedOptions } from '../http/options.js'
 import type { RequestLogEntry } from '../server/options.js'
 import type { ServerCertificate } from '../server/tls.js'
 import type { ServeArgs } from './args.js'
+import { shellWord } from './shell-word.js'
 
 const EXAMPLES = 3
 
@@ -83,7 +84,8 @@ export function formatBannerDetails(
 ): string[] {
   if (args.quiet) return []
   const { curlKey } = showKeys(apiKeys, DEFAULT_API_KEY, 'terminal')
-  const trust = caFile === undefined ? '' : `--cacert ${caFile} `
+  // Quoted as a shell needs it: the temp folder's path may hold a space (Windows' %TEMP%).
+  const trust = caFile === undefined ? '' : `--cacert ${shellWord(caFile)} `
   const examples = ENDPOINT_LIST.map((endpoint) => ({
     endpoint,
     slugs: findExamples(endpoint, taxonomy, EXAMPLES)?.map((record) => record.slug),

@@ -131,7 +131,9 @@ async function readDataBytes(
         `${where} is ${toSizeOver(info.size, limit.bytes)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
       )
     }
-    const isPipe = info.isFIFO() || info.isSocket()
+    // open() refuses a socket (ENXIO), which a bare errno would leave unexplained.
+    if (info.isSocket()) throw new UsageError(`${where} is a socket, not a file`)
+    const isPipe = info.isFIFO()
     return await readLimited(file, isPipe, where, { signal, timeoutMs, limit })
   } catch (error) {
     if (error instanceof UsageError) throw error
@@ -226,6 +228,13 @@ function reasonOf(error: NodeJS.ErrnoException): string {
     case 'EACCES':
     case 'EPERM':
       return 'permission denied'
+    // In words, as the written files' lines say them: an errno code names no cause to a person.
+    case 'ELOOP':
+      return 'its symbolic links make a loop'
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder'
+    case 'ENAMETOOLONG':
+      return 'its name is too long for the file system'
     default:
       return error.code ?? error.message
   }

@@ -17,6 +17,7 @@ import type { Upstream, UpstreamSource } from '../http/upstream.js'
 import type { ServeArgs, UpstreamArgs } from './args.js'
 import { counted } from './counted.js'
 import type { CliIo } from './io.js'
+import { shellWord } from './shell-word.js'
 import { writeOutputFile } from './write-file.js'
 
 /** `serve --upstream`'s part: the source the resolver asks, and the captures it writes. */
@@ -242,9 +243,4 @@ function* hashing(chunks: Iterable<string>, hash: Hash): Iterable<string> {
     hash.update(chunk)
     yield chunk
   }
-}
-
-/** A word as a POSIX shell reads it back: quoted only when it must be. */
-function shellWord(word: string): string {
-  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
 }

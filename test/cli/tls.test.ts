@@ -14,7 +14,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { connect } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -75,6 +75,21 @@ it('serves HTTPS with --tls, prints the URL, the certificate lines and a curl th
   expect(cli.stderr).toEqual([])
   rmSync(file)
 })
+
+it.skipIf(!hasCurl)(
+  'quotes the certificate’s path in the curl to paste, so a space or a quote in it works in a shell',
+  async () => {
+    const file = join(folder, "it's a cert.pem")
+    const { cli } = await startCli(['--tls', '--tls-ca-out', file])
+    const line = await cli.waitFor(/^ {2}try:/)
+    const command = line.replace(/^ {2}try: +/, '')
+    expect(command).toContain(`curl --cacert '${file.replaceAll("'", `'\\''`)}' -H `)
+    const { stdout } = await run('sh', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`])
+    expect(stdout).toBe('200')
+    cli.child.kill('SIGTERM')
+    expect(await cli.exit).toBe(0)
+  },
+)
 
 it('replaces a link planted at the temp folder’s certificate path rather than writing through it', async () => {
   const victim = join(folder, 'victim.txt')
@@ -198,6 +213,8 @@ const files = {
   directory: join(folder, 'a-folder'),
   missing: join(folder, 'missing.pem'),
   der: join(folder, 'cert.der'),
+  loop: join(folder, 'loop.pem'),
+  socket: join(folder, 'key.sock'),
 }
 writeFileSync(files.cert, pair.cert)
 writeFileSync(files.key, pair.key)
@@ -205,6 +222,13 @@ writeFileSync(files.otherKey, otherPair.key)
 writeFileSync(files.notPem, 'hello\n')
 writeFileSync(files.der, new X509Certificate(pair.cert).raw)
 mkdirSync(files.directory)
+symlinkSync(files.loop, files.loop)
+// Listening, so the path is a socket, which open() refuses (ENXIO); unref'd, it keeps no test alive.
+await new Promise<void>((listening) =>
+  createServer()
+    .listen(files.socket, () => listening())
+    .unref(),
+)
 
 it.each([
   [
@@ -226,6 +250,19 @@ it.each([
   [
     ['--tls-cert', files.missing, '--tls-key', files.key],
     `cannot read --tls-cert file ${JSON.stringify(files.missing)}: no such file`,
+  ],
+  // The cause in words, as the written files' lines say it, not an errno code (ELOOP, ENOTDIR, ENXIO).
+  [
+    ['--tls-cert', files.loop, '--tls-key', files.key],
+    `cannot read --tls-cert file ${JSON.stringify(files.loop)}: its symbolic links make a loop`,
+  ],
+  [
+    ['--tls-cert', files.cert, '--tls-key', join(files.key, 'key.pem')],
+    `cannot read --tls-key file ${JSON.stringify(join(files.key, 'key.pem'))}: a part of the path is a file, not a folder`,
+  ],
+  [
+    ['--tls-cert', files.cert, '--tls-key', files.socket],
+    `--tls-key file ${JSON.stringify(files.socket)} is a socket, not a file`,
   ],
   [
     ['--tls-cert', files.cert, '--tls-key', files.directory],
