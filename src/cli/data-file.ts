@@ -9,7 +9,7 @@ import { loadTaxonomy } from '../core/load.js'
 import { MEGABYTE, toMegabytes, toSizeOver } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
 import { toQuoted } from '../core/shown-text.js'
-import { namesNodesOwnDescriptor } from './descriptor-paths.js'
+import { findDescriptorPath, namesNodesOwnDescriptor, ownDescriptorOf } from './descriptor-paths.js'
 import { UsageError } from './usage-error.js'
 import { decodeUtf8 } from './utf8-text.js'
 
@@ -131,24 +131,34 @@ async function readDataBytes(
         `${where} is ${toSizeOver(info.size, limit.bytes)}; the limit is ${toMegabytes(limit.bytes)}${limit.hint}`,
       )
     }
-    // open() refuses a socket (ENXIO), which a bare errno would leave unexplained.
-    if (info.isSocket()) throw new UsageError(`${where} is a socket, not a file`)
-    const isPipe = info.isFIFO()
-    return await readLimited(file, isPipe, where, { signal, timeoutMs, limit })
+    // open() refuses a socket (ENXIO): `/dev/stdin` of a child Node's `spawn` started is one,
+    // read through the descriptor itself; any other is said in words, not as a bare errno.
+    const descriptor = info.isSocket() ? socketDescriptorOf(file) : undefined
+    if (info.isSocket() && descriptor === undefined)
+      throw new UsageError(`${where} is a socket, not a file`)
+    const source = descriptor ?? (info.isFIFO() ? 'fifo' : 'file')
+    return await readLimited(file, source, where, { signal, timeoutMs, limit })
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${where}: ${reasonOf(error as NodeJS.ErrnoException)}`)
   }
 }
 
+/** The process's own descriptor that `file` names (`/dev/stdin`, `/dev/fd/3`), if it is one. */
+function socketDescriptorOf(file: string): number | undefined {
+  const path = findDescriptorPath(file)
+  return path === undefined ? undefined : ownDescriptorOf(path)
+}
+
 /**
  * The file's bytes, failing as soon as more than {@link MAX_DATA_BYTES} arrive or once `timeoutMs`
  * has passed. A FIFO is opened without blocking (one with no writer reads as empty instead of
- * waiting forever) and read as a pipe, so it can be abandoned.
+ * waiting forever) and read as a pipe, so it can be abandoned; a socket the process holds (a
+ * descriptor's number) is read as one.
  */
 async function readLimited(
   file: string,
-  isPipe: boolean,
+  source: 'file' | 'fifo' | number,
   where: string,
   {
     signal,
@@ -158,7 +168,10 @@ async function readLimited(
 ): Promise<Buffer> {
   let stream: Readable
   const chunks: Buffer[] = []
-  if (isPipe) {
+  const isPipe = source === 'fifo'
+  if (typeof source === 'number') {
+    stream = new Socket({ fd: source, readable: true, writable: false })
+  } else if (isPipe) {
     // Opening a FIFO for reading waits for a writer; without blocking it returns at once.
     const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
     const first = readNow(fd)

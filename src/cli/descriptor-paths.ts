@@ -26,6 +26,7 @@ export function findDescriptorPath(file: string): string | undefined {
 
 /** Which of this process's own descriptors a descriptor path names, if it is one of them. */
 export function ownDescriptorOf(path: string): number | undefined {
+  if (path === '/dev/stdin') return 0
   if (path === '/dev/stdout') return 1
   if (path === '/dev/stderr') return 2
   const match = /^\/(?:dev|proc\/(?:self|thread-self|(\d+)))\/fd\/(\d+)$/.exec(path)

@@ -1,11 +1,13 @@
 // What a fixture file's bytes may be, as `validate`, `export --data`, `serve --data` and a `--watch`
 // reload read them: each refusal is one line naming the file, never the file's own text.
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { once } from 'node:events'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { BIN, runCli, spawnCli, spawnProgram } from '../helpers/cli.js'
+import { BIN, childEnv, runCli, spawnCli, spawnProgram } from '../helpers/cli.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { base, startWatching } from '../helpers/watch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
@@ -104,6 +106,26 @@ function runAtTerminal(args: string[]) {
   ].join('\n')
   return spawnProgram('python3', ['-c', script, process.execPath, BIN, ...args])
 }
+
+it("reads /dev/stdin that is a socket, as Node's spawn gives a child: validate and export take it", async () => {
+  for (const args of [
+    ['validate', '/dev/stdin'],
+    ['export', '--data', '/dev/stdin'],
+  ]) {
+    // Node's spawn makes a pipe of stdin with a socket pair, which open() refuses (ENXIO).
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: childEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk))
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk))
+    child.stdin.end(SMALL)
+    const [code] = (await once(child, 'exit')) as [number]
+    expect({ args, code, out: out.slice(0, 80) }).toMatchObject({ code: 0 })
+    if (args[0] === 'export') expect(JSON.parse(out)).toEqual(JSON.parse(SMALL.toString()))
+  }
+})
 
 it('refuses a terminal as the data file at once, as an unreadable file (exit 2)', async () => {
   const stdin = runAtTerminal(['validate', '/dev/stdin'])
