@@ -10,6 +10,7 @@ import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } fro
 import { loadDataFile, loadFixtureBytes, readFixtureFile } from './data-file.js'
 import { counted } from './counted.js'
 import type { CliIo } from './io.js'
+import type { PreparedTls } from './tls-files.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
 import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
@@ -80,16 +81,19 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     }
     stop.abort()
   })
+  let tls: PreparedTls | undefined
   try {
     return await runPrimary()
   } finally {
+    // Not started, or stopped before listening: a --tls-ca-out file stays as it was.
+    await tls?.discard()
     stopListening()
   }
 
   async function runPrimary(): Promise<number> {
     // As one process does it: the pair is made or read once, before any worker loads the data,
     // and given to every worker.
-    const tls =
+    tls =
       args.tls &&
       (await unlessStopped(
         (await import('./tls-files.js')).prepareTls(args.tls, args.host, stop.signal),

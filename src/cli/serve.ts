@@ -9,6 +9,7 @@ import { formatBannerDetails, formatLogLine, formatTlsLines, formatUrlLine } fro
 import { loadDataFile } from './data-file.js'
 import { counted } from './counted.js'
 import type { CliIo } from './io.js'
+import type { PreparedTls } from './tls-files.js'
 import { RuntimeError } from './runtime-error.js'
 import {
   describeListenError,
@@ -30,9 +31,12 @@ import type { Upstream } from '../http/upstream.js'
  * builds the data right after: a client that waits for that line connects while it is built, and
  * its first answer comes as soon as the data is there. With `--tls-cert` and `--tls-key` the two
  * files are read and checked before the data; with `--tls` the certificate made at start is
- * written before the data to a `--tls-ca-out` file, else before the URL line, so a client that
- * waits for the line can trust the file at once. With `--workers` (other than 1, or `auto` on more
- * than one core) the processes of `serveCluster` serve instead.
+ * written before the data beside a `--tls-ca-out` file (one that cannot be written is said at
+ * once), which it replaces only once listening, so a start that fails leaves the file of a server
+ * already running with it as it was. It is in place, as is the temp folder's file without the
+ * flag, before the URL line, so a client that waits for the line can trust the file at once. With
+ * `--workers` (other than 1, or `auto` on more than one core) the processes of `serveCluster` serve
+ * instead.
  */
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   const workers =
@@ -51,9 +55,10 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
   let cutNow = () => {}
   // Listening from the start, so a signal while the data is built does not kill the process.
   const stopListening = io.onStop((signals) => (signals === 1 ? stopped.abort() : cutNow()))
+  let tls: PreparedTls | undefined
   try {
     // Loaded only with a TLS flag, as is all the certificate code: plain HTTP starts no slower.
-    const tls =
+    tls =
       args.tls &&
       (await unlessStopped(
         (await import('./tls-files.js')).prepareTls(args.tls, args.host, stopped.signal),
@@ -153,6 +158,8 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     io.finishLog()
     return 0
   } finally {
+    // Not started, or stopped before listening: a --tls-ca-out file stays as it was.
+    await tls?.discard()
     stopListening()
   }
 }

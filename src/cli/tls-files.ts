@@ -13,7 +13,7 @@ import type { TlsArgs } from './args.js'
 import { readDataFile } from './data-file.js'
 import { MEGABYTE, toMegabytes } from '../core/megabytes.js'
 import { UsageError } from './usage-error.js'
-import { writeFileAtomically, writeOwnFile } from './write-file.js'
+import { stageOutputFile, writeOwnFile } from './write-file.js'
 
 /** PEM files hold a certificate chain or a key: a few kilobytes. */
 const MAX_PEM_BYTES = MEGABYTE
@@ -81,11 +81,15 @@ function makeSelfSignedPair(host: string): CertificatePair {
 export interface PreparedTls {
   readonly pair: CertificatePair
   /**
-   * Where clients find the certificate to trust, for `--tls` (none for files given): a
-   * `--tls-ca-out` file was written with the pair, so one that cannot be written is said before
-   * the data loads; the temp folder's file is named by the port, so it is written once listening.
+   * Where clients find the certificate to trust, for `--tls` (none for files given), put in place
+   * once listening: a `--tls-ca-out` file was written beside its target with the pair, so one that
+   * cannot be written is said before the data loads, and is renamed into place only now, so a start
+   * that fails leaves the file of a server already running with it as it was; the temp folder's
+   * file is named by the port, so it is written only now.
    */
   readonly trustedFile: (port: number) => Promise<string | undefined>
+  /** Removes the `--tls-ca-out` file written beside its target: the server did not start. */
+  readonly discard: () => Promise<void>
   /** A line to say before serving: a `--tls-cert` out of its dates, served as given. */
   readonly warning?: string
 }
@@ -99,14 +103,28 @@ export async function prepareTls(
   if (tls.kind === 'files') {
     const pair = await readTlsFiles(tls, signal)
     const warning = describeDates(pair.cert, tls.cert)
-    return { pair, trustedFile: async () => undefined, ...(warning ? { warning } : {}) }
+    return {
+      pair,
+      trustedFile: async () => undefined,
+      discard: async () => {},
+      ...(warning ? { warning } : {}),
+    }
   }
   const pair = makeSelfSignedPair(host)
-  if (tls.caOut !== undefined) await writeFileAtomically(tls.caOut, pair.cert, '--tls-ca-out')
+  const staged =
+    tls.caOut === undefined
+      ? undefined
+      : await stageOutputFile(tls.caOut, [pair.cert], '--tls-ca-out')
+  // A stop meanwhile ends the start-up, which may no longer wait for this: nothing would commit it.
+  if (signal?.aborted) await staged?.discard()
   return {
     pair,
+    discard: async () => await staged?.discard(),
     trustedFile: async (port) => {
-      if (tls.caOut !== undefined) return tls.caOut
+      if (staged !== undefined) {
+        await staged.commit()
+        return tls.caOut
+      }
       // Named by the port, so servers side by side do not share one.
       const file = join(tmpdir(), `taxonomy-mock-${port}-cert.pem`)
       await writeOwnFile(file, pair.cert, 'the certificate file')

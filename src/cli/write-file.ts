@@ -81,10 +81,56 @@ async function writeTo(
   what: string,
   find: () => Promise<Target>,
 ): Promise<void> {
+  await (await stageTo(file, chunks, what, find)).commit()
+}
+
+/**
+ * A file written beside its target, not in place yet: `commit` renames it there, `discard` removes
+ * it; either once, the other is then a no-op. A target written to directly (a device, a FIFO, a
+ * descriptor) was written already: both do nothing.
+ */
+export interface StagedFile {
+  commit(): Promise<void>
+  discard(): Promise<void>
+}
+
+const WRITTEN: StagedFile = { commit: async () => {}, discard: async () => {} }
+
+/**
+ * Writes `chunks` as {@link writeOutputFile} does, but leaves a regular file beside its target until
+ * `commit`: every error of making its folder, opening and writing it is said now, and what is there
+ * stays as it was until then (a `--tls-ca-out` file is replaced only once the server listens).
+ *
+ * @example
+ * const staged = await stageOutputFile('ca.pem', [pem], '--tls-ca-out')
+ * await staged.commit()
+ */
+export async function stageOutputFile(
+  file: string,
+  chunks: Iterable<string>,
+  flag: WrittenFileFlag,
+): Promise<StagedFile> {
+  return await stageTo(file, chunks, `${flag} file`, () => findTarget(file))
+}
+
+/** Writes `chunks` for `file` as `find` says, short of the rename; a failure is one `RuntimeError` naming `what`. */
+async function stageTo(
+  file: string,
+  chunks: Iterable<string>,
+  what: string,
+  find: () => Promise<Target>,
+): Promise<StagedFile> {
+  const failure = async (error: unknown) =>
+    new RuntimeError(
+      `cannot write ${what} ${toQuoted(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
+    )
   let partial: string | undefined
   try {
     const target = await find()
-    if (target.kind !== 'replace') return await writeThrough(target, chunks)
+    if (target.kind !== 'replace') {
+      await writeThrough(target, chunks)
+      return WRITTEN
+    }
     // `--out fixtures/taxonomy.json` in a project without fixtures/ should just work.
     if (target.makeFolder) await makeFolders(dirname(target.path))
     // Fresh for each write: a partial file a killed run left, or one planted in a shared folder,
@@ -97,16 +143,45 @@ async function writeTo(
     // The file it replaces keeps its mode (a private 600 file stays private).
     if (target.mode !== undefined) await chmod(partial, target.mode)
     await writeChunks(stream, chunks)
-    await rename(partial, target.path)
+    return stagedAt(partial, target.path, failure)
   } catch (error) {
     // Best effort: where the folder could not be made there is no partial file either.
-    if (partial !== undefined) await rm(partial, { force: true }).catch(() => {})
-    throw new RuntimeError(
-      `cannot write ${what} ${toQuoted(file)}: ${await describeWriteError(error as NodeJS.ErrnoException, file)}`,
-    )
-  } finally {
-    if (partial !== undefined) partialFiles.delete(partial)
+    if (partial !== undefined) await removePartial(partial)
+    throw await failure(error)
   }
+}
+
+/** The {@link StagedFile} of `partial`, written in full, to be renamed to `path`. */
+function stagedAt(
+  partial: string,
+  path: string,
+  failure: (error: unknown) => Promise<RuntimeError>,
+): StagedFile {
+  let settled = false
+  return {
+    commit: async () => {
+      if (settled) return
+      settled = true
+      try {
+        await rename(partial, path)
+        partialFiles.delete(partial)
+      } catch (error) {
+        await removePartial(partial)
+        throw await failure(error)
+      }
+    },
+    discard: async () => {
+      if (settled) return
+      settled = true
+      await removePartial(partial)
+    },
+  }
+}
+
+/** Removes a partial file, best effort, and forgets it. */
+async function removePartial(partial: string): Promise<void> {
+  await rm(partial, { force: true }).catch(() => {})
+  partialFiles.delete(partial)
 }
 
 /** The longest file name, in bytes, that Linux and macOS file systems take. */

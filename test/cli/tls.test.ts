@@ -10,6 +10,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  readdirSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -322,6 +323,35 @@ it('exits 1 with one line when the certificate cannot be written, before the dat
     closeSync(writer)
   }
 })
+
+it.each([[[]], [['--workers', '2']]])(
+  'a second identical serve that cannot start (%j) leaves the running one’s --tls-ca-out as it is, and no partial file',
+  async (workers) => {
+    const caFolder = mkdtempSync(join(folder, 'shared-ca-'))
+    const caFile = join(caFolder, 'shared.pem')
+    const flags = ['--quiet', '--tls', '--tls-ca-out', caFile, ...workers]
+    const { cli, port } = await startCli(['--tls', '--tls-ca-out', caFile, '--quiet'])
+    const served = readFileSync(caFile, 'utf8')
+    const invalid = join(caFolder, 'invalid.json')
+    writeFileSync(invalid, '{"not": "a taxonomy"}')
+    for (const [args, code, said] of [
+      [['--port', String(port), ...flags], 1, /port \d+ is already in use/],
+      [['--port', '0', '--data', invalid, ...flags], 2, /--data file/],
+    ] as const) {
+      const result = await runCli([...args])
+      expect(result.code).toBe(code)
+      expect(result.stderr.join('\n')).toMatch(said)
+      expect(readFileSync(caFile, 'utf8')).toBe(served)
+      expect(readdirSync(caFolder).sort()).toEqual(['invalid.json', 'shared.pem'])
+    }
+    if (hasCurl)
+      expect(await curl(`https://127.0.0.1:${port}/__health`, '--cacert', caFile)).toMatch(
+        /^HTTP\/1\.1 200 /,
+      )
+    cli.child.kill('SIGTERM')
+    expect(await cli.exit).toBe(0)
+  },
+)
 
 /** Prints, at exit, which of Node's TLS and crypto modules the process loaded (modules every Node version has; Node 22 loads `os` itself, Node 24 has no `_tls_wrap`). */
 const PRELOAD = join(folder, 'report-tls-modules.cjs')
