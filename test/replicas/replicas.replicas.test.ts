@@ -129,6 +129,22 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
   }, 60_000)
 
+  it("waits for no pattern's subscriber (a Redis GUI's PSUBSCRIBE *), which confirms nothing", async () => {
+    const [a] = await startReplicas('pattern', 1)
+    const watcher = createClient({ url: redis.url })
+    await watcher.connect()
+    const seen: string[] = []
+    await watcher.pSubscribe('*', (text) => seen.push(text))
+    try {
+      expect((await admin(a!.url, 'PUT', 'watched/scenario', 'unavailable')).status).toBe(200)
+      // It heard the notice, and the call waited for no confirmation of it (stderr, below).
+      await until(() => seen.length === 1, 'the pattern subscriber heard the notice')
+    } finally {
+      await watcher.close()
+    }
+    expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([])
+  }, 60_000)
+
   it('keeps a write that Redis lost while the other replicas confirmed it: saved again, as after the answer', async () => {
     const [a] = await startReplicas('flushed&timeout=30000', 1)
     const listener = await listenTo('flushed:changes')

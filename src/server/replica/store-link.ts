@@ -20,7 +20,7 @@ import { SCRIPTS } from './store-scripts.js'
  *   requests the scenario has counted), `P:s:{ID}:q` a rate-limited scenario's windows;
  * Channels: `P:changes` (a session changed; a replica asks for journals), `P:acks:REPLICA` (the
  * other replicas heard a write of the replica's: its number and their ids) and `P:parts:REPLICA`
- * (journal parts for the replica that asked); on a database other than 0, `P:dbN:changes` and so
+ * (journal parts for the replica that asked); on a database other than 0, `P@N:changes` and so
  * on, as Redis' channels ignore the database. Journals stay in each replica's memory.
  *
  * What is read back is untrusted input, as a request is: another program, an operator or a bug
@@ -134,8 +134,9 @@ export class StoreLink {
     this.#keys = (suffix) => `${address.prefix}:${suffix}`
     // Redis' channels ignore the database: on another than 0, its number keeps them apart, so
     // that deployments sharing one Redis by database hear neither the other's notices nor asks.
+    // After `@`, which no prefix holds: `P@2:changes` is no other deployment's prefix.
     const db = Number(new URL(address.url).pathname.slice(1) || 0)
-    this.#channel = db === 0 ? this.#keys : (suffix) => this.#keys(`db${db}:${suffix}`)
+    this.#channel = db === 0 ? this.#keys : (suffix) => `${address.prefix}@${db}:${suffix}`
   }
 
   /**
@@ -297,7 +298,8 @@ export class StoreLink {
       this.#confirming.delete(write)
       throw error
     }
-    // This replica listens too (it ignores its own notice): unless its subscription was lost.
+    // Subscribed to the channel, this replica too (it ignores its own notice), unless its
+    // subscription was lost; a pattern's subscribers are not counted.
     others = Math.max(0, listeners - 1)
     const confirmed = (
       heard.size >= others

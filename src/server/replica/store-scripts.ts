@@ -8,7 +8,9 @@ import type { CommandParser } from '@redis/client'
  * while it holds a scenario or data, and a notice on the changes channel, in the same step. A
  * scenario is saved with when it was set (`set`, milliseconds on Redis' clock): its `ttl` counts
  * from then on every replica. The notice carries the writer's number for the write (`ARGV[6]`),
- * which the replicas that hear it confirm; the reply is how many listened (the writer too).
+ * which the replicas that hear it confirm; the reply is how many subscribed to the channel (the
+ * writer too): not `PUBLISH`'s count, which counts a pattern's subscribers (`PSUBSCRIBE *`, a
+ * Redis GUI's), who confirm nothing.
  */
 const WRITE = `
 local v = redis.call('INCR', KEYS[1])
@@ -36,7 +38,8 @@ else
   redis.call('DEL', KEYS[3])
   redis.call('SREM', KEYS[2], ARGV[2])
 end
-return redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '","write":' .. ARGV[6] .. '}')`
+redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '","write":' .. ARGV[6] .. '}')
+return redis.call('PUBSUB', 'NUMSUB', KEYS[5])[2]`
 
 /**
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
