@@ -124,8 +124,6 @@ export async function startReplica(
       shared.markStale(session, {
         saves: op === 'setScenario' || op === 'setData' || op === 'restore',
       })
-      // Marked: a request here now fetches the session first, so the writer may answer.
-      if (notice.write !== undefined) void link.confirm(notice.from, notice.write).catch(() => {})
     }
 
     // The default session's scenario of the `scenario` option, counted in Redis by every replica.

@@ -199,8 +199,15 @@ export class StoreLink {
     await this.#call(() =>
       this.client.subscribe(changes, (text: string) => {
         const notice = parseNotice(text)
-        if (notice === undefined) this.#malformed('message', `on ${changes}: ${preview(text)}`)
-        else events.onNotice(notice)
+        if (notice === undefined) {
+          this.#malformed('message', `on ${changes}: ${preview(text)}`)
+          return
+        }
+        events.onNotice(notice)
+        // Handed on, so marked: confirmed to its writer. A replica whose sessions are not loaded
+        // yet confirms too: it loads every saved one after this, the write included.
+        if (notice.op !== 'journal' && notice.write !== undefined && notice.from !== this.replica)
+          void this.#confirm(notice.from, notice.write).catch(() => {})
       }),
     )
     await this.#call(() =>
@@ -312,7 +319,7 @@ export class StoreLink {
   }
 
   /** Tells replica `from` that this one heard its write `write` (and marked the session). */
-  async confirm(from: string, write: number): Promise<void> {
+  async #confirm(from: string, write: number): Promise<void> {
     const ack = `${write} ${this.replica}`
     await this.#call(() => this.client.publish(this.#channel(`acks:${from}`), ack))
   }
