@@ -227,10 +227,10 @@ export function resolveApiKey(key: unknown): string {
   return key
 }
 
-/** Why a key is too short for `verify` and `record`, never quoting the key. */
+/** Why a key is too short (for `verify`, `record` and `serve --upstream` alike), never quoting the key. */
 function shortKeyRequirement(length: number): string {
   return (
-    `must have at least ${MIN_REDACTABLE_KEY_LENGTH} characters for verify and record; it has ${length}: ` +
+    `must have at least ${MIN_REDACTABLE_KEY_LENGTH} characters; it has ${length}: ` +
     'a shorter key turns up by chance in what a service answers, so it could not be kept out of reports'
   )
 }

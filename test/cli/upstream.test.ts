@@ -458,6 +458,12 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
       { TAXONOMY_API_KEY: '' },
       "--upstream needs the service's key in TAXONOMY_API_KEY, as verify and record take it; it is set but empty",
     ],
+    // serve was run: the line names no other command.
+    [
+      ['--upstream', 'http://127.0.0.1:9'],
+      { TAXONOMY_API_KEY: 'short' },
+      'taxonomy-mock: the key in env TAXONOMY_API_KEY must have at least 8 characters; it has 5: a shorter key',
+    ],
     [
       ['--upstream', 'http://user:pw@127.0.0.1:9'],
       ENV,

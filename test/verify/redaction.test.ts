@@ -169,7 +169,7 @@ it.each(['verify', 'record'] as const)(
     const { code, stdout, stderr } = await runCommand(command, target.url, 'e')
     expect([code, stdout]).toEqual([2, []])
     expect(stderr).toEqual([
-      'taxonomy-mock: the key in env TAXONOMY_API_KEY must have at least 8 characters for verify and record; it has 1: a shorter key turns up by chance in what a service answers, so it could not be kept out of reports',
+      'taxonomy-mock: the key in env TAXONOMY_API_KEY must have at least 8 characters; it has 1: a shorter key turns up by chance in what a service answers, so it could not be kept out of reports',
     ])
     expect(target.requests).toEqual([])
     await expect(
