@@ -258,7 +258,8 @@ export function resolveTarget(target: unknown, apiKey?: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new OptionError(
       'target',
-      `must be an http or https URL; received ${shown(JSON.stringify(url.protocol))}`,
+      // The value itself, as the unparsable case quotes it: the scheme alone names no place.
+      `must be an http or https URL; received ${shown(formatReceived(redactUrl(typeof target === 'string' ? target : url.href)))}`,
     )
   // A key in the URL would end up in reports and logs: the key has its own option.
   if (carriesCredentials(url))

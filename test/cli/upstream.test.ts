@@ -481,6 +481,12 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
       ENV,
       'taxonomy-mock: --upstream must be an http or https URL; received "http://[redacted]@127.0.0.1:9"',
     ],
+    // Another scheme: the value quoted (its password redacted), as for a URL that does not parse.
+    [
+      ['--upstream', 'ftp://user:s3cret@127.0.0.1:9'],
+      ENV,
+      'taxonomy-mock: --upstream must be an http or https URL; received "ftp://[redacted]@127.0.0.1:9" (string)',
+    ],
     // Without `scheme://`: all before the last `@` may be the password.
     [
       ['--upstream', '//user:s3cret@127.0.0.1:9'],

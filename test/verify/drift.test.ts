@@ -504,7 +504,7 @@ it.each([
   [
     ['verify', '--target', 'ftp://x', '--discipline', 'x'],
     ENV,
-    'taxonomy-mock: --target must be an http or https URL; received "ftp:"',
+    'taxonomy-mock: --target must be an http or https URL; received "ftp://x" (string)',
   ],
   [
     ['verify', '--target', `http://user:${SECRET}@x`, '--discipline', 'x'],
