@@ -248,6 +248,9 @@ function reasonOf(error: NodeJS.ErrnoException): string {
       return 'a part of the path is a file, not a folder'
     case 'ENAMETOOLONG':
       return 'its name is too long for the file system'
+    // /dev/tty in a process with no terminal (CI, a service), or a socket's path.
+    case 'ENXIO':
+      return 'no device to open behind it (a terminal when the process has none, or a socket)'
     default:
       return error.code ?? error.message
   }

@@ -426,6 +426,9 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'its name is too long for the file system'
     case 'ELINKOWNER':
       return "it is another user's symbolic link in a shared folder, which is not followed"
+    // /dev/tty in a process with no terminal (CI, a service), or a socket's path.
+    case 'ENXIO':
+      return 'no device to open behind it (a terminal when the process has none, or a socket)'
     default:
       return error.code ?? error.message
   }

@@ -127,6 +127,27 @@ it("reads /dev/stdin that is a socket, as Node's spawn gives a child: validate a
   }
 })
 
+it('says in words that /dev/tty has no terminal behind it in a process without one (CI), read or written', async () => {
+  // setsid: a session of its own, without a controlling terminal, as under CI or a service.
+  const read = spawnProgram('setsid', ['-w', process.execPath, BIN, 'validate', '/dev/tty'])
+  expect(await read.exit).toBe(2)
+  expect(read.stderr).toEqual([
+    'taxonomy-mock: cannot read file "/dev/tty": no device to open behind it (a terminal when the process has none, or a socket)',
+  ])
+  const written = spawnProgram('setsid', [
+    '-w',
+    process.execPath,
+    BIN,
+    'export',
+    '--out',
+    '/dev/tty',
+  ])
+  expect(await written.exit).toBe(1)
+  expect(written.stderr).toEqual([
+    'taxonomy-mock: cannot write --out file "/dev/tty": no device to open behind it (a terminal when the process has none, or a socket)',
+  ])
+})
+
 it('refuses a terminal as the data file at once, as an unreadable file (exit 2)', async () => {
   const stdin = runAtTerminal(['validate', '/dev/stdin'])
   expect(await stdin.exit).toBe(2)
