@@ -9,7 +9,7 @@ import type { MockAnswer } from './responses.js'
 import type { AdminResource } from './routes.js'
 import type { Scenario } from './scenario.js'
 import { ScenarioState } from './scenario-state.js'
-import { DATA_LIMITS } from './session-data.js'
+import { DATA_LIMITS, findTooDeepPatch } from './session-data.js'
 import { isSessionId, MALFORMED_SESSION_ID } from './sessions.js'
 
 /**
@@ -171,6 +171,10 @@ async function readPatch(request: MockRequest, session: string): Promise<ParsedA
     'a JSON patch such as {"disciplines":[{"name":"Tiny","domain_ids":["…"]}]}',
   )
   if (!('value' in body)) return { refused: body }
+  // Here, not only where it is applied: a command crosses to other processes (`--workers`) in
+  // V8's serialization, which recursion past a few thousand levels overflows (a 500).
+  const tooDeep = findTooDeepPatch(body.value)
+  if (tooDeep !== undefined) return { refused: invalidPatchAnswer(tooDeep) }
   // A field given twice is in the value once: the text is where to see it, as for a fixture file.
   const issues = createIssueList()
   addRepeatedFields(body.text, body.value, issues)

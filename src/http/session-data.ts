@@ -50,12 +50,8 @@ export interface SessionData {
  */
 export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
   // Before anything walks the patch recursively.
-  const deep = findTooDeep(patch, DATA_LIMITS.patchDepth)
-  if (deep !== undefined)
-    throw invalid(
-      deep,
-      `a patch nests arrays and objects at most ${DATA_LIMITS.patchDepth} levels deep`,
-    )
+  const tooDeep = findTooDeepPatch(patch)
+  if (tooDeep !== undefined) throw tooDeep
   const json = toCanonicalJson(patch) ?? ''
   // In UTF-8 bytes, as the server reads a body: not in UTF-16 code units (a CJK name is 3 bytes a
   // character), or a patch `withData` takes would be a 413 on the server.
@@ -74,6 +70,20 @@ export function createSessionData(base: Taxonomy, patch: unknown): SessionData {
     digest: digestText([json]),
     changes: overlay.changes,
   })
+}
+
+/**
+ * The `FixtureError` refusing a patch nested deeper than {@link DATA_LIMITS} allows, or
+ * `undefined`. It walks without recursion: check a patch with it before anything recursive (V8's
+ * serializer, sending it to another process, overflows its stack at about 4,000 levels).
+ */
+export function findTooDeepPatch(patch: unknown): FixtureError | undefined {
+  const deep = findTooDeep(patch, DATA_LIMITS.patchDepth)
+  if (deep === undefined) return undefined
+  return invalid(
+    deep,
+    `a patch nests arrays and objects at most ${DATA_LIMITS.patchDepth} levels deep`,
+  )
 }
 
 /** The same patch on other data (`--data FILE --watch` replaced it), or `undefined` if it no longer applies. */

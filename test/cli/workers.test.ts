@@ -326,6 +326,24 @@ describe('serve --workers 2', () => {
     }
   })
 
+  it('refuses a patch nested 5,000 levels deep with the 400 one process gives, not a 500', async () => {
+    const { url } = shared
+    // Deeper than V8's serializer takes (about 4,000 levels): a worker sent it to the primary as is.
+    const body = `${'['.repeat(5_000)}${']'.repeat(5_000)}`
+    for (let i = 0; i < 2; i++) {
+      // Each on a new connection: both workers answer in turn.
+      const put = await fetch(`${url}/__admin/sessions/deep/data`, {
+        method: 'PUT',
+        headers: { connection: 'close' },
+        body,
+      })
+      expect(put.status).toBe(400)
+      expect(((await put.json()) as { error: string }).error).toBe(
+        `Invalid patch: ${'[0]'.repeat(64)}: a patch nests arrays and objects at most 64 levels deep`,
+      )
+    }
+  })
+
   it('SIGTERM: exit 0 and no worker left; a killed worker is started again and said once', async () => {
     const { run, url } = await startWorkers()
     await fetch(`${url}/__admin/sessions/k1/scenario`, {

@@ -53,9 +53,16 @@ async function startReplicas(prefix: string, count = 3, ...args: string[]) {
   return Promise.all(Array.from({ length: count }, () => startReplica(prefix, ...args)))
 }
 
-async function get(url: string, session?: string, path = PATH, extra: Record<string, string> = {}) {
+async function get(
+  url: string,
+  session?: string,
+  path = PATH,
+  extra: Record<string, string> = {},
+  signal?: AbortSignal,
+) {
   const response = await fetch(url + path, {
     headers: { ...AUTH, ...(session ? { 'x-taxonomy-mock-session': session } : {}), ...extra },
+    ...(signal ? { signal } : {}),
   })
   return { status: response.status, body: await response.text() }
 }
@@ -234,6 +241,25 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       b!.run.child.kill('SIGCONT')
     }
     expect((await admin(a!.url, 'GET', 'p/requests')).status).toBe(200)
+  }, 60_000)
+
+  it("reads another replica's part holding answers that never left (network-error, empty, reset, hang)", async () => {
+    // The store's time bound, 1000 ms: a part refused as malformed is a 503 after it.
+    const [a, b] = await startReplicas('no-answer&timeout=1000', 2)
+    for (const kind of ['network-error', 'empty', 'reset', 'hang']) {
+      expect((await admin(a!.url, 'PUT', `${kind}/scenario`, kind)).status).toBe(200)
+      const signal = AbortSignal.timeout(kind === 'hang' ? 200 : 5_000)
+      await expect(get(a!.url, kind, PATH, {}, signal)).rejects.toThrow()
+      const journal = await admin(b!.url, 'GET', `${kind}/requests`)
+      expect(journal.status).toBe(200)
+      expect(journal.json).toMatchObject([{ status: null, reason: `scenario:${kind}` }])
+      const har = await fetch(`${b!.url}/__admin/sessions/${kind}/requests.har`)
+      expect(har.status).toBe(200)
+      const entries = (
+        (await har.json()) as { log: { entries: { response: { status: number } }[] } }
+      ).log.entries
+      expect(entries.map((entry) => entry.response.status)).toEqual([0])
+    }
   }, 60_000)
 
   it('counts `times` exactly across replicas under concurrent load, session by session', async () => {

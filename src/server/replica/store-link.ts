@@ -637,6 +637,20 @@ const isString = (value: unknown): value is string => typeof value === 'string'
 const isStatus = (value: unknown): value is number =>
   Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599
 
+/**
+ * An answer that never left (`createNoAnswer`: `network-error`, `empty`, `hang`, a `reset` at
+ * once), which a replica keeps for its HAR entry with status 0.
+ */
+function isNoAnswer(value: Record<string, unknown>): boolean {
+  const { delivery } = value
+  return (
+    value.status === 0 &&
+    isObject(delivery) &&
+    ['network-error', 'empty', 'hang', 'reset'].includes(delivery.mode as string) &&
+    delivery.bytes === undefined
+  )
+}
+
 /** The fields the journal's readers (JSON, HAR) use, each of the type they expect. */
 function isAnsweredEntry(value: unknown): value is AnsweredEntry {
   if (!isObject(value) || !isObject(value.entry)) return false
@@ -657,7 +671,8 @@ function isAnsweredEntry(value: unknown): value is AnsweredEntry {
 }
 
 function isStoredAnswer(value: unknown): value is MockAnswer {
-  if (!isObject(value) || !isStatus(value.status) || !isObject(value.headers)) return false
+  if (!isObject(value) || !isObject(value.headers)) return false
+  if (!isStatus(value.status) && !isNoAnswer(value)) return false
   if (!Object.values(value.headers).every(isString)) return false
   if (value.body !== null && !(value.body instanceof Uint8Array)) return false
   const { delivery } = value
