@@ -13,7 +13,7 @@ import { resolveApiKey, resolveTarget, resolveTimeout } from '../contract/option
 import { createRedactor } from '../contract/redact.js'
 import { OptionError } from '../core/option-error.js'
 import { ON_MISS_MODES, type OnMiss } from '../http/upstream.js'
-import { toQuoted } from '../core/shown-text.js'
+import { toQuotedValue } from '../core/shown-text.js'
 import { DEFAULT_KEY_ENV, parseContractArgs, type ContractArgs } from './contract-args.js'
 import {
   attachNegativeValues,
@@ -231,11 +231,11 @@ export function parseCliArgs(
   if (command === 'validate') return parseValidate(values, extra)
   if (command !== 'serve' && command !== 'export') {
     throw new UsageError(
-      `unknown command ${toQuoted(command)}; use serve, export, validate, verify, record or help (see --help)`,
+      `unknown command ${toQuotedValue(command)}; use serve, export, validate, verify, record or help (see --help)`,
     )
   }
   if (extra.length > 0)
-    throw new UsageError(`unexpected argument ${toQuoted(extra[0]!)} (see --help)`)
+    throw new UsageError(`unexpected argument ${toQuotedValue(extra[0]!)} (see --help)`)
   refuseEmptyPaths(values, OPTIONS)
   const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
@@ -317,17 +317,15 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new UsageError(
-      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${toQuoted(redactUrl(url).slice(0, 200))}`,
+      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${toQuotedValue(redactUrl(url))}`,
     )
   // fetch() refuses them, quoting the whole URL: the admin API takes --admin-key instead.
   if (carriesCredentials(parsed))
     throw new UsageError(
-      `--from must not carry credentials: pass the admin key as --admin-key; received ${toQuoted(redactUrl(url).slice(0, 200))}`,
+      `--from must not carry credentials: pass the admin key as --admin-key; received ${toQuotedValue(redactUrl(url))}`,
     )
   if (!SESSION_ID_PATTERN.test(session))
-    throw new UsageError(
-      `--session must be ${SESSION_ID_RULE}; received ${toQuoted(session.slice(0, 200))}`,
-    )
+    throw new UsageError(`--session must be ${SESSION_ID_RULE}; received ${toQuotedValue(session)}`)
   return { url, session }
 }
 
@@ -483,7 +481,7 @@ function parseUpstream(
   }
   if (mode !== undefined && !(ON_MISS_MODES as readonly string[]).includes(mode))
     throw new UsageError(
-      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${toQuoted(mode.slice(0, 40))}`,
+      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${toQuotedValue(mode)}`,
     )
   const onMiss = (mode ?? 'passthrough') as OnMiss
   if (onMiss !== 'passthrough' && data === undefined)
@@ -536,7 +534,7 @@ function parseMemoryBudget(text: string | undefined): number | undefined {
     megabytes * MEGABYTE > max
   ) {
     throw new UsageError(
-      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${toQuoted(text)}`,
+      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${toQuotedValue(text)}`,
     )
   }
   return megabytes * MEGABYTE
@@ -610,7 +608,7 @@ function parseWorkers(value: string | undefined): number | 'auto' {
   // Read as every number flag is: spaces around it and leading zeros are no fault.
   if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1 || Number(value) > 64)
     throw new UsageError(
-      `--workers must be a whole number from 1 to 64, or auto (got ${toQuoted(value)})`,
+      `--workers must be a whole number from 1 to 64, or auto (got ${toQuotedValue(value)})`,
     )
   return Number(value)
 }

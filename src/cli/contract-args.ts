@@ -6,7 +6,7 @@ import {
   refuseEmptyPaths,
   toNumberOrText,
 } from './flag-values.js'
-import { toQuoted } from '../core/shown-text.js'
+import { cutText, SHOWN_VALUE_MAX, toQuotedValue } from '../core/shown-text.js'
 import { UsageError } from './usage-error.js'
 import { refuseSharedOutputs } from './output-paths.js'
 
@@ -140,10 +140,12 @@ function readKey(
   const name = envName ?? DEFAULT_KEY_ENV
   if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) {
     throw new UsageError(
-      `--api-key-env must name an environment variable; received ${toQuoted(envName.slice(0, 40))}`,
+      `--api-key-env must name an environment variable; received ${toQuotedValue(envName)}`,
     )
   }
-  const keySource = flag !== undefined ? '--api-key' : `env ${name}`
+  // Named unquoted, as a variable is, yet cut as a quoted value is: a name may be 100 KB too.
+  const shownName = cutText(name, SHOWN_VALUE_MAX)
+  const keySource = flag !== undefined ? '--api-key' : `env ${shownName}`
   if (flag === '') throw new UsageError('no API key: --api-key is empty')
   const apiKey: string | undefined = flag ?? env[name]
   if (apiKey === undefined || apiKey === '') {
@@ -151,7 +153,7 @@ function readKey(
     const [state, fix] =
       apiKey === undefined ? ['is not set', 'set it'] : ['is set but empty', 'put the key in it']
     throw new UsageError(
-      `no API key: ${name} ${state} (${fix}, name another variable with --api-key-env NAME, or pass --api-key)`,
+      `no API key: ${shownName} ${state} (${fix}, name another variable with --api-key-env NAME, or pass --api-key)`,
     )
   }
   // The library judges the key, and names it by its length only.

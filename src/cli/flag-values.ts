@@ -1,4 +1,4 @@
-import { toQuoted } from '../core/shown-text.js'
+import { cutText, SHOWN_VALUE_MAX, toQuotedValue } from '../core/shown-text.js'
 import { UsageError } from './usage-error.js'
 
 /**
@@ -38,7 +38,8 @@ export function describeParseError(error: Error & { code?: string }): string {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       // The option parseArgs quotes first: `-5` too, which `option` misses (no letter after the dash).
       const quoted = /'(-[^'\s]+)'/.exec(error.message)?.[1]
-      return `unknown option ${quoted ?? option ?? error.message} (see --help)`
+      // Cut as a quoted value is: `--` and 100 KB of letters are one option to parseArgs.
+      return `unknown option ${cutText(quoted ?? option ?? error.message, SHOWN_VALUE_MAX)} (see --help)`
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const long = /--[a-z][\w-]*/.exec(error.message)?.[0] ?? option
@@ -49,7 +50,8 @@ export function describeParseError(error: Error & { code?: string }): string {
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
       // Quoted as the other commands quote theirs: parseArgs' words hold it raw, controls included.
       const argument = /^Unexpected argument '([\s\S]*)'\. This command/.exec(error.message)?.[1]
-      if (argument !== undefined) return `unexpected argument ${toQuoted(argument)} (see --help)`
+      if (argument !== undefined)
+        return `unexpected argument ${toQuotedValue(argument)} (see --help)`
       break
     }
   }

@@ -2,7 +2,7 @@ import { getHeapStatistics } from 'node:v8'
 import { MEGABYTE } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
-import { toQuoted } from '../core/shown-text.js'
+import { toQuotedValue } from '../core/shown-text.js'
 import type { ServeArgs } from './args.js'
 import { offerDefaultSnapshot } from './default-snapshot.js'
 import type { CliIo } from './io.js'
@@ -112,7 +112,7 @@ export async function unlessStopped<T>(
 
 /** Why listening failed, as one line naming the flag to change, and the host as given, quoted. */
 export function describeListenError(error: NodeJS.ErrnoException, args: ServeArgs): string {
-  const host = toQuoted(args.host)
+  const host = toQuotedValue(args.host)
   const where = `${host} port ${args.port}`
   switch (error.code) {
     case 'EADDRINUSE':

@@ -81,6 +81,21 @@ export function toShownName(name: string): string {
   return UNSHOWABLE.test(name) ? toQuoted(name) : name
 }
 
+/** How much of a value a user gave a line quotes: enough to tell which it was, never a screenful. */
+export const SHOWN_VALUE_MAX = 60
+
+/**
+ * A value a user gave (a flag's, a variable's) quoted for a one-line message, as {@link toQuoted}
+ * quotes it, cut to its first {@link SHOWN_VALUE_MAX} characters: a 100 KB value is no line.
+ * Redact a secret before: a cut could keep part of it.
+ *
+ * @example
+ * toQuotedValue('x'.repeat(100)) // the 60 first x's, quoted: '"xxxxxxxx…xxxx"'
+ */
+export function toQuotedValue(text: string): string {
+  return toQuoted(cutText(text, SHOWN_VALUE_MAX))
+}
+
 /**
  * `text` cut to at most `max` UTF-16 code units, never between the two halves of a character
  * beyond U+FFFF (an emoji): a half alone would be quoted as `\ud83e`.

@@ -1,6 +1,6 @@
 import { fieldPath } from './field-name.js'
 import { OptionError } from './option-error.js'
-import { cutText, toQuoted } from './shown-text.js'
+import { toQuotedValue } from './shown-text.js'
 
 /** How many records each level gets. */
 export interface SizeCounts {
@@ -95,7 +95,7 @@ export function resolveSize(size: unknown): SizeCounts {
 export function formatReceived(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `${toQuoted(cutText(value, 60))} (string)`
+  if (typeof value === 'string') return `${toQuotedValue(value)} (string)`
   if (typeof value === 'object') return 'an object'
   return `${String(value)} (${typeof value})`
 }

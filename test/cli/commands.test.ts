@@ -201,6 +201,74 @@ it.each([
   expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: [], stderr: [message] })
 })
 
+/** A 300-character value, and how every line quotes it: its first 60 characters, as --port does. */
+const LONG = 'a'.repeat(300)
+const LONG_SHOWN = `"${LONG.slice(0, 60)}"`
+const CONTRACT = [
+  '--target',
+  'http://127.0.0.1:7800',
+  '--discipline',
+  'x',
+  '--api-key',
+  'k'.repeat(8),
+]
+
+it.each([
+  ['--port', ['--port', LONG], {}, 2, LONG_SHOWN],
+  ['--workers', ['--workers', '9'.repeat(300)], {}, 2, `"${'9'.repeat(60)}"`],
+  ['--memory-budget', ['--memory-budget', LONG], {}, 2, LONG_SHOWN],
+  ['--max-read', ['verify', ...CONTRACT, '--max-read', LONG], {}, 2, LONG_SHOWN],
+  [
+    '--api-key-env',
+    ['verify', ...CONTRACT.slice(0, 4), '--api-key-env', 'a-'.repeat(150)],
+    {},
+    2,
+    `"${'a-'.repeat(30)}"`,
+  ],
+  // A variable is named unquoted, yet cut as well.
+  [
+    '--api-key-env naming an unset variable',
+    ['verify', ...CONTRACT.slice(0, 4), '--api-key-env', LONG],
+    {},
+    2,
+    `no API key: ${LONG.slice(0, 60)} is not set`,
+  ],
+  ['--on-miss', ['--upstream', 'http://127.0.0.1:7800', '--on-miss', LONG], {}, 2, LONG_SHOWN],
+  ['--faults', ['--faults', LONG], {}, 2, LONG_SHOWN],
+  ['--from', ['export', '--from', LONG, '--session', 'x'], {}, 2, LONG_SHOWN],
+  [
+    '--session',
+    ['export', '--from', 'http://127.0.0.1:7800', '--session', LONG],
+    {},
+    2,
+    LONG_SHOWN,
+  ],
+  ['an unknown option', [`--${LONG}`], {}, 2, `--${LONG.slice(0, 58)} (see --help)`],
+  ['an unknown command', [LONG], {}, 2, LONG_SHOWN],
+  ['an unexpected argument', ['serve', LONG], {}, 2, LONG_SHOWN],
+  ['an unexpected argument of verify', ['verify', LONG], {}, 2, LONG_SHOWN],
+  ['--store', ['--store', LONG], {}, 2, LONG_SHOWN],
+  // Redacted before it is cut: no part of the password is shown.
+  [
+    'TAXONOMY_MOCK_STORE',
+    [],
+    { TAXONOMY_MOCK_STORE: `redis://u:secret@h/${LONG}` },
+    2,
+    `"${`redis://u:***@h/${LONG}`.slice(0, 60)}"`,
+  ],
+  ['--host', ['--host', LONG, '--port', '0'], {}, 1, LONG_SHOWN],
+  ['TAXONOMY_MOCK_HOST', ['--port', '0'], { TAXONOMY_MOCK_HOST: LONG }, 1, LONG_SHOWN],
+])(
+  'quotes a 300-character value of %s cut to 60 characters, as --port does',
+  async (_, args, env, exitCode, shown) => {
+    const { code, stdout, stderr } = await runCli(args, env)
+    expect({ code, stdout, lines: stderr.length }).toEqual({ code: exitCode, stdout: [], lines: 1 })
+    expect(stderr[0]!.length).toBeLessThan(300)
+    expect(stderr[0]).toContain(shown)
+    expect(stderr[0]).not.toContain('secret')
+  },
+)
+
 it('names the variable when the environment is wrong', async () => {
   const { code, stderr } = await runCli([], { TAXONOMY_MOCK_PORT: 'eighty' })
   expect(code).toBe(2)
