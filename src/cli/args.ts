@@ -324,6 +324,12 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
     throw new UsageError(
       `--from must not carry credentials: pass the admin key as --admin-key; received ${toQuotedValue(redactUrl(url))}`,
     )
+  // The admin path is joined to the base: a query or fragment would be dropped unsaid, with the
+  // path before it (`/x?y` read `/__admin/...`), as --target refuses them.
+  if (parsed.search || parsed.hash)
+    throw new UsageError(
+      `--from must be the mock's base URL, without a query or fragment; received ${toQuotedValue(redactUrl(url))}`,
+    )
   if (!SESSION_ID_PATTERN.test(session))
     throw new UsageError(`--session must be ${SESSION_ID_RULE}; received ${toQuotedValue(session)}`)
   return { url, session }

@@ -105,21 +105,23 @@ it('names in the manifest what a server of the saved fixture names', async () =>
   expect(JSON.parse(readFileSync(manifest, 'utf8')).fixture.served).toEqual(health.dataset)
 })
 
-it('shows a --from URL with no secret of its query, in its lines and its manifest', async () => {
+it('refuses a --from URL with a query (dropped unsaid, with the path before it), its secret redacted', async () => {
   const server = await startTestServer({ seed: 7, size: 'small' })
-  await putData(server.url, 'q', { preset: 'empty-children' })
   const manifest = join(folder, 'query.manifest.json')
   const from = `${server.url}/?access_token=export-token-0123456789`
-  const exported = await runCli([
+  const refused = await runCli([
     'export',
     ...['--from', from, '--session', 'q', '--out', join(folder, 'query.json')],
     ...['--manifest', manifest],
   ])
-  expect(exported.code).toBe(0)
-  const written = readFileSync(manifest, 'utf8')
-  expect(JSON.parse(written).session.from).toBe(`${server.url}/?access_token=[redacted]`)
-  for (const text of [written, ...exported.stdout, ...exported.stderr])
-    expect(text).not.toContain('export-token')
+  expect(refused).toEqual({
+    code: 2,
+    stdout: [],
+    stderr: [
+      `taxonomy-mock: --from must be the mock's base URL, without a query or fragment; received "${server.url}/?access_token=[redacted]"`,
+    ],
+  })
+  expect(existsSync(manifest)).toBe(false)
 })
 
 it('rebuilds a session of a server that serves a file from that --data file, and only that one', async () => {
@@ -275,6 +277,15 @@ it.each([
   [
     ['export', '--from', 'ftp://127.0.0.1:4477/?token=s3cret-pw', '--session', 's'],
     'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "ftp://127.0.0.1:4477/?token=[redacted]"',
+  ],
+  // Dropped unsaid, with the path before it, they are refused as --target refuses them.
+  [
+    ['export', '--from', 'http://127.0.0.1:4477/x?y', '--session', 's'],
+    'taxonomy-mock: --from must be the mock\'s base URL, without a query or fragment; received "http://127.0.0.1:4477/x?y"',
+  ],
+  [
+    ['export', '--from', 'http://127.0.0.1:4477/#top', '--session', 's'],
+    'taxonomy-mock: --from must be the mock\'s base URL, without a query or fragment; received "http://127.0.0.1:4477/#top"',
   ],
   [
     ['export', '--from', 'http://admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
