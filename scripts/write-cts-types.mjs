@@ -10,13 +10,14 @@ import { fileURLToPath } from 'node:url'
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url))
 // Relative specifiers only: './x.js' becomes './x.cjs', which TypeScript resolves to './x.d.cts'.
-const RELATIVE = /((?:from|import)\s*\(?\s*')(\.{1,2}\/[^']*)\.js(')/g
+// Either quote: TypeScript writes the `import("./x.js")` of an inferred type in double quotes.
+const RELATIVE = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\.js\2/g
 
 for (const entry of readdirSync(DIST, { recursive: true, encoding: 'utf8' })) {
   if (!entry.endsWith('.d.ts')) continue
   const source = readFileSync(join(DIST, entry), 'utf8')
   writeFileSync(
     join(DIST, entry.replace(/\.d\.ts$/, '.d.cts')),
-    source.replace(RELATIVE, '$1$2.cjs$3'),
+    source.replace(RELATIVE, '$1$2$3.cjs$2'),
   )
 }

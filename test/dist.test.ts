@@ -269,3 +269,20 @@ console.log('loaded')`
     ).toBe('loaded\n')
   },
 )
+
+it('points every relative import of a .d.cts at a .d.cts, `import("…")` types included: no ES module types under require', () => {
+  // TypeScript writes an inferred type's import in double quotes; one left at `.js` reads the
+  // ES-module `.d.ts` from a CommonJS file (TS1542 without skipLibCheck, and a second copy of it).
+  const esmImports = files
+    .filter((file) => file.endsWith('.d.cts'))
+    .flatMap((file) =>
+      [
+        ...readFileSync(join(DIST, file), 'utf8').matchAll(
+          /(?:from|import)\s*\(?\s*(['"])(\.{1,2}\/[^'"]*)\1/g,
+        ),
+      ]
+        .filter(([, , specifier]) => !specifier!.endsWith('.cjs'))
+        .map(([, , specifier]) => `${file}: ${specifier}`),
+    )
+  expect(esmImports).toEqual([])
+})
