@@ -220,7 +220,11 @@ function requestedInOrder(
   const missing = steps[found.length]!
   const after = found.length === 0 ? 0 : found.at(-1)! + 1
   const rest = entries.slice(after)
-  const earlier = entries.findIndex((entry, i) => i < after && matches(entry, missing))
+  // A request an earlier step took is no candidate: it does not come before that step's, it is it.
+  const earlier = entries.findIndex(
+    (entry, i) => i < after && !found.includes(i) && matches(entry, missing),
+  )
+  const taken = found.findIndex((i) => matches(entries[i]!, missing))
   const lines = [
     'Expected requests in this order:',
     ...list,
@@ -230,6 +234,10 @@ function requestedInOrder(
   ]
   if (earlier !== -1)
     lines.push(`Request #${earlier + 1} matches it, but comes before step ${found.length}'s.`)
+  else if (taken !== -1)
+    lines.push(
+      `Request #${found[taken]! + 1} matches it, but step ${taken + 1} took it: each step needs a request of its own.`,
+    )
   if (entries.length === 0) lines.push(empty)
   else if (rest.length > 0)
     lines.push(

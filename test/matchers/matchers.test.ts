@@ -143,6 +143,21 @@ describe('an MSW kit, read at once', () => {
     )
   })
 
+  it('says when the one request a step needs was taken by an earlier step, not that it came before it', async () => {
+    await get(`/disciplines/${slug}`)
+    await get('/disciplines/no-such-field')
+    const message = failure(() =>
+      expect(mock).toHaveRequestedInOrder([{ status: 200 }, { status: 404 }, { status: 404 }]),
+    )
+    expect(message).toContain(
+      'but step 3, { status: 404 }, matched no request after #2 (2 requests in the journal).',
+    )
+    expect(message).toContain(
+      'Request #2 matches it, but step 2 took it: each step needs a request of its own.',
+    )
+    expect(message).not.toContain('comes before')
+  })
+
   it('refuses an order of no steps, which held whatever came (its .not said "Matched by :")', () => {
     for (const assertion of [
       () => expect(mock).toHaveRequestedInOrder([]),
