@@ -1,3 +1,4 @@
+import { describeSyntaxError } from '../core/load.js'
 import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from '../http/delay.js'
 import { KIND_OPTION_NAMES, kindOptionSpec, type KindOption } from '../http/kind-options.js'
@@ -148,7 +149,10 @@ function parseJsonFlag(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new UsageError(`--scenario is not valid JSON: ${(error as Error).message}`)
+    // In `validate`'s words, not the engine's: those differ by Node version and runtime, and quote the text.
+    throw new UsageError(
+      `--scenario is not valid JSON: ${describeSyntaxError(text, error as Error)}`,
+    )
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError('--scenario takes a kind, kinds separated by commas, or a JSON object')

@@ -46,7 +46,7 @@ function parseJson(body: string): unknown {
  * characters and line breaks included (`Unexpected token 'x', "{\n x" is not valid JSON`): only
  * its words are kept, and only where it names a position; elsewhere the text is scanned for it.
  */
-function describeSyntaxError(text: string, error: Error): string {
+export function describeSyntaxError(text: string, error: Error): string {
   const positioned = /^(.*?) in JSON at position (\d+)/s.exec(error.message)
   if (positioned !== null) {
     const [, words, position] = positioned

@@ -129,6 +129,19 @@ it('takes a sequence with --scenario K1,K2,... and a whole scenario as JSON', as
   expect(seen).toEqual([200, 404, 200, 404])
 })
 
+it('says where --scenario is not JSON as validate does: by line and column, the same on every Node', async () => {
+  // The engine's own message differs by Node version (22 adds "(line 1 column 2)") and by runtime,
+  // and may quote the text, line breaks included.
+  for (const [value, reason] of [
+    ['{bad', "expected property name or '}' at line 1, column 2"],
+    ['{"kind":\n x}', "unexpected 'x' at line 2, column 2"],
+  ]) {
+    const { code, stderr } = await runCli(['--port', '0', '--scenario', value!])
+    expect(code, value).toBe(2)
+    expect(stderr, value).toEqual([`taxonomy-mock: --scenario is not valid JSON: ${reason}`])
+  }
+})
+
 it('names the flag at fault in a bad --scenario sequence or JSON (exit 2)', async () => {
   for (const [value, message] of [
     ['unavailable,oops', "--scenario sequence[1] must be 'usual', one of"],
