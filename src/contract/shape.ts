@@ -116,7 +116,7 @@ function checkObject(
 const NOUNS: Readonly<Record<FieldType, string>> = {
   string: 'a string',
   uuid: 'a UUID string',
-  slug: "a slug a record's path can carry (not empty, `.` or `..`)",
+  slug: "a slug a record's path can carry (not empty, `.`, `..` or a lone surrogate)",
   integer: 'a non-negative integer',
   array: 'an array',
 }

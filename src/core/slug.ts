@@ -7,15 +7,20 @@ export const MAX_SLUG_LENGTH = 200
 /**
  * Whether a slug can be a record path's last segment: URL parsing (Node's, fetch's) reads `.` and
  * `..` as the collection's path and its parent, `%2E` too, and an empty slug leaves the
- * collection's path, so a request for any of them asks for no record.
+ * collection's path, so a request for any of them asks for no record. A lone surrogate (valid in
+ * JSON as `"\ud800"`) has no UTF-8, so no path can carry it: `encodeURIComponent` throws.
  *
  * @example
  * isRecordPathSlug('history') // true
  * isRecordPathSlug('..') // false
+ * isRecordPathSlug('s\ud800') // false
  */
 export function isRecordPathSlug(slug: string): boolean {
-  return slug !== '' && slug !== '.' && slug !== '..'
+  return slug !== '' && slug !== '.' && slug !== '..' && !LONE_SURROGATE.test(slug)
 }
+
+// With the `u` flag a surrogate range matches only a surrogate that is not half of a pair.
+const LONE_SURROGATE = /[\ud800-\udfff]/u
 
 /**
  * Turns a name into a lowercase kebab slug.
