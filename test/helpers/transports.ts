@@ -16,6 +16,20 @@ export function resolveNow(
   return answer
 }
 
+/**
+ * An admin call as a client on this machine sends it (`curl 127.0.0.1`), for `resolver.resolve`:
+ * the admin API answers it without a key.
+ */
+export function loopbackAdmin(method: string, url: string, body = ''): MockRequest {
+  return {
+    method,
+    url,
+    fromLoopback: true,
+    header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
+    text: async () => body,
+  }
+}
+
 /** A header reader that knows only `Authorization`. */
 export function authorization(value: string | undefined): (name: string) => string | undefined {
   return (name) => (name === 'authorization' ? value : undefined)

@@ -1,4 +1,4 @@
-import { resolveNow, authorization } from '../helpers/transports.js'
+import { resolveNow, authorization, loopbackAdmin } from '../helpers/transports.js'
 import { expect, it } from 'vitest'
 import { countBuiltTopics, createTaxonomy } from '../../src/core/generate.js'
 import { patchTaxonomy } from '../../src/core/patch.js'
@@ -150,13 +150,9 @@ it("counts a patched session's topics on the index without building the generate
   const taxonomy = createTaxonomy({ seed: 920_002, size })
   const resolver = createResolver({ taxonomy })
   const put = (session: string, patch: unknown) =>
-    resolver.resolve({
-      method: 'PUT',
-      url: `/__admin/sessions/${session}/data`,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => JSON.stringify(patch),
-    })
+    resolver.resolve(
+      loopbackAdmin('PUT', `/__admin/sessions/${session}/data`, JSON.stringify(patch)),
+    )
   expect((await put('many', { preset: 'many-parents' })).status).toBe(200)
   const page = get(resolver, '/?session=many').text
   expect(page).toContain('3 domains, 13 disciplines, 61 sub-disciplines, 3000 topics.')

@@ -6,7 +6,7 @@ import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { createErrorAnswers, createAnswers, encodeJson } from '../../src/http/responses.js'
 import { SESSION_LIMITS, SessionRegistry } from '../../src/http/sessions.js'
 import { taxonomy } from '../cases/cases.js'
-import { resolveNow } from '../helpers/transports.js'
+import { loopbackAdmin, resolveNow } from '../helpers/transports.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -157,13 +157,13 @@ it("counts what an entry under a quota holds: the shared answer and the reading,
   const resolver = createResolver({ taxonomy })
   const sessions = sessionsOf(resolver)
   const admin = (id: string) =>
-    resolver.resolve({
-      method: 'PUT',
-      url: `/__admin/sessions/${id}/scenario`,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => JSON.stringify({ kind: 'rate-limited', limit: 500, window: 60_000 }),
-    })
+    resolver.resolve(
+      loopbackAdmin(
+        'PUT',
+        `/__admin/sessions/${id}/scenario`,
+        JSON.stringify({ kind: 'rate-limited', limit: 500, window: 60_000 }),
+      ),
+    )
   // 500 requests let through with the quota left, then 500 answered 429.
   const flood = async (id: string) => {
     expect((await admin(id)).status).toBe(200)
@@ -200,13 +200,13 @@ it("counts what an entry under a body fault holds: the shared answer and the fau
   const sessions = sessionsOf(resolver)
   const slug = taxonomy.disciplines[0]!.slug
   const admin = (id: string, kind: string) =>
-    resolver.resolve({
-      method: 'PUT',
-      url: `/__admin/sessions/${id}/scenario`,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => JSON.stringify({ faults: { rate: 1, kinds: [kind] } }),
-    })
+    resolver.resolve(
+      loopbackAdmin(
+        'PUT',
+        `/__admin/sessions/${id}/scenario`,
+        JSON.stringify({ faults: { rate: 1, kinds: [kind] } }),
+      ),
+    )
   const flood = async (id: string, kind: string) => {
     expect((await admin(id, kind)).status).toBe(200)
     const sent = []

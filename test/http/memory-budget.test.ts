@@ -5,6 +5,7 @@ import { Kept, MemoryBudget } from '../../src/http/memory-budget.js'
 import { createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { createAnswers, encodeJson, type MockAnswer } from '../../src/http/responses.js'
 import { SessionRegistry } from '../../src/http/sessions.js'
+import { loopbackAdmin } from '../helpers/transports.js'
 
 const MiB = 1024 * 1024
 const OK = createAnswers(200, encodeJson({}), false)
@@ -13,13 +14,7 @@ const OK = createAnswers(200, encodeJson({}), false)
 const adminOf =
   (resolver: ReturnType<typeof createResolver>) =>
   async (method: string, url: string, body = '') => {
-    const answer = await resolver.resolve({
-      method,
-      url,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => body,
-    })
+    const answer = await resolver.resolve(loopbackAdmin(method, url, body))
     return { status: answer.status, text: new TextDecoder().decode(answer.body ?? undefined) }
   }
 
@@ -137,13 +132,9 @@ it('answers 413 naming the memory budget to a patch that would pass it, and chan
     subDisciplines: 1_500,
   })
   // About 240 KB of JSON, counted ten times (the patch kept, its records, the overlay's maps).
-  const answer = await resolver.resolve({
-    method: 'PUT',
-    url: '/__admin/sessions/s/data',
-    fromLoopback: true,
-    header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-    text: async () => JSON.stringify(patch),
-  })
+  const answer = await resolver.resolve(
+    loopbackAdmin('PUT', '/__admin/sessions/s/data', JSON.stringify(patch)),
+  )
   expect(answer.status).toBe(413)
   expect(JSON.parse(new TextDecoder().decode(answer.body!))).toEqual({
     error: expect.stringMatching(
@@ -163,13 +154,7 @@ it('makes no session for a patch it refuses: none pushed out, and a key-less req
   const resolver = createResolver({ taxonomy, memoryBudget: 16 * MiB })
   const sessions = sessionsOf(resolver)
   const send = (method: string, url: string, body = '') =>
-    resolver.resolve({
-      method,
-      url,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => body,
-    })
+    resolver.resolve(loopbackAdmin(method, url, body))
   // As many sessions as the server keeps, the oldest with a scenario: the next one made pushes it out.
   expect((await send('PUT', '/__admin/sessions/oldest/scenario', '"not-found"')).status).toBe(200)
   for (let i = 1; i < 9_999; i++) sessions.get(`s${i}`)
@@ -198,13 +183,7 @@ it('lets the least recently used journals go of the answers they keep for HAR fi
   const resolver = createResolver({ taxonomy, memoryBudget: 2 * MiB })
   const sessions = sessionsOf(resolver)
   const admin = (method: string, url: string, body?: string) =>
-    resolver.resolve({
-      method,
-      url,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => body ?? '',
-    })
+    resolver.resolve(loopbackAdmin(method, url, body))
   const get = (session: string, path: string) =>
     resolver.resolve({
       method: 'GET',
@@ -238,14 +217,7 @@ it("counts a session's index page and probe answer, lets them go past the budget
   const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
   const resolver = createResolver({ taxonomy, memoryBudget: 2 * MiB })
   const sessions = sessionsOf(resolver)
-  const admin = (url: string, body: string) =>
-    resolver.resolve({
-      method: 'PUT',
-      url,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => body,
-    })
+  const admin = (url: string, body: string) => resolver.resolve(loopbackAdmin('PUT', url, body))
   const page = (url: string) =>
     resolver.resolve({ method: 'GET', url, header: () => undefined }) as MockAnswer
   for (let i = 0; i < 60; i++)
@@ -339,13 +311,9 @@ it('counts a patch at no less than the heap it was measured to take, small recor
   const sub = taxonomy.subDisciplines[0]!.id
   const put = async (id: string, patch: unknown) => {
     const before = memory.fixedBytes
-    const answer = await resolver.resolve({
-      method: 'PUT',
-      url: `/__admin/sessions/${id}/data`,
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => JSON.stringify(patch),
-    })
+    const answer = await resolver.resolve(
+      loopbackAdmin('PUT', `/__admin/sessions/${id}/data`, JSON.stringify(patch)),
+    )
     expect(answer.status).toBe(200)
     return memory.fixedBytes - before - 1_024
   }

@@ -5,6 +5,7 @@ import { RateLimiter, rateLimitHeaders } from '../../src/http/rate-limit.js'
 import { createGatheringResolver, createResolver, sessionsOf } from '../../src/http/resolver.js'
 import { parseScenario } from '../../src/http/scenario.js'
 import { taxonomy } from '../cases/cases.js'
+import { loopbackAdmin } from '../helpers/transports.js'
 
 it('lets `limit` requests through per window and refills the whole quota when the window ends', () => {
   let now = 0
@@ -79,13 +80,7 @@ it("counts a per-key quota's partitions against the memory budget, up to 1000, u
   const resolver = createResolver({ taxonomy })
   const { memory } = sessionsOf(resolver)
   const admin = (method: string, body?: unknown) =>
-    resolver.resolve({
-      method,
-      url: '/__admin/sessions/rl/scenario',
-      fromLoopback: true,
-      header: (name) => (name === 'host' ? '127.0.0.1' : undefined),
-      text: async () => JSON.stringify(body),
-    })
+    resolver.resolve(loopbackAdmin(method, '/__admin/sessions/rl/scenario', JSON.stringify(body)))
   const get = (key: string) =>
     resolver.resolve({
       method: 'GET',
