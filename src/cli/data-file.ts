@@ -9,7 +9,8 @@ import { loadTaxonomy } from '../core/load.js'
 import { MEGABYTE, toMegabytes, toSizeOver } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
 import { toQuoted } from '../core/shown-text.js'
-import { findDescriptorPath, namesNodesOwnDescriptor, ownDescriptorOf } from './descriptor-paths.js'
+import { descriptorOfFile, namesNodesOwnDescriptor } from './descriptor-paths.js'
+import { errnoWords } from './errno-words.js'
 import { UsageError } from './usage-error.js'
 import { decodeUtf8 } from './utf8-text.js'
 
@@ -133,7 +134,7 @@ async function readDataBytes(
     }
     // open() refuses a socket (ENXIO): `/dev/stdin` of a child Node's `spawn` started is one,
     // read through the descriptor itself; any other is said in words, not as a bare errno.
-    const descriptor = info.isSocket() ? socketDescriptorOf(file) : undefined
+    const descriptor = info.isSocket() ? descriptorOfFile(file) : undefined
     if (info.isSocket() && descriptor === undefined)
       throw new UsageError(`${where} is a socket, not a file`)
     const source = descriptor ?? (info.isFIFO() ? 'fifo' : 'file')
@@ -142,12 +143,6 @@ async function readDataBytes(
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${where}: ${reasonOf(error as NodeJS.ErrnoException)}`)
   }
-}
-
-/** The process's own descriptor that `file` names (`/dev/stdin`, `/dev/fd/3`), if it is one. */
-function socketDescriptorOf(file: string): number | undefined {
-  const path = findDescriptorPath(file)
-  return path === undefined ? undefined : ownDescriptorOf(path)
 }
 
 /**
@@ -235,25 +230,8 @@ function readNow(fd: number): Buffer | undefined {
 }
 
 function reasonOf(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ENOENT':
-      return 'no such file'
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied'
-    // In words, as the written files' lines say them: an errno code names no cause to a person.
-    case 'ELOOP':
-      return 'its symbolic links make a loop'
-    case 'ENOTDIR':
-      return 'a part of the path is a file, not a folder'
-    case 'ENAMETOOLONG':
-      return 'its name is too long for the file system'
-    // /dev/tty in a process with no terminal (CI, a service), or a socket's path.
-    case 'ENXIO':
-      return 'no device to open behind it (a terminal when the process has none, or a socket)'
-    default:
-      return error.code ?? error.message
-  }
+  if (error.code === 'ENOENT') return 'no such file'
+  return errnoWords(error.code) ?? error.code ?? error.message
 }
 
 function seconds(ms: number): string {

@@ -35,13 +35,18 @@ export function ownDescriptorOf(path: string): number | undefined {
   return Number(match[2])
 }
 
+/** Which of this process's own descriptors `file` (or a link on the way from it) names, if any. */
+export function descriptorOfFile(file: string): number | undefined {
+  const path = findDescriptorPath(file)
+  return path === undefined ? undefined : ownDescriptorOf(path)
+}
+
 /**
  * Whether `file` (or a link on the way from it) names a descriptor that Node opened for itself,
  * not one the process was started with (`3>out.json`, `<(command)`): see {@link isNodesOwnDescriptor}.
  */
 export function namesNodesOwnDescriptor(file: string): boolean {
-  const path = findDescriptorPath(file)
-  const fd = path === undefined ? undefined : ownDescriptorOf(path)
+  const fd = descriptorOfFile(file)
   return fd !== undefined && isNodesOwnDescriptor(fd)
 }
 

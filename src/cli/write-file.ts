@@ -9,11 +9,13 @@ import { toQuoted } from '../core/shown-text.js'
 import type { OPTIONS } from './args.js'
 import type { CONTRACT_OPTIONS } from './contract-args.js'
 import {
+  descriptorOfFile,
   findDescriptorPath,
   MAX_LINKS,
   isNodesOwnDescriptor,
   ownDescriptorOf,
 } from './descriptor-paths.js'
+import { errnoWords } from './errno-words.js'
 import { RuntimeError } from './runtime-error.js'
 
 /** The flags a flag table marks `file: 'written'`, as `--name`: the only flags files are written for. */
@@ -214,11 +216,7 @@ function partialPathOf(path: string): string {
 export async function writesStandardOutput(
   files: readonly (string | undefined)[],
 ): Promise<boolean> {
-  for (const file of files) {
-    const descriptor = file === undefined ? undefined : findDescriptorPath(file)
-    if (descriptor !== undefined && ownDescriptorOf(descriptor) === 1) return true
-  }
-  return false
+  return files.some((file) => file !== undefined && descriptorOfFile(file) === 1)
 }
 
 /** Removes, at once, every partial file being written: the process is being stopped. */
@@ -409,9 +407,6 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       ))
         ? 'the folder takes no new file'
         : 'no such folder'
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied'
     case 'ENOSPC':
       return 'no space left on the device'
     case 'EISDIR':
@@ -420,17 +415,10 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'it ends in /, which names a folder, not a file'
     case 'EROFS':
       return 'the file system is read-only'
-    case 'ELOOP':
-      return 'its symbolic links make a loop'
-    case 'ENAMETOOLONG':
-      return 'its name is too long for the file system'
     case 'ELINKOWNER':
       return "it is another user's symbolic link in a shared folder, which is not followed"
-    // /dev/tty in a process with no terminal (CI, a service), or a socket's path.
-    case 'ENXIO':
-      return 'no device to open behind it (a terminal when the process has none, or a socket)'
     default:
-      return error.code ?? error.message
+      return errnoWords(error.code) ?? error.code ?? error.message
   }
 }
 
