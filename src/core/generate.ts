@@ -123,6 +123,14 @@ export function findGeneration(taxonomy: TaxonomyView): Generation | undefined {
   return generations.get(taxonomy)
 }
 
+/**
+ * How many topics `taxonomy` has: a generated one's from its counts, since listing them would build
+ * every topic (a million at `large`).
+ */
+export function topicCountOf(taxonomy: TaxonomyView): number {
+  return findGeneration(taxonomy)?.counts.topics ?? taxonomy.topics.length
+}
+
 /** The level a generated dataset builds on first use: its topics, most of the work. */
 const BUILT_ON_FIRST_USE: Level = 'topics'
 

@@ -1,5 +1,5 @@
 import { quote } from './field-name.js'
-import { findGeneration } from './generate.js'
+import { topicCountOf } from './generate.js'
 import { parsePatchShape } from './patch-shape.js'
 import { createIssueList, parseRecord, type IssueList } from './fixture.js'
 import {
@@ -164,8 +164,7 @@ export class TaxonomyOverlay implements TaxonomyView {
    * removes none). A generated base's count comes from its counts, so none of its topics is built.
    */
   topicCount(): number {
-    const inBase = findGeneration(this.#base)?.counts.topics ?? this.#base.topics.length
-    return inBase + this.changes.topics.added
+    return topicCountOf(this.#base) + this.changes.topics.added
   }
 
   findDiscipline(slug: string): FixtureDiscipline | undefined {

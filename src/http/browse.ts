@@ -1,4 +1,4 @@
-import { findGeneration } from '../core/generate.js'
+import { findGeneration, topicCountOf } from '../core/generate.js'
 import { TaxonomyOverlay } from '../core/overlay.js'
 import { SIZES, type SizeCounts } from '../core/size.js'
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
@@ -91,14 +91,11 @@ function describeDataset(taxonomy: Taxonomy): string {
 }
 
 /**
- * How many topics the data has: a generated dataset's from its counts, since listing them would
- * build every topic (a million at `large`, 1.2 s and 340 MB before the first index page); a
- * session's patched data's from its base's count, as the overlay gives it.
+ * How many topics the data has, none of a generated dataset's built (a million at `large`, 1.2 s
+ * and 340 MB before the first index page): a session's patched data's from its base's count.
  */
 function topicTotal(taxonomy: TaxonomyView): number {
-  if (taxonomy instanceof TaxonomyOverlay) return taxonomy.topicCount()
-  const generation = findGeneration(taxonomy)
-  return generation === undefined ? taxonomy.topics.length : generation.counts.topics
+  return taxonomy instanceof TaxonomyOverlay ? taxonomy.topicCount() : topicCountOf(taxonomy)
 }
 
 function presetOf(counts: SizeCounts): string | undefined {
