@@ -101,3 +101,33 @@ export async function replicaConnections(url: string, prefix: string): Promise<s
     .filter((line) => line.includes(` name=taxonomy-mock:${prefix} `))
     .map((line) => /\bid=(\d+)/.exec(line)![1]!)
 }
+
+/**
+ * Publishes an admin write's notice on `PREFIX:changes` as replica `notice.from` would, and
+ * answers once `replicas` replicas confirmed it (each marked the session to fetch): a request
+ * after this finds the write, however late the notice would have come otherwise.
+ */
+export async function publishConfirmed(
+  url: string,
+  prefix: string,
+  notice: { readonly op: string; readonly session: string; readonly from: string },
+  replicas: number,
+): Promise<void> {
+  const write = 1
+  const listener = createClient({ url })
+  listener.on('error', () => {})
+  await listener.connect()
+  try {
+    const heard = new Set<string>()
+    const confirmed = new Promise<void>((resolve) =>
+      listener.subscribe(`${prefix}:acks:${notice.from}`, (text: string) => {
+        const [number, replica] = text.split(' ')
+        if (number === String(write) && heard.add(replica!).size >= replicas) resolve()
+      }),
+    )
+    await sendToRedis(url, 'PUBLISH', `${prefix}:changes`, JSON.stringify({ ...notice, write }))
+    await confirmed
+  } finally {
+    listener.destroy()
+  }
+}

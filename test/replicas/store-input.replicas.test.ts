@@ -9,7 +9,13 @@ import type { StoreLink } from '../../src/server/replica/store-link.js'
 import { parseStoreAddress } from '../../src/server/replica/store-address.js'
 import { StoreFailure, StoreFaults } from '../../src/server/replica/store-faults.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
-import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
+import {
+  publishConfirmed,
+  sendToRedis,
+  spawnReplica,
+  startRedis,
+  type RedisProcess,
+} from '../helpers/redis.js'
 
 // What replicas read from the store is untrusted input: a malformed message, key or value is
 // dropped and counted (one stderr line per kind, a metric), and never wedges a replica.
@@ -380,12 +386,8 @@ it('does not read a saved value larger than any replica writes: malformed, said 
     expect((await admin(a.url, 'PUT', 'other/scenario', 'unavailable')).status).toBe(200)
     const huge = JSON.stringify('x'.repeat(5 * 1024 * 1024))
     await sendToRedis(small.url, 'HSET', 'huge:s:{h1}', 'scenario', huge)
-    await sendToRedis(
-      small.url,
-      'PUBLISH',
-      'huge:changes',
-      '{"op":"setScenario","session":"h1","from":"x"}',
-    )
+    // Confirmed by both before the requests: a notice heard after them leaves the old copy served.
+    await publishConfirmed(small.url, 'huge', { op: 'setScenario', session: 'h1', from: 'x' }, 2)
     for (const replica of [a, b]) {
       // Not taken, as any malformed saved state; the other session is served as before.
       expect((await get(replica.url, 'h1')).status).toBe(200)
