@@ -32,7 +32,9 @@ export function createMetricsRoute(
         ? findOriginRefusal(request)
         : findAdminRefusal(request, adminKey)
     if (request.method === 'OPTIONS' && refusal === undefined) return preflight
-    if (refusal !== undefined) return createMessageAnswers('forbidden', refusal, false).get
+    // A HEAD is refused with the 403's headers alone, as the server sends every HEAD.
+    if (refusal !== undefined)
+      return answerFor(createMessageAnswers('forbidden', refusal, false), request.method)
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return createMessageAnswers('methodNotAllowed', 'Method not allowed', false, {
         allow: METRICS_ALLOW,

@@ -224,6 +224,21 @@ it('refuses clients not on this machine without the admin key, and fetch handler
   expect(valueOf(families, answers, `${answers}_count`)).toBe(1)
 })
 
+it("refuses a HEAD with the 403's headers alone, as the server sends it, through a fetch handler", async () => {
+  const head = (handle: (request: Request) => Promise<Response>, headers = {}) =>
+    handle(new Request('http://m/__metrics', { method: 'HEAD', headers }))
+  const keyed = createFetchHandler({ taxonomy, adminKey: ADMIN_KEY })
+  for (const refused of [
+    await head(createFetchHandler({ taxonomy })),
+    await head(keyed),
+    await head(keyed, { origin: 'https://page.example', 'x-taxonomy-mock-admin-key': ADMIN_KEY }),
+  ]) {
+    expect(refused.status).toBe(403)
+    expect(Number(refused.headers.get('content-length'))).toBeGreaterThan(0)
+    expect(await refused.text()).toBe('')
+  }
+})
+
 it('never shows an API key or the admin key', async () => {
   const server = await startTestServer({ taxonomy, apiKeys: API_KEY, adminKey: ADMIN_KEY })
   const { url } = server
