@@ -28,7 +28,9 @@ export function createEndpointHandlers(
  * not valid percent-encoding. The resolver decodes once and answers 400 instead. The collection's
  * path and every path below it, an empty slug and extra segments too: the server answers them (an
  * empty slug as a lookup, under a scenario too; the others 404), so MSW does, never the network.
+ * A `/__sessions/{id}` prefix may stand before the endpoint's path, under a base URL too: the
+ * fetch handler answers it in that session (the resolver judges the id), so MSW does.
  */
 function endpointPattern(scope: RequestScope, collection: string): RegExp {
-  return new RegExp(`${scopePattern(scope)}/api/v2/${collection}(?:/.*)?$`)
+  return new RegExp(`${scopePattern(scope)}(?:/__sessions/[^/]*)?/api/v2/${collection}(?:/.*)?$`)
 }

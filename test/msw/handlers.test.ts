@@ -12,6 +12,7 @@ import {
 } from '../../src/msw/index.js'
 import { AUTH, CASES, RECORD_CASES, expectCase, taxonomy } from '../cases/cases.js'
 import { fakeClock, track, untilTimers } from '../helpers/clock.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
 import { createResolver, viaFetch, viaResolver } from '../helpers/transports.js'
 
 const ORIGIN = 'http://taxonomy.test'
@@ -99,6 +100,31 @@ it('answers a /__sessions/{id}/ prefix without a base URL in that session, as th
   expect(mock.journal.entries()).toHaveLength(0)
   const bad = await fetch(`${ORIGIN}/__sessions/bad%20id${path}`, { headers: AUTH })
   expect(bad.status).toBe(400)
+})
+
+it('answers a /__sessions/{id}/ prefix under its base URL in that session, as the fetch handler does', async () => {
+  for (const baseUrl of ['https://api.example.test', 'https://api.example.test/v/']) {
+    const mock = createMock({ taxonomy, baseUrl })
+    // A request the kit let through would reach the default handlers: its journal tells them apart.
+    server.use(...mock.handlers)
+    const url = `${baseUrl.replace(/\/$/, '')}/__sessions/s1${path}`
+    const handled = await fetch(url, { headers: AUTH })
+    const fromHandler = await createFetchHandler({ taxonomy, baseUrl })(
+      new Request(url, { headers: AUTH }),
+    )
+    expect([handled.status, await handled.text()], baseUrl).toEqual([
+      fromHandler.status,
+      await fromHandler.text(),
+    ])
+    expect(handled.status).toBe(200)
+    expect(mock.journal.entries('s1')).toHaveLength(1)
+    const bad = await fetch(`${baseUrl.replace(/\/$/, '')}/__sessions/bad%20id${path}`, {
+      headers: AUTH,
+    })
+    expect(bad.status).toBe(400)
+    expect(mock.journal.entries()).toHaveLength(0)
+    server.resetHandlers()
+  }
 })
 
 it('matches only its origin and prefix with a base URL, with or without a trailing slash', async () => {
