@@ -14,8 +14,9 @@ type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: nu
 
 /**
  * Answers what never becomes a `request` event: bytes Node cannot parse (JSON 400), oversized
- * headers (JSON 431), a client too slow to send its headers (JSON 408), and `CONNECT` (JSON 405,
- * which Node would otherwise drop without a word). Each answer comes after the answers to every
+ * headers (JSON 431), a client too slow to send its headers (JSON 408), a method Node's parser
+ * does not know (JSON 405), and `CONNECT` (JSON 405, which Node would otherwise drop without a
+ * word). Each answer comes after the answers to every
  * request parsed before it on that connection, in order, then the connection closes. A request
  * whose body is still trickling in when the request timeout ends was answered already: its
  * connection closes quietly after that answer. Over TLS, a failed or stalled handshake ends its
@@ -62,13 +63,7 @@ export function answerClientErrors(
       afterEarlierAnswers(socket, () => socket.destroySoon())
       return
     }
-    const answers = rawAnswers(
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? 'headersTooLarge'
-        : timeout
-          ? 'requestTimeout'
-          : 'badRequest',
-    )
+    const answers = rawAnswers(outcomeOf(error, timeout))
     // After HEAD a body would be read as the next response: send the headers alone.
     const answer = isHeadInProgress(socket, error.rawPacket, error.bytesParsed)
       ? answers.head
@@ -88,6 +83,28 @@ export function answerClientErrors(
       socket.end(rawAnswers('methodNotAllowed').get, () => socket.destroy()),
     )
   })
+}
+
+/** The error answer a client error gets. */
+function outcomeOf(error: ClientError, timeout: boolean): ErrorOutcome {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return 'headersTooLarge'
+  if (timeout) return 'requestTimeout'
+  // A method Node's parser does not know (`FOO`, a lowercase `patch`) in a well-formed request
+  // line is HTTP all the same: 405, as a fetch handler and MSW answer it on the API paths.
+  if (error.code === 'HPE_INVALID_METHOD' && startsWithRequestLine(error)) return 'methodNotAllowed'
+  return 'badRequest'
+}
+
+/** `token SP target SP HTTP/1.x CRLF` (RFC 9112 §3), read where the failed request starts. */
+const REQUEST_LINE = /^(?:\r?\n)*[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+ HTTP\/1\.[01]\r?\n/
+
+function startsWithRequestLine({ rawPacket, bytesParsed }: ClientError): boolean {
+  if (rawPacket === undefined) return false
+  // The failed request starts after the last blank line before the error (pipelined requests).
+  const end = bytesParsed ?? rawPacket.length
+  const blank = end >= 4 ? rawPacket.lastIndexOf('\r\n\r\n', end - 4, 'latin1') : -1
+  const start = blank === -1 ? 0 : blank + 4
+  return REQUEST_LINE.test(rawPacket.toString('latin1', start, start + 8192))
 }
 
 /**

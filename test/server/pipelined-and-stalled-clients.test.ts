@@ -7,6 +7,7 @@ import { createTaxonomy } from '../../src/core/generate.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
 import { sessionsOf } from '../../src/http/resolver.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
 import type { RunningServer } from '../../src/server/index.js'
 import { until } from '../helpers/clock.js'
 import { UNTIMED, startTestServer } from '../helpers/server.js'
@@ -63,6 +64,25 @@ it('sends a delayed answer before the 405 for a CONNECT that followed its reques
   ).closed
   expect(statuses(reply)).toEqual([200, 405])
   expect(reply.endsWith('{"error":"Method not allowed"}')).toBe(true)
+})
+
+it('answers a method Node does not parse with the 405 a fetch handler gives, after the answers before it', async () => {
+  const server = await startTestServer({ taxonomy })
+  for (const method of ['FOO', 'patch', 'GETX']) {
+    const reply = await open(server.port, (s) =>
+      s.write(`${get(path)}${get(path).replace('GET', method)}`),
+    ).closed
+    expect(statuses(reply), method).toEqual([200, 405])
+    expect(reply).toMatch(/\r\nallow: GET, HEAD, OPTIONS\r\n/i)
+    expect(reply.endsWith('{"error":"Method not allowed"}')).toBe(true)
+    const handled = await createFetchHandler({ taxonomy })(
+      new Request(`http://x${path}`, { method }),
+    )
+    expect([handled.status, await handled.text()]).toEqual([405, '{"error":"Method not allowed"}'])
+  }
+  // Bytes that are no request line stay the 400.
+  const garbage = await open(server.port, (s) => s.write('hello world\r\n\r\n')).closed
+  expect(statuses(garbage)).toEqual([400])
 })
 
 /** Waits until the server's resolver has seen `count` requests (the default session's journal). */
