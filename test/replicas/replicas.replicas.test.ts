@@ -8,6 +8,13 @@ import { createClient } from '@redis/client'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
+import { parseAdminWrite } from '../../src/http/admin-commands.js'
+import type { AdminData } from '../../src/http/memory-store.js'
+import { SessionRegistry } from '../../src/http/sessions.js'
+import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
+import { parseStoreAddress } from '../../src/server/replica/store-address.js'
+import { StoreFaults } from '../../src/server/replica/store-faults.js'
+import { StoreLink } from '../../src/server/replica/store-link.js'
 import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
@@ -180,6 +187,30 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(
       a!.run.stderr.filter((line) => !WAITING.test(line) && !/lost its data/.test(line)),
     ).toEqual([])
+  }, 60_000)
+
+  it('stops waiting for confirmations once the write fails after all (its read-back): answered 503, and no line says a listener did not confirm', async () => {
+    const lines: string[] = []
+    const address = parseStoreAddress(`${redis.url}?prefix=read-back&timeout=300`)
+    const faults = new StoreFaults(address, (line) => lines.push(line))
+    const events = { onNotice() {}, onReply() {}, onReconnect() {} }
+    const link = await StoreLink.connect(address, faults, events)
+    // A listener that confirms nothing: without the failure, the write would wait 300 ms for it.
+    const listener = await listenTo('read-back:changes')
+    try {
+      const store = new RedisSessionStore([new SessionRegistry(), {} as AdminData], link)
+      // The state read back fails, as when the connection drops just after the write.
+      link.fetch = () => Promise.reject(new Error('Socket closed unexpectedly'))
+      const command = parseAdminWrite({ op: 'setScenario', session: 'rb', scenario: 'unavailable' })
+      expect((await store.apply(command!)).status).toBe(503)
+      expect(listener.notices).toHaveLength(1)
+      // Past the time bound (its timer was set first, so it ran first): nothing was said.
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      expect(lines).toEqual([])
+    } finally {
+      await listener.client.close()
+      await link.close()
+    }
   }, 60_000)
 
   it('keeps deployments on two databases of one Redis apart, though channels ignore the database', async () => {

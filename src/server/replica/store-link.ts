@@ -56,6 +56,12 @@ export type Notice =
       readonly bytes: number
     }
 
+/** An admin write Redis made, waiting for the other replicas to confirm its notice. */
+interface PendingWrite {
+  readonly confirmed: Promise<void>
+  forget(): void
+}
+
 /** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data set`): JSON texts. */
 export interface SavedState {
   readonly version: number
@@ -283,9 +289,10 @@ export class StoreLink {
    * is `confirmed`: settled once every other replica that heard the notice confirmed it (it marked
    * the session to fetch), or once the time bound passed (said, at most once a minute). A replica
    * answers a request after it marked the session, so the next request after the call's answer
-   * finds the write in force wherever it goes, though its notice came late.
+   * finds the write in force wherever it goes, though its notice came late. `forget()` ends the
+   * wait at once, saying nothing: the write failed after all (its read-back).
    */
-  async write(command: AdminCommand, value: string): Promise<{ confirmed: Promise<void> }> {
+  async write(command: AdminCommand, value: string): Promise<PendingWrite> {
     const write = ++this.#writes
     const keys = [...this.#stateKeys(command.session), this.#channel('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
@@ -308,14 +315,16 @@ export class StoreLink {
     // Subscribed to the channel, this replica too (it ignores its own notice), unless its
     // subscription was lost; a pattern's subscribers are not counted.
     others = Math.max(0, listeners - 1)
+    let forget!: () => void
+    const forgotten = new Promise<void>((resolve) => (forget = resolve))
     const confirmed = (
       heard.size >= others
         ? Promise.resolve()
-        : bounded(all, this.address.timeout).catch(() =>
+        : bounded(Promise.race([all, forgotten]), this.address.timeout).catch(() =>
             this.faults.unconfirmed(others - heard.size, this.#channel('changes')),
           )
     ).finally(() => this.#confirming.delete(write))
-    return { confirmed }
+    return { confirmed, forget }
   }
 
   /** Tells replica `from` that this one heard its write `write` (and marked the session). */
