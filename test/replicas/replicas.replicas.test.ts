@@ -97,6 +97,12 @@ async function listenTo(channel: string) {
   return { client, notices }
 }
 
+/** How many times Redis measured a saved field: a replica's fetch script does, each read back. */
+async function readBacks(): Promise<number> {
+  const stats = String(await sendToRedis(redis.url, 'INFO', 'commandstats'))
+  return Number(/cmdstat_hstrlen:calls=(\d+)/.exec(stats)?.[1] ?? 0)
+}
+
 describe('serve --store redis:// (three replicas on three ports)', () => {
   it('applies an admin call made on one replica to the next request on any other', async () => {
     const [a, b, c] = await startReplicas('rw')
@@ -163,18 +169,12 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     const [a] = await startReplicas('flushed&timeout=30000', 1)
     const listener = await listenTo('flushed:changes')
     try {
-      const hstrlen = async () =>
-        Number(
-          /cmdstat_hstrlen:calls=(\d+)/.exec(
-            String(await sendToRedis(redis.url, 'INFO', 'commandstats')),
-          )?.[1] ?? 0,
-        )
-      const before = await hstrlen()
+      const before = await readBacks()
       const call = admin(a!.url, 'PUT', 'flushed/scenario', 'unavailable')
       await until(() => listener.notices.length === 1, 'the notice heard')
-      // The writer has read the state back (its fetch script measures each field): Redis loses
-      // it before the call answers, as a restart without persistence would.
-      await until(async () => (await hstrlen()) > before, 'the state read back')
+      // The writer has read the state back: Redis loses it before the call answers, as a
+      // restart without persistence would.
+      await until(async () => (await readBacks()) > before, 'the state read back')
       await sendToRedis(redis.url, 'FLUSHALL')
       const [{ from, write }] = listener.notices as [Notice]
       await sendToRedis(redis.url, 'PUBLISH', `flushed:acks:${from}`, `${write} listener`)
@@ -187,6 +187,36 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(
       a!.run.stderr.filter((line) => !WAITING.test(line) && !/lost its data/.test(line)),
     ).toEqual([])
+  }, 60_000)
+
+  it("stops waiting for confirmations once its own connection to Redis is lost (none can reach it then) and answers the store's 503, not a line about listeners", async () => {
+    // A long time bound, so that only the lost connection can end the wait.
+    const [a] = await startReplicas('cut-wait&timeout=30000', 1)
+    const listener = await listenTo('cut-wait:changes')
+    try {
+      const before = await readBacks()
+      const call = admin(a!.url, 'PUT', 'cut/scenario', 'unavailable')
+      await until(() => listener.notices.length === 1, 'the notice heard')
+      // Cut once the state was read back: only the wait for confirmations is left.
+      await until(async () => (await readBacks()) > before, 'the state read back')
+      const [connection] = await replicaConnections(redis.url, 'cut-wait')
+      await sendToRedis(redis.url, 'CLIENT', 'KILL', 'ID', connection!)
+      const answer = await call
+      expect(answer.status).toBe(503)
+      expect(answer.json.error).toMatch(/^Session store unavailable/)
+    } finally {
+      await listener.client.close()
+    }
+    // The write holds in Redis: once back, the replica serves it, as the others do.
+    await until(async () => {
+      const answer = await get(a!.url, 'cut')
+      return answer.status === 503 && !answer.body.includes('Session store')
+    }, 'the write in force')
+    const lines = a!.run.stderr.filter((line) => !WAITING.test(line))
+    expect(lines).toEqual([
+      expect.stringMatching(/lost the session store at /),
+      expect.stringMatching(BACK),
+    ])
   }, 60_000)
 
   it('stops waiting for confirmations once the write fails after all (its read-back): answered 503, and no line says a listener did not confirm', async () => {

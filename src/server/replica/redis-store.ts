@@ -306,7 +306,8 @@ export class RedisSessionStore extends MemorySessionStore {
     // The state as of this write, every earlier one included: current, unless a later came.
     this.#adopt(id, saved)
     if (this.#stale.get(id) === mark) this.#stale.delete(id)
-    await written.confirmed
+    // Its connection lost while it waited: whether the others heard the write is not known.
+    if (!(await written.confirmed)) return ADMIN_UNAVAILABLE
     return answer
   }
 
