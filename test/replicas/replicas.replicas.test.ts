@@ -19,6 +19,7 @@ import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
+import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import {
   replicaConnections,
   sendToRedis,
@@ -237,6 +238,7 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
       // Past the time bound (its timer was set first, so it ran first): nothing was said.
       await new Promise((resolve) => setTimeout(resolve, 600))
       expect(lines).toEqual([])
+      expect(faults.snapshot().unconfirmed).toBe(0)
     } finally {
       await listener.client.close()
       await link.close()
@@ -277,6 +279,11 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
     expect((await get(b!.url, 'late')).status).toBe(503)
     expect((await get(b!.url, 'late2')).status).toBe(500)
+    // Each such write counted, though said once.
+    const families = parsePrometheusText(await (await fetch(`${a!.url}/__metrics`)).text())
+    const unconfirmed = families.get('taxonomy_mock_store_unconfirmed_writes_total')
+    expect(unconfirmed?.type).toBe('counter')
+    expect(unconfirmed?.samples.map((sample) => sample.value)).toEqual([2])
     // Said once for the two calls, naming the channel and the bound, never a session or key.
     expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([
       'taxonomy-mock: 1 listener on acks:changes did not confirm an admin write within 300 ms (a stopped or busy replica, or a client that is no replica subscribed there): the write holds, though a request on such a replica may not find it until its notice comes',
