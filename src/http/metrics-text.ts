@@ -68,6 +68,12 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
       'cause',
       snapshot.store.failures,
     )
+    counter(
+      lines,
+      'taxonomy_mock_store_unconfirmed_writes_total',
+      "Admin writes that some other listener on the store's changes channel did not confirm within its time bound.",
+      snapshot.store.unconfirmed,
+    )
   }
   return `${lines.join('\n')}\n`
 }
@@ -83,6 +89,11 @@ function counters(
   family(lines, name, 'counter', help)
   for (const [value, count] of Object.entries(values))
     lines.push(`${name}{${label}="${escape(value)}"} ${count}`)
+}
+
+function counter(lines: string[], name: string, help: string, value: number): void {
+  family(lines, name, 'counter', help)
+  lines.push(`${name} ${value}`)
 }
 
 function family(lines: string[], name: string, type: string, help: string): void {

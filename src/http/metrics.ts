@@ -77,12 +77,13 @@ interface RequestCount {
 
 /**
  * A replica's dealings with its session store (`serve --store`): what it read and dropped as
- * malformed (a pub/sub message, a key, a value), and its calls that got no answer within the time
- * bound or an error reply.
+ * malformed (a pub/sub message, a key, a value), its calls that got no answer within the time
+ * bound or an error reply, and its admin writes some other listener did not confirm in time.
  */
 export interface StoreCounts {
   readonly malformed: Readonly<Record<'message' | 'key' | 'value', number>>
   readonly failures: Readonly<Record<'timeout' | 'refused', number>>
+  readonly unconfirmed: number
 }
 
 /**
@@ -303,7 +304,13 @@ function mergeStoreCounts(counts: readonly StoreCounts[]): { store?: StoreCounts
       for (const key of Object.keys(merged) as K[]) merged[key] += pick(one)[key]
     return merged
   }
-  return { store: { malformed: sum((one) => one.malformed), failures: sum((one) => one.failures) } }
+  return {
+    store: {
+      malformed: sum((one) => one.malformed),
+      failures: sum((one) => one.failures),
+      unconfirmed: counts.reduce((total, one) => total + one.unconfirmed, 0),
+    },
+  }
 }
 
 /** Histograms of the same bounds (processes of one build), added up. */

@@ -228,6 +228,23 @@ const PREFLIGHT_HEADER_SCHEMAS = {
   'Access-Control-Max-Age': { schema: digits },
 }
 
+/** The API's preflight, which the probe and this document get too: never delayed, failed or journaled. */
+function apiPreflight(operationId: string, tag: 'taxonomy' | 'mock', parameters?: unknown[]) {
+  return {
+    summary: 'CORS preflight: never delayed, failed or journaled, whatever the scenario',
+    operationId,
+    tags: [tag],
+    ...(parameters ? { parameters } : {}),
+    responses: {
+      '204': {
+        description:
+          'The methods and headers a page may send; the Access-Control-* headers unless the server runs with --no-cors',
+        headers: PREFLIGHT_HEADER_SCHEMAS,
+      },
+    },
+  }
+}
+
 function lookup(
   { noun, operationId, schema, children }: Endpoint,
   statuses: Required<ErrorStatuses>,
@@ -259,19 +276,9 @@ function lookup(
       parameters,
       responses: withoutBody(responses),
     },
-    options: {
-      summary: 'CORS preflight: never delayed, failed or journaled, whatever the scenario',
-      operationId: operationId.replace(/^get/, 'preflight'),
-      tags: ['taxonomy'],
-      parameters: [slugParameter(noun)],
-      responses: {
-        '204': {
-          description:
-            'The methods and headers a page may send; the Access-Control-* headers unless the server runs with --no-cors',
-          headers: PREFLIGHT_HEADER_SCHEMAS,
-        },
-      },
-    },
+    options: apiPreflight(operationId.replace(/^get/, 'preflight'), 'taxonomy', [
+      slugParameter(noun),
+    ]),
   }
 }
 
@@ -528,6 +535,68 @@ const ADMIN_PATHS = {
   },
 } as const
 
+/** The probe's `session` query parameter: whose data it names. */
+const SESSION_QUERY = {
+  name: 'session',
+  in: 'query',
+  required: false,
+  description:
+    "The session whose data to name (or the path prefix /__sessions/{id}); the default session's when left out",
+  schema: SESSION.schema,
+} as const
+
+/** A path beside the API that any client reads without a key: GET, HEAD and the API's preflight. */
+function sitePath(
+  name: string,
+  summary: string,
+  responses: Record<string, { description: string; headers?: unknown; content?: unknown }>,
+  parameters?: unknown[],
+) {
+  const get = { tags: ['mock'], ...(parameters ? { parameters } : {}) }
+  return {
+    description: METHODS_NOTE,
+    get: { summary, operationId: `get${name}`, ...get, responses },
+    head: {
+      summary: 'The headers GET would send, without the body',
+      operationId: `head${name}`,
+      ...get,
+      responses: withoutBody(responses),
+    },
+    options: apiPreflight(`preflight${name}`, 'mock'),
+  }
+}
+
+/**
+ * The readiness probe and this document: answered by every transport, no key, no scenario, no
+ * journal; the probe is never delayed, nor waits for a `--store`'s Redis when it names no session.
+ */
+const SITE_PATHS = {
+  '/__health': sitePath(
+    'Health',
+    'Readiness probe: the data this server answers with; never delayed, whatever the delay option says',
+    {
+      '200': {
+        description:
+          'Ready, naming the data it answers with (the fields X-Taxonomy-Mock-Dataset holds)',
+        headers: { [DATASET_HEADER_NAME]: DATASET_HEADER_SCHEMA },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+      },
+      '400': errorResponse('The session parameter is no session id'),
+    },
+    [SESSION_QUERY],
+  ),
+  '/openapi.json': sitePath(
+    'OpenApi',
+    "This document, as this server answers: the key and not-found errors under the server's statuses, and with --upstream its 502",
+    {
+      '200': {
+        description: 'The OpenAPI 3.1 document',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+    },
+  ),
+} as const
+
 /**
  * A patch record of `level`: its fields, each optional, and the link to its parents that its level
  * has (none at the top). Another level's link is an unknown field to the patch checker.
@@ -705,6 +774,7 @@ export function createOpenApiDocument(
         ]),
       ),
       ...ADMIN_PATHS,
+      ...SITE_PATHS,
     },
   }
 }
@@ -728,6 +798,11 @@ export const OPENAPI_DOCUMENT = {
       description:
         'taxonomy-mock only: per-session scenarios, request journals, patches over the data, and the metrics. Leave this tag out of generated API clients.',
     },
+    {
+      name: 'mock',
+      description:
+        'taxonomy-mock only: the readiness probe and this document, which any client reads without a key. Leave this tag out of generated API clients.',
+    },
   ],
   paths: {
     ...Object.fromEntries(
@@ -737,6 +812,7 @@ export const OPENAPI_DOCUMENT = {
       ]),
     ),
     ...ADMIN_PATHS,
+    ...SITE_PATHS,
   },
   components: {
     securitySchemes: {
@@ -880,6 +956,10 @@ export const OPENAPI_DOCUMENT = {
           patch: { type: 'string', pattern: '^[0-9a-f]{16}$' },
         },
       },
+      Health: object({
+        status: { type: 'string', const: 'ok' },
+        dataset: { $ref: '#/components/schemas/Dataset' },
+      }),
       SessionData: object({
         session: text,
         patch: {

@@ -9,7 +9,12 @@ import { Metrics } from './metrics.js'
 import { createMetricsRoute, type MetricsGatherer } from './metrics-route.js'
 import { resolveOptions, withTaxonomy, type MockOptions, type ResolvedOptions } from './options.js'
 import { createPrebuiltAnswers } from './prebuilt-answers.js'
-import type { AdapterContext, MockRequest, ResolveContext } from './request.js'
+import {
+  requireResolveArguments,
+  type AdapterContext,
+  type MockRequest,
+  type ResolveContext,
+} from './request.js'
 import { answerFor, type MockAnswer } from './responses.js'
 import { createLocator } from './routes.js'
 import { ScenarioState } from './scenario-state.js'
@@ -32,7 +37,9 @@ export interface Resolver {
   readonly options: ResolvedOptions
   /**
    * The answer to a request: never throws, never a 5xx unless a scenario asks for one. A
-   * `Promise` only for the admin API, which reads the request body.
+   * `Promise` only for the admin API, which reads the request body. A `request` without `method`
+   * and `url` strings and a `header` function, or a `context` that is no object, is no request:
+   * a `TypeError` names it (`OptionError`).
    */
   resolve(request: MockRequest, context?: ResolveContext): MockAnswer | Promise<MockAnswer>
   /**
@@ -197,6 +204,7 @@ export function createGatheringResolver(options: MockOptions, gathering: Gatheri
       cache.replaceBase(withTaxonomy(cache.options, next))
     },
     resolve(request, context = NO_CONTEXT) {
+      requireResolveArguments(request, context)
       const { route, session: prefixed } = locateRoute(request.url, context.basePath)
       if (route === undefined)
         return request.method === 'OPTIONS' ? preflight : answerFor(errors.notFound, request.method)

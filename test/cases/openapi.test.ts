@@ -263,7 +263,11 @@ it('describes the admin API under its own tag, and its answers match the schemas
   for (const [path, item] of Object.entries(paths)) {
     for (const operation of METHODS.flatMap((method) => item[method] ?? []))
       expect(operation.tags, path).toEqual([
-        path.startsWith('/__admin/') || path === '/__metrics' ? 'admin' : 'taxonomy',
+        path.startsWith('/__admin/') || path === '/__metrics'
+          ? 'admin'
+          : path.startsWith('/api/')
+            ? 'taxonomy'
+            : 'mock',
       ])
   }
   const server = await startTestServer({ taxonomy })
@@ -323,6 +327,46 @@ it('describes each answer of the admin API and /__metrics to every method: an op
     for (const method of METHODS)
       expect(item[method]?.responses['405'], `${method} ${path}`).toBe(undefined)
   }
+})
+
+it('describes /__health and /openapi.json, which every transport answers: their answers match the document', async () => {
+  const server = await startTestServer({ taxonomy })
+  const paths = (OPENAPI_DOCUMENT as unknown as Document).paths
+  // Each answer as GET and HEAD get it: documented, with its body's schema and its headers.
+  const expectDescribed = async (path: string, url: string, status: number) => {
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await fetch(`${server.url}${url}`, { method })
+      const text = await answer.text()
+      const name = `${method} ${url}`
+      expect(answer.status, name).toBe(status)
+      const response = paths[path]?.[method.toLowerCase()]?.responses[String(status)]
+      expect(response, `${name}: ${status} is documented`).toBeDefined()
+      expectDocumentedHeaders({ headers: Object.fromEntries(answer.headers) }, response!, name)
+      for (const header of Object.keys(response!.headers ?? {}))
+        expect(answer.headers.has(header), `${name}: ${header}`).toBe(true)
+      if (method === 'HEAD') {
+        expect([text, response!.content], name).toEqual(['', undefined])
+        continue
+      }
+      const ref = response!.content!['application/json']!.schema.$ref
+      if (ref === undefined) continue
+      const validate = ajv.getSchema(ref.replace('#/components/schemas/', 'urn:taxonomy:'))!
+      expect(validate(JSON.parse(text)) ? [] : validate.errors, name).toEqual([])
+    }
+  }
+  await expectDescribed('/__health', '/__health', 200)
+  await expectDescribed('/__health', '/__health?session=bad%20id', 400)
+  const put = await fetch(`${server.url}/__admin/sessions/patched/data`, {
+    method: 'PUT',
+    body: JSON.stringify(PATCH),
+  })
+  expect(put.status).toBe(200)
+  await expectDescribed('/__health', '/__health?session=patched', 200)
+  await expectDescribed('/openapi.json', '/openapi.json', 200)
+  // Not in the API's tag: a client generated for the service has neither.
+  expect(paths['/openapi.json']!.get!.responses['200']!.content).toEqual({
+    'application/json': { schema: { type: 'object' } },
+  })
 })
 
 it('describes GET and DELETE of a session, and their answers match the schema', async () => {

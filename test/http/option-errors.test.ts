@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { resolveServiceOptions } from '../../src/contract/options.js'
 import { resolveOptions } from '../../src/http/options.js'
+import { createResolver } from '../../src/http/resolver.js'
 import { resolvePort } from '../../src/server/options.js'
 
 // A bad option is a TypeError that names the option in `option` as well as in its message, so a
@@ -17,6 +18,7 @@ it.each([
   ['maxReadBytes', () => resolveServiceOptions({ ...service, maxReadBytes: 1 })],
   ['disciplines', () => resolveServiceOptions({ ...service, disciplines: [] })],
   ['apiKey', () => resolveServiceOptions({ ...service, apiKey: 'short' })],
+  ['request', () => createResolver().resolve(null as never)],
 ])('names %s in the TypeError it throws', (option, make) => {
   let thrown: unknown
   try {

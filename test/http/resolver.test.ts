@@ -136,6 +136,48 @@ it('refuses to replace its taxonomy with what is none, naming `taxonomy` in `opt
   )
 })
 
+it('refuses a request that is none, naming `request` (or `context`) and saying what arrived, rather than failing inside', () => {
+  const resolver = createResolver({ taxonomy })
+  const refusal = (request: unknown, context?: unknown) => {
+    try {
+      resolver.resolve(request as never, context as never)
+    } catch (error) {
+      return error
+    }
+    return undefined
+  }
+  // Before, a TypeError from inside: "Cannot read properties of null (reading 'url')",
+  // "request.header is not a function"; a URL string was answered 404.
+  const requirement =
+    'must be an object with `method` and `url` strings and a `header(name)` function; received'
+  for (const [request, received] of [
+    [null, 'null'],
+    [undefined, 'undefined (undefined)'],
+    ['/api/v2/disciplines/x', '"/api/v2/disciplines/x" (string)'],
+    [
+      { method: 'GET', url: '/api/v2/disciplines/x' },
+      'an object whose `header` is undefined (undefined)',
+    ],
+    [{ method: 'GET', url: 5, header: () => null }, 'an object whose `url` is 5 (number)'],
+  ] as const)
+    expect(refusal(request)).toEqual(
+      expect.objectContaining({
+        name: 'TypeError',
+        option: 'request',
+        message: `\`request\` ${requirement} ${received}`,
+      }),
+    )
+  const request = { method: 'GET', url: '/api/v2/disciplines/x', header: () => null }
+  expect(refusal(request, null)).toEqual(
+    expect.objectContaining({
+      option: 'context',
+      message: "`context` must be an object such as { basePath: '/mock' }; received null",
+    }),
+  )
+  // A request with what the resolver reads is answered as ever: here, without a key.
+  expect(resolveNow(resolver, request).status).toBe(401)
+})
+
 it('accepts several keys, any of them', () => {
   const multi = createResolver({ taxonomy, apiKeys: ['one', 'two'] })
   const c = RECORD_CASES[0]!

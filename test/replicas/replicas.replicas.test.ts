@@ -8,10 +8,18 @@ import { createClient } from '@redis/client'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { createDisciplinePatch } from '../../src/core/patch-builder.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
+import { parseAdminWrite } from '../../src/http/admin-commands.js'
+import type { AdminData } from '../../src/http/memory-store.js'
+import { SessionRegistry } from '../../src/http/sessions.js'
+import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
+import { parseStoreAddress } from '../../src/server/replica/store-address.js'
+import { StoreFaults } from '../../src/server/replica/store-faults.js'
+import { StoreLink } from '../../src/server/replica/store-link.js'
 import { childPids } from '../helpers/child-pids.js'
 import { until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
+import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import {
   replicaConnections,
   sendToRedis,
@@ -90,6 +98,12 @@ async function listenTo(channel: string) {
   return { client, notices }
 }
 
+/** How many times Redis measured a saved field: a replica's fetch script does, each read back. */
+async function readBacks(): Promise<number> {
+  const stats = String(await sendToRedis(redis.url, 'INFO', 'commandstats'))
+  return Number(/cmdstat_hstrlen:calls=(\d+)/.exec(stats)?.[1] ?? 0)
+}
+
 describe('serve --store redis:// (three replicas on three ports)', () => {
   it('applies an admin call made on one replica to the next request on any other', async () => {
     const [a, b, c] = await startReplicas('rw')
@@ -156,18 +170,12 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     const [a] = await startReplicas('flushed&timeout=30000', 1)
     const listener = await listenTo('flushed:changes')
     try {
-      const hstrlen = async () =>
-        Number(
-          /cmdstat_hstrlen:calls=(\d+)/.exec(
-            String(await sendToRedis(redis.url, 'INFO', 'commandstats')),
-          )?.[1] ?? 0,
-        )
-      const before = await hstrlen()
+      const before = await readBacks()
       const call = admin(a!.url, 'PUT', 'flushed/scenario', 'unavailable')
       await until(() => listener.notices.length === 1, 'the notice heard')
-      // The writer has read the state back (its fetch script measures each field): Redis loses
-      // it before the call answers, as a restart without persistence would.
-      await until(async () => (await hstrlen()) > before, 'the state read back')
+      // The writer has read the state back: Redis loses it before the call answers, as a
+      // restart without persistence would.
+      await until(async () => (await readBacks()) > before, 'the state read back')
       await sendToRedis(redis.url, 'FLUSHALL')
       const [{ from, write }] = listener.notices as [Notice]
       await sendToRedis(redis.url, 'PUBLISH', `flushed:acks:${from}`, `${write} listener`)
@@ -180,6 +188,61 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     expect(
       a!.run.stderr.filter((line) => !WAITING.test(line) && !/lost its data/.test(line)),
     ).toEqual([])
+  }, 60_000)
+
+  it("stops waiting for confirmations once its own connection to Redis is lost (none can reach it then) and answers the store's 503, not a line about listeners", async () => {
+    // A long time bound, so that only the lost connection can end the wait.
+    const [a] = await startReplicas('cut-wait&timeout=30000', 1)
+    const listener = await listenTo('cut-wait:changes')
+    try {
+      const before = await readBacks()
+      const call = admin(a!.url, 'PUT', 'cut/scenario', 'unavailable')
+      await until(() => listener.notices.length === 1, 'the notice heard')
+      // Cut once the state was read back: only the wait for confirmations is left.
+      await until(async () => (await readBacks()) > before, 'the state read back')
+      const [connection] = await replicaConnections(redis.url, 'cut-wait')
+      await sendToRedis(redis.url, 'CLIENT', 'KILL', 'ID', connection!)
+      const answer = await call
+      expect(answer.status).toBe(503)
+      expect(answer.json.error).toMatch(/^Session store unavailable/)
+    } finally {
+      await listener.client.close()
+    }
+    // The write holds in Redis: once back, the replica serves it, as the others do.
+    await until(async () => {
+      const answer = await get(a!.url, 'cut')
+      return answer.status === 503 && !answer.body.includes('Session store')
+    }, 'the write in force')
+    const lines = a!.run.stderr.filter((line) => !WAITING.test(line))
+    expect(lines).toEqual([
+      expect.stringMatching(/lost the session store at /),
+      expect.stringMatching(BACK),
+    ])
+  }, 60_000)
+
+  it('stops waiting for confirmations once the write fails after all (its read-back): answered 503, and no line says a listener did not confirm', async () => {
+    const lines: string[] = []
+    const address = parseStoreAddress(`${redis.url}?prefix=read-back&timeout=300`)
+    const faults = new StoreFaults(address, (line) => lines.push(line))
+    const events = { onNotice() {}, onReply() {}, onReconnect() {} }
+    const link = await StoreLink.connect(address, faults, events)
+    // A listener that confirms nothing: without the failure, the write would wait 300 ms for it.
+    const listener = await listenTo('read-back:changes')
+    try {
+      const store = new RedisSessionStore([new SessionRegistry(), {} as AdminData], link)
+      // The state read back fails, as when the connection drops just after the write.
+      link.fetch = () => Promise.reject(new Error('Socket closed unexpectedly'))
+      const command = parseAdminWrite({ op: 'setScenario', session: 'rb', scenario: 'unavailable' })
+      expect((await store.apply(command!)).status).toBe(503)
+      expect(listener.notices).toHaveLength(1)
+      // Past the time bound (its timer was set first, so it ran first): nothing was said.
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      expect(lines).toEqual([])
+      expect(faults.snapshot().unconfirmed).toBe(0)
+    } finally {
+      await listener.client.close()
+      await link.close()
+    }
   }, 60_000)
 
   it('keeps deployments on two databases of one Redis apart, though channels ignore the database', async () => {
@@ -216,6 +279,11 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     }
     expect((await get(b!.url, 'late')).status).toBe(503)
     expect((await get(b!.url, 'late2')).status).toBe(500)
+    // Each such write counted, though said once.
+    const families = parsePrometheusText(await (await fetch(`${a!.url}/__metrics`)).text())
+    const unconfirmed = families.get('taxonomy_mock_store_unconfirmed_writes_total')
+    expect(unconfirmed?.type).toBe('counter')
+    expect(unconfirmed?.samples.map((sample) => sample.value)).toEqual([2])
     // Said once for the two calls, naming the channel and the bound, never a session or key.
     expect(a!.run.stderr.filter((line) => !WAITING.test(line))).toEqual([
       'taxonomy-mock: 1 listener on acks:changes did not confirm an admin write within 300 ms (a stopped or busy replica, or a client that is no replica subscribed there): the write holds, though a request on such a replica may not find it until its notice comes',

@@ -294,6 +294,8 @@ export class RedisSessionStore extends MemorySessionStore {
       // anything (a FLUSHALL, a restart) may have lost it, and within one bound of the write.
       saved = await this.link.fetch(id)
     } catch {
+      // Answered 503: no confirmation of it is waited for, nor said missing.
+      written?.forget()
       // Applied here, and maybe not in Redis: this copy is compared with the store's at its next
       // fetch, whatever its version (a refused clear leaves the version as it was).
       const copy = this.find(id)
@@ -304,7 +306,8 @@ export class RedisSessionStore extends MemorySessionStore {
     // The state as of this write, every earlier one included: current, unless a later came.
     this.#adopt(id, saved)
     if (this.#stale.get(id) === mark) this.#stale.delete(id)
-    await written.confirmed
+    // Its connection lost while it waited: whether the others heard the write is not known.
+    if (!(await written.confirmed)) return ADMIN_UNAVAILABLE
     return answer
   }
 

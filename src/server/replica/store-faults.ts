@@ -44,6 +44,8 @@ const FAILURE_QUIET_MS = 60_000
 export class StoreFaults {
   readonly #malformed: Record<MalformedKind, number> = { message: 0, key: 0, value: 0 }
   readonly #failures: Record<StoreFailure['kind'], number> = { timeout: 0, refused: 0 }
+  /** Admin writes a listener did not confirm in time: each counted, though said once a minute. */
+  #unconfirmed = 0
   // When each kind of failure (a timeout, an error reply's code) was said last.
   readonly #said = new Map<string, number>()
 
@@ -79,9 +81,10 @@ export class StoreFaults {
 
   /**
    * Listeners on the changes channel that did not confirm an admin write within the time bound:
-   * said at most once a minute, as a failure is.
+   * counted per write, said at most once a minute, as a failure is.
    */
   unconfirmed(missing: number, channel: string): void {
+    this.#unconfirmed++
     const now = performance.now()
     const last = this.#said.get('unconfirmed')
     if (last !== undefined && now - last < FAILURE_QUIET_MS) return
@@ -95,7 +98,11 @@ export class StoreFaults {
   }
 
   snapshot(): StoreCounts {
-    return { malformed: { ...this.#malformed }, failures: { ...this.#failures } }
+    return {
+      malformed: { ...this.#malformed },
+      failures: { ...this.#failures },
+      unconfirmed: this.#unconfirmed,
+    }
   }
 }
 

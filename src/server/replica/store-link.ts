@@ -56,6 +56,13 @@ export type Notice =
       readonly bytes: number
     }
 
+/** An admin write Redis made, waiting for the other replicas to confirm its notice. */
+interface PendingWrite {
+  /** `false`: this replica lost its connection first, which every confirmation comes by. */
+  readonly confirmed: Promise<boolean>
+  forget(): void
+}
+
 /** A session's state as Redis keeps it (`HMGET P:s:{ID} v scenario data set`): JSON texts. */
 export interface SavedState {
   readonly version: number
@@ -125,6 +132,8 @@ export class StoreLink {
   #writes = 0
   /** The writes waiting for the others to confirm them, by number: takes a replica's id. */
   readonly #confirming = new Map<number, (replica: string) => void>()
+  /** What ends those waits once the connection is lost: no confirmation can reach them then. */
+  readonly #onLoss = new Set<() => void>()
 
   private constructor(
     readonly address: StoreAddress,
@@ -246,6 +255,7 @@ export class StoreLink {
     let unsaid = 0
     const down = (error: Error) => {
       if (this.#closing || this.up) return
+      for (const end of this.#onLoss) end()
       if (!lost) {
         lost = true
         unsaid++
@@ -283,9 +293,11 @@ export class StoreLink {
    * is `confirmed`: settled once every other replica that heard the notice confirmed it (it marked
    * the session to fetch), or once the time bound passed (said, at most once a minute). A replica
    * answers a request after it marked the session, so the next request after the call's answer
-   * finds the write in force wherever it goes, though its notice came late.
+   * finds the write in force wherever it goes, though its notice came late. The wait ends at once,
+   * saying nothing, when the connection is lost (`false`), or on `forget()`: the write failed
+   * after all (its read-back).
    */
-  async write(command: AdminCommand, value: string): Promise<{ confirmed: Promise<void> }> {
+  async write(command: AdminCommand, value: string): Promise<PendingWrite> {
     const write = ++this.#writes
     const keys = [...this.#stateKeys(command.session), this.#channel('changes')]
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
@@ -308,14 +320,25 @@ export class StoreLink {
     // Subscribed to the channel, this replica too (it ignores its own notice), unless its
     // subscription was lost; a pattern's subscribers are not counted.
     others = Math.max(0, listeners - 1)
+    let end!: (why: 'forgotten' | 'lost') => void
+    const ended = new Promise<'forgotten' | 'lost'>((resolve) => (end = resolve))
+    const lost = () => end('lost')
+    this.#onLoss.add(lost)
     const confirmed = (
       heard.size >= others
-        ? Promise.resolve()
-        : bounded(all, this.address.timeout).catch(() =>
-            this.faults.unconfirmed(others - heard.size, this.#channel('changes')),
+        ? Promise.resolve(true)
+        : bounded(Promise.race([all, ended]), this.address.timeout).then(
+            (why) => why !== 'lost',
+            () => {
+              this.faults.unconfirmed(others - heard.size, this.#channel('changes'))
+              return true
+            },
           )
-    ).finally(() => this.#confirming.delete(write))
-    return { confirmed }
+    ).finally(() => {
+      this.#confirming.delete(write)
+      this.#onLoss.delete(lost)
+    })
+    return { confirmed, forget: () => end('forgotten') }
   }
 
   /** Tells replica `from` that this one heard its write `write` (and marked the session). */
