@@ -1,4 +1,4 @@
-import { byName, byNameIndexes, compare, type NestedOrder } from '../core/records.js'
+import { byName, byNameIndexes, compare, inNameOrder, type NestedOrder } from '../core/records.js'
 import { ENDPOINT_LIST, nestedArrays, type Collection, type ENDPOINTS } from '../http/endpoints.js'
 import { isObject, type Lookup } from './lookups.js'
 
@@ -29,28 +29,8 @@ const SORTERS: Readonly<Record<'name' | 'id', (items: readonly Named[]) => reado
  * whose neighbours all are is one its (stable) sort leaves as it is.
  */
 const IN_ORDER: Readonly<Record<'name' | 'id', (a: Named, b: Named) => boolean>> = {
-  name: (a, b) =>
-    (compareLowerCase(a.name, b.name) || compare(a.name, b.name) || compare(a.slug, b.slug)) <= 0,
+  name: inNameOrder,
   id: (a, b) => compare(a.id, b.id) <= 0,
-}
-
-/**
- * `compare(a.toLowerCase(), b.toLowerCase())` without making either string when both are ASCII,
- * as names mostly are: a large service's arrays hold a million of them, each compared twice.
- */
-function compareLowerCase(a: string, b: string): number {
-  const length = Math.min(a.length, b.length)
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i)
-    let y = b.charCodeAt(i)
-    // Past ASCII, lower-casing may change a string's length: the strings themselves decide.
-    if (x > 0x7f || y > 0x7f) return compare(a.toLowerCase(), b.toLowerCase())
-    if (x >= 0x41 && x <= 0x5a) x += 0x20
-    if (y >= 0x41 && y <= 0x5a) y += 0x20
-    if (x !== y) return x < y ? -1 : 1
-  }
-  // One lower-cased string begins the other (lower-casing never makes a character vanish).
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0
 }
 
 function isSorted(items: readonly Named[], inOrder: (a: Named, b: Named) => boolean): boolean {

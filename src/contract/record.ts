@@ -1,7 +1,6 @@
 import { quote } from '../core/field-name.js'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { createFixtureBuilder } from '../core/fixture.js'
-import { FirstSeen } from '../core/first-seen.js'
 import { byName, byNameIndexes, type NestedOrder } from '../core/records.js'
 import { toFixtureJson } from '../core/serialize.js'
 import { Taxonomy } from '../core/store.js'
@@ -26,6 +25,7 @@ import {
   type NestedArray,
   type ObservedOrder,
 } from './order.js'
+import { Identities } from './identities.js'
 import { evaluateRules } from './rules.js'
 import { createRedactor, withRedactedErrors } from './redact.js'
 import { lookUpGiven, startSlugs } from './verify.js'
@@ -111,7 +111,9 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
       `GET ${failedLookup.exchange.path} answered ${failedLookup.exchange.status}, so the set cannot be closed; nothing written`,
     )
   }
-  const failed = evaluateRules(all, undefined).filter((rule) => rule.status === 'fail')
+  // The rules number the topics as they look their ids up: the fixture is made of those numbers.
+  const identities = new Identities('topics')
+  const failed = evaluateRules(all, undefined, identities).filter((rule) => rule.status === 'fail')
   if (failed.length > 0) {
     throw new RecordError(
       `the service's answers break ${failed.map((rule) => rule.id).join(', ')} (run taxonomy-mock verify for details); nothing written`,
@@ -121,7 +123,7 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
     NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(all, kind))]),
   ) as Record<NestedArray, ObservedOrder>
   const order = matchingOrder(observedOrders)
-  const taxonomy = toTaxonomy(all)
+  const taxonomy = toTaxonomy(all, identities)
   // No second search of the fixture for the key: each answer's text was searched as it came, in
   // every form a string parsed from it could show the key in, and the fixture's strings are those.
   checkReproduces(taxonomy, all, order)
@@ -171,9 +173,10 @@ function bodiesByCollection(lookups: readonly Lookup[]): Readonly<Record<Collect
 /**
  * The fixture of a closed set of lookups, in a canonical order (see `mergeOrders`). Each record is
  * made once and checked as it is made (`createFixtureBuilder`: the checks `loadTaxonomy` makes of
- * a file), so a million topics are one copy, not a copy and then its checked copy.
+ * a file), so a million topics are one copy, not a copy and then its checked copy. `identities`
+ * are the tables the rules, which passed, made of the lookups, with the topics numbered.
  */
-function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
+function toTaxonomy(lookups: readonly Lookup[], identities: Identities): Taxonomy {
   const { disciplines, sub_disciplines: subs, ...unrecorded } = bodiesByCollection(lookups)
   // A new endpoint fails to compile here until this function says what its records become.
   noOtherRows(unrecorded)
@@ -181,22 +184,11 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
   for (const discipline of disciplines) {
     for (const domain of discipline.domains as Body[]) domains.set(domain.id, domain)
   }
-  // Each topic once, numbered as first listed (its fields from the last summary of it, as for the
-  // domains; the rules have found them all the same), and each sub-discipline's topics as those
-  // numbers: one map of a million ids, no second one.
-  const topics: Body[] = []
-  const numbers = new FirstSeen<number>()
-  const topicNumbers = new Map<Body, number[]>()
-  for (const sub of subs) {
-    topicNumbers.set(
-      sub,
-      (sub.topics as Body[]).map((topic) => {
-        const number = numbers.firstOr(topic.id, topics.length) ?? topics.length
-        topics[number] = topic
-        return number
-      }),
-    )
-  }
+  // Each topic once, numbered as first listed (its fields from that first summary: the rules have
+  // found them all the same), and each sub-discipline's topics as those numbers.
+  const topics = identities.of('topics').items as Body[]
+  const topicNumbers = new Map<Body, readonly number[]>()
+  for (const sub of subs) topicNumbers.set(sub, identities.numbersOf(sub.topics as Body[])!)
   const ids = (items: unknown) => (items as Body[]).map((item) => item.id)
   const subOrder =
     mergeOrders(
@@ -222,9 +214,9 @@ function toTaxonomy(lookups: readonly Lookup[]): Taxonomy {
       else list.push(sub.id)
     }
   }
-  // The topics' ids and slugs are not found again: each topic is made once per id (`numbers`),
-  // and the rules, which passed before this (`same-identity`: per level, a slug has one id), saw
-  // every topic listed. For a million topics, that saves a second pass of lookups and its tables.
+  // The topics' ids and slugs are not found again: each topic is made once per id (the rules'
+  // numbers), and the rules, which passed before this (`same-identity`: per level, a slug has one
+  // id), saw every topic listed. For a million topics, that saves a pass of lookups and its tables.
   const fixture = createFixtureBuilder({
     format: RECORDED_FIXTURE_FORMAT,
     seed: null,

@@ -9,11 +9,11 @@ import {
 } from '../http/endpoints.js'
 import { errorMessage } from '../http/responses.js'
 import type { Exchange } from './client.js'
-import { FirstSeen } from '../core/first-seen.js'
 import { quote } from '../core/field-name.js'
 import { replaceControls } from '../core/shown-text.js'
 import { formatReceived } from '../core/size.js'
 import { parseJsonText } from '../http/json-text.js'
+import { Identities, type LevelIdentities } from './identities.js'
 import { isObject, type Lookup } from './lookups.js'
 import { UNKNOWN_SLUG_PROBES, type Probes } from './probes.js'
 import { checkRecordFields, checkSummaryFields, where } from './shape.js'
@@ -91,10 +91,14 @@ export const NOT_FOUND_MESSAGE = errorMessage('notFound')
 const NO_ROOM_FOR_PROBES = 'the request bound left no room for the probes'
 const MAX_PROBLEMS = 20
 
-/** Checks every rule against the lookups and probes of a run. */
+/**
+ * Checks every rule against the lookups and probes of a run. `identities` receives the tables of
+ * `same-identity` (see `Identities`).
+ */
 export function evaluateRules(
   lookups: readonly Lookup[],
   probes: Probes | undefined,
+  identities = new Identities(),
 ): RuleResult[] {
   const results = new Map<RuleId, Tally>(RULES.map((rule) => [rule.id, new Tally()]))
   const tally = (id: RuleId) => results.get(id)!
@@ -117,7 +121,7 @@ export function evaluateRules(
     checkCount(lookup, tally('counts'))
   }
   checkLinks(good, tally('back-links'), tally('summary-counts'))
-  checkIdentity(good, tally('same-identity'))
+  checkIdentity(good, tally('same-identity'), identities)
   if (probes) checkErrors(probes, tally)
   return RULES.map((rule) => results.get(rule.id)!.toResult(rule))
 }
@@ -189,50 +193,56 @@ function checkLinks(good: readonly Lookup[], backLinks: Tally, summaryCounts: Ta
   )
 }
 
-/** §2: the same id carries the same name, slug and description everywhere; one slug, one id. */
-function checkIdentity(good: readonly Lookup[], tally: Tally): void {
+/**
+ * §2: the same id carries the same name, slug and description everywhere; one slug, one id. The
+ * tables are kept in `identities`, each array of its `numbered` level also as numbers.
+ */
+function checkIdentity(good: readonly Lookup[], tally: Tally, identities: Identities): void {
   // Per level, the first item seen with each id and with each slug. A large service lists a
-  // million items: the tables keep the items themselves, and where one was seen is found again
-  // only for a message.
-  const tables = () => ({ byId: new FirstSeen<Item>(), bySlug: new FirstSeen<Item>() })
-  const byLevel = new Map<string, ReturnType<typeof tables>>()
-  const levelTables = (level: string) => {
-    let found = byLevel.get(level)
-    if (found === undefined) byLevel.set(level, (found = tables()))
-    return found
-  }
+  // million items: the tables keep the items themselves (an id its first item's number), and where
+  // one was seen is found again only for a message.
   const placeOf = (item: Item) => findPlace(good, item)
-  const sighting = (level: string, { byId, bySlug }: ReturnType<typeof tables>, item: Item) => {
-    if (typeof item.id !== 'string') return
-    const first = byId.firstOr(item.id, item)
-    if (first) {
+  const sighting = (noun: string, { byId, items, bySlug }: LevelIdentities, item: Item) => {
+    if (typeof item.id !== 'string') return -1
+    const number = byId.firstOr(item.id, items.length)
+    if (number === undefined) items.push(item)
+    else {
+      const first = items[number]!
       for (const name of IDENTITY_FIELDS) {
         if (item[name] === undefined || first[name] === undefined) continue
         tally.check(
           item[name] === first[name],
           () =>
-            `${placeOf(item)}: ${level} ${show(item.id)} has ${name} ${show(item[name])}; ${placeOf(first)} gives ${show(first[name])}`,
+            `${placeOf(item)}: ${noun} ${show(item.id)} has ${name} ${show(item[name])}; ${placeOf(first)} gives ${show(first[name])}`,
         )
       }
     }
-    if (typeof item.slug !== 'string') return
-    const other = bySlug.firstOr(item.slug, item)
-    if (other)
-      tally.check(
-        other.id === item.id,
-        () =>
-          `${placeOf(item)}: ${level} slug ${show(item.slug)} has id ${show(item.id)}; ${placeOf(other)} gives ${show(other.id)}`,
-      )
+    if (typeof item.slug === 'string') {
+      const other = bySlug.firstOr(item.slug, item)
+      if (other)
+        tally.check(
+          other.id === item.id,
+          () =>
+            `${placeOf(item)}: ${noun} slug ${show(item.slug)} has id ${show(item.id)}; ${placeOf(other)} gives ${show(other.id)}`,
+        )
+    }
+    return number ?? items.length - 1
   }
   for (const lookup of good) {
     const body = lookup.body as Item
     const endpoint = ENDPOINTS[lookup.collection]
-    sighting(endpoint.noun, levelTables(endpoint.noun), body)
-    for (const { field, noun } of nestedArrays(endpoint)) {
+    sighting(endpoint.noun, identities.of(endpoint.level), body)
+    for (const { field, noun, level } of nestedArrays(endpoint)) {
       const items = body[field]
       if (!Array.isArray(items)) continue
-      const tables = levelTables(noun)
-      for (const item of items) if (isObject(item)) sighting(noun, tables, item)
+      const tables = identities.of(level)
+      const numbers = level === identities.numbered ? new Array<number>(items.length) : undefined
+      for (let index = 0; index < items.length; index++) {
+        const item: unknown = items[index]
+        const number = isObject(item) ? sighting(noun, tables, item) : -1
+        if (numbers) numbers[index] = number
+      }
+      if (numbers) identities.keepNumbers(items, numbers)
     }
   }
   tally.skipUnlessChecked('no id was seen twice (raise --crawl)')
