@@ -743,6 +743,16 @@ describe('serve --workers 2', () => {
     for (const pid of workers) expect(isAlive(pid)).toBe(false)
   })
 
+  it('a worker that crashes before the workers serve (SIGABRT: a fatal V8 error) ends the start, exit 1, not a loop of restarts', async () => {
+    const { run } = spawnHeld('--quiet')
+    await run.waitFor(URL_LINE)
+    const workers = await childPids(run.child.pid!)
+    process.kill(workers[0]!, 'SIGABRT')
+    expect(await run.exit).toBe(1)
+    expect(run.stderr).toEqual(['taxonomy-mock: a worker exited before it served (SIGABRT)'])
+    for (const pid of workers) expect(isAlive(pid)).toBe(false)
+  })
+
   it.each([['0'], ['x'], ['65'], ['1.5']])(
     '--workers %s: a one-line usage error, exit 2',
     async (value) => {

@@ -305,9 +305,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       dispatcher.remove(worker)
       channel.failAll('the worker exited')
       if (stopping) return
-      // It could not start (it said why, or ended itself): starting another would fail the same
-      // way. One killed from outside (SIGKILL, the OOM killer) is started again, as once they serve.
-      if (!up && (reasons.has(worker) || signal === null)) {
+      // It could not start (it said why, ended itself, or crashed: SIGABRT, SIGSEGV): starting
+      // another would fail the same way. One killed from outside (`kill -9`, the OOM killer) is
+      // started again, as once they serve.
+      if (!up && (reasons.has(worker) || signal !== 'SIGKILL')) {
         stopping = true
         // At once: a worker still starting must not outlive the failed start.
         for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL')
