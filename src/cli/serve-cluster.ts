@@ -13,7 +13,12 @@ import type { CliIo } from './io.js'
 import type { PreparedTls } from './tls-files.js'
 import { OPTION_VARIABLES } from './option-flags.js'
 import { RuntimeError } from './runtime-error.js'
-import { describeListenError, toMockOptions, unlessStopped } from './serve-start.js'
+import {
+  afterPendingSignals,
+  describeListenError,
+  toMockOptions,
+  unlessStopped,
+} from './serve-start.js'
 import { watchDataFile } from './watch.js'
 import { toQuoted } from '../core/shown-text.js'
 
@@ -204,9 +209,13 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
     const { apiKeys, taxonomy } = resolver.options
     io.stdout(formatUrlLine(url, apiKeys, args))
     if (certificate) for (const line of formatTlsLines(certificate, caFile)) io.stdout(line)
+    // As one process: a stop during start-up (a signal, stdin at its end already) leaves the URL
+    // line alone, without the banner after it.
+    await afterPendingSignals()
     const dataset = formatDatasetHeader(describeServedDataset(resolver.options))
-    for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, caFile))
-      io.stdout(line)
+    if (!stop.signal.aborted)
+      for (const line of formatBannerDetails(url, taxonomy, apiKeys, args, dataset, caFile))
+        io.stdout(line)
     // Until then the primary answers itself (it owns the sessions), so this line says when the
     // load spreads; with --quiet too, for a client that waits for it.
     const up = await started()
@@ -215,7 +224,7 @@ async function servePrimary(args: ServeArgs & { workers: number }, io: CliIo): P
       await primary.close(0)
       throw new RuntimeError(up.message)
     }
-    if (up)
+    if (up && !stop.signal.aborted)
       io.stdout(
         args.store
           ? `taxonomy-mock: ${args.workers} workers serve the port, each a replica of the session store`

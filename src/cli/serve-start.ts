@@ -128,3 +128,11 @@ export function describeListenError(error: NodeJS.ErrnoException, args: ServeArg
       return `cannot listen on ${where}: ${error.code ?? error.message}`
   }
 }
+
+/**
+ * Resolves once signals that arrived during synchronous work have been handled: Node reads them
+ * in the event loop's poll phase, which the second of two `setImmediate` turns is sure to follow.
+ */
+export async function afterPendingSignals(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+}

@@ -12,6 +12,7 @@ import type { CliIo } from './io.js'
 import type { PreparedTls } from './tls-files.js'
 import { RuntimeError } from './runtime-error.js'
 import {
+  afterPendingSignals,
   describeListenError,
   stopsAtStdinEnd,
   toMockOptions,
@@ -183,12 +184,4 @@ async function joinStore(
   const joined = await Promise.race([joining, aborted])
   if (joined === null) void joining.then((replica) => replica.close()).catch(() => {})
   return joined
-}
-
-/**
- * Resolves once signals that arrived during synchronous work have been handled: Node reads them
- * in the event loop's poll phase, which the second of two `setImmediate` turns is sure to follow.
- */
-async function afterPendingSignals(): Promise<void> {
-  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
 }

@@ -52,6 +52,27 @@ it.each([[[]], [['--workers', '2']]])(
   },
 )
 
+it.each([[[]], [['--workers', '2']]])(
+  'with --exit-on-stdin-end %j and stdin at its end already, stops at once: exit 0, the URL line alone',
+  async (flags) => {
+    const child = spawn(
+      process.execPath,
+      [BIN, '--port', '0', '--size', 'small', '--exit-on-stdin-end', ...flags],
+      { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    started.push(child)
+    const stdout: string[] = []
+    const stderr: string[] = []
+    createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line))
+    createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0)
+    // As for a signal during start-up: the URL line may be out, never the banner after it.
+    expect(stdout.length).toBeLessThanOrEqual(1)
+    for (const line of stdout) expect(line).toMatch(URL_LINE)
+    expect(stderr).toEqual([])
+  },
+)
+
 it('without --exit-on-stdin-end, serves on after stdin ends, and stops on SIGTERM', async () => {
   const { child, url, stderr, exit } = await startWithStdinPipe(['--quiet'])
   // A second server with the flag, its stdin ended at the same time: once it has stopped, the end

@@ -719,6 +719,40 @@ describe('serve --workers 2', () => {
     expect(run.stdout.some((line) => WORKERS_LINE.test(line))).toBe(false)
   })
 
+  it('a worker killed before the workers serve is started again, as one killed later is, not the end of the server', async () => {
+    const { run, open } = spawnHeld('--quiet')
+    const url = URL_LINE.exec(await run.waitFor(URL_LINE))![1]!
+    const [killed, kept] = await childPids(run.child.pid!)
+    process.kill(killed!, 'SIGKILL')
+    // Or the end of the server, which the lines below then show.
+    await until(
+      () => run.stderr.some((line) => /starting another/.test(line)) || run.child.exitCode !== null,
+      'the line that another worker starts',
+    )
+    expect(run.stderr).toEqual([
+      `taxonomy-mock: worker ${killed} exited (SIGKILL); starting another in 0.1 s`,
+    ])
+    open()
+    await run.waitFor(WORKERS_LINE)
+    const workers = await childPids(run.child.pid!)
+    expect(workers).toHaveLength(2)
+    expect(workers).toContain(kept)
+    expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(200)
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+    for (const pid of workers) expect(isAlive(pid)).toBe(false)
+  })
+
+  it('a worker that crashes before the workers serve (SIGABRT: a fatal V8 error) ends the start, exit 1, not a loop of restarts', async () => {
+    const { run } = spawnHeld('--quiet')
+    await run.waitFor(URL_LINE)
+    const workers = await childPids(run.child.pid!)
+    process.kill(workers[0]!, 'SIGABRT')
+    expect(await run.exit).toBe(1)
+    expect(run.stderr).toEqual(['taxonomy-mock: a worker exited before it served (SIGABRT)'])
+    for (const pid of workers) expect(isAlive(pid)).toBe(false)
+  })
+
   it.each([['0'], ['x'], ['65'], ['1.5']])(
     '--workers %s: a one-line usage error, exit 2',
     async (value) => {

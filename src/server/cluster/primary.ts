@@ -219,7 +219,6 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   const startFailed = new Promise<never>((_, reject) => (failed = reject))
   startFailed.catch(() => {})
   let up = false
-  const serves = new WeakMap<Worker, Promise<void>>()
   /** Workers that served, and why each that could not start said it could not. */
   const servedWorkers = new WeakSet<Worker>()
   const reasons = new WeakMap<Worker, string>()
@@ -241,8 +240,6 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
 
   function fork(): Worker {
     const worker = cluster.fork({ ...workerEnv, [CLUSTER_PORT_VARIABLE]: String(server.port) })
-    let served: () => void
-    serves.set(worker, new Promise((resolve) => (served = resolve)))
     const channel = openChannel(worker as unknown as Endpoint, {
       // A worker's request takes its step of its session's scenario here, where the count is.
       step: (question: StepQuestion) => store!.stepFor(question),
@@ -276,7 +273,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
         if (!channels.has(worker)) channels.set(worker, channel)
         dispatcher.add(worker)
         servedWorkers.add(worker)
-        served()
+        // Every worker alive serves, one started in place of one that died as it started too.
+        const alive = Object.values(cluster.workers ?? {}).filter((each) => !each!.isDead())
+        if (alive.length >= options.workers && alive.every((each) => servedWorkers.has(each!)))
+          allServe()
         // Serving only once the cluster was told to stop (a signal as it starts, or a worker
         // started in place of one that died).
         if (stopping) void channel.ask('stop', stopGrace).catch(() => {})
@@ -305,8 +305,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       dispatcher.remove(worker)
       channel.failAll('the worker exited')
       if (stopping) return
-      if (!up) {
-        // It could not start (it said why): starting another would fail the same way.
+      // It could not start (it said why, ended itself, or crashed: SIGABRT, SIGSEGV): starting
+      // another would fail the same way. One killed from outside (`kill -9`, the OOM killer) is
+      // started again, as once they serve.
+      if (!up && (reasons.has(worker) || signal !== 'SIGKILL')) {
         stopping = true
         // At once: a worker still starting must not outlive the failed start.
         for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL')
@@ -338,11 +340,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     serialization: 'advanced',
     ...(options.workerArgs ? { args: [...options.workerArgs] } : {}),
   })
-  const forked = Array.from({ length: options.workers }, fork)
-  const workersServe = Promise.race([
-    startFailed,
-    Promise.all(forked.map((worker) => serves.get(worker))),
-  ]).then(() => {
+  let allServe: () => void
+  const allServing = new Promise<void>((resolve) => (allServe = resolve))
+  for (let count = 0; count < options.workers; count++) fork()
+  const workersServe = Promise.race([startFailed, allServing]).then(() => {
     up = true
     dispatcher.handOver()
   })
