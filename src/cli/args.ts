@@ -20,6 +20,7 @@ import {
   describeParseError,
   refuseEmptyPaths,
   toNumberOrText,
+  toWholeNumberOrText,
 } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
@@ -237,7 +238,7 @@ export function parseCliArgs(
   if (extra.length > 0)
     throw new UsageError(`unexpected argument ${toQuotedValue(extra[0]!)} (see --help)`)
   refuseEmptyPaths(values, OPTIONS)
-  const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
+  const seed = toWholeNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
   // The data options are judged by the library, for export and serve alike.
   checkOptions(
@@ -379,7 +380,9 @@ function parseServe(
   }
   // `--any-key` overrides keys from the environment, not keys from a flag (the library says so).
   const apiKeys = flagKeys ?? (anyKey || !envKeys?.length ? undefined : envKeys)
-  const port = toNumberOrText((values.port as string | undefined) ?? env[OPTION_VARIABLES.port])
+  const port = toWholeNumberOrText(
+    (values.port as string | undefined) ?? env[OPTION_VARIABLES.port],
+  )
   const host = (values.host as string | undefined) ?? env[OPTION_VARIABLES.host] ?? DEFAULT_HOST
   const delayFlag = toNumberOrText(values.delay as string | undefined)
   const delay = delayFlag ?? 0
@@ -509,7 +512,7 @@ function parseUpstream(
     // The key judged first: the target's error quotes the target with the key redacted.
     resolveApiKey(apiKey)
     target = resolveTarget(url, apiKey)
-    milliseconds = resolveTimeout(toNumberOrText(timeout))
+    milliseconds = resolveTimeout(toWholeNumberOrText(timeout))
   } catch (error) {
     if (!(error instanceof OptionError)) throw error
     const named = { apiKey: `the key in env ${DEFAULT_KEY_ENV}`, timeout: '--upstream-timeout' }
@@ -531,14 +534,9 @@ function parseUpstream(
 /** `--memory-budget MB` in bytes: whole megabytes, worded in its own unit (the option counts bytes). */
 function parseMemoryBudget(text: string | undefined): number | undefined {
   if (text === undefined) return undefined
-  const megabytes = toNumberOrText(text)
+  const megabytes = toWholeNumberOrText(text)
   const { min, max } = MEMORY_BUDGET
-  if (
-    typeof megabytes !== 'number' ||
-    !Number.isInteger(megabytes) ||
-    megabytes * MEGABYTE < min ||
-    megabytes * MEGABYTE > max
-  ) {
+  if (typeof megabytes !== 'number' || megabytes * MEGABYTE < min || megabytes * MEGABYTE > max) {
     throw new UsageError(
       `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${toQuotedValue(text)}`,
     )
@@ -611,12 +609,13 @@ export function withoutStoreFlag(argv: readonly string[]): string[] {
 function parseWorkers(value: string | undefined): number | 'auto' {
   if (value === undefined) return 1
   if (value === 'auto') return value
-  // Read as every number flag is: spaces around it and leading zeros are no fault.
-  if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1 || Number(value) > 64)
+  // Read as every whole-number flag is: spaces around it and leading zeros are no fault, a fraction is.
+  const workers = toWholeNumberOrText(value)
+  if (typeof workers !== 'number' || workers < 1 || workers > 64)
     throw new UsageError(
       `--workers must be a whole number from 1 to 64, or auto (got ${toQuotedValue(value)})`,
     )
-  return Number(value)
+  return workers
 }
 
 function parseTlsFlags(

@@ -5,6 +5,7 @@ import {
   describeParseError,
   refuseEmptyPaths,
   toNumberOrText,
+  toWholeNumberOrText,
 } from './flag-values.js'
 import { cutText, SHOWN_VALUE_MAX, toQuotedValue } from '../core/shown-text.js'
 import { UsageError } from './usage-error.js'
@@ -115,14 +116,14 @@ export function parseContractArgs(
     apiKey,
     keySource,
     ...starts,
-    crawl: toNumberOrText(values.crawl),
-    maxRequests: toNumberOrText(values['max-requests']),
+    crawl: toWholeNumberOrText(values.crawl),
+    maxRequests: toWholeNumberOrText(values['max-requests']),
     // `unlimited` as the help says, or `Infinity` as the library's message does.
     rate: /^(?:unlimited|Infinity)$/.test(values.rate?.trim() ?? '')
       ? Number.POSITIVE_INFINITY
       : toNumberOrText(values.rate),
-    timeout: toNumberOrText(values.timeout),
-    maxReadMb: toNumberOrText(values['max-read']),
+    timeout: toWholeNumberOrText(values.timeout),
+    maxReadMb: toWholeNumberOrText(values['max-read']),
     report: values.report,
     junit: values.junit,
     out: values.out,

@@ -198,7 +198,7 @@ it.each(['verify', 'record'])(
         code: 2,
         stdout: [],
         stderr: [
-          `taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received ${maxRead}`,
+          `taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received "${maxRead}"`,
         ],
       })
   },
