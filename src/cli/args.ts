@@ -225,18 +225,15 @@ export function parseCliArgs(
     throw new UsageError(describeParseError(error as Error & { code?: string }))
   }
   const { values, positionals } = parsed
-  if (values.help) return { command: 'help' }
-  if (values.version) return { command: 'version' }
   const [command = 'serve', ...extra] = positionals
-  if (command === 'help') return { command: 'help' }
-  if (command === 'validate') return parseValidate(values, extra)
-  if (command !== 'serve' && command !== 'export') {
-    throw new UsageError(
-      `unknown command ${toQuotedValue(command)}; use serve, export, validate, verify, record or help (see --help)`,
-    )
+  // `--help` and `--version` win over every other flag, not over the arguments: `help extra` and
+  // `--version extra` are refused as `serve extra` is (and as verify and record refuse theirs).
+  if (values.help || values.version || command === 'help') {
+    refuseStrayArguments(command, extra)
+    return values.version && !values.help ? { command: 'version' } : { command: 'help' }
   }
-  if (extra.length > 0)
-    throw new UsageError(`unexpected argument ${toQuotedValue(extra[0]!)} (see --help)`)
+  if (command === 'validate') return parseValidate(values, extra)
+  refuseStrayArguments(command, extra)
   refuseEmptyPaths(values, OPTIONS)
   const seed = toWholeNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
@@ -251,6 +248,20 @@ export function parseCliArgs(
   return command === 'export'
     ? parseExport(values, env, seed as number | undefined, size as ExportArgs['size'])
     : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
+}
+
+/**
+ * Refuses a command this CLI lacks, and an argument after the command it does not take (validate
+ * takes its file; `help` names no command: there is one help).
+ */
+function refuseStrayArguments(command: string, extra: readonly string[]): void {
+  if (!['serve', 'export', 'validate', 'help'].includes(command))
+    throw new UsageError(
+      `unknown command ${toQuotedValue(command)}; use serve, export, validate, verify, record or help (see --help)`,
+    )
+  const stray = extra[command === 'validate' ? 1 : 0]
+  if (stray !== undefined)
+    throw new UsageError(`unexpected argument ${toQuotedValue(stray)} (see --help)`)
 }
 
 const EXPORT_FLAGS =
