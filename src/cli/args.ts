@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
-import { resolveSize } from '../core/size.js'
+import { formatReceived, resolveSize } from '../core/size.js'
 import { MEGABYTE } from '../core/megabytes.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
@@ -329,21 +329,23 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new UsageError(
-      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${toQuotedValue(redactUrl(url))}`,
+      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${formatReceived(redactUrl(url))}`,
     )
   // fetch() refuses them, quoting the whole URL: the admin API takes --admin-key instead.
   if (carriesCredentials(parsed))
     throw new UsageError(
-      `--from must not carry credentials: pass the admin key as --admin-key; received ${toQuotedValue(redactUrl(url))}`,
+      `--from must not carry credentials: pass the admin key as --admin-key; received ${formatReceived(redactUrl(url))}`,
     )
   // The admin path is joined to the base: a query or fragment would be dropped unsaid, with the
   // path before it (`/x?y` read `/__admin/...`), as --target refuses them.
   if (parsed.search || parsed.hash)
     throw new UsageError(
-      `--from must be the mock's base URL, without a query or fragment; received ${toQuotedValue(redactUrl(url))}`,
+      `--from must be the mock's base URL, without a query or fragment; received ${formatReceived(redactUrl(url))}`,
     )
   if (!SESSION_ID_PATTERN.test(session))
-    throw new UsageError(`--session must be ${SESSION_ID_RULE}; received ${toQuotedValue(session)}`)
+    throw new UsageError(
+      `--session must be ${SESSION_ID_RULE}; received ${formatReceived(session)}`,
+    )
   return { url, session }
 }
 
@@ -501,7 +503,7 @@ function parseUpstream(
   }
   if (mode !== undefined && !(ON_MISS_MODES as readonly string[]).includes(mode))
     throw new UsageError(
-      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${toQuotedValue(mode)}`,
+      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${formatReceived(mode)}`,
     )
   const onMiss = (mode ?? 'passthrough') as OnMiss
   if (onMiss !== 'passthrough' && data === undefined)
@@ -549,7 +551,7 @@ function parseMemoryBudget(text: string | undefined): number | undefined {
   const { min, max } = MEMORY_BUDGET
   if (typeof megabytes !== 'number' || megabytes * MEGABYTE < min || megabytes * MEGABYTE > max) {
     throw new UsageError(
-      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${toQuotedValue(text)}`,
+      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${formatReceived(megabytes)}`,
     )
   }
   return megabytes * MEGABYTE
@@ -624,7 +626,7 @@ function parseWorkers(value: string | undefined): number | 'auto' {
   const workers = toWholeNumberOrText(value)
   if (typeof workers !== 'number' || workers < 1 || workers > 64)
     throw new UsageError(
-      `--workers must be a whole number from 1 to 64, or auto (got ${toQuotedValue(value)})`,
+      `--workers must be a whole number from 1 to 64, or auto; received ${formatReceived(workers)}`,
     )
   return workers
 }

@@ -7,7 +7,8 @@ import {
   toNumberOrText,
   toWholeNumberOrText,
 } from './flag-values.js'
-import { cutText, SHOWN_VALUE_MAX, toQuotedValue } from '../core/shown-text.js'
+import { cutText, SHOWN_VALUE_MAX } from '../core/shown-text.js'
+import { formatReceived } from '../core/size.js'
 import { UsageError } from './usage-error.js'
 import { refuseSharedOutputs } from './output-paths.js'
 
@@ -141,7 +142,7 @@ function readKey(
   const name = envName ?? DEFAULT_KEY_ENV
   if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) {
     throw new UsageError(
-      `--api-key-env must name an environment variable; received ${toQuotedValue(envName)}`,
+      `--api-key-env must name an environment variable; received ${formatReceived(envName)}`,
     )
   }
   // Named unquoted, as a variable is, yet cut as a quoted value is: a name may be 100 KB too.

@@ -4,7 +4,6 @@ import { MAX_DELAY } from '../http/delay.js'
 import { KIND_OPTION_NAMES, kindOptionSpec, type KindOption } from '../http/kind-options.js'
 import { valueType } from '../http/option-values.js'
 import type { ScenarioInput } from '../http/scenario.js'
-import { toQuotedValue } from '../core/shown-text.js'
 import { toNumberOrText, toWholeNumberOrText } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
@@ -144,7 +143,7 @@ function parseFaultsFlag(text: string): Record<string, unknown> {
 
 /** What `--faults` takes, and the part of its value that is none of it. */
 function faultsUsage(part: string): string {
-  return `--faults takes rate=R,seed=N,kinds=K1+K2; received ${toQuotedValue(part)}`
+  return `--faults takes rate=R,seed=N,kinds=K1+K2; received ${formatReceived(part)}`
 }
 
 /** `--scenario '{"sequence":["unavailable","usual"]}'`: a JSON object, or a usage error. */

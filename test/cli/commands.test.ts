@@ -449,16 +449,16 @@ it.each([
   ],
   [
     ['--faults', 'colour=red'],
-    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red"',
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red" (string)',
   ],
   // A second `=` is no part of any value: it was dropped unread, serving rate 0.5 (on any port).
   [
     ['--port', '0', '--faults', 'rate=0.5=0.9'],
-    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "rate=0.5=0.9"',
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "rate=0.5=0.9" (string)',
   ],
   [
     ['--port', '0', '--faults', 'rate=0.5,seed=7=8'],
-    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "seed=7=8"',
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "seed=7=8" (string)',
   ],
   // No rate at all: said so, not "received undefined (undefined)".
   [

@@ -198,6 +198,34 @@ it.each(WHOLE_NUMBER_FLAGS)(
   },
 )
 
+// A refusal the CLI words itself, one per flag, each as the library words a value it refuses:
+// `received` and the value with its type, a number as one (`--port 65536`'s form).
+const OWN_REFUSALS: [argv: string[], received: string, env?: Record<string, string>][] = [
+  [['--workers', '65'], '65 (number)'],
+  [['--workers', 'many'], '"many" (string)'],
+  [['--memory-budget', '0'], '0 (number)'],
+  [['--store', 'http://127.0.0.1:6379'], '"http://127.0.0.1:6379/" (string)'],
+  [['--store', 'redis://127.0.0.1:6379?db=1'], '"redis://127.0.0.1:6379?db=1" (string)'],
+  [['--store', 'redis://127.0.0.1:6379?prefix=a%20b'], '"a b" (string)'],
+  [['--upstream', 'http://127.0.0.1:9', '--on-miss', 'x'], '"x" (string)', KEY],
+  [['--faults', 'colour=red'], '"colour=red" (string)'],
+  [['export', '--from', 'ftp://127.0.0.1:9', '--session', 's'], '"ftp://127.0.0.1:9" (string)'],
+  [['export', '--from', 'http://127.0.0.1:9', '--session', 'a b'], '"a b" (string)'],
+  [verify('--api-key-env', '1x'), '"1x" (string)'],
+  [verify('--max-read', '8'), '8 (number)', KEY],
+]
+
+it.each(OWN_REFUSALS)(
+  'words its own refusal of %j as the library words one: received, the value and its type',
+  async (argv, received, env) => {
+    const { code, stderr } = await runInProcess(argv, env)
+    expect({ code, lines: stderr.length }).toEqual({ code: 2, lines: 1 })
+    expect(stderr[0]).toMatch(/^taxonomy-mock: \S+ /)
+    expect(stderr[0]).toContain(`; received ${received}`)
+    expect(stderr[0]).not.toContain('(got ')
+  },
+)
+
 it('names --delay when --scenario delay lacks it', async () => {
   expect((await runInProcess(['--scenario', 'delay'])).stderr).toEqual([
     "taxonomy-mock: --scenario 'delay' needs --delay (milliseconds, [min, max] or { median, p99 })",
