@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { resolveSeed } from '../core/generate.js'
-import { resolveSize } from '../core/size.js'
+import { formatReceived, resolveSize } from '../core/size.js'
 import { MEGABYTE } from '../core/megabytes.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
@@ -20,6 +20,7 @@ import {
   describeParseError,
   refuseEmptyPaths,
   toNumberOrText,
+  toWholeNumberOrText,
 } from './flag-values.js'
 import { toMatchingOptions } from './matching-flags.js'
 import { checkOptions, OPTION_VARIABLES } from './option-flags.js'
@@ -224,20 +225,17 @@ export function parseCliArgs(
     throw new UsageError(describeParseError(error as Error & { code?: string }))
   }
   const { values, positionals } = parsed
-  if (values.help) return { command: 'help' }
-  if (values.version) return { command: 'version' }
   const [command = 'serve', ...extra] = positionals
-  if (command === 'help') return { command: 'help' }
-  if (command === 'validate') return parseValidate(values, extra)
-  if (command !== 'serve' && command !== 'export') {
-    throw new UsageError(
-      `unknown command ${toQuotedValue(command)}; use serve, export, validate, verify, record or help (see --help)`,
-    )
+  // `--help` and `--version` win over every other flag, not over the arguments: `help extra` and
+  // `--version extra` are refused as `serve extra` is (and as verify and record refuse theirs).
+  if (values.help || values.version || command === 'help') {
+    refuseStrayArguments(command, extra)
+    return values.version && !values.help ? { command: 'version' } : { command: 'help' }
   }
-  if (extra.length > 0)
-    throw new UsageError(`unexpected argument ${toQuotedValue(extra[0]!)} (see --help)`)
+  if (command === 'validate') return parseValidate(values, extra)
+  refuseStrayArguments(command, extra)
   refuseEmptyPaths(values, OPTIONS)
-  const seed = toNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
+  const seed = toWholeNumberOrText(values.seed ?? env[OPTION_VARIABLES.seed])
   const size = values.size
   // The data options are judged by the library, for export and serve alike.
   checkOptions(
@@ -250,6 +248,20 @@ export function parseCliArgs(
   return command === 'export'
     ? parseExport(values, env, seed as number | undefined, size as ExportArgs['size'])
     : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
+}
+
+/**
+ * Refuses a command this CLI lacks, and an argument after the command it does not take (validate
+ * takes its file; `help` names no command: there is one help).
+ */
+function refuseStrayArguments(command: string, extra: readonly string[]): void {
+  if (!['serve', 'export', 'validate', 'help'].includes(command))
+    throw new UsageError(
+      `unknown command ${toQuotedValue(command)}; use serve, export, validate, verify, record or help (see --help)`,
+    )
+  const stray = extra[command === 'validate' ? 1 : 0]
+  if (stray !== undefined)
+    throw new UsageError(`unexpected argument ${toQuotedValue(stray)} (see --help)`)
 }
 
 const EXPORT_FLAGS =
@@ -317,21 +329,23 @@ function parseFrom(url: string | undefined, session: string | undefined): Export
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new UsageError(
-      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${toQuotedValue(redactUrl(url))}`,
+      `--from must be the mock's base URL (http://127.0.0.1:4477); received ${formatReceived(redactUrl(url))}`,
     )
   // fetch() refuses them, quoting the whole URL: the admin API takes --admin-key instead.
   if (carriesCredentials(parsed))
     throw new UsageError(
-      `--from must not carry credentials: pass the admin key as --admin-key; received ${toQuotedValue(redactUrl(url))}`,
+      `--from must not carry credentials: pass the admin key as --admin-key; received ${formatReceived(redactUrl(url))}`,
     )
   // The admin path is joined to the base: a query or fragment would be dropped unsaid, with the
   // path before it (`/x?y` read `/__admin/...`), as --target refuses them.
   if (parsed.search || parsed.hash)
     throw new UsageError(
-      `--from must be the mock's base URL, without a query or fragment; received ${toQuotedValue(redactUrl(url))}`,
+      `--from must be the mock's base URL, without a query or fragment; received ${formatReceived(redactUrl(url))}`,
     )
   if (!SESSION_ID_PATTERN.test(session))
-    throw new UsageError(`--session must be ${SESSION_ID_RULE}; received ${toQuotedValue(session)}`)
+    throw new UsageError(
+      `--session must be ${SESSION_ID_RULE}; received ${formatReceived(session)}`,
+    )
   return { url, session }
 }
 
@@ -379,7 +393,9 @@ function parseServe(
   }
   // `--any-key` overrides keys from the environment, not keys from a flag (the library says so).
   const apiKeys = flagKeys ?? (anyKey || !envKeys?.length ? undefined : envKeys)
-  const port = toNumberOrText((values.port as string | undefined) ?? env[OPTION_VARIABLES.port])
+  const port = toWholeNumberOrText(
+    (values.port as string | undefined) ?? env[OPTION_VARIABLES.port],
+  )
   const host = (values.host as string | undefined) ?? env[OPTION_VARIABLES.host] ?? DEFAULT_HOST
   const delayFlag = toNumberOrText(values.delay as string | undefined)
   const delay = delayFlag ?? 0
@@ -487,7 +503,7 @@ function parseUpstream(
   }
   if (mode !== undefined && !(ON_MISS_MODES as readonly string[]).includes(mode))
     throw new UsageError(
-      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${toQuotedValue(mode)}`,
+      `--on-miss must be ${ON_MISS_MODES.join(', ')}; received ${formatReceived(mode)}`,
     )
   const onMiss = (mode ?? 'passthrough') as OnMiss
   if (onMiss !== 'passthrough' && data === undefined)
@@ -509,7 +525,7 @@ function parseUpstream(
     // The key judged first: the target's error quotes the target with the key redacted.
     resolveApiKey(apiKey)
     target = resolveTarget(url, apiKey)
-    milliseconds = resolveTimeout(toNumberOrText(timeout))
+    milliseconds = resolveTimeout(toWholeNumberOrText(timeout))
   } catch (error) {
     if (!(error instanceof OptionError)) throw error
     const named = { apiKey: `the key in env ${DEFAULT_KEY_ENV}`, timeout: '--upstream-timeout' }
@@ -531,16 +547,11 @@ function parseUpstream(
 /** `--memory-budget MB` in bytes: whole megabytes, worded in its own unit (the option counts bytes). */
 function parseMemoryBudget(text: string | undefined): number | undefined {
   if (text === undefined) return undefined
-  const megabytes = toNumberOrText(text)
+  const megabytes = toWholeNumberOrText(text)
   const { min, max } = MEMORY_BUDGET
-  if (
-    typeof megabytes !== 'number' ||
-    !Number.isInteger(megabytes) ||
-    megabytes * MEGABYTE < min ||
-    megabytes * MEGABYTE > max
-  ) {
+  if (typeof megabytes !== 'number' || megabytes * MEGABYTE < min || megabytes * MEGABYTE > max) {
     throw new UsageError(
-      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${toQuotedValue(text)}`,
+      `--memory-budget must be a whole number of megabytes from ${min / MEGABYTE} to ${max / MEGABYTE}; received ${formatReceived(megabytes)}`,
     )
   }
   return megabytes * MEGABYTE
@@ -611,12 +622,13 @@ export function withoutStoreFlag(argv: readonly string[]): string[] {
 function parseWorkers(value: string | undefined): number | 'auto' {
   if (value === undefined) return 1
   if (value === 'auto') return value
-  // Read as every number flag is: spaces around it and leading zeros are no fault.
-  if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1 || Number(value) > 64)
+  // Read as every whole-number flag is: spaces around it and leading zeros are no fault, a fraction is.
+  const workers = toWholeNumberOrText(value)
+  if (typeof workers !== 'number' || workers < 1 || workers > 64)
     throw new UsageError(
-      `--workers must be a whole number from 1 to 64, or auto (got ${toQuotedValue(value)})`,
+      `--workers must be a whole number from 1 to 64, or auto; received ${formatReceived(workers)}`,
     )
-  return Number(value)
+  return workers
 }
 
 function parseTlsFlags(

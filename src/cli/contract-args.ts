@@ -5,8 +5,10 @@ import {
   describeParseError,
   refuseEmptyPaths,
   toNumberOrText,
+  toWholeNumberOrText,
 } from './flag-values.js'
-import { cutText, SHOWN_VALUE_MAX, toQuotedValue } from '../core/shown-text.js'
+import { cutText, SHOWN_VALUE_MAX } from '../core/shown-text.js'
+import { formatReceived } from '../core/size.js'
 import { UsageError } from './usage-error.js'
 import { refuseSharedOutputs } from './output-paths.js'
 
@@ -115,14 +117,14 @@ export function parseContractArgs(
     apiKey,
     keySource,
     ...starts,
-    crawl: toNumberOrText(values.crawl),
-    maxRequests: toNumberOrText(values['max-requests']),
+    crawl: toWholeNumberOrText(values.crawl),
+    maxRequests: toWholeNumberOrText(values['max-requests']),
     // `unlimited` as the help says, or `Infinity` as the library's message does.
     rate: /^(?:unlimited|Infinity)$/.test(values.rate?.trim() ?? '')
       ? Number.POSITIVE_INFINITY
       : toNumberOrText(values.rate),
-    timeout: toNumberOrText(values.timeout),
-    maxReadMb: toNumberOrText(values['max-read']),
+    timeout: toWholeNumberOrText(values.timeout),
+    maxReadMb: toWholeNumberOrText(values['max-read']),
     report: values.report,
     junit: values.junit,
     out: values.out,
@@ -140,7 +142,7 @@ function readKey(
   const name = envName ?? DEFAULT_KEY_ENV
   if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) {
     throw new UsageError(
-      `--api-key-env must name an environment variable; received ${toQuotedValue(envName)}`,
+      `--api-key-env must name an environment variable; received ${formatReceived(envName)}`,
     )
   }
   // Named unquoted, as a variable is, yet cut as a quoted value is: a name may be 100 KB too.

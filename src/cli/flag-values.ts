@@ -17,6 +17,15 @@ export function toNumberOrText(text: string | undefined): number | string | unde
 }
 
 /**
+ * A whole-number flag's value (`--port`, `--seed`, `--workers`, ...) as {@link toNumberOrText}
+ * reads it, but with a fraction, `.0` included, as its text: `--port 4701.0` is refused quoting
+ * what was typed, as `--workers 2.0` is, rather than read as 4701. One rule for every such flag.
+ */
+export function toWholeNumberOrText(text: string | undefined): number | string | undefined {
+  return text?.includes('.') ? text : toNumberOrText(text)
+}
+
+/**
  * A decimal (`-0012.50`, `1.5e-7`) as its significant digits and the power of ten of the last
  * one, without its sign: `125e-1`, `15e-8`. Two decimals of one value give the same text, however
  * many leading or trailing zeros they have.

@@ -1,5 +1,5 @@
 import type { AnswerOptions } from '../http/options.js'
-import { toNumberOrText } from './flag-values.js'
+import { toWholeNumberOrText } from './flag-values.js'
 
 /**
  * `--unauthorized-status N`, `--not-found-status N` and `--order O` as the library options
@@ -9,8 +9,8 @@ import { toNumberOrText } from './flag-values.js'
 export function toMatchingOptions(
   values: Readonly<Record<string, unknown>>,
 ): Pick<AnswerOptions, 'statuses' | 'order'> {
-  const unauthorized = toNumberOrText(values['unauthorized-status'] as string | undefined)
-  const notFound = toNumberOrText(values['not-found-status'] as string | undefined)
+  const unauthorized = toWholeNumberOrText(values['unauthorized-status'] as string | undefined)
+  const notFound = toWholeNumberOrText(values['not-found-status'] as string | undefined)
   const order = values.order
   return {
     ...(unauthorized !== undefined || notFound !== undefined

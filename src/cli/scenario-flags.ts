@@ -4,8 +4,7 @@ import { MAX_DELAY } from '../http/delay.js'
 import { KIND_OPTION_NAMES, kindOptionSpec, type KindOption } from '../http/kind-options.js'
 import { valueType } from '../http/option-values.js'
 import type { ScenarioInput } from '../http/scenario.js'
-import { toQuotedValue } from '../core/shown-text.js'
-import { toNumberOrText } from './flag-values.js'
+import { toNumberOrText, toWholeNumberOrText } from './flag-values.js'
 import { UsageError } from './usage-error.js'
 
 /** The flags that set the default session's scenario at start. */
@@ -72,12 +71,15 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
   else if (flags.scenario !== undefined) input.kind = flags.scenario
   if (flags.faults !== undefined) input.faults = parseFaultsFlag(flags.faults)
   if (flags.slug !== undefined) input.slug = flags.slug
-  if (flags.times !== undefined) input.times = toNumberOrText(flags.times)
+  if (flags.times !== undefined) input.times = toWholeNumberOrText(flags.times)
   // Each option's text as its kind of value reads it, or the text itself: the library judges both.
   for (const option of KIND_OPTION_NAMES) {
     const text = flags.options?.[option]
-    if (text !== undefined)
-      input[option] = valueType(kindOptionSpec(option).value).fromText(text) ?? text
+    if (text === undefined) continue
+    const type = valueType(kindOptionSpec(option).value)
+    // A whole-number flag (`--scenario-bytes`) reads its text as every such flag does.
+    input[option] =
+      type.schema.type === 'integer' ? toWholeNumberOrText(text) : (type.fromText(text) ?? text)
   }
   if (takesDelay(flags) && typeof flags.delay === 'string')
     // Text is no delay a flag can give: a range or a lognormal delay only in the JSON form.
@@ -132,7 +134,8 @@ function parseFaultsFlag(text: string): Record<string, unknown> {
     const [name, value = '', ...extra] = part.split('=').map((piece) => piece.trim())
     if (extra.length > 0) throw new UsageError(faultsUsage(part))
     if (name === 'kinds') faults.kinds = value.split('+')
-    else if (name === 'rate' || name === 'seed') faults[name] = toNumberOrText(value)
+    else if (name === 'rate') faults.rate = toNumberOrText(value)
+    else if (name === 'seed') faults.seed = toWholeNumberOrText(value)
     else throw new UsageError(faultsUsage(part))
   }
   return faults
@@ -140,7 +143,7 @@ function parseFaultsFlag(text: string): Record<string, unknown> {
 
 /** What `--faults` takes, and the part of its value that is none of it. */
 function faultsUsage(part: string): string {
-  return `--faults takes rate=R,seed=N,kinds=K1+K2; received ${toQuotedValue(part)}`
+  return `--faults takes rate=R,seed=N,kinds=K1+K2; received ${formatReceived(part)}`
 }
 
 /** `--scenario '{"sequence":["unavailable","usual"]}'`: a JSON object, or a usage error. */

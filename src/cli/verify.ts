@@ -11,7 +11,7 @@ import { RecordError } from '../contract/record.js'
 import { verifyService } from '../contract/verify.js'
 import { MEGABYTE as MB } from '../core/megabytes.js'
 import { ENDPOINT_LIST } from '../http/endpoints.js'
-import { toQuotedValue } from '../core/shown-text.js'
+import { formatReceived } from '../core/size.js'
 import type { ContractArgs } from './contract-args.js'
 import type { CliIo } from './io.js'
 import { isOptionError, toFlagError } from './option-flags.js'
@@ -76,7 +76,7 @@ function judged<T>(args: ContractArgs, check: () => T): T {
       const { min, max } = SERVICE_LIMITS.maxReadBytes
       const given = args.maxReadMb
       throw new UsageError(
-        `--max-read must be a whole number of megabytes from ${min / MB} to ${max / MB}; received ${typeof given === 'string' ? toQuotedValue(given) : given}`,
+        `--max-read must be a whole number of megabytes from ${min / MB} to ${max / MB}; received ${formatReceived(given)}`,
       )
     }
     throw toFlagError(error, { apiKey: `the key in ${args.keySource}` })

@@ -83,30 +83,33 @@ export function toJunitXml(report: VerifyReport): string {
   const failures = report.rules.filter((rule) => rule.status === 'fail').length
   const skipped = report.rules.filter((rule) => rule.status === 'skip').length
   const cases = report.rules.map((rule) => {
-    const open = `    <testcase classname="taxonomy-mock.verify" name="${xml(`${rule.id} (${rule.sections})`)}">`
+    const open = `    <testcase classname="taxonomy-mock.verify" name="${xmlAttribute(`${rule.id} (${rule.sections})`)}">`
     if (rule.status === 'pass') return `${open}</testcase>`
     if (rule.status === 'skip')
-      return `${open}<skipped message="${xml(rule.note ?? '')}"/></testcase>`
+      return `${open}<skipped message="${xmlAttribute(rule.note ?? '')}"/></testcase>`
     const text = [
       ...rule.problems,
       ...(rule.problemCount > rule.problems.length
         ? [`and ${rule.problemCount - rule.problems.length} more`]
         : []),
     ].join('\n')
-    return `${open}\n      <failure message="${xml(`${rule.problemCount} problem(s): ${rule.title}`)}">${xml(text)}</failure>\n    </testcase>`
+    return `${open}\n      <failure message="${xmlAttribute(`${rule.problemCount} problem(s): ${rule.title}`)}">${xml(text)}</failure>\n    </testcase>`
   })
   const properties = report.observations.map(
     (o) =>
-      `      <property name="${xml(o.id)}" value="${xml(`service: ${o.service}; mock: ${o.mock}; ${o.option ? `match with ${o.option.cli}` : o.verdict}`)}"/>`,
+      `      <property name="${xmlAttribute(o.id)}" value="${xmlAttribute(`service: ${o.service}; mock: ${o.mock}; ${o.option ? `match with ${o.option.cli}` : o.verdict}`)}"/>`,
   )
   if (report.latency !== null)
     properties.push(
-      `      <property name="latency" value="${xml(`${toDelayJson(report.latency)} over ${report.latency.samples} lookup${report.latency.samples === 1 ? '' : 's'}`)}"/>`,
+      `      <property name="latency" value="${xmlAttribute(`${toDelayJson(report.latency)} over ${report.latency.samples} lookup${report.latency.samples === 1 ? '' : 's'}`)}"/>`,
     )
+  // `errors` (a test that could not run) and `time` (seconds) are attributes readers expect: a
+  // rule that cannot be checked is skipped, never an error.
+  const counts = `tests="${report.rules.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${(report.duration / 1000).toFixed(3)}"`
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites tests="${report.rules.length}" failures="${failures}" skipped="${skipped}">`,
-    `  <testsuite name="${xml(`taxonomy-mock verify ${report.target}`)}" tests="${report.rules.length}" failures="${failures}" skipped="${skipped}">`,
+    `<testsuites ${counts}>`,
+    `  <testsuite name="${xmlAttribute(`taxonomy-mock verify ${report.target}`)}" ${counts}>`,
     '    <properties>',
     ...properties,
     '    </properties>',
@@ -120,6 +123,14 @@ export function toJunitXml(report: VerifyReport): string {
 /** "1 discipline", "2 sub-disciplines": a count of an endpoint's records, singular for one. */
 function countedRecords(count: number, endpoint: Endpoint): string {
   return `${count} ${count === 1 ? endpoint.noun : endpoint.plural}`
+}
+
+/**
+ * Text for an attribute value: {@link xml}, and a tab, line feed or carriage return as its
+ * character reference, which a reader keeps (bare, it reads each as a space).
+ */
+function xmlAttribute(text: string): string {
+  return xml(text).replace(/[\t\n\r]/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 function xml(text: string): string {

@@ -284,7 +284,7 @@ function resolveSlugs(slugs: unknown, name: string): readonly string[] {
     if (!isRecordPathSlug(slug))
       throw new OptionError(
         name,
-        `must hold slugs a record's path can carry; received ${JSON.stringify(slug)}, ${slug === '.' || slug === '..' ? "which a URL reads as a dot segment (the collection's path or its parent)" : 'whose lone surrogate no URL can carry'}`,
+        `must hold slugs a record's path can carry; received ${formatReceived(slug)}, ${slug === '.' || slug === '..' ? "which a URL reads as a dot segment (the collection's path or its parent)" : 'whose lone surrogate no URL can carry'}`,
       )
   }
   return Object.freeze([...new Set(slugs as string[])])

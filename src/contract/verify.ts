@@ -32,6 +32,8 @@ export interface VerifyReport {
    * `{ median, p99 }` is ready to paste into a scenario's `delay`. `null` when none was answered.
    */
   readonly latency: Latency | null
+  /** How long the run took, in whole milliseconds: the JUnit file's `time`. */
+  readonly duration: number
   /** The rules that failed: breaking drift between the service and the spec the mock follows. */
   readonly failed: readonly RuleId[]
   readonly passed: boolean
@@ -58,6 +60,7 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
 }
 
 async function check(resolved: ResolvedServiceOptions, limit: number): Promise<VerifyReport> {
+  const started = performance.now()
   const client = createServiceClient(resolved)
   const lookups = new LookupSet()
   const start = await lookUpGiven(resolved, client, lookups)
@@ -81,6 +84,7 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
     rules,
     observations: observe(all, probes, client.waits),
     latency: measureLatency(all),
+    duration: Math.round(performance.now() - started),
     failed,
     passed: failed.length === 0,
   }

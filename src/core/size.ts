@@ -82,7 +82,7 @@ export function resolveSize(size: unknown): SizeCounts {
   if (counts.subDisciplines < counts.disciplines) {
     throw new OptionError(
       'size.subDisciplines',
-      `must be at least \`size.disciplines\` (${counts.disciplines}), since every discipline has a sub-discipline; received ${counts.subDisciplines}`,
+      `must be at least \`size.disciplines\` (${counts.disciplines}), since every discipline has a sub-discipline; received ${formatReceived(counts.subDisciplines)}`,
     )
   }
   return counts

@@ -257,7 +257,7 @@ function resolveStatuses(statuses: unknown): Required<ErrorStatuses> {
     if (!Object.hasOwn(DEFAULT_STATUSES, name)) {
       throw new OptionError(
         'statuses',
-        `takes unauthorized and notFound; received ${JSON.stringify(name.slice(0, 40))}`,
+        `takes unauthorized and notFound; received ${formatReceived(name)}`,
       )
     }
     if (status === undefined) continue

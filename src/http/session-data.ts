@@ -6,6 +6,7 @@ import { findTooDeep } from '../core/nesting.js'
 import { createOverlay, type PatchChanges, type TaxonomyOverlay } from '../core/overlay.js'
 import type { TaxonomyPatch } from '../core/patch.js'
 import { PRESET_NAMES, isPresetName, presetPatch, type PresetName } from '../core/presets.js'
+import { formatReceived } from '../core/size.js'
 import type { Taxonomy } from '../core/store.js'
 import { LEVELS } from '../core/types.js'
 
@@ -136,7 +137,7 @@ function findPreset(patch: unknown): PresetName | undefined {
   if (!isPresetName(preset))
     issues.unshift({
       path: 'preset',
-      message: `expected one of ${PRESET_NAMES.join(', ')}; received ${JSON.stringify(preset)?.slice(0, 80)}`,
+      message: `expected one of ${PRESET_NAMES.join(', ')}; received ${formatReceived(preset)}`,
     })
   if (issues.length > 0)
     throw new FixtureError('invalid-fixture', issues, issues.length, { subject: 'patch' })

@@ -1,3 +1,4 @@
+import { formatReceived } from '../core/size.js'
 import type { AnswerReason, JournalEntry, PLAIN_REASONS } from '../http/journal.js'
 import {
   describeEntry,
@@ -188,7 +189,7 @@ function requestedInOrder(
 ): Outcome {
   if (!Array.isArray(expected))
     throw new TypeError(
-      `\`toHaveRequestedInOrder\` takes an array of fields to match; received ${typeof expected}`,
+      `\`toHaveRequestedInOrder\` takes an array of fields to match; received ${formatReceived(expected)}`,
     )
   // No steps would hold whatever came, and its `.not` fail on nothing to name.
   if (expected.length === 0)

@@ -1,5 +1,6 @@
 import { OptionError } from '../core/option-error.js'
 import { rejectNearMisses } from '../core/options-object.js'
+import { formatReceived } from '../core/size.js'
 import { MAX_DELAY } from '../http/delay.js'
 import type { JournalEntry } from '../http/journal.js'
 import { resolveAdminKey } from '../http/options.js'
@@ -110,7 +111,7 @@ function toMilliseconds(value: unknown, name: string, fallback: number): number 
     return value
   throw new OptionError(
     name,
-    `must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${describeType(value)}`,
+    `must be a number of milliseconds from 0 to ${MAX_DELAY}; received ${formatReceived(value)}`,
   )
 }
 

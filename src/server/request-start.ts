@@ -57,11 +57,36 @@ export function trackRequestStarts(
   })
 }
 
-/** Where the last request begun before `end` starts: after the last blank line, else `previous`. */
+/**
+ * Where the last request begun before `end` starts, walking the read from its first byte (a
+ * request's start, or the rest of the headers of the one `previous` began): past each request's
+ * headers and the body their `Content-Length` gives, so that a body's bytes (a blank line among
+ * them, or a HEAD behind them) are never taken for a request's start. `previous` when no request
+ * begins in the read; `undefined` when the last one begun has its headers in. (A chunked body
+ * ends in a blank line, which is found as one.)
+ */
 function findStart(buffer: Buffer, end: number, previous: string | undefined): string | undefined {
-  const blank = end >= 4 ? buffer.lastIndexOf('\r\n\r\n', end - 4, 'latin1') : -1
-  if (blank === -1 && previous !== undefined) return previous
-  let at = blank === -1 ? 0 : blank + 4
-  while (at < end && (buffer[at] === 13 || buffer[at] === 10)) at++
-  return at < end ? buffer.toString('latin1', at, Math.min(at + 5, end)) : previous
+  let start = previous
+  let at = 0
+  let inHeaders = previous !== undefined
+  for (;;) {
+    if (!inHeaders) {
+      // Node skips the blank lines between requests.
+      while (at < end && (buffer[at] === 13 || buffer[at] === 10)) at++
+      if (at >= end) return start
+      start = buffer.toString('latin1', at, Math.min(at + 5, end))
+    }
+    const blank = buffer.indexOf('\r\n\r\n', at, 'latin1')
+    if (blank === -1 || blank + 4 > end) return start
+    // That request's headers are in: none is begun until the next, after its body.
+    at = blank + 4 + contentLength(buffer.toString('latin1', at, blank))
+    start = undefined
+    inHeaders = false
+  }
+}
+
+/** The `Content-Length` a request's headers give, 0 without one. */
+function contentLength(headers: string): number {
+  const length = /(?:^|\r\n)content-length:[ \t]*(\d+)[ \t]*(?:\r\n|$)/i.exec(headers)
+  return length ? Number(length[1]) : 0
 }

@@ -41,6 +41,38 @@ it('prints the help and the version after every command, verify and record too',
   expect(await runCli(['record', '--target', 'http://127.0.0.1:1', '-h'])).toEqual(help)
 })
 
+it.each([
+  [['help', 'extra'], 'unexpected argument "extra" (see --help)'],
+  // `help COMMAND` is no form the help gives: there is one help, for every command.
+  [['help', 'serve'], 'unexpected argument "serve" (see --help)'],
+  [
+    ['--version', 'extra'],
+    'unknown command "extra"; use serve, export, validate, verify, record or help (see --help)',
+  ],
+  [['serve', 'extra', '-v'], 'unexpected argument "extra" (see --help)'],
+  [['export', '--help', 'extra'], 'unexpected argument "extra" (see --help)'],
+  [['validate', 'a.json', 'b.json', '--help'], 'unexpected argument "b.json" (see --help)'],
+])(
+  'refuses a stray argument beside help, --help or --version as serve refuses one: %j exits 2, one line naming it',
+  async (args, message) => {
+    expect(await runCli(args)).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [`taxonomy-mock: ${message}`],
+    })
+  },
+)
+
+it('takes validate FILE with --help and --version: its one argument is no stray one', async () => {
+  const help = await runCli(['--help'])
+  expect(await runCli(['validate', 'a.json', '--help'])).toEqual(help)
+  expect(await runCli(['validate', '--version'])).toEqual({
+    code: 0,
+    stdout: [version],
+    stderr: [],
+  })
+})
+
 it('pairs --seed with --size in the export usage line, not with --data, which excludes both', async () => {
   const help = (await runCli(['--help'])).stdout.join('\n')
   expect(help).not.toContain('[--seed N] [--size S | --data FILE]')
@@ -417,16 +449,16 @@ it.each([
   ],
   [
     ['--faults', 'colour=red'],
-    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red"',
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "colour=red" (string)',
   ],
   // A second `=` is no part of any value: it was dropped unread, serving rate 0.5 (on any port).
   [
     ['--port', '0', '--faults', 'rate=0.5=0.9'],
-    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "rate=0.5=0.9"',
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "rate=0.5=0.9" (string)',
   ],
   [
     ['--port', '0', '--faults', 'rate=0.5,seed=7=8'],
-    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "seed=7=8"',
+    'taxonomy-mock: --faults takes rate=R,seed=N,kinds=K1+K2; received "seed=7=8" (string)',
   ],
   // No rate at all: said so, not "received undefined (undefined)".
   [

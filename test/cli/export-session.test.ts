@@ -118,7 +118,7 @@ it('refuses a --from URL with a query (dropped unsaid, with the path before it),
     code: 2,
     stdout: [],
     stderr: [
-      `taxonomy-mock: --from must be the mock's base URL, without a query or fragment; received "${server.url}/?access_token=[redacted]"`,
+      `taxonomy-mock: --from must be the mock's base URL, without a query or fragment; received "${server.url}/?access_token=[redacted]" (string)`,
     ],
   })
   expect(existsSync(manifest)).toBe(false)
@@ -272,53 +272,53 @@ it.each([
   ],
   [
     ['export', '--from', 'localhost:4477', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "localhost:4477"',
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "localhost:4477" (string)',
   ],
   [
     ['export', '--from', 'ftp://127.0.0.1:4477/?token=s3cret-pw', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "ftp://127.0.0.1:4477/?token=[redacted]"',
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "ftp://127.0.0.1:4477/?token=[redacted]" (string)',
   ],
   // Dropped unsaid, with the path before it, they are refused as --target refuses them.
   [
     ['export', '--from', 'http://127.0.0.1:4477/x?y', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL, without a query or fragment; received "http://127.0.0.1:4477/x?y"',
+    'taxonomy-mock: --from must be the mock\'s base URL, without a query or fragment; received "http://127.0.0.1:4477/x?y" (string)',
   ],
   [
     ['export', '--from', 'http://127.0.0.1:4477/#top', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL, without a query or fragment; received "http://127.0.0.1:4477/#top"',
+    'taxonomy-mock: --from must be the mock\'s base URL, without a query or fragment; received "http://127.0.0.1:4477/#top" (string)',
   ],
   [
     ['export', '--from', 'http://admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
-    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "http://[redacted]@127.0.0.1:4477"',
+    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "http://[redacted]@127.0.0.1:4477" (string)',
   ],
   [
     ['export', '--from', 'http://admin:123/s3cret-pw@127.0.0.1:4477', '--session', 's'],
-    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "http://[redacted]@127.0.0.1:4477"',
+    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "http://[redacted]@127.0.0.1:4477" (string)',
   ],
   [
     ['export', '--from', 'http://admin:hun/s3cret-pw@127.0.0.1:4477', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "http://[redacted]@127.0.0.1:4477"',
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "http://[redacted]@127.0.0.1:4477" (string)',
   ],
   // Without `scheme://`, whether it parses or not: all before the last `@` may be the password.
   [
     ['export', '--from', 'admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "[redacted]@127.0.0.1:4477"',
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "[redacted]@127.0.0.1:4477" (string)',
   ],
   [
     ['export', '--from', '//admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
-    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "[redacted]@127.0.0.1:4477"',
+    'taxonomy-mock: --from must be the mock\'s base URL (http://127.0.0.1:4477); received "[redacted]@127.0.0.1:4477" (string)',
   ],
   [
     ['export', '--from', 'http:admin:s3cret-pw@127.0.0.1:4477', '--session', 's'],
-    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "[redacted]@127.0.0.1:4477"',
+    'taxonomy-mock: --from must not carry credentials: pass the admin key as --admin-key; received "[redacted]@127.0.0.1:4477" (string)',
   ],
   [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', 'a b'],
-    'taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received "a b"',
+    'taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received "a b" (string)',
   ],
   ...['.', '..'].map((id): [string[], string] => [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', id],
-    `taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received "${id}"`,
+    `taxonomy-mock: --session must be 1-200 letters, digits or . _ ~ : @ - characters, not . or ..; received "${id}" (string)`,
   ]),
   [
     ['export', '--from', 'http://127.0.0.1:4477', '--session', 's', '--seed', '1'],

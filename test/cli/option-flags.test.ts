@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { HELP } from '../../src/cli/help.js'
 import { OPTION_FLAGS, OPTION_VARIABLES } from '../../src/cli/option-flags.js'
+import { UsageError } from '../../src/cli/usage-error.js'
 import { SERVICE_LIMITS } from '../../src/contract/options.js'
 import { MAX_DELAY } from '../../src/http/delay.js'
 import { KIND_OPTION_NAMES, kindOptionSpec, readersOf } from '../../src/http/kind-options.js'
@@ -145,7 +146,7 @@ it('takes --delay up to the longest timer, as the library does: one bound', asyn
 })
 
 it('takes a number as typed with spaces and zeros around it, and one no number holds as its text', () => {
-  expect(parseCliArgs(['--seed', ' 007 ', '--delay', '1.50', '--port', '0.0'], {})).toMatchObject({
+  expect(parseCliArgs(['--seed', ' 007 ', '--delay', '1.50', '--port', '00'], {})).toMatchObject({
     seed: 7,
     delay: 1.5,
     port: 0,
@@ -155,6 +156,75 @@ it('takes a number as typed with spaces and zeros around it, and one no number h
     '--delay must be a number of milliseconds from 0 to 2147483647; received "0.30000000000000001" (string)',
   )
 })
+
+// Every flag that takes a whole number, each with a fraction that is one (`.0`): refused, as
+// `--workers 2.0` always was, quoting the value typed rather than reading it as the whole number.
+const WHOLE_NUMBER_FLAGS: [flag: string, argv: string[], env?: Record<string, string>][] = [
+  ['--port', ['--port', '4701.0']],
+  ['TAXONOMY_MOCK_PORT', [], { TAXONOMY_MOCK_PORT: '4701.0' }],
+  ['--seed', ['--seed', '7.0']],
+  ['TAXONOMY_MOCK_SEED', [], { TAXONOMY_MOCK_SEED: '7.0' }],
+  ['--workers', ['--workers', '2.0']],
+  ['--memory-budget', ['--memory-budget', '64.0']],
+  ['--unauthorized-status', ['--unauthorized-status', '403.0']],
+  ['--not-found-status', ['--not-found-status', '410.0']],
+  ['--scenario-times', ['--scenario', 'unavailable', '--scenario-times', '2.0']],
+  ['--scenario-bytes', ['--scenario', 'truncated', '--scenario-bytes', '10.0']],
+  ['--faults seed', ['--faults', 'rate=0.5,seed=3.0']],
+  ['--upstream-timeout', ['--upstream', 'http://127.0.0.1:9', '--upstream-timeout', '100.0'], KEY],
+  ['--crawl', verify('--crawl', '2.0'), KEY],
+  ['--max-requests', verify('--max-requests', '5.0'), KEY],
+  ['--timeout', verify('--timeout', '100.0'), KEY],
+  ['--max-read', verify('--max-read', '32.0'), KEY],
+]
+
+it.each(WHOLE_NUMBER_FLAGS)(
+  'refuses a fraction for %s, .0 included, as --workers does: a usage error, one line quoting it',
+  async (flag, argv, env = {}) => {
+    // The value after the flag, or in the variable, as typed (the rows give no other `N.0`).
+    const typed = /(?:^|[ =])(\d+\.0)(?: |$)/.exec([...argv, ...Object.values(env)].join(' '))![1]!
+    const line = new RegExp(`^${escape(flag)} must [^\n]*"${escape(typed)}"`)
+    if (argv[0] === 'verify') {
+      // Judged before the first request: a value taken would ask 127.0.0.1:9, which refuses.
+      const { code, stderr } = await runInProcess(argv, env)
+      expect({ code, stderr: stderr.length }).toEqual({ code: 2, stderr: 1 })
+      expect(stderr[0]!.replace(/^taxonomy-mock: /, '')).toMatch(line)
+    } else {
+      // Judged as serve's flags are, before anything starts: run whole, a value taken would serve.
+      const parse = () => parseCliArgs(argv, env)
+      expect(parse).toThrow(UsageError)
+      expect(parse).toThrow(line)
+    }
+  },
+)
+
+// A refusal the CLI words itself, one per flag, each as the library words a value it refuses:
+// `received` and the value with its type, a number as one (`--port 65536`'s form).
+const OWN_REFUSALS: [argv: string[], received: string, env?: Record<string, string>][] = [
+  [['--workers', '65'], '65 (number)'],
+  [['--workers', 'many'], '"many" (string)'],
+  [['--memory-budget', '0'], '0 (number)'],
+  [['--store', 'http://127.0.0.1:6379'], '"http://127.0.0.1:6379/" (string)'],
+  [['--store', 'redis://127.0.0.1:6379?db=1'], '"redis://127.0.0.1:6379?db=1" (string)'],
+  [['--store', 'redis://127.0.0.1:6379?prefix=a%20b'], '"a b" (string)'],
+  [['--upstream', 'http://127.0.0.1:9', '--on-miss', 'x'], '"x" (string)', KEY],
+  [['--faults', 'colour=red'], '"colour=red" (string)'],
+  [['export', '--from', 'ftp://127.0.0.1:9', '--session', 's'], '"ftp://127.0.0.1:9" (string)'],
+  [['export', '--from', 'http://127.0.0.1:9', '--session', 'a b'], '"a b" (string)'],
+  [verify('--api-key-env', '1x'), '"1x" (string)'],
+  [verify('--max-read', '8'), '8 (number)', KEY],
+]
+
+it.each(OWN_REFUSALS)(
+  'words its own refusal of %j as the library words one: received, the value and its type',
+  async (argv, received, env) => {
+    const { code, stderr } = await runInProcess(argv, env)
+    expect({ code, lines: stderr.length }).toEqual({ code: 2, lines: 1 })
+    expect(stderr[0]).toMatch(/^taxonomy-mock: \S+ /)
+    expect(stderr[0]).toContain(`; received ${received}`)
+    expect(stderr[0]).not.toContain('(got ')
+  },
+)
 
 it('names --delay when --scenario delay lacks it', async () => {
   expect((await runInProcess(['--scenario', 'delay'])).stderr).toEqual([

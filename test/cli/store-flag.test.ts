@@ -20,11 +20,11 @@ describe('--store', () => {
     // The client percent-decodes them, and would fail as though the store could not be reached.
     [
       'redis://:hunter2%pw@127.0.0.1:6379',
-      /^taxonomy-mock: --store's password must be percent-encoded: a % not followed by two hex digits \(write % as %25\) \(got "redis:\/\/:\*\*\*@127\.0\.0\.1:6379"\)$/,
+      /^taxonomy-mock: --store's password must be percent-encoded: a % not followed by two hex digits \(write % as %25\); received "redis:\/\/:\*\*\*@127\.0\.0\.1:6379" \(string\)$/,
     ],
     [
       'redis://:hunter2%ffpw@127.0.0.1:6379',
-      /^taxonomy-mock: --store's password must be percent-encoded: its %-escapes are not UTF-8 /,
+      /^taxonomy-mock: --store's password must be percent-encoded: its %-escapes are not UTF-8; received "redis:\/\/:\*\*\*@127\.0\.0\.1:6379" \(string\)$/,
     ],
     [
       'redis://us%er:pw@127.0.0.1:6379',
@@ -107,7 +107,7 @@ describe('--store', () => {
     ['', /^taxonomy-mock: TAXONOMY_MOCK_STORE is set but empty/],
     [
       'http://user:s3cret-pw@host:1',
-      /^taxonomy-mock: TAXONOMY_MOCK_STORE must be a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/user:\*\*\*@host:1\/"\)$/,
+      /^taxonomy-mock: TAXONOMY_MOCK_STORE must be a redis:\/\/ or rediss:\/\/ URL; received "http:\/\/user:\*\*\*@host:1\/" \(string\)$/,
     ],
   ])(
     'refuses TAXONOMY_MOCK_STORE=%j naming the variable, never the password: exit 2',

@@ -148,7 +148,7 @@ it('rejects a bad seed or size with a TypeError naming the option', () => {
     '`size.topics` must be an integer from 0 to 5000000; received -1 (number)',
   )
   expect(() => createTaxonomy({ size: { disciplines: 50, subDisciplines: 10 } })).toThrow(
-    '`size.subDisciplines` must be at least `size.disciplines` (50)',
+    '`size.subDisciplines` must be at least `size.disciplines` (50), since every discipline has a sub-discipline; received 10 (number)',
   )
   expect(() => createTaxonomy({ size: { topic: 5 } as never })).toThrow(
     '`size.topic` is not a level',

@@ -179,7 +179,7 @@ it.each([
   ],
   [
     { statuses: { forbidden: 403 } },
-    '`statuses` takes unauthorized and notFound; received "forbidden"',
+    '`statuses` takes unauthorized and notFound; received "forbidden" (string)',
   ],
   [
     { statuses: 403 },

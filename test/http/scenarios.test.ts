@@ -360,7 +360,7 @@ it('accepts a base URL that ends in /api/v2 as the same base', async () => {
 
 it('takes only its own names in statuses and size, never inherited ones such as constructor', () => {
   expect(() => createResolver({ taxonomy, statuses: { constructor: 403 } as never })).toThrow(
-    '`statuses` takes unauthorized and notFound; received "constructor"',
+    '`statuses` takes unauthorized and notFound; received "constructor" (string)',
   )
   expect(() => createResolver({ size: { toString: 5 } as never })).toThrow(
     '`size.toString` is not a level',

@@ -166,6 +166,10 @@ describe('an MSW kit, read at once', () => {
       expect(assertion).toThrow(
         '`toHaveRequestedInOrder` takes an array of at least one step; received an empty array',
       )
+    // One step not in an array: the value and its type, as every option's message says it.
+    expect(() => expect(mock).toHaveRequestedInOrder('disciplines' as never)).toThrow(
+      '`toHaveRequestedInOrder` takes an array of fields to match; received "disciplines" (string)',
+    )
   })
 
   it('says that none matched, ending its sentence, when .not of times: 0 fails', () => {
@@ -443,6 +447,9 @@ describe('a server session, polled over loopback HTTP', () => {
       )
     expect(() => expect({ ...sessionOf('long'), interval: 2 ** 31 }).toHaveRequested()).toThrow(
       '`interval` must be a number of milliseconds from 0 to 2147483647; received 2147483648 (number)',
+    )
+    expect(() => expect({ ...sessionOf('long'), interval: '50' }).toHaveRequested()).toThrow(
+      '`interval` must be a number of milliseconds from 0 to 2147483647; received "50" (string)',
     )
     // The default timeout stood in for a misspelt one.
     expect(() => expect({ ...sessionOf('typo'), timout: 5_000 }).toHaveRequested()).toThrow(

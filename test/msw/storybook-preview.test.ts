@@ -119,7 +119,7 @@ it("names parameters.taxonomy.data for a story's patch that is no valid patch", 
   const data = { preset: 'nope' } as never
   const story = storyBeforeEach(context({ parameters: { taxonomy: { data } } }))
   await expect(story).rejects.toThrow(
-    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` is no valid patch for this story's data: preset: expected one of .* received "nope"$/,
+    /^taxonomy-mock\/storybook: `parameters\.taxonomy\.data` is no valid patch for this story's data: preset: expected one of .* received "nope" \(string\)$/,
   )
   expect(await get('pharmacology')).toMatch(/^200 /)
 })

@@ -324,6 +324,23 @@ it('answers a HEAD whose oversized headers arrive in two writes with a 431 witho
   expect(reply.endsWith('\r\n\r\n')).toBe(true)
 })
 
+it.each([
+  ['400', 'a malformed', 'Bad Header\r\n\r\n'],
+  ['431', 'an oversized', `X-Big: ${'a'.repeat(17_000)}\r\n\r\n`],
+])(
+  'answers %s to %s HEAD behind a request with a body on the connection without a body (RFC 9110)',
+  async (status, _kind, rest) => {
+    const server = await startTestServer({ taxonomy })
+    // The body's bytes, a blank line among them, come before the HEAD: no request starts there.
+    const withBody = get(path, 'Content-Length: 11\r\n') + 'hello\r\n\r\nxy'
+    const reply = await open(server.port, (s) =>
+      s.write(`${withBody}HEAD ${path} HTTP/1.1\r\nHost: x\r\n${rest}`),
+    ).closed
+    expect(statuses(reply)).toEqual([200, Number(status)])
+    expect(reply.endsWith('\r\n\r\n')).toBe(true)
+  },
+)
+
 const fast = {
   ...SERVER_LIMITS,
   headersTimeoutMs: 500,

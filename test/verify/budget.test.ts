@@ -170,7 +170,7 @@ it('reads past 64 MB only when --max-read allows it, and names the budget it was
   expect(await run('8')).toMatchObject({
     code: 2,
     stderr: [
-      'taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received 8',
+      'taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received 8 (number)',
     ],
   })
 })
@@ -198,7 +198,7 @@ it.each(['verify', 'record'])(
         code: 2,
         stdout: [],
         stderr: [
-          `taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received ${maxRead}`,
+          `taxonomy-mock: --max-read must be a whole number of megabytes from 16 to 8192; received "${maxRead}" (string)`,
         ],
       })
   },

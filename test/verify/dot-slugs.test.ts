@@ -25,7 +25,7 @@ it.each([
       2,
       [],
       [
-        `taxonomy-mock: ${flag} must hold slugs a record's path can carry; received ${JSON.stringify(slug)}, which a URL reads as a dot segment (the collection's path or its parent)`,
+        `taxonomy-mock: ${flag} must hold slugs a record's path can carry; received ${JSON.stringify(slug)} (string), which a URL reads as a dot segment (the collection's path or its parent)`,
       ],
     ])
     expect(target.requests).toEqual([])
@@ -107,6 +107,6 @@ it('verifyService refuses a slug given with a lone surrogate, saying so, before 
   await expect(
     verifyService({ target: 'http://127.0.0.1:9', apiKey: SECRET, disciplines: ['s\ud800'] }),
   ).rejects.toThrow(
-    '`disciplines` must hold slugs a record\'s path can carry; received "s\\ud800", whose lone surrogate no URL can carry',
+    '`disciplines` must hold slugs a record\'s path can carry; received "s\\ud800" (string), whose lone surrogate no URL can carry',
   )
 })

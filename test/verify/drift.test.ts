@@ -61,7 +61,9 @@ it('passes every rule against an undrifted target, and says so in the summary, r
   expect(stdout[0]).toBe(
     `taxonomy-mock verify ${target.url} (key from env TAXONOMY_API_KEY, ${SECRET.length} characters)`,
   )
-  expect(junit).toContain('<testsuites tests="10" failures="0" skipped="0">')
+  expect(junit).toContain(
+    `<testsuites tests="10" failures="0" errors="0" skipped="0" time="${(report.duration / 1000).toFixed(3)}">`,
+  )
   expect(report.observations.every((o) => o.verdict === 'same')).toBe(true)
 })
 

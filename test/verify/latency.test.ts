@@ -53,3 +53,34 @@ it('takes the nearest-rank median and p99 of the 200s only, in whole millisecond
   expect(measureLatency([lookup(200, 0.2)])).toEqual({ samples: 1, median: 1, p99: 1 })
   expect(measureLatency([lookup(401, 3)])).toBeNull()
 })
+
+it('gives the JUnit testsuite the errors and time readers expect, and keeps a tab in a property value as &#9;', async () => {
+  const report = await verifyService({
+    target: 'http://taxonomy.test',
+    apiKey: SECRET,
+    disciplines: [taxonomy.disciplines[0]!.slug],
+    rate: 1_000,
+    fetch: createFetchHandler({ seed: 42, size: 'small', apiKeys: [SECRET], delay: 20 }),
+  })
+  // The run's time, in whole milliseconds: at least the delay of the one lookup it made.
+  expect(Number.isInteger(report.duration)).toBe(true)
+  expect(report.duration).toBeGreaterThanOrEqual(20)
+  const seconds = (report.duration / 1000).toFixed(3)
+  const xml = toJunitXml({
+    ...report,
+    // A service's header value may hold a tab; an attribute reader turns a bare one into a space.
+    observations: [{ ...report.observations[0]!, service: 'a\tb' }],
+  })
+  expect(xml).toMatch(
+    new RegExp(
+      `<testsuites tests="\\d+" failures="\\d+" errors="0" skipped="\\d+" time="${seconds}">`,
+    ),
+  )
+  expect(xml).toMatch(
+    new RegExp(
+      `<testsuite name="[^"]*" tests="\\d+" failures="\\d+" errors="0" skipped="\\d+" time="${seconds}">`,
+    ),
+  )
+  expect(xml).toContain('value="service: a&#9;b; mock: ')
+  expect(xml).not.toContain('\t')
+})

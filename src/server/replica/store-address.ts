@@ -1,4 +1,5 @@
 import { toQuotedValue } from '../../core/shown-text.js'
+import { formatReceived } from '../../core/size.js'
 import { redactQuery, TYPED_USER_INFO } from '../../http/secret-query.js'
 
 /** Where replicas share their sessions: a Redis URL, with the password kept out of every message. */
@@ -37,13 +38,16 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
     url = new URL(value)
   } catch {
     throw new Error(
-      `${from} must be a redis://HOST:PORT[/DB] URL (got ${toQuotedValue(redact(value))})`,
+      `${from} must be a redis://HOST:PORT[/DB] URL; received ${formatReceived(redact(value))}`,
     )
   }
   const display = redact(url.href)
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new Error(`${from} must be a redis:// or rediss:// URL (got ${toQuotedValue(display)})`)
-  if (url.hostname === '') throw new Error(`${from} names no host (got ${toQuotedValue(display)})`)
+    throw new Error(
+      `${from} must be a redis:// or rediss:// URL; received ${formatReceived(display)}`,
+    )
+  if (url.hostname === '')
+    throw new Error(`${from} names no host; received ${formatReceived(display)}`)
   // @redis/client percent-decodes them: one that does not decode would fail there, said as a
   // store that cannot be reached.
   for (const [part, text] of [
@@ -53,30 +57,31 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
     const fault = findPercentFault(text)
     if (fault !== undefined)
       throw new Error(
-        `${from}'s ${part} must be percent-encoded: ${fault} (got ${toQuotedValue(display)})`,
+        `${from}'s ${part} must be percent-encoded: ${fault}; received ${formatReceived(display)}`,
       )
   }
   if (!/^(?:\/\d{0,2})?$/.test(url.pathname))
     throw new Error(
-      `${from}'s path must be a database number, /0 to /99 (got ${toQuotedValue(display)})`,
+      `${from}'s path must be a database number, /0 to /99; received ${formatReceived(display)}`,
     )
   // The client drops it unsaid: refused as an unknown query parameter is.
-  if (url.hash !== '') throw new Error(`${from} takes no #fragment (got ${toQuotedValue(display)})`)
+  if (url.hash !== '')
+    throw new Error(`${from} takes no #fragment; received ${formatReceived(display)}`)
   for (const name of url.searchParams.keys())
     if (name !== 'prefix' && name !== 'timeout')
       throw new Error(
-        `${from} takes only ?prefix=NAME and ?timeout=MS (got ${toQuotedValue(`?${name}=`)} in ${toQuotedValue(display)})`,
+        `${from} takes only ?prefix=NAME and ?timeout=MS, not ${toQuotedValue(`?${name}=`)}; received ${formatReceived(display)}`,
       )
   const prefix = url.searchParams.get('prefix') ?? DEFAULT_STORE_PREFIX
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix))
     throw new Error(
-      `${from}'s prefix must be 1-64 letters, digits or . _ : - (got ${toQuotedValue(prefix)})`,
+      `${from}'s prefix must be 1-64 letters, digits or . _ : -; received ${formatReceived(prefix)}`,
     )
   const timeout = url.searchParams.get('timeout') ?? String(DEFAULT_STORE_TIMEOUT_MS)
   const { min, max } = STORE_TIMEOUT_RANGE
   if (!/^\d{1,6}$/.test(timeout) || Number(timeout) < min || Number(timeout) > max)
     throw new Error(
-      `${from}'s timeout must be a whole number of milliseconds from ${min} to ${max} (got ${toQuotedValue(timeout)})`,
+      `${from}'s timeout must be a whole number of milliseconds from ${min} to ${max}; received ${formatReceived(timeout)}`,
     )
   const plain = new URL(url)
   plain.search = ''
