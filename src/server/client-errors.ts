@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 import { createErrorAnswers, type ErrorOutcome, type MockAnswer } from '../http/responses.js'
 import { abandonBody } from './body.js'
 import { isReadingBody, pauseReading, responseInProgress } from './node-internals.js'
-import { isHeadInProgress, trackRequestStarts } from './request-start.js'
+import { failedRequestText, isHeadInProgress, trackRequestStarts } from './request-start.js'
 
 /** Set on a TLS socket once its handshake is done: only then does it carry HTTP. */
 const SECURE = Symbol('taxonomy-mock.secure')
@@ -95,16 +95,13 @@ function outcomeOf(error: ClientError, timeout: boolean): ErrorOutcome {
   return 'badRequest'
 }
 
-/** `token SP target SP HTTP/1.x CRLF` (RFC 9112 §3), read where the failed request starts. */
-const REQUEST_LINE = /^(?:\r?\n)*[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+ HTTP\/1\.[01]\r?\n/
+/** `token SP target SP HTTP/1.x CRLF` (RFC 9112 §3). */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+ HTTP\/1\.[01]\r?\n/
 
+/** Whether the failed request, found past the requests and bodies before it, has a request line. */
 function startsWithRequestLine({ rawPacket, bytesParsed }: ClientError): boolean {
-  if (rawPacket === undefined) return false
-  // The failed request starts after the last blank line before the error (pipelined requests).
-  const end = bytesParsed ?? rawPacket.length
-  const blank = end >= 4 ? rawPacket.lastIndexOf('\r\n\r\n', end - 4, 'latin1') : -1
-  const start = blank === -1 ? 0 : blank + 4
-  return REQUEST_LINE.test(rawPacket.toString('latin1', start, start + 8192))
+  const text = rawPacket && failedRequestText(rawPacket, bytesParsed)
+  return text !== undefined && REQUEST_LINE.test(text)
 }
 
 /**

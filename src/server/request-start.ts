@@ -58,23 +58,53 @@ export function trackRequestStarts(
 }
 
 /**
- * Where the last request begun before `end` starts, walking the read from its first byte (a
- * request's start, or the rest of the headers of the one `previous` began): past each request's
- * headers and the body their `Content-Length` gives, so that a body's bytes (a blank line among
- * them, or a HEAD behind them) are never taken for a request's start. `previous` when no request
- * begins in the read; `undefined` when the last one begun has its headers in. (A chunked body
- * ends in a blank line, which is found as one.)
+ * The first bytes of the last request begun in the read (enough to tell a HEAD): `previous`, the
+ * kept start of one begun in an earlier read, when none begins in it; `undefined` once the last
+ * one's headers are in.
  */
 function findStart(buffer: Buffer, end: number, previous: string | undefined): string | undefined {
-  let start = previous
+  const at = lastRequestAt(buffer, end, previous !== undefined)
+  return at === CONTINUED
+    ? previous
+    : at === undefined
+      ? undefined
+      : buffer.toString('latin1', at, Math.min(at + 5, end))
+}
+
+/**
+ * The text of the request a client error is about, from its first byte (its request line) in the
+ * packet Node failed to parse: `undefined` when that request began in an earlier read.
+ */
+export function failedRequestText(rawPacket: Buffer, bytesParsed?: number): string | undefined {
+  // The byte Node stopped at is the failed request's: its first, for a method it does not know.
+  const end = Math.min(rawPacket.length, (bytesParsed ?? rawPacket.length) + 1)
+  const at = lastRequestAt(rawPacket, end, false)
+  return at === CONTINUED || at === undefined
+    ? undefined
+    : rawPacket.toString('latin1', at, at + 8192)
+}
+
+/** What {@link lastRequestAt} answers when no request begins in the read: the one begun before. */
+const CONTINUED = -1
+
+/**
+ * Where the last request begun before `end` starts, walking the read from its first byte (a
+ * request's start, or, when `continuing`, the rest of the headers of one begun before): past each
+ * request's headers and the body their `Content-Length` gives, so that a body's bytes (a blank
+ * line among them, or a request behind them) are never taken for a request's start.
+ * {@link CONTINUED} when no request begins in the read; `undefined` when the last one begun has
+ * its headers in. (A chunked body ends in a blank line, which is found as one.)
+ */
+function lastRequestAt(buffer: Buffer, end: number, continuing: boolean): number | undefined {
+  let start: number | undefined = continuing ? CONTINUED : undefined
   let at = 0
-  let inHeaders = previous !== undefined
+  let inHeaders = continuing
   for (;;) {
     if (!inHeaders) {
       // Node skips the blank lines between requests.
       while (at < end && (buffer[at] === 13 || buffer[at] === 10)) at++
       if (at >= end) return start
-      start = buffer.toString('latin1', at, Math.min(at + 5, end))
+      start = at
     }
     const blank = buffer.indexOf('\r\n\r\n', at, 'latin1')
     if (blank === -1 || blank + 4 > end) return start
