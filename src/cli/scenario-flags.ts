@@ -63,9 +63,11 @@ export function toScenarioInput(flags: ScenarioFlags): ScenarioInput | undefined
     throw new UsageError(
       '--faults excludes --scenario: pass one or the other (a --scenario JSON object may hold "faults")',
     )
-  const input: Record<string, unknown> = {}
+  let input: Record<string, unknown> = {}
+  // Copied by a spread, which defines each field: `Object.assign` set a `"__proto__"` field as the
+  // prototype, whose contents then passed unchecked (the admin API refuses the field).
   if (flags.scenario !== undefined && isJsonFlag(flags.scenario))
-    Object.assign(input, parseJsonFlag(flags.scenario))
+    input = { ...parseJsonFlag(flags.scenario) }
   else if (flags.scenario?.includes(','))
     input.sequence = flags.scenario.split(',').map((step) => step.trim())
   else if (flags.scenario !== undefined) input.kind = flags.scenario

@@ -97,6 +97,9 @@ export function createSessionClient(
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
+        // Followed, a redirect would take the admin key to the origin it names (fetch keeps
+        // headers of our own across origins): refused, as `export --from` refuses it.
+        redirect: 'manual',
         signal,
       })
     try {
@@ -107,6 +110,12 @@ export function createSessionClient(
         if (signal.aborted) throw error
         return send()
       })
+      if (isRedirect(response)) {
+        await response.body?.cancel().catch(() => {})
+        throw new Error(
+          `Failed to ${what}: HTTP ${response.status}, a redirect, not followed: the admin key goes to the mock alone`,
+        )
+      }
       const text = await readCapped(response, what)
       if (!response.ok)
         throw new Error(`Failed to ${what}: HTTP ${response.status}${errorTextOf(text)}`)
@@ -176,6 +185,11 @@ function isJournalEntry(value: unknown): boolean {
     (status === null || Number.isInteger(status)) &&
     typeof reason === 'string'
   )
+}
+
+/** A redirect `redirect: 'manual'` left unfollowed: a 3xx in Node, an opaque one in a browser. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)
 }
 
 /** The admin answer's `error` message (it names what was wrong with a body), or nothing. */

@@ -273,6 +273,19 @@ it('names --scenario and the field for a value given in --scenario JSON, and the
   }
 })
 
+it('refuses a --scenario JSON field "__proto__" as the admin API does, rather than reading what it holds', () => {
+  // Assigned rather than copied, the field set the scenario's prototype: its kind and times were
+  // served unseen, and any other value was dropped without a word.
+  for (const json of [
+    '{"__proto__":{"kind":"unavailable"}}',
+    '{"kind":"unavailable","__proto__":{"times":1}}',
+    '{"kind":"unavailable","__proto__":5}',
+  ])
+    expect(() => parseCliArgs(['--scenario', json], {}), json).toThrow(
+      '--scenario has no field "__proto__"; it takes kind, ',
+    )
+})
+
 // A CSI (U+009B) and a right-to-left override (U+202E): what a JSON-quoted value escapes, as the
 // reference says, rather than showing them or losing them to U+FFFD.
 const HOSTILE = 'x\u202ey\u009bz'

@@ -91,6 +91,32 @@ it('keeps the admin key out of its errors when the server repeats it, raw or per
   )
 })
 
+it('follows no redirect: the admin key never reaches the origin a redirect names', async () => {
+  const adminKey = 'admin-key-0123456789'
+  const seen: (string | undefined)[] = []
+  await withServer(
+    (request, response) => {
+      seen.push(request.headers['x-taxonomy-mock-admin-key'] as string | undefined)
+      response.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+    },
+    async (elsewhere) => {
+      await withServer(
+        (request, response) => {
+          response.writeHead(307, { location: `${elsewhere}${request.url}` }).end()
+        },
+        async (url) => {
+          await expect(
+            createSessionClient({ url, session: 's', adminKey }).journal(),
+          ).rejects.toThrow(
+            'Failed to GET the requests of session "s": HTTP 307, a redirect, not followed: the admin key goes to the mock alone',
+          )
+        },
+      )
+    },
+  )
+  expect(seen).toEqual([])
+})
+
 it('fails an admin call whose whole answer does not come within its timeout: none, or part of a body', async () => {
   for (const part of ['', '{"a":'])
     await withServer(
