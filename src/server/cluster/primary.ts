@@ -58,6 +58,12 @@ const WORKER_ANSWER_MS = 10_000
 /** For tests only, which cannot wait 10 s for a hung worker: the bound above, in milliseconds. */
 const WORKER_ANSWER_VARIABLE = 'TAXONOMY_MOCK_TEST_WORKER_ANSWER_MS'
 
+/** The bound a test sets (whole milliseconds, 100 or more), never longer than the real one. */
+function shortenedForTests(value: string | undefined): number {
+  const ms = Number(value)
+  return Number.isSafeInteger(ms) && ms >= 100 ? Math.min(ms, WORKER_ANSWER_MS) : WORKER_ANSWER_MS
+}
+
 /** What a worker answers for `/__metrics`: its counts, and the ids of the sessions it holds. */
 interface WorkerCounts {
   readonly metrics: MetricsSnapshot
@@ -227,7 +233,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []))
   }
 
-  const answerMs = Number(process.env[WORKER_ANSWER_VARIABLE]) || WORKER_ANSWER_MS
+  const answerMs = shortenedForTests(process.env[WORKER_ANSWER_VARIABLE])
   /** Workers killed for not answering: said once, by their own line. */
   const hung = new WeakSet<Worker>()
   /**
