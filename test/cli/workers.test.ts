@@ -57,6 +57,22 @@ function spawnHeld(...args: string[]) {
   return { run, open: () => writeFileSync(gate, '') }
 }
 
+/**
+ * Starts `serve --workers 2 --quiet` whose primary takes a worker that has not answered it within
+ * 1 s for hung, not within 10 s: a test need not wait that long for a worker it stopped.
+ */
+async function startWithAnswerBound() {
+  const args = ['--port', '0', '--workers', '2', '--quiet']
+  return serving(spawnCli(args, { TAXONOMY_MOCK_TEST_WORKER_ANSWER_MS: '1000' }))
+}
+
+/** The line the primary says of a worker it killed for not answering. */
+const hungLine = (pid: number) =>
+  `taxonomy-mock: worker ${pid} did not answer within 1 s (stopped or hung); killed, starting another`
+
+/** The lines a run said of workers killed for not answering. */
+const hungLines = (run: CliRun) => run.stderr.filter((line) => /did not answer/.test(line))
+
 /** A request on a connection of its own, so that successive requests reach both workers. */
 function get(url: string, headers: Record<string, string> = {}, agent: Agent | false = false) {
   return new Promise<{ status: number; body: string; dataset: string | undefined }>(
@@ -402,6 +418,84 @@ describe('serve --workers 2', () => {
       expect(counts.ok).toBe(10)
     } finally {
       process.kill(stuck!, 'SIGCONT')
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
+  it('an admin write answers while a worker does not (SIGSTOP): that worker is killed, and the one started instead has the write', async () => {
+    const { run, url } = await startWithAnswerBound()
+    const [stuck, kept] = await childPids(run.child.pid!)
+    process.kill(stuck!, 'SIGSTOP')
+    try {
+      // Two connections: round-robin hands one of them to the worker that answers (the other is
+      // lost with the worker killed).
+      const put = () =>
+        fetch(`${url}/__admin/sessions/x/scenario`, {
+          method: 'PUT',
+          body: JSON.stringify({ kind: 'unavailable' }),
+          headers: { connection: 'close' },
+          signal: AbortSignal.timeout(HANG_MS),
+        })
+      expect((await Promise.any([put(), put()])).status).toBe(200)
+      await expect.poll(() => hungLines(run), { timeout: HANG_MS }).toEqual([hungLine(stuck!)])
+      await expect.poll(() => isAlive(stuck!), { timeout: HANG_MS }).toBe(false)
+    } finally {
+      if (isAlive(stuck!)) process.kill(stuck!, 'SIGCONT')
+    }
+    let started: number | undefined
+    await until(
+      async () =>
+        (started = (await childPids(run.child.pid!)).find(
+          (pid) => pid !== kept && pid !== stuck,
+        )) !== undefined,
+      'a worker started in place of the killed one',
+    )
+    // Eight connections at once in session x, until the new worker takes some of them: every
+    // answer, from either worker, has the write in force.
+    const statuses: number[] = []
+    await until(async () => {
+      const before = await socketCount(started!)
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+      const session = { ...AUTH, 'x-taxonomy-mock-session': 'x' }
+      const answers = Promise.all(
+        [...Array(8).keys()].map(() => get(`${url}/api/v2/disciplines/history`, session, agent)),
+      )
+      const during = await answers.then(() => socketCount(started!))
+      agent.destroy()
+      statuses.push(...(await answers).map(({ status }) => status))
+      return during > before
+    }, 'the new worker serves')
+    expect(statuses.filter((status) => status !== 503)).toEqual([])
+    // Said once, by its own line: not again as an exit.
+    expect(run.stderr).toEqual([hungLine(stuck!)])
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
+  it('a journal read answers while a worker does not (SIGSTOP), with what the others hold', async () => {
+    const { run, url } = await startWithAnswerBound()
+    const session = { ...AUTH, 'x-taxonomy-mock-session': 'j1' }
+    await fetch(`${url}/__admin/sessions/j1`, { method: 'PUT' })
+    // On new connections, one after another: both workers answer some.
+    for (let i = 0; i < 4; i++) await get(`${url}/api/v2/disciplines/history?n=${i}`, session)
+    const [stuck] = await childPids(run.child.pid!)
+    process.kill(stuck!, 'SIGSTOP')
+    try {
+      const read = async () =>
+        (await (
+          await fetch(`${url}/__admin/sessions/j1/requests`, {
+            headers: { connection: 'close' },
+            signal: AbortSignal.timeout(HANG_MS),
+          })
+        ).json()) as { path: string }[]
+      const journal = await Promise.any([read(), read()])
+      // The killed worker's part is lost, as with any worker that dies.
+      expect(journal.length).toBeGreaterThan(0)
+      expect(journal.length).toBeLessThan(4)
+      await expect.poll(() => hungLines(run), { timeout: HANG_MS }).toEqual([hungLine(stuck!)])
+    } finally {
+      if (isAlive(stuck!)) process.kill(stuck!, 'SIGCONT')
     }
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)

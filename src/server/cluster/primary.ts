@@ -47,6 +47,23 @@ const WORKER_CUT_MS = 1_000
 /** How long `/__metrics` waits for a worker's counts before it takes the ones it gave last. */
 const METRICS_WAIT_MS = 1_000
 
+/**
+ * How long a worker that serves may take to answer the primary (an admin write, a journal read, a
+ * reload, a stop) before it is taken for hung (stopped, deadlocked) and killed. Long: a worker
+ * busy with a long synchronous task (building a large dataset's topics on a busy machine) is not
+ * hung, and killing it would lose its part of the journals for nothing.
+ */
+const WORKER_ANSWER_MS = 10_000
+
+/** For tests only, which cannot wait 10 s for a hung worker: the bound above, in milliseconds. */
+const WORKER_ANSWER_VARIABLE = 'TAXONOMY_MOCK_TEST_WORKER_ANSWER_MS'
+
+/** The bound a test sets (whole milliseconds, 100 or more), never longer than the real one. */
+function shortenedForTests(value: string | undefined): number {
+  const ms = Number(value)
+  return Number.isSafeInteger(ms) && ms >= 100 ? Math.min(ms, WORKER_ANSWER_MS) : WORKER_ANSWER_MS
+}
+
 /** What a worker answers for `/__metrics`: its counts, and the ids of the sessions it holds. */
 interface WorkerCounts {
   readonly metrics: MetricsSnapshot
@@ -101,8 +118,9 @@ export interface ClusterOptions {
  * deterministic), handing each connection to the next one that serves; until they all do, it
  * answers connections itself, so the first answer does not wait for a second process to start.
  * It owns the sessions: an admin write is answered once every worker applied it too, so the next
- * request finds it in force whichever worker it reaches. A worker that dies is started again and
- * given the sessions' scenarios and data; its part of the journals is lost.
+ * request finds it in force whichever worker it reaches. A worker that dies, or does not answer
+ * (stopped, hung: it is killed), is started again and given the sessions' scenarios and data; its
+ * part of the journals is lost.
  */
 export async function startClusterPrimary(options: ClusterOptions): Promise<ClusterPrimary> {
   const channels = new Map<Worker, Channel>()
@@ -209,10 +227,48 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
 
   async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
     const answers = await Promise.allSettled(
-      [...channels.values()].map((channel) => channel.ask<T>(kind, value)),
+      [...channels].map(([worker, channel]) => answerOf(worker, channel.ask<T>(kind, value))),
     )
     // A worker that died meanwhile has nothing to add; the one started instead has it all.
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []))
+  }
+
+  const answerMs = shortenedForTests(process.env[WORKER_ANSWER_VARIABLE])
+  /** Workers killed for not answering: said once, by their own line. */
+  const hung = new WeakSet<Worker>()
+  /**
+   * A worker's answer. One that serves and gives none within {@link WORKER_ANSWER_MS} is hung: it
+   * is killed, so started again with the sessions as they are now, and the call goes on without
+   * it (one stopped worker must not hold every admin write and journal read for good). One still
+   * starting is not taken for hung: it answers a write at once, once it took the state, but a
+   * reload only once it joined its store (a wait with bounds of its own).
+   */
+  async function answerOf<T>(worker: Worker, asked: Promise<T>): Promise<T> {
+    if (!servedWorkers.has(worker)) return asked
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        killHung(worker)
+        reject(new Error('the worker did not answer'))
+      }, answerMs)
+    })
+    try {
+      return await Promise.race([asked, late])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+  /** Kills a worker that did not answer; its exit starts another, unless the cluster stops. */
+  function killHung(worker: Worker): void {
+    if (hung.has(worker) || worker.isDead()) return
+    hung.add(worker)
+    // From now on it is asked nothing more and handed no connection.
+    channels.delete(worker)
+    dispatcher.remove(worker)
+    worker.process.kill('SIGKILL')
+    options.warn(
+      `worker ${worker.process.pid} did not answer within ${answerMs / 1000} s (stopped or hung); killed${stopping ? '' : ', starting another'}`,
+    )
   }
 
   let failed: (error: Error) => void
@@ -323,9 +379,10 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
       failedStarts = starting ? failedStarts + 1 : 0
       const wait = starting ? Math.min(MAX_RESTART_WAIT_MS, 100 * 2 ** (failedStarts - 1)) : 0
       const why = reasons.get(worker)
-      options.warn(
-        `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}${why ? `: ${why}` : ''}); starting another${wait > 0 ? ` in ${wait / 1000} s` : ''}`,
-      )
+      if (!hung.has(worker))
+        options.warn(
+          `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}${why ? `: ${why}` : ''}); starting another${wait > 0 ? ` in ${wait / 1000} s` : ''}`,
+        )
       if (wait === 0) fork()
       else
         restartTimer = setTimeout(() => {
