@@ -229,7 +229,7 @@ export function parseCliArgs(
   // `--help` and `--version` win over every other flag, not over the arguments: `help extra` and
   // `--version extra` are refused as `serve extra` is (and as verify and record refuse theirs).
   if (values.help || values.version || command === 'help') {
-    refuseStrayArguments(command, extra)
+    refuseStrayArguments(...helpTopic(command, extra))
     return values.version && !values.help ? { command: 'version' } : { command: 'help' }
   }
   if (command === 'validate') return parseValidate(values, extra)
@@ -251,10 +251,23 @@ export function parseCliArgs(
 }
 
 /**
+ * The command `help`, `--help` or `--version` is given with, and the arguments after it: there is
+ * one help, for every command, so `help serve` and `--help verify` ask for it as `help` does.
+ */
+function helpTopic(command: string, extra: readonly string[]): [string, string[]] {
+  const [topic = 'help', ...rest] = command === 'help' ? extra : [command, ...extra]
+  // verify and record take no argument but their flags, which the help outweighs.
+  return topic === 'verify' || topic === 'record' ? ['help', rest] : [topic, rest]
+}
+
+/**
  * Refuses a command this CLI lacks, and an argument after the command it does not take (validate
- * takes its file; `help` names no command: there is one help).
+ * takes its file; `help` names no more than a command: there is one help).
  */
 function refuseStrayArguments(command: string, extra: readonly string[]): void {
+  // Their own flags follow them (contract-args.ts), so they come first.
+  if (command === 'verify' || command === 'record')
+    throw new UsageError(`${command} comes first, its flags after it (see --help)`)
   if (!['serve', 'export', 'validate', 'help'].includes(command))
     throw new UsageError(
       `unknown command ${toQuotedValue(command)}; use serve, export, validate, verify, record or help (see --help)`,

@@ -42,9 +42,12 @@ it('prints the help and the version after every command, verify and record too',
 })
 
 it.each([
-  [['help', 'extra'], 'unexpected argument "extra" (see --help)'],
-  // `help COMMAND` is no form the help gives: there is one help, for every command.
-  [['help', 'serve'], 'unexpected argument "serve" (see --help)'],
+  [
+    ['help', 'extra'],
+    'unknown command "extra"; use serve, export, validate, verify, record or help (see --help)',
+  ],
+  [['help', 'serve', 'extra'], 'unexpected argument "extra" (see --help)'],
+  [['--port', '0', 'verify'], 'verify comes first, its flags after it (see --help)'],
   [
     ['--version', 'extra'],
     'unknown command "extra"; use serve, export, validate, verify, record or help (see --help)',
@@ -65,6 +68,15 @@ it.each([
 
 it('takes validate FILE with --help and --version: its one argument is no stray one', async () => {
   const help = await runCli(['--help'])
+  // There is one help, for every command: a command's name asks for it too.
+  for (const args of [
+    ['help', 'serve'],
+    ['--help', 'verify'],
+    ['help', 'record'],
+    ['help', 'help'],
+  ])
+    expect(await runCli(args), args.join(' ')).toEqual(help)
+  expect((await runCli(['--version', 'verify'])).stdout).toEqual([version])
   expect(await runCli(['validate', 'a.json', '--help'])).toEqual(help)
   expect(await runCli(['validate', '--version'])).toEqual({
     code: 0,
