@@ -105,7 +105,11 @@ export function toJunitXml(report: VerifyReport): string {
     )
   // `errors` (a test that could not run) and `time` (seconds) are attributes readers expect: a
   // rule that cannot be checked is skipped, never an error.
-  const counts = `tests="${report.rules.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${(report.duration / 1000).toFixed(3)}"`
+  // A report an earlier version wrote (`--report`, read back) has no `duration`: no `time` then.
+  const time = Number.isFinite(report.duration)
+    ? ` time="${(report.duration / 1000).toFixed(3)}"`
+    : ''
+  const counts = `tests="${report.rules.length}" failures="${failures}" errors="0" skipped="${skipped}"${time}`
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${counts}>`,

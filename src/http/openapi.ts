@@ -567,8 +567,9 @@ function sitePath(
 }
 
 /**
- * The readiness probe and this document: answered by every transport, no key, no scenario, no
- * journal; the probe is never delayed, nor waits for a `--store`'s Redis when it names no session.
+ * The readiness probe and this document: answered by the server and a fetch handler (MSW handlers
+ * intercept the endpoints alone), no key, no scenario, no journal; the probe is never delayed, nor
+ * waits for a `--store`'s Redis when it names no session.
  */
 const SITE_PATHS = {
   '/__health': sitePath(
