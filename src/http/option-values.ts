@@ -30,6 +30,15 @@ function numberOf(text: string): number | undefined {
   return /^-?\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined
 }
 
+/**
+ * A whole number as `Prefer` and flags write one: `10.0` spells none, as for every whole-number
+ * flag (the bounds are `parse`'s to judge).
+ */
+function wholeNumberOf(text: string): number | undefined {
+  const trimmed = text.trim()
+  return /^-?\d+$/.test(trimmed) ? Number(trimmed) : undefined
+}
+
 /** The kinds of value kind options take. A new kind of value is one row here. */
 export const VALUE_TYPES = {
   /** A count of bytes: a non-negative integer. */
@@ -38,7 +47,7 @@ export const VALUE_TYPES = {
     spelled: 'a whole number',
     schema: { type: 'integer', minimum: 0 },
     example: 10,
-    fromText: numberOf,
+    fromText: wholeNumberOf,
     parse(value: unknown, name: string): number {
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
         throw new OptionError(

@@ -54,13 +54,16 @@ it('Prefer: scenario=malformed, bytes=N asks for one request', async () => {
     headers: { ...AUTH, prefer: 'scenario=malformed, bytes=12' },
   })
   expect([response.status, await response.text()]).toEqual([200, whole.slice(0, 12)])
-  const bad = await fetch(`${server.url}${D}`, {
-    headers: { ...AUTH, prefer: 'scenario=malformed, bytes=lots' },
-  })
-  expect([bad.status, await bad.json()]).toEqual([
-    400,
-    { error: 'Malformed request: Prefer bytes must be a whole number; received "lots"' },
-  ])
+  // A fraction spells no whole number, `.0` included, as `--scenario-bytes 10.0` is refused.
+  for (const bytes of ['lots', '10.0']) {
+    const bad = await fetch(`${server.url}${D}`, {
+      headers: { ...AUTH, prefer: `scenario=malformed, bytes=${bytes}` },
+    })
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      { error: `Malformed request: Prefer bytes must be a whole number; received "${bytes}"` },
+    ])
+  }
 })
 
 it('leaves error answers JSON: a missing slug still gets its 404 body whole', async () => {
