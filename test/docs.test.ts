@@ -202,6 +202,16 @@ it('catches a table split by a blank line, and a row with a cell too many', () =
   expect(tableProblems('```\n| not | a table\n```\n')).toEqual([])
 })
 
+it('says, where the README has SIGTERM close `npx taxonomy-mock`, that npx does not pass it on', () => {
+  // npm exec runs the bin through `sh -c`, which dies of the signal and leaves the server on its port.
+  const paragraphs = read('README.md')
+    .split('\n\n')
+    .filter((paragraph) => paragraph.includes('SIGTERM closes'))
+  expect(paragraphs.length).toBeGreaterThan(0)
+  for (const paragraph of paragraphs)
+    expect(paragraph.replace(/\s+/g, ' ')).toContain('`npx` does not pass SIGTERM on')
+})
+
 it('keeps the README a front page: at most 350 lines and 3,000 words', () => {
   const readme = read('README.md')
   expect(readme.split('\n').length).toBeLessThanOrEqual(350)

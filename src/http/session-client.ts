@@ -131,7 +131,7 @@ export function createSessionClient(
       if (!(error instanceof Error)) throw error
       // No answer, or none a caller can read: say the call and the server (fetch says neither).
       if (!error.message.startsWith('Failed to '))
-        error.message = `Failed to ${what} at ${origin}: ${reasonOf(error)}`
+        error.message = `Failed to ${what} at ${origin}: ${reasonOf(error)}${hintOf(error)}`
       error.message = hideKey(error.message).slice(0, 500)
       throw error
     }
@@ -248,4 +248,14 @@ export function checkedOrigin(url: string | URL, name = 'url'): string {
       `must be the server's origin, without a path, query or fragment, such as http://127.0.0.1:4477; received a URL with ${extra.join(', ').replace(/, (?=[^,]*$)/, ' and ')}`,
     )
   return parsed.origin
+}
+
+/**
+ * What to do about a call that got no answer, where its reason alone leaves it open: a refused
+ * connection is most often a mock not started yet, or a URL with the wrong port.
+ */
+function hintOf(error: Error): string {
+  return reasonOf(error) === 'ECONNREFUSED'
+    ? ' (no server listens there: start the mock before the tests, or correct its URL)'
+    : ''
 }

@@ -38,9 +38,19 @@ export async function listen(
     return await listenOn(server, port, host, backlog)
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException
+    if (code === 'EADDRINUSE') throw portInUse(error as NodeJS.ErrnoException, port, host)
     if (host !== '::' || (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL')) throw error
     return listenOn(server, port, '0.0.0.0', backlog)
   }
+}
+
+/**
+ * Node's `listen EADDRINUSE` says what failed, not what to do: this says it, as the CLI does, and
+ * keeps the `code` that callers (the CLI among them) tell errors apart by.
+ */
+function portInUse(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  const message = `port ${port} is already in use on ${host}; pick another \`port\` (0 = any free port)`
+  return Object.assign(new Error(message, { cause: error }), { code: error.code })
 }
 
 function listenOn(

@@ -189,7 +189,7 @@ it('refuses an answer that is not a journal, naming the server: a URL that answe
     )
 })
 
-it('names the call and the server when no answer comes', async () => {
+it('names the call and the server when no answer comes, and what to do when nothing listens', async () => {
   const closed = createServer()
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
   const { port } = closed.address() as AddressInfo
@@ -197,7 +197,7 @@ it('names the call and the server when no answer comes', async () => {
   const url = `http://127.0.0.1:${port}/`
   await expect(createSessionClient({ url, session: 's' }).reset()).rejects.toThrow(
     expect.objectContaining({
-      message: `Failed to PUT session "s" at http://127.0.0.1:${port}: ECONNREFUSED`,
+      message: `Failed to PUT session "s" at http://127.0.0.1:${port}: ECONNREFUSED (no server listens there: start the mock before the tests, or correct its URL)`,
     }),
   )
 })

@@ -173,6 +173,13 @@ it('rejects when the port is in use, naming EADDRINUSE', async () => {
   })
 })
 
+it('says what to do when the port is in use, as the CLI does', async () => {
+  const first = await startTestServer({ taxonomy })
+  await expect(startServer({ taxonomy, port: first.port })).rejects.toThrow(
+    `port ${first.port} is already in use on 127.0.0.1; pick another \`port\` (0 = any free port)`,
+  )
+})
+
 it('never reaches the last-resort 500 for any spec case', async () => {
   const server = await startTestServer({ taxonomy })
   const statuses = new Set<number>()
