@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
+import { spawnCli } from '../helpers/cli.js'
 import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
 
 // A store that is up but stalls (DEBUG SLEEP, CLIENT PAUSE) or holds keys of the wrong type: a
@@ -154,6 +155,38 @@ it.each(['v', 'sessions'])(
     expect((await get(a!.url, 'w')).error).toBe('Service unavailable')
   },
   60_000,
+)
+
+it.each([
+  [
+    'an ACL user without EVALSHA',
+    'acl',
+    "NOPERM this user has no permissions to run the 'evalsha' command",
+  ],
+  [
+    'a wrong-typed sessions key',
+    'typed',
+    'WRONGTYPE Operation against a key holding the wrong kind of value',
+  ],
+])(
+  'a store that refuses a command at start (%s): one line that says so, exit 1',
+  async (_, prefix, refusal) => {
+    await redisSays('ACL', 'SETUSER', 'no-scripts', 'on', '>pw', '~*', '&*', '+@all', '-evalsha')
+    await redisSays('SET', 'typed:sessions', 'x')
+    const url = redis.url.replace('//', prefix === 'acl' ? '//no-scripts:pw@' : '//')
+    const run = spawnCli(['--port', '0', '--store', `${url}?prefix=${prefix}`])
+    expect(await run.exit).toBe(1)
+    // Reached, and refused: no promise of 503s from a server that does not start. (A slow start
+    // says that it waits.)
+    expect(run.stderr.filter((line) => !/waiting for the session store/.test(line))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^taxonomy-mock: the session store at redis://\\S+prefix=${prefix} refused a command at start \\(${refusal}`,
+        ),
+      ),
+    ])
+  },
+  30_000,
 )
 
 it('a write the store refuses (503) is in force on no replica, not even the one it was sent to', async () => {

@@ -131,6 +131,7 @@ export async function startReplica(
     if (scenario) await link.restore(DEFAULT_SESSION, JSON.stringify(scenario), '')
     loading = store!.load()
     await loading
+    faults.starting = false
     return {
       resolver,
       close: () => link.close(),
