@@ -189,6 +189,31 @@ it.each([
   30_000,
 )
 
+it("an ACL user given only the deployment's keys and channels on database 2 makes admin writes: the changes channel is passed as no key", async () => {
+  const [keys, channels] = ['~team-a:*', '&team-a@2:*']
+  await redisSays(
+    'ACL',
+    'SETUSER',
+    'team-a',
+    'on',
+    '>pw',
+    'resetkeys',
+    keys,
+    'resetchannels',
+    channels,
+    '+@all',
+  )
+  const url = `${redis.url.replace('//', '//team-a:pw@')}/2`
+  const [a, b] = await startReplicas('team-a', 2, url)
+  expect((await admin(a!.url, 'PUT', 't/scenario', 'unavailable')).status).toBe(200)
+  expect((await get(b!.url, 't')).error).toBe('Service unavailable')
+  // Saved again after a loss: the other script that tells every replica.
+  await sendToRedis(`${redis.url}/2`, 'FLUSHDB')
+  expect((await get(a!.url, 't')).error).toBe('Service unavailable')
+  expect((await get(b!.url, 't')).error).toBe('Service unavailable')
+  for (const replica of [a!, b!]) expect(replica.run.stderr.join('\n')).not.toMatch(/NOPERM/)
+}, 60_000)
+
 it('a write the store refuses (503) is in force on no replica, not even the one it was sent to', async () => {
   const [a, b] = await startReplicas('refused', 2)
   expect((await admin(a!.url, 'PUT', 'kept/scenario', 'server-error')).status).toBe(200)
