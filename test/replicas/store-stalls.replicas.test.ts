@@ -214,6 +214,42 @@ it("an ACL user given only the deployment's keys and channels on database 2 make
   for (const replica of [a!, b!]) expect(replica.run.stderr.join('\n')).not.toMatch(/NOPERM/)
 }, 60_000)
 
+it('a command a script runs refused (an ACL user without PUBLISH): the stderr line names it and the script, since Redis names neither', async () => {
+  await redisSays('ACL', 'SETUSER', 'no-publish', 'on', '>pw', '~*', '&*', '+@all', '-publish')
+  const [a] = await startReplicas('no-publish', 1, redis.url.replace('//', '//no-publish:pw@'))
+  expectStoreDown(await admin(a!.url, 'PUT', 'n/scenario', 'unavailable'))
+  expect(a!.run.stderr.join('\n')).toMatch(
+    /refused a command \(ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:\d+\.; PUBLISH in the replicas' write script\)/,
+  )
+}, 60_000)
+
+it('an ACL user with the commands docs/deployment.md lists, and no other, runs every step: writes, quotas, journal reads, a loss and a later start', async () => {
+  // As the docs list them (`config|get` left out: read when allowed).
+  const commands =
+    'hello select evalsha eval subscribe publish pubsub|numsub incr get strlen del time hset hdel hexists hget hlen hmget hstrlen pexpire sadd srem sscan exists type'
+  const allowed = commands.split(' ').map((command) => `+${command}`)
+  await redisSays('ACL', 'SETUSER', 'least', 'on', '>pw', 'resetkeys', '~least:*')
+  await redisSays('ACL', 'SETUSER', 'least', 'resetchannels', '&least@3:*', '-@all', ...allowed)
+  const url = `${redis.url.replace('//', '//least:pw@')}/3`
+  const [a, b] = await startReplicas('least', 2, url)
+  expect(
+    (await admin(a!.url, 'PUT', 'q/scenario', { kind: 'rate-limited', limit: 1 })).status,
+  ).toBe(200)
+  expect((await admin(a!.url, 'PUT', 'q/data', { preset: 'empty-children' })).status).toBe(200)
+  expect((await get(b!.url, 'q')).status).toBe(200)
+  expect((await get(a!.url, 'q')).status).toBe(429)
+  expect((await admin(b!.url, 'GET', 'q/requests')).status).toBe(200)
+  expect((await admin(b!.url, 'PUT', 'u/scenario', 'unavailable')).status).toBe(200)
+  await sendToRedis(`${redis.url}/3`, 'FLUSHDB')
+  // The writer holds a copy: it finds the loss and saves the session again (the restore script).
+  expect((await get(b!.url, 'u')).error).toBe('Service unavailable')
+  expect((await get(a!.url, 'u')).error).toBe('Service unavailable')
+  const [late] = await startReplicas('least', 1, url)
+  expect((await get(late!.url, 'u')).error).toBe('Service unavailable')
+  for (const replica of [a!, b!, late!])
+    expect(replica.run.stderr.join('\n')).not.toMatch(/refused/)
+}, 60_000)
+
 it('a write the store refuses (503) is in force on no replica, not even the one it was sent to', async () => {
   const [a, b] = await startReplicas('refused', 2)
   expect((await admin(a!.url, 'PUT', 'kept/scenario', 'server-error')).status).toBe(200)

@@ -10,7 +10,7 @@ import { DATA_LIMITS } from '../../http/session-data.js'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFailure, type MalformedKind, type StoreFaults } from './store-faults.js'
-import { SCRIPTS } from './store-scripts.js'
+import { SCRIPTS, withScriptCommand } from './store-scripts.js'
 
 /**
  * What replicas keep in Redis, under the address's prefix `P`: the sessions' state itself.
@@ -505,7 +505,7 @@ export class StoreLink {
         error instanceof StoreFailure
           ? error
           : error instanceof redis!.ErrorReply
-            ? new StoreFailure('refused', (error as Error).message)
+            ? new StoreFailure('refused', withScriptCommand((error as Error).message))
             : undefined
       if (failure === undefined || this.#closing) throw error
       this.faults.failed(failure)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { CommandParser } from '@redis/client'
 
 // The scripts that make each of a replica's steps one atomic call to Redis (store-link.ts calls
@@ -193,3 +194,26 @@ export const SCRIPTS = {
   sessions: script(SESSIONS),
   lastVersion: script(LAST_VERSION),
 }
+
+/**
+ * An error reply raised inside one of these scripts, with the commands its line runs and the
+ * script's name added: Redis names only the script's SHA-1 and line (`script: SHA, on
+ * @user_script:27.`), not the command an ACL user lacks or `rename-command` took away.
+ */
+export function withScriptCommand(message: string): string {
+  const [, sha, line] = /script: ([0-9a-f]{40}), on @user_script:(\d+)\.\s*$/.exec(message) ?? []
+  const name = Object.keys(SCRIPTS).find((key) => SCRIPT_SHAS[key] === sha)
+  if (name === undefined) return message
+  const text = SCRIPTS[name as keyof typeof SCRIPTS].SCRIPT.split('\n')[Number(line) - 1] ?? ''
+  const commands = [...text.matchAll(/redis\.call\('(\w+)'/g)].map(([, command]) => command)
+  if (commands.length === 0) return message
+  return `${message.trimEnd()}; ${commands.join(' or ')} in the replicas' ${name} script`
+}
+
+/** Each script's SHA-1, as Redis names it (the client's `defineScript` computes the same). */
+const SCRIPT_SHAS: Record<string, string> = Object.fromEntries(
+  Object.entries(SCRIPTS).map(([name, { SCRIPT }]) => [
+    name,
+    createHash('sha1').update(SCRIPT).digest('hex'),
+  ]),
+)
