@@ -53,6 +53,7 @@ export async function startReplica(
   )
   try {
     const faults = new StoreFaults(address, warn)
+    faults.starting = true
     // This replica's journal reads waiting for other replicas' parts, by ask.
     const reads = new Map<string, (part: JournalPart | undefined) => void>()
     let asks = 0

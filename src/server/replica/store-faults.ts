@@ -49,10 +49,10 @@ export class StoreFaults {
   // When each kind of failure (a timeout, an error reply's code) was said last.
   readonly #said = new Map<string, number>()
   /**
-   * Start-up: a failure ends it, and the CLI's one line says it; counted here, not said, since
-   * no request gets a 503 from a replica that does not start.
+   * Set while a replica starts: a failure ends start-up, and the CLI's one line says it; counted
+   * here, not said, since no request gets a 503 from a replica that does not start.
    */
-  starting = true
+  starting = false
 
   constructor(
     readonly address: StoreAddress,
