@@ -2,6 +2,7 @@ import type { Upstream } from '../http/upstream.js'
 import type { MockOptions } from '../http/options.js'
 import { startReplica, type Replica } from '../server/replica/replica.js'
 import type { StoreAddress } from '../server/replica/store-address.js'
+import { StoreFailure } from '../server/replica/store-faults.js'
 import type { CliIo } from './io.js'
 import { RuntimeError } from './runtime-error.js'
 
@@ -24,6 +25,11 @@ export async function joinStore(
     return await startReplica(options, store, warn, sayWaiting ?? warn, upstream)
   } catch (error) {
     const cause = error as NodeJS.ErrnoException
+    // Reached, and a step of start-up refused (an ACL user without a command, a wrong-typed key).
+    if (error instanceof StoreFailure && error.kind === 'refused')
+      throw new RuntimeError(
+        `the session store at ${store.display} refused a command at start (${cause.message})`,
+      )
     throw new RuntimeError(
       `cannot reach the session store at ${store.display} (${cause.code ?? cause.message})`,
     )

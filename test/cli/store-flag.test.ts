@@ -17,6 +17,12 @@ describe('--store', () => {
       /--store's timeout must be a whole number of milliseconds from 50 to 60000/,
     ],
     ['redis://127.0.0.1:6379?timeout=0', /--store's timeout must be a whole number/],
+    // Two replicas given the same URL must not read it two ways: the first was taken unsaid.
+    [
+      'redis://127.0.0.1:6379?prefix=a&prefix=b',
+      /^taxonomy-mock: --store names \?prefix= twice; received "redis:\/\/127\.0\.0\.1:6379\?prefix=a&prefix=b" \(string\)$/,
+    ],
+    ['redis://127.0.0.1:6379?timeout=500&timeout=5', /--store names \?timeout= twice/],
     // The client percent-decodes them, and would fail as though the store could not be reached.
     [
       'redis://:hunter2%pw@127.0.0.1:6379',

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
+import { spawnCli } from '../helpers/cli.js'
 import { sendToRedis, spawnReplica, startRedis, type RedisProcess } from '../helpers/redis.js'
 
 // A store that is up but stalls (DEBUG SLEEP, CLIENT PAUSE) or holds keys of the wrong type: a
@@ -155,6 +156,99 @@ it.each(['v', 'sessions'])(
   },
   60_000,
 )
+
+it.each([
+  [
+    'an ACL user without EVALSHA',
+    'acl',
+    "NOPERM this user has no permissions to run the 'evalsha' command",
+  ],
+  [
+    'a wrong-typed sessions key',
+    'typed',
+    'WRONGTYPE Operation against a key holding the wrong kind of value',
+  ],
+])(
+  'a store that refuses a command at start (%s): one line that says so, exit 1',
+  async (_, prefix, refusal) => {
+    await redisSays('ACL', 'SETUSER', 'no-scripts', 'on', '>pw', '~*', '&*', '+@all', '-evalsha')
+    await redisSays('SET', 'typed:sessions', 'x')
+    const url = redis.url.replace('//', prefix === 'acl' ? '//no-scripts:pw@' : '//')
+    const run = spawnCli(['--port', '0', '--store', `${url}?prefix=${prefix}`])
+    expect(await run.exit).toBe(1)
+    // Reached, and refused: no promise of 503s from a server that does not start. (A slow start
+    // says that it waits.)
+    expect(run.stderr.filter((line) => !/waiting for the session store/.test(line))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^taxonomy-mock: the session store at redis://\\S+prefix=${prefix} refused a command at start \\(${refusal}`,
+        ),
+      ),
+    ])
+  },
+  30_000,
+)
+
+it("an ACL user given only the deployment's keys and channels on database 2 makes admin writes: the changes channel is passed as no key", async () => {
+  const [keys, channels] = ['~team-a:*', '&team-a@2:*']
+  await redisSays(
+    'ACL',
+    'SETUSER',
+    'team-a',
+    'on',
+    '>pw',
+    'resetkeys',
+    keys,
+    'resetchannels',
+    channels,
+    '+@all',
+  )
+  const url = `${redis.url.replace('//', '//team-a:pw@')}/2`
+  const [a, b] = await startReplicas('team-a', 2, url)
+  expect((await admin(a!.url, 'PUT', 't/scenario', 'unavailable')).status).toBe(200)
+  expect((await get(b!.url, 't')).error).toBe('Service unavailable')
+  // Saved again after a loss: the other script that tells every replica.
+  await sendToRedis(`${redis.url}/2`, 'FLUSHDB')
+  expect((await get(a!.url, 't')).error).toBe('Service unavailable')
+  expect((await get(b!.url, 't')).error).toBe('Service unavailable')
+  for (const replica of [a!, b!]) expect(replica.run.stderr.join('\n')).not.toMatch(/NOPERM/)
+}, 60_000)
+
+it('a command a script runs refused (an ACL user without PUBLISH): the stderr line names it and the script, since Redis names neither', async () => {
+  await redisSays('ACL', 'SETUSER', 'no-publish', 'on', '>pw', '~*', '&*', '+@all', '-publish')
+  const [a] = await startReplicas('no-publish', 1, redis.url.replace('//', '//no-publish:pw@'))
+  expectStoreDown(await admin(a!.url, 'PUT', 'n/scenario', 'unavailable'))
+  expect(a!.run.stderr.join('\n')).toMatch(
+    /refused a command \(ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:\d+\.; PUBLISH in the replicas' write script\)/,
+  )
+}, 60_000)
+
+it('an ACL user with the commands docs/deployment.md lists, and no other, runs every step: writes, quotas, journal reads, a loss and a later start', async () => {
+  // As the docs list them (`config|get` left out: read when allowed).
+  const commands =
+    'hello select evalsha eval subscribe publish pubsub|numsub incr get strlen del time hset hdel hexists hget hlen hmget hstrlen pexpire sadd srem sscan exists type'
+  const allowed = commands.split(' ').map((command) => `+${command}`)
+  await redisSays('ACL', 'SETUSER', 'least', 'on', '>pw', 'resetkeys', '~least:*')
+  await redisSays('ACL', 'SETUSER', 'least', 'resetchannels', '&least@3:*', '-@all', ...allowed)
+  const url = `${redis.url.replace('//', '//least:pw@')}/3`
+  const [a, b] = await startReplicas('least', 2, url)
+  expect(
+    (await admin(a!.url, 'PUT', 'q/scenario', { kind: 'rate-limited', limit: 1 })).status,
+  ).toBe(200)
+  expect((await admin(a!.url, 'PUT', 'q/data', { preset: 'empty-children' })).status).toBe(200)
+  expect((await get(b!.url, 'q')).status).toBe(200)
+  expect((await get(a!.url, 'q')).status).toBe(429)
+  expect((await admin(b!.url, 'GET', 'q/requests')).status).toBe(200)
+  expect((await admin(b!.url, 'PUT', 'u/scenario', 'unavailable')).status).toBe(200)
+  await sendToRedis(`${redis.url}/3`, 'FLUSHDB')
+  // The writer holds a copy: it finds the loss and saves the session again (the restore script).
+  expect((await get(b!.url, 'u')).error).toBe('Service unavailable')
+  expect((await get(a!.url, 'u')).error).toBe('Service unavailable')
+  const [late] = await startReplicas('least', 1, url)
+  expect((await get(late!.url, 'u')).error).toBe('Service unavailable')
+  for (const replica of [a!, b!, late!])
+    expect(replica.run.stderr.join('\n')).not.toMatch(/refused/)
+}, 60_000)
 
 it('a write the store refuses (503) is in force on no replica, not even the one it was sent to', async () => {
   const [a, b] = await startReplicas('refused', 2)

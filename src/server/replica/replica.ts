@@ -53,6 +53,7 @@ export async function startReplica(
   )
   try {
     const faults = new StoreFaults(address, warn)
+    faults.starting = true
     // This replica's journal reads waiting for other replicas' parts, by ask.
     const reads = new Map<string, (part: JournalPart | undefined) => void>()
     let asks = 0
@@ -131,6 +132,7 @@ export async function startReplica(
     if (scenario) await link.restore(DEFAULT_SESSION, JSON.stringify(scenario), '')
     loading = store!.load()
     await loading
+    faults.starting = false
     return {
       resolver,
       close: () => link.close(),

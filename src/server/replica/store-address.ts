@@ -67,11 +67,15 @@ export function parseStoreAddress(value: string, from = '--store'): StoreAddress
   // The client drops it unsaid: refused as an unknown query parameter is.
   if (url.hash !== '')
     throw new Error(`${from} takes no #fragment; received ${formatReceived(display)}`)
-  for (const name of url.searchParams.keys())
+  for (const name of url.searchParams.keys()) {
     if (name !== 'prefix' && name !== 'timeout')
       throw new Error(
         `${from} takes only ?prefix=NAME and ?timeout=MS, not ${toQuotedValue(`?${name}=`)}; received ${formatReceived(display)}`,
       )
+    // Only the first would count, unsaid.
+    if (url.searchParams.getAll(name).length > 1)
+      throw new Error(`${from} names ?${name}= twice; received ${formatReceived(display)}`)
+  }
   const prefix = url.searchParams.get('prefix') ?? DEFAULT_STORE_PREFIX
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix))
     throw new Error(

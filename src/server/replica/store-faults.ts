@@ -48,6 +48,11 @@ export class StoreFaults {
   #unconfirmed = 0
   // When each kind of failure (a timeout, an error reply's code) was said last.
   readonly #said = new Map<string, number>()
+  /**
+   * Set while a replica starts: a failure ends start-up, and the CLI's one line says it; counted
+   * here, not said, since no request gets a 503 from a replica that does not start.
+   */
+  starting = false
 
   constructor(
     readonly address: StoreAddress,
@@ -64,6 +69,7 @@ export class StoreFaults {
 
   failed(failure: StoreFailure): void {
     this.#failures[failure.kind]++
+    if (this.starting) return
     // An error reply starts with its code (WRONGTYPE, ERR, OOM...): one line each.
     const said = failure.kind === 'timeout' ? 'timeout' : failure.message.split(' ', 1)[0]!
     const now = performance.now()

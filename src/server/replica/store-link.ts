@@ -10,7 +10,7 @@ import { DATA_LIMITS } from '../../http/session-data.js'
 import { isSessionId } from '../../http/sessions.js'
 import type { StoreAddress } from './store-address.js'
 import { bounded, StoreFailure, type MalformedKind, type StoreFaults } from './store-faults.js'
-import { SCRIPTS } from './store-scripts.js'
+import { SCRIPTS, withScriptCommand } from './store-scripts.js'
 
 /**
  * What replicas keep in Redis, under the address's prefix `P`: the sessions' state itself.
@@ -299,7 +299,7 @@ export class StoreLink {
    */
   async write(command: AdminCommand, value: string): Promise<PendingWrite> {
     const write = ++this.#writes
-    const keys = [...this.#stateKeys(command.session), this.#channel('changes')]
+    const keys = this.#stateKeys(command.session)
     const args = [command.op, command.session, value, String(SESSION_TTL_MS), this.replica]
     // Each replica counts once, however often it says so; past the count, none is kept (a flood).
     const heard = new Set<string>()
@@ -311,7 +311,8 @@ export class StoreLink {
     )
     let listeners: unknown
     try {
-      listeners = await this.#call(() => this.client.write(keys, [...args, String(write)]))
+      const changes = this.#channel('changes')
+      listeners = await this.#call(() => this.client.write(keys, [...args, String(write), changes]))
       if (!isCount(listeners)) throw this.#malformed('value', "the write script's reply")
     } catch (error) {
       this.#confirming.delete(write)
@@ -433,7 +434,7 @@ export class StoreLink {
    * replica. `elapsed`: the milliseconds since the scenario was set, as this replica counted.
    */
   async restore(session: string, scenario: string, data: string, elapsed = 0): Promise<void> {
-    const keys = [...this.#stateKeys(session), this.#channel('changes')]
+    const keys = this.#stateKeys(session)
     const args = [
       session,
       scenario,
@@ -441,6 +442,7 @@ export class StoreLink {
       String(SESSION_TTL_MS),
       this.replica,
       String(Math.max(0, Math.round(elapsed))),
+      this.#channel('changes'),
     ]
     await this.#call(() => this.client.restore(keys, args))
   }
@@ -503,7 +505,7 @@ export class StoreLink {
         error instanceof StoreFailure
           ? error
           : error instanceof redis!.ErrorReply
-            ? new StoreFailure('refused', (error as Error).message)
+            ? new StoreFailure('refused', withScriptCommand((error as Error).message))
             : undefined
       if (failure === undefined || this.#closing) throw error
       this.faults.failed(failure)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { CommandParser } from '@redis/client'
 
 // The scripts that make each of a replica's steps one atomic call to Redis (store-link.ts calls
@@ -8,7 +9,8 @@ import type { CommandParser } from '@redis/client'
  * while it holds a scenario or data, and a notice on the changes channel, in the same step. A
  * scenario is saved with when it was set (`set`, milliseconds on Redis' clock): its `ttl` counts
  * from then on every replica. The notice carries the writer's number for the write (`ARGV[6]`),
- * which the replicas that hear it confirm; the reply is how many subscribed to the channel (the
+ * which the replicas that hear it confirm, on the channel `ARGV[7]` (an argument, not a key: an
+ * ACL user's key patterns need not cover `P@N:changes`); the reply is how many subscribed to the channel (the
  * writer too): not `PUBLISH`'s count, which counts a pattern's subscribers (`PSUBSCRIBE *`, a
  * Redis GUI's), who confirm nothing.
  */
@@ -38,8 +40,8 @@ else
   redis.call('DEL', KEYS[3])
   redis.call('SREM', KEYS[2], ARGV[2])
 end
-redis.call('PUBLISH', KEYS[5], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '","write":' .. ARGV[6] .. '}')
-return redis.call('PUBSUB', 'NUMSUB', KEYS[5])[2]`
+redis.call('PUBLISH', ARGV[7], '{"op":"' .. op .. '","session":"' .. ARGV[2] .. '","from":"' .. ARGV[5] .. '","write":' .. ARGV[6] .. '}')
+return redis.call('PUBSUB', 'NUMSUB', ARGV[7])[2]`
 
 /**
  * A request's position in its session's scenario: `{-1}` when the replica's copy is not the
@@ -104,7 +106,8 @@ return { n, malformed, limited, limit - used, math.max(1, math.ceil((window - (m
  * A replica's state of a session, saved again after the store lost its data (a restart without
  * persistence), unless another replica saved it first; a notice on the changes channel, as a
  * write gives, so that a replica that fetched the session before (and found nothing) fetches it.
- * The scenario's `set` is `ARGV[6]` milliseconds ago, as the replica's copy counted.
+ * The scenario's `set` is `ARGV[6]` milliseconds ago, as the replica's copy counted; the channel
+ * is `ARGV[7]`, as the write's.
  */
 const RESTORE = `
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
@@ -118,7 +121,7 @@ end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[3], 'data', ARGV[3]) end
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('PUBLISH', KEYS[5], '{"op":"restore","session":"' .. ARGV[1] .. '","from":"' .. ARGV[5] .. '"}')
+redis.call('PUBLISH', ARGV[7], '{"op":"restore","session":"' .. ARGV[1] .. '","from":"' .. ARGV[5] .. '"}')
 return v`
 
 /**
@@ -191,3 +194,26 @@ export const SCRIPTS = {
   sessions: script(SESSIONS),
   lastVersion: script(LAST_VERSION),
 }
+
+/**
+ * An error reply raised inside one of these scripts, with the commands its line runs and the
+ * script's name added: Redis names only the script's SHA-1 and line (`script: SHA, on
+ * @user_script:27.`), not the command an ACL user lacks or `rename-command` took away.
+ */
+export function withScriptCommand(message: string): string {
+  const [, sha, line] = /script: ([0-9a-f]{40}), on @user_script:(\d+)\.\s*$/.exec(message) ?? []
+  const name = Object.keys(SCRIPTS).find((key) => SCRIPT_SHAS[key] === sha)
+  if (name === undefined) return message
+  const text = SCRIPTS[name as keyof typeof SCRIPTS].SCRIPT.split('\n')[Number(line) - 1] ?? ''
+  const commands = [...text.matchAll(/redis\.call\('(\w+)'/g)].map(([, command]) => command)
+  if (commands.length === 0) return message
+  return `${message.trimEnd()}; ${commands.join(' or ')} in the replicas' ${name} script`
+}
+
+/** Each script's SHA-1, as Redis names it (the client's `defineScript` computes the same). */
+const SCRIPT_SHAS: Record<string, string> = Object.fromEntries(
+  Object.entries(SCRIPTS).map(([name, { SCRIPT }]) => [
+    name,
+    createHash('sha1').update(SCRIPT).digest('hex'),
+  ]),
+)
