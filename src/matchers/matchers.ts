@@ -80,8 +80,9 @@ function judge(
       let outcome: Outcome
       try {
         // Each read within the time left, or a second if less is left: a server that does not
-        // answer fails the assertion about its timeout, not at a read's own 30 s.
-        const within = Math.max(MIN_READ_MS, deadline - Date.now())
+        // answer fails the assertion about its timeout, not at a read's own 30 s. Whole
+        // milliseconds: `AbortSignal.timeout` throws on a fraction, failing the read.
+        const within = Math.max(MIN_READ_MS, Math.ceil(deadline - Date.now()))
         outcome = evaluate(await reading.read(within), EMPTY_SESSION)
       } catch (error) {
         // Never the error object itself: only its message, which names no URL or key.

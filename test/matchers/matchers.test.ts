@@ -364,6 +364,13 @@ describe('a server session, polled over loopback HTTP', () => {
     await expect(source).not.toHaveRequested({ status: 404 })
   })
 
+  it('passes at once with a timeout of a fractional millisecond (each read failed until less than 1 s was left)', async () => {
+    await send('fraction', `/disciplines/${slug}`)
+    const started = performance.now()
+    await expect({ ...sessionOf('fraction'), timeout: HANG_MS + 0.5 }).toHaveRequested({ slug })
+    expect(performance.now() - started).toBeLessThan(HANG_MS / 2)
+  })
+
   it('fails after its timeout with the nearest entries and their reasons', async () => {
     await send('polled-fail', '/disciplines/no-such-field')
     // How long it polls before failing: the test after this block, on a fake clock.
