@@ -4,6 +4,7 @@ import { BodyTooLargeError, ADMIN_BODY_LIMIT } from './admin-body.js'
 import type { MockOptions } from './options.js'
 import type { ScenarioState } from './scenario-state.js'
 import type { SessionData } from './session-data.js'
+import { clock } from './journal.js'
 import { createRequestJournal, type RequestJournal } from './request-journal.js'
 import {
   createResolver,
@@ -82,7 +83,8 @@ export async function resolveRequest(
   scenarios?: readonly ScenarioState[],
   data?: SessionData,
 ): Promise<MockAnswer> {
-  const started = performance.now()
+  // The journal's clock: `t` is this reading less the session's start, read on it too.
+  const started = clock.now()
   const target = targetOf(request, scope)
   const answer = await resolver.resolve(toMockRequest(request, target, started), {
     basePath: target?.basePath ?? '',
@@ -90,7 +92,7 @@ export async function resolveRequest(
     ...(data ? { data } : {}),
   })
   // The runtime sends the answer: the adapter's own time ends here, before its delay (if any).
-  metricsOf(resolver)?.observeAnswer(performance.now() - started)
+  metricsOf(resolver)?.observeAnswer(clock.now() - started)
   return answer
 }
 

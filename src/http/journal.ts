@@ -29,8 +29,13 @@ const QUOTA_BYTES = 96
  */
 const FAULT_BYTES = 112
 
-// Held once: each read of the global `performance` goes through a lazy getter.
-const clock = performance
+/**
+ * The clock `t` is read on, held once: each read of the global `performance` goes through a lazy
+ * getter. An adapter that reads a request's arrival reads this one, so that a test that fakes
+ * `performance` later (`vi.useFakeTimers()`) does not put the arrival and the session's start on
+ * two clocks.
+ */
+export const clock = performance
 
 /**
  * An entry's cost as counted against the budget: two bytes a character, whatever V8 uses. The

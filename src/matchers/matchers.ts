@@ -75,21 +75,25 @@ function judge(
   if (!reading.polled) return toResult(evaluate(reading.entries, EMPTY))
   const wanted = !context.isNot
   const polled = (async () => {
-    const deadline = Date.now() + reading.timeout
+    // On the monotonic clock, not the wall clock: that one stands still while a test pins the
+    // date (`vi.setSystemTime` with `Date` alone faked), and jumps when the system's is set.
+    const now = () => performance.now()
+    const deadline = now() + reading.timeout
     for (;;) {
       let outcome: Outcome
       try {
         // Each read within the time left, or a second if less is left: a server that does not
-        // answer fails the assertion about its timeout, not at a read's own 30 s.
-        const within = Math.max(MIN_READ_MS, deadline - Date.now())
+        // answer fails the assertion about its timeout, not at a read's own 30 s. Whole
+        // milliseconds: `AbortSignal.timeout` throws on a fraction, failing the read.
+        const within = Math.max(MIN_READ_MS, Math.ceil(deadline - now()))
         outcome = evaluate(await reading.read(within), EMPTY_SESSION)
       } catch (error) {
         // Never the error object itself: only its message, which names no URL or key.
         const cause = error instanceof Error ? error.message : String(error)
         outcome = { pass: !wanted, message: `Could not read the journal: ${cause}` }
       }
-      if (outcome.pass === wanted || Date.now() >= deadline) return toResult(outcome)
-      await sleep(Math.min(reading.interval, Math.max(0, deadline - Date.now())))
+      if (outcome.pass === wanted || now() >= deadline) return toResult(outcome)
+      await sleep(Math.min(reading.interval, Math.max(0, deadline - now())))
     }
   })()
   return refuseAsymmetric(matcher, polled)

@@ -15,7 +15,7 @@ import { createMock } from '../../src/msw/index.js'
 import { startServer, type RunningServer } from '../../src/server/index.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
 import { startServerWithLimits } from '../../src/server/server.js'
-import { HANG_MS, fakeClock, track } from '../helpers/clock.js'
+import { HANG_MS, fakeClock, track, until } from '../helpers/clock.js'
 import { emptyTaxonomy } from '../helpers/fixtures.js'
 import { docBlocks } from '../helpers/readme.js'
 import { startTestServer } from '../helpers/server.js'
@@ -364,6 +364,13 @@ describe('a server session, polled over loopback HTTP', () => {
     await expect(source).not.toHaveRequested({ status: 404 })
   })
 
+  it('passes at once with a timeout of a fractional millisecond (each read failed until less than 1 s was left)', async () => {
+    await send('fraction', `/disciplines/${slug}`)
+    const started = performance.now()
+    await expect({ ...sessionOf('fraction'), timeout: HANG_MS + 0.5 }).toHaveRequested({ slug })
+    expect(performance.now() - started).toBeLessThan(HANG_MS / 2)
+  })
+
   it('fails after its timeout with the nearest entries and their reasons', async () => {
     await send('polled-fail', '/disciplines/no-such-field')
     // How long it polls before failing: the test after this block, on a fake clock.
@@ -537,6 +544,19 @@ it('polls a source that reads later until its timeout, and fails then, not a mom
   await vi.advanceTimersByTimeAsync(1)
   expect(await failed.promise).toContain('none of the 1 request in the journal matched.')
   expect(reads).toBe(21)
+})
+
+it('fails at its timeout while the wall clock stands still (only Date faked, the system time set)', async () => {
+  const handle = createFetchHandler({ seed: 42, size: 'small', apiKeys: [API_KEY] })
+  // A fixture whose journal() answers later: polled for 1 s.
+  const source = { journal: async () => handle.journal.entries() }
+  // A test that pins "now" for its dates: timers run, the wall clock does not move.
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(new Date('2030-01-01T00:00:00Z'))
+  const failed = track(asyncFailure(() => expect(source).toHaveRequested({ status: 200 })))
+  // It polled for ever, its deadline on the frozen Date.
+  await until(failed.settled, 'the assertion failed at its 1 s timeout')
+  expect(await failed.promise).toContain('The journal is empty')
 })
 
 it('shows no API key or admin key in any message', () => {

@@ -233,6 +233,23 @@ it('applies the delay option to every answer, errors included', async () => {
   expect((await answer.promise).status).toBe(401)
 })
 
+it('journals t on one clock when the test fakes the clock after the kit began', async () => {
+  const mock = createMock({ taxonomy })
+  server.use(...mock.handlers)
+  // The kit's session began on the real clock; a fake one (reading 0 when faked) comes later.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  fakeClock()
+  await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  await vi.advanceTimersByTimeAsync(1_000)
+  await fetch(`${ORIGIN}${path}`, { headers: AUTH })
+  const [first, second] = mock.journal.entries().map((entry) => entry.t)
+  // The real milliseconds since the kit began (at least the 50 waited), not a fake reading less
+  // the real start (0 once clamped): the fake second did not pass on the journal's clock.
+  expect(first).toBeGreaterThanOrEqual(50)
+  expect(second! - first!).toBeGreaterThanOrEqual(0)
+  expect(second! - first!).toBeLessThan(1_000)
+})
+
 it('rejects a bad baseUrl with a TypeError naming it', () => {
   expect(() => createHandlers({ baseUrl: 'api.example.test' })).toThrow(
     '`baseUrl` must be an absolute http(s) URL such as \'https://api.example.test\'; received "api.example.test" (string)',
