@@ -61,14 +61,14 @@ function spawnHeld(...args: string[]) {
  * Starts `serve --workers 2 --quiet` whose primary takes a worker that has not answered it within
  * 1 s for hung, not within 10 s: a test need not wait that long for a worker it stopped.
  */
-async function startWithAnswerBound() {
-  const args = ['--port', '0', '--workers', '2', '--quiet']
+async function startWithAnswerBound(...extra: string[]) {
+  const args = ['--port', '0', '--workers', '2', '--quiet', ...extra]
   return serving(spawnCli(args, { TAXONOMY_MOCK_TEST_WORKER_ANSWER_MS: '1000' }))
 }
 
 /** The line the primary says of a worker it killed for not answering. */
-const hungLine = (pid: number) =>
-  `taxonomy-mock: worker ${pid} did not answer within 1 s (stopped or hung); killed, starting another`
+const hungLine = (pid: number, question: string, seconds = 1) =>
+  `taxonomy-mock: worker ${pid} did not answer ${question} within ${seconds} s (stopped or hung); killed, starting another`
 
 /** The lines a run said of workers killed for not answering. */
 const hungLines = (run: CliRun) => run.stderr.filter((line) => /did not answer/.test(line))
@@ -423,6 +423,30 @@ describe('serve --workers 2', () => {
     expect(await run.exit).toBe(0)
   })
 
+  it('a worker reading a reload is busy, not hung: it has six times the bound before it is taken for hung', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-workers-'))
+    const file = join(dir, 'data.json')
+    writeFileSync(file, toFixtureJson(createTaxonomy({ size: 'small', seed: 1 })))
+    const { run } = await startWithAnswerBound('--data', file, '--watch')
+    const [stuck] = await childPids(run.child.pid!)
+    // Stopped, it reads the reload for as long as a file too large for the bound would take.
+    process.kill(stuck!, 'SIGSTOP')
+    try {
+      const next = join(dir, 'next.json')
+      writeFileSync(next, toFixtureJson(createTaxonomy({ size: 'small', seed: 2 })))
+      renameSync(next, file)
+      // Its line on stderr may come after the reload's on stdout: two pipes.
+      await run.waitFor(/reloaded --data file/)
+      await expect
+        .poll(() => hungLines(run), { timeout: HANG_MS })
+        .toEqual([hungLine(stuck!, 'a reload', 6)])
+    } finally {
+      if (isAlive(stuck!)) process.kill(stuck!, 'SIGCONT')
+    }
+    run.child.kill('SIGTERM')
+    expect(await run.exit).toBe(0)
+  })
+
   it('an admin write answers while a worker does not (SIGSTOP): that worker is killed, and the one started instead has the write', async () => {
     const { run, url } = await startWithAnswerBound()
     const [stuck, kept] = await childPids(run.child.pid!)
@@ -438,7 +462,9 @@ describe('serve --workers 2', () => {
           signal: AbortSignal.timeout(HANG_MS),
         })
       expect((await Promise.any([put(), put()])).status).toBe(200)
-      await expect.poll(() => hungLines(run), { timeout: HANG_MS }).toEqual([hungLine(stuck!)])
+      await expect
+        .poll(() => hungLines(run), { timeout: HANG_MS })
+        .toEqual([hungLine(stuck!, 'an admin write')])
       await expect.poll(() => isAlive(stuck!), { timeout: HANG_MS }).toBe(false)
     } finally {
       if (isAlive(stuck!)) process.kill(stuck!, 'SIGCONT')
@@ -468,7 +494,7 @@ describe('serve --workers 2', () => {
     }, 'the new worker serves')
     expect(statuses.filter((status) => status !== 503)).toEqual([])
     // Said once, by its own line: not again as an exit.
-    expect(run.stderr).toEqual([hungLine(stuck!)])
+    expect(run.stderr).toEqual([hungLine(stuck!, 'an admin write')])
     run.child.kill('SIGTERM')
     expect(await run.exit).toBe(0)
   })
@@ -493,7 +519,9 @@ describe('serve --workers 2', () => {
       // The killed worker's part is lost, as with any worker that dies.
       expect(journal.length).toBeGreaterThan(0)
       expect(journal.length).toBeLessThan(4)
-      await expect.poll(() => hungLines(run), { timeout: HANG_MS }).toEqual([hungLine(stuck!)])
+      await expect
+        .poll(() => hungLines(run), { timeout: HANG_MS })
+        .toEqual([hungLine(stuck!, 'a journal read')])
     } finally {
       if (isAlive(stuck!)) process.kill(stuck!, 'SIGCONT')
     }

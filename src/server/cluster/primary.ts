@@ -64,6 +64,17 @@ function shortenedForTests(value: string | undefined): number {
   return Number.isSafeInteger(ms) && ms >= 100 ? Math.min(ms, WORKER_ANSWER_MS) : WORKER_ANSWER_MS
 }
 
+/** What the primary asks its workers, as the line about one that does not answer names it. */
+const QUESTIONS: Readonly<Record<string, string>> = {
+  apply: 'an admin write',
+  journal: 'a journal read',
+  reload: 'a reload',
+  stop: 'the stop',
+}
+
+/** How many times {@link WORKER_ANSWER_MS} a worker reading a reload's file has: a minute. */
+const RELOAD_ANSWER_FACTOR = 6
+
 /** What a worker answers for `/__metrics`: its counts, and the ids of the sessions it holds. */
 interface WorkerCounts {
   readonly metrics: MetricsSnapshot
@@ -227,7 +238,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
 
   async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
     const answers = await Promise.allSettled(
-      [...channels].map(([worker, channel]) => answerOf(worker, channel.ask<T>(kind, value))),
+      [...channels].map(([worker, channel]) => answerOf(worker, channel.ask<T>(kind, value), kind)),
     )
     // A worker that died meanwhile has nothing to add; the one started instead has it all.
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []))
@@ -236,30 +247,45 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
   const answerMs = shortenedForTests(process.env[WORKER_ANSWER_VARIABLE])
   /** Workers killed for not answering: said once, by their own line. */
   const hung = new WeakSet<Worker>()
+  /** Workers reading a `--watch` reload's file, by how many reloads they read. */
+  const reloading = new Map<Worker, number>()
   /**
    * A worker's answer. One that serves and gives none within {@link WORKER_ANSWER_MS} is hung: it
    * is killed, so started again with the sessions as they are now, and the call goes on without
    * it (one stopped worker must not hold every admin write and journal read for good). One still
    * starting is not taken for hung: it answers a write at once, once it took the state, but a
-   * reload only once it joined its store (a wait with bounds of its own).
+   * reload only once it joined its store (a wait with bounds of its own). One reading a reload's
+   * file (up to 100 MB, parsed at once, by every worker at the same time) is busy, not hung: it
+   * has {@link RELOAD_ANSWER_FACTOR} times as long, and its other questions wait for it.
    */
-  async function answerOf<T>(worker: Worker, asked: Promise<T>): Promise<T> {
+  async function answerOf<T>(worker: Worker, asked: Promise<T>, kind: string): Promise<T> {
     if (!servedWorkers.has(worker)) return asked
+    const reload = kind === 'reload'
+    const bound = reload ? answerMs * RELOAD_ANSWER_FACTOR : answerMs
+    if (reload) reloading.set(worker, (reloading.get(worker) ?? 0) + 1)
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        killHung(worker)
+      const check = () => {
+        // Busy reading a file: asked again later (the reload's own bound ends it if it is hung).
+        if (!reload && reloading.has(worker)) return void (timer = setTimeout(check, bound))
+        killHung(worker, kind, bound)
         reject(new Error('the worker did not answer'))
-      }, answerMs)
+      }
+      timer = setTimeout(check, bound)
     })
     try {
       return await Promise.race([asked, late])
     } finally {
       clearTimeout(timer)
+      if (reload) {
+        const left = reloading.get(worker)! - 1
+        if (left === 0) reloading.delete(worker)
+        else reloading.set(worker, left)
+      }
     }
   }
   /** Kills a worker that did not answer; its exit starts another, unless the cluster stops. */
-  function killHung(worker: Worker): void {
+  function killHung(worker: Worker, kind: string, bound: number): void {
     if (hung.has(worker) || worker.isDead()) return
     hung.add(worker)
     // From now on it is asked nothing more and handed no connection.
@@ -267,7 +293,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     dispatcher.remove(worker)
     worker.process.kill('SIGKILL')
     options.warn(
-      `worker ${worker.process.pid} did not answer within ${answerMs / 1000} s (stopped or hung); killed${stopping ? '' : ', starting another'}`,
+      `worker ${worker.process.pid} did not answer ${QUESTIONS[kind] ?? 'the primary'} within ${bound / 1000} s (stopped or hung); killed${stopping ? '' : ', starting another'}`,
     )
   }
 
