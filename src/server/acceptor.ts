@@ -46,11 +46,28 @@ export async function listen(
 
 /**
  * Node's `listen EADDRINUSE` says what failed, not what to do: this says it, as the CLI does, and
- * keeps the `code` that callers (the CLI among them) tell errors apart by.
+ * keeps Node's fields (`code`, `errno`, `syscall`, `address`, `port`) and its code's name in the
+ * message, which callers (the CLI among them) tell errors apart by.
  */
 function portInUse(error: NodeJS.ErrnoException, port: number, host: string): Error {
-  const message = `port ${port} is already in use on ${host}; pick another \`port\` (0 = any free port)`
-  return Object.assign(new Error(message, { cause: error }), { code: error.code })
+  const message = `port ${port} is already in use on ${host} (EADDRINUSE); pick another \`port\` (0 = any free port)`
+  const {
+    code,
+    errno,
+    syscall,
+    address,
+    port: errorPort,
+  } = error as NodeJS.ErrnoException & {
+    address?: string
+    port?: number
+  }
+  return Object.assign(new Error(message, { cause: error }), {
+    code,
+    errno,
+    syscall,
+    address,
+    port: errorPort,
+  })
 }
 
 function listenOn(

@@ -173,11 +173,20 @@ it('rejects when the port is in use, naming EADDRINUSE', async () => {
   })
 })
 
-it('says what to do when the port is in use, as the CLI does', async () => {
+it("says what to do when the port is in use, as the CLI does, keeping the fields and the code name of Node's error", async () => {
   const first = await startTestServer({ taxonomy })
-  await expect(startServer({ taxonomy, port: first.port })).rejects.toThrow(
-    `port ${first.port} is already in use on 127.0.0.1; pick another \`port\` (0 = any free port)`,
+  const refused = startServer({ taxonomy, port: first.port })
+  await expect(refused).rejects.toThrow(
+    `port ${first.port} is already in use on 127.0.0.1 (EADDRINUSE); pick another \`port\` (0 = any free port)`,
   )
+  // A setup that retries on another port reads these.
+  await expect(refused).rejects.toMatchObject({
+    code: 'EADDRINUSE',
+    syscall: 'listen',
+    address: '127.0.0.1',
+    port: first.port,
+    errno: expect.any(Number),
+  })
 })
 
 it('never reaches the last-resort 500 for any spec case', async () => {
