@@ -33,7 +33,8 @@ const FAULT_BYTES = 112
  * The clock `t` is read on, held once: each read of the global `performance` goes through a lazy
  * getter. An adapter that reads a request's arrival reads this one, so that a test that fakes
  * `performance` later (`vi.useFakeTimers()`) does not put the arrival and the session's start on
- * two clocks.
+ * two clocks. (A setup file that fakes the timers before the package loads has it hold the fake
+ * one: docs/scenarios.md says so.)
  */
 export const clock = performance
 
