@@ -52,8 +52,7 @@ export async function startReplica(
     SAY_WAITING_MS,
   )
   try {
-    const faults = new StoreFaults(address, warn)
-    faults.starting = true
+    const faults = new StoreFaults(address, warn, { starting: true })
     // This replica's journal reads waiting for other replicas' parts, by ask.
     const reads = new Map<string, (part: JournalPart | undefined) => void>()
     let asks = 0
@@ -132,7 +131,7 @@ export async function startReplica(
     if (scenario) await link.restore(DEFAULT_SESSION, JSON.stringify(scenario), '')
     loading = store!.load()
     await loading
-    faults.starting = false
+    faults.started()
     return {
       resolver,
       close: () => link.close(),

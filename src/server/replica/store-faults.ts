@@ -49,15 +49,23 @@ export class StoreFaults {
   // When each kind of failure (a timeout, an error reply's code) was said last.
   readonly #said = new Map<string, number>()
   /**
-   * Set while a replica starts: a failure ends start-up, and the CLI's one line says it; counted
-   * here, not said, since no request gets a 503 from a replica that does not start.
+   * While a replica starts, a failure ends start-up, and the CLI's one line says it: counted here,
+   * not said, since no request gets a 503 from a replica that does not start.
    */
-  starting = false
+  #starting: boolean
 
   constructor(
     readonly address: StoreAddress,
     readonly warn: (line: string) => void,
-  ) {}
+    { starting = false }: { readonly starting?: boolean } = {},
+  ) {
+    this.#starting = starting
+  }
+
+  /** Start-up is over: failures are said from now on. */
+  started(): void {
+    this.#starting = false
+  }
 
   malformed(kind: MalformedKind, detail: string): void {
     if (++this.#malformed[kind] > 1) return
@@ -69,7 +77,7 @@ export class StoreFaults {
 
   failed(failure: StoreFailure): void {
     this.#failures[failure.kind]++
-    if (this.starting) return
+    if (this.#starting) return
     // An error reply starts with its code (WRONGTYPE, ERR, OOM...): one line each.
     const said = failure.kind === 'timeout' ? 'timeout' : failure.message.split(' ', 1)[0]!
     const now = performance.now()
