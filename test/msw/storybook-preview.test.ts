@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { createHandlers } from '../../src/msw/index.js'
 import { loadTaxonomy } from '../../src/core/load.js'
+import { track, until } from '../helpers/clock.js'
 
 // The preview half of the addon, run as Storybook runs it: its beforeEach with a story's context,
 // and msw's Node server as the worker msw-storybook-addon would put in it. Storybook is an optional
@@ -94,10 +95,12 @@ it('ends a hung request of a story once the story is left, as a dropped connecti
     (error: Error) => `rejected: ${error.name}`,
   )
   // The kit has journaled it (the panel heard of it): the request is in its hang.
-  await expect.poll(() => emitted.length).toBe(1)
+  await until(() => emitted.length === 1, 'the hung request journaled')
   cleanUp?.()
-  const open = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 2_000))
-  expect(await Promise.race([hung, open])).toBe('rejected: TypeError')
+  // Left open, it never settles: only a hang reaches the bound, never a busy machine.
+  const ended = track(hung)
+  await until(ended.settled, 'the hung request to end once the story is left')
+  expect(await ended.promise).toBe('rejected: TypeError')
 })
 
 it("names parameters.taxonomy's field for a story's scenario or data that names nothing", async () => {

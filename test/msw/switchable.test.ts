@@ -8,6 +8,7 @@ import {
 } from '../../src/msw/index.js'
 import { createFetchHandler } from '../../src/http/fetch.js'
 import { putInFront, removeHandlers } from '../../src/msw/switchable.js'
+import { HANG_MS } from '../helpers/hang.js'
 
 const ORIGIN = 'http://switch.test'
 const mock = createSwitchableMock({ seed: 42, size: 'small', baseUrl: ORIGIN })
@@ -52,7 +53,7 @@ it('tells a listener each journaled request, before its delay, and not after a s
   const stop = mock.onJournal(() => heard.push(mock.journal().length))
   const answered = get('pharmacology')
   // Journaled before the delay: the listener hears it while the answer is still on its way.
-  await expect.poll(() => heard).toEqual([1])
+  await expect.poll(() => heard, { timeout: HANG_MS }).toEqual([1])
   mock.use({})
   await answered
   await get('pharmacology')

@@ -16,7 +16,7 @@ import { parseStoreAddress } from '../../src/server/replica/store-address.js'
 import { StoreFaults } from '../../src/server/replica/store-faults.js'
 import { StoreLink } from '../../src/server/replica/store-link.js'
 import { childPids } from '../helpers/child-pids.js'
-import { until } from '../helpers/clock.js'
+import { HANG_MS, until } from '../helpers/clock.js'
 import { spawnCli, type CliRun } from '../helpers/cli.js'
 import { freePort } from '../helpers/local-load.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
@@ -1015,11 +1015,11 @@ describe('serve --workers 2 --store (two machines of two workers each)', () => {
     const before = await replicas()
     expect(before).toHaveLength(3)
     process.kill(workers[0]!, 'SIGKILL')
-    await expect.poll(() => run.stderr.join('\n'), { timeout: 10_000 }).toMatch(/starting another/)
+    await expect.poll(() => run.stderr.join('\n'), { timeout: HANG_MS }).toMatch(/starting another/)
     // The new worker joins the store (its subscription) before it listens.
     await expect
       .poll(async () => (await replicas()).filter((id) => !before.includes(id)), {
-        timeout: 10_000,
+        timeout: HANG_MS,
       })
       .toHaveLength(1)
     // The new worker and the old one share the count: three more failures, then answers.

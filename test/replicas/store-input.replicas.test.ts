@@ -8,6 +8,7 @@ import { RedisSessionStore } from '../../src/server/replica/redis-store.js'
 import type { StoreLink } from '../../src/server/replica/store-link.js'
 import { parseStoreAddress } from '../../src/server/replica/store-address.js'
 import { StoreFailure, StoreFaults } from '../../src/server/replica/store-faults.js'
+import { HANG_MS } from '../helpers/hang.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
 import {
   publishConfirmed,
@@ -146,7 +147,9 @@ it('keeps a mark to fetch a session it does not hold only for a notice that save
 it('says a malformed message with its C1 and bidirectional controls escaped: the line is for a terminal', async () => {
   const [a] = await startReplicas('controls', 1)
   await redisSays('PUBLISH', 'controls:changes', 'x\u009b2J\u202eevil\u2028y')
-  await expect.poll(() => linesAbout(a!.run.stderr, 'message')).toHaveLength(1)
+  await expect
+    .poll(() => linesAbout(a!.run.stderr, 'message'), { timeout: HANG_MS })
+    .toHaveLength(1)
   const [line] = linesAbout(a!.run.stderr, 'message')
   expect(line).toContain('(on controls:changes: "x\\u009b2J\\u202eevil\\u2028y")')
   expect(line).not.toMatch(/[\u0080-\u009f\u2028\u2029\u202a-\u202e]/)

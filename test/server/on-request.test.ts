@@ -39,7 +39,7 @@ it('goes on answering when onRequest throws, and says so once', async () => {
     // Each answer is sent before its hook is called: the third call follows the third answer.
     await expect.poll(() => calls, { timeout: HANG_MS }).toBe(3)
     await expect
-      .poll(() => warnings)
+      .poll(() => warnings, { timeout: HANG_MS })
       .toEqual(['onRequest threw (logger down); the server goes on, and says this once'])
   } finally {
     process.off('warning', onWarning)
