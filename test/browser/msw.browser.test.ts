@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+import { benchBundle } from '../../bench/bundle.js'
 import { PAGE_HANG_MS } from '../helpers/hang.js'
 import { serveWorkerPage, useChromium } from './chromium.js'
 
@@ -91,6 +93,18 @@ it('bundles taxonomy-mock/msw for the browser with no node:* module', async () =
       (input) => input.startsWith('node:') || input.includes('/server/') || input.includes('/cli/'),
     ),
   ).toEqual([])
+})
+
+it("weighs in a browser bundle what the README's performance table says, within a tenth", async () => {
+  const row = /^\| `taxonomy-mock\/msw` in a browser bundle \| ([\d.]+) KB gzip/m.exec(
+    readFileSync(root('README.md'), 'utf8'),
+  )
+  expect(row).not.toBeNull()
+  // The bench's own build: minified, gzipped, msw left out.
+  const [check] = await benchBundle()
+  const ratio = check!.figure! / Number(row![1])
+  expect(ratio).toBeGreaterThanOrEqual(0.9)
+  expect(ratio).toBeLessThanOrEqual(1.1)
 })
 
 it('starts in the state the URL names, and window.taxonomyMock switches it, journals and resets', async () => {
