@@ -6,6 +6,7 @@ import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { resolveAdminKey, resolveOptions, type AnswerOptions } from '../http/options.js'
 import { carriesCredentials, redactUrl } from '../http/secret-query.js'
 import type { Scenario } from '../http/scenario.js'
+import type { NestedOrder } from '../core/records.js'
 import { SESSION_ID_PATTERN, SESSION_ID_RULE } from '../http/session-id.js'
 import { DEFAULT_HOST, resolveHost, resolvePort } from '../server/options.js'
 import { parseStoreAddress, type StoreAddress } from '../server/replica/store-address.js'
@@ -85,6 +86,8 @@ export interface UpstreamArgs {
   readonly onMiss: OnMiss
   /** `--upstream-timeout MS`: how long each upstream answer may take, body included. */
   readonly timeout: number
+  /** The server's `--order`, which a capture checks its records against: its command keeps it. */
+  readonly order: NestedOrder | undefined
 }
 
 /** How `serve` gets its certificate: made at start, or read from two PEM files. */
@@ -434,7 +437,7 @@ function parseServe(
   const workers = parseWorkers(values.workers as string | undefined)
   const store = parseStore(values.store as string | undefined, env[OPTION_VARIABLES.store])
   const memoryBudget = parseMemoryBudget(values['memory-budget'] as string | undefined)
-  const upstream = parseUpstream(values, env, data)
+  const upstream = parseUpstream(values, env, data, matching.order)
   const resolved = checkOptions(
     () => ({
       port: values.port === undefined ? resolvePortVariable(port) : resolvePort(port),
@@ -499,6 +502,7 @@ function parseUpstream(
   values: Record<string, string | boolean | string[] | undefined>,
   env: Readonly<Record<string, string | undefined>>,
   data: string | undefined,
+  order: NestedOrder | undefined,
 ): UpstreamArgs | undefined {
   const url = values.upstream as string | undefined
   const mode = values['on-miss'] as string | undefined
@@ -554,6 +558,7 @@ function parseUpstream(
     apiKey,
     onMiss,
     timeout: milliseconds,
+    order,
   }
 }
 

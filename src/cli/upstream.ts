@@ -1,7 +1,7 @@
 import type { Hash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { captureRecord } from '../contract/capture.js'
-import { SERVICE_LIMITS } from '../contract/options.js'
+import { SERVICE_DEFAULTS, SERVICE_LIMITS } from '../contract/options.js'
 import { createUpstreamSource } from '../contract/upstream.js'
 import { createUpstreamExchange } from '../server/upstream-exchange.js'
 import { quote } from '../core/field-name.js'
@@ -95,7 +95,7 @@ export function prepareUpstream(
   const captureCommand =
     data === undefined
       ? undefined
-      : `taxonomy-mock serve --data ${shellWord(data)} --upstream ${shellWord(shownTarget)} --on-miss capture`
+      : `taxonomy-mock serve --data ${shellWord(data)} --upstream ${shellWord(shownTarget)} --on-miss capture${keptFlags(args)}`
   return {
     upstream: { onMiss, source, secrets: [apiKey], ...(captureCommand ? { captureCommand } : {}) },
     attach: (resolver) => captures.attach(resolver),
@@ -104,6 +104,16 @@ export function prepareUpstream(
     capture,
     reachable: say,
   }
+}
+
+/**
+ * The flags of this server the capture command keeps, when not their defaults: its `--order` (a
+ * capture served in another order refuses the records the service orders as this one serves them)
+ * and `--upstream-timeout` (a service this server waits longer for).
+ */
+function keptFlags({ order, timeout }: UpstreamArgs): string {
+  const flags = order === undefined || order === 'name' ? '' : ` --order ${order}`
+  return timeout === SERVICE_DEFAULTS.timeout ? flags : `${flags} --upstream-timeout ${timeout}`
 }
 
 /**

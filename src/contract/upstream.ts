@@ -197,13 +197,15 @@ function toResult(
   if (body !== null && body.byteLength > 0 && redactor.holds(UTF8.decode(body)))
     return failed(`${what}: answered with the API key in its body; not relayed`)
   // A HEAD answer says the length of the body it would have had: unknown when the upstream
-  // compressed it, since GET relays it decoded.
+  // compressed it, since GET relays it decoded. A 204 says none (RFC 9110 §8.6).
   const length =
-    body !== null
-      ? String(body.byteLength)
-      : readableCodings(findField(raw, 'content-encoding'))?.length === 0
-        ? findField(raw, 'content-length')
-        : undefined
+    status === 204
+      ? undefined
+      : body !== null
+        ? String(body.byteLength)
+        : readableCodings(findField(raw, 'content-encoding'))?.length === 0
+          ? findField(raw, 'content-length')
+          : undefined
   if (length !== undefined) headers['content-length'] = length
   // Copied into an object with fast properties, which Node walks on every answer (spread defines
   // each field as its own, `__proto__` too).

@@ -123,6 +123,30 @@ it('fail with --data answers the spec 404 for a slug the fixture lacks, its jour
   expect(upstreamJournal).toEqual([])
 })
 
+it("fail's capture hint keeps the server's --order and --upstream-timeout, without which the command it names would refuse the capture or time out", async () => {
+  const upstream = await startUpstream()
+  const dir = tempDir()
+  const data = join(dir, 'taxonomy.json')
+  writeFileSync(data, toFixtureJson(createTaxonomy({ seed: 42, size: 'small' })))
+  const { url } = await serve([
+    '--data',
+    data,
+    '--upstream',
+    upstream.url,
+    '--on-miss',
+    'fail',
+    '--order',
+    'id',
+    '--upstream-timeout',
+    '30000',
+  ])
+  expect((await get(`${url}/api/v2/disciplines/${SLUG}`)).status).toBe(404)
+  const [miss] = await journal(url)
+  expect(miss!.hint).toBe(
+    `no discipline "${SLUG}" in the data; capture it with: taxonomy-mock serve --data ${data} --upstream ${upstream.url} --on-miss capture --order id --upstream-timeout 30000`,
+  )
+})
+
 it('shows an upstream URL whose path holds the key with the key redacted: in the URL line and in the capture hint an answer journals', async () => {
   const upstream = await startUpstream()
   const dir = tempDir()

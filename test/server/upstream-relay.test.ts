@@ -255,3 +255,19 @@ it('gives a relayed HEAD no Content-Length when the upstream compressed the body
     ])
   }
 })
+
+it('adds no Content-Length to a relayed 204, which may have none (RFC 9110 §8.6), to GET or HEAD', async () => {
+  const upstream = await listen((_req, res) => {
+    res.writeHead(204)
+    res.end()
+  })
+  const mock = await startMock(upstream.url)
+  for (const method of ['GET', 'HEAD']) {
+    const relayed = await send(mock.port, method, '/api/v2/disciplines/no-content')
+    expect([method, relayed.status, relayed.headers['content-length']]).toEqual([
+      method,
+      204,
+      undefined,
+    ])
+  }
+})
