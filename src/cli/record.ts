@@ -10,6 +10,7 @@ import { counted } from './counted.js'
 import { MAX_DATA_BYTES } from './data-file.js'
 import type { CliIo } from './io.js'
 import { toRuntimeError, toServiceOptions } from './verify.js'
+import { shellWord } from './shell-word.js'
 import { writeOutputFile, writesStandardOutput } from './write-file.js'
 
 /**
@@ -51,7 +52,10 @@ export function serveAdvice(
     return `Serve it as the service answered, once saved to a file: taxonomy-mock --data FILE${flag}`
   if (size !== undefined && size > MAX_DATA_BYTES)
     return `It is ${toSizeOver(size, MAX_DATA_BYTES)}, more than the ${toMegabytes(MAX_DATA_BYTES)} --data reads: record fewer disciplines to serve one, or load this one in code with loadTaxonomy()`
-  return `Serve it as the service answered: taxonomy-mock --data ${toShownName(out)}${flag}`
+  // Quoted as a shell reads it back, so the line pastes as it is (a space, a `'`); a name a
+  // terminal would act on is shown JSON-quoted instead, as every line shows one.
+  const shown = toShownName(out)
+  return `Serve it as the service answered: taxonomy-mock --data ${shown === out ? shellWord(out) : shown}${flag}`
 }
 
 /** The size of a regular file written; `undefined` for anything else (a FIFO, a device). */

@@ -1,4 +1,5 @@
 import type { Hash } from 'node:crypto'
+import type { Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { captureRecord } from '../contract/capture.js'
 import { SERVICE_DEFAULTS, SERVICE_LIMITS } from '../contract/options.js'
@@ -8,7 +9,7 @@ import { quote } from '../core/field-name.js'
 import { noteDataFile } from '../core/identity.js'
 import { loadTaxonomy } from '../core/load.js'
 import { fixtureJsonChunks } from '../core/serialize.js'
-import { toOneLine, toShownName } from '../core/shown-text.js'
+import { toOneLine, toQuoted, toShownName } from '../core/shown-text.js'
 import type { Taxonomy } from '../core/store.js'
 import { FIXTURE_FORMAT, LEVELS } from '../core/types.js'
 import { findEndpoint, type Collection } from '../http/endpoints.js'
@@ -16,8 +17,10 @@ import type { Resolver } from '../http/resolver.js'
 import type { Upstream, UpstreamSource } from '../http/upstream.js'
 import type { ServeArgs, UpstreamArgs } from './args.js'
 import { counted } from './counted.js'
+import { findDescriptorPath } from './descriptor-paths.js'
 import type { CliIo } from './io.js'
 import { shellWord } from './shell-word.js'
+import { UsageError } from './usage-error.js'
 import { writeOutputFile } from './write-file.js'
 
 /** `serve --upstream`'s part: the source the resolver asks, and the captures it writes. */
@@ -124,17 +127,33 @@ export async function emptyUpstreamData(args: ServeArgs): Promise<Taxonomy | und
   if (args.upstream === undefined) return undefined
   if (args.data !== undefined) {
     if (args.upstream.onMiss !== 'capture') return undefined
-    const missing = await stat(args.data).then(
-      () => false,
-      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    const info = await stat(args.data).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? null : undefined,
     )
-    if (!missing) return undefined
+    refuseStreamedData(args.data, info)
+    if (info !== null) return undefined
   }
   return loadTaxonomy({
     format: FIXTURE_FORMAT,
     seed: null,
     ...Object.fromEntries(LEVELS.map((level) => [level, []])),
   })
+}
+
+/**
+ * A capture replaces the `--data` file whole, which only a regular file (or none yet) can be: a
+ * descriptor path (`/dev/stdin < data.json`) is appended to, leaving two fixtures in the file behind
+ * it, and a FIFO waits for a reader that may never come, holding up every later capture and the
+ * stop. A folder is left to the read, which says so.
+ */
+function refuseStreamedData(file: string, info: Stats | null | undefined): void {
+  const streamed =
+    findDescriptorPath(file) !== undefined ||
+    (info != null && !info.isFile() && !info.isDirectory())
+  if (streamed)
+    throw new UsageError(
+      `--on-miss capture rewrites the --data file, and ${toQuoted(file)} is not a regular file (a descriptor, FIFO, device or socket): capture into a file`,
+    )
 }
 
 /**

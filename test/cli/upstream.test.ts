@@ -1,4 +1,5 @@
 // `serve --upstream`: a second kit server on loopback stands for the real service.
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -534,6 +535,22 @@ it('refuses --on-miss or --upstream-timeout without --upstream, fail or capture 
     expect(await run.exit, argv.join(' ')).toBe(2)
     expect(run.stderr).toHaveLength(1)
     expect(run.stderr[0]).toContain(message)
+  }
+})
+
+it('refuses capture into a --data that is no regular file (a FIFO, /dev/stdin), exit 2 in one line: appended to or waited on, never replaced', async () => {
+  const fifo = join(tempDir(), 'data.fifo')
+  execFileSync('mkfifo', [fifo])
+  for (const [data, workers] of [
+    [fifo, []],
+    ['/dev/stdin', []],
+    [fifo, ['--workers', '2']],
+  ] as const) {
+    const run = spawnCli(['--port', '0', ...workers, ...capturing(data, 'http://127.0.0.1:9')], ENV)
+    expect(await run.exit, data).toBe(2)
+    expect(run.stderr).toEqual([
+      `taxonomy-mock: --on-miss capture rewrites the --data file, and "${data}" is not a regular file (a descriptor, FIFO, device or socket): capture into a file`,
+    ])
   }
 })
 

@@ -356,3 +356,13 @@ it('says a recording past the --data limit cannot be served so, not a command th
     'Serve it as the service answered: taxonomy-mock --data "a\\nb.json"',
   )
 })
+
+it('quotes a file name the shell would split in the command it advises, so the line pastes as it is', async () => {
+  const { serveAdvice } = await import('../../src/cli/record.js')
+  expect(serveAdvice('rec dir/ü.json', 10, 'name')).toBe(
+    "Serve it as the service answered: taxonomy-mock --data 'rec dir/ü.json'",
+  )
+  expect(serveAdvice("it's $HOME.json", 10, 'id')).toBe(
+    "Serve it as the service answered: taxonomy-mock --data 'it'\\''s $HOME.json' --order id",
+  )
+})
