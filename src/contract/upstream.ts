@@ -170,6 +170,11 @@ function toResult(
   const { status } = reply
   if (status < 200)
     return failed(`${what}: answered ${status}, which is no final answer; not relayed`)
+  // A 304 answers a conditional request, which the relay never sends: no redirect either.
+  if (status === 304)
+    return failed(
+      `${what}: answered 304 (not modified) to a request with no validator; not relayed`,
+    )
   if (status >= 300 && status < 400)
     return failed(`${what}: answered ${status}, a redirect, which is not followed`)
   const raw = reply.headers

@@ -114,6 +114,20 @@ it('follows no redirect: a 3xx upstream answer is a 502 and its Location is neve
   expect(elsewhere.requests).toEqual([])
 })
 
+it('says of a 304 upstream answer that it is no redirect: a not-modified to a request with no validator', async () => {
+  const unmodified = await listen((_req, res) => {
+    res.writeHead(304)
+    res.end()
+  })
+  const { url } = await serve(unmodified.url)
+  const answer = await get(`${url}/api/v2/disciplines/${SLUG}`)
+  expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: BAD_GATEWAY })
+  const entries = await (await fetch(`${url}/__admin/sessions/default/requests`)).json()
+  expect(entries.map((entry: { hint: string }) => entry.hint.replace(/^GET \S+: /, ''))).toEqual([
+    'answered 304 (not modified) to a request with no validator; not relayed',
+  ])
+})
+
 it('names a slug it cannot capture with its C1 and bidirectional controls escaped, and the reason on one line', async () => {
   // Answers any discipline with a record echoing the slug, which no fixture takes.
   const echoing = await listen((req, res) => {
