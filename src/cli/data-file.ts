@@ -69,7 +69,9 @@ const fixtureWhere = (file: string) => `--data file ${toQuoted(file)}`
 export async function loadFixtureBytes(file: string, bytes: Uint8Array): Promise<Taxonomy> {
   const where = fixtureWhere(file)
   // Over IPC a Buffer arrives as a plain Uint8Array: a view of it, no copy.
-  const text = decodeUtf8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), where)
+  const text = decodeUtf8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), where, {
+    keepBom: true,
+  })
   let taxonomy: Taxonomy
   try {
     taxonomy = loadTaxonomy(text)
@@ -110,6 +112,14 @@ export async function readDataFile(
   limit: ReadLimit = FIXTURE_LIMIT,
 ): Promise<string> {
   return decodeUtf8(await readDataBytes(file, where, signal, timeoutMs, limit), where)
+}
+
+/**
+ * A fixture file's text, as {@link readDataFile} reads it, its byte-order mark kept for the loader
+ * to drop: the CLI takes the files `loadTaxonomy(readFileSync(file, 'utf8'))` takes, no more.
+ */
+export async function readFixtureText(file: string, where: string): Promise<string> {
+  return decodeUtf8(await readDataBytes(file, where), where, { keepBom: true })
 }
 
 /** A file's bytes, as {@link readDataFile} reads them. */

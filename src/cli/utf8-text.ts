@@ -1,12 +1,18 @@
 import { UsageError } from './usage-error.js'
 
 /**
- * `bytes` as UTF-8 text (a byte-order mark dropped); anything else is refused, naming the offset
- * of the first byte that is not UTF-8, rather than read as U+FFFD: the data would not be the file's.
+ * `bytes` as UTF-8 text (a byte-order mark dropped, unless `keepBom`: a fixture's loader drops
+ * one itself, as `loadTaxonomy` of a file read in code does); anything else is refused, naming the
+ * offset of the first byte that is not UTF-8, rather than read as U+FFFD: the data would not be
+ * the file's.
  */
-export function decodeUtf8(bytes: Buffer, where: string): string {
+export function decodeUtf8(
+  bytes: Buffer,
+  where: string,
+  { keepBom = false }: { readonly keepBom?: boolean } = {},
+): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: keepBom }).decode(bytes)
   } catch {
     const at = findInvalidUtf8(bytes)
     throw new UsageError(

@@ -2,7 +2,7 @@ import { FixtureError } from '../core/fixture-error.js'
 import { loadTaxonomy } from '../core/load.js'
 import { toQuoted } from '../core/shown-text.js'
 import { counted } from './counted.js'
-import { readDataFile } from './data-file.js'
+import { readFixtureText } from './data-file.js'
 import type { CliIo } from './io.js'
 
 /**
@@ -14,7 +14,7 @@ import type { CliIo } from './io.js'
  */
 export async function validateFixture(file: string, io: CliIo): Promise<number> {
   const name = toQuoted(file)
-  const text = await readDataFile(file, `file ${name}`)
+  const text = await readFixtureText(file, `file ${name}`)
   try {
     const taxonomy = loadTaxonomy(text)
     io.stdout(

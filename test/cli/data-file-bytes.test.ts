@@ -11,6 +11,7 @@ import { BIN, childEnv, runCli, spawnCli, spawnProgram } from '../helpers/cli.js
 import { fixturePath } from '../helpers/fixtures.js'
 import { base, startWatching } from '../helpers/watch.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
+import { loadTaxonomy } from '../../src/core/load.js'
 
 const URL_LINE = /^taxonomy-mock listening on (http:\/\/127\.0\.0\.1:\d+) /
 const SMALL = readFileSync(fixturePath('taxonomy-seed-42-small.json'))
@@ -73,6 +74,18 @@ it('accepts a file that starts with a byte-order mark, and names it by the SHA-2
     dataset: { sha256: string }
   }
   expect(health.dataset.sha256).toBe(createHash('sha256').update(bytes).digest('hex'))
+})
+
+it('refuses a file that starts with two byte-order marks, as loadTaxonomy of the text refuses it', async () => {
+  const bom = Buffer.from([0xef, 0xbb, 0xbf])
+  const file = tempFile(Buffer.concat([bom, bom, SMALL]))
+  expect(() => loadTaxonomy(readFileSync(file, 'utf8'))).toThrow(/U\+FEFF/)
+  const validate = await runCli(['validate', file])
+  expect(validate.code).toBe(2)
+  expect(validate.stdout.join('\n')).toMatch(/U\+FEFF/)
+  const serve = await runCli(['--data', file, '--port', '0'])
+  expect(serve.code).toBe(2)
+  expect(serve.stderr.join('\n')).toMatch(/U\+FEFF/)
 })
 
 it('refuses a file that is not UTF-8, naming the first byte that is not and its offset', async () => {
