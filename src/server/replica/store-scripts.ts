@@ -202,18 +202,21 @@ export const SCRIPTS = {
  */
 export function withScriptCommand(message: string): string {
   const [, sha, line] = /script: ([0-9a-f]{40}), on @user_script:(\d+)\.\s*$/.exec(message) ?? []
-  const name = Object.keys(SCRIPTS).find((key) => SCRIPT_SHAS[key] === sha)
+  const name = (Object.keys(SCRIPTS) as ScriptName[]).find((key) => shaOf(key) === sha)
   if (name === undefined) return message
-  const text = SCRIPTS[name as keyof typeof SCRIPTS].SCRIPT.split('\n')[Number(line) - 1] ?? ''
+  const text = SCRIPTS[name].SCRIPT.split('\n')[Number(line) - 1] ?? ''
   const commands = [...text.matchAll(/redis\.call\('(\w+)'/g)].map(([, command]) => command)
   if (commands.length === 0) return message
   return `${message.trimEnd()}; ${commands.join(' or ')} in the replicas' ${name} script`
 }
 
-/** Each script's SHA-1, as Redis names it (the client's `defineScript` computes the same). */
-const SCRIPT_SHAS: Record<string, string> = Object.fromEntries(
-  Object.entries(SCRIPTS).map(([name, { SCRIPT }]) => [
-    name,
-    createHash('sha1').update(SCRIPT).digest('hex'),
-  ]),
-)
+/**
+ * A script's SHA-1, as Redis names it: hashed when an error reply first asks, not as the module
+ * loads (the client's `defineScript` hashes each script for itself at start).
+ */
+function shaOf(name: ScriptName): string {
+  return (scriptShas[name] ??= createHash('sha1').update(SCRIPTS[name].SCRIPT).digest('hex'))
+}
+const scriptShas: Partial<Record<ScriptName, string>> = {}
+
+type ScriptName = keyof typeof SCRIPTS
