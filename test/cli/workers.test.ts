@@ -153,12 +153,16 @@ function resumeTls(url: string, ca: string, session?: Buffer) {
 async function replaceAWorker(run: CliRun): Promise<number> {
   const [killed, kept] = await childPids(run.child.pid!)
   process.kill(killed!, 'SIGKILL')
+  return workerInPlaceOf(run, killed!, kept!)
+}
+
+/** Waits for the worker the primary starts in place of `gone`, beside `kept`: its pid. */
+async function workerInPlaceOf(run: CliRun, gone: number, kept: number): Promise<number> {
   let started: number | undefined
   await until(
     async () =>
-      (started = (await childPids(run.child.pid!)).find(
-        (pid) => pid !== kept && pid !== killed,
-      )) !== undefined,
+      (started = (await childPids(run.child.pid!)).find((pid) => pid !== kept && pid !== gone)) !==
+      undefined,
     'a worker started in place of the dead one',
   )
   return started!
@@ -469,25 +473,18 @@ describe('serve --workers 2', () => {
     } finally {
       if (isAlive(stuck!)) process.kill(stuck!, 'SIGCONT')
     }
-    let started: number | undefined
-    await until(
-      async () =>
-        (started = (await childPids(run.child.pid!)).find(
-          (pid) => pid !== kept && pid !== stuck,
-        )) !== undefined,
-      'a worker started in place of the killed one',
-    )
+    const started = await workerInPlaceOf(run, stuck!, kept!)
     // Eight connections at once in session x, until the new worker takes some of them: every
     // answer, from either worker, has the write in force.
     const statuses: number[] = []
     await until(async () => {
-      const before = await socketCount(started!)
+      const before = await socketCount(started)
       const agent = new Agent({ keepAlive: true, maxSockets: 8 })
       const session = { ...AUTH, 'x-taxonomy-mock-session': 'x' }
       const answers = Promise.all(
         [...Array(8).keys()].map(() => get(`${url}/api/v2/disciplines/history`, session, agent)),
       )
-      const during = await answers.then(() => socketCount(started!))
+      const during = await answers.then(() => socketCount(started))
       agent.destroy()
       statuses.push(...(await answers).map(({ status }) => status))
       return during > before
