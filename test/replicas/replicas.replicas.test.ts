@@ -104,6 +104,23 @@ async function readBacks(): Promise<number> {
   return Number(/cmdstat_hstrlen:calls=(\d+)/.exec(stats)?.[1] ?? 0)
 }
 
+/**
+ * Sets `session`'s scenario on the replica at `url` and waits until its notice was heard and the
+ * writer read the state back: only the wait for confirmations is left. The call, its answer pending.
+ */
+async function writtenAndReadBack(
+  url: string,
+  session: string,
+  listener: { readonly notices: readonly Notice[] },
+) {
+  const before = await readBacks()
+  const call = admin(url, 'PUT', `${session}/scenario`, 'unavailable')
+  await until(() => listener.notices.length === 1, 'the notice heard')
+  await until(async () => (await readBacks()) > before, 'the state read back')
+  // Wrapped: an async function's promise would wait for the answer's.
+  return { call }
+}
+
 describe('serve --store redis:// (three replicas on three ports)', () => {
   it('applies an admin call made on one replica to the next request on any other', async () => {
     const [a, b, c] = await startReplicas('rw')
@@ -170,12 +187,8 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     const [a] = await startReplicas('flushed&timeout=30000', 1)
     const listener = await listenTo('flushed:changes')
     try {
-      const before = await readBacks()
-      const call = admin(a!.url, 'PUT', 'flushed/scenario', 'unavailable')
-      await until(() => listener.notices.length === 1, 'the notice heard')
-      // The writer has read the state back: Redis loses it before the call answers, as a
-      // restart without persistence would.
-      await until(async () => (await readBacks()) > before, 'the state read back')
+      const { call } = await writtenAndReadBack(a!.url, 'flushed', listener)
+      // Redis loses the state before the call answers, as a restart without persistence would.
       await sendToRedis(redis.url, 'FLUSHALL')
       const [{ from, write }] = listener.notices as [Notice]
       await sendToRedis(redis.url, 'PUBLISH', `flushed:acks:${from}`, `${write} listener`)
@@ -195,11 +208,8 @@ describe('serve --store redis:// (three replicas on three ports)', () => {
     const [a] = await startReplicas('cut-wait&timeout=30000', 1)
     const listener = await listenTo('cut-wait:changes')
     try {
-      const before = await readBacks()
-      const call = admin(a!.url, 'PUT', 'cut/scenario', 'unavailable')
-      await until(() => listener.notices.length === 1, 'the notice heard')
       // Cut once the state was read back: only the wait for confirmations is left.
-      await until(async () => (await readBacks()) > before, 'the state read back')
+      const { call } = await writtenAndReadBack(a!.url, 'cut', listener)
       const [connection] = await replicaConnections(redis.url, 'cut-wait')
       await sendToRedis(redis.url, 'CLIENT', 'KILL', 'ID', connection!)
       const answer = await call
