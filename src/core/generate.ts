@@ -1,15 +1,15 @@
 import { rejectNearMisses, requireOptionsObject } from './options-object.js'
-import { describeDomain } from './generator/descriptions.js'
-import { createIdSource } from './ids.js'
-import { generateDisciplines, generateSubDisciplines } from './generator/levels.js'
+import { createIdSource, createIdsByPosition } from './ids.js'
+import { subjectKeysOf, topicNamesOf, type TopicNames } from './generator/names.js'
+import { planUpperLevels } from './generator/plan.js'
 import { fromSnapshotText, toSnapshotText, type UpperLevels } from './generator/snapshot.js'
 import { planTopics, walkTopics } from './generator/topics.js'
-import { createRandom, shuffled, type Random } from './random.js'
+import { createUpperLevels } from './generator/upper.js'
+import { createRandom, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
-import { createUniqueSlugs, toSlug } from './slug.js'
 import { Taxonomy, type TaxonomyView } from './store.js'
-import { FIXTURE_FORMAT, type Fixture, type FixtureDomain, type Level } from './types.js'
-import { DOMAINS } from './generator/vocabulary/index.js'
+import { FIXTURE_FORMAT, type Level } from './types.js'
+import { DOMAINS, type DisciplineWords } from './generator/vocabulary/index.js'
 import { OptionError } from './option-error.js'
 
 /** The seed used when none is given, so that "no options" means the same data everywhere. */
@@ -156,18 +156,52 @@ export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
 }
 
 /**
- * A generated taxonomy whose topics wait for their first use, a sub-discipline's at a time. Their
- * counts come at once from the walk, so a discipline's `topics_count` needs no topic built.
+ * A generated taxonomy whose records below the domains wait for their first use: the disciplines
+ * and sub-disciplines a record at a time, the topics a sub-discipline's at a time. Their counts
+ * come at once from the plan and the walk, so a discipline's `topics_count` needs no topic built.
  */
 function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Taxonomy {
-  const { head, subDisciplines, walk } = upper
-  const plan = planTopics(walk, idStream(seed, 'topics'), counts, subDisciplines)
-  const taxonomy = new Taxonomy(head, {
-    countOf: (position) => plan.counts[position]!,
-    topicsOf: plan.topicsOf,
-    build: plan.all,
+  const { plan, walk } = upper
+  const levels = createUpperLevels(plan, {
+    disciplines: createIdsByPosition(idStream(seed, 'disciplines'), counts.disciplines),
+    subDisciplines: createIdsByPosition(idStream(seed, 'sub_disciplines'), counts.subDisciplines),
   })
-  builtTopics.set(taxonomy, { built: plan.built, of: counts.topics })
+  const names: (TopicNames | undefined)[] = new Array(counts.disciplines)
+  const domainOf = (discipline: number) =>
+    DOMAINS[plan.domainVocabulary[discipline % counts.domains]!]!
+  const wordsOf = (discipline: number) =>
+    domainOf(discipline).disciplines[plan.disciplineWords[discipline]!]!
+  // By the words, not the discipline: 10,000 disciplines share some seventy lists of subjects.
+  const subjectKeys = new Map<DisciplineWords, readonly number[]>()
+  const topics = planTopics(walk, idStream(seed, 'topics'), counts, {
+    subDiscipline: plan.subDiscipline,
+    firstSub: plan.firstSub,
+    subDisciplineAt: levels.subDisciplineAt,
+    // Made when a topic is first built, not to answer a discipline: about 0.1 ms each, cold.
+    topicNames: (discipline) => {
+      const built = names[discipline]
+      if (built !== undefined) return built
+      return (names[discipline] = topicNamesOf(
+        domainOf(discipline).style,
+        wordsOf(discipline).subjects,
+        plan.topicStride[discipline]!,
+        plan.topicOffset[discipline]!,
+      ))
+    },
+    subjectKeys: (discipline) => {
+      const words = wordsOf(discipline)
+      let keys = subjectKeys.get(words)
+      if (keys === undefined) subjectKeys.set(words, (keys = subjectKeysOf(words.subjects)))
+      return keys
+    },
+  })
+  const head = Object.freeze({ format: FIXTURE_FORMAT, seed, domains: Object.freeze(plan.domains) })
+  const taxonomy = new Taxonomy(head, levels, {
+    countOf: (position) => topics.counts[position]!,
+    topicsOf: topics.topicsOf,
+    build: topics.all,
+  })
+  builtTopics.set(taxonomy, { built: topics.built, of: counts.topics })
   return taxonomy
 }
 
@@ -184,41 +218,11 @@ export function resolveSeed(seed: unknown): number {
   return seed + 0
 }
 
-/** The levels above the topics, their drafts, and the walk of the stream the topics go on from. */
+/** The levels above the topics as numbers, and the walk of the stream the topics go on from. */
 function generateUpperLevels(seed: number, counts: SizeCounts): UpperLevels {
   const random = createRandom(seed)
-  const nextId = idsOf(seed, 'domains', counts.domains)
-  const domainWords = cycle(shuffled(random, DOMAINS), counts.domains)
-  const domainSlugs = createUniqueSlugs()
-  const domains = domainWords.map((words): FixtureDomain =>
-    Object.freeze({
-      id: nextId(),
-      name: words.name,
-      slug: domainSlugs(toSlug(words.name)),
-      description: describeDomain(random, words.name, words.scope),
-    }),
-  )
-  const disciplines = generateDisciplines(
-    random,
-    idsOf(seed, 'disciplines', counts.disciplines),
-    counts,
-    domains,
-    domainWords,
-  )
-  const subDisciplines = generateSubDisciplines(
-    random,
-    idsOf(seed, 'sub_disciplines', counts.subDisciplines),
-    counts,
-    disciplines,
-  )
-  const head: Omit<Fixture, 'topics'> = Object.freeze({
-    format: FIXTURE_FORMAT,
-    seed,
-    domains: Object.freeze(domains),
-    disciplines: Object.freeze(disciplines.map((draft) => draft.record)),
-    sub_disciplines: Object.freeze(subDisciplines.map((draft) => draft.record)),
-  })
-  return { head, disciplines, subDisciplines, walk: walkTopics(random, counts, subDisciplines) }
+  const plan = planUpperLevels(random, counts, idsOf(seed, 'domains', counts.domains))
+  return { plan, walk: walkTopics(random, counts, plan) }
 }
 
 /**
@@ -231,9 +235,4 @@ function idsOf(seed: number, level: Level, count: number): () => string {
 
 function idStream(seed: number, level: Level): Random {
   return createRandom(`ids:${level}:${seed}`)
-}
-
-/** The first `count` items of `items` repeated as often as needed. */
-function cycle<T>(items: readonly T[], count: number): T[] {
-  return Array.from({ length: count }, (_, i) => items[i % items.length]!)
 }

@@ -63,3 +63,44 @@ function writeHex(bytes: Uint8Array, at: number, word: number, digits: number): 
     word >>>= 4
   }
 }
+
+/** Where every this many ids of a level begin, a fork of its stream is kept. */
+const CHECKPOINT_EVERY = 256
+
+/** The ids of one level by position, each the one {@link createIdSource} gives in that place. */
+export interface IdsByPosition {
+  /** The `position`th id, without writing those before it. */
+  readonly at: (position: number) => string
+  /** A source of every id in order, from the first. */
+  readonly source: () => () => string
+}
+
+/**
+ * The ids `createIdSource(random, count)` gives, by position: a record built on its own takes its id
+ * from a fork of the stream kept every {@link CHECKPOINT_EVERY} ids (made on first use, one pass
+ * of four draws an id) moved on to it, so no id before it is written.
+ */
+export function createIdsByPosition(random: Random, count: number): IdsByPosition {
+  const start = random.fork()
+  let checkpoints: Random[] | undefined
+  return {
+    at(position) {
+      checkpoints ??= checkpointsOf(start, count)
+      const stream = checkpoints[Math.floor(position / CHECKPOINT_EVERY)]!.fork()
+      // Each id is four draws of the stream.
+      stream.skip(4 * (position % CHECKPOINT_EVERY))
+      return createIdSource(stream, 1)()
+    },
+    source: () => createIdSource(start.fork(), count),
+  }
+}
+
+function checkpointsOf(start: Random, count: number): Random[] {
+  const checkpoints: Random[] = []
+  const stream = start.fork()
+  for (let position = 0; position < count; position += CHECKPOINT_EVERY) {
+    checkpoints.push(stream.fork())
+    stream.skip(4 * CHECKPOINT_EVERY)
+  }
+  return checkpoints
+}

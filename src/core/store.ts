@@ -21,6 +21,40 @@ export interface DeferredTopics {
 }
 
 /**
+ * The disciplines and sub-disciplines of a generated dataset, each written when first asked for:
+ * at the largest counts they are 110,000 records, and a first answer shows a few dozen. Records
+ * are found by place; a place always gives the same frozen object.
+ * @internal
+ */
+export interface DeferredLevels {
+  readonly disciplineCount: number
+  readonly subDisciplineCount: number
+  readonly disciplineAt: (position: number) => FixtureDiscipline
+  readonly subDisciplineAt: (position: number) => FixtureSubDiscipline
+  /** Every record of a level, in dataset order: the objects `*At` gives, the rest written now. */
+  readonly allDisciplines: () => readonly FixtureDiscipline[]
+  readonly allSubDisciplines: () => readonly FixtureSubDiscipline[]
+  /** The place of the record with this slug, or `undefined`. */
+  readonly findDiscipline: (slug: string) => number | undefined
+  readonly findSubDiscipline: (slug: string) => number | undefined
+  /** The place of a record these levels wrote; `undefined` for any other object. */
+  readonly placeOf: (record: object) => number | undefined
+  /** The places of a domain's disciplines (by the domain's place), in dataset order. */
+  readonly disciplinesOf: (domain: number) => readonly number[]
+  /** The places of a discipline's child sub-disciplines, in dataset order. */
+  readonly subDisciplinesOf: (discipline: number) => readonly number[]
+  /** The places of a sub-discipline's parent disciplines, in the order of its `discipline_ids`. */
+  readonly parentsOf: (sub: number) => readonly number[]
+}
+
+/** What a generated dataset holds before any record below the domains is written. */
+export interface GeneratedHead {
+  readonly format: Fixture['format']
+  readonly seed: number
+  readonly domains: readonly FixtureDomain[]
+}
+
+/**
  * A validated dataset held in memory: frozen records, indexes by slug and id, and child lists
  * derived from the records' parent links, so the two directions can never disagree. Immutable, so
  * one instance can be shared (`createTaxonomy` does, per seed and size).
@@ -31,12 +65,13 @@ export class Taxonomy {
   /** The seed that generated this data, or `null` for loaded or patched data. */
   readonly seed: number | null
   readonly domains: readonly FixtureDomain[]
-  readonly disciplines: readonly FixtureDiscipline[]
-  readonly subDisciplines: readonly FixtureSubDiscipline[]
 
-  #head: Omit<Fixture, 'topics'>
+  #format: Fixture['format']
   #fixture: Fixture | undefined
+  #levels: DeferredLevels | undefined
   #deferred: DeferredTopics | undefined
+  #disciplines: readonly FixtureDiscipline[] | undefined
+  #subDisciplines: readonly FixtureSubDiscipline[] | undefined
   // Each index is made on first use: a first answer reads two or three of them, and at the
   // largest counts each index of the sub-disciplines is a hundred thousand entries.
   #disciplineBySlug: Map<string, FixtureDiscipline> | undefined
@@ -51,24 +86,42 @@ export class Taxonomy {
 
   /**
    * @internal Trusts its input to be valid and frozen; use `createTaxonomy` or `loadTaxonomy`.
-   * Without `deferred`, `fixture` holds the topics; with it, they are built on first use.
+   * With `levels` and `deferred` (a generated dataset), the records below the domains are
+   * written on first use.
    */
   constructor(fixture: Fixture)
-  constructor(fixture: Omit<Fixture, 'topics'>, deferred: DeferredTopics)
-  constructor(fixture: Fixture | Omit<Fixture, 'topics'>, deferred?: DeferredTopics) {
-    this.#head = fixture
+  constructor(head: GeneratedHead, levels: DeferredLevels, deferred: DeferredTopics)
+  constructor(
+    fixture: Fixture | GeneratedHead,
+    levels?: DeferredLevels,
+    deferred?: DeferredTopics,
+  ) {
+    this.#format = fixture.format
+    this.#levels = levels
     this.#deferred = deferred
-    if (deferred === undefined) this.#fixture = fixture as Fixture
+    if (levels === undefined) {
+      this.#fixture = fixture as Fixture
+      this.#disciplines = this.#fixture.disciplines
+      this.#subDisciplines = this.#fixture.sub_disciplines
+    }
     this.seed = fixture.seed
     this.domains = fixture.domains
-    this.disciplines = fixture.disciplines
-    this.subDisciplines = fixture.sub_disciplines
     Object.freeze(this)
   }
 
   /** The fixture format of the data: `taxonomy-mock/v1`, or `taxonomy-mock/v1.1` for recorded data. */
   get format(): Fixture['format'] {
-    return this.#head.format
+    return this.#format
+  }
+
+  /** Every discipline, in dataset order (a generated dataset writes them on first use). */
+  get disciplines(): readonly FixtureDiscipline[] {
+    return (this.#disciplines ??= this.#levels!.allDisciplines())
+  }
+
+  /** Every sub-discipline, in dataset order (a generated dataset writes them on first use). */
+  get subDisciplines(): readonly FixtureSubDiscipline[] {
+    return (this.#subDisciplines ??= this.#levels!.allSubDisciplines())
   }
 
   /** Every topic, in dataset order (a generated dataset builds them on first use). */
@@ -78,11 +131,21 @@ export class Taxonomy {
 
   /** The discipline with this slug, or `undefined`. */
   findDiscipline(slug: string): FixtureDiscipline | undefined {
+    const levels = this.#levels
+    if (levels !== undefined) {
+      const position = levels.findDiscipline(slug)
+      return position === undefined ? undefined : levels.disciplineAt(position)
+    }
     return (this.#disciplineBySlug ??= indexBy(this.disciplines, 'slug')).get(slug)
   }
 
   /** The sub-discipline with this slug, or `undefined`. */
   findSubDiscipline(slug: string): FixtureSubDiscipline | undefined {
+    const levels = this.#levels
+    if (levels !== undefined) {
+      const position = levels.findSubDiscipline(slug)
+      return position === undefined ? undefined : levels.subDisciplineAt(position)
+    }
     const position = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug')).get(slug)
     return position === undefined ? undefined : this.subDisciplines[position]
   }
@@ -95,18 +158,28 @@ export class Taxonomy {
 
   /** The disciplines of a domain, in dataset order. */
   disciplinesOf(domain: FixtureDomain): readonly FixtureDiscipline[] {
+    const levels = this.#levels
+    const place = this.domains.indexOf(domain)
+    if (levels !== undefined && place >= 0)
+      return levels.disciplinesOf(place).map(levels.disciplineAt)
     this.#childrenOfDomain ??= childrenBy(this.disciplines, (discipline) => discipline.domain_ids)
     return this.#childrenOfDomain.get(domain.id) ?? []
   }
 
   /** The child sub-disciplines of a discipline, in dataset order. */
   subDisciplinesOf(discipline: FixtureDiscipline): readonly FixtureSubDiscipline[] {
+    const levels = this.#levels
+    const place = levels?.placeOf(discipline)
+    if (place !== undefined) return levels!.subDisciplinesOf(place).map(levels!.subDisciplineAt)
     this.#childrenOfDiscipline ??= childrenBy(this.subDisciplines, (sub) => sub.discipline_ids)
     return this.#childrenOfDiscipline.get(discipline.id) ?? []
   }
 
   /** The parent disciplines of a sub-discipline, in the order of its `discipline_ids`. */
   parentDisciplinesOf(sub: FixtureSubDiscipline): readonly FixtureDiscipline[] {
+    const levels = this.#levels
+    const place = levels?.placeOf(sub)
+    if (place !== undefined) return levels!.parentsOf(place).map(levels!.disciplineAt)
     const byId = (this.#disciplineById ??= indexBy(this.disciplines, 'id'))
     return sub.discipline_ids.map((id) => byId.get(id)!)
   }
@@ -139,6 +212,8 @@ export class Taxonomy {
    * index its lookup made, so a first answer does not index a hundred thousand ids as well.
    */
   #placeOf(sub: FixtureSubDiscipline): number | undefined {
+    const written = this.#levels?.placeOf(sub)
+    if (written !== undefined) return written
     const bySlug = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug'))
     const position = bySlug.get(sub.slug)
     if (position !== undefined && this.subDisciplines[position]!.id === sub.id) return position
@@ -159,7 +234,14 @@ export class Taxonomy {
    */
   toFixture(): Fixture {
     if (this.#fixture === undefined) {
-      this.#fixture = Object.freeze({ ...this.#head, topics: this.#deferred!.build() })
+      this.#fixture = Object.freeze({
+        format: this.#format,
+        seed: this.seed,
+        domains: this.domains,
+        disciplines: this.disciplines,
+        sub_disciplines: this.subDisciplines,
+        topics: this.#deferred!.build(),
+      })
       this.#deferred = undefined
     }
     return this.#fixture

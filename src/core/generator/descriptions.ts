@@ -1,9 +1,14 @@
-import type { Random } from '../random.js'
+/**
+ * One readable English sentence per record, from a few templates picked by the seeded generator.
+ * The caller draws the template (`random.nextInt(DESCRIPTION_TEMPLATES)`) and keeps the number, so
+ * a record's text can be written when it is first asked for, long after its draws.
+ */
 
-/** One readable English sentence per record, from a few templates picked by the seeded generator. */
+/** How many templates a domain, discipline or sub-discipline description is drawn from. */
+export const DESCRIPTION_TEMPLATES = 3
 
-export function describeDomain(random: Random, name: string, scope: string): string {
-  switch (random.nextInt(3)) {
+export function describeDomain(template: number, name: string, scope: string): string {
+  switch (template) {
     case 0:
       return `${name} covers ${scope}.`
     case 1:
@@ -13,8 +18,8 @@ export function describeDomain(random: Random, name: string, scope: string): str
   }
 }
 
-export function describeDiscipline(random: Random, name: string, study: string): string {
-  switch (random.nextInt(3)) {
+export function describeDiscipline(template: number, name: string, study: string): string {
+  switch (template) {
     case 0:
       return `${name} is the study of ${study}.`
     case 1:
@@ -24,16 +29,16 @@ export function describeDiscipline(random: Random, name: string, study: string):
   }
 }
 
+/** `first` and `second` are drawn subjects (`random.pick`), `template` drawn after them. */
 export function describeSubDiscipline(
-  random: Random,
+  template: number,
+  first: string,
+  second: string,
   name: string,
   disciplineName: string,
-  subjects: readonly string[],
 ): string {
-  const first = random.pick(subjects)
-  const second = random.pick(subjects)
   const focus = first === second ? first : `${first} and ${second}`
-  switch (random.nextInt(3)) {
+  switch (template) {
     case 0:
       return `${name} is a branch of ${disciplineName} that focuses on ${focus}.`
     case 1:

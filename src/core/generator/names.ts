@@ -1,13 +1,6 @@
-import { shuffled, shuffledIndexes, type Random } from '../random.js'
+import type { Random } from '../random.js'
 import { toSlug } from '../slug.js'
-import {
-  ASPECTS,
-  CONTEXTS,
-  DOMAINS,
-  type AspectFit,
-  type DisciplineWords,
-  type DomainWords,
-} from './vocabulary/index.js'
+import { ASPECTS, CONTEXTS, DOMAINS, type AspectFit, type DomainWords } from './vocabulary/index.js'
 
 /** A name with its slug; the slug may still need a suffix to be unique in its level. */
 interface NamedSubject {
@@ -18,44 +11,6 @@ interface NamedSubject {
    * (a test walks the whole vocabulary to hold this), so uniqueness is checked on numbers.
    */
   readonly key: number
-}
-
-/** A sub-discipline's name and its slug, which may still need a suffix to be unique in its level. */
-interface NamedSubDiscipline {
-  readonly name: string
-  readonly slug: string
-}
-
-/**
- * The sub-discipline names of one discipline, in the order they are handed out: the real
- * sub-fields first (shuffled), then modifier combinations ("Computational Cosmology"). Returns the
- * `n`th name, cycling. The combinations' order is a shuffle of their indexes, the same draws as
- * shuffling the names themselves, so only the names handed out are ever built. A combination's
- * slug is its two words' slugs joined, each made once: `toSlug` of a hundred thousand names was a
- * tenth of the largest dataset's start.
- */
-export function subDisciplineNames(
-  random: Random,
-  domain: DomainWords,
-  discipline: DisciplineWords,
-): (n: number) => NamedSubDiscipline {
-  const real = shuffled(random, discipline.subDisciplines)
-  const modifiers = shuffled(random, domain.modifiers)
-  const order = shuffledIndexes(random, modifiers.length * real.length)
-  const total = real.length + order.length
-  const realSlugs: string[] = []
-  const modifierSlugs: string[] = []
-  return (n) => {
-    const k = n % total
-    if (k < real.length) return { name: real[k]!, slug: (realSlugs[k] ??= toSlug(real[k]!)) }
-    const combination = order[k - real.length]!
-    const m = Math.floor(combination / real.length)
-    const r = combination % real.length
-    return {
-      name: `${modifiers[m]!} ${real[r]!}`,
-      slug: `${(modifierSlugs[m] ??= toSlug(modifiers[m]!))}-${(realSlugs[r] ??= toSlug(real[r]!))}`,
-    }
-  }
 }
 
 /** What naming topics needs from the word lists, built on first use: the upper levels need none of it. */
@@ -109,11 +64,18 @@ export interface TopicNames {
   readonly writeKeys: (issued: number, count: number, into: Uint32Array, at: number) => void
   /** How many of the first `issued` names have `key`, in arithmetic: no name is built or walked. */
   readonly countKey: (key: number, issued: number) => number
-  /** The subject part of every key these names can have ({@link subjectOfKey}). */
-  readonly subjectKeys: () => readonly number[]
   /** The two draws that order the names ({@link topicNamesOf}): what a dataset snapshot keeps. */
   readonly stride: number
   readonly offset: number
+}
+
+/**
+ * The subject part ({@link subjectOfKey}) of every topic-name key a discipline with these subjects
+ * can hand out, each once.
+ */
+export function subjectKeysOf(subjects: readonly string[]): readonly number[] {
+  const { subjectIndex } = topicTables()
+  return [...new Set(subjects.map((subject) => subjectIndex.get(subject) ?? 0))]
 }
 
 /** The subject part of a topic-name key: two keys of different subjects are never equal. */
@@ -122,26 +84,13 @@ export function subjectOfKey(key: number): number {
 }
 
 /**
- * Creates the topic-name source of one discipline: every aspect-subject pair once in a seeded
- * order, then the same pairs in each context. A name is a function of its place in that order, so
- * the topics of one sub-discipline can be named without naming those before it.
+ * The topic names of one discipline, by the order they are handed out in: every aspect-subject
+ * pair once in a seeded order (`stride` and `offset`, drawn by the plan of the upper levels), then
+ * the same pairs in each context. A name is a function of its place in that order, so the topics of
+ * one sub-discipline can be named without naming those before it.
  *
  * A million topics must not each run a regex or build a chain of strings: pair names and slugs
  * are built once per discipline, so a topic costs at most one concatenation for each.
- */
-export function createTopicNames(
-  random: Random,
-  style: DomainWords['style'],
-  subjects: readonly string[],
-): TopicNames {
-  const pairs = fittingAspects(style).length * subjects.length
-  const stride = coprimeStride(random, pairs)
-  return topicNamesOf(style, subjects, stride, random.nextInt(pairs))
-}
-
-/**
- * The topic names {@link createTopicNames} makes once it has drawn `stride` and `offset`: the
- * same names from a dataset snapshot, with no draw.
  */
 export function topicNamesOf(
   style: DomainWords['style'],
@@ -179,7 +128,6 @@ export function topicNamesOf(
   return {
     stride,
     offset,
-    subjectKeys: () => subjects.map((_, s) => subjectKeyOf(s)),
     countKey: (key, issued) => {
       if (issued <= 0 || pairs === 0) return 0
       const round = key % ROUNDS
@@ -238,6 +186,13 @@ export function topicNamesOf(
   }
 }
 
+/** How many aspects fit `style`: a discipline's topic names pair each with each subject. */
+export function fittingAspectCount(style: DomainWords['style']): number {
+  return (aspectCounts[style] ??= fittingAspects(style).length)
+}
+
+const aspectCounts: Partial<Record<DomainWords['style'], number>> = {}
+
 /** The aspects (by index) whose words fit `style`. */
 function fittingAspects(style: DomainWords['style']): number[] {
   // Indexes rather than destructuring: a cold start runs this before the JIT, where each
@@ -254,7 +209,7 @@ function fits(fit: AspectFit, style: DomainWords['style']): boolean {
 }
 
 /** A multiplier that walks every index below `n` exactly once (an affine permutation). */
-function coprimeStride(random: Random, n: number): number {
+export function coprimeStride(random: Random, n: number): number {
   if (n <= 2) return 1
   for (;;) {
     const candidate = 1 + random.nextInt(n - 1)

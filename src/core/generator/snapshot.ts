@@ -1,47 +1,56 @@
-import type { DisciplineDraft, SubDisciplineDraft } from './levels.js'
-import { topicNamesOf, type TopicNames } from './names.js'
-import { groupSiblings, type TopicWalk } from './topics.js'
-import type { Fixture, FixtureDiscipline, FixtureDomain, FixtureSubDiscipline } from '../types.js'
-import { DOMAINS } from './vocabulary/index.js'
+import type { UpperPlan } from './plan.js'
+import type { TopicWalk } from './topics.js'
+import type { FixtureDomain } from '../types.js'
 
 /**
- * A generated dataset before its topics: the records above them, the drafts the topics are named
- * and drawn from, and the walk of the seeded stream that places them. All a dataset needs to
- * answer, its topics built on first use as ever.
+ * A generated dataset before any record below the domains is written: the plan of the levels above
+ * the topics and the walk of the seeded stream that places the topics. All a dataset needs to
+ * answer, every other record written on first use as ever.
  */
 export interface UpperLevels {
-  readonly head: Omit<Fixture, 'topics'>
-  readonly disciplines: readonly DisciplineDraft[]
-  readonly subDisciplines: readonly SubDisciplineDraft[]
+  readonly plan: UpperPlan
   readonly walk: TopicWalk
 }
 
-/**
- * `upper` as one line of JSON, for the dataset `key` names (its seed and counts). A discipline's
- * draft is kept as the places of its words in the vocabulary and its topic names' two draws; a
- * sub-discipline's as its discipline's place; the walk as its arrays.
- */
+/** The plan's and the walk's typed arrays, by name, with the type each is read back as. */
+const PLAN_ARRAYS = {
+  domainVocabulary: Uint8Array,
+  disciplineWords: Uint16Array,
+  disciplineDomains: Int32Array,
+  disciplineTemplate: Uint8Array,
+  disciplineUses: Uint32Array,
+  topicStride: Uint32Array,
+  topicOffset: Uint32Array,
+  firstSub: Uint32Array,
+  subDiscipline: Uint32Array,
+  subReal: Uint16Array,
+  subModifier: Int16Array,
+  subDisciplines: Int32Array,
+  subDescription: Uint16Array,
+  subKey: Uint32Array,
+  subUses: Uint32Array,
+} as const satisfies Partial<Record<keyof UpperPlan, unknown>>
+
+const WALK_ARRAYS = {
+  counts: Uint32Array,
+  firstTopic: Uint32Array,
+  firstName: Uint32Array,
+  streams: Int32Array,
+} as const satisfies Record<keyof TopicWalk, unknown>
+
+/** `upper` as one line of JSON, for the dataset `key` names (its seed and counts). */
 export function toSnapshotText(key: string, upper: UpperLevels): string {
-  const { head, disciplines, subDisciplines, walk } = upper
-  const place = new Map(disciplines.map((draft, index) => [draft, index]))
+  const { plan, walk } = upper
   return JSON.stringify({
     key,
-    head,
-    drafts: disciplines.map((draft) => {
-      const vocabulary = DOMAINS.indexOf(draft.domainWords)
-      return [
-        draft.domainIndex,
-        vocabulary,
-        draft.domainWords.disciplines.indexOf(draft.words),
-        draft.topicNames.stride,
-        draft.topicNames.offset,
-      ]
-    }),
-    parents: subDisciplines.map((draft) => place.get(draft.discipline)),
-    counts: [...walk.counts],
-    firstTopic: [...walk.firstTopic],
-    firstName: [...walk.firstName],
-    streams: [...walk.streams],
+    counts: plan.counts,
+    domains: plan.domains,
+    plan: Object.fromEntries(
+      Object.keys(PLAN_ARRAYS).map((name) => [name, [...plan[name as keyof typeof PLAN_ARRAYS]]]),
+    ),
+    walk: Object.fromEntries(
+      Object.keys(WALK_ARRAYS).map((name) => [name, [...walk[name as keyof typeof WALK_ARRAYS]]]),
+    ),
   })
 }
 
@@ -49,76 +58,27 @@ export function toSnapshotText(key: string, upper: UpperLevels): string {
 export function fromSnapshotText(key: string, text: string): UpperLevels | undefined {
   const snapshot = JSON.parse(text) as Snapshot
   if (snapshot.key !== key) return undefined
-  const head = snapshot.head
-  const domains = head.domains.map((record) => Object.freeze(record))
-  const records = head.disciplines.map((record) => {
-    Object.freeze(record.domain_ids)
-    return Object.freeze(record)
-  })
-  const subRecords = head.sub_disciplines.map((record) => {
-    Object.freeze(record.discipline_ids)
-    return Object.freeze(record)
-  })
-  const disciplines = snapshot.drafts.map(
-    ([domainIndex, vocabulary, words, stride, offset], index): DisciplineDraft => {
-      const domainWords = DOMAINS[vocabulary]!
-      const disciplineWords = domainWords.disciplines[words]!
-      let topicNames: TopicNames | undefined
-      return {
-        record: records[index]!,
-        domainIndex,
-        domainWords,
-        words: disciplineWords,
-        // Made when a topic is first built, not to answer a discipline: about 0.1 ms each, cold.
-        get topicNames() {
-          return (topicNames ??= topicNamesOf(
-            domainWords.style,
-            disciplineWords.subjects,
-            stride,
-            offset,
-          ))
-        },
-      }
-    },
-  )
-  const subDisciplines = snapshot.parents.map((parent, index): SubDisciplineDraft => ({
-    record: subRecords[index]!,
-    discipline: disciplines[parent]!,
-  }))
+  const arrays = Object.fromEntries(
+    Object.entries(PLAN_ARRAYS).map(([name, type]) => [name, type.from(snapshot.plan[name]!)]),
+  ) as unknown as Pick<UpperPlan, keyof typeof PLAN_ARRAYS>
+  const walk = Object.fromEntries(
+    Object.entries(WALK_ARRAYS).map(([name, type]) => [name, type.from(snapshot.walk[name]!)]),
+  ) as unknown as TopicWalk
   return {
-    head: Object.freeze({
-      format: head.format,
-      seed: head.seed,
-      domains: Object.freeze(domains),
-      disciplines: Object.freeze(records),
-      sub_disciplines: Object.freeze(subRecords),
-    }),
-    disciplines,
-    subDisciplines,
-    walk: {
-      counts: Uint32Array.from(snapshot.counts),
-      firstTopic: Uint32Array.from(snapshot.firstTopic),
-      firstName: Uint32Array.from(snapshot.firstName),
-      streams: Int32Array.from(snapshot.streams),
-      siblingsOf: groupSiblings(subDisciplines),
+    plan: {
+      ...arrays,
+      counts: snapshot.counts,
+      domains: snapshot.domains.map((record) => Object.freeze(record)),
     },
+    walk,
   }
 }
 
 /** The JSON of {@link toSnapshotText}, parsed. */
 interface Snapshot {
   readonly key: string
-  readonly head: {
-    readonly format: Fixture['format']
-    readonly seed: number | null
-    readonly domains: FixtureDomain[]
-    readonly disciplines: FixtureDiscipline[]
-    readonly sub_disciplines: FixtureSubDiscipline[]
-  }
-  readonly drafts: readonly [number, number, number, number, number][]
-  readonly parents: readonly number[]
-  readonly counts: readonly number[]
-  readonly firstTopic: readonly number[]
-  readonly firstName: readonly number[]
-  readonly streams: readonly number[]
+  readonly counts: UpperPlan['counts']
+  readonly domains: FixtureDomain[]
+  readonly plan: Readonly<Record<string, readonly number[]>>
+  readonly walk: Readonly<Record<string, readonly number[]>>
 }

@@ -1,11 +1,23 @@
 import { allocate, skewedWeights } from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
-import type { DisciplineDraft, SubDisciplineDraft } from './levels.js'
 import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
 import { createIdSource } from '../ids.js'
 import { drawWord, intBelow, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
-import type { FixtureTopic } from '../types.js'
+import type { FixtureSubDiscipline, FixtureTopic } from '../types.js'
+
+/** What the topics need of the levels above them: places, and records and names on demand. */
+export interface TopicParents {
+  /** By sub-discipline: the discipline it was drawn for. */
+  readonly subDiscipline: Uint32Array
+  /** By discipline, and one more: its first sub-discipline; its own (siblings) are contiguous. */
+  readonly firstSub: Uint32Array
+  readonly subDisciplineAt: (position: number) => FixtureSubDiscipline
+  /** A discipline's topic names, by its place. */
+  readonly topicNames: (discipline: number) => TopicNames
+  /** The subject part of every key a discipline's topic names can have, each once ({@link subjectKeysOf}). */
+  readonly subjectKeys: (discipline: number) => readonly number[]
+}
 
 /** The topics of a generated dataset, planned at once and built a sub-discipline at a time. */
 export interface TopicPlan {
@@ -34,20 +46,17 @@ export function planTopics(
   walk: TopicWalk,
   ids: Random,
   counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
+  parents: TopicParents,
 ): TopicPlan {
   let builder: TopicBuilder | undefined
-  const children: (readonly FixtureTopic[] | undefined)[] = new Array(subDisciplines.length)
+  const children: (readonly FixtureTopic[] | undefined)[] = new Array(parents.subDiscipline.length)
   return {
     counts: walk.counts,
     topicsOf: (index) =>
-      (children[index] ??= (builder ??= createTopicBuilder(
-        walk,
-        ids,
-        counts,
-        subDisciplines,
-      )).topicsOf(index)),
-    all: () => (builder ??= createTopicBuilder(walk, ids, counts, subDisciplines)).all(),
+      (children[index] ??= (builder ??= createTopicBuilder(walk, ids, counts, parents)).topicsOf(
+        index,
+      )),
+    all: () => (builder ??= createTopicBuilder(walk, ids, counts, parents)).all(),
     built: () => builder?.built() ?? 0,
   }
 }
@@ -68,18 +77,17 @@ export interface TopicWalk {
   readonly firstName: Uint32Array
   /** The seeded stream where each sub-discipline's draws begin: four words each ({@link Random.save}). */
   readonly streams: Int32Array
-  /** The sub-disciplines (indexes, ascending) drawn for each discipline. */
-  readonly siblingsOf: ReadonlyMap<DisciplineDraft, readonly number[]>
 }
 
 function createTopicBuilder(
   walk: TopicWalk,
   ids: Random,
   counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
+  parents: TopicParents,
 ): TopicBuilder {
-  const { firstTopic, firstName, streams, siblingsOf } = walk
-  const subCount = subDisciplines.length
+  const { firstTopic, firstName, streams } = walk
+  const { subDiscipline, firstSub } = parents
+  const subCount = subDiscipline.length
   // How often each topic's slug was used up to it: one pass over every topic's name key once all
   // topics are built or many were counted one at a time; until then, each topic's own count.
   let slugUses: Uint32Array | undefined
@@ -88,8 +96,8 @@ function createTopicBuilder(
   // Filled a discipline at a time, when a sub-discipline of it is first built.
   const template = new Uint8Array(counts.topics)
   const sharedWith = new Int32Array(counts.topics)
-  const sharedInto: number[][] = subDisciplines.map(() => [])
-  const drawn = new Set<DisciplineDraft>()
+  const sharedInto: number[][] = Array.from({ length: subCount }, () => [])
+  const drawn = new Uint8Array(firstSub.length)
   // The id stream where each sub-discipline's ids begin, found on first use.
   const idStreams: (Random | undefined)[] = new Array(subCount)
   if (subCount > 0) idStreams[0] = ids.fork()
@@ -101,8 +109,10 @@ function createTopicBuilder(
   return {
     topicsOf: withSharedTopics,
     all: () => {
-      slugUses ??= countSlugUses(subDisciplines, firstTopic, firstName, counts.topics)
-      return Object.freeze(subDisciplines.flatMap((_, index) => ownTopics(index)))
+      slugUses ??= countSlugUses(parents, firstTopic, firstName, counts.topics)
+      const all: FixtureTopic[] = []
+      for (let index = 0; index < subCount; index++) all.push(...ownTopics(index))
+      return Object.freeze(all)
     },
     built: () => builtCount,
   }
@@ -111,14 +121,14 @@ function createTopicBuilder(
   function ownTopics(index: number): readonly FixtureTopic[] {
     const built = own[index]
     if (built !== undefined) return built
-    const draft = subDisciplines[index]!
-    drawDiscipline(draft.discipline)
+    const record = parents.subDisciplineAt(index)
+    drawDiscipline(subDiscipline[index]!)
     const start = firstTopic[index]!
     const share = firstTopic[index + 1]! - start
     const nextId = createIdSource(idStreamOf(index).fork(), share)
-    const describe = createTopicDescriber(draft.record.name)
+    const describe = createTopicDescriber(record.name)
     // Most topics have one parent: they share one frozen list per parent rather than a million copies.
-    const onlyParent = Object.freeze([draft.record.id])
+    const onlyParent = Object.freeze([record.id])
     const topics: FixtureTopic[] = new Array(share)
     for (let n = 0; n < share; n++) {
       const at = start + n
@@ -145,7 +155,7 @@ function createTopicBuilder(
     if (listed !== undefined) return listed[at - firstTopic[owner]!]!
     let topic = builtAlone.get(at)
     if (topic === undefined) {
-      const draft = subDisciplines[owner]!
+      const record = parents.subDisciplineAt(owner)
       const stream = idStreamOf(owner).fork()
       // Each id is four draws of the id stream.
       stream.skip(4 * (at - firstTopic[owner]!))
@@ -153,8 +163,8 @@ function createTopicBuilder(
         owner,
         at,
         createIdSource(stream, 1)(),
-        createTopicDescriber(draft.record.name),
-        Object.freeze([draft.record.id]),
+        createTopicDescriber(record.name),
+        Object.freeze([record.id]),
       )
       builtAlone.set(at, topic)
       builtCount++
@@ -170,8 +180,8 @@ function createTopicBuilder(
     describe: (template: number, topicName: string) => string,
     onlyParent: readonly string[],
   ): FixtureTopic {
-    const draft = subDisciplines[index]!
-    const named = draft.discipline.topicNames.at(firstName[index]! + at - firstTopic[index]!)
+    const names = parents.topicNames(subDiscipline[index]!)
+    const named = names.at(firstName[index]! + at - firstTopic[index]!)
     const uses = usesOf(index, at, named.key)
     const other = sharedWith[at]!
     return Object.freeze({
@@ -180,7 +190,7 @@ function createTopicBuilder(
       slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
       description: describe(template[at]!, named.name),
       sub_discipline_ids:
-        other < 0 ? onlyParent : Object.freeze([draft.record.id, subDisciplines[other]!.record.id]),
+        other < 0 ? onlyParent : Object.freeze([onlyParent[0]!, parents.subDisciplineAt(other).id]),
     })
   }
 
@@ -189,15 +199,16 @@ function createTopicBuilder(
    * siblings, so each list of topics shared into one comes out in dataset order, as a full walk
    * gives it).
    */
-  function drawDiscipline(discipline: DisciplineDraft): void {
-    if (drawn.has(discipline)) return
-    drawn.add(discipline)
-    const siblings = siblingsOf.get(discipline)!
+  function drawDiscipline(discipline: number): void {
+    if (drawn[discipline] === 1) return
+    drawn[discipline] = 1
+    const first = firstSub[discipline]!
+    const siblings = firstSub[discipline + 1]! - first
     const state = new Int32Array(4)
-    for (const index of siblings) {
+    for (let index = first; index < first + siblings; index++) {
       state.set(streams.subarray(4 * index, 4 * index + 4))
       for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
-        const other = drawSharedWith(state, siblings, index)
+        const other = drawSharedWith(state, first, siblings, index)
         sharedWith[at] = other
         if (other >= 0) sharedInto[other]!.push(at)
         template[at] = intBelow(drawWord(state), TOPIC_TEMPLATES)
@@ -225,19 +236,16 @@ function createTopicBuilder(
    */
   function usesOf(index: number, at: number, key: number): number {
     if (slugUses === undefined && countedAlone > counts.topics / 64)
-      slugUses = countSlugUses(subDisciplines, firstTopic, firstName, counts.topics)
+      slugUses = countSlugUses(parents, firstTopic, firstName, counts.topics)
     if (slugUses !== undefined) return slugUses[at]!
     countedAlone++
-    const { positionOf, names, issued, bySubject } = (order ??= orderDisciplines(
-      subDisciplines,
-      firstTopic,
-    ))
-    const discipline = subDisciplines[index]!.discipline
-    const position = positionOf.get(discipline)!
-    let uses = 1 + discipline.topicNames.countKey(key, firstName[index]! + at - firstTopic[index]!)
+    const { issued, bySubject } = (order ??= orderDisciplines(parents, firstTopic))
+    const discipline = subDiscipline[index]!
+    let uses =
+      1 + parents.topicNames(discipline).countKey(key, firstName[index]! + at - firstTopic[index]!)
     const sharing = bySubject.get(subjectOfKey(key)) ?? []
-    for (let k = 0; k < sharing.length && sharing[k]! < position; k++)
-      uses += names[sharing[k]!]!.countKey(key, issued[sharing[k]!]!)
+    for (let k = 0; k < sharing.length && sharing[k]! < discipline; k++)
+      uses += parents.topicNames(sharing[k]!).countKey(key, issued[sharing[k]!]!)
     return uses
   }
 
@@ -271,41 +279,28 @@ function createTopicBuilder(
   }
 }
 
-/** The disciplines in the order their topics come, each with every name it hands out. */
+/** What counting a topic name's uses before it needs of every discipline (by place). */
 interface DisciplineOrder {
-  readonly positionOf: ReadonlyMap<DisciplineDraft, number>
-  readonly names: readonly TopicNames[]
   /** How many names each hands out: its topics. */
-  readonly issued: readonly number[]
-  /** The positions (ascending) of the disciplines whose names may have each subject. */
+  readonly issued: Uint32Array
+  /** The places (ascending) of the disciplines whose names may have each subject. */
   readonly bySubject: ReadonlyMap<number, readonly number[]>
 }
 
-function orderDisciplines(
-  subDisciplines: readonly SubDisciplineDraft[],
-  firstTopic: Uint32Array,
-): DisciplineOrder {
-  const positionOf = new Map<DisciplineDraft, number>()
-  const names: TopicNames[] = []
-  const issued: number[] = []
+function orderDisciplines(parents: TopicParents, firstTopic: Uint32Array): DisciplineOrder {
+  const { firstSub } = parents
+  const disciplines = firstSub.length - 1
+  const issued = new Uint32Array(disciplines)
   const bySubject = new Map<number, number[]>()
-  for (let index = 0; index < subDisciplines.length; index++) {
-    const discipline = subDisciplines[index]!.discipline
-    let position = positionOf.get(discipline)
-    if (position === undefined) {
-      position = names.length
-      positionOf.set(discipline, position)
-      names.push(discipline.topicNames)
-      issued.push(0)
-      for (const subject of new Set(discipline.topicNames.subjectKeys())) {
-        const positions = bySubject.get(subject)
-        if (positions === undefined) bySubject.set(subject, [position])
-        else positions.push(position)
-      }
+  for (let discipline = 0; discipline < disciplines; discipline++) {
+    issued[discipline] = firstTopic[firstSub[discipline + 1]!]! - firstTopic[firstSub[discipline]!]!
+    for (const subject of parents.subjectKeys(discipline)) {
+      const places = bySubject.get(subject)
+      if (places === undefined) bySubject.set(subject, [discipline])
+      else places.push(discipline)
     }
-    issued[position]! += firstTopic[index + 1]! - firstTopic[index]!
   }
-  return { positionOf, names, issued, bySubject }
+  return { issued, bySubject }
 }
 
 /**
@@ -314,22 +309,19 @@ function orderDisciplines(
  * arithmetic over the topics: first each topic's name key, then the count of that key so far.
  */
 function countSlugUses(
-  subDisciplines: readonly SubDisciplineDraft[],
+  parents: TopicParents,
   firstTopic: Uint32Array,
   firstName: Uint32Array,
   topics: number,
 ): Uint32Array {
   const uses = new Uint32Array(topics)
   const timesUsed = new Uint32Array(topics > 0 ? topicKeyCount() : 0)
-  for (let index = 0; index < subDisciplines.length; index++) {
+  for (let index = 0; index < parents.subDiscipline.length; index++) {
     const start = firstTopic[index]!
     const end = firstTopic[index + 1]!
-    subDisciplines[index]!.discipline.topicNames.writeKeys(
-      firstName[index]!,
-      end - start,
-      uses,
-      start,
-    )
+    parents
+      .topicNames(parents.subDiscipline[index]!)
+      .writeKeys(firstName[index]!, end - start, uses, start)
     for (let at = start; at < end; at++) uses[at] = ++timesUsed[uses[at]!]!
   }
   return uses
@@ -346,48 +338,36 @@ function countSlugUses(
 export function walkTopics(
   random: Random,
   counts: SizeCounts,
-  subDisciplines: readonly SubDisciplineDraft[],
+  parents: Pick<TopicParents, 'subDiscipline' | 'firstSub'>,
 ): TopicWalk {
-  const subCount = subDisciplines.length
+  const { subDiscipline, firstSub } = parents
+  const subCount = subDiscipline.length
   const topicCounts = new Uint32Array(subCount)
   const firstTopic = new Uint32Array(subCount + 1)
   const firstName = new Uint32Array(subCount)
   const streams = new Int32Array(4 * subCount)
   // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
-  const siblingsOf = groupSiblings(subDisciplines)
-  const namesIssued = new Map<DisciplineDraft, number>()
   const state = new Int32Array(4)
   random.save(state, 0)
   let t = 0
+  // A discipline's sub-disciplines are contiguous: its names are handed out from its first one on.
+  let issued = 0
   for (let index = 0; index < subCount; index++) {
-    const discipline = subDisciplines[index]!.discipline
+    const discipline = subDiscipline[index]!
+    const first = firstSub[discipline]!
+    if (index === first) issued = 0
     const share = shares[index]!
     topicCounts[index]! += share
-    const issued = namesIssued.get(discipline) ?? 0
-    namesIssued.set(discipline, issued + share)
     firstTopic[index] = t
     firstName[index] = issued
+    issued += share
     streams.set(state, 4 * index)
-    walkShare(state, share, siblingsOf.get(discipline)!, index, topicCounts)
+    walkShare(state, share, first, firstSub[discipline + 1]! - first, index, topicCounts)
     t += share
   }
   firstTopic[subCount] = t
-  return { counts: topicCounts, firstTopic, firstName, streams, siblingsOf }
-}
-
-/** The sub-disciplines (indexes, ascending) drawn for each discipline. */
-export function groupSiblings(
-  subDisciplines: readonly SubDisciplineDraft[],
-): Map<DisciplineDraft, number[]> {
-  const siblingsOf = new Map<DisciplineDraft, number[]>()
-  for (let index = 0; index < subDisciplines.length; index++) {
-    const discipline = subDisciplines[index]!.discipline
-    const indexes = siblingsOf.get(discipline)
-    if (indexes === undefined) siblingsOf.set(discipline, [index])
-    else indexes.push(index)
-  }
-  return siblingsOf
+  return { counts: topicCounts, firstTopic, firstName, streams }
 }
 
 /**
@@ -398,22 +378,26 @@ export function groupSiblings(
 function walkShare(
   state: Int32Array,
   share: number,
-  siblings: readonly number[],
+  first: number,
+  siblings: number,
   index: number,
   topicCounts: Uint32Array,
 ): void {
   for (let n = 0; n < share; n++) {
-    const sharedWith = drawSharedWith(state, siblings, index)
+    const sharedWith = drawSharedWith(state, first, siblings, index)
     // The description template: drawn here only to move the stream past it.
     drawWord(state)
     if (sharedWith >= 0) topicCounts[sharedWith]!++
   }
 }
 
-/** The sibling a topic is also shared with, or -1: about 8% of topics are shared. */
-function drawSharedWith(state: Int32Array, siblings: readonly number[], index: number): number {
+/**
+ * The sibling a topic is also shared with, or -1: about 8% of topics are shared. Its siblings are
+ * the `siblings` sub-disciplines from `first`, its own among them.
+ */
+function drawSharedWith(state: Int32Array, first: number, siblings: number, index: number): number {
   // `random.chance(8)`, then `random.pick(siblings)`, on the stream's words.
-  if (siblings.length < 2 || intBelow(drawWord(state), 100) >= 8) return -1
-  const other = siblings[intBelow(drawWord(state), siblings.length)]!
+  if (siblings < 2 || intBelow(drawWord(state), 100) >= 8) return -1
+  const other = first + intBelow(drawWord(state), siblings)
   return other === index ? -1 : other
 }

@@ -1,0 +1,208 @@
+import { describeDiscipline, describeSubDiscipline } from './descriptions.js'
+import type { UpperPlan } from './plan.js'
+import {
+  disciplineKeyOf,
+  slugKeys,
+  splitRepeat,
+  subDisciplineKeysOf,
+  subDisciplineSlugOf,
+  type SlugKeys,
+} from './slug-keys.js'
+import type { IdsByPosition } from '../ids.js'
+import type { DeferredLevels } from '../store.js'
+import type { FixtureDiscipline, FixtureSubDiscipline } from '../types.js'
+import { DOMAINS, type DisciplineWords, type DomainWords } from './vocabulary/index.js'
+
+/**
+ * The disciplines and sub-disciplines of a plan ({@link planUpperLevels}), each written from its
+ * numbers when first asked for and kept, so a place always gives the same frozen object (answer
+ * caches key on it). A slug is found by its key and its repeat's suffix in the plan's arrays, and
+ * a record's children by their places, so a first answer writes only the records it shows.
+ */
+export function createUpperLevels(
+  plan: UpperPlan,
+  ids: { readonly disciplines: IdsByPosition; readonly subDisciplines: IdsByPosition },
+): DeferredLevels {
+  const keys = slugKeys()
+  const { counts, domains, domainVocabulary, disciplineWords } = plan
+  const disciplines: (FixtureDiscipline | undefined)[] = new Array(counts.disciplines)
+  const subs: (FixtureSubDiscipline | undefined)[] = new Array(counts.subDisciplines)
+  // The place of each record written, by the record: both levels' objects are distinct.
+  const places = new Map<object, number>()
+  let allDisciplines: readonly FixtureDiscipline[] | undefined
+  let allSubs: readonly FixtureSubDiscipline[] | undefined
+  // Each discipline's sub-disciplines drawn for another discipline, by place: made on first use.
+  let sharedInto: { readonly start: Uint32Array; readonly subs: Uint32Array } | undefined
+
+  const domainWordsOf = (discipline: number): DomainWords =>
+    DOMAINS[domainVocabulary[discipline % counts.domains]!]!
+  const wordsOf = (discipline: number): DisciplineWords =>
+    domainWordsOf(discipline).disciplines[disciplineWords[discipline]!]!
+  const disciplineKey = (discipline: number): number =>
+    keys.disciplineKey[
+      keys.wordStart[domainVocabulary[discipline % counts.domains]!]! + disciplineWords[discipline]!
+    ]!
+
+  function disciplineAt(position: number): FixtureDiscipline {
+    return (disciplines[position] ??= writeDiscipline(position, ids.disciplines.at(position)))
+  }
+
+  function writeDiscipline(position: number, id: string): FixtureDiscipline {
+    const words = wordsOf(position)
+    const domainIds = [domains[position % counts.domains]!.id]
+    for (let k = 0; k < 2; k++) {
+      const other = plan.disciplineDomains[2 * position + k]!
+      if (other >= 0) domainIds.push(domains[other]!.id)
+    }
+    const record: FixtureDiscipline = Object.freeze({
+      id,
+      name: words.name,
+      slug: withRepeat(
+        keys.disciplineSlugs[disciplineKey(position)]!,
+        plan.disciplineUses[position]!,
+      ),
+      description: describeDiscipline(plan.disciplineTemplate[position]!, words.name, words.study),
+      domain_ids: Object.freeze(domainIds),
+    })
+    places.set(record, position)
+    return record
+  }
+
+  function subDisciplineAt(position: number): FixtureSubDiscipline {
+    return (subs[position] ??= writeSubDiscipline(position, ids.subDisciplines.at(position)))
+  }
+
+  function writeSubDiscipline(position: number, id: string): FixtureSubDiscipline {
+    const discipline = plan.subDiscipline[position]!
+    const words = wordsOf(discipline)
+    const real = words.subDisciplines[plan.subReal[position]!]!
+    const modifier = plan.subModifier[position]!
+    const name = modifier < 0 ? real : `${domainWordsOf(discipline).modifiers[modifier]!} ${real}`
+    const parents = parentsOf(position)
+    const disciplineIds: string[] = []
+    for (let k = 0; k < parents.length; k++) disciplineIds.push(disciplineAt(parents[k]!).id)
+    const record: FixtureSubDiscipline = Object.freeze({
+      id,
+      name,
+      slug: withRepeat(subDisciplineSlugOf(keys, plan.subKey[position]!), plan.subUses[position]!),
+      description: describeSubDiscipline(
+        plan.subDescription[3 * position + 2]!,
+        words.subjects[plan.subDescription[3 * position]!]!,
+        words.subjects[plan.subDescription[3 * position + 1]!]!,
+        name,
+        words.name,
+      ),
+      discipline_ids: Object.freeze(disciplineIds),
+    })
+    places.set(record, position)
+    return record
+  }
+
+  function parentsOf(position: number): number[] {
+    const parents = [plan.subDiscipline[position]!]
+    for (let k = 0; k < 2; k++) {
+      const other = plan.subDisciplines[2 * position + k]!
+      if (other >= 0) parents.push(other)
+    }
+    return parents
+  }
+
+  return {
+    disciplineCount: counts.disciplines,
+    subDisciplineCount: counts.subDisciplines,
+    disciplineAt,
+    subDisciplineAt,
+    allDisciplines: () => {
+      if (allDisciplines !== undefined) return allDisciplines
+      // In order from the first id, so each id is written once, not found from a checkpoint.
+      const nextId = ids.disciplines.source()
+      for (let i = 0; i < counts.disciplines; i++) {
+        const id = nextId()
+        disciplines[i] ??= writeDiscipline(i, id)
+      }
+      return (allDisciplines = Object.freeze(disciplines as FixtureDiscipline[]))
+    },
+    allSubDisciplines: () => {
+      if (allSubs !== undefined) return allSubs
+      const nextId = ids.subDisciplines.source()
+      for (let p = 0; p < counts.subDisciplines; p++) {
+        const id = nextId()
+        subs[p] ??= writeSubDiscipline(p, id)
+      }
+      return (allSubs = Object.freeze(subs as FixtureSubDiscipline[]))
+    },
+    findDiscipline: (slug) => {
+      const split = splitRepeat(slug)
+      const key = split === undefined ? undefined : disciplineKeyOf(keys, split.base)
+      if (key === undefined) return undefined
+      for (let i = 0; i < counts.disciplines; i++) {
+        if (plan.disciplineUses[i] === split!.uses && disciplineKey(i) === key) return i
+      }
+      return undefined
+    },
+    findSubDiscipline: (slug) => findSubDiscipline(plan, keys, slug),
+    placeOf: (record) => places.get(record),
+    disciplinesOf: (domain) => {
+      const found: number[] = []
+      for (let i = 0; i < counts.disciplines; i++) {
+        if (
+          i % counts.domains === domain ||
+          plan.disciplineDomains[2 * i] === domain ||
+          plan.disciplineDomains[2 * i + 1] === domain
+        )
+          found.push(i)
+      }
+      return found
+    },
+    subDisciplinesOf: (discipline) => {
+      sharedInto ??= indexSharedSubs(plan)
+      const found: number[] = []
+      let own = plan.firstSub[discipline]!
+      const ownEnd = plan.firstSub[discipline + 1]!
+      // Its own, contiguous, and those shared into it, ascending: merged in dataset order.
+      for (let k = sharedInto.start[discipline]!; k < sharedInto.start[discipline + 1]!; k++) {
+        const shared = sharedInto.subs[k]!
+        while (own < ownEnd && own < shared) found.push(own++)
+        found.push(shared)
+      }
+      while (own < ownEnd) found.push(own++)
+      return found
+    },
+    parentsOf,
+  }
+}
+
+/** `slug` as the `uses`th repeat of itself gives it: `-2`, `-3`... after the first. */
+function withRepeat(slug: string, uses: number): string {
+  return uses === 1 ? slug : `${slug}-${uses}`
+}
+
+function findSubDiscipline(plan: UpperPlan, keys: SlugKeys, slug: string): number | undefined {
+  const split = splitRepeat(slug)
+  if (split === undefined) return undefined
+  const { subKey, subUses } = plan
+  for (const key of subDisciplineKeysOf(keys, split.base)) {
+    for (let p = 0; p < subKey.length; p++) {
+      if (subUses[p] === split.uses && subKey[p] === key) return p
+    }
+  }
+  return undefined
+}
+
+/**
+ * The sub-disciplines each discipline holds as a second or third parent, ascending: a counting
+ * sort of the plan's extra parents (two places a sub-discipline), in two passes over them.
+ */
+function indexSharedSubs(plan: UpperPlan): { start: Uint32Array; subs: Uint32Array } {
+  const extras = plan.subDisciplines
+  const start = new Uint32Array(plan.counts.disciplines + 1)
+  for (let k = 0; k < extras.length; k++) if (extras[k]! >= 0) start[extras[k]! + 1]!++
+  for (let i = 0; i < plan.counts.disciplines; i++) start[i + 1]! += start[i]!
+  const filled = start.slice(0, plan.counts.disciplines)
+  const subs = new Uint32Array(start[plan.counts.disciplines]!)
+  for (let k = 0; k < extras.length; k++) {
+    const discipline = extras[k]!
+    if (discipline >= 0) subs[filled[discipline]!++] = k >> 1
+  }
+  return { start, subs }
+}
