@@ -159,9 +159,8 @@ export class Taxonomy {
   /** The disciplines of a domain, in dataset order. */
   disciplinesOf(domain: FixtureDomain): readonly FixtureDiscipline[] {
     const levels = this.#levels
-    const place = this.domains.indexOf(domain)
-    if (levels !== undefined && place >= 0)
-      return levels.disciplinesOf(place).map(levels.disciplineAt)
+    const place = levels === undefined ? -1 : this.domains.indexOf(domain)
+    if (place >= 0) return levels!.disciplinesOf(place).map(levels!.disciplineAt)
     this.#childrenOfDomain ??= childrenBy(this.disciplines, (discipline) => discipline.domain_ids)
     return this.#childrenOfDomain.get(domain.id) ?? []
   }
