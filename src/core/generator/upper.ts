@@ -112,25 +112,9 @@ export function createUpperLevels(
     subDisciplineCount: counts.subDisciplines,
     disciplineAt,
     subDisciplineAt,
-    allDisciplines: () => {
-      if (allDisciplines !== undefined) return allDisciplines
-      // In order from the first id, so each id is written once, not found from a checkpoint.
-      const nextId = ids.disciplines.source()
-      for (let i = 0; i < counts.disciplines; i++) {
-        const id = nextId()
-        disciplines[i] ??= writeDiscipline(i, id)
-      }
-      return (allDisciplines = Object.freeze(disciplines as FixtureDiscipline[]))
-    },
-    allSubDisciplines: () => {
-      if (allSubs !== undefined) return allSubs
-      const nextId = ids.subDisciplines.source()
-      for (let p = 0; p < counts.subDisciplines; p++) {
-        const id = nextId()
-        subs[p] ??= writeSubDiscipline(p, id)
-      }
-      return (allSubs = Object.freeze(subs as FixtureSubDiscipline[]))
-    },
+    allDisciplines: () =>
+      (allDisciplines ??= writeAll(disciplines, ids.disciplines, writeDiscipline)),
+    allSubDisciplines: () => (allSubs ??= writeAll(subs, ids.subDisciplines, writeSubDiscipline)),
     findDiscipline: (slug) => {
       const split = splitRepeat(slug)
       const key = split === undefined ? undefined : disciplineKeyOf(keys, split.base)
@@ -170,6 +154,23 @@ export function createUpperLevels(
     },
     parentsOf,
   }
+}
+
+/**
+ * Every record of a level, those written already kept: the rest written in order from the first
+ * id, so each id is written once, not found from a checkpoint.
+ */
+function writeAll<T>(
+  records: (T | undefined)[],
+  ids: IdsByPosition,
+  write: (position: number, id: string) => T,
+): readonly T[] {
+  const nextId = ids.source()
+  for (let position = 0; position < records.length; position++) {
+    const id = nextId()
+    records[position] ??= write(position, id)
+  }
+  return Object.freeze(records as T[])
 }
 
 /** `slug` as the `uses`th repeat of itself gives it: `-2`, `-3`... after the first. */
