@@ -62,9 +62,9 @@ export const NODE_COMMONJS = {
 export const DEFAULT_SNAPSHOT = 'dist/cli/default-dataset.json'
 
 /**
- * The default dataset's snapshot (`createTaxonomy()`: seed 42, `medium`): its records above the
- * topics and the walk that places the topics, which `serve` reads instead of generating them
- * (about a tenth of its start-up). Made by the generator of these sources, bundled here in memory:
+ * The default dataset's snapshot (`createTaxonomy()`: seed 42, `medium`): its domains, the
+ * numbers its other records above the topics are written from, and the walk that places the
+ * topics, which `serve` reads instead of drawing them. Made by the generator of these sources, bundled here in memory:
  * it is no export of the package.
  */
 export async function defaultSnapshotText() {

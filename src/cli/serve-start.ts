@@ -1,3 +1,4 @@
+import { fstatSync, statSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import { MEGABYTE } from '../core/megabytes.js'
 import type { Taxonomy } from '../core/store.js'
@@ -81,14 +82,31 @@ export function stopsAtStdinEnd(args: Pick<ServeArgs, 'exitOnStdinEnd'>, io: Cli
         handler(++stops, 'SIGHUP')
       }
       stdin.on('end', ended).on('error', ended)
+      // A file or /dev/null (a spawn's `stdio: 'ignore'`) is no parent's pipe and ends for sure:
+      // ended now, before anything listens, not when its read comes back from the thread pool,
+      // which a busy machine may delay past the banner.
+      if (isFileOrNull(0)) queueMicrotask(ended)
       // What arrives is read and dropped: only the end matters.
-      stdin.resume()
+      else stdin.resume()
       return () => {
         stdin.off('end', ended).off('error', ended)
         stdin.pause()
         stopListening()
       }
     },
+  }
+}
+
+/** Whether file descriptor `fd` is a regular file or /dev/null: one that cannot wait for a writer. */
+function isFileOrNull(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd)
+    return (
+      stats.isFile() || (stats.isCharacterDevice() && stats.rdev === statSync('/dev/null').rdev)
+    )
+  } catch {
+    // No such descriptor, or no /dev/null (Windows): read it as before.
+    return false
   }
 }
 

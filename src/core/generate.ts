@@ -148,7 +148,8 @@ export function countBuiltTopics(taxonomy: Taxonomy): number {
 
 /**
  * Whether listing every record of `level` would build records that are not built yet: the topics
- * of a generated dataset (a million at `large`) until all are. What the banner must not list.
+ * of a generated dataset (a million at `large`) until all are. What the banner must not list. (The
+ * levels above are written on first read too, but are few at the CLI's sizes: 3,072 at `large`.)
  */
 export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
   const topics = builtTopics.get(taxonomy)
@@ -174,7 +175,7 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
   // By the words, not the discipline: 10,000 disciplines share some seventy lists of subjects.
   const subjectKeys = new Map<DisciplineWords, readonly number[]>()
   const topics = planTopics(walk, idStream(seed, 'topics'), counts, {
-    subDiscipline: plan.subDiscipline,
+    subOwner: plan.subOwner,
     firstSub: plan.firstSub,
     subDisciplineAt: levels.subDisciplineAt,
     // Made when a topic is first built, not to answer a discipline: about 0.1 ms each, cold.

@@ -19,7 +19,7 @@ const LARGEST_BATCH = 4096
  * nextId() // '3c88596c-5e88-45db-8116-017eb4733ac5' (same every run)
  */
 export function createIdSource(random: Random, expected = 64): () => string {
-  const decoder = new TextDecoder('latin1')
+  const decoder = (latin1 ??= new TextDecoder('latin1'))
   let batch = ''
   let size = 0
   let position = 0
@@ -34,6 +34,9 @@ export function createIdSource(random: Random, expected = 64): () => string {
     return batch.slice(start, start + UUID_LENGTH)
   }
 }
+
+/** One decoder for every source: a record written on its own makes a source of one id. */
+let latin1: TextDecoder | undefined
 
 function fillBatch(random: Random, size: number): Uint8Array {
   const bytes = new Uint8Array(size * UUID_LENGTH)

@@ -27,8 +27,6 @@ export interface DeferredTopics {
  * @internal
  */
 export interface DeferredLevels {
-  readonly disciplineCount: number
-  readonly subDisciplineCount: number
   readonly disciplineAt: (position: number) => FixtureDiscipline
   readonly subDisciplineAt: (position: number) => FixtureSubDiscipline
   /** Every record of a level, in dataset order: the objects `*At` gives, the rest written now. */
@@ -37,8 +35,10 @@ export interface DeferredLevels {
   /** The place of the record with this slug, or `undefined`. */
   readonly findDiscipline: (slug: string) => number | undefined
   readonly findSubDiscipline: (slug: string) => number | undefined
-  /** The place of a record these levels wrote; `undefined` for any other object. */
-  readonly placeOf: (record: object) => number | undefined
+  /** The place of a discipline these levels wrote; `undefined` for any other object. */
+  readonly disciplinePlaceOf: (record: object) => number | undefined
+  /** The place of a sub-discipline these levels wrote; `undefined` for any other object. */
+  readonly subDisciplinePlaceOf: (record: object) => number | undefined
   /** The places of a domain's disciplines (by the domain's place), in dataset order. */
   readonly disciplinesOf: (domain: number) => readonly number[]
   /** The places of a discipline's child sub-disciplines, in dataset order. */
@@ -65,6 +65,10 @@ export class Taxonomy {
   /** The seed that generated this data, or `null` for loaded or patched data. */
   readonly seed: number | null
   readonly domains: readonly FixtureDomain[]
+  /** Every discipline, in dataset order (a generated dataset writes them on first read). */
+  declare readonly disciplines: readonly FixtureDiscipline[]
+  /** Every sub-discipline, in dataset order (a generated dataset writes them on first read). */
+  declare readonly subDisciplines: readonly FixtureSubDiscipline[]
 
   #format: Fixture['format']
   #fixture: Fixture | undefined
@@ -72,8 +76,8 @@ export class Taxonomy {
   #deferred: DeferredTopics | undefined
   #disciplines: readonly FixtureDiscipline[] | undefined
   #subDisciplines: readonly FixtureSubDiscipline[] | undefined
-  // Each index is made on first use: a first answer reads two or three of them, and at the
-  // largest counts each index of the sub-disciplines is a hundred thousand entries.
+  // Loaded data's indexes, each made on first use: a first answer reads two or three of them.
+  // A generated dataset's lookups go to its levels, which find a record by its slug's key.
   #disciplineBySlug: Map<string, FixtureDiscipline> | undefined
   // A sub-discipline's place in `subDisciplines`, by slug and by id: a place also finds its topics.
   #subDisciplineBySlug: Map<string, number> | undefined
@@ -106,22 +110,24 @@ export class Taxonomy {
     }
     this.seed = fixture.seed
     this.domains = fixture.domains
+    // Own enumerable properties, as fields would be (`Object.keys`, a spread and JSON see them),
+    // read on first use.
+    Object.defineProperties(this, {
+      disciplines: {
+        enumerable: true,
+        get: () => (this.#disciplines ??= this.#levels!.allDisciplines()),
+      },
+      subDisciplines: {
+        enumerable: true,
+        get: () => (this.#subDisciplines ??= this.#levels!.allSubDisciplines()),
+      },
+    })
     Object.freeze(this)
   }
 
   /** The fixture format of the data: `taxonomy-mock/v1`, or `taxonomy-mock/v1.1` for recorded data. */
   get format(): Fixture['format'] {
     return this.#format
-  }
-
-  /** Every discipline, in dataset order (a generated dataset writes them on first use). */
-  get disciplines(): readonly FixtureDiscipline[] {
-    return (this.#disciplines ??= this.#levels!.allDisciplines())
-  }
-
-  /** Every sub-discipline, in dataset order (a generated dataset writes them on first use). */
-  get subDisciplines(): readonly FixtureSubDiscipline[] {
-    return (this.#subDisciplines ??= this.#levels!.allSubDisciplines())
   }
 
   /** Every topic, in dataset order (a generated dataset builds them on first use). */
@@ -168,7 +174,7 @@ export class Taxonomy {
   /** The child sub-disciplines of a discipline, in dataset order. */
   subDisciplinesOf(discipline: FixtureDiscipline): readonly FixtureSubDiscipline[] {
     const levels = this.#levels
-    const place = levels?.placeOf(discipline)
+    const place = levels?.disciplinePlaceOf(discipline)
     if (place !== undefined) return levels!.subDisciplinesOf(place).map(levels!.subDisciplineAt)
     this.#childrenOfDiscipline ??= childrenBy(this.subDisciplines, (sub) => sub.discipline_ids)
     return this.#childrenOfDiscipline.get(discipline.id) ?? []
@@ -177,7 +183,7 @@ export class Taxonomy {
   /** The parent disciplines of a sub-discipline, in the order of its `discipline_ids`. */
   parentDisciplinesOf(sub: FixtureSubDiscipline): readonly FixtureDiscipline[] {
     const levels = this.#levels
-    const place = levels?.placeOf(sub)
+    const place = levels?.subDisciplinePlaceOf(sub)
     if (place !== undefined) return levels!.parentsOf(place).map(levels!.disciplineAt)
     const byId = (this.#disciplineById ??= indexBy(this.disciplines, 'id'))
     return sub.discipline_ids.map((id) => byId.get(id)!)
@@ -207,11 +213,11 @@ export class Taxonomy {
   }
 
   /**
-   * The place in `subDisciplines` of the sub-discipline with `sub`'s id: by its slug first, the
-   * index its lookup made, so a first answer does not index a hundred thousand ids as well.
+   * The place in `subDisciplines` of the sub-discipline with `sub`'s id, in a generated dataset:
+   * where its levels wrote it, or, for an object made elsewhere, by its slug, then by its id.
    */
   #placeOf(sub: FixtureSubDiscipline): number | undefined {
-    const written = this.#levels?.placeOf(sub)
+    const written = this.#levels?.subDisciplinePlaceOf(sub)
     if (written !== undefined) return written
     const bySlug = (this.#subDisciplineBySlug ??= placesBy(this.subDisciplines, 'slug'))
     const position = bySlug.get(sub.slug)

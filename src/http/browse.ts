@@ -94,6 +94,14 @@ function describeDataset(taxonomy: Taxonomy): string {
  * How many topics the data has, none of a generated dataset's built (a million at `large`, 1.2 s
  * and 340 MB before the first index page): a session's patched data's from its base's count.
  */
+/**
+ * How many disciplines or sub-disciplines the page counts: a generated dataset's from its counts,
+ * since reading its arrays writes every record (110,000 at the generator's largest counts).
+ */
+function recordCount(taxonomy: TaxonomyView, endpoint: Endpoint): number {
+  return findGeneration(taxonomy)?.counts[endpoint.startOption] ?? endpoint.records(taxonomy).length
+}
+
 function topicTotal(taxonomy: TaxonomyView): number {
   return taxonomy instanceof TaxonomyOverlay ? taxonomy.topicCount() : topicCountOf(taxonomy)
 }
@@ -192,10 +200,7 @@ export function renderIndexPage(
     add('</ul>\n')
   }
   if (full) {
-    const total = ENDPOINT_LIST.reduce(
-      (sum, endpoint) => sum + endpoint.records(taxonomy).length,
-      0,
-    )
+    const total = ENDPOINT_LIST.reduce((sum, endpoint) => sum + recordCount(taxonomy, endpoint), 0)
     const plurals = ENDPOINT_LIST.map((endpoint) => endpoint.plural).join(' and ')
     parts.push(
       `</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} ${plurals} are not shown. Each API answer names the slugs of the records related to it.</p>`,
@@ -211,7 +216,7 @@ export function renderIndexPage(
   return page(
     'taxonomy-mock',
     `<h1>taxonomy-mock</h1>
-<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${counted(taxonomy.domains.length, 'domain', 'domains')}, ${counted(taxonomy.disciplines.length, 'discipline', 'disciplines')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline', 'sub-disciplines')}, ${counted(topicTotal(taxonomy), 'topic', 'topics')}. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
+<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${counted(taxonomy.domains.length, 'domain', 'domains')}, ${counted(recordCount(taxonomy, disciplines), 'discipline', 'disciplines')}, ${counted(recordCount(taxonomy, subDisciplines), 'sub-discipline', 'sub-disciplines')}, ${counted(topicTotal(taxonomy), 'topic', 'topics')}. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
 ${parts.join('')}`,

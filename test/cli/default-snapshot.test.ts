@@ -6,9 +6,10 @@ import { createTaxonomy, writeSnapshot } from '../../src/core/generate.js'
 import { createFetchHandler } from '../../src/http/index.js'
 import { BIN, spawnProgram } from '../helpers/cli.js'
 
-// `serve` reads the default dataset's records above the topics, and the walk that places its
-// topics, from a snapshot the build made (src/cli/default-snapshot.ts), instead of generating
-// them. Every byte it serves must be the generator's.
+// `serve` reads the default dataset's domains, the numbers its other records above the topics are
+// written from, and the walk that places its topics, from a snapshot the build made
+// (src/cli/default-snapshot.ts), instead of drawing them. Every byte it serves must be the
+// generator's.
 
 const ROOT = dirname(dirname(BIN))
 /** Where the build writes the snapshot (scripts/cli-bundle.mjs) and the CLI reads it. */

@@ -96,3 +96,21 @@ it('splits a repeat suffix only as a repeat writes it', () => {
   for (const slug of ['history-1', 'history-01', 'history-0', 'history2', 'history-1234567890'])
     expect(splitRepeat(slug), slug).toBeUndefined()
 })
+
+it('answers a JavaScript caller as a loaded copy does: no record for a non-string slug or a record of another level', () => {
+  const lazy = fresh(7, 'small')
+  const loaded = loadTaxonomy(JSON.parse(JSON.stringify(lazy.toFixture())))
+  for (const slug of [null, undefined, {}, 42, Symbol('slug')] as unknown as string[]) {
+    expect(lazy.findDiscipline(slug)).toBeUndefined()
+    expect(lazy.findSubDiscipline(slug)).toBeUndefined()
+  }
+  const [discipline] = lazy.disciplines as never[]
+  const [sub] = lazy.subDisciplines as never[]
+  expect(lazy.topicsOf(discipline)).toEqual(loaded.topicsOf(discipline))
+  expect(lazy.subDisciplinesOf(sub)).toEqual(loaded.subDisciplinesOf(sub))
+  expect(lazy.topicsOf(discipline)).toEqual([])
+  // The levels are own enumerable properties, as fields, for written and loaded data alike.
+  expect(Object.keys(lazy)).toEqual(['seed', 'domains', 'disciplines', 'subDisciplines'])
+  expect(Object.keys(loaded)).toEqual(Object.keys(lazy))
+  expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(loaded)))
+})

@@ -64,9 +64,6 @@ export interface TopicNames {
   readonly writeKeys: (issued: number, count: number, into: Uint32Array, at: number) => void
   /** How many of the first `issued` names have `key`, in arithmetic: no name is built or walked. */
   readonly countKey: (key: number, issued: number) => number
-  /** The two draws that order the names ({@link topicNamesOf}): what a dataset snapshot keeps. */
-  readonly stride: number
-  readonly offset: number
 }
 
 /**
@@ -126,8 +123,6 @@ export function topicNamesOf(
   const subjectKeyOf = (s: number) =>
     (subjectKeys[s] ??= topicTables().subjectIndex.get(subjects[s]!) ?? 0)
   return {
-    stride,
-    offset,
     countKey: (key, issued) => {
       if (issued <= 0 || pairs === 0) return 0
       const round = key % ROUNDS

@@ -1,7 +1,7 @@
 import { allocate, evenWeights } from './allocate.js'
 import { DESCRIPTION_TEMPLATES, describeDomain } from './descriptions.js'
 import { coprimeStride, fittingAspectCount } from './names.js'
-import { slugKeys, subDisciplineKey, subDisciplineKeyCount } from './slug-keys.js'
+import { slugKeys, subDisciplineKey, subDisciplineKeyCount, type SlugKeys } from './slug-keys.js'
 import { shuffledIndexes, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import { createUniqueSlugs, toSlug } from '../slug.js'
@@ -25,9 +25,11 @@ export interface UpperPlan {
   /** By discipline: its words' place in its domain's `disciplines`. */
   readonly disciplineWords: Uint16Array
   /** By discipline: two other domains it is in (domain indexes), -1 for none. */
-  readonly disciplineDomains: Int32Array
+  readonly disciplineOtherDomains: Int32Array
   /** By discipline: its description's template. */
   readonly disciplineTemplate: Uint8Array
+  /** By discipline: its slug's key ({@link SlugKeys.disciplineKey}). */
+  readonly disciplineKey: Uint16Array
   /** By discipline: how often its slug was used up to and including it (1: no suffix). */
   readonly disciplineUses: Uint32Array
   /** By discipline: the two draws that order its topic names ({@link topicNamesOf}). */
@@ -36,13 +38,13 @@ export interface UpperPlan {
   /** By discipline, and one more: its first sub-discipline (a discipline's own are contiguous). */
   readonly firstSub: Uint32Array
   /** By sub-discipline: the discipline it was drawn for. */
-  readonly subDiscipline: Uint32Array
+  readonly subOwner: Uint32Array
   /** By sub-discipline: its real sub-field's place in its discipline's words. */
   readonly subReal: Uint16Array
   /** By sub-discipline: its modifier's place in its domain's words, -1 for none. */
   readonly subModifier: Int16Array
   /** By sub-discipline: two other disciplines it is in (discipline indexes), -1 for none. */
-  readonly subDisciplines: Int32Array
+  readonly subOtherParents: Int32Array
   /** By sub-discipline: its description's two subjects (places in its discipline's words) and template. */
   readonly subDescription: Uint16Array
   /** By sub-discipline: its slug's key ({@link subDisciplineKey}). */
@@ -87,8 +89,9 @@ export function planUpperLevels(
 type DisciplinePlan = Pick<
   UpperPlan,
   | 'disciplineWords'
-  | 'disciplineDomains'
+  | 'disciplineOtherDomains'
   | 'disciplineTemplate'
+  | 'disciplineKey'
   | 'disciplineUses'
   | 'topicStride'
   | 'topicOffset'
@@ -102,57 +105,55 @@ function planDisciplines(
   const keys = slugKeys()
   const total = counts.disciplines
   const domainCount = counts.domains
-  const disciplineWords = new Uint16Array(total)
-  const disciplineDomains = new Int32Array(2 * total).fill(-1)
-  const disciplineTemplate = new Uint8Array(total)
-  const disciplineUses = new Uint32Array(total)
-  const topicStride = new Uint32Array(total)
-  const topicOffset = new Uint32Array(total)
+  const plan = {
+    disciplineWords: new Uint16Array(total),
+    disciplineOtherDomains: new Int32Array(2 * total).fill(-1),
+    disciplineTemplate: new Uint8Array(total),
+    disciplineKey: new Uint16Array(total),
+    disciplineUses: new Uint32Array(total),
+    topicStride: new Uint32Array(total),
+    topicOffset: new Uint32Array(total),
+  }
   const timesUsed = new Uint32Array(keys.disciplineSlugs.length)
   // Each domain deals its words out in a shuffled order, shuffled again when all are dealt.
   const queues: (Uint32Array | undefined)[] = new Array(domainCount)
   const dealt = new Uint32Array(domainCount)
-  const others: number[] = []
-  for (let i = 0; i < total; i++) {
+  const otherDomains: number[] = []
+  for (let discipline = 0; discipline < total; discipline++) {
     // Round-robin over the domains, so each gets its share of disciplines.
-    const d = i % domainCount
-    const words = DOMAINS[domainVocabulary[d]!]!
-    let queue = queues[d]
-    if (queue === undefined || dealt[d] === queue.length) {
-      queue = queues[d] = shuffledIndexes(random, words.disciplines.length)
-      dealt[d] = 0
+    const domain = discipline % domainCount
+    const domainWords = DOMAINS[domainVocabulary[domain]!]!
+    let queue = queues[domain]
+    if (queue === undefined || dealt[domain] === queue.length) {
+      queue = queues[domain] = shuffledIndexes(random, domainWords.disciplines.length)
+      dealt[domain] = 0
     }
-    const w = queue[dealt[d]!++]!
-    disciplineWords[i] = w
+    const wordsAt = queue[dealt[domain]!++]!
+    plan.disciplineWords[discipline] = wordsAt
     // Most disciplines sit in one domain; some 20% also in one or two others.
     const extra = domainCount > 1 ? extraParentCount(random, 4, 20) : 0
-    pickOthers(random, domainCount, d, extra, others)
-    for (let k = 0; k < others.length; k++) disciplineDomains[2 * i + k] = others[k]!
-    const key = keys.disciplineKey[keys.wordStart[domainVocabulary[d]!]! + w]!
-    disciplineUses[i] = ++timesUsed[key]!
-    disciplineTemplate[i] = random.nextInt(DESCRIPTION_TEMPLATES)
+    pickOthers(random, domainCount, domain, extra, otherDomains)
+    plan.disciplineOtherDomains.set(otherDomains, 2 * discipline)
+    const key = keys.disciplineKey[keys.wordStart[domainVocabulary[domain]!]! + wordsAt]!
+    plan.disciplineKey[discipline] = key
+    plan.disciplineUses[discipline] = ++timesUsed[key]!
+    plan.disciplineTemplate[discipline] = random.nextInt(DESCRIPTION_TEMPLATES)
     // The topic names' order: an affine permutation of the discipline's aspect-subject pairs.
-    const pairs = fittingAspectCount(words.style) * words.disciplines[w]!.subjects.length
-    topicStride[i] = coprimeStride(random, pairs)
-    topicOffset[i] = random.nextInt(pairs)
+    const subjects = domainWords.disciplines[wordsAt]!.subjects.length
+    const pairs = fittingAspectCount(domainWords.style) * subjects
+    plan.topicStride[discipline] = coprimeStride(random, pairs)
+    plan.topicOffset[discipline] = random.nextInt(pairs)
   }
-  return {
-    disciplineWords,
-    disciplineDomains,
-    disciplineTemplate,
-    disciplineUses,
-    topicStride,
-    topicOffset,
-  }
+  return plan
 }
 
 type SubDisciplinePlan = Pick<
   UpperPlan,
   | 'firstSub'
-  | 'subDiscipline'
+  | 'subOwner'
   | 'subReal'
   | 'subModifier'
-  | 'subDisciplines'
+  | 'subOtherParents'
   | 'subDescription'
   | 'subKey'
   | 'subUses'
@@ -169,79 +170,76 @@ function planSubDisciplines(
   const disciplineCount = counts.disciplines
   const domainCount = counts.domains
   const shares = allocate(total, evenWeights(random, disciplineCount), 1)
-  const firstSub = new Uint32Array(disciplineCount + 1)
-  const subDiscipline = new Uint32Array(total)
-  const subReal = new Uint16Array(total)
-  const subModifier = new Int16Array(total)
-  const subDisciplines = new Int32Array(2 * total).fill(-1)
-  const subDescription = new Uint16Array(3 * total)
-  const subKey = new Uint32Array(total)
-  const subUses = new Uint32Array(total)
+  const plan = {
+    firstSub: new Uint32Array(disciplineCount + 1),
+    subOwner: new Uint32Array(total),
+    subReal: new Uint16Array(total),
+    subModifier: new Int16Array(total),
+    subOtherParents: new Int32Array(2 * total).fill(-1),
+    subDescription: new Uint16Array(3 * total),
+    subKey: new Uint32Array(total),
+    subUses: new Uint32Array(total),
+  }
   const timesUsed = new Uint32Array(subDisciplineKeyCount(keys))
-  const others: number[] = []
-  let p = 0
-  for (let i = 0; i < disciplineCount; i++) {
-    firstSub[i] = p
-    const d = i % domainCount
-    const v = domainVocabulary[d]!
-    const domainWords = DOMAINS[v]!
-    const flatWord = keys.wordStart[v]! + disciplineWords[i]!
-    const words = domainWords.disciplines[disciplineWords[i]!]!
+  const picked: number[] = []
+  let sub = 0
+  for (let discipline = 0; discipline < disciplineCount; discipline++) {
+    plan.firstSub[discipline] = sub
+    const domain = discipline % domainCount
+    const vocabulary = domainVocabulary[domain]!
+    const domainWords = DOMAINS[vocabulary]!
+    const flatWords = keys.wordStart[vocabulary]! + disciplineWords[discipline]!
+    const words = domainWords.disciplines[disciplineWords[discipline]!]!
     // The names: the real sub-fields first (shuffled), then modifier combinations in a shuffled
     // order of their indexes, cycling.
-    const real = shuffledIndexes(random, words.subDisciplines.length)
+    const reals = shuffledIndexes(random, words.subDisciplines.length)
     const modifiers = shuffledIndexes(random, domainWords.modifiers.length)
-    const combinations = shuffledIndexes(random, modifiers.length * real.length)
-    const names = real.length + combinations.length
+    const combinations = shuffledIndexes(random, modifiers.length * reals.length)
+    const names = reals.length + combinations.length
     // Sub-disciplines also sit in other disciplines, preferably of the same domain: the domain's
-    // other disciplines, or every other discipline when it has too few.
-    const inDomain = Math.floor((disciplineCount - 1 - d) / domainCount) + 1
-    const rank = Math.floor(i / domainCount)
-    for (let n = 0; n < shares[i]!; n++, p++) {
-      subDiscipline[p] = i
-      const k = n % names
-      let r: number
-      let m = -1
-      if (k < real.length) r = real[k]!
+    // other disciplines (every `domainCount`th, this one skipped), or every other discipline
+    // when it has too few.
+    const siblings = Math.floor((disciplineCount - 1 - domain) / domainCount)
+    const rank = Math.floor(discipline / domainCount)
+    for (let n = 0; n < shares[discipline]!; n++, sub++) {
+      plan.subOwner[sub] = discipline
+      const named = n % names
+      let real: number
+      let modifier = -1
+      if (named < reals.length) real = reals[named]!
       else {
-        const combination = combinations[k - real.length]!
-        m = modifiers[Math.floor(combination / real.length)]!
-        r = real[combination % real.length]!
+        const combination = combinations[named - reals.length]!
+        modifier = modifiers[Math.floor(combination / reals.length)]!
+        real = reals[combination % reals.length]!
       }
-      subReal[p] = r
-      subModifier[p] = m
+      plan.subReal[sub] = real
+      plan.subModifier[sub] = modifier
       const extra = extraParentCount(random, 3, 17)
-      const siblings = inDomain - 1
-      const pool = siblings >= extra ? siblings : disciplineCount - 1
-      pickOthers(random, pool, -1, Math.min(extra, pool), others)
-      for (let o = 0; o < others.length; o++) {
-        const k = others[o]!
-        subDisciplines[2 * p + o] =
-          siblings >= extra ? d + domainCount * (k < rank ? k : k + 1) : k < i ? k : k + 1
+      const inDomain = siblings >= extra
+      const pool = inDomain ? siblings : disciplineCount - 1
+      pickOthers(random, pool, -1, Math.min(extra, pool), picked)
+      for (let k = 0; k < picked.length; k++) {
+        const at = picked[k]!
+        plan.subOtherParents[2 * sub + k] = inDomain
+          ? domain + domainCount * (at < rank ? at : at + 1)
+          : at < discipline
+            ? at
+            : at + 1
       }
       const key = subDisciplineKey(
         keys,
-        keys.realKey[keys.realStart[flatWord]! + r]!,
-        m < 0 ? -1 : keys.modifierKey[keys.modifierStart[v]! + m]!,
+        keys.realKey[keys.realStart[flatWords]! + real]!,
+        modifier < 0 ? -1 : keys.modifierKey[keys.modifierStart[vocabulary]! + modifier]!,
       )
-      subKey[p] = key
-      subUses[p] = ++timesUsed[key]!
-      subDescription[3 * p] = random.nextInt(words.subjects.length)
-      subDescription[3 * p + 1] = random.nextInt(words.subjects.length)
-      subDescription[3 * p + 2] = random.nextInt(DESCRIPTION_TEMPLATES)
+      plan.subKey[sub] = key
+      plan.subUses[sub] = ++timesUsed[key]!
+      plan.subDescription[3 * sub] = random.nextInt(words.subjects.length)
+      plan.subDescription[3 * sub + 1] = random.nextInt(words.subjects.length)
+      plan.subDescription[3 * sub + 2] = random.nextInt(DESCRIPTION_TEMPLATES)
     }
   }
-  firstSub[disciplineCount] = p
-  return {
-    firstSub,
-    subDiscipline,
-    subReal,
-    subModifier,
-    subDisciplines,
-    subDescription,
-    subKey,
-    subUses,
-  }
+  plan.firstSub[disciplineCount] = sub
+  return plan
 }
 
 /** 0, 1 or 2 extra parents: 2 with `twoPercent`, 1 with `onePercent - twoPercent`. */

@@ -24,6 +24,10 @@ export interface SlugKeys {
   readonly modifierKey: Uint16Array
   readonly realSlugs: readonly string[]
   readonly modifierSlugs: readonly string[]
+  /** Each slug's key, the way back from the lists above. */
+  readonly disciplineBySlug: ReadonlyMap<string, number>
+  readonly realBySlug: ReadonlyMap<string, number>
+  readonly modifierBySlug: ReadonlyMap<string, number>
 }
 
 let keys: SlugKeys | undefined
@@ -60,6 +64,9 @@ export function slugKeys(): SlugKeys {
     modifierKey: Uint16Array.from(modifierKey),
     realSlugs: reals.slugs,
     modifierSlugs: modifiers.slugs,
+    disciplineBySlug: disciplines.numbers,
+    realBySlug: reals.numbers,
+    modifierBySlug: modifiers.numbers,
   })
 }
 
@@ -86,8 +93,7 @@ export function subDisciplineSlugOf(keys: SlugKeys, key: number): string {
  */
 export function subDisciplineKeysOf(keys: SlugKeys, slug: string): number[] {
   const found: number[] = []
-  const reals = (realBySlug ??= indexOf(keys.realSlugs))
-  const modifiers = (modifierBySlug ??= indexOf(keys.modifierSlugs))
+  const { realBySlug: reals, modifierBySlug: modifiers } = keys
   const real = reals.get(slug)
   if (real !== undefined) found.push(real)
   for (let at = slug.indexOf('-'); at > 0; at = slug.indexOf('-', at + 1)) {
@@ -101,18 +107,20 @@ export function subDisciplineKeysOf(keys: SlugKeys, slug: string): number[] {
 
 /** The discipline key of `slug` (before any suffix), or `undefined` when no word makes it. */
 export function disciplineKeyOf(keys: SlugKeys, slug: string): number | undefined {
-  return (disciplineBySlug ??= indexOf(keys.disciplineSlugs)).get(slug)
+  return keys.disciplineBySlug.get(slug)
 }
 
-let realBySlug: Map<string, number> | undefined
-let modifierBySlug: Map<string, number> | undefined
-let disciplineBySlug: Map<string, number> | undefined
-
-function createNumbering(): { readonly slugs: string[]; keyOf(slug: string): number } {
+/** Numbers for slugs in the order first seen, and the way back. */
+function createNumbering(): {
+  readonly slugs: string[]
+  readonly numbers: Map<string, number>
+  keyOf(slug: string): number
+} {
   const slugs: string[] = []
   const numbers = new Map<string, number>()
   return {
     slugs,
+    numbers,
     keyOf(slug) {
       let key = numbers.get(slug)
       if (key === undefined) numbers.set(slug, (key = slugs.push(slug) - 1))
@@ -121,18 +129,16 @@ function createNumbering(): { readonly slugs: string[]; keyOf(slug: string): num
   }
 }
 
-function indexOf(slugs: readonly string[]): Map<string, number> {
-  return new Map(slugs.map((slug, index) => [slug, index]))
-}
-
 /**
  * A generated slug with its repeat's suffix split off: `history-3` is the third `history`. A slug
  * ending in `-1`, `-0…` or any other digits is none a generator gives (no word's slug ends in a
- * digit, and a first use takes no suffix): `undefined`.
+ * digit, and a first use takes no suffix), nor is anything but a string (a JavaScript caller's
+ * `null`): `undefined`.
  */
 export function splitRepeat(
-  slug: string,
+  slug: unknown,
 ): { readonly base: string; readonly uses: number } | undefined {
+  if (typeof slug !== 'string') return undefined
   const match = /-(\d+)$/.exec(slug)
   if (match === null) return /\d$/.test(slug) ? undefined : { base: slug, uses: 1 }
   const digits = match[1]!

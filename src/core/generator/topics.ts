@@ -9,7 +9,7 @@ import type { FixtureSubDiscipline, FixtureTopic } from '../types.js'
 /** What the topics need of the levels above them: places, and records and names on demand. */
 export interface TopicParents {
   /** By sub-discipline: the discipline it was drawn for. */
-  readonly subDiscipline: Uint32Array
+  readonly subOwner: Uint32Array
   /** By discipline, and one more: its first sub-discipline; its own (siblings) are contiguous. */
   readonly firstSub: Uint32Array
   readonly subDisciplineAt: (position: number) => FixtureSubDiscipline
@@ -49,7 +49,7 @@ export function planTopics(
   parents: TopicParents,
 ): TopicPlan {
   let builder: TopicBuilder | undefined
-  const children: (readonly FixtureTopic[] | undefined)[] = new Array(parents.subDiscipline.length)
+  const children: (readonly FixtureTopic[] | undefined)[] = new Array(parents.subOwner.length)
   return {
     counts: walk.counts,
     topicsOf: (index) =>
@@ -86,8 +86,8 @@ function createTopicBuilder(
   parents: TopicParents,
 ): TopicBuilder {
   const { firstTopic, firstName, streams } = walk
-  const { subDiscipline, firstSub } = parents
-  const subCount = subDiscipline.length
+  const { subOwner, firstSub } = parents
+  const subCount = subOwner.length
   // How often each topic's slug was used up to it: one pass over every topic's name key once all
   // topics are built or many were counted one at a time; until then, each topic's own count.
   let slugUses: Uint32Array | undefined
@@ -122,7 +122,7 @@ function createTopicBuilder(
     const built = own[index]
     if (built !== undefined) return built
     const record = parents.subDisciplineAt(index)
-    drawDiscipline(subDiscipline[index]!)
+    drawDiscipline(subOwner[index]!)
     const start = firstTopic[index]!
     const share = firstTopic[index + 1]! - start
     const nextId = createIdSource(idStreamOf(index).fork(), share)
@@ -180,7 +180,7 @@ function createTopicBuilder(
     describe: (template: number, topicName: string) => string,
     onlyParent: readonly string[],
   ): FixtureTopic {
-    const names = parents.topicNames(subDiscipline[index]!)
+    const names = parents.topicNames(subOwner[index]!)
     const named = names.at(firstName[index]! + at - firstTopic[index]!)
     const uses = usesOf(index, at, named.key)
     const other = sharedWith[at]!
@@ -240,7 +240,7 @@ function createTopicBuilder(
     if (slugUses !== undefined) return slugUses[at]!
     countedAlone++
     const { issued, bySubject } = (order ??= orderDisciplines(parents, firstTopic))
-    const discipline = subDiscipline[index]!
+    const discipline = subOwner[index]!
     let uses =
       1 + parents.topicNames(discipline).countKey(key, firstName[index]! + at - firstTopic[index]!)
     const sharing = bySubject.get(subjectOfKey(key)) ?? []
@@ -316,11 +316,11 @@ function countSlugUses(
 ): Uint32Array {
   const uses = new Uint32Array(topics)
   const timesUsed = new Uint32Array(topics > 0 ? topicKeyCount() : 0)
-  for (let index = 0; index < parents.subDiscipline.length; index++) {
+  for (let index = 0; index < parents.subOwner.length; index++) {
     const start = firstTopic[index]!
     const end = firstTopic[index + 1]!
     parents
-      .topicNames(parents.subDiscipline[index]!)
+      .topicNames(parents.subOwner[index]!)
       .writeKeys(firstName[index]!, end - start, uses, start)
     for (let at = start; at < end; at++) uses[at] = ++timesUsed[uses[at]!]!
   }
@@ -338,10 +338,10 @@ function countSlugUses(
 export function walkTopics(
   random: Random,
   counts: SizeCounts,
-  parents: Pick<TopicParents, 'subDiscipline' | 'firstSub'>,
+  parents: Pick<TopicParents, 'subOwner' | 'firstSub'>,
 ): TopicWalk {
-  const { subDiscipline, firstSub } = parents
-  const subCount = subDiscipline.length
+  const { subOwner, firstSub } = parents
+  const subCount = subOwner.length
   const topicCounts = new Uint32Array(subCount)
   const firstTopic = new Uint32Array(subCount + 1)
   const firstName = new Uint32Array(subCount)
@@ -354,7 +354,7 @@ export function walkTopics(
   // A discipline's sub-disciplines are contiguous: its names are handed out from its first one on.
   let issued = 0
   for (let index = 0; index < subCount; index++) {
-    const discipline = subDiscipline[index]!
+    const discipline = subOwner[index]!
     const first = firstSub[discipline]!
     if (index === first) issued = 0
     const share = shares[index]!

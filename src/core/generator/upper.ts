@@ -1,12 +1,13 @@
 import { describeDiscipline, describeSubDiscipline } from './descriptions.js'
 import type { UpperPlan } from './plan.js'
+import { createSlugIndex, type SlugIndex } from './slug-index.js'
 import {
   disciplineKeyOf,
   slugKeys,
   splitRepeat,
+  subDisciplineKeyCount,
   subDisciplineKeysOf,
   subDisciplineSlugOf,
-  type SlugKeys,
 } from './slug-keys.js'
 import type { IdsByPosition } from '../ids.js'
 import type { DeferredLevels } from '../store.js'
@@ -27,8 +28,12 @@ export function createUpperLevels(
   const { counts, domains, domainVocabulary, disciplineWords } = plan
   const disciplines: (FixtureDiscipline | undefined)[] = new Array(counts.disciplines)
   const subs: (FixtureSubDiscipline | undefined)[] = new Array(counts.subDisciplines)
-  // The place of each record written, by the record: both levels' objects are distinct.
-  const places = new Map<object, number>()
+  // The place of each record written, by the record, one map per level: a discipline passed
+  // where a sub-discipline is expected is no record of that level.
+  const disciplinePlaces = new Map<object, number>()
+  const subPlaces = new Map<object, number>()
+  let disciplineIndex: SlugIndex | undefined
+  let subIndex: SlugIndex | undefined
   let allDisciplines: readonly FixtureDiscipline[] | undefined
   let allSubs: readonly FixtureSubDiscipline[] | undefined
   // Each discipline's sub-disciplines drawn for another discipline, by place: made on first use.
@@ -38,10 +43,6 @@ export function createUpperLevels(
     DOMAINS[domainVocabulary[discipline % counts.domains]!]!
   const wordsOf = (discipline: number): DisciplineWords =>
     domainWordsOf(discipline).disciplines[disciplineWords[discipline]!]!
-  const disciplineKey = (discipline: number): number =>
-    keys.disciplineKey[
-      keys.wordStart[domainVocabulary[discipline % counts.domains]!]! + disciplineWords[discipline]!
-    ]!
 
   function disciplineAt(position: number): FixtureDiscipline {
     return (disciplines[position] ??= writeDiscipline(position, ids.disciplines.at(position)))
@@ -51,20 +52,20 @@ export function createUpperLevels(
     const words = wordsOf(position)
     const domainIds = [domains[position % counts.domains]!.id]
     for (let k = 0; k < 2; k++) {
-      const other = plan.disciplineDomains[2 * position + k]!
+      const other = plan.disciplineOtherDomains[2 * position + k]!
       if (other >= 0) domainIds.push(domains[other]!.id)
     }
     const record: FixtureDiscipline = Object.freeze({
       id,
       name: words.name,
       slug: withRepeat(
-        keys.disciplineSlugs[disciplineKey(position)]!,
+        keys.disciplineSlugs[plan.disciplineKey[position]!]!,
         plan.disciplineUses[position]!,
       ),
       description: describeDiscipline(plan.disciplineTemplate[position]!, words.name, words.study),
       domain_ids: Object.freeze(domainIds),
     })
-    places.set(record, position)
+    disciplinePlaces.set(record, position)
     return record
   }
 
@@ -73,7 +74,7 @@ export function createUpperLevels(
   }
 
   function writeSubDiscipline(position: number, id: string): FixtureSubDiscipline {
-    const discipline = plan.subDiscipline[position]!
+    const discipline = plan.subOwner[position]!
     const words = wordsOf(discipline)
     const real = words.subDisciplines[plan.subReal[position]!]!
     const modifier = plan.subModifier[position]!
@@ -94,22 +95,20 @@ export function createUpperLevels(
       ),
       discipline_ids: Object.freeze(disciplineIds),
     })
-    places.set(record, position)
+    subPlaces.set(record, position)
     return record
   }
 
   function parentsOf(position: number): number[] {
-    const parents = [plan.subDiscipline[position]!]
+    const parents = [plan.subOwner[position]!]
     for (let k = 0; k < 2; k++) {
-      const other = plan.subDisciplines[2 * position + k]!
+      const other = plan.subOtherParents[2 * position + k]!
       if (other >= 0) parents.push(other)
     }
     return parents
   }
 
   return {
-    disciplineCount: counts.disciplines,
-    subDisciplineCount: counts.subDisciplines,
     disciplineAt,
     subDisciplineAt,
     allDisciplines: () =>
@@ -119,20 +118,28 @@ export function createUpperLevels(
       const split = splitRepeat(slug)
       const key = split === undefined ? undefined : disciplineKeyOf(keys, split.base)
       if (key === undefined) return undefined
-      for (let i = 0; i < counts.disciplines; i++) {
-        if (plan.disciplineUses[i] === split!.uses && disciplineKey(i) === key) return i
+      disciplineIndex ??= createSlugIndex(plan.disciplineKey, keys.disciplineSlugs.length)
+      return disciplineIndex.find(key, split!.uses)
+    },
+    findSubDiscipline: (slug) => {
+      const split = splitRepeat(slug)
+      if (split === undefined) return undefined
+      subIndex ??= createSlugIndex(plan.subKey, subDisciplineKeyCount(keys))
+      for (const key of subDisciplineKeysOf(keys, split.base)) {
+        const found = subIndex.find(key, split.uses)
+        if (found !== undefined) return found
       }
       return undefined
     },
-    findSubDiscipline: (slug) => findSubDiscipline(plan, keys, slug),
-    placeOf: (record) => places.get(record),
+    disciplinePlaceOf: (record) => disciplinePlaces.get(record),
+    subDisciplinePlaceOf: (record) => subPlaces.get(record),
     disciplinesOf: (domain) => {
       const found: number[] = []
       for (let i = 0; i < counts.disciplines; i++) {
         if (
           i % counts.domains === domain ||
-          plan.disciplineDomains[2 * i] === domain ||
-          plan.disciplineDomains[2 * i + 1] === domain
+          plan.disciplineOtherDomains[2 * i] === domain ||
+          plan.disciplineOtherDomains[2 * i + 1] === domain
         )
           found.push(i)
       }
@@ -157,8 +164,8 @@ export function createUpperLevels(
 }
 
 /**
- * Every record of a level, those written already kept: the rest written in order from the first
- * id, so each id is written once, not found from a checkpoint.
+ * Every record of a level, those written already kept: the rest written in order with the ids of
+ * one pass over the level's id stream, rather than each found from a checkpoint.
  */
 function writeAll<T>(
   records: (T | undefined)[],
@@ -178,24 +185,12 @@ function withRepeat(slug: string, uses: number): string {
   return uses === 1 ? slug : `${slug}-${uses}`
 }
 
-function findSubDiscipline(plan: UpperPlan, keys: SlugKeys, slug: string): number | undefined {
-  const split = splitRepeat(slug)
-  if (split === undefined) return undefined
-  const { subKey, subUses } = plan
-  for (const key of subDisciplineKeysOf(keys, split.base)) {
-    for (let p = 0; p < subKey.length; p++) {
-      if (subUses[p] === split.uses && subKey[p] === key) return p
-    }
-  }
-  return undefined
-}
-
 /**
  * The sub-disciplines each discipline holds as a second or third parent, ascending: a counting
  * sort of the plan's extra parents (two places a sub-discipline), in two passes over them.
  */
 function indexSharedSubs(plan: UpperPlan): { start: Uint32Array; subs: Uint32Array } {
-  const extras = plan.subDisciplines
+  const extras = plan.subOtherParents
   const start = new Uint32Array(plan.counts.disciplines + 1)
   for (let k = 0; k < extras.length; k++) if (extras[k]! >= 0) start[extras[k]! + 1]!++
   for (let i = 0; i < plan.counts.disciplines; i++) start[i + 1]! += start[i]!
