@@ -1,7 +1,8 @@
 /**
  * The places of a level's records by slug key and repeat: the `uses`th record with a key is the
  * one whose slug takes suffix `-uses` (none for the first). A counting sort of the plan's keys,
- * made on a level's first lookup in two passes over them, so each lookup after is two reads.
+ * made on a level's first lookup (a pass to count them, a pass to place them), so a lookup after
+ * it reads a start and a place.
  */
 export interface SlugIndex {
   /** The place of the `uses`th record (from 1) whose slug has `key`, or `undefined`. */
