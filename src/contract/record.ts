@@ -245,16 +245,16 @@ function toTaxonomy(lookups: readonly Lookup[], identities: Identities): Taxonom
       description: s.description,
       discipline_ids: ids(s.disciplines),
     })
-  for (const number of topicOrder) {
-    const topic = topics[number]!
-    fixture.add('topics', {
-      id: topic.id,
-      name: topic.name,
-      slug: topic.slug,
-      description: topic.description,
-      sub_discipline_ids: parents[number]!,
-    })
-  }
+  // Made and checked in the order they were first listed, which is where their fields lie in
+  // memory, and kept in the file's order.
+  const records = topics.map((topic, number) => ({
+    id: topic.id,
+    name: topic.name,
+    slug: topic.slug,
+    description: topic.description,
+    sub_discipline_ids: parents[number]!,
+  }))
+  fixture.addInOrder('topics', records, topicOrder)
   try {
     return new Taxonomy(fixture.finish())
   } catch (error) {

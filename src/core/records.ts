@@ -147,13 +147,18 @@ function sortedIndexes(records: readonly Sortable[]): number[] {
   // million topics, and a million objects more are 100 MB at its peak. The index last: any sort
   // gives the order a stable one would.
   const keys = records.map((record) => record.name.toLowerCase())
-  return Array.from(records, (_, index) => index).sort(
-    (a, b) =>
-      compare(keys[a]!, keys[b]!) ||
-      compare(records[a]!.name, records[b]!.name) ||
-      compare(records[a]!.slug, records[b]!.slug) ||
-      a - b,
-  )
+  const tie = (a: number, b: number) =>
+    compare(records[a]!.name, records[b]!.name) ||
+    compare(records[a]!.slug, records[b]!.slug) ||
+    a - b
+  // `compare` of the keys, with one comparison of their characters for most pairs: `<`, then `===`
+  // (which differing lengths settle at once), not `<` then `>`. A million topics are some twelve
+  // million pairs.
+  return Array.from(records, (_, index) => index).sort((a, b) => {
+    const x = keys[a]!
+    const y = keys[b]!
+    return x < y ? -1 : x === y ? tie(a, b) : 1
+  })
 }
 
 /** Whether `byName` keeps `records` as they are: each before the next in its order, or tied. */

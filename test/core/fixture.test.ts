@@ -220,6 +220,68 @@ it('builds, record by record, the fixture parseFixture gives, its records frozen
   ).toBe(true)
 })
 
+/**
+ * The problems of a builder given the topics proven unique, added one by one or, reversed, all at
+ * once with their order (`addInOrder`).
+ */
+function problemsWithTopics(fixture: Record<string, any>, inOrder: boolean): string[] {
+  const builder = createFixtureBuilder({
+    format: fixture.format,
+    seed: fixture.seed,
+    provenUnique: ['topics'],
+  })
+  for (const level of LEVELS) {
+    if (level !== 'topics' || !inOrder) {
+      for (const record of fixture[level]) builder.add(level, record)
+      continue
+    }
+    const topics = fixture.topics.slice().reverse()
+    builder.addInOrder(
+      'topics',
+      topics,
+      Array.from(topics, (_, index) => topics.length - 1 - index),
+    )
+  }
+  try {
+    builder.finish()
+  } catch (error) {
+    expect(error).toBeInstanceOf(FixtureError)
+    return (error as FixtureError).issues.map((issue) => `${issue.path}: ${issue.message}`)
+  }
+  return []
+}
+
+it.each(BROKEN_RECORDS)(
+  'finds %s, a level added at once in an order, exactly as added one by one (addInOrder)',
+  (_, breakIt) => {
+    const fixture = cloneFixture()
+    breakIt(fixture)
+    const oneByOne = problemsWithTopics(structuredClone(fixture), false)
+    expect(problemsWithTopics(fixture, true)).toEqual(oneByOne)
+  },
+)
+
+it('adds a level at once in its order: the fixture parseFixture gives (addInOrder)', () => {
+  const copy = JSON.parse(
+    JSON.stringify(createTaxonomy({ seed: 3, size: 'small' }).toFixture()),
+  ) as Record<string, any>
+  const builder = createFixtureBuilder({
+    format: copy.format,
+    seed: copy.seed,
+    provenUnique: ['topics'],
+  })
+  for (const level of LEVELS) {
+    if (level !== 'topics') for (const record of copy[level]) builder.add(level, record)
+  }
+  // Shuffled by a fixed stride: each index once.
+  const order = Array.from(copy.topics, (_, index) => (index * 7) % copy.topics.length)
+  expect(new Set(order).size).toBe(copy.topics.length)
+  const shuffled: unknown[] = []
+  order.forEach((at, index) => (shuffled[at] = copy.topics[index]))
+  builder.addInOrder('topics', shuffled as any[], order)
+  expect(builder.finish()).toEqual(parseFixture(copy))
+})
+
 it('takes a name of 500 characters that are 1000 UTF-16 units (emoji), as JSON Schema counts', () => {
   const fixture = cloneFixture()
   fixture.domains[0].name = '😀'.repeat(500)

@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createTaxonomy } from '../../src/core/generate.js'
-import { toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
+import { byName, toDisciplineRecord, toSubDisciplineRecord } from '../../src/core/records.js'
 
 const taxonomy = createTaxonomy({ seed: 42, size: 'small' })
 
@@ -79,5 +80,30 @@ it('refuses an order it does not know, a misspelt one and options that are no ob
   )
   expect(() => toSubDisciplineRecord(taxonomy, sub, null as never)).toThrow(
     'options must be an object; received null',
+  )
+})
+
+it('sorts by lower-cased name, then name, then slug, ties kept in order, as a stable sort of those keys', () => {
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  const record = fc.record({
+    name: fc.constantFrom('a', 'A', 'ab', 'Ab', 'b', 'B', 'ß', 'SS', 'İ', 'i'),
+    slug: fc.constantFrom('s', 't'),
+  })
+  fc.assert(
+    fc.property(fc.array(record, { maxLength: 40 }), (records) => {
+      const expected = records
+        .map((item, index) => ({ item, index }))
+        .sort(
+          (a, b) =>
+            compare(a.item.name.toLowerCase(), b.item.name.toLowerCase()) ||
+            compare(a.item.name, b.item.name) ||
+            compare(a.item.slug, b.item.slug) ||
+            a.index - b.index,
+        )
+        .map(({ item }) => item)
+      const sorted = byName(records)
+      expect(sorted).toHaveLength(expected.length)
+      sorted.forEach((item, index) => expect(item).toBe(expected[index]))
+    }),
   )
 })
