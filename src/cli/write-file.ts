@@ -4,6 +4,7 @@ import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat } from 'node:
 import { Socket } from 'node:net'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
+import { finished } from 'node:stream/promises'
 import { promisify } from 'node:util'
 import { toQuoted } from '../core/shown-text.js'
 import type { OPTIONS } from './args.js'
@@ -399,7 +400,10 @@ async function writeChunks(stream: Writable, chunks: Iterable<string>): Promise<
     }
     if (used > 0) await written(stream, batch.subarray(0, used))
     stream.end()
-    await once(stream, 'finish')
+    // A file's descriptor is closed after 'finish', and a close that fails (a network file
+    // system's late write error) fails the write: waited for, not left to the listener above. A
+    // FIFO's socket is done at 'finish'.
+    await (stream instanceof Socket ? once(stream, 'finish') : finished(stream))
   } finally {
     stream.destroy()
   }
@@ -443,6 +447,9 @@ async function describeWriteError(error: NodeJS.ErrnoException, file: string): P
       return 'it ends in /, which names a folder, not a file'
     case 'EROFS':
       return 'the file system is read-only'
+    // A disk or a network file system failed the write, at the latest when the file was closed.
+    case 'EIO':
+      return 'an input/output error on its device'
     case 'ELINKOWNER':
       return "it is another user's symbolic link in a shared folder, which is not followed"
     default:
