@@ -7,8 +7,8 @@ import { planTopics, walkTopics } from './generator/topics.js'
 import { createUpperLevels } from './generator/upper.js'
 import { createRandom, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
-import { Taxonomy, type TaxonomyView } from './store.js'
-import { FIXTURE_FORMAT, type Level } from './types.js'
+import { Taxonomy, type DeferredLevels, type TaxonomyView } from './store.js'
+import { FIXTURE_FORMAT, type FixtureRecord, type Level } from './types.js'
 import { DOMAINS, type DisciplineWords } from './generator/vocabulary/index.js'
 import { OptionError } from './option-error.js'
 
@@ -131,6 +131,30 @@ export function topicCountOf(taxonomy: TaxonomyView): number {
   return findGeneration(taxonomy)?.counts.topics ?? taxonomy.topics.length
 }
 
+/** The levels above the topics a generated dataset writes a record at a time, by the dataset. */
+const upperLevels = new WeakMap<Taxonomy, DeferredLevels>()
+
+/**
+ * A generated dataset's disciplines or sub-disciplines in dataset order, each written as it is
+ * reached, so a walk that stops early (the banner's examples) writes only those it passed;
+ * `undefined` for loaded or patched data, or another level.
+ */
+export function writtenInOrder(
+  taxonomy: Taxonomy,
+  level: Level,
+): Iterable<FixtureRecord> | undefined {
+  const levels = upperLevels.get(taxonomy)
+  const counts = findGeneration(taxonomy)?.counts
+  if (levels === undefined || counts === undefined) return undefined
+  if (level === 'disciplines') return walk(counts.disciplines, levels.disciplineAt)
+  if (level === 'sub_disciplines') return walk(counts.subDisciplines, levels.subDisciplineAt)
+  return undefined
+}
+
+function* walk(count: number, at: (position: number) => FixtureRecord): Generator<FixtureRecord> {
+  for (let position = 0; position < count; position++) yield at(position)
+}
+
 /** The level a generated dataset builds on first use: its topics, most of the work. */
 const BUILT_ON_FIRST_USE: Level = 'topics'
 
@@ -148,8 +172,7 @@ export function countBuiltTopics(taxonomy: Taxonomy): number {
 
 /**
  * Whether listing every record of `level` would build records that are not built yet: the topics
- * of a generated dataset (a million at `large`) until all are. What the banner must not list. (The
- * levels above are written on first read too, but are few at the CLI's sizes: 3,072 at `large`.)
+ * of a generated dataset (a million at `large`) until all are. What the banner must not list.
  */
 export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
   const topics = builtTopics.get(taxonomy)
@@ -203,6 +226,7 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
     build: topics.all,
   })
   builtTopics.set(taxonomy, { built: topics.built, of: counts.topics })
+  upperLevels.set(taxonomy, levels)
   return taxonomy
 }
 

@@ -1,4 +1,4 @@
-import { hasUnbuiltRecords } from '../core/generate.js'
+import { hasUnbuiltRecords, writtenInOrder } from '../core/generate.js'
 import { toDisciplineRecord, toSubDisciplineRecord, type RecordOptions } from '../core/records.js'
 import type { RecordShapeName, SummaryName } from '../core/shapes.js'
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
@@ -178,9 +178,10 @@ export function findExamples(
   count: number,
 ): readonly FixtureRecord[] | undefined {
   if (hasUnbuiltRecords(taxonomy, endpoint.level)) return undefined
-  const records = endpoint.records(taxonomy)
   const { children } = endpoint
-  if (children === undefined) return records.slice(0, count)
+  if (children === undefined) return endpoint.records(taxonomy).slice(0, count)
+  // A generated dataset's records written only as far as the examples are found.
+  const records = writtenInOrder(taxonomy, endpoint.level) ?? endpoint.records(taxonomy)
   const parents: FixtureRecord[] = []
   const others: FixtureRecord[] = []
   for (const record of records) {

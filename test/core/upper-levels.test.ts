@@ -3,11 +3,12 @@
 // must be the one a fully built, loaded copy of the same data gives, in whatever order the records
 // are asked for, also where names repeat (slugs `-2`, `-3`...) and parents are shared.
 import { expect, it } from 'vitest'
-import { createTaxonomy } from '../../src/core/generate.js'
+import { createTaxonomy, writtenInOrder } from '../../src/core/generate.js'
 import { splitRepeat } from '../../src/core/generator/slug-keys.js'
 import { loadTaxonomy } from '../../src/core/load.js'
 import type { Size } from '../../src/core/size.js'
 import type { Taxonomy } from '../../src/core/store.js'
+import { ENDPOINT_LIST, findExamples } from '../../src/http/endpoints.js'
 
 const SIZES: [string, Size][] = [
   ['small', 'small'],
@@ -114,4 +115,20 @@ it('answers a JavaScript caller as a loaded copy does: no record for a non-strin
   expect(Object.keys(lazy)).toEqual(['seed', 'domains', 'disciplines', 'subDisciplines'])
   expect(Object.keys(loaded)).toEqual(Object.keys(lazy))
   expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(loaded)))
+})
+
+it("walks a level's records in order, written as reached: the banner's examples are a loaded copy's", () => {
+  const size = SIZES[2]![1]
+  const lazy = fresh(8, size)
+  const loaded = loadTaxonomy(JSON.parse(JSON.stringify(fresh(8, size).toFixture())))
+  const renewed = fresh(8, size)
+  for (const endpoint of ENDPOINT_LIST) {
+    const examples = findExamples(endpoint, renewed, 3)!.map((record) => record.slug)
+    expect(examples).toEqual(findExamples(endpoint, loaded, 3)!.map((record) => record.slug))
+  }
+  const walked = [...writtenInOrder(lazy, 'sub_disciplines')!]
+  expect(walked).toEqual(lazy.subDisciplines)
+  expect(walked.every((record, index) => record === lazy.subDisciplines[index])).toBe(true)
+  expect(writtenInOrder(loaded, 'disciplines')).toBeUndefined()
+  expect(writtenInOrder(lazy, 'topics')).toBeUndefined()
 })
