@@ -132,7 +132,7 @@ export function topicCountOf(taxonomy: TaxonomyView): number {
 }
 
 /** The levels above the topics a generated dataset writes a record at a time, by the dataset. */
-const upperLevels = new WeakMap<Taxonomy, DeferredLevels>()
+const upperLevels = new WeakMap<TaxonomyView, DeferredLevels>()
 
 /**
  * A generated dataset's disciplines or sub-disciplines in dataset order, each written as it is
@@ -140,7 +140,7 @@ const upperLevels = new WeakMap<Taxonomy, DeferredLevels>()
  * `undefined` for loaded or patched data, or another level.
  */
 export function writtenInOrder(
-  taxonomy: Taxonomy,
+  taxonomy: TaxonomyView,
   level: Level,
 ): Iterable<FixtureRecord> | undefined {
   const levels = upperLevels.get(taxonomy)

@@ -1,4 +1,4 @@
-import { findGeneration, topicCountOf } from '../core/generate.js'
+import { findGeneration, topicCountOf, writtenInOrder } from '../core/generate.js'
 import { TaxonomyOverlay } from '../core/overlay.js'
 import { SIZES, type SizeCounts } from '../core/size.js'
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
@@ -151,7 +151,8 @@ export function renderIndexPage(
   // The index is a tree of the levels: a new endpoint fails to compile here until it has a place.
   const { disciplines, sub_disciplines: subDisciplines, ...unplaced } = ENDPOINTS
   noOtherRows(unplaced)
-  const first = disciplines.records(taxonomy)[0]
+  // A generated dataset's first discipline written alone, not the whole level.
+  const [first] = writtenInOrder(taxonomy, disciplines.level) ?? disciplines.records(taxonomy)
   const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
   const parts: string[] = []
   let size = 0
