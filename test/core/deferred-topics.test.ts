@@ -133,3 +133,10 @@ it('builds the topics a sub-discipline lists, those its siblings share into it i
   for (const topic of listed) expect(all.has(topic)).toBe(true)
   expect(countBuiltTopics(taxonomy)).toBe(all.size)
 })
+
+it('lists every topic of a sub-discipline that owns hundreds of thousands of them', () => {
+  // More than a call's arguments can hold: the list is flattened, never spread into a push.
+  const taxonomy = fresh({ domains: 1, disciplines: 1, subDisciplines: 1, topics: 300_000 })
+  expect(taxonomy.topics).toHaveLength(300_000)
+  expect(taxonomy.topics[299_999]).toBe(taxonomy.topicsOf(taxonomy.subDisciplines[0]!)[299_999])
+})

@@ -110,9 +110,8 @@ function createTopicBuilder(
     topicsOf: withSharedTopics,
     all: () => {
       slugUses ??= countSlugUses(parents, firstTopic, firstName, counts.topics)
-      const all: FixtureTopic[] = []
-      for (let index = 0; index < subCount; index++) all.push(...ownTopics(index))
-      return Object.freeze(all)
+      // Flattened, not pushed as arguments: one sub-discipline may own a million topics.
+      return Object.freeze(Array.from({ length: subCount }, (_, index) => ownTopics(index)).flat())
     },
     built: () => builtCount,
   }
