@@ -1,7 +1,7 @@
 import { rejectNearMisses, requireOptionsObject } from './options-object.js'
 import { createIdSource, createIdsByPosition } from './ids.js'
 import { subjectKeysOf, topicNamesOf, type TopicNames } from './generator/names.js'
-import { planUpperLevels } from './generator/plan.js'
+import { disciplineWordsOf, domainWordsOf, planUpperLevels } from './generator/plan.js'
 import { fromSnapshotText, toSnapshotText, type UpperLevels } from './generator/snapshot.js'
 import { planTopics, walkTopics } from './generator/topics.js'
 import { createUpperLevels } from './generator/upper.js'
@@ -9,7 +9,7 @@ import { createRandom, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { Taxonomy, type DeferredLevels, type TaxonomyView } from './store.js'
 import { FIXTURE_FORMAT, type FixtureRecord, type Level } from './types.js'
-import { DOMAINS, type DisciplineWords } from './generator/vocabulary/index.js'
+import type { DisciplineWords } from './generator/vocabulary/index.js'
 import { OptionError } from './option-error.js'
 
 /** The seed used when none is given, so that "no options" means the same data everywhere. */
@@ -124,15 +124,22 @@ export function findGeneration(taxonomy: TaxonomyView): Generation | undefined {
 }
 
 /**
- * How many topics `taxonomy` has: a generated one's from its counts, since listing them would build
- * every topic (a million at `large`).
+ * How many records of `level` `taxonomy` has: a generated one's from its counts, since listing them
+ * would build or write every one (a million topics at `large`; 110,000 records above the topics at
+ * the generator's largest counts).
  */
-export function topicCountOf(taxonomy: TaxonomyView): number {
-  return findGeneration(taxonomy)?.counts.topics ?? taxonomy.topics.length
+export function recordCountOf(taxonomy: TaxonomyView, level: keyof SizeCounts): number {
+  return findGeneration(taxonomy)?.counts[level] ?? taxonomy[level].length
 }
 
-/** The levels above the topics a generated dataset writes a record at a time, by the dataset. */
-const upperLevels = new WeakMap<TaxonomyView, DeferredLevels>()
+/**
+ * What a generated dataset writes and builds on first use, by the dataset: its levels above the
+ * topics, a record at a time, and how many topics it has built so far.
+ */
+const deferredParts = new WeakMap<
+  TaxonomyView,
+  { readonly levels: DeferredLevels; readonly builtTopics: () => number }
+>()
 
 /**
  * A generated dataset's disciplines or sub-disciplines in dataset order, each written as it is
@@ -143,7 +150,7 @@ export function writtenInOrder(
   taxonomy: TaxonomyView,
   level: Level,
 ): Iterable<FixtureRecord> | undefined {
-  const levels = upperLevels.get(taxonomy)
+  const levels = deferredParts.get(taxonomy)?.levels
   const counts = findGeneration(taxonomy)?.counts
   if (levels === undefined || counts === undefined) return undefined
   if (level === 'disciplines') return walk(counts.disciplines, levels.disciplineAt)
@@ -158,16 +165,13 @@ function* walk(count: number, at: (position: number) => FixtureRecord): Generato
 /** The level a generated dataset builds on first use: its topics, most of the work. */
 const BUILT_ON_FIRST_USE: Level = 'topics'
 
-/** How many topics each generated dataset has built so far, and of how many. */
-const builtTopics = new WeakMap<Taxonomy, { readonly built: () => number; readonly of: number }>()
-
 /**
  * How many topics of a generated dataset have been built so far, a sub-discipline's at a time as
  * they are asked for; 0 for loaded or patched data, which holds them from the start. Start-up and
  * the banner leave it at 0.
  */
 export function countBuiltTopics(taxonomy: Taxonomy): number {
-  return builtTopics.get(taxonomy)?.built() ?? 0
+  return deferredParts.get(taxonomy)?.builtTopics() ?? 0
 }
 
 /**
@@ -175,8 +179,9 @@ export function countBuiltTopics(taxonomy: Taxonomy): number {
  * of a generated dataset (a million at `large`) until all are. What the banner must not list.
  */
 export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
-  const topics = builtTopics.get(taxonomy)
-  return level === BUILT_ON_FIRST_USE && topics !== undefined && topics.built() < topics.of
+  if (level !== BUILT_ON_FIRST_USE) return false
+  const built = deferredParts.get(taxonomy)?.builtTopics()
+  return built !== undefined && built < findGeneration(taxonomy)!.counts.topics
 }
 
 /**
@@ -191,10 +196,6 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
     subDisciplines: createIdsByPosition(idStream(seed, 'sub_disciplines'), counts.subDisciplines),
   })
   const names: (TopicNames | undefined)[] = new Array(counts.disciplines)
-  const domainOf = (discipline: number) =>
-    DOMAINS[plan.domainVocabulary[discipline % counts.domains]!]!
-  const wordsOf = (discipline: number) =>
-    domainOf(discipline).disciplines[plan.disciplineWords[discipline]!]!
   // By the words, not the discipline: 10,000 disciplines share some seventy lists of subjects.
   const subjectKeys = new Map<DisciplineWords, readonly number[]>()
   const topics = planTopics(walk, idStream(seed, 'topics'), counts, {
@@ -206,14 +207,14 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
       const built = names[discipline]
       if (built !== undefined) return built
       return (names[discipline] = topicNamesOf(
-        domainOf(discipline).style,
-        wordsOf(discipline).subjects,
+        domainWordsOf(plan, discipline).style,
+        disciplineWordsOf(plan, discipline).subjects,
         plan.topicStride[discipline]!,
         plan.topicOffset[discipline]!,
       ))
     },
     subjectKeys: (discipline) => {
-      const words = wordsOf(discipline)
+      const words = disciplineWordsOf(plan, discipline)
       let keys = subjectKeys.get(words)
       if (keys === undefined) subjectKeys.set(words, (keys = subjectKeysOf(words.subjects)))
       return keys
@@ -225,8 +226,7 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
     topicsOf: topics.topicsOf,
     build: topics.all,
   })
-  builtTopics.set(taxonomy, { built: topics.built, of: counts.topics })
-  upperLevels.set(taxonomy, levels)
+  deferredParts.set(taxonomy, { levels, builtTopics: topics.built })
   return taxonomy
 }
 

@@ -1,5 +1,5 @@
 import { quote } from './field-name.js'
-import { topicCountOf } from './generate.js'
+import { recordCountOf } from './generate.js'
 import { parsePatchShape } from './patch-shape.js'
 import { createIssueList, parseRecord, type IssueList } from './fixture.js'
 import {
@@ -164,7 +164,7 @@ export class TaxonomyOverlay implements TaxonomyView {
    * removes none). A generated base's count comes from its counts, so none of its topics is built.
    */
   topicCount(): number {
-    return topicCountOf(this.#base) + this.changes.topics.added
+    return recordCountOf(this.#base, 'topics') + this.changes.topics.added
   }
 
   findDiscipline(slug: string): FixtureDiscipline | undefined {

@@ -1,4 +1,4 @@
-import { findGeneration, topicCountOf, writtenInOrder } from '../core/generate.js'
+import { findGeneration, recordCountOf } from '../core/generate.js'
 import { TaxonomyOverlay } from '../core/overlay.js'
 import { SIZES, type SizeCounts } from '../core/size.js'
 import type { Taxonomy, TaxonomyView } from '../core/store.js'
@@ -10,6 +10,7 @@ import {
   ENDPOINT_LIST,
   ENDPOINTS,
   noOtherRows,
+  recordsInOrder,
   type Collection,
   type Endpoint,
 } from './endpoints.js'
@@ -94,16 +95,10 @@ function describeDataset(taxonomy: Taxonomy): string {
  * How many topics the data has, none of a generated dataset's built (a million at `large`, 1.2 s
  * and 340 MB before the first index page): a session's patched data's from its base's count.
  */
-/**
- * How many disciplines or sub-disciplines the page counts: a generated dataset's from its counts,
- * since reading its arrays writes every record (110,000 at the generator's largest counts).
- */
-function recordCount(taxonomy: TaxonomyView, endpoint: Endpoint): number {
-  return findGeneration(taxonomy)?.counts[endpoint.startOption] ?? endpoint.records(taxonomy).length
-}
-
 function topicTotal(taxonomy: TaxonomyView): number {
-  return taxonomy instanceof TaxonomyOverlay ? taxonomy.topicCount() : topicCountOf(taxonomy)
+  return taxonomy instanceof TaxonomyOverlay
+    ? taxonomy.topicCount()
+    : recordCountOf(taxonomy, 'topics')
 }
 
 function presetOf(counts: SizeCounts): string | undefined {
@@ -152,7 +147,7 @@ export function renderIndexPage(
   const { disciplines, sub_disciplines: subDisciplines, ...unplaced } = ENDPOINTS
   noOtherRows(unplaced)
   // A generated dataset's first discipline written alone, not the whole level.
-  const [first] = writtenInOrder(taxonomy, disciplines.level) ?? disciplines.records(taxonomy)
+  const [first] = recordsInOrder(disciplines, taxonomy)
   const { shown, curlKey } = showKeys(options.apiKeys, DEFAULT_API_KEY, 'page')
   const parts: string[] = []
   let size = 0
@@ -201,7 +196,10 @@ export function renderIndexPage(
     add('</ul>\n')
   }
   if (full) {
-    const total = ENDPOINT_LIST.reduce((sum, endpoint) => sum + recordCount(taxonomy, endpoint), 0)
+    const total = ENDPOINT_LIST.reduce(
+      (sum, endpoint) => sum + recordCountOf(taxonomy, endpoint.startOption),
+      0,
+    )
     const plurals = ENDPOINT_LIST.map((endpoint) => endpoint.plural).join(' and ')
     parts.push(
       `</ul></li></ul>\n<p id="truncated">The list stops here, at ${INDEX_BUDGET.toLocaleString('en')} characters: about ${Math.max(0, total - shownRecords).toLocaleString('en')} ${plurals} are not shown. Each API answer names the slugs of the records related to it.</p>`,
@@ -217,7 +215,7 @@ export function renderIndexPage(
   return page(
     'taxonomy-mock',
     `<h1>taxonomy-mock</h1>
-<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${counted(taxonomy.domains.length, 'domain', 'domains')}, ${counted(recordCount(taxonomy, disciplines), 'discipline', 'disciplines')}, ${counted(recordCount(taxonomy, subDisciplines), 'sub-discipline', 'sub-disciplines')}, ${counted(topicTotal(taxonomy), 'topic', 'topics')}. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
+<p>Data <span id="dataset">${describeShown(options.taxonomy, session)}</span>: ${counted(taxonomy.domains.length, 'domain', 'domains')}, ${counted(recordCountOf(taxonomy, disciplines.startOption), 'discipline', 'disciplines')}, ${counted(recordCountOf(taxonomy, subDisciplines.startOption), 'sub-discipline', 'sub-disciplines')}, ${counted(topicTotal(taxonomy), 'topic', 'topics')}. Accepted key: <code>${escapeHtml(shown.join(', '))}</code>.</p>
 <p>The API needs the key; these pages do not. Each link shows the JSON the API returns for that record.</p>
 ${curl}
 ${parts.join('')}`,

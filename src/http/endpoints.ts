@@ -168,6 +168,17 @@ export function findEndpointOfLevel(level: Level): Endpoint | undefined {
 }
 
 /**
+ * An endpoint's records in dataset order: a generated dataset's written as they are reached, so a
+ * walk that stops early writes only those it passed.
+ */
+export function recordsInOrder(
+  endpoint: Endpoint,
+  taxonomy: TaxonomyView,
+): Iterable<FixtureRecord> {
+  return writtenInOrder(taxonomy, endpoint.level) ?? endpoint.records(taxonomy)
+}
+
+/**
  * Up to `count` records worth showing as examples (the banner), those with children first, or
  * `undefined` for a level the dataset has not built yet (a generated dataset's topics): listing
  * them would build them all, a million at `--size large`.
@@ -181,7 +192,7 @@ export function findExamples(
   const { children } = endpoint
   if (children === undefined) return endpoint.records(taxonomy).slice(0, count)
   // A generated dataset's records written only as far as the examples are found.
-  const records = writtenInOrder(taxonomy, endpoint.level) ?? endpoint.records(taxonomy)
+  const records = recordsInOrder(endpoint, taxonomy)
   const parents: FixtureRecord[] = []
   const others: FixtureRecord[] = []
   for (const record of records) {

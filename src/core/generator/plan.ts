@@ -6,7 +6,7 @@ import { shuffledIndexes, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import { createUniqueSlugs, toSlug } from '../slug.js'
 import type { FixtureDomain } from '../types.js'
-import { DOMAINS } from './vocabulary/index.js'
+import { DOMAINS, type DisciplineWords, type DomainWords } from './vocabulary/index.js'
 
 /**
  * The levels above the topics as numbers: every draw the seeded stream makes for them, kept per
@@ -53,6 +53,16 @@ export interface UpperPlan {
   readonly subUses: Uint32Array
 }
 
+/** The words of the domain discipline `discipline` (a place) was dealt from. */
+export function domainWordsOf(plan: UpperPlan, discipline: number): DomainWords {
+  return DOMAINS[plan.domainVocabulary[discipline % plan.counts.domains]!]!
+}
+
+/** The words of discipline `discipline` (a place). */
+export function disciplineWordsOf(plan: UpperPlan, discipline: number): DisciplineWords {
+  return domainWordsOf(plan, discipline).disciplines[plan.disciplineWords[discipline]!]!
+}
+
 /**
  * Draws the levels above the topics from `random`, as numbers: the domains, then the disciplines
  * round-robin over them (about 20% also in one or two other domains), then at least one
@@ -86,22 +96,7 @@ export function planUpperLevels(
   return { counts, domains, domainVocabulary, ...disciplines, ...subs }
 }
 
-type DisciplinePlan = Pick<
-  UpperPlan,
-  | 'disciplineWords'
-  | 'disciplineOtherDomains'
-  | 'disciplineTemplate'
-  | 'disciplineKey'
-  | 'disciplineUses'
-  | 'topicStride'
-  | 'topicOffset'
->
-
-function planDisciplines(
-  random: Random,
-  counts: SizeCounts,
-  domainVocabulary: Uint8Array,
-): DisciplinePlan {
+function planDisciplines(random: Random, counts: SizeCounts, domainVocabulary: Uint8Array) {
   const keys = slugKeys()
   const total = counts.disciplines
   const domainCount = counts.domains
@@ -147,24 +142,12 @@ function planDisciplines(
   return plan
 }
 
-type SubDisciplinePlan = Pick<
-  UpperPlan,
-  | 'firstSub'
-  | 'subOwner'
-  | 'subReal'
-  | 'subModifier'
-  | 'subOtherParents'
-  | 'subDescription'
-  | 'subKey'
-  | 'subUses'
->
-
 function planSubDisciplines(
   random: Random,
   counts: SizeCounts,
   domainVocabulary: Uint8Array,
   disciplineWords: Uint16Array,
-): SubDisciplinePlan {
+) {
   const keys = slugKeys()
   const total = counts.subDisciplines
   const disciplineCount = counts.disciplines

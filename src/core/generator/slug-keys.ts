@@ -129,6 +129,11 @@ function createNumbering(): {
   }
 }
 
+/** `slug` as the `uses`th repeat of itself gives it: `-2`, `-3`... after the first ({@link splitRepeat}'s inverse). */
+export function withRepeat(slug: string, uses: number): string {
+  return uses === 1 ? slug : `${slug}-${uses}`
+}
+
 /**
  * A generated slug with its repeat's suffix split off: `history-3` is the third `history`. A slug
  * ending in `-1`, `-0…` or any other digits is none a generator gives (no word's slug ends in a

@@ -1,6 +1,7 @@
 import { allocate, skewedWeights } from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
+import { withRepeat } from './slug-keys.js'
 import { createIdSource } from '../ids.js'
 import { drawWord, intBelow, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
@@ -186,7 +187,7 @@ function createTopicBuilder(
     return Object.freeze({
       id,
       name: named.name,
-      slug: uses === 1 ? named.slug : `${named.slug}-${uses}`,
+      slug: withRepeat(named.slug, uses),
       description: describe(template[at]!, named.name),
       sub_discipline_ids:
         other < 0 ? onlyParent : Object.freeze([onlyParent[0]!, parents.subDisciplineAt(other).id]),

@@ -1,6 +1,6 @@
 import { describeDiscipline, describeSubDiscipline } from './descriptions.js'
-import type { UpperPlan } from './plan.js'
-import { createSlugIndex, type SlugIndex } from './slug-index.js'
+import { disciplineWordsOf, domainWordsOf, type UpperPlan } from './plan.js'
+import { groupPlaces, type PlacesByKey } from './places-by-key.js'
 import {
   disciplineKeyOf,
   slugKeys,
@@ -8,11 +8,11 @@ import {
   subDisciplineKeyCount,
   subDisciplineKeysOf,
   subDisciplineSlugOf,
+  withRepeat,
 } from './slug-keys.js'
 import type { IdsByPosition } from '../ids.js'
 import type { DeferredLevels } from '../store.js'
 import type { FixtureDiscipline, FixtureSubDiscipline } from '../types.js'
-import { DOMAINS, type DisciplineWords, type DomainWords } from './vocabulary/index.js'
 
 /**
  * The disciplines and sub-disciplines of a plan ({@link planUpperLevels}), each written from its
@@ -25,36 +25,32 @@ export function createUpperLevels(
   ids: { readonly disciplines: IdsByPosition; readonly subDisciplines: IdsByPosition },
 ): DeferredLevels {
   const keys = slugKeys()
-  const { counts, domains, domainVocabulary, disciplineWords } = plan
+  const { counts, domains } = plan
   const disciplines: (FixtureDiscipline | undefined)[] = new Array(counts.disciplines)
   const subs: (FixtureSubDiscipline | undefined)[] = new Array(counts.subDisciplines)
   // The place of each record written, by the record, one map per level: a discipline passed
   // where a sub-discipline is expected is no record of that level.
   const disciplinePlaces = new Map<object, number>()
   const subPlaces = new Map<object, number>()
-  let disciplineIndex: SlugIndex | undefined
-  let subIndex: SlugIndex | undefined
+  // Each level's places by slug key, and each discipline's sub-disciplines drawn for another
+  // discipline: made on first use.
+  let disciplinesBySlug: PlacesByKey | undefined
+  let subsBySlug: PlacesByKey | undefined
+  let sharedInto: PlacesByKey | undefined
   let allDisciplines: readonly FixtureDiscipline[] | undefined
   let allSubs: readonly FixtureSubDiscipline[] | undefined
-  // Each discipline's sub-disciplines drawn for another discipline, by place: made on first use.
-  let sharedInto: { readonly start: Uint32Array; readonly subs: Uint32Array } | undefined
-
-  const domainWordsOf = (discipline: number): DomainWords =>
-    DOMAINS[domainVocabulary[discipline % counts.domains]!]!
-  const wordsOf = (discipline: number): DisciplineWords =>
-    domainWordsOf(discipline).disciplines[disciplineWords[discipline]!]!
 
   function disciplineAt(position: number): FixtureDiscipline {
     return (disciplines[position] ??= writeDiscipline(position, ids.disciplines.at(position)))
   }
 
   function writeDiscipline(position: number, id: string): FixtureDiscipline {
-    const words = wordsOf(position)
-    const domainIds = [domains[position % counts.domains]!.id]
-    for (let k = 0; k < 2; k++) {
-      const other = plan.disciplineOtherDomains[2 * position + k]!
-      if (other >= 0) domainIds.push(domains[other]!.id)
-    }
+    const words = disciplineWordsOf(plan, position)
+    const domainIds = withOthers(
+      position % counts.domains,
+      plan.disciplineOtherDomains,
+      position,
+    ).map((domain) => domains[domain]!.id)
     const record: FixtureDiscipline = Object.freeze({
       id,
       name: words.name,
@@ -75,10 +71,11 @@ export function createUpperLevels(
 
   function writeSubDiscipline(position: number, id: string): FixtureSubDiscipline {
     const discipline = plan.subOwner[position]!
-    const words = wordsOf(discipline)
+    const words = disciplineWordsOf(plan, discipline)
     const real = words.subDisciplines[plan.subReal[position]!]!
     const modifier = plan.subModifier[position]!
-    const name = modifier < 0 ? real : `${domainWordsOf(discipline).modifiers[modifier]!} ${real}`
+    const name =
+      modifier < 0 ? real : `${domainWordsOf(plan, discipline).modifiers[modifier]!} ${real}`
     const parents = parentsOf(position)
     const disciplineIds: string[] = []
     for (let k = 0; k < parents.length; k++) disciplineIds.push(disciplineAt(parents[k]!).id)
@@ -100,12 +97,7 @@ export function createUpperLevels(
   }
 
   function parentsOf(position: number): number[] {
-    const parents = [plan.subOwner[position]!]
-    for (let k = 0; k < 2; k++) {
-      const other = plan.subOtherParents[2 * position + k]!
-      if (other >= 0) parents.push(other)
-    }
-    return parents
+    return withOthers(plan.subOwner[position]!, plan.subOtherParents, position)
   }
 
   return {
@@ -118,15 +110,16 @@ export function createUpperLevels(
       const split = splitRepeat(slug)
       const key = split === undefined ? undefined : disciplineKeyOf(keys, split.base)
       if (key === undefined) return undefined
-      disciplineIndex ??= createSlugIndex(plan.disciplineKey, keys.disciplineSlugs.length)
-      return disciplineIndex.find(key, split!.uses)
+      disciplinesBySlug ??= groupPlaces(plan.disciplineKey, keys.disciplineSlugs.length)
+      // The `uses`th record with a key is the one whose slug takes `-uses`: its places ascend.
+      return disciplinesBySlug.placesOf(key)[split!.uses - 1]
     },
     findSubDiscipline: (slug) => {
       const split = splitRepeat(slug)
       if (split === undefined) return undefined
-      subIndex ??= createSlugIndex(plan.subKey, subDisciplineKeyCount(keys))
+      subsBySlug ??= groupPlaces(plan.subKey, subDisciplineKeyCount(keys))
       for (const key of subDisciplineKeysOf(keys, split.base)) {
-        const found = subIndex.find(key, split.uses)
+        const found = subsBySlug.placesOf(key)[split.uses - 1]
         if (found !== undefined) return found
       }
       return undefined
@@ -146,13 +139,13 @@ export function createUpperLevels(
       return found
     },
     subDisciplinesOf: (discipline) => {
-      sharedInto ??= indexSharedSubs(plan)
+      // Two other parents a sub-discipline, -1 for none.
+      sharedInto ??= groupPlaces(plan.subOtherParents, counts.disciplines, 2)
       const found: number[] = []
       let own = plan.firstSub[discipline]!
       const ownEnd = plan.firstSub[discipline + 1]!
       // Its own, contiguous, and those shared into it, ascending: merged in dataset order.
-      for (let k = sharedInto.start[discipline]!; k < sharedInto.start[discipline + 1]!; k++) {
-        const shared = sharedInto.subs[k]!
+      for (const shared of sharedInto.placesOf(discipline)) {
         while (own < ownEnd && own < shared) found.push(own++)
         found.push(shared)
       }
@@ -161,6 +154,14 @@ export function createUpperLevels(
     },
     parentsOf,
   }
+}
+
+/** `first`, then the other places (two slots a record, -1 for none) `others` holds for place `at`. */
+function withOthers(first: number, others: Int32Array, at: number): number[] {
+  const places = [first]
+  for (let slot = 2 * at; slot < 2 * at + 2; slot++)
+    if (others[slot]! >= 0) places.push(others[slot]!)
+  return places
 }
 
 /**
@@ -178,27 +179,4 @@ function writeAll<T>(
     records[position] ??= write(position, id)
   }
   return Object.freeze(records as T[])
-}
-
-/** `slug` as the `uses`th repeat of itself gives it: `-2`, `-3`... after the first. */
-function withRepeat(slug: string, uses: number): string {
-  return uses === 1 ? slug : `${slug}-${uses}`
-}
-
-/**
- * The sub-disciplines each discipline holds as a second or third parent, ascending: a counting
- * sort of the plan's extra parents (two places a sub-discipline), in two passes over them.
- */
-function indexSharedSubs(plan: UpperPlan): { start: Uint32Array; subs: Uint32Array } {
-  const extras = plan.subOtherParents
-  const start = new Uint32Array(plan.counts.disciplines + 1)
-  for (let k = 0; k < extras.length; k++) if (extras[k]! >= 0) start[extras[k]! + 1]!++
-  for (let i = 0; i < plan.counts.disciplines; i++) start[i + 1]! += start[i]!
-  const filled = start.slice(0, plan.counts.disciplines)
-  const subs = new Uint32Array(start[plan.counts.disciplines]!)
-  for (let k = 0; k < extras.length; k++) {
-    const discipline = extras[k]!
-    if (discipline >= 0) subs[filled[discipline]!++] = k >> 1
-  }
-  return { start, subs }
 }
