@@ -1,5 +1,5 @@
 import { fieldPath } from '../core/field-name.js'
-import { UUID_PATTERN } from '../core/ids.js'
+import { isUuid } from '../core/ids.js'
 import { SHAPES, type FieldKind, type ShapeName } from '../core/shapes.js'
 import { formatReceived } from '../core/size.js'
 import { isRecordPathSlug } from '../core/slug.js'
@@ -126,7 +126,7 @@ function hasType(value: unknown, type: FieldType): boolean {
     case 'string':
       return typeof value === 'string'
     case 'uuid':
-      return typeof value === 'string' && UUID_PATTERN.test(value)
+      return typeof value === 'string' && isUuid(value)
     case 'slug':
       return typeof value === 'string' && isRecordPathSlug(value)
     case 'integer':

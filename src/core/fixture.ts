@@ -1,7 +1,7 @@
 import { FixtureError, type FixtureIssue } from './fixture-error.js'
 import { fieldPath, quote } from './field-name.js'
 import { FirstSeen } from './first-seen.js'
-import { UUID_PATTERN } from './ids.js'
+import { isUuid } from './ids.js'
 import { formatReceived } from './size.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
 import {
@@ -336,7 +336,7 @@ export function parseRecord(
   }
   const id = checkString(item.id, at, '.id', issues)
   if (id !== undefined) {
-    if (!UUID_PATTERN.test(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
+    if (!isUuid(id)) issues.add(`${at}.id`, `${quote(id)} is not a UUID`)
     unique.id(id, at)
   }
   const name = checkString(item.name, at, '.name', issues)

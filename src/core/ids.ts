@@ -3,8 +3,29 @@ import type { Random } from './random.js'
 const HEX_CODES = new Uint8Array([...'0123456789abcdef'].map((char) => char.charCodeAt(0)))
 const UUID_LENGTH = 36
 
-/** What a UUID looks like, in any case: fixtures and the contract checks test ids with it. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** 1 at each ASCII code of a hex digit, in either case. */
+const IS_HEX = Uint8Array.from({ length: 128 }, (_, code) =>
+  Number(/^[0-9a-f]$/i.test(String.fromCharCode(code))),
+)
+
+/**
+ * Whether `text` looks like a UUID, in any case: 36 characters, hex digits with a hyphen after the
+ * 8th, 12th, 16th and 20th. Fixtures and the contract checks test ids with it. A loop over the
+ * code units: the pattern it replaced took twice as long for a recording's million topics.
+ *
+ * @example
+ * isUuid('3c88596c-5e88-45db-8116-017eb4733ac5') // true
+ */
+export function isUuid(text: string): boolean {
+  if (text.length !== UUID_LENGTH) return false
+  for (let i = 0; i < UUID_LENGTH; i++) {
+    const code = text.charCodeAt(i)
+    const isHyphen = i === 8 || i === 13 || i === 18 || i === 23
+    if (isHyphen ? code !== 0x2d : !(code < 128 && IS_HEX[code] === 1)) return false
+  }
+  return true
+}
+
 /** Batches grow from the first to the largest size, so a level of three records fills a few ids, not 4,096. */
 const LARGEST_BATCH = 4096
 
