@@ -287,6 +287,17 @@ it('takes a name of 500 characters that are 1000 UTF-16 units (emoji), as JSON S
   expect(parseFixture(fixture).domains[0]!.name).toHaveLength(1000)
 })
 
+it('reports each duplicate in a long parent list', () => {
+  const fixture = cloneFixture()
+  fixture.disciplines[0].domain_ids = Array.from({ length: 10 }, () => fixture.domains[0].id)
+  expect(problemsOf(fixture)).toEqual(
+    Array.from(
+      { length: 9 },
+      (_, n) => `disciplines[0].domain_ids[${n + 1}]: duplicate of disciplines[0].domain_ids[0]`,
+    ),
+  )
+})
+
 it('rejects sparse arrays (from code): a hole is no record and no parent id', () => {
   const fixture = cloneFixture()
   fixture.topics.length += 1
