@@ -30,7 +30,6 @@ export const LINKS = {
 } as const satisfies Record<Level, { field: string; parent: Level; noun: string } | undefined>
 
 const ROOT_KEYS = new Set(['format', 'seed', ...LEVELS])
-const RECORD_KEYS = ['id', 'name', 'slug', 'description']
 
 /**
  * Turns untrusted data into a frozen, valid fixture, or throws one `FixtureError` listing every
@@ -331,7 +330,7 @@ export function parseRecord(
   }
   // Paths are made only for a problem, and no list of keys: a large file has millions of fields.
   for (const key in item) {
-    if (!RECORD_KEYS.includes(key) && key !== link?.field && Object.hasOwn(item, key))
+    if (!isRecordKey(key) && key !== link?.field && Object.hasOwn(item, key))
       issues.add(fieldPath(at, key), 'unknown field')
   }
   const id = checkString(item.id, at, '.id', issues)
@@ -364,6 +363,14 @@ export function parseRecord(
   const record: Record<string, unknown> = { id, name, slug, description }
   if (link) record[link.field] = parents
   return Object.freeze(record) as unknown as FixtureRecord
+}
+
+/**
+ * Whether `key` is a field every record has. Compared name by name: a million records' checks took
+ * a tenth of their time longer with `includes` of a list of the names.
+ */
+function isRecordKey(key: string): boolean {
+  return key === 'id' || key === 'name' || key === 'slug' || key === 'description'
 }
 
 function checkParents(
