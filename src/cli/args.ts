@@ -216,6 +216,10 @@ export function parseCliArgs(
   // verify and record take flags of their own (contract-args.ts): the command comes first.
   if (argv[0] === 'verify' || argv[0] === 'record')
     return parseContractArgs(argv[0], argv.slice(1), env)
+  // `help verify --target URL` asks for the help as `verify --help --target URL` does: the flags
+  // after it are verify's, which this parser does not know ("unknown option --target" misled).
+  if (isHelpFlag(argv[0]) && (argv[1] === 'verify' || argv[1] === 'record'))
+    return parseContractArgs(argv[1], ['--help', ...argv.slice(2)], env)
   let parsed
   try {
     parsed = parseArgs({
@@ -251,6 +255,11 @@ export function parseCliArgs(
   return command === 'export'
     ? parseExport(values, env, seed as number | undefined, size as ExportArgs['size'])
     : parseServe(values, env, seed as number | undefined, size as ExportArgs['size'])
+}
+
+/** `help`, `--help` or `-h`: what asks for the help before a command's name. */
+function isHelpFlag(arg: string | undefined): boolean {
+  return arg === 'help' || arg === '--help' || arg === '-h'
 }
 
 /**

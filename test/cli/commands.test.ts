@@ -74,6 +74,10 @@ it('takes validate FILE with --help and --version: its one argument is no stray 
     ['--help', 'verify'],
     ['help', 'record'],
     ['help', 'help'],
+    // Their flags after it are verify's and record's, which the help outweighs as after them.
+    ['help', 'verify', '--target', 'http://127.0.0.1:1'],
+    ['--help', 'record', '--all'],
+    ['-h', 'verify', '--crawl', '3'],
   ])
     expect(await runCli(args), args.join(' ')).toEqual(help)
   expect((await runCli(['--version', 'verify'])).stdout).toEqual([version])
