@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises'
-import { recordService } from '../contract/record.js'
+import { recordedCounts, recordedJsonChunks, recordService } from '../contract/record.js'
 import { createRedactor } from '../contract/redact.js'
 import { toMegabytes, toSizeOver } from '../core/megabytes.js'
 import type { NestedOrder } from '../core/records.js'
-import { fixtureJsonChunks } from '../core/serialize.js'
 import { toShownName } from '../core/shown-text.js'
 import type { ContractArgs } from './contract-args.js'
 import { counted } from './counted.js'
@@ -22,16 +21,16 @@ export async function record(args: ContractArgs, io: CliIo): Promise<number> {
     toRuntimeError,
   )
   // In parts: the file of a large service is hundreds of megabytes.
-  await writeOutputFile(args.out!, fixtureJsonChunks(result.taxonomy), '--out')
-  const { taxonomy } = result
+  await writeOutputFile(args.out!, recordedJsonChunks(result), '--out')
+  const counts = recordedCounts(result)
   // A fixture on stdout is the output (`--out /dev/stdout | jq`): the lines go to stderr, as export's do.
   const onStdout = await writesStandardOutput([args.out])
   // Never the key, though the target or the path holds it (docs/keeping-honest.md, "The key").
   const { redact } = createRedactor(args.apiKey)
   const say = (line: string) => (onStdout ? io.stderr(redact(line)) : io.stdout(redact(line)))
   say(
-    `taxonomy-mock: recorded ${counted(taxonomy.disciplines.length, 'discipline')}, ${counted(taxonomy.subDisciplines.length, 'sub-discipline')}, ` +
-      `${counted(taxonomy.domains.length, 'domain')} and ${counted(taxonomy.topics.length, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${toShownName(args.out!)}`,
+    `taxonomy-mock: recorded ${counted(counts.disciplines, 'discipline')}, ${counted(counts.sub_disciplines, 'sub-discipline')}, ` +
+      `${counted(counts.domains, 'domain')} and ${counted(counts.topics, 'topic')} from ${args.target} in ${counted(result.requests, 'request')} to ${toShownName(args.out!)}`,
   )
   const size = onStdout ? undefined : await sizeOf(args.out!)
   say(serveAdvice(onStdout ? undefined : args.out!, size, result.order))

@@ -6,7 +6,8 @@ import { FIXTURE_FORMAT, LEVELS, RECORDED_FIXTURE_FORMAT, type Fixture } from '.
 import type { FixtureRecord, FixtureSubDiscipline, FixtureTopic, Level } from '../core/types.js'
 import { ENDPOINT_LIST, findEndpoint, type Collection } from '../http/endpoints.js'
 import type { ServiceOptions } from './options.js'
-import { RecordError, recordService, sameJson, type RecordResult } from './record.js'
+import { RecordError, recordService, type RecordResult } from './record.js'
+import { sameJson } from './same-json.js'
 
 /** A record captured into the data: the data with it, and how many records each level gained. */
 export interface Capture {

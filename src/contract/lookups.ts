@@ -3,6 +3,7 @@ import { isRecordPathSlug } from '../core/slug.js'
 import { parseJsonText } from '../http/json-text.js'
 import { MAX_FRONTIER } from './budget.js'
 import { BoundReachedError, keepStart, type Exchange, type ServiceClient } from './client.js'
+import type { TopicStore } from './topic-store.js'
 
 /** A record lookup as the service answered it; `body` is the parsed JSON, if it parsed. */
 export interface Lookup {
@@ -20,6 +21,12 @@ export function lookupPath(collection: Collection, slug: string): string {
 /** The lookups of a run, keyed by collection and slug, in the order they were made. */
 export class LookupSet {
   readonly #byKey = new Map<string, Lookup>()
+  readonly #topics: TopicStore | undefined
+
+  /** `topics`: where each sub-discipline answer's topics are folded as it arrives (`record`). */
+  constructor(topics?: TopicStore) {
+    this.#topics = topics
+  }
 
   get size(): number {
     return this.#byKey.size
@@ -42,12 +49,16 @@ export class LookupSet {
     const known = this.find(collection, slug)
     if (known) return known
     const exchange = await client.get(lookupPath(collection, slug))
-    const lookup = {
-      collection,
-      slug,
-      body: parseJsonText(exchange.text),
-      exchange: keepStart(exchange),
-    }
+    const body = parseJsonText(exchange.text)
+    // Only a 200's: a lookup that failed ends the recording before its body is read.
+    if (
+      this.#topics &&
+      collection === 'sub_disciplines' &&
+      exchange.status === 200 &&
+      isObject(body)
+    )
+      this.#topics.fold(body)
+    const lookup = { collection, slug, body, exchange: keepStart(exchange) }
     this.#byKey.set(`${collection}/${slug}`, lookup)
     return lookup
   }

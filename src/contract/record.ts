@@ -1,11 +1,11 @@
 import { quote } from '../core/field-name.js'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { createFixtureBuilder } from '../core/fixture.js'
-import { byName, byNameIndexes, type NestedOrder } from '../core/records.js'
-import { toFixtureJson } from '../core/serialize.js'
+import { byNameIndexes, type NestedOrder } from '../core/records.js'
+import { chunksWith, fixtureJsonChunks, joinChunks, toFixtureJson } from '../core/serialize.js'
 import { Taxonomy } from '../core/store.js'
-import { RECORDED_FIXTURE_FORMAT } from '../core/types.js'
-import { ENDPOINT_LIST, findEndpoint, noOtherRows, type Collection } from '../http/endpoints.js'
+import { LEVELS, RECORDED_FIXTURE_FORMAT, type Level } from '../core/types.js'
+import { findEndpoint } from '../http/endpoints.js'
 import { TooLargeError } from './budget.js'
 import { createServiceClient } from './client.js'
 import { crawl, isObject, LookupSet, type Lookup } from './lookups.js'
@@ -19,7 +19,6 @@ import {
   arraysOf,
   matchingOrder,
   mergeOrderIndexes,
-  mergeOrders,
   NESTED_ARRAYS,
   observeOrder,
   type NestedArray,
@@ -28,6 +27,10 @@ import {
 import { Identities } from './identities.js'
 import { evaluateRules } from './rules.js'
 import { createRedactor, withRedactedErrors } from './redact.js'
+import { recordFromStore, type StoredRecording } from './record-store.js'
+import { sameJson } from './same-json.js'
+import { TopicStore } from './topic-store.js'
+import { addUpperLevels, toUpperLevels, type Body } from './upper-levels.js'
 import { lookUpGiven, startSlugs } from './verify.js'
 
 /** A recording: the fixture, its canonical bytes, and how to serve it as the service answered. */
@@ -78,9 +81,45 @@ export async function recordService(options: RecordServiceOptions): Promise<Reco
   })
 }
 
+/**
+ * @internal For tests: `false` records through today's pipeline only, as when an answer's topics
+ * are not plain, so that both ways can be compared.
+ */
+export const topicFolding = { enabled: true }
+
+/** What the CLI reads of a recording made from a store, which has no taxonomy until one is read. */
+interface StoredFile {
+  readonly chunks: () => Iterable<string>
+  readonly counts: Readonly<Record<Level, number>>
+}
+const storedFiles = new WeakMap<RecordResult, StoredFile>()
+
+/**
+ * The recording's file in chunks, the bytes of `fixtureJsonChunks(result.taxonomy)`, without
+ * making the taxonomy of a recording made from a store of topics.
+ * @internal
+ */
+export function recordedJsonChunks(result: RecordResult): Iterable<string> {
+  return storedFiles.get(result)?.chunks() ?? fixtureJsonChunks(result.taxonomy)
+}
+
+/** How many records of each level the recording holds, read as `recordedJsonChunks` is. @internal */
+export function recordedCounts(result: RecordResult): Readonly<Record<Level, number>> {
+  const stored = storedFiles.get(result)
+  if (stored) return stored.counts
+  const fixture = result.taxonomy.toFixture()
+  return Object.fromEntries(LEVELS.map((level) => [level, fixture[level].length])) as Record<
+    Level,
+    number
+  >
+}
+
 async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Promise<RecordResult> {
   const client = createServiceClient(resolved)
-  const lookups = new LookupSet()
+  // Each sub-discipline answer's topics folded as it arrives, when they are plain: a recording
+  // made of the store then holds no object or string per topic (see `recordFromStore`).
+  const store = topicFolding.enabled ? new TopicStore() : undefined
+  const lookups = new LookupSet(store)
   const start = await lookUpGiven(resolved, client, lookups)
   // First what no bound could change: an answer that holds the key is never recorded, so stop at one.
   const heldKey = (lookup: Lookup) => lookup.exchange.heldKey
@@ -111,6 +150,10 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
       `GET ${failedLookup.exchange.path} answered ${failedLookup.exchange.status}, so the set cannot be closed; nothing written`,
     )
   }
+  const stored = store?.isPlain ? recordFromStore(all, store) : undefined
+  if (stored) return withStoredFile(stored, { lookups: all.length, requests: client.sent })
+  // Today's pipeline, the one truth for every failure: the folded answers' topics given back.
+  store?.restore(all.map((lookup) => lookup.body))
   // The rules number the topics as they look their ids up: the fixture is made of those numbers.
   const identities = new Identities('topics')
   const failed = evaluateRules(all, undefined, identities).filter((rule) => rule.status === 'fail')
@@ -154,20 +197,42 @@ function withLazyJson(
   }
 }
 
-type Body = Record<string, unknown> & {
-  id: string
-  name: string
-  slug: string
-  description: string
-}
-
-/** The bodies looked up, by collection. */
-function bodiesByCollection(lookups: readonly Lookup[]): Readonly<Record<Collection, Body[]>> {
-  const bodies = Object.fromEntries(
-    ENDPOINT_LIST.map(({ collection }) => [collection, [] as Body[]]),
-  ) as Record<Collection, Body[]>
-  for (const lookup of lookups) bodies[lookup.collection].push(lookup.body as Body)
-  return bodies
+/**
+ * The result of a recording made from a store: its file written from the store, and the taxonomy
+ * and JSON made of it when first read (the CLI reads neither).
+ */
+function withStoredFile(
+  stored: StoredRecording,
+  rest: Pick<RecordResult, 'lookups' | 'requests'>,
+): RecordResult {
+  const chunks = () => chunksWith(stored.fixture, stored.topics)
+  let taxonomy: Taxonomy | undefined
+  let json: string | undefined
+  const result: RecordResult = {
+    get taxonomy() {
+      // The records `toTaxonomy` would make; the store and the fixture's checks have vouched for them.
+      return (taxonomy ??= new Taxonomy(
+        Object.freeze({ ...stored.fixture, topics: stored.topics.records() }),
+      ))
+    },
+    get json() {
+      return (json ??= joinChunks(chunks()))
+    },
+    order: stored.order,
+    observedOrders: stored.observedOrders,
+    ...rest,
+  }
+  const { fixture, topics } = stored
+  storedFiles.set(result, {
+    chunks,
+    counts: {
+      domains: fixture.domains.length,
+      disciplines: fixture.disciplines.length,
+      sub_disciplines: fixture.sub_disciplines.length,
+      topics: topics.count,
+    },
+  })
+  return result
 }
 
 /**
@@ -177,24 +242,13 @@ function bodiesByCollection(lookups: readonly Lookup[]): Readonly<Record<Collect
  * are the tables the rules, which passed, made of the lookups, with the topics numbered.
  */
 function toTaxonomy(lookups: readonly Lookup[], identities: Identities): Taxonomy {
-  const { disciplines, sub_disciplines: subs, ...unrecorded } = bodiesByCollection(lookups)
-  // A new endpoint fails to compile here until this function says what its records become.
-  noOtherRows(unrecorded)
-  const domains = new Map<string, Body>()
-  for (const discipline of disciplines) {
-    for (const domain of discipline.domains as Body[]) domains.set(domain.id, domain)
-  }
+  const levels = toUpperLevels(lookups)
+  const { subOrder } = levels
   // Each topic once, numbered as first listed (its fields from that first summary: the rules have
   // found them all the same), and each sub-discipline's topics as those numbers.
   const topics = identities.of('topics').items as Body[]
   const topicNumbers = new Map<Body, readonly number[]>()
-  for (const sub of subs) topicNumbers.set(sub, identities.numbersOf(sub.topics as Body[])!)
-  const ids = (items: unknown) => (items as Body[]).map((item) => item.id)
-  const subOrder =
-    mergeOrders(
-      subs,
-      disciplines.map((discipline) => ids(discipline.sub_disciplines)),
-    ) ?? byName(subs)
+  for (const sub of subOrder) topicNumbers.set(sub, identities.numbersOf(sub.topics as Body[])!)
   const topicOrder =
     mergeOrderIndexes(
       topics,
@@ -222,29 +276,7 @@ function toTaxonomy(lookups: readonly Lookup[], identities: Identities): Taxonom
     seed: null,
     provenUnique: ['topics'],
   })
-  for (const domain of byName([...domains.values()]))
-    fixture.add('domains', {
-      id: domain.id,
-      name: domain.name,
-      slug: domain.slug,
-      description: null,
-    })
-  for (const d of byName(disciplines))
-    fixture.add('disciplines', {
-      id: d.id,
-      name: d.name,
-      slug: d.slug,
-      description: d.description,
-      domain_ids: ids(d.domains),
-    })
-  for (const s of subOrder)
-    fixture.add('sub_disciplines', {
-      id: s.id,
-      name: s.name,
-      slug: s.slug,
-      description: s.description,
-      discipline_ids: ids(s.disciplines),
-    })
+  addUpperLevels(fixture, levels)
   // Made and checked in the order they were first listed, which is where their fields lie in
   // memory, and kept in the file's order.
   const records = topics.map((topic, number) => ({
@@ -283,28 +315,4 @@ function checkReproduces(taxonomy: Taxonomy, lookups: readonly Lookup[], order: 
       )
     }
   }
-}
-
-/**
- * Whether two values are the same JSON, key order aside: what `JSON.stringify` of both with their
- * keys sorted would say, without building either text. Plain loops: a large recording compares a
- * million summaries, and a list of keys (or a closure) per object is as many objects to collect.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false
-    for (let index = 0; index < a.length; index++)
-      if (!sameJson(a[index] ?? null, b[index] ?? null)) return false
-    return true
-  }
-  if (!isObject(a) || !isObject(b)) return false
-  let keys = 0
-  for (const key in a) {
-    if (!Object.hasOwn(a, key) || a[key] === undefined) continue
-    if (!Object.hasOwn(b, key) || !sameJson(a[key], b[key])) return false
-    keys++
-  }
-  for (const key in b) if (Object.hasOwn(b, key) && b[key] !== undefined) keys--
-  return keys === 0
 }

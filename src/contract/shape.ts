@@ -49,13 +49,19 @@ export function checkRecordFields(lookup: Lookup): string[] {
   return checkObject(lookup.body, fields, (path) => where(lookup, path), '')
 }
 
-/** Problems with the summaries in a 200 body's arrays (§2.2, §2.3, §2.5, §2.6). */
-export function checkSummaryFields(lookup: Lookup): string[] {
+/**
+ * Problems with the summaries in a 200 body's arrays (§2.2, §2.3, §2.5, §2.6), but those of an
+ * array `vouched` says another has checked.
+ */
+export function checkSummaryFields(
+  lookup: Lookup,
+  vouched: (items: readonly unknown[]) => boolean,
+): string[] {
   if (!isObject(lookup.body)) return []
   const problems: string[] = []
   for (const { field, summary } of nestedArrays(ENDPOINTS[lookup.collection])) {
     const items = lookup.body[field]
-    if (!Array.isArray(items)) continue
+    if (!Array.isArray(items) || vouched(items)) continue
     const fields = FIELDS.get(summary)!
     // A large service lists a million summaries: one that is right costs no allocation, and the
     // path of one that is not is made only then.

@@ -92,8 +92,9 @@ const PAGE_MASK = PAGE - 1
  * before, and this makes half as many (the same-identity rule's tables of a million ids and slugs
  * took 0.65-0.71 s, from 0.75-0.87 s). The mix brings the second unit's bits down to the low bits
  * a slot is chosen by; keys probe as far as with FNV-1a a unit at a time.
+ * @internal
  */
-function hashOf(key: string): number {
+export function hashOf(key: string): number {
   let hash = 0x811c9dc5 ^ key.length
   const last = key.length - 1
   let i = 0

@@ -1,6 +1,6 @@
 import type { Taxonomy } from './store.js'
 import { requireTaxonomy } from './taxonomy-argument.js'
-import { LEVELS } from './types.js'
+import { LEVELS, type Fixture } from './types.js'
 
 /**
  * About 100 KB of text a chunk: under the 128 KB past which V8 makes a string in its large-object
@@ -26,22 +26,50 @@ export function fixtureJsonChunks(taxonomy: Taxonomy): Generator<string, void, u
 }
 
 function* chunksOf(taxonomy: Taxonomy): Generator<string, void, undefined> {
-  const fixture = taxonomy.toFixture()
+  yield* chunksWith(taxonomy.toFixture())
+}
+
+/**
+ * The topics of a file made elsewhere (a recorder's store): how many, and the text of records
+ * `start` to `end` as `JSON.stringify(records, null, 2)` writes them at the depth of a level's
+ * records, joined by `,\n`.
+ * @internal
+ */
+export interface TopicTexts {
+  readonly count: number
+  texts(start: number, end: number): string
+}
+
+/**
+ * `fixtureJsonChunks` of `fixture`, with the topics, when given, written by `topics` in place of
+ * the fixture's: the same bytes as a fixture holding those records.
+ * @internal
+ */
+export function* chunksWith(
+  fixture: Fixture,
+  topics?: TopicTexts,
+): Generator<string, void, undefined> {
   yield `{\n  "format": ${JSON.stringify(fixture.format)},\n  "seed": ${JSON.stringify(fixture.seed)}`
   for (const level of LEVELS) {
     const records = fixture[level]
-    if (records.length === 0) {
+    const own = level === 'topics' ? topics : undefined
+    const count = own === undefined ? records.length : own.count
+    if (count === 0) {
       yield `,\n  ${JSON.stringify(level)}: []`
       continue
     }
     yield `,\n  ${JSON.stringify(level)}: [\n`
-    for (let start = 0; start < records.length; start += RECORDS_PER_CHUNK) {
-      // The chunk's records as an array inside an array, so at the depth of the level's own, less
-      // the two brackets around them: one call of JSON.stringify per chunk, not per record (nearly
-      // twice as fast), and the indents made by it, not by a second pass over the text.
-      const nested = JSON.stringify([records.slice(start, start + RECORDS_PER_CHUNK)], null, 2)
-      yield nested.slice(NESTED_OPEN.length, -NESTED_CLOSE.length)
-      yield start + RECORDS_PER_CHUNK < records.length ? ',\n' : '\n'
+    for (let start = 0; start < count; start += RECORDS_PER_CHUNK) {
+      const end = Math.min(start + RECORDS_PER_CHUNK, count)
+      if (own !== undefined) yield own.texts(start, end)
+      else {
+        // The chunk's records as an array inside an array, so at the depth of the level's own, less
+        // the two brackets around them: one call of JSON.stringify per chunk, not per record (nearly
+        // twice as fast), and the indents made by it, not by a second pass over the text.
+        const nested = JSON.stringify([records.slice(start, end)], null, 2)
+        yield nested.slice(NESTED_OPEN.length, -NESTED_CLOSE.length)
+      }
+      yield end < count ? ',\n' : '\n'
     }
     yield '  ]'
   }
@@ -56,7 +84,12 @@ function* chunksOf(taxonomy: Taxonomy): Generator<string, void, undefined> {
  * writeFileSync('fixtures/taxonomy.json', toFixtureJson(createTaxonomy({ seed: 42 })))
  */
 export function toFixtureJson(taxonomy: Taxonomy): string {
-  const chunks = [...fixtureJsonChunks(taxonomy)]
+  return joinChunks(fixtureJsonChunks(taxonomy))
+}
+
+/** Chunks of a fixture file as one string, or a `RangeError` saying what writes it instead. @internal */
+export function joinChunks(parts: Iterable<string>): string {
+  const chunks = [...parts]
   try {
     return chunks.join('')
   } catch (error) {

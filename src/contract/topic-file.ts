@@ -1,0 +1,136 @@
+import { compare } from '../core/records.js'
+import type { TopicTexts } from '../core/serialize.js'
+import type { FixtureTopic } from '../core/types.js'
+import type { TopicStore } from './topic-store.js'
+
+/** The file's topics, as text and as records. */
+export interface StoredTopics extends TopicTexts {
+  /** The topics as the fixture's frozen records, in the file's order, made now. */
+  records(): FixtureTopic[]
+}
+
+/** A sub-discipline of the file, in its order: its id and the numbers of the topics it lists. */
+interface SubList {
+  readonly id: string
+  readonly list: Int32Array
+}
+
+/**
+ * The file's topics from a store: in `byName`'s order (case-insensitive name, then name, slug and
+ * first-seen number), each with the sub-disciplines that list it, in `subLists`' order (the file's
+ * order of the sub-disciplines). The store's text is plain (printable ASCII, no `"` or `\`), so
+ * `JSON.stringify` of a field is the field in quotes.
+ */
+export function toStoredTopics(store: TopicStore, subLists: readonly SubList[]): StoredTopics {
+  const order = nameOrder(store)
+  const parents = parentsOf(store.size, subLists)
+  const quoted = subLists.map((sub) => JSON.stringify(sub.id))
+  return {
+    count: order.length,
+    texts(start, end) {
+      const records: string[] = []
+      for (let index = start; index < end; index++) {
+        const number = order[index]!
+        const { id, name, slug, description } = store.topicOf(number)
+        const ids = parents(number).map((sub) => quoted[sub]!)
+        records.push(
+          `    {\n      "id": "${id}",\n      "name": "${name}",\n      "slug": "${slug}",\n` +
+            `      "description": "${description}",\n      "sub_discipline_ids": [\n        ` +
+            `${ids.join(',\n        ')}\n      ]\n    }`,
+        )
+      }
+      return records.join(',\n')
+    },
+    records() {
+      // As `record` makes them: a sub-discipline's only child topics share one list of its id.
+      const only = subLists.map((sub) => Object.freeze([sub.id]))
+      return Array.from(order, (number) => {
+        const subs = parents(number)
+        const ids =
+          subs.length === 1 ? only[subs[0]!]! : Object.freeze(subs.map((sub) => subLists[sub]!.id))
+        return Object.freeze({ ...store.topicOf(number), sub_discipline_ids: ids })
+      })
+    },
+  }
+}
+
+/**
+ * Each topic's parents as places in `subLists`. Most topics have one: a number per topic, and a
+ * list only for a topic with more.
+ */
+function parentsOf(
+  size: number,
+  subLists: readonly SubList[],
+): (number: number) => readonly number[] {
+  const first = new Int32Array(size).fill(-1)
+  const more = new Map<number, number[]>()
+  subLists.forEach(({ list }, sub) => {
+    for (const number of list) {
+      if (first[number] === -1) first[number] = sub
+      else {
+        const subs = more.get(number)
+        if (subs) subs.push(sub)
+        else more.set(number, [first[number]!, sub])
+      }
+    }
+  })
+  return (number) => more.get(number) ?? [first[number]!]
+}
+
+/**
+ * The topic numbers in `byName` order: a native sort of one key a topic (its lower-cased name,
+ * U+0000, which no plain name holds and which sorts before every character of one, then its number
+ * as four 8-bit code units), then each run of equal lower-cased names put in name, slug and number
+ * order. Plain names are ASCII: their lower case is `compareLowerCase`'s.
+ */
+function nameOrder(store: TopicStore): Uint32Array {
+  const keys = new Array<string>(store.size)
+  for (let number = 0; number < store.size; number++)
+    keys[number] =
+      `${store.nameOf(number).toLowerCase()}\0` +
+      String.fromCharCode(
+        (number >>> 24) & 0xff,
+        (number >>> 16) & 0xff,
+        (number >>> 8) & 0xff,
+        number & 0xff,
+      )
+  keys.sort()
+  const order = new Uint32Array(keys.length)
+  for (let index = 0; index < keys.length; index++) order[index] = numberOf(keys[index]!)
+  for (let start = 0; start < keys.length;) {
+    let end = start + 1
+    while (end < keys.length && sameName(keys[start]!, keys[end]!)) end++
+    if (end - start > 1) settleTies(store, order.subarray(start, end))
+    start = end
+  }
+  return order
+}
+
+function numberOf(key: string): number {
+  const at = key.length - 4
+  return (
+    ((key.charCodeAt(at) << 24) |
+      (key.charCodeAt(at + 1) << 16) |
+      (key.charCodeAt(at + 2) << 8) |
+      key.charCodeAt(at + 3)) >>>
+    0
+  )
+}
+
+/** Whether two keys have the same lower-cased name: all but their numbers the same. */
+function sameName(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  for (let i = a.length - 5; i >= 0; i--) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false
+  return true
+}
+
+/** Topics of one lower-cased name, by name, then slug, then number (code-unit order). */
+function settleTies(store: TopicStore, numbers: Uint32Array): void {
+  const sorted = Array.from(numbers).sort(
+    (a, b) =>
+      compare(store.nameOf(a), store.nameOf(b)) ||
+      compare(store.slugOf(a), store.slugOf(b)) ||
+      a - b,
+  )
+  numbers.set(sorted)
+}
