@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  recordedCounts,
+  recordedJsonChunks,
+  recordService,
+  topicFolding,
+  type RecordResult,
+} from '../../src/contract/record.js'
+import { TopicStore } from '../../src/contract/topic-store.js'
+import { createTaxonomy } from '../../src/core/generate.js'
+import { byName } from '../../src/core/records.js'
+import { toFixtureJson } from '../../src/core/serialize.js'
+import { createFetchHandler } from '../../src/http/fetch.js'
+import { SECRET } from '../helpers/targets.js'
+
+type Topic = Record<string, unknown>
+type SubBody = Record<string, unknown> & { topics: Topic[] }
+type Change = (body: SubBody, seen: ReadonlySet<unknown>) => void
+type Size = 'small' | 'medium'
+
+/**
+ * A small service whose sub-discipline answers `change` alters: called with each body and the
+ * topic ids earlier answers listed. Fresh for each run, so both runs see the same service.
+ */
+function serviceWith(change: Change, size: Size) {
+  const handle = createFetchHandler({ seed: 7, size, apiKeys: [SECRET] })
+  const seen = new Set<unknown>()
+  return async (request: Request): Promise<Response> => {
+    const response = await handle(request)
+    if (!new URL(request.url).pathname.startsWith('/api/v2/sub_disciplines/')) return response
+    if (response.status !== 200) return response
+    const body = (await response.json()) as SubBody
+    change(body, seen)
+    for (const topic of body.topics) seen.add(topic.id)
+    return new Response(JSON.stringify(body), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    })
+  }
+}
+
+/** `recordService` of the whole service, or its error's message. */
+async function recordAll(change: Change, size: Size): Promise<RecordResult | string> {
+  return recordService({
+    target: 'http://taxonomy.test',
+    apiKey: SECRET,
+    disciplines: [createTaxonomy({ seed: 7, size }).disciplines[0]!.slug],
+    all: true,
+    rate: 1_000,
+    maxRequests: 10_000,
+    maxReadBytes: 256 * 1024 * 1024,
+    fetch: serviceWith(change, size),
+  }).catch((error: unknown) => (error as Error).message)
+}
+
+/** Records through the store (when it can) and through today's pipeline only; whether the store was left. */
+async function recordBoth(change: Change, size: Size = 'small') {
+  const restore = vi.spyOn(TopicStore.prototype, 'restore')
+  const folded = await recordAll(change, size)
+  const fellBack = restore.mock.calls.length > 0
+  restore.mockRestore()
+  topicFolding.enabled = false
+  try {
+    const today = await recordAll(change, size)
+    return { folded, today, fellBack }
+  } finally {
+    topicFolding.enabled = true
+  }
+}
+
+/** The two results the same: the file byte for byte, and every field. */
+function expectSame(folded: RecordResult | string, today: RecordResult | string): void {
+  if (typeof today === 'string' || typeof folded === 'string') {
+    expect(folded).toBe(today)
+    return
+  }
+  const file = [...recordedJsonChunks(folded)].join('')
+  expect(file).toBe([...recordedJsonChunks(today)].join(''))
+  expect(folded.json).toBe(today.json)
+  expect(toFixtureJson(folded.taxonomy)).toBe(today.json)
+  expect(folded.taxonomy.toFixture()).toEqual(today.taxonomy.toFixture())
+  expect(recordedCounts(folded)).toEqual(recordedCounts(today))
+  expect(folded.order).toBe(today.order)
+  expect(folded.observedOrders).toEqual(today.observedOrders)
+  expect(folded.lookups).toBe(today.lookups)
+  expect(folded.requests).toBe(today.requests)
+}
+
+afterEach(() => {
+  topicFolding.enabled = true
+})
+
+describe('record through the store of topics against today', () => {
+  for (const size of ['small', 'medium'] as const) {
+    it(`records a plain ${size} service from the store, with the same file and result`, async () => {
+      const { folded, today, fellBack } = await recordBoth(() => {}, size)
+      expect(fellBack).toBe(false)
+      expect(typeof folded).not.toBe('string')
+      expectSame(folded, today)
+    })
+  }
+
+  it('orders topics whose names tie, in lower case or whole, as today', async () => {
+    const names = ['Topic', 'topic', 'Topic b', 'TOPIC']
+    const { folded, today, fellBack } = await recordBoth((body) => {
+      for (const topic of body.topics)
+        topic.name = names[Number.parseInt(String(topic.id).slice(0, 2), 16) % names.length]
+      // Still listed in name order, so still plain.
+      body.topics = byName(body.topics as { name: string; slug: string }[])
+    })
+    expect(fellBack).toBe(false)
+    expectSame(folded, today)
+  })
+
+  // Each a service whose topics are not plain: the store gives way to today's pipeline, whose
+  // result or message is the one.
+  const notPlain: Record<string, Change> = {
+    'an upper-case UUID': (body) => {
+      const [topic] = body.topics
+      if (topic) topic.id = String(topic.id).toUpperCase()
+    },
+    'upper-case UUIDs throughout': (body) => {
+      for (const topic of body.topics) topic.id = String(topic.id).toUpperCase()
+    },
+    'an extra key': (body) => {
+      const [topic] = body.topics
+      if (topic) topic.extra = 1
+    },
+    'escaped characters': (body) => {
+      for (const topic of body.topics) topic.description = `says "${String(topic.name)}"\n\\`
+    },
+    'a non-ASCII name': (body) => {
+      for (const topic of body.topics) topic.name = `Ét ${String(topic.name)}`
+    },
+    'a repeated topic with other fields': (body, seen) => {
+      const repeated = body.topics.find((topic) => seen.has(topic.id))
+      if (repeated) repeated.name = `${String(repeated.name)} again`
+    },
+    'a wrong topics_count': (body) => {
+      body.topics_count = body.topics.length + 1
+    },
+    'topics in reverse': (body) => {
+      body.topics.reverse()
+    },
+    'a topic listed twice': (body) => {
+      const [topic] = body.topics
+      if (topic) body.topics.push({ ...topic })
+      body.topics_count = body.topics.length
+    },
+    'a slug of two ids': (body) => {
+      const [a, b] = body.topics
+      if (a && b) b.slug = a.slug
+    },
+  }
+  for (const [name, change] of Object.entries(notPlain)) {
+    it(`falls back to today's pipeline for ${name}, with its result or message`, async () => {
+      const { folded, today, fellBack } = await recordBoth(change)
+      expect(fellBack).toBe(true)
+      expectSame(folded, today)
+    })
+  }
+
+  it('keeps a recording today fails failing with the same message', async () => {
+    const { folded, today } = await recordBoth((body) => {
+      body.topics_count = -1
+    })
+    expect(typeof today).toBe('string')
+    expect(folded).toBe(today)
+  })
+})
