@@ -68,7 +68,8 @@ export function recordFromStore(
   const listOf = (sub: Body) => store.listOf(sub.topics as unknown[])!
   if (!reproducesAbove(new Taxonomy(fixture), lookups, store)) return undefined
   const subLists = levels.subOrder.map((sub) => ({ id: sub.id, list: listOf(sub) }))
-  return { fixture, topics: toStoredTopics(store, subLists), order, observedOrders }
+  const topics = toStoredTopics(store, subLists)
+  return topics && { fixture, topics, order, observedOrders }
 }
 
 /**

@@ -16,30 +16,47 @@ interface SubList {
 }
 
 /**
+ * What `JSON.stringify(records, null, 2)` writes around a topic's fields at the depth of a level's
+ * records, each field the field in quotes; records joined by `,\n`.
+ */
+const FIRST_FIELDS = [
+  '    {\n      "id": "',
+  '",\n      "name": "',
+  '",\n      "slug": "',
+  '",\n      "description": "',
+]
+const NEXT_FIELDS = [`,\n${FIRST_FIELDS[0]!}`, ...FIRST_FIELDS.slice(1)]
+const PARENTS = '",\n      "sub_discipline_ids": [\n        '
+const NEXT_PARENT = ',\n        '
+const END = '\n      ]\n    }'
+
+/**
  * The file's topics from a store: in `byName`'s order (case-insensitive name, then name, slug and
  * first-seen number), each with the sub-disciplines that list it, in `subLists`' order (the file's
  * order of the sub-disciplines). The store's text is plain (printable ASCII, no `"` or `\`), so
  * `JSON.stringify` of a field is the field in quotes.
  */
-export function toStoredTopics(store: TopicStore, subLists: readonly SubList[]): StoredTopics {
+export function toStoredTopics(
+  store: TopicStore,
+  subLists: readonly SubList[],
+): StoredTopics | undefined {
   const order = nameOrder(store)
+  if (!isEachInOrder(order, subLists)) return undefined
   const parents = parentsOf(store.size, subLists)
   const quoted = subLists.map((sub) => JSON.stringify(sub.id))
   return {
     count: order.length,
     texts(start, end) {
-      const records: string[] = []
+      const pieces: string[] = []
       for (let index = start; index < end; index++) {
         const number = order[index]!
-        const { id, name, slug, description } = store.topicOf(number)
-        const ids = parents(number).map((sub) => quoted[sub]!)
-        records.push(
-          `    {\n      "id": "${id}",\n      "name": "${name}",\n      "slug": "${slug}",\n` +
-            `      "description": "${description}",\n      "sub_discipline_ids": [\n        ` +
-            `${ids.join(',\n        ')}\n      ]\n    }`,
-        )
+        store.pushFields(number, pieces, index === start ? FIRST_FIELDS : NEXT_FIELDS)
+        const subs = parents(number)
+        pieces.push(PARENTS, quoted[subs[0]!]!)
+        for (let at = 1; at < subs.length; at++) pieces.push(NEXT_PARENT, quoted[subs[at]!]!)
+        pieces.push(END)
       }
-      return records.join(',\n')
+      return pieces.join('')
     },
     records() {
       // As `record` makes them: a sub-discipline's only child topics share one list of its id.
@@ -52,6 +69,19 @@ export function toStoredTopics(store: TopicStore, subLists: readonly SubList[]):
       })
     },
   }
+}
+
+/**
+ * Whether each list is in `order`, the topics' name order: what `observeOrder` finds of a list
+ * whose neighbours are each `inNameOrder`, as distinct topics never tie (their slugs differ).
+ */
+function isEachInOrder(order: Uint32Array, subLists: readonly SubList[]): boolean {
+  const rankOf = new Uint32Array(order.length)
+  for (let rank = 0; rank < order.length; rank++) rankOf[order[rank]!] = rank
+  for (const { list } of subLists)
+    for (let index = 1; index < list.length; index++)
+      if (rankOf[list[index - 1]!]! >= rankOf[list[index]!]!) return false
+  return true
 }
 
 /**

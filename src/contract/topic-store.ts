@@ -1,6 +1,6 @@
 import { MAX_NAME_LENGTH } from '../core/fixture.js'
 import { hashOf } from '../core/first-seen.js'
-import { compare, inNameOrder } from '../core/records.js'
+import { compare } from '../core/records.js'
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../core/slug.js'
 import type { ObservedOrder } from './order.js'
 import { TopicTable } from './topic-table.js'
@@ -93,7 +93,7 @@ export class TopicStore {
     return this.#lists.get(items)
   }
 
-  /** What `observeOrder` says of the folded lists: all are in name order (else not plain). */
+  /** What `observeOrder` says of the folded lists, once they are found in name order. */
   observedOrder(): ObservedOrder {
     if (!this.#telling) return 'unknown'
     return this.#byId ? 'name or id' : 'name'
@@ -122,6 +122,27 @@ export class TopicStore {
     }
   }
 
+  /**
+   * Pushes onto `pieces` each of a topic's four fields (id, name, slug, description) after its
+   * piece of `before`: the caller's text of the topic made by one `join`, not a string per field.
+   */
+  pushFields(number: number, pieces: string[], before: readonly string[]): void {
+    const text = this.#texts[this.#textOf[number]!]!
+    const name = this.#startOf[number]! + ID_LENGTH
+    const slug = name + this.#nameLength[number]!
+    const description = slug + this.#slugLength[number]!
+    pieces.push(
+      before[0]!,
+      text.slice(name - ID_LENGTH, name),
+      before[1]!,
+      text.slice(name, slug),
+      before[2]!,
+      text.slice(slug, description),
+      before[3]!,
+      text.slice(description, description + this.#descriptionLength[number]!),
+    )
+  }
+
   /** A topic's name. */
   nameOf(number: number): string {
     const at = this.#startOf[number]! + ID_LENGTH
@@ -146,9 +167,9 @@ export class TopicStore {
     let before: Topic | undefined
     for (let index = 0; index < topics.length; index++) {
       const topic = topics[index]
-      if (!isPlainTopic(topic)) return undefined
+      if (!hasTopicFields(topic)) return undefined
+      // The name order is checked once the topics are sorted (`toStoredTopics`).
       if (before !== undefined) {
-        if (!inNameOrder(before, topic)) return undefined
         if (compare(before.id, topic.id) > 0) this.#byId = false
         this.#telling = true
       }
@@ -161,12 +182,15 @@ export class TopicStore {
         list[index] = known
         continue
       }
+      // A topic seen again is the same text as its first sighting, checked then.
+      if (!isPlainTopic(topic)) return undefined
       list[index] = -1 - fresh.length
       fresh.push(topic)
       parts.push(topic.id, topic.name, topic.slug, topic.description)
     }
-    if (fresh.length > 0 && !this.#keep(parts.join(''), fresh, list, listNumber)) return undefined
-    return list
+    if (fresh.length === 0) return list
+    const text = parts.join('')
+    return PLAIN_TEXT.test(text) && this.#keep(text, fresh, list, listNumber) ? list : undefined
   }
 
   /** Enters a list's new topics, their text `text`; false when one is there twice or a slug taken. */
@@ -175,17 +199,14 @@ export class TopicStore {
     let at = 0
     const first = this.#size
     for (const topic of fresh) {
-      const idHash = hashOf(topic.id)
-      const slugHash = hashOf(topic.slug)
-      // A second sighting within the list is a duplicate; a slug already given, another id's.
-      if (this.#ids.find(idHash, (other) => this.#isId(other, topic.id)) >= 0) return false
-      if (this.#slugs.find(slugHash, (other) => this.slugOf(other) === topic.slug) >= 0)
-        return false
       const number = this.#add(textNumber, at, topic)
       at += ID_LENGTH + topic.name.length + topic.slug.length + topic.description.length
       this.#lastList[number] = listNumber
-      this.#ids.add(idHash, number)
-      this.#slugs.add(slugHash, number)
+      // A second sighting within the list is a duplicate; a slug already given, another id's.
+      const id = (other: number) => this.#isId(other, topic.id)
+      if (this.#ids.findOrAdd(hashOf(topic.id), number, id) >= 0) return false
+      const slug = (other: number) => this.#isSlug(other, topic.slug)
+      if (this.#slugs.findOrAdd(hashOf(topic.slug), number, slug) >= 0) return false
     }
     for (let index = 0; index < list.length; index++)
       if (list[index]! < 0) list[index] = first - 1 - list[index]!
@@ -218,6 +239,14 @@ export class TopicStore {
     this.#lastList = twice(this.#lastList)
   }
 
+  #isSlug(number: number, slug: string): boolean {
+    const at = this.#startOf[number]! + ID_LENGTH + this.#nameLength[number]!
+    return (
+      this.#slugLength[number] === slug.length &&
+      this.#texts[this.#textOf[number]!]!.startsWith(slug, at)
+    )
+  }
+
   #isId(number: number, id: string): boolean {
     return this.#texts[this.#textOf[number]!]!.startsWith(id, this.#startOf[number]!)
   }
@@ -239,8 +268,8 @@ export class TopicStore {
   }
 }
 
-/** A topic summary every check of today's pipeline passes, and that is written as it is. */
-function isPlainTopic(value: unknown): value is Topic {
+/** An object of exactly the keys id, name, slug, description, in that order, each a string. */
+function hasTopicFields(value: unknown): value is Topic {
   if (
     typeof value !== 'object' ||
     value === null ||
@@ -255,13 +284,20 @@ function isPlainTopic(value: unknown): value is Topic {
     typeof id === 'string' &&
     typeof name === 'string' &&
     typeof slug === 'string' &&
-    typeof description === 'string' &&
+    typeof description === 'string'
+  )
+}
+
+/**
+ * Whether a topic's fields pass every check of today's pipeline, and more: a lower-case UUID, a
+ * name not blank and not too long, a fixture's slug. Its text is checked plain with the others'.
+ */
+function isPlainTopic({ id, name, slug }: Topic): boolean {
+  return (
     LOWERCASE_UUID.test(id) &&
     name.length <= MAX_NAME_LENGTH &&
     name.trim() !== '' &&
     slug.length <= MAX_SLUG_LENGTH &&
-    SLUG_PATTERN.test(slug) &&
-    PLAIN_TEXT.test(name) &&
-    PLAIN_TEXT.test(description)
+    SLUG_PATTERN.test(slug)
   )
 }

@@ -18,13 +18,25 @@ export class TopicTable {
     return -1
   }
 
-  /** Enters `number` under `hash` (the caller has found the key absent). */
-  add(hash: number, number: number): void {
+  /**
+   * The number of the entry with `hash` that `isKey` says is the key's; when there is none, -1,
+   * and `number` is entered under `hash`. One probe for both.
+   */
+  findOrAdd(hash: number, number: number, isKey: (number: number) => boolean): number {
     // At most half the slots full, so a probe ends soon. The table grows with the topics read,
     // which the run's budget bounds.
     if ((this.#size + 1) * 4 > this.#slots.length) this.#grow()
-    this.#place(this.#slots, hash, number + 1)
+    const slots = this.#slots
+    const mask = slots.length - 2
+    let at = (hash << 1) & mask
+    for (; slots[at + 1] !== 0; at = (at + 2) & mask) {
+      const found = slots[at + 1]! - 1
+      if (slots[at] === hash && isKey(found)) return found
+    }
+    slots[at] = hash
+    slots[at + 1] = number + 1
     this.#size++
+    return -1
   }
 
   #place(slots: Uint32Array, hash: number, entry: number): void {
