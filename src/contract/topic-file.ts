@@ -108,22 +108,15 @@ function parentsOf(
 }
 
 /**
- * The topic numbers in `byName` order: a native sort of one key a topic (its lower-cased name,
- * U+0000, which no plain name holds and which sorts before every character of one, then its number
- * as four 8-bit code units), then each run of equal lower-cased names put in name, slug and number
- * order. Plain names are ASCII: their lower case is `compareLowerCase`'s.
+ * The topic numbers in `byName` order: a native sort of one key a topic (its name, U+0000, which
+ * no plain name holds and which sorts before every character of one, then its number in digits
+ * that have no case, the whole lower-cased at once), then each run of equal lower-cased names put
+ * in name, slug and number order. Plain names are ASCII: their lower case is `compareLowerCase`'s.
  */
 function nameOrder(store: TopicStore): Uint32Array {
   const keys = new Array<string>(store.size)
   for (let number = 0; number < store.size; number++)
-    keys[number] =
-      `${store.nameOf(number).toLowerCase()}\0` +
-      String.fromCharCode(
-        (number >>> 24) & 0xff,
-        (number >>> 16) & 0xff,
-        (number >>> 8) & 0xff,
-        number & 0xff,
-      )
+    keys[number] = (store.nameOf(number) + suffixOf(number)).toLowerCase()
   keys.sort()
   const order = new Uint32Array(keys.length)
   for (let index = 0; index < keys.length; index++) order[index] = numberOf(keys[index]!)
@@ -136,21 +129,36 @@ function nameOrder(store: TopicStore): Uint32Array {
   return order
 }
 
-function numberOf(key: string): number {
-  const at = key.length - 4
-  return (
-    ((key.charCodeAt(at) << 24) |
-      (key.charCodeAt(at + 1) << 16) |
-      (key.charCodeAt(at + 2) << 8) |
-      key.charCodeAt(at + 3)) >>>
-    0
+/** Digits of a number in a key: five bits each, as code units 0x20-0x3f, which have no case. */
+const DIGITS = 7
+const DIGIT_BASE = 0x20
+
+/** U+0000 and the number's digits, most significant first: the same length for every number. */
+function suffixOf(number: number): string {
+  return String.fromCharCode(
+    0,
+    DIGIT_BASE + ((number >>> 30) & 31),
+    DIGIT_BASE + ((number >>> 25) & 31),
+    DIGIT_BASE + ((number >>> 20) & 31),
+    DIGIT_BASE + ((number >>> 15) & 31),
+    DIGIT_BASE + ((number >>> 10) & 31),
+    DIGIT_BASE + ((number >>> 5) & 31),
+    DIGIT_BASE + (number & 31),
   )
+}
+
+function numberOf(key: string): number {
+  let number = 0
+  for (let at = key.length - DIGITS; at < key.length; at++)
+    number = number * 32 + key.charCodeAt(at) - DIGIT_BASE
+  return number
 }
 
 /** Whether two keys have the same lower-cased name: all but their numbers the same. */
 function sameName(a: string, b: string): boolean {
   if (a.length !== b.length) return false
-  for (let i = a.length - 5; i >= 0; i--) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false
+  for (let i = a.length - DIGITS - 1; i >= 0; i--)
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) return false
   return true
 }
 
