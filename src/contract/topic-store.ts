@@ -34,7 +34,9 @@ interface Topic {
  * Those are, made stricter, every check today's rules (`summary-fields`, `counts`,
  * `same-identity`) and the fixture (`parseRecord`) make of a topic summary: the store vouches for
  * them. The first answer that is not plain ends the folding; `restore` then gives each folded
- * answer its topics back as `JSON.parse` made them, for today's pipeline.
+ * answer its topics back as `JSON.parse` made them, for today's pipeline. What it keeps is counted
+ * as the answers are: its text is part of what the client read within the run's budget
+ * (`budget.ts`), and each table holds a few words per topic of that text.
  */
 export class TopicStore {
   #plain = true
