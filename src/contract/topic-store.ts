@@ -10,8 +10,6 @@ import { TopicTable } from './topic-table.js'
  * character one byte and its own lower case past `A`-`Z`. Anything else is left to today's pipeline.
  */
 const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
-/** A UUID as `isUuid` takes it, in lower case only (stricter: the fixture keeps ids as given). */
-const LOWERCASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ID_LENGTH = 36
 const TOPIC_KEYS = ['id', 'name', 'slug', 'description'] as const
 
@@ -296,10 +294,25 @@ function hasTopicFields(value: unknown): value is Topic {
  */
 function isPlainTopic({ id, name, slug }: Topic): boolean {
   return (
-    LOWERCASE_UUID.test(id) &&
+    isLowercaseUuid(id) &&
     name.length <= MAX_NAME_LENGTH &&
     name.trim() !== '' &&
     slug.length <= MAX_SLUG_LENGTH &&
     SLUG_PATTERN.test(slug)
   )
+}
+
+/**
+ * A UUID as `isUuid` takes it, in lower case only (stricter: the fixture keeps ids as given). A
+ * loop over the code units, as `isUuid`: the pattern took twice as long for a million ids.
+ */
+function isLowercaseUuid(id: string): boolean {
+  if (id.length !== ID_LENGTH) return false
+  for (let i = 0; i < ID_LENGTH; i++) {
+    const code = id.charCodeAt(i)
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (code !== 0x2d) return false
+    } else if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false
+  }
+  return true
 }

@@ -168,3 +168,27 @@ describe('record through the store of topics against today', () => {
     expect(folded).toBe(today)
   })
 })
+
+describe('TopicStore', () => {
+  const topic = (id: string) => ({ id, name: 'Ethics', slug: 'ethics', description: 'd' })
+  const folds = (id: string) => {
+    const store = new TopicStore()
+    store.fold({ topics_count: 1, topics: [topic(id)] })
+    return store.isPlain
+  }
+
+  it('folds a topic whose id is a lower-case UUID, and no other', () => {
+    expect(folds('3c88596c-5e88-45db-8116-017eb4733ac5')).toBe(true)
+    for (const id of [
+      '3C88596C-5E88-45DB-8116-017EB4733AC5',
+      '3c88596c-5e88-45db-8116-017eb4733aC5',
+      '3c88596c-5e88-45db-8116-017eb4733ac',
+      '3c88596c-5e88-45db-8116-017eb4733ac5a',
+      '3c88596c5e88-45db-8116-017eb4733ac5-',
+      '3c88596g-5e88-45db-8116-017eb4733ac5',
+      '3c88596c-5e88-45db-8116_017eb4733ac5',
+      '',
+    ])
+      expect(folds(id)).toBe(false)
+  })
+})
