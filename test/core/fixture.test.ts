@@ -298,6 +298,31 @@ it('reports each duplicate in a long parent list', () => {
   )
 })
 
+it('reports a duplicate or unknown parent last in a list of eight and of nine alike', () => {
+  // Eight is the longest list the quick look passes without the full checks: both sides of it.
+  for (const length of [8, 9]) {
+    const fixture = cloneFixture()
+    const extra = Array.from({ length }, (_, n) => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      name: `Extra ${n}`,
+      slug: `extra-${n}`,
+      description: 'A domain to be a parent.',
+    }))
+    fixture.domains.push(...extra)
+    const ids = extra.map((domain) => domain.id)
+    fixture.disciplines[0].domain_ids = ids
+    expect(parseFixture(fixture).disciplines[0]!.domain_ids).toEqual(ids)
+    fixture.disciplines[0].domain_ids = [...ids.slice(0, -1), ids[0]]
+    expect(problemsOf(fixture), `${length}, a duplicate`).toEqual([
+      `disciplines[0].domain_ids[${length - 1}]: duplicate of disciplines[0].domain_ids[0]`,
+    ])
+    fixture.disciplines[0].domain_ids = [...ids.slice(0, -1), 'not-a-domain']
+    expect(problemsOf(fixture), `${length}, an unknown`).toEqual([
+      `disciplines[0].domain_ids[${length - 1}]: no domain has id "not-a-domain"`,
+    ])
+  }
+})
+
 it('rejects sparse arrays (from code): a hole is no record and no parent id', () => {
   const fixture = cloneFixture()
   fixture.topics.length += 1
