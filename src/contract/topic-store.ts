@@ -164,6 +164,8 @@ export class TopicStore {
     const listNumber = this.#lists.size
     const parts: string[] = []
     const fresh: Topic[] = []
+    // Each new id's hash, found once: the lookup that missed it and its entry share it.
+    const freshHashes: number[] = []
     let before: Topic | undefined
     for (let index = 0; index < topics.length; index++) {
       const topic = topics[index]
@@ -174,7 +176,8 @@ export class TopicStore {
         this.#telling = true
       }
       before = topic
-      const known = this.#ids.find(hashOf(topic.id), (number) => this.#isId(number, topic.id))
+      const idHash = hashOf(topic.id)
+      const known = this.#ids.find(idHash, (number) => this.#isId(number, topic.id))
       if (known >= 0) {
         // §2: an id carries the same fields everywhere; a list names a topic once.
         if (!this.#isSame(known, topic) || this.#lastList[known] === listNumber) return undefined
@@ -186,25 +189,35 @@ export class TopicStore {
       if (!isPlainTopic(topic)) return undefined
       list[index] = -1 - fresh.length
       fresh.push(topic)
+      freshHashes.push(idHash)
       parts.push(topic.id, topic.name, topic.slug, topic.description)
     }
     if (fresh.length === 0) return list
     const text = parts.join('')
-    return PLAIN_TEXT.test(text) && this.#keep(text, fresh, list, listNumber) ? list : undefined
+    return PLAIN_TEXT.test(text) && this.#keep(text, fresh, freshHashes, list, listNumber)
+      ? list
+      : undefined
   }
 
   /** Enters a list's new topics, their text `text`; false when one is there twice or a slug taken. */
-  #keep(text: string, fresh: readonly Topic[], list: Int32Array, listNumber: number): boolean {
+  #keep(
+    text: string,
+    fresh: readonly Topic[],
+    idHashes: readonly number[],
+    list: Int32Array,
+    listNumber: number,
+  ): boolean {
     const textNumber = this.#texts.push(text) - 1
     let at = 0
     const first = this.#size
-    for (const topic of fresh) {
+    for (let index = 0; index < fresh.length; index++) {
+      const topic = fresh[index]!
       const number = this.#add(textNumber, at, topic)
       at += ID_LENGTH + topic.name.length + topic.slug.length + topic.description.length
       this.#lastList[number] = listNumber
       // A second sighting within the list is a duplicate; a slug already given, another id's.
       const id = (other: number) => this.#isId(other, topic.id)
-      if (this.#ids.findOrAdd(hashOf(topic.id), number, id) >= 0) return false
+      if (this.#ids.findOrAdd(idHashes[index]!, number, id) >= 0) return false
       const slug = (other: number) => this.#isSlug(other, topic.slug)
       if (this.#slugs.findOrAdd(hashOf(topic.slug), number, slug) >= 0) return false
     }
