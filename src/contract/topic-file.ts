@@ -43,6 +43,7 @@ export function toStoredTopics(
   const order = nameOrder(store)
   if (!isEachInOrder(order, subLists)) return undefined
   const parents = parentsOf(store.size, subLists)
+  if (parents === undefined) return undefined
   const quoted = subLists.map((sub) => JSON.stringify(sub.id))
   return {
     count: order.length,
@@ -86,12 +87,13 @@ function isEachInOrder(order: Uint32Array, subLists: readonly SubList[]): boolea
 
 /**
  * Each topic's parents as places in `subLists`. Most topics have one: a number per topic, and a
- * list only for a topic with more.
+ * list only for a topic with more. `undefined` when a topic of the store is in no list, which only
+ * an answer folded but not recorded (fetched twice) could make: then today's pipeline decides.
  */
 function parentsOf(
   size: number,
   subLists: readonly SubList[],
-): (number: number) => readonly number[] {
+): ((number: number) => readonly number[]) | undefined {
   const first = new Int32Array(size).fill(-1)
   const more = new Map<number, number[]>()
   subLists.forEach(({ list }, sub) => {
@@ -104,6 +106,7 @@ function parentsOf(
       }
     }
   })
+  if (first.includes(-1)) return undefined
   return (number) => more.get(number) ?? [first[number]!]
 }
 

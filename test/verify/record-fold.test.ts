@@ -6,6 +6,7 @@ import {
   topicFolding,
   type RecordResult,
 } from '../../src/contract/record.js'
+import { toStoredTopics } from '../../src/contract/topic-file.js'
 import { TopicStore } from '../../src/contract/topic-store.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { byName } from '../../src/core/records.js'
@@ -190,5 +191,24 @@ describe('TopicStore', () => {
       '',
     ])
       expect(folds(id)).toBe(false)
+  })
+
+  it("leaves the file to today's pipeline when a folded topic is in no recorded list", () => {
+    // An answer folded twice (two fetches of one record) would leave its first copy's topics
+    // with no parent: the store's file is then no file at all.
+    const store = new TopicStore()
+    const one = { topics_count: 1, topics: [topic('3c88596c-5e88-45db-8116-017eb4733ac5')] }
+    const other = {
+      topics_count: 1,
+      topics: [{ ...topic('4c88596c-5e88-45db-8116-017eb4733ac5'), slug: 'logic' }],
+    }
+    store.fold(one)
+    store.fold(other)
+    const listed = (body: { topics: unknown[] }, id: string) => ({
+      id,
+      list: store.listOf(body.topics)!,
+    })
+    expect(toStoredTopics(store, [listed(one, 'a'), listed(other, 'b')])?.count).toBe(2)
+    expect(toStoredTopics(store, [listed(other, 'b')])).toBeUndefined()
   })
 })
