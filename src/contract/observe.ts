@@ -3,10 +3,9 @@ import { DEFAULT_STATUSES, isErrorStatus } from '../http/options.js'
 import type { Exchange, Wait } from './client.js'
 import type { Lookup } from './lookups.js'
 import {
-  arraysOf,
   matchingOrder,
   NESTED_ARRAYS,
-  observeOrder,
+  observeOrders,
   type NestedArray,
   type ObservedOrder,
 } from './order.js'
@@ -44,9 +43,7 @@ export function observe(
   waits: readonly Wait[],
 ): Observation[] {
   const firstRecord = lookups.find((lookup) => lookup.exchange.status === 200)?.exchange
-  const orders = Object.fromEntries(
-    NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(lookups, kind))]),
-  ) as Record<NestedArray, ObservedOrder>
+  const orders = observeOrders(lookups)
   const order = matchingOrder(orders)
   const list: Observation[] = [
     statusObservation(

@@ -38,8 +38,15 @@ function isSorted(items: readonly Named[], inOrder: (a: Named, b: Named) => bool
   return true
 }
 
+/** What `observeOrder` finds of each kind of nested array the lookups hold. */
+export function observeOrders(lookups: readonly Lookup[]): Record<NestedArray, ObservedOrder> {
+  return Object.fromEntries(
+    NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(lookups, kind))]),
+  ) as Record<NestedArray, ObservedOrder>
+}
+
 /** Each observed nested array of a kind, as summaries with string id, name and slug. */
-export function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
+function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
   const owner = ENDPOINT_LIST.find((endpoint) =>
     nestedArrays(endpoint).some((array) => array.field === kind),
   )!.collection

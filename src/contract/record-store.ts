@@ -6,14 +6,7 @@ import { RECORDED_FIXTURE_FORMAT, type Fixture, type FixtureSubDiscipline } from
 import { findEndpoint } from '../http/endpoints.js'
 import { Identities } from './identities.js'
 import type { Lookup } from './lookups.js'
-import {
-  arraysOf,
-  matchingOrder,
-  NESTED_ARRAYS,
-  observeOrder,
-  type NestedArray,
-  type ObservedOrder,
-} from './order.js'
+import { matchingOrder, observeOrders, type NestedArray, type ObservedOrder } from './order.js'
 import { evaluateRules } from './rules.js'
 import { sameJson } from './same-json.js'
 import { toStoredTopics, type StoredTopics } from './topic-file.js'
@@ -48,9 +41,7 @@ export function recordFromStore(
   const rules = evaluateRules(lookups, undefined, new Identities(), vouched)
   if (rules.some((rule) => rule.status === 'fail')) return undefined
   const observedOrders = {
-    ...(Object.fromEntries(
-      NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(lookups, kind))]),
-    ) as Record<NestedArray, ObservedOrder>),
+    ...observeOrders(lookups),
     topics: store.observedOrder(),
   }
   const order = matchingOrder(observedOrders)

@@ -16,11 +16,9 @@ import {
   type ResolvedServiceOptions,
 } from './options.js'
 import {
-  arraysOf,
   matchingOrder,
   mergeOrderIndexes,
-  NESTED_ARRAYS,
-  observeOrder,
+  observeOrders,
   type NestedArray,
   type ObservedOrder,
 } from './order.js'
@@ -162,9 +160,7 @@ async function record(resolved: ResolvedServiceOptions, wantsAll: boolean): Prom
       `the service's answers break ${failed.map((rule) => rule.id).join(', ')} (run taxonomy-mock verify for details); nothing written`,
     )
   }
-  const observedOrders = Object.fromEntries(
-    NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(all, kind))]),
-  ) as Record<NestedArray, ObservedOrder>
+  const observedOrders = observeOrders(all)
   const order = matchingOrder(observedOrders)
   const taxonomy = toTaxonomy(all, identities)
   // No second search of the fixture for the key: each answer's text was searched as it came, in
