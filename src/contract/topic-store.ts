@@ -1,7 +1,8 @@
-import { MAX_NAME_LENGTH } from '../core/fixture.js'
+import { fitsName, MAX_NAME_LENGTH } from '../core/fixture.js'
 import { hashOf } from '../core/first-seen.js'
 import { compare } from '../core/records.js'
-import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../core/slug.js'
+import { isLowercaseUuid, UUID_LENGTH } from '../core/ids.js'
+import { isFixtureSlug } from '../core/slug.js'
 import type { ObservedOrder } from './order.js'
 import { TopicTable } from './topic-table.js'
 
@@ -10,7 +11,6 @@ import { TopicTable } from './topic-table.js'
  * character one byte and its own lower case past `A`-`Z`. Anything else is left to today's pipeline.
  */
 const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
-const ID_LENGTH = 36
 const TOPIC_KEYS = ['id', 'name', 'slug', 'description'] as const
 
 /** A topic summary as the service sent it, once its shape is known plain. */
@@ -115,7 +115,7 @@ export class TopicStore {
     let at = this.#startOf[number]!
     const field = (length: number) => text.slice(at, (at += length))
     return {
-      id: field(ID_LENGTH),
+      id: field(UUID_LENGTH),
       name: field(this.#nameLength[number]!),
       slug: field(this.#slugLength[number]!),
       description: field(this.#descriptionLength[number]!),
@@ -128,12 +128,12 @@ export class TopicStore {
    */
   pushFields(number: number, pieces: string[], before: readonly string[]): void {
     const text = this.#texts[this.#textOf[number]!]!
-    const name = this.#startOf[number]! + ID_LENGTH
+    const name = this.#startOf[number]! + UUID_LENGTH
     const slug = name + this.#nameLength[number]!
     const description = slug + this.#slugLength[number]!
     pieces.push(
       before[0]!,
-      text.slice(name - ID_LENGTH, name),
+      text.slice(name - UUID_LENGTH, name),
       before[1]!,
       text.slice(name, slug),
       before[2]!,
@@ -145,13 +145,13 @@ export class TopicStore {
 
   /** A topic's name. */
   nameOf(number: number): string {
-    const at = this.#startOf[number]! + ID_LENGTH
+    const at = this.#startOf[number]! + UUID_LENGTH
     return this.#texts[this.#textOf[number]!]!.slice(at, at + this.#nameLength[number]!)
   }
 
   /** A topic's slug. */
   slugOf(number: number): string {
-    const at = this.#startOf[number]! + ID_LENGTH + this.#nameLength[number]!
+    const at = this.#startOf[number]! + UUID_LENGTH + this.#nameLength[number]!
     return this.#texts[this.#textOf[number]!]!.slice(at, at + this.#slugLength[number]!)
   }
 
@@ -213,7 +213,7 @@ export class TopicStore {
     for (let index = 0; index < fresh.length; index++) {
       const topic = fresh[index]!
       const number = this.#add(textNumber, at, topic)
-      at += ID_LENGTH + topic.name.length + topic.slug.length + topic.description.length
+      at += UUID_LENGTH + topic.name.length + topic.slug.length + topic.description.length
       this.#lastList[number] = listNumber
       // A second sighting within the list is a duplicate; a slug already given, another id's.
       const id = (other: number) => this.#isId(other, topic.id)
@@ -253,7 +253,7 @@ export class TopicStore {
   }
 
   #isSlug(number: number, slug: string): boolean {
-    const at = this.#startOf[number]! + ID_LENGTH + this.#nameLength[number]!
+    const at = this.#startOf[number]! + UUID_LENGTH + this.#nameLength[number]!
     return (
       this.#slugLength[number] === slug.length &&
       this.#texts[this.#textOf[number]!]!.startsWith(slug, at)
@@ -267,7 +267,7 @@ export class TopicStore {
   /** Whether topic `number`, of `topic`'s id, has its other fields too. */
   #isSame(number: number, topic: Topic): boolean {
     const text = this.#texts[this.#textOf[number]!]!
-    const name = this.#startOf[number]! + ID_LENGTH
+    const name = this.#startOf[number]! + UUID_LENGTH
     const slug = name + this.#nameLength[number]!
     const description = slug + this.#slugLength[number]!
     return (
@@ -308,24 +308,8 @@ function hasTopicFields(value: unknown): value is Topic {
 function isPlainTopic({ id, name, slug }: Topic): boolean {
   return (
     isLowercaseUuid(id) &&
-    name.length <= MAX_NAME_LENGTH &&
+    fitsName(name, MAX_NAME_LENGTH) &&
     name.trim() !== '' &&
-    slug.length <= MAX_SLUG_LENGTH &&
-    SLUG_PATTERN.test(slug)
+    isFixtureSlug(slug)
   )
-}
-
-/**
- * A UUID as `isUuid` takes it, in lower case only (stricter: the fixture keeps ids as given). A
- * loop over the code units, as `isUuid`: the pattern took twice as long for a million ids.
- */
-function isLowercaseUuid(id: string): boolean {
-  if (id.length !== ID_LENGTH) return false
-  for (let i = 0; i < ID_LENGTH; i++) {
-    const code = id.charCodeAt(i)
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (code !== 0x2d) return false
-    } else if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false
-  }
-  return true
 }

@@ -3,7 +3,7 @@ import { fieldPath, quote } from './field-name.js'
 import { FirstSeen } from './first-seen.js'
 import { isUuid } from './ids.js'
 import { formatReceived } from './size.js'
-import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug.js'
+import { isFixtureSlug, MAX_SLUG_LENGTH } from './slug.js'
 import {
   FIXTURE_FORMAT,
   FIXTURE_FORMATS,
@@ -348,7 +348,7 @@ export function parseRecord(
   }
   const slug = checkString(item.slug, at, '.slug', issues)
   if (slug !== undefined) {
-    if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
+    if (!isFixtureSlug(slug)) {
       issues.add(
         `${at}.slug`,
         `${quote(slug)} is not a slug (lowercase letters and digits, words joined by - or _, at most ${MAX_SLUG_LENGTH} characters)`,

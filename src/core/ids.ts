@@ -1,11 +1,15 @@
 import type { Random } from './random.js'
 
 const HEX_CODES = new Uint8Array([...'0123456789abcdef'].map((char) => char.charCodeAt(0)))
-const UUID_LENGTH = 36
+/** The characters of a UUID's text. */
+export const UUID_LENGTH = 36
 
-/** 1 at each ASCII code of a hex digit, in either case. */
+/** 1 at each ASCII code of a hex digit, in either case; and in lower case only. */
 const IS_HEX = Uint8Array.from({ length: 128 }, (_, code) =>
   Number(/^[0-9a-f]$/i.test(String.fromCharCode(code))),
+)
+const IS_LOWER_HEX = Uint8Array.from({ length: 128 }, (_, code) =>
+  Number(/^[0-9a-f]$/.test(String.fromCharCode(code))),
 )
 
 /**
@@ -17,11 +21,27 @@ const IS_HEX = Uint8Array.from({ length: 128 }, (_, code) =>
  * isUuid('3c88596c-5e88-45db-8116-017eb4733ac5') // true
  */
 export function isUuid(text: string): boolean {
+  return hasUuidShape(text, IS_HEX)
+}
+
+/**
+ * `isUuid` in lower case only, as generated ids and most services' are: what a recording's store
+ * of topics takes (stricter than the fixture, which keeps ids as given).
+ *
+ * @example
+ * isLowercaseUuid('3C88596C-5E88-45DB-8116-017EB4733AC5') // false
+ */
+export function isLowercaseUuid(text: string): boolean {
+  return hasUuidShape(text, IS_LOWER_HEX)
+}
+
+/** 36 code units, each a digit `isDigit` has (1) but for a hyphen after the 8th, 12th, 16th and 20th. */
+function hasUuidShape(text: string, isDigit: Uint8Array): boolean {
   if (text.length !== UUID_LENGTH) return false
   for (let i = 0; i < UUID_LENGTH; i++) {
     const code = text.charCodeAt(i)
     const isHyphen = i === 8 || i === 13 || i === 18 || i === 23
-    if (isHyphen ? code !== 0x2d : !(code < 128 && IS_HEX[code] === 1)) return false
+    if (isHyphen ? code !== 0x2d : !(code < 128 && isDigit[code] === 1)) return false
   }
   return true
 }

@@ -4,6 +4,11 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/
 /** The longest slug accepted in a fixture (the spec leaves the bound open; §2.7). */
 export const MAX_SLUG_LENGTH = 200
 
+/** Whether a fixture takes `slug`: the pattern, within the longest accepted. */
+export function isFixtureSlug(slug: string): boolean {
+  return slug.length <= MAX_SLUG_LENGTH && SLUG_PATTERN.test(slug)
+}
+
 /**
  * Whether a slug can be a record path's last segment: URL parsing (Node's, fetch's) reads `.` and
  * `..` as the collection's path and its parent, `%2E` too, and an empty slug leaves the

@@ -1,9 +1,11 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { isUuid } from '../../src/core/ids.js'
+import { isLowercaseUuid, isUuid } from '../../src/core/ids.js'
 
 /** What `isUuid` says, as the pattern it replaced said it. */
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** What `isLowercaseUuid` says: the same, case-sensitive. */
+const LOWERCASE_UUID_PATTERN = new RegExp(UUID_PATTERN.source)
 const UUID = '3c88596c-5e88-45db-8116-017eb4733ac5'
 
 it('says what the UUID pattern says of edge cases', () => {
@@ -34,7 +36,10 @@ it('says what the UUID pattern says of edge cases', () => {
     UUID.replace('3', '\u0133'),
     UUID.replace('c', '\u0143'),
   ]
-  for (const text of cases) expect([text, isUuid(text)]).toEqual([text, UUID_PATTERN.test(text)])
+  for (const text of cases) {
+    expect([text, isUuid(text)]).toEqual([text, UUID_PATTERN.test(text)])
+    expect([text, isLowercaseUuid(text)]).toEqual([text, LOWERCASE_UUID_PATTERN.test(text)])
+  }
 })
 
 it('says what the UUID pattern says of any string of UUID characters and others', () => {
@@ -45,5 +50,12 @@ it('says what the UUID pattern says of any string of UUID characters and others'
       .constantFrom(...UUID)
       .chain((char) => fc.nat(35).map((at) => UUID.slice(0, at) + char + UUID.slice(at + 1))),
   )
-  fc.assert(fc.property(text, (value) => isUuid(value) === UUID_PATTERN.test(value)))
+  fc.assert(
+    fc.property(
+      text,
+      (value) =>
+        isUuid(value) === UUID_PATTERN.test(value) &&
+        isLowercaseUuid(value) === LOWERCASE_UUID_PATTERN.test(value),
+    ),
+  )
 })
