@@ -3,7 +3,7 @@ import { createIdSource, createIdsByPosition } from './ids.js'
 import { subjectKeysOf, topicNamesOf, type TopicNames } from './generator/names.js'
 import { disciplineWordsOf, domainWordsOf, planUpperLevels } from './generator/plan.js'
 import { fromSnapshotText, toSnapshotText, type UpperLevels } from './generator/snapshot.js'
-import { planTopics, walkTopics } from './generator/topics.js'
+import { planTopicShares, planTopics } from './generator/topics.js'
 import { createUpperLevels } from './generator/upper.js'
 import { createRandom, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
@@ -62,7 +62,7 @@ function keyOf(seed: number, counts: SizeCounts): string {
 
 /**
  * Snapshots offered for datasets not made yet, by key: read, once, instead of generating the
- * levels above the topics and walking the topics' stream.
+ * levels above the topics and sharing out the topics.
  */
 const offered = new Map<string, () => string | undefined>()
 
@@ -187,10 +187,11 @@ export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
 /**
  * A generated taxonomy whose records below the domains wait for their first use: the disciplines
  * and sub-disciplines a record at a time, the topics a sub-discipline's at a time. Their counts
- * come at once from the plan and the walk, so a discipline's `topics_count` needs no topic built.
+ * come from the plan and the shares, and each sub-discipline's `topics_count` from its discipline's
+ * draws alone, so no topic is built to count them.
  */
 function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Taxonomy {
-  const { plan, walk } = upper
+  const { plan, shares } = upper
   const levels = createUpperLevels(plan, {
     disciplines: createIdsByPosition(idStream(seed, 'disciplines'), counts.disciplines),
     subDisciplines: createIdsByPosition(idStream(seed, 'sub_disciplines'), counts.subDisciplines),
@@ -198,7 +199,7 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
   const names: (TopicNames | undefined)[] = new Array(counts.disciplines)
   // By the words, not the discipline: 10,000 disciplines share some seventy lists of subjects.
   const subjectKeys = new Map<DisciplineWords, readonly number[]>()
-  const topics = planTopics(walk, idStream(seed, 'topics'), counts, {
+  const topics = planTopics(shares, seed, counts, {
     subOwner: plan.subOwner,
     firstSub: plan.firstSub,
     subDisciplineAt: levels.subDisciplineAt,
@@ -222,7 +223,7 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
   })
   const head = Object.freeze({ format: FIXTURE_FORMAT, seed, domains: Object.freeze(plan.domains) })
   const taxonomy = new Taxonomy(head, levels, {
-    countOf: (position) => topics.counts[position]!,
+    countOf: topics.countOf,
     topicsOf: topics.topicsOf,
     build: topics.all,
   })
@@ -243,11 +244,11 @@ export function resolveSeed(seed: unknown): number {
   return seed + 0
 }
 
-/** The levels above the topics as numbers, and the walk of the stream the topics go on from. */
+/** The levels above the topics as numbers, and the topics' shares among the sub-disciplines. */
 function generateUpperLevels(seed: number, counts: SizeCounts): UpperLevels {
   const random = createRandom(seed)
   const plan = planUpperLevels(random, counts, idsOf(seed, 'domains', counts.domains))
-  return { plan, walk: walkTopics(random, counts, plan) }
+  return { plan, shares: planTopicShares(random, counts, plan) }
 }
 
 /**

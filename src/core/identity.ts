@@ -9,7 +9,7 @@ import { FIXTURE_FORMAT } from './types.js'
  * The dataset version of the generator: bumped, with a CHANGELOG line, whenever the golden digests
  * of generated data change, so the identity of generated data changes with its bytes.
  */
-export const DATASET_VERSION = 1
+export const DATASET_VERSION = 2
 
 /** Which data a mock serves, as `X-Taxonomy-Mock-Dataset` and `/__health` show it. */
 export interface DatasetIdentity {

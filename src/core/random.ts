@@ -46,6 +46,34 @@ export function createRandom(seed: number | string): Random {
   return random
 }
 
+/**
+ * The stream of record `index` of a family of streams (`key`, e.g. one sub-discipline's topics'
+ * draws): its four words are the seed's, the key's and the index's, each mixed by a bijection, so
+ * no two records of a family share a stream; then warmed up as {@link createRandom} does. A record
+ * that draws from its own stream is made without the draws of every record before it.
+ *
+ * @example
+ * createStreamOf(42, 'draws:topics', 7).nextUint32() // the same for seed 42, sub-discipline 7
+ */
+export function createStreamOf(seed: number, key: string, index: number): Random {
+  const random = fromState(
+    finalMix(mixNumber(seed)),
+    finalMix(hashString(key)),
+    finalMix(index >>> 0),
+    0x9e3779b9,
+  )
+  for (let i = 0; i < 12; i++) random.nextUint32()
+  return random
+}
+
+/** MurmurHash3's 32-bit finalizer: a bijection that spreads every input bit over the word. */
+function finalMix(word: number): number {
+  let z = word
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
+  return (z ^ (z >>> 16)) | 0
+}
+
 /** sfc32 from its four words of state. */
 function fromState(a: number, b: number, c: number, d: number): Random {
   function nextUint32(): number {

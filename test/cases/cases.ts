@@ -15,7 +15,7 @@ const UNAUTHORIZED = '{"error":"Invalid or missing API key"}'
  * Which data answers (`X-Taxonomy-Mock-Dataset`): pinned, so a change to what identifies the data is
  * seen here, as golden digests see a change to the data.
  */
-export const SMALL_42_DIGEST = '45658018603cc41d'
+export const SMALL_42_DIGEST = '3fc86cf9360b6f4f'
 const DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
 const NOT_FOUND = '{"error":"Resource not found"}'
 const MALFORMED_SESSION = JSON.stringify({

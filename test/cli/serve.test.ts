@@ -201,7 +201,7 @@ it('quotes a --data file name holding a line break in the banner, which stays on
 it('names its data in the banner and on every answer: seed and size, or the --data file SHA-256', async () => {
   const generated = await startCli(['--size', 'small'])
   const line = await generated.run.waitFor(/^ {2}dataset:/)
-  const header = `taxonomy-mock/v1; seed=42; size=small; digest=45658018603cc41d`
+  const header = `taxonomy-mock/v1; seed=42; size=small; digest=3fc86cf9360b6f4f`
   expect(line).toBe(`  dataset:         ${header}`)
   const answer = await fetch(`${generated.url}/api/v2/disciplines/nope`)
   expect(answer.headers.get('x-taxonomy-mock-dataset')).toBe(header)

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createIdSource } from '../../src/core/ids.js'
-import { createRandom, shuffled, shuffledIndexes } from '../../src/core/random.js'
+import { createRandom, createStreamOf, shuffled, shuffledIndexes } from '../../src/core/random.js'
 import { UUID_V4 } from '../helpers/uuid.js'
 
 it('repeats the same sequence for the same seed', () => {
@@ -30,6 +30,23 @@ it('gives different sequences for neighbouring seeds and for large seeds', () =>
   }
   const seen = new Set([0, 1, 2, 42, 2 ** 32, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER].map(draws))
   expect(seen.size).toBe(7)
+})
+
+// A record's own stream (a sub-discipline's topics') must never be another record's: two that
+// began alike would give their topics the same ids. The first 64 bits of each differ.
+it('gives each record of a family a stream of its own, and each family its own streams', () => {
+  const starts = new Set<string>()
+  for (const key of ['draws:topics', 'ids:topics'])
+    for (const seed of [0, 42, 2 ** 40 + 42])
+      for (let index = 0; index < 100_000; index++) {
+        const random = createStreamOf(seed, key, index)
+        starts.add(`${random.nextUint32()}:${random.nextUint32()}`)
+      }
+  expect(starts.size).toBe(2 * 3 * 100_000)
+  const again = createStreamOf(42, 'ids:topics', 7)
+  expect([again.nextUint32(), again.nextUint32()]).toEqual(
+    ((random) => [random.nextUint32(), random.nextUint32()])(createStreamOf(42, 'ids:topics', 7)),
+  )
 })
 
 it('keeps nextInt within its bound', () => {

@@ -1,18 +1,18 @@
 import type { UpperPlan } from './plan.js'
-import type { TopicWalk } from './topics.js'
+import type { TopicShares } from './topics.js'
 import type { FixtureDomain } from '../types.js'
 
 /**
  * A generated dataset before any record below the domains is written: the plan of the levels above
- * the topics and the walk of the seeded stream that places the topics. All a dataset needs to
+ * the topics and the topics' shares among the sub-disciplines. All a dataset needs to
  * answer, every other record written on first use as ever.
  */
 export interface UpperLevels {
   readonly plan: UpperPlan
-  readonly walk: TopicWalk
+  readonly shares: TopicShares
 }
 
-/** The plan's and the walk's typed arrays, by name, with the type each is read back as. */
+/** The plan's and the shares' typed arrays, by name, with the type each is read back as. */
 const PLAN_ARRAYS = {
   domainVocabulary: Uint8Array,
   disciplineWords: Uint16Array,
@@ -32,16 +32,14 @@ const PLAN_ARRAYS = {
   subUses: Uint32Array,
 } as const satisfies Partial<Record<keyof UpperPlan, unknown>>
 
-const WALK_ARRAYS = {
-  counts: Uint32Array,
+const SHARE_ARRAYS = {
   firstTopic: Uint32Array,
   firstName: Uint32Array,
-  streams: Int32Array,
-} as const satisfies Record<keyof TopicWalk, unknown>
+} as const satisfies Record<keyof TopicShares, unknown>
 
 /** `upper` as one line of JSON, for the dataset `key` names (its seed and counts). */
 export function toSnapshotText(key: string, upper: UpperLevels): string {
-  const { plan, walk } = upper
+  const { plan, shares } = upper
   return JSON.stringify({
     key,
     counts: plan.counts,
@@ -49,8 +47,11 @@ export function toSnapshotText(key: string, upper: UpperLevels): string {
     plan: Object.fromEntries(
       Object.keys(PLAN_ARRAYS).map((name) => [name, [...plan[name as keyof typeof PLAN_ARRAYS]]]),
     ),
-    walk: Object.fromEntries(
-      Object.keys(WALK_ARRAYS).map((name) => [name, [...walk[name as keyof typeof WALK_ARRAYS]]]),
+    shares: Object.fromEntries(
+      Object.keys(SHARE_ARRAYS).map((name) => [
+        name,
+        [...shares[name as keyof typeof SHARE_ARRAYS]],
+      ]),
     ),
   })
 }
@@ -62,16 +63,16 @@ export function fromSnapshotText(key: string, text: string): UpperLevels | undef
   const arrays = Object.fromEntries(
     Object.entries(PLAN_ARRAYS).map(([name, type]) => [name, type.from(snapshot.plan[name]!)]),
   ) as unknown as Pick<UpperPlan, keyof typeof PLAN_ARRAYS>
-  const walk = Object.fromEntries(
-    Object.entries(WALK_ARRAYS).map(([name, type]) => [name, type.from(snapshot.walk[name]!)]),
-  ) as unknown as TopicWalk
+  const shares = Object.fromEntries(
+    Object.entries(SHARE_ARRAYS).map(([name, type]) => [name, type.from(snapshot.shares[name]!)]),
+  ) as unknown as TopicShares
   return {
     plan: {
       ...arrays,
       counts: snapshot.counts,
       domains: snapshot.domains.map((record) => Object.freeze(record)),
     },
-    walk,
+    shares,
   }
 }
 
@@ -81,5 +82,5 @@ interface Snapshot {
   readonly counts: UpperPlan['counts']
   readonly domains: FixtureDomain[]
   readonly plan: Readonly<Record<string, readonly number[]>>
-  readonly walk: Readonly<Record<string, readonly number[]>>
+  readonly shares: Readonly<Record<string, readonly number[]>>
 }

@@ -3,7 +3,7 @@ import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
 import { withRepeat } from './slug-keys.js'
 import { createIdSource } from '../ids.js'
-import { drawWord, intBelow, type Random } from '../random.js'
+import { createStreamOf, drawWord, intBelow, type Random } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import type { FixtureSubDiscipline, FixtureTopic } from '../types.js'
 
@@ -22,8 +22,8 @@ export interface TopicParents {
 
 /** The topics of a generated dataset, planned at once and built a sub-discipline at a time. */
 export interface TopicPlan {
-  /** How many topics list each sub-discipline (by index) among their parents. */
-  readonly counts: Uint32Array
+  /** How many topics list sub-discipline `index` among their parents: its discipline's draws made on first use. */
+  readonly countOf: (index: number) => number
   /** The topics of one sub-discipline (by index), in dataset order, built on first use. */
   readonly topicsOf: (index: number) => readonly FixtureTopic[]
   /** Every topic, in dataset order. */
@@ -33,60 +33,58 @@ export interface TopicPlan {
 }
 
 /**
- * Plans the topics of a generated dataset from the walk of the seeded stream ({@link walkTopics},
- * made at once or kept in a dataset snapshot): how many topics each sub-discipline has, where its
- * topics and names begin, and the stream's state there. On the
- * first topic asked for, one pass over the topics' name keys counts how often each name's slug was
- * used before (no draw needed: a name is a function of its place); then the draws of one
- * discipline's topics (their description templates, the sibling each is shared with) are replayed
- * from the saved states when a sub-discipline of it is first asked for, and the id stream is moved
- * to the first id of that sub-discipline alone. A lookup in a dataset of a million topics builds a
- * few hundred and replays the draws of a few thousand.
+ * Plans the topics of a generated dataset from their shares ({@link planTopicShares}, made at once
+ * or kept in a dataset snapshot): where each sub-discipline's topics and names begin. Each
+ * sub-discipline's topics draw from streams of their own ({@link createStreamOf}): one for their
+ * draws (the sibling each is also shared with, its description template), one for their ids. So a
+ * discipline's draws are made when a sub-discipline of it is first counted or built, and nothing
+ * is drawn for the topics of any other: a lookup in a dataset of five million topics draws and
+ * builds a few hundred. On the first topic built, one pass over the topics' name keys counts how
+ * often each name's slug was used before (no draw needed: a name is a function of its place).
  */
 export function planTopics(
-  walk: TopicWalk,
-  ids: Random,
+  shares: TopicShares,
+  seed: number,
   counts: SizeCounts,
   parents: TopicParents,
 ): TopicPlan {
   let builder: TopicBuilder | undefined
+  const builderOf = () => (builder ??= createTopicBuilder(shares, seed, counts, parents))
   const children: (readonly FixtureTopic[] | undefined)[] = new Array(parents.subOwner.length)
   return {
-    counts: walk.counts,
-    topicsOf: (index) =>
-      (children[index] ??= (builder ??= createTopicBuilder(walk, ids, counts, parents)).topicsOf(
-        index,
-      )),
-    all: () => (builder ??= createTopicBuilder(walk, ids, counts, parents)).all(),
+    countOf: (index) => builderOf().countOf(index),
+    topicsOf: (index) => (children[index] ??= builderOf().topicsOf(index)),
+    all: () => builderOf().all(),
     built: () => builder?.built() ?? 0,
   }
 }
 
 interface TopicBuilder {
+  readonly countOf: (index: number) => number
   readonly topicsOf: (index: number) => readonly FixtureTopic[]
   readonly all: () => readonly FixtureTopic[]
   readonly built: () => number
 }
 
-/** What the walk of the seeded stream keeps: enough to build any sub-discipline's topics alone. */
-export interface TopicWalk {
-  /** How many topics list each sub-discipline (by index) among their parents. */
-  readonly counts: Uint32Array
+/** How the topics are shared out among the sub-disciplines: enough to build any one's topics alone. */
+export interface TopicShares {
   /** The first topic (in dataset order) each sub-discipline was drawn for; one more at the end. */
   readonly firstTopic: Uint32Array
   /** The first of its discipline's names that each sub-discipline's topics take. */
   readonly firstName: Uint32Array
-  /** The seeded stream where each sub-discipline's draws begin: four words each ({@link Random.save}). */
-  readonly streams: Int32Array
 }
 
+/** The families of streams each sub-discipline's topics draw from ({@link createStreamOf}). */
+const DRAWS = 'draws:topics'
+const IDS = 'ids:topics'
+
 function createTopicBuilder(
-  walk: TopicWalk,
-  ids: Random,
+  shares: TopicShares,
+  seed: number,
   counts: SizeCounts,
   parents: TopicParents,
 ): TopicBuilder {
-  const { firstTopic, firstName, streams } = walk
+  const { firstTopic, firstName } = shares
   const { subOwner, firstSub } = parents
   const subCount = subOwner.length
   // How often each topic's slug was used up to it: one pass over every topic's name key once all
@@ -94,20 +92,22 @@ function createTopicBuilder(
   let slugUses: Uint32Array | undefined
   let countedAlone = 0
   let order: DisciplineOrder | undefined
-  // Filled a discipline at a time, when a sub-discipline of it is first built.
+  // Filled a discipline at a time, when a sub-discipline of it is first counted or built.
   const template = new Uint8Array(counts.topics)
   const sharedWith = new Int32Array(counts.topics)
-  const sharedInto: number[][] = Array.from({ length: subCount }, () => [])
+  const sharedInto: (number[] | undefined)[] = new Array(subCount)
+  const topicCounts = new Uint32Array(subCount)
   const drawn = new Uint8Array(firstSub.length)
-  // The id stream where each sub-discipline's ids begin, found on first use.
-  const idStreams: (Random | undefined)[] = new Array(subCount)
-  if (subCount > 0) idStreams[0] = ids.fork()
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
   // Topics shared into a sibling, built alone before their owner's list, by topic number.
   const builtAlone = new Map<number, FixtureTopic>()
   let builtCount = 0
   return {
+    countOf: (index) => {
+      drawDiscipline(subOwner[index]!)
+      return topicCounts[index]!
+    },
     topicsOf: withSharedTopics,
     all: () => {
       slugUses ??= countSlugUses(parents, firstTopic, firstName, counts.topics)
@@ -125,7 +125,7 @@ function createTopicBuilder(
     drawDiscipline(subOwner[index]!)
     const start = firstTopic[index]!
     const share = firstTopic[index + 1]! - start
-    const nextId = createIdSource(idStreamOf(index).fork(), share)
+    const nextId = createIdSource(createStreamOf(seed, IDS, index), share)
     const describe = createTopicDescriber(record.name)
     // Most topics have one parent: they share one frozen list per parent rather than a million copies.
     const onlyParent = Object.freeze([record.id])
@@ -156,8 +156,8 @@ function createTopicBuilder(
     let topic = builtAlone.get(at)
     if (topic === undefined) {
       const record = parents.subDisciplineAt(owner)
-      const stream = idStreamOf(owner).fork()
-      // Each id is four draws of the id stream.
+      const stream = createStreamOf(seed, IDS, owner)
+      // Each id is four draws of its owner's id stream.
       stream.skip(4 * (at - firstTopic[owner]!))
       topic = buildTopic(
         owner,
@@ -195,36 +195,28 @@ function createTopicBuilder(
   }
 
   /**
-   * Replays the draws of a discipline's topics, its sub-disciplines in order (sharing stays among
-   * siblings, so each list of topics shared into one comes out in dataset order, as a full walk
-   * gives it).
+   * Makes the draws of a discipline's topics, its sub-disciplines in order, each from its own
+   * stream, and counts the topics each of them lists (sharing stays among siblings, so each list
+   * of topics shared into one comes out in dataset order).
    */
   function drawDiscipline(discipline: number): void {
     if (drawn[discipline] === 1) return
     drawn[discipline] = 1
     const first = firstSub[discipline]!
-    const siblings = firstSub[discipline + 1]! - first
+    const end = firstSub[discipline + 1]!
+    for (let index = first; index < end; index++) sharedInto[index] = []
     const state = new Int32Array(4)
-    for (let index = first; index < first + siblings; index++) {
-      state.set(streams.subarray(4 * index, 4 * index + 4))
+    for (let index = first; index < end; index++) {
+      createStreamOf(seed, DRAWS, index).save(state, 0)
       for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
-        const other = drawSharedWith(state, first, siblings, index)
+        const other = drawSharedWith(state, first, end - first, index)
         sharedWith[at] = other
         if (other >= 0) sharedInto[other]!.push(at)
         template[at] = intBelow(drawWord(state), TOPIC_TEMPLATES)
       }
     }
-  }
-
-  /** The id stream at a sub-discipline's first id: moved on from the nearest one found before. */
-  function idStreamOf(index: number): Random {
-    let known = index
-    while (idStreams[known] === undefined) known--
-    if (known === index) return idStreams[index]!
-    const stream = idStreams[known]!.fork()
-    // Each id is four draws of the id stream.
-    stream.skip(4 * (firstTopic[index]! - firstTopic[known]!))
-    return (idStreams[index] = stream)
+    for (let index = first; index < end; index++)
+      topicCounts[index] = firstTopic[index + 1]! - firstTopic[index]! + sharedInto[index]!.length
   }
 
   /**
@@ -328,67 +320,31 @@ function countSlugUses(
 }
 
 /**
- * Every draw the topics make from the seeded stream, in dataset order: per topic, the sibling it
- * is also shared with (or none) and its description template. Keeps how many topics list each
- * sub-discipline, and where each one's topics, names and draws begin. The draws are made on the
- * stream's four words ({@link drawWord}), and each sub-discipline's place is saved as four words:
- * at the largest counts that is ten million draws and a hundred thousand places, which as calls
- * of a `Random` and forks of it took a second of a cold start and most of its garbage collection.
+ * How the topics are shared out: skewed weights drawn from the seeded stream (about 3% of
+ * sub-disciplines get none), then each sub-discipline's first topic and first name. A
+ * discipline's sub-disciplines are contiguous: its names are handed out from its first one on.
  */
-export function walkTopics(
+export function planTopicShares(
   random: Random,
   counts: SizeCounts,
   parents: Pick<TopicParents, 'subOwner' | 'firstSub'>,
-): TopicWalk {
+): TopicShares {
   const { subOwner, firstSub } = parents
   const subCount = subOwner.length
-  const topicCounts = new Uint32Array(subCount)
   const firstTopic = new Uint32Array(subCount + 1)
   const firstName = new Uint32Array(subCount)
-  const streams = new Int32Array(4 * subCount)
-  // Topic counts vary widely; about 3% of sub-disciplines have none.
   const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
-  const state = new Int32Array(4)
-  random.save(state, 0)
   let t = 0
-  // A discipline's sub-disciplines are contiguous: its names are handed out from its first one on.
   let issued = 0
   for (let index = 0; index < subCount; index++) {
-    const discipline = subOwner[index]!
-    const first = firstSub[discipline]!
-    if (index === first) issued = 0
-    const share = shares[index]!
-    topicCounts[index]! += share
+    if (index === firstSub[subOwner[index]!]) issued = 0
     firstTopic[index] = t
     firstName[index] = issued
-    issued += share
-    streams.set(state, 4 * index)
-    walkShare(state, share, first, firstSub[discipline + 1]! - first, index, topicCounts)
-    t += share
+    issued += shares[index]!
+    t += shares[index]!
   }
   firstTopic[subCount] = t
-  return { counts: topicCounts, firstTopic, firstName, streams }
-}
-
-/**
- * The draws of one sub-discipline's `share` topics, counting the topics shared into its siblings.
- * A call per sub-discipline rather than one loop over every topic: V8 compiles a function called
- * often in full, where one long loop is switched to compiled code half-way (on-stack replacement).
- */
-function walkShare(
-  state: Int32Array,
-  share: number,
-  first: number,
-  siblings: number,
-  index: number,
-  topicCounts: Uint32Array,
-): void {
-  for (let n = 0; n < share; n++) {
-    const sharedWith = drawSharedWith(state, first, siblings, index)
-    // The description template: drawn here only to move the stream past it.
-    drawWord(state)
-    if (sharedWith >= 0) topicCounts[sharedWith]!++
-  }
+  return { firstTopic, firstName }
 }
 
 /**
