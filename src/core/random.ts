@@ -24,10 +24,7 @@ export interface Random {
 function splitmix32(state: number): () => number {
   return () => {
     state = (state + 0x9e3779b9) | 0
-    let z = state
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
-    return (z ^ (z >>> 16)) >>> 0
+    return finalMix(state) >>> 0
   }
 }
 
@@ -40,8 +37,11 @@ function splitmix32(state: number): () => number {
  */
 export function createRandom(seed: number | string): Random {
   const seeder = splitmix32(typeof seed === 'number' ? mixNumber(seed) : hashString(seed))
-  const random = fromState(seeder(), seeder(), seeder(), seeder())
-  // Warm up, as sfc32's authors recommend, so nearby seeds diverge at once.
+  return warmedUp(fromState(seeder(), seeder(), seeder(), seeder()))
+}
+
+/** `random` past its first twelve draws (sfc32's authors' advice): nearby seeds diverge at once. */
+function warmedUp(random: Random): Random {
   for (let i = 0; i < 12; i++) random.nextUint32()
   return random
 }
@@ -56,17 +56,20 @@ export function createRandom(seed: number | string): Random {
  * createStreamOf(42, 'draws:topics', 7).nextUint32() // the same for seed 42, sub-discipline 7
  */
 export function createStreamOf(seed: number, key: string, index: number): Random {
-  const random = fromState(
-    finalMix(mixNumber(seed)),
-    finalMix(hashString(key)),
-    finalMix(index >>> 0),
-    0x9e3779b9,
+  return warmedUp(
+    fromState(
+      finalMix(mixNumber(seed)),
+      finalMix(hashString(key)),
+      finalMix(index >>> 0),
+      0x9e3779b9,
+    ),
   )
-  for (let i = 0; i < 12; i++) random.nextUint32()
-  return random
 }
 
-/** MurmurHash3's 32-bit finalizer: a bijection that spreads every input bit over the word. */
+/**
+ * MurmurHash3's 32-bit finalizer (splitmix32's output step too): a bijection that spreads every
+ * input bit over the word.
+ */
 function finalMix(word: number): number {
   let z = word
   z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
