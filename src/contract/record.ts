@@ -59,8 +59,9 @@ export class RecordError extends Error {
  * API shows only as summaries, are kept as summaries: a domain's `description` is `null`
  * (format v1.1), a topic links to the recorded sub-disciplines that list it. The file is checked
  * before it is returned: loaded, and every recorded body rebuilt from it must equal the service's
- * (plain topics' lists by the equivalent check of `recordFromStore`); an answer that holds the key, in any encoding, is never recorded. Data past the memory budget
- * (`budget.ts`) ends the run with `RecordError`, as does the service being unreachable.
+ * (plain topics' lists by the equivalent check of `recordFromStore`); an answer that holds the
+ * key, in any encoding, is never recorded. Data past the memory budget (`budget.ts`) ends the run
+ * with `RecordError`, as does the service being unreachable.
  *
  * @example
  * const { json, order } = await recordService({ target, apiKey, disciplines: ['history'] })

@@ -22,7 +22,7 @@ export interface TopicParents {
 
 /** The topics of a generated dataset, planned at once and built a sub-discipline at a time. */
 export interface TopicPlan {
-  /** How many topics list sub-discipline `index` among their parents: its discipline's draws made on first use. */
+  /** How many topics list sub-discipline `index` as a parent: its discipline drawn on first use. */
   readonly countOf: (index: number) => number
   /** The topics of one sub-discipline (by index), in dataset order, built on first use. */
   readonly topicsOf: (index: number) => readonly FixtureTopic[]
@@ -66,7 +66,7 @@ interface TopicBuilder {
   readonly built: () => number
 }
 
-/** How the topics are shared out among the sub-disciplines: enough to build any one's topics alone. */
+/** How the topics are shared out among the sub-disciplines: enough to build any one's alone. */
 export interface TopicShares {
   /** The first topic (in dataset order) each sub-discipline was drawn for; one more at the end. */
   readonly firstTopic: Uint32Array
@@ -96,7 +96,6 @@ function createTopicBuilder(
   const template = new Uint8Array(counts.topics)
   const sharedWith = new Int32Array(counts.topics)
   const sharedInto: (number[] | undefined)[] = new Array(subCount)
-  const topicCounts = new Uint32Array(subCount)
   const drawn = new Uint8Array(firstSub.length)
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
@@ -104,9 +103,10 @@ function createTopicBuilder(
   const builtAlone = new Map<number, FixtureTopic>()
   let builtCount = 0
   return {
+    // Its own topics and those its siblings share with it.
     countOf: (index) => {
       drawDiscipline(subOwner[index]!)
-      return topicCounts[index]!
+      return firstTopic[index + 1]! - firstTopic[index]! + sharedInto[index]!.length
     },
     topicsOf: withSharedTopics,
     all: () => {
@@ -196,8 +196,8 @@ function createTopicBuilder(
 
   /**
    * Makes the draws of a discipline's topics, its sub-disciplines in order, each from its own
-   * stream, and counts the topics each of them lists (sharing stays among siblings, so each list
-   * of topics shared into one comes out in dataset order).
+   * stream (sharing stays among siblings, so each list of topics shared into one comes out in
+   * dataset order).
    */
   function drawDiscipline(discipline: number): void {
     if (drawn[discipline] === 1) return
@@ -215,8 +215,6 @@ function createTopicBuilder(
         template[at] = intBelow(drawWord(state), TOPIC_TEMPLATES)
       }
     }
-    for (let index = first; index < end; index++)
-      topicCounts[index] = firstTopic[index + 1]! - firstTopic[index]! + sharedInto[index]!.length
   }
 
   /**
