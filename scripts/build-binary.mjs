@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
 import { inject } from 'postject'
-import { NODE_COMMONJS, defaultSnapshotText } from './cli-bundle.mjs'
+import { NODE_COMMONJS } from './cli-bundle.mjs'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const OUT_DIR = join(ROOT, 'binary')
@@ -89,10 +89,6 @@ try {
     plugins: [versionConstant],
   })
 
-  // The default dataset's snapshot, an asset of the executable (src/cli/default-snapshot.ts).
-  const snapshot = join(work, 'default-dataset.json')
-  writeFileSync(snapshot, await defaultSnapshotText())
-
   // V8's code cache is for the Node that builds it: only when the executable is that Node.
   const blob = join(work, 'sea-prep.blob')
   const config = join(work, 'sea-config.json')
@@ -103,7 +99,6 @@ try {
       output: blob,
       disableExperimentalSEAWarning: true,
       useCodeCache: values.node === undefined,
-      assets: { 'default-dataset.json': snapshot },
     }),
   )
   execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })

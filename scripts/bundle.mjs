@@ -7,7 +7,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { CLI_FILES, DEFAULT_SNAPSHOT, cliBuildOptions, defaultSnapshotText } from './cli-bundle.mjs'
+import { CLI_FILES, cliBuildOptions } from './cli-bundle.mjs'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -95,6 +95,3 @@ for (const entry of Object.keys(ENTRY_POINTS)) {
 }
 
 for (const name of CLI_FILES) await build(cliBuildOptions(name))
-
-// The default dataset's snapshot, beside the CLI that reads it (src/cli/default-snapshot.ts).
-writeFileSync(new URL(`../${DEFAULT_SNAPSHOT}`, import.meta.url), await defaultSnapshotText())

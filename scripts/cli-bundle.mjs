@@ -3,7 +3,6 @@
 // read which source modules each file holds.
 
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -56,34 +55,6 @@ export const NODE_COMMONJS = {
   define: { 'import.meta.url': 'importMetaUrl' },
   legalComments: 'none',
   logLevel: 'warning',
-}
-
-/** The default dataset's snapshot, beside the CLI's files: src/cli/default-snapshot.ts reads it. */
-export const DEFAULT_SNAPSHOT = 'dist/cli/default-dataset.json'
-
-/**
- * The default dataset's snapshot (`createTaxonomy()`: seed 42, `medium`): its domains, the
- * numbers its other records above the topics are written from, and the walk that places the
- * topics, which `serve` reads instead of drawing them. Made by the generator of these sources, bundled here in memory:
- * it is no export of the package.
- */
-export async function defaultSnapshotText() {
-  const generator = await build({
-    absWorkingDir: ROOT,
-    stdin: {
-      contents: "export { writeSnapshot } from './src/core/generate.ts'",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    logLevel: 'warning',
-  })
-  const code = Buffer.from(generator.outputFiles[0].contents).toString('base64')
-  const { writeSnapshot } = await import(`data:text/javascript;base64,${code}`)
-  return writeSnapshot()
 }
 
 /** The CLI's files by name (dist/cli/NAME.cjs, from src/cli/NAME.ts). */

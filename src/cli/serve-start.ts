@@ -5,7 +5,6 @@ import type { Taxonomy } from '../core/store.js'
 import { MEMORY_BUDGET } from '../http/memory-budget.js'
 import { toQuotedValue } from '../core/shown-text.js'
 import type { ServeArgs } from './args.js'
-import { offerDefaultSnapshot } from './default-snapshot.js'
 import type { CliIo } from './io.js'
 
 // What `serve` does alike as one process and as a `--workers` primary (and its workers) before it
@@ -14,8 +13,6 @@ import type { CliIo } from './io.js'
 
 /** The serve flags as the library's options, for the data given (generated when none). */
 export function toMockOptions(args: ServeArgs, taxonomy: Taxonomy | undefined) {
-  // Generated data: the default dataset is read from the build's snapshot when asked for.
-  if (taxonomy === undefined) offerDefaultSnapshot()
   return {
     ...(taxonomy ? { taxonomy } : { seed: args.seed, size: args.size }),
     ...(args.anyKey ? { anyKey: true } : args.apiKeys ? { apiKeys: args.apiKeys } : {}),

@@ -1,15 +1,14 @@
 import { rejectNearMisses, requireOptionsObject } from './options-object.js'
-import { createIdSource, createIdsByPosition } from './ids.js'
+import { createIdSource, createIdsByGroup, createIdsByPosition } from './ids.js'
 import { subjectKeysOf, topicNamesOf, type TopicNames } from './generator/names.js'
 import { disciplineWordsOf, domainWordsOf, planUpperLevels } from './generator/plan.js'
-import { fromSnapshotText, toSnapshotText, type UpperLevels } from './generator/snapshot.js'
 import { planTopicShares, planTopics } from './generator/topics.js'
 import { createUpperLevels } from './generator/upper.js'
-import { createRandom, type Random } from './random.js'
+import { createRandom, createStreamOf, type Random } from './random.js'
 import { formatReceived, resolveSize, type Size, type SizeCounts } from './size.js'
 import { Taxonomy, type DeferredLevels, type TaxonomyView } from './store.js'
 import { FIXTURE_FORMAT, type FixtureRecord, type Level } from './types.js'
-import type { DisciplineWords } from './generator/vocabulary/index.js'
+import { DOMAINS } from './generator/vocabulary/index.js'
 import { OptionError } from './option-error.js'
 
 /** The seed used when none is given, so that "no options" means the same data everywhere. */
@@ -44,8 +43,7 @@ export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
   const key = keyOf(seed, counts)
   let taxonomy = recent.get(key)
   if (taxonomy === undefined) {
-    const upper = readOffered(key) ?? generateUpperLevels(seed, counts)
-    taxonomy = withTopicPlan(seed, counts, upper)
+    taxonomy = generate(seed, counts)
     generations.set(taxonomy, { seed, counts })
     if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!)
   } else {
@@ -58,46 +56,6 @@ export function createTaxonomy(options: CreateTaxonomyOptions = {}): Taxonomy {
 /** What names a generated dataset: its seed and counts. */
 function keyOf(seed: number, counts: SizeCounts): string {
   return `${seed}:${counts.domains}:${counts.disciplines}:${counts.subDisciplines}:${counts.topics}`
-}
-
-/**
- * Snapshots offered for datasets not made yet, by key: read, once, instead of generating the
- * levels above the topics and sharing out the topics.
- */
-const offered = new Map<string, () => string | undefined>()
-
-/**
- * Offers a snapshot ({@link writeSnapshot}) of the dataset `createTaxonomy(options)` makes, to be
- * read instead of generated when that dataset is first asked for: the CLI offers the one the
- * build made of the default dataset. `read` gives its text, or `undefined` when it has none; a
- * text that fails to read, or was made of another dataset, is ignored and the data generated.
- */
-export function offerSnapshot(options: CreateTaxonomyOptions, read: () => string | undefined) {
-  const key = keyOf(resolveSeed(options.seed), resolveSize(options.size))
-  if (!recent.has(key)) offered.set(key, read)
-}
-
-/** The upper levels of an offered snapshot, or `undefined` to generate them. */
-function readOffered(key: string): UpperLevels | undefined {
-  const read = offered.get(key)
-  if (read === undefined) return undefined
-  offered.delete(key)
-  try {
-    const text = read()
-    return text === undefined ? undefined : fromSnapshotText(key, text)
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The snapshot of `createTaxonomy(options)`'s dataset: one line of JSON that
- * {@link offerSnapshot} reads instead of generating the dataset. Made by generating it.
- */
-export function writeSnapshot(options: CreateTaxonomyOptions = {}): string {
-  const seed = resolveSeed(options.seed)
-  const counts = resolveSize(options.size)
-  return toSnapshotText(keyOf(seed, counts), generateUpperLevels(seed, counts))
 }
 
 /**
@@ -175,6 +133,17 @@ export function countBuiltTopics(taxonomy: Taxonomy): number {
 }
 
 /**
+ * How many records below the domains a generated dataset has written or built so far: what a
+ * first answer costs, in records (`undefined` for loaded or patched data, which holds them all).
+ */
+export function countWrittenRecords(
+  taxonomy: Taxonomy,
+): { disciplines: number; subDisciplines: number; topics: number } | undefined {
+  const parts = deferredParts.get(taxonomy)
+  return parts && { ...parts.levels.written(), topics: parts.builtTopics() }
+}
+
+/**
  * Whether listing every record of `level` would build records that are not built yet: the topics
  * of a generated dataset (a million at `large`) until all are. What the banner must not list.
  */
@@ -190,35 +159,49 @@ export function hasUnbuiltRecords(taxonomy: Taxonomy, level: Level): boolean {
  * come from the plan and the shares, and each sub-discipline's `topics_count` from its discipline's
  * draws alone, so no topic is built to count them.
  */
-function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Taxonomy {
-  const { plan, shares } = upper
+function generate(seed: number, counts: SizeCounts): Taxonomy {
+  const plan = planUpperLevels(
+    seed,
+    createRandom(seed),
+    counts,
+    createIdSource(idStream(seed, counts, 'domains'), counts.domains),
+  )
   const levels = createUpperLevels(plan, {
-    disciplines: createIdsByPosition(idStream(seed, 'disciplines'), counts.disciplines),
-    subDisciplines: createIdsByPosition(idStream(seed, 'sub_disciplines'), counts.subDisciplines),
+    disciplines: createIdsByPosition(idStream(seed, counts, 'disciplines'), counts.disciplines),
+    subDisciplines: createIdsByGroup(
+      (discipline) => createStreamOf(seed, idFamily(seed, counts, 'sub_disciplines'), discipline),
+      plan.subShares,
+      counts.subDisciplines,
+    ),
   })
   const names: (TopicNames | undefined)[] = new Array(counts.disciplines)
-  // By the words, not the discipline: 10,000 disciplines share some seventy lists of subjects.
-  const subjectKeys = new Map<DisciplineWords, readonly number[]>()
-  const topics = planTopics(shares, seed, counts, {
-    subOwner: plan.subOwner,
-    firstSub: plan.firstSub,
+  const withSubject = new Map<number, Uint32Array>()
+  const shares = planTopicShares(seed, counts, plan.subShares)
+  const topics = planTopics(shares, seed, idFamily(seed, counts, 'topics'), counts, {
+    subShares: plan.subShares,
     subDisciplineAt: levels.subDisciplineAt,
     // Made when a topic is first built, not to answer a discipline: about 0.1 ms each, cold.
     topicNames: (discipline) => {
       const built = names[discipline]
       if (built !== undefined) return built
+      const draw = plan.disciplines.drawOf(discipline)
       return (names[discipline] = topicNamesOf(
         domainWordsOf(plan, discipline).style,
         disciplineWordsOf(plan, discipline).subjects,
-        plan.topicStride[discipline]!,
-        plan.topicOffset[discipline]!,
+        draw.topicStride,
+        draw.topicOffset,
       ))
     },
-    subjectKeys: (discipline) => {
-      const words = disciplineWordsOf(plan, discipline)
-      let keys = subjectKeys.get(words)
-      if (keys === undefined) subjectKeys.set(words, (keys = subjectKeysOf(words.subjects)))
-      return keys
+    // By the words, not the discipline: 10,000 disciplines share some seventy lists of subjects.
+    disciplinesWithSubject: (subject) => {
+      let places = withSubject.get(subject)
+      if (places === undefined) {
+        const found = (wordsBySubject().get(subject) ?? []).flatMap((words) => [
+          ...plan.disciplines.withWords(words),
+        ])
+        withSubject.set(subject, (places = Uint32Array.from(found).sort()))
+      }
+      return places
     },
   })
   const head = Object.freeze({ format: FIXTURE_FORMAT, seed, domains: Object.freeze(plan.domains) })
@@ -229,6 +212,26 @@ function withTopicPlan(seed: number, counts: SizeCounts, upper: UpperLevels): Ta
   })
   deferredParts.set(taxonomy, { levels, builtTopics: topics.built })
   return taxonomy
+}
+
+let subjectWords: Map<number, number[]> | undefined
+
+/** The flat words ({@link flatWordsOf}) whose topic names may have each subject, made once. */
+function wordsBySubject(): ReadonlyMap<number, readonly number[]> {
+  if (subjectWords !== undefined) return subjectWords
+  subjectWords = new Map()
+  let flat = 0
+  for (const domain of DOMAINS) {
+    for (const words of domain.disciplines) {
+      for (const subject of subjectKeysOf(words.subjects)) {
+        const list = subjectWords.get(subject)
+        if (list === undefined) subjectWords.set(subject, [flat])
+        else list.push(flat)
+      }
+      flat++
+    }
+  }
+  return subjectWords
 }
 
 /** Validates the `seed` option: a non-negative safe integer, 42 when absent. */
@@ -244,21 +247,15 @@ export function resolveSeed(seed: unknown): number {
   return seed + 0
 }
 
-/** The levels above the topics as numbers, and the topics' shares among the sub-disciplines. */
-function generateUpperLevels(seed: number, counts: SizeCounts): UpperLevels {
-  const random = createRandom(seed)
-  const plan = planUpperLevels(random, counts, idsOf(seed, 'domains', counts.domains))
-  return { plan, shares: planTopicShares(random, counts, plan) }
-}
-
 /**
- * Each level draws ids from a stream of its own: changing one level's count or names never shifts
- * the ids of another.
+ * Each level of each dataset (seed and counts) draws ids from streams of its own: changing one
+ * level's count or names never shifts the ids of another, and the same slug has another id in
+ * another size, so ids compared across sizes never seem to match.
  */
-function idsOf(seed: number, level: Level, count: number): () => string {
-  return createIdSource(idStream(seed, level), count)
+function idFamily(seed: number, counts: SizeCounts, level: Level): string {
+  return `ids:${level}:${keyOf(seed, counts)}`
 }
 
-function idStream(seed: number, level: Level): Random {
-  return createRandom(`ids:${level}:${seed}`)
+function idStream(seed: number, counts: SizeCounts, level: Level): Random {
+  return createRandom(idFamily(seed, counts, level))
 }

@@ -148,3 +148,48 @@ function checkpointsOf(start: Random, count: number): Random[] {
   }
   return checkpoints
 }
+
+/**
+ * The ids of a level whose records come in contiguous groups (a discipline's sub-disciplines), each
+ * group's drawn from a stream of its own (`streamOf`), as {@link createIdSource} gives them: a
+ * record's id is its group's stream moved on to it, so no other group's ids are drawn.
+ */
+export function createIdsByGroup(
+  streamOf: (group: number) => Random,
+  groups: {
+    /** The first record of group `group` (the record count past the last). */
+    readonly firstOf: (group: number) => number
+    /** The group of record `position`. */
+    readonly placeOf: (position: number) => number
+  },
+  count: number,
+): IdsByPosition {
+  return {
+    at(position) {
+      const group = groups.placeOf(position)
+      const stream = streamOf(group)
+      // Each id is four draws of the stream.
+      stream.skip(4 * (position - groups.firstOf(group)))
+      return createIdSource(stream, 1)()
+    },
+    source: () => {
+      let position = 0
+      let group = -1
+      let end = 0
+      let next: () => string = () => {
+        throw new RangeError(`no record past the last of ${count}`)
+      }
+      return () => {
+        // Past the current group's records: the next group that has any.
+        while (position >= end && end < count) {
+          group++
+          const first = end
+          end = groups.firstOf(group + 1)
+          next = createIdSource(streamOf(group), end - first)
+        }
+        position++
+        return next()
+      }
+    },
+  }
+}

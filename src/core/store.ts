@@ -45,6 +45,8 @@ export interface DeferredLevels {
   readonly subDisciplinesOf: (discipline: number) => readonly number[]
   /** The places of a sub-discipline's parent disciplines, in the order of its `discipline_ids`. */
   readonly parentsOf: (sub: number) => readonly number[]
+  /** How many records of each level have been written so far. */
+  readonly written: () => { readonly disciplines: number; readonly subDisciplines: number }
 }
 
 /** What a generated dataset holds before any record below the domains is written. */

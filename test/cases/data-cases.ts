@@ -38,8 +38,8 @@ export const PATCH_CHANGES = {
 const patched = patchTaxonomy(taxonomy, PATCH)
 
 /** Pinned like the base's digest: the patch's digest, and the digest of the data it makes. */
-const PATCH_DIGEST = '178983b8e5aded45'
-const PATCHED_DIGEST = 'd71e0e7950c785e0'
+const PATCH_DIGEST = '91f113698fd01e4d'
+const PATCHED_DIGEST = 'f52844d634032ca9'
 const PATCHED_DATASET = `taxonomy-mock/v1+patch; seed=42; size=small; digest=${PATCHED_DIGEST}; patch=${PATCH_DIGEST}`
 const BASE_DATASET = `taxonomy-mock/v1; seed=42; size=small; digest=${SMALL_42_DIGEST}`
 

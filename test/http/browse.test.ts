@@ -33,8 +33,12 @@ it('serves the index without a key, listing every discipline with its slug and l
 
 it('names the dataset on the index and on each record page: one slug has another id in another size', () => {
   const medium = createTaxonomy({ seed: 42, size: 'medium' })
+  const custom = createTaxonomy({ seed: 7, size: { topics: 10 } })
+  // A slug of every dataset below, so each record page exists.
   const slug = base.disciplines.find(
-    (discipline) => medium.findDiscipline(discipline.slug) !== undefined,
+    (discipline) =>
+      medium.findDiscipline(discipline.slug) !== undefined &&
+      custom.findDiscipline(discipline.slug) !== undefined,
   )!.slug
   expect(medium.findDiscipline(slug)!.id).not.toBe(base.findDiscipline(slug)!.id)
   for (const url of ['/', `/browse/disciplines/${slug}`]) {
@@ -44,7 +48,7 @@ it('names the dataset on the index and on each record page: one slug has another
     expect(dataset(url, { seed: 42 })).toBe(
       'generated from seed <code>42</code>, size <code>medium</code>',
     )
-    expect(dataset(url, { taxonomy: createTaxonomy({ seed: 7, size: { topics: 10 } }) })).toBe(
+    expect(dataset(url, { taxonomy: custom })).toBe(
       'generated from seed <code>7</code>, a custom size',
     )
   }

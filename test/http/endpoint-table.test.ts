@@ -121,7 +121,8 @@ describe.each(ENDPOINT_LIST.map((endpoint) => [endpoint.collection, endpoint] as
     it("is named in the help's first lines and counted in verify's summary", () => {
       expect(HELP.split('\n\n')[1]).toContain(`GET /api/v2/${collection}/:slug`)
       const counted = (crawled.records as Record<string, number>)[endpoint.startOption]
-      expect(formatVerifySummary(crawled)[1]).toContain(`${counted} ${endpoint.plural}`)
+      const named = counted === 1 ? endpoint.noun : endpoint.plural
+      expect(formatVerifySummary(crawled)[1]).toContain(`${counted} ${named} `)
     })
 
     it('has a slug type in the --types declarations, which the help names', () => {

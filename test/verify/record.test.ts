@@ -248,19 +248,19 @@ it.each([
 )
 
 it('refuses to record a service whose arrays are in orders no single dataset order gives, and writes nothing', async () => {
-  // Archaeology and area studies share three sub-disciplines: listed in opposite orders, no one
+  // Psychiatry and public health share three sub-disciplines: listed in opposite orders, no one
   // order of the file gives both.
   const target = await startTarget(
     driftBodies('disciplines', (b) =>
-      b.slug === 'area-studies' ? { ...b, sub_disciplines: b.sub_disciplines.toReversed() } : b,
+      b.slug === 'public-health' ? { ...b, sub_disciplines: b.sub_disciplines.toReversed() } : b,
     ),
     { seed: 7, size: 'small' },
   )
-  const { code, stderr, out } = await recordDiscipline(target, 'archaeology', 'cycle.json')
+  const { code, stderr, out } = await recordDiscipline(target, 'psychiatry', 'cycle.json')
   expect(code).toBe(1)
   expect(stderr).toEqual([
     expect.stringMatching(
-      /^taxonomy-mock: the recording would not answer GET \/api\/v2\/disciplines\/(archaeology|area-studies) as the service did: its arrays are in orders no single dataset order gives; nothing written$/,
+      /^taxonomy-mock: the recording would not answer GET \/api\/v2\/disciplines\/(psychiatry|public-health) as the service did: its arrays are in orders no single dataset order gives; nothing written$/,
     ),
   ])
   expect(existsSync(out)).toBe(false)

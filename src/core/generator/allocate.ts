@@ -68,3 +68,90 @@ export function skewedWeights(random: Random, count: number, zeroPercent: number
 export function evenWeights(random: Random, count: number): number[] {
   return Array.from({ length: count }, () => 4 + random.nextInt(5))
 }
+
+/** How many places share one block of {@link shareInBlocks}: its draws are made together. */
+const BLOCK = 64
+
+/** Shares of a total among places ({@link shareInBlocks}), each block's made when first needed. */
+export interface BlockShares {
+  /**
+   * The sum of the shares before place `place` (up to the place count: the total); for the first
+   * place of a block, with no draw.
+   */
+  readonly firstOf: (place: number) => number
+  /** The place whose share holds unit `unit` (below the total): the last starting by it. */
+  readonly placeOf: (unit: number) => number
+}
+
+/**
+ * Splits `total` among `count` places, each at least `minimum`, in blocks of {@link BLOCK} places:
+ * the blocks' totals in proportion to `blockWeight` (no draw), then each block's among its places
+ * in proportion to the weights `weightsOf` draws for it, made when a place of it is first needed.
+ * So the share of one place of ten thousand costs a pass over the blocks and one block's draws.
+ */
+export function shareInBlocks(
+  total: number,
+  count: number,
+  minimum: number,
+  blockWeight: (first: number, end: number) => number,
+  weightsOf: (block: number, first: number, end: number) => number[],
+): BlockShares {
+  const blocks = Math.ceil(count / BLOCK)
+  const endOf = (block: number) => Math.min(count, (block + 1) * BLOCK)
+  const spares = allocate(
+    total - minimum * count,
+    Array.from({ length: blocks }, (_, block) => blockWeight(block * BLOCK, endOf(block))),
+    0,
+  )
+  const blockFirst = new Float64Array(blocks + 1)
+  for (let block = 0; block < blocks; block++) {
+    const members = endOf(block) - block * BLOCK
+    blockFirst[block + 1] = blockFirst[block]! + spares[block]! + minimum * members
+  }
+  const within: (Float64Array | undefined)[] = new Array(blocks)
+  const firstsOf = (block: number): Float64Array => {
+    let firsts = within[block]
+    if (firsts === undefined) {
+      const first = block * BLOCK
+      const shares = allocate(
+        blockFirst[block + 1]! - blockFirst[block]!,
+        weightsOf(block, first, endOf(block)),
+        minimum,
+      )
+      firsts = within[block] = new Float64Array(shares.length)
+      for (let k = 1; k < shares.length; k++) firsts[k] = firsts[k - 1]! + shares[k - 1]!
+      for (let k = 0; k < shares.length; k++) firsts[k]! += blockFirst[block]!
+    }
+    return firsts
+  }
+  return {
+    // A block's first place starts where the block does: no draw.
+    firstOf: (place) =>
+      place >= count
+        ? total
+        : place % BLOCK === 0
+          ? blockFirst[place / BLOCK]!
+          : firstsOf(Math.floor(place / BLOCK))[place % BLOCK]!,
+    placeOf: (unit) => {
+      const block = lastAtOrBefore(blockFirst, unit, 0, blocks - 1)
+      return (
+        block * BLOCK + lastAtOrBefore(firstsOf(block), unit, 0, endOf(block) - block * BLOCK - 1)
+      )
+    },
+  }
+}
+
+/** The last index from `low` to `high` whose value in ascending `values` is at most `value`. */
+function lastAtOrBefore(
+  values: ArrayLike<number>,
+  value: number,
+  low: number,
+  high: number,
+): number {
+  while (low < high) {
+    const middle = (low + high + 1) >> 1
+    if (values[middle]! <= value) low = middle
+    else high = middle - 1
+  }
+  return low
+}

@@ -75,11 +75,6 @@ export function subDisciplineKey(keys: SlugKeys, real: number, modifier: number)
   return modifier < 0 ? real : keys.realSlugs.length * (1 + modifier) + real
 }
 
-/** How many sub-discipline keys there can be: every key is below it. */
-export function subDisciplineKeyCount(keys: SlugKeys): number {
-  return keys.realSlugs.length * (1 + keys.modifierSlugs.length)
-}
-
 /** The slug of a sub-discipline key, before any suffix. */
 export function subDisciplineSlugOf(keys: SlugKeys, key: number): string {
   const real = keys.realSlugs[key % keys.realSlugs.length]!
@@ -103,6 +98,24 @@ export function subDisciplineKeysOf(keys: SlugKeys, slug: string): number[] {
       found.push(subDisciplineKey(keys, rest, modifier))
   }
   return found
+}
+
+let realWords: (readonly number[])[] | undefined
+
+/** The flat words (ascending) whose real sub-fields include the one with key `real`. */
+export function wordsWithReal(keys: SlugKeys, real: number): readonly number[] {
+  if (realWords === undefined) {
+    const found: number[][] = Array.from({ length: keys.realSlugs.length }, () => [])
+    for (let word = 0; word < keys.realStart.length; word++) {
+      const end = word + 1 < keys.realStart.length ? keys.realStart[word + 1]! : keys.realKey.length
+      for (let slot = keys.realStart[word]!; slot < end; slot++) {
+        const list = found[keys.realKey[slot]!]!
+        if (list.at(-1) !== word) list.push(word)
+      }
+    }
+    realWords = found
+  }
+  return realWords[real] ?? []
 }
 
 /** The discipline key of `slug` (before any suffix), or `undefined` when no word makes it. */

@@ -1,23 +1,27 @@
-import { allocate, skewedWeights } from './allocate.js'
+import {
+  allocate,
+  evenWeights,
+  shareInBlocks,
+  skewedWeights,
+  type BlockShares,
+} from './allocate.js'
 import { TOPIC_TEMPLATES, createTopicDescriber } from './descriptions.js'
 import { subjectOfKey, topicKeyCount, type TopicNames } from './names.js'
 import { withRepeat } from './slug-keys.js'
 import { createIdSource } from '../ids.js'
-import { createStreamOf, drawWord, intBelow, type Random } from '../random.js'
+import { createStreamOf, drawWord, intBelow } from '../random.js'
 import type { SizeCounts } from '../size.js'
 import type { FixtureSubDiscipline, FixtureTopic } from '../types.js'
 
 /** What the topics need of the levels above them: places, and records and names on demand. */
 export interface TopicParents {
-  /** By sub-discipline: the discipline it was drawn for. */
-  readonly subOwner: Uint32Array
-  /** By discipline, and one more: its first sub-discipline; its own (siblings) are contiguous. */
-  readonly firstSub: Uint32Array
+  /** The sub-disciplines among the disciplines: a discipline's own (siblings) are contiguous. */
+  readonly subShares: BlockShares
   readonly subDisciplineAt: (position: number) => FixtureSubDiscipline
   /** A discipline's topic names, by its place. */
   readonly topicNames: (discipline: number) => TopicNames
-  /** The subject part of every key a discipline's topic names can have, each once ({@link subjectKeysOf}). */
-  readonly subjectKeys: (discipline: number) => readonly number[]
+  /** The disciplines (places, ascending) whose topic names may have subject `subject`. */
+  readonly disciplinesWithSubject: (subject: number) => ArrayLike<number>
 }
 
 /** The topics of a generated dataset, planned at once and built a sub-discipline at a time. */
@@ -33,24 +37,27 @@ export interface TopicPlan {
 }
 
 /**
- * Plans the topics of a generated dataset from their shares ({@link planTopicShares}, made at once
- * or kept in a dataset snapshot): where each sub-discipline's topics and names begin. Each
- * sub-discipline's topics draw from streams of their own ({@link createStreamOf}): one for their
- * draws (the sibling each is also shared with, its description template), one for their ids. So a
- * discipline's draws are made when a sub-discipline of it is first counted or built, and nothing
- * is drawn for the topics of any other: a lookup in a dataset of five million topics draws and
- * builds a few hundred. On the first topic built, one pass over the topics' name keys counts how
- * often each name's slug was used before (no draw needed: a name is a function of its place).
+ * Plans the topics of a generated dataset from their shares among the disciplines
+ * ({@link planTopicShares}). A discipline's topics are
+ * shared out among its sub-disciplines from a stream of its own ({@link createStreamOf}), and each
+ * sub-discipline's topics draw from two more: one for their draws (the sibling each is also
+ * shared with, its description template), one for their ids. So a discipline's draws are made
+ * when a sub-discipline of it is first counted or built, and nothing is drawn for the topics of
+ * any other: a lookup in a dataset of five million topics draws and builds a few hundred. A
+ * topic's name is a function of its place in its discipline's, so the uses of its slug before it
+ * are counted without a draw.
  */
 export function planTopics(
-  shares: TopicShares,
+  shares: BlockShares,
   seed: number,
+  /** The family of streams the topics' ids draw from ({@link createStreamOf}). */
+  ids: string,
   counts: SizeCounts,
   parents: TopicParents,
 ): TopicPlan {
   let builder: TopicBuilder | undefined
-  const builderOf = () => (builder ??= createTopicBuilder(shares, seed, counts, parents))
-  const children: (readonly FixtureTopic[] | undefined)[] = new Array(parents.subOwner.length)
+  const builderOf = () => (builder ??= createTopicBuilder(shares, seed, ids, counts, parents))
+  const children: (readonly FixtureTopic[] | undefined)[] = new Array(counts.subDisciplines)
   return {
     countOf: (index) => builderOf().countOf(index),
     topicsOf: (index) => (children[index] ??= builderOf().topicsOf(index)),
@@ -66,37 +73,43 @@ interface TopicBuilder {
   readonly built: () => number
 }
 
-/** How the topics are shared out among the sub-disciplines: enough to build any one's alone. */
-export interface TopicShares {
-  /** The first topic (in dataset order) each sub-discipline was drawn for; one more at the end. */
-  readonly firstTopic: Uint32Array
-  /** The first of its discipline's names that each sub-discipline's topics take. */
-  readonly firstName: Uint32Array
+/** A discipline's topics' draws, by topic from its first. */
+interface TopicDraws {
+  /** Its description's template. */
+  readonly template: Uint8Array
+  /** The sibling (sub-discipline) it is also shared with, -1 for none. */
+  readonly sharedWith: Int32Array
 }
 
-/** The families of streams each sub-discipline's topics draw from ({@link createStreamOf}). */
+/**
+ * The families of streams the topics draw from ({@link createStreamOf}): their shares by block of
+ * disciplines and by discipline, then their draws by sub-discipline (their ids' family is given).
+ */
+const AMONG_DISCIPLINES = 'shares:topics:disciplines'
+const AMONG_SIBLINGS = 'shares:topics:sub_disciplines'
 const DRAWS = 'draws:topics'
-const IDS = 'ids:topics'
 
 function createTopicBuilder(
-  shares: TopicShares,
+  shares: BlockShares,
   seed: number,
+  ids: string,
   counts: SizeCounts,
   parents: TopicParents,
 ): TopicBuilder {
-  const { firstTopic, firstName } = shares
-  const { subOwner, firstSub } = parents
-  const subCount = subOwner.length
+  const disciplineFirst = shares.firstOf
+  const subOwner = parents.subShares.placeOf
+  const firstSub = parents.subShares.firstOf
+  const subCount = counts.subDisciplines
+  // By sub-discipline: the first topic it was drawn for, one more at the end; filled a discipline
+  // at a time as its topics are shared out.
+  const firstTopic = new Uint32Array(subCount + 1)
   // How often each topic's slug was used up to it: one pass over every topic's name key once all
   // topics are built or many were counted one at a time; until then, each topic's own count.
   let slugUses: Uint32Array | undefined
   let countedAlone = 0
-  let order: DisciplineOrder | undefined
   // Filled a discipline at a time, when a sub-discipline of it is first counted or built.
-  const template = new Uint8Array(counts.topics)
-  const sharedWith = new Int32Array(counts.topics)
+  const drawsOf: (TopicDraws | undefined)[] = new Array(counts.disciplines)
   const sharedInto: (number[] | undefined)[] = new Array(subCount)
-  const drawn = new Uint8Array(firstSub.length)
 
   const own: (readonly FixtureTopic[] | undefined)[] = new Array(subCount)
   // Topics shared into a sibling, built alone before their owner's list, by topic number.
@@ -105,12 +118,12 @@ function createTopicBuilder(
   return {
     // Its own topics and those its siblings share with it.
     countOf: (index) => {
-      drawDiscipline(subOwner[index]!)
+      drawDiscipline(subOwner(index))
       return firstTopic[index + 1]! - firstTopic[index]! + sharedInto[index]!.length
     },
     topicsOf: withSharedTopics,
     all: () => {
-      slugUses ??= countSlugUses(parents, firstTopic, firstName, counts.topics)
+      slugUses ??= countSlugUses(parents, disciplineFirst, counts)
       // Flattened, not pushed as arguments: one sub-discipline may own a million topics.
       return Object.freeze(Array.from({ length: subCount }, (_, index) => ownTopics(index)).flat())
     },
@@ -122,10 +135,10 @@ function createTopicBuilder(
     const built = own[index]
     if (built !== undefined) return built
     const record = parents.subDisciplineAt(index)
-    drawDiscipline(subOwner[index]!)
+    drawDiscipline(subOwner(index))
     const start = firstTopic[index]!
     const share = firstTopic[index + 1]! - start
-    const nextId = createIdSource(createStreamOf(seed, IDS, index), share)
+    const nextId = createIdSource(createStreamOf(seed, ids, index), share)
     const describe = createTopicDescriber(record.name)
     // Most topics have one parent: they share one frozen list per parent rather than a million copies.
     const onlyParent = Object.freeze([record.id])
@@ -156,7 +169,7 @@ function createTopicBuilder(
     let topic = builtAlone.get(at)
     if (topic === undefined) {
       const record = parents.subDisciplineAt(owner)
-      const stream = createStreamOf(seed, IDS, owner)
+      const stream = createStreamOf(seed, ids, owner)
       // Each id is four draws of its owner's id stream.
       stream.skip(4 * (at - firstTopic[owner]!))
       topic = buildTopic(
@@ -180,39 +193,59 @@ function createTopicBuilder(
     describe: (template: number, topicName: string) => string,
     onlyParent: readonly string[],
   ): FixtureTopic {
-    const names = parents.topicNames(subOwner[index]!)
-    const named = names.at(firstName[index]! + at - firstTopic[index]!)
+    const discipline = subOwner(index)
+    // Its place in its discipline's topics: the place of its name in the discipline's names.
+    const offset = at - disciplineFirst(discipline)
+    const named = parents.topicNames(discipline).at(offset)
     const uses = usesOf(index, at, named.key)
-    const other = sharedWith[at]!
+    const draws = drawsOf[discipline]!
+    const other = draws.sharedWith[offset]!
     return Object.freeze({
       id,
       name: named.name,
       slug: withRepeat(named.slug, uses),
-      description: describe(template[at]!, named.name),
+      description: describe(draws.template[offset]!, named.name),
       sub_discipline_ids:
         other < 0 ? onlyParent : Object.freeze([onlyParent[0]!, parents.subDisciplineAt(other).id]),
     })
   }
 
   /**
-   * Makes the draws of a discipline's topics, its sub-disciplines in order, each from its own
-   * stream (sharing stays among siblings, so each list of topics shared into one comes out in
-   * dataset order).
+   * Makes the draws of a discipline's topics: their shares among its sub-disciplines (skewed
+   * weights: about 3% get none), then its sub-disciplines' in order, each from its own stream
+   * (sharing stays among siblings, so each list of topics shared into one comes out in dataset
+   * order).
    */
   function drawDiscipline(discipline: number): void {
-    if (drawn[discipline] === 1) return
-    drawn[discipline] = 1
-    const first = firstSub[discipline]!
-    const end = firstSub[discipline + 1]!
+    if (drawsOf[discipline] !== undefined) return
+    const first = firstSub(discipline)
+    const end = firstSub(discipline + 1)
+    const topics = disciplineFirst(discipline + 1) - disciplineFirst(discipline)
+    const draws: TopicDraws = {
+      template: new Uint8Array(topics),
+      sharedWith: new Int32Array(topics),
+    }
+    drawsOf[discipline] = draws
+    const own = allocate(
+      topics,
+      skewedWeights(createStreamOf(seed, AMONG_SIBLINGS, discipline), end - first, 3),
+      0,
+    )
+    firstTopic[end] = disciplineFirst(discipline + 1)
+    for (let index = end - 1; index >= first; index--)
+      firstTopic[index] = firstTopic[index + 1]! - own[index - first]!
     for (let index = first; index < end; index++) sharedInto[index] = []
     const state = new Int32Array(4)
     for (let index = first; index < end; index++) {
       createStreamOf(seed, DRAWS, index).save(state, 0)
       for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
         const other = drawSharedWith(state, first, end - first, index)
-        sharedWith[at] = other
+        draws.sharedWith[at - disciplineFirst(discipline)] = other
         if (other >= 0) sharedInto[other]!.push(at)
-        template[at] = intBelow(drawWord(state), TOPIC_TEMPLATES)
+        draws.template[at - disciplineFirst(discipline)] = intBelow(
+          drawWord(state),
+          TOPIC_TEMPLATES,
+        )
       }
     }
   }
@@ -226,16 +259,17 @@ function createTopicBuilder(
    */
   function usesOf(index: number, at: number, key: number): number {
     if (slugUses === undefined && countedAlone > counts.topics / 64)
-      slugUses = countSlugUses(parents, firstTopic, firstName, counts.topics)
+      slugUses = countSlugUses(parents, disciplineFirst, counts)
     if (slugUses !== undefined) return slugUses[at]!
     countedAlone++
-    const { issued, bySubject } = (order ??= orderDisciplines(parents, firstTopic))
-    const discipline = subOwner[index]!
-    let uses =
-      1 + parents.topicNames(discipline).countKey(key, firstName[index]! + at - firstTopic[index]!)
-    const sharing = bySubject.get(subjectOfKey(key)) ?? []
-    for (let k = 0; k < sharing.length && sharing[k]! < discipline; k++)
-      uses += parents.topicNames(sharing[k]!).countKey(key, issued[sharing[k]!]!)
+    const discipline = subOwner(index)
+    let uses = 1 + parents.topicNames(discipline).countKey(key, at - disciplineFirst(discipline))
+    const sharing = parents.disciplinesWithSubject(subjectOfKey(key))
+    for (let k = 0; k < sharing.length && sharing[k]! < discipline; k++) {
+      const other = sharing[k]!
+      const issued = disciplineFirst(other + 1) - disciplineFirst(other)
+      uses += parents.topicNames(other).countKey(key, issued)
+    }
     return uses
   }
 
@@ -250,16 +284,19 @@ function createTopicBuilder(
     for (const at of shared) {
       while (k < mine.length && start + k < at) merged.push(mine[k++]!)
       // The shared topic alone, not its owner's whole list: a sibling's own topics are its own.
-      merged.push(topicAlone(ownerOf(at), at))
+      merged.push(topicAlone(ownerOf(at, subOwner(index)), at))
     }
     while (k < mine.length) merged.push(mine[k++]!)
     return merged
   }
 
-  /** The sub-discipline whose own topics include topic number `at`: the last that starts at or before it. */
-  function ownerOf(at: number): number {
-    let low = 0
-    let high = subCount - 1
+  /**
+   * The sub-discipline of discipline `discipline` (drawn) whose own topics include topic number
+   * `at`: the last that starts at or before it.
+   */
+  function ownerOf(at: number, discipline: number): number {
+    let low = firstSub(discipline)
+    let high = firstSub(discipline + 1) - 1
     while (low < high) {
       const middle = (low + high + 1) >> 1
       if (firstTopic[middle]! <= at) low = middle
@@ -269,30 +306,6 @@ function createTopicBuilder(
   }
 }
 
-/** What counting a topic name's uses before it needs of every discipline (by place). */
-interface DisciplineOrder {
-  /** How many names each hands out: its topics. */
-  readonly issued: Uint32Array
-  /** The places (ascending) of the disciplines whose names may have each subject. */
-  readonly bySubject: ReadonlyMap<number, readonly number[]>
-}
-
-function orderDisciplines(parents: TopicParents, firstTopic: Uint32Array): DisciplineOrder {
-  const { firstSub } = parents
-  const disciplines = firstSub.length - 1
-  const issued = new Uint32Array(disciplines)
-  const bySubject = new Map<number, number[]>()
-  for (let discipline = 0; discipline < disciplines; discipline++) {
-    issued[discipline] = firstTopic[firstSub[discipline + 1]!]! - firstTopic[firstSub[discipline]!]!
-    for (const subject of parents.subjectKeys(discipline)) {
-      const places = bySubject.get(subject)
-      if (places === undefined) bySubject.set(subject, [discipline])
-      else places.push(discipline)
-    }
-  }
-  return { issued, bySubject }
-}
-
 /**
  * How often each topic's name slug was used up to and including it, in dataset order: a repeat
  * gets `-2`, `-3`... (no natural slug ends in digits). Names need no draw, so this is one pass of
@@ -300,49 +313,43 @@ function orderDisciplines(parents: TopicParents, firstTopic: Uint32Array): Disci
  */
 function countSlugUses(
   parents: TopicParents,
-  firstTopic: Uint32Array,
-  firstName: Uint32Array,
-  topics: number,
+  disciplineFirst: (discipline: number) => number,
+  counts: SizeCounts,
 ): Uint32Array {
-  const uses = new Uint32Array(topics)
-  const timesUsed = new Uint32Array(topics > 0 ? topicKeyCount() : 0)
-  for (let index = 0; index < parents.subOwner.length; index++) {
-    const start = firstTopic[index]!
-    const end = firstTopic[index + 1]!
-    parents
-      .topicNames(parents.subOwner[index]!)
-      .writeKeys(firstName[index]!, end - start, uses, start)
+  const uses = new Uint32Array(counts.topics)
+  const timesUsed = new Uint32Array(counts.topics > 0 ? topicKeyCount() : 0)
+  for (let discipline = 0; discipline < counts.disciplines; discipline++) {
+    const start = disciplineFirst(discipline)
+    const end = disciplineFirst(discipline + 1)
+    parents.topicNames(discipline).writeKeys(0, end - start, uses, start)
     for (let at = start; at < end; at++) uses[at] = ++timesUsed[uses[at]!]!
   }
   return uses
 }
 
 /**
- * How the topics are shared out: skewed weights drawn from the seeded stream (about 3% of
- * sub-disciplines get none), then each sub-discipline's first topic and first name. A
- * discipline's sub-disciplines are contiguous: its names are handed out from its first one on.
+ * How the topics are shared out among the disciplines ({@link shareInBlocks}): each block of
+ * disciplines takes topics in step with its sub-disciplines, and each discipline of it its count
+ * of sub-disciplines times an even weight drawn from the block's stream.
  */
 export function planTopicShares(
-  random: Random,
+  seed: number,
   counts: SizeCounts,
-  parents: Pick<TopicParents, 'subOwner' | 'firstSub'>,
-): TopicShares {
-  const { subOwner, firstSub } = parents
-  const subCount = subOwner.length
-  const firstTopic = new Uint32Array(subCount + 1)
-  const firstName = new Uint32Array(subCount)
-  const shares = allocate(counts.topics, skewedWeights(random, subCount, 3), 0)
-  let t = 0
-  let issued = 0
-  for (let index = 0; index < subCount; index++) {
-    if (index === firstSub[subOwner[index]!]) issued = 0
-    firstTopic[index] = t
-    firstName[index] = issued
-    issued += shares[index]!
-    t += shares[index]!
-  }
-  firstTopic[subCount] = t
-  return { firstTopic, firstName }
+  subShares: BlockShares,
+): BlockShares {
+  const subsOf = (discipline: number) =>
+    subShares.firstOf(discipline + 1) - subShares.firstOf(discipline)
+  return shareInBlocks(
+    counts.topics,
+    counts.disciplines,
+    0,
+    // The block's sub-disciplines, counted from the blocks' own totals: no block drawn.
+    (first, end) => subShares.firstOf(end) - subShares.firstOf(first),
+    (block, first, end) =>
+      evenWeights(createStreamOf(seed, AMONG_DISCIPLINES, block), end - first).map(
+        (weight, k) => weight * subsOf(first + k),
+      ),
+  )
 }
 
 /**

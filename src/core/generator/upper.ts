@@ -1,15 +1,14 @@
 import { describeDiscipline, describeSubDiscipline } from './descriptions.js'
-import { disciplineWordsOf, domainWordsOf, type UpperPlan } from './plan.js'
-import { groupPlaces, type PlacesByKey } from './places-by-key.js'
+import { disciplineWordsOf, domainWordsOf, flatWordsOf, type UpperPlan } from './plan.js'
 import {
   disciplineKeyOf,
   slugKeys,
   splitRepeat,
-  subDisciplineKeyCount,
   subDisciplineKeysOf,
   subDisciplineSlugOf,
   withRepeat,
 } from './slug-keys.js'
+import { createSubDisciplineDraws } from './sub-draws.js'
 import type { IdsByPosition } from '../ids.js'
 import type { DeferredLevels } from '../store.js'
 import type { FixtureDiscipline, FixtureSubDiscipline } from '../types.js'
@@ -17,8 +16,9 @@ import type { FixtureDiscipline, FixtureSubDiscipline } from '../types.js'
 /**
  * The disciplines and sub-disciplines of a plan ({@link planUpperLevels}), each written from its
  * numbers when first asked for and kept, so a place always gives the same frozen object (answer
- * caches key on it). A slug is found by its key and its repeat's suffix in the plan's arrays, and
- * a record's children by their places, so a first answer writes only the records it shows.
+ * caches key on it). A sub-discipline's numbers are its discipline's draws
+ * ({@link createSubDisciplineDraws}). A slug is found by its key and its repeat's suffix, and a
+ * record's children by their places, so a first answer draws and writes only the records it shows.
  */
 export function createUpperLevels(
   plan: UpperPlan,
@@ -32,11 +32,7 @@ export function createUpperLevels(
   // where a sub-discipline is expected is no record of that level.
   const disciplinePlaces = new Map<object, number>()
   const subPlaces = new Map<object, number>()
-  // Each level's places by slug key, and each discipline's sub-disciplines drawn for another
-  // discipline: made on first use.
-  let disciplinesBySlug: PlacesByKey | undefined
-  let subsBySlug: PlacesByKey | undefined
-  let sharedInto: PlacesByKey | undefined
+  const draws = createSubDisciplineDraws(plan)
   let allDisciplines: readonly FixtureDiscipline[] | undefined
   let allSubs: readonly FixtureSubDiscipline[] | undefined
 
@@ -46,19 +42,18 @@ export function createUpperLevels(
 
   function writeDiscipline(position: number, id: string): FixtureDiscipline {
     const words = disciplineWordsOf(plan, position)
-    const domainIds = withOthers(
-      position % counts.domains,
-      plan.disciplineOtherDomains,
-      position,
-    ).map((domain) => domains[domain]!.id)
+    const draw = plan.disciplines.drawOf(position)
+    const domainIds = [position % counts.domains, ...draw.otherDomains].map(
+      (domain) => domains[domain]!.id,
+    )
     const record: FixtureDiscipline = Object.freeze({
       id,
       name: words.name,
       slug: withRepeat(
-        keys.disciplineSlugs[plan.disciplineKey[position]!]!,
-        plan.disciplineUses[position]!,
+        keys.disciplineSlugs[keys.disciplineKey[flatWordsOf(plan, position)]!]!,
+        plan.disciplines.usesOf(position),
       ),
-      description: describeDiscipline(plan.disciplineTemplate[position]!, words.name, words.study),
+      description: describeDiscipline(draw.template, words.name, words.study),
       domain_ids: Object.freeze(domainIds),
     })
     disciplinePlaces.set(record, position)
@@ -70,10 +65,11 @@ export function createUpperLevels(
   }
 
   function writeSubDiscipline(position: number, id: string): FixtureSubDiscipline {
-    const discipline = plan.subOwner[position]!
+    const discipline = plan.subShares.placeOf(position)
+    draws.drawNames(discipline)
     const words = disciplineWordsOf(plan, discipline)
-    const real = words.subDisciplines[plan.subReal[position]!]!
-    const modifier = plan.subModifier[position]!
+    const real = words.subDisciplines[draws.real[position]!]!
+    const modifier = draws.modifier[position]!
     const name =
       modifier < 0 ? real : `${domainWordsOf(plan, discipline).modifiers[modifier]!} ${real}`
     const parents = parentsOf(position)
@@ -82,11 +78,11 @@ export function createUpperLevels(
     const record: FixtureSubDiscipline = Object.freeze({
       id,
       name,
-      slug: withRepeat(subDisciplineSlugOf(keys, plan.subKey[position]!), plan.subUses[position]!),
+      slug: withRepeat(subDisciplineSlugOf(keys, draws.key[position]!), draws.usesOf(position)),
       description: describeSubDiscipline(
-        plan.subDescription[3 * position + 2]!,
-        words.subjects[plan.subDescription[3 * position]!]!,
-        words.subjects[plan.subDescription[3 * position + 1]!]!,
+        draws.description[3 * position + 2]!,
+        words.subjects[draws.description[3 * position]!]!,
+        words.subjects[draws.description[3 * position + 1]!]!,
         name,
         words.name,
       ),
@@ -97,7 +93,12 @@ export function createUpperLevels(
   }
 
   function parentsOf(position: number): number[] {
-    return withOthers(plan.subOwner[position]!, plan.subOtherParents, position)
+    const discipline = plan.subShares.placeOf(position)
+    draws.drawParents(discipline)
+    const places = [discipline]
+    for (let slot = 2 * position; slot < 2 * position + 2; slot++)
+      if (draws.otherParents[slot]! >= 0) places.push(draws.otherParents[slot]!)
+    return places
   }
 
   return {
@@ -110,42 +111,27 @@ export function createUpperLevels(
       const split = splitRepeat(slug)
       const key = split === undefined ? undefined : disciplineKeyOf(keys, split.base)
       if (key === undefined) return undefined
-      disciplinesBySlug ??= groupPlaces(plan.disciplineKey, keys.disciplineSlugs.length)
       // The `uses`th record with a key is the one whose slug takes `-uses`: its places ascend.
-      return disciplinesBySlug.placesOf(key)[split!.uses - 1]
+      return plan.disciplines.withKey(key)[split!.uses - 1]
     },
     findSubDiscipline: (slug) => {
       const split = splitRepeat(slug)
       if (split === undefined) return undefined
-      subsBySlug ??= groupPlaces(plan.subKey, subDisciplineKeyCount(keys))
       for (const key of subDisciplineKeysOf(keys, split.base)) {
-        const found = subsBySlug.placesOf(key)[split.uses - 1]
+        const found = draws.withKey(key)[split.uses - 1]
         if (found !== undefined) return found
       }
       return undefined
     },
     disciplinePlaceOf: (record) => disciplinePlaces.get(record),
     subDisciplinePlaceOf: (record) => subPlaces.get(record),
-    disciplinesOf: (domain) => {
-      const found: number[] = []
-      for (let i = 0; i < counts.disciplines; i++) {
-        if (
-          i % counts.domains === domain ||
-          plan.disciplineOtherDomains[2 * i] === domain ||
-          plan.disciplineOtherDomains[2 * i + 1] === domain
-        )
-          found.push(i)
-      }
-      return found
-    },
+    disciplinesOf: plan.disciplines.inDomain,
     subDisciplinesOf: (discipline) => {
-      // Two other parents a sub-discipline, -1 for none.
-      sharedInto ??= groupPlaces(plan.subOtherParents, counts.disciplines, 2)
       const found: number[] = []
-      let own = plan.firstSub[discipline]!
-      const ownEnd = plan.firstSub[discipline + 1]!
+      let own = plan.subShares.firstOf(discipline)
+      const ownEnd = plan.subShares.firstOf(discipline + 1)
       // Its own, contiguous, and those shared into it, ascending: merged in dataset order.
-      for (const shared of sharedInto.placesOf(discipline)) {
+      for (const shared of draws.sharedInto(discipline)) {
         while (own < ownEnd && own < shared) found.push(own++)
         found.push(shared)
       }
@@ -153,15 +139,8 @@ export function createUpperLevels(
       return found
     },
     parentsOf,
+    written: () => ({ disciplines: disciplinePlaces.size, subDisciplines: subPlaces.size }),
   }
-}
-
-/** `first`, then the other places (two slots a record, -1 for none) `others` holds for place `at`. */
-function withOthers(first: number, others: Int32Array, at: number): number[] {
-  const places = [first]
-  for (let slot = 2 * at; slot < 2 * at + 2; slot++)
-    if (others[slot]! >= 0) places.push(others[slot]!)
-  return places
 }
 
 /**
