@@ -66,7 +66,7 @@ it('answers both endpoints and three errors through setupWorker in a React page 
     subDiscipline: {
       status: 200,
       body: JSON.stringify(
-        toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('clinical-pharmacology')!),
+        toSubDisciplineRecord(taxonomy, taxonomy.findSubDiscipline('pharmacokinetics')!),
       ),
     },
     unauthorized: { status: 401, body: '{"error":"Invalid or missing API key"}' },

@@ -65,7 +65,7 @@ async function start(
 const AUTH = { Authorization: 'Bearer taxonomy-mock-key' }
 const REQUESTS: [string, Record<string, string>][] = [
   ['/api/v2/disciplines/pharmacology', AUTH],
-  ['/api/v2/sub_disciplines/clinical-pharmacology', AUTH],
+  ['/api/v2/sub_disciplines/pharmacokinetics', AUTH],
   ['/api/v2/disciplines/pharmacology', {}],
   ['/api/v2/disciplines/no-such-slug', AUTH],
 ]

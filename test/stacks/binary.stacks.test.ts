@@ -86,7 +86,7 @@ it('serves the same answers as the npm package, and stops on SIGTERM with 0', as
   const [binaryUrl, npmUrl] = await Promise.all([serve(fromBinary), serve(fromNpm)])
   const paths = [
     '/api/v2/disciplines/pharmacology',
-    '/api/v2/sub_disciplines/clinical-pharmacology',
+    '/api/v2/sub_disciplines/pharmacokinetics',
     '/api/v2/disciplines/no-such-slug',
     '/openapi.json',
     '/__health',

@@ -16,7 +16,7 @@ function App() {
     const auth = { headers: { Authorization: 'Bearer taxonomy-mock-key' } }
     const requests: [string, string, RequestInit?][] = [
       ['discipline', '/api/v2/disciplines/pharmacology', auth],
-      ['subDiscipline', '/api/v2/sub_disciplines/clinical-pharmacology', auth],
+      ['subDiscipline', '/api/v2/sub_disciplines/pharmacokinetics', auth],
       ['unauthorized', '/api/v2/disciplines/pharmacology'],
       ['notFound', '/api/v2/disciplines/no-such-slug', auth],
       // An error state for one request: the service is down.
