@@ -119,8 +119,8 @@ export function shareInBlocks(
         minimum,
       )
       firsts = within[block] = new Float64Array(shares.length)
+      firsts[0] = blockFirst[block]!
       for (let k = 1; k < shares.length; k++) firsts[k] = firsts[k - 1]! + shares[k - 1]!
-      for (let k = 0; k < shares.length; k++) firsts[k]! += blockFirst[block]!
     }
     return firsts
   }
@@ -142,7 +142,7 @@ export function shareInBlocks(
 }
 
 /** The last index from `low` to `high` whose value in ascending `values` is at most `value`. */
-function lastAtOrBefore(
+export function lastAtOrBefore(
   values: ArrayLike<number>,
   value: number,
   low: number,

@@ -1,3 +1,4 @@
+import { lastAtOrBefore } from './allocate.js'
 import { DESCRIPTION_TEMPLATES } from './descriptions.js'
 import { coprimeStride, fittingAspectCount } from './names.js'
 import { around, reachedFrom } from './nearby.js'
@@ -32,6 +33,8 @@ export interface DisciplineDraws {
   readonly withWords: (flatWords: number) => Uint32Array
   /** The disciplines whose slug has key `key` ({@link SlugKeys.disciplineKey}), ascending. */
   readonly withKey: (key: number) => Uint32Array
+  /** Its slug's key ({@link SlugKeys.disciplineKey}). */
+  readonly keyOf: (discipline: number) => number
   /** How often its slug was used up to and including it: 1 for no suffix. */
   readonly usesOf: (discipline: number) => number
   /** The disciplines in domain `domain` (their own or another), ascending. */
@@ -124,15 +127,20 @@ export function createDisciplineDraws(
     return found
   }
 
+  function keyOf(discipline: number): number {
+    const vocabulary = domainVocabulary[discipline % domainCount]!
+    return keys.disciplineKey[keys.wordStart[vocabulary]! + wordsOf(discipline)]!
+  }
+
   return {
     wordsOf,
     drawOf,
     withWords,
     withKey,
+    keyOf,
     usesOf: (discipline) => {
-      const vocabulary = domainVocabulary[discipline % domainCount]!
-      const key = keys.disciplineKey[keys.wordStart[vocabulary]! + wordsOf(discipline)]!
-      return withKey(key).indexOf(discipline) + 1
+      const places = withKey(keyOf(discipline))
+      return lastAtOrBefore(places, discipline, 0, places.length - 1) + 1
     },
     inDomain: (domain) => {
       const found: number[] = []

@@ -1,3 +1,4 @@
+import { lastAtOrBefore } from './allocate.js'
 import { DESCRIPTION_TEMPLATES } from './descriptions.js'
 import { around, reachedFrom } from './nearby.js'
 import { extraParentCount, pickOthers } from './pick.js'
@@ -28,7 +29,7 @@ export interface SubDisciplineDraws {
   /** How often sub-discipline `sub`'s slug was used up to and including it: 1 for no suffix. */
   readonly usesOf: (sub: number) => number
   /** The sub-disciplines whose slug has key `key`, ascending. */
-  readonly withKey: (key: number) => ArrayLike<number>
+  readonly withKey: (key: number) => Uint32Array
   /** The sub-disciplines of other disciplines that also sit in `discipline`, ascending. */
   readonly sharedInto: (discipline: number) => number[]
 }
@@ -124,7 +125,7 @@ export function createSubDisciplineDraws(plan: UpperPlan): SubDisciplineDraws {
     return around(discipline, counts.disciplines)
   }
 
-  function withKey(wanted: number): ArrayLike<number> {
+  function withKey(wanted: number): Uint32Array {
     let found = byKey.get(wanted)
     if (found === undefined) {
       const candidates: number[] = []
@@ -154,14 +155,7 @@ export function createSubDisciplineDraws(plan: UpperPlan): SubDisciplineDraws {
     usesOf: (sub) => {
       drawNames(plan.subShares.placeOf(sub))
       const places = withKey(key[sub]!)
-      let low = 0
-      let high = places.length - 1
-      while (low < high) {
-        const middle = (low + high) >> 1
-        if (places[middle]! < sub) low = middle + 1
-        else high = middle
-      }
-      return low + 1
+      return lastAtOrBefore(places, sub, 0, places.length - 1) + 1
     },
     sharedInto: (discipline) => {
       // Those that could draw it: near it in its domain's order, or near it in all.

@@ -1,6 +1,7 @@
 import {
   allocate,
   evenWeights,
+  lastAtOrBefore,
   shareInBlocks,
   skewedWeights,
   type BlockShares,
@@ -220,7 +221,8 @@ function createTopicBuilder(
     if (drawsOf[discipline] !== undefined) return
     const first = firstSub(discipline)
     const end = firstSub(discipline + 1)
-    const topics = disciplineFirst(discipline + 1) - disciplineFirst(discipline)
+    const start = disciplineFirst(discipline)
+    const topics = disciplineFirst(discipline + 1) - start
     const draws: TopicDraws = {
       template: new Uint8Array(topics),
       sharedWith: new Int32Array(topics),
@@ -240,12 +242,9 @@ function createTopicBuilder(
       createStreamOf(seed, DRAWS, index).save(state, 0)
       for (let at = firstTopic[index]!; at < firstTopic[index + 1]!; at++) {
         const other = drawSharedWith(state, first, end - first, index)
-        draws.sharedWith[at - disciplineFirst(discipline)] = other
+        draws.sharedWith[at - start] = other
         if (other >= 0) sharedInto[other]!.push(at)
-        draws.template[at - disciplineFirst(discipline)] = intBelow(
-          drawWord(state),
-          TOPIC_TEMPLATES,
-        )
+        draws.template[at - start] = intBelow(drawWord(state), TOPIC_TEMPLATES)
       }
     }
   }
@@ -295,14 +294,7 @@ function createTopicBuilder(
    * `at`: the last that starts at or before it.
    */
   function ownerOf(at: number, discipline: number): number {
-    let low = firstSub(discipline)
-    let high = firstSub(discipline + 1) - 1
-    while (low < high) {
-      const middle = (low + high + 1) >> 1
-      if (firstTopic[middle]! <= at) low = middle
-      else high = middle - 1
-    }
-    return low
+    return lastAtOrBefore(firstTopic, at, firstSub(discipline), firstSub(discipline + 1) - 1)
   }
 }
 

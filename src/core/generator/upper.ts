@@ -1,5 +1,5 @@
 import { describeDiscipline, describeSubDiscipline } from './descriptions.js'
-import { disciplineWordsOf, domainWordsOf, flatWordsOf, type UpperPlan } from './plan.js'
+import { disciplineWordsOf, domainWordsOf, type UpperPlan } from './plan.js'
 import {
   disciplineKeyOf,
   slugKeys,
@@ -50,7 +50,7 @@ export function createUpperLevels(
       id,
       name: words.name,
       slug: withRepeat(
-        keys.disciplineSlugs[keys.disciplineKey[flatWordsOf(plan, position)]!]!,
+        keys.disciplineSlugs[plan.disciplines.keyOf(position)]!,
         plan.disciplines.usesOf(position),
       ),
       description: describeDiscipline(draw.template, words.name, words.study),
