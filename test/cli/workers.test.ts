@@ -621,7 +621,9 @@ describe('serve --workers 2', () => {
           scenario: unknown
         }
       ).scenario
-    expect((await get(`${url}/api/v2/disciplines/history`, AUTH)).status).toBe(503)
+    // Failing while its ttl lasts; on cores busy enough for the 2 s to pass first, gone for good.
+    if ((await get(`${url}/api/v2/disciplines/history`, AUTH)).status !== 503)
+      expect(await read('default')).toBeNull()
     await until(async () => (await read('default')) === null, 'the default scenario ran out')
     await until(async () => (await read('t1')) === null, "t1's scenario ran out")
     const started = await replaceAWorker(run)
