@@ -23,7 +23,7 @@ export class LookupSet {
   readonly #byKey = new Map<string, Lookup>()
   readonly #topics: TopicStore | undefined
 
-  /** `topics`: where each sub-discipline answer's topics are folded as it arrives (`record`). */
+  /** `topics`: where each sub-discipline answer's topics are folded as it arrives (`record`, `verify`). */
   constructor(topics?: TopicStore) {
     this.#topics = topics
   }

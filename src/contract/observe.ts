@@ -6,6 +6,7 @@ import {
   matchingOrder,
   NESTED_ARRAYS,
   observeOrders,
+  type FoldedTopics,
   type NestedArray,
   type ObservedOrder,
 } from './order.js'
@@ -36,14 +37,15 @@ export interface Observation {
 
 const NOT_CHECKED = 'not checked (request bound)'
 
-/** The observations of a run, in a fixed order. */
+/** The observations of a run, in a fixed order; `folded`: the topics folded out of their answers. */
 export function observe(
   lookups: readonly Lookup[],
   probes: Probes | undefined,
   waits: readonly Wait[],
+  folded?: FoldedTopics,
 ): Observation[] {
   const firstRecord = lookups.find((lookup) => lookup.exchange.status === 200)?.exchange
-  const orders = observeOrders(lookups)
+  const orders = observeOrders(lookups, folded)
   const order = matchingOrder(orders)
   const list: Observation[] = [
     statusObservation(

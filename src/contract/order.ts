@@ -38,10 +38,25 @@ function isSorted(items: readonly Named[], inOrder: (a: Named, b: Named) => bool
   return true
 }
 
-/** What `observeOrder` finds of each kind of nested array the lookups hold. */
-export function observeOrders(lookups: readonly Lookup[]): Record<NestedArray, ObservedOrder> {
+/** Topics folded out of their answers (`TopicStore`): the arrays their answers no longer hold. */
+export interface FoldedTopics {
+  namedLists(): Iterable<readonly Named[]>
+}
+
+/**
+ * What `observeOrder` finds of each kind of nested array the lookups hold, the topics `folded`
+ * holds in their answers' place among them.
+ */
+export function observeOrders(
+  lookups: readonly Lookup[],
+  folded?: FoldedTopics,
+): Record<NestedArray, ObservedOrder> {
   return Object.fromEntries(
-    NESTED_ARRAYS.map((kind) => [kind, observeOrder(arraysOf(lookups, kind))]),
+    NESTED_ARRAYS.map((kind) => {
+      const arrays = arraysOf(lookups, kind)
+      // A folded answer holds an empty array in its topics' place, which tells no order.
+      return [kind, observeOrder(kind === 'topics' && folded ? chain(arrays, folded) : arrays)]
+    }),
   ) as Record<NestedArray, ObservedOrder>
 }
 
@@ -64,17 +79,30 @@ function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
   )
 }
 
-/** Which of the kit's orders every observed array of a kind is in. */
-export function observeOrder(arrays: readonly (readonly Named[])[]): ObservedOrder {
-  const telling = arrays.filter((items) => items.length >= 2)
-  if (telling.length === 0) return 'unknown'
-  // Arrays already in order are the rule: a look at each neighbour says so without a sort.
-  const matches = (['name', 'id'] as const).filter((order) =>
-    telling.every(
-      (items) => isSorted(items, IN_ORDER[order]) || sameOrder(items, SORTERS[order](items)),
-    ),
-  )
-  return matches.length === 2 ? 'name or id' : (matches[0] ?? 'other')
+function* chain(arrays: readonly Named[][], folded: FoldedTopics): Generator<readonly Named[]> {
+  yield* arrays
+  yield* folded.namedLists()
+}
+
+/** Which of the kit's orders every observed array of a kind is in, the arrays read once each. */
+export function observeOrder(arrays: Iterable<readonly Named[]>): ObservedOrder {
+  let telling = false
+  let byName = true
+  let byId = true
+  for (const items of arrays) {
+    if (items.length < 2) continue
+    telling = true
+    byName &&= isInOrder(items, 'name')
+    byId &&= isInOrder(items, 'id')
+    if (!byName && !byId) break
+  }
+  if (!telling) return 'unknown'
+  return byName && byId ? 'name or id' : byName ? 'name' : byId ? 'id' : 'other'
+}
+
+/** Arrays already in order are the rule: a look at each neighbour says so without a sort. */
+function isInOrder(items: readonly Named[], order: 'name' | 'id'): boolean {
+  return isSorted(items, IN_ORDER[order]) || sameOrder(items, SORTERS[order](items))
 }
 
 /**

@@ -37,8 +37,7 @@ export function recordFromStore(
   lookups: readonly Lookup[],
   store: TopicStore,
 ): StoredRecording | undefined {
-  const vouched = (items: readonly unknown[]) => store.vouches(items)
-  const rules = evaluateRules(lookups, undefined, new Identities(), vouched)
+  const rules = evaluateRules(lookups, undefined, new Identities(), store)
   if (rules.some((rule) => rule.status === 'fail')) return undefined
   const observedOrders = {
     ...observeOrders(lookups),

@@ -27,7 +27,7 @@ import { evaluateRules } from './rules.js'
 import { createRedactor, withRedactedErrors } from './redact.js'
 import { recordFromStore, type StoredRecording } from './record-store.js'
 import { sameJson } from './same-json.js'
-import { TopicStore } from './topic-store.js'
+import { TopicStore, topicFolding } from './topic-store.js'
 import { addUpperLevels, toUpperLevels, type Body } from './upper-levels.js'
 import { lookUpGiven, startSlugs } from './verify.js'
 
@@ -79,12 +79,6 @@ export async function recordService(options: RecordServiceOptions): Promise<Reco
     }
   })
 }
-
-/**
- * @internal For tests: `false` records through today's pipeline only, as when an answer's topics
- * are not plain, so that both ways can be compared.
- */
-export const topicFolding = { enabled: true }
 
 /** What the CLI reads of a recording made from a store, which has no taxonomy until one is read. */
 interface StoredFile {

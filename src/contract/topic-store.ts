@@ -13,6 +13,12 @@ import { TopicTable } from './topic-table.js'
 const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
 const TOPIC_KEYS = ['id', 'name', 'slug', 'description'] as const
 
+/**
+ * @internal For tests: `false` records and verifies through today's pipeline only, as when an
+ * answer's topics are not plain, so that both ways can be compared.
+ */
+export const topicFolding = { enabled: true }
+
 /** A topic summary as the service sent it, once its shape is known plain. */
 interface Topic {
   readonly id: string
@@ -22,18 +28,18 @@ interface Topic {
 }
 
 /**
- * The topics of a recording's sub-discipline answers, folded as each answer arrives: each topic's
- * four fields kept once, as text in one string per answer (a million topics are then a few
- * thousand strings, not four million for the collector to walk), numbered as first listed, with
- * each answer's list as those numbers. An answer is folded only when its topics are PLAIN: objects
- * with exactly the keys id, name, slug, description in that order, all printable ASCII strings
- * without `"` or `\`, a lower-case UUID, a fixture's slug and name, `topics_count` their number, a
- * topic listed again the same in every field as first, a slug one id, no topic twice in one list.
- * Those are, made stricter, every check today's rules (`summary-fields`, `counts`,
- * `same-identity`) and the fixture (`parseRecord`) make of a topic summary: the store vouches for
- * them. The first answer that is not plain ends the folding; `restore` then gives each folded
- * answer its topics back as `JSON.parse` made them, for today's pipeline. What it keeps is counted
- * as the answers are: its text is part of what the client read within the run's budget
+ * The topics of the sub-discipline answers of a `record` or `verify` run, folded as each answer
+ * arrives: each topic's four fields kept once, as text in one string per answer (a million topics
+ * are then a few thousand strings, not four million for the collector to walk), numbered as first
+ * listed, with each answer's list as those numbers. An answer is folded only when its topics are
+ * PLAIN: objects with exactly the keys id, name, slug, description in that order, all printable
+ * ASCII strings without `"` or `\`, a lower-case UUID, a fixture's slug and name, `topics_count`
+ * their number, a topic listed again the same in every field as first, a slug one id, no topic
+ * twice in one list. Those are, made stricter, every check today's rules (`summary-fields`,
+ * `counts`, `same-identity`) and the fixture (`parseRecord`) make of a topic summary: the store
+ * vouches for them. The first answer that is not plain ends the folding; `restore` then gives each
+ * folded answer its topics back as `JSON.parse` made them, for today's pipeline. What it keeps is
+ * counted as the answers are: its text is part of what the client read within the run's budget
  * (`budget.ts`), and each table holds a few words per topic of that text.
  */
 export class TopicStore {
@@ -53,6 +59,7 @@ export class TopicStore {
   readonly #lists = new Map<readonly unknown[], Int32Array>()
   #byId = true
   #telling = false
+  #repeatSightings = 0
 
   /** Whether every answer so far was folded. */
   get isPlain(): boolean {
@@ -61,6 +68,11 @@ export class TopicStore {
 
   get size(): number {
     return this.#size
+  }
+
+  /** How often a topic was listed again after its first sighting (see `Vouching`). */
+  get repeatSightings(): number {
+    return this.#repeatSightings
   }
 
   /**
@@ -91,6 +103,15 @@ export class TopicStore {
   /** The topic numbers of a folded list, in the order the service listed them. */
   listOf(items: readonly unknown[]): Int32Array | undefined {
     return this.#lists.get(items)
+  }
+
+  /**
+   * Each folded list's topics as id, name and slug, a list at a time: what `observeOrder` reads of
+   * them, made as it reads, so that no list outlives its turn.
+   */
+  *namedLists(): Generator<Topic[]> {
+    for (const list of this.#lists.values())
+      yield Array.from(list, (number) => this.topicOf(number))
   }
 
   /** What `observeOrder` says of the folded lists, once they are found in name order. */
@@ -182,6 +203,7 @@ export class TopicStore {
         // §2: an id carries the same fields everywhere; a list names a topic once.
         if (!this.#isSame(known, topic) || this.#lastList[known] === listNumber) return undefined
         this.#lastList[known] = listNumber
+        this.#repeatSightings++
         list[index] = known
         continue
       }

@@ -3,11 +3,10 @@ import {
   recordedCounts,
   recordedJsonChunks,
   recordService,
-  topicFolding,
   type RecordResult,
 } from '../../src/contract/record.js'
 import { toStoredTopics } from '../../src/contract/topic-file.js'
-import { TopicStore } from '../../src/contract/topic-store.js'
+import { TopicStore, topicFolding } from '../../src/contract/topic-store.js'
 import { createTaxonomy } from '../../src/core/generate.js'
 import { byName } from '../../src/core/records.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
