@@ -41,8 +41,11 @@ export interface ClusterPrimary {
 /** The longest wait before a worker is started in place of one that died before it served. */
 const MAX_RESTART_WAIT_MS = 5_000
 
-/** How long a worker told to stop at once may take before it is killed. */
+/** How long a worker told to stop at once may take to say it stops before it is killed. */
 const WORKER_CUT_MS = 1_000
+
+/** How long a worker that said it stops at once may take to exit before it is killed. */
+const WORKER_EXIT_MS = 10_000
 
 /** How long `/__metrics` waits for a worker's counts before it takes the ones it gave last. */
 const METRICS_WAIT_MS = 1_000
@@ -443,22 +446,32 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
           worker.isDead() ? resolve() : worker.once('exit', () => resolve()),
         ),
     )
-    // Cut at once (a second signal): a worker that has not stopped a moment later (stopped by a
-    // debugger or SIGSTOP, hung) is killed, or it would hold the exit for good.
+    // Cut at once (a second signal): a worker that has not said it stops a moment later (stopped
+    // by a debugger or SIGSTOP, hung) is killed, or it would hold the exit for good. One that said
+    // so is stopping, however long busy cores make its exit take: it is killed only much later.
+    const answered = new WeakSet<Worker>()
+    const kill = (worker: Worker) => worker.isDead() || worker.process.kill('SIGKILL')
+    let cutLater: NodeJS.Timeout | undefined
     const cut =
       grace === 0
         ? setTimeout(() => {
-            for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL')
+            for (const worker of workers) if (!answered.has(worker)) kill(worker)
+            cutLater = setTimeout(() => workers.forEach(kill), WORKER_EXIT_MS)
           }, WORKER_CUT_MS)
         : undefined
     try {
       await Promise.all([
         server.close(grace === undefined ? {} : { grace }),
-        askAll('stop', grace),
+        Promise.allSettled(
+          [...channels].map(([worker, channel]) =>
+            answerOf(worker, channel.ask('stop', grace), 'stop').then(() => answered.add(worker)),
+          ),
+        ),
         ...exits,
       ])
     } finally {
       clearTimeout(cut)
+      clearTimeout(cutLater)
     }
   }
 
