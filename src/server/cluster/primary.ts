@@ -41,8 +41,11 @@ export interface ClusterPrimary {
 /** The longest wait before a worker is started in place of one that died before it served. */
 const MAX_RESTART_WAIT_MS = 5_000
 
-/** How long a worker told to stop at once may take to say it stops before it is killed. */
-const WORKER_CUT_MS = 1_000
+/**
+ * How long a worker told to stop at once may take to say it stops before it is killed: a few
+ * seconds, as a live worker on cores other work keeps busy took more than one.
+ */
+const WORKER_CUT_MS = 5_000
 
 /** How long a worker that said it stops at once may take to exit before it is killed. */
 const WORKER_EXIT_MS = 10_000
@@ -446,9 +449,9 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
           worker.isDead() ? resolve() : worker.once('exit', () => resolve()),
         ),
     )
-    // Cut at once (a second signal): a worker that has not said it stops a moment later (stopped
-    // by a debugger or SIGSTOP, hung) is killed, or it would hold the exit for good. One that said
-    // so is stopping, however long busy cores make its exit take: it is killed only much later.
+    // Cut at once (a second signal): a worker that has not said it stops a few seconds later
+    // (stopped by a debugger or SIGSTOP, hung) is killed, or it would hold the exit for good. One
+    // that said so is stopping, however long busy cores make its exit take: killed only later.
     const answered = new WeakSet<Worker>()
     const kill = (worker: Worker) => worker.isDead() || worker.process.kill('SIGKILL')
     let cutLater: NodeJS.Timeout | undefined
