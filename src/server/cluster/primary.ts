@@ -242,9 +242,18 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     dispatcher,
   )
 
-  async function askAll<T>(kind: string, value?: unknown): Promise<T[]> {
+  /** Asks every worker; `onAnswer` hears of each that answered, as it does. */
+  async function askAll<T>(
+    kind: string,
+    value?: unknown,
+    onAnswer?: (worker: Worker) => void,
+  ): Promise<T[]> {
     const answers = await Promise.allSettled(
-      [...channels].map(([worker, channel]) => answerOf(worker, channel.ask<T>(kind, value), kind)),
+      [...channels].map(async ([worker, channel]) => {
+        const answer = await answerOf(worker, channel.ask<T>(kind, value), kind)
+        onAnswer?.(worker)
+        return answer
+      }),
     )
     // A worker that died meanwhile has nothing to add; the one started instead has it all.
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []))
@@ -465,11 +474,7 @@ export async function startClusterPrimary(options: ClusterOptions): Promise<Clus
     try {
       await Promise.all([
         server.close(grace === undefined ? {} : { grace }),
-        Promise.allSettled(
-          [...channels].map(([worker, channel]) =>
-            answerOf(worker, channel.ask('stop', grace), 'stop').then(() => answered.add(worker)),
-          ),
-        ),
+        askAll('stop', grace, (worker) => answered.add(worker)),
         ...exits,
       ])
     } finally {
