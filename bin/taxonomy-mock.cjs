@@ -46,13 +46,20 @@ function requireWithCodeCache(file) {
       if (uid === process.getuid?.() && (mode & 0o022) === 0) cachedData = fs.readFileSync(cache)
     } catch {}
     // The file inside Node's module wrapper, decoded once from one buffer: the wrapper joined to
-    // the decoded file made V8 flatten a second 300 KB string, young garbage at every start.
+    // the decoded file made V8 flatten a second 300 KB string, young garbage at every start. The
+    // file is read into that buffer, not copied there: each page of a fresh buffer costs a fault.
     const [head, tail] = Module.wrap('\0').split('\0')
-    const wrapped = Buffer.concat([Buffer.from(head), fs.readFileSync(file), Buffer.from(tail)])
-    const script = new vm.Script(wrapped.toString('utf8'), {
-      filename: file,
-      cachedData,
-    })
+    const wrapped = Buffer.allocUnsafeSlow(head.length + size + tail.length)
+    let end = wrapped.write(head, 'latin1')
+    const fd = fs.openSync(file, 'r')
+    try {
+      for (let read; end < head.length + size; end += read)
+        if ((read = fs.readSync(fd, wrapped, end, head.length + size - end, null)) === 0) break
+    } finally {
+      fs.closeSync(fd)
+    }
+    end += wrapped.write(tail, end, 'latin1')
+    const script = new vm.Script(wrapped.toString('utf8', 0, end), { filename: file, cachedData })
     const loaded = new Module(file, module)
     loaded.filename = file
     loaded.paths = Module._nodeModulePaths(path.dirname(file))

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { expect, it } from 'vitest'
-import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
+import { openApiDocument } from '../../src/http/openapi.js'
 import { createGatheringResolver } from '../../src/http/resolver.js'
 import { ALLOW } from '../../src/http/responses.js'
 import { SERVER_LIMITS } from '../../src/server/limits.js'
@@ -31,7 +31,7 @@ type Document = { paths: Record<string, PathItem> }
 const PATH_ITEM_FIELDS = ['$ref', 'summary', 'description', 'servers', 'parameters']
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
-function pathItemFor(path: string, document: Document = OPENAPI_DOCUMENT as unknown as Document) {
+function pathItemFor(path: string, document: Document = openApiDocument() as unknown as Document) {
   const key = path.startsWith('/api/v2/disciplines/')
     ? '/api/v2/disciplines/{slug}'
     : '/api/v2/sub_disciplines/{slug}'
@@ -60,13 +60,13 @@ function expectDocumentedHeaders(
 }
 
 it('is a valid OpenAPI 3.1 document with strict JSON schemas', () => {
-  expect(OPENAPI_DOCUMENT.openapi).toBe('3.1.0')
+  expect(openApiDocument().openapi).toBe('3.1.0')
   for (const name of Object.keys(schemas))
     expect(ajv.getSchema(`urn:taxonomy:${name}`), name).toBeDefined()
   // The structure the schemas do not cover: fields of path items, unique operation ids, each
   // path template's variables declared in each operation, a description on every response.
   const operationIds: string[] = []
-  for (const [path, item] of Object.entries((OPENAPI_DOCUMENT as unknown as Document).paths)) {
+  for (const [path, item] of Object.entries((openApiDocument() as unknown as Document).paths)) {
     for (const field of Object.keys(item))
       expect([...PATH_ITEM_FIELDS, ...METHODS], `${path}: ${field}`).toContain(field)
     const variables = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1])
@@ -228,7 +228,7 @@ it('rejects a body with a field the spec does not list', () => {
 it('serves the document at /openapi.json, equal to the shipped dist/openapi.json', async () => {
   const server = await startTestServer({ taxonomy })
   const served = await (await fetch(`${server.url}/openapi.json`)).json()
-  expect(served).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)))
+  expect(served).toEqual(JSON.parse(JSON.stringify(openApiDocument())))
   const shipped = JSON.parse(
     readFileSync(new URL('../../dist/openapi.json', import.meta.url), 'utf8'),
   )
@@ -256,7 +256,7 @@ it('documents the status and headers of every scenario answer on the two endpoin
 })
 
 it('describes the admin API under its own tag, and its answers match the schemas', async () => {
-  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<
+  const paths = openApiDocument().paths as unknown as Record<
     string,
     Record<string, { tags: string[] }>
   >
@@ -294,7 +294,7 @@ it('describes the admin API under its own tag, and its answers match the schemas
 
 it('describes each answer of the admin API and /__metrics to every method: an operation and its status, or 405 said at the path with its Allow', async () => {
   const server = await startTestServer({ taxonomy })
-  const paths = (OPENAPI_DOCUMENT as unknown as Document).paths
+  const paths = (openApiDocument() as unknown as Document).paths
   const targets = Object.keys(paths)
     .filter((path) => !path.startsWith('/api/'))
     .map((path) => [path, path.replace('{id}', 'methods')] as const)
@@ -331,7 +331,7 @@ it('describes each answer of the admin API and /__metrics to every method: an op
 
 it('describes /__health and /openapi.json, which every transport answers: their answers match the document', async () => {
   const server = await startTestServer({ taxonomy })
-  const paths = (OPENAPI_DOCUMENT as unknown as Document).paths
+  const paths = (openApiDocument() as unknown as Document).paths
   // Each answer as GET and HEAD get it: documented, with its body's schema and its headers.
   const expectDescribed = async (path: string, url: string, status: number) => {
     for (const method of ['GET', 'HEAD']) {
@@ -408,7 +408,7 @@ it('describes the data routes, and their answers match the schemas', async () =>
     'SessionData',
     await (await fetch(url, { method: 'PUT', body: JSON.stringify(preset) })).json(),
   )
-  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<string, Record<string, unknown>>
+  const paths = openApiDocument().paths as unknown as Record<string, Record<string, unknown>>
   expect(Object.keys(paths['/__admin/sessions/{id}/data']!)).toEqual([
     'description',
     'get',
@@ -551,7 +551,7 @@ it('refuses in the Scenario schema what PUT …/scenario refuses, and takes what
 
 it("declares every answer of the admin PUTs with its body's schema: a body that is no JSON, one that stalls, one past the budget", async () => {
   type Declared = { description: string; content: { 'application/json': { schema: object } } }
-  const paths = OPENAPI_DOCUMENT.paths as unknown as Record<
+  const paths = openApiDocument().paths as unknown as Record<
     string,
     Record<string, { responses: Record<string, Declared> }>
   >

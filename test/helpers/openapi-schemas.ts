@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js'
+import { openApiDocument } from '../../src/http/openapi.js'
 
 /** Strict Ajv over the OpenAPI document's component schemas. */
 export const ajv = new Ajv2020({ strict: true, allErrors: true })
@@ -8,7 +8,7 @@ export const ajv = new Ajv2020({ strict: true, allErrors: true })
 
 /** The component schemas, each standalone as `urn:taxonomy:NAME`, so a value is validated against its own `$ref`. */
 export const schemas: Readonly<Record<string, object>> = JSON.parse(
-  JSON.stringify(OPENAPI_DOCUMENT.components.schemas).replaceAll(
+  JSON.stringify(openApiDocument().components.schemas).replaceAll(
     '#/components/schemas/',
     'urn:taxonomy:',
   ),

@@ -42,7 +42,7 @@ interface OpenApiJson {
  * those tests, while the others still say what the row lacks.
  */
 async function derived() {
-  const [{ HELP }, { parseCliArgs }, { OPTION_FLAGS }, { OPENAPI_DOCUMENT }, { ajv }] =
+  const [{ HELP }, { parseCliArgs }, { OPTION_FLAGS }, { openApiDocument }, { ajv }] =
     await Promise.all([
       import('../../src/cli/help.js'),
       import('../../src/cli/args.js'),
@@ -50,7 +50,7 @@ async function derived() {
       import('../../src/http/openapi.js'),
       import('../helpers/openapi-schemas.js'),
     ])
-  const document = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as OpenApiJson
+  const document = JSON.parse(JSON.stringify(openApiDocument())) as OpenApiJson
   const prefer = document.paths['/api/v2/disciplines/{slug}']!.get.parameters.find(
     (parameter) => parameter.name === 'Prefer',
   )!
