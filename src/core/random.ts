@@ -59,7 +59,7 @@ export function createStreamOf(seed: number, key: string, index: number): Random
   return warmedUp(
     fromState(
       finalMix(mixNumber(seed)),
-      finalMix(hashString(key)),
+      finalMix(hashOfKey(key)),
       finalMix(index >>> 0),
       0x9e3779b9,
     ),
@@ -180,6 +180,23 @@ function mixNumber(seed: number): number {
   const high = Math.floor(seed / 0x1_0000_0000) >>> 0
   return (low ^ Math.imul(high, 0x9e3779b1)) >>> 0
 }
+
+/**
+ * {@link hashString} of a family's key, kept: a dozen keys name every family of streams, and
+ * hashing the key again for each stream made that loop hot enough at start-up for V8 to compile it
+ * optimized on another thread, a cost the bare server never pays. Cleared past a bound (keys with a
+ * dataset's seed and sizes in them are new for each dataset).
+ */
+function hashOfKey(key: string): number {
+  let hash = keyHashes.get(key)
+  if (hash === undefined) {
+    if (keyHashes.size >= 256) keyHashes.clear()
+    keyHashes.set(key, (hash = hashString(key)))
+  }
+  return hash
+}
+
+const keyHashes = new Map<string, number>()
 
 /** FNV-1a over UTF-16 code units: stable, and enough to separate derived streams. */
 function hashString(text: string): number {
