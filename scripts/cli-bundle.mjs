@@ -52,7 +52,7 @@ export const NODE_COMMONJS = {
   target: 'es2022',
   supported: { 'dynamic-import': false },
   inject: ['scripts/import-meta-url.js'],
-  define: { 'import.meta.url': 'importMetaUrl' },
+  define: { 'import.meta.url': 'importMetaUrl.href' },
   legalComments: 'none',
   logLevel: 'warning',
 }
@@ -61,8 +61,10 @@ export const NODE_COMMONJS = {
 export const CLI_FILES = ['main', 'commands', 'tls', 'store', 'upstream']
 
 /**
- * esbuild's options for one CLI file. Without whitespace or comments: Node reads and V8 takes the
- * code cache of main.cjs at every start, and a comment's `§` made the whole file a two-byte string.
+ * esbuild's options for one CLI file. Minified: Node reads and V8 takes the code cache of main.cjs
+ * at every start (414 KB with short names kept, 274 KB without: about 2% of the CPU to a first
+ * answer), and a comment's `§` made the whole file a two-byte string. The CLI tells its errors by
+ * their `name` fields, never by a class's or a function's own name, and prints no stack.
  */
 export function cliBuildOptions(name) {
   return {
@@ -71,7 +73,7 @@ export function cliBuildOptions(name) {
     outdir: 'dist/cli',
     outExtension: { '.js': '.cjs' },
     packages: 'external',
-    minifyWhitespace: true,
+    minify: true,
     plugins: name === 'main' ? [cliCommandsApart] : [],
   }
 }

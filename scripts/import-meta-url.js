@@ -1,2 +1,7 @@
-// Injected into the CLI's CommonJS build (scripts/bundle.mjs) for `import.meta.url`.
-export const importMetaUrl = require('node:url').pathToFileURL(__filename).href
+// Injected into the CLI's CommonJS builds (scripts/cli-bundle.mjs) for `import.meta.url`, which
+// they spell `importMetaUrl.href`: made when first read (by `--version`), not at every start.
+export const importMetaUrl = {
+  get href() {
+    return require('node:url').pathToFileURL(__filename).href
+  },
+}
