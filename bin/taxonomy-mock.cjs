@@ -33,33 +33,36 @@ function requireWithCodeCache(file) {
     const vm = require('node:vm')
     const { size, mtimeMs } = fs.statSync(file)
     const folder = path.join(require('node:os').tmpdir(), 'taxonomy-mock-code-cache')
-    // Each install has its own file: a hash of the path, then what changes with a build.
+    // Each install has its own files: a hash of the path, then what changes with a build, then
+    // the kind of run. A cache holds what the run that wrote it compiled: one written by a first
+    // `--version` held none of the server's code, and each start after it compiled that again.
     let where = 2166136261
     for (let i = 0; i < file.length; i++) where = Math.imul(where ^ file.charCodeAt(i), 16777619)
     const prefix = `${process.version}-${process.arch}-${(where >>> 0).toString(36)}-`
-    const name = `${prefix}${size}-${mtimeMs}.bin`
+    const build = `${prefix}${size}-${mtimeMs}-`
+    const name = `${build}${servesBy(process.argv.slice(2)) ? 'serve' : 'other'}.bin`
     const cache = path.join(folder, name)
     // Only a folder of this user's that no one else may write to: the cache is code.
-    let cachedData
+    let cacheFd
     try {
       const { uid, mode } = fs.statSync(folder)
-      if (uid === process.getuid?.() && (mode & 0o022) === 0) cachedData = fs.readFileSync(cache)
+      if (uid === process.getuid?.() && (mode & 0o022) === 0) cacheFd = fs.openSync(cache, 'r')
     } catch {}
     // The file inside Node's module wrapper, decoded once from one buffer: the wrapper joined to
     // the decoded file made V8 flatten a second 300 KB string, young garbage at every start. The
-    // file is read into that buffer, not copied there: each page of a fresh buffer costs a fault.
+    // file is read into that buffer, and the cache after it once it is decoded: each page of a
+    // fresh buffer costs a fault, 10-20 us on a virtual machine.
     const [head, tail] = Module.wrap('\0').split('\0')
-    const wrapped = Buffer.allocUnsafeSlow(head.length + size + tail.length)
-    let end = wrapped.write(head, 'latin1')
-    const fd = fs.openSync(file, 'r')
-    try {
-      for (let read; end < head.length + size; end += read)
-        if ((read = fs.readSync(fd, wrapped, end, head.length + size - end, null)) === 0) break
-    } finally {
-      fs.closeSync(fd)
-    }
-    end += wrapped.write(tail, end, 'latin1')
-    const script = new vm.Script(wrapped.toString('utf8', 0, end), { filename: file, cachedData })
+    const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size
+    const buffer = Buffer.allocUnsafeSlow(Math.max(head.length + size + tail.length, cacheSize))
+    const start = buffer.write(head, 'latin1')
+    const end = start + readInto(fs, file, buffer, start, size)
+    const source = buffer.toString('utf8', 0, end + buffer.write(tail, end, 'latin1'))
+    const cachedData =
+      cacheFd === undefined
+        ? undefined
+        : buffer.subarray(0, readInto(fs, cacheFd, buffer, 0, cacheSize))
+    const script = new vm.Script(source, { filename: file, cachedData })
     const loaded = new Module(file, module)
     loaded.filename = file
     loaded.paths = Module._nodeModulePaths(path.dirname(file))
@@ -79,9 +82,9 @@ function requireWithCodeCache(file) {
       process.once('exit', () => {
         try {
           fs.mkdirSync(folder, { recursive: true, mode: 0o700 })
-          // One file per Node and CLI file: those of earlier builds go.
+          // Those of earlier builds go; this build's other kind stays.
           for (const old of fs.readdirSync(folder))
-            if (old.startsWith(prefix) && old !== name)
+            if (old.startsWith(prefix) && !old.startsWith(build))
               fs.rmSync(path.join(folder, old), { force: true })
           const partial = `${cache}.${process.pid}`
           fs.writeFileSync(partial, script.createCachedData())
@@ -93,4 +96,31 @@ function requireWithCodeCache(file) {
   } catch {
     return require(file)
   }
+}
+
+/**
+ * Reads up to `length` bytes of a file (a path, or a descriptor it then closes) into `buffer` at
+ * `at`, and says how many it read.
+ */
+function readInto(fs, from, buffer, at, length) {
+  const fd = typeof from === 'number' ? from : fs.openSync(from, 'r')
+  try {
+    let read = 0
+    for (let chunk; read < length; read += chunk)
+      if ((chunk = fs.readSync(fd, buffer, at + read, length - read, null)) === 0) break
+    return read
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * Whether the arguments run `serve`, the default command: none, `serve`, or an option first that
+ * is not `--help` or `--version`. (Options before another command count as `serve` here: that
+ * run keeps and reads the serve cache, which only costs it time.)
+ */
+function servesBy(args) {
+  const first = args[0]
+  if (first === undefined || first === 'serve') return true
+  return first.startsWith('-') && !/^(?:-h|--help|-v|--version)(?:=|$)/.test(first)
 }
