@@ -8,7 +8,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, early.l
 // Node 22.1+ keeps the CLI's compiled code on disk between runs (NODE_DISABLE_COMPILE_CACHE=1
 // turns it off); Node 20 lacks the function, and keeps V8's code cache by the function below
 // instead; Deno lacks it too and Bun has a stub, and both require the CLI as it is.
-const Module = require('node:module')
+// Node's CommonJS loader, as `require('node:module')` gives it, without loading that module's ES
+// module loader too.
+const Module = module.constructor
 const main = require('node:path').join(__dirname, '../dist/cli/main.cjs')
 const { createProcessIo, run } = Module.enableCompileCache?.()
   ? require(main)
@@ -32,7 +34,7 @@ function requireWithCodeCache(file) {
     const path = require('node:path')
     const vm = require('node:vm')
     const { size, mtimeMs } = fs.statSync(file)
-    const folder = path.join(require('node:os').tmpdir(), 'taxonomy-mock-code-cache')
+    const folder = path.join(tmpdir(), 'taxonomy-mock-code-cache')
     // Each install has its own files: a hash of the path, then what changes with a build, then
     // the kind of run. A cache holds what the run that wrote it compiled: one written by a first
     // `--version` held none of the server's code, and each start after it compiled that again.
@@ -123,4 +125,12 @@ function servesBy(args) {
   const first = args[0]
   if (first === undefined || first === 'serve') return true
   return first.startsWith('-') && !/^(?:-h|--help|-v|--version)(?:=|$)/.test(first)
+}
+
+/** `os.tmpdir()`, without loading node:os where it is three variables: everywhere but Windows. */
+function tmpdir() {
+  if (process.platform === 'win32') return require('node:os').tmpdir()
+  const { TMPDIR, TMP, TEMP } = process.env
+  const folder = TMPDIR || TMP || TEMP || '/tmp'
+  return folder.length > 1 && folder.endsWith('/') ? folder.slice(0, -1) : folder
 }

@@ -1,7 +1,6 @@
 import { closeSync, constants, createReadStream, openSync, readSync, stat } from 'node:fs'
 import { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
-import { isatty } from 'node:tty'
 import { promisify } from 'node:util'
 import { FixtureError, summarizeIssues } from '../core/fixture-error.js'
 import { noteDataFile } from '../core/identity.js'
@@ -221,7 +220,8 @@ function isTerminal(file: string): boolean {
   // Without blocking, and without becoming the process's controlling terminal.
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY)
   try {
-    return isatty(fd)
+    // node:tty loaded here, for a character device, not at every start.
+    return process.getBuiltinModule('node:tty').isatty(fd)
   } finally {
     closeSync(fd)
   }
