@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createClient } from '@redis/client'
 import { spawnCli, type CliRun } from './cli.js'
+import { HANG_MS } from './hang.js'
 import { freePort } from './local-load.js'
 
 /** A Redis server of Debian's `redis-server` on loopback, without persistence, for one test file. */
@@ -86,7 +87,8 @@ export async function spawnReplica(
   env: Record<string, string> = {},
 ): Promise<SpawnedReplica> {
   const run = spawnCli(['--port', '0', '--quiet', '--store', store, ...args], env)
-  const url = URL_LINE.exec(await run.waitFor(URL_LINE, 20_000))![1]!
+  // A replica reading thousands of saved sessions beside CI's other jobs took over 20 s to listen.
+  const url = URL_LINE.exec(await run.waitFor(URL_LINE, HANG_MS))![1]!
   return { run, url }
 }
 
