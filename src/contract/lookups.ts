@@ -57,7 +57,7 @@ export class LookupSet {
       exchange.status === 200 &&
       isObject(body)
     )
-      this.#topics.fold(body)
+      this.#topics.fold(body, exchange.text)
     const lookup = { collection, slug, body, exchange: keepStart(exchange) }
     this.#byKey.set(`${collection}/${slug}`, lookup)
     return lookup

@@ -11,6 +11,8 @@ import { TopicTable } from './topic-table.js'
  * character one byte and its own lower case past `A`-`Z`. Anything else is left to today's pipeline.
  */
 const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+/** ASCII but DEL, from `lastIndex` on. */
+const ASCII_RUN = /[\x00-\x7e]*/y
 const TOPIC_KEYS = ['id', 'name', 'slug', 'description'] as const
 
 /**
@@ -29,25 +31,26 @@ interface Topic {
 
 /**
  * The topics of the sub-discipline answers of a `record` or `verify` run, folded as each answer
- * arrives: each topic's four fields kept once, as text in one string per answer (a million topics
- * are then a few thousand strings, not four million for the collector to walk), numbered as first
- * listed, with each answer's list as those numbers. An answer is folded only when its topics are
- * PLAIN: objects with exactly the keys id, name, slug, description in that order, all printable
- * ASCII strings without `"` or `\`, a lower-case UUID, a fixture's slug and name, `topics_count`
- * their number, a topic listed again the same in every field as first, a slug one id, no topic
- * twice in one list. Those are, made stricter, every check today's rules (`summary-fields`,
- * `counts`, `same-identity`) and the fixture (`parseRecord`) make of a topic summary: the store
- * vouches for them. The first answer that is not plain ends the folding; `restore` then gives each
- * folded answer its topics back as `JSON.parse` made them, for today's pipeline. What it keeps is
- * counted as the answers are: its text is part of what the client read within the run's budget
- * (`budget.ts`), and each table holds a few words per topic of that text.
+ * arrives: each topic's four fields kept once, as where they are in the answer's text (a million
+ * topics are then a few thousand strings, not four million for the collector to walk, and no
+ * copy of their 240 MB to make; an answer whose text escapes characters has them copied into a
+ * text of their own), numbered as first listed, with each answer's list as those numbers. An
+ * answer is folded only when its topics are PLAIN: objects with exactly the keys id, name, slug,
+ * description in that order, all printable ASCII strings without `"` or `\`, a lower-case UUID, a
+ * fixture's slug and name, `topics_count` their number, a topic listed again the same in every
+ * field as first, a slug one id, no topic twice in one list. Those are, made stricter, every check
+ * today's rules (`summary-fields`, `counts`, `same-identity`) and the fixture (`parseRecord`)
+ * make of a topic summary: the store vouches for them. The first answer that is not plain ends the
+ * folding; `restore` then gives each folded answer its topics back as `JSON.parse` made them, for
+ * today's pipeline. What it keeps is counted as the answers are: its texts are what the client
+ * read within the run's budget (`budget.ts`), and each table holds a few words per topic.
  */
 export class TopicStore {
   #plain = true
   readonly #texts: string[] = []
-  /** Per topic, by number: its text, where its fields start, their lengths, the last list it was in. */
+  /** Per topic, by number: its text, where its four fields start in it, their lengths, the last list it was in. */
   #textOf = new Uint32Array(1_024)
-  #startOf = new Uint32Array(1_024)
+  #fieldsAt = new Uint32Array(4 * 1_024)
   #nameLength = new Uint16Array(1_024)
   #slugLength = new Uint16Array(1_024)
   #descriptionLength = new Uint32Array(1_024)
@@ -77,14 +80,16 @@ export class TopicStore {
 
   /**
    * Folds a sub-discipline body's topics when they are plain: the body keeps an empty array in
-   * their place (see `listOf`). Else nothing is folded from here on.
+   * their place (see `listOf`). Else nothing is folded from here on. `text`, the JSON the body was
+   * parsed from, is where the new topics' fields are kept when they are found there as they are;
+   * else they are copied into a text of their own.
    */
-  fold(body: Record<string, unknown>): void {
+  fold(body: Record<string, unknown>, text?: string): void {
     if (!this.#plain) return
     const topics = body.topics
     const list =
       Array.isArray(topics) && body.topics_count === topics.length
-        ? this.#foldList(topics)
+        ? this.#foldList(topics, text)
         : undefined
     if (list === undefined) {
       this.#plain = false
@@ -133,13 +138,16 @@ export class TopicStore {
   /** A topic's fields, as strings. */
   topicOf(number: number): Topic {
     const text = this.#texts[this.#textOf[number]!]!
-    let at = this.#startOf[number]!
-    const field = (length: number) => text.slice(at, (at += length))
+    const at = this.#fieldsAt
+    const id = at[4 * number]!
+    const name = at[4 * number + 1]!
+    const slug = at[4 * number + 2]!
+    const description = at[4 * number + 3]!
     return {
-      id: field(UUID_LENGTH),
-      name: field(this.#nameLength[number]!),
-      slug: field(this.#slugLength[number]!),
-      description: field(this.#descriptionLength[number]!),
+      id: text.slice(id, id + UUID_LENGTH),
+      name: text.slice(name, name + this.#nameLength[number]!),
+      slug: text.slice(slug, slug + this.#slugLength[number]!),
+      description: text.slice(description, description + this.#descriptionLength[number]!),
     }
   }
 
@@ -148,31 +156,19 @@ export class TopicStore {
    * piece of `before`: the caller's text of the topic made by one `join`, not a string per field.
    */
   pushFields(number: number, pieces: string[], before: readonly string[]): void {
-    const text = this.#texts[this.#textOf[number]!]!
-    const name = this.#startOf[number]! + UUID_LENGTH
-    const slug = name + this.#nameLength[number]!
-    const description = slug + this.#slugLength[number]!
-    pieces.push(
-      before[0]!,
-      text.slice(name - UUID_LENGTH, name),
-      before[1]!,
-      text.slice(name, slug),
-      before[2]!,
-      text.slice(slug, description),
-      before[3]!,
-      text.slice(description, description + this.#descriptionLength[number]!),
-    )
+    const { id, name, slug, description } = this.topicOf(number)
+    pieces.push(before[0]!, id, before[1]!, name, before[2]!, slug, before[3]!, description)
   }
 
   /** A topic's name. */
   nameOf(number: number): string {
-    const at = this.#startOf[number]! + UUID_LENGTH
+    const at = this.#fieldsAt[4 * number + 1]!
     return this.#texts[this.#textOf[number]!]!.slice(at, at + this.#nameLength[number]!)
   }
 
   /** A topic's slug. */
   slugOf(number: number): string {
-    const at = this.#startOf[number]! + UUID_LENGTH + this.#nameLength[number]!
+    const at = this.#fieldsAt[4 * number + 2]!
     return this.#texts[this.#textOf[number]!]!.slice(at, at + this.#slugLength[number]!)
   }
 
@@ -180,10 +176,9 @@ export class TopicStore {
    * The list's topic numbers, new topics kept; `undefined` when it is not plain. New topics are
    * checked and their text made first, then entered in the tables, whose comparisons read it.
    */
-  #foldList(topics: readonly unknown[]): Int32Array | undefined {
+  #foldList(topics: readonly unknown[], text: string | undefined): Int32Array | undefined {
     const list = new Int32Array(topics.length)
     const listNumber = this.#lists.size
-    const parts: string[] = []
     const fresh: Topic[] = []
     // Each new id's hash, found once: the lookup that missed it and its entry share it.
     const freshHashes: number[] = []
@@ -212,30 +207,32 @@ export class TopicStore {
       list[index] = -1 - fresh.length
       fresh.push(topic)
       freshHashes.push(idHash)
-      parts.push(topic.id, topic.name, topic.slug, topic.description)
     }
     if (fresh.length === 0) return list
-    const text = parts.join('')
-    return PLAIN_TEXT.test(text) && this.#keep(text, fresh, freshHashes, list, listNumber)
+    const found = text === undefined ? undefined : findFields(text, fresh)
+    const kept = found ? { text: text!, fieldsAt: found } : copyFields(fresh)
+    return kept && this.#keep(kept.text, kept.fieldsAt, fresh, freshHashes, list, listNumber)
       ? list
       : undefined
   }
 
-  /** Enters a list's new topics, their text `text`; false when one is there twice or a slug taken. */
+  /**
+   * Enters a list's new topics, their fields in `text` where `fieldsAt` says (four a topic); false
+   * when one is there twice or a slug taken.
+   */
   #keep(
     text: string,
+    fieldsAt: Uint32Array,
     fresh: readonly Topic[],
     idHashes: readonly number[],
     list: Int32Array,
     listNumber: number,
   ): boolean {
     const textNumber = this.#texts.push(text) - 1
-    let at = 0
     const first = this.#size
     for (let index = 0; index < fresh.length; index++) {
       const topic = fresh[index]!
-      const number = this.#add(textNumber, at, topic)
-      at += UUID_LENGTH + topic.name.length + topic.slug.length + topic.description.length
+      const number = this.#add(textNumber, fieldsAt, index, topic)
       this.#lastList[number] = listNumber
       // A second sighting within the list is a duplicate; a slug already given, another id's.
       const id = (other: number) => this.#isId(other, topic.id)
@@ -248,11 +245,12 @@ export class TopicStore {
     return true
   }
 
-  #add(textNumber: number, start: number, topic: Topic): number {
+  #add(textNumber: number, fieldsAt: Uint32Array, index: number, topic: Topic): number {
     const number = this.#size++
     if (number === this.#textOf.length) this.#grow()
     this.#textOf[number] = textNumber
-    this.#startOf[number] = start
+    for (let field = 0; field < 4; field++)
+      this.#fieldsAt[4 * number + field] = fieldsAt[4 * index + field]!
     this.#nameLength[number] = topic.name.length
     this.#slugLength[number] = topic.slug.length
     this.#descriptionLength[number] = topic.description.length
@@ -267,7 +265,7 @@ export class TopicStore {
       return grown
     }
     this.#textOf = twice(this.#textOf)
-    this.#startOf = twice(this.#startOf)
+    this.#fieldsAt = twice(this.#fieldsAt)
     this.#nameLength = twice(this.#nameLength)
     this.#slugLength = twice(this.#slugLength)
     this.#descriptionLength = twice(this.#descriptionLength)
@@ -275,7 +273,7 @@ export class TopicStore {
   }
 
   #isSlug(number: number, slug: string): boolean {
-    const at = this.#startOf[number]! + UUID_LENGTH + this.#nameLength[number]!
+    const at = this.#fieldsAt[4 * number + 2]!
     return (
       this.#slugLength[number] === slug.length &&
       this.#texts[this.#textOf[number]!]!.startsWith(slug, at)
@@ -283,15 +281,15 @@ export class TopicStore {
   }
 
   #isId(number: number, id: string): boolean {
-    return this.#texts[this.#textOf[number]!]!.startsWith(id, this.#startOf[number]!)
+    return this.#texts[this.#textOf[number]!]!.startsWith(id, this.#fieldsAt[4 * number]!)
   }
 
   /** Whether topic `number`, of `topic`'s id, has its other fields too. */
   #isSame(number: number, topic: Topic): boolean {
     const text = this.#texts[this.#textOf[number]!]!
-    const name = this.#startOf[number]! + UUID_LENGTH
-    const slug = name + this.#nameLength[number]!
-    const description = slug + this.#slugLength[number]!
+    const name = this.#fieldsAt[4 * number + 1]!
+    const slug = this.#fieldsAt[4 * number + 2]!
+    const description = this.#fieldsAt[4 * number + 3]!
     return (
       this.#nameLength[number] === topic.name.length &&
       this.#slugLength[number] === topic.slug.length &&
@@ -301,6 +299,57 @@ export class TopicStore {
       text.startsWith(topic.description, description)
     )
   }
+}
+
+/**
+ * Where each field of `fresh` is in `text`, the JSON they were parsed from: four offsets a topic,
+ * or `undefined` when one is not there as it is or not plain. Without a backslash the text escapes
+ * nothing, so each string it holds is there as it is, and none holds a quote or a control
+ * character: ASCII but DEL where they are found, they are plain. Each field is looked for first
+ * where the one before it was, as far after the field before (the service's layout), then from
+ * there on; any place the same characters are is as good as another.
+ */
+function findFields(text: string, fresh: readonly Topic[]): Uint32Array | undefined {
+  if (text.includes('\\')) return undefined
+  const fieldsAt = new Uint32Array(4 * fresh.length)
+  const gaps = [0, 0, 0, 0]
+  let from = 0
+  for (let index = 0; index < fresh.length; index++) {
+    const topic = fresh[index]!
+    for (let field = 0; field < 4; field++) {
+      const value = topic[TOPIC_KEYS[field]!]
+      let at = from + gaps[field]!
+      // A slice compared is some 40 ns; `startsWith`, or a loop of `charCodeAt`, 150-200.
+      if (text.slice(at, at + value.length) !== value) {
+        at = text.indexOf(value, from)
+        if (at < 0) return undefined
+        gaps[field] = at - from
+      }
+      fieldsAt[4 * index + field] = at
+      from = at + value.length
+    }
+  }
+  ASCII_RUN.lastIndex = fieldsAt[0]!
+  ASCII_RUN.test(text)
+  return ASCII_RUN.lastIndex >= from ? fieldsAt : undefined
+}
+
+/** The fields of `fresh` copied into one text, each after the one before; `undefined` when not plain. */
+function copyFields(fresh: readonly Topic[]): { text: string; fieldsAt: Uint32Array } | undefined {
+  const parts: string[] = []
+  const fieldsAt = new Uint32Array(4 * fresh.length)
+  let at = 0
+  for (let index = 0; index < fresh.length; index++) {
+    const topic = fresh[index]!
+    for (let field = 0; field < 4; field++) {
+      const value = topic[TOPIC_KEYS[field]!]
+      parts.push(value)
+      fieldsAt[4 * index + field] = at
+      at += value.length
+    }
+  }
+  const text = parts.join('')
+  return PLAIN_TEXT.test(text) ? { text, fieldsAt } : undefined
 }
 
 /** An object of exactly the keys id, name, slug, description, in that order, each a string. */

@@ -17,12 +17,14 @@ type Topic = Record<string, unknown>
 type SubBody = Record<string, unknown> & { topics: Topic[] }
 type Change = (body: SubBody, seen: ReadonlySet<unknown>) => void
 type Size = 'small' | 'medium'
+/** How the service writes a body's JSON. */
+type Write = (body: SubBody) => string
 
 /**
  * A small service whose sub-discipline answers `change` alters: called with each body and the
  * topic ids earlier answers listed. Fresh for each run, so both runs see the same service.
  */
-function serviceWith(change: Change, size: Size) {
+function serviceWith(change: Change, size: Size, write: Write) {
   const handle = createFetchHandler({ seed: 7, size, apiKeys: [SECRET] })
   const seen = new Set<unknown>()
   return async (request: Request): Promise<Response> => {
@@ -32,7 +34,7 @@ function serviceWith(change: Change, size: Size) {
     const body = (await response.json()) as SubBody
     change(body, seen)
     for (const topic of body.topics) seen.add(topic.id)
-    return new Response(JSON.stringify(body), {
+    return new Response(write(body), {
       status: 200,
       headers: { 'content-type': 'application/json' },
     })
@@ -40,7 +42,7 @@ function serviceWith(change: Change, size: Size) {
 }
 
 /** `recordService` of the whole service, or its error's message. */
-async function recordAll(change: Change, size: Size): Promise<RecordResult | string> {
+async function recordAll(change: Change, size: Size, write: Write): Promise<RecordResult | string> {
   return recordService({
     target: 'http://taxonomy.test',
     apiKey: SECRET,
@@ -49,19 +51,23 @@ async function recordAll(change: Change, size: Size): Promise<RecordResult | str
     rate: 1_000,
     maxRequests: 10_000,
     maxReadBytes: 256 * 1024 * 1024,
-    fetch: serviceWith(change, size),
+    fetch: serviceWith(change, size, write),
   }).catch((error: unknown) => (error as Error).message)
 }
 
 /** Records through the store (when it can) and through today's pipeline only; whether the store was left. */
-async function recordBoth(change: Change, size: Size = 'small') {
+async function recordBoth(
+  change: Change,
+  size: Size = 'small',
+  write: Write = (body) => JSON.stringify(body),
+) {
   const restore = vi.spyOn(TopicStore.prototype, 'restore')
-  const folded = await recordAll(change, size)
+  const folded = await recordAll(change, size, write)
   const fellBack = restore.mock.calls.length > 0
   restore.mockRestore()
   topicFolding.enabled = false
   try {
-    const today = await recordAll(change, size)
+    const today = await recordAll(change, size, write)
     return { folded, today, fellBack }
   } finally {
     topicFolding.enabled = true
@@ -94,6 +100,21 @@ describe('record through the store of topics against today', () => {
   for (const size of ['small', 'medium'] as const) {
     it(`records a plain ${size} service from the store, with the same file and result`, async () => {
       const { folded, today, fellBack } = await recordBoth(() => {}, size)
+      expect(fellBack).toBe(false)
+      expect(typeof folded).not.toBe('string')
+      expectSame(folded, today)
+    })
+  }
+
+  // The store keeps a topic's fields where they are in the answer's text when they are there as
+  // they are, and a copy of them when not: each way, the same file.
+  const writes: Record<string, Write> = {
+    'indented JSON': (body) => JSON.stringify(body, null, 2),
+    'each slash escaped': (body) => JSON.stringify(body).replaceAll('-', '\\u002d'),
+  }
+  for (const [name, write] of Object.entries(writes)) {
+    it(`records a plain service that writes ${name} from the store, with the same file`, async () => {
+      const { folded, today, fellBack } = await recordBoth(() => {}, 'small', write)
       expect(fellBack).toBe(false)
       expect(typeof folded).not.toBe('string')
       expectSame(folded, today)
@@ -190,6 +211,38 @@ describe('TopicStore', () => {
       '',
     ])
       expect(folds(id)).toBe(false)
+  })
+
+  it('keeps the fields where their characters are in the text, wherever that is', () => {
+    const first = topic('3c88596c-5e88-45db-8116-017eb4733ac5')
+    const second = {
+      ...topic('4c88596c-5e88-45db-8116-017eb4733ac5'),
+      slug: 'logic',
+      name: 'Logic',
+    }
+    const body = { description: `${first.id}${first.name} ${second.slug}`, topics_count: 2 }
+    for (const text of [
+      JSON.stringify({ ...body, topics: [first, second] }),
+      JSON.stringify({ ...body, topics: [first, second] }, null, '\t'),
+      // Found nowhere as they are: copied.
+      JSON.stringify({ ...body, topics: [first, second] }).replaceAll('L', '\\u004c'),
+    ]) {
+      const store = new TopicStore()
+      store.fold(JSON.parse(text) as Record<string, unknown>, text)
+      expect(store.isPlain).toBe(true)
+      expect([store.topicOf(0), store.topicOf(1)]).toEqual([first, second])
+      expect([store.nameOf(1), store.slugOf(1)]).toEqual(['Logic', 'logic'])
+    }
+  })
+
+  it('does not fold a field of the text that is not ASCII', () => {
+    const text = JSON.stringify({
+      topics_count: 1,
+      topics: [{ ...topic('3c88596c-5e88-45db-8116-017eb4733ac5'), description: 'd\u00e9' }],
+    })
+    const store = new TopicStore()
+    store.fold(JSON.parse(text) as Record<string, unknown>, text)
+    expect(store.isPlain).toBe(false)
   })
 
   it("leaves the file to today's pipeline when a folded topic is in no recorded list", () => {
