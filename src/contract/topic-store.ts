@@ -48,7 +48,7 @@ interface Topic {
 export class TopicStore {
   #plain = true
   readonly #texts: string[] = []
-  /** Per topic, by number: its text, where its four fields start in it, their lengths, the last list it was in. */
+  /** Per topic, by number: its text, where its four fields start, their lengths, its last list. */
   #textOf = new Uint32Array(1_024)
   #fieldsAt = new Uint32Array(4 * 1_024)
   #nameLength = new Uint16Array(1_024)
@@ -174,7 +174,8 @@ export class TopicStore {
 
   /**
    * The list's topic numbers, new topics kept; `undefined` when it is not plain. New topics are
-   * checked and their text made first, then entered in the tables, whose comparisons read it.
+   * checked and their fields found (or copied) first, then entered in the tables, whose
+   * comparisons read them.
    */
   #foldList(topics: readonly unknown[], text: string | undefined): Int32Array | undefined {
     const list = new Int32Array(topics.length)
@@ -334,7 +335,7 @@ function findFields(text: string, fresh: readonly Topic[]): Uint32Array | undefi
   return ASCII_RUN.lastIndex >= from ? fieldsAt : undefined
 }
 
-/** The fields of `fresh` copied into one text, each after the one before; `undefined` when not plain. */
+/** The fields of `fresh` copied into one text, one after another; `undefined` when not plain. */
 function copyFields(fresh: readonly Topic[]): { text: string; fieldsAt: Uint32Array } | undefined {
   const parts: string[] = []
   const fieldsAt = new Uint32Array(4 * fresh.length)

@@ -110,7 +110,7 @@ describe('record through the store of topics against today', () => {
   // they are, and a copy of them when not: each way, the same file.
   const writes: Record<string, Write> = {
     'indented JSON': (body) => JSON.stringify(body, null, 2),
-    'each slash escaped': (body) => JSON.stringify(body).replaceAll('-', '\\u002d'),
+    'each hyphen escaped': (body) => JSON.stringify(body).replaceAll('-', '\\u002d'),
   }
   for (const [name, write] of Object.entries(writes)) {
     it(`records a plain service that writes ${name} from the store, with the same file`, async () => {
