@@ -241,16 +241,18 @@ function isResponse(value: unknown): value is Response {
   return typeof response?.status === 'number' && typeof response.headers?.get === 'function'
 }
 
+const UTF8 = new TextDecoder()
+
 /** UTF-8 parts of `bytes` bytes in all, as one text. */
 function decodeParts(parts: readonly Uint8Array[], bytes: number): string {
-  if (parts.length === 1) return new TextDecoder().decode(parts[0])
+  if (parts.length === 1) return UTF8.decode(parts[0])
   const all = new Uint8Array(bytes)
   let offset = 0
   for (const part of parts) {
     all.set(part, offset)
     offset += part.byteLength
   }
-  return new TextDecoder().decode(all)
+  return UTF8.decode(all)
 }
 
 /**

@@ -213,6 +213,34 @@ describe('TopicStore', () => {
       expect(folds(id)).toBe(false)
   })
 
+  it('folds no list that names a topic twice, new or known, and numbers new ones as listed', () => {
+    const a = topic('3c88596c-5e88-45db-8116-017eb4733ac5')
+    const b = { ...topic('4c88596c-5e88-45db-8116-017eb4733ac5'), slug: 'logic' }
+    const c = { ...topic('5c88596c-5e88-45db-8116-017eb4733ac5'), slug: 'ethos' }
+    const listed = (...topics: object[]) => ({ topics_count: topics.length, topics })
+    const store = new TopicStore()
+    store.fold(listed(a))
+    const twoNew = listed(c, b)
+    store.fold(twoNew)
+    expect(store.listOf(twoNew.topics)).toEqual(Int32Array.of(1, 2))
+    const knownThen = listed(c, a)
+    store.fold(knownThen)
+    expect(store.listOf(knownThen.topics)).toEqual(Int32Array.of(1, 0))
+    expect(store.isPlain).toBe(true)
+    for (const topics of [
+      [b, a, b],
+      [a, b, a],
+    ]) {
+      const other = new TopicStore()
+      other.fold(listed(b))
+      other.fold(listed(...topics))
+      expect(other.isPlain).toBe(false)
+    }
+    const newTwice = new TopicStore()
+    newTwice.fold(listed(a, b, a))
+    expect(newTwice.isPlain).toBe(false)
+  })
+
   it('keeps the fields where their characters are in the text, wherever that is', () => {
     const first = topic('3c88596c-5e88-45db-8116-017eb4733ac5')
     const second = {
