@@ -40,7 +40,8 @@ function isSorted(items: readonly Named[], inOrder: (a: Named, b: Named) => bool
 
 /** Topics folded out of their answers (`TopicStore`): the arrays their answers no longer hold. */
 export interface FoldedTopics {
-  namedLists(): Iterable<readonly Named[]>
+  /** What `observeOrder` says of those arrays. */
+  observedOrder(): ObservedOrder
 }
 
 /**
@@ -53,9 +54,9 @@ export function observeOrders(
 ): Record<NestedArray, ObservedOrder> {
   return Object.fromEntries(
     NESTED_ARRAYS.map((kind) => {
-      const arrays = arraysOf(lookups, kind)
+      const observed = observeOrder(arraysOf(lookups, kind))
       // A folded answer holds an empty array in its topics' place, which tells no order.
-      return [kind, observeOrder(kind === 'topics' && folded ? chain(arrays, folded) : arrays)]
+      return [kind, kind === 'topics' && folded ? both(observed, folded.observedOrder()) : observed]
     }),
   ) as Record<NestedArray, ObservedOrder>
 }
@@ -79,10 +80,16 @@ function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
   )
 }
 
-function* chain(arrays: readonly Named[][], folded: FoldedTopics): Generator<readonly Named[]> {
-  yield* arrays
-  yield* folded.namedLists()
+/** What `observeOrder` says of the arrays of two groups together. */
+function both(a: ObservedOrder, b: ObservedOrder): ObservedOrder {
+  if (a === 'unknown' || b === 'unknown') return a === 'unknown' ? b : a
+  const byName = agrees(a, 'name') && agrees(b, 'name')
+  const byId = agrees(a, 'id') && agrees(b, 'id')
+  return byName && byId ? 'name or id' : byName ? 'name' : byId ? 'id' : 'other'
 }
+
+const agrees = (observed: ObservedOrder, order: 'name' | 'id') =>
+  observed === order || observed === 'name or id'
 
 /** Which of the kit's orders every observed array of a kind is in, the arrays read once each. */
 export function observeOrder(arrays: Iterable<readonly Named[]>): ObservedOrder {

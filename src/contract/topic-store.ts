@@ -1,6 +1,6 @@
 import { fitsName, MAX_NAME_LENGTH } from '../core/fixture.js'
 import { hashOf } from '../core/first-seen.js'
-import { compare } from '../core/records.js'
+import { compare, inNameOrder } from '../core/records.js'
 import { isLowercaseUuid, UUID_LENGTH } from '../core/ids.js'
 import { isFixtureSlug } from '../core/slug.js'
 import type { ObservedOrder } from './order.js'
@@ -62,9 +62,19 @@ export class TopicStore {
   readonly #slugs = new TopicTable()
   /** Each folded answer's list of topic numbers, by the empty array left in its body's place. */
   readonly #lists = new Map<readonly unknown[], Int32Array>()
+  readonly #observesNames: boolean
   #byId = true
+  #byName = true
   #telling = false
   #repeatSightings = 0
+
+  /**
+   * `observeNames`: whether each list's name order is read as it is folded (`verify`, which has
+   * no other use for the names); else it is assumed, for `toStoredTopics` to check (`record`).
+   */
+  constructor({ observeNames = false }: { readonly observeNames?: boolean } = {}) {
+    this.#observesNames = observeNames
+  }
 
   /** Whether every answer so far was folded. */
   get isPlain(): boolean {
@@ -113,18 +123,14 @@ export class TopicStore {
   }
 
   /**
-   * Each folded list's topics as id, name and slug, a list at a time: what `observeOrder` reads of
-   * them, made as it reads, so that no list outlives its turn.
+   * What `observeOrder` says of the folded lists: each list, whose topics are distinct, is in an
+   * order when each neighbour is. Without `observeNames`, in name order once they are found so.
    */
-  *namedLists(): Generator<Topic[]> {
-    for (const list of this.#lists.values())
-      yield Array.from(list, (number) => this.topicOf(number))
-  }
-
-  /** What `observeOrder` says of the folded lists, once they are found in name order. */
   observedOrder(): ObservedOrder {
     if (!this.#telling) return 'unknown'
-    return this.#byId ? 'name or id' : 'name'
+    const byName = this.#byName || !this.#observesNames
+    if (byName) return this.#byId ? 'name or id' : 'name'
+    return this.#byId ? 'id' : 'other'
   }
 
   /** Gives every folded body its topics back, as new objects equal to those it was sent with. */
@@ -187,9 +193,10 @@ export class TopicStore {
     for (let index = 0; index < topics.length; index++) {
       const topic = topics[index]
       if (!hasTopicFields(topic)) return undefined
-      // The name order is checked once the topics are sorted (`toStoredTopics`).
+      // Without `observeNames`, the name order is checked once the topics are sorted.
       if (before !== undefined) {
         if (compare(before.id, topic.id) > 0) this.#byId = false
+        if (this.#byName && this.#observesNames && !inNameOrder(before, topic)) this.#byName = false
         this.#telling = true
       }
       before = topic

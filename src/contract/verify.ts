@@ -66,7 +66,7 @@ async function check(resolved: ResolvedServiceOptions, limit: number): Promise<V
   // Each sub-discipline answer's topics folded as it arrives, when they are plain, as `record`
   // does: a million topics are then a few thousand strings, not objects that every collection of
   // the young generation copies. The report is the same either way (test/verify/verify-fold.test.ts).
-  const store = topicFolding.enabled ? new TopicStore() : undefined
+  const store = topicFolding.enabled ? new TopicStore({ observeNames: true }) : undefined
   const lookups = new LookupSet(store)
   const start = await lookUpGiven(resolved, client, lookups)
   // The probes need a record that exists: the first slug given that was found.
