@@ -291,4 +291,31 @@ describe('TopicStore', () => {
     expect(toStoredTopics(store, [listed(one, 'a'), listed(other, 'b')])?.count).toBe(2)
     expect(toStoredTopics(store, [listed(other, 'b')])).toBeUndefined()
   })
+  it('puts the topics in byName order: names of one start, of one lower case, short, long', () => {
+    // Each topic its own list, so that any order of them is one the lists allow.
+    const characters = ['a', 'A', 'b', 'B', ' ', '!', '~', '[', '_', '`', 'z', 'Z', '0']
+    let seed = 7
+    const next = (bound: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0
+      return Math.floor((seed / 2 ** 32) * bound)
+    }
+    const topics = Array.from({ length: 2_000 }, (_, index) => {
+      const length = 1 + next(9)
+      const name = Array.from({ length }, () => characters[next(characters.length)]).join('')
+      const id = `${index.toString(16).padStart(8, '0')}-5e88-45db-8116-017eb4733ac5`
+      return { id, name: `x${name}`, slug: `t-${next(5)}-${index}`, description: 'd' }
+    })
+    const store = new TopicStore()
+    const subLists = topics.map((topic, index) => {
+      const body = { topics_count: 1, topics: [topic] }
+      store.fold(body)
+      return { id: `sub-${index}`, list: store.listOf(body.topics)! }
+    })
+    expect(store.isPlain).toBe(true)
+    const names = (records: readonly { name: string; slug: string }[]) =>
+      records.map(({ name, slug }) => `${name} ${slug}`)
+    const stored = toStoredTopics(store, subLists)!.records()
+    expect(names(stored)).toEqual(names(byName(topics)))
+    expect(new Set(stored.map((topic) => topic.id)).size).toBe(topics.length)
+  })
 })
