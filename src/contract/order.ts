@@ -82,14 +82,25 @@ function arraysOf(lookups: readonly Lookup[], kind: NestedArray): Named[][] {
 
 /** What `observeOrder` says of the arrays of two groups together. */
 function both(a: ObservedOrder, b: ObservedOrder): ObservedOrder {
-  if (a === 'unknown' || b === 'unknown') return a === 'unknown' ? b : a
-  const byName = agrees(a, 'name') && agrees(b, 'name')
-  const byId = agrees(a, 'id') && agrees(b, 'id')
-  return byName && byId ? 'name or id' : byName ? 'name' : byId ? 'id' : 'other'
+  return orderOf(
+    a !== 'unknown' || b !== 'unknown',
+    allows(a, 'name') && allows(b, 'name'),
+    allows(a, 'id') && allows(b, 'id'),
+  )
 }
 
-const agrees = (observed: ObservedOrder, order: 'name' | 'id') =>
-  observed === order || observed === 'name or id'
+/** Whether arrays observed so are each in `order` (or too short to tell). */
+const allows = (observed: ObservedOrder, order: 'name' | 'id') =>
+  observed === order || observed === 'name or id' || observed === 'unknown'
+
+/**
+ * What `observeOrder` says of arrays: `telling` whether any had two items or more, `byName` and
+ * `byId` whether each of those is in that order.
+ */
+export function orderOf(telling: boolean, byName: boolean, byId: boolean): ObservedOrder {
+  if (!telling) return 'unknown'
+  return byName && byId ? 'name or id' : byName ? 'name' : byId ? 'id' : 'other'
+}
 
 /** Which of the kit's orders every observed array of a kind is in, the arrays read once each. */
 export function observeOrder(arrays: Iterable<readonly Named[]>): ObservedOrder {
@@ -103,8 +114,7 @@ export function observeOrder(arrays: Iterable<readonly Named[]>): ObservedOrder 
     byId &&= isInOrder(items, 'id')
     if (!byName && !byId) break
   }
-  if (!telling) return 'unknown'
-  return byName && byId ? 'name or id' : byName ? 'name' : byId ? 'id' : 'other'
+  return orderOf(telling, byName, byId)
 }
 
 /** Arrays already in order are the rule: a look at each neighbour says so without a sort. */
@@ -120,8 +130,7 @@ function isInOrder(items: readonly Named[], order: 'name' | 'id'): boolean {
 export function matchingOrder(observed: Readonly<Record<NestedArray, ObservedOrder>>): NestedOrder {
   const kinds = Object.values(observed)
   for (const order of ['name', 'id'] as const) {
-    if (kinds.every((kind) => kind === order || kind === 'name or id' || kind === 'unknown'))
-      return order
+    if (kinds.every((kind) => allows(kind, order))) return order
   }
   return 'fixture'
 }

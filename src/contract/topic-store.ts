@@ -3,7 +3,7 @@ import { hashOf } from '../core/first-seen.js'
 import { compare, inNameOrder } from '../core/records.js'
 import { isLowercaseUuid, UUID_LENGTH } from '../core/ids.js'
 import { isFixtureSlug } from '../core/slug.js'
-import type { ObservedOrder } from './order.js'
+import { orderOf, type ObservedOrder } from './order.js'
 import { TopicTable } from './topic-table.js'
 
 /**
@@ -127,10 +127,7 @@ export class TopicStore {
    * order when each neighbour is. Without `observeNames`, in name order once they are found so.
    */
   observedOrder(): ObservedOrder {
-    if (!this.#telling) return 'unknown'
-    const byName = this.#byName || !this.#observesNames
-    if (byName) return this.#byId ? 'name or id' : 'name'
-    return this.#byId ? 'id' : 'other'
+    return orderOf(this.#telling, this.#byName || !this.#observesNames, this.#byId)
   }
 
   /** Gives every folded body its topics back, as new objects equal to those it was sent with. */

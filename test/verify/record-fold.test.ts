@@ -291,6 +291,7 @@ describe('TopicStore', () => {
     expect(toStoredTopics(store, [listed(one, 'a'), listed(other, 'b')])?.count).toBe(2)
     expect(toStoredTopics(store, [listed(other, 'b')])).toBeUndefined()
   })
+
   it('puts the topics in byName order: names of one start, of one lower case, short, long', () => {
     // Each topic its own list, so that any order of them is one the lists allow.
     const characters = ['a', 'A', 'b', 'B', ' ', '!', '~', '[', '_', '`', 'z', 'Z', '0']
