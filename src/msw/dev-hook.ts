@@ -35,11 +35,31 @@ const DATA_PARAMETER = 'taxonomy-data'
  */
 function stateFromQuery(search: string): MockState {
   const query = new URLSearchParams(search)
+  refuseNearMisses(query)
   const scenario = onlyValue(query, SCENARIO_PARAMETER)
   const data = onlyValue(query, DATA_PARAMETER)
   return {
     ...(scenario === null ? {} : { scenario: parseScenario(scenario) }),
     ...(data === null ? {} : { data: parseData(data) }),
+  }
+}
+
+/** A parameter name as a near miss of ours reads: lower case, without `-` and `_`. */
+const looseName = (name: string) => name.toLowerCase().replace(/[-_]/g, '')
+const LOOSE_NAMES = new Map(
+  [SCENARIO_PARAMETER, DATA_PARAMETER].map((name) => [looseName(name), name] as const),
+)
+
+/**
+ * Throws for a parameter that is one of ours but for case or separators (`?TAXONOMY-SCENARIO=`,
+ * `?taxonomy_data=`, `?taxonomyScenario=`): read by no one, it would start the page in the usual
+ * state without a word.
+ */
+function refuseNearMisses(query: URLSearchParams): void {
+  for (const name of query.keys()) {
+    const meant = LOOSE_NAMES.get(looseName(name))
+    if (meant !== undefined && meant !== name)
+      throw new TypeError(`?${name}= is not read; the parameter is ?${meant}=`)
   }
 }
 

@@ -94,6 +94,21 @@ it('throws on a scenario, a data name or a URL value that names nothing, naming 
   expect(() => createDevMock({}, '?taxonomy-scenario={"kind":')).toThrow(/taxonomy-scenario/)
 })
 
+it('throws on a URL parameter that is ours but for case or separators, naming ours', () => {
+  for (const [search, name, meant] of [
+    ['?TAXONOMY-SCENARIO=unavailable', 'TAXONOMY-SCENARIO', 'taxonomy-scenario'],
+    ['?page=2&taxonomy_data=empty-children', 'taxonomy_data', 'taxonomy-data'],
+    ['?taxonomyScenario=flaky', 'taxonomyScenario', 'taxonomy-scenario'],
+  ] as const) {
+    expect(() => createDevMock({}, search)).toThrow(
+      new TypeError(`?${name}= is not read; the parameter is ?${meant}=`),
+    )
+  }
+  // A page's own parameters, even ones that start alike, are not the kit's business.
+  createDevMock({}, '?taxonomy=history&taxonomy-view=tree&scenario=x')
+  globalThis.taxonomyMock = undefined
+})
+
 it("names `data`, not the resolver's `patch`, for data that is neither a name nor a patch object", () => {
   const refused = (received: string) =>
     new RegExp(
