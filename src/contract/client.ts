@@ -4,7 +4,7 @@ import { formatReceived } from '../core/size.js'
 import { KEPT_TEXT_CHARS, MAX_BODY_BYTES, TooLargeError } from './budget.js'
 import type { ResolvedServiceOptions } from './options.js'
 import { createRedactor } from './redact.js'
-import { isMalformedHttp, reasonOf } from '../http/fetch-failure.js'
+import { isMalformedHttp, reasonOf, trustHintOf } from '../http/fetch-failure.js'
 
 /** How a request authenticates: the real key, none, a wrong key, or the real key after `bearer`. */
 export type Auth = 'key' | 'none' | 'wrong' | 'lowercase'
@@ -122,7 +122,7 @@ export function createServiceClient(options: ResolvedServiceOptions): ServiceCli
       throw new UnreachableError(
         isMalformedHttp(reason)
           ? `GET ${path} answered malformed HTTP (${reason})`
-          : `cannot reach ${options.base}: ${reason}`,
+          : `cannot reach ${options.base}: ${reason}${trustHintOf(reason)}`,
       )
     }
     const ms = performance.now() - sentAt

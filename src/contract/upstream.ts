@@ -11,7 +11,7 @@ import {
   type UpstreamSource,
 } from '../http/upstream.js'
 import { MAX_BODY_BYTES } from './budget.js'
-import { isMalformedHttp, isTimeout, reasonOf } from '../http/fetch-failure.js'
+import { isMalformedHttp, isTimeout, reasonOf, trustHintOf } from '../http/fetch-failure.js'
 import { resolveApiKey, resolveTarget, resolveTimeout, type BoundedFetch } from './options.js'
 import { createRedactor, type Redactor } from './redact.js'
 
@@ -150,7 +150,7 @@ function unreadableCoding(raw: readonly string[]): string | undefined {
 function noAnswer(error: unknown, timeout: number): string {
   return isTimeout(error)
     ? `no answer within ${timeout} ms (timeout)`
-    : `no answer: ${reasonOf(error)}`
+    : `no answer: ${reasonOf(error)}${trustHintOf(reasonOf(error))}`
 }
 
 /** A body that is not relayed, though the upstream answered: longer than one answer may be, or broken off. */

@@ -16,6 +16,26 @@ export function reasonOf(error: unknown): string {
 }
 
 /**
+ * Node's codes for a TLS peer whose certificate it does not trust: self-signed (a mock's `--tls`
+ * included) or issued by a CA that is not in Node's list.
+ */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+])
+
+/** What to do when `reason` (a {@link reasonOf}) is an untrusted certificate, in parentheses; else ''. */
+export function trustHintOf(reason: string): string {
+  return UNTRUSTED.has(reason)
+    ? " (Node does not trust its certificate: name the CA's PEM file in NODE_EXTRA_CA_CERTS)"
+    : ''
+}
+
+/**
  * What fetch (undici, Node 20 to 24) says of an answer it will not read, by code or, where it
  * gives none, by message: headers past its limit, more content codings than it decodes (5).
  */

@@ -1,7 +1,7 @@
 import { OptionError } from '../core/option-error.js'
 import { formatReceived } from '../core/size.js'
 import { toMegabytes } from '../core/megabytes.js'
-import { reasonOf } from './fetch-failure.js'
+import { reasonOf, trustHintOf } from './fetch-failure.js'
 import { ADMIN_KEY_HEADER, SESSION_HEADER } from './header-names.js'
 import type { Har } from './har.js'
 import type { JournalEntry } from './journal.js'
@@ -252,10 +252,12 @@ export function checkedOrigin(url: string | URL, name = 'url'): string {
 
 /**
  * What to do about a call that got no answer, where its reason alone leaves it open: a refused
- * connection is most often a mock not started yet, or a URL with the wrong port.
+ * connection is most often a mock not started yet, or a URL with the wrong port; an untrusted
+ * certificate, a mock served with `--tls` whose certificate the tests' process was not given.
  */
 function hintOf(error: Error): string {
-  return reasonOf(error) === 'ECONNREFUSED'
+  const reason = reasonOf(error)
+  return reason === 'ECONNREFUSED'
     ? ' (no server listens there: start the mock before the tests, or correct its URL)'
-    : ''
+    : trustHintOf(reason)
 }
