@@ -296,6 +296,42 @@ it("runs the Go recipe with the mock's variables exported, and test names longer
   expect(processesIn(dir)).toEqual([])
 })
 
+it('gives same-named tests of two pytest projects sessions of their own, for mocks that share sessions through a store', async () => {
+  const ids: string[] = []
+  for (const name of ['python-project-a', 'python-project-b']) {
+    const dir = folderFor(name)
+    layOut('docs/recipes/python-pytest.md', dir)
+    writeFileSync(
+      join(dir, 'test_same.py'),
+      'def test_same_name(session):\n    print("session:", session.id)\n',
+    )
+    const { code, output } = await run('pytest-3 -p no:cacheprovider -s test_same.py', dir, {})
+    expect(code, output).toBe(0)
+    ids.push(/session: (\S+)/.exec(output)?.[1] ?? output)
+  }
+  expect(ids[0]).toMatch(/^test_same_name-[0-9a-f]{12}$/)
+  expect(ids[1]).toMatch(/^test_same_name-[0-9a-f]{12}$/)
+  expect(ids[0]).not.toBe(ids[1])
+})
+
+it('gives same-named tests of two Go packages sessions of their own, for mocks that share sessions through a store', async () => {
+  const ids: string[] = []
+  for (const name of ['go-package-a', 'go-package-b']) {
+    const dir = folderFor(name)
+    layOut('docs/recipes/go.md', dir)
+    writeFileSync(
+      join(dir, 'same_test.go'),
+      'package taxonomy\n\nimport "testing"\n\nfunc TestSameName(t *testing.T) { t.Log("session:", session(t)) }\n',
+    )
+    const { code, output } = await run('go test -v -run TestSameName .', dir, goEnv())
+    expect(code, output).toBe(0)
+    ids.push(/session: (\S+)/.exec(output)?.[1] ?? output)
+  }
+  expect(ids[0]).toMatch(/^TestSameName-[0-9a-f]{12}$/)
+  expect(ids[1]).toMatch(/^TestSameName-[0-9a-f]{12}$/)
+  expect(ids[0]).not.toBe(ids[1])
+})
+
 it("shows the server's own line when the Go recipe's mock cannot start", async () => {
   const dir = folderFor('go-bad-seed')
   layOut('docs/recipes/go.md', dir)
