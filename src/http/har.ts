@@ -125,10 +125,7 @@ export function createHar(
       comment: `Request journal of the session ${JSON.stringify(session)}`,
       entries: answered.map(({ entry, answer }) => {
         // HAR's URLs have no fragment.
-        const target = toUrl(entry.path.replace(/#.*$/s, ''), base)
-        // A URI has no `%` but before two hex digits, nor a `\`, which URL parsers read as `/` (so
-        // `x\..\slug` would name the record); a client may have sent either all the same.
-        const url = target.replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/\\/g, '%5C')
+        const url = toUri(toUrl(entry.path.replace(/#.*$/s, ''), base))
         const receive = answer === undefined || entry.status === null ? 0 : receiveTime(answer)
         return {
           startedDateTime: new Date(startedAt + entry.t).toISOString(),
@@ -300,6 +297,44 @@ function receiveTime(answer: MockAnswer): number {
   const { delivery, body } = answer
   if (delivery?.mode !== 'slow-body' || body === null) return 0
   return Math.max(0, Math.ceil(body.byteLength / delivery.chunkBytes) - 1) * delivery.interval
+}
+
+/**
+ * Characters a URI does not hold as they are outside its host (RFC 3986): a `%` but before two hex
+ * digits, and all but the unreserved, the sub-delimiters, `:`, `@`, `/` and `?`. A client may send
+ * them all the same (`"`, `<`, `{`, `|`, a `\`, which URL parsers read as `/`, so that `x\..\slug`
+ * would name the record), and the journal keeps the target as sent.
+ */
+const NOT_URI = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu
+/** The scheme, the user information and the host of an absolute URL. */
+const AUTHORITY = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^/?#@]*)@)?([^/?#]*)/i
+/** A host that is an IP literal (`[::1]`), with its port: its brackets are the URI's own. */
+const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\](?::\d*)?$/
+
+/** `url` as a URI (HAR's `url`): each character a URI does not hold percent-encoded. */
+function toUri(url: string): string {
+  const authority = AUTHORITY.exec(url)
+  if (authority === null) return url.replace(NOT_URI, percentEncoded)
+  const [whole, scheme, user, host] = authority
+  return (
+    scheme +
+    (user === undefined ? '' : `${user.replace(NOT_URI, percentEncoded)}@`) +
+    (IP_LITERAL.test(host!) ? host! : host!.replace(NOT_URI, percentEncoded)) +
+    url.slice(whole.length).replace(NOT_URI, percentEncoded)
+  )
+}
+
+/**
+ * A character percent-encoded: ASCII as its byte; past ASCII as UTF-8, an unpaired surrogate as
+ * U+FFFD's (node:http refuses a target with such bytes, and a web `Request`'s URL encodes them).
+ */
+function percentEncoded(character: string): string {
+  const code = character.charCodeAt(0)
+  if (code < 0x80) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+  // Matched a code point at a time: a lone surrogate is one unit, which `encodeURIComponent` refuses.
+  return character.length === 1 && code >= 0xd800 && code <= 0xdfff
+    ? '%EF%BF%BD'
+    : encodeURIComponent(character)
 }
 
 /**

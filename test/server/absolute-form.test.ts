@@ -2,6 +2,7 @@
 // path read as sent, as origin form's is, and credentials in the authority kept out of every record.
 import { expect, it } from 'vitest'
 import type { RequestLogEntry } from '../../src/server/index.js'
+import { findHarErrors } from '../helpers/har-schema.js'
 import { findKeyLeak } from '../helpers/key-leaks.js'
 import { sendRaw } from '../helpers/raw-request.js'
 import { startTestServer } from '../helpers/server.js'
@@ -97,4 +98,30 @@ it('gives a HAR request URL a backslash of the target as %5C, which URL parsers 
   expect(url).toBe(`${origin}/api/v2/disciplines/x%5C..%5C${SLUG}?q=a%5Cb`)
   expect(new URL(url).pathname).toBe(`/api/v2/disciplines/x%5C..%5C${SLUG}`)
   expect(queryString).toEqual([{ name: 'q', value: 'a\\b' }])
+})
+
+it('gives a HAR request URL each character a URI does not hold percent-encoded', async () => {
+  const server = await startTestServer({ taxonomy, apiKeys: [KEY] })
+  const origin = `http://127.0.0.1:${server.port}`
+  for (const target of [
+    '/api/v2/disciplines/a"b<c>{d}|e^f`g[h]?q="x"',
+    `http://user[1]@127.0.0.1:${server.port}/api/v2/disciplines/${SLUG}`,
+  ])
+    await sendRaw(server.port, 'GET', target, {
+      host: `127.0.0.1:${server.port}`,
+      authorization: `Bearer ${KEY}`,
+    })
+  const har = await (await fetch(`${server.url}/__admin/sessions/default/requests.har`)).json()
+  expect(findHarErrors(har)).toEqual([])
+  const [odd, absolute] = har.log.entries.map(
+    (entry: { request: { url: string; queryString: unknown } }) => entry.request,
+  )
+  expect(odd.url).toBe(
+    `${origin}/api/v2/disciplines/a%22b%3Cc%3E%7Bd%7D%7Ce%5Ef%60g%5Bh%5D?q=%22x%22`,
+  )
+  expect(odd.queryString).toEqual([{ name: 'q', value: '"x"' }])
+  // The user information is the journal's `[redacted]`, its brackets encoded; an IP literal's are kept.
+  expect(absolute.url).toBe(
+    `http://%5Bredacted%5D@127.0.0.1:${server.port}/api/v2/disciplines/${SLUG}`,
+  )
 })
