@@ -125,7 +125,7 @@ export function createHar(
       comment: `Request journal of the session ${JSON.stringify(session)}`,
       entries: answered.map(({ entry, answer }) => {
         // HAR's URLs have no fragment.
-        const url = toUri(toUrl(entry.path.replace(/#.*$/s, ''), base))
+        const url = toHarUrl(toUrl(entry.path.replace(/#.*$/s, ''), base))
         const receive = answer === undefined || entry.status === null ? 0 : receiveTime(answer)
         return {
           startedDateTime: new Date(startedAt + entry.t).toISOString(),
@@ -300,41 +300,68 @@ function receiveTime(answer: MockAnswer): number {
 }
 
 /**
- * Characters a URI does not hold as they are outside its host (RFC 3986): a `%` but before two hex
- * digits, and all but the unreserved, the sub-delimiters, `:`, `@`, `/` and `?`. A client may send
- * them all the same (`"`, `<`, `{`, `|`, a `\`, which URL parsers read as `/`, so that `x\..\slug`
- * would name the record), and the journal keeps the target as sent.
+ * What a URL's serializer (WHATWG's, as browsers and `new URL` write a URL) percent-encodes in the
+ * user information, the path and the query, by code unit: a HAR's URL is then the one a browser
+ * sends for the same request, which Playwright's `routeFromHAR` compares with as a string.
  */
-const NOT_URI = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu
+const inQuerySet = (code: number) =>
+  code <= 0x20 || code > 0x7e || code === 0x22 || code === 0x23 || code === 0x3c || code === 0x3e
+/** For the schemes WHATWG calls special (`http`, `https`, `ws`, `wss`, `ftp`, `file`): `'` too. */
+const inSpecialQuerySet = (code: number) => inQuerySet(code) || code === 0x27
+const inPathSet = (code: number) =>
+  inQuerySet(code) || code === 0x3f || code === 0x60 || code === 0x7b || code === 0x7d
+const inUserinfoSet = (code: number) => inPathSet(code) || USERINFO_MORE.includes(code)
+const USERINFO_MORE = [...'/:;=@[\\]^|'].map((character) => character.charCodeAt(0))
+const SPECIAL = /^(?:https?|wss?|ftp|file):/i
+
 /** The scheme, the user information and the host of an absolute URL. */
 const AUTHORITY = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^/?#@]*)@)?([^/?#]*)/i
-/** A host that is an IP literal (`[::1]`), with its port: its brackets are the URI's own. */
-const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\](?::\d*)?$/
-
-/** `url` as a URI (HAR's `url`): each character a URI does not hold percent-encoded. */
-function toUri(url: string): string {
-  const authority = AUTHORITY.exec(url)
-  if (authority === null) return url.replace(NOT_URI, percentEncoded)
-  const [whole, scheme, user, host] = authority
-  return (
-    scheme +
-    (user === undefined ? '' : `${user.replace(NOT_URI, percentEncoded)}@`) +
-    (IP_LITERAL.test(host!) ? host! : host!.replace(NOT_URI, percentEncoded)) +
-    url.slice(whole.length).replace(NOT_URI, percentEncoded)
-  )
-}
 
 /**
- * A character percent-encoded: ASCII as its byte; past ASCII as UTF-8, an unpaired surrogate as
- * U+FFFD's (node:http refuses a target with such bytes, and a web `Request`'s URL encodes them).
+ * `url` as a HAR's request URL: encoded as its serializer would, the host as it is. A target is
+ * journaled as sent, and a client may send what a URL must not hold as it is: a `%` but before two
+ * hex digits (`%25` then) or a `\`, which URL parsers read as `/`, so that `x\..\slug` would name
+ * the record (`%5C`, wherever it is).
  */
-function percentEncoded(character: string): string {
-  const code = character.charCodeAt(0)
-  if (code < 0x80) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`
-  // Matched a code point at a time: a lone surrogate is one unit, which `encodeURIComponent` refuses.
-  return character.length === 1 && code >= 0xd800 && code <= 0xdfff
-    ? '%EF%BF%BD'
-    : encodeURIComponent(character)
+function toHarUrl(url: string): string {
+  const authority = AUTHORITY.exec(url)
+  let start = ''
+  if (authority !== null) {
+    const [, scheme, user, host] = authority
+    // The host as it is, but for what no URL holds as it is there either (see above).
+    const shownHost = host!.replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/\\/g, '%5C')
+    start = `${scheme}${user === undefined ? '' : `${encodeIn(user, inUserinfoSet)}@`}${shownHost}`
+  }
+  const rest = authority === null ? url : url.slice(authority[0].length)
+  const at = rest.indexOf('?')
+  if (at === -1) return start + encodeIn(rest, inPathSet)
+  const inQuery = SPECIAL.test(url) ? inSpecialQuerySet : inQuerySet
+  return `${start}${encodeIn(rest.slice(0, at), inPathSet)}?${encodeIn(rest.slice(at + 1), inQuery)}`
+}
+
+/** `text` with each code point `encodes` names percent-encoded (as UTF-8), a lone `%` and a `\` too. */
+function encodeIn(text: string, encodes: (code: number) => boolean): string {
+  let encoded = ''
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    const loneSign = code === 0x25 && !/^[0-9A-Fa-f]{2}$/.test(text.slice(at + 1, at + 3))
+    if (!encodes(code) && !loneSign && code !== 0x5c) {
+      encoded += text[at]
+      continue
+    }
+    if (code < 0x80) {
+      encoded += `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+      continue
+    }
+    // A code point past ASCII as UTF-8, an unpaired surrogate as U+FFFD's (node:http refuses a
+    // target with such bytes, and a web `Request`'s URL has them encoded already).
+    const point = text.codePointAt(at)!
+    const whole = point > 0xffff
+    if (whole) at++
+    const lone = !whole && code >= 0xd800 && code <= 0xdfff
+    encoded += encodeURIComponent(lone ? '\uFFFD' : String.fromCodePoint(point))
+  }
+  return encoded
 }
 
 /**

@@ -78,7 +78,8 @@ it("replays toHar() of a fetch handler's journal through routeFromHAR", async ()
   )) as typeof import('../../src/http/index.js')
   const slug = createTaxonomy({ seed: 7, size: 'small' }).disciplines[0]!.slug
   const handle = createFetchHandler({ seed: 7, size: 'small', baseUrl: APP })
-  const path = `/api/v2/disciplines/${slug}`
+  // A query a browser sends with `[`, `]` and `|` as they are: the HAR's URL must be that one.
+  const path = `/api/v2/disciplines/${slug}?filter[name]=x|y`
   const response = await handle(
     new Request(`${APP}${path}`, { headers: { authorization: 'Bearer taxonomy-mock-key' } }),
   )

@@ -90,7 +90,7 @@ const HAR_SCHEMA = {
           ],
           properties: {
             method: { type: 'string' },
-            url: { type: 'string', format: 'uri' },
+            url: { type: 'string', format: 'har-url' },
             httpVersion: { type: 'string' },
             cookies,
             headers: pairs,
@@ -176,6 +176,18 @@ const HAR_SCHEMA = {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
+/**
+ * An absolute URL as a browser writes one (WHATWG's serializer), which a HAR's request URL is, for
+ * DevTools and Playwright's `routeFromHAR` to match: it parses, and holds nothing a serializer
+ * encodes everywhere (spaces, controls, `"`, `<`, `>`, past ASCII, a `%` but before two hex
+ * digits, a `\`). RFC 3986's stricter `uri` would refuse `|` and `[` in a path, which browsers
+ * send as they are.
+ */
+ajv.addFormat(
+  'har-url',
+  (value: string) =>
+    URL.canParse(value) && !/[\x00-\x20"<>\\\x7f-\uffff]|%(?![0-9A-Fa-f]{2})/.test(value),
+)
 const validate = ajv.compile(HAR_SCHEMA)
 
 /** The ways `har` breaks HAR 1.2, as ajv words them; empty when it is valid. */
