@@ -35,7 +35,7 @@ const DATA_PARAMETER = 'taxonomy-data'
  */
 function stateFromQuery(search: string): MockState {
   const query = new URLSearchParams(search)
-  refuseNearMisses(query)
+  warnOfNearMisses(query)
   const scenario = onlyValue(query, SCENARIO_PARAMETER)
   const data = onlyValue(query, DATA_PARAMETER)
   return {
@@ -51,15 +51,17 @@ const LOOSE_NAMES = new Map(
 )
 
 /**
- * Throws for a parameter that is one of ours but for case or separators (`?TAXONOMY-SCENARIO=`,
+ * Warns of a parameter that is one of ours but for case or separators (`?TAXONOMY-SCENARIO=`,
  * `?taxonomy_data=`, `?taxonomyScenario=`): read by no one, it would start the page in the usual
- * state without a word.
+ * state without a word. A warning, not an error: it may be the page's own parameter.
  */
-function refuseNearMisses(query: URLSearchParams): void {
-  for (const name of query.keys()) {
+function warnOfNearMisses(query: URLSearchParams): void {
+  for (const name of new Set(query.keys())) {
     const meant = LOOSE_NAMES.get(looseName(name))
     if (meant !== undefined && meant !== name)
-      throw new TypeError(`?${name}= is not read; the parameter is ?${meant}=`)
+      console.warn(
+        `taxonomy-mock: the query parameter ${formatReceived(name)} is not read; the kit's is ?${meant}=`,
+      )
   }
 }
 
