@@ -10,6 +10,7 @@ import { formatReceived, resolveSize } from '../core/size.js'
 import { quote } from '../core/field-name.js'
 import type { Taxonomy } from '../core/store.js'
 import { servedDigest, type ServedDataset } from '../http/dataset.js'
+import { trustHintOf } from '../http/fetch-failure.js'
 import { ADMIN_KEY_HEADER_NAME, SESSION_HEADER_NAME } from '../http/header-names.js'
 import { NESTED_ORDERS } from '../http/options.js'
 import { DATA_LIMITS } from '../http/session-data.js'
@@ -120,7 +121,8 @@ async function readAnswer(
       signal,
     })
   } catch (error) {
-    throw new RuntimeError(`cannot reach ${where}: ${reasonOf(error)}`)
+    const reason = reasonOf(error)
+    throw new RuntimeError(`cannot reach ${where}: ${reason}${trustHintOf(reason)}`)
   }
   const text = await readLimited(response, signal, where)
   const body = parseJson(text)

@@ -148,9 +148,9 @@ function unreadableCoding(raw: readonly string[]): string | undefined {
 
 /** Why there is no answer; a timeout names its bound, which `serve --upstream-timeout` sets. */
 function noAnswer(error: unknown, timeout: number): string {
-  return isTimeout(error)
-    ? `no answer within ${timeout} ms (timeout)`
-    : `no answer: ${reasonOf(error)}${trustHintOf(reasonOf(error))}`
+  if (isTimeout(error)) return `no answer within ${timeout} ms (timeout)`
+  const reason = reasonOf(error)
+  return `no answer: ${reason}${trustHintOf(reason)}`
 }
 
 /** A body that is not relayed, though the upstream answered: longer than one answer may be, or broken off. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { createServer } from 'node:net'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -15,6 +16,7 @@ import { presetPatch } from '../../src/core/presets.js'
 import { toFixtureJson } from '../../src/core/serialize.js'
 import { toSlugTypes } from '../../src/core/slug-types.js'
 import { servedDigest } from '../../src/http/dataset.js'
+import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
 import { fixturePath } from '../helpers/fixtures.js'
 import { startTestServer } from '../helpers/server.js'
@@ -228,6 +230,25 @@ it('exits 1 with one line when the server cannot be reached', async () => {
     stdout: [],
     stderr: [`taxonomy-mock: cannot reach ${url}/__admin/sessions/s/data: ECONNREFUSED`],
   })
+})
+
+it('names NODE_EXTRA_CA_CERTS when the server is a mock over HTTPS whose certificate Node does not trust', async () => {
+  const server = createHttpsServer(createSelfSignedCertificate(['127.0.0.1']), (_, response) =>
+    response.end('{}'),
+  )
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`
+  try {
+    expect(await runCli(['export', '--from', url, '--session', 's', '--out', 'x.json'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `taxonomy-mock: cannot reach ${url}/__admin/sessions/s/data: DEPTH_ZERO_SELF_SIGNED_CERT (Node does not trust its certificate: name the CA's PEM file in NODE_EXTRA_CA_CERTS)`,
+      ],
+    })
+  } finally {
+    server.close()
+  }
 })
 
 it('exits 1 with one line when the server sends its answer too slowly to end within 10 s', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createServiceClient } from '../../src/contract/client.js'
 import { resolveServiceOptions } from '../../src/contract/options.js'
 import { createUpstreamSource } from '../../src/contract/upstream.js'
+import { trustHintOf } from '../../src/http/fetch-failure.js'
 import { createSessionClient } from '../../src/http/session-client.js'
 import { createSelfSignedCertificate } from '../../src/server/self-signed.js'
 import { createUpstreamExchange } from '../../src/server/upstream-exchange.js'
@@ -60,4 +61,19 @@ it("says so in a session client's call to a mock served with --tls", async () =>
       message: `Failed to PUT session "s" at ${target}: ${HINT}`,
     }),
   )
+})
+
+it('hints for each code of an issuer Node does not trust, and for no other failure', () => {
+  for (const code of [
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+  ])
+    expect(trustHintOf(code)).toMatch(/NODE_EXTRA_CA_CERTS/)
+  // A name the certificate does not hold, or one out of date, is no matter of trusting its CA.
+  for (const code of ['ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'ECONNREFUSED', ''])
+    expect(trustHintOf(code)).toBe('')
 })
