@@ -19,7 +19,7 @@ interface Cpu {
   /** User and system CPU time of the process, from the kernel (`/usr/bin/time`). */
   readonly cpuMs: number
   readonly maxRssMb: number
-  /** Minor page faults: each page of memory the process touched first. */
+  /** Minor page faults: nearly all of them a page of memory the process touched first. */
   readonly faults: number
 }
 
@@ -121,9 +121,12 @@ export function timed(args: readonly string[]): Cpu {
 /** bench/page-touch.mjs in a fresh process: µs of CPU per page it touched first. */
 function pageTouchMicros(): number {
   const probe = spawnSync(process.execPath, [PAGE_TOUCH], { encoding: 'utf8' })
-  const micros = Number(probe.stdout.trim())
-  if (probe.status !== 0 || !Number.isFinite(micros))
-    throw new Error(`the page-touch probe failed (exit ${probe.status}): ${probe.stderr}`)
+  const output = probe.stdout?.trim() ?? ''
+  const micros = Number(output)
+  if (probe.status !== 0 || output === '' || !Number.isFinite(micros))
+    throw new Error(
+      `the page-touch probe failed (exit ${probe.status}): ${probe.error?.message ?? probe.stderr}`,
+    )
   return micros
 }
 
