@@ -296,40 +296,57 @@ it("runs the Go recipe with the mock's variables exported, and test names longer
   expect(processesIn(dir)).toEqual([])
 })
 
-it('gives same-named tests of two pytest projects sessions of their own, for mocks that share sessions through a store', async () => {
+/**
+ * The session id each of two folders' copy of a recipe gives one same-named test, which prints it
+ * as `session: ID`: what two projects whose mocks share a store would each use.
+ */
+async function sessionIdsOfTwoFolders(recipe: {
+  readonly page: string
+  readonly file: string
+  readonly test: string
+  readonly line: string
+  readonly env: NodeJS.ProcessEnv
+}): Promise<string[]> {
   const ids: string[] = []
-  for (const name of ['python-project-a', 'python-project-b']) {
-    const dir = folderFor(name)
-    layOut('docs/recipes/python-pytest.md', dir)
-    writeFileSync(
-      join(dir, 'test_same.py'),
-      'def test_same_name(session):\n    print("session:", session.id)\n',
-    )
-    const { code, output } = await run('pytest-3 -p no:cacheprovider -s test_same.py', dir, {})
+  for (const name of ['a', 'b']) {
+    const dir = folderFor(`${recipe.file.replace(/\W/g, '-')}-${name}`)
+    layOut(recipe.page, dir)
+    writeFileSync(join(dir, recipe.file), recipe.test)
+    const { code, output } = await run(recipe.line, dir, recipe.env)
     expect(code, output).toBe(0)
     ids.push(/session: (\S+)/.exec(output)?.[1] ?? output)
   }
-  expect(ids[0]).toMatch(/^test_same_name-[0-9a-f]{12}$/)
-  expect(ids[1]).toMatch(/^test_same_name-[0-9a-f]{12}$/)
-  expect(ids[0]).not.toBe(ids[1])
+  return ids
+}
+
+it('gives same-named tests of two pytest projects sessions of their own, for mocks that share sessions through a store', async () => {
+  const [a, b] = await sessionIdsOfTwoFolders({
+    page: 'docs/recipes/python-pytest.md',
+    file: 'test_same.py',
+    test: 'def test_same_name(session):\n    print("session:", session.id)\n',
+    line: 'pytest-3 -p no:cacheprovider -s test_same.py',
+    env: {},
+  })
+  expect([a, b]).toEqual([
+    expect.stringMatching(/^test_same_name-[0-9a-f]{12}$/),
+    expect.stringMatching(/^test_same_name-[0-9a-f]{12}$/),
+  ])
+  expect(a).not.toBe(b)
 })
 
 it('gives same-named tests of two Go packages sessions of their own, for mocks that share sessions through a store', async () => {
-  const ids: string[] = []
-  for (const name of ['go-package-a', 'go-package-b']) {
-    const dir = folderFor(name)
-    layOut('docs/recipes/go.md', dir)
-    writeFileSync(
-      join(dir, 'same_test.go'),
-      'package taxonomy\n\nimport "testing"\n\nfunc TestSameName(t *testing.T) { t.Log("session:", session(t)) }\n',
-    )
-    const { code, output } = await run('go test -v -run TestSameName .', dir, goEnv())
-    expect(code, output).toBe(0)
-    ids.push(/session: (\S+)/.exec(output)?.[1] ?? output)
-  }
-  expect(ids[0]).toMatch(/^TestSameName-[0-9a-f]{12}$/)
-  expect(ids[1]).toMatch(/^TestSameName-[0-9a-f]{12}$/)
-  expect(ids[0]).not.toBe(ids[1])
+  const [a, b] = await sessionIdsOfTwoFolders({
+    page: 'docs/recipes/go.md',
+    file: 'same_test.go',
+    test: 'package taxonomy\n\nimport "testing"\n\nfunc TestSameName(t *testing.T) { t.Log("session:", session(t)) }\n',
+    line: 'go test -v -run TestSameName .',
+    env: goEnv(),
+  })
+  expect([a, b]).toEqual([
+    expect.stringMatching(/^TestSameName-[0-9a-f]{12}$/),
+    expect.stringMatching(/^TestSameName-[0-9a-f]{12}$/),
+  ])
+  expect(a).not.toBe(b)
 })
 
 it("shows the server's own line when the Go recipe's mock cannot start", async () => {
