@@ -300,16 +300,18 @@ function receiveTime(answer: MockAnswer): number {
 }
 
 /**
- * What a URL's serializer (WHATWG's, as browsers and `new URL` write a URL) percent-encodes in the
- * user information, the path and the query, by code unit: a HAR's URL is then the one a browser
- * sends for the same request, which Playwright's `routeFromHAR` compares with as a string.
+ * What a browser's URL serializer percent-encodes in the user information, the path and the query,
+ * by code unit: a HAR's URL is then the one a browser sends for the same request, which
+ * Playwright's `routeFromHAR` compares with as a string. Chromium's sets: WHATWG's, with `^` and
+ * `|` in a path too (Node's `new URL` leaves `|` there, and `^` before Node 24), written here so
+ * that a HAR is the same on every Node.
  */
 const inQuerySet = (code: number) =>
   code <= 0x20 || code > 0x7e || code === 0x22 || code === 0x23 || code === 0x3c || code === 0x3e
 /** For the schemes WHATWG calls special (`http`, `https`, `ws`, `wss`, `ftp`, `file`): `'` too. */
 const inSpecialQuerySet = (code: number) => inQuerySet(code) || code === 0x27
-const inPathSet = (code: number) =>
-  inQuerySet(code) || code === 0x3f || code === 0x60 || code === 0x7b || code === 0x7d
+const inPathSet = (code: number) => inQuerySet(code) || PATH_MORE.includes(code)
+const PATH_MORE = [...'?^`{|}'].map((character) => character.charCodeAt(0))
 const inUserinfoSet = (code: number) => inPathSet(code) || USERINFO_MORE.includes(code)
 const USERINFO_MORE = [...'/:;=@[\\]^|'].map((character) => character.charCodeAt(0))
 const SPECIAL = /^(?:https?|wss?|ftp|file):/i

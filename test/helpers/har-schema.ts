@@ -177,11 +177,11 @@ const HAR_SCHEMA = {
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
 /**
- * An absolute URL as a browser writes one (WHATWG's serializer), which a HAR's request URL is, for
+ * An absolute URL as a browser writes one (its URL serializer), which a HAR's request URL is, for
  * DevTools and Playwright's `routeFromHAR` to match: it parses, and holds nothing a serializer
  * encodes everywhere (spaces, controls, `"`, `<`, `>`, past ASCII, a `%` but before two hex
- * digits, a `\`). RFC 3986's stricter `uri` would refuse `|` and `[` in a path, which browsers
- * send as they are.
+ * digits, a `\`). RFC 3986's stricter `uri` would refuse `[` in a path and `|` in a query,
+ * which browsers send as they are.
  */
 ajv.addFormat(
   'har-url',
