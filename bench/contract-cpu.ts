@@ -70,13 +70,13 @@ export async function benchContractCpu(runs = 3): Promise<Check[]> {
     }
     pageCosts.push(pageTouchMicros())
     const loopMs = median(rounds.loop.map((r) => r.cpuMs))
+    const loopFaults = median(rounds.loop.map((r) => r.faults))
     const load = `load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`
     const pages = `a first-touched page ${pageCosts.map((cost) => cost.toFixed(1)).join(' then ')} µs`
     return (['record --all', 'verify --crawl'] as const).map((command) => {
       const cpuMs = median(rounds[command].map((r) => r.cpuMs))
       const rss = Math.max(...rounds[command].map((r) => r.maxRssMb))
       const faults = median(rounds[command].map((r) => r.faults))
-      const loopFaults = median(rounds.loop.map((r) => r.faults))
       const ratio = cpuMs / loopMs
       const rssOk = command === 'verify --crawl' || rss <= MAX_RSS_MB
       return {

@@ -315,6 +315,8 @@ const PATH_MORE = [...'?^`{|}'].map((character) => character.charCodeAt(0))
 const inUserinfoSet = (code: number) => inPathSet(code) || USERINFO_MORE.includes(code)
 const USERINFO_MORE = [...'/:;=@[\\]^|'].map((character) => character.charCodeAt(0))
 const SPECIAL = /^(?:https?|wss?|ftp|file):/i
+/** A host's: none, so that only what `encodeIn` always encodes is. */
+const inNoSet = () => false
 
 /** The scheme, the user information and the host of an absolute URL. */
 const AUTHORITY = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^/?#@]*)@)?([^/?#]*)/i
@@ -331,7 +333,7 @@ function toHarUrl(url: string): string {
   if (authority !== null) {
     const [, scheme, user, host] = authority
     // The host as it is, but for what no URL holds as it is there either (see above).
-    const shownHost = host!.replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/\\/g, '%5C')
+    const shownHost = encodeIn(host!, inNoSet)
     start = `${scheme}${user === undefined ? '' : `${encodeIn(user, inUserinfoSet)}@`}${shownHost}`
   }
   const rest = authority === null ? url : url.slice(authority[0].length)
