@@ -292,6 +292,23 @@ describe('TopicStore', () => {
     expect(toStoredTopics(store, [listed(other, 'b')])).toBeUndefined()
   })
 
+  it('gives a topic listed by three sub-disciplines all three, in their order, and one listed once its one', () => {
+    const store = new TopicStore()
+    const shared = topic('3c88596c-5e88-45db-8116-017eb4733ac5')
+    const alone = { ...topic('4c88596c-5e88-45db-8116-017eb4733ac5'), slug: 'logic' }
+    const bodies = [[shared], [shared, alone], [shared]].map((topics) => ({
+      topics_count: topics.length,
+      topics,
+    }))
+    for (const body of bodies) store.fold(body)
+    const lists = bodies.map((body, at) => ({ id: `sub-${at}`, list: store.listOf(body.topics)! }))
+    const records = toStoredTopics(store, lists)!.records()
+    expect(records.map((record) => [record.id, record.sub_discipline_ids])).toEqual([
+      [shared.id, ['sub-0', 'sub-1', 'sub-2']],
+      [alone.id, ['sub-1']],
+    ])
+  })
+
   it('puts the topics in byName order: names of one start, of one lower case, short, long', () => {
     // Each topic its own list, so that any order of them is one the lists allow.
     const characters = ['a', 'A', 'b', 'B', ' ', '!', '~', '[', '_', '`', 'z', 'Z', '0']
