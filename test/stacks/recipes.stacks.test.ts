@@ -297,16 +297,18 @@ it("runs the Go recipe with the mock's variables exported, and test names longer
 })
 
 /**
- * The session id each of two folders' copy of a recipe gives one same-named test, which prints it
- * as `session: ID`: what two projects whose mocks share a store would each use.
+ * Runs one same-named test in each of two folders' copy of a recipe, which prints its session id as
+ * `session: ID` (what two projects whose mocks share a store would each use), and expects two ids
+ * of their own: the test's name, then a hash of the folder.
  */
-async function sessionIdsOfTwoFolders(recipe: {
+async function expectSessionsOfTheirOwn(recipe: {
   readonly page: string
   readonly file: string
   readonly test: string
+  readonly testName: string
   readonly line: string
   readonly env: NodeJS.ProcessEnv
-}): Promise<string[]> {
+}): Promise<void> {
   const ids: string[] = []
   for (const name of ['a', 'b']) {
     const dir = folderFor(`${recipe.file.replace(/\W/g, '-')}-${name}`)
@@ -316,38 +318,35 @@ async function sessionIdsOfTwoFolders(recipe: {
     expect(code, output).toBe(0)
     ids.push(/session: (\S+)/.exec(output)?.[1] ?? output)
   }
-  return ids
+  const shape = new RegExp(`^${recipe.testName}-[0-9a-f]{12}$`)
+  expect(ids).toEqual([expect.stringMatching(shape), expect.stringMatching(shape)])
+  expect(ids[0]).not.toBe(ids[1])
 }
 
-it('gives same-named tests of two pytest projects sessions of their own, for mocks that share sessions through a store', async () => {
-  const [a, b] = await sessionIdsOfTwoFolders({
+for (const { where, env, ...recipe } of [
+  {
+    where: 'pytest projects',
     page: 'docs/recipes/python-pytest.md',
     file: 'test_same.py',
     test: 'def test_same_name(session):\n    print("session:", session.id)\n',
+    testName: 'test_same_name',
     line: 'pytest-3 -p no:cacheprovider -s test_same.py',
-    env: {},
-  })
-  expect([a, b]).toEqual([
-    expect.stringMatching(/^test_same_name-[0-9a-f]{12}$/),
-    expect.stringMatching(/^test_same_name-[0-9a-f]{12}$/),
-  ])
-  expect(a).not.toBe(b)
-})
-
-it('gives same-named tests of two Go packages sessions of their own, for mocks that share sessions through a store', async () => {
-  const [a, b] = await sessionIdsOfTwoFolders({
+    env: () => ({}),
+  },
+  {
+    where: 'Go packages',
     page: 'docs/recipes/go.md',
     file: 'same_test.go',
     test: 'package taxonomy\n\nimport "testing"\n\nfunc TestSameName(t *testing.T) { t.Log("session:", session(t)) }\n',
+    testName: 'TestSameName',
     line: 'go test -v -run TestSameName .',
-    env: goEnv(),
+    env: goEnv,
+  },
+]) {
+  it(`gives same-named tests of two ${where} sessions of their own, for mocks that share sessions through a store`, async () => {
+    await expectSessionsOfTheirOwn({ ...recipe, env: env() })
   })
-  expect([a, b]).toEqual([
-    expect.stringMatching(/^TestSameName-[0-9a-f]{12}$/),
-    expect.stringMatching(/^TestSameName-[0-9a-f]{12}$/),
-  ])
-  expect(a).not.toBe(b)
-})
+}
 
 it("shows the server's own line when the Go recipe's mock cannot start", async () => {
   const dir = folderFor('go-bad-seed')
